@@ -1,0 +1,651 @@
+//! Checks of one agent's settings: an `agent.<name>` / `mode.<name>` entry in a config, or the
+//! frontmatter of a Markdown agent. Rules: `invalid-type`, `invalid-value`, `invalid-color`,
+//! `invalid-model`, `unknown-key`, `deprecated-field`, `hidden-primary`, `v2-permissions`.
+
+use super::DeclOrigin;
+use super::permission;
+use super::schema::{self, FieldType, MODES, THEME_COLORS};
+use crate::analysis::diagnostic::Diagnostic;
+use crate::analysis::rules::Code;
+use crate::analysis::suggest::{closest, did_you_mean};
+use crate::analysis::syntax::{Entry, Map, Node, Style, Value};
+
+/// What is being checked, to tailor messages.
+pub struct Ctx<'a> {
+    pub origin: DeclOrigin,
+    /// The whole file's text (to see what was written, e.g. an unquoted `#` color).
+    pub text: &'a str,
+}
+
+impl Ctx<'_> {
+    pub fn is_yaml(&self) -> bool {
+        matches!(self.origin, DeclOrigin::Markdown | DeclOrigin::ModeFile)
+    }
+
+    /// What happens when the schema rejects a value, in this kind of file.
+    pub fn consequence(&self) -> &'static str {
+        match self.origin {
+            DeclOrigin::ModeFile => "opencode silently skips this agent",
+            _ => "opencode refuses to load the configuration",
+        }
+    }
+}
+
+/// Check an agent's settings node; `node` should be a map.
+pub fn check(node: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let map = match &node.value {
+        Value::Map(map) => map,
+        Value::Unknown => return,
+        Value::Null if ctx.is_yaml() => return,
+        _ => {
+            out.push(Diagnostic::new(
+                Code::InvalidType,
+                node.span,
+                format!(
+                    "an agent's settings must be an object, got {}; {}",
+                    node.type_name(),
+                    ctx.consequence()
+                ),
+            ));
+            return;
+        }
+    };
+    for entry in &map.entries {
+        match schema::agent_field(&entry.key.name) {
+            Some(field) => check_field(entry, field.ty, map, ctx, out),
+            None => unknown_key(entry, ctx, out),
+        }
+    }
+    check_hidden_primary(map, ctx, out);
+}
+
+fn check_field(entry: &Entry, ty: FieldType, map: &Map, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let key = entry.key.name.as_str();
+    let v = &entry.value;
+    if v.is_unknown() {
+        return;
+    }
+    match ty {
+        FieldType::Any => {}
+        FieldType::String => {
+            if v.as_str().is_none() {
+                out.push(type_error(key, "a string", v, ctx));
+            }
+        }
+        FieldType::Number => match &v.value {
+            Value::Int(_) => {}
+            Value::Float(f) if f.is_finite() => {}
+            Value::Float(_) => out.push(Diagnostic::new(
+                Code::InvalidValue,
+                v.span,
+                format!("`{key}` must be a finite number; {}", ctx.consequence()),
+            )),
+            _ => out.push(type_error(key, "a number", v, ctx)),
+        },
+        FieldType::PositiveInt => check_steps(entry, map, ctx, out),
+        FieldType::Bool => {
+            if v.as_bool().is_none() {
+                out.push(type_error(key, "a boolean (true or false)", v, ctx));
+            }
+        }
+        FieldType::Mode => check_mode(entry, ctx, out),
+        FieldType::Color => check_color(entry, ctx, out),
+        FieldType::Model => check_model(v, ctx, out),
+        FieldType::Object => {
+            if v.as_map().is_none() {
+                out.push(type_error(key, "an object", v, ctx));
+            }
+        }
+        FieldType::Tools => check_tools(entry, ctx, out),
+        FieldType::Permission => permission::check(v, ctx, out),
+    }
+}
+
+/// `invalid-type` with opencode's view of the value and a hint for YAML's usual traps.
+pub fn type_error(key: &str, expected: &str, v: &Node, ctx: &Ctx) -> Diagnostic {
+    let got = match &v.value {
+        Value::Str(_) => format!("the string {}", v.display()),
+        Value::Null => "null".to_string(),
+        _ => format!("{} ({})", v.type_name(), v.display()),
+    };
+    let mut msg = format!(
+        "`{key}` must be {expected}, got {got}; {}",
+        ctx.consequence()
+    );
+    if ctx.is_yaml() {
+        match (&v.value, v.style) {
+            (Value::Str(s), Style::Quoted)
+                if expected.contains("number") && s.trim().parse::<f64>().is_ok() =>
+            {
+                msg.push_str(". Remove the quotes");
+            }
+            (Value::Str(s), Style::Plain)
+                if expected.contains("boolean")
+                    && matches!(
+                        s.to_ascii_lowercase().as_str(),
+                        "yes" | "no" | "on" | "off" | "y" | "n"
+                    ) =>
+            {
+                msg.push_str(&format!(
+                    ". In opencode's YAML reader `{s}` is a string; write `{}`",
+                    if matches!(s.to_ascii_lowercase().as_str(), "yes" | "on" | "y") {
+                        "true"
+                    } else {
+                        "false"
+                    }
+                ));
+            }
+            (Value::Null, _) => {
+                msg.push_str(". The value is empty; remove the key or give it a value")
+            }
+            _ => {}
+        }
+    }
+    let mut d = Diagnostic::new(Code::InvalidType, v.span, msg);
+    if let (Value::Str(s), Style::Quoted) = (&v.value, v.style)
+        && expected.contains("number")
+        && s.trim().parse::<f64>().is_ok()
+    {
+        d = d.with_suggestion(v.span, s.trim().to_string());
+    }
+    d
+}
+
+fn check_mode(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let v = &entry.value;
+    let Some(mode) = v.as_str() else {
+        out.push(type_error(
+            "mode",
+            "one of \"subagent\", \"primary\", \"all\"",
+            v,
+            ctx,
+        ));
+        return;
+    };
+    if MODES.contains(&mode) {
+        return;
+    }
+    let suggestion =
+        closest(mode, MODES.iter().copied()).or(match mode.to_ascii_lowercase().as_str() {
+            "main" | "default" | "agent" => Some("primary"),
+            "sub" | "sub-agent" | "sub_agent" | "child" => Some("subagent"),
+            "both" | "any" => Some("all"),
+            _ => None,
+        });
+    let mut d = Diagnostic::new(
+        Code::InvalidValue,
+        v.span,
+        format!(
+            "`mode` must be \"subagent\", \"primary\" or \"all\", got {}; {}.{}",
+            v.display(),
+            ctx.consequence(),
+            did_you_mean(suggestion)
+        ),
+    );
+    if let Some(s) = suggestion {
+        d = d.with_suggestion(v.span, requote(v, s));
+    }
+    out.push(d);
+}
+
+/// The replacement text for a scalar, keeping its quoting.
+pub fn requote(v: &Node, s: &str) -> String {
+    match v.style {
+        Style::Quoted if !v.span.is_empty() => {
+            // Keep the quote character the user chose.
+            format!("\"{s}\"")
+        }
+        _ => s.to_string(),
+    }
+}
+
+pub fn is_hex_color(s: &str) -> bool {
+    s.len() == 7 && s.starts_with('#') && s[1..].bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+fn check_color(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let v = &entry.value;
+    let allowed = "`#` and six hex digits, or a theme color (primary, secondary, accent, success, warning, error, info)";
+    match &v.value {
+        Value::Str(s) => {
+            if is_hex_color(s) || THEME_COLORS.contains(&s.as_str()) {
+                return;
+            }
+            let suggestion = if s.len() == 4
+                && s.starts_with('#')
+                && s[1..].bytes().all(|b| b.is_ascii_hexdigit())
+            {
+                let long: String = s[1..].chars().flat_map(|c| [c, c]).collect();
+                Some(format!("#{long}"))
+            } else if s.len() == 9
+                && s.starts_with('#')
+                && s[1..].bytes().all(|b| b.is_ascii_hexdigit())
+            {
+                Some(s[..7].to_string())
+            } else if THEME_COLORS.contains(&s.trim()) {
+                Some(s.trim().to_string())
+            } else {
+                css_color(s).map(str::to_string)
+            };
+            let mut msg = format!(
+                "invalid color {}: opencode accepts {allowed}; {}.",
+                v.display(),
+                ctx.consequence()
+            );
+            if let Some(s) = &suggestion {
+                msg.push_str(&format!(" Did you mean `{s}`?"));
+            }
+            let mut d = Diagnostic::new(Code::InvalidColor, v.span, msg);
+            if let Some(s) = suggestion {
+                let text = if ctx.is_yaml() && s.starts_with('#') {
+                    format!("\"{s}\"")
+                } else {
+                    requote(v, &s)
+                };
+                d = d.with_suggestion(v.span, text);
+            }
+            out.push(d);
+        }
+        Value::Null if ctx.is_yaml() => {
+            // `color: #FF5733` is `color:` followed by a comment.
+            let line_rest = ctx.text[entry.key.span.end as usize..]
+                .split(['\n', '\r'])
+                .next()
+                .unwrap_or("");
+            let after = line_rest.trim_start_matches(':').trim_start();
+            if let Some(hash) = after.strip_prefix('#') {
+                let written: String = hash.chars().take_while(|c| !c.is_whitespace()).collect();
+                let start = entry.key.span.end as usize + (line_rest.len() - after.len());
+                let span = crate::analysis::text::Span::new(start, start + 1 + written.len());
+                let mut d = Diagnostic::new(
+                    Code::InvalidColor,
+                    span,
+                    format!(
+                        "unquoted, `#{written}` is a YAML comment, so `color` is null and {}; quote it: \"#{written}\"",
+                        ctx.consequence()
+                    ),
+                );
+                if is_hex_color(&format!("#{written}")) {
+                    d = d.with_suggestion(span, format!("\"#{written}\""));
+                }
+                out.push(d);
+            } else {
+                out.push(Diagnostic::new(
+                    Code::InvalidColor,
+                    entry.key.span,
+                    format!(
+                        "`color` is empty (null); {}. Give a color or remove the key",
+                        ctx.consequence()
+                    ),
+                ));
+            }
+        }
+        _ => out.push(Diagnostic::new(
+            Code::InvalidColor,
+            v.span,
+            format!(
+                "`color` must be a string: {allowed}; got {}; {}",
+                v.type_name(),
+                ctx.consequence()
+            ),
+        )),
+    }
+}
+
+/// A few CSS color names Claude Code agents use, mapped to a close hex value.
+fn css_color(name: &str) -> Option<&'static str> {
+    Some(match name.to_ascii_lowercase().as_str() {
+        "red" => "#FF0000",
+        "green" => "#00FF00",
+        "blue" => "#0000FF",
+        "yellow" => "#FFFF00",
+        "purple" => "#800080",
+        "orange" => "#FFA500",
+        "pink" => "#FFC0CB",
+        "cyan" => "#00FFFF",
+        "teal" => "#008080",
+        "magenta" => "#FF00FF",
+        "gray" | "grey" => "#808080",
+        "white" => "#FFFFFF",
+        "black" => "#000000",
+        _ => return None,
+    })
+}
+
+fn check_model(v: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let Some(model) = v.as_str() else {
+        out.push(type_error("model", "a string (provider/model)", v, ctx));
+        return;
+    };
+    // Substitutions are resolved by opencode before parsing; their result is unknown here.
+    if model.contains("{env:") || model.contains("{file:") {
+        return;
+    }
+    let ok = match model.split_once('/') {
+        Some((provider, id)) => !provider.trim().is_empty() && !id.trim().is_empty(),
+        None => false,
+    };
+    if !ok {
+        out.push(Diagnostic::new(
+            Code::InvalidModel,
+            v.span,
+            format!(
+                "model {} is not of the form `provider/model` (e.g. `anthropic/claude-sonnet-4`); opencode splits it at the first `/` and the agent fails when it runs with \"configured model ... is not valid\"",
+                v.display()
+            ),
+        ));
+    }
+}
+
+fn check_steps(entry: &Entry, map: &Map, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let key = entry.key.name.as_str();
+    let v = &entry.value;
+    match &v.value {
+        Value::Int(n) if *n > 0 => {}
+        Value::Float(f) if f.fract() == 0.0 && *f > 0.0 => {}
+        Value::Int(n) => out.push(Diagnostic::new(
+            Code::InvalidValue,
+            v.span,
+            format!(
+                "`{key}` must be greater than 0, got {n}; {}",
+                ctx.consequence()
+            ),
+        )),
+        Value::Float(f) => out.push(Diagnostic::new(
+            Code::InvalidValue,
+            v.span,
+            format!(
+                "`{key}` must be a whole number greater than 0, got {f}; {}",
+                ctx.consequence()
+            ),
+        )),
+        _ => out.push(type_error(key, "a whole number greater than 0", v, ctx)),
+    }
+    if key == "maxSteps" {
+        let message = if map.contains("steps") {
+            "`maxSteps` is deprecated, and ignored here: `steps` is also set and wins. Remove `maxSteps`".to_string()
+        } else {
+            "`maxSteps` is deprecated; opencode still reads it as `steps`. Rename it to `steps`"
+                .to_string()
+        };
+        let mut d = Diagnostic::new(Code::DeprecatedField, entry.key.span, message);
+        if !map.contains("steps") {
+            d = d.with_suggestion(
+                entry.key.span,
+                if entry.key.span.len() == "maxSteps".len() {
+                    "steps".into()
+                } else {
+                    "\"steps\"".to_string()
+                },
+            );
+        }
+        out.push(d);
+    }
+}
+
+fn check_tools(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let v = &entry.value;
+    out.push(Diagnostic::new(
+        Code::DeprecatedField,
+        entry.key.span,
+        "`tools` is deprecated; opencode converts it to permission rules (true is allow, false is deny; write, edit and patch become `edit`). Use `permission` instead",
+    ));
+    match &v.value {
+        Value::Map(map) => {
+            for e in &map.entries {
+                if e.value.as_bool().is_none() && !e.value.is_unknown() {
+                    out.push(type_error(
+                        &format!("tools.{}", e.key.name),
+                        "true or false",
+                        &e.value,
+                        ctx,
+                    ));
+                }
+            }
+        }
+        Value::Unknown => {}
+        _ => {
+            let mut d = type_error("tools", "an object of tool name to true/false", v, ctx);
+            if matches!(v.value, Value::Seq(_) | Value::Str(_)) {
+                d.message.push_str(". A list of tool names is Claude Code or Copilot syntax; in opencode write e.g. `permission: { edit: deny }`");
+            }
+            out.push(d);
+        }
+    }
+}
+
+fn unknown_key(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let key = entry.key.name.as_str();
+    let span = entry.key.span;
+    if key == "permissions" && !ctx.is_yaml() {
+        out.push(
+            Diagnostic::new(
+                Code::V2Permissions,
+                span,
+                "`permissions` is opencode V2 syntax; opencode 1.18 refuses to start (\"V2 permissions are not supported by OpenCode V1\"). Did you mean `permission`?",
+            )
+            .with_suggestion(span, "\"permission\""),
+        );
+        return;
+    }
+    let names = schema::AGENT_FIELDS.iter().map(|f| f.name);
+    let suggestion = match key {
+        "system" => Some("prompt"),
+        "disabled" => Some("disable"),
+        "topP" | "top-p" | "topp" => Some("top_p"),
+        "max_steps" | "maxsteps" => Some("steps"),
+        _ => closest(key, names),
+    };
+    let message = if key == "permissions" {
+        "`permissions` is not an agent field; opencode ignores this block (it goes to provider options), so none of these rules apply. Did you mean `permission`?".to_string()
+    } else {
+        format!(
+            "`{key}` is not an agent field; opencode passes it to the model provider as `options.{key}`.{}",
+            match suggestion {
+                Some(s) => format!(" Did you mean `{s}`?"),
+                None => " If that is intended, put it under `options`".to_string(),
+            }
+        )
+    };
+    let mut d = Diagnostic::new(Code::UnknownKey, span, message);
+    if let Some(s) = suggestion {
+        let text = if ctx.is_yaml() && entry.key.span.len() == key.len() {
+            s.to_string()
+        } else {
+            format!("\"{s}\"")
+        };
+        d = d.with_suggestion(span, text);
+    }
+    out.push(d);
+}
+
+fn check_hidden_primary(map: &Map, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let Some(hidden) = map.get("hidden") else {
+        return;
+    };
+    if hidden.value.as_bool() != Some(true) {
+        return;
+    }
+    let primary = match ctx.origin {
+        DeclOrigin::ModeFile | DeclOrigin::ModeKey => true,
+        _ => map.value("mode").and_then(Node::as_str) == Some("primary"),
+    };
+    if primary {
+        out.push(Diagnostic::new(
+            Code::HiddenPrimary,
+            hidden.key.span.cover(hidden.value.span),
+            "a hidden primary agent cannot be reached: it is left out of the Tab cycle and default-agent choice, and primary agents are not offered to the Task tool. Use `mode: subagent` for a hidden helper, or remove `hidden`",
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::syntax::{jsonc, yaml};
+
+    fn yaml_diags(text: &str) -> Vec<Diagnostic> {
+        let parsed = yaml::parse(text, 0);
+        let mut out = Vec::new();
+        let ctx = Ctx {
+            origin: DeclOrigin::Markdown,
+            text,
+        };
+        check(parsed.root.as_ref().unwrap(), &ctx, &mut out);
+        out
+    }
+
+    fn json_diags(text: &str) -> Vec<Diagnostic> {
+        let parsed = jsonc::parse(text);
+        let mut out = Vec::new();
+        let ctx = Ctx {
+            origin: DeclOrigin::AgentKey,
+            text,
+        };
+        check(parsed.root.as_ref().unwrap(), &ctx, &mut out);
+        out
+    }
+
+    fn codes(diags: &[Diagnostic]) -> Vec<&'static str> {
+        diags.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    fn one(text: &str) -> Diagnostic {
+        let d = yaml_diags(text);
+        assert_eq!(d.len(), 1, "{d:#?}");
+        d.into_iter().next().unwrap()
+    }
+
+    #[test]
+    fn valid_agent_is_silent() {
+        let text = "description: Reviews code 审查 🚀\nmode: subagent\nmodel: anthropic/claude-sonnet-4\ntemperature: 0.1\ntop_p: 0.9\nsteps: 5\nhidden: false\ndisable: false\ncolor: \"#FF5733\"\noptions:\n  reasoningEffort: high\nname: Reviewer\nvariant: fast\n";
+        assert!(yaml_diags(text).is_empty(), "{:#?}", yaml_diags(text));
+        for c in ["primary", "accent", "info", "'#abcdef'"] {
+            assert!(yaml_diags(&format!("color: {c}\n")).is_empty(), "{c}");
+        }
+    }
+
+    #[test]
+    fn invalid_type_fires_on_the_value() {
+        let text = "steps: \"5\"\n";
+        let d = one(text);
+        assert_eq!(d.code, Code::InvalidType);
+        assert_eq!(d.span.text(text), "\"5\"");
+        assert!(d.message.contains("Remove the quotes"), "{}", d.message);
+        let d = one("temperature: \"0.5\"\n");
+        assert_eq!(d.code, Code::InvalidType);
+        let text = "hidden: yes\n";
+        let d = one(text);
+        assert_eq!(d.code, Code::InvalidType);
+        assert!(d.message.contains("write `true`"), "{}", d.message);
+        let d = one("description:\n");
+        assert_eq!(d.code, Code::InvalidType);
+        // Close cases that must not fire.
+        assert!(yaml_diags("steps: 5\ntemperature: 0.5\nhidden: true\n").is_empty());
+    }
+
+    #[test]
+    fn tools_list_is_a_type_error_and_tools_is_deprecated() {
+        let text = "tools: [read, edit]\n";
+        let d = yaml_diags(text);
+        assert_eq!(codes(&d), ["deprecated-field", "invalid-type"]);
+        assert_eq!(d[0].span.text(text), "tools");
+        assert_eq!(d[1].span.text(text), "[read, edit]");
+        let d = yaml_diags("tools:\n  write: false\n  bash: true\n");
+        assert_eq!(codes(&d), ["deprecated-field"]);
+        assert_eq!(d[0].tags, [crate::analysis::Tag::Deprecated]);
+    }
+
+    #[test]
+    fn invalid_value_mode_and_steps() {
+        let text = "mode: main\n";
+        let d = one(text);
+        assert_eq!(d.code, Code::InvalidValue);
+        assert_eq!(d.span.text(text), "main");
+        assert!(
+            d.message.contains("Did you mean `primary`"),
+            "{}",
+            d.message
+        );
+        assert_eq!(one("mode: subagnet\n").suggestion.unwrap().text, "subagent");
+        assert_eq!(one("steps: 0\n").code, Code::InvalidValue);
+        assert_eq!(one("steps: 2.5\n").code, Code::InvalidValue);
+        assert!(yaml_diags("mode: all\nsteps: 1\n").is_empty());
+    }
+
+    #[test]
+    fn colors() {
+        let text = "color: #FF5733\n";
+        let d = one(text);
+        assert_eq!(d.code, Code::InvalidColor);
+        assert_eq!(d.span.text(text), "#FF5733");
+        assert_eq!(d.suggestion.unwrap().text, "\"#FF5733\"");
+        let text = "color: red\n";
+        let d = one(text);
+        assert_eq!(d.code, Code::InvalidColor);
+        assert_eq!(d.span.text(text), "red");
+        assert_eq!(
+            one("color: \"#abc\"\n").suggestion.unwrap().text,
+            "\"#aabbcc\""
+        );
+        assert_eq!(one("color: \"primary \"\n").code, Code::InvalidColor);
+        assert!(json_diags("{\"color\": \"#8B5CF6\"}").is_empty());
+        assert_eq!(
+            codes(&json_diags("{\"color\": \"teal\"}")),
+            ["invalid-color"]
+        );
+    }
+
+    #[test]
+    fn unknown_keys_with_did_you_mean() {
+        let text = "temprature: 0.2\ntopP: 0.9\npermissions:\n  edit: deny\n";
+        let d = yaml_diags(text);
+        assert_eq!(codes(&d), ["unknown-key", "unknown-key", "unknown-key"]);
+        assert_eq!(d[0].span.text(text), "temprature");
+        assert!(
+            d[0].message.contains("options.temprature") && d[0].message.contains("`temperature`")
+        );
+        assert!(d[1].message.contains("`top_p`"));
+        assert!(d[2].message.contains("`permission`"));
+        let d = yaml_diags("quickSwitch: true\n");
+        assert_eq!(codes(&d), ["unknown-key"]);
+        assert!(d[0].message.contains("under `options`"));
+        // JSON `permissions` is the V2 hard error.
+        assert_eq!(
+            codes(&json_diags("{\"permissions\": []}")),
+            ["v2-permissions"]
+        );
+    }
+
+    #[test]
+    fn max_steps() {
+        let d = yaml_diags("maxSteps: 10\n");
+        assert_eq!(codes(&d), ["deprecated-field"]);
+        assert_eq!(d[0].suggestion.as_ref().unwrap().text, "steps");
+        let d = yaml_diags("steps: 5\nmaxSteps: 10\n");
+        assert!(d[0].message.contains("ignored"));
+    }
+
+    #[test]
+    fn models() {
+        let text = "model: claude-sonnet-4\n";
+        let d = one(text);
+        assert_eq!(d.code, Code::InvalidModel);
+        assert_eq!(d.span.text(text), "claude-sonnet-4");
+        assert!(yaml_diags("model: openrouter/anthropic/claude\n").is_empty());
+        assert!(json_diags("{\"model\": \"{file:./m.txt}\"}").is_empty());
+    }
+
+    #[test]
+    fn hidden_primary() {
+        let text = "mode: primary\nhidden: true\n";
+        let d = one(text);
+        assert_eq!(d.code, Code::HiddenPrimary);
+        assert!(yaml_diags("mode: subagent\nhidden: true\n").is_empty());
+    }
+
+    #[test]
+    fn settings_must_be_an_object() {
+        assert_eq!(codes(&json_diags("\"x\"")), ["invalid-type"]);
+    }
+}

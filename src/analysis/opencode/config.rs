@@ -1,0 +1,391 @@
+//! `opencode.json` / `opencode.jsonc`: top-level keys, `agent` and `mode` entries, `command`
+//! entries, `default_agent`. Rules: `syntax-error`, `duplicate-key`, `unknown-key`,
+//! `v2-permissions`, `deprecated-field`, `missing-template`, `invalid-type`, `invalid-value`, and
+//! every agent and permission rule for the entries.
+
+use super::agent::{self, Ctx};
+use super::schema::{COMMAND_FIELDS, TOP_LEVEL_KEYS, V2_IGNORED_KEYS, V2_LOWERED_KEYS};
+use super::{AgentDecl, AgentRef, DeclOrigin, FileAnalysis, RefKind, permission};
+use crate::analysis::diagnostic::{Diagnostic, Location, Severity};
+use crate::analysis::rules::Code;
+use crate::analysis::suggest::closest;
+use crate::analysis::syntax::{Entry, Map, Value, jsonc};
+
+pub fn analyze(text: &str) -> FileAnalysis {
+    let parsed = jsonc::parse(text);
+    let mut out = Vec::new();
+    for err in &parsed.errors {
+        out.push(Diagnostic::new(
+            Code::SyntaxError,
+            err.span,
+            format!(
+                "{}; opencode cannot parse this file and refuses to start",
+                err.message
+            ),
+        ));
+    }
+    for dup in &parsed.duplicates {
+        out.push(
+            Diagnostic::new(
+                Code::DuplicateKey,
+                dup.first,
+                format!(
+                    "\"{}\" is set again later in this object; opencode keeps only the last value, so this one is ignored",
+                    dup.name
+                ),
+            )
+            .with_severity(Severity::Warning)
+            .with_related(Location::Here(dup.duplicate), "the value that wins"),
+        );
+    }
+    let mut analysis = FileAnalysis {
+        diagnostics: Vec::new(),
+        ..FileAnalysis::default()
+    };
+    let ctx = Ctx {
+        origin: DeclOrigin::AgentKey,
+        text,
+    };
+    if let Some(root) = &parsed.root {
+        match &root.value {
+            Value::Map(map) => check_top_level(map, &ctx, &mut analysis, &mut out),
+            Value::Unknown => {}
+            _ => out.push(Diagnostic::new(
+                Code::InvalidType,
+                root.span,
+                format!(
+                    "the config must be a JSON object, got {}; opencode refuses to start",
+                    root.type_name()
+                ),
+            )),
+        }
+    }
+    analysis.parsed = parsed;
+    analysis.diagnostics = out;
+    analysis
+}
+
+fn check_top_level(map: &Map, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut Vec<Diagnostic>) {
+    for entry in &map.entries {
+        let key = entry.key.name.as_str();
+        let v = &entry.value;
+        match key {
+            "agent" => agents(entry, DeclOrigin::AgentKey, ctx, analysis, out),
+            "mode" => {
+                out.push(Diagnostic::new(
+                    Code::DeprecatedField,
+                    entry.key.span,
+                    "the top-level `mode` key is deprecated: opencode merges each entry into `agent` as a primary agent (winning over `agent` entries of the same name). Use `agent` with `mode: primary`",
+                ));
+                agents(entry, DeclOrigin::ModeKey, ctx, analysis, out);
+            }
+            "permission" => permission::check(v, ctx, out),
+            "tools" => agent::check(&tools_as_agent(entry), ctx, out),
+            "model" | "small_model" => {
+                if !v.is_unknown() {
+                    let mut tmp = Vec::new();
+                    agent::check(&single(entry, "model"), ctx, &mut tmp);
+                    for mut d in tmp {
+                        d.message = d.message.replacen("`model`", &format!("`{key}`"), 1).replacen("model ", &format!("{key} "), 1);
+                        out.push(d);
+                    }
+                }
+            }
+            "default_agent" => match v.as_str() {
+                Some(name) => analysis.refs.push(AgentRef {
+                    name: name.to_string(),
+                    span: v.span,
+                    kind: RefKind::DefaultAgent,
+                }),
+                None if v.is_unknown() => {}
+                None => out.push(agent::type_error(key, "a string (an agent name)", v, ctx)),
+            },
+            "subagent_depth" => match &v.value {
+                Value::Int(n) if *n >= 0 => {}
+                Value::Int(_) | Value::Float(_) => out.push(Diagnostic::new(
+                    Code::InvalidValue,
+                    v.span,
+                    "`subagent_depth` must be a whole number, 0 or more; opencode refuses to load the configuration",
+                )),
+                Value::Unknown => {}
+                _ => out.push(agent::type_error(key, "a whole number", v, ctx)),
+            },
+            "command" => commands(entry, ctx, analysis, out),
+            "plugin" => {
+                if let Value::Seq(items) = &v.value {
+                    analysis.has_plugins |= !items.is_empty();
+                }
+            }
+            "permissions" => out.push(
+                Diagnostic::new(
+                    Code::V2Permissions,
+                    entry.key.span,
+                    "`permissions` is opencode V2 syntax; opencode 1.18 refuses to start (\"V2 permissions are not supported by OpenCode V1\"). Use `permission` rules",
+                )
+                .with_suggestion(entry.key.span, "\"permission\""),
+            ),
+            _ if TOP_LEVEL_KEYS.contains(&key) => {}
+            _ => unknown_top_level(entry, analysis, ctx, out),
+        }
+    }
+}
+
+fn unknown_top_level(
+    entry: &Entry,
+    analysis: &mut FileAnalysis,
+    ctx: &Ctx,
+    out: &mut Vec<Diagnostic>,
+) {
+    let key = entry.key.name.as_str();
+    let span = entry.key.span;
+    if let Some((_, v1)) = V2_LOWERED_KEYS.iter().find(|(k, _)| *k == key) {
+        out.push(
+            Diagnostic::new(
+                Code::UnknownKey,
+                span,
+                format!("`{key}` is the opencode V2 spelling; opencode 1.18 converts it into `{v1}`. Write `{v1}`"),
+            )
+            .with_suggestion(span, format!("\"{v1}\"")),
+        );
+        // The lowered agents still exist for opencode: declare them so `default_agent` resolves.
+        if key == "agents" {
+            agents(
+                entry,
+                DeclOrigin::AgentKey,
+                &Ctx {
+                    origin: DeclOrigin::AgentKey,
+                    text: ctx.text,
+                },
+                analysis,
+                &mut Vec::new(),
+            );
+        }
+        return;
+    }
+    let suggestion = V2_IGNORED_KEYS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, s)| *s)
+        .unwrap_or_else(|| closest(key, TOP_LEVEL_KEYS.iter().copied()));
+    let mut d = Diagnostic::new(
+        Code::UnknownKey,
+        span,
+        format!(
+            "`{key}` is not an opencode config key; opencode 1.18 silently ignores it (older versions refuse to start).{}",
+            crate::analysis::suggest::did_you_mean(suggestion)
+        ),
+    );
+    if let Some(s) = suggestion {
+        d = d.with_suggestion(span, format!("\"{s}\""));
+    }
+    out.push(d);
+}
+
+/// `agent` / `mode`: an object of agent name to settings.
+fn agents(
+    entry: &Entry,
+    origin: DeclOrigin,
+    ctx: &Ctx,
+    analysis: &mut FileAnalysis,
+    out: &mut Vec<Diagnostic>,
+) {
+    let v = &entry.value;
+    let Some(map) = v.as_map() else {
+        if !v.is_unknown() {
+            out.push(agent::type_error(
+                &entry.key.name,
+                "an object of agent name to settings",
+                v,
+                ctx,
+            ));
+        }
+        return;
+    };
+    let agent_ctx = Ctx {
+        origin,
+        text: ctx.text,
+    };
+    for e in &map.entries {
+        agent::check(&e.value, &agent_ctx, out);
+        analysis.agents.push(AgentDecl {
+            name: e.key.name.clone(),
+            span: e.key.span,
+            origin,
+            node: e.value.as_map().is_some().then(|| e.value.clone()),
+        });
+    }
+}
+
+fn commands(entry: &Entry, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut Vec<Diagnostic>) {
+    let Some(map) = entry.value.as_map() else {
+        if !entry.value.is_unknown() {
+            out.push(agent::type_error(
+                "command",
+                "an object of command name to settings",
+                &entry.value,
+                ctx,
+            ));
+        }
+        return;
+    };
+    for cmd in &map.entries {
+        let Some(fields) = cmd.value.as_map() else {
+            if !cmd.value.is_unknown() {
+                out.push(agent::type_error(
+                    &format!("command.{}", cmd.key.name),
+                    "an object",
+                    &cmd.value,
+                    ctx,
+                ));
+            }
+            continue;
+        };
+        if !fields.contains("template") {
+            out.push(Diagnostic::new(
+                Code::MissingTemplate,
+                cmd.key.span,
+                format!("command \"{}\" has no `template`; opencode refuses to start (`Missing key` at command.{}.template)", cmd.key.name, cmd.key.name),
+            ));
+        }
+        for f in &fields.entries {
+            let name = f.key.name.as_str();
+            let v = &f.value;
+            match name {
+                "template" | "description" | "model" | "variant" | "agent"
+                    if v.as_str().is_none() && !v.is_unknown() =>
+                {
+                    out.push(agent::type_error(name, "a string", v, ctx));
+                }
+                "subtask" if v.as_bool().is_none() && !v.is_unknown() => {
+                    out.push(agent::type_error(name, "a boolean", v, ctx));
+                }
+                "agent" => {
+                    if let Some(a) = v.as_str() {
+                        analysis.refs.push(AgentRef {
+                            name: a.to_string(),
+                            span: v.span,
+                            kind: RefKind::CommandAgent,
+                        });
+                    }
+                }
+                _ if COMMAND_FIELDS.contains(&name) => {}
+                _ => {
+                    let suggestion = closest(name, COMMAND_FIELDS.iter().copied());
+                    out.push(Diagnostic::new(
+                        Code::UnknownKey,
+                        f.key.span,
+                        format!(
+                            "`{name}` is not a command field; opencode drops it silently.{}",
+                            crate::analysis::suggest::did_you_mean(suggestion)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Wrap one top-level entry as an agent settings map so the agent-field checks apply to it.
+fn single(entry: &Entry, as_key: &str) -> crate::analysis::syntax::Node {
+    use crate::analysis::syntax::{Key, Node, Style};
+    let mut e = entry.clone();
+    e.key = Key {
+        name: as_key.to_string(),
+        span: entry.key.span,
+    };
+    Node::new(
+        entry.value.span,
+        Style::Collection,
+        Value::Map(Map { entries: vec![e] }),
+    )
+}
+
+fn tools_as_agent(entry: &Entry) -> crate::analysis::syntax::Node {
+    single(entry, "tools")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(a: &FileAnalysis) -> Vec<&'static str> {
+        a.diagnostics.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn valid_config_is_silent() {
+        let text = r##"{
+  // comment
+  "$schema": "https://opencode.ai/config.json",
+  "model": "anthropic/claude-sonnet-4",
+  "default_agent": "rev",
+  "permission": { "*": "ask", "bash": { "*": "ask", "git status": "allow" }, "webfetch": "deny" },
+  "agent": {
+    "rev": { "mode": "primary", "description": "Reviews", "color": "#112233", "permission": { "edit": "deny" } },
+    "build": { "disable": true },
+  },
+  "command": { "test": { "template": "Run tests", "agent": "rev", "subtask": true } },
+  "plugin": ["oh-my-opencode"],
+  "subagent_depth": 2,
+}"##;
+        let a = analyze(text);
+        assert!(a.diagnostics.is_empty(), "{:#?}", a.diagnostics);
+        assert_eq!(a.agents.len(), 2);
+        assert_eq!(a.refs.len(), 2);
+        assert!(a.has_plugins);
+    }
+
+    #[test]
+    fn unknown_top_level_keys() {
+        let text = r#"{"agnet": {}, "plugins": [], "agents": {"x": {}}}"#;
+        let a = analyze(text);
+        assert_eq!(codes(&a), ["unknown-key"; 3]);
+        assert!(a.diagnostics[0].message.contains("`agent`"));
+        assert!(a.diagnostics[1].message.contains("`plugin`"));
+        assert!(a.diagnostics[2].message.contains("V2"));
+        assert_eq!(a.agents.len(), 1);
+    }
+
+    #[test]
+    fn syntax_errors_keep_the_rest() {
+        let text = "{\n  \"agent\": { \"x\": { \"mode\": \"main\" } }\n  \"model\": \"a/b\",\n}";
+        let a = analyze(text);
+        assert_eq!(codes(&a), ["syntax-error", "invalid-value"]);
+    }
+
+    #[test]
+    fn json_duplicates_are_warnings_on_the_ignored_key() {
+        let text = r#"{"permission": {"bash": {"git commit *": "ask", "git commit *": "allow"}}}"#;
+        let a = analyze(text);
+        assert_eq!(codes(&a), ["duplicate-key"]);
+        assert_eq!(a.diagnostics[0].severity, Severity::Warning);
+        assert_eq!(a.diagnostics[0].span.start, 25);
+    }
+
+    #[test]
+    fn v2_permissions_and_deprecated_mode_and_tools() {
+        let a = analyze(r#"{"permissions": [], "mode": {"m": {}}, "tools": {"write": false}}"#);
+        assert_eq!(
+            codes(&a),
+            ["v2-permissions", "deprecated-field", "deprecated-field"]
+        );
+    }
+
+    #[test]
+    fn commands() {
+        let text = r#"{"command": {"a": {"description": "x", "agnet": "b"}}}"#;
+        let a = analyze(text);
+        assert_eq!(codes(&a), ["missing-template", "unknown-key"]);
+    }
+
+    #[test]
+    fn top_level_model_and_default_agent_types() {
+        let a = analyze(
+            r#"{"model": "gpt-4", "small_model": "a/b", "default_agent": 5, "subagent_depth": -1}"#,
+        );
+        assert_eq!(
+            codes(&a),
+            ["invalid-model", "invalid-type", "invalid-value"]
+        );
+    }
+}

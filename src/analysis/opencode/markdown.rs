@@ -1,0 +1,430 @@
+//! A Markdown agent file: frontmatter settings plus the body as prompt. Rules: `syntax-error`,
+//! `duplicate-key`, `misplaced-frontmatter`, `prompt-overridden`, `deprecated-field` (mode
+//! files), and every agent-field rule through [`super::agent`].
+//!
+//! opencode's reader is forgiving in one way this module reproduces: when the YAML does not
+//! parse, it retries once after a "sanitizer" that turns a top-level `key: value` whose plain
+//! value contains `:` into a block scalar (`description: Use when: x` works). Only when that
+//! retry fails too is the frontmatter lost.
+
+use super::agent::{self, Ctx};
+use super::{AgentDecl, DeclOrigin, FileAnalysis};
+use crate::analysis::diagnostic::{Diagnostic, Location, Severity};
+use crate::analysis::rules::Code;
+use crate::analysis::syntax::frontmatter::{self, Frontmatter};
+use crate::analysis::syntax::{Node, Parsed, Value, yaml};
+use crate::analysis::text::Span;
+
+pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis {
+    let split = frontmatter::split(text);
+    let mut out = Vec::new();
+    if let Some(at) = split.misplaced_open {
+        out.push(Diagnostic::new(
+            Code::MisplacedFrontmatter,
+            at,
+            "this frontmatter does not start on the first line, so opencode reads it as part of the prompt and none of its settings apply. Remove what comes before `---`",
+        ));
+    }
+    let mut parsed = Parsed::default();
+    let mut decl_span = Span::empty(split.body.start as usize);
+    if let Some(fm) = &split.frontmatter {
+        decl_span = fm.open;
+        parsed = parse_frontmatter(text, fm, &mut out);
+        let ctx = Ctx { origin, text };
+        if let Some(root) = &parsed.root {
+            match &root.value {
+                Value::Map(_) => agent::check(root, &ctx, &mut out),
+                Value::Null | Value::Unknown => {}
+                _ => out.push(Diagnostic::new(
+                    Code::InvalidType,
+                    root.span,
+                    format!(
+                        "the frontmatter must be `key: value` settings, got {}; opencode ignores it",
+                        root.type_name()
+                    ),
+                )),
+            }
+        }
+    }
+    let settings = parsed.root.as_ref().filter(|r| r.as_map().is_some());
+    check_prompt(text, &split, settings, &mut out);
+    if origin == DeclOrigin::ModeFile {
+        let span = split
+            .frontmatter
+            .as_ref()
+            .map(|f| f.open)
+            .unwrap_or(decl_span);
+        out.push(Diagnostic::new(
+            Code::DeprecatedField,
+            span,
+            "`mode/` directories are deprecated: opencode still loads this file as a primary agent. Move it to `agents/` and set `mode: primary`",
+        ));
+    }
+    // Frontmatter `name` replaces the path-derived name (and becomes the registry key).
+    let (name, span) = match settings
+        .and_then(|r| r.as_map())
+        .and_then(|m| m.value("name"))
+    {
+        Some(n) if n.as_str().is_some_and(|s| !s.is_empty()) => {
+            (n.as_str().unwrap_or_default().to_string(), n.span)
+        }
+        _ => (path_name.to_string(), decl_span),
+    };
+    let agents = vec![AgentDecl {
+        name,
+        span,
+        origin,
+        node: settings.cloned(),
+    }];
+    FileAnalysis {
+        parsed,
+        split: Some(split),
+        diagnostics: out,
+        agents,
+        refs: Vec::new(),
+        has_plugins: false,
+    }
+}
+
+fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) -> Parsed {
+    let yaml_text = fm.yaml.text(text);
+    let offset = fm.yaml.start as usize;
+    let mut parsed = yaml::parse(yaml_text, offset);
+    if fm.close.is_none() {
+        out.push(Diagnostic::new(
+            Code::SyntaxError,
+            fm.open,
+            "this frontmatter is never closed (no `---` line after it): opencode reads the rest of the file as YAML, so the agent gets no prompt, and if that text is not valid YAML it loads the whole file as a bare prompt instead. Add a closing `---` line",
+        ));
+    }
+    let broken = !parsed.errors.is_empty() || !parsed.duplicates.is_empty();
+    if !broken {
+        return parsed;
+    }
+    // opencode retries once with its sanitizer.
+    let sanitized = sanitize(yaml_text);
+    let retry = sanitized.as_ref().map(|s| yaml::parse(&s.text, 0));
+    if let (Some(s), Some(retry)) = (&sanitized, &retry)
+        && retry.errors.is_empty()
+        && retry.duplicates.is_empty()
+        && parsed.duplicates.is_empty()
+    {
+        for err in &parsed.errors {
+            out.push(
+                Diagnostic::new(
+                    Code::SyntaxError,
+                    err.span,
+                    format!(
+                        "strict YAML rejects this ({}); opencode's fallback reads the value as plain text, so the agent loads, but other tools will not. Quote the value",
+                        err.message
+                    ),
+                )
+                .with_severity(Severity::Warning),
+            );
+        }
+        let mut root = retry.root.clone();
+        if let Some(root) = &mut root {
+            remap(root, &|pos| s.original(pos) + offset);
+        }
+        parsed.root = root;
+        parsed.errors.clear();
+        return parsed;
+    }
+    let consequence = if sanitized.is_some() {
+        "opencode skips this agent file without any message"
+    } else {
+        "opencode silently loads the whole file, frontmatter included, as the prompt of a plain `mode: all` agent: every setting here is lost"
+    };
+    for err in &parsed.errors {
+        let mut message = format!("invalid YAML: {}; {consequence}", err.message);
+        if let Some(hint) = hint(text, err.span) {
+            message.push_str(". ");
+            message.push_str(hint);
+        }
+        out.push(Diagnostic::new(Code::SyntaxError, err.span, message));
+    }
+    for dup in &parsed.duplicates {
+        out.push(
+            Diagnostic::new(
+                Code::DuplicateKey,
+                dup.duplicate,
+                format!(
+                    "`{}` is set twice; in YAML that is an error, and {consequence}",
+                    dup.name
+                ),
+            )
+            .with_related(Location::Here(dup.first), "first set here"),
+        );
+    }
+    parsed
+}
+
+/// A hint for the usual causes of a YAML error on a line.
+fn hint(text: &str, at: Span) -> Option<&'static str> {
+    let start = text[..at.start as usize].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].lines().next().unwrap_or("");
+    let trimmed = line.trim_start();
+    if trimmed.starts_with('*') {
+        return Some("A key starting with `*` is read as a YAML alias; quote it: \"*\"");
+    }
+    if line.contains('\t') {
+        return Some("YAML does not allow tabs for indentation; use spaces");
+    }
+    if let Some((_, value)) = trimmed.split_once(": ")
+        && value.contains(": ")
+        && !value.starts_with(['"', '\''])
+    {
+        return Some("The value contains `: `; quote the whole value");
+    }
+    None
+}
+
+fn check_prompt(
+    text: &str,
+    split: &frontmatter::Split,
+    settings: Option<&Node>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let body_empty = split.body.text(text).trim().is_empty();
+    let prompt = settings
+        .and_then(|s| s.as_map())
+        .and_then(|m| m.get("prompt"));
+    match prompt {
+        Some(entry) => {
+            let message = if body_empty {
+                "the Markdown body always replaces a frontmatter `prompt:`, even when it is empty as here, so this prompt is never used and the agent runs on the provider's default prompt. Move the text into the body"
+            } else {
+                "the Markdown body always replaces a frontmatter `prompt:`, so this prompt is never used. Move the text into the body"
+            };
+            out.push(Diagnostic::new(
+                Code::PromptOverridden,
+                entry.key.span,
+                message,
+            ));
+        }
+        None if body_empty && split.frontmatter.is_some() => {
+            let fm = split.frontmatter.as_ref();
+            let span = fm
+                .and_then(|f| f.close)
+                .or(fm.map(|f| f.open))
+                .unwrap_or_default();
+            // An unclosed frontmatter is already reported; its empty body follows from it.
+            if fm.is_some_and(|f| f.close.is_some()) {
+                out.push(Diagnostic::new(
+                    Code::PromptOverridden,
+                    span,
+                    "the body after the frontmatter is empty, so this agent has no prompt: opencode uses the provider's default system prompt (a built-in agent of the same name loses its own). Write the instructions below this line",
+                ));
+            }
+        }
+        None => {}
+    }
+}
+
+/// The result of opencode's sanitizer, with a way back to original offsets.
+struct Sanitized {
+    text: String,
+    /// `(offset in sanitized text, offset in original text)` at the start of each copied chunk.
+    chunks: Vec<(usize, usize)>,
+}
+
+impl Sanitized {
+    fn original(&self, pos: usize) -> usize {
+        let i = self
+            .chunks
+            .partition_point(|(s, _)| *s <= pos)
+            .saturating_sub(1);
+        let (s, o) = self.chunks.get(i).copied().unwrap_or((0, 0));
+        o + (pos - s)
+    }
+}
+
+/// opencode's `fallbackSanitization`: a top-level `key: value` line whose plain value contains
+/// `:` becomes `key: |-` with the value on an indented line. `None` when nothing changes.
+fn sanitize(yaml: &str) -> Option<Sanitized> {
+    let mut text = String::with_capacity(yaml.len() + 64);
+    let mut chunks = vec![(0, 0)];
+    let mut changed = false;
+    let mut pos = 0;
+    for line in yaml.split_inclusive('\n') {
+        let content = line.trim_end_matches(['\n', '\r']);
+        if let Some(value_at) = rewrite_point(content) {
+            // Copy `key:` and what precedes the value, then insert ` |-\n  `.
+            let key_end = content[..value_at].trim_end().len();
+            text.push_str(&line[..key_end]);
+            text.push_str(" |-\n  ");
+            chunks.push((text.len(), pos + value_at));
+            text.push_str(&line[value_at..]);
+            changed = true;
+        } else {
+            text.push_str(line);
+        }
+        pos += line.len();
+    }
+    changed.then_some(Sanitized { text, chunks })
+}
+
+/// Where the value starts, if this line is rewritten by the sanitizer.
+fn rewrite_point(line: &str) -> Option<usize> {
+    let trimmed = line.trim();
+    if trimmed.is_empty() || trimmed.starts_with('#') || line.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let bytes = line.as_bytes();
+    if !(bytes[0].is_ascii_alphabetic() || bytes[0] == b'_') {
+        return None;
+    }
+    let key_len = bytes
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let after_key = &line[key_len..];
+    let colon = after_key.len() - after_key.trim_start().len();
+    if !after_key[colon..].starts_with(':') {
+        return None;
+    }
+    let value_region = &after_key[colon + 1..];
+    let value = value_region.trim();
+    if value.is_empty()
+        || value == ">"
+        || value == "|"
+        || value.starts_with('"')
+        || value.starts_with('\'')
+    {
+        return None;
+    }
+    if !value.contains(':') {
+        return None;
+    }
+    let lead = value_region.len() - value_region.trim_start().len();
+    Some(key_len + colon + 1 + lead)
+}
+
+fn remap(node: &mut Node, f: &dyn Fn(usize) -> usize) {
+    let map_span = |s: Span| Span::new(f(s.start as usize), f(s.end as usize));
+    node.span = map_span(node.span);
+    match &mut node.value {
+        Value::Seq(items) => items.iter_mut().for_each(|n| remap(n, f)),
+        Value::Map(m) => {
+            for e in &mut m.entries {
+                e.key.span = map_span(e.key.span);
+                remap(&mut e.value, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analyze_agent(text: &str) -> FileAnalysis {
+        analyze(text, "reviewer", DeclOrigin::Markdown)
+    }
+
+    fn codes(a: &FileAnalysis) -> Vec<&'static str> {
+        a.diagnostics.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn valid_file_is_silent_and_declares_the_agent() {
+        let text = "---\ndescription: Reviews code\nmode: subagent\n---\nYou review code.\n";
+        let a = analyze_agent(text);
+        assert!(a.diagnostics.is_empty(), "{:#?}", a.diagnostics);
+        assert_eq!(a.agents[0].name, "reviewer");
+        assert_eq!(a.agents[0].mode().unwrap().0, "subagent");
+    }
+
+    #[test]
+    fn name_overrides_the_path() {
+        let a = analyze_agent("---\nname: OpenCoder\n---\nBody\n");
+        assert_eq!(a.agents[0].name, "OpenCoder");
+    }
+
+    #[test]
+    fn sanitizer_rescues_colons_in_values() {
+        let text = "---\ndescription: Checks five patterns: repeated code\nmode: subagent\ncolor: red\n---\nBody\n";
+        let a = analyze_agent(text);
+        // Strict YAML fails (a warning), opencode loads it, and the rest is still checked with
+        // spans in the original text.
+        assert_eq!(codes(&a), ["syntax-error", "invalid-color"]);
+        assert_eq!(a.diagnostics[0].severity, Severity::Warning);
+        assert_eq!(a.diagnostics[1].span.text(text), "red");
+        let settings = a.agents[0].node.as_ref().unwrap();
+        let desc = settings.as_map().unwrap().value("description").unwrap();
+        assert_eq!(desc.span.text(text), "Checks five patterns: repeated code");
+    }
+
+    #[test]
+    fn broken_yaml_is_an_error_that_says_what_opencode_does() {
+        let text = "---\ndescription: x\npermission:\n  *: deny\n---\nBody\n";
+        let a = analyze_agent(text);
+        assert_eq!(codes(&a), ["syntax-error"]);
+        let d = &a.diagnostics[0];
+        assert_eq!(d.severity, Severity::Error);
+        assert!(d.message.contains("whole file"), "{}", d.message);
+        assert!(d.message.contains("alias"), "{}", d.message);
+    }
+
+    #[test]
+    fn duplicate_keys() {
+        let text = "---\nmode: subagent\nmode: primary\n---\nBody\n";
+        let a = analyze_agent(text);
+        assert_eq!(codes(&a), ["duplicate-key"]);
+        assert_eq!(a.diagnostics[0].span.text(text), "mode");
+        assert_eq!(a.diagnostics[0].span.start, 19);
+    }
+
+    #[test]
+    fn unclosed_frontmatter() {
+        let text = "---\nmode: subagent\n";
+        let a = analyze_agent(text);
+        assert_eq!(codes(&a), ["syntax-error"]);
+        assert_eq!(a.diagnostics[0].span.text(text), "---");
+    }
+
+    #[test]
+    fn prompt_overridden_and_empty_body() {
+        let text = "---\nprompt: Review code.\n---\nBody\n";
+        let a = analyze_agent(text);
+        assert_eq!(codes(&a), ["prompt-overridden"]);
+        assert_eq!(a.diagnostics[0].span.text(text), "prompt");
+        let text = "---\nmode: subagent\n---\n\n";
+        let a = analyze_agent(text);
+        assert_eq!(codes(&a), ["prompt-overridden"]);
+        assert_eq!(a.diagnostics[0].span.start, 19);
+    }
+
+    #[test]
+    fn misplaced_frontmatter() {
+        let text = "\n---\nmode: subagent\n---\nBody\n";
+        let a = analyze_agent(text);
+        assert_eq!(codes(&a), ["misplaced-frontmatter"]);
+        // A horizontal rule in a prompt is not a frontmatter.
+        assert!(
+            analyze_agent("Intro\n\n---\n\nMore\n")
+                .diagnostics
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn mode_files_are_deprecated() {
+        let a = analyze(
+            "---\ndescription: d\n---\nBody\n",
+            "debug",
+            DeclOrigin::ModeFile,
+        );
+        assert_eq!(codes(&a), ["deprecated-field"]);
+        assert_eq!(a.agents[0].mode().unwrap().0, "primary");
+    }
+
+    #[test]
+    fn crlf_bom_and_unicode_positions() {
+        let text = "\u{feff}---\r\ndescription: 审查代码 🚀\r\nmode: main\r\n---\r\nBody\r\n";
+        let a = analyze_agent(text);
+        assert_eq!(codes(&a), ["invalid-value"]);
+        assert_eq!(a.diagnostics[0].span.text(text), "main");
+    }
+}

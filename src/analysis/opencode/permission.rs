@@ -1,0 +1,531 @@
+//! Permission blocks (`permission:` in an agent, or at the top of a config) and opencode's rule
+//! matching. Rules: `invalid-type`, `invalid-value`, `unknown-permission`, `shadowed-rule`,
+//! `broad-pattern`.
+//!
+//! How opencode evaluates (§6): the block is compiled to rules `(permission, pattern, action)` in
+//! key order (a string value is the pattern `*`); the *last* rule whose permission and pattern
+//! both match wins; no match is `ask`. Permissions and patterns are wildcards: `*` matches any
+//! text (across `/`), `?` one character, case-sensitive; a pattern ending in ` *` also matches
+//! with nothing after it (`git diff *` matches `git diff`).
+
+use super::agent::{Ctx, requote, type_error};
+use super::schema::{self, ACTIONS, DEAD_PERMISSION_KEYS, PermissionValue};
+use crate::analysis::diagnostic::{Diagnostic, Location};
+use crate::analysis::rules::Code;
+use crate::analysis::suggest::closest;
+use crate::analysis::syntax::{Entry, Map, Node, Value};
+use crate::analysis::text::Span;
+
+pub fn check(node: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    match &node.value {
+        Value::Str(_) => check_action(node, "permission", ctx, out),
+        Value::Map(map) => {
+            for entry in &map.entries {
+                check_entry(entry, ctx, out);
+            }
+            check_shadowing(map, out);
+        }
+        Value::Unknown => {}
+        _ => out.push(type_error(
+            "permission",
+            "an action (allow, ask, deny) or an object of permission rules",
+            node,
+            ctx,
+        )),
+    }
+}
+
+fn check_action(v: &Node, what: &str, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    match v.as_str() {
+        Some(a) if ACTIONS.contains(&a) => {}
+        Some(a) => {
+            let suggestion =
+                closest(a, ACTIONS.iter().copied()).or(match a.to_ascii_lowercase().as_str() {
+                    "yes" | "true" | "allowed" | "always" => Some("allow"),
+                    "no" | "false" | "denied" | "never" | "block" => Some("deny"),
+                    "prompt" | "confirm" => Some("ask"),
+                    _ => None,
+                });
+            let mut d = Diagnostic::new(
+                Code::InvalidValue,
+                v.span,
+                format!(
+                    "`{what}` must be \"allow\", \"ask\" or \"deny\", got {}; {}.{}",
+                    v.display(),
+                    ctx.consequence(),
+                    crate::analysis::suggest::did_you_mean(suggestion)
+                ),
+            );
+            if let Some(s) = suggestion {
+                d = d.with_suggestion(v.span, requote(v, s));
+            }
+            out.push(d);
+        }
+        None if v.is_unknown() => {}
+        None => out.push(type_error(what, "\"allow\", \"ask\" or \"deny\"", v, ctx)),
+    }
+}
+
+fn check_entry(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let key = entry.key.name.as_str();
+    check_key(entry, out);
+    let known = schema::permission_key(key);
+    let v = &entry.value;
+    match &v.value {
+        Value::Str(_) => check_action(v, key, ctx, out),
+        Value::Map(patterns) => {
+            if known.is_some_and(|k| k.value == PermissionValue::ActionOnly) {
+                out.push(Diagnostic::new(
+                    Code::InvalidType,
+                    v.span,
+                    format!(
+                        "`{key}` takes an action only (allow, ask or deny), not an object of patterns; {}",
+                        ctx.consequence()
+                    ),
+                ));
+                return;
+            }
+            for rule in &patterns.entries {
+                check_action(&rule.value, &format!("{key}.{}", rule.key.name), ctx, out);
+                if key == "bash" {
+                    check_broad_pattern(rule, out);
+                }
+            }
+        }
+        Value::Unknown => {}
+        _ => out.push(type_error(
+            key,
+            "an action (allow, ask, deny) or an object of pattern rules",
+            v,
+            ctx,
+        )),
+    }
+}
+
+/// `unknown-permission`: dead keys, command patterns at the top of the block, near-misses of
+/// known keys. MCP and custom tool names are silent.
+fn check_key(entry: &Entry, out: &mut Vec<Diagnostic>) {
+    let key = entry.key.name.as_str();
+    let span = entry.key.span;
+    if schema::permission_key(key).is_some() {
+        return;
+    }
+    if let Some((_, why)) = DEAD_PERMISSION_KEYS.iter().find(|(k, _)| *k == key) {
+        let mut d = Diagnostic::new(
+            Code::UnknownPermission,
+            span,
+            format!("no tool consults the `{key}` permission: {why}, so this rule has no effect"),
+        );
+        if matches!(key, "write" | "patch" | "apply_patch" | "multiedit") {
+            d.message.push_str(". Use `edit`");
+        }
+        out.push(d);
+        return;
+    }
+    if key.chars().any(char::is_whitespace) {
+        out.push(Diagnostic::new(
+            Code::UnknownPermission,
+            span,
+            format!(
+                "\"{key}\" looks like a command pattern, but directly under `permission` it is taken as a tool name and matches nothing. Put it under `bash`"
+            ),
+        ));
+        return;
+    }
+    if key.contains('*') || key.contains('?') {
+        return;
+    }
+    let known = schema::PERMISSION_KEYS.iter().map(|k| k.name);
+    if let Some(s) = closest(key, known) {
+        let mut d = Diagnostic::new(
+            Code::UnknownPermission,
+            span,
+            format!(
+                "`{key}` is not a built-in permission; unless a custom or MCP tool has exactly this name, the rule has no effect. Did you mean `{s}`?"
+            ),
+        );
+        let quoted = span.len() != key.len();
+        d = d.with_suggestion(
+            span,
+            if quoted {
+                format!("\"{s}\"")
+            } else {
+                s.to_string()
+            },
+        );
+        out.push(d);
+    }
+}
+
+/// `broad-pattern`: `"git diff*"` also matches `git diff-tree`.
+fn check_broad_pattern(rule: &Entry, out: &mut Vec<Diagnostic>) {
+    let p = rule.key.name.as_str();
+    let Some(stem) = p.strip_suffix('*') else {
+        return;
+    };
+    if !stem.contains(' ') || stem.ends_with(' ') || stem.contains('*') {
+        return;
+    }
+    if !stem.ends_with(|c: char| c.is_alphanumeric()) {
+        return;
+    }
+    let last_word = stem.rsplit(' ').next().unwrap_or(stem);
+    out.push(Diagnostic::new(
+        Code::BroadPattern,
+        rule.key.span,
+        format!(
+            "\"{p}\" also matches commands that merely start with `{last_word}` (e.g. `{stem}x`); \"{stem} *\" matches `{stem}` with or without arguments"
+        ),
+    ));
+}
+
+/// One compiled rule, with where it was written.
+#[derive(Clone, Debug)]
+pub struct Rule<'a> {
+    pub permission: &'a str,
+    pub pattern: &'a str,
+    pub action: &'a str,
+    /// The key that wrote it: the pattern key, or the permission key for a string value.
+    pub span: Span,
+}
+
+/// Compile a permission map into rules in evaluation order, as opencode does: JavaScript object
+/// key order (integer-like keys first, a repeated key keeps its first position and last value).
+pub fn compile(map: &Map) -> Vec<Rule<'_>> {
+    let mut rules = Vec::new();
+    for perm in js_order(map) {
+        match &perm.value.value {
+            Value::Str(action) => rules.push(Rule {
+                permission: &perm.key.name,
+                pattern: "*",
+                action,
+                span: perm.key.span,
+            }),
+            Value::Map(patterns) => {
+                for rule in js_order(patterns) {
+                    if let Value::Str(action) = &rule.value.value {
+                        rules.push(Rule {
+                            permission: &perm.key.name,
+                            pattern: &rule.key.name,
+                            action,
+                            span: rule.key.span,
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    rules
+}
+
+/// Entries in JavaScript own-property order.
+fn js_order(map: &Map) -> Vec<&Entry> {
+    let is_index = |k: &str| {
+        k == "0"
+            || (!k.is_empty()
+                && !k.starts_with('0')
+                && k.len() <= 9
+                && k.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let mut firsts: Vec<(&str, usize)> = Vec::new();
+    for (i, e) in map.entries.iter().enumerate() {
+        match firsts.iter_mut().find(|(k, _)| *k == e.key.name) {
+            // A repeated key keeps its first position and takes the last value.
+            Some(slot) => slot.1 = i,
+            None => firsts.push((&e.key.name, i)),
+        }
+    }
+    let mut ordered: Vec<(&str, usize)> = firsts
+        .iter()
+        .copied()
+        .filter(|(k, _)| is_index(k))
+        .collect();
+    ordered.sort_by_key(|(k, _)| k.parse::<u64>().unwrap_or(0));
+    ordered.extend(firsts.iter().copied().filter(|(k, _)| !is_index(k)));
+    ordered.into_iter().map(|(_, i)| &map.entries[i]).collect()
+}
+
+fn check_shadowing(map: &Map, out: &mut Vec<Diagnostic>) {
+    let rules = compile(map);
+    // Bound the quadratic scan for huge generated blocks.
+    if rules.len() > 2_000 {
+        return;
+    }
+    for (i, rule) in rules.iter().enumerate() {
+        let shadow = rules[i + 1..].iter().rev().find(|later| {
+            covers(later.permission, rule.permission) && pattern_covers(later.pattern, rule.pattern)
+        });
+        let Some(later) = shadow else { continue };
+        // A later rule with the same action changes nothing; only a different action is a trap.
+        if later.action == rule.action {
+            continue;
+        }
+        let what = if later.permission == rule.permission {
+            format!("\"{}\": {}", later.pattern, later.action)
+        } else if later.pattern == "*" {
+            format!("\"{}\": {}", later.permission, later.action)
+        } else {
+            format!(
+                "{} \"{}\": {}",
+                later.permission, later.pattern, later.action
+            )
+        };
+        out.push(
+            Diagnostic::new(
+                Code::ShadowedRule,
+                rule.span,
+                format!(
+                    "this rule never applies: the later rule {what} matches everything it matches, and opencode uses the last matching rule. Put the broader rule first"
+                ),
+            )
+            .with_related(Location::Here(later.span), "the later rule that decides instead"),
+        );
+    }
+}
+
+/// opencode's `Wildcard.match(input, pattern)`.
+pub fn wildcard_match(input: &str, pattern: &str) -> bool {
+    let input: Vec<char> = input.replace('\\', "/").chars().collect();
+    let pattern = pattern.replace('\\', "/");
+    if glob(&input, &pattern.chars().collect::<Vec<_>>()) {
+        return true;
+    }
+    match pattern.strip_suffix(" *") {
+        Some(stem) => glob(&input, &stem.chars().collect::<Vec<_>>()),
+        None => false,
+    }
+}
+
+/// Anchored glob match with `*` (any run) and `?` (one char), iterative with one backtrack point.
+fn glob(s: &[char], p: &[char]) -> bool {
+    let (mut si, mut pi) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while si < s.len() {
+        if pi < p.len() && (p[pi] == '?' || (p[pi] != '*' && p[pi] == s[si])) {
+            si += 1;
+            pi += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some((pi, si));
+            pi += 1;
+        } else if let Some((sp, ss)) = star {
+            pi = sp + 1;
+            si = ss + 1;
+            star = Some((sp, ss + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|c| *c == '*')
+}
+
+/// Whether every permission name matched by `earlier` is matched by `later`.
+pub fn covers(later: &str, earlier: &str) -> bool {
+    glob_includes(
+        &earlier.chars().collect::<Vec<_>>(),
+        &later.chars().collect::<Vec<_>>(),
+    )
+}
+
+/// Whether every input matched by pattern `earlier` is matched by pattern `later`, with the
+/// trailing ` *` rule on both sides. Sound (never claims inclusion that does not hold).
+pub fn pattern_covers(later: &str, earlier: &str) -> bool {
+    let variants = |p: &str| -> Vec<Vec<char>> {
+        let p = p.replace('\\', "/");
+        let mut v = vec![p.chars().collect()];
+        if let Some(stem) = p.strip_suffix(" *") {
+            v.push(stem.chars().collect());
+        }
+        v
+    };
+    let later_variants = variants(later);
+    variants(earlier)
+        .iter()
+        .all(|e| later_variants.iter().any(|l| glob_includes(e, l)))
+}
+
+/// Language inclusion L(a) ⊆ L(b) for patterns with `*` and `?`: `b`'s `*` may absorb any
+/// symbol of `a` (a `*` too), `b`'s `?` one literal or `?` of `a`, and literals must agree.
+fn glob_includes(a: &[char], b: &[char]) -> bool {
+    let (n, m) = (a.len(), b.len());
+    // reach[i][j]: a[..i] can be absorbed by b[..j].
+    let mut reach = vec![vec![false; m + 1]; n + 1];
+    reach[0][0] = true;
+    for i in 0..=n {
+        for j in 0..=m {
+            if !reach[i][j] {
+                continue;
+            }
+            if j < m && b[j] == '*' {
+                reach[i][j + 1] = true; // star absorbs nothing
+                if i < n {
+                    reach[i + 1][j] = true; // star absorbs a[i]
+                }
+            }
+            if i < n && j < m {
+                let ok = match (a[i], b[j]) {
+                    (_, '*') => false,
+                    ('*', _) => false,
+                    (_, '?') => true,
+                    ('?', _) => false,
+                    (x, y) => x == y,
+                };
+                if ok {
+                    reach[i + 1][j + 1] = true;
+                }
+            }
+        }
+    }
+    reach[n][m]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::opencode::DeclOrigin;
+    use crate::analysis::syntax::{jsonc, yaml};
+
+    fn yaml_diags(text: &str) -> Vec<Diagnostic> {
+        let parsed = yaml::parse(text, 0);
+        let mut out = Vec::new();
+        let ctx = Ctx {
+            origin: DeclOrigin::Markdown,
+            text,
+        };
+        let root = parsed.root.unwrap();
+        check(
+            root.as_map().unwrap().value("permission").unwrap(),
+            &ctx,
+            &mut out,
+        );
+        out
+    }
+
+    fn codes(d: &[Diagnostic]) -> Vec<&'static str> {
+        d.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn spec_evaluation_vectors() {
+        // §6.4, verified against opencode 1.18.34.
+        let text = r#"{"*":"ask","git diff *":"allow","git log*":"allow","rm *":"deny"}"#;
+        let root = jsonc::parse(text).root.unwrap();
+        let mut bash = Map::default();
+        bash.entries.push(Entry {
+            key: crate::analysis::syntax::Key {
+                name: "bash".into(),
+                span: Span::default(),
+            },
+            value: root,
+        });
+        let rules = compile(&bash);
+        let decide = |input: &str| {
+            rules
+                .iter()
+                .rev()
+                .find(|r| wildcard_match("bash", r.permission) && wildcard_match(input, r.pattern))
+                .map(|r| r.action)
+                .unwrap_or("ask")
+        };
+        assert_eq!(decide("git diff"), "allow");
+        assert_eq!(decide("git diff --stat"), "allow");
+        assert_eq!(decide("git diffx"), "ask");
+        assert_eq!(decide("git logger"), "allow");
+        assert_eq!(decide("rm"), "deny");
+        assert_eq!(decide("GIT diff"), "ask");
+        assert!(wildcard_match("mymcp_search", "mymcp_*"));
+        assert!(wildcard_match("src/a/.env", "*.env"));
+        assert!(!wildcard_match("a/b/.env.example", "*.env"));
+        assert!(wildcard_match("a\\b", "a/?"));
+    }
+
+    #[test]
+    fn inclusion() {
+        assert!(pattern_covers("*", "git push *"));
+        assert!(pattern_covers("git *", "git push *"));
+        assert!(pattern_covers("git push *", "git push"));
+        assert!(pattern_covers("git push *", "git push *"));
+        assert!(!pattern_covers("git push *", "git *"));
+        assert!(!pattern_covers("git push", "git push *"));
+        assert!(!pattern_covers("rm *", "*"));
+        assert!(pattern_covers("?s", "ls"));
+        assert!(!pattern_covers("ls", "?s"));
+        assert!(covers("*", "bash"));
+        assert!(!covers("bash", "*"));
+    }
+
+    #[test]
+    fn catch_all_last_shadows_earlier_rules() {
+        let text = "permission:\n  bash:\n    \"git push *\": deny\n    \"git status\": allow\n    \"*\": ask\n";
+        let d = yaml_diags(text);
+        assert_eq!(codes(&d), ["shadowed-rule", "shadowed-rule"]);
+        assert_eq!(d[0].span.text(text), "\"git push *\"");
+        assert_eq!(d[1].span.text(text), "\"git status\"");
+        assert!(d[0].message.contains("\"*\": ask"));
+        // The close case: catch-all first.
+        assert!(
+            yaml_diags("permission:\n  bash:\n    \"*\": ask\n    \"git push *\": deny\n")
+                .is_empty()
+        );
+        // Same action: harmless.
+        assert!(yaml_diags("permission:\n  bash:\n    \"ls\": ask\n    \"*\": ask\n").is_empty());
+    }
+
+    #[test]
+    fn top_level_catch_all_shadows_other_keys() {
+        let text = "permission:\n  edit: deny\n  \"*\": allow\n";
+        let d = yaml_diags(text);
+        assert_eq!(codes(&d), ["shadowed-rule"]);
+        assert_eq!(d[0].span.text(text), "edit");
+        assert!(yaml_diags("permission:\n  \"*\": allow\n  edit: deny\n").is_empty());
+    }
+
+    #[test]
+    fn integer_like_keys_are_hoisted() {
+        // {"*": "deny", "10": "allow"}: JavaScript puts "10" first, so "*" shadows it.
+        let text = "permission:\n  bash:\n    \"*\": deny\n    \"10\": allow\n";
+        assert_eq!(codes(&yaml_diags(text)), ["shadowed-rule"]);
+    }
+
+    #[test]
+    fn actions() {
+        let text = "permission:\n  bash: maybe\n  edit:\n    \"*\": allowed\n";
+        let d = yaml_diags(text);
+        assert_eq!(codes(&d), ["invalid-value", "invalid-value"]);
+        assert_eq!(d[0].span.text(text), "maybe");
+        assert_eq!(d[1].suggestion.as_ref().unwrap().text, "allow");
+        assert!(yaml_diags("permission:\n  bash: allow\n  edit: ask\n").is_empty());
+        let d = yaml_diags("permission:\n  bash: true\n");
+        assert_eq!(codes(&d), ["invalid-type"]);
+    }
+
+    #[test]
+    fn action_only_keys_reject_objects() {
+        let text = "permission:\n  webfetch:\n    \"*\": deny\n";
+        let d = yaml_diags(text);
+        assert_eq!(codes(&d), ["invalid-type"]);
+        assert!(yaml_diags("permission:\n  webfetch: deny\n  task:\n    \"*\": deny\n").is_empty());
+    }
+
+    #[test]
+    fn unknown_permissions() {
+        let text =
+            "permission:\n  write: deny\n  \"rm -rf *\": deny\n  todoread: allow\n  Bash: ask\n";
+        let d = yaml_diags(text);
+        assert_eq!(codes(&d), ["unknown-permission"; 4]);
+        assert_eq!(d[0].span.text(text), "write");
+        assert!(d[1].message.contains("under `bash`"));
+        assert_eq!(d[3].suggestion.as_ref().unwrap().text, "bash");
+        // MCP and custom tools are silent.
+        let ok = "permission:\n  github_*: allow\n  mymcp_search: ask\n  onlinesearch: deny\n  binder_*: allow\n  skill: allow\n";
+        assert!(yaml_diags(ok).is_empty(), "{:#?}", yaml_diags(ok));
+    }
+
+    #[test]
+    fn broad_patterns() {
+        let text = "permission:\n  bash:\n    \"git log*\": allow\n    \"git log *\": allow\n    \"ls*\": allow\n";
+        let d = yaml_diags(text);
+        assert_eq!(codes(&d), ["broad-pattern"]);
+        assert_eq!(d[0].span.text(text), "\"git log*\"");
+    }
+}

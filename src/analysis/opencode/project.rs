@@ -1,0 +1,468 @@
+//! The agent registry of one "view" (the files opencode loads together when started in one
+//! directory) and the checks that need it. Rules: `invalid-default-agent`, `unknown-agent`,
+//! `duplicate-agent`.
+//!
+//! Merge order (§2.2, §8): config layers and Markdown agents are deep-merged in the order the
+//! caller gives (global first, nearest project last, then each config directory's Markdown
+//! agents); `mode.<name>` entries are merged after everything; then the merged entries are
+//! applied to the 7 built-ins in first-appearance order: `disable: true` removes an agent, other
+//! fields override only when set, a new agent starts as `mode: all`.
+
+use super::schema::BUILTIN_AGENTS;
+use super::{DeclOrigin, FileAnalysis, RefKind};
+use crate::analysis::diagnostic::{Diagnostic, Location, Severity};
+use crate::analysis::rules::Code;
+use crate::analysis::suggest::closest;
+use crate::analysis::text::Span;
+
+/// One file of a view, in precedence order (later wins).
+#[derive(Clone, Copy)]
+pub struct ViewFile<'a> {
+    /// The caller's id for the file; diagnostics are returned against it.
+    pub file: usize,
+    pub analysis: &'a FileAnalysis,
+}
+
+/// Where a value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    BuiltIn,
+    File { file: usize, span: Span },
+}
+
+impl Source {
+    fn location(self) -> Location {
+        match self {
+            Source::BuiltIn => Location::BuiltIn,
+            Source::File { file, span } => Location::File { file, span },
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sourced<T> {
+    pub value: T,
+    pub source: Source,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegisteredAgent {
+    pub name: String,
+    pub native: bool,
+    pub mode: Sourced<String>,
+    pub hidden: Sourced<bool>,
+    /// Set when `disable: true` removed the agent; it is then not usable.
+    pub disabled: Option<Source>,
+    /// Every declaration of this name, in merge order.
+    pub definitions: Vec<Source>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Registry {
+    /// Agents in opencode's insertion order (built-ins first), disabled ones included.
+    pub agents: Vec<RegisteredAgent>,
+}
+
+impl Registry {
+    pub fn get(&self, name: &str) -> Option<&RegisteredAgent> {
+        self.agents.iter().find(|a| a.name == name)
+    }
+
+    /// Names of agents that are not disabled.
+    pub fn active_names(&self) -> impl Iterator<Item = &str> {
+        self.agents
+            .iter()
+            .filter(|a| a.disabled.is_none())
+            .map(|a| a.name.as_str())
+    }
+}
+
+#[derive(Default)]
+struct Merged {
+    name: String,
+    mode: Option<Sourced<String>>,
+    hidden: Option<Sourced<bool>>,
+    disable: Option<Sourced<bool>>,
+    defs: Vec<Source>,
+}
+
+pub fn registry(view: &[ViewFile]) -> Registry {
+    let mut merged: Vec<Merged> = Vec::new();
+    // `mode.<name>` entries are merged after all layers.
+    for late in [false, true] {
+        for vf in view {
+            for decl in &vf.analysis.agents {
+                if (decl.origin == DeclOrigin::ModeKey) != late {
+                    continue;
+                }
+                let idx = match merged.iter().position(|m| m.name == decl.name) {
+                    Some(i) => i,
+                    None => {
+                        merged.push(Merged {
+                            name: decl.name.clone(),
+                            ..Merged::default()
+                        });
+                        merged.len() - 1
+                    }
+                };
+                let m = &mut merged[idx];
+                let at = |span: Span| Source::File {
+                    file: vf.file,
+                    span,
+                };
+                m.defs.push(at(decl.span));
+                if let Some((mode, span)) = decl.mode() {
+                    m.mode = Some(Sourced {
+                        value: mode.to_string(),
+                        source: at(span.unwrap_or(decl.span)),
+                    });
+                }
+                if let Some((hidden, span)) = decl.bool_field("hidden") {
+                    m.hidden = Some(Sourced {
+                        value: hidden,
+                        source: at(span),
+                    });
+                }
+                if let Some((disable, span)) = decl.bool_field("disable") {
+                    m.disable = Some(Sourced {
+                        value: disable,
+                        source: at(span),
+                    });
+                }
+            }
+        }
+    }
+    let mut agents: Vec<RegisteredAgent> = BUILTIN_AGENTS
+        .iter()
+        .map(|b| RegisteredAgent {
+            name: b.name.to_string(),
+            native: true,
+            mode: Sourced {
+                value: b.mode.to_string(),
+                source: Source::BuiltIn,
+            },
+            hidden: Sourced {
+                value: b.hidden,
+                source: Source::BuiltIn,
+            },
+            disabled: None,
+            definitions: vec![Source::BuiltIn],
+        })
+        .collect();
+    for m in merged {
+        let idx = match agents.iter().position(|a| a.name == m.name) {
+            Some(i) => i,
+            None => {
+                agents.push(RegisteredAgent {
+                    name: m.name.clone(),
+                    native: false,
+                    mode: Sourced {
+                        value: "all".to_string(),
+                        source: m.defs.first().copied().unwrap_or(Source::BuiltIn),
+                    },
+                    hidden: Sourced {
+                        value: false,
+                        source: Source::BuiltIn,
+                    },
+                    disabled: None,
+                    definitions: Vec::new(),
+                });
+                agents.len() - 1
+            }
+        };
+        let a = &mut agents[idx];
+        a.definitions.extend(m.defs);
+        if let Some(d) = m.disable.filter(|d| d.value) {
+            a.disabled = Some(d.source);
+            continue;
+        }
+        if let Some(mode) = m.mode {
+            a.mode = mode;
+        }
+        if let Some(hidden) = m.hidden {
+            a.hidden = hidden;
+        }
+    }
+    Registry { agents }
+}
+
+/// Cross-file checks of one view. Diagnostics come back with the id of the file they belong to.
+pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
+    let reg = registry(view);
+    let mut out = Vec::new();
+    let plugins = view.iter().any(|vf| vf.analysis.has_plugins);
+    // default_agent: the last layer that sets it wins; only that value matters.
+    let winner = view
+        .iter()
+        .flat_map(|vf| vf.analysis.refs.iter().map(move |r| (vf.file, r)))
+        .filter(|(_, r)| r.kind == RefKind::DefaultAgent)
+        .last();
+    if let Some((file, r)) = winner
+        && let Some(d) = check_default_agent(&reg, &r.name, r.span, plugins)
+    {
+        out.push((file, d));
+    }
+    for vf in view {
+        for r in vf
+            .analysis
+            .refs
+            .iter()
+            .filter(|r| r.kind == RefKind::CommandAgent)
+        {
+            if reg.get(&r.name).is_some_and(|a| a.disabled.is_none()) {
+                continue;
+            }
+            let suggestion = closest(&r.name, reg.active_names());
+            out.push((
+                vf.file,
+                Diagnostic::new(
+                    Code::UnknownAgent,
+                    r.span,
+                    format!(
+                        "no agent \"{}\" is defined{}; running this command fails with `Agent not found`.{}",
+                        r.name,
+                        if plugins { " here (a plugin may define it)" } else { "" },
+                        crate::analysis::suggest::did_you_mean(suggestion)
+                    ),
+                ),
+            ));
+        }
+    }
+    duplicate_markdown_agents(view, &mut out);
+    out
+}
+
+fn check_default_agent(
+    reg: &Registry,
+    name: &str,
+    span: Span,
+    plugins: bool,
+) -> Option<Diagnostic> {
+    let Some(agent) = reg.get(name) else {
+        let suggestion = closest(name, reg.active_names());
+        let mut d = Diagnostic::new(
+            Code::InvalidDefaultAgent,
+            span,
+            format!(
+                "default agent \"{name}\" not found: no built-in, config or Markdown agent has this name, and opencode fails with `default agent \"{name}\" not found` when it starts a session.{}",
+                crate::analysis::suggest::did_you_mean(suggestion)
+            ),
+        );
+        if plugins {
+            d.message = format!(
+                "default agent \"{name}\" is not defined by any config or Markdown agent here; unless a plugin adds it, opencode fails with `default agent \"{name}\" not found`.{}",
+                crate::analysis::suggest::did_you_mean(suggestion)
+            );
+            d = d.with_severity(Severity::Warning);
+        }
+        if let Some(s) = suggestion {
+            d = d.with_suggestion(span, format!("\"{s}\""));
+        }
+        return Some(d);
+    };
+    let defined = |d: Diagnostic| match agent
+        .definitions
+        .iter()
+        .rev()
+        .find(|s| **s != Source::BuiltIn)
+    {
+        Some(src) => d.with_related(src.location(), format!("\"{name}\" is defined here")),
+        None => d,
+    };
+    if let Some(src) = agent.disabled {
+        return Some(
+            Diagnostic::new(
+                Code::InvalidDefaultAgent,
+                span,
+                format!("default agent \"{name}\" is disabled (`disable: true`), so opencode cannot start with it"),
+            )
+            .with_related(src.location(), "disabled here"),
+        );
+    }
+    if agent.mode.value == "subagent" {
+        let d = Diagnostic::new(
+            Code::InvalidDefaultAgent,
+            span,
+            format!(
+                "default agent \"{name}\" is a subagent; opencode fails with `default agent \"{name}\" is a subagent`. Use a primary agent, or give \"{name}\" `mode: primary` or `all`"
+            ),
+        );
+        let d = match agent.mode.source {
+            Source::BuiltIn => d,
+            src => d.with_related(src.location(), "its mode is set here"),
+        };
+        return Some(d);
+    }
+    if agent.hidden.value {
+        let d = Diagnostic::new(
+            Code::InvalidDefaultAgent,
+            span,
+            format!(
+                "default agent \"{name}\" is hidden; opencode fails with `default agent \"{name}\" is hidden`"
+            ),
+        );
+        let d = match agent.hidden.source {
+            Source::BuiltIn => d,
+            src => d.with_related(src.location(), "hidden here"),
+        };
+        return Some(defined(d));
+    }
+    None
+}
+
+fn duplicate_markdown_agents(view: &[ViewFile], out: &mut Vec<(usize, Diagnostic)>) {
+    let md: Vec<(usize, &super::AgentDecl)> = view
+        .iter()
+        .flat_map(|vf| vf.analysis.agents.iter().map(move |d| (vf.file, d)))
+        .filter(|(_, d)| matches!(d.origin, DeclOrigin::Markdown | DeclOrigin::ModeFile))
+        .collect();
+    for (i, (file, decl)) in md.iter().enumerate() {
+        let others: Vec<&(usize, &super::AgentDecl)> = md
+            .iter()
+            .enumerate()
+            .filter(|(j, (f, d))| *j != i && d.name == decl.name && f != file)
+            .map(|(_, x)| x)
+            .collect();
+        if others.is_empty() {
+            continue;
+        }
+        let last = md.iter().rposition(|(_, d)| d.name == decl.name) == Some(i);
+        let mut d = Diagnostic::new(
+            Code::DuplicateAgent,
+            decl.span,
+            format!(
+                "agent \"{}\" is also defined in {} other Markdown file{}; opencode merges them field by field and {}",
+                decl.name,
+                others.len(),
+                if others.len() == 1 { "" } else { "s" },
+                if last {
+                    "this file, loaded last, wins where both set a field"
+                } else {
+                    "a file loaded after this one wins where both set a field"
+                }
+            ),
+        );
+        for (f, other) in others {
+            d = d.with_related(
+                Location::File {
+                    file: *f,
+                    span: other.span,
+                },
+                format!("\"{}\" also defined here", other.name),
+            );
+        }
+        out.push((*file, d));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::opencode::{FileKind, analyze};
+
+    fn view_diags(files: &[(FileKind, &str)]) -> Vec<(usize, Diagnostic)> {
+        let analyses: Vec<FileAnalysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
+        let view: Vec<ViewFile> = analyses
+            .iter()
+            .enumerate()
+            .map(|(file, analysis)| ViewFile { file, analysis })
+            .collect();
+        check(&view)
+    }
+
+    fn agent(name: &str) -> FileKind {
+        FileKind::Agent { name: name.into() }
+    }
+
+    #[test]
+    fn default_agent_resolves_across_files() {
+        let cfg = r#"{"default_agent": "rev"}"#;
+        let ok = view_diags(&[
+            (FileKind::Config, cfg),
+            (agent("rev"), "---\nmode: primary\n---\nBody\n"),
+        ]);
+        assert!(ok.is_empty(), "{ok:#?}");
+        let bad = view_diags(&[
+            (FileKind::Config, cfg),
+            (agent("rev"), "---\nmode: subagent\n---\nBody\n"),
+        ]);
+        assert_eq!(bad.len(), 1);
+        assert_eq!(bad[0].0, 0);
+        assert!(bad[0].1.message.contains("is a subagent"));
+        assert!(matches!(
+            bad[0].1.related[0].location,
+            Location::File { file: 1, .. }
+        ));
+    }
+
+    #[test]
+    fn default_agent_not_found_hidden_disabled() {
+        let d = view_diags(&[(
+            FileKind::Config,
+            r#"{"default_agent": "revieww", "agent": {"reviewer": {}}}"#,
+        )]);
+        assert!(d[0].1.message.contains("not found") && d[0].1.message.contains("`reviewer`"));
+        let d = view_diags(&[(FileKind::Config, r#"{"default_agent": "general"}"#)]);
+        assert!(d[0].1.message.contains("subagent"));
+        let d = view_diags(&[(FileKind::Config, r#"{"default_agent": "title"}"#)]);
+        assert!(d[0].1.message.contains("hidden"));
+        let d = view_diags(&[
+            (
+                FileKind::Config,
+                r#"{"agent": {"build": {"disable": true}}}"#,
+            ),
+            (FileKind::Config, r#"{"default_agent": "build"}"#),
+        ]);
+        assert_eq!(d[0].0, 1);
+        assert!(d[0].1.message.contains("disabled"));
+        // A later layer re-enables it.
+        let d = view_diags(&[
+            (
+                FileKind::Config,
+                r#"{"agent": {"build": {"disable": true}}}"#,
+            ),
+            (
+                FileKind::Config,
+                r#"{"default_agent": "build", "agent": {"build": {"disable": false}}}"#,
+            ),
+        ]);
+        assert!(d.is_empty(), "{d:#?}");
+    }
+
+    #[test]
+    fn mode_entries_win_over_agent_entries() {
+        let d = view_diags(&[(
+            FileKind::Config,
+            r#"{"default_agent": "x", "agent": {"x": {"mode": "subagent"}}, "mode": {"x": {}}}"#,
+        )]);
+        assert!(d.is_empty(), "{d:#?}");
+    }
+
+    #[test]
+    fn plugins_soften_not_found() {
+        let d = view_diags(&[(
+            FileKind::Config,
+            r#"{"default_agent": "sisyphus", "plugin": ["oh-my-opencode"]}"#,
+        )]);
+        assert_eq!(d[0].1.severity, Severity::Warning);
+    }
+
+    #[test]
+    fn duplicate_markdown_agents_and_command_agents() {
+        let d = view_diags(&[
+            (agent("core/opencoder"), "---\nname: OpenCoder\n---\nA\n"),
+            (agent("eval-runner"), "---\nname: OpenCoder\n---\nB\n"),
+        ]);
+        assert_eq!(d.len(), 2);
+        assert!(d.iter().all(|(_, d)| d.code == Code::DuplicateAgent));
+        let d = view_diags(&[
+            (
+                FileKind::Config,
+                r#"{"command": {"c": {"template": "t", "agent": "steering"}}}"#,
+            ),
+            (agent("kiro/steering"), "---\n---\nB\n"),
+        ]);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].1.code, Code::UnknownAgent);
+    }
+}

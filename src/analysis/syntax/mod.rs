@@ -1,0 +1,219 @@
+//! One spanned tree for YAML frontmatter and JSONC config.
+//!
+//! Parsing never fails: each parser returns a [`Parsed`] with the tree it could build (possibly
+//! partial) and the syntax errors it met. Every key and every value carries the byte span of its
+//! source text in the whole file, so a diagnostic can sit exactly on it.
+
+pub mod frontmatter;
+pub mod jsonc;
+pub mod yaml;
+
+use super::text::Span;
+
+/// Nesting deeper than this is not built into the tree (the rest is reported as a syntax error).
+/// Agent files nest four or five levels; the limit only exists to bound time, memory and stack.
+pub const MAX_DEPTH: usize = 64;
+
+/// How a scalar was written; needed for precise messages and for minimal edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// A YAML plain scalar, or a JSON number/keyword.
+    Plain,
+    /// A YAML single- or double-quoted scalar, or a JSON string.
+    Quoted,
+    /// A YAML literal (`|`) or folded (`>`) block scalar.
+    Block,
+    /// A collection.
+    Collection,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Node>),
+    Map(Map),
+    /// Something that is there but could not be built: an alias to an unknown anchor, a
+    /// collection cut off by a syntax error or the depth limit, a YAML timestamp. Checks treat
+    /// it as unknown and stay silent about it.
+    Unknown,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub span: Span,
+    pub style: Style,
+    pub value: Value,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Map {
+    /// Entries in source order; duplicates are kept (see [`Map::get`]).
+    pub entries: Vec<Entry>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub key: Key,
+    pub value: Node,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Key {
+    pub name: String,
+    /// The key's source text, quotes included.
+    pub span: Span,
+}
+
+/// A syntax error met while parsing, at the exact place the parser stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SyntaxError {
+    pub span: Span,
+    pub message: String,
+}
+
+/// A duplicate key: the key that repeats and the first occurrence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DuplicateKey {
+    pub name: String,
+    pub first: Span,
+    pub duplicate: Span,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Parsed {
+    /// The root value; `None` when nothing at all could be read (an empty document is `Null`).
+    pub root: Option<Node>,
+    pub errors: Vec<SyntaxError>,
+    pub duplicates: Vec<DuplicateKey>,
+}
+
+impl Node {
+    pub fn new(span: Span, style: Style, value: Value) -> Node {
+        Node { span, style, value }
+    }
+
+    pub fn as_map(&self) -> Option<&Map> {
+        match &self.value {
+            Value::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.value {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        match self.value {
+            Value::Int(i) => Some(i as f64),
+            Value::Float(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    pub fn is_unknown(&self) -> bool {
+        matches!(self.value, Value::Unknown)
+    }
+
+    /// A short description of the value's type for messages: "a string", "null", ...
+    pub fn type_name(&self) -> &'static str {
+        match &self.value {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Int(_) | Value::Float(_) => "a number",
+            Value::Str(_) => "a string",
+            Value::Seq(_) => "a list",
+            Value::Map(_) => "an object",
+            Value::Unknown => "an unreadable value",
+        }
+    }
+
+    /// The value written the way opencode's messages print it, e.g. `"5"`, `["read","edit"]`.
+    pub fn display(&self) -> String {
+        fn go(node: &Node, out: &mut String, budget: &mut usize) {
+            if *budget == 0 {
+                out.push('…');
+                return;
+            }
+            *budget -= 1;
+            match &node.value {
+                Value::Null => out.push_str("null"),
+                Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+                Value::Int(i) => out.push_str(&i.to_string()),
+                Value::Float(f) => out.push_str(&f.to_string()),
+                Value::Str(s) => out.push_str(&serde_json::to_string(s).unwrap_or_default()),
+                Value::Seq(items) => {
+                    out.push('[');
+                    for (i, item) in items.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        go(item, out, budget);
+                    }
+                    out.push(']');
+                }
+                Value::Map(map) => {
+                    out.push('{');
+                    for (i, e) in map.entries.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        out.push_str(&serde_json::to_string(&e.key.name).unwrap_or_default());
+                        out.push(':');
+                        go(&e.value, out, budget);
+                    }
+                    out.push('}');
+                }
+                Value::Unknown => out.push('…'),
+            }
+        }
+        let mut out = String::new();
+        let mut budget = 12;
+        go(self, &mut out, &mut budget);
+        if out.chars().count() > 80 {
+            let cut: String = out.chars().take(77).collect();
+            return cut + "…";
+        }
+        out
+    }
+}
+
+impl Map {
+    /// The entry opencode uses for `name`: the last one (YAML duplicates are a syntax error
+    /// anyway; for JSON, the last value wins as in `JSON.parse`).
+    pub fn get(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().rev().find(|e| e.key.name == name)
+    }
+
+    pub fn value(&self, name: &str) -> Option<&Node> {
+        self.get(name).map(|e| &e.value)
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+}
+
+/// Build an iterator-free drop for deep trees: the tree is bounded by [`MAX_DEPTH`], so the
+/// default recursive drop is safe. This function exists for tests that assert the bound.
+pub fn depth(node: &Node) -> usize {
+    match &node.value {
+        Value::Seq(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+        Value::Map(m) => 1 + m.entries.iter().map(|e| depth(&e.value)).max().unwrap_or(0),
+        _ => 1,
+    }
+}

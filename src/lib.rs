@@ -1,0 +1,9 @@
+//! agent-lsp: a language server and checker for AI-agent definition files.
+//!
+//! - [`analysis`]: the pure core (text in, spanned syntax and diagnostics out; no I/O).
+//! - [`workspace`]: finds and reads the files opencode would load, and runs the core on them.
+//! - [`cli`]: `agent-lsp check` and its report formats.
+
+pub mod analysis;
+pub mod cli;
+pub mod workspace;
