@@ -35,9 +35,7 @@ fn normalize(s: &str) -> String {
 
 /// `" Did you mean `x`?"`, or nothing.
 pub fn did_you_mean(suggestion: Option<&str>) -> String {
-    suggestion
-        .map(|s| format!(" Did you mean `{s}`?"))
-        .unwrap_or_default()
+    suggestion.map(|s| format!(" Did you mean `{s}`?")).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -46,15 +44,7 @@ mod tests {
 
     #[test]
     fn typos_and_spellings() {
-        let fields = [
-            "temperature",
-            "top_p",
-            "mode",
-            "model",
-            "permission",
-            "steps",
-            "hidden",
-        ];
+        let fields = ["temperature", "top_p", "mode", "model", "permission", "steps", "hidden"];
         assert_eq!(closest("temprature", fields), Some("temperature"));
         assert_eq!(closest("topP", fields), Some("top_p"));
         assert_eq!(closest("permissions", fields), Some("permission"));

@@ -124,10 +124,7 @@ impl LineIndex {
 
     /// Byte offset of the start of `line` (zero-based), or the end of the text past the last line.
     pub fn line_start(&self, line: usize) -> usize {
-        self.starts
-            .get(line)
-            .map(|s| *s as usize)
-            .unwrap_or(self.len as usize)
+        self.starts.get(line).map(|s| *s as usize).unwrap_or(self.len as usize)
     }
 
     /// Byte range of a line's content, without its line break.
@@ -252,10 +249,7 @@ mod tests {
         assert_eq!(idx.line_count(), 3);
         assert_eq!(lc(&idx, text, 5, Encoding::Utf16), (1, 0));
         assert_eq!(lc(&idx, text, 8, Encoding::Utf8), (1, 3));
-        assert_eq!(
-            idx.offset(text, LineCol { line: 1, col: 3 }, Encoding::Utf16),
-            8
-        );
+        assert_eq!(idx.offset(text, LineCol { line: 1, col: 3 }, Encoding::Utf16), 8);
     }
 
     #[test]
@@ -282,14 +276,8 @@ mod tests {
         let text = "a🚀b";
         let idx = LineIndex::new(text);
         // UTF-16 column 2 is the middle of the emoji.
-        assert_eq!(
-            idx.offset(text, LineCol { line: 0, col: 2 }, Encoding::Utf16),
-            1
-        );
-        assert_eq!(
-            idx.offset(text, LineCol { line: 0, col: 3 }, Encoding::Utf16),
-            5
-        );
+        assert_eq!(idx.offset(text, LineCol { line: 0, col: 2 }, Encoding::Utf16), 1);
+        assert_eq!(idx.offset(text, LineCol { line: 0, col: 3 }, Encoding::Utf16), 5);
         // A byte offset inside the emoji reports the emoji's start column.
         assert_eq!(lc(&idx, text, 3, Encoding::Utf16), (0, 1));
     }
@@ -299,20 +287,11 @@ mod tests {
         let text = "a: 1\r\nb: 2\rc: 3\n";
         let idx = LineIndex::new(text);
         assert_eq!(idx.line_count(), 4);
-        assert_eq!(
-            lc(&idx, text, text.find('b').unwrap(), Encoding::Utf16),
-            (1, 0)
-        );
-        assert_eq!(
-            lc(&idx, text, text.find('c').unwrap(), Encoding::Utf16),
-            (2, 0)
-        );
+        assert_eq!(lc(&idx, text, text.find('b').unwrap(), Encoding::Utf16), (1, 0));
+        assert_eq!(lc(&idx, text, text.find('c').unwrap(), Encoding::Utf16), (2, 0));
         assert_eq!(idx.line_range(text, 0), 0..4);
         // A column past the end of the line clamps before the CRLF.
-        assert_eq!(
-            idx.offset(text, LineCol { line: 0, col: 99 }, Encoding::Utf16),
-            4
-        );
+        assert_eq!(idx.offset(text, LineCol { line: 0, col: 99 }, Encoding::Utf16), 4);
         assert_eq!(
             idx.checked_offset(text, LineCol { line: 0, col: 99 }, Encoding::Utf16),
             None
@@ -328,23 +307,14 @@ mod tests {
         let text = "\u{feff}mode: x\n";
         let idx = LineIndex::new(text);
         assert_eq!(lc(&idx, text, 3, Encoding::Utf16), (0, 0));
-        assert_eq!(
-            lc(&idx, text, text.find('x').unwrap(), Encoding::Utf32),
-            (0, 6)
-        );
-        assert_eq!(
-            idx.offset(text, LineCol { line: 0, col: 0 }, Encoding::Utf16),
-            3
-        );
+        assert_eq!(lc(&idx, text, text.find('x').unwrap(), Encoding::Utf32), (0, 6));
+        assert_eq!(idx.offset(text, LineCol { line: 0, col: 0 }, Encoding::Utf16), 3);
     }
 
     #[test]
     fn empty_text_and_offsets_past_the_end() {
         let idx = LineIndex::new("");
         assert_eq!(lc(&idx, "", 10, Encoding::Utf16), (0, 0));
-        assert_eq!(
-            idx.offset("", LineCol { line: 5, col: 5 }, Encoding::Utf16),
-            0
-        );
+        assert_eq!(idx.offset("", LineCol { line: 5, col: 5 }, Encoding::Utf16), 0);
     }
 }

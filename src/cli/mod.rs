@@ -1,3 +1,172 @@
+//! The command line: `agent-lsp check`, `agent-lsp rules`.
+
+pub mod render;
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::analysis::{Code, RULES, Severity};
+use crate::workspace::{Options, Workspace};
+
+#[derive(Parser)]
+#[command(
+    name = "agent-lsp",
+    version,
+    about = "Language server and checker for AI-agent definition files (opencode agents and opencode.json)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check opencode agent files and configs, and report problems.
+    Check(CheckArgs),
+    /// List the rules, or explain one in full.
+    Rules {
+        /// A rule code, e.g. `shadowed-rule`.
+        code: Option<String>,
+    },
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// Workspace directories (everything under them is discovered) or single files.
+    #[arg(default_value = ".")]
+    paths: Vec<PathBuf>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Do not read the user's global opencode configuration.
+    #[arg(long)]
+    no_global: bool,
+    /// Use this directory as the global config directory instead of ~/.config/opencode.
+    #[arg(long, value_name = "DIR")]
+    global_dir: Option<PathBuf>,
+    /// Exit with status 1 on warnings too.
+    #[arg(long)]
+    deny_warnings: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Human,
+    Json,
+    Github,
+}
+
+/// Run the CLI; returns the process exit status (0 clean, 1 problems, 2 usage or I/O failure).
 pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Command::Check(args) => check(args),
+        Command::Rules { code } => rules(code.as_deref()),
+    }
+}
+
+fn check(args: CheckArgs) -> i32 {
+    let options = Options::from_env(args.no_global, args.global_dir);
+    let ws = match Workspace::load(&args.paths, &options) {
+        Ok(ws) => ws,
+        Err(e) => {
+            eprintln!("agent-lsp: error: {e}");
+            return 2;
+        }
+    };
+    let diags = ws.diagnostics();
+    let report = match args.format {
+        Format::Human => {
+            let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            render::human(&ws, &diags, color)
+        }
+        Format::Json => render::json(&ws, &diags),
+        Format::Github => render::github(&ws, &diags),
+    };
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_all(report.as_bytes())
+        .and_then(|_| stdout.flush())
+        .is_err()
+    {
+        return 2;
+    }
+    let mut io_failed = false;
+    for (path, why) in &ws.errors {
+        eprintln!("agent-lsp: warning: {}: {why}", render::display_path(path));
+        io_failed = true;
+    }
+    let c = render::counts(&diags);
+    if c.errors > 0 || (args.deny_warnings && c.warnings > 0) {
+        1
+    } else if io_failed && ws.files_in_scope() == 0 {
+        2
+    } else {
+        0
+    }
+}
+
+fn rules(code: Option<&str>) -> i32 {
+    let mut out = String::new();
+    match code {
+        None => {
+            for r in RULES {
+                out.push_str(&format!("{:<24} {:<8} {}\n", r.name, r.severity.as_str(), r.summary));
+            }
+        }
+        Some(name) => {
+            let Some(code) = Code::from_name(name) else {
+                let suggestion = crate::analysis::suggest::closest(name, RULES.iter().map(|r| r.name));
+                eprintln!(
+                    "agent-lsp: error: no rule `{name}`.{}",
+                    crate::analysis::suggest::did_you_mean(suggestion)
+                );
+                return 2;
+            };
+            out.push_str(&rule_doc(code));
+        }
+    }
+    print!("{out}");
     0
+}
+
+/// The full documentation of one rule, as `agent-lsp rules CODE` prints it.
+pub fn rule_doc(code: Code) -> String {
+    let r = code.rule();
+    let indent = |s: &str| s.lines().map(|l| format!("    {l}\n")).collect::<String>();
+    let tags = if r.tags.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (tagged {})",
+            r.tags
+                .iter()
+                .map(|t| format!("{t:?}").to_lowercase())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    format!(
+        "{} ({}{tags})\n\n{}\n\n{}\n\nBad:\n{}\nGood:\n{}",
+        r.name,
+        match r.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+            Severity::Hint => "hint",
+        },
+        r.summary,
+        r.explanation,
+        indent(r.bad),
+        indent(r.good)
+    )
 }

@@ -108,23 +108,15 @@ pub fn type_error(key: &str, expected: &str, v: &Node, ctx: &Ctx) -> Diagnostic 
         Value::Null => "null".to_string(),
         _ => format!("{} ({})", v.type_name(), v.display()),
     };
-    let mut msg = format!(
-        "`{key}` must be {expected}, got {got}; {}",
-        ctx.consequence()
-    );
+    let mut msg = format!("`{key}` must be {expected}, got {got}; {}", ctx.consequence());
     if ctx.is_yaml() {
         match (&v.value, v.style) {
-            (Value::Str(s), Style::Quoted)
-                if expected.contains("number") && s.trim().parse::<f64>().is_ok() =>
-            {
+            (Value::Str(s), Style::Quoted) if expected.contains("number") && s.trim().parse::<f64>().is_ok() => {
                 msg.push_str(". Remove the quotes");
             }
             (Value::Str(s), Style::Plain)
                 if expected.contains("boolean")
-                    && matches!(
-                        s.to_ascii_lowercase().as_str(),
-                        "yes" | "no" | "on" | "off" | "y" | "n"
-                    ) =>
+                    && matches!(s.to_ascii_lowercase().as_str(), "yes" | "no" | "on" | "off" | "y" | "n") =>
             {
                 msg.push_str(&format!(
                     ". In opencode's YAML reader `{s}` is a string; write `{}`",
@@ -135,9 +127,7 @@ pub fn type_error(key: &str, expected: &str, v: &Node, ctx: &Ctx) -> Diagnostic 
                     }
                 ));
             }
-            (Value::Null, _) => {
-                msg.push_str(". The value is empty; remove the key or give it a value")
-            }
+            (Value::Null, _) => msg.push_str(". The value is empty; remove the key or give it a value"),
             _ => {}
         }
     }
@@ -154,24 +144,18 @@ pub fn type_error(key: &str, expected: &str, v: &Node, ctx: &Ctx) -> Diagnostic 
 fn check_mode(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let v = &entry.value;
     let Some(mode) = v.as_str() else {
-        out.push(type_error(
-            "mode",
-            "one of \"subagent\", \"primary\", \"all\"",
-            v,
-            ctx,
-        ));
+        out.push(type_error("mode", "one of \"subagent\", \"primary\", \"all\"", v, ctx));
         return;
     };
     if MODES.contains(&mode) {
         return;
     }
-    let suggestion =
-        closest(mode, MODES.iter().copied()).or(match mode.to_ascii_lowercase().as_str() {
-            "main" | "default" | "agent" => Some("primary"),
-            "sub" | "sub-agent" | "sub_agent" | "child" => Some("subagent"),
-            "both" | "any" => Some("all"),
-            _ => None,
-        });
+    let suggestion = closest(mode, MODES.iter().copied()).or(match mode.to_ascii_lowercase().as_str() {
+        "main" | "default" | "agent" => Some("primary"),
+        "sub" | "sub-agent" | "sub_agent" | "child" => Some("subagent"),
+        "both" | "any" => Some("all"),
+        _ => None,
+    });
     let mut d = Diagnostic::new(
         Code::InvalidValue,
         v.span,
@@ -205,22 +189,17 @@ pub fn is_hex_color(s: &str) -> bool {
 
 fn check_color(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let v = &entry.value;
-    let allowed = "`#` and six hex digits, or a theme color (primary, secondary, accent, success, warning, error, info)";
+    let allowed =
+        "`#` and six hex digits, or a theme color (primary, secondary, accent, success, warning, error, info)";
     match &v.value {
         Value::Str(s) => {
             if is_hex_color(s) || THEME_COLORS.contains(&s.as_str()) {
                 return;
             }
-            let suggestion = if s.len() == 4
-                && s.starts_with('#')
-                && s[1..].bytes().all(|b| b.is_ascii_hexdigit())
-            {
+            let suggestion = if s.len() == 4 && s.starts_with('#') && s[1..].bytes().all(|b| b.is_ascii_hexdigit()) {
                 let long: String = s[1..].chars().flat_map(|c| [c, c]).collect();
                 Some(format!("#{long}"))
-            } else if s.len() == 9
-                && s.starts_with('#')
-                && s[1..].bytes().all(|b| b.is_ascii_hexdigit())
-            {
+            } else if s.len() == 9 && s.starts_with('#') && s[1..].bytes().all(|b| b.is_ascii_hexdigit()) {
                 Some(s[..7].to_string())
             } else if THEME_COLORS.contains(&s.trim()) {
                 Some(s.trim().to_string())
@@ -346,10 +325,7 @@ fn check_steps(entry: &Entry, map: &Map, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         Value::Int(n) => out.push(Diagnostic::new(
             Code::InvalidValue,
             v.span,
-            format!(
-                "`{key}` must be greater than 0, got {n}; {}",
-                ctx.consequence()
-            ),
+            format!("`{key}` must be greater than 0, got {n}; {}", ctx.consequence()),
         )),
         Value::Float(f) => out.push(Diagnostic::new(
             Code::InvalidValue,
@@ -365,8 +341,7 @@ fn check_steps(entry: &Entry, map: &Map, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         let message = if map.contains("steps") {
             "`maxSteps` is deprecated, and ignored here: `steps` is also set and wins. Remove `maxSteps`".to_string()
         } else {
-            "`maxSteps` is deprecated; opencode still reads it as `steps`. Rename it to `steps`"
-                .to_string()
+            "`maxSteps` is deprecated; opencode still reads it as `steps`. Rename it to `steps`".to_string()
         };
         let mut d = Diagnostic::new(Code::DeprecatedField, entry.key.span, message);
         if !map.contains("steps") {
@@ -562,11 +537,7 @@ mod tests {
         let d = one(text);
         assert_eq!(d.code, Code::InvalidValue);
         assert_eq!(d.span.text(text), "main");
-        assert!(
-            d.message.contains("Did you mean `primary`"),
-            "{}",
-            d.message
-        );
+        assert!(d.message.contains("Did you mean `primary`"), "{}", d.message);
         assert_eq!(one("mode: subagnet\n").suggestion.unwrap().text, "subagent");
         assert_eq!(one("steps: 0\n").code, Code::InvalidValue);
         assert_eq!(one("steps: 2.5\n").code, Code::InvalidValue);
@@ -584,16 +555,10 @@ mod tests {
         let d = one(text);
         assert_eq!(d.code, Code::InvalidColor);
         assert_eq!(d.span.text(text), "red");
-        assert_eq!(
-            one("color: \"#abc\"\n").suggestion.unwrap().text,
-            "\"#aabbcc\""
-        );
+        assert_eq!(one("color: \"#abc\"\n").suggestion.unwrap().text, "\"#aabbcc\"");
         assert_eq!(one("color: \"primary \"\n").code, Code::InvalidColor);
         assert!(json_diags("{\"color\": \"#8B5CF6\"}").is_empty());
-        assert_eq!(
-            codes(&json_diags("{\"color\": \"teal\"}")),
-            ["invalid-color"]
-        );
+        assert_eq!(codes(&json_diags("{\"color\": \"teal\"}")), ["invalid-color"]);
     }
 
     #[test]
@@ -602,19 +567,14 @@ mod tests {
         let d = yaml_diags(text);
         assert_eq!(codes(&d), ["unknown-key", "unknown-key", "unknown-key"]);
         assert_eq!(d[0].span.text(text), "temprature");
-        assert!(
-            d[0].message.contains("options.temprature") && d[0].message.contains("`temperature`")
-        );
+        assert!(d[0].message.contains("options.temprature") && d[0].message.contains("`temperature`"));
         assert!(d[1].message.contains("`top_p`"));
         assert!(d[2].message.contains("`permission`"));
         let d = yaml_diags("quickSwitch: true\n");
         assert_eq!(codes(&d), ["unknown-key"]);
         assert!(d[0].message.contains("under `options`"));
         // JSON `permissions` is the V2 hard error.
-        assert_eq!(
-            codes(&json_diags("{\"permissions\": []}")),
-            ["v2-permissions"]
-        );
+        assert_eq!(codes(&json_diags("{\"permissions\": []}")), ["v2-permissions"]);
     }
 
     #[test]

@@ -18,10 +18,7 @@ pub fn analyze(text: &str) -> FileAnalysis {
         out.push(Diagnostic::new(
             Code::SyntaxError,
             err.span,
-            format!(
-                "{}; opencode cannot parse this file and refuses to start",
-                err.message
-            ),
+            format!("{}; opencode cannot parse this file and refuses to start", err.message),
         ));
     }
     for dup in &parsed.duplicates {
@@ -130,12 +127,7 @@ fn check_top_level(map: &Map, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut 
     }
 }
 
-fn unknown_top_level(
-    entry: &Entry,
-    analysis: &mut FileAnalysis,
-    ctx: &Ctx,
-    out: &mut Vec<Diagnostic>,
-) {
+fn unknown_top_level(entry: &Entry, analysis: &mut FileAnalysis, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let key = entry.key.name.as_str();
     let span = entry.key.span;
     if let Some((_, v1)) = V2_LOWERED_KEYS.iter().find(|(k, _)| *k == key) {
@@ -182,13 +174,7 @@ fn unknown_top_level(
 }
 
 /// `agent` / `mode`: an object of agent name to settings.
-fn agents(
-    entry: &Entry,
-    origin: DeclOrigin,
-    ctx: &Ctx,
-    analysis: &mut FileAnalysis,
-    out: &mut Vec<Diagnostic>,
-) {
+fn agents(entry: &Entry, origin: DeclOrigin, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut Vec<Diagnostic>) {
     let v = &entry.value;
     let Some(map) = v.as_map() else {
         if !v.is_unknown() {
@@ -201,10 +187,7 @@ fn agents(
         }
         return;
     };
-    let agent_ctx = Ctx {
-        origin,
-        text: ctx.text,
-    };
+    let agent_ctx = Ctx { origin, text: ctx.text };
     for e in &map.entries {
         agent::check(&e.value, &agent_ctx, out);
         analysis.agents.push(AgentDecl {
@@ -365,10 +348,7 @@ mod tests {
     #[test]
     fn v2_permissions_and_deprecated_mode_and_tools() {
         let a = analyze(r#"{"permissions": [], "mode": {"m": {}}, "tools": {"write": false}}"#);
-        assert_eq!(
-            codes(&a),
-            ["v2-permissions", "deprecated-field", "deprecated-field"]
-        );
+        assert_eq!(codes(&a), ["v2-permissions", "deprecated-field", "deprecated-field"]);
     }
 
     #[test]
@@ -380,12 +360,7 @@ mod tests {
 
     #[test]
     fn top_level_model_and_default_agent_types() {
-        let a = analyze(
-            r#"{"model": "gpt-4", "small_model": "a/b", "default_agent": 5, "subagent_depth": -1}"#,
-        );
-        assert_eq!(
-            codes(&a),
-            ["invalid-model", "invalid-type", "invalid-value"]
-        );
+        let a = analyze(r#"{"model": "gpt-4", "small_model": "a/b", "default_agent": 5, "subagent_depth": -1}"#);
+        assert_eq!(codes(&a), ["invalid-model", "invalid-type", "invalid-value"]);
     }
 }

@@ -49,11 +49,7 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
     let settings = parsed.root.as_ref().filter(|r| r.as_map().is_some());
     check_prompt(text, &split, settings, &mut out);
     if origin == DeclOrigin::ModeFile {
-        let span = split
-            .frontmatter
-            .as_ref()
-            .map(|f| f.open)
-            .unwrap_or(decl_span);
+        let span = split.frontmatter.as_ref().map(|f| f.open).unwrap_or(decl_span);
         out.push(Diagnostic::new(
             Code::DeprecatedField,
             span,
@@ -61,13 +57,8 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
         ));
     }
     // Frontmatter `name` replaces the path-derived name (and becomes the registry key).
-    let (name, span) = match settings
-        .and_then(|r| r.as_map())
-        .and_then(|m| m.value("name"))
-    {
-        Some(n) if n.as_str().is_some_and(|s| !s.is_empty()) => {
-            (n.as_str().unwrap_or_default().to_string(), n.span)
-        }
+    let (name, span) = match settings.and_then(|r| r.as_map()).and_then(|m| m.value("name")) {
+        Some(n) if n.as_str().is_some_and(|s| !s.is_empty()) => (n.as_str().unwrap_or_default().to_string(), n.span),
         _ => (path_name.to_string(), decl_span),
     };
     let agents = vec![AgentDecl {
@@ -179,16 +170,9 @@ fn hint(text: &str, at: Span) -> Option<&'static str> {
     None
 }
 
-fn check_prompt(
-    text: &str,
-    split: &frontmatter::Split,
-    settings: Option<&Node>,
-    out: &mut Vec<Diagnostic>,
-) {
+fn check_prompt(text: &str, split: &frontmatter::Split, settings: Option<&Node>, out: &mut Vec<Diagnostic>) {
     let body_empty = split.body.text(text).trim().is_empty();
-    let prompt = settings
-        .and_then(|s| s.as_map())
-        .and_then(|m| m.get("prompt"));
+    let prompt = settings.and_then(|s| s.as_map()).and_then(|m| m.get("prompt"));
     match prompt {
         Some(entry) => {
             let message = if body_empty {
@@ -196,18 +180,11 @@ fn check_prompt(
             } else {
                 "the Markdown body always replaces a frontmatter `prompt:`, so this prompt is never used. Move the text into the body"
             };
-            out.push(Diagnostic::new(
-                Code::PromptOverridden,
-                entry.key.span,
-                message,
-            ));
+            out.push(Diagnostic::new(Code::PromptOverridden, entry.key.span, message));
         }
         None if body_empty && split.frontmatter.is_some() => {
             let fm = split.frontmatter.as_ref();
-            let span = fm
-                .and_then(|f| f.close)
-                .or(fm.map(|f| f.open))
-                .unwrap_or_default();
+            let span = fm.and_then(|f| f.close).or(fm.map(|f| f.open)).unwrap_or_default();
             // An unclosed frontmatter is already reported; its empty body follows from it.
             if fm.is_some_and(|f| f.close.is_some()) {
                 out.push(Diagnostic::new(
@@ -230,10 +207,7 @@ struct Sanitized {
 
 impl Sanitized {
     fn original(&self, pos: usize) -> usize {
-        let i = self
-            .chunks
-            .partition_point(|(s, _)| *s <= pos)
-            .saturating_sub(1);
+        let i = self.chunks.partition_point(|(s, _)| *s <= pos).saturating_sub(1);
         let (s, o) = self.chunks.get(i).copied().unwrap_or((0, 0));
         o + (pos - s)
     }
@@ -285,12 +259,7 @@ fn rewrite_point(line: &str) -> Option<usize> {
     }
     let value_region = &after_key[colon + 1..];
     let value = value_region.trim();
-    if value.is_empty()
-        || value == ">"
-        || value == "|"
-        || value.starts_with('"')
-        || value.starts_with('\'')
-    {
+    if value.is_empty() || value == ">" || value == "|" || value.starts_with('"') || value.starts_with('\'') {
         return None;
     }
     if !value.contains(':') {
@@ -402,20 +371,12 @@ mod tests {
         let a = analyze_agent(text);
         assert_eq!(codes(&a), ["misplaced-frontmatter"]);
         // A horizontal rule in a prompt is not a frontmatter.
-        assert!(
-            analyze_agent("Intro\n\n---\n\nMore\n")
-                .diagnostics
-                .is_empty()
-        );
+        assert!(analyze_agent("Intro\n\n---\n\nMore\n").diagnostics.is_empty());
     }
 
     #[test]
     fn mode_files_are_deprecated() {
-        let a = analyze(
-            "---\ndescription: d\n---\nBody\n",
-            "debug",
-            DeclOrigin::ModeFile,
-        );
+        let a = analyze("---\ndescription: d\n---\nBody\n", "debug", DeclOrigin::ModeFile);
         assert_eq!(codes(&a), ["deprecated-field"]);
         assert_eq!(a.agents[0].mode().unwrap().0, "primary");
     }

@@ -125,9 +125,7 @@ pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
         FileKind::Agent { name } => markdown::analyze(text, name, DeclOrigin::Markdown),
         FileKind::Mode { name } => markdown::analyze(text, name, DeclOrigin::ModeFile),
     };
-    analysis
-        .diagnostics
-        .sort_by_key(|d| (d.span.start, d.span.end, d.code));
+    analysis.diagnostics.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     analysis
 }
 

@@ -39,13 +39,12 @@ fn check_action(v: &Node, what: &str, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     match v.as_str() {
         Some(a) if ACTIONS.contains(&a) => {}
         Some(a) => {
-            let suggestion =
-                closest(a, ACTIONS.iter().copied()).or(match a.to_ascii_lowercase().as_str() {
-                    "yes" | "true" | "allowed" | "always" => Some("allow"),
-                    "no" | "false" | "denied" | "never" | "block" => Some("deny"),
-                    "prompt" | "confirm" => Some("ask"),
-                    _ => None,
-                });
+            let suggestion = closest(a, ACTIONS.iter().copied()).or(match a.to_ascii_lowercase().as_str() {
+                "yes" | "true" | "allowed" | "always" => Some("allow"),
+                "no" | "false" | "denied" | "never" | "block" => Some("deny"),
+                "prompt" | "confirm" => Some("ask"),
+                _ => None,
+            });
             let mut d = Diagnostic::new(
                 Code::InvalidValue,
                 v.span,
@@ -145,14 +144,7 @@ fn check_key(entry: &Entry, out: &mut Vec<Diagnostic>) {
             ),
         );
         let quoted = span.len() != key.len();
-        d = d.with_suggestion(
-            span,
-            if quoted {
-                format!("\"{s}\"")
-            } else {
-                s.to_string()
-            },
-        );
+        d = d.with_suggestion(span, if quoted { format!("\"{s}\"") } else { s.to_string() });
         out.push(d);
     }
 }
@@ -222,11 +214,7 @@ pub fn compile(map: &Map) -> Vec<Rule<'_>> {
 /// Entries in JavaScript own-property order.
 fn js_order(map: &Map) -> Vec<&Entry> {
     let is_index = |k: &str| {
-        k == "0"
-            || (!k.is_empty()
-                && !k.starts_with('0')
-                && k.len() <= 9
-                && k.bytes().all(|b| b.is_ascii_digit()))
+        k == "0" || (!k.is_empty() && !k.starts_with('0') && k.len() <= 9 && k.bytes().all(|b| b.is_ascii_digit()))
     };
     let mut firsts: Vec<(&str, usize)> = Vec::new();
     for (i, e) in map.entries.iter().enumerate() {
@@ -236,11 +224,7 @@ fn js_order(map: &Map) -> Vec<&Entry> {
             None => firsts.push((&e.key.name, i)),
         }
     }
-    let mut ordered: Vec<(&str, usize)> = firsts
-        .iter()
-        .copied()
-        .filter(|(k, _)| is_index(k))
-        .collect();
+    let mut ordered: Vec<(&str, usize)> = firsts.iter().copied().filter(|(k, _)| is_index(k)).collect();
     ordered.sort_by_key(|(k, _)| k.parse::<u64>().unwrap_or(0));
     ordered.extend(firsts.iter().copied().filter(|(k, _)| !is_index(k)));
     ordered.into_iter().map(|(_, i)| &map.entries[i]).collect()
@@ -253,9 +237,10 @@ fn check_shadowing(map: &Map, out: &mut Vec<Diagnostic>) {
         return;
     }
     for (i, rule) in rules.iter().enumerate() {
-        let shadow = rules[i + 1..].iter().rev().find(|later| {
-            covers(later.permission, rule.permission) && pattern_covers(later.pattern, rule.pattern)
-        });
+        let shadow = rules[i + 1..]
+            .iter()
+            .rev()
+            .find(|later| covers(later.permission, rule.permission) && pattern_covers(later.pattern, rule.pattern));
         let Some(later) = shadow else { continue };
         // A later rule with the same action changes nothing; only a different action is a trap.
         if later.action == rule.action {
@@ -266,10 +251,7 @@ fn check_shadowing(map: &Map, out: &mut Vec<Diagnostic>) {
         } else if later.pattern == "*" {
             format!("\"{}\": {}", later.permission, later.action)
         } else {
-            format!(
-                "{} \"{}\": {}",
-                later.permission, later.pattern, later.action
-            )
+            format!("{} \"{}\": {}", later.permission, later.pattern, later.action)
         };
         out.push(
             Diagnostic::new(
@@ -321,10 +303,7 @@ fn glob(s: &[char], p: &[char]) -> bool {
 
 /// Whether every permission name matched by `earlier` is matched by `later`.
 pub fn covers(later: &str, earlier: &str) -> bool {
-    glob_includes(
-        &earlier.chars().collect::<Vec<_>>(),
-        &later.chars().collect::<Vec<_>>(),
-    )
+    glob_includes(&earlier.chars().collect::<Vec<_>>(), &later.chars().collect::<Vec<_>>())
 }
 
 /// Whether every input matched by pattern `earlier` is matched by pattern `later`, with the
@@ -393,11 +372,7 @@ mod tests {
             text,
         };
         let root = parsed.root.unwrap();
-        check(
-            root.as_map().unwrap().value("permission").unwrap(),
-            &ctx,
-            &mut out,
-        );
+        check(root.as_map().unwrap().value("permission").unwrap(), &ctx, &mut out);
         out
     }
 
@@ -463,10 +438,7 @@ mod tests {
         assert_eq!(d[1].span.text(text), "\"git status\"");
         assert!(d[0].message.contains("\"*\": ask"));
         // The close case: catch-all first.
-        assert!(
-            yaml_diags("permission:\n  bash:\n    \"*\": ask\n    \"git push *\": deny\n")
-                .is_empty()
-        );
+        assert!(yaml_diags("permission:\n  bash:\n    \"*\": ask\n    \"git push *\": deny\n").is_empty());
         // Same action: harmless.
         assert!(yaml_diags("permission:\n  bash:\n    \"ls\": ask\n    \"*\": ask\n").is_empty());
     }
@@ -509,8 +481,7 @@ mod tests {
 
     #[test]
     fn unknown_permissions() {
-        let text =
-            "permission:\n  write: deny\n  \"rm -rf *\": deny\n  todoread: allow\n  Bash: ask\n";
+        let text = "permission:\n  write: deny\n  \"rm -rf *\": deny\n  todoread: allow\n  Bash: ask\n";
         let d = yaml_diags(text);
         assert_eq!(codes(&d), ["unknown-permission"; 4]);
         assert_eq!(d[0].span.text(text), "write");

@@ -106,10 +106,7 @@ pub fn registry(view: &[ViewFile]) -> Registry {
                     }
                 };
                 let m = &mut merged[idx];
-                let at = |span: Span| Source::File {
-                    file: vf.file,
-                    span,
-                };
+                let at = |span: Span| Source::File { file: vf.file, span };
                 m.defs.push(at(decl.span));
                 if let Some((mode, span)) = decl.mode() {
                     m.mode = Some(Sourced {
@@ -195,20 +192,14 @@ pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
     let winner = view
         .iter()
         .flat_map(|vf| vf.analysis.refs.iter().map(move |r| (vf.file, r)))
-        .filter(|(_, r)| r.kind == RefKind::DefaultAgent)
-        .last();
+        .rfind(|(_, r)| r.kind == RefKind::DefaultAgent);
     if let Some((file, r)) = winner
         && let Some(d) = check_default_agent(&reg, &r.name, r.span, plugins)
     {
         out.push((file, d));
     }
     for vf in view {
-        for r in vf
-            .analysis
-            .refs
-            .iter()
-            .filter(|r| r.kind == RefKind::CommandAgent)
-        {
+        for r in vf.analysis.refs.iter().filter(|r| r.kind == RefKind::CommandAgent) {
             if reg.get(&r.name).is_some_and(|a| a.disabled.is_none()) {
                 continue;
             }
@@ -232,12 +223,7 @@ pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
     out
 }
 
-fn check_default_agent(
-    reg: &Registry,
-    name: &str,
-    span: Span,
-    plugins: bool,
-) -> Option<Diagnostic> {
+fn check_default_agent(reg: &Registry, name: &str, span: Span, plugins: bool) -> Option<Diagnostic> {
     let Some(agent) = reg.get(name) else {
         let suggestion = closest(name, reg.active_names());
         let mut d = Diagnostic::new(
@@ -260,12 +246,7 @@ fn check_default_agent(
         }
         return Some(d);
     };
-    let defined = |d: Diagnostic| match agent
-        .definitions
-        .iter()
-        .rev()
-        .find(|s| **s != Source::BuiltIn)
-    {
+    let defined = |d: Diagnostic| match agent.definitions.iter().rev().find(|s| **s != Source::BuiltIn) {
         Some(src) => d.with_related(src.location(), format!("\"{name}\" is defined here")),
         None => d,
     };
@@ -297,9 +278,7 @@ fn check_default_agent(
         let d = Diagnostic::new(
             Code::InvalidDefaultAgent,
             span,
-            format!(
-                "default agent \"{name}\" is hidden; opencode fails with `default agent \"{name}\" is hidden`"
-            ),
+            format!("default agent \"{name}\" is hidden; opencode fails with `default agent \"{name}\" is hidden`"),
         );
         let d = match agent.hidden.source {
             Source::BuiltIn => d,
@@ -389,10 +368,7 @@ mod tests {
         assert_eq!(bad.len(), 1);
         assert_eq!(bad[0].0, 0);
         assert!(bad[0].1.message.contains("is a subagent"));
-        assert!(matches!(
-            bad[0].1.related[0].location,
-            Location::File { file: 1, .. }
-        ));
+        assert!(matches!(bad[0].1.related[0].location, Location::File { file: 1, .. }));
     }
 
     #[test]
@@ -407,20 +383,14 @@ mod tests {
         let d = view_diags(&[(FileKind::Config, r#"{"default_agent": "title"}"#)]);
         assert!(d[0].1.message.contains("hidden"));
         let d = view_diags(&[
-            (
-                FileKind::Config,
-                r#"{"agent": {"build": {"disable": true}}}"#,
-            ),
+            (FileKind::Config, r#"{"agent": {"build": {"disable": true}}}"#),
             (FileKind::Config, r#"{"default_agent": "build"}"#),
         ]);
         assert_eq!(d[0].0, 1);
         assert!(d[0].1.message.contains("disabled"));
         // A later layer re-enables it.
         let d = view_diags(&[
-            (
-                FileKind::Config,
-                r#"{"agent": {"build": {"disable": true}}}"#,
-            ),
+            (FileKind::Config, r#"{"agent": {"build": {"disable": true}}}"#),
             (
                 FileKind::Config,
                 r#"{"default_agent": "build", "agent": {"build": {"disable": false}}}"#,

@@ -122,15 +122,7 @@ pub fn agent_field(name: &str) -> Option<&'static Field> {
 
 pub const MODES: &[&str] = &["subagent", "primary", "all"];
 pub const ACTIONS: &[&str] = &["allow", "ask", "deny"];
-pub const THEME_COLORS: &[&str] = &[
-    "primary",
-    "secondary",
-    "accent",
-    "success",
-    "warning",
-    "error",
-    "info",
-];
+pub const THEME_COLORS: &[&str] = &["primary", "secondary", "accent", "success", "warning", "error", "info"];
 
 /// Full top-level key list of `Config` in 1.18.34 (§10).
 pub const TOP_LEVEL_KEYS: &[&str] = &[
@@ -300,10 +292,7 @@ pub const DEAD_PERMISSION_KEYS: &[(&str, &str)] = &[
     ("multiedit", "multi-edits are governed by `edit`"),
     ("todoread", "there is no todoread tool in opencode 1.18"),
     ("codesearch", "there is no codesearch tool in opencode 1.18"),
-    (
-        "list",
-        "opencode 1.18 ships no list tool (use `glob` or `read`)",
-    ),
+    ("list", "opencode 1.18 ships no list tool (use `glob` or `read`)"),
 ];
 
 /// Which tool keys of the deprecated `tools` map become which permission key (§4).
@@ -368,11 +357,4 @@ pub static BUILTIN_AGENTS: &[BuiltinAgent] = &[
 ];
 
 /// Fields of a `command.<name>` entry (§11.1).
-pub const COMMAND_FIELDS: &[&str] = &[
-    "template",
-    "description",
-    "agent",
-    "model",
-    "variant",
-    "subtask",
-];
+pub const COMMAND_FIELDS: &[&str] = &["template", "description", "agent", "model", "variant", "subtask"];

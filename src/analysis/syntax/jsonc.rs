@@ -26,10 +26,7 @@ pub fn parse(text: &str) -> Parsed {
     p.trivia();
     if p.pos >= p.src.len() {
         // An empty file is a syntax error for opencode's reader.
-        p.error(
-            Span::empty(p.pos),
-            "the file is empty; expected a JSON object",
-        );
+        p.error(Span::empty(p.pos), "the file is empty; expected a JSON object");
         return p.done(None);
     }
     let root = p.value(0);
@@ -63,11 +60,7 @@ impl P<'_> {
 
     fn error(&mut self, span: Span, message: impl Into<String>) {
         // One error per position is enough; recovery may revisit a spot.
-        if self
-            .errors
-            .last()
-            .is_some_and(|e| e.span.start == span.start)
-        {
+        if self.errors.last().is_some_and(|e| e.span.start == span.start) {
             return;
         }
         if self.errors.len() < 100 {
@@ -109,10 +102,7 @@ impl P<'_> {
                     loop {
                         match self.peek() {
                             None => {
-                                self.error(
-                                    Span::new(start, start + 2),
-                                    "unterminated block comment",
-                                );
+                                self.error(Span::new(start, start + 2), "unterminated block comment");
                                 break;
                             }
                             Some(b'*') if self.src.get(self.pos + 1) == Some(&b'/') => {
@@ -138,11 +128,7 @@ impl P<'_> {
                     Span::new(start, start + 1),
                     format!("nesting deeper than {MAX_DEPTH} levels is not analysed"),
                 );
-                Some(Node::new(
-                    Span::new(start, self.pos),
-                    Style::Collection,
-                    Value::Unknown,
-                ))
+                Some(Node::new(Span::new(start, self.pos), Style::Collection, Value::Unknown))
             }
             b'{' => Some(self.object(depth)),
             b'[' => Some(self.array(depth)),
@@ -187,10 +173,7 @@ impl P<'_> {
         }
         while end < self.src.len() {
             let c = self.src[end];
-            if c.is_ascii_alphanumeric()
-                || matches!(c, b'_' | b'$' | b'.' | b'+' | b'-')
-                || c >= 0x80
-            {
+            if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'+' | b'-') || c >= 0x80 {
                 end += 1;
             } else {
                 break;
@@ -276,18 +259,13 @@ impl P<'_> {
                                         && let Some(lo) = hex(self, self.pos + 3)
                                         && (0xDC00..0xE000).contains(&lo)
                                     {
-                                        ch = char::from_u32(
-                                            0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00),
-                                        );
+                                        ch = char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00));
                                         self.pos += 6;
                                     }
                                     out.push(ch.unwrap_or('\u{fffd}'));
                                 }
                                 None => {
-                                    self.error(
-                                        Span::new(esc_start, esc_start + 2),
-                                        "invalid unicode escape",
-                                    );
+                                    self.error(Span::new(esc_start, esc_start + 2), "invalid unicode escape");
                                 }
                             }
                         }
@@ -296,16 +274,10 @@ impl P<'_> {
                             self.error(Span::new(esc_start, end), "invalid escape sequence");
                         }
                     }
-                    self.pos = self
-                        .char_end(self.pos)
-                        .max(self.pos + 1)
-                        .min(self.src.len());
+                    self.pos = self.char_end(self.pos).max(self.pos + 1).min(self.src.len());
                 }
                 c if c < 0x20 => {
-                    self.error(
-                        Span::new(self.pos, self.pos + 1),
-                        "control character in string",
-                    );
+                    self.error(Span::new(self.pos, self.pos + 1), "control character in string");
                     self.pos += 1;
                 }
                 _ => {
@@ -382,10 +354,7 @@ impl P<'_> {
             self.trivia();
             match self.peek() {
                 None => {
-                    self.error(
-                        Span::new(start, start + 1),
-                        "unclosed `[`: the array is never closed",
-                    );
+                    self.error(Span::new(start, start + 1), "unclosed `[`: the array is never closed");
                     break;
                 }
                 Some(b']') => {
@@ -421,11 +390,7 @@ impl P<'_> {
                 }
             }
         }
-        Node::new(
-            Span::new(start, self.pos),
-            Style::Collection,
-            Value::Seq(items),
-        )
+        Node::new(Span::new(start, self.pos), Style::Collection, Value::Seq(items))
     }
 
     fn object(&mut self, depth: usize) -> Node {
@@ -438,10 +403,7 @@ impl P<'_> {
             let key_start = self.pos;
             let key = match self.peek() {
                 None => {
-                    self.error(
-                        Span::new(start, start + 1),
-                        "unclosed `{`: the object is never closed",
-                    );
+                    self.error(Span::new(start, start + 1), "unclosed `{`: the object is never closed");
                     break;
                 }
                 Some(b'}') => {
@@ -547,13 +509,7 @@ impl P<'_> {
         )
     }
 
-    fn push_entry(
-        &mut self,
-        entries: &mut Vec<Entry>,
-        seen: &mut HashMap<String, Span>,
-        key: Key,
-        value: Node,
-    ) {
+    fn push_entry(&mut self, entries: &mut Vec<Entry>, seen: &mut HashMap<String, Span>, key: Key, value: Node) {
         if let Some(first) = seen.get(&key.name) {
             self.duplicates.push(DuplicateKey {
                 name: key.name.clone(),
@@ -599,8 +555,7 @@ mod tests {
 
     #[test]
     fn comments_trailing_commas_and_spans() {
-        let text =
-            "{\n  // c\n  \"agent\": { /* x */ \"rev\": { \"mode\": \"subagent\", }, },\n}\n";
+        let text = "{\n  // c\n  \"agent\": { /* x */ \"rev\": { \"mode\": \"subagent\", }, },\n}\n";
         let p = parse(text);
         assert!(p.errors.is_empty(), "{:?}", p.errors);
         let root = p.root.unwrap();
@@ -626,9 +581,7 @@ mod tests {
     fn numbers_and_literals() {
         let p = parse("[1, -2.5, 1e3, true, null, 01, 5px]");
         let root = p.root.unwrap();
-        let Value::Seq(items) = &root.value else {
-            panic!()
-        };
+        let Value::Seq(items) = &root.value else { panic!() };
         assert_eq!(items[0].value, Value::Int(1));
         assert_eq!(items[1].value, Value::Float(-2.5));
         assert_eq!(items[2].value, Value::Float(1000.0));
@@ -648,13 +601,7 @@ mod tests {
         let m = root.as_map().unwrap();
         assert_eq!(m.value("model").unwrap().as_str(), Some("a/b"));
         assert_eq!(m.value("default_agent").unwrap().as_str(), Some("rev"));
-        let rev = m
-            .value("agent")
-            .unwrap()
-            .as_map()
-            .unwrap()
-            .value("rev")
-            .unwrap();
+        let rev = m.value("agent").unwrap().as_map().unwrap().value("rev").unwrap();
         assert!(rev.as_map().unwrap().value("mode").unwrap().is_unknown());
     }
 
@@ -665,22 +612,12 @@ mod tests {
         assert!(p.errors.is_empty(), "{:?}", p.errors);
         assert_eq!(p.duplicates.len(), 1);
         let root = p.root.unwrap();
-        assert_eq!(
-            root.as_map().unwrap().entries[0].value.as_str(),
-            Some("é🚀\n")
-        );
+        assert_eq!(root.as_map().unwrap().entries[0].value.as_str(), Some("é🚀\n"));
     }
 
     #[test]
     fn json5_forms_are_errors() {
-        for text in [
-            "{a: 1}",
-            "{'a': 1}",
-            "{\"a\": 'x'}",
-            "{\"a\": 1} }",
-            "",
-            "{\"a\": 0x1}",
-        ] {
+        for text in ["{a: 1}", "{'a': 1}", "{\"a\": 'x'}", "{\"a\": 1} }", "", "{\"a\": 0x1}"] {
             assert!(!parse(text).errors.is_empty(), "{text}");
         }
     }

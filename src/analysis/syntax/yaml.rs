@@ -124,8 +124,7 @@ pub fn parse(text: &str, offset: usize) -> Parsed {
                         let at = b.span(span);
                         b.errors.push(SyntaxError {
                             span: at,
-                            message: "a second YAML document starts here; frontmatter holds one"
-                                .into(),
+                            message: "a second YAML document starts here; frontmatter holds one".into(),
                         });
                         break;
                     }
@@ -257,11 +256,7 @@ impl Builder<'_> {
                 }
                 self.close(Some(sp.end as usize));
             }
-            Event::Nothing
-            | Event::StreamStart
-            | Event::StreamEnd
-            | Event::DocumentStart(_)
-            | Event::DocumentEnd => {}
+            Event::Nothing | Event::StreamStart | Event::StreamEnd | Event::DocumentStart(_) | Event::DocumentEnd => {}
         }
     }
 
@@ -286,26 +281,15 @@ impl Builder<'_> {
                 ..
             } => {
                 merge_keys(&mut entries);
-                let last = entries
-                    .last()
-                    .map(|e| e.value.span.end as usize)
-                    .unwrap_or(start);
+                let last = entries.last().map(|e| e.value.span.end as usize).unwrap_or(start);
                 let end = end.unwrap_or(last).max(last).max(flow_end);
                 let end = if flow_end == 0 { last.max(start) } else { end };
                 (
-                    Node::new(
-                        Span::new(start, end),
-                        Style::Collection,
-                        Value::Map(Map { entries }),
-                    ),
+                    Node::new(Span::new(start, end), Style::Collection, Value::Map(Map { entries })),
                     anchor,
                 )
             }
-            Frame::Seq {
-                start,
-                anchor,
-                items,
-            } => {
+            Frame::Seq { start, anchor, items } => {
                 let last = items.last().map(|n| n.span.end as usize).unwrap_or(start);
                 let end = end.unwrap_or(last).max(last);
                 (
@@ -327,10 +311,7 @@ impl Builder<'_> {
             }
             Some(Frame::Seq { items, .. }) => items.push(node),
             Some(Frame::Map {
-                entries,
-                pending,
-                seen,
-                ..
+                entries, pending, seen, ..
             }) => match pending.take() {
                 None => {
                     let name = match &node.value {
@@ -338,10 +319,7 @@ impl Builder<'_> {
                         Value::Null => String::new(),
                         _ => node.display(),
                     };
-                    *pending = Some(Key {
-                        name,
-                        span: node.span,
-                    });
+                    *pending = Some(Key { name, span: node.span });
                 }
                 Some(key) => {
                     if let Some(first) = seen.get(&key.name) {
@@ -367,11 +345,7 @@ impl Builder<'_> {
         }
         let root = self.root.or_else(|| {
             if self.errors.is_empty() {
-                Some(Node::new(
-                    Span::empty(self.offset),
-                    Style::Plain,
-                    Value::Null,
-                ))
+                Some(Node::new(Span::empty(self.offset), Style::Plain, Value::Null))
             } else {
                 None
             }
@@ -435,14 +409,12 @@ fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, span: Span) -> Node
         ScalarStyle::Literal | ScalarStyle::Folded => Style::Block,
     };
     let value = match tag {
-        Some(tag) if tag.handle == "tag:yaml.org,2002:" || tag.handle == "!!" => {
-            match tag.suffix.as_str() {
-                "str" => Value::Str(text.to_string()),
-                "null" => Value::Null,
-                "bool" | "int" | "float" => resolve_plain(text),
-                _ => Value::Unknown,
-            }
-        }
+        Some(tag) if tag.handle == "tag:yaml.org,2002:" || tag.handle == "!!" => match tag.suffix.as_str() {
+            "str" => Value::Str(text.to_string()),
+            "null" => Value::Null,
+            "bool" | "int" | "float" => resolve_plain(text),
+            _ => Value::Unknown,
+        },
         Some(_) => Value::Unknown,
         None if style == ScalarStyle::Plain => resolve_plain(text),
         None => Value::Str(text.to_string()),
@@ -554,9 +526,7 @@ fn resolve_float(s: &str) -> Option<f64> {
         i += 1;
     }
     let int_part = &body[int_start..i];
-    if !int_part.is_empty()
-        && (int_part.starts_with('_') || (int_part.starts_with('0') && int_part.len() > 1))
-    {
+    if !int_part.is_empty() && (int_part.starts_with('_') || (int_part.starts_with('0') && int_part.len() > 1)) {
         return None;
     }
     let mut frac = "";
@@ -636,13 +606,7 @@ mod tests {
         let mode = m.get("mode").unwrap();
         assert_eq!(mode.key.span, Span::new(34, 38));
         assert_eq!(mode.value.span.text(text), "subagent");
-        let bash = m
-            .value("permission")
-            .unwrap()
-            .as_map()
-            .unwrap()
-            .get("bash")
-            .unwrap();
+        let bash = m.value("permission").unwrap().as_map().unwrap().get("bash").unwrap();
         assert_eq!(bash.key.span.text(text), "bash");
         let rule = &bash.value.as_map().unwrap().entries[0];
         assert_eq!(rule.key.name, "git push *");
@@ -721,10 +685,7 @@ mod tests {
         let p = parse(text, 0);
         assert_eq!(p.errors.len(), 1);
         let err = &p.errors[0];
-        assert!(
-            err.span.start as usize >= text.find('"').unwrap(),
-            "{err:?}"
-        );
+        assert!(err.span.start as usize >= text.find('"').unwrap(), "{err:?}");
         assert!(text.is_char_boundary(err.span.start as usize));
     }
 
@@ -732,10 +693,7 @@ mod tests {
     fn offset_is_applied() {
         let p = parse("mode: x\n", 4);
         let r = p.root.unwrap();
-        assert_eq!(
-            r.as_map().unwrap().get("mode").unwrap().key.span,
-            Span::new(4, 8)
-        );
+        assert_eq!(r.as_map().unwrap().get("mode").unwrap().key.span, Span::new(4, 8));
     }
 
     #[test]
@@ -746,11 +704,7 @@ mod tests {
             text.push_str(&format!("l{level}: &l{level} [{refs}]\n"));
         }
         let p = parse(&text, 0);
-        assert!(
-            p.errors
-                .iter()
-                .any(|e| e.message.contains("alias expansion"))
-        );
+        assert!(p.errors.iter().any(|e| e.message.contains("alias expansion")));
     }
 
     #[test]
@@ -766,13 +720,7 @@ mod tests {
     #[test]
     fn merge_keys_apply() {
         let r = root("base: &b\n  mode: subagent\nagent:\n  <<: *b\n  hidden: true\n");
-        let agent = r
-            .as_map()
-            .unwrap()
-            .value("agent")
-            .unwrap()
-            .as_map()
-            .unwrap();
+        let agent = r.as_map().unwrap().value("agent").unwrap().as_map().unwrap();
         assert!(agent.contains("mode"));
         assert!(!agent.contains("<<"));
     }

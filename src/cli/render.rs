@@ -1,0 +1,310 @@
+//! Report formats of `agent-lsp check`: human (rustc/ruff-style snippets), json, github.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+use unicode_width::UnicodeWidthStr;
+
+use crate::analysis::{Diagnostic, Encoding, LineCol, Location, Severity};
+use crate::workspace::{File, Workspace};
+
+/// Path shown to the user: relative to the current directory when possible, `/` separated.
+pub fn display_path(path: &Path) -> String {
+    let cwd = std::env::current_dir().ok();
+    let rel = cwd.as_deref().and_then(|c| path.strip_prefix(c).ok()).unwrap_or(path);
+    let s = rel.to_string_lossy().replace('\\', "/");
+    s.strip_prefix("./").map(str::to_string).unwrap_or(s)
+}
+
+/// 1-based line and column (columns in Unicode scalar values).
+fn pos(file: &File, offset: u32) -> (u32, u32) {
+    let LineCol { line, col } = file.index.line_col(&file.text, offset as usize, Encoding::Utf32);
+    (line + 1, col + 1)
+}
+
+pub struct Counts {
+    pub errors: usize,
+    pub warnings: usize,
+    pub other: usize,
+}
+
+pub fn counts(diags: &[(usize, Diagnostic)]) -> Counts {
+    let mut c = Counts {
+        errors: 0,
+        warnings: 0,
+        other: 0,
+    };
+    for (_, d) in diags {
+        match d.severity {
+            Severity::Error => c.errors += 1,
+            Severity::Warning => c.warnings += 1,
+            _ => c.other += 1,
+        }
+    }
+    c
+}
+
+struct Style {
+    color: bool,
+}
+
+impl Style {
+    fn paint(&self, code: &str, text: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn severity(&self, s: Severity) -> String {
+        let code = match s {
+            Severity::Error => "1;31",
+            Severity::Warning => "1;33",
+            Severity::Info => "1;36",
+            Severity::Hint => "1;32",
+        };
+        self.paint(code, s.as_str())
+    }
+}
+
+pub fn human(ws: &Workspace, diags: &[(usize, Diagnostic)], color: bool) -> String {
+    let style = Style { color };
+    let mut out = String::new();
+    for (id, d) in diags {
+        let file = &ws.files[*id];
+        snippet(&mut out, ws, file, d, &style);
+    }
+    let c = counts(diags);
+    let files = ws.files_in_scope();
+    let with_problems = {
+        let mut ids: Vec<usize> = diags.iter().map(|(i, _)| *i).collect();
+        ids.dedup();
+        ids.len()
+    };
+    if diags.is_empty() {
+        let _ = writeln!(
+            out,
+            "{}: {files} file{} checked, no problems",
+            style.paint("1;32", "ok"),
+            plural(files)
+        );
+    } else {
+        let mut parts = Vec::new();
+        if c.errors > 0 {
+            parts.push(format!("{} error{}", c.errors, plural(c.errors)));
+        }
+        if c.warnings > 0 {
+            parts.push(format!("{} warning{}", c.warnings, plural(c.warnings)));
+        }
+        if c.other > 0 {
+            parts.push(format!("{} note{}", c.other, plural(c.other)));
+        }
+        let _ = writeln!(
+            out,
+            "Found {} in {with_problems} of {files} file{} checked",
+            parts.join(", "),
+            plural(files)
+        );
+    }
+    out
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn snippet(out: &mut String, ws: &Workspace, file: &File, d: &Diagnostic, style: &Style) {
+    let (line, col) = pos(file, d.span.start);
+    let _ = writeln!(
+        out,
+        "{}{} {}",
+        style.severity(d.severity),
+        style.paint("1", &format!("[{}]:", d.code.as_str())),
+        d.message
+    );
+    let gutter = " ".repeat(line.to_string().len());
+    let _ = writeln!(
+        out,
+        "{gutter}{} {}:{line}:{col}",
+        style.paint("1;34", "-->"),
+        display_path(&file.path)
+    );
+    let range = file.index.line_range(&file.text, line as usize - 1);
+    let text = &file.text[range.clone()];
+    let text_shown = text.trim_start_matches('\u{feff}');
+    let bom = text.len() - text_shown.len();
+    let start = (d.span.start as usize).clamp(range.start + bom, range.end);
+    let end = (d.span.end as usize).clamp(start, range.end);
+    let pad = UnicodeWidthStr::width(&file.text[range.start + bom..start]);
+    let width = UnicodeWidthStr::width(&file.text[start..end]).max(1);
+    let bar = style.paint("1;34", "|");
+    let _ = writeln!(out, "{gutter} {bar}");
+    let _ = writeln!(
+        out,
+        "{} {bar} {}",
+        style.paint("1;34", &line.to_string()),
+        text_shown.replace('\t', " ")
+    );
+    let marker = if d.severity == Severity::Error { "1;31" } else { "1;33" };
+    let _ = writeln!(
+        out,
+        "{gutter} {bar} {}{}",
+        " ".repeat(pad),
+        style.paint(marker, &"^".repeat(width))
+    );
+    if let Some(s) = &d.suggestion {
+        let _ = writeln!(
+            out,
+            "{gutter} {} help: replace with `{}`",
+            style.paint("1;34", "="),
+            s.text
+        );
+    }
+    for r in &d.related {
+        let at = match &r.location {
+            Location::Here(span) => {
+                let (l, c) = pos(file, span.start);
+                format!("{}:{l}:{c}", display_path(&file.path))
+            }
+            Location::File { file: other, span } => {
+                let f = &ws.files[*other];
+                let (l, c) = pos(f, span.start);
+                format!("{}:{l}:{c}", display_path(&f.path))
+            }
+            Location::BuiltIn => "built-in".to_string(),
+        };
+        let _ = writeln!(out, "{gutter} {} note: {} ({at})", style.paint("1;34", "="), r.message);
+    }
+    out.push('\n');
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    files: usize,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonPos {
+    line: u32,
+    column: u32,
+}
+
+#[derive(Serialize)]
+struct JsonRange {
+    start: JsonPos,
+    end: JsonPos,
+}
+
+#[derive(Serialize)]
+struct JsonRelated {
+    path: String,
+    range: Option<JsonRange>,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct JsonSuggestion<'a> {
+    range: JsonRange,
+    replacement: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    path: String,
+    range: JsonRange,
+    severity: &'static str,
+    code: &'static str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related: Vec<JsonRelated>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    suggestion: Option<JsonSuggestion<'a>>,
+}
+
+fn json_range(file: &File, span: crate::analysis::Span) -> JsonRange {
+    let (l1, c1) = pos(file, span.start);
+    let (l2, c2) = pos(file, span.end);
+    JsonRange {
+        start: JsonPos { line: l1, column: c1 },
+        end: JsonPos { line: l2, column: c2 },
+    }
+}
+
+pub fn json(ws: &Workspace, diags: &[(usize, Diagnostic)]) -> String {
+    let report = JsonReport {
+        files: ws.files_in_scope(),
+        diagnostics: diags
+            .iter()
+            .map(|(id, d)| {
+                let file = &ws.files[*id];
+                JsonDiagnostic {
+                    path: display_path(&file.path),
+                    range: json_range(file, d.span),
+                    severity: d.severity.as_str(),
+                    code: d.code.as_str(),
+                    message: &d.message,
+                    related: d
+                        .related
+                        .iter()
+                        .map(|r| match &r.location {
+                            Location::Here(span) => JsonRelated {
+                                path: display_path(&file.path),
+                                range: Some(json_range(file, *span)),
+                                message: r.message.clone(),
+                            },
+                            Location::File { file: other, span } => JsonRelated {
+                                path: display_path(&ws.files[*other].path),
+                                range: Some(json_range(&ws.files[*other], *span)),
+                                message: r.message.clone(),
+                            },
+                            Location::BuiltIn => JsonRelated {
+                                path: "<built-in>".into(),
+                                range: None,
+                                message: r.message.clone(),
+                            },
+                        })
+                        .collect(),
+                    suggestion: d.suggestion.as_ref().map(|s| JsonSuggestion {
+                        range: json_range(file, s.span),
+                        replacement: &s.text,
+                    }),
+                }
+            })
+            .collect(),
+    };
+    let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// GitHub Actions workflow commands (`::error file=...::message`).
+pub fn github(ws: &Workspace, diags: &[(usize, Diagnostic)]) -> String {
+    fn data(s: &str) -> String {
+        s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    }
+    fn prop(s: &str) -> String {
+        data(s).replace(':', "%3A").replace(',', "%2C")
+    }
+    let mut out = String::new();
+    for (id, d) in diags {
+        let file = &ws.files[*id];
+        let (l1, c1) = pos(file, d.span.start);
+        let (l2, c2) = pos(file, d.span.end);
+        let level = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            _ => "notice",
+        };
+        let _ = writeln!(
+            out,
+            "::{level} file={},line={l1},col={c1},endLine={l2},endColumn={c2},title={}::{}",
+            prop(&display_path(&file.path)),
+            prop(&format!("agent-lsp {}", d.code.as_str())),
+            data(&d.message)
+        );
+    }
+    out
+}

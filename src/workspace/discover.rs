@@ -1,0 +1,216 @@
+//! Which files opencode reads (spec §2): config files and the Markdown agents of config
+//! directories, found by walking a workspace. Pure path logic plus a bounded directory walk.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::analysis::opencode::{FileKind, agent_name_from_relative_path};
+
+/// Directories never entered: they hold dependencies or build output, not agent files.
+const SKIP_DIRS: &[&str] = &[
+    ".git",
+    "node_modules",
+    "target",
+    ".venv",
+    "venv",
+    "__pycache__",
+    "dist",
+    "build",
+    ".hg",
+    ".svn",
+];
+
+/// Limits that keep a walk of a hostile tree bounded.
+const MAX_DEPTH: usize = 40;
+const MAX_ENTRIES: usize = 500_000;
+
+pub const CONFIG_NAMES: &[&str] = &["opencode.json", "opencode.jsonc"];
+
+/// Everything found under one root.
+#[derive(Debug, Default)]
+pub struct Found {
+    /// Config files (`opencode.json(c)`), sorted.
+    pub configs: Vec<PathBuf>,
+    /// Config directories: every `.opencode/` and every directory laid out like a global config
+    /// directory (an `opencode.json(c)` next to an `agent(s)/` or `mode(s)/` folder).
+    pub config_dirs: Vec<PathBuf>,
+    /// Directories the walk could not read, with the reason.
+    pub unreadable: Vec<(PathBuf, String)>,
+}
+
+/// Walk `root`, following symlinks once each (a loop is entered only once).
+pub fn walk(root: &Path) -> Found {
+    let mut found = Found::default();
+    let mut seen = HashSet::new();
+    let mut stack = vec![(root.to_path_buf(), 0usize)];
+    let mut entries = 0usize;
+    while let Some((dir, depth)) = stack.pop() {
+        let Ok(canonical) = fs::canonicalize(&dir) else {
+            continue;
+        };
+        if !seen.insert(canonical) {
+            continue;
+        }
+        let read = match fs::read_dir(&dir) {
+            Ok(r) => r,
+            Err(e) => {
+                found.unreadable.push((dir.clone(), e.to_string()));
+                continue;
+            }
+        };
+        let mut names: Vec<(String, PathBuf, bool)> = Vec::new();
+        for entry in read.flatten() {
+            entries += 1;
+            if entries > MAX_ENTRIES {
+                break;
+            }
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            // Follow symlinks: `metadata` resolves them; a dangling link is skipped.
+            let is_dir = fs::metadata(&path).map(|m| m.is_dir()).unwrap_or(false);
+            names.push((name, path, is_dir));
+        }
+        names.sort();
+        let mut has_config = false;
+        let mut has_agent_dir = false;
+        for (name, path, is_dir) in &names {
+            if *is_dir {
+                if matches!(name.as_str(), "agent" | "agents" | "mode" | "modes") {
+                    has_agent_dir = true;
+                }
+                if name == ".opencode" {
+                    found.config_dirs.push(path.clone());
+                }
+                if depth < MAX_DEPTH && !SKIP_DIRS.contains(&name.as_str()) {
+                    stack.push((path.clone(), depth + 1));
+                }
+            } else if CONFIG_NAMES.contains(&name.as_str()) {
+                has_config = true;
+                found.configs.push(path.clone());
+            }
+        }
+        let is_dot_opencode = dir.file_name().is_some_and(|n| n == ".opencode");
+        if has_config && has_agent_dir && !is_dot_opencode {
+            found.config_dirs.push(dir.clone());
+        }
+    }
+    found.configs.sort();
+    found.config_dirs.sort();
+    found.config_dirs.dedup();
+    found
+}
+
+/// The Markdown agents of one config directory, as opencode globs them: `{agent,agents}/**/*.md`
+/// (recursive) and `{mode,modes}/*.md`, each with its derived name.
+pub fn markdown_agents(dir: &Path) -> Vec<(PathBuf, FileKind)> {
+    let mut out = Vec::new();
+    for sub in ["agent", "agents"] {
+        let base = dir.join(sub);
+        if base.is_dir() {
+            let mut files = Vec::new();
+            collect_md(&base, &mut files, 0, &mut HashSet::new());
+            files.sort();
+            for f in files {
+                if let Ok(rel) = f.strip_prefix(dir) {
+                    let name = agent_name_from_relative_path(&rel.to_string_lossy());
+                    out.push((f, FileKind::Agent { name }));
+                }
+            }
+        }
+    }
+    for sub in ["mode", "modes"] {
+        let base = dir.join(sub);
+        let Ok(read) = fs::read_dir(&base) else { continue };
+        let mut files: Vec<PathBuf> = read
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "md") && p.is_file())
+            .collect();
+        files.sort();
+        for f in files {
+            if let Ok(rel) = f.strip_prefix(dir) {
+                let name = agent_name_from_relative_path(&rel.to_string_lossy());
+                out.push((f, FileKind::Mode { name }));
+            }
+        }
+    }
+    out
+}
+
+fn collect_md(dir: &Path, out: &mut Vec<PathBuf>, depth: usize, seen: &mut HashSet<PathBuf>) {
+    if depth > MAX_DEPTH || out.len() > MAX_ENTRIES {
+        return;
+    }
+    let Ok(canonical) = fs::canonicalize(dir) else { return };
+    if !seen.insert(canonical) {
+        return;
+    }
+    let Ok(read) = fs::read_dir(dir) else { return };
+    for entry in read.flatten() {
+        let path = entry.path();
+        match fs::metadata(&path) {
+            Ok(m) if m.is_dir() => collect_md(&path, out, depth + 1, seen),
+            Ok(m) if m.is_file() && path.extension().is_some_and(|e| e == "md") => out.push(path),
+            _ => {}
+        }
+    }
+}
+
+/// What a file given explicitly on the command line is, from its path alone.
+pub fn classify(path: &Path) -> Option<FileKind> {
+    let name = path.file_name()?.to_string_lossy();
+    if CONFIG_NAMES.contains(&name.as_ref()) || name == "config.json" {
+        return Some(FileKind::Config);
+    }
+    if path.extension().is_some_and(|e| e == "json" || e == "jsonc") {
+        return Some(FileKind::Config);
+    }
+    if path.extension().is_none_or(|e| e != "md") {
+        return None;
+    }
+    // The nearest `agent(s)/` or `mode(s)/` ancestor decides the kind and the name.
+    let components: Vec<String> = path
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    for i in (0..components.len().saturating_sub(1)).rev() {
+        let c = components[i].as_str();
+        if matches!(c, "agent" | "agents" | "mode" | "modes") {
+            let rel = components[i..].join("/");
+            let name = agent_name_from_relative_path(&rel);
+            return Some(if c.starts_with("mode") && i + 2 == components.len() {
+                FileKind::Mode { name }
+            } else {
+                FileKind::Agent { name }
+            });
+        }
+    }
+    let stem = path.file_stem()?.to_string_lossy().into_owned();
+    Some(FileKind::Agent { name: stem })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classify_paths() {
+        assert_eq!(classify(Path::new("x/opencode.jsonc")), Some(FileKind::Config));
+        assert_eq!(
+            classify(Path::new("p/.opencode/agents/team/rev.md")),
+            Some(FileKind::Agent {
+                name: "team/rev".into()
+            })
+        );
+        assert_eq!(
+            classify(Path::new("p/.opencode/mode/dbg.md")),
+            Some(FileKind::Mode { name: "dbg".into() })
+        );
+        assert_eq!(
+            classify(Path::new("notes/x.md")),
+            Some(FileKind::Agent { name: "x".into() })
+        );
+        assert_eq!(classify(Path::new("a.txt")), None);
+    }
+}
