@@ -90,7 +90,7 @@ fn check_field(entry: &Entry, ty: FieldType, map: &Map, ctx: &Ctx, out: &mut Vec
         }
         FieldType::Mode => check_mode(entry, ctx, out),
         FieldType::Color => check_color(entry, ctx, out),
-        FieldType::Model => check_model(v, ctx, out),
+        FieldType::Model => check_model("model", v, ctx, out),
         FieldType::Object => {
             if v.as_map().is_none() {
                 out.push(type_error(key, "an object", v, ctx));
@@ -291,9 +291,10 @@ fn css_color(name: &str) -> Option<&'static str> {
     })
 }
 
-fn check_model(v: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+/// `model` (and the top-level `small_model`): a string `provider/model`.
+pub fn check_model(key: &str, v: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let Some(model) = v.as_str() else {
-        out.push(type_error("model", "a string (provider/model)", v, ctx));
+        out.push(type_error(key, "a string (provider/model)", v, ctx));
         return;
     };
     // Substitutions are resolved by opencode before parsing; their result is unknown here.
@@ -309,7 +310,7 @@ fn check_model(v: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             Code::InvalidModel,
             v.span,
             format!(
-                "model {} is not of the form `provider/model` (e.g. `anthropic/claude-sonnet-4`); opencode splits it at the first `/` and the agent fails when it runs with \"configured model ... is not valid\"",
+                "`{key}` {} is not of the form `provider/model` (e.g. `anthropic/claude-sonnet-4`); opencode splits it at the first `/` and fails when the model is used (\"configured model ... is not valid\")",
                 v.display()
             ),
         ));

@@ -78,16 +78,7 @@ fn check_top_level(map: &Map, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut 
             }
             "permission" => permission::check(v, ctx, out),
             "tools" => agent::check(&tools_as_agent(entry), ctx, out),
-            "model" | "small_model" => {
-                if !v.is_unknown() {
-                    let mut tmp = Vec::new();
-                    agent::check(&single(entry, "model"), ctx, &mut tmp);
-                    for mut d in tmp {
-                        d.message = d.message.replacen("`model`", &format!("`{key}`"), 1).replacen("model ", &format!("{key} "), 1);
-                        out.push(d);
-                    }
-                }
-            }
+            "model" | "small_model" if !v.is_unknown() => agent::check_model(key, v, ctx, out),
             "default_agent" => match v.as_str() {
                 Some(name) => analysis.refs.push(AgentRef {
                     name: name.to_string(),

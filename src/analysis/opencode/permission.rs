@@ -86,7 +86,7 @@ fn check_entry(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             }
             for rule in &patterns.entries {
                 check_action(&rule.value, &format!("{key}.{}", rule.key.name), ctx, out);
-                if key == "bash" {
+                if key == "bash" && rule.value.as_str() == Some("allow") {
                     check_broad_pattern(rule, out);
                 }
             }
@@ -149,7 +149,8 @@ fn check_key(entry: &Entry, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// `broad-pattern`: `"git diff*"` also matches `git diff-tree`.
+/// `broad-pattern`: `"git diff*": allow` also allows `git diff-tree`. Only allow rules are
+/// flagged: a broad deny or ask errs on the safe side.
 fn check_broad_pattern(rule: &Entry, out: &mut Vec<Diagnostic>) {
     let p = rule.key.name.as_str();
     let Some(stem) = p.strip_suffix('*') else {
@@ -494,7 +495,7 @@ mod tests {
 
     #[test]
     fn broad_patterns() {
-        let text = "permission:\n  bash:\n    \"git log*\": allow\n    \"git log *\": allow\n    \"ls*\": allow\n";
+        let text = "permission:\n  bash:\n    \"git log*\": allow\n    \"git log *\": allow\n    \"ls*\": allow\n    \"git push*\": deny\n";
         let d = yaml_diags(text);
         assert_eq!(codes(&d), ["broad-pattern"]);
         assert_eq!(d[0].span.text(text), "\"git log*\"");
