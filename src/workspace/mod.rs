@@ -1,6 +1,10 @@
 //! The workspace layer: all file-system access. It finds the files opencode would load (spec
 //! §2), reads them with size and encoding guards, runs the pure core on each, and groups them
 //! into views (what opencode loads when started in one directory) for the cross-file checks.
+//!
+//! The store is incremental: the language server replaces one file's text ([`Workspace::upsert`])
+//! or removes a file ([`Workspace::remove`]) and asks for diagnostics again; only that file is
+//! re-analysed, and the views are derived from the files' paths and roles without touching disk.
 
 pub mod discover;
 
@@ -15,7 +19,7 @@ use crate::analysis::{Code, Diagnostic, LineIndex, Span};
 pub const MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
 
 /// Where opencode's user-level configuration lives, and whether to read it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// The global config directory (`$XDG_CONFIG_HOME/opencode` or `~/.config/opencode`).
     pub global_dir: Option<PathBuf>,
@@ -55,30 +59,49 @@ impl Options {
     }
 }
 
-/// One file read from disk and analysed.
+/// What part a file plays in opencode's merge order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A config file read before project configs: the global directory's `config.json`,
+    /// `opencode.json`, `opencode.jsonc` (orders 0 to 2) and `$OPENCODE_CONFIG` (order 3).
+    UserConfig(u8),
+    /// `opencode.json(c)` in a project directory.
+    ProjectConfig { dir: PathBuf },
+    /// `opencode.json(c)` inside a config directory (`.opencode/`, `~/.opencode`,
+    /// `$OPENCODE_CONFIG_DIR`).
+    DirConfig { dir: PathBuf },
+    /// A Markdown agent of a config directory.
+    Markdown { dir: PathBuf },
+}
+
+/// One file read from disk (or given by an editor) and analysed.
 #[derive(Debug)]
 pub struct File {
     pub path: PathBuf,
     pub kind: FileKind,
+    pub role: Role,
     pub text: String,
     pub index: LineIndex,
     pub analysis: FileAnalysis,
     /// Diagnostics are reported for files under the paths the user asked about; global files
     /// only contribute their agents.
     pub in_scope: bool,
+    /// False once the file was removed; its slot stays so that ids remain stable.
+    pub live: bool,
 }
 
 #[derive(Debug, Default)]
 pub struct Workspace {
     pub files: Vec<File>,
-    /// Each view is a list of file indexes in opencode's precedence order (later wins).
-    pub views: Vec<Vec<usize>>,
     /// Paths that could not be read, with the reason.
     pub errors: Vec<(PathBuf, String)>,
+    /// The directories the user asked about.
+    pub roots: Vec<PathBuf>,
+    pub options: Options,
     by_path: HashMap<PathBuf, usize>,
 }
 
-/// A path given by the user that does not exist.
+/// A path given by the user that does not exist or is not an opencode file.
 #[derive(Debug)]
 pub struct LoadError {
     pub path: PathBuf,
@@ -91,11 +114,28 @@ impl std::fmt::Display for LoadError {
     }
 }
 
+/// How a config directory behaves in the merge order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DirKind {
+    Global,
+    HomeDot,
+    EnvDir,
+    DotOpencode,
+    /// A project directory laid out like a global config directory.
+    Layout,
+}
+
+fn is_dot_opencode(dir: &Path) -> bool {
+    dir.file_name().is_some_and(|n| n == ".opencode")
+}
+
 impl Workspace {
     /// Discover and analyse everything under `paths` (directories or files).
     pub fn load(paths: &[PathBuf], options: &Options) -> Result<Workspace, LoadError> {
-        let mut ws = Workspace::default();
-        let mut roots = Vec::new();
+        let mut ws = Workspace {
+            options: options.clone(),
+            ..Workspace::default()
+        };
         let mut explicit = Vec::new();
         for p in paths {
             let meta = fs::metadata(p).map_err(|e| LoadError {
@@ -103,42 +143,96 @@ impl Workspace {
                 message: e.to_string(),
             })?;
             if meta.is_dir() {
-                roots.push(p.clone());
+                ws.roots.push(p.clone());
             } else {
                 explicit.push(p.clone());
             }
         }
-        let global = GlobalFiles::load(&mut ws, options);
-        for root in &roots {
-            ws.load_root(root, &global);
+        ws.load_user_layers();
+        for root in ws.roots.clone() {
+            ws.load_root(&root);
         }
         for file in &explicit {
-            let Some(kind) = discover::classify(file) else {
+            let Some((kind, role)) = ws.role_of(file).or_else(|| explicit_role(file)) else {
                 return Err(LoadError {
                     path: file.clone(),
                     message: "not an opencode file (expected opencode.json, opencode.jsonc or a Markdown agent)".into(),
                 });
             };
-            let Some(id) = ws.add(file, kind, true) else { continue };
-            // A file inside an already-loaded root is in that root's views; otherwise it gets
-            // a view of its own on top of the global layers.
-            if !ws.views.iter().any(|v| v.contains(&id)) {
-                let mut view = global.before_project.clone();
-                view.extend(global.config_dirs.iter().flatten().cloned());
-                view.push(id);
-                ws.views.push(view);
-            }
+            ws.read_and_add(file, kind, role, true);
         }
         Ok(ws)
     }
 
-    /// Read and analyse one file (once per path).
-    fn add(&mut self, path: &Path, kind: FileKind, in_scope: bool) -> Option<usize> {
-        let key = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        if let Some(&id) = self.by_path.get(&key) {
-            if in_scope {
-                self.files[id].in_scope = true;
+    /// An empty workspace over `roots` (the language server fills it as it goes).
+    pub fn new(roots: Vec<PathBuf>, options: Options) -> Workspace {
+        let mut ws = Workspace {
+            roots,
+            options,
+            ..Workspace::default()
+        };
+        ws.load_user_layers();
+        ws
+    }
+
+    /// Discover and read everything under the roots (the language server's initial scan).
+    pub fn scan(&mut self) {
+        for root in self.roots.clone() {
+            self.load_root(&root);
+        }
+    }
+
+    /// The file at `path`, if loaded and live.
+    pub fn id(&self, path: &Path) -> Option<usize> {
+        let id = *self.by_path.get(&key(path))?;
+        self.files[id].live.then_some(id)
+    }
+
+    /// Add or replace a file with the given text and analyse it. Returns its id.
+    pub fn upsert(&mut self, path: &Path, kind: FileKind, role: Role, text: String, in_scope: bool) -> usize {
+        let analysis = opencode::analyze(&kind, &text);
+        let index = LineIndex::new(&text);
+        let file = File {
+            path: path.to_path_buf(),
+            kind,
+            role,
+            text,
+            index,
+            analysis,
+            in_scope,
+            live: true,
+        };
+        match self.by_path.get(&key(path)) {
+            Some(&id) => {
+                let was_in_scope = self.files[id].in_scope && self.files[id].live;
+                self.files[id] = file;
+                self.files[id].in_scope |= was_in_scope;
+                id
             }
+            None => {
+                self.files.push(file);
+                let id = self.files.len() - 1;
+                self.by_path.insert(key(path), id);
+                id
+            }
+        }
+    }
+
+    /// Remove a file (deleted on disk). Its id is not reused.
+    pub fn remove(&mut self, path: &Path) -> Option<usize> {
+        let id = self.id(path)?;
+        let f = &mut self.files[id];
+        f.live = false;
+        f.text = String::new();
+        f.analysis = FileAnalysis::default();
+        f.index = LineIndex::new("");
+        Some(id)
+    }
+
+    /// Read a file from disk and add it; read problems land in `errors`.
+    pub fn read_and_add(&mut self, path: &Path, kind: FileKind, role: Role, in_scope: bool) -> Option<usize> {
+        if let Some(id) = self.id(path) {
+            self.files[id].in_scope |= in_scope;
             return Some(id);
         }
         let (text, problem) = match read_text(path) {
@@ -148,108 +242,239 @@ impl Workspace {
                 return None;
             }
         };
-        let mut analysis = opencode::analyze(&kind, &text);
+        let id = self.upsert(path, kind, role, text, in_scope);
         if let Some(problem) = problem {
-            analysis.diagnostics.insert(0, problem);
+            self.files[id].analysis.diagnostics.insert(0, problem);
         }
-        let index = LineIndex::new(&text);
-        self.files.push(File {
-            path: path.to_path_buf(),
-            kind,
-            text,
-            index,
-            analysis,
-            in_scope,
-        });
-        let id = self.files.len() - 1;
-        self.by_path.insert(key, id);
         Some(id)
     }
 
-    fn add_config_dir_files(&mut self, dir: &Path, with_json: bool, in_scope: bool) -> Vec<usize> {
-        let mut ids = Vec::new();
-        if with_json {
-            for name in discover::CONFIG_NAMES {
-                let p = dir.join(name);
-                if p.is_file() {
-                    ids.extend(self.add(&p, FileKind::Config, in_scope));
+    /// What a path is to opencode, given the roots and user directories of this workspace:
+    /// `None` for a file opencode does not read.
+    pub fn role_of(&self, path: &Path) -> Option<(FileKind, Role)> {
+        let name = path.file_name()?.to_string_lossy();
+        let parent = path.parent()?;
+        if let Some(g) = &self.options.global_dir
+            && parent == g
+            && ["config.json", "opencode.json", "opencode.jsonc"].contains(&name.as_ref())
+        {
+            let order = match name.as_ref() {
+                "config.json" => 0,
+                "opencode.json" => 1,
+                _ => 2,
+            };
+            return Some((FileKind::Config, Role::UserConfig(order)));
+        }
+        if self.options.config_file.as_deref() == Some(path) {
+            return Some((FileKind::Config, Role::UserConfig(3)));
+        }
+        if discover::CONFIG_NAMES.contains(&name.as_ref()) {
+            let in_config_dir = is_dot_opencode(parent)
+                || self.options.home_dot_opencode.as_deref() == Some(parent)
+                || self.options.config_dir.as_deref() == Some(parent);
+            let role = if in_config_dir {
+                Role::DirConfig {
+                    dir: parent.to_path_buf(),
                 }
+            } else {
+                Role::ProjectConfig {
+                    dir: parent.to_path_buf(),
+                }
+            };
+            return Some((FileKind::Config, role));
+        }
+        if path.extension().is_none_or(|e| e != "md") {
+            return None;
+        }
+        // The config directory is the parent of the nearest `agent(s)/` or `mode(s)/` folder.
+        let mut rel = Vec::new();
+        for anc in path.ancestors().skip(1) {
+            let comp = anc.file_name()?.to_string_lossy().into_owned();
+            let is_agents = matches!(comp.as_str(), "agent" | "agents");
+            let is_modes = matches!(comp.as_str(), "mode" | "modes");
+            if is_agents || (is_modes && rel.is_empty()) {
+                let dir = anc.parent()?;
+                if !self.is_config_dir(dir) {
+                    rel.push(comp);
+                    continue;
+                }
+                let relative = path.strip_prefix(dir).ok()?.to_string_lossy().into_owned();
+                let name = opencode::agent_name_from_relative_path(&relative);
+                let kind = if is_agents {
+                    FileKind::Agent { name }
+                } else {
+                    FileKind::Mode { name }
+                };
+                return Some((kind, Role::Markdown { dir: dir.to_path_buf() }));
             }
+            rel.push(comp);
         }
-        for (p, kind) in discover::markdown_agents(dir) {
-            ids.extend(self.add(&p, kind, in_scope));
-        }
-        ids
+        None
     }
 
-    fn load_root(&mut self, root: &Path, global: &GlobalFiles) {
+    fn is_config_dir(&self, dir: &Path) -> bool {
+        self.dir_kind(dir) != DirKind::Layout
+            || discover::CONFIG_NAMES
+                .iter()
+                .any(|n| dir.join(n).is_file() || self.id(&dir.join(n)).is_some())
+    }
+
+    fn dir_kind(&self, dir: &Path) -> DirKind {
+        if self.options.global_dir.as_deref() == Some(dir) {
+            DirKind::Global
+        } else if self.options.home_dot_opencode.as_deref() == Some(dir) {
+            DirKind::HomeDot
+        } else if self.options.config_dir.as_deref() == Some(dir) {
+            DirKind::EnvDir
+        } else if is_dot_opencode(dir) {
+            DirKind::DotOpencode
+        } else {
+            DirKind::Layout
+        }
+    }
+
+    fn in_roots(&self, path: &Path) -> bool {
+        self.roots.iter().any(|r| path.starts_with(r))
+    }
+
+    fn load_user_layers(&mut self) {
+        let o = self.options.clone();
+        let mut user_files: Vec<PathBuf> = Vec::new();
+        if let Some(dir) = &o.global_dir {
+            user_files.extend(
+                ["config.json", "opencode.json", "opencode.jsonc"]
+                    .iter()
+                    .map(|n| dir.join(n)),
+            );
+        }
+        user_files.extend(o.config_file.clone());
+        for dir in [&o.home_dot_opencode, &o.config_dir].into_iter().flatten() {
+            user_files.extend(discover::CONFIG_NAMES.iter().map(|n| dir.join(n)));
+        }
+        for f in user_files {
+            if f.is_file()
+                && let Some((kind, role)) = self.role_of(&f)
+            {
+                let in_scope = self.in_roots(&f);
+                self.read_and_add(&f, kind, role, in_scope);
+            }
+        }
+        for dir in [&o.global_dir, &o.home_dot_opencode, &o.config_dir]
+            .into_iter()
+            .flatten()
+        {
+            self.load_markdown_of(dir);
+        }
+    }
+
+    fn load_markdown_of(&mut self, dir: &Path) {
+        let in_scope = self.in_roots(dir);
+        for (p, kind) in discover::markdown_agents(dir) {
+            self.read_and_add(&p, kind, Role::Markdown { dir: dir.to_path_buf() }, in_scope);
+        }
+    }
+
+    fn load_root(&mut self, root: &Path) {
         let found = discover::walk(root);
         self.errors.extend(found.unreadable.iter().cloned());
         for c in &found.configs {
-            self.add(c, FileKind::Config, true);
-        }
-        // Files of each config directory, in opencode's order.
-        let mut dir_files: HashMap<PathBuf, Vec<usize>> = HashMap::new();
-        for d in &found.config_dirs {
-            let is_dot = d.file_name().is_some_and(|n| n == ".opencode");
-            let ids = self.add_config_dir_files(d, is_dot, true);
-            dir_files.insert(d.clone(), ids);
-        }
-        // Project directories: the root, and every directory holding a config or `.opencode/`.
-        let mut projects: Vec<PathBuf> = vec![root.to_path_buf()];
-        for c in &found.configs {
-            if let Some(parent) = c.parent() {
-                let p = if parent.file_name().is_some_and(|n| n == ".opencode") {
-                    parent.parent().unwrap_or(parent)
-                } else {
-                    parent
-                };
-                projects.push(p.to_path_buf());
+            if let Some((kind, role)) = self.role_of(c) {
+                self.read_and_add(c, kind, role, true);
             }
         }
         for d in &found.config_dirs {
-            if d.file_name().is_some_and(|n| n == ".opencode") {
-                projects.extend(d.parent().map(Path::to_path_buf));
-            } else {
-                projects.push(d.clone());
+            self.load_markdown_of(d);
+        }
+    }
+
+    /// The views: for each project directory, the live files opencode would load when started
+    /// there, in precedence order (later wins). Derived from paths and roles only.
+    pub fn views(&self) -> Vec<Vec<usize>> {
+        let live: Vec<usize> = (0..self.files.len()).filter(|&i| self.files[i].live).collect();
+        let sorted = |mut ids: Vec<usize>| {
+            // Within a directory: `.json` before `.jsonc`; agents before modes, then by path.
+            ids.sort_by_key(|&i| {
+                let f = &self.files[i];
+                (
+                    matches!(f.kind, FileKind::Mode { .. }),
+                    f.path.extension().is_some_and(|e| e == "jsonc"),
+                    f.path.clone(),
+                )
+            });
+            ids
+        };
+        let select = |pred: &dyn Fn(&Role) -> bool| {
+            sorted(live.iter().copied().filter(|&i| pred(&self.files[i].role)).collect())
+        };
+        let mut user: Vec<usize> = live
+            .iter()
+            .copied()
+            .filter(|&i| matches!(self.files[i].role, Role::UserConfig(_)))
+            .collect();
+        user.sort_by_key(|&i| match self.files[i].role {
+            Role::UserConfig(o) => o,
+            _ => 0,
+        });
+        // Project directories.
+        let mut projects: Vec<PathBuf> = self.roots.clone();
+        for &i in &live {
+            match &self.files[i].role {
+                Role::ProjectConfig { dir } => projects.push(dir.clone()),
+                Role::DirConfig { dir } | Role::Markdown { dir } => match self.dir_kind(dir) {
+                    DirKind::DotOpencode => projects.extend(dir.parent().map(Path::to_path_buf)),
+                    DirKind::Layout => projects.push(dir.clone()),
+                    _ => {}
+                },
+                Role::UserConfig(_) => {}
             }
         }
         projects.sort();
         projects.dedup();
+        let user_dir = |kind: DirKind| {
+            select(&|r: &Role| match r {
+                Role::DirConfig { dir } | Role::Markdown { dir } => self.dir_kind(dir) == kind,
+                _ => false,
+            })
+        };
+        let global_md = user_dir(DirKind::Global);
+        let home_dot = user_dir(DirKind::HomeDot);
+        let env_dir = user_dir(DirKind::EnvDir);
+        let mut views = Vec::new();
         for p in &projects {
-            // Directories from the root down to the project, farthest first.
-            let mut chain: Vec<PathBuf> = p
-                .ancestors()
-                .take_while(|a| a.starts_with(root))
-                .map(Path::to_path_buf)
-                .collect();
-            chain.reverse();
-            let mut view = global.before_project.clone();
+            let root = self
+                .roots
+                .iter()
+                .filter(|r| p.starts_with(r))
+                .max_by_key(|r| r.as_os_str().len());
+            let mut chain: Vec<&Path> = match root {
+                Some(r) => p.ancestors().take_while(|a| a.starts_with(r)).collect(),
+                None => vec![p.as_path()],
+            };
+            chain.reverse(); // farthest first
+            let mut view = user.clone();
             for d in &chain {
-                for name in discover::CONFIG_NAMES {
-                    let f = d.join(name);
-                    if let Some(&id) = self.by_path.get(&fs::canonicalize(&f).unwrap_or(f)) {
-                        view.push(id);
-                    }
-                }
+                view.extend(select(&|r: &Role| matches!(r, Role::ProjectConfig { dir } if dir == d)));
             }
-            // Config directories: the global one (and directories laid out like it), then
-            // `.opencode/` from the nearest upward, then ~/.opencode and $OPENCODE_CONFIG_DIR.
-            view.extend(global.config_dirs[0].iter().copied());
+            view.extend(global_md.iter().copied());
             for d in &chain {
-                if found.config_dirs.contains(d) && d.file_name().is_none_or(|n| n != ".opencode") {
-                    view.extend(dir_files.get(d).into_iter().flatten().copied());
+                if self.dir_kind(d) == DirKind::Layout {
+                    view.extend(select(&|r: &Role| matches!(r, Role::Markdown { dir } if dir == d)));
                 }
             }
             for d in chain.iter().rev() {
                 let dot = d.join(".opencode");
-                view.extend(dir_files.get(&dot).into_iter().flatten().copied());
+                view.extend(select(&|r: &Role| matches!(r, Role::DirConfig { dir } if *dir == dot)));
+                view.extend(select(&|r: &Role| matches!(r, Role::Markdown { dir } if *dir == dot)));
             }
-            view.extend(global.config_dirs[1..].iter().flatten().copied());
-            if view.iter().any(|id| self.files[*id].in_scope) {
-                self.views.push(view);
+            view.extend(home_dot.iter().copied());
+            view.extend(env_dir.iter().copied());
+            let mut seen = std::collections::HashSet::new();
+            view.retain(|i| seen.insert(*i));
+            if view.iter().any(|&i| self.files[i].in_scope) {
+                views.push(view);
             }
         }
+        views
     }
 
     /// Every diagnostic of the files in scope: each file's own, plus the cross-file ones from
@@ -257,11 +482,12 @@ impl Workspace {
     pub fn diagnostics(&self) -> Vec<(usize, Diagnostic)> {
         let mut out: Vec<(usize, Diagnostic)> = Vec::new();
         for (id, f) in self.files.iter().enumerate() {
-            if f.in_scope {
+            if f.in_scope && f.live {
                 out.extend(f.analysis.diagnostics.iter().cloned().map(|d| (id, d)));
             }
         }
-        for view in &self.views {
+        let mut cross: Vec<(usize, Diagnostic)> = Vec::new();
+        for view in self.views() {
             let vf: Vec<project::ViewFile> = view
                 .iter()
                 .map(|&id| project::ViewFile {
@@ -270,11 +496,12 @@ impl Workspace {
                 })
                 .collect();
             for (id, d) in project::check(&vf) {
-                if self.files[id].in_scope && !out.iter().any(|(i, e)| *i == id && *e == d) {
-                    out.push((id, d));
+                if self.files[id].in_scope && !cross.iter().any(|(i, e)| *i == id && *e == d) {
+                    cross.push((id, d));
                 }
             }
         }
+        out.extend(cross);
         out.sort_by(|(a, x), (b, y)| {
             (self.files[*a].path.as_path(), x.span.start, x.span.end, x.code).cmp(&(
                 self.files[*b].path.as_path(),
@@ -287,51 +514,40 @@ impl Workspace {
     }
 
     pub fn files_in_scope(&self) -> usize {
-        self.files.iter().filter(|f| f.in_scope).count()
+        self.files.iter().filter(|f| f.in_scope && f.live).count()
     }
 }
 
-/// The user-level layers, loaded once and shared by every view.
-struct GlobalFiles {
-    /// Global config files and `$OPENCODE_CONFIG`, which come before project configs.
-    before_project: Vec<usize>,
-    /// Config directories: [global dir, ~/.opencode, $OPENCODE_CONFIG_DIR].
-    config_dirs: [Vec<usize>; 3],
+/// The key a path is stored under: canonical when it exists, so that `./a` and `a` are one file.
+fn key(path: &Path) -> PathBuf {
+    fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-impl GlobalFiles {
-    fn load(ws: &mut Workspace, o: &Options) -> GlobalFiles {
-        let mut g = GlobalFiles {
-            before_project: Vec::new(),
-            config_dirs: Default::default(),
-        };
-        if let Some(dir) = &o.global_dir {
-            for name in ["config.json", "opencode.json", "opencode.jsonc"] {
-                let p = dir.join(name);
-                if p.is_file() {
-                    g.before_project.extend(ws.add(&p, FileKind::Config, false));
-                }
-            }
-            g.config_dirs[0] = ws.add_config_dir_files(dir, false, false);
-        }
-        if let Some(f) = &o.config_file
-            && f.is_file()
-        {
-            g.before_project.extend(ws.add(f, FileKind::Config, false));
-        }
-        if let Some(dir) = &o.home_dot_opencode {
-            g.config_dirs[1] = ws.add_config_dir_files(dir, true, false);
-        }
-        if let Some(dir) = &o.config_dir {
-            g.config_dirs[2] = ws.add_config_dir_files(dir, true, false);
-        }
-        g
-    }
+/// A file named explicitly that is not in an opencode location: analysed on its own.
+fn explicit_role(path: &Path) -> Option<(FileKind, Role)> {
+    let kind = discover::classify(path)?;
+    let parent = path.parent().unwrap_or(Path::new("")).to_path_buf();
+    let role = match kind {
+        FileKind::Config => Role::ProjectConfig { dir: parent },
+        _ => Role::Markdown {
+            dir: path
+                .ancestors()
+                .skip(1)
+                .find(|a| {
+                    a.file_name()
+                        .is_some_and(|n| ["agent", "agents", "mode", "modes"].contains(&n.to_string_lossy().as_ref()))
+                })
+                .and_then(Path::parent)
+                .unwrap_or(&parent)
+                .to_path_buf(),
+        },
+    };
+    Some((kind, role))
 }
 
 /// Read a file as text, with guards: too large or binary is an error; invalid UTF-8 is read
 /// lossily with a diagnostic at the first bad byte.
-fn read_text(path: &Path) -> Result<(String, Option<Diagnostic>), String> {
+pub fn read_text(path: &Path) -> Result<(String, Option<Diagnostic>), String> {
     let meta = fs::metadata(path).map_err(|e| e.to_string())?;
     if meta.len() > MAX_FILE_SIZE {
         return Err(format!(
