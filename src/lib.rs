@@ -2,8 +2,10 @@
 //!
 //! - [`analysis`]: the pure core (text in, spanned syntax and diagnostics out; no I/O).
 //! - [`workspace`]: finds and reads the files opencode would load, and runs the core on them.
+//! - [`lsp`]: `agent-lsp serve`, the language server (a thin adapter on the same core).
 //! - [`cli`]: `agent-lsp check` and its report formats.
 
 pub mod analysis;
 pub mod cli;
+pub mod lsp;
 pub mod workspace;

@@ -25,6 +25,12 @@ struct Cli {
 enum Command {
     /// Check opencode agent files and configs, and report problems.
     Check(CheckArgs),
+    /// Run the language server on stdin/stdout.
+    Serve {
+        /// Accepted for editors that pass it; stdio is the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
     /// List the rules, or explain one in full.
     Rules {
         /// A rule code, e.g. `shadowed-rule`.
@@ -70,6 +76,7 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Check(args) => check(args),
+        Command::Serve { .. } => crate::lsp::run(),
         Command::Rules { code } => rules(code.as_deref()),
     }
 }

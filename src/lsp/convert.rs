@@ -1,0 +1,189 @@
+//! Between the core's byte spans and LSP positions, in the negotiated encoding.
+
+use ropey::Rope;
+use tower_lsp_server::ls_types::{
+    self as lsp, DiagnosticRelatedInformation, DiagnosticTag, NumberOrString, Position, PositionEncodingKind,
+};
+
+use super::settings::Settings;
+use crate::analysis::{self, Encoding, LineCol, LineIndex, Location, Span, Tag};
+
+pub fn encoding_kind(e: Encoding) -> PositionEncodingKind {
+    match e {
+        Encoding::Utf8 => PositionEncodingKind::UTF8,
+        Encoding::Utf16 => PositionEncodingKind::UTF16,
+        Encoding::Utf32 => PositionEncodingKind::UTF32,
+    }
+}
+
+/// UTF-8 when the client offers it (no conversion at all), else UTF-16 (the protocol default).
+pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
+    match offered {
+        Some(list) if list.contains(&PositionEncodingKind::UTF8) => Encoding::Utf8,
+        _ => Encoding::Utf16,
+    }
+}
+
+pub fn range(text: &str, index: &LineIndex, span: Span, enc: Encoding) -> lsp::Range {
+    let a = index.line_col(text, span.start as usize, enc);
+    let b = index.line_col(text, span.end as usize, enc);
+    lsp::Range {
+        start: Position::new(a.line, a.col),
+        end: Position::new(b.line, b.col),
+    }
+}
+
+/// A text whose lines and columns can be looked up.
+pub struct Indexed<'a> {
+    pub uri: &'a lsp::Uri,
+    pub text: &'a str,
+    pub index: &'a LineIndex,
+}
+
+/// Convert one core diagnostic; `None` when its code is turned off in the settings.
+pub fn diagnostic(
+    d: &analysis::Diagnostic,
+    here: &Indexed,
+    other: &dyn Fn(usize) -> Option<(lsp::Uri, lsp::Range)>,
+    settings: &Settings,
+    enc: Encoding,
+) -> Option<lsp::Diagnostic> {
+    let severity = settings.severity_of(d.code, d.severity)?;
+    let severity = match severity {
+        analysis::Severity::Error => lsp::DiagnosticSeverity::ERROR,
+        analysis::Severity::Warning => lsp::DiagnosticSeverity::WARNING,
+        analysis::Severity::Info => lsp::DiagnosticSeverity::INFORMATION,
+        analysis::Severity::Hint => lsp::DiagnosticSeverity::HINT,
+    };
+    let tags: Vec<DiagnosticTag> = d
+        .tags
+        .iter()
+        .map(|t| match t {
+            Tag::Deprecated => DiagnosticTag::DEPRECATED,
+            Tag::Unnecessary => DiagnosticTag::UNNECESSARY,
+        })
+        .collect();
+    let related: Vec<DiagnosticRelatedInformation> = d
+        .related
+        .iter()
+        .filter_map(|r| {
+            let location = match &r.location {
+                Location::Here(span) => lsp::Location::new(here.uri.clone(), range(here.text, here.index, *span, enc)),
+                Location::File { file, .. } => {
+                    let (uri, range) = other(*file)?;
+                    lsp::Location::new(uri, range)
+                }
+                Location::BuiltIn => return None,
+            };
+            Some(DiagnosticRelatedInformation {
+                location,
+                message: r.message.clone(),
+            })
+        })
+        .collect();
+    // The "did you mean" replacement travels with the diagnostic, so that a code action needs
+    // no memory of earlier requests.
+    let data = d.suggestion.as_ref().map(|s| {
+        serde_json::json!({
+            "replace": { "range": range(here.text, here.index, s.span, enc), "newText": s.text }
+        })
+    });
+    Some(lsp::Diagnostic {
+        range: range(here.text, here.index, d.span, enc),
+        severity: Some(severity),
+        code: Some(NumberOrString::String(d.code.as_str().to_string())),
+        code_description: None,
+        source: Some("agent-lsp".to_string()),
+        message: d.message.clone(),
+        related_information: (!related.is_empty()).then_some(related),
+        tags: (!tags.is_empty()).then_some(tags),
+        data,
+    })
+}
+
+/// Why a change could not be applied.
+#[derive(Debug)]
+pub struct OutOfBounds {
+    pub position: Position,
+    pub lines: usize,
+}
+
+/// The char index of an LSP position in a rope. A column past the end of its line is clamped
+/// to the line end (as the protocol says); a line past the end of the document is an error.
+pub fn rope_char(rope: &Rope, pos: Position, enc: Encoding) -> Result<usize, OutOfBounds> {
+    let line = pos.line as usize;
+    let lines = rope.len_lines();
+    if line >= lines {
+        // The position just past the last line break, column 0, is the end of the text.
+        if line == lines && pos.character == 0 {
+            return Ok(rope.len_chars());
+        }
+        return Err(OutOfBounds { position: pos, lines });
+    }
+    let line_start = rope.line_to_char(line);
+    let line_slice = rope.line(line);
+    // Content of the line without its line break.
+    let mut content_chars = line_slice.len_chars();
+    while content_chars > 0 {
+        let c = line_slice.char(content_chars - 1);
+        if c == '\n' || c == '\r' {
+            content_chars -= 1;
+        } else {
+            break;
+        }
+    }
+    let col = pos.character as usize;
+    let offset_chars = match enc {
+        Encoding::Utf32 => col.min(content_chars),
+        Encoding::Utf8 => {
+            let content_bytes = line_slice.slice(..content_chars).len_bytes();
+            let b = col.min(content_bytes);
+            // A byte inside a character moves to the character's start.
+            line_slice.byte_to_char(b)
+        }
+        Encoding::Utf16 => {
+            let content_units = line_slice.slice(..content_chars).len_utf16_cu();
+            let u = col.min(content_units);
+            line_slice.utf16_cu_to_char(u)
+        }
+    };
+    Ok(line_start + offset_chars)
+}
+
+/// LSP position of a byte offset in a plain text (for tests and untitled documents).
+pub fn position(text: &str, index: &LineIndex, offset: usize, enc: Encoding) -> Position {
+    let LineCol { line, col } = index.line_col(text, offset, enc);
+    Position::new(line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rope_positions_in_every_encoding() {
+        let rope = Rope::from_str("a: 审查 🚀 x\r\nb\n");
+        // `x` is char 8; UTF-16 column 9 (the emoji is two units); UTF-8 column 15.
+        assert_eq!(rope_char(&rope, Position::new(0, 8), Encoding::Utf32).unwrap(), 8);
+        assert_eq!(rope_char(&rope, Position::new(0, 9), Encoding::Utf16).unwrap(), 8);
+        assert_eq!(rope_char(&rope, Position::new(0, 15), Encoding::Utf8).unwrap(), 8);
+        // Inside the emoji (UTF-16 column 7, UTF-8 column 12): the emoji's start.
+        assert_eq!(rope_char(&rope, Position::new(0, 7), Encoding::Utf16).unwrap(), 6);
+        assert_eq!(rope_char(&rope, Position::new(0, 12), Encoding::Utf8).unwrap(), 6);
+        // Past the line end: clamped before the CRLF.
+        assert_eq!(rope_char(&rope, Position::new(0, 99), Encoding::Utf16).unwrap(), 9);
+        assert_eq!(rope_char(&rope, Position::new(1, 1), Encoding::Utf16).unwrap(), 12);
+        assert_eq!(rope_char(&rope, Position::new(2, 0), Encoding::Utf16).unwrap(), 13);
+        assert!(rope_char(&rope, Position::new(5, 0), Encoding::Utf16).is_err());
+    }
+
+    #[test]
+    fn negotiation_prefers_utf8() {
+        assert_eq!(
+            negotiate(Some(&[PositionEncodingKind::UTF16, PositionEncodingKind::UTF8])),
+            Encoding::Utf8
+        );
+        assert_eq!(negotiate(Some(&[PositionEncodingKind::UTF32])), Encoding::Utf16);
+        assert_eq!(negotiate(None), Encoding::Utf16);
+    }
+}

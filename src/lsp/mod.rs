@@ -1,0 +1,111 @@
+//! The language server: a thin adapter from LSP to the analysis core and the workspace index.
+//!
+//! - [`server`]: the `LanguageServer` handlers (transport, ordering, panic safety).
+//! - [`state`]: documents, the workspace index and publishing, all synchronous and testable.
+//! - [`convert`]: byte spans to LSP positions in the negotiated encoding, and back.
+//! - [`settings`]: `agentLsp` settings.
+//!
+//! stdout carries the protocol; logs go to stderr through `tracing` (`AGENT_LSP_LOG=debug`).
+
+pub mod convert;
+pub mod server;
+pub mod settings;
+pub mod state;
+
+use std::sync::Arc;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use tower_lsp_server::{LspService, Server};
+use tracing_subscriber::filter::LevelFilter;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{Registry, reload};
+
+static LOG_HANDLE: OnceLock<reload::Handle<LevelFilter, Registry>> = OnceLock::new();
+
+fn parse_level(s: &str) -> Option<LevelFilter> {
+    Some(match s.trim().to_ascii_lowercase().as_str() {
+        "off" => LevelFilter::OFF,
+        "error" => LevelFilter::ERROR,
+        "warn" | "warning" => LevelFilter::WARN,
+        "info" => LevelFilter::INFO,
+        "debug" => LevelFilter::DEBUG,
+        "trace" => LevelFilter::TRACE,
+        _ => return None,
+    })
+}
+
+fn init_logging() {
+    let level = std::env::var("AGENT_LSP_LOG")
+        .ok()
+        .and_then(|s| parse_level(&s))
+        .unwrap_or(LevelFilter::INFO);
+    let (filter, handle) = reload::Layer::new(level);
+    let fmt = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_target(false);
+    if tracing_subscriber::registry().with(filter).with(fmt).try_init().is_ok() {
+        let _ = LOG_HANDLE.set(handle);
+    }
+}
+
+/// Change the log level at run time (the `logLevel` setting); `AGENT_LSP_LOG` wins if set.
+pub fn set_log_level(level: Option<&str>) {
+    if std::env::var_os("AGENT_LSP_LOG").is_some() {
+        return;
+    }
+    if let (Some(handle), Some(level)) = (LOG_HANDLE.get(), level.and_then(parse_level)) {
+        let _ = handle.modify(|f| *f = level);
+    }
+}
+
+/// Exit when the editor process that started us is gone (LSP `processId`).
+pub fn watch_parent(pid: u32) {
+    #[cfg(target_os = "linux")]
+    {
+        let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
+        if !proc_dir.exists() {
+            return;
+        }
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+                if !proc_dir.exists() {
+                    tracing::info!("client process {pid} is gone; exiting");
+                    std::process::exit(1);
+                }
+            }
+        });
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = pid;
+}
+
+/// Serve LSP on stdin/stdout until `exit` (status 0 after `shutdown`, 1 otherwise, as the
+/// protocol asks) or until stdin closes.
+pub fn run() -> i32 {
+    init_logging();
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            tracing::error!("cannot start the async runtime: {e}");
+            return 2;
+        }
+    };
+    let shutdown = Arc::new(AtomicBool::new(false));
+    let flag = shutdown.clone();
+    runtime.block_on(async move {
+        let mut builder = LspService::build(move |client| server::Backend::new(client, flag.clone()));
+        if std::env::var_os("AGENT_LSP_TEST_HOOKS").is_some_and(|v| v == "1") {
+            builder = builder.custom_method("agentLsp/debugPanic", server::Backend::debug_panic);
+        }
+        let (service, socket) = builder.finish();
+        tracing::info!("agent-lsp {} serving on stdio", env!("CARGO_PKG_VERSION"));
+        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
+            .serve(service)
+            .await;
+    });
+    if shutdown.load(Ordering::SeqCst) { 0 } else { 1 }
+}

@@ -1,0 +1,300 @@
+//! The `LanguageServer` implementation: handlers only. Every handler does its state change
+//! synchronously, before returning its future (tower-lsp runs handler futures concurrently, so
+//! work done after an `.await` could run out of order; see tower-lsp issue 284), under
+//! `catch_unwind`, and hands the resulting publishes to one task that sends them in order.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tower_lsp_server::jsonrpc::{self, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+use tracing::{debug, error, info, warn};
+
+use super::convert;
+use super::settings::Settings;
+use super::state::{Publish, State};
+
+pub struct Backend {
+    client: Client,
+    state: Arc<Mutex<Option<State>>>,
+    tx: mpsc::UnboundedSender<Vec<Publish>>,
+    caps: Mutex<ClientFlags>,
+    pub shutdown_received: Arc<AtomicBool>,
+}
+
+#[derive(Default, Clone, Copy)]
+struct ClientFlags {
+    watch_registration: bool,
+    configuration: bool,
+}
+
+impl Backend {
+    pub fn new(client: Client, shutdown_received: Arc<AtomicBool>) -> Backend {
+        let (tx, mut rx) = mpsc::unbounded_channel::<Vec<Publish>>();
+        let sender = client.clone();
+        tokio::spawn(async move {
+            while let Some(batch) = rx.recv().await {
+                for p in batch {
+                    sender.publish_diagnostics(p.uri, p.diagnostics, p.version).await;
+                }
+            }
+        });
+        Backend {
+            client,
+            state: Arc::new(Mutex::new(None)),
+            tx,
+            caps: Mutex::new(ClientFlags::default()),
+            shutdown_received,
+        }
+    }
+
+    /// Run `f` on the state, synchronously, catching panics. Publishes go out in order.
+    fn with_state(&self, what: &str, f: impl FnOnce(&mut State) -> Vec<Publish>) {
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            let mut guard = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            guard.as_mut().map(f)
+        }));
+        match result {
+            Ok(Some(publishes)) => {
+                if !publishes.is_empty() {
+                    let _ = self.tx.send(publishes);
+                }
+            }
+            Ok(None) => warn!("{what} before initialize; ignored"),
+            Err(panic) => error!("panic while handling {what}: {}", panic_message(&panic)),
+        }
+    }
+
+    /// For requests: run `f` under `catch_unwind`; a panic becomes an internal error reply.
+    pub fn request<T>(&self, what: &str, f: impl FnOnce(&mut State) -> T) -> Result<T> {
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            let mut guard = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            guard.as_mut().map(f)
+        }));
+        match result {
+            Ok(Some(v)) => Ok(v),
+            Ok(None) => Err(jsonrpc::Error::invalid_request()),
+            Err(panic) => {
+                let msg = panic_message(&panic);
+                error!("panic while handling {what}: {msg}");
+                let mut e = jsonrpc::Error::internal_error();
+                e.message = format!("agent-lsp: internal error in {what}: {msg}").into();
+                Err(e)
+            }
+        }
+    }
+
+    /// A request that panics on purpose, registered only when `AGENT_LSP_TEST_HOOKS=1`, so that
+    /// the end-to-end tests can prove a panic is answered with an error and the server lives on.
+    pub async fn debug_panic(&self, _params: Value) -> Result<()> {
+        self.request("agentLsp/debugPanic", |_| panic!("deliberate panic from the test hook"))
+    }
+
+    async fn pull_configuration(&self) {
+        let flags = *self.caps.lock().unwrap_or_else(PoisonError::into_inner);
+        if !flags.configuration {
+            return;
+        }
+        let item = ConfigurationItem {
+            scope_uri: None,
+            section: Some("agentLsp".into()),
+        };
+        match self.client.configuration(vec![item]).await {
+            Ok(values) => {
+                if let Some(v) = values.into_iter().next().filter(|v| !v.is_null()) {
+                    self.apply_settings(&v);
+                }
+            }
+            Err(e) => debug!("workspace/configuration failed: {e}"),
+        }
+    }
+
+    fn apply_settings(&self, value: &Value) {
+        self.with_state("settings", |st| {
+            let mut s = st.settings.clone();
+            for p in s.merge(value) {
+                warn!("{p}");
+            }
+            super::set_log_level(s.log_level.as_deref());
+            if s == st.settings {
+                return Vec::new();
+            }
+            info!("settings changed");
+            st.set_settings(s)
+        });
+    }
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+fn roots_of(params: &InitializeParams) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = params
+        .workspace_folders
+        .iter()
+        .flatten()
+        .filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned()))
+        .collect();
+    #[allow(deprecated)]
+    if roots.is_empty()
+        && let Some(p) = params.root_uri.as_ref().and_then(|u| u.to_file_path())
+    {
+        roots.push(p.into_owned());
+    }
+    roots
+}
+
+/// The server's capabilities; pinned by an end-to-end test.
+pub fn capabilities(encoding: crate::analysis::Encoding) -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(convert::encoding_kind(encoding)),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::INCREMENTAL),
+            will_save: None,
+            will_save_wait_until: None,
+            save: None,
+        })),
+        ..ServerCapabilities::default()
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let encoding = convert::negotiate(
+            params
+                .capabilities
+                .general
+                .as_ref()
+                .and_then(|g| g.position_encodings.as_deref()),
+        );
+        let mut settings = Settings::default();
+        if let Some(opts) = &params.initialization_options {
+            for p in settings.merge(opts) {
+                warn!("{p}");
+            }
+        }
+        super::set_log_level(settings.log_level.as_deref());
+        let ws_caps = params.capabilities.workspace.as_ref();
+        let flags = ClientFlags {
+            watch_registration: ws_caps
+                .and_then(|w| w.did_change_watched_files.as_ref())
+                .and_then(|d| d.dynamic_registration)
+                .unwrap_or(false),
+            configuration: ws_caps.and_then(|w| w.configuration).unwrap_or(false),
+        };
+        *self.caps.lock().unwrap_or_else(PoisonError::into_inner) = flags;
+        let roots = roots_of(&params);
+        info!(
+            "initialize: {} workspace folder(s), position encoding {:?}",
+            roots.len(),
+            convert::encoding_kind(encoding).as_str()
+        );
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = Some(State::new(roots, encoding, settings));
+        if let Some(pid) = params.process_id {
+            super::watch_parent(pid);
+        }
+        Ok(InitializeResult {
+            capabilities: capabilities(encoding),
+            server_info: Some(ServerInfo {
+                name: "agent-lsp".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
+            offset_encoding: None,
+        })
+    }
+
+    fn initialized(&self, _: InitializedParams) -> impl std::future::Future<Output = ()> + Send {
+        // The scan runs right here, in message order: a didOpen that follows sees the index.
+        self.with_state("initialized", State::scan);
+        async move {
+            let flags = *self.caps.lock().unwrap_or_else(PoisonError::into_inner);
+            if flags.watch_registration {
+                let glob = |g: &str| FileSystemWatcher {
+                    glob_pattern: GlobPattern::String(g.into()),
+                    kind: None,
+                };
+                let options = DidChangeWatchedFilesRegistrationOptions {
+                    watchers: vec![
+                        glob("**/opencode.json"),
+                        glob("**/opencode.jsonc"),
+                        glob("**/{agent,agents}/**/*.md"),
+                        glob("**/{mode,modes}/*.md"),
+                    ],
+                };
+                let registration = Registration {
+                    id: "agent-lsp-watch".into(),
+                    method: "workspace/didChangeWatchedFiles".into(),
+                    register_options: serde_json::to_value(options).ok(),
+                };
+                if let Err(e) = self.client.register_capability(vec![registration]).await {
+                    warn!("could not register file watchers: {e}");
+                }
+            }
+            self.pull_configuration().await;
+        }
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        self.shutdown_received.store(true, Ordering::SeqCst);
+        info!("shutdown");
+        Ok(())
+    }
+
+    fn did_open(&self, params: DidOpenTextDocumentParams) -> impl std::future::Future<Output = ()> + Send {
+        let d = params.text_document;
+        self.with_state("didOpen", |st| st.open(d.uri, &d.language_id, d.version, d.text));
+        std::future::ready(())
+    }
+
+    fn did_change(&self, params: DidChangeTextDocumentParams) -> impl std::future::Future<Output = ()> + Send {
+        let doc = params.text_document;
+        self.with_state("didChange", |st| {
+            st.change(&doc.uri, doc.version, params.content_changes)
+        });
+        std::future::ready(())
+    }
+
+    fn did_close(&self, params: DidCloseTextDocumentParams) -> impl std::future::Future<Output = ()> + Send {
+        self.with_state("didClose", |st| st.close(&params.text_document.uri));
+        std::future::ready(())
+    }
+
+    fn did_change_watched_files(
+        &self,
+        params: DidChangeWatchedFilesParams,
+    ) -> impl std::future::Future<Output = ()> + Send {
+        self.with_state("didChangeWatchedFiles", |st| st.watched(params.changes));
+        std::future::ready(())
+    }
+
+    fn did_change_configuration(
+        &self,
+        params: DidChangeConfigurationParams,
+    ) -> impl std::future::Future<Output = ()> + Send {
+        // Some clients send the settings, some send null and expect a pull.
+        let pushed = params.settings.as_object().is_some_and(|o| {
+            ["agentLsp", "severity", "globalConfig", "logLevel"]
+                .iter()
+                .any(|k| o.contains_key(*k))
+        });
+        if pushed {
+            self.apply_settings(&params.settings);
+        }
+        async move {
+            if !pushed {
+                self.pull_configuration().await;
+            }
+        }
+    }
+}

@@ -1,0 +1,515 @@
+//! The server's state and everything it does on a notification, synchronously: open
+//! documents (a rope and a version each), the workspace index, and what was last published.
+//! Each entry point returns the `publishDiagnostics` to send, in order; the transport sends them.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use ropey::Rope;
+use tower_lsp_server::ls_types::{self as lsp, FileChangeType, FileEvent, TextDocumentContentChangeEvent, Uri};
+use tracing::{debug, warn};
+
+use super::convert::{self, Indexed};
+use super::settings::{GlobalConfig, Settings};
+use crate::analysis::opencode::{self, FileAnalysis, FileKind};
+use crate::analysis::{self, Encoding, LineIndex};
+use crate::workspace::{Options, Workspace, discover};
+
+/// One `textDocument/publishDiagnostics` to send.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Publish {
+    pub uri: Uri,
+    pub version: Option<i32>,
+    pub diagnostics: Vec<lsp::Diagnostic>,
+}
+
+/// An open document.
+struct Doc {
+    uri: Uri,
+    rope: Rope,
+    version: i32,
+    /// The workspace file it is, or `None` for a document analysed on its own (untitled, or a
+    /// file outside every opencode location).
+    file: Option<usize>,
+    /// For documents analysed on their own.
+    solo: Option<Solo>,
+}
+
+struct Solo {
+    kind: FileKind,
+    text: String,
+    index: LineIndex,
+    analysis: FileAnalysis,
+}
+
+pub struct State {
+    pub ws: Workspace,
+    docs: HashMap<String, Doc>,
+    /// The URI each workspace file is published under.
+    uris: HashMap<usize, Uri>,
+    /// What was last published per workspace file (core diagnostics, before settings).
+    published: HashMap<usize, Vec<analysis::Diagnostic>>,
+    pub encoding: Encoding,
+    pub settings: Settings,
+    /// Workspace folders from the client.
+    roots: Vec<PathBuf>,
+}
+
+fn path_of(uri: &Uri) -> Option<PathBuf> {
+    if uri.scheme().as_str() != "file" {
+        return None;
+    }
+    uri.to_file_path().map(|p| p.into_owned())
+}
+
+impl State {
+    pub fn new(roots: Vec<PathBuf>, encoding: Encoding, settings: Settings) -> State {
+        let options = options_for(&settings);
+        State {
+            ws: Workspace::new(roots.clone(), options),
+            docs: HashMap::new(),
+            uris: HashMap::new(),
+            published: HashMap::new(),
+            encoding,
+            settings,
+            roots,
+        }
+    }
+
+    /// Discover every opencode file under the workspace folders (and the user's global
+    /// configuration) and publish diagnostics for all of them.
+    pub fn scan(&mut self) -> Vec<Publish> {
+        self.ws.scan();
+        for (path, why) in &self.ws.errors {
+            warn!("{}: {why}", path.display());
+        }
+        self.refresh(&[])
+    }
+
+    /// Settings changed: rebuild the index if the global layer changed, re-publish everything.
+    pub fn set_settings(&mut self, settings: Settings) -> Vec<Publish> {
+        let rebuild = settings.global != self.settings.global;
+        self.settings = settings;
+        let mut out = Vec::new();
+        if rebuild {
+            // Files that disappear from the index get their diagnostics cleared.
+            for (&id, _) in self.published.iter().filter(|(_, d)| !d.is_empty()) {
+                if let Some(uri) = self.uris.get(&id) {
+                    out.push(Publish {
+                        uri: uri.clone(),
+                        version: None,
+                        diagnostics: Vec::new(),
+                    });
+                }
+            }
+            self.published.clear();
+            self.uris.clear();
+            self.ws = Workspace::new(self.roots.clone(), options_for(&self.settings));
+            self.ws.scan();
+            let open: Vec<String> = self.docs.keys().cloned().collect();
+            for key in open {
+                self.reattach(&key);
+            }
+        }
+        let force: Vec<usize> = self.uris.keys().copied().collect();
+        let mut fresh = self.refresh(&force);
+        // Send the re-published state after the clearing, and never clear what is re-sent.
+        out.retain(|p| !fresh.iter().any(|f| f.uri == p.uri));
+        out.append(&mut fresh);
+        out.extend(self.solo_publishes());
+        out
+    }
+
+    pub fn open(&mut self, uri: Uri, language_id: &str, version: i32, text: String) -> Vec<Publish> {
+        let key = uri.as_str().to_string();
+        self.docs.insert(
+            key.clone(),
+            Doc {
+                uri,
+                rope: Rope::from_str(&text),
+                version,
+                file: None,
+                solo: None,
+            },
+        );
+        self.attach(&key, language_id, text)
+    }
+
+    /// Put an open document's text into the index (or analyse it on its own).
+    fn attach(&mut self, key: &str, language_id: &str, text: String) -> Vec<Publish> {
+        let Some(doc) = self.docs.get(key) else {
+            return Vec::new();
+        };
+        let uri = doc.uri.clone();
+        let path = path_of(&uri);
+        let role = path.as_deref().and_then(|p| self.ws.role_of(p));
+        match (path, role) {
+            (Some(path), Some((kind, role))) => {
+                let id = self.ws.upsert(&path, kind, role, text, true);
+                self.uris.insert(id, uri);
+                if let Some(doc) = self.docs.get_mut(key) {
+                    doc.file = Some(id);
+                    doc.solo = None;
+                }
+                self.refresh(&[id])
+            }
+            (path, _) => {
+                let kind = solo_kind(path.as_deref(), &uri, language_id, &text);
+                let Some(doc) = self.docs.get_mut(key) else {
+                    return Vec::new();
+                };
+                doc.file = None;
+                doc.solo = kind.map(|kind| Solo {
+                    analysis: opencode::analyze(&kind, &text),
+                    index: LineIndex::new(&text),
+                    kind,
+                    text,
+                });
+                self.solo_publish(key).into_iter().collect()
+            }
+        }
+    }
+
+    /// Re-attach an open document after the index was rebuilt.
+    fn reattach(&mut self, key: &str) {
+        let Some(doc) = self.docs.get(key) else { return };
+        let text = doc.rope.to_string();
+        let lang = match &doc.solo {
+            Some(s) if s.kind == FileKind::Config => "json",
+            _ => "markdown",
+        };
+        let _ = self.attach(key, lang, text);
+    }
+
+    pub fn change(&mut self, uri: &Uri, version: i32, changes: Vec<TextDocumentContentChangeEvent>) -> Vec<Publish> {
+        let key = uri.as_str().to_string();
+        let enc = self.encoding;
+        let Some(doc) = self.docs.get_mut(&key) else {
+            warn!("didChange for a document that is not open: {}", uri.as_str());
+            return Vec::new();
+        };
+        for change in changes {
+            match change.range {
+                None => doc.rope = Rope::from_str(&change.text),
+                Some(range) => {
+                    let start = convert::rope_char(&doc.rope, range.start, enc);
+                    let end = convert::rope_char(&doc.rope, range.end, enc);
+                    match (start, end) {
+                        (Ok(s), Ok(e)) => {
+                            let (s, e) = (s.min(e), s.max(e));
+                            doc.rope.remove(s..e);
+                            doc.rope.insert(s, &change.text);
+                        }
+                        (Err(err), _) | (_, Err(err)) => {
+                            // The client and server disagree about the text. Re-synchronise
+                            // from disk rather than edit the wrong place; the client's next
+                            // full-text change or save brings it back in line.
+                            warn!(
+                                "change out of bounds in {} (line {} of {} lines); re-reading the document from disk",
+                                uri.as_str(),
+                                err.position.line,
+                                err.lines
+                            );
+                            let disk = path_of(uri).and_then(|p| std::fs::read_to_string(p).ok());
+                            doc.rope = Rope::from_str(disk.as_deref().unwrap_or(""));
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        doc.version = version;
+        let text = doc.rope.to_string();
+        match doc.file {
+            Some(id) => {
+                let f = &self.ws.files[id];
+                let (path, kind, role) = (f.path.clone(), f.kind.clone(), f.role.clone());
+                self.ws.upsert(&path, kind, role, text, true);
+                self.refresh(&[id])
+            }
+            None => {
+                if let Some(solo) = &mut doc.solo {
+                    solo.analysis = opencode::analyze(&solo.kind, &text);
+                    solo.index = LineIndex::new(&text);
+                    solo.text = text;
+                    self.solo_publish(&key).into_iter().collect()
+                } else {
+                    Vec::new()
+                }
+            }
+        }
+    }
+
+    pub fn close(&mut self, uri: &Uri) -> Vec<Publish> {
+        let key = uri.as_str().to_string();
+        let Some(doc) = self.docs.remove(&key) else {
+            return Vec::new();
+        };
+        let Some(id) = doc.file else {
+            // Analysed on its own: nothing stays behind.
+            return vec![Publish {
+                uri: doc.uri,
+                version: None,
+                diagnostics: Vec::new(),
+            }];
+        };
+        let path = self.ws.files[id].path.clone();
+        match crate::workspace::read_text(&path) {
+            Ok((text, _)) if path.exists() => {
+                // Back to the text on disk, whose diagnostics stay.
+                let f = &self.ws.files[id];
+                let (kind, role, in_scope) = (f.kind.clone(), f.role.clone(), self.is_in_roots(&path));
+                self.ws.upsert(&path, kind, role, text, in_scope);
+                self.refresh(&[id])
+            }
+            _ => {
+                self.ws.remove(&path);
+                let mut out = self.refresh(&[]);
+                if !out.iter().any(|p| p.uri == doc.uri) {
+                    out.push(Publish {
+                        uri: doc.uri,
+                        version: None,
+                        diagnostics: Vec::new(),
+                    });
+                }
+                self.published.remove(&id);
+                out
+            }
+        }
+    }
+
+    fn is_in_roots(&self, path: &Path) -> bool {
+        self.roots.is_empty() || self.roots.iter().any(|r| path.starts_with(r))
+    }
+
+    fn open_doc_for(&self, id: usize) -> bool {
+        self.docs.values().any(|d| d.file == Some(id))
+    }
+
+    /// Files created, changed or deleted on disk.
+    pub fn watched(&mut self, events: Vec<FileEvent>) -> Vec<Publish> {
+        let mut touched = Vec::new();
+        for ev in events {
+            let Some(path) = path_of(&ev.uri) else { continue };
+            let open = self.ws.id(&path).is_some_and(|id| self.open_doc_for(id));
+            if open {
+                // The editor's buffer is the truth while the document is open.
+                continue;
+            }
+            if ev.typ == FileChangeType::DELETED {
+                if let Some(id) = self.ws.remove(&path) {
+                    debug!("deleted {}", path.display());
+                    touched.push(id);
+                }
+                // A deleted directory: remove every file under it.
+                let under: Vec<PathBuf> = self
+                    .ws
+                    .files
+                    .iter()
+                    .filter(|f| f.live && f.path.starts_with(&path) && f.path != path)
+                    .map(|f| f.path.clone())
+                    .collect();
+                for p in under {
+                    touched.extend(self.ws.remove(&p));
+                }
+                continue;
+            }
+            let Some((kind, role)) = self.ws.role_of(&path) else {
+                continue;
+            };
+            match crate::workspace::read_text(&path) {
+                Ok((text, problem)) => {
+                    let in_scope = self.is_in_roots(&path);
+                    let id = self.ws.upsert(&path, kind, role, text, in_scope);
+                    if let Some(p) = problem {
+                        self.ws.files[id].analysis.diagnostics.insert(0, p);
+                    }
+                    self.uris.entry(id).or_insert(ev.uri.clone());
+                    touched.push(id);
+                }
+                Err(e) => warn!("{}: {e}", path.display()),
+            }
+        }
+        self.refresh(&touched)
+    }
+
+    /// Recompute the workspace diagnostics and return the publishes for files whose
+    /// diagnostics changed, plus the `force`d ones (a changed document always gets its version).
+    pub fn refresh(&mut self, force: &[usize]) -> Vec<Publish> {
+        let all = self.ws.diagnostics();
+        let mut by_file: HashMap<usize, Vec<analysis::Diagnostic>> = HashMap::new();
+        for (id, d) in all {
+            by_file.entry(id).or_default().push(d);
+        }
+        let mut ids: Vec<usize> = by_file.keys().copied().collect();
+        ids.extend(self.published.keys().copied());
+        ids.extend(force.iter().copied());
+        ids.sort_unstable();
+        ids.dedup();
+        let mut out = Vec::new();
+        for id in ids {
+            let now = by_file.remove(&id).unwrap_or_default();
+            let before = self.published.get(&id);
+            if before == Some(&now) && !force.contains(&id) {
+                continue;
+            }
+            if before.is_none() && now.is_empty() && !force.contains(&id) {
+                continue;
+            }
+            let f = &self.ws.files[id];
+            if !f.live && now.is_empty() && before.is_none_or(Vec::is_empty) {
+                continue;
+            }
+            let Some(uri) = self.uri_for(id) else { continue };
+            let version = self.docs.values().find(|d| d.file == Some(id)).map(|d| d.version);
+            let diagnostics = self.convert(id, &uri, &now);
+            out.push(Publish {
+                uri,
+                version,
+                diagnostics,
+            });
+            self.published.insert(id, now);
+        }
+        out
+    }
+
+    fn uri_for(&mut self, id: usize) -> Option<Uri> {
+        if let Some(u) = self.uris.get(&id) {
+            return Some(u.clone());
+        }
+        let uri = Uri::from_file_path(&self.ws.files[id].path)?;
+        self.uris.insert(id, uri.clone());
+        Some(uri)
+    }
+
+    fn convert(&self, id: usize, uri: &Uri, diags: &[analysis::Diagnostic]) -> Vec<lsp::Diagnostic> {
+        let f = &self.ws.files[id];
+        let here = Indexed {
+            uri,
+            text: &f.text,
+            index: &f.index,
+        };
+        diags
+            .iter()
+            .filter_map(|d| {
+                // Related locations in other files carry their own spans; resolve per item.
+                let other_for = |file: usize| -> Option<(Uri, lsp::Range)> {
+                    let span = d.related.iter().find_map(|r| match r.location {
+                        analysis::Location::File { file: f2, span } if f2 == file => Some(span),
+                        _ => None,
+                    })?;
+                    let of = self.ws.files.get(file)?;
+                    let uri = self
+                        .uris
+                        .get(&file)
+                        .cloned()
+                        .or_else(|| Uri::from_file_path(&of.path))?;
+                    Some((uri, convert::range(&of.text, &of.index, span, self.encoding)))
+                };
+                convert::diagnostic(d, &here, &other_for, &self.settings, self.encoding)
+            })
+            .collect()
+    }
+
+    fn solo_publish(&self, key: &str) -> Option<Publish> {
+        let doc = self.docs.get(key)?;
+        let diagnostics = match &doc.solo {
+            Some(s) => {
+                let here = Indexed {
+                    uri: &doc.uri,
+                    text: &s.text,
+                    index: &s.index,
+                };
+                s.analysis
+                    .diagnostics
+                    .iter()
+                    .filter_map(|d| convert::diagnostic(d, &here, &|_| None, &self.settings, self.encoding))
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        Some(Publish {
+            uri: doc.uri.clone(),
+            version: Some(doc.version),
+            diagnostics,
+        })
+    }
+
+    fn solo_publishes(&self) -> Vec<Publish> {
+        self.docs
+            .iter()
+            .filter(|(_, d)| d.solo.is_some())
+            .filter_map(|(k, _)| self.solo_publish(k))
+            .collect()
+    }
+
+    /// The current text of an open document (for tests and later features).
+    pub fn text(&self, uri: &Uri) -> Option<String> {
+        self.docs.get(uri.as_str()).map(|d| d.rope.to_string())
+    }
+}
+
+fn options_for(settings: &Settings) -> Options {
+    match &settings.global {
+        GlobalConfig::Default => Options::from_env(false, None),
+        GlobalConfig::Off => Options::isolated(),
+        GlobalConfig::Dir(d) => Options::from_env(false, Some(d.clone())),
+    }
+}
+
+/// What to analyse a document as when it is not in an opencode location: JSON named like a
+/// config or declaring opencode's schema, or Markdown that starts with a frontmatter.
+fn solo_kind(path: Option<&Path>, uri: &Uri, language_id: &str, text: &str) -> Option<FileKind> {
+    let name = path
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| uri.as_str().rsplit('/').next().unwrap_or("").to_string());
+    let is_json = matches!(language_id, "json" | "jsonc") || name.ends_with(".json") || name.ends_with(".jsonc");
+    if is_json {
+        let named = discover::CONFIG_NAMES.contains(&name.as_str());
+        return (named || text.contains("opencode.ai/config.json")).then_some(FileKind::Config);
+    }
+    let is_md = language_id == "markdown" || name.ends_with(".md");
+    let starts_frontmatter = text.trim_start_matches('\u{feff}').starts_with("---");
+    if is_md && starts_frontmatter {
+        let stem = name.strip_suffix(".md").unwrap_or(&name).to_string();
+        return Some(FileKind::Agent { name: stem });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+    use tower_lsp_server::ls_types::{Position, Range};
+
+    fn uri(s: &str) -> Uri {
+        Uri::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn untitled_documents_get_single_file_analysis() {
+        let mut st = State::new(Vec::new(), Encoding::Utf16, Settings::default());
+        let u = uri("untitled:Untitled-1");
+        let p = st.open(u.clone(), "markdown", 1, "---\nmode: main\n---\nBody\n".into());
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].diagnostics.len(), 1);
+        assert_eq!(
+            p[0].diagnostics[0].range,
+            Range::new(Position::new(1, 6), Position::new(1, 10))
+        );
+        let change = TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(1, 6), Position::new(1, 10))),
+            range_length: None,
+            text: "primary".into(),
+        };
+        let p = st.change(&u, 2, vec![change]);
+        assert_eq!(p[0].version, Some(2));
+        assert!(p[0].diagnostics.is_empty());
+        assert_eq!(st.text(&u).unwrap(), "---\nmode: primary\n---\nBody\n");
+        // A plain Markdown file is not an agent.
+        let p = st.open(uri("untitled:notes"), "markdown", 1, "# Notes\n".into());
+        assert!(p[0].diagnostics.is_empty());
+    }
+}
