@@ -82,6 +82,14 @@ pub fn main() -> i32 {
 }
 
 fn check(args: CheckArgs) -> i32 {
+    if let Some(dir) = &args.global_dir
+        && !dir.is_dir()
+    {
+        eprintln!(
+            "agent-lsp: warning: --global-dir {}: not a directory; no global configuration is read",
+            dir.display()
+        );
+    }
     let options = Options::from_env(args.no_global, args.global_dir);
     let ws = match Workspace::load(&args.paths, &options) {
         Ok(ws) => ws,
@@ -154,7 +162,7 @@ pub fn rule_doc(code: Code) -> String {
         String::new()
     } else {
         format!(
-            " (tagged {})",
+            ", tagged {}",
             r.tags
                 .iter()
                 .map(|t| format!("{t:?}").to_lowercase())

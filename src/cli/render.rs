@@ -83,7 +83,9 @@ pub fn human(ws: &Workspace, diags: &[(usize, Diagnostic)], color: bool) -> Stri
         ids.dedup();
         ids.len()
     };
-    if diags.is_empty() {
+    if diags.is_empty() && files == 0 {
+        let _ = writeln!(out, "no opencode files found to check");
+    } else if diags.is_empty() {
         let _ = writeln!(
             out,
             "{}: {files} file{} checked, no problems",
@@ -99,7 +101,7 @@ pub fn human(ws: &Workspace, diags: &[(usize, Diagnostic)], color: bool) -> Stri
             parts.push(format!("{} warning{}", c.warnings, plural(c.warnings)));
         }
         if c.other > 0 {
-            parts.push(format!("{} note{}", c.other, plural(c.other)));
+            parts.push(format!("{} info{}", c.other, plural(c.other)));
         }
         let _ = writeln!(
             out,
@@ -122,7 +124,7 @@ fn snippet(out: &mut String, ws: &Workspace, file: &File, d: &Diagnostic, style:
         "{}{} {}",
         style.severity(d.severity),
         style.paint("1", &format!("[{}]:", d.code.as_str())),
-        d.message
+        d.message.replace('\n', "\\n").replace('\r', "\\r")
     );
     let gutter = " ".repeat(line.to_string().len());
     let _ = writeln!(
@@ -154,7 +156,11 @@ fn snippet(out: &mut String, ws: &Workspace, file: &File, d: &Diagnostic, style:
         " ".repeat(pad),
         style.paint(marker, &"^".repeat(width))
     );
-    if let Some(s) = &d.suggestion {
+    // The message usually names the fix already ("Did you mean `x`?"); repeat it as a help
+    // line only when it does not.
+    if let Some(s) = &d.suggestion
+        && !d.message.contains(s.text.trim_matches('"'))
+    {
         let _ = writeln!(
             out,
             "{gutter} {} help: replace with `{}`",

@@ -35,6 +35,9 @@ pub struct Found {
     /// Config directories: every `.opencode/` and every directory laid out like a global config
     /// directory (an `opencode.json(c)` next to an `agent(s)/` or `mode(s)/` folder).
     pub config_dirs: Vec<PathBuf>,
+    /// Markdown files below an `agent(s)/` or `mode(s)/` folder (whether they belong to a config
+    /// directory is decided by the caller).
+    pub markdown: Vec<PathBuf>,
     /// Directories the walk could not read, with the reason.
     pub unreadable: Vec<(PathBuf, String)>,
 }
@@ -43,6 +46,9 @@ pub struct Found {
 pub fn walk(root: &Path) -> Found {
     let mut found = Found::default();
     let mut seen = HashSet::new();
+    if root.file_name().is_some_and(|n| n == ".opencode") {
+        found.config_dirs.push(root.to_path_buf());
+    }
     let mut stack = vec![(root.to_path_buf(), 0usize)];
     let mut entries = 0usize;
     while let Some((dir, depth)) = stack.pop() {
@@ -88,6 +94,13 @@ pub fn walk(root: &Path) -> Found {
             } else if CONFIG_NAMES.contains(&name.as_str()) {
                 has_config = true;
                 found.configs.push(path.clone());
+            } else if name.ends_with(".md")
+                && path.ancestors().skip(1).take(depth + 1).any(|a| {
+                    a.file_name()
+                        .is_some_and(|n| ["agent", "agents", "mode", "modes"].contains(&n.to_string_lossy().as_ref()))
+                })
+            {
+                found.markdown.push(path.clone());
             }
         }
         let is_dot_opencode = dir.file_name().is_some_and(|n| n == ".opencode");
@@ -96,6 +109,7 @@ pub fn walk(root: &Path) -> Found {
         }
     }
     found.configs.sort();
+    found.markdown.sort();
     found.config_dirs.sort();
     found.config_dirs.dedup();
     found

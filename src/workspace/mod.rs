@@ -97,6 +97,9 @@ pub struct Workspace {
     pub errors: Vec<(PathBuf, String)>,
     /// The directories the user asked about.
     pub roots: Vec<PathBuf>,
+    /// Worktree tops above explicit files and config directories given as paths: their
+    /// project's layers are read (not reported) up to there.
+    context_roots: Vec<PathBuf>,
     pub options: Options,
     by_path: HashMap<PathBuf, usize>,
 }
@@ -151,6 +154,11 @@ impl Workspace {
         ws.load_user_layers();
         for root in ws.roots.clone() {
             ws.load_root(&root);
+            // A config directory (or a folder inside one) given as a path: read the rest of its
+            // project so that cross-file checks see what opencode sees.
+            if let Some(project) = enclosing_project(&root) {
+                ws.load_context(&project);
+            }
         }
         for file in &explicit {
             let Some((kind, role)) = ws.role_of(file).or_else(|| explicit_role(file)) else {
@@ -159,7 +167,18 @@ impl Workspace {
                     message: "not an opencode file (expected opencode.json, opencode.jsonc or a Markdown agent)".into(),
                 });
             };
+            let project = match &role {
+                Role::ProjectConfig { dir } => Some(dir.clone()),
+                Role::DirConfig { dir } | Role::Markdown { dir } if is_dot_opencode(dir) => {
+                    dir.parent().map(Path::to_path_buf)
+                }
+                Role::Markdown { dir } => Some(dir.clone()),
+                _ => None,
+            };
             ws.read_and_add(file, kind, role, true);
+            if let Some(project) = project {
+                ws.load_context(&project);
+            }
         }
         Ok(ws)
     }
@@ -234,6 +253,9 @@ impl Workspace {
         if let Some(id) = self.id(path) {
             self.files[id].in_scope |= in_scope;
             return Some(id);
+        }
+        if self.errors.iter().any(|(p, _)| p == path) {
+            return None;
         }
         let (text, problem) = match read_text(path) {
             Ok(r) => r,
@@ -385,6 +407,50 @@ impl Workspace {
         for d in &found.config_dirs {
             self.load_markdown_of(d);
         }
+        // Markdown agents whose config directory lies above the root (the root is a config
+        // directory or a folder inside one).
+        for md in &found.markdown {
+            if self.id(md).is_none()
+                && let Some((kind, role)) = self.role_of(md)
+            {
+                self.read_and_add(md, kind, role, true);
+            }
+        }
+    }
+
+    /// Read, without reporting on them, the layers opencode would load when started in
+    /// `project`: configs and `.opencode/` of it and its ancestors up to the worktree top (the
+    /// first directory holding `.git`, else the file-system root).
+    fn load_context(&mut self, project: &Path) {
+        let project = fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
+        let mut top = project.clone();
+        for anc in project.ancestors().take(64) {
+            for name in discover::CONFIG_NAMES {
+                let f = anc.join(name);
+                if f.is_file()
+                    && let Some((kind, role)) = self.role_of(&f)
+                {
+                    self.read_and_add(&f, kind, role, false);
+                }
+            }
+            let dot = anc.join(".opencode");
+            if dot.is_dir() {
+                for name in discover::CONFIG_NAMES {
+                    let f = dot.join(name);
+                    if f.is_file() {
+                        self.read_and_add(&f, FileKind::Config, Role::DirConfig { dir: dot.clone() }, false);
+                    }
+                }
+                self.load_markdown_of(&dot);
+            }
+            top = anc.to_path_buf();
+            if anc.join(".git").exists() {
+                break;
+            }
+        }
+        if !self.context_roots.contains(&top) {
+            self.context_roots.push(top);
+        }
     }
 
     /// The views: for each project directory, the live files opencode would load when started
@@ -441,11 +507,13 @@ impl Workspace {
         let env_dir = user_dir(DirKind::EnvDir);
         let mut views = Vec::new();
         for p in &projects {
+            // The chain of directories runs from the farthest root or worktree top above `p`.
             let root = self
                 .roots
                 .iter()
+                .chain(&self.context_roots)
                 .filter(|r| p.starts_with(r))
-                .max_by_key(|r| r.as_os_str().len());
+                .min_by_key(|r| r.as_os_str().len());
             let mut chain: Vec<&Path> = match root {
                 Some(r) => p.ancestors().take_while(|a| a.starts_with(r)).collect(),
                 None => vec![p.as_path()],
@@ -487,12 +555,14 @@ impl Workspace {
             }
         }
         let mut cross: Vec<(usize, Diagnostic)> = Vec::new();
+        let groups = self.groups();
         for view in self.views() {
             let vf: Vec<project::ViewFile> = view
                 .iter()
                 .map(|&id| project::ViewFile {
                     file: id,
                     analysis: &self.files[id].analysis,
+                    group: groups[id],
                 })
                 .collect();
             for (id, d) in project::check(&vf) {
@@ -513,9 +583,40 @@ impl Workspace {
         out
     }
 
+    /// Files of one config directory share a group (their directory's first file id).
+    fn groups(&self) -> Vec<usize> {
+        let mut first: HashMap<&Path, usize> = HashMap::new();
+        (0..self.files.len())
+            .map(|id| match &self.files[id].role {
+                Role::Markdown { dir } | Role::DirConfig { dir } => *first.entry(dir.as_path()).or_insert(id),
+                _ => id,
+            })
+            .collect()
+    }
+
     pub fn files_in_scope(&self) -> usize {
         self.files.iter().filter(|f| f.in_scope && f.live).count()
     }
+}
+
+/// The project directory around a root that is a config directory or lies inside one.
+fn enclosing_project(root: &Path) -> Option<PathBuf> {
+    let root = fs::canonicalize(root).ok()?;
+    if is_dot_opencode(&root) {
+        return root.parent().map(Path::to_path_buf);
+    }
+    for anc in root.ancestors().take(8) {
+        let name = anc.file_name()?.to_string_lossy();
+        if ["agent", "agents", "mode", "modes"].contains(&name.as_ref()) {
+            let dir = anc.parent()?;
+            return if is_dot_opencode(dir) {
+                dir.parent().map(Path::to_path_buf)
+            } else {
+                Some(dir.to_path_buf())
+            };
+        }
+    }
+    None
 }
 
 /// The key a path is stored under: canonical when it exists, so that `./a` and `a` are one file.
@@ -572,5 +673,128 @@ pub fn read_text(path: &Path) -> Result<(String, Option<Diagnostic>), String> {
             );
             Ok((text, Some(d)))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::Code;
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        let p = root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+    }
+
+    fn codes(ws: &Workspace) -> Vec<(String, &'static str)> {
+        ws.diagnostics()
+            .into_iter()
+            .map(|(id, d)| {
+                let rel = ws.files[id]
+                    .path
+                    .strip_prefix(&ws.roots[0])
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                (rel, d.code.as_str())
+            })
+            .collect()
+    }
+
+    const PRIMARY: &str = "---\nmode: primary\n---\nPrompt\n";
+    const SUBAGENT: &str = "---\nmode: subagent\n---\nPrompt\n";
+
+    #[test]
+    fn ancestor_dot_opencode_beats_the_nearer_one() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        write(root, "sub/opencode.json", r#"{"default_agent": "x"}"#);
+        write(root, ".opencode/agents/x.md", SUBAGENT);
+        write(root, "sub/.opencode/agents/x.md", PRIMARY);
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        // Started in sub/, opencode merges sub/.opencode first and the ancestor's file last.
+        assert_eq!(codes(&ws), [("sub/opencode.json".to_string(), "invalid-default-agent")]);
+        // Swapped, the primary definition wins.
+        write(root, ".opencode/agents/x.md", PRIMARY);
+        write(root, "sub/.opencode/agents/x.md", SUBAGENT);
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        assert_eq!(codes(&ws), []);
+    }
+
+    #[test]
+    fn markdown_beats_json_and_mode_beats_agent() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        write(
+            root,
+            "opencode.json",
+            r#"{"default_agent": "rev", "agent": {"rev": {"mode": "subagent"}}}"#,
+        );
+        write(root, ".opencode/agents/rev.md", PRIMARY);
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        assert_eq!(codes(&ws), []);
+        write(root, ".opencode/agents/rev.md", SUBAGENT);
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        assert_eq!(codes(&ws), [("opencode.json".to_string(), "invalid-default-agent")]);
+        // A deprecated mode/ file is primary and is merged after agents/.
+        write(root, ".opencode/mode/rev.md", "---\ndescription: d\n---\nPrompt\n");
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        // Two files of one directory defining one agent are reported.
+        assert_eq!(
+            codes(&ws),
+            [
+                (".opencode/agents/rev.md".to_string(), "duplicate-agent"),
+                (".opencode/mode/rev.md".to_string(), "deprecated-field"),
+                (".opencode/mode/rev.md".to_string(), "duplicate-agent"),
+            ]
+        );
+    }
+
+    #[test]
+    fn global_layer_disable_and_agents() {
+        let t = tempfile::tempdir().unwrap();
+        let g = tempfile::tempdir().unwrap();
+        let root = t.path();
+        write(root, "opencode.json", r#"{"default_agent": "build"}"#);
+        write(g.path(), "opencode.json", r#"{"agent": {"build": {"disable": true}}}"#);
+        write(
+            g.path(),
+            "agents/helper.md",
+            "---\nmode: primary\ncolor: red\n---\nPrompt\n",
+        );
+        let options = Options {
+            global_dir: Some(g.path().to_path_buf()),
+            ..Options::default()
+        };
+        let ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
+        let d = ws.diagnostics();
+        // The global agent's own problem is not reported; the disabled default agent is.
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert_eq!(d[0].1.code, Code::InvalidDefaultAgent);
+        assert!(d[0].1.message.contains("disabled"));
+        write(root, "opencode.json", r#"{"default_agent": "helper"}"#);
+        let ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
+        assert!(ws.diagnostics().is_empty());
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        assert_eq!(ws.diagnostics().len(), 1);
+    }
+
+    #[test]
+    fn global_config_layout_and_nested_names() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        // A repository holding a global config directory: opencode.json next to agents/.
+        write(
+            root,
+            "dotfiles/opencode/opencode.json",
+            r#"{"default_agent": "team/lead"}"#,
+        );
+        write(root, "dotfiles/opencode/agents/team/lead.md", PRIMARY);
+        // Markdown outside any config directory is not an opencode agent.
+        write(root, "docs/agents/notes.md", "---\nmode: main\n---\n");
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        assert_eq!(codes(&ws), []);
+        assert_eq!(ws.files_in_scope(), 2);
     }
 }

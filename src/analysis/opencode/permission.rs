@@ -162,12 +162,11 @@ fn check_broad_pattern(rule: &Entry, out: &mut Vec<Diagnostic>) {
     if !stem.ends_with(|c: char| c.is_alphanumeric()) {
         return;
     }
-    let last_word = stem.rsplit(' ').next().unwrap_or(stem);
     out.push(Diagnostic::new(
         Code::BroadPattern,
         rule.key.span,
         format!(
-            "\"{p}\" also matches commands that merely start with `{last_word}` (e.g. `{stem}x`); \"{stem} *\" matches `{stem}` with or without arguments"
+            "\"{p}\" also allows commands that merely start with `{stem}` (e.g. `{stem}x`); \"{stem} *\" allows `{stem}` with or without arguments, and nothing else"
         ),
     ));
 }

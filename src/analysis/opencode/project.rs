@@ -21,6 +21,10 @@ pub struct ViewFile<'a> {
     /// The caller's id for the file; diagnostics are returned against it.
     pub file: usize,
     pub analysis: &'a FileAnalysis,
+    /// Files of one config directory share a group; two Markdown files of one group that
+    /// define the same agent are reported (across directories, a later layer overriding an
+    /// earlier one is the normal way to customise an agent).
+    pub group: usize,
 }
 
 /// Where a value comes from.
@@ -290,27 +294,27 @@ fn check_default_agent(reg: &Registry, name: &str, span: Span, plugins: bool) ->
 }
 
 fn duplicate_markdown_agents(view: &[ViewFile], out: &mut Vec<(usize, Diagnostic)>) {
-    let md: Vec<(usize, &super::AgentDecl)> = view
+    let md: Vec<(usize, usize, &super::AgentDecl)> = view
         .iter()
-        .flat_map(|vf| vf.analysis.agents.iter().map(move |d| (vf.file, d)))
-        .filter(|(_, d)| matches!(d.origin, DeclOrigin::Markdown | DeclOrigin::ModeFile))
+        .flat_map(|vf| vf.analysis.agents.iter().map(move |d| (vf.file, vf.group, d)))
+        .filter(|(_, _, d)| matches!(d.origin, DeclOrigin::Markdown | DeclOrigin::ModeFile))
         .collect();
-    for (i, (file, decl)) in md.iter().enumerate() {
-        let others: Vec<&(usize, &super::AgentDecl)> = md
+    for (i, (file, group, decl)) in md.iter().enumerate() {
+        let others: Vec<(usize, &super::AgentDecl)> = md
             .iter()
             .enumerate()
-            .filter(|(j, (f, d))| *j != i && d.name == decl.name && f != file)
-            .map(|(_, x)| x)
+            .filter(|(j, (f, g, d))| *j != i && d.name == decl.name && f != file && g == group)
+            .map(|(_, (f, _, d))| (*f, *d))
             .collect();
         if others.is_empty() {
             continue;
         }
-        let last = md.iter().rposition(|(_, d)| d.name == decl.name) == Some(i);
+        let last = md.iter().rposition(|(_, g, d)| d.name == decl.name && g == group) == Some(i);
         let mut d = Diagnostic::new(
             Code::DuplicateAgent,
             decl.span,
             format!(
-                "agent \"{}\" is also defined in {} other Markdown file{}; opencode merges them field by field and {}",
+                "agent \"{}\" is also defined by {} other Markdown file{} of this directory; opencode merges them field by field and {}",
                 decl.name,
                 others.len(),
                 if others.len() == 1 { "" } else { "s" },
@@ -324,7 +328,7 @@ fn duplicate_markdown_agents(view: &[ViewFile], out: &mut Vec<(usize, Diagnostic
         for (f, other) in others {
             d = d.with_related(
                 Location::File {
-                    file: *f,
+                    file: f,
                     span: other.span,
                 },
                 format!("\"{}\" also defined here", other.name),
@@ -344,7 +348,11 @@ mod tests {
         let view: Vec<ViewFile> = analyses
             .iter()
             .enumerate()
-            .map(|(file, analysis)| ViewFile { file, analysis })
+            .map(|(file, analysis)| ViewFile {
+                file,
+                analysis,
+                group: 0,
+            })
             .collect();
         check(&view)
     }

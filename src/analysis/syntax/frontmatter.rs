@@ -44,9 +44,16 @@ pub fn split(text: &str) -> Split {
     // The rest of the first line may name a language (`---yaml`); the YAML starts after it.
     let line_end = rest.find('\n').map(|i| start + i + 1).unwrap_or(text.len());
     let yaml_start = line_end;
-    match text[yaml_start.saturating_sub(1)..].find("\n---") {
+    // Search from the opening line's `\n` (when there is one) so that an empty frontmatter
+    // (`---\n---`) closes at once.
+    let search_from = if text[..line_end].ends_with('\n') {
+        line_end - 1
+    } else {
+        line_end
+    };
+    match text[search_from..].find("\n---") {
         Some(i) => {
-            let close_start = yaml_start.saturating_sub(1) + i + 1;
+            let close_start = search_from + i + 1;
             let yaml_end = close_start;
             let mut body_start = close_start + 3;
             // gray-matter keeps the rest of the closing line in the body, minus one line break.
@@ -143,5 +150,10 @@ mod tests {
         assert!(split("----\nx\n").frontmatter.is_none());
         assert!(split("no frontmatter").frontmatter.is_none());
         assert!(split("---").frontmatter.is_some());
+        // A first line ending in a multibyte character, with no line break.
+        for text in ["---é", "---🚀", "\u{feff}---x审"] {
+            let s = split(text);
+            assert!(s.frontmatter.unwrap().close.is_none());
+        }
     }
 }

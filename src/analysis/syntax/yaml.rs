@@ -88,7 +88,8 @@ struct Builder<'t> {
     /// > 0 while inside a collection that is deeper than the depth limit: events are skipped.
     skipping: usize,
     skip_start: usize,
-    anchors: HashMap<usize, Node>,
+    /// Anchored nodes with their size in nodes.
+    anchors: HashMap<usize, (Node, usize)>,
     alias_budget: usize,
     root: Option<Node>,
     errors: Vec<SyntaxError>,
@@ -199,16 +200,19 @@ impl Builder<'_> {
             }
             Event::Alias(id) => {
                 let node = match self.anchors.get(&id) {
-                    Some(target) => {
-                        let size = count(target);
+                    Some((target, size)) => {
+                        let size = *size;
                         if size > self.alias_budget {
+                            let reported = self.alias_budget == 0;
                             self.alias_budget = 0;
-                            self.errors.push(SyntaxError {
-                                span: sp,
-                                message: format!(
-                                    "alias expansion exceeds {ALIAS_BUDGET} nodes (a billion-laughs document?); not expanded"
-                                ),
-                            });
+                            if !reported {
+                                self.errors.push(SyntaxError {
+                                    span: sp,
+                                    message: format!(
+                                        "alias expansion exceeds {ALIAS_BUDGET} nodes (a billion-laughs document?); not expanded"
+                                    ),
+                                });
+                            }
                             Node::new(sp, Style::Plain, Value::Unknown)
                         } else {
                             self.alias_budget -= size;
@@ -262,7 +266,7 @@ impl Builder<'_> {
 
     fn remember(&mut self, anchor: usize, node: &Node) {
         if anchor != 0 {
-            self.anchors.insert(anchor, node.clone());
+            self.anchors.insert(anchor, (node.clone(), count(node)));
         }
     }
 

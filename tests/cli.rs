@@ -1,0 +1,1231 @@
+//! End-to-end tests of the `agent-lsp` binary: `check` in its three formats, exit statuses,
+//! explicit files, cross-file and global-config resolution, and `rules`.
+//!
+//! Every test builds its workspace in a fresh temp dir, runs the real binary with that dir as
+//! the current directory (so reported paths are relative) and `NO_COLOR=1`, and with
+//! `--no-global` unless global handling is what is being tested. The environment variables that
+//! locate the user's opencode configuration are always cleared or set explicitly, so the tests
+//! never read the configuration of the machine they run on.
+//!
+//! Snapshots use expect-test; refresh them with `UPDATE_EXPECT=1 cargo test --test cli`.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use agent_lsp::analysis::{Code, RULES};
+use expect_test::expect;
+use serde_json::Value;
+use tempfile::TempDir;
+
+const BIN: &str = env!("CARGO_BIN_EXE_agent-lsp");
+
+/// The broken agent used by several tests: an unknown mode, an unquoted color (a YAML comment),
+/// a misspelt key and a quoted number.
+const BROKEN_AGENT: &str = "---
+description: Reviews code
+mode: main
+color: #FF5733
+temprature: 0.2
+steps: \"5\"
+---
+You review code.
+";
+
+const CLEAN_AGENT: &str = "---
+description: Reviews code
+mode: subagent
+---
+You review code.
+";
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+/// A temp dir holding `files` (relative path, content); parent directories are created.
+fn workspace(files: &[(&str, &str)]) -> TempDir {
+    let dir = tempfile::tempdir().expect("create temp dir");
+    write_files(dir.path(), files);
+    dir
+}
+
+fn write_files(root: &Path, files: &[(&str, &str)]) {
+    for (rel, text) in files {
+        let path = root.join(rel);
+        fs::create_dir_all(path.parent().expect("file has a parent")).expect("create dirs");
+        fs::write(&path, text).expect("write file");
+    }
+}
+
+#[derive(Debug)]
+struct Output {
+    status: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// The binary, run in `cwd` with `NO_COLOR=1` and no global-config variables from the caller's
+/// environment. `HOME` points at a directory that does not exist, so that `~/.config/opencode`
+/// and `~/.opencode` resolve to nothing (the tests of the default global handling set `HOME`).
+fn command(cwd: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .env("HOME", "/nonexistent/agent-lsp-test-home");
+    for var in ["XDG_CONFIG_HOME", "OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR"] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().expect("run agent-lsp");
+    let output = Output {
+        status: out.status.code().expect("agent-lsp was killed by a signal"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    };
+    assert!(!output.stderr.contains("panicked"), "agent-lsp panicked: {output:#?}");
+    output
+}
+
+/// `agent-lsp ARGS...` in `cwd`.
+fn agent_lsp(cwd: &Path, args: &[&str]) -> Output {
+    run(&mut command(cwd, args))
+}
+
+/// `agent-lsp check --no-global ARGS...` in `cwd`.
+fn check(cwd: &Path, args: &[&str]) -> Output {
+    let mut all = vec!["check", "--no-global"];
+    all.extend_from_slice(args);
+    agent_lsp(cwd, &all)
+}
+
+/// `agent-lsp check --no-global --format json ARGS...`, parsed; the run must succeed or report
+/// problems (status 0 or 1) and print nothing on stderr.
+fn check_json(cwd: &Path, args: &[&str]) -> (i32, Value) {
+    let mut all = vec!["--format", "json"];
+    all.extend_from_slice(args);
+    let out = check(cwd, &all);
+    assert!(out.status == 0 || out.status == 1, "{out:#?}");
+    assert_eq!(out.stderr, "", "{out:#?}");
+    let report = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("invalid JSON ({e}): {}", out.stdout));
+    (out.status, report)
+}
+
+/// One line per diagnostic of a JSON report: `path:line:col-line:col severity code`.
+fn json_summary(report: &Value) -> Vec<String> {
+    report["diagnostics"]
+        .as_array()
+        .expect("diagnostics is an array")
+        .iter()
+        .map(|d| {
+            let r = &d["range"];
+            format!(
+                "{}:{}:{}-{}:{} {} {}",
+                d["path"].as_str().expect("path"),
+                r["start"]["line"],
+                r["start"]["column"],
+                r["end"]["line"],
+                r["end"]["column"],
+                d["severity"].as_str().expect("severity"),
+                d["code"].as_str().expect("code"),
+            )
+        })
+        .collect()
+}
+
+/// The `path:line:col` locations of a human report (`--> ...` lines).
+fn human_locations(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("--> "))
+        .collect()
+}
+
+fn last_line(s: &str) -> &str {
+    s.lines().last().unwrap_or("")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Human format: snapshots
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn human_broken_agent() {
+    let ws = workspace(&[(".opencode/agents/rev.md", BROKEN_AGENT)]);
+    let out = check(ws.path(), &[]);
+    assert_eq!(out.status, 1);
+    assert_eq!(out.stderr, "");
+    assert!(!out.stdout.contains('\x1b'), "NO_COLOR and a pipe: no escape codes");
+    expect![[r##"
+        error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
+         --> .opencode/agents/rev.md:3:7
+          |
+        3 | mode: main
+          |       ^^^^
+
+        error[invalid-color]: unquoted, `#FF5733` is a YAML comment, so `color` is null and opencode refuses to load the configuration; quote it: "#FF5733"
+         --> .opencode/agents/rev.md:4:8
+          |
+        4 | color: #FF5733
+          |        ^^^^^^^
+
+        warning[unknown-key]: `temprature` is not an agent field; opencode passes it to the model provider as `options.temprature`. Did you mean `temperature`?
+         --> .opencode/agents/rev.md:5:1
+          |
+        5 | temprature: 0.2
+          | ^^^^^^^^^^
+
+        error[invalid-type]: `steps` must be a whole number greater than 0, got the string "5"; opencode refuses to load the configuration. Remove the quotes
+         --> .opencode/agents/rev.md:6:8
+          |
+        6 | steps: "5"
+          |        ^^^
+
+        Found 3 errors, 1 warning in 1 of 1 file checked
+    "##]]
+    .assert_eq(&out.stdout);
+}
+
+/// Wide characters (CJK, emoji) before the offending value on the same line: the caret is
+/// placed by display width (2 columns each), the `-->` column counts Unicode scalar values.
+#[test]
+fn human_wide_characters_before_the_error() {
+    let yaml_line = "{description: \"审查代码 🚀\", mode: main}";
+    let json_line = r#"{"agent": {"rev": {"description": "审查代码 🚀", "mode": "main"}}}"#;
+    let ws = workspace(&[
+        (
+            ".opencode/agents/rev.md",
+            &format!("---\n{yaml_line}\n---\nYou review code.\n"),
+        ),
+        ("opencode.json", &format!("{json_line}\n")),
+    ]);
+    let out = check(ws.path(), &[]);
+    assert_eq!(out.status, 1);
+    expect![[r#"
+        error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
+         --> .opencode/agents/rev.md:2:31
+          |
+        2 | {description: "审查代码 🚀", mode: main}
+          |                                    ^^^^
+
+        error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
+         --> opencode.json:1:53
+          |
+        1 | {"agent": {"rev": {"description": "审查代码 🚀", "mode": "main"}}}
+          |                                                          ^^^^^^
+
+        Found 2 errors in 2 of 2 files checked
+    "#]]
+    .assert_eq(&out.stdout);
+
+    // The caret sits under the value: its offset in the caret line equals the display width of
+    // everything before the value in the source line (the only non-ASCII characters here are
+    // wide, 2 columns each).
+    let width = |s: &str| s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum::<usize>();
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    for (source, value) in [(yaml_line, "main}"), (json_line, "\"main\"")] {
+        let shown = lines
+            .iter()
+            .position(|l| l.ends_with(source))
+            .unwrap_or_else(|| panic!("source line {source:?} not shown"));
+        let caret_line = lines[shown + 1];
+        let source_start = lines[shown].len() - source.len();
+        let caret = caret_line.find('^').expect("a caret line follows the source line");
+        let prefix = &source[..source.rfind(value).expect("value in line")];
+        assert_eq!(caret - source_start, width(prefix), "caret misaligned under {source:?}");
+    }
+}
+
+#[test]
+fn human_crlf_file() {
+    let ws = workspace(&[(
+        ".opencode/agents/rev.md",
+        "---\r\ndescription: Reviews code\r\nmode: main\r\nsteps: \"5\"\r\n---\r\nYou review code.\r\n",
+    )]);
+    let out = check(ws.path(), &[]);
+    assert_eq!(out.status, 1);
+    assert!(!out.stdout.contains('\r'), "no carriage return leaks into the report");
+    expect![[r#"
+        error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
+         --> .opencode/agents/rev.md:3:7
+          |
+        3 | mode: main
+          |       ^^^^
+
+        error[invalid-type]: `steps` must be a whole number greater than 0, got the string "5"; opencode refuses to load the configuration. Remove the quotes
+         --> .opencode/agents/rev.md:4:8
+          |
+        4 | steps: "5"
+          |        ^^^
+
+        Found 2 errors in 1 of 1 file checked
+    "#]]
+    .assert_eq(&out.stdout);
+}
+
+#[test]
+fn human_bom_files() {
+    let ws = workspace(&[
+        (
+            ".opencode/agents/rev.md",
+            "\u{feff}---\nmode: main\n---\nYou review code.\n",
+        ),
+        // The error is on the BOM's line: the BOM is neither shown nor counted.
+        ("opencode.json", "\u{feff}{\"default_agent\": 5}\n"),
+    ]);
+    let out = check(ws.path(), &[]);
+    assert_eq!(out.status, 1);
+    assert!(!out.stdout.contains('\u{feff}'), "the BOM is not printed");
+    expect![[r#"
+        error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
+         --> .opencode/agents/rev.md:2:7
+          |
+        2 | mode: main
+          |       ^^^^
+
+        error[invalid-type]: `default_agent` must be a string (an agent name), got a number (5); opencode refuses to load the configuration
+         --> opencode.json:1:19
+          |
+        1 | {"default_agent": 5}
+          |                   ^
+
+        Found 2 errors in 2 of 2 files checked
+    "#]]
+    .assert_eq(&out.stdout);
+}
+
+#[test]
+fn human_clean_workspace_prints_the_summary_only() {
+    let ws = workspace(&[
+        (".opencode/agents/rev.md", CLEAN_AGENT),
+        (
+            "opencode.json",
+            "{\n  \"$schema\": \"https://opencode.ai/config.json\"\n}\n",
+        ),
+    ]);
+    let out = check(ws.path(), &[]);
+    assert_eq!(out.status, 0);
+    assert_eq!(out.stderr, "");
+    expect![[r#"
+        ok: 2 files checked, no problems
+    "#]]
+    .assert_eq(&out.stdout);
+}
+
+#[test]
+fn human_cross_file_note_and_info_summary() {
+    let ws = workspace(&[
+        ("opencode.json", "{\n  \"default_agent\": \"rev\"\n}\n"),
+        (".opencode/agents/rev.md", CLEAN_AGENT),
+        (
+            ".opencode/agents/log.md",
+            "---\ndescription: Reads logs\nmode: subagent\npermission:\n  bash:\n    \"git log*\": allow\n---\nYou read logs.\n",
+        ),
+    ]);
+    let out = check(ws.path(), &[]);
+    assert_eq!(out.status, 1);
+    expect![[r#"
+        info[broad-pattern]: "git log*" also allows commands that merely start with `git log` (e.g. `git logx`); "git log *" allows `git log` with or without arguments, and nothing else
+         --> .opencode/agents/log.md:6:5
+          |
+        6 |     "git log*": allow
+          |     ^^^^^^^^^^
+
+        error[invalid-default-agent]: default agent "rev" is a subagent; opencode fails with `default agent "rev" is a subagent`. Use a primary agent, or give "rev" `mode: primary` or `all`
+         --> opencode.json:2:20
+          |
+        2 |   "default_agent": "rev"
+          |                    ^^^^^
+          = note: its mode is set here (.opencode/agents/rev.md:3:7)
+
+        Found 1 error, 1 info in 2 of 3 files checked
+    "#]]
+    .assert_eq(&out.stdout);
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON format
+// ---------------------------------------------------------------------------------------------
+
+fn assert_position(v: &Value) {
+    let obj = v.as_object().expect("position is an object");
+    let keys: BTreeSet<&str> = obj.keys().map(String::as_str).collect();
+    assert_eq!(keys, BTreeSet::from(["line", "column"]), "{v}");
+    for k in ["line", "column"] {
+        assert!(obj[k].as_u64().is_some_and(|n| n >= 1), "1-based {k}: {v}");
+    }
+}
+
+fn assert_range(v: &Value) {
+    let obj = v.as_object().expect("range is an object");
+    let keys: BTreeSet<&str> = obj.keys().map(String::as_str).collect();
+    assert_eq!(keys, BTreeSet::from(["start", "end"]), "{v}");
+    assert_position(&obj["start"]);
+    assert_position(&obj["end"]);
+    let key = |p: &Value| (p["line"].as_u64(), p["column"].as_u64());
+    assert!(key(&obj["start"]) <= key(&obj["end"]), "start after end: {v}");
+}
+
+#[test]
+fn json_report_has_the_documented_shape() {
+    let ws = workspace(&[
+        (".opencode/agents/rev.md", BROKEN_AGENT),
+        (
+            ".opencode/agents/team/lead.md",
+            "---\ndescription: Leads\nmode: primary\nhidden: yes\n---\nYou lead.\n",
+        ),
+        ("opencode.json", "{\n  \"default_agent\": \"nobody\"\n}\n"),
+    ]);
+    let (status, report) = check_json(ws.path(), &[]);
+    assert_eq!(status, 1);
+
+    let top: BTreeSet<&str> = report.as_object().expect("object").keys().map(String::as_str).collect();
+    assert_eq!(top, BTreeSet::from(["files", "diagnostics"]));
+    assert_eq!(report["files"], 3);
+
+    let codes: BTreeSet<&str> = RULES.iter().map(|r| r.name).collect();
+    for d in report["diagnostics"].as_array().expect("array") {
+        let obj = d.as_object().expect("diagnostic is an object");
+        let keys: BTreeSet<&str> = obj.keys().map(String::as_str).collect();
+        let required = BTreeSet::from(["path", "range", "severity", "code", "message"]);
+        // `related` and `suggestion` are optional extras, not (yet) in the README's description
+        // of the format.
+        let optional = BTreeSet::from(["related", "suggestion"]);
+        assert!(keys.is_superset(&required), "missing keys in {d}");
+        assert!(
+            keys.is_subset(&required.union(&optional).copied().collect()),
+            "unexpected keys in {d}"
+        );
+
+        let path = obj["path"].as_str().expect("path is a string");
+        assert!(
+            !path.contains('\\') && !path.starts_with("./") && !path.starts_with('/'),
+            "{path}"
+        );
+        assert_range(&obj["range"]);
+        assert!(["error", "warning", "info", "hint"].contains(&obj["severity"].as_str().expect("severity")));
+        assert!(codes.contains(obj["code"].as_str().expect("code")), "{d}");
+        assert!(!obj["message"].as_str().expect("message").is_empty());
+        if let Some(s) = obj.get("suggestion") {
+            assert_range(&s["range"]);
+            assert!(s["replacement"].is_string(), "{d}");
+        }
+    }
+
+    assert_eq!(
+        json_summary(&report),
+        [
+            ".opencode/agents/rev.md:3:7-3:11 error invalid-value",
+            ".opencode/agents/rev.md:4:8-4:15 error invalid-color",
+            ".opencode/agents/rev.md:5:1-5:11 warning unknown-key",
+            ".opencode/agents/rev.md:6:8-6:11 error invalid-type",
+            ".opencode/agents/team/lead.md:4:9-4:12 error invalid-type",
+            "opencode.json:2:20-2:28 error invalid-default-agent",
+        ]
+    );
+}
+
+#[test]
+fn json_columns_count_unicode_scalar_values() {
+    // `{"agent": {"rev": {"description": "` is 35 characters; `审查代码 🚀` is 6 scalar values
+    // (10 display columns, 7 UTF-16 units, 17 bytes); then `", "mode": ` is 10 more, so the
+    // value `"main"` starts at column 35 + 6 + 1 + 10 + 1 = 53 and ends (exclusive) at 59.
+    let ws = workspace(&[
+        (
+            "opencode.json",
+            "{\"agent\": {\"rev\": {\"description\": \"审查代码 🚀\", \"mode\": \"main\"}}}\n",
+        ),
+        (
+            ".opencode/agents/x.md",
+            "---\n{description: \"审查代码 🚀\", mode: main}\n---\nYou review code.\n",
+        ),
+    ]);
+    let (status, report) = check_json(ws.path(), &[]);
+    assert_eq!(status, 1);
+    assert_eq!(
+        json_summary(&report),
+        [
+            // `{description: "` (15) + 6 scalars + `", mode: ` (9): the value starts at 31.
+            ".opencode/agents/x.md:2:31-2:35 error invalid-value",
+            "opencode.json:1:53-1:59 error invalid-value",
+        ]
+    );
+}
+
+#[test]
+fn json_positions_ignore_the_bom_and_crlf() {
+    let ws = workspace(&[
+        ("opencode.json", "\u{feff}{\"default_agent\": 5}\n"),
+        (
+            ".opencode/agents/rev.md",
+            "---\r\ndescription: Reviews code\r\nmode: main\r\n---\r\nYou review code.\r\n",
+        ),
+    ]);
+    let (_, report) = check_json(ws.path(), &[]);
+    assert_eq!(
+        json_summary(&report),
+        [
+            ".opencode/agents/rev.md:3:7-3:11 error invalid-value",
+            "opencode.json:1:19-1:20 error invalid-type",
+        ]
+    );
+}
+
+#[test]
+fn json_related_locations_and_suggestions() {
+    let ws = workspace(&[
+        ("opencode.json", "{\n  \"default_agent\": \"rev\"\n}\n"),
+        (".opencode/agents/rev.md", CLEAN_AGENT),
+    ]);
+    let (status, report) = check_json(ws.path(), &[]);
+    assert_eq!(status, 1);
+    let diags = report["diagnostics"].as_array().expect("array");
+    assert_eq!(diags.len(), 1, "{report:#}");
+    let d = &diags[0];
+    assert_eq!(d["path"], "opencode.json");
+    assert_eq!(d["code"], "invalid-default-agent");
+    assert_eq!(d["severity"], "error");
+    assert_eq!(
+        d["range"],
+        serde_json::json!({"start": {"line": 2, "column": 20}, "end": {"line": 2, "column": 25}})
+    );
+    assert_eq!(
+        d["related"],
+        serde_json::json!([{
+            "path": ".opencode/agents/rev.md",
+            "range": {"start": {"line": 3, "column": 7}, "end": {"line": 3, "column": 15}},
+            "message": "its mode is set here",
+        }])
+    );
+
+    let ws = workspace(&[(".opencode/agents/rev.md", BROKEN_AGENT)]);
+    let (_, report) = check_json(ws.path(), &[]);
+    let first = &report["diagnostics"][0];
+    assert_eq!(first["code"], "invalid-value");
+    assert_eq!(
+        first["suggestion"],
+        serde_json::json!({
+            "range": {"start": {"line": 3, "column": 7}, "end": {"line": 3, "column": 11}},
+            "replacement": "primary",
+        })
+    );
+}
+
+#[test]
+fn json_clean_workspace_and_severities() {
+    let ws = workspace(&[(".opencode/agents/rev.md", CLEAN_AGENT)]);
+    let (status, report) = check_json(ws.path(), &[]);
+    assert_eq!(status, 0);
+    assert_eq!(report, serde_json::json!({"files": 1, "diagnostics": []}));
+
+    let ws = workspace(&[(
+        ".opencode/agents/log.md",
+        "---\ndescription: Reads logs\nmode: primary\ntopP: 0.9\npermission:\n  bash:\n    \"git log*\": allow\n---\nYou read logs.\n",
+    )]);
+    let (status, report) = check_json(ws.path(), &[]);
+    assert_eq!(status, 0, "warnings and infos only");
+    assert_eq!(
+        json_summary(&report),
+        [
+            ".opencode/agents/log.md:4:1-4:5 warning unknown-key",
+            ".opencode/agents/log.md:7:5-7:15 info broad-pattern",
+        ]
+    );
+}
+
+#[test]
+fn json_paths_are_relative_with_forward_slashes() {
+    let ws = workspace(&[
+        ("app/opencode.json", "{\"default_agent\": 1}\n"),
+        ("app/.opencode/agents/team/rev.md", "---\nmode: main\n---\nx\n"),
+    ]);
+    let (_, report) = check_json(ws.path(), &[]);
+    assert_eq!(
+        json_summary(&report),
+        [
+            "app/.opencode/agents/team/rev.md:2:7-2:11 error invalid-value",
+            "app/opencode.json:1:19-1:20 error invalid-type",
+        ]
+    );
+    // Given as `./app`, the paths are the same.
+    let (_, again) = check_json(ws.path(), &["./app"]);
+    assert_eq!(json_summary(&again), json_summary(&report));
+}
+
+// ---------------------------------------------------------------------------------------------
+// GitHub format
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn github_annotations() {
+    let ws = workspace(&[
+        (".opencode/agents/rev.md", BROKEN_AGENT),
+        (
+            ".opencode/agents/log.md",
+            "---\ndescription: Reads logs\nmode: subagent\npermission:\n  bash:\n    \"git log*\": allow\n---\nYou read logs.\n",
+        ),
+    ]);
+    let out = check(ws.path(), &["--format", "github"]);
+    assert_eq!(out.status, 1);
+    assert_eq!(out.stderr, "");
+    expect![[r##"
+        ::notice file=.opencode/agents/log.md,line=6,col=5,endLine=6,endColumn=15,title=agent-lsp broad-pattern::"git log*" also allows commands that merely start with `git log` (e.g. `git logx`); "git log *" allows `git log` with or without arguments, and nothing else
+        ::error file=.opencode/agents/rev.md,line=3,col=7,endLine=3,endColumn=11,title=agent-lsp invalid-value::`mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
+        ::error file=.opencode/agents/rev.md,line=4,col=8,endLine=4,endColumn=15,title=agent-lsp invalid-color::unquoted, `#FF5733` is a YAML comment, so `color` is null and opencode refuses to load the configuration; quote it: "#FF5733"
+        ::warning file=.opencode/agents/rev.md,line=5,col=1,endLine=5,endColumn=11,title=agent-lsp unknown-key::`temprature` is not an agent field; opencode passes it to the model provider as `options.temprature`. Did you mean `temperature`?
+        ::error file=.opencode/agents/rev.md,line=6,col=8,endLine=6,endColumn=11,title=agent-lsp invalid-type::`steps` must be a whole number greater than 0, got the string "5"; opencode refuses to load the configuration. Remove the quotes
+    "##]]
+    .assert_eq(&out.stdout);
+    for line in out.stdout.lines() {
+        assert!(
+            ["::error ", "::warning ", "::notice "]
+                .iter()
+                .any(|p| line.starts_with(p)),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn github_clean_workspace_prints_nothing() {
+    let ws = workspace(&[(".opencode/agents/rev.md", CLEAN_AGENT)]);
+    let out = check(ws.path(), &["--format", "github"]);
+    assert_eq!(out.status, 0);
+    assert_eq!(out.stdout, "");
+}
+
+/// In the message, `%`, CR and LF are escaped; in properties (file, title) also `:` and `,`.
+#[cfg(unix)]
+#[test]
+fn github_escapes_messages_and_properties() {
+    let ws = workspace(&[(
+        "a,b:c%d/.opencode/agents/r.md",
+        // A quoted key holding `%` and an escaped newline: it ends up in the message.
+        "---\ndescription: x\n\"50%\\nof\": 1\n---\nx\n",
+    )]);
+    let out = check(ws.path(), &["--format", "github"]);
+    assert_eq!(out.status, 0);
+    assert_eq!(
+        out.stdout.lines().count(),
+        1,
+        "one annotation on one line: {}",
+        out.stdout
+    );
+    let line = out.stdout.trim_end();
+    let (head, message) = line
+        .split_once("::")
+        .and_then(|(_, rest)| rest.split_once("::"))
+        .expect("::level ...::");
+    assert_eq!(
+        head,
+        "warning file=a%2Cb%3Ac%25d/.opencode/agents/r.md,line=3,col=1,endLine=3,endColumn=10,title=agent-lsp unknown-key"
+    );
+    assert!(message.starts_with("`50%25%0Aof` is not an agent field"), "{message}");
+    assert!(!message.contains('\n') && !message.contains('\r'));
+    // Every `%` in the data is the start of an escape.
+    for (i, _) in message.match_indices('%') {
+        assert!(
+            ["%25", "%0A", "%0D"].iter().any(|e| message[i..].starts_with(e)),
+            "{message}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exit status
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn exit_status_clean_warnings_and_errors() {
+    let clean = workspace(&[(".opencode/agents/rev.md", CLEAN_AGENT)]);
+    assert_eq!(check(clean.path(), &[]).status, 0);
+    assert_eq!(check(clean.path(), &["--deny-warnings"]).status, 0);
+
+    let warnings = workspace(&[(
+        ".opencode/agents/rev.md",
+        "---\ndescription: Reviews code\nmode: subagent\ntemprature: 0.2\n---\nYou review code.\n",
+    )]);
+    let out = check(warnings.path(), &[]);
+    assert_eq!(out.status, 0, "warnings only: {out:#?}");
+    assert_eq!(last_line(&out.stdout), "Found 1 warning in 1 of 1 file checked");
+    assert_eq!(check(warnings.path(), &["--deny-warnings"]).status, 1);
+    assert_eq!(
+        check(warnings.path(), &["--deny-warnings", "--format", "json"]).status,
+        1
+    );
+    assert_eq!(
+        check(warnings.path(), &["--deny-warnings", "--format", "github"]).status,
+        1
+    );
+
+    let infos = workspace(&[(
+        ".opencode/agents/log.md",
+        "---\ndescription: Reads logs\nmode: subagent\npermission:\n  bash:\n    \"git log*\": allow\n---\nYou read logs.\n",
+    )]);
+    assert_eq!(check(infos.path(), &["--deny-warnings"]).status, 0, "infos never fail");
+
+    let errors = workspace(&[(".opencode/agents/rev.md", BROKEN_AGENT)]);
+    for format in ["human", "json", "github"] {
+        assert_eq!(check(errors.path(), &["--format", format]).status, 1, "{format}");
+    }
+}
+
+#[test]
+fn exit_status_2_for_a_missing_path_with_nothing_on_stdout() {
+    let ws = workspace(&[(".opencode/agents/rev.md", BROKEN_AGENT)]);
+    for args in [
+        &["does-not-exist"][..],
+        &[".", "does-not-exist"],
+        &["--format", "json", "does-not-exist"],
+    ] {
+        let out = check(ws.path(), args);
+        assert_eq!(out.status, 2, "{args:?}: {out:#?}");
+        assert_eq!(out.stdout, "", "{args:?}");
+        assert!(
+            out.stderr.starts_with("agent-lsp: error: does-not-exist: "),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}
+
+#[test]
+fn exit_status_2_for_usage_errors() {
+    let ws = workspace(&[(".opencode/agents/rev.md", CLEAN_AGENT)]);
+    for args in [
+        &["check", "--bogus"][..],
+        &["check", "--format", "xml"],
+        &["check", "--global-dir"],
+        &["frobnicate"],
+        &[],
+    ] {
+        let out = agent_lsp(ws.path(), args);
+        assert_eq!(out.status, 2, "{args:?}: {out:#?}");
+        assert_eq!(out.stdout, "", "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+    // A file that is not an opencode file.
+    fs::write(ws.path().join("notes.txt"), "hello\n").unwrap();
+    let out = check(ws.path(), &["notes.txt"]);
+    assert_eq!(out.status, 2);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.contains("notes.txt: not an opencode file"), "{}", out.stderr);
+}
+
+#[test]
+fn help_and_version_exit_0_on_stdout() {
+    let ws = workspace(&[]);
+    for args in [&["--help"][..], &["check", "--help"], &["--version"]] {
+        let out = agent_lsp(ws.path(), args);
+        assert_eq!(out.status, 0, "{args:?}");
+        assert!(!out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn check_without_a_path_checks_the_current_directory() {
+    let ws = workspace(&[
+        (".opencode/agents/rev.md", BROKEN_AGENT),
+        ("sub/opencode.json", "{\"default_agent\": 1}\n"),
+    ]);
+    let implicit = check(ws.path(), &[]);
+    let explicit = check(ws.path(), &["."]);
+    assert_eq!(implicit.status, 1);
+    assert_eq!(implicit.stdout, explicit.stdout);
+    assert_eq!(
+        human_locations(&implicit.stdout),
+        [
+            ".opencode/agents/rev.md:3:7",
+            ".opencode/agents/rev.md:4:8",
+            ".opencode/agents/rev.md:5:1",
+            ".opencode/agents/rev.md:6:8",
+            "sub/opencode.json:1:19",
+        ]
+    );
+    let ws = workspace(&[]);
+    let out = check(ws.path(), &[]);
+    assert_eq!(
+        (out.status, out.stdout.as_str()),
+        (0, "no opencode files found to check\n")
+    );
+}
+
+#[test]
+fn unreadable_files_are_warned_about_on_stderr() {
+    // A binary opencode.json is skipped with a warning; with nothing else to check that is an
+    // I/O failure (2), next to a readable file it is not.
+    let ws = workspace(&[("opencode.json", "{\"a\":\0}")]);
+    let out = check(ws.path(), &["--format", "json"]);
+    assert_eq!(out.status, 2, "{out:#?}");
+    assert_eq!(
+        out.stderr,
+        "agent-lsp: warning: opencode.json: binary file (contains NUL bytes); skipped\n"
+    );
+    let report: Value = serde_json::from_str(&out.stdout).expect("stdout is still the JSON report");
+    assert_eq!(report, serde_json::json!({"files": 0, "diagnostics": []}));
+
+    write_files(ws.path(), &[(".opencode/agents/rev.md", CLEAN_AGENT)]);
+    let out = check(ws.path(), &[]);
+    assert_eq!(out.status, 0, "{out:#?}");
+    assert_eq!(out.stdout, "ok: 1 file checked, no problems\n");
+    assert!(out.stderr.contains("opencode.json: binary file"), "{}", out.stderr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Explicit files
+// ---------------------------------------------------------------------------------------------
+
+fn project_with_both_files() -> TempDir {
+    workspace(&[
+        (".opencode/agents/rev.md", BROKEN_AGENT),
+        (
+            "opencode.json",
+            "{\n  \"default_agent\": \"build\",\n  \"agnet\": {}\n}\n",
+        ),
+    ])
+}
+
+#[test]
+fn explicit_agent_file() {
+    let ws = project_with_both_files();
+    let out = check(ws.path(), &[".opencode/agents/rev.md"]);
+    assert_eq!(out.status, 1);
+    assert_eq!(
+        human_locations(&out.stdout),
+        [
+            ".opencode/agents/rev.md:3:7",
+            ".opencode/agents/rev.md:4:8",
+            ".opencode/agents/rev.md:5:1",
+            ".opencode/agents/rev.md:6:8",
+        ]
+    );
+    assert_eq!(
+        last_line(&out.stdout),
+        "Found 3 errors, 1 warning in 1 of 1 file checked"
+    );
+}
+
+#[test]
+fn explicit_config_file() {
+    let ws = project_with_both_files();
+    let out = check(ws.path(), &["opencode.json"]);
+    assert_eq!(out.status, 0, "a warning only: {out:#?}");
+    assert_eq!(human_locations(&out.stdout), ["opencode.json:3:3"]);
+    assert!(out.stdout.contains("warning[unknown-key]"), "{}", out.stdout);
+    assert_eq!(last_line(&out.stdout), "Found 1 warning in 1 of 1 file checked");
+}
+
+#[test]
+fn directory_with_both_files_and_no_duplicates() {
+    let ws = project_with_both_files();
+    let all = [
+        ".opencode/agents/rev.md:3:7",
+        ".opencode/agents/rev.md:4:8",
+        ".opencode/agents/rev.md:5:1",
+        ".opencode/agents/rev.md:6:8",
+        "opencode.json:3:3",
+    ];
+    let out = check(ws.path(), &["."]);
+    assert_eq!(human_locations(&out.stdout), all);
+    assert_eq!(
+        last_line(&out.stdout),
+        "Found 3 errors, 2 warnings in 2 of 2 files checked"
+    );
+    // The directory and files inside it, some twice: each diagnostic once.
+    let out = check(
+        ws.path(),
+        &[".", "opencode.json", ".opencode/agents/rev.md", "./opencode.json"],
+    );
+    assert_eq!(human_locations(&out.stdout), all);
+    assert_eq!(
+        last_line(&out.stdout),
+        "Found 3 errors, 2 warnings in 2 of 2 files checked"
+    );
+    // Both files given explicitly.
+    let out = check(ws.path(), &["opencode.json", ".opencode/agents/rev.md"]);
+    assert_eq!(human_locations(&out.stdout), all);
+}
+
+/// Both files of one project given explicitly, as a pre-commit hook or
+/// `git diff --name-only | xargs agent-lsp check` does: they are checked together, so
+/// `opencode.json` sees the agent defined in `.opencode/agents/rev.md`.
+#[test]
+fn explicit_files_of_one_project_see_each_other() {
+    let ws = workspace(&[
+        ("opencode.json", "{\n  \"default_agent\": \"rev\"\n}\n"),
+        (".opencode/agents/rev.md", &CLEAN_AGENT.replace("subagent", "primary")),
+    ]);
+    assert_eq!(check(ws.path(), &[]).status, 0, "the directory is clean");
+    for args in [
+        ["opencode.json", ".opencode/agents/rev.md"],
+        [".opencode/agents/rev.md", "opencode.json"],
+    ] {
+        let out = check(ws.path(), &args);
+        assert_eq!(
+            (out.status, out.stdout.as_str()),
+            (0, "ok: 2 files checked, no problems\n"),
+            "{args:?}"
+        );
+    }
+}
+
+/// One file given explicitly is checked alone: `agent-lsp check opencode.json` in a project
+/// whose `.opencode/agents/rev.md` defines the primary agent `rev` reports
+/// `default agent "rev" not found`, although opencode started in that directory loads `rev`,
+/// `agent-lsp check .` is clean, and so is the same pair given as two explicit files.
+#[test]
+fn explicit_config_file_is_checked_in_its_project() {
+    let ws = workspace(&[
+        ("opencode.json", "{\n  \"default_agent\": \"rev\"\n}\n"),
+        (".opencode/agents/rev.md", &CLEAN_AGENT.replace("subagent", "primary")),
+    ]);
+    let out = check(ws.path(), &["opencode.json"]);
+    assert_eq!(
+        (out.status, out.stdout.as_str()),
+        (0, "ok: 1 file checked, no problems\n")
+    );
+}
+
+/// `agent-lsp check .opencode` (or `.opencode/agents`) finds nothing: discovery only recognises
+/// a `.opencode/` directory as a child of a walked directory, so the broken agent inside is not
+/// checked and the run passes with `ok: 0 files checked, no problems` and status 0, a false
+/// green in CI.
+#[test]
+fn a_config_directory_given_as_path_is_checked() {
+    let ws = workspace(&[(".opencode/agents/rev.md", BROKEN_AGENT)]);
+    for dir in [".opencode", ".opencode/agents"] {
+        let out = check(ws.path(), &[dir]);
+        assert_eq!(out.status, 1, "{dir}: {out:#?}");
+        assert_eq!(
+            last_line(&out.stdout),
+            "Found 3 errors, 1 warning in 1 of 1 file checked",
+            "{dir}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cross-file: default_agent
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn default_agent_must_be_a_primary_agent() {
+    let ws = workspace(&[
+        ("opencode.json", "{\n  \"default_agent\": \"rev\"\n}\n"),
+        (".opencode/agents/rev.md", CLEAN_AGENT),
+    ]);
+    let (status, report) = check_json(ws.path(), &[]);
+    assert_eq!(status, 1);
+    assert_eq!(
+        json_summary(&report),
+        ["opencode.json:2:20-2:25 error invalid-default-agent"]
+    );
+    let message = report["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(message.contains("\"rev\" is a subagent"), "{message}");
+
+    write_files(
+        ws.path(),
+        &[(".opencode/agents/rev.md", &CLEAN_AGENT.replace("subagent", "primary"))],
+    );
+    let out = check(ws.path(), &[]);
+    assert_eq!(
+        (out.status, out.stdout.as_str()),
+        (0, "ok: 2 files checked, no problems\n")
+    );
+    write_files(
+        ws.path(),
+        &[(".opencode/agents/rev.md", &CLEAN_AGENT.replace("subagent", "all"))],
+    );
+    assert_eq!(check(ws.path(), &[]).status, 0, "mode: all can be the default agent");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Global configuration
+// ---------------------------------------------------------------------------------------------
+
+const HELPER_AGENT: &str = "---\ndescription: Helps\nmode: primary\n---\nYou help.\n";
+
+/// A project whose `default_agent` is defined only in a global config directory.
+fn project_using_global_helper() -> TempDir {
+    workspace(&[
+        ("project/opencode.json", "{\n  \"default_agent\": \"helper\"\n}\n"),
+        ("project/.opencode/agents/rev.md", CLEAN_AGENT),
+    ])
+}
+
+#[test]
+fn global_dir_agents_resolve() {
+    let root = project_using_global_helper();
+    write_files(root.path(), &[("global/agents/helper.md", HELPER_AGENT)]);
+    let project = root.path().join("project");
+    let global = root.path().join("global");
+    let global = global.to_str().unwrap();
+
+    let out = agent_lsp(&project, &["check", "--global-dir", global]);
+    assert_eq!(
+        (out.status, out.stdout.as_str()),
+        (0, "ok: 2 files checked, no problems\n")
+    );
+
+    let out = check(&project, &[]);
+    assert_eq!(out.status, 1);
+    assert_eq!(human_locations(&out.stdout), ["opencode.json:2:20"]);
+    assert!(
+        out.stdout.contains("default agent \"helper\" not found"),
+        "{}",
+        out.stdout
+    );
+
+    // A relative --global-dir works as well.
+    let out = agent_lsp(&project, &["check", "--global-dir", "../global"]);
+    assert_eq!(out.status, 0, "{out:#?}");
+}
+
+#[test]
+fn global_files_are_not_reported() {
+    let root = project_using_global_helper();
+    write_files(
+        root.path(),
+        &[
+            (
+                "global/agents/helper.md",
+                "---\ndescription: Helps\nmode: primary\ncolor: #FF0000\ntemprature: 1\n---\nYou help.\n",
+            ),
+            ("global/agents/broken.md", BROKEN_AGENT),
+            (
+                "global/opencode.json",
+                "{\n  \"agnet\": {},\n  \"default_agent\": 5\n}\n",
+            ),
+        ],
+    );
+    let project = root.path().join("project");
+    let global = root.path().join("global");
+    for format in ["human", "json", "github"] {
+        let out = agent_lsp(
+            &project,
+            &["check", "--format", format, "--global-dir", global.to_str().unwrap()],
+        );
+        assert_eq!(out.status, 0, "{format}: {out:#?}");
+        assert_eq!(out.stderr, "", "{format}");
+        match format {
+            "human" => assert_eq!(out.stdout, "ok: 2 files checked, no problems\n"),
+            "json" => assert_eq!(
+                serde_json::from_str::<Value>(&out.stdout).unwrap(),
+                serde_json::json!({"files": 2, "diagnostics": []})
+            ),
+            _ => assert_eq!(out.stdout, ""),
+        }
+    }
+}
+
+#[test]
+fn default_global_dir_is_xdg_config_home_opencode() {
+    let root = project_using_global_helper();
+    write_files(root.path(), &[("xdg/opencode/agents/helper.md", HELPER_AGENT)]);
+    fs::create_dir_all(root.path().join("home")).unwrap();
+    let project = root.path().join("project");
+
+    let out = run(command(&project, &["check"])
+        .env("XDG_CONFIG_HOME", root.path().join("xdg"))
+        .env("HOME", root.path().join("home")));
+    assert_eq!(
+        (out.status, out.stdout.as_str()),
+        (0, "ok: 2 files checked, no problems\n")
+    );
+
+    // --no-global ignores it.
+    let out = run(command(&project, &["check", "--no-global"])
+        .env("XDG_CONFIG_HOME", root.path().join("xdg"))
+        .env("HOME", root.path().join("home")));
+    assert_eq!(out.status, 1);
+    assert_eq!(human_locations(&out.stdout), ["opencode.json:2:20"]);
+
+    // With XDG_CONFIG_HOME set, ~/.config/opencode is not the global dir.
+    write_files(root.path(), &[("home/.config/opencode/agents/other.md", HELPER_AGENT)]);
+    fs::remove_file(root.path().join("xdg/opencode/agents/helper.md")).unwrap();
+    let out = run(command(&project, &["check"])
+        .env("XDG_CONFIG_HOME", root.path().join("xdg"))
+        .env("HOME", root.path().join("home")));
+    assert_eq!(out.status, 1, "{out:#?}");
+}
+
+#[test]
+fn without_xdg_config_home_the_global_dir_is_home_config_opencode() {
+    let root = project_using_global_helper();
+    write_files(root.path(), &[("home/.config/opencode/agents/helper.md", HELPER_AGENT)]);
+    let project = root.path().join("project");
+    let out = run(command(&project, &["check"]).env("HOME", root.path().join("home")));
+    assert_eq!(
+        (out.status, out.stdout.as_str()),
+        (0, "ok: 2 files checked, no problems\n")
+    );
+}
+
+#[test]
+fn home_dot_opencode_agents_resolve() {
+    let root = project_using_global_helper();
+    write_files(root.path(), &[("home/.opencode/agents/helper.md", HELPER_AGENT)]);
+    let project = root.path().join("project");
+    let out = run(command(&project, &["check"]).env("HOME", root.path().join("home")));
+    assert_eq!(
+        (out.status, out.stdout.as_str()),
+        (0, "ok: 2 files checked, no problems\n")
+    );
+    let out = run(command(&project, &["check", "--no-global"]).env("HOME", root.path().join("home")));
+    assert_eq!(out.status, 1);
+}
+
+#[test]
+fn opencode_config_and_opencode_config_dir_resolve() {
+    let root = project_using_global_helper();
+    write_files(
+        root.path(),
+        &[
+            // Not reported: `colr` is a typo, but the file is outside the checked paths.
+            (
+                "extra.json",
+                r#"{"agent": {"helper": {"mode": "primary", "prompt": "x", "colr": 1}}}"#,
+            ),
+            ("config-dir/agents/helper.md", HELPER_AGENT),
+        ],
+    );
+    let project = root.path().join("project");
+    let out = run(command(&project, &["check"]).env("OPENCODE_CONFIG", root.path().join("extra.json")));
+    assert_eq!(
+        (out.status, out.stdout.as_str()),
+        (0, "ok: 2 files checked, no problems\n")
+    );
+    let out = run(command(&project, &["check"]).env("OPENCODE_CONFIG_DIR", root.path().join("config-dir")));
+    assert_eq!(
+        (out.status, out.stdout.as_str()),
+        (0, "ok: 2 files checked, no problems\n")
+    );
+    let out =
+        run(command(&project, &["check", "--no-global"]).env("OPENCODE_CONFIG_DIR", root.path().join("config-dir")));
+    assert_eq!(out.status, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// agent-lsp rules
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn rules_lists_every_code() {
+    let ws = workspace(&[]);
+    let out = agent_lsp(ws.path(), &["rules"]);
+    assert_eq!(out.status, 0);
+    assert_eq!(out.stderr, "");
+    let listed: Vec<(&str, &str)> = out
+        .stdout
+        .lines()
+        .map(|l| {
+            let mut words = l.split_whitespace();
+            (words.next().unwrap_or(""), words.next().unwrap_or(""))
+        })
+        .collect();
+    let expected: Vec<(&str, &str)> = RULES.iter().map(|r| (r.name, r.severity.as_str())).collect();
+    assert_eq!(listed, expected);
+    for (line, rule) in out.stdout.lines().zip(RULES) {
+        assert!(line.ends_with(rule.summary), "{line}");
+    }
+}
+
+#[test]
+fn rules_explains_one_rule() {
+    let ws = workspace(&[]);
+    let out = agent_lsp(ws.path(), &["rules", "shadowed-rule"]);
+    assert_eq!(out.status, 0);
+    assert_eq!(out.stderr, "");
+    assert_eq!(out.stdout, agent_lsp::cli::rule_doc(Code::ShadowedRule));
+    expect![[r#"
+        shadowed-rule (warning, tagged unnecessary)
+
+        A permission rule that can never decide, because a later rule matches everything it matches.
+
+        opencode evaluates permission rules with "last match wins": no specificity, no deny-first. A catch-all written last, such as `"*": ask`, overrides every rule before it.
+
+        Bad:
+            bash:
+              "git push *": deny
+              "*": allow
+
+        Good:
+            bash:
+              "*": allow
+              "git push *": deny
+    "#]]
+    .assert_eq(&out.stdout);
+
+    for rule in RULES {
+        let out = agent_lsp(ws.path(), &["rules", rule.name]);
+        assert_eq!(out.status, 0, "{}", rule.name);
+        assert!(
+            out.stdout
+                .starts_with(&format!("{} ({}", rule.name, rule.severity.as_str()))
+        );
+        for part in [rule.summary, rule.explanation, "\nBad:\n", "\nGood:\n"] {
+            assert!(out.stdout.contains(part), "{}: missing {part:?}", rule.name);
+        }
+    }
+}
+
+#[test]
+fn rules_unknown_code_exits_2_with_a_suggestion() {
+    let ws = workspace(&[]);
+    let out = agent_lsp(ws.path(), &["rules", "nope"]);
+    assert_eq!(out.status, 2);
+    assert_eq!(out.stdout, "");
+    // Nothing is close to `nope`, so there is no suggestion.
+    assert_eq!(out.stderr, "agent-lsp: error: no rule `nope`.\n");
+
+    for typo in ["shadowed-rul", "shadowed_rule", "ShadowedRule", "shadowd-rule"] {
+        let out = agent_lsp(ws.path(), &["rules", typo]);
+        assert_eq!(out.status, 2, "{typo}");
+        assert_eq!(out.stdout, "", "{typo}");
+        assert_eq!(
+            out.stderr,
+            format!("agent-lsp: error: no rule `{typo}`. Did you mean `shadowed-rule`?\n")
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// README
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn readme_rule_table_matches_the_catalog() {
+    let readme = include_str!("../README.md");
+    let start = readme.find("<!-- rules:start -->").expect("rules:start marker");
+    let end = readme.find("<!-- rules:end -->").expect("rules:end marker");
+    assert!(start < end);
+    let rows: Vec<(String, String, String)> = readme[start..end]
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<&str> = l.trim().trim_matches('|').split(" | ").map(str::trim).collect();
+            assert_eq!(cells.len(), 3, "a row has three cells: {l}");
+            let code = cells[0]
+                .strip_prefix('`')
+                .and_then(|c| c.strip_suffix('`'))
+                .unwrap_or_else(|| panic!("code in backticks: {l}"));
+            (code.to_string(), cells[1].to_string(), cells[2].to_string())
+        })
+        .collect();
+    let expected: Vec<(String, String, String)> = RULES
+        .iter()
+        .map(|r| {
+            (
+                r.name.to_string(),
+                r.severity.as_str().to_string(),
+                r.summary.to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(rows, expected);
+}

@@ -1,0 +1,346 @@
+//! The corpus test: real agent files from public repositories (`../shared/corpus/`, see its
+//! README.md and MANIFEST.tsv) are laid back out at their original paths, one temporary tree per
+//! repository, and checked the way `agent-lsp check --no-global` checks a checkout.
+//!
+//! - Every opencode file (kinds `A_opencode_agent` and `B_opencode_config`) must be analysed, and
+//!   none may get an error, except the files of `EXPECTED_ERRORS`, which really fail at run time
+//!   (and each of whose errors must still fire, so the table cannot rot).
+//! - Claude Code agents, skills and command files (kinds `C_claude_agent` and `D_skill_command`)
+//!   laid out at their original paths must not be picked up as opencode files.
+//! - `cargo test --test corpus -- --nocapture` prints the warning counts by code.
+//!
+//! The expectations come from the facts in `shared/spec/opencode.md` (opencode 1.18.34), not from
+//! the hand labels in MANIFEST.tsv. Hand labels this test disagrees with:
+//!
+//! - ryan-brosas/opencode-coding-template `.opencode/agent/{build,explore,general,plan,review,
+//!   scout}.md`, labelled "error" for a `"*": ask` catch-all placed last under `permission.bash`:
+//!   opencode loads these files; "last match wins" (spec §6.4) makes the earlier rules dead, which
+//!   is a trap worth a warning (`shadowed-rule`), not a load failure.
+//! - Kyohei-Prj/opencode-config `.opencode/agents/review-consolidator.md`, labelled "error" for the
+//!   unquoted `description: Checks five patterns: ...`: strict YAML rejects it, but opencode's
+//!   sanitizer retry turns the value into a block scalar and the agent loads with all its settings
+//!   (spec §3.2), so this is a warning.
+//! - shahboura/agents-opencode `.opencode/agents/{codebase,em-advisor,orchestrator}.md`, labelled
+//!   "error" for `"rm -rf *"`-style keys directly under `permission`: the permission schema has a
+//!   rest record (spec §6.1), so the file loads; the rules match no tool and do nothing, which is
+//!   a warning (`unknown-permission`).
+//! - david-eve-za/opencode-config `opencode.jsonc` and slaid098/opencode-config
+//!   `.opencode/opencode.json`, labelled "error" for a duplicate key in a `bash` map: JSON parsing
+//!   keeps the last value and opencode starts, so this is a warning (`duplicate-key`).
+//! - fishead/opencode-config `opencode.jsonc`, labelled "error": a dead `permission.write` is a
+//!   warning, and two Markdown files both named `OpenCoder` are merged (a duplicate, not a failure);
+//!   the config also lists plugins. Nothing in it stops opencode.
+//! - darellchua2/opencode-config-template `opencode_app/opencode.json`, labelled "error" for
+//!   `permission.tool: {"codegraph*": ...}` and `read: {"mcp:*": ...}`: any permission key and any
+//!   pattern is accepted by the schema (spec §6.1), and `subagent_depth` is a 1.18 key (§9.4), so
+//!   the file loads; those rules simply never match.
+//! - Theme colors labelled "warn" as "newer opencode only": ada-x64/opencode-config
+//!   `src/opencode.json`, 0serna/opencode-config `dotfiles/opencode/opencode.jsonc`,
+//!   Akese315/my-agents `agents/orchestrator.md` and `agents/c-security-reviewer.md`,
+//!   Ahmed-ES-SH/opencode-configration `agents/Agent-verification.md`: `primary`, `secondary`,
+//!   `accent`, `success`, `error` are valid colors in 1.18 (spec §5); nothing to report.
+//! - mgajewskik/opencode-config `opencode.json`, labelled "ok (theme/keybinds top-level)": `theme`
+//!   and `keybinds` are not top-level keys of the 1.18.34 config (spec §10), so opencode drops them
+//!   silently (`unknown-key` warnings); its bash map also has real shadowed rules (a
+//!   `"kubectl apply --force*": deny` followed by `"kubectl apply*": ask`).
+//! - BontaVlad/NimDrake `.opencode/agents/{ask,review}.md` and mpazik/binder
+//!   `.opencode/agent/explore.md`, labelled "ok": they set `codesearch` / `list` permissions, which
+//!   no 1.18 tool consults (spec §6.2), so those rules do nothing (`unknown-permission` warnings).
+//! - mikekwright/opencode-configuration `opencode.json`, labelled "ok (default_agent resolves to md
+//!   agent)": that Markdown agent (and the command agent `flake-setup-tester`) was not collected,
+//!   so in the laid-out corpus `default_agent` names no agent, which is an error there.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use agent_lsp::analysis::{Code, Encoding, Severity};
+use agent_lsp::workspace::{Options, Workspace};
+
+/// The opencode corpus files that really fail at run time, with the error codes they must get.
+const EXPECTED_ERRORS: &[(&str, &[&str])] = &[
+    // A stray `}` after the `command` map: the JSONC does not parse, opencode stops with
+    // ConfigJsonError.
+    (
+        "B_opencode_config/CowboyLogic__ai-dev__docs__tools__opencode__standard-config__opencode.json",
+        &["syntax-error"],
+    ),
+    // `default_agent: "neo"`: no agent of that name in the repository's opencode layout (the
+    // neo.agent.md file sits outside any agent directory), so `default agent "neo" not found`.
+    (
+        "B_opencode_config/CowboyLogic__ai-dev__harness__opencode__opencode.jsonc",
+        &["invalid-default-agent"],
+    ),
+    // `default_agent: "conductor"`: conductor.md sits outside any agent directory, so
+    // `default agent "conductor" not found`.
+    (
+        "B_opencode_config/CowboyLogic__ai-dev__harness__opencode-lane__opencode.jsonc",
+        &["invalid-default-agent"],
+    ),
+    // `default_agent: "opencode-configuration-manager"`: the corpus holds no file defining it (the
+    // repository's Markdown agent was not collected), so in this tree it is not found.
+    (
+        "B_opencode_config/mikekwright__opencode-configuration__opencode.json",
+        &["invalid-default-agent"],
+    ),
+];
+
+const OPENCODE_KINDS: &[&str] = &["A_opencode_agent", "B_opencode_config"];
+const OTHER_KINDS: &[&str] = &["C_claude_agent", "D_skill_command"];
+
+struct Entry {
+    kind: String,
+    local_file: String,
+    repo: String,
+    /// The file's path inside its repository.
+    path: String,
+}
+
+fn corpus_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    assert!(
+        dir.join("MANIFEST.tsv").is_file(),
+        "the corpus is missing: expected {} (the shared/ directory checked out beside the repository)",
+        dir.join("MANIFEST.tsv").display()
+    );
+    dir
+}
+
+/// A TSV field, unquoted CSV-style (`"a ""b"""` is `a "b"`).
+fn unquote(field: &str) -> String {
+    match field.strip_prefix('"').and_then(|f| f.strip_suffix('"')) {
+        Some(inner) => inner.replace("\"\"", "\""),
+        None => field.to_string(),
+    }
+}
+
+fn manifest(dir: &Path) -> Vec<Entry> {
+    let text = fs::read_to_string(dir.join("MANIFEST.tsv")).expect("read MANIFEST.tsv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("MANIFEST.tsv is empty").split('\t').collect();
+    assert_eq!(header, ["kind", "local_file", "repo", "path", "commit", "notes"]);
+    let mut entries = Vec::new();
+    for (i, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let fields: Vec<String> = line.split('\t').map(unquote).collect();
+        assert_eq!(fields.len(), 6, "MANIFEST.tsv line {}: {line:?}", i + 2);
+        let local = dir.join(&fields[1]);
+        assert!(
+            local.is_file(),
+            "MANIFEST.tsv line {}: {} is missing",
+            i + 2,
+            local.display()
+        );
+        let [kind, local_file, repo, path, _commit, _notes] = <[String; 6]>::try_from(fields).unwrap();
+        entries.push(Entry {
+            kind,
+            local_file,
+            repo,
+            path,
+        });
+    }
+    entries
+}
+
+/// Copy each entry to its original path under `root`.
+fn lay_out(corpus: &Path, root: &Path, entries: &[&Entry]) {
+    for e in entries {
+        let dest = root.join(&e.path);
+        fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        fs::copy(corpus.join(&e.local_file), &dest).unwrap();
+    }
+}
+
+fn by_repo<'a>(entries: &'a [Entry], kinds: &[&str]) -> BTreeMap<&'a str, Vec<&'a Entry>> {
+    let mut repos: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
+    for e in entries.iter().filter(|e| kinds.contains(&e.kind.as_str())) {
+        repos.entry(e.repo.as_str()).or_default().push(e);
+    }
+    repos
+}
+
+/// Whether the workspace walk finds this file on its own: a config file anywhere, a Markdown file
+/// under `.opencode/{agent,agents,mode,modes}/`, or one in an agent or mode folder next to an
+/// `opencode.json(c)` of the same repository. The others (the "global-config layout" repositories
+/// without their config) are given to `Workspace::load` as files.
+fn found_by_walk(path: &str, repo_paths: &BTreeSet<&str>) -> bool {
+    let parts: Vec<&str> = path.split('/').collect();
+    let name = parts[parts.len() - 1];
+    if name == "opencode.json" || name == "opencode.jsonc" {
+        return true;
+    }
+    parts.iter().enumerate().take(parts.len() - 1).any(|(i, dir)| {
+        let depth_ok = match *dir {
+            "agent" | "agents" => true,
+            "mode" | "modes" => i + 2 == parts.len(),
+            _ => false,
+        };
+        let parent = &parts[..i];
+        let config_dir = parent.last() == Some(&".opencode")
+            || ["opencode.json", "opencode.jsonc"].iter().any(|c| {
+                let mut config = parent.to_vec();
+                config.push(c);
+                repo_paths.contains(config.join("/").as_str())
+            });
+        depth_ok && config_dir
+    })
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    fs::canonicalize(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn opencode_corpus_files_are_all_analysed_and_only_broken_ones_get_errors() {
+    let corpus = corpus_dir();
+    let entries = manifest(&corpus);
+    let repos = by_repo(&entries, OPENCODE_KINDS);
+    assert!(!repos.is_empty(), "no opencode files in MANIFEST.tsv");
+    for (file, codes) in EXPECTED_ERRORS {
+        assert!(
+            entries.iter().any(|e| e.local_file == *file),
+            "EXPECTED_ERRORS names {file}, which MANIFEST.tsv does not list"
+        );
+        for c in *codes {
+            assert!(Code::from_name(c).is_some(), "EXPECTED_ERRORS: unknown code {c}");
+        }
+    }
+
+    let mut problems: Vec<String> = Vec::new();
+    // local_file -> the error codes it got.
+    let mut errors: BTreeMap<String, BTreeSet<&'static str>> = BTreeMap::new();
+    let mut warnings: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut infos: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut analysed = 0;
+    let mut explicit_count = 0;
+
+    for (repo, files) in &repos {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("repo");
+        lay_out(&corpus, &root, files);
+        let repo_paths: BTreeSet<&str> = files.iter().map(|e| e.path.as_str()).collect();
+        let mut paths = vec![root.clone()];
+        for e in files.iter().filter(|e| !found_by_walk(&e.path, &repo_paths)) {
+            paths.push(root.join(&e.path));
+            explicit_count += 1;
+        }
+        let ws = Workspace::load(&paths, &Options::isolated()).unwrap_or_else(|e| panic!("{repo}: {e}"));
+        assert!(ws.errors.is_empty(), "{repo}: unreadable: {:?}", ws.errors);
+
+        // Every manifest file is in the workspace, in scope, with the right kind; nothing else is.
+        let mut local_of: BTreeMap<usize, &str> = BTreeMap::new();
+        for e in files {
+            let want = canonical(&root.join(&e.path));
+            match ws.files.iter().position(|f| canonical(&f.path) == want) {
+                Some(id) if ws.files[id].in_scope => {
+                    let is_md = e.path.ends_with(".md");
+                    assert_eq!(ws.files[id].kind.is_markdown(), is_md, "{repo}: {}", e.path);
+                    local_of.insert(id, &e.local_file);
+                }
+                Some(_) => problems.push(format!("{repo}: {} was loaded but not in scope", e.path)),
+                None => problems.push(format!("{repo}: {} was not analysed", e.path)),
+            }
+        }
+        assert_eq!(
+            ws.files.len(),
+            files.len(),
+            "{repo}: files loaded that the manifest does not list"
+        );
+        analysed += local_of.len();
+
+        for (id, d) in ws.diagnostics() {
+            let f = &ws.files[id];
+            let local = local_of.get(&id).copied().unwrap_or("?");
+            match d.severity {
+                Severity::Error => {
+                    errors.entry(local.to_string()).or_default().insert(d.code.as_str());
+                    let pos = f.index.line_col(&f.text, d.span.start as usize, Encoding::Utf32);
+                    let expected = EXPECTED_ERRORS
+                        .iter()
+                        .any(|(file, codes)| *file == local && codes.contains(&d.code.as_str()));
+                    if !expected {
+                        problems.push(format!(
+                            "unexpected error on {repo}/{}:{}:{}: {} {}",
+                            f.path.strip_prefix(&root).unwrap_or(&f.path).display(),
+                            pos.line + 1,
+                            pos.col + 1,
+                            d.code.as_str(),
+                            d.message
+                        ));
+                    }
+                }
+                Severity::Warning => *warnings.entry(d.code.as_str()).or_default() += 1,
+                Severity::Info | Severity::Hint => *infos.entry(d.code.as_str()).or_default() += 1,
+            }
+        }
+    }
+
+    for (file, codes) in EXPECTED_ERRORS {
+        let got = errors.get(*file).cloned().unwrap_or_default();
+        let want: BTreeSet<&str> = codes.iter().copied().collect();
+        if got != want {
+            problems.push(format!("{file}: expected errors {want:?}, got {got:?}"));
+        }
+    }
+
+    eprintln!(
+        "corpus: {analysed} opencode files from {} repositories analysed ({explicit_count} given as files)",
+        repos.len()
+    );
+    eprintln!("errors by file:");
+    for (file, codes) in &errors {
+        eprintln!("  {file}: {}", codes.iter().copied().collect::<Vec<_>>().join(", "));
+    }
+    eprintln!("warnings by code ({} in all):", warnings.values().sum::<usize>());
+    for (code, n) in &warnings {
+        eprintln!("  {code:<24}{n:>5}");
+    }
+    eprintln!("infos by code ({} in all):", infos.values().sum::<usize>());
+    for (code, n) in &infos {
+        eprintln!("  {code:<24}{n:>5}");
+    }
+
+    let total: usize = repos.values().map(Vec::len).sum();
+    assert_eq!(analysed, total, "not every opencode corpus file was analysed");
+    assert!(
+        problems.is_empty(),
+        "{} problem(s):\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn claude_agents_skills_and_commands_are_not_loaded_as_opencode_files() {
+    let corpus = corpus_dir();
+    let entries = manifest(&corpus);
+    let repos = by_repo(&entries, OTHER_KINDS);
+    assert!(
+        !repos.is_empty(),
+        "no Claude agent, skill or command files in MANIFEST.tsv"
+    );
+    for (repo, files) in &repos {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("repo");
+        lay_out(&corpus, &root, files);
+        let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+        let loaded: Vec<String> = ws
+            .files
+            .iter()
+            .map(|f| f.path.strip_prefix(&root).unwrap_or(&f.path).display().to_string())
+            .collect();
+        assert!(loaded.is_empty(), "{repo}: loaded as opencode files: {loaded:?}");
+    }
+}
+
+#[test]
+fn manifest_fields_and_walk_prediction() {
+    assert_eq!(unquote("ok"), "ok");
+    assert_eq!(unquote(r#""error: ""*"": ask is LAST""#), r#"error: "*": ask is LAST"#);
+    let repo: BTreeSet<&str> = ["opencode.json", "agents/a.md", "x/agent/b.md"].into_iter().collect();
+    assert!(found_by_walk("agents/a.md", &repo));
+    assert!(found_by_walk("p/.opencode/agents/team/r.md", &repo));
+    assert!(found_by_walk("p/.opencode/mode/m.md", &repo));
+    assert!(!found_by_walk("p/.opencode/mode/deep/m.md", &repo));
+    assert!(!found_by_walk("x/agent/b.md", &repo));
+    assert!(found_by_walk("src/opencode.jsonc", &repo));
+}

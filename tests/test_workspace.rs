@@ -1,0 +1,111 @@
+//! The bundled example project, `test-workspace/`: it must show every diagnostic code at least
+//! once, its clean example agents must stay clean, and the full list of what it reports is pinned
+//! below. After an intended change, refresh the list with
+//! `UPDATE_EXPECT=1 cargo test --test test_workspace`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use agent_lsp::analysis::{Encoding, RULES, Severity};
+use agent_lsp::workspace::{Options, Workspace};
+use expect_test::expect;
+
+/// Agents written as good examples: no diagnostic at all.
+const CLEAN: &[&str] = &[
+    ".opencode/agents/planner.md",
+    ".opencode/agents/docs-writer.md",
+    ".opencode/agents/translator.md",
+    ".opencode/agents/team/reviewer.md",
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-workspace")
+}
+
+fn load() -> Workspace {
+    let ws = Workspace::load(&[root()], &Options::isolated()).expect("load test-workspace");
+    assert!(ws.errors.is_empty(), "unreadable: {:?}", ws.errors);
+    ws
+}
+
+/// A file's path relative to test-workspace, with `/` separators.
+fn relative(path: &Path) -> String {
+    let rel = path.strip_prefix(root()).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[test]
+fn every_rule_fires_at_least_once() {
+    let ws = load();
+    let fired: BTreeSet<&str> = ws.diagnostics().iter().map(|(_, d)| d.code.as_str()).collect();
+    let missing: Vec<&str> = RULES.iter().map(|r| r.name).filter(|n| !fired.contains(n)).collect();
+    assert!(missing.is_empty(), "test-workspace shows no {missing:?}");
+    // `agent-lsp check test-workspace` exits with 1.
+    assert!(ws.diagnostics().iter().any(|(_, d)| d.severity == Severity::Error));
+}
+
+#[test]
+fn clean_example_agents_have_no_diagnostics() {
+    let ws = load();
+    let diags = ws.diagnostics();
+    for clean in CLEAN {
+        let id = ws
+            .files
+            .iter()
+            .position(|f| relative(&f.path) == *clean)
+            .unwrap_or_else(|| panic!("{clean} was not loaded"));
+        assert!(ws.files[id].in_scope && ws.files[id].kind.is_markdown(), "{clean}");
+        let own: Vec<_> = diags.iter().filter(|(i, _)| *i == id).map(|(_, d)| d).collect();
+        assert!(own.is_empty(), "{clean}: {own:#?}");
+    }
+}
+
+#[test]
+fn summary() {
+    let ws = load();
+    let mut out = String::new();
+    for (id, d) in ws.diagnostics() {
+        let f = &ws.files[id];
+        let pos = f.index.line_col(&f.text, d.span.start as usize, Encoding::Utf32);
+        out.push_str(&format!(
+            "{}:{}:{} {}\n",
+            relative(&f.path),
+            pos.line + 1,
+            pos.col + 1,
+            d.code.as_str()
+        ));
+    }
+    expect![[r#"
+        .opencode/agents/bad-color.md:4:8 invalid-color
+        .opencode/agents/bad-mode.md:3:7 invalid-value
+        .opencode/agents/bad-model.md:4:8 invalid-model
+        .opencode/agents/broken-yaml.md:7:5 syntax-error
+        .opencode/agents/dead-permissions.md:5:3 unknown-permission
+        .opencode/agents/dead-permissions.md:6:3 unknown-permission
+        .opencode/agents/duplicate-key.md:6:1 duplicate-key
+        .opencode/agents/duplicate-name.md:2:7 duplicate-agent
+        .opencode/agents/hidden-primary.md:4:1 hidden-primary
+        .opencode/agents/misplaced-frontmatter.md:2:1 misplaced-frontmatter
+        .opencode/agents/prompt-in-frontmatter.md:4:1 prompt-overridden
+        .opencode/agents/release-manager.md:1:1 duplicate-agent
+        .opencode/agents/shadowed-rules.md:6:5 shadowed-rule
+        .opencode/agents/shadowed-rules.md:7:5 shadowed-rule
+        .opencode/agents/tools-deprecated.md:4:1 deprecated-field
+        .opencode/agents/tools-deprecated.md:8:1 deprecated-field
+        .opencode/agents/typo-keys.md:4:1 unknown-key
+        .opencode/agents/typo-keys.md:5:1 unknown-key
+        .opencode/agents/wrong-types.md:4:8 invalid-type
+        .opencode/agents/wrong-types.md:5:9 invalid-type
+        .opencode/mode/focus.md:1:1 deprecated-field
+        opencode.json:6:3 unknown-key
+        opencode.json:14:7 broad-pattern
+        opencode.json:49:61 unknown-agent
+        opencode.json:50:5 missing-template
+        packages/api/opencode.json:3:3 v2-permissions
+        packages/web/opencode.json:3:20 invalid-default-agent
+    "#]]
+    .assert_eq(&out);
+}
