@@ -22,7 +22,7 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
         out.push(Diagnostic::new(
             Code::MisplacedFrontmatter,
             at,
-            "this frontmatter does not start on the first line, so opencode reads it as part of the prompt and none of its settings apply. Remove what comes before `---`",
+            "this frontmatter does not start on the first line, so opencode reads it as part of the prompt and none of its settings apply. Move `---` to the very first line",
         ));
     }
     let mut parsed = Parsed::default();
@@ -35,14 +35,19 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
             match &root.value {
                 Value::Map(_) => agent::check(root, &ctx, &mut out),
                 Value::Null | Value::Unknown => {}
-                _ => out.push(Diagnostic::new(
-                    Code::InvalidType,
-                    root.span,
-                    format!(
-                        "the frontmatter must be `key: value` settings, got {}; opencode ignores it",
-                        root.type_name()
-                    ),
-                )),
+                // opencode spreads a scalar or list into numbered keys ("0", "1", ...) that go to
+                // provider options: the file loads, but no setting applies.
+                _ => out.push(
+                    Diagnostic::new(
+                        Code::InvalidType,
+                        root.span,
+                        format!(
+                            "the frontmatter should be `key: value` settings, got {}; opencode loads the agent without any of it",
+                            root.type_name()
+                        ),
+                    )
+                    .with_severity(Severity::Warning),
+                ),
             }
         }
     }
@@ -372,6 +377,13 @@ mod tests {
         assert_eq!(codes(&a), ["misplaced-frontmatter"]);
         // A horizontal rule in a prompt is not a frontmatter.
         assert!(analyze_agent("Intro\n\n---\n\nMore\n").diagnostics.is_empty());
+    }
+
+    #[test]
+    fn scalar_frontmatter_is_a_warning() {
+        let a = analyze_agent("---\njust text\n---\nBody\n");
+        assert_eq!(codes(&a), ["invalid-type"]);
+        assert_eq!(a.diagnostics[0].severity, Severity::Warning);
     }
 
     #[test]

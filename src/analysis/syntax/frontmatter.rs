@@ -85,10 +85,24 @@ pub fn split(text: &str) -> Split {
     }
 }
 
-/// A `---` line after leading blank lines only.
+/// A `---` line that comes after nothing but blank lines and HTML comments (a license header,
+/// say), followed later by a closing `---`.
 fn misplaced(text: &str, start: usize) -> Option<Span> {
     let rest = &text[start..];
-    let trimmed = rest.trim_start_matches([' ', '\t', '\r', '\n']);
+    let mut trimmed = rest;
+    loop {
+        let t = trimmed.trim_start_matches([' ', '\t', '\r', '\n']);
+        match t
+            .strip_prefix("<!--")
+            .and_then(|c| c.find("-->").map(|end| &c[end + 3..]))
+        {
+            Some(after) => trimmed = after,
+            None => {
+                trimmed = t;
+                break;
+            }
+        }
+    }
     let skipped = &rest[..rest.len() - trimmed.len()];
     if skipped.contains('\n') && trimmed.starts_with("---") && !trimmed[3..].starts_with('-') {
         let at = start + (rest.len() - trimmed.len());
@@ -131,6 +145,16 @@ mod tests {
         assert!(s.frontmatter.is_none());
         assert_eq!(s.body.text(text), text);
         assert_eq!(s.misplaced_open, Some(Span::new(1, 4)));
+    }
+
+    #[test]
+    fn frontmatter_after_a_comment_is_misplaced() {
+        let text = "<!-- SPDX-License-Identifier: MIT -->\n---\nmode: subagent\n---\nBody\n";
+        let s = split(text);
+        assert!(s.frontmatter.is_none());
+        assert_eq!(s.misplaced_open.unwrap().text(text), "---");
+        // Prose before a horizontal rule is not a frontmatter.
+        assert!(split("Intro\n---\nMore\n---\n").misplaced_open.is_none());
     }
 
     #[test]
