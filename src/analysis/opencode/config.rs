@@ -186,6 +186,7 @@ fn agents(entry: &Entry, origin: DeclOrigin, ctx: &Ctx, analysis: &mut FileAnaly
             span: e.key.span,
             origin,
             node: e.value.as_map().is_some().then(|| e.value.clone()),
+            body_empty: false,
         });
     }
 }

@@ -71,6 +71,7 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
         span,
         origin,
         node: settings.cloned(),
+        body_empty: split.body.text(text).trim().is_empty(),
     }];
     FileAnalysis {
         parsed,

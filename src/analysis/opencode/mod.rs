@@ -13,6 +13,7 @@
 
 pub mod agent;
 pub mod config;
+pub mod effective;
 pub mod markdown;
 pub mod permission;
 pub mod project;
@@ -65,6 +66,8 @@ pub struct AgentDecl {
     pub origin: DeclOrigin,
     /// The agent's settings (an empty map when the file has none).
     pub node: Option<Node>,
+    /// For Markdown agents: the body (the prompt) is blank.
+    pub body_empty: bool,
 }
 
 impl AgentDecl {

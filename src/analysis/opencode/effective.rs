@@ -1,0 +1,847 @@
+//! The merged effective agent: what an agent actually is after opencode 1.18 merges built-ins,
+//! config layers, Markdown agents and `mode` entries, with every value's source, and opencode's
+//! permission evaluation on the result (spec §2, §6 to §9).
+//!
+//! Construction, in opencode's order:
+//! 1. The agent settings of all layers are deep-merged per agent name, in view order; `mode.<name>`
+//!    entries last (forced primary). Per layer, deprecated `tools` become permission entries
+//!    (true allow, false deny; write/edit/patch become `edit`) with explicit `permission` keys
+//!    assigned on top, and `maxSteps` becomes `steps` when `steps` is not set.
+//! 2. Permission objects merge deeply: a key set again keeps its first position (which decides
+//!    which rule is last) and takes the new value.
+//! 3. The 7 built-ins start with the default ruleset, their own restrictions, then the top-level
+//!    `permission` ("user" rules). Each merged entry then: `disable` removes; scalar fields
+//!    override when set; a new agent starts as `mode: all` with defaults plus user rules; the
+//!    agent's own rules are appended.
+//! 4. Every agent finally gets an allow for the tool-output directory under
+//!    `external_directory`, unless it denies exactly that glob itself.
+
+use super::permission::wildcard_match;
+use super::project::{Source, Sourced, ViewFile};
+use super::schema::{BUILTIN_AGENTS, tools_key_to_permission};
+use super::{AgentDecl, DeclOrigin};
+use crate::analysis::syntax::{Node, Value};
+
+/// Paths that the default rules mention; the caller resolves them from the environment.
+#[derive(Clone, Debug)]
+pub struct Env {
+    /// opencode's data directory (`$XDG_DATA_HOME/opencode` or `~/.local/share/opencode`).
+    pub data_dir: String,
+    /// The home directory, for `~` and `$HOME` in patterns; `None` leaves them as written.
+    pub home: Option<String>,
+}
+
+impl Default for Env {
+    fn default() -> Env {
+        Env {
+            data_dir: "~/.local/share/opencode".into(),
+            home: None,
+        }
+    }
+}
+
+impl Env {
+    /// opencode's home expansion of patterns (§6.3): `~`, `~/x`, `$HOME`, `$HOME/x`.
+    fn expand(&self, p: &str) -> String {
+        let Some(home) = &self.home else { return p.to_string() };
+        if p == "~" {
+            return home.clone();
+        }
+        if let Some(rest) = p.strip_prefix("~/") {
+            return format!("{home}/{rest}");
+        }
+        if let Some(rest) = p.strip_prefix("$HOME") {
+            return format!("{home}{rest}");
+        }
+        p.to_string()
+    }
+}
+
+/// One permission rule with where it comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    pub permission: String,
+    pub pattern: String,
+    pub action: String,
+    pub source: Source,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Prompt {
+    /// The provider's default system prompt.
+    ProviderDefault,
+    /// A built-in prompt file of opencode.
+    BuiltIn(&'static str),
+    /// The body of a Markdown file (`empty` when it is blank, which means no prompt).
+    Body { empty: bool },
+    /// A `{file:...}` reference in JSON.
+    File(String),
+    /// Inline text in JSON (the first line, shortened).
+    Inline(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EffectiveAgent {
+    pub name: String,
+    pub native: bool,
+    pub mode: Sourced<String>,
+    pub hidden: Sourced<bool>,
+    pub model: Option<Sourced<String>>,
+    pub variant: Option<Sourced<String>>,
+    pub temperature: Option<Sourced<f64>>,
+    pub top_p: Option<Sourced<f64>>,
+    pub steps: Option<Sourced<i64>>,
+    pub color: Option<Sourced<String>>,
+    pub description: Option<Sourced<String>>,
+    pub prompt: Sourced<Prompt>,
+    /// Provider options (including unknown agent keys), JSON-encoded values.
+    pub options: Vec<(String, Sourced<String>)>,
+    /// Rules in evaluation order (the last match wins).
+    pub permission: Vec<Rule>,
+    /// Every declaration of this agent, in merge order.
+    pub definitions: Vec<Source>,
+}
+
+impl EffectiveAgent {
+    /// opencode's `Permission.evaluate`: the last rule whose permission and pattern both match;
+    /// `ask` when none does.
+    pub fn evaluate(&self, permission: &str, input: &str) -> (&str, Option<&Rule>) {
+        match self
+            .permission
+            .iter()
+            .rev()
+            .find(|r| wildcard_match(permission, &r.permission) && wildcard_match(input, &r.pattern))
+        {
+            Some(r) => (&r.action, Some(r)),
+            None => ("ask", None),
+        }
+    }
+
+    /// The permission keys this agent's rules mention, in first-appearance order, with the
+    /// action for the general input `*`.
+    pub fn decisions(&self) -> Vec<(String, String)> {
+        let mut keys: Vec<String> = Vec::new();
+        for r in &self.permission {
+            if !keys.contains(&r.permission) {
+                keys.push(r.permission.clone());
+            }
+        }
+        keys.into_iter()
+            .map(|k| {
+                let action = self.evaluate(&k, "*").0.to_string();
+                (k, action)
+            })
+            .collect()
+    }
+}
+
+/// A permission config value being merged.
+#[derive(Clone, Debug)]
+enum PermValue {
+    Action(String, Source),
+    Patterns(Vec<(String, String, Source)>),
+}
+
+type PermCfg = Vec<(String, PermValue)>;
+
+fn perm_from_node(node: &Node, file: usize) -> PermCfg {
+    let at = |n: &Node| Source::File { file, span: n.span };
+    match &node.value {
+        Value::Str(a) => vec![("*".into(), PermValue::Action(a.clone(), at(node)))],
+        Value::Map(map) => {
+            let mut cfg: PermCfg = Vec::new();
+            for e in &map.entries {
+                let value = match &e.value.value {
+                    Value::Str(a) => PermValue::Action(
+                        a.clone(),
+                        Source::File {
+                            file,
+                            span: e.key.span.cover(e.value.span),
+                        },
+                    ),
+                    Value::Map(p) => PermValue::Patterns(
+                        p.entries
+                            .iter()
+                            .filter_map(|r| {
+                                let action = r.value.as_str()?;
+                                Some((
+                                    r.key.name.clone(),
+                                    action.to_string(),
+                                    Source::File {
+                                        file,
+                                        span: r.key.span.cover(r.value.span),
+                                    },
+                                ))
+                            })
+                            .collect(),
+                    ),
+                    _ => continue,
+                };
+                assign(&mut cfg, e.key.name.clone(), value, true);
+            }
+            cfg
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Set `key` in `cfg`: a key already there keeps its position. With `deep`, two pattern maps
+/// merge entry by entry (same rule); otherwise the new value replaces the old.
+fn assign(cfg: &mut PermCfg, key: String, value: PermValue, deep: bool) {
+    match cfg.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, slot)) => match (slot, value) {
+            (PermValue::Patterns(old), PermValue::Patterns(new)) if deep => {
+                for (p, a, s) in new {
+                    match old.iter_mut().find(|(q, _, _)| *q == p) {
+                        Some(x) => {
+                            x.1 = a;
+                            x.2 = s;
+                        }
+                        None => old.push((p, a, s)),
+                    }
+                }
+            }
+            (slot, value) => *slot = value,
+        },
+        None => cfg.push((key, value)),
+    }
+}
+
+fn merge_perm(base: &mut PermCfg, over: PermCfg) {
+    for (k, v) in over {
+        assign(base, k, v, true);
+    }
+}
+
+/// JavaScript key order: integer-like keys first, ascending.
+fn is_index(k: &str) -> bool {
+    k == "0" || (!k.is_empty() && !k.starts_with('0') && k.len() <= 9 && k.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn js_ordered<T>(items: &[(String, T)]) -> Vec<&(String, T)> {
+    let mut idx: Vec<&(String, T)> = items.iter().filter(|(k, _)| is_index(k)).collect();
+    idx.sort_by_key(|(k, _)| k.parse::<u64>().unwrap_or(0));
+    idx.extend(items.iter().filter(|(k, _)| !is_index(k)));
+    idx
+}
+
+fn compile(cfg: &PermCfg, env: &Env) -> Vec<Rule> {
+    let mut rules = Vec::new();
+    for (key, value) in js_ordered(cfg) {
+        match value {
+            PermValue::Action(a, s) => rules.push(Rule {
+                permission: key.clone(),
+                pattern: "*".into(),
+                action: a.clone(),
+                source: *s,
+            }),
+            PermValue::Patterns(ps) => {
+                let as_pairs: Vec<(String, (String, Source))> =
+                    ps.iter().map(|(p, a, s)| (p.clone(), (a.clone(), *s))).collect();
+                for (p, (a, s)) in js_ordered(&as_pairs) {
+                    rules.push(Rule {
+                        permission: key.clone(),
+                        pattern: env.expand(p),
+                        action: a.clone(),
+                        source: *s,
+                    });
+                }
+            }
+        }
+    }
+    rules
+}
+
+/// One layer's permission config of an agent: `tools` converted, explicit keys on top.
+fn layer_perm(decl_node: &Node, file: usize) -> PermCfg {
+    let Some(map) = decl_node.as_map() else {
+        return Vec::new();
+    };
+    let mut cfg: PermCfg = Vec::new();
+    if let Some(tools) = map.get("tools")
+        && let Some(t) = tools.value.as_map()
+    {
+        for e in &t.entries {
+            if let Some(b) = e.value.as_bool() {
+                let src = Source::File {
+                    file,
+                    span: e.key.span.cover(e.value.span),
+                };
+                let action = if b { "allow" } else { "deny" };
+                assign(
+                    &mut cfg,
+                    tools_key_to_permission(&e.key.name).to_string(),
+                    PermValue::Action(action.into(), src),
+                    false,
+                );
+            }
+        }
+    }
+    if let Some(p) = map.value("permission") {
+        for (k, v) in perm_from_node(p, file) {
+            assign(&mut cfg, k, v, false);
+        }
+    }
+    cfg
+}
+
+fn rule(permission: &str, pattern: &str, action: &str) -> Rule {
+    Rule {
+        permission: permission.into(),
+        pattern: pattern.into(),
+        action: action.into(),
+        source: Source::BuiltIn,
+    }
+}
+
+/// The default ruleset (§7), in order.
+pub fn default_rules(env: &Env) -> Vec<Rule> {
+    let d = &env.data_dir;
+    vec![
+        rule("*", "*", "allow"),
+        rule("doom_loop", "*", "ask"),
+        rule("external_directory", "*", "ask"),
+        rule("external_directory", &format!("{d}/tool-output/*"), "allow"),
+        rule("question", "*", "deny"),
+        rule("plan_enter", "*", "deny"),
+        rule("plan_exit", "*", "deny"),
+        rule("read", "*", "allow"),
+        rule("read", "*.env", "ask"),
+        rule("read", "*.env.*", "ask"),
+        rule("read", "*.env.example", "allow"),
+    ]
+}
+
+/// Each built-in's own restrictions, between the defaults and the user rules (§7).
+fn builtin_rules(name: &str, env: &Env) -> Vec<Rule> {
+    let d = &env.data_dir;
+    match name {
+        "build" => vec![rule("question", "*", "allow"), rule("plan_enter", "*", "allow")],
+        "plan" => vec![
+            rule("question", "*", "allow"),
+            rule("plan_exit", "*", "allow"),
+            rule("task", "general", "deny"),
+            rule("external_directory", &format!("{d}/plans/*"), "allow"),
+            rule("edit", "*", "deny"),
+            rule("edit", ".opencode/plans/*.md", "allow"),
+            rule("edit", &format!("{d}/plans/*.md"), "allow"),
+        ],
+        "general" => vec![rule("todowrite", "*", "deny")],
+        "explore" => {
+            let mut r = vec![rule("*", "*", "deny")];
+            for k in ["grep", "glob", "list", "bash", "webfetch", "websearch", "read"] {
+                r.push(rule(k, "*", "allow"));
+            }
+            r.push(rule("external_directory", "*", "ask"));
+            r.push(rule("external_directory", &format!("{d}/tool-output/*"), "allow"));
+            r
+        }
+        "compaction" | "title" | "summary" => vec![rule("*", "*", "deny")],
+        _ => Vec::new(),
+    }
+}
+
+fn builtin_prompt(name: &str) -> Prompt {
+    match name {
+        "explore" => Prompt::BuiltIn("agent/prompt/explore.txt"),
+        "compaction" => Prompt::BuiltIn("prompt/compaction.txt"),
+        "title" => Prompt::BuiltIn("prompt/title.txt"),
+        "summary" => Prompt::BuiltIn("prompt/summary.txt"),
+        _ => Prompt::ProviderDefault,
+    }
+}
+
+/// Merged settings of one agent name across layers.
+#[derive(Default)]
+struct Merged {
+    name: String,
+    defs: Vec<Source>,
+    disable: Option<Sourced<bool>>,
+    mode: Option<Sourced<String>>,
+    hidden: Option<Sourced<bool>>,
+    model: Option<Sourced<String>>,
+    variant: Option<Sourced<String>>,
+    temperature: Option<Sourced<f64>>,
+    top_p: Option<Sourced<f64>>,
+    steps: Option<Sourced<i64>>,
+    color: Option<Sourced<String>>,
+    description: Option<Sourced<String>>,
+    prompt: Option<Sourced<Prompt>>,
+    options: Vec<(String, Sourced<String>)>,
+    permission: PermCfg,
+}
+
+fn merge_decl(m: &mut Merged, decl: &AgentDecl, file: usize) {
+    let at = |n: &Node| Source::File { file, span: n.span };
+    m.defs.push(Source::File { file, span: decl.span });
+    if let Some((mode, span)) = decl.mode() {
+        m.mode = Some(Sourced {
+            value: mode.to_string(),
+            source: Source::File {
+                file,
+                span: span.unwrap_or(decl.span),
+            },
+        });
+    }
+    if matches!(decl.origin, DeclOrigin::Markdown | DeclOrigin::ModeFile) {
+        // The body always sets the prompt, even when empty.
+        let empty = decl.body_empty;
+        m.prompt = Some(Sourced {
+            value: Prompt::Body { empty },
+            source: Source::File { file, span: decl.span },
+        });
+    }
+    let Some(node) = &decl.node else { return };
+    let Some(map) = node.as_map() else { return };
+    let string = |k: &str| {
+        map.value(k).and_then(|n| {
+            Some(Sourced {
+                value: n.as_str()?.to_string(),
+                source: at(n),
+            })
+        })
+    };
+    let number = |k: &str| {
+        map.value(k).and_then(|n| {
+            Some(Sourced {
+                value: n.as_f64()?,
+                source: at(n),
+            })
+        })
+    };
+    let boolean = |k: &str| {
+        map.value(k).and_then(|n| {
+            Some(Sourced {
+                value: n.as_bool()?,
+                source: at(n),
+            })
+        })
+    };
+    if let Some(v) = boolean("disable") {
+        m.disable = Some(v);
+    }
+    if let Some(v) = boolean("hidden") {
+        m.hidden = Some(v);
+    }
+    for (key, slot) in [
+        ("model", &mut m.model),
+        ("variant", &mut m.variant),
+        ("color", &mut m.color),
+        ("description", &mut m.description),
+    ] {
+        if let Some(v) = string(key) {
+            *slot = Some(v);
+        }
+    }
+    if let Some(v) = number("temperature") {
+        m.temperature = Some(v);
+    }
+    if let Some(v) = number("top_p") {
+        m.top_p = Some(v);
+    }
+    let int = |k: &str| {
+        map.value(k).and_then(|n| {
+            let f = n.as_f64()?;
+            (f.fract() == 0.0).then_some(Sourced {
+                value: f as i64,
+                source: at(n),
+            })
+        })
+    };
+    if let Some(v) = int("steps").or_else(|| int("maxSteps")) {
+        m.steps = Some(v);
+    }
+    if !matches!(decl.origin, DeclOrigin::Markdown | DeclOrigin::ModeFile)
+        && let Some(p) = map.value("prompt")
+        && let Some(s) = p.as_str()
+    {
+        let value = match s.trim().strip_prefix("{file:").and_then(|r| r.strip_suffix('}')) {
+            Some(path) => Prompt::File(path.to_string()),
+            None if s.is_empty() => Prompt::ProviderDefault,
+            None => Prompt::Inline(s.lines().next().unwrap_or("").chars().take(60).collect()),
+        };
+        m.prompt = Some(Sourced { value, source: at(p) });
+    }
+    // Provider options: `options` entries, then unknown keys on top.
+    let mut opts: Vec<(String, Sourced<String>)> = Vec::new();
+    if let Some(o) = map.value("options").and_then(Node::as_map) {
+        for e in &o.entries {
+            opts.push((
+                e.key.name.clone(),
+                Sourced {
+                    value: e.value.display(),
+                    source: at(&e.value),
+                },
+            ));
+        }
+    }
+    for e in &map.entries {
+        if super::schema::agent_field(&e.key.name).is_none() {
+            opts.retain(|(k, _)| *k != e.key.name);
+            opts.push((
+                e.key.name.clone(),
+                Sourced {
+                    value: e.value.display(),
+                    source: at(&e.value),
+                },
+            ));
+        }
+    }
+    for (k, v) in opts {
+        match m.options.iter_mut().find(|(x, _)| *x == k) {
+            Some(slot) => slot.1 = v,
+            None => m.options.push((k, v)),
+        }
+    }
+    merge_perm(&mut m.permission, layer_perm(node, file));
+}
+
+/// The top-level `permission` (and deprecated top-level `tools`) of all config layers, merged.
+fn user_rules(view: &[ViewFile], env: &Env) -> Vec<Rule> {
+    let mut cfg: PermCfg = Vec::new();
+    for vf in view {
+        // Config files only (Markdown files have a frontmatter split).
+        if vf.analysis.split.is_some() {
+            continue;
+        }
+        if let Some(root) = &vf.analysis.parsed.root {
+            // Top-level `tools` convert like an agent's, with explicit `permission` on top.
+            merge_perm(&mut cfg, layer_perm(root, vf.file));
+        }
+    }
+    compile(&cfg, env)
+}
+
+/// Every agent of a view, in opencode's insertion order (built-ins first), disabled ones left
+/// out.
+pub fn agents(view: &[ViewFile], env: &Env) -> Vec<EffectiveAgent> {
+    let mut merged: Vec<Merged> = Vec::new();
+    for late in [false, true] {
+        for vf in view {
+            for decl in &vf.analysis.agents {
+                if (decl.origin == DeclOrigin::ModeKey) != late {
+                    continue;
+                }
+                let i = match merged.iter().position(|m| m.name == decl.name) {
+                    Some(i) => i,
+                    None => {
+                        merged.push(Merged {
+                            name: decl.name.clone(),
+                            ..Merged::default()
+                        });
+                        merged.len() - 1
+                    }
+                };
+                merge_decl(&mut merged[i], decl, vf.file);
+            }
+        }
+    }
+    let defaults = default_rules(env);
+    let user = user_rules(view, env);
+    let mut out: Vec<EffectiveAgent> = BUILTIN_AGENTS
+        .iter()
+        .map(|b| {
+            let mut permission = defaults.clone();
+            permission.extend(builtin_rules(b.name, env));
+            permission.extend(user.iter().cloned());
+            EffectiveAgent {
+                name: b.name.into(),
+                native: true,
+                mode: Sourced {
+                    value: b.mode.into(),
+                    source: Source::BuiltIn,
+                },
+                hidden: Sourced {
+                    value: b.hidden,
+                    source: Source::BuiltIn,
+                },
+                model: None,
+                variant: None,
+                temperature: (b.name == "title").then_some(Sourced {
+                    value: 0.5,
+                    source: Source::BuiltIn,
+                }),
+                top_p: None,
+                steps: None,
+                color: None,
+                description: Some(Sourced {
+                    value: b.description.into(),
+                    source: Source::BuiltIn,
+                }),
+                prompt: Sourced {
+                    value: builtin_prompt(b.name),
+                    source: Source::BuiltIn,
+                },
+                options: Vec::new(),
+                permission,
+                definitions: vec![Source::BuiltIn],
+            }
+        })
+        .collect();
+    for m in merged {
+        if m.disable.as_ref().is_some_and(|d| d.value) {
+            out.retain(|a| a.name != m.name);
+            continue;
+        }
+        let idx = match out.iter().position(|a| a.name == m.name) {
+            Some(i) => i,
+            None => {
+                let mut permission = defaults.clone();
+                permission.extend(user.iter().cloned());
+                out.push(EffectiveAgent {
+                    name: m.name.clone(),
+                    native: false,
+                    mode: Sourced {
+                        value: "all".into(),
+                        source: Source::BuiltIn,
+                    },
+                    hidden: Sourced {
+                        value: false,
+                        source: Source::BuiltIn,
+                    },
+                    model: None,
+                    variant: None,
+                    temperature: None,
+                    top_p: None,
+                    steps: None,
+                    color: None,
+                    description: None,
+                    prompt: Sourced {
+                        value: Prompt::ProviderDefault,
+                        source: Source::BuiltIn,
+                    },
+                    options: Vec::new(),
+                    permission,
+                    definitions: Vec::new(),
+                });
+                out.len() - 1
+            }
+        };
+        let a = &mut out[idx];
+        a.definitions.extend(m.defs.iter().copied());
+        if let Some(v) = m.mode {
+            a.mode = v;
+        }
+        if let Some(v) = m.hidden {
+            a.hidden = v;
+        }
+        a.model = m.model.or(a.model.take());
+        a.variant = m.variant.or(a.variant.take());
+        a.temperature = m.temperature.or(a.temperature.take());
+        a.top_p = m.top_p.or(a.top_p.take());
+        a.steps = m.steps.or(a.steps.take());
+        a.color = m.color.or(a.color.take());
+        a.description = m.description.or(a.description.take());
+        if let Some(p) = m.prompt {
+            // "" counts as no prompt: the provider default.
+            a.prompt = p;
+        }
+        for (k, v) in m.options {
+            match a.options.iter_mut().find(|(x, _)| *x == k) {
+                Some(slot) => slot.1 = v,
+                None => a.options.push((k, v)),
+            }
+        }
+        a.permission.extend(compile(&m.permission, env));
+    }
+    let tool_output = format!("{}/tool-output/*", env.data_dir);
+    for a in &mut out {
+        let explicit_deny = a
+            .permission
+            .iter()
+            .any(|r| r.permission == "external_directory" && r.pattern == tool_output && r.action == "deny");
+        if !explicit_deny {
+            a.permission.push(Rule {
+                permission: "external_directory".into(),
+                pattern: tool_output.clone(),
+                action: "allow".into(),
+                source: Source::BuiltIn,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::opencode::{FileAnalysis, FileKind, analyze};
+
+    fn build(files: &[(FileKind, &str)]) -> Vec<EffectiveAgent> {
+        let analyses: Vec<FileAnalysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
+        let view: Vec<ViewFile> = analyses
+            .iter()
+            .enumerate()
+            .map(|(file, analysis)| ViewFile {
+                file,
+                analysis,
+                group: file,
+            })
+            .collect();
+        agents(&view, &Env::default())
+    }
+
+    fn get<'a>(agents: &'a [EffectiveAgent], name: &str) -> &'a EffectiveAgent {
+        agents.iter().find(|a| a.name == name).unwrap()
+    }
+
+    fn md(name: &str) -> FileKind {
+        FileKind::Agent { name: name.into() }
+    }
+
+    #[test]
+    fn builtins_match_the_spec() {
+        let a = build(&[]);
+        let names: Vec<&str> = a.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["build", "plan", "general", "explore", "compaction", "title", "summary"]
+        );
+        let plan = get(&a, "plan");
+        assert_eq!(plan.evaluate("edit", "src/main.rs").0, "deny");
+        assert_eq!(plan.evaluate("edit", ".opencode/plans/x.md").0, "allow");
+        assert_eq!(plan.evaluate("task", "general").0, "deny");
+        assert_eq!(plan.evaluate("bash", "ls").0, "allow");
+        let build = get(&a, "build");
+        assert_eq!(build.evaluate("read", "src/.env").0, "ask");
+        assert_eq!(build.evaluate("read", ".env.local").0, "ask");
+        assert_eq!(build.evaluate("read", "a/b/.env.example").0, "allow");
+        assert_eq!(build.evaluate("question", "*").0, "allow");
+        assert_eq!(build.evaluate("doom_loop", "read").0, "ask");
+        assert_eq!(build.evaluate("external_directory", "/tmp/x/*").0, "ask");
+        assert_eq!(
+            build
+                .evaluate("external_directory", "~/.local/share/opencode/tool-output/a")
+                .0,
+            "allow"
+        );
+        let general = get(&a, "general");
+        assert_eq!(general.evaluate("todowrite", "*").0, "deny");
+        assert_eq!(general.mode.value, "subagent");
+        let explore = get(&a, "explore");
+        assert_eq!(explore.evaluate("edit", "a").0, "deny");
+        assert_eq!(explore.evaluate("grep", "x").0, "allow");
+        assert_eq!(explore.prompt.value, Prompt::BuiltIn("agent/prompt/explore.txt"));
+        let title = get(&a, "title");
+        assert!(title.hidden.value);
+        assert_eq!(title.temperature.as_ref().unwrap().value, 0.5);
+        assert_eq!(title.evaluate("bash", "ls").0, "deny");
+    }
+
+    #[test]
+    fn top_level_permission_comes_after_builtin_restrictions() {
+        let a = build(&[(FileKind::Config, r#"{"permission": {"edit": "allow"}}"#)]);
+        assert_eq!(get(&a, "plan").evaluate("edit", "src/main.rs").0, "allow");
+        let a = build(&[(FileKind::Config, r#"{"permission": {"*": "allow"}}"#)]);
+        assert_eq!(get(&a, "title").evaluate("bash", "ls").0, "allow");
+    }
+
+    #[test]
+    fn layers_merge_in_order_and_markdown_wins() {
+        let a = build(&[
+            (
+                FileKind::Config,
+                r#"{"agent": {"rev": {"mode": "subagent", "model": "a/b", "temperature": 0.1}}}"#,
+            ),
+            (md("rev"), "---\nmode: primary\ntemperature: 0.3\n---\nReview.\n"),
+        ]);
+        let rev = get(&a, "rev");
+        assert_eq!(rev.mode.value, "primary");
+        assert_eq!(rev.model.as_ref().unwrap().value, "a/b");
+        assert_eq!(rev.temperature.as_ref().unwrap().value, 0.3);
+        assert!(matches!(
+            rev.temperature.as_ref().unwrap().source,
+            Source::File { file: 1, .. }
+        ));
+        assert_eq!(rev.prompt.value, Prompt::Body { empty: false });
+        assert_eq!(rev.definitions.len(), 2);
+    }
+
+    #[test]
+    fn mode_entries_win_and_disable_removes() {
+        let a = build(&[(
+            FileKind::Config,
+            r#"{"agent": {"x": {"mode": "subagent"}, "build": {"disable": true}}, "mode": {"x": {}}}"#,
+        )]);
+        assert_eq!(get(&a, "x").mode.value, "primary");
+        assert!(a.iter().all(|a| a.name != "build"));
+        // Disabled in the global layer, re-enabled later.
+        let a = build(&[
+            (FileKind::Config, r#"{"agent": {"build": {"disable": true}}}"#),
+            (FileKind::Config, r#"{"agent": {"build": {"disable": false}}}"#),
+        ]);
+        assert!(a.iter().any(|a| a.name == "build"));
+    }
+
+    #[test]
+    fn overridden_permission_key_keeps_its_position() {
+        // Layer 1: {"*": "deny", "bash": "allow"}; layer 2 sets "*" again to "ask". The merged
+        // object keeps "*" first, so bash stays allowed (bash is the later rule).
+        let a = build(&[
+            (
+                FileKind::Config,
+                r#"{"agent": {"x": {"permission": {"*": "deny", "bash": "allow"}}}}"#,
+            ),
+            (FileKind::Config, r#"{"agent": {"x": {"permission": {"*": "ask"}}}}"#),
+        ]);
+        let x = get(&a, "x");
+        assert_eq!(x.evaluate("bash", "ls").0, "allow");
+        assert_eq!(x.evaluate("edit", "a").0, "ask");
+        assert_eq!(x.mode.value, "all");
+    }
+
+    #[test]
+    fn tools_and_max_steps_convert() {
+        let a = build(&[(
+            md("t"),
+            "---\ntools:\n  write: false\n  bash: true\npermission:\n  bash: ask\nmaxSteps: 7\n---\nBody\n",
+        )]);
+        let t = get(&a, "t");
+        assert_eq!(t.evaluate("edit", "a.rs").0, "deny");
+        assert_eq!(t.evaluate("bash", "ls").0, "ask");
+        assert_eq!(t.steps.as_ref().unwrap().value, 7);
+    }
+
+    #[test]
+    fn spec_evaluation_vectors() {
+        let a = build(&[(
+            FileKind::Config,
+            r#"{"agent": {"x": {"permission": {"bash": {"*":"ask","git diff *":"allow","git log*":"allow","rm *":"deny"}}}}}"#,
+        )]);
+        let x = get(&a, "x");
+        for (input, want) in [
+            ("git diff", "allow"),
+            ("git diff --stat", "allow"),
+            ("git diffx", "ask"),
+            ("git logger", "allow"),
+            ("rm", "deny"),
+            ("GIT diff", "ask"),
+        ] {
+            assert_eq!(x.evaluate("bash", input).0, want, "{input}");
+        }
+        let a = build(&[(
+            FileKind::Config,
+            r#"{"agent": {"y": {"permission": {"bash": {"rm *":"deny","*":"allow"}}}}}"#,
+        )]);
+        assert_eq!(get(&a, "y").evaluate("bash", "rm x").0, "allow");
+        let a = build(&[(
+            FileKind::Config,
+            r#"{"agent": {"z": {"permission": {"*":"deny","mymcp_*":"allow"}}}}"#,
+        )]);
+        assert_eq!(get(&a, "z").evaluate("mymcp_search", "*").0, "allow");
+        assert_eq!(get(&a, "z").evaluate("bash", "ls").0, "deny");
+    }
+
+    #[test]
+    fn tool_output_allow_is_appended_unless_denied() {
+        let a = build(&[]);
+        let last = get(&a, "build").permission.last().unwrap().clone();
+        assert_eq!(last.permission, "external_directory");
+        assert_eq!(last.action, "allow");
+        let a = build(&[(
+            FileKind::Config,
+            r#"{"agent": {"x": {"permission": {"external_directory": {"~/.local/share/opencode/tool-output/*": "deny"}}}}}"#,
+        )]);
+        assert_eq!(get(&a, "x").permission.last().unwrap().action, "deny");
+    }
+}
