@@ -1,5 +1,6 @@
 //! The command line: `agent-lsp check`, `agent-lsp rules`.
 
+pub mod explain;
 pub mod render;
 
 use std::io::{IsTerminal, Write};
@@ -25,6 +26,8 @@ struct Cli {
 enum Command {
     /// Check opencode agent files and configs, and report problems.
     Check(CheckArgs),
+    /// Show an agent as opencode builds it (merged layers, resolved permissions), or list them.
+    Explain(ExplainArgs),
     /// Run the language server on stdin/stdout.
     Serve {
         /// Accepted for editors that pass it; stdio is the only transport.
@@ -57,6 +60,33 @@ struct CheckArgs {
     deny_warnings: bool,
 }
 
+#[derive(clap::Args)]
+struct ExplainArgs {
+    /// The agent; without it, every agent is listed.
+    agent: Option<String>,
+    /// The project directory opencode would start in.
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
+    format: ExplainFormat,
+    /// Do not read the user's global opencode configuration.
+    #[arg(long)]
+    no_global: bool,
+    /// Use this directory as the global config directory instead of ~/.config/opencode.
+    #[arg(long, value_name = "DIR")]
+    global_dir: Option<PathBuf>,
+    /// Answer one question: the action for PERMISSION on INPUT (e.g. `--check bash "git push"`).
+    #[arg(long, num_args = 2, value_names = ["PERMISSION", "INPUT"])]
+    check: Option<Vec<String>>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ExplainFormat {
+    Human,
+    Json,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
     Human,
@@ -77,6 +107,19 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Check(args) => check(args),
         Command::Serve { .. } => crate::lsp::run(),
+        Command::Explain(a) => {
+            if a.check.is_some() && a.agent.is_none() {
+                eprintln!("agent-lsp: error: --check needs an AGENT");
+                return 2;
+            }
+            explain::run(explain::Args {
+                agent: a.agent,
+                root: a.root,
+                json: matches!(a.format, ExplainFormat::Json),
+                options: Options::from_env(a.no_global, a.global_dir),
+                check: a.check.and_then(|c| Some((c.first()?.clone(), c.get(1)?.clone()))),
+            })
+        }
         Command::Rules { code } => rules(code.as_deref()),
     }
 }

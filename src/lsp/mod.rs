@@ -8,6 +8,7 @@
 //! stdout carries the protocol; logs go to stderr through `tracing` (`AGENT_LSP_LOG=debug`).
 
 pub mod convert;
+pub mod hover;
 pub mod server;
 pub mod settings;
 pub mod state;

@@ -165,6 +165,7 @@ pub fn capabilities(encoding: crate::analysis::Encoding) -> ServerCapabilities {
             will_save_wait_until: None,
             save: None,
         })),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
         ..ServerCapabilities::default()
     }
 }
@@ -243,6 +244,11 @@ impl LanguageServer for Backend {
             }
             self.pull_configuration().await;
         }
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let p = params.text_document_position_params;
+        self.request("hover", |st| st.hover(&p.text_document.uri, p.position))
     }
 
     async fn shutdown(&self) -> Result<()> {

@@ -443,6 +443,50 @@ impl State {
             .collect()
     }
 
+    /// Hover: the effective agent on an agent name, documentation on a field or permission key,
+    /// what a permission pattern matches. Works on the indexed text, without touching disk.
+    pub fn hover(&self, uri: &Uri, pos: lsp::Position) -> Option<lsp::Hover> {
+        let doc = self.docs.get(uri.as_str());
+        let id = match doc.and_then(|d| d.file) {
+            Some(id) => id,
+            None => self.ws.id(&path_of(uri)?)?,
+        };
+        let f = &self.ws.files[id];
+        let offset = f.index.offset(
+            &f.text,
+            analysis::LineCol {
+                line: pos.line,
+                col: pos.character,
+            },
+            self.encoding,
+        );
+        let (markdown, span) = super::hover::at(&self.ws, id, offset, &|s| self.where_is(s))?;
+        Some(lsp::Hover {
+            contents: lsp::HoverContents::Markup(lsp::MarkupContent {
+                kind: lsp::MarkupKind::Markdown,
+                value: markdown,
+            }),
+            range: Some(convert::range(&f.text, &f.index, span, self.encoding)),
+        })
+    }
+
+    /// A source location for humans: the path relative to the workspace folder, and the line.
+    fn where_is(&self, s: analysis::opencode::project::Source) -> String {
+        match s {
+            analysis::opencode::project::Source::BuiltIn => "built-in".into(),
+            analysis::opencode::project::Source::File { file, span } => {
+                let f = &self.ws.files[file];
+                let line = f.index.line_col(&f.text, span.start as usize, Encoding::Utf32).line + 1;
+                let rel = self
+                    .roots
+                    .iter()
+                    .find_map(|r| f.path.strip_prefix(r).ok())
+                    .unwrap_or(&f.path);
+                format!("{}:{line}", rel.display())
+            }
+        }
+    }
+
     /// The current text of an open document (for tests and later features).
     pub fn text(&self, uri: &Uri) -> Option<String> {
         self.docs.get(uri.as_str()).map(|d| d.rope.to_string())

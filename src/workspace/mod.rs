@@ -456,6 +456,11 @@ impl Workspace {
     /// The views: for each project directory, the live files opencode would load when started
     /// there, in precedence order (later wins). Derived from paths and roles only.
     pub fn views(&self) -> Vec<Vec<usize>> {
+        self.project_views().into_iter().map(|(_, v)| v).collect()
+    }
+
+    /// The views with the project directory each belongs to.
+    pub fn project_views(&self) -> Vec<(PathBuf, Vec<usize>)> {
         let live: Vec<usize> = (0..self.files.len()).filter(|&i| self.files[i].live).collect();
         let sorted = |mut ids: Vec<usize>| {
             // Within a directory: `.json` before `.jsonc`; agents before modes, then by path.
@@ -539,10 +544,66 @@ impl Workspace {
             let mut seen = std::collections::HashSet::new();
             view.retain(|i| seen.insert(*i));
             if view.iter().any(|&i| self.files[i].in_scope) {
-                views.push(view);
+                views.push((p.clone(), view));
             }
         }
         views
+    }
+
+    /// The files opencode loads when started in `dir` (the view of the nearest project at or
+    /// above it); only user-level files when there is none.
+    pub fn view_for(&self, dir: &Path) -> Vec<usize> {
+        let dir = key(dir);
+        let views = self.project_views();
+        views
+            .iter()
+            .filter(|(p, _)| dir.starts_with(key(p)))
+            .max_by_key(|(p, _)| p.as_os_str().len())
+            .or_else(|| views.first())
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    }
+
+    /// The view in which to show a file's agents: the one of the project the file belongs to
+    /// (a nested project's view also contains its ancestors' files, but is not theirs).
+    pub fn view_of_file(&self, id: usize) -> Vec<usize> {
+        let own = match &self.files[id].role {
+            Role::ProjectConfig { dir } => Some(dir.clone()),
+            Role::DirConfig { dir } | Role::Markdown { dir } if is_dot_opencode(dir) => {
+                dir.parent().map(Path::to_path_buf)
+            }
+            Role::DirConfig { dir } | Role::Markdown { dir } => Some(dir.clone()),
+            Role::UserConfig(_) => None,
+        };
+        let views = self.project_views();
+        let containing = || views.iter().filter(|(_, v)| v.contains(&id));
+        own.and_then(|own| containing().find(|(p, _)| *p == own))
+            .or_else(|| containing().min_by_key(|(p, _)| p.as_os_str().len()))
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| vec![id])
+    }
+
+    /// The view as the core takes it.
+    pub fn view_files(&self, view: &[usize]) -> Vec<project::ViewFile<'_>> {
+        let groups = self.groups();
+        view.iter()
+            .map(|&id| project::ViewFile {
+                file: id,
+                analysis: &self.files[id].analysis,
+                group: groups[id],
+            })
+            .collect()
+    }
+
+    /// Paths the effective-agent model needs (opencode's data directory, the home directory).
+    pub fn effective_env() -> crate::analysis::opencode::effective::Env {
+        let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        let home = env("HOME");
+        let data_dir = env("XDG_DATA_HOME")
+            .map(|x| format!("{x}/opencode"))
+            .or_else(|| home.as_ref().map(|h| format!("{h}/.local/share/opencode")))
+            .unwrap_or_else(|| "~/.local/share/opencode".into());
+        crate::analysis::opencode::effective::Env { data_dir, home }
     }
 
     /// Every diagnostic of the files in scope: each file's own, plus the cross-file ones from

@@ -12,6 +12,7 @@
 //! load together (a "view"), in precedence order.
 
 pub mod agent;
+pub mod card;
 pub mod config;
 pub mod effective;
 pub mod markdown;

@@ -208,6 +208,41 @@ impl Map {
     }
 }
 
+/// One step of the path from the root to a position: the entry whose key or value holds it.
+#[derive(Clone, Copy, Debug)]
+pub struct Step<'a> {
+    pub key: &'a Key,
+    pub value: &'a Node,
+    /// The position is on the key itself (not in the value).
+    pub on_key: bool,
+}
+
+/// The chain of map entries that contain byte `offset`, outermost first (what is under the
+/// cursor, for hover and completion).
+pub fn path_at(root: &Node, offset: usize) -> Vec<Step<'_>> {
+    let mut out = Vec::new();
+    let mut node = root;
+    while let Value::Map(map) = &node.value {
+        let hit = map
+            .entries
+            .iter()
+            .rev()
+            .find(|e| e.key.span.contains(offset) || (e.value.span.contains(offset) && !e.value.span.is_empty()));
+        let Some(e) = hit else { break };
+        let on_key = e.key.span.contains(offset);
+        out.push(Step {
+            key: &e.key,
+            value: &e.value,
+            on_key,
+        });
+        if on_key {
+            break;
+        }
+        node = &e.value;
+    }
+    out
+}
+
 /// Build an iterator-free drop for deep trees: the tree is bounded by [`MAX_DEPTH`], so the
 /// default recursive drop is safe. This function exists for tests that assert the bound.
 pub fn depth(node: &Node) -> usize {

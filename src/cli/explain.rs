@@ -1,0 +1,125 @@
+//! `agent-lsp explain`: the merged effective agent, as opencode would build it.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::analysis::opencode::card;
+use crate::analysis::opencode::effective::{self, EffectiveAgent, Rule};
+use crate::analysis::opencode::project::Source;
+use crate::analysis::{Encoding, suggest};
+use crate::workspace::{Options, Workspace};
+
+pub struct Args {
+    pub agent: Option<String>,
+    pub root: PathBuf,
+    pub json: bool,
+    pub options: Options,
+    pub check: Option<(String, String)>,
+}
+
+fn where_is(ws: &Workspace, s: Source) -> String {
+    match s {
+        Source::BuiltIn => "built-in".into(),
+        Source::File { file, span } => {
+            let f = &ws.files[file];
+            let p = f.index.line_col(&f.text, span.start as usize, Encoding::Utf32);
+            format!("{}:{}:{}", super::render::display_path(&f.path), p.line + 1, p.col + 1)
+        }
+    }
+}
+
+fn rule_json(ws: &Workspace, r: &Rule) -> Value {
+    json!({"permission": r.permission, "pattern": r.pattern, "action": r.action, "source": where_is(ws, r.source)})
+}
+
+fn agent_json(ws: &Workspace, a: &EffectiveAgent) -> Value {
+    let v = |x: Option<Value>| x.unwrap_or(Value::Null);
+    json!({
+        "name": a.name,
+        "mode": a.mode.value,
+        "hidden": a.hidden.value,
+        "native": a.native,
+        "model": v(a.model.as_ref().map(|s| json!(s.value))),
+        "variant": v(a.variant.as_ref().map(|s| json!(s.value))),
+        "temperature": v(a.temperature.as_ref().map(|s| json!(s.value))),
+        "top_p": v(a.top_p.as_ref().map(|s| json!(s.value))),
+        "steps": v(a.steps.as_ref().map(|s| json!(s.value))),
+        "color": v(a.color.as_ref().map(|s| json!(s.value))),
+        "description": v(a.description.as_ref().map(|s| json!(s.value))),
+        "prompt": card::prompt_text(&a.prompt.value),
+        "options": a.options.iter().map(|(k, s)| (k.clone(), serde_json::from_str::<Value>(&s.value).unwrap_or(json!(s.value)))).collect::<serde_json::Map<String, Value>>(),
+        "permission": a.permission.iter().map(|r| rule_json(ws, r)).collect::<Vec<_>>(),
+        "decisions": a.decisions().into_iter().map(|(k, act)| (k, json!(act))).collect::<serde_json::Map<String, Value>>(),
+        "defined_in": a.definitions.iter().map(|s| where_is(ws, *s)).collect::<Vec<_>>(),
+    })
+}
+
+/// Returns the exit status.
+pub fn run(args: Args) -> i32 {
+    let ws = match Workspace::load(std::slice::from_ref(&args.root), &args.options) {
+        Ok(ws) => ws,
+        Err(e) => {
+            eprintln!("agent-lsp: error: {e}");
+            return 2;
+        }
+    };
+    let view = ws.view_for(Path::new(&args.root));
+    let agents = effective::agents(&ws.view_files(&view), &Workspace::effective_env());
+    let wi = |s: Source| where_is(&ws, s);
+    let Some(name) = &args.agent else {
+        if args.json {
+            let list: Vec<Value> = agents
+                .iter()
+                .map(|a| json!({"name": a.name, "mode": a.mode.value, "hidden": a.hidden.value, "native": a.native, "defined_in": a.definitions.iter().map(|s| wi(*s)).collect::<Vec<_>>()}))
+                .collect();
+            println!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
+        } else {
+            print!("{}", card::list(&agents, &wi));
+        }
+        return 0;
+    };
+    let Some(agent) = agents.iter().find(|a| &a.name == name) else {
+        let s = suggest::closest(name, agents.iter().map(|a| a.name.as_str()));
+        eprintln!(
+            "agent-lsp: error: no agent \"{name}\" in this project.{}",
+            suggest::did_you_mean(s)
+        );
+        return 1;
+    };
+    match &args.check {
+        Some((permission, input)) => {
+            let (action, rule) = agent.evaluate(permission, input);
+            if args.json {
+                let out = json!({"permission": permission, "input": input, "action": action, "rule": rule.map(|r| rule_json(&ws, r))});
+                println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+            } else {
+                match rule {
+                    Some(r) => println!(
+                        "{}: {permission} \"{input}\" → {action}\n  decided by `{}` \"{}\": {} ({})",
+                        agent.name,
+                        r.permission,
+                        r.pattern,
+                        r.action,
+                        wi(r.source)
+                    ),
+                    None => println!(
+                        "{}: {permission} \"{input}\" → ask\n  no rule matches (opencode asks)",
+                        agent.name
+                    ),
+                }
+            }
+        }
+        None => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&agent_json(&ws, agent)).unwrap_or_default()
+                );
+            } else {
+                print!("{}", card::card(agent, &wi, &[]));
+            }
+        }
+    }
+    0
+}

@@ -1,0 +1,114 @@
+//! What to show on hover, from the indexed workspace (no I/O): the effective agent on an agent
+//! name, field and permission documentation on keys, and pattern explanations.
+
+use crate::analysis::Span;
+use crate::analysis::opencode::card::{self, WhereIs};
+use crate::analysis::opencode::effective;
+use crate::analysis::opencode::{FileKind, permission};
+use crate::analysis::syntax::{Step, path_at};
+use crate::workspace::Workspace;
+
+/// The hover text and the span it is about, for byte `offset` of file `id`.
+pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
+    let f = &ws.files[id];
+    let is_md = f.kind != FileKind::Config;
+    // On a Markdown file's delimiters: this file's agent.
+    if is_md && let Some(fm) = f.analysis.split.as_ref().and_then(|s| s.frontmatter.as_ref()) {
+        for span in [Some(fm.open), fm.close].into_iter().flatten() {
+            if span.contains(offset) {
+                let name = f.analysis.agents.first()?.name.clone();
+                return Some((agent_card(ws, id, &name, where_is)?, span));
+            }
+        }
+    }
+    let root = f.analysis.parsed.root.as_ref()?;
+    let path = path_at(root, offset);
+    let last = path.last()?;
+    let keys: Vec<&str> = path.iter().map(|s| s.key.name.as_str()).collect();
+    // Where the agent settings start in this path: frontmatter at 0, `agent.X` at 2.
+    let agent_base = if is_md {
+        Some(0)
+    } else if matches!(keys.first(), Some(&"agent") | Some(&"mode")) && keys.len() >= 2 {
+        Some(2)
+    } else {
+        None
+    };
+    // Agent names.
+    if !is_md && keys.len() == 2 && matches!(keys[0], "agent" | "mode") && last.on_key {
+        return Some((agent_card(ws, id, keys[1], where_is)?, last.key.span));
+    }
+    if !is_md && keys == ["default_agent"] && !last.on_key {
+        let name = last.value.as_str()?;
+        return Some((agent_card(ws, id, name, where_is)?, last.value.span));
+    }
+    if !is_md && keys.len() == 3 && keys[0] == "command" && keys[2] == "agent" && !last.on_key {
+        let name = last.value.as_str()?;
+        return Some((agent_card(ws, id, name, where_is)?, last.value.span));
+    }
+    if is_md && keys == ["name"] && !last.on_key {
+        let name = f.analysis.agents.first()?.name.clone();
+        return Some((agent_card(ws, id, &name, where_is)?, last.value.span));
+    }
+    // Permission blocks: top-level, or an agent's.
+    let perm_at = if keys.first() == Some(&"permission") && !is_md {
+        Some(0)
+    } else {
+        agent_base.filter(|b| keys.get(*b) == Some(&"permission"))
+    };
+    if let Some(p) = perm_at {
+        let rel = &path[p..];
+        match rel.len() {
+            2 if last.on_key => {
+                return Some((card::permission_doc(&last.key.name)?, last.key.span));
+            }
+            3 if last.on_key => {
+                let perm = rel[1].key.name.as_str();
+                let pattern = last.key.name.as_str();
+                if perm == "task"
+                    && let Some(c) = agent_card(ws, id, pattern, where_is)
+                {
+                    return Some((c, last.key.span));
+                }
+                return Some((pattern_hover(&rel[0], perm, pattern)?, last.key.span));
+            }
+            _ => {}
+        }
+    }
+    // Field keys of an agent.
+    if let Some(b) = agent_base
+        && path.len() == b + 1
+        && last.on_key
+    {
+        return Some((card::field_doc(&last.key.name)?, last.key.span));
+    }
+    None
+}
+
+/// The explanation of one pattern rule, with the rules of its permission block.
+fn pattern_hover(block: &Step, perm: &str, pattern: &str) -> Option<String> {
+    let map = block.value.as_map()?;
+    let rules = permission::compile(map);
+    let triples: Vec<(&str, &str, &str)> = rules.iter().map(|r| (r.permission, r.pattern, r.action)).collect();
+    let index = triples.iter().position(|(p, q, _)| *p == perm && *q == pattern)?;
+    Some(card::pattern_doc(&triples, index))
+}
+
+/// The card of agent `name` as seen from file `id`, with what this file changed.
+fn agent_card(ws: &Workspace, id: usize, name: &str, where_is: WhereIs) -> Option<String> {
+    let view = ws.view_of_file(id);
+    let env = Workspace::effective_env();
+    let after = effective::agents(&ws.view_files(&view), &env);
+    let agent = after.iter().find(|a| a.name == name)?;
+    let without: Vec<usize> = view.iter().copied().filter(|&i| i != id).collect();
+    let before = effective::agents(&ws.view_files(&without), &env);
+    let defines_here = agent
+        .definitions
+        .iter()
+        .any(|s| matches!(s, crate::analysis::opencode::project::Source::File { file, .. } if *file == id));
+    let changed = if defines_here {
+        card::changes(before.iter().find(|a| a.name == name), agent, id)
+    } else {
+        Vec::new()
+    };
+    Some(card::card(agent, where_is, &changed))
+}
