@@ -112,3 +112,74 @@ fn agent_card(ws: &Workspace, id: usize, name: &str, where_is: WhereIs) -> Optio
     };
     Some(card::card(agent, where_is, &changed))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::Options;
+    use std::fs;
+
+    fn setup() -> (tempfile::TempDir, Workspace) {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        fs::create_dir_all(root.join(".opencode/agents")).unwrap();
+        fs::write(
+            root.join("opencode.json"),
+            r#"{"default_agent": "rev", "agent": {"rev": {"model": "a/b"}}, "permission": {"bash": {"git push *": "deny", "*": "ask"}, "task": {"rev": "allow"}}}"#,
+        )
+        .unwrap();
+        fs::write(
+            root.join(".opencode/agents/rev.md"),
+            "---\nmode: primary\ntemperature: 0.2\n---\nReview.\n",
+        )
+        .unwrap();
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        (t, ws)
+    }
+
+    fn hover(ws: &Workspace, file: &str, needle: &str, delta: usize) -> Option<(String, String)> {
+        let id = ws.files.iter().position(|f| f.path.ends_with(file)).unwrap();
+        let text = &ws.files[id].text;
+        let offset = text.find(needle).unwrap() + delta;
+        let wi = |s: crate::analysis::opencode::project::Source| format!("{s:?}");
+        at(ws, id, offset, &wi).map(|(md, span)| (md, span.text(text).to_string()))
+    }
+
+    #[test]
+    fn agent_cards_on_names() {
+        let (_t, ws) = setup();
+        let (md, under) = hover(&ws, "opencode.json", "\"rev\", \"agent\"", 2).unwrap();
+        assert_eq!(under, "\"rev\"");
+        assert!(md.contains("### `rev`: primary agent"), "{md}");
+        assert!(md.contains("| temperature | 0.2 |"), "{md}");
+        let (md, under) = hover(&ws, "opencode.json", "\"rev\": {\"model", 1).unwrap();
+        assert_eq!(under, "\"rev\"");
+        // This file sets the model; the card says what it changed.
+        assert!(md.contains("**This file changes:**") && md.contains("model"), "{md}");
+        let (md, _) = hover(&ws, "rev.md", "---", 1).unwrap();
+        assert!(md.contains("### `rev`") && md.contains("mode all → primary"), "{md}");
+        // A task pattern naming an agent.
+        let (md, _) = hover(&ws, "opencode.json", "\"rev\": \"allow\"", 1).unwrap();
+        assert!(md.contains("### `rev`"), "{md}");
+    }
+
+    #[test]
+    fn docs_on_keys_and_patterns() {
+        let (_t, ws) = setup();
+        let (md, under) = hover(&ws, "rev.md", "temperature", 2).unwrap();
+        assert_eq!(under, "temperature");
+        assert!(md.contains("**`temperature`**: `number`"), "{md}");
+        let (md, _) = hover(&ws, "opencode.json", "\"bash\"", 2).unwrap();
+        assert!(md.contains("**`bash`** permission"), "{md}");
+        let (md, _) = hover(&ws, "opencode.json", "\"git push *\"", 2).unwrap();
+        assert!(md.contains("Also matches `git push` with nothing after it"), "{md}");
+        assert!(md.contains("**Never decides**"), "{md}");
+        let (md, _) = hover(&ws, "opencode.json", "\"*\": \"ask\"", 1).unwrap();
+        assert!(
+            md.contains("Matches every input.") && !md.contains("Never decides"),
+            "{md}"
+        );
+        // Nothing on a plain value.
+        assert!(hover(&ws, "rev.md", "0.2", 1).is_none());
+    }
+}
