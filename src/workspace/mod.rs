@@ -784,6 +784,38 @@ mod tests {
     }
 
     #[test]
+    fn effective_agent_follows_the_view_of_the_start_directory() {
+        use crate::analysis::opencode::effective;
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        write(root, ".opencode/agents/x.md", "---
+mode: subagent
+temperature: 0.1
+---
+P
+");
+        write(root, "sub/.opencode/agents/x.md", "---
+mode: primary
+temperature: 0.9
+model: a/b
+---
+P
+");
+        write(root, "sub/opencode.json", "{}");
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let env = effective::Env::default();
+        let from_sub = effective::agents(&ws.view_files(&ws.view_for(&root.join("sub"))), &env);
+        let x = from_sub.iter().find(|a| a.name == "x").unwrap();
+        // The ancestor's file is merged last and wins where it sets a field; the nearer file
+        // still contributes what only it sets.
+        assert_eq!(x.mode.value, "subagent");
+        assert_eq!(x.temperature.as_ref().unwrap().value, 0.1);
+        assert_eq!(x.model.as_ref().unwrap().value, "a/b");
+        let from_root = effective::agents(&ws.view_files(&ws.view_for(root)), &env);
+        assert!(from_root.iter().find(|a| a.name == "x").unwrap().model.is_none());
+    }
+
+    #[test]
     fn markdown_beats_json_and_mode_beats_agent() {
         let t = tempfile::tempdir().unwrap();
         let root = t.path();
