@@ -66,6 +66,37 @@ pub struct Edit {
     pub text: String,
 }
 
+/// A fix: edits to the file that make the diagnostic go away, leaving everything else as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub title: String,
+    /// Non-overlapping edits, in any order.
+    pub edits: Vec<Edit>,
+    /// Safe fixes keep what opencode does the same or only repair what it rejects; `check
+    /// --fix` and "fix all" apply only those. Others (a "did you mean") change behaviour and
+    /// are offered one at a time.
+    pub safe: bool,
+}
+
+/// Apply edits to a text (edits must not overlap).
+pub fn apply(text: &str, edits: &[Edit]) -> String {
+    let mut sorted: Vec<&Edit> = edits.iter().collect();
+    sorted.sort_by_key(|e| (e.span.start, e.span.end));
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut at = 0usize;
+    for e in sorted {
+        let (s, end) = (e.span.start as usize, e.span.end as usize);
+        if s < at || end > text.len() {
+            continue;
+        }
+        out.push_str(&text[at..s]);
+        out.push_str(&e.text);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub code: Code,
@@ -74,8 +105,8 @@ pub struct Diagnostic {
     pub message: String,
     pub related: Vec<Related>,
     pub tags: Vec<Tag>,
-    /// A "did you mean" replacement, when there is exactly one likely intent.
-    pub suggestion: Option<Edit>,
+    /// The fix, when there is one clear way to repair the problem.
+    pub fix: Option<Fix>,
 }
 
 impl Diagnostic {
@@ -89,7 +120,7 @@ impl Diagnostic {
             message: message.into(),
             related: Vec::new(),
             tags: rule.tags.to_vec(),
-            suggestion: None,
+            fix: None,
         }
     }
 
@@ -106,11 +137,31 @@ impl Diagnostic {
         self
     }
 
+    /// A "did you mean" replacement of one span (not safe: it changes what opencode does).
     pub fn with_suggestion(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
-        self.suggestion = Some(Edit {
-            span,
-            text: text.into(),
+        let text = text.into();
+        self.fix = Some(Fix {
+            title: format!("Replace with `{text}`"),
+            edits: vec![Edit { span, text }],
+            safe: false,
         });
         self
+    }
+
+    pub fn with_fix(mut self, title: impl Into<String>, edits: Vec<Edit>, safe: bool) -> Diagnostic {
+        self.fix = Some(Fix {
+            title: title.into(),
+            edits,
+            safe,
+        });
+        self
+    }
+
+    /// The fix's edit when it is a single replacement.
+    pub fn suggestion(&self) -> Option<&Edit> {
+        match &self.fix {
+            Some(f) if f.edits.len() == 1 => f.edits.first(),
+            _ => None,
+        }
     }
 }

@@ -158,15 +158,13 @@ fn snippet(out: &mut String, ws: &Workspace, file: &File, d: &Diagnostic, style:
     );
     // The message usually names the fix already ("Did you mean `x`?"); repeat it as a help
     // line only when it does not.
-    if let Some(s) = &d.suggestion
-        && !d.message.contains(s.text.trim_matches('"'))
-    {
-        let _ = writeln!(
-            out,
-            "{gutter} {} help: replace with `{}`",
-            style.paint("1;34", "="),
-            s.text
-        );
+    match (&d.fix, d.suggestion()) {
+        (Some(_), Some(s)) if d.message.contains(s.text.trim_matches('"')) => {}
+        (Some(f), _) => {
+            let safe = if f.safe { " (safe: `check --fix` applies it)" } else { "" };
+            let _ = writeln!(out, "{gutter} {} help: {}{safe}", style.paint("1;34", "="), f.title);
+        }
+        _ => {}
     }
     for r in &d.related {
         let at = match &r.location {
@@ -273,7 +271,7 @@ pub fn json(ws: &Workspace, diags: &[(usize, Diagnostic)]) -> String {
                             },
                         })
                         .collect(),
-                    suggestion: d.suggestion.as_ref().map(|s| JsonSuggestion {
+                    suggestion: d.suggestion().map(|s| JsonSuggestion {
                         range: json_range(file, s.span),
                         replacement: &s.text,
                     }),

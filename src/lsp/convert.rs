@@ -83,10 +83,13 @@ pub fn diagnostic(
         .collect();
     // The "did you mean" replacement travels with the diagnostic, so that a code action needs
     // no memory of earlier requests.
-    let data = d.suggestion.as_ref().map(|s| {
-        serde_json::json!({
-            "replace": { "range": range(here.text, here.index, s.span, enc), "newText": s.text }
-        })
+    let data = d.fix.as_ref().map(|f| {
+        let edits: Vec<serde_json::Value> = f
+            .edits
+            .iter()
+            .map(|e| serde_json::json!({ "range": range(here.text, here.index, e.span, enc), "newText": e.text }))
+            .collect();
+        serde_json::json!({ "fix": { "title": f.title, "edits": edits, "safe": f.safe } })
     });
     Some(lsp::Diagnostic {
         range: range(here.text, here.index, d.span, enc),

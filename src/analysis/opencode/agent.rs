@@ -539,7 +539,7 @@ mod tests {
         assert_eq!(d.code, Code::InvalidValue);
         assert_eq!(d.span.text(text), "main");
         assert!(d.message.contains("Did you mean `primary`"), "{}", d.message);
-        assert_eq!(one("mode: subagnet\n").suggestion.unwrap().text, "subagent");
+        assert_eq!(one("mode: subagnet\n").suggestion().cloned().unwrap().text, "subagent");
         assert_eq!(one("steps: 0\n").code, Code::InvalidValue);
         assert_eq!(one("steps: 2.5\n").code, Code::InvalidValue);
         assert!(yaml_diags("mode: all\nsteps: 1\n").is_empty());
@@ -551,12 +551,12 @@ mod tests {
         let d = one(text);
         assert_eq!(d.code, Code::InvalidColor);
         assert_eq!(d.span.text(text), "#FF5733");
-        assert_eq!(d.suggestion.unwrap().text, "\"#FF5733\"");
+        assert_eq!(d.suggestion().cloned().unwrap().text, "\"#FF5733\"");
         let text = "color: red\n";
         let d = one(text);
         assert_eq!(d.code, Code::InvalidColor);
         assert_eq!(d.span.text(text), "red");
-        assert_eq!(one("color: \"#abc\"\n").suggestion.unwrap().text, "\"#aabbcc\"");
+        assert_eq!(one("color: \"#abc\"\n").suggestion().cloned().unwrap().text, "\"#aabbcc\"");
         assert_eq!(one("color: \"primary \"\n").code, Code::InvalidColor);
         assert!(json_diags("{\"color\": \"#8B5CF6\"}").is_empty());
         assert_eq!(codes(&json_diags("{\"color\": \"teal\"}")), ["invalid-color"]);
@@ -582,7 +582,7 @@ mod tests {
     fn max_steps() {
         let d = yaml_diags("maxSteps: 10\n");
         assert_eq!(codes(&d), ["deprecated-field"]);
-        assert_eq!(d[0].suggestion.as_ref().unwrap().text, "steps");
+        assert_eq!(d[0].suggestion().unwrap().text, "steps");
         let d = yaml_diags("steps: 5\nmaxSteps: 10\n");
         assert!(d[0].message.contains("ignored"));
     }

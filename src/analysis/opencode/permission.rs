@@ -465,7 +465,7 @@ mod tests {
         let d = yaml_diags(text);
         assert_eq!(codes(&d), ["invalid-value", "invalid-value"]);
         assert_eq!(d[0].span.text(text), "maybe");
-        assert_eq!(d[1].suggestion.as_ref().unwrap().text, "allow");
+        assert_eq!(d[1].suggestion().unwrap().text, "allow");
         assert!(yaml_diags("permission:\n  bash: allow\n  edit: ask\n").is_empty());
         let d = yaml_diags("permission:\n  bash: true\n");
         assert_eq!(codes(&d), ["invalid-type"]);
@@ -486,7 +486,7 @@ mod tests {
         assert_eq!(codes(&d), ["unknown-permission"; 4]);
         assert_eq!(d[0].span.text(text), "write");
         assert!(d[1].message.contains("under `bash`"));
-        assert_eq!(d[3].suggestion.as_ref().unwrap().text, "bash");
+        assert_eq!(d[3].suggestion().unwrap().text, "bash");
         // MCP and custom tools are silent.
         let ok = "permission:\n  github_*: allow\n  mymcp_search: ask\n  onlinesearch: deny\n  binder_*: allow\n  skill: allow\n";
         assert!(yaml_diags(ok).is_empty(), "{:#?}", yaml_diags(ok));
