@@ -10,6 +10,7 @@
 //!   file, then a project (the merged agent registry, `default_agent`).
 
 pub mod diagnostic;
+pub mod edit;
 pub mod opencode;
 pub mod rules;
 pub mod suggest;

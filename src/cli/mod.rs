@@ -58,6 +58,10 @@ struct CheckArgs {
     /// Exit with status 1 on warnings too.
     #[arg(long)]
     deny_warnings: bool,
+    /// Apply the safe fixes on disk (files with nothing to fix are not touched), then report
+    /// what remains.
+    #[arg(long)]
+    fix: bool,
 }
 
 #[derive(clap::Args)]
@@ -134,13 +138,45 @@ fn check(args: CheckArgs) -> i32 {
         );
     }
     let options = Options::from_env(args.no_global, args.global_dir);
-    let ws = match Workspace::load(&args.paths, &options) {
+    let mut ws = match Workspace::load(&args.paths, &options) {
         Ok(ws) => ws,
         Err(e) => {
             eprintln!("agent-lsp: error: {e}");
             return 2;
         }
     };
+    let mut fixed_report = String::new();
+    if args.fix {
+        let mut changed = 0;
+        for f in ws.files.iter().filter(|f| f.in_scope && f.live) {
+            let (text, titles) = crate::analysis::opencode::fix_all(&f.kind, &f.text);
+            if titles.is_empty() || text == f.text {
+                continue;
+            }
+            if let Err(e) = write_atomically(&f.path, &text) {
+                eprintln!(
+                    "agent-lsp: error: {}: cannot write the fixes: {e}",
+                    render::display_path(&f.path)
+                );
+                return 2;
+            }
+            changed += 1;
+            fixed_report.push_str(&format!(
+                "fixed {}: {}\n",
+                render::display_path(&f.path),
+                titles.join("; ")
+            ));
+        }
+        if changed > 0 {
+            ws = match Workspace::load(&args.paths, &options) {
+                Ok(ws) => ws,
+                Err(e) => {
+                    eprintln!("agent-lsp: error: {e}");
+                    return 2;
+                }
+            };
+        }
+    }
     let diags = ws.diagnostics();
     let report = match args.format {
         Format::Human => {
@@ -149,6 +185,14 @@ fn check(args: CheckArgs) -> i32 {
         }
         Format::Json => render::json(&ws, &diags),
         Format::Github => render::github(&ws, &diags),
+    };
+    let report = if args.fix && matches!(args.format, Format::Human) {
+        format!(
+            "{fixed_report}{}{report}",
+            if fixed_report.is_empty() { "" } else { "\n" }
+        )
+    } else {
+        report
     };
     let mut stdout = std::io::stdout().lock();
     if stdout
@@ -171,6 +215,24 @@ fn check(args: CheckArgs) -> i32 {
     } else {
         0
     }
+}
+
+/// Write through a temporary file in the same directory and rename it over the original, so
+/// that a crash never leaves a half-written file; the original's permissions are kept.
+fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.agent-lsp-fix.{}", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        let _ = std::fs::set_permissions(&tmp, meta.permissions());
+    }
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }
 
 fn rules(code: Option<&str>) -> i32 {

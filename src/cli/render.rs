@@ -161,7 +161,11 @@ fn snippet(out: &mut String, ws: &Workspace, file: &File, d: &Diagnostic, style:
     match (&d.fix, d.suggestion()) {
         (Some(_), Some(s)) if d.message.contains(s.text.trim_matches('"')) => {}
         (Some(f), _) => {
-            let safe = if f.safe { " (safe: `check --fix` applies it)" } else { "" };
+            let safe = if f.safe {
+                " (safe: `check --fix` applies it)"
+            } else {
+                ""
+            };
             let _ = writeln!(out, "{gutter} {} help: {}{safe}", style.paint("1;34", "="), f.title);
         }
         _ => {}

@@ -788,19 +788,27 @@ mod tests {
         use crate::analysis::opencode::effective;
         let t = tempfile::tempdir().unwrap();
         let root = t.path();
-        write(root, ".opencode/agents/x.md", "---
+        write(
+            root,
+            ".opencode/agents/x.md",
+            "---
 mode: subagent
 temperature: 0.1
 ---
 P
-");
-        write(root, "sub/.opencode/agents/x.md", "---
+",
+        );
+        write(
+            root,
+            "sub/.opencode/agents/x.md",
+            "---
 mode: primary
 temperature: 0.9
 model: a/b
 ---
 P
-");
+",
+        );
         write(root, "sub/opencode.json", "{}");
         let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
         let env = effective::Env::default();

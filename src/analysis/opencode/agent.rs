@@ -5,7 +5,8 @@
 use super::DeclOrigin;
 use super::permission;
 use super::schema::{self, FieldType, MODES, THEME_COLORS};
-use crate::analysis::diagnostic::Diagnostic;
+use crate::analysis::diagnostic::{Diagnostic, Edit};
+use crate::analysis::edit::Doc;
 use crate::analysis::rules::Code;
 use crate::analysis::suggest::{closest, did_you_mean};
 use crate::analysis::syntax::{Entry, Map, Node, Style, Value};
@@ -50,16 +51,17 @@ pub fn check(node: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             return;
         }
     };
-    for entry in &map.entries {
+    for (i, entry) in map.entries.iter().enumerate() {
         match schema::agent_field(&entry.key.name) {
-            Some(field) => check_field(entry, field.ty, map, ctx, out),
+            Some(field) => check_field(entry, field.ty, (node, i), ctx, out),
             None => unknown_key(entry, ctx, out),
         }
     }
     check_hidden_primary(map, ctx, out);
 }
 
-fn check_field(entry: &Entry, ty: FieldType, map: &Map, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+/// `at`: the settings mapping and the entry's index in it (for fixes that edit around it).
+fn check_field(entry: &Entry, ty: FieldType, at: (&Node, usize), ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let key = entry.key.name.as_str();
     let v = &entry.value;
     if v.is_unknown() {
@@ -82,7 +84,7 @@ fn check_field(entry: &Entry, ty: FieldType, map: &Map, ctx: &Ctx, out: &mut Vec
             )),
             _ => out.push(type_error(key, "a number", v, ctx)),
         },
-        FieldType::PositiveInt => check_steps(entry, map, ctx, out),
+        FieldType::PositiveInt => check_steps(entry, at, ctx, out),
         FieldType::Bool => {
             if v.as_bool().is_none() {
                 out.push(type_error(key, "a boolean (true or false)", v, ctx));
@@ -96,7 +98,7 @@ fn check_field(entry: &Entry, ty: FieldType, map: &Map, ctx: &Ctx, out: &mut Vec
                 out.push(type_error(key, "an object", v, ctx));
             }
         }
-        FieldType::Tools => check_tools(entry, ctx, out),
+        FieldType::Tools => check_tools(at, ctx, out),
         FieldType::Permission => permission::check(v, ctx, out),
     }
 }
@@ -136,7 +138,11 @@ pub fn type_error(key: &str, expected: &str, v: &Node, ctx: &Ctx) -> Diagnostic 
         && expected.contains("number")
         && s.trim().parse::<f64>().is_ok()
     {
-        d = d.with_suggestion(v.span, s.trim().to_string());
+        let edit = Edit {
+            span: v.span,
+            text: s.trim().to_string(),
+        };
+        d = d.with_fix("Remove the quotes", vec![edit], true);
     }
     d
 }
@@ -245,7 +251,11 @@ fn check_color(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     ),
                 );
                 if is_hex_color(&format!("#{written}")) {
-                    d = d.with_suggestion(span, format!("\"#{written}\""));
+                    let edit = Edit {
+                        span,
+                        text: format!("\"#{written}\""),
+                    };
+                    d = d.with_fix("Quote the color", vec![edit], true);
                 }
                 out.push(d);
             } else {
@@ -317,7 +327,8 @@ pub fn check_model(key: &str, v: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn check_steps(entry: &Entry, map: &Map, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn check_steps(entry: &Entry, at: (&Node, usize), ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let Some(map) = at.0.as_map() else { return };
     let key = entry.key.name.as_str();
     let v = &entry.value;
     match &v.value {
@@ -345,27 +356,45 @@ fn check_steps(entry: &Entry, map: &Map, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             "`maxSteps` is deprecated; opencode still reads it as `steps`. Rename it to `steps`".to_string()
         };
         let mut d = Diagnostic::new(Code::DeprecatedField, entry.key.span, message);
-        if !map.contains("steps") {
-            d = d.with_suggestion(
-                entry.key.span,
-                if entry.key.span.len() == "maxSteps".len() {
-                    "steps".into()
-                } else {
-                    "\"steps\"".to_string()
-                },
-            );
+        let doc = Doc {
+            text: ctx.text,
+            yaml: ctx.is_yaml(),
+        };
+        if map.contains("steps") {
+            if let Some(edit) = doc.delete_entry(at.0, at.1) {
+                d = d.with_fix("Remove `maxSteps` (`steps` wins)", vec![edit], true);
+            }
+        } else {
+            let edit = Edit {
+                span: entry.key.span,
+                text: doc.key("steps"),
+            };
+            d = d.with_fix("Rename `maxSteps` to `steps`", vec![edit], true);
         }
         out.push(d);
     }
 }
 
-fn check_tools(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+/// `tools` (in an agent, or at the top of a config): deprecated; the fix converts it into
+/// `permission` exactly as opencode does.
+pub fn check_tools(at: (&Node, usize), ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let Some(entry) = at.0.as_map().and_then(|m| m.entries.get(at.1)) else {
+        return;
+    };
     let v = &entry.value;
-    out.push(Diagnostic::new(
+    let mut d = Diagnostic::new(
         Code::DeprecatedField,
         entry.key.span,
         "`tools` is deprecated; opencode converts it to permission rules (true is allow, false is deny; write, edit and patch become `edit`). Use `permission` instead",
-    ));
+    );
+    let doc = Doc {
+        text: ctx.text,
+        yaml: ctx.is_yaml(),
+    };
+    if let Some(edits) = tools_to_permission(&doc, at.0, at.1) {
+        d = d.with_fix("Convert `tools` to `permission`", edits, true);
+    }
+    out.push(d);
     match &v.value {
         Value::Map(map) => {
             for e in &map.entries {
@@ -388,6 +417,78 @@ fn check_tools(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             out.push(d);
         }
     }
+}
+
+/// The edits that replace `tools` (entry `ti` of `parent`) by the permission rules opencode
+/// derives from it: in place when there is no `permission`; otherwise the derived keys that
+/// `permission` does not set go to its front (explicit rules win, and opencode puts the derived
+/// keys first) and `tools` is removed.
+pub fn tools_to_permission(doc: &Doc, parent: &Node, ti: usize) -> Option<Vec<Edit>> {
+    let pmap = parent.as_map()?;
+    let tools = pmap.entries.get(ti)?;
+    let tmap = tools.value.as_map()?;
+    // Derived keys in JavaScript assignment order: first position, last value.
+    let mut derived: Vec<(String, &str, usize)> = Vec::new();
+    for (i, e) in tmap.entries.iter().enumerate() {
+        let action = if e.value.as_bool()? { "allow" } else { "deny" };
+        let key = schema::tools_key_to_permission(&e.key.name).to_string();
+        match derived.iter_mut().find(|(k, _, _)| *k == key) {
+            Some(slot) => slot.1 = action,
+            None => derived.push((key, action, i)),
+        }
+    }
+    let mut edits = Vec::new();
+    match pmap.get("permission") {
+        None => {
+            edits.push(Edit {
+                span: tools.key.span,
+                text: doc.key("permission"),
+            });
+            for (i, e) in tmap.entries.iter().enumerate() {
+                match derived.iter().find(|(_, _, first)| *first == i) {
+                    Some((key, action, _)) => {
+                        if e.key.name != *key {
+                            edits.push(Edit {
+                                span: e.key.span,
+                                text: doc.key(key),
+                            });
+                        }
+                        edits.push(Edit {
+                            span: e.value.span,
+                            text: doc.scalar(action),
+                        });
+                    }
+                    None => edits.push(doc.delete_entry(&tools.value, i)?),
+                }
+            }
+        }
+        Some(p) => {
+            // opencode's `{...derived, ...permission}`: an explicit key that is also derived
+            // keeps the derived key's position (with the explicit value), so it moves to the
+            // front with the derived keys.
+            let explicit = p.value.as_map()?;
+            let mut front = Vec::new();
+            for (k, action, _) in &derived {
+                match explicit.entries.iter().position(|e| e.key.name == *k) {
+                    Some(idx) => {
+                        let e = &explicit.entries[idx];
+                        let value = e.value.span.text(doc.text);
+                        if value.contains('\n') {
+                            return None;
+                        }
+                        front.push((e.key.span.text(doc.text).to_string(), value.to_string()));
+                        edits.push(doc.delete_entry(&p.value, idx)?);
+                    }
+                    None => front.push((doc.key(k), doc.scalar(action))),
+                }
+            }
+            if !front.is_empty() {
+                edits.push(doc.insert_first(&p.value, &front)?);
+            }
+            edits.push(doc.delete_entry(parent, ti)?);
+        }
+    }
+    Some(edits)
 }
 
 fn unknown_key(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
@@ -556,7 +657,10 @@ mod tests {
         let d = one(text);
         assert_eq!(d.code, Code::InvalidColor);
         assert_eq!(d.span.text(text), "red");
-        assert_eq!(one("color: \"#abc\"\n").suggestion().cloned().unwrap().text, "\"#aabbcc\"");
+        assert_eq!(
+            one("color: \"#abc\"\n").suggestion().cloned().unwrap().text,
+            "\"#aabbcc\""
+        );
         assert_eq!(one("color: \"primary \"\n").code, Code::InvalidColor);
         assert!(json_diags("{\"color\": \"#8B5CF6\"}").is_empty());
         assert_eq!(codes(&json_diags("{\"color\": \"teal\"}")), ["invalid-color"]);

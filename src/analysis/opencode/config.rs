@@ -9,7 +9,7 @@ use super::{AgentDecl, AgentRef, DeclOrigin, FileAnalysis, RefKind, permission};
 use crate::analysis::diagnostic::{Diagnostic, Location, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::suggest::closest;
-use crate::analysis::syntax::{Entry, Map, Value, jsonc};
+use crate::analysis::syntax::{Entry, Map, Node, Value, jsonc};
 
 pub fn analyze(text: &str) -> FileAnalysis {
     let parsed = jsonc::parse(text);
@@ -45,7 +45,7 @@ pub fn analyze(text: &str) -> FileAnalysis {
     };
     if let Some(root) = &parsed.root {
         match &root.value {
-            Value::Map(map) => check_top_level(map, &ctx, &mut analysis, &mut out),
+            Value::Map(map) => check_top_level(root, map, &ctx, &mut analysis, &mut out),
             Value::Unknown => {}
             _ => out.push(Diagnostic::new(
                 Code::InvalidType,
@@ -62,8 +62,8 @@ pub fn analyze(text: &str) -> FileAnalysis {
     analysis
 }
 
-fn check_top_level(map: &Map, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut Vec<Diagnostic>) {
-    for entry in &map.entries {
+fn check_top_level(root: &Node, map: &Map, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut Vec<Diagnostic>) {
+    for (index, entry) in map.entries.iter().enumerate() {
         let key = entry.key.name.as_str();
         let v = &entry.value;
         match key {
@@ -77,7 +77,13 @@ fn check_top_level(map: &Map, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut 
                 agents(entry, DeclOrigin::ModeKey, ctx, analysis, out);
             }
             "permission" => permission::check(v, ctx, out),
-            "tools" => agent::check(&tools_as_agent(entry), ctx, out),
+            "tools" => {
+                if entry.value.as_map().is_some() || entry.value.is_unknown() {
+                    agent::check_tools((root, index), ctx, out);
+                } else {
+                    agent::check(&tools_as_agent(entry), ctx, out);
+                }
+            }
             "model" | "small_model" if !v.is_unknown() => agent::check_model(key, v, ctx, out),
             "default_agent" => match v.as_str() {
                 Some(name) => analysis.refs.push(AgentRef {

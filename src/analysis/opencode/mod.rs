@@ -133,6 +133,45 @@ pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
     analysis
 }
 
+/// Apply every safe fix of a file's own diagnostics, repeatedly (a fix can reveal another), and
+/// return the new text with the titles of the fixes applied. Overlapping fixes wait for the
+/// next round.
+pub fn fix_all(kind: &FileKind, text: &str) -> (String, Vec<String>) {
+    let mut text = text.to_string();
+    let mut applied = Vec::new();
+    for _ in 0..8 {
+        let analysis = analyze(kind, &text);
+        let mut taken: Vec<&super::diagnostic::Fix> = Vec::new();
+        for d in &analysis.diagnostics {
+            let Some(f) = d.fix.as_ref().filter(|f| f.safe) else {
+                continue;
+            };
+            if taken.iter().any(|t| *t == f) {
+                continue;
+            }
+            let overlaps = taken.iter().flat_map(|t| &t.edits).any(|a| {
+                f.edits.iter().any(|b| {
+                    a.span.start < b.span.end.max(b.span.start + 1) && b.span.start < a.span.end.max(a.span.start + 1)
+                })
+            });
+            if !overlaps {
+                taken.push(f);
+            }
+        }
+        if taken.is_empty() {
+            break;
+        }
+        let edits: Vec<super::diagnostic::Edit> = taken.iter().flat_map(|f| f.edits.iter().cloned()).collect();
+        applied.extend(taken.iter().map(|f| f.title.clone()));
+        let next = super::diagnostic::apply(&text, &edits);
+        if next == text {
+            break;
+        }
+        text = next;
+    }
+    (text, applied)
+}
+
 /// The agent name opencode derives from a Markdown path relative to its config directory:
 /// `agents/team/reviewer.md` is `team/reviewer`, `agent/foo.bar.md` is `foo.bar`.
 pub fn agent_name_from_relative_path(relative: &str) -> String {

@@ -10,7 +10,8 @@
 
 use super::agent::{Ctx, requote, type_error};
 use super::schema::{self, ACTIONS, DEAD_PERMISSION_KEYS, PermissionValue};
-use crate::analysis::diagnostic::{Diagnostic, Location};
+use crate::analysis::diagnostic::{Diagnostic, Edit, Location};
+use crate::analysis::edit::Doc;
 use crate::analysis::rules::Code;
 use crate::analysis::suggest::closest;
 use crate::analysis::syntax::{Entry, Map, Node, Value};
@@ -20,10 +21,11 @@ pub fn check(node: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     match &node.value {
         Value::Str(_) => check_action(node, "permission", ctx, out),
         Value::Map(map) => {
-            for entry in &map.entries {
+            for (i, entry) in map.entries.iter().enumerate() {
                 check_entry(entry, ctx, out);
+                check_key(node, i, ctx, out);
             }
-            check_shadowing(map, out);
+            check_shadowing(node, ctx, out);
         }
         Value::Unknown => {}
         _ => out.push(type_error(
@@ -67,7 +69,6 @@ fn check_action(v: &Node, what: &str, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
 
 fn check_entry(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let key = entry.key.name.as_str();
-    check_key(entry, out);
     let known = schema::permission_key(key);
     let v = &entry.value;
     match &v.value {
@@ -103,7 +104,13 @@ fn check_entry(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
 
 /// `unknown-permission`: dead keys, command patterns at the top of the block, near-misses of
 /// known keys. MCP and custom tool names are silent.
-fn check_key(entry: &Entry, out: &mut Vec<Diagnostic>) {
+fn check_key(block: &Node, index: usize, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let Some(map) = block.as_map() else { return };
+    let entry = &map.entries[index];
+    let doc = Doc {
+        text: ctx.text,
+        yaml: ctx.is_yaml(),
+    };
     let key = entry.key.name.as_str();
     let span = entry.key.span;
     if schema::permission_key(key).is_some() {
@@ -117,18 +124,29 @@ fn check_key(entry: &Entry, out: &mut Vec<Diagnostic>) {
         );
         if matches!(key, "write" | "patch" | "apply_patch" | "multiedit") {
             d.message.push_str(". Use `edit`");
+            if !map.contains("edit") {
+                let edit = Edit {
+                    span,
+                    text: doc.key("edit"),
+                };
+                d = d.with_fix("Rename to `edit`", vec![edit], false);
+            }
         }
         out.push(d);
         return;
     }
     if key.chars().any(char::is_whitespace) {
-        out.push(Diagnostic::new(
+        let mut d = Diagnostic::new(
             Code::UnknownPermission,
             span,
             format!(
                 "\"{key}\" looks like a command pattern, but directly under `permission` it is taken as a tool name and matches nothing. Put it under `bash`"
             ),
-        ));
+        );
+        if let Some(edits) = move_into_bash(&doc, block, index) {
+            d = d.with_fix("Move it under `bash`", edits, false);
+        }
+        out.push(d);
         return;
     }
     if key.contains('*') || key.contains('?') {
@@ -146,6 +164,35 @@ fn check_key(entry: &Entry, out: &mut Vec<Diagnostic>) {
         let quoted = span.len() != key.len();
         d = d.with_suggestion(span, if quoted { format!("\"{s}\"") } else { s.to_string() });
         out.push(d);
+    }
+}
+
+/// Move a command pattern written at the top of a permission block into its `bash` map (at the
+/// end, where it decides over the broader rules before it); creates `bash` when there is none.
+fn move_into_bash(doc: &Doc, block: &Node, index: usize) -> Option<Vec<Edit>> {
+    let map = block.as_map()?;
+    let entry = map.entries.get(index)?;
+    let action = entry.value.as_str()?;
+    let rule = (doc.key(&entry.key.name), doc.scalar(action));
+    match map.get("bash") {
+        Some(bash) => {
+            let add = doc.insert_last(bash.value.as_map().map(|_| &bash.value)?, &[rule])?;
+            Some(vec![doc.delete_entry(block, index)?, add])
+        }
+        None => {
+            // Replace the entry with a `bash` entry holding the rule.
+            let whole = entry.key.span.cover(entry.value.span);
+            let text = if doc.yaml && !block.span.text(doc.text).starts_with('{') {
+                let start = doc.text[..entry.key.span.start as usize]
+                    .rfind('\n')
+                    .map_or(0, |i| i + 1);
+                let indent = &doc.text[start..entry.key.span.start as usize];
+                format!("bash:{}{indent}  {}: {}", doc.newline(), rule.0, rule.1)
+            } else {
+                format!("{}: {{{}: {}}}", doc.key("bash"), rule.0, rule.1)
+            };
+            Some(vec![Edit { span: whole, text }])
+        }
     }
 }
 
@@ -230,7 +277,12 @@ fn js_order(map: &Map) -> Vec<&Entry> {
     ordered.into_iter().map(|(_, i)| &map.entries[i]).collect()
 }
 
-fn check_shadowing(map: &Map, out: &mut Vec<Diagnostic>) {
+fn check_shadowing(block: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let Some(map) = block.as_map() else { return };
+    let doc = Doc {
+        text: ctx.text,
+        yaml: ctx.is_yaml(),
+    };
     let rules = compile(map);
     // Bound the quadratic scan for huge generated blocks.
     if rules.len() > 2_000 {
@@ -253,17 +305,44 @@ fn check_shadowing(map: &Map, out: &mut Vec<Diagnostic>) {
         } else {
             format!("{} \"{}\": {}", later.permission, later.pattern, later.action)
         };
-        out.push(
-            Diagnostic::new(
-                Code::ShadowedRule,
-                rule.span,
-                format!(
-                    "this rule never applies: the later rule {what} matches everything it matches, and opencode uses the last matching rule. Put the broader rule first"
-                ),
-            )
-            .with_related(Location::Here(later.span), "the later rule that decides instead"),
-        );
+        let mut d = Diagnostic::new(
+            Code::ShadowedRule,
+            rule.span,
+            format!(
+                "this rule never applies: the later rule {what} matches everything it matches, and opencode uses the last matching rule. Put the broader rule first"
+            ),
+        )
+        .with_related(Location::Here(later.span), "the later rule that decides instead");
+        if let Some(edits) = catch_all_to_front(&doc, block, later) {
+            d = d.with_fix(format!("Move the catch-all {what} to the front"), edits, false);
+        }
+        out.push(d);
     }
+}
+
+/// When the shadowing rule is a catch-all (`"*"`), the edits that move it to the front of its
+/// mapping, so that every rule after it can decide again.
+fn catch_all_to_front(doc: &Doc, block: &Node, later: &Rule) -> Option<Vec<Edit>> {
+    let map = block.as_map()?;
+    if later.pattern != "*" {
+        return None;
+    }
+    // A top-level `"*": action` entry, or a `"*"` pattern inside one permission's map.
+    if later.permission == "*"
+        && let Some(i) = map
+            .entries
+            .iter()
+            .rposition(|e| e.key.name == "*" && e.key.span == later.span)
+    {
+        return doc.move_to_front(block, i);
+    }
+    let perm = map.entries.iter().rev().find(|e| e.key.name == later.permission)?;
+    let inner = perm.value.as_map()?;
+    let i = inner
+        .entries
+        .iter()
+        .rposition(|e| e.key.name == "*" && e.key.span == later.span)?;
+    doc.move_to_front(&perm.value, i)
 }
 
 /// opencode's `Wildcard.match(input, pattern)`.

@@ -1,0 +1,294 @@
+//! Minimal text edits on YAML and JSONC mappings, for fixes: delete an entry, insert entries at
+//! the start or the end of a mapping, write keys and values in the file's own style. Everything
+//! outside the edited spans stays byte for byte as it was (comments, order, indentation, CRLF).
+
+use super::diagnostic::Edit;
+use super::syntax::{Map, Node};
+use super::text::Span;
+
+pub struct Doc<'a> {
+    pub text: &'a str,
+    /// YAML (frontmatter) rather than JSON.
+    pub yaml: bool,
+}
+
+impl Doc<'_> {
+    pub fn newline(&self) -> &'static str {
+        if self.text.contains("\r\n") { "\r\n" } else { "\n" }
+    }
+
+    fn line_start(&self, offset: usize) -> usize {
+        self.text[..offset.min(self.text.len())]
+            .rfind('\n')
+            .map_or(0, |i| i + 1)
+    }
+
+    /// The offset just past the line break of the line holding `offset` (or the end).
+    fn line_end_after(&self, offset: usize) -> usize {
+        match self.text[offset.min(self.text.len())..].find('\n') {
+            Some(i) => offset + i + 1,
+            None => self.text.len(),
+        }
+    }
+
+    fn indent_at(&self, offset: usize) -> &str {
+        let start = self.line_start(offset);
+        let line = &self.text[start..];
+        let n = line.len() - line.trim_start_matches([' ', '\t']).len();
+        &line[..n]
+    }
+
+    /// A key written in this file's style: JSON always quotes; YAML quotes only when needed.
+    pub fn key(&self, name: &str) -> String {
+        self.scalar(name)
+    }
+
+    /// A string value in this file's style.
+    pub fn scalar(&self, s: &str) -> String {
+        let plain_ok = !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '/' | '.'))
+            && !matches!(s, "true" | "false" | "null" | "yes" | "no" | "~")
+            && !s.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '.');
+        if self.yaml && plain_ok {
+            s.to_string()
+        } else {
+            serde_json::to_string(s).unwrap_or_default()
+        }
+    }
+
+    /// Whether a mapping node is written in flow style (`{...}`, always so in JSON).
+    fn is_flow(&self, node: &Node) -> bool {
+        !self.yaml || node.span.text(self.text).starts_with('{')
+    }
+
+    /// Delete entry `i` of `map` (the mapping `node`).
+    pub fn delete_entry(&self, node: &Node, i: usize) -> Option<Edit> {
+        let map = node.as_map()?;
+        let e = map.entries.get(i)?;
+        if !self.is_flow(node) {
+            let start = self.line_start(e.key.span.start as usize);
+            let last = (e.value.span.end as usize).max(e.key.span.end as usize);
+            let end = self.line_end_after(last.saturating_sub(1).max(e.key.span.end as usize));
+            return Some(Edit {
+                span: Span::new(start, end),
+                text: String::new(),
+            });
+        }
+        let span = if let Some(next) = map.entries.get(i + 1) {
+            Span::new(e.key.span.start as usize, next.key.span.start as usize)
+        } else if i > 0 {
+            Span::new(map.entries[i - 1].value.span.end as usize, e.value.span.end as usize)
+        } else {
+            Span::new(e.key.span.start as usize, e.value.span.end as usize)
+        };
+        Some(Edit {
+            span,
+            text: String::new(),
+        })
+    }
+
+    /// Entries `key: value` written as this file writes them, for insertion.
+    fn entry_text(&self, key: &str, value: &str) -> String {
+        format!("{key}: {value}")
+    }
+
+    /// Insert entries (already written keys and values) before the first entry of a mapping.
+    pub fn insert_first(&self, node: &Node, entries: &[(String, String)]) -> Option<Edit> {
+        let map = node.as_map()?;
+        if entries.is_empty() {
+            return None;
+        }
+        let nl = self.newline();
+        let Some(first) = map.entries.first() else {
+            return self.insert_into_empty(node, entries);
+        };
+        let at = first.key.span.start as usize;
+        if !self.is_flow(node) {
+            let indent = self.indent_at(at);
+            let text: String = entries
+                .iter()
+                .map(|(k, v)| format!("{indent}{}{nl}", self.entry_text(k, v)))
+                .collect();
+            return Some(Edit {
+                span: Span::empty(self.line_start(at)),
+                text,
+            });
+        }
+        let open = node.span.start as usize;
+        let multiline = self.text[open..at].contains('\n');
+        let sep = if multiline {
+            format!(",{nl}{}", self.indent_at(at))
+        } else {
+            ", ".to_string()
+        };
+        let text: String = entries
+            .iter()
+            .map(|(k, v)| format!("{}{sep}", self.entry_text(k, v)))
+            .collect();
+        Some(Edit {
+            span: Span::empty(at),
+            text,
+        })
+    }
+
+    /// Insert entries after the last entry of a mapping.
+    pub fn insert_last(&self, node: &Node, entries: &[(String, String)]) -> Option<Edit> {
+        let map = node.as_map()?;
+        if entries.is_empty() {
+            return None;
+        }
+        let nl = self.newline();
+        let Some(last) = map.entries.last() else {
+            return self.insert_into_empty(node, entries);
+        };
+        let end = (last.value.span.end as usize).max(last.key.span.end as usize);
+        if !self.is_flow(node) {
+            let indent = self.indent_at(last.key.span.start as usize).to_string();
+            let at = self.line_end_after(end.saturating_sub(1));
+            let lead = if at == self.text.len() && !self.text.ends_with('\n') {
+                nl
+            } else {
+                ""
+            };
+            let text: String = entries
+                .iter()
+                .map(|(k, v)| format!("{indent}{}{nl}", self.entry_text(k, v)))
+                .collect();
+            return Some(Edit {
+                span: Span::empty(at),
+                text: format!("{lead}{text}"),
+            });
+        }
+        let first_key = map.entries[0].key.span.start as usize;
+        let multiline = self.text[node.span.start as usize..first_key].contains('\n');
+        let sep = if multiline {
+            format!(",{nl}{}", self.indent_at(last.key.span.start as usize))
+        } else {
+            ", ".to_string()
+        };
+        let text: String = entries
+            .iter()
+            .map(|(k, v)| format!("{sep}{}", self.entry_text(k, v)))
+            .collect();
+        Some(Edit {
+            span: Span::empty(end),
+            text,
+        })
+    }
+
+    fn insert_into_empty(&self, node: &Node, entries: &[(String, String)]) -> Option<Edit> {
+        let t = node.span.text(self.text);
+        if !t.starts_with('{') {
+            return None;
+        }
+        let inner: Vec<String> = entries.iter().map(|(k, v)| self.entry_text(k, v)).collect();
+        Some(Edit {
+            span: Span::new(node.span.start as usize + 1, node.span.end as usize - 1),
+            text: inner.join(", "),
+        })
+    }
+
+    /// Move entry `i` of a mapping to its front.
+    pub fn move_to_front(&self, node: &Node, i: usize) -> Option<Vec<Edit>> {
+        let map: &Map = node.as_map()?;
+        if i == 0 || i >= map.entries.len() {
+            return None;
+        }
+        let e = &map.entries[i];
+        let key = e.key.span.text(self.text).to_string();
+        let value = e.value.span.text(self.text).to_string();
+        if value.contains('\n') {
+            // A multi-line value would need re-indenting; not offered.
+            return None;
+        }
+        Some(vec![
+            self.delete_entry(node, i)?,
+            self.insert_first(node, &[(key, value)])?,
+        ])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::diagnostic::apply;
+    use crate::analysis::syntax::{jsonc, yaml};
+
+    fn yaml_map(text: &str, key: &str) -> Node {
+        let r = yaml::parse(text, 0).root.unwrap();
+        r.as_map().unwrap().value(key).unwrap().clone()
+    }
+
+    #[test]
+    fn yaml_block_edits_keep_the_rest() {
+        let text = "permission:\r\n  bash: ask # keep\r\n  edit: deny\r\nmode: all\r\n";
+        let doc = Doc { text, yaml: true };
+        let m = yaml_map(text, "permission");
+        let out = apply(
+            text,
+            &[doc.insert_first(&m, &[("webfetch".into(), "deny".into())]).unwrap()],
+        );
+        assert_eq!(
+            out,
+            "permission:\r\n  webfetch: deny\r\n  bash: ask # keep\r\n  edit: deny\r\nmode: all\r\n"
+        );
+        let out = apply(text, &[doc.delete_entry(&m, 1).unwrap()]);
+        assert_eq!(out, "permission:\r\n  bash: ask # keep\r\nmode: all\r\n");
+        let out = apply(text, &[doc.insert_last(&m, &[("\"*\"".into(), "ask".into())]).unwrap()]);
+        assert_eq!(
+            out,
+            "permission:\r\n  bash: ask # keep\r\n  edit: deny\r\n  \"*\": ask\r\nmode: all\r\n"
+        );
+        let out = apply(text, &doc.move_to_front(&m, 1).unwrap());
+        assert_eq!(
+            out,
+            "permission:\r\n  edit: deny\r\n  bash: ask # keep\r\nmode: all\r\n"
+        );
+    }
+
+    #[test]
+    fn json_edits_keep_the_rest() {
+        let text =
+            "{\n  // c\n  \"bash\": {\n    \"rm *\": \"deny\",\n    \"*\": \"ask\"\n  },\n  \"edit\": \"deny\"\n}\n";
+        let doc = Doc { text, yaml: false };
+        let root = jsonc::parse(text).root.unwrap();
+        let bash = root.as_map().unwrap().value("bash").unwrap().clone();
+        let out = apply(text, &doc.move_to_front(&bash, 1).unwrap());
+        assert_eq!(
+            out,
+            "{\n  // c\n  \"bash\": {\n    \"*\": \"ask\",\n    \"rm *\": \"deny\"\n  },\n  \"edit\": \"deny\"\n}\n"
+        );
+        assert!(jsonc::parse(&out).errors.is_empty());
+        let out = apply(text, &[doc.delete_entry(&root, 1).unwrap()]);
+        assert_eq!(
+            out,
+            "{\n  // c\n  \"bash\": {\n    \"rm *\": \"deny\",\n    \"*\": \"ask\"\n  }\n}\n"
+        );
+        let out = apply(text, &[doc.delete_entry(&root, 0).unwrap()]);
+        assert_eq!(out, "{\n  // c\n  \"edit\": \"deny\"\n}\n");
+        let one = "{\"a\": {}, \"b\": {\"x\": 1}}";
+        let d = Doc { text: one, yaml: false };
+        let r = jsonc::parse(one).root.unwrap();
+        let a = r.as_map().unwrap().value("a").unwrap().clone();
+        let b = r.as_map().unwrap().value("b").unwrap().clone();
+        assert_eq!(
+            apply(one, &[d.insert_last(&a, &[("\"k\"".into(), "1".into())]).unwrap()]),
+            "{\"a\": {\"k\": 1}, \"b\": {\"x\": 1}}"
+        );
+        assert_eq!(
+            apply(one, &[d.insert_first(&b, &[("\"k\"".into(), "1".into())]).unwrap()]),
+            "{\"a\": {}, \"b\": {\"k\": 1, \"x\": 1}}"
+        );
+    }
+
+    #[test]
+    fn scalars_in_each_style() {
+        let y = Doc { text: "", yaml: true };
+        assert_eq!(y.scalar("edit"), "edit");
+        assert_eq!(y.scalar("rm -rf *"), "\"rm -rf *\"");
+        assert_eq!(y.scalar("yes"), "\"yes\"");
+        let j = Doc { text: "", yaml: false };
+        assert_eq!(j.scalar("edit"), "\"edit\"");
+    }
+}
