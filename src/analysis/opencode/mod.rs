@@ -146,7 +146,7 @@ pub fn fix_all(kind: &FileKind, text: &str) -> (String, Vec<String>) {
             let Some(f) = d.fix.as_ref().filter(|f| f.safe) else {
                 continue;
             };
-            if taken.iter().any(|t| *t == f) {
+            if taken.contains(&f) {
                 continue;
             }
             let overlaps = taken.iter().flat_map(|t| &t.edits).any(|a| {
