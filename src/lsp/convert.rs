@@ -25,11 +25,9 @@ pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
 }
 
 pub fn range(text: &str, index: &LineIndex, span: Span, enc: Encoding) -> lsp::Range {
-    let a = index.line_col(text, span.start as usize, enc);
-    let b = index.line_col(text, span.end as usize, enc);
     lsp::Range {
-        start: Position::new(a.line, a.col),
-        end: Position::new(b.line, b.col),
+        start: position(text, index, span.start as usize, enc),
+        end: position(text, index, span.end as usize, enc),
     }
 }
 
@@ -154,9 +152,28 @@ pub fn rope_char(rope: &Rope, pos: Position, enc: Encoding) -> Result<usize, Out
 }
 
 /// LSP position of a byte offset in a plain text (for tests and untitled documents).
+/// `LineIndex` gives a leading BOM zero width (right for humans); a client that sent the BOM in
+/// the text counts it, so it is added back here.
 pub fn position(text: &str, index: &LineIndex, offset: usize, enc: Encoding) -> Position {
     let LineCol { line, col } = index.line_col(text, offset, enc);
-    Position::new(line, col)
+    let bom = if line == 0 && offset >= 3 && text.starts_with('\u{feff}') {
+        match enc {
+            Encoding::Utf8 => 3,
+            _ => 1,
+        }
+    } else {
+        0
+    };
+    Position::new(line, col + bom)
+}
+
+/// The byte offset of an LSP position (the inverse of [`position`]).
+pub fn offset(text: &str, index: &LineIndex, pos: Position, enc: Encoding) -> usize {
+    let mut col = pos.character;
+    if pos.line == 0 && text.starts_with('\u{feff}') {
+        col = col.saturating_sub(if enc == Encoding::Utf8 { 3 } else { 1 });
+    }
+    index.offset(text, LineCol { line: pos.line, col }, enc)
 }
 
 #[cfg(test)]
@@ -178,6 +195,10 @@ mod tests {
         assert_eq!(rope_char(&rope, Position::new(1, 1), Encoding::Utf16).unwrap(), 12);
         assert_eq!(rope_char(&rope, Position::new(2, 0), Encoding::Utf16).unwrap(), 13);
         assert!(rope_char(&rope, Position::new(5, 0), Encoding::Utf16).is_err());
+        // A BOM that the client sent is a character like any other.
+        let rope = Rope::from_str("\u{feff}ab");
+        assert_eq!(rope_char(&rope, Position::new(0, 1), Encoding::Utf16).unwrap(), 1);
+        assert_eq!(rope_char(&rope, Position::new(0, 3), Encoding::Utf8).unwrap(), 1);
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod hover;
 pub mod server;
 pub mod settings;
 pub mod state;
+pub mod transport;
 
 use std::sync::Arc;
 use std::sync::OnceLock;
@@ -104,9 +105,18 @@ pub fn run() -> i32 {
         }
         let (service, socket) = builder.finish();
         tracing::info!("agent-lsp {} serving on stdio", env!("CARGO_PKG_VERSION"));
-        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
-            .serve(service)
-            .await;
+        // stdin → guard → server → merge → stdout (see `transport`).
+        let (server_in, guard_out) = tokio::io::duplex(1 << 16);
+        let (merge_in, server_out) = tokio::io::duplex(1 << 16);
+        let (replies_tx, replies_rx) = tokio::sync::mpsc::unbounded_channel();
+        let input = tokio::spawn(transport::guard_input(tokio::io::stdin(), guard_out, replies_tx));
+        let output = tokio::spawn(transport::merge_output(merge_in, tokio::io::stdout(), replies_rx));
+        Server::new(server_in, server_out, socket).serve(service).await;
+        input.abort();
+        // Let the last replies (the `shutdown` answer) reach stdout.
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(1), output).await;
     });
+    // The blocking stdin read may still be waiting for input: do not wait for it.
+    runtime.shutdown_background();
     if shutdown.load(Ordering::SeqCst) { 0 } else { 1 }
 }

@@ -19,12 +19,27 @@ use super::convert;
 use super::settings::Settings;
 use super::state::{Publish, State};
 
+/// The code action kind of "apply every safe fix".
+pub const FIX_ALL: &str = "source.fixAll.agent-lsp";
+
 pub struct Backend {
+    inner: Arc<Inner>,
+    pub shutdown_received: Arc<AtomicBool>,
+}
+
+/// What handlers and the tasks they spawn share.
+pub struct Inner {
     client: Client,
-    state: Arc<Mutex<Option<State>>>,
+    state: Mutex<Option<State>>,
     tx: mpsc::UnboundedSender<Vec<Publish>>,
     caps: Mutex<ClientFlags>,
-    pub shutdown_received: Arc<AtomicBool>,
+}
+
+impl std::ops::Deref for Backend {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.inner
+    }
 }
 
 #[derive(Default, Clone, Copy)]
@@ -45,14 +60,24 @@ impl Backend {
             }
         });
         Backend {
-            client,
-            state: Arc::new(Mutex::new(None)),
-            tx,
-            caps: Mutex::new(ClientFlags::default()),
+            inner: Arc::new(Inner {
+                client,
+                state: Mutex::new(None),
+                tx,
+                caps: Mutex::new(ClientFlags::default()),
+            }),
             shutdown_received,
         }
     }
 
+    /// A request that panics on purpose, registered only when `AGENT_LSP_TEST_HOOKS=1`, so that
+    /// the end-to-end tests can prove a panic is answered with an error and the server lives on.
+    pub async fn debug_panic(&self, _params: Value) -> Result<()> {
+        self.request("agentLsp/debugPanic", |_| panic!("deliberate panic from the test hook"))
+    }
+}
+
+impl Inner {
     /// Run `f` on the state, synchronously, catching panics. Publishes go out in order.
     fn with_state(&self, what: &str, f: impl FnOnce(&mut State) -> Vec<Publish>) {
         let result = catch_unwind(AssertUnwindSafe(|| {
@@ -89,10 +114,31 @@ impl Backend {
         }
     }
 
-    /// A request that panics on purpose, registered only when `AGENT_LSP_TEST_HOOKS=1`, so that
-    /// the end-to-end tests can prove a panic is answered with an error and the server lives on.
-    pub async fn debug_panic(&self, _params: Value) -> Result<()> {
-        self.request("agentLsp/debugPanic", |_| panic!("deliberate panic from the test hook"))
+    async fn register_watchers(&self) {
+        let flags = *self.caps.lock().unwrap_or_else(PoisonError::into_inner);
+        if !flags.watch_registration {
+            return;
+        }
+        let glob = |g: &str| FileSystemWatcher {
+            glob_pattern: GlobPattern::String(g.into()),
+            kind: None,
+        };
+        let options = DidChangeWatchedFilesRegistrationOptions {
+            watchers: vec![
+                glob("**/opencode.json"),
+                glob("**/opencode.jsonc"),
+                glob("**/{agent,agents}/**/*.md"),
+                glob("**/{mode,modes}/*.md"),
+            ],
+        };
+        let registration = Registration {
+            id: "agent-lsp-watch".into(),
+            method: "workspace/didChangeWatchedFiles".into(),
+            register_options: serde_json::to_value(options).ok(),
+        };
+        if let Err(e) = self.client.register_capability(vec![registration]).await {
+            warn!("could not register file watchers: {e}");
+        }
     }
 
     async fn pull_configuration(&self) {
@@ -166,6 +212,11 @@ pub fn capabilities(encoding: crate::analysis::Encoding) -> ServerCapabilities {
             save: None,
         })),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::new(FIX_ALL)]),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+            resolve_provider: None,
+        })),
         ..ServerCapabilities::default()
     }
 }
@@ -218,37 +269,75 @@ impl LanguageServer for Backend {
     fn initialized(&self, _: InitializedParams) -> impl std::future::Future<Output = ()> + Send {
         // The scan runs right here, in message order: a didOpen that follows sees the index.
         self.with_state("initialized", State::scan);
-        async move {
-            let flags = *self.caps.lock().unwrap_or_else(PoisonError::into_inner);
-            if flags.watch_registration {
-                let glob = |g: &str| FileSystemWatcher {
-                    glob_pattern: GlobPattern::String(g.into()),
-                    kind: None,
-                };
-                let options = DidChangeWatchedFilesRegistrationOptions {
-                    watchers: vec![
-                        glob("**/opencode.json"),
-                        glob("**/opencode.jsonc"),
-                        glob("**/{agent,agents}/**/*.md"),
-                        glob("**/{mode,modes}/*.md"),
-                    ],
-                };
-                let registration = Registration {
-                    id: "agent-lsp-watch".into(),
-                    method: "workspace/didChangeWatchedFiles".into(),
-                    register_options: serde_json::to_value(options).ok(),
-                };
-                if let Err(e) = self.client.register_capability(vec![registration]).await {
-                    warn!("could not register file watchers: {e}");
-                }
-            }
-            self.pull_configuration().await;
-        }
+        // Requests to the client run in their own task: a client that never answers must not
+        // keep this handler (and so shutdown) waiting.
+        let inner = self.inner.clone();
+        tokio::spawn(async move {
+            inner.register_watchers().await;
+            inner.pull_configuration().await;
+        });
+        std::future::ready(())
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let p = params.text_document_position_params;
         self.request("hover", |st| st.hover(&p.text_document.uri, p.position))
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri.clone();
+        let mut actions: CodeActionResponse = Vec::new();
+        let wants = |kind: &CodeActionKind| match &params.context.only {
+            None => true,
+            Some(only) => only.iter().any(|o| kind.as_str().starts_with(o.as_str())),
+        };
+        if wants(&CodeActionKind::QUICKFIX) {
+            for d in &params.context.diagnostics {
+                if d.source.as_deref() != Some("agent-lsp") {
+                    continue;
+                }
+                let Some(fix) = d.data.as_ref().and_then(|v| v.get("fix")) else {
+                    continue;
+                };
+                let Ok(edits) = serde_json::from_value::<Vec<TextEdit>>(fix["edits"].clone()) else {
+                    continue;
+                };
+                let title = fix["title"].as_str().unwrap_or("Fix").to_string();
+                let edit = WorkspaceEdit {
+                    changes: Some([(uri.clone(), edits)].into_iter().collect()),
+                    ..WorkspaceEdit::default()
+                };
+                actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                    title,
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: Some(vec![d.clone()]),
+                    edit: Some(edit),
+                    is_preferred: Some(fix["safe"].as_bool().unwrap_or(false)),
+                    ..CodeAction::default()
+                }));
+            }
+        }
+        let fix_all = CodeActionKind::new(FIX_ALL);
+        if wants(&fix_all)
+            || params
+                .context
+                .only
+                .as_ref()
+                .is_some_and(|o| o.iter().any(|k| FIX_ALL.starts_with(k.as_str())))
+        {
+            if let Some(edit) = self.request("codeAction", |st| st.fix_all_edit(&uri))? {
+                actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                    title: "Fix all safe agent-lsp problems".into(),
+                    kind: Some(fix_all),
+                    edit: Some(WorkspaceEdit {
+                        changes: Some([(uri.clone(), vec![edit])].into_iter().collect()),
+                        ..WorkspaceEdit::default()
+                    }),
+                    ..CodeAction::default()
+                }));
+            }
+        }
+        Ok(Some(actions))
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -296,11 +385,10 @@ impl LanguageServer for Backend {
         });
         if pushed {
             self.apply_settings(&params.settings);
+        } else {
+            let inner = self.inner.clone();
+            tokio::spawn(async move { inner.pull_configuration().await });
         }
-        async move {
-            if !pushed {
-                self.pull_configuration().await;
-            }
-        }
+        std::future::ready(())
     }
 }

@@ -260,6 +260,8 @@ impl State {
                 let f = &self.ws.files[id];
                 let (kind, role, in_scope) = (f.kind.clone(), f.role.clone(), self.is_in_roots(&path));
                 self.ws.upsert(&path, kind, role, text, in_scope);
+                // Outside the workspace folders a closed file is no longer reported on.
+                self.ws.files[id].in_scope = in_scope;
                 self.refresh(&[id])
             }
             _ => {
@@ -317,6 +319,11 @@ impl State {
             let Some((kind, role)) = self.ws.role_of(&path) else {
                 continue;
             };
+            // A new config can turn its directory into a config directory (an `agents/` folder
+            // next to `opencode.json`): its Markdown agents join the index.
+            if let crate::workspace::Role::ProjectConfig { dir } = &role {
+                touched.extend(self.ws.load_config_dir_agents(dir));
+            }
             match crate::workspace::read_text(&path) {
                 Ok((text, problem)) => {
                     let in_scope = self.is_in_roots(&path);
@@ -452,14 +459,7 @@ impl State {
             None => self.ws.id(&path_of(uri)?)?,
         };
         let f = &self.ws.files[id];
-        let offset = f.index.offset(
-            &f.text,
-            analysis::LineCol {
-                line: pos.line,
-                col: pos.character,
-            },
-            self.encoding,
-        );
+        let offset = convert::offset(&f.text, &f.index, pos, self.encoding);
         let (markdown, span) = super::hover::at(&self.ws, id, offset, &|s| self.where_is(s))?;
         Some(lsp::Hover {
             contents: lsp::HoverContents::Markup(lsp::MarkupContent {
@@ -467,6 +467,52 @@ impl State {
                 value: markdown,
             }),
             range: Some(convert::range(&f.text, &f.index, span, self.encoding)),
+        })
+    }
+
+    /// The edit that applies every safe fix of a document (one replacement of the changed
+    /// region, so that everything around it stays as it was).
+    pub fn fix_all_edit(&self, uri: &Uri) -> Option<lsp::TextEdit> {
+        let doc = self.docs.get(uri.as_str());
+        let (kind, text, index) = match doc.and_then(|d| d.file) {
+            Some(id) => {
+                let f = &self.ws.files[id];
+                (f.kind.clone(), f.text.as_str(), &f.index)
+            }
+            None => match doc.and_then(|d| d.solo.as_ref()) {
+                Some(s) => (s.kind.clone(), s.text.as_str(), &s.index),
+                None => {
+                    let id = self.ws.id(&path_of(uri)?)?;
+                    let f = &self.ws.files[id];
+                    (f.kind.clone(), f.text.as_str(), &f.index)
+                }
+            },
+        };
+        let (fixed, titles) = opencode::fix_all(&kind, text);
+        if titles.is_empty() || fixed == text {
+            return None;
+        }
+        // Trim the common prefix and suffix (on char boundaries).
+        let prefix = text
+            .char_indices()
+            .zip(fixed.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((i, c), _)| i + c.len_utf8());
+        let (ta, fa) = (&text[prefix..], &fixed[prefix..]);
+        let suffix = ta
+            .chars()
+            .rev()
+            .zip(fa.chars().rev())
+            .take_while(|(a, b)| a == b)
+            .map(|(a, _)| a.len_utf8())
+            .sum::<usize>()
+            .min(ta.len())
+            .min(fa.len());
+        let span = analysis::Span::new(prefix, text.len() - suffix);
+        Some(lsp::TextEdit {
+            range: convert::range(text, index, span, self.encoding),
+            new_text: fixed[prefix..fixed.len() - suffix].to_string(),
         })
     }
 

@@ -389,6 +389,23 @@ impl Workspace {
         }
     }
 
+    /// Load the Markdown agents of `dir` if it is laid out as a config directory; returns the
+    /// ids added or refreshed.
+    pub fn load_config_dir_agents(&mut self, dir: &Path) -> Vec<usize> {
+        let has_agents = ["agent", "agents", "mode", "modes"]
+            .iter()
+            .any(|s| dir.join(s).is_dir());
+        if !has_agents {
+            return Vec::new();
+        }
+        let in_scope = self.in_roots(dir);
+        let mut ids = Vec::new();
+        for (p, kind) in discover::markdown_agents(dir) {
+            ids.extend(self.read_and_add(&p, kind, Role::Markdown { dir: dir.to_path_buf() }, in_scope));
+        }
+        ids
+    }
+
     fn load_markdown_of(&mut self, dir: &Path) {
         let in_scope = self.in_roots(dir);
         for (p, kind) in discover::markdown_agents(dir) {
