@@ -38,6 +38,13 @@ fn initialize_result_with_utf8_offered() {
                 "source.fixAll.agent-lsp"
               ]
             },
+            "completionProvider": {
+              "triggerCharacters": [
+                ":",
+                "\"",
+                " "
+              ]
+            },
             "hoverProvider": true,
             "positionEncoding": "utf-8",
             "textDocumentSync": {
@@ -69,6 +76,13 @@ fn initialize_result_without_encodings_is_utf16() {
               "codeActionKinds": [
                 "quickfix",
                 "source.fixAll.agent-lsp"
+              ]
+            },
+            "completionProvider": {
+              "triggerCharacters": [
+                ":",
+                "\"",
+                " "
               ]
             },
             "hoverProvider": true,

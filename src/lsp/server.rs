@@ -212,6 +212,10 @@ pub fn capabilities(encoding: crate::analysis::Encoding) -> ServerCapabilities {
             save: None,
         })),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec![":".into(), "\"".into(), " ".into()]),
+            ..CompletionOptions::default()
+        }),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
             code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::new(FIX_ALL)]),
             work_done_progress_options: WorkDoneProgressOptions::default(),
@@ -282,6 +286,12 @@ impl LanguageServer for Backend {
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let p = params.text_document_position_params;
         self.request("hover", |st| st.hover(&p.text_document.uri, p.position))
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let p = params.text_document_position;
+        let items = self.request("completion", |st| st.completion(&p.text_document.uri, p.position))?;
+        Ok(items.map(CompletionResponse::Array))
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {

@@ -470,6 +470,114 @@ impl State {
         })
     }
 
+    /// Completion items at a position.
+    pub fn completion(&self, uri: &Uri, pos: lsp::Position) -> Option<Vec<lsp::CompletionItem>> {
+        use analysis::opencode::complete::{self, ItemKind, Known};
+        let doc = self.docs.get(uri.as_str());
+        let (id, kind, text, index) = match doc.and_then(|d| d.file) {
+            Some(id) => {
+                let f = &self.ws.files[id];
+                (Some(id), f.kind.clone(), f.text.as_str(), &f.index)
+            }
+            None => {
+                let s = doc?.solo.as_ref()?;
+                (None, s.kind.clone(), s.text.as_str(), &s.index)
+            }
+        };
+        let offset = convert::offset(text, index, pos, self.encoding);
+        let view = id.map(|id| self.ws.view_of_file(id)).unwrap_or_default();
+        let env = crate::workspace::Workspace::effective_env();
+        let agents = analysis::opencode::effective::agents(&self.ws.view_files(&view), &env);
+        let known = Known {
+            agents: agents
+                .iter()
+                .filter(|a| !a.hidden.value)
+                .map(|a| {
+                    let d = a.description.as_ref().map(|d| d.value.clone()).unwrap_or_default();
+                    (a.name.clone(), a.mode.value.clone(), d)
+                })
+                .collect(),
+            models: self.known_models(),
+        };
+        let items = complete::complete(&kind, text, offset, &known);
+        Some(
+            items
+                .into_iter()
+                .map(|it| lsp::CompletionItem {
+                    label: it.label.clone(),
+                    kind: Some(match it.kind {
+                        ItemKind::Key => lsp::CompletionItemKind::PROPERTY,
+                        ItemKind::Value => lsp::CompletionItemKind::ENUM_MEMBER,
+                        ItemKind::Agent => lsp::CompletionItemKind::CLASS,
+                        ItemKind::Model => lsp::CompletionItemKind::VALUE,
+                        ItemKind::Color => lsp::CompletionItemKind::COLOR,
+                    }),
+                    detail: Some(it.detail.clone()),
+                    documentation: it.documentation.map(|d| {
+                        lsp::Documentation::MarkupContent(lsp::MarkupContent {
+                            kind: lsp::MarkupKind::Markdown,
+                            value: d,
+                        })
+                    }),
+                    sort_text: Some(format!("{}{}", it.rank, it.label)),
+                    filter_text: Some(it.insert.trim_end_matches([' ', ':']).to_string()),
+                    text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {
+                        range: convert::range(text, index, it.replace, self.encoding),
+                        new_text: it.insert,
+                    })),
+                    ..lsp::CompletionItem::default()
+                })
+                .collect(),
+        )
+    }
+
+    /// Model ids: `provider.<p>.models.<m>` of every config, and models already used.
+    fn known_models(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |m: &str| {
+            if m.contains('/') && !out.iter().any(|x| x == m) {
+                out.push(m.to_string());
+            }
+        };
+        for f in self.ws.files.iter().filter(|f| f.live) {
+            if let Some(root) = f.analysis.parsed.root.as_ref().and_then(|r| r.as_map())
+                && f.kind == FileKind::Config
+            {
+                if let Some(providers) = root.value("provider").and_then(|p| p.as_map()) {
+                    for p in &providers.entries {
+                        if let Some(models) = p
+                            .value
+                            .as_map()
+                            .and_then(|m| m.value("models"))
+                            .and_then(|m| m.as_map())
+                        {
+                            for m in &models.entries {
+                                add(&format!("{}/{}", p.key.name, m.key.name));
+                            }
+                        }
+                    }
+                }
+                for k in ["model", "small_model"] {
+                    if let Some(m) = root.value(k).and_then(|v| v.as_str()) {
+                        add(m);
+                    }
+                }
+            }
+            for a in &f.analysis.agents {
+                if let Some(m) = a
+                    .node
+                    .as_ref()
+                    .and_then(|n| n.as_map())
+                    .and_then(|m| m.value("model"))
+                    .and_then(|v| v.as_str())
+                {
+                    add(m);
+                }
+            }
+        }
+        out
+    }
+
     /// The edit that applies every safe fix of a document (one replacement of the changed
     /// region, so that everything around it stays as it was).
     pub fn fix_all_edit(&self, uri: &Uri) -> Option<lsp::TextEdit> {

@@ -1,3 +1,4 @@
+#![allow(dead_code)] // Shared by several test crates; each uses a part of it.
 //! A small LSP client for the end-to-end tests of `agent-lsp serve`.
 //!
 //! It spawns the real binary with `AGENT_LSP_TEST_HOOKS=1` and `XDG_CONFIG_HOME`/`HOME` pointed

@@ -13,6 +13,7 @@
 
 pub mod agent;
 pub mod card;
+pub mod complete;
 pub mod config;
 pub mod effective;
 pub mod markdown;
