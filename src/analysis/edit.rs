@@ -58,7 +58,7 @@ impl Doc<'_> {
     }
 
     /// Whether a mapping node is written in flow style (`{...}`, always so in JSON).
-    fn is_flow(&self, node: &Node) -> bool {
+    pub fn is_flow(&self, node: &Node) -> bool {
         !self.yaml || node.span.text(self.text).starts_with('{')
     }
 
@@ -186,6 +186,30 @@ impl Doc<'_> {
         Some(Edit {
             span: Span::new(node.span.start as usize + 1, node.span.end as usize - 1),
             text: inner.join(", "),
+        })
+    }
+
+    /// Rewrite all entries of a flow mapping (or JSON object) in a new order: `entries` are
+    /// `(key text, value text)`; the separator of the original is kept.
+    pub fn rewrite_flow(&self, node: &Node, entries: &[(String, String)]) -> Option<Edit> {
+        let map = node.as_map()?;
+        let (first, last) = (map.entries.first()?, map.entries.last()?);
+        let start = first.key.span.start as usize;
+        let end = (last.value.span.end as usize).max(last.key.span.end as usize);
+        let multiline = self.text[node.span.start as usize..start].contains('\n');
+        let sep = if multiline {
+            format!(",{}{}", self.newline(), self.indent_at(start))
+        } else {
+            ", ".to_string()
+        };
+        let text = entries
+            .iter()
+            .map(|(k, v)| self.entry_text(k, v))
+            .collect::<Vec<_>>()
+            .join(&sep);
+        Some(Edit {
+            span: Span::new(start, end),
+            text,
         })
     }
 

@@ -633,6 +633,7 @@ impl Workspace {
             }
         }
         let mut cross: Vec<(usize, Diagnostic)> = Vec::new();
+        let mut seen: std::collections::HashSet<(usize, u32, u32, Code, String)> = std::collections::HashSet::new();
         let groups = self.groups();
         for view in self.views() {
             let vf: Vec<project::ViewFile> = view
@@ -644,7 +645,7 @@ impl Workspace {
                 })
                 .collect();
             for (id, d) in project::check(&vf) {
-                if self.files[id].in_scope && !cross.iter().any(|(i, e)| *i == id && *e == d) {
+                if self.files[id].in_scope && seen.insert((id, d.span.start, d.span.end, d.code, d.message.clone())) {
                     cross.push((id, d));
                 }
             }

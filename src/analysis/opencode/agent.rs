@@ -467,6 +467,32 @@ pub fn tools_to_permission(doc: &Doc, parent: &Node, ti: usize) -> Option<Vec<Ed
             // keeps the derived key's position (with the explicit value), so it moves to the
             // front with the derived keys.
             let explicit = p.value.as_map()?;
+            let collides = derived.iter().any(|(k, _, _)| explicit.contains(k));
+            if collides && doc.is_flow(&p.value) {
+                // Deleting entries one by one would overlap in a flow mapping: rewrite it.
+                let text_of = |e: &crate::analysis::syntax::Entry| {
+                    (
+                        e.key.span.text(doc.text).to_string(),
+                        e.value.span.text(doc.text).to_string(),
+                    )
+                };
+                let mut all: Vec<(String, String)> = Vec::new();
+                for (k, action, _) in &derived {
+                    match explicit.get(k) {
+                        Some(e) => all.push(text_of(e)),
+                        None => all.push((doc.key(k), doc.scalar(action))),
+                    }
+                }
+                let mut seen: std::collections::HashSet<&str> = derived.iter().map(|(k, _, _)| k.as_str()).collect();
+                for e in &explicit.entries {
+                    if seen.insert(e.key.name.as_str()) {
+                        all.push(text_of(e));
+                    }
+                }
+                edits.push(doc.rewrite_flow(&p.value, &all)?);
+                edits.push(doc.delete_entry(parent, ti)?);
+                return Some(edits);
+            }
             let mut front = Vec::new();
             for (k, action, _) in &derived {
                 match explicit.entries.iter().position(|e| e.key.name == *k) {

@@ -516,22 +516,20 @@ fn user_rules(view: &[ViewFile], env: &Env) -> Vec<Rule> {
 /// out.
 pub fn agents(view: &[ViewFile], env: &Env) -> Vec<EffectiveAgent> {
     let mut merged: Vec<Merged> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for late in [false, true] {
         for vf in view {
             for decl in &vf.analysis.agents {
                 if (decl.origin == DeclOrigin::ModeKey) != late {
                     continue;
                 }
-                let i = match merged.iter().position(|m| m.name == decl.name) {
-                    Some(i) => i,
-                    None => {
-                        merged.push(Merged {
-                            name: decl.name.clone(),
-                            ..Merged::default()
-                        });
-                        merged.len() - 1
-                    }
-                };
+                let i = *index.entry(decl.name.clone()).or_insert_with(|| {
+                    merged.push(Merged {
+                        name: decl.name.clone(),
+                        ..Merged::default()
+                    });
+                    merged.len() - 1
+                });
                 merge_decl(&mut merged[i], decl, vf.file);
             }
         }

@@ -264,11 +264,15 @@ fn js_order(map: &Map) -> Vec<&Entry> {
         k == "0" || (!k.is_empty() && !k.starts_with('0') && k.len() <= 9 && k.bytes().all(|b| b.is_ascii_digit()))
     };
     let mut firsts: Vec<(&str, usize)> = Vec::new();
+    let mut slot_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (i, e) in map.entries.iter().enumerate() {
-        match firsts.iter_mut().find(|(k, _)| *k == e.key.name) {
+        match slot_of.get(e.key.name.as_str()) {
             // A repeated key keeps its first position and takes the last value.
-            Some(slot) => slot.1 = i,
-            None => firsts.push((&e.key.name, i)),
+            Some(&slot) => firsts[slot].1 = i,
+            None => {
+                slot_of.insert(&e.key.name, firsts.len());
+                firsts.push((&e.key.name, i));
+            }
         }
     }
     let mut ordered: Vec<(&str, usize)> = firsts.iter().copied().filter(|(k, _)| is_index(k)).collect();
@@ -406,6 +410,10 @@ pub fn pattern_covers(later: &str, earlier: &str) -> bool {
 /// symbol of `a` (a `*` too), `b`'s `?` one literal or `?` of `a`, and literals must agree.
 fn glob_includes(a: &[char], b: &[char]) -> bool {
     let (n, m) = (a.len(), b.len());
+    // Patterns of thousands of characters are not worth a quadratic table: claim nothing.
+    if (n + 1).saturating_mul(m + 1) > 1 << 20 {
+        return a == b;
+    }
     // reach[i][j]: a[..i] can be absorbed by b[..j].
     let mut reach = vec![vec![false; m + 1]; n + 1];
     reach[0][0] = true;

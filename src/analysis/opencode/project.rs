@@ -72,6 +72,11 @@ impl Registry {
         self.agents.iter().find(|a| a.name == name)
     }
 
+    /// A name → agent index, for many lookups.
+    pub fn index(&self) -> std::collections::HashMap<&str, &RegisteredAgent> {
+        self.agents.iter().map(|a| (a.name.as_str(), a)).collect()
+    }
+
     /// Names of agents that are not disabled.
     pub fn active_names(&self) -> impl Iterator<Item = &str> {
         self.agents
@@ -92,6 +97,7 @@ struct Merged {
 
 pub fn registry(view: &[ViewFile]) -> Registry {
     let mut merged: Vec<Merged> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     // `mode.<name>` entries are merged after all layers.
     for late in [false, true] {
         for vf in view {
@@ -99,16 +105,13 @@ pub fn registry(view: &[ViewFile]) -> Registry {
                 if (decl.origin == DeclOrigin::ModeKey) != late {
                     continue;
                 }
-                let idx = match merged.iter().position(|m| m.name == decl.name) {
-                    Some(i) => i,
-                    None => {
-                        merged.push(Merged {
-                            name: decl.name.clone(),
-                            ..Merged::default()
-                        });
-                        merged.len() - 1
-                    }
-                };
+                let idx = *index.entry(decl.name.clone()).or_insert_with(|| {
+                    merged.push(Merged {
+                        name: decl.name.clone(),
+                        ..Merged::default()
+                    });
+                    merged.len() - 1
+                });
                 let m = &mut merged[idx];
                 let at = |span: Span| Source::File { file: vf.file, span };
                 m.defs.push(at(decl.span));
@@ -150,10 +153,13 @@ pub fn registry(view: &[ViewFile]) -> Registry {
             definitions: vec![Source::BuiltIn],
         })
         .collect();
+    let mut by_name: std::collections::HashMap<String, usize> =
+        agents.iter().enumerate().map(|(i, a)| (a.name.clone(), i)).collect();
     for m in merged {
-        let idx = match agents.iter().position(|a| a.name == m.name) {
-            Some(i) => i,
+        let idx = match by_name.get(&m.name) {
+            Some(&i) => i,
             None => {
+                by_name.insert(m.name.clone(), agents.len());
                 agents.push(RegisteredAgent {
                     name: m.name.clone(),
                     native: false,
@@ -202,9 +208,10 @@ pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
     {
         out.push((file, d));
     }
+    let by_name = reg.index();
     for vf in view {
         for r in vf.analysis.refs.iter().filter(|r| r.kind == RefKind::CommandAgent) {
-            if reg.get(&r.name).is_some_and(|a| a.disabled.is_none()) {
+            if by_name.get(r.name.as_str()).is_some_and(|a| a.disabled.is_none()) {
                 continue;
             }
             let suggestion = closest(&r.name, reg.active_names());
@@ -299,17 +306,25 @@ fn duplicate_markdown_agents(view: &[ViewFile], out: &mut Vec<(usize, Diagnostic
         .flat_map(|vf| vf.analysis.agents.iter().map(move |d| (vf.file, vf.group, d)))
         .filter(|(_, _, d)| matches!(d.origin, DeclOrigin::Markdown | DeclOrigin::ModeFile))
         .collect();
+    // Only names declared more than once can collide: group first.
+    let mut by_name: std::collections::HashMap<(&str, usize), Vec<usize>> = std::collections::HashMap::new();
+    for (i, (_, group, decl)) in md.iter().enumerate() {
+        by_name.entry((decl.name.as_str(), *group)).or_default().push(i);
+    }
     for (i, (file, group, decl)) in md.iter().enumerate() {
-        let others: Vec<(usize, &super::AgentDecl)> = md
+        let same = &by_name[&(decl.name.as_str(), *group)];
+        if same.len() < 2 {
+            continue;
+        }
+        let others: Vec<(usize, &super::AgentDecl)> = same
             .iter()
-            .enumerate()
-            .filter(|(j, (f, g, d))| *j != i && d.name == decl.name && f != file && g == group)
-            .map(|(_, (f, _, d))| (*f, *d))
+            .filter(|&&j| j != i && md[j].0 != *file)
+            .map(|&j| (md[j].0, md[j].2))
             .collect();
         if others.is_empty() {
             continue;
         }
-        let last = md.iter().rposition(|(_, g, d)| d.name == decl.name && g == group) == Some(i);
+        let last = same.last() == Some(&i);
         let mut d = Diagnostic::new(
             Code::DuplicateAgent,
             decl.span,

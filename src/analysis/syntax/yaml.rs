@@ -390,8 +390,9 @@ fn merge_keys(entries: &mut Vec<Entry>) {
             own.push(e);
         }
     }
+    let mut names: std::collections::HashSet<String> = own.iter().map(|e| e.key.name.clone()).collect();
     for m in merged {
-        if !own.iter().any(|e| e.key.name == m.key.name) {
+        if names.insert(m.key.name.clone()) {
             own.push(m);
         }
     }
