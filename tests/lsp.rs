@@ -45,12 +45,19 @@ fn initialize_result_with_utf8_offered() {
                 " "
               ]
             },
+            "definitionProvider": true,
+            "documentSymbolProvider": true,
             "hoverProvider": true,
             "positionEncoding": "utf-8",
+            "referencesProvider": true,
+            "renameProvider": {
+              "prepareProvider": true
+            },
             "textDocumentSync": {
               "change": 2,
               "openClose": true
-            }
+            },
+            "workspaceSymbolProvider": true
           },
           "serverInfo": {
             "name": "agent-lsp",
@@ -85,12 +92,19 @@ fn initialize_result_without_encodings_is_utf16() {
                 " "
               ]
             },
+            "definitionProvider": true,
+            "documentSymbolProvider": true,
             "hoverProvider": true,
             "positionEncoding": "utf-16",
+            "referencesProvider": true,
+            "renameProvider": {
+              "prepareProvider": true
+            },
             "textDocumentSync": {
               "change": 2,
               "openClose": true
-            }
+            },
+            "workspaceSymbolProvider": true
           },
           "serverInfo": {
             "name": "agent-lsp",

@@ -237,3 +237,133 @@ fn quick_fixes_and_fix_all_round_trip() {
         s.finish();
     }
 }
+
+fn locations(r: &Value) -> Vec<(String, Value)> {
+    r.as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["uri"].as_str().unwrap().rsplit('/').next().unwrap().to_string(),
+                l["range"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn definition_references_symbols() {
+    let enc = Enc::Utf16;
+    let (ws, mut s) = start(enc);
+    let root = root_of(&ws);
+    let cfg = uri_of(&root.join("opencode.json"));
+    let (at, _) = find(CONFIG, "\"rev\"");
+    // From `default_agent` to the Markdown agent that defines it.
+    let r = s
+        .request(
+            "textDocument/definition",
+            json!({"textDocument": {"uri": cfg}, "position": position(CONFIG, at + 2, enc)}),
+        )
+        .unwrap();
+    let defs = locations(&r);
+    assert_eq!(defs.len(), 1);
+    assert_eq!(defs[0].0, "rev.md");
+    // References, with and without the declaration.
+    let rev = uri_of(&root.join(".opencode/agents/rev.md"));
+    let refs = |s: &mut Server, decl: bool| {
+        let r = s
+            .request(
+                "textDocument/references",
+                json!({"textDocument": {"uri": cfg}, "position": position(CONFIG, at + 2, enc), "context": {"includeDeclaration": decl}}),
+            )
+            .unwrap();
+        locations(&r)
+    };
+    assert_eq!(
+        refs(&mut s, false),
+        [("opencode.json".to_string(), range(CONFIG, at + 1, at + 4, enc))]
+    );
+    assert_eq!(refs(&mut s, true).len(), 2);
+    // Document symbols of the config: its top-level keys, nested.
+    let r = s
+        .request("textDocument/documentSymbol", json!({"textDocument": {"uri": cfg}}))
+        .unwrap();
+    let names: Vec<&str> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["default_agent", "permission", "provider"]);
+    let r = s
+        .request("textDocument/documentSymbol", json!({"textDocument": {"uri": rev}}))
+        .unwrap();
+    assert_eq!(r[0]["name"], "description");
+    // Workspace symbols: every agent definition.
+    let r = s.request("workspace/symbol", json!({"query": "re"})).unwrap();
+    let names: Vec<&str> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["rev"]);
+    s.take_publishes();
+    s.finish();
+}
+
+#[test]
+fn rename_an_agent() {
+    let enc = Enc::Utf16;
+    let (ws, mut s) = start(enc);
+    let root = root_of(&ws);
+    let cfg = uri_of(&root.join("opencode.json"));
+    let (at, _) = find(CONFIG, "\"rev\"");
+    let pos = position(CONFIG, at + 2, enc);
+    let r = s
+        .request(
+            "textDocument/prepareRename",
+            json!({"textDocument": {"uri": cfg}, "position": pos}),
+        )
+        .unwrap();
+    assert_eq!(r, range(CONFIG, at + 1, at + 4, enc));
+    // The Markdown agent is named by its path: the rename moves the file, and edits references.
+    let r = s
+        .request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": cfg}, "position": pos, "newName": "reviewer"}),
+        )
+        .unwrap();
+    let ops = r["documentChanges"].as_array().unwrap();
+    let edit = ops.iter().find(|o| o.get("edits").is_some()).unwrap();
+    assert_eq!(edit["edits"][0]["newText"], "reviewer");
+    let rename = ops.iter().find(|o| o["kind"] == "rename").unwrap();
+    assert!(rename["oldUri"].as_str().unwrap().ends_with("/.opencode/agents/rev.md"));
+    assert!(
+        rename["newUri"]
+            .as_str()
+            .unwrap()
+            .ends_with("/.opencode/agents/reviewer.md")
+    );
+    // Refused: a name that is taken, and a built-in agent.
+    let e = s
+        .request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": cfg}, "position": pos, "newName": "plan"}),
+        )
+        .unwrap_err();
+    assert!(e["message"].as_str().unwrap().contains("already exists"), "{e}");
+    let text = "{\"default_agent\": \"build\"}";
+    s.open(&cfg, "json", 1, text);
+    s.take_publishes();
+    let at = text.find("build").unwrap();
+    let e = s
+        .request(
+            "textDocument/prepareRename",
+            json!({"textDocument": {"uri": cfg}, "position": position(text, at + 1, enc)}),
+        )
+        .unwrap_err();
+    assert!(e["message"].as_str().unwrap().contains("built-in"), "{e}");
+    s.take_publishes();
+    s.finish();
+}

@@ -9,6 +9,7 @@
 
 pub mod convert;
 pub mod hover;
+pub mod navigate;
 pub mod server;
 pub mod settings;
 pub mod state;

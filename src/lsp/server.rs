@@ -212,6 +212,14 @@ pub fn capabilities(encoding: crate::analysis::Encoding) -> ServerCapabilities {
             save: None,
         })),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })),
         completion_provider: Some(CompletionOptions {
             trigger_characters: Some(vec![":".into(), "\"".into(), " ".into()]),
             ..CompletionOptions::default()
@@ -256,7 +264,15 @@ impl LanguageServer for Backend {
             roots.len(),
             convert::encoding_kind(encoding).as_str()
         );
-        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = Some(State::new(roots, encoding, settings));
+        let can_rename_files = ws_caps.and_then(|w| w.workspace_edit.as_ref()).is_some_and(|e| {
+            e.document_changes == Some(true)
+                && e.resource_operations
+                    .as_ref()
+                    .is_some_and(|ops| ops.contains(&ResourceOperationKind::Rename))
+        });
+        let mut state = State::new(roots, encoding, settings);
+        state.can_rename_files = can_rename_files;
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = Some(state);
         if let Some(pid) = params.process_id {
             super::watch_parent(pid);
         }
@@ -286,6 +302,47 @@ impl LanguageServer for Backend {
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let p = params.text_document_position_params;
         self.request("hover", |st| st.hover(&p.text_document.uri, p.position))
+    }
+
+    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        let p = params.text_document_position_params;
+        let locations = self.request("definition", |st| st.definition(&p.text_document.uri, p.position))?;
+        Ok(locations.filter(|l| !l.is_empty()).map(GotoDefinitionResponse::Array))
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let p = params.text_document_position;
+        let decl = params.context.include_declaration;
+        self.request("references", |st| st.references(&p.text_document.uri, p.position, decl))
+    }
+
+    async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+        let symbols = self.request("documentSymbol", |st| st.document_symbols(&params.text_document.uri))?;
+        Ok(symbols.map(DocumentSymbolResponse::Nested))
+    }
+
+    async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
+        let symbols = self.request("workspace/symbol", |st| st.workspace_symbols(&params.query))?;
+        Ok(Some(WorkspaceSymbolResponse::Flat(symbols)))
+    }
+
+    async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+        match self.request("prepareRename", |st| {
+            st.prepare_rename(&params.text_document.uri, params.position)
+        })? {
+            Ok(range) => Ok(range.map(PrepareRenameResponse::Range)),
+            Err(why) => Err(jsonrpc::Error::invalid_params(why)),
+        }
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let p = params.text_document_position;
+        match self.request("rename", |st| {
+            st.rename(&p.text_document.uri, p.position, &params.new_name)
+        })? {
+            Ok(edit) => Ok(edit),
+            Err(why) => Err(jsonrpc::Error::invalid_params(why)),
+        }
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {

@@ -53,6 +53,8 @@ pub struct State {
     pub settings: Settings,
     /// Workspace folders from the client.
     roots: Vec<PathBuf>,
+    /// The client applies file renames in workspace edits.
+    pub can_rename_files: bool,
 }
 
 fn path_of(uri: &Uri) -> Option<PathBuf> {
@@ -73,6 +75,7 @@ impl State {
             encoding,
             settings,
             roots,
+            can_rename_files: false,
         }
     }
 
@@ -468,6 +471,225 @@ impl State {
             }),
             range: Some(convert::range(&f.text, &f.index, span, self.encoding)),
         })
+    }
+
+    /// The workspace file of a document and the byte offset of a position in it.
+    fn file_offset(&self, uri: &Uri, pos: lsp::Position) -> Option<(usize, usize)> {
+        let id = match self.docs.get(uri.as_str()).and_then(|d| d.file) {
+            Some(id) => id,
+            None => self.ws.id(&path_of(uri)?)?,
+        };
+        let f = &self.ws.files[id];
+        Some((id, convert::offset(&f.text, &f.index, pos, self.encoding)))
+    }
+
+    fn location(&mut self, o: &super::navigate::Occurrence) -> Option<lsp::Location> {
+        let uri = self.uri_for(o.file)?;
+        let f = &self.ws.files[o.file];
+        Some(lsp::Location::new(
+            uri,
+            convert::range(&f.text, &f.index, o.span, self.encoding),
+        ))
+    }
+
+    pub fn definition(&mut self, uri: &Uri, pos: lsp::Position) -> Option<Vec<lsp::Location>> {
+        let (id, offset) = self.file_offset(uri, pos)?;
+        let (name, _) = super::navigate::name_at(&self.ws, id, offset)?;
+        let defs = super::navigate::definitions(&self.ws, id, &name);
+        Some(defs.iter().filter_map(|o| self.location(o)).collect())
+    }
+
+    pub fn references(
+        &mut self,
+        uri: &Uri,
+        pos: lsp::Position,
+        include_declaration: bool,
+    ) -> Option<Vec<lsp::Location>> {
+        let (id, offset) = self.file_offset(uri, pos)?;
+        let (name, _) = super::navigate::name_at(&self.ws, id, offset)?;
+        let all = super::navigate::find(&self.ws, &name);
+        Some(
+            all.iter()
+                .filter(|o| include_declaration || !o.definition)
+                .filter_map(|o| self.location(o))
+                .collect(),
+        )
+    }
+
+    pub fn document_symbols(&self, uri: &Uri) -> Option<Vec<lsp::DocumentSymbol>> {
+        let id = match self.docs.get(uri.as_str()).and_then(|d| d.file) {
+            Some(id) => id,
+            None => self.ws.id(&path_of(uri)?)?,
+        };
+        let f = &self.ws.files[id];
+        fn conv(s: super::navigate::Symbol, f: &crate::workspace::File, enc: Encoding) -> lsp::DocumentSymbol {
+            #[allow(deprecated)]
+            lsp::DocumentSymbol {
+                name: if s.name.is_empty() { "\"\"".into() } else { s.name },
+                detail: s.detail,
+                kind: if s.agent {
+                    lsp::SymbolKind::CLASS
+                } else {
+                    lsp::SymbolKind::PROPERTY
+                },
+                tags: None,
+                deprecated: None,
+                range: convert::range(&f.text, &f.index, s.span, enc),
+                selection_range: convert::range(&f.text, &f.index, s.selection, enc),
+                children: Some(s.children.into_iter().map(|c| conv(c, f, enc)).collect()),
+            }
+        }
+        Some(
+            super::navigate::document_symbols(&self.ws, id)
+                .into_iter()
+                .map(|s| conv(s, f, self.encoding))
+                .collect(),
+        )
+    }
+
+    pub fn workspace_symbols(&mut self, query: &str) -> Vec<lsp::SymbolInformation> {
+        let q = query.to_lowercase();
+        let mut out = Vec::new();
+        for id in 0..self.ws.files.len() {
+            for (name, o) in super::navigate::occurrences(&self.ws, id) {
+                if !o.definition || !name.to_lowercase().contains(&q) {
+                    continue;
+                }
+                let Some(location) = self.location(&o) else { continue };
+                #[allow(deprecated)]
+                out.push(lsp::SymbolInformation {
+                    name,
+                    kind: lsp::SymbolKind::CLASS,
+                    tags: None,
+                    deprecated: None,
+                    location,
+                    container_name: Some("agent".into()),
+                });
+            }
+        }
+        out
+    }
+
+    /// The range of the agent name to rename, or why it cannot be renamed.
+    pub fn prepare_rename(&self, uri: &Uri, pos: lsp::Position) -> Result<Option<lsp::Range>, String> {
+        let Some((id, offset)) = self.file_offset(uri, pos) else {
+            return Ok(None);
+        };
+        let Some((name, span)) = super::navigate::name_at(&self.ws, id, offset) else {
+            return Ok(None);
+        };
+        self.check_rename(&name, None)?;
+        let f = &self.ws.files[id];
+        if span.text(&f.text) != name {
+            // The opening `---` of a Markdown agent stands for its name; nothing to edit here.
+            return Ok(None);
+        }
+        Ok(Some(convert::range(&f.text, &f.index, span, self.encoding)))
+    }
+
+    fn check_rename(&self, name: &str, new_name: Option<&str>) -> Result<(), String> {
+        let builtin = analysis::opencode::schema::BUILTIN_AGENTS
+            .iter()
+            .any(|b| b.name == name);
+        let defined = super::navigate::find(&self.ws, name).iter().any(|o| o.definition);
+        if builtin {
+            return Err(format!(
+                "\"{name}\" is a built-in agent of opencode; it cannot be renamed"
+            ));
+        }
+        if !defined {
+            return Err(format!("no agent \"{name}\" is defined in this workspace"));
+        }
+        if let Some(new) = new_name {
+            if new.is_empty()
+                || new
+                    .chars()
+                    .any(|c| c.is_whitespace() || matches!(c, '"' | '\\' | ':' | '@'))
+            {
+                return Err(format!("\"{new}\" is not a usable agent name"));
+            }
+            if super::navigate::known_agents(&self.ws).iter().any(|n| n == new) {
+                return Err(format!("an agent named \"{new}\" already exists"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Rename an agent: JSON keys, frontmatter `name` values and references are edited; a
+    /// Markdown agent named by its path is renamed as a file.
+    pub fn rename(
+        &mut self,
+        uri: &Uri,
+        pos: lsp::Position,
+        new_name: &str,
+    ) -> Result<Option<lsp::WorkspaceEdit>, String> {
+        let Some((id, offset)) = self.file_offset(uri, pos) else {
+            return Ok(None);
+        };
+        let Some((name, _)) = super::navigate::name_at(&self.ws, id, offset) else {
+            return Ok(None);
+        };
+        self.check_rename(&name, Some(new_name))?;
+        let mut text_edits: std::collections::BTreeMap<usize, Vec<lsp::TextEdit>> = Default::default();
+        let mut file_renames: Vec<(Uri, Uri)> = Vec::new();
+        for o in super::navigate::find(&self.ws, &name) {
+            let f = &self.ws.files[o.file];
+            if o.span.text(&f.text) == name {
+                text_edits.entry(o.file).or_default().push(lsp::TextEdit {
+                    range: convert::range(&f.text, &f.index, o.span, self.encoding),
+                    new_text: new_name.to_string(),
+                });
+                continue;
+            }
+            // A Markdown agent named by its path: rename the file.
+            let crate::workspace::Role::Markdown { dir } = &f.role else {
+                continue;
+            };
+            let rel = f.path.strip_prefix(dir).map_err(|e| e.to_string())?;
+            let folder = rel
+                .components()
+                .next()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let new_path = dir.join(folder).join(format!("{new_name}.md"));
+            let (Some(old_uri), Some(new_uri)) = (
+                self.uri_for(o.file),
+                Uri::from_file_path(&new_path)
+                    .or_else(|| std::str::FromStr::from_str(&format!("file://{}", new_path.display())).ok()),
+            ) else {
+                continue;
+            };
+            file_renames.push((old_uri, new_uri));
+        }
+        if !file_renames.is_empty() && !self.can_rename_files {
+            return Err(
+                "renaming this agent means renaming its Markdown file, which this editor does not support in a rename"
+                    .into(),
+            );
+        }
+        let mut changes: Vec<lsp::DocumentChangeOperation> = Vec::new();
+        for (file, edits) in text_edits {
+            let Some(uri) = self.uri_for(file) else { continue };
+            let version = self.docs.get(uri.as_str()).map(|d| d.version);
+            changes.push(lsp::DocumentChangeOperation::Edit(lsp::TextDocumentEdit {
+                text_document: lsp::OptionalVersionedTextDocumentIdentifier { uri, version },
+                edits: edits.into_iter().map(lsp::OneOf::Left).collect(),
+            }));
+        }
+        for (old_uri, new_uri) in file_renames {
+            changes.push(lsp::DocumentChangeOperation::Op(lsp::ResourceOp::Rename(
+                lsp::RenameFile {
+                    old_uri,
+                    new_uri,
+                    options: None,
+                    annotation_id: None,
+                },
+            )));
+        }
+        Ok(Some(lsp::WorkspaceEdit {
+            document_changes: Some(lsp::DocumentChanges::Operations(changes)),
+            ..lsp::WorkspaceEdit::default()
+        }))
     }
 
     /// Completion items at a position.

@@ -271,6 +271,8 @@ pub struct Setup {
     pub configuration: bool,
     /// Whether the server's requests are answered at all.
     pub answer_requests: bool,
+    /// `workspace.workspaceEdit` with document changes and file renames.
+    pub file_renames: bool,
 }
 
 impl Default for Setup {
@@ -282,6 +284,7 @@ impl Default for Setup {
             dynamic_watch: true,
             configuration: true,
             answer_requests: true,
+            file_renames: true,
         }
     }
 }
@@ -449,6 +452,9 @@ impl Server {
         });
         if let Some(encodings) = &setup.encodings {
             caps["general"] = json!({ "positionEncodings": encodings });
+        }
+        if setup.file_renames {
+            caps["workspace"]["workspaceEdit"] = json!({ "documentChanges": true, "resourceOperations": ["rename"] });
         }
         let mut params = json!({
             "processId": std::process::id(),
