@@ -295,3 +295,19 @@ fn check_fix_rewrites_only_files_with_safe_fixes() {
     // No temporary files are left behind.
     assert_eq!(fs::read_dir(root.join(".opencode/agents")).unwrap().count(), 2);
 }
+
+#[test]
+fn deprecated_mode_key_becomes_agent() {
+    let json = "{\n  \"mode\": {\n    \"focus\": { \"description\": \"d\" },\n    \"deep\": { \"mode\": \"subagent\" }\n  }\n}\n";
+    let out = fix(&FileKind::Config, json, Code::DeprecatedField);
+    assert_eq!(
+        out,
+        "{\n  \"agent\": {\n    \"focus\": { \"mode\": \"primary\", \"description\": \"d\" },\n    \"deep\": { \"mode\": \"primary\" }\n  }\n}\n"
+    );
+    let json = "{\"agent\": {\"a\": {}}, \"mode\": {\"focus\": {}}}";
+    let out = fix(&FileKind::Config, json, Code::DeprecatedField);
+    assert_eq!(out, "{\"agent\": {\"a\": {}, \"focus\": {\"mode\": \"primary\"}}}");
+    // The same name in both: no fix (which settings win would change).
+    let a = analyze(&FileKind::Config, "{\"agent\": {\"a\": {}}, \"mode\": {\"a\": {}}}");
+    assert!(a.diagnostics.iter().all(|d| d.fix.is_none()));
+}

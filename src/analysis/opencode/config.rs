@@ -69,11 +69,15 @@ fn check_top_level(root: &Node, map: &Map, ctx: &Ctx, analysis: &mut FileAnalysi
         match key {
             "agent" => agents(entry, DeclOrigin::AgentKey, ctx, analysis, out),
             "mode" => {
-                out.push(Diagnostic::new(
+                let mut d = Diagnostic::new(
                     Code::DeprecatedField,
                     entry.key.span,
                     "the top-level `mode` key is deprecated: opencode merges each entry into `agent` as a primary agent (winning over `agent` entries of the same name). Use `agent` with `mode: primary`",
-                ));
+                );
+                if let Some(edits) = mode_to_agent(ctx.text, root, index) {
+                    d = d.with_fix("Move the `mode` entries into `agent` with `mode: primary`", edits, true);
+                }
+                out.push(d);
                 agents(entry, DeclOrigin::ModeKey, ctx, analysis, out);
             }
             "permission" => permission::check(v, ctx, out),
@@ -262,6 +266,66 @@ fn commands(entry: &Entry, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut Vec
                     ));
                 }
             }
+        }
+    }
+}
+
+/// The deprecated top-level `mode` (entry `mi` of the root) as `agent` entries with
+/// `"mode": "primary"`: renamed in place when there is no `agent`, moved into `agent` when no
+/// name is in both.
+fn mode_to_agent(text: &str, root: &Node, mi: usize) -> Option<Vec<crate::analysis::diagnostic::Edit>> {
+    use crate::analysis::diagnostic::Edit;
+    use crate::analysis::edit::Doc;
+    let doc = Doc { text, yaml: false };
+    let map = root.as_map()?;
+    let mode = map.entries.get(mi)?;
+    let entries = mode.value.as_map()?;
+    // Each entry's settings with `"mode": "primary"` set.
+    let mut primary_edits = Vec::new();
+    let mut moved: Vec<(String, String)> = Vec::new();
+    for e in &entries.entries {
+        let settings = e.value.as_map()?;
+        let mut local: Vec<Edit> = Vec::new();
+        match settings.get("mode") {
+            Some(m) if m.value.as_str() == Some("primary") => {}
+            Some(m) => local.push(Edit {
+                span: m.value.span,
+                text: "\"primary\"".into(),
+            }),
+            None => local.push(doc.insert_first(&e.value, &[("\"mode\"".into(), "\"primary\"".into())])?),
+        }
+        // The entry's text with its own edits applied (for moving it).
+        let shifted: Vec<Edit> = local
+            .iter()
+            .map(|x| Edit {
+                span: crate::analysis::text::Span::new(
+                    (x.span.start - e.value.span.start) as usize,
+                    (x.span.end - e.value.span.start) as usize,
+                ),
+                text: x.text.clone(),
+            })
+            .collect();
+        moved.push((
+            e.key.span.text(text).to_string(),
+            crate::analysis::diagnostic::apply(e.value.span.text(text), &shifted),
+        ));
+        primary_edits.extend(local);
+    }
+    match map.get("agent") {
+        None => {
+            let mut edits = vec![Edit {
+                span: mode.key.span,
+                text: "\"agent\"".into(),
+            }];
+            edits.extend(primary_edits);
+            Some(edits)
+        }
+        Some(agent) => {
+            let existing = agent.value.as_map()?;
+            if entries.entries.iter().any(|e| existing.contains(&e.key.name)) {
+                return None;
+            }
+            Some(vec![doc.insert_last(&agent.value, &moved)?, doc.delete_entry(root, mi)?])
         }
     }
 }
