@@ -325,7 +325,10 @@ fn mode_to_agent(text: &str, root: &Node, mi: usize) -> Option<Vec<crate::analys
             if entries.entries.iter().any(|e| existing.contains(&e.key.name)) {
                 return None;
             }
-            Some(vec![doc.insert_last(&agent.value, &moved)?, doc.delete_entry(root, mi)?])
+            Some(vec![
+                doc.insert_last(&agent.value, &moved)?,
+                doc.delete_entry(root, mi)?,
+            ])
         }
     }
 }

@@ -386,12 +386,32 @@ fn glob(s: &[char], p: &[char]) -> bool {
 
 /// Whether every permission name matched by `earlier` is matched by `later`.
 pub fn covers(later: &str, earlier: &str) -> bool {
+    if later == "*" || later == earlier {
+        return true;
+    }
+    if !later.contains(['*', '?']) {
+        // A literal covers only itself.
+        return false;
+    }
     glob_includes(&earlier.chars().collect::<Vec<_>>(), &later.chars().collect::<Vec<_>>())
 }
 
 /// Whether every input matched by pattern `earlier` is matched by pattern `later`, with the
 /// trailing ` *` rule on both sides. Sound (never claims inclusion that does not hold).
 pub fn pattern_covers(later: &str, earlier: &str) -> bool {
+    // Fast paths for the usual shapes: the catch-all, equal patterns, a literal later rule.
+    if later == "*" || later == earlier {
+        return true;
+    }
+    if !later.contains(['*', '?', '\\']) && !earlier.contains(['*', '?', '\\']) {
+        return false;
+    }
+    // Literal prefixes that disagree: nothing of `earlier` can match `later`.
+    let prefix = |p: &str| p.find(['*', '?', '\\']).map_or(p.len(), |i| i);
+    let (pl, pe) = (&later[..prefix(later)], &earlier[..prefix(earlier)]);
+    if !(pl.starts_with(pe) || pe.starts_with(pl)) {
+        return false;
+    }
     let variants = |p: &str| -> Vec<Vec<char>> {
         let p = p.replace('\\', "/");
         let mut v = vec![p.chars().collect()];
@@ -414,9 +434,26 @@ fn glob_includes(a: &[char], b: &[char]) -> bool {
     if (n + 1).saturating_mul(m + 1) > 1 << 20 {
         return a == b;
     }
-    // reach[i][j]: a[..i] can be absorbed by b[..j].
-    let mut reach = vec![vec![false; m + 1]; n + 1];
-    reach[0][0] = true;
+    // reach[i][j]: a[..i] can be absorbed by b[..j] (one flat table).
+    let w = m + 1;
+    let mut table = vec![false; (n + 1) * w];
+    table[0] = true;
+    struct Reach<'t> {
+        t: &'t mut [bool],
+        w: usize,
+    }
+    impl std::ops::Index<usize> for Reach<'_> {
+        type Output = [bool];
+        fn index(&self, i: usize) -> &[bool] {
+            &self.t[i * self.w..(i + 1) * self.w]
+        }
+    }
+    impl std::ops::IndexMut<usize> for Reach<'_> {
+        fn index_mut(&mut self, i: usize) -> &mut [bool] {
+            &mut self.t[i * self.w..(i + 1) * self.w]
+        }
+    }
+    let mut reach = Reach { t: &mut table, w };
     for i in 0..=n {
         for j in 0..=m {
             if !reach[i][j] {

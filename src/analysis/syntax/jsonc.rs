@@ -211,6 +211,15 @@ impl P<'_> {
     fn string(&mut self) -> (String, Span) {
         let start = self.pos;
         self.pos += 1;
+        // Fast path: no escape and no control character before the closing quote.
+        let rest = &self.src[self.pos..];
+        if let Some(end) = rest.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+            && rest[end] == b'"'
+        {
+            let s = self.text[self.pos..self.pos + end].to_string();
+            self.pos += end + 1;
+            return (s, Span::new(start, self.pos));
+        }
         let mut out = String::new();
         loop {
             let Some(c) = self.peek() else {
@@ -510,6 +519,24 @@ impl P<'_> {
     }
 
     fn push_entry(&mut self, entries: &mut Vec<Entry>, seen: &mut HashMap<String, Span>, key: Key, value: Node) {
+        // Small objects: a linear scan is cheaper than hashing; large ones use the map.
+        if entries.len() < 16 {
+            if let Some(first) = entries.iter().find(|e| e.key.name == key.name) {
+                self.duplicates.push(DuplicateKey {
+                    name: key.name.clone(),
+                    first: first.key.span,
+                    duplicate: key.span,
+                });
+            }
+            if entries.len() == 15 {
+                for e in entries.iter() {
+                    seen.entry(e.key.name.clone()).or_insert(e.key.span);
+                }
+                seen.entry(key.name.clone()).or_insert(key.span);
+            }
+            entries.push(Entry { key, value });
+            return;
+        }
         if let Some(first) = seen.get(&key.name) {
             self.duplicates.push(DuplicateKey {
                 name: key.name.clone(),
