@@ -1,0 +1,225 @@
+// VS Code client for agent-lsp: starts `agent-lsp serve` for opencode agent files and
+// opencode.json(c), and keeps the server's `agentLsp` settings in sync.
+
+import * as fs from "fs";
+import * as path from "path";
+import * as vscode from "vscode";
+import {
+  DocumentSelector,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  TransportKind,
+} from "vscode-languageclient/node";
+
+const SECTION = "agentLsp";
+
+/** Only opencode files, never every Markdown or JSON file. The server decides per file too. */
+const GLOBS = [
+  "**/.opencode/{agent,agents}/**/*.md",
+  "**/.opencode/{mode,modes}/*.md",
+  "**/opencode.json",
+  "**/opencode.jsonc",
+  // The global configuration directory (`~/.config/opencode/agents/*.md`) and directories laid
+  // out like it.
+  "**/opencode/{agent,agents}/**/*.md",
+];
+
+const DOCUMENT_SELECTOR: DocumentSelector = GLOBS.map((pattern) => ({ scheme: "file", pattern }));
+
+let client: LanguageClient | undefined;
+let outputChannel: vscode.OutputChannel | undefined;
+let traceChannel: vscode.OutputChannel | undefined;
+/** The last `agentLsp.severity` sent, to reset the codes a settings change removes. */
+let lastSeverity: Record<string, unknown> = {};
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  outputChannel = vscode.window.createOutputChannel("agent-lsp");
+  traceChannel = vscode.window.createOutputChannel("agent-lsp trace");
+  context.subscriptions.push(outputChannel, traceChannel);
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand("agentLsp.restartServer", () => restart(context)),
+    vscode.commands.registerCommand("agentLsp.showOutput", () => outputChannel?.show(true)),
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (e.affectsConfiguration(`${SECTION}.server.path`)) {
+        // A new executable needs a new process.
+        await restart(context);
+      } else if (e.affectsConfiguration(`${SECTION}.severity`)) {
+        resetRemovedSeverities();
+      }
+    }),
+  );
+
+  await restart(context);
+}
+
+/** Stop the running client (if any) and start a new one; calls run one after the other. */
+let lifecycle: Promise<void> = Promise.resolve();
+function restart(context: vscode.ExtensionContext): Promise<void> {
+  lifecycle = lifecycle
+    .catch(() => undefined)
+    .then(stopClient)
+    .then(() => startClient(context));
+  return lifecycle;
+}
+
+export async function deactivate(): Promise<void> {
+  await lifecycle.catch(() => undefined);
+  await stopClient();
+}
+
+/** The settings the server understands (README: `severity`, `globalConfig`, `logLevel`). */
+function serverSettings(): { severity: Record<string, unknown>; globalConfig: unknown; logLevel: unknown } {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  return {
+    severity: { ...(config.get<Record<string, unknown>>("severity") ?? {}) },
+    globalConfig: config.get("globalConfig", true),
+    logLevel: config.get("logLevel", "info"),
+  };
+}
+
+/**
+ * The server merges pushed settings key by key, so a code removed from `agentLsp.severity`
+ * would keep its old level. Tell the server to go back to the default for those codes; the
+ * full section is sent by the client's own configuration sync.
+ */
+function resetRemovedSeverities(): void {
+  const current = serverSettings().severity;
+  const removed: Record<string, string> = {};
+  for (const code of Object.keys(lastSeverity)) {
+    if (!(code in current)) {
+      removed[code] = "default";
+    }
+  }
+  lastSeverity = current;
+  if (client?.isRunning() && Object.keys(removed).length > 0) {
+    void client.sendNotification("workspace/didChangeConfiguration", {
+      settings: { [SECTION]: { severity: removed } },
+    });
+  }
+}
+
+async function startClient(context: vscode.ExtensionContext): Promise<void> {
+  const command = await resolveServer(context);
+  if (!command) {
+    // Not awaited: activation must not wait for the user to dismiss the message.
+    void vscode.window
+      .showErrorMessage(
+        "agent-lsp: the `agent-lsp` executable was not found. Install it (`cargo install --path .` in the agent-lsp repository) or set `agentLsp.server.path`.",
+        "Open Settings",
+      )
+      .then((choice) => {
+        if (choice === "Open Settings") {
+          void vscode.commands.executeCommand("workbench.action.openSettings", `${SECTION}.server.path`);
+        }
+      });
+    return;
+  }
+  outputChannel?.appendLine(`starting ${command} serve`);
+
+  const serverOptions: ServerOptions = {
+    run: { command, args: ["serve"], transport: TransportKind.stdio },
+    debug: { command, args: ["serve"], transport: TransportKind.stdio },
+  };
+  const settings = serverSettings();
+  lastSeverity = settings.severity;
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: DOCUMENT_SELECTOR,
+    initializationOptions: { [SECTION]: settings },
+    synchronize: { configurationSection: SECTION },
+    outputChannel,
+    traceOutputChannel: traceChannel,
+  };
+
+  // The id `agentLsp` makes the client read `agentLsp.trace.server`.
+  client = new LanguageClient(SECTION, "agent-lsp", serverOptions, clientOptions);
+  try {
+    await client.start();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    void vscode.window.showErrorMessage(`agent-lsp: the server failed to start: ${message}`);
+  }
+}
+
+async function stopClient(): Promise<void> {
+  const current = client;
+  client = undefined;
+  if (!current) {
+    return;
+  }
+  try {
+    await current.stop();
+  } catch {
+    // A server that already died cannot be stopped; dispose it anyway.
+  }
+  await current.dispose().catch(() => undefined);
+}
+
+/** `agentLsp.server.path`, else `agent-lsp` on PATH, else `<extension>/server/agent-lsp`. */
+async function resolveServer(context: vscode.ExtensionContext): Promise<string | undefined> {
+  const exe = process.platform === "win32" ? "agent-lsp.exe" : "agent-lsp";
+  const configured = vscode.workspace.getConfiguration(SECTION).get<string>("server.path", "").trim();
+  if (configured) {
+    const expanded = expandHome(configured);
+    if (path.isAbsolute(expanded)) {
+      return expanded;
+    }
+    if (/[\\/]/.test(expanded)) {
+      // A relative path: relative to the first workspace folder.
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      return folder ? path.join(folder, expanded) : expanded;
+    }
+    // A bare name: looked up on PATH.
+    return (await findOnPath(expanded)) ?? expanded;
+  }
+  const onPath = await findOnPath(exe);
+  if (onPath) {
+    return onPath;
+  }
+  const bundled = context.asAbsolutePath(path.join("server", exe));
+  if (await isExecutable(bundled)) {
+    return bundled;
+  }
+  return undefined;
+}
+
+function expandHome(p: string): string {
+  const home = process.env.HOME ?? process.env.USERPROFILE;
+  if (home && (p === "~" || p.startsWith("~/"))) {
+    return path.join(home, p.slice(1));
+  }
+  return p;
+}
+
+async function findOnPath(name: string): Promise<string | undefined> {
+  const dirs = (process.env.PATH ?? "").split(path.delimiter).filter((d) => d.length > 0);
+  const exts =
+    process.platform === "win32" && path.extname(name) === ""
+      ? (process.env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";")
+      : [""];
+  for (const dir of dirs) {
+    for (const ext of exts) {
+      const candidate = path.join(dir, name + ext);
+      if (await isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+  }
+  return undefined;
+}
+
+async function isExecutable(file: string): Promise<boolean> {
+  try {
+    const stat = await fs.promises.stat(file);
+    if (!stat.isFile()) {
+      return false;
+    }
+    if (process.platform !== "win32") {
+      await fs.promises.access(file, fs.constants.X_OK);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
