@@ -564,7 +564,8 @@ fn settings_from_initialization_options_and_did_change_configuration() {
         ["1:2-1:9 I unknown-key", "2:19-2:27 H invalid-default-agent"]
     );
 
-    // Pushed settings: unknown-key off.
+    // Pushed settings: unknown-key off. A `severity` object is the whole new table (clients
+    // send their complete settings), so the override of invalid-default-agent is gone.
     let push = |s: &Server, v: Value| s.notify("workspace/didChangeConfiguration", json!({ "settings": v }));
     push(&s, json!({ "agentLsp": { "severity": { "unknown-key": "off" } } }));
     let got = s.take_publishes();
@@ -573,7 +574,7 @@ fn settings_from_initialization_options_and_did_change_configuration() {
         .iter()
         .rfind(|p| p["uri"] == config)
         .expect("opencode.json re-published");
-    assert_eq!(summary(c), ["2:19-2:27 H invalid-default-agent"]);
+    assert_eq!(summary(c), ["2:19-2:27 E invalid-default-agent"]);
     let t = got.iter().rfind(|p| p["uri"] == typo).expect("typo.md re-published");
     assert!(summary(t).is_empty());
 
@@ -584,11 +585,10 @@ fn settings_from_initialization_options_and_did_change_configuration() {
         unknown_key_severities(&got),
         [("opencode.json".to_string(), 1), ("typo.md".to_string(), 1)]
     );
-    // The earlier override of another code is kept.
     let c = got.iter().rfind(|p| p["uri"] == config).unwrap();
     assert_eq!(
         summary(c),
-        ["1:2-1:9 E unknown-key", "2:19-2:27 H invalid-default-agent"]
+        ["1:2-1:9 E unknown-key", "2:19-2:27 E invalid-default-agent"]
     );
 
     // A partial update (only logLevel) keeps the severities.
@@ -765,8 +765,12 @@ fn untitled_documents_get_single_file_analysis() {
     // Plain Markdown is not an agent: an empty publish.
     s.open("untitled:notes", "markdown", 1, "# Notes\nmode: main\n");
     assert!(summary(&s.expect_version("untitled:notes", 1)).is_empty());
-    // A Markdown file with a frontmatter outside every opencode location.
-    let notes = uri_of(&root.join("docs/agent-draft.md"));
+    // A Markdown file with a frontmatter outside every opencode location: a blog post is not an
+    // agent, but a file in an `agents/` folder is analysed on its own.
+    let post = uri_of(&root.join("docs/post.md"));
+    s.open(&post, "markdown", 1, "---\ntitle: Hello\n---\nBody\n");
+    assert!(summary(&s.expect_version(&post, 1)).is_empty());
+    let notes = uri_of(&root.join("drafts/agents/agent-draft.md"));
     s.open(&notes, "markdown", 1, "---\nmode: main\n---\nBody\n");
     assert_eq!(summary(&s.expect_version(&notes, 1)), ["1:6-1:10 E invalid-value"]);
     // Closing clears.

@@ -58,8 +58,14 @@ impl Settings {
         };
         let Some(obj) = obj.as_object() else { return problems };
         if let Some(sev) = obj.get("severity") {
+            // Clients send the whole table: it replaces the previous one. (An empty Lua table
+            // arrives as `[]`.)
+            if sev.as_array().is_some_and(Vec::is_empty) {
+                self.severity.clear();
+            }
             match sev.as_object() {
                 Some(map) => {
+                    self.severity.clear();
                     for (code, level) in map {
                         let Some(code) = Code::from_name(code) else {
                             problems.push(format!("unknown rule code `{code}` in agentLsp.severity"));
@@ -82,7 +88,7 @@ impl Settings {
                         }
                     }
                 }
-                None if sev.is_null() => self.severity.clear(),
+                None if sev.is_null() || sev.as_array().is_some_and(Vec::is_empty) => self.severity.clear(),
                 None => problems.push("agentLsp.severity must be an object".into()),
             }
         }
@@ -128,12 +134,18 @@ mod tests {
             s.severity_of(Code::UnknownKey, Severity::Warning),
             Some(Severity::Error)
         );
-        // A partial update leaves other keys alone.
+        // A partial update (no `severity`) leaves the severities alone.
         s.merge(&json!({"globalConfig": false}));
         assert_eq!(s.global, GlobalConfig::Off);
         assert_eq!(s.severity_of(Code::BroadPattern, Severity::Info), None);
-        s.merge(&json!({"severity": {"broad-pattern": "default"}}));
+        // A new severity table replaces the old one.
+        s.merge(&json!({"severity": {"unknown-key": "error"}}));
         assert_eq!(s.severity_of(Code::BroadPattern, Severity::Info), Some(Severity::Info));
+        s.merge(&json!({"severity": []}));
+        assert_eq!(
+            s.severity_of(Code::UnknownKey, Severity::Warning),
+            Some(Severity::Warning)
+        );
         let problems = s.merge(&json!({"severity": {"nope": "off", "unknown-key": "loud"}}));
         assert_eq!(problems.len(), 2);
     }

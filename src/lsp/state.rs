@@ -891,7 +891,15 @@ fn solo_kind(path: Option<&Path>, uri: &Uri, language_id: &str, text: &str) -> O
     }
     let is_md = language_id == "markdown" || name.ends_with(".md");
     let starts_frontmatter = text.trim_start_matches('\u{feff}').starts_with("---");
-    if is_md && starts_frontmatter {
+    // A file on disk outside opencode's locations is an agent only when it sits in an
+    // `agent(s)/` or `mode(s)/` folder: a blog post's frontmatter is not agent settings.
+    let in_agent_folder = path.is_none_or(|p| {
+        p.ancestors().skip(1).take(4).any(|a| {
+            a.file_name()
+                .is_some_and(|n| ["agent", "agents", "mode", "modes"].contains(&n.to_string_lossy().as_ref()))
+        })
+    });
+    if is_md && starts_frontmatter && in_agent_folder {
         let stem = name.strip_suffix(".md").unwrap_or(&name).to_string();
         return Some(FileKind::Agent { name: stem });
     }
