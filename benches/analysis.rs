@@ -1,1 +1,277 @@
-fn main() {}
+//! Benchmarks of the analysis core and the workspace layer (std only; `cargo bench --bench
+//! analysis`). Three measurements:
+//!
+//! - one typical Markdown agent (a 40-line frontmatter and a body) through `analyze`;
+//! - an `opencode.json` defining 500 agents through `analyze`;
+//! - `Workspace::load` + `diagnostics()` of a generated 2,000-file project on disk.
+//!
+//! Each prints a line like `typical agent file: median 23.1 µs, p95 30.2 µs (2000 runs)`.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use agent_lsp::analysis::Severity;
+use agent_lsp::analysis::opencode::{FileKind, analyze};
+use agent_lsp::workspace::{Options, Workspace};
+
+/// A realistic agent: a 40-line frontmatter (description, mode, model, temperature, a permission
+/// block with a 15-pattern bash map) and a prompt body.
+const TYPICAL_AGENT: &str = r##"---
+description: >-
+  Reviews pull requests for correctness, security and test coverage. Use it after a change is
+  written and before it is merged; it reads the diff and the surrounding code, and reports.
+mode: subagent
+model: anthropic/claude-sonnet-4-5
+temperature: 0.1
+color: "#4F7CAC"
+steps: 40
+permission:
+  edit: deny
+  webfetch: ask
+  read:
+    "*": allow
+    "*.env": deny
+    "*.env.*": deny
+  bash:
+    "*": ask
+    "git status *": allow
+    "git diff *": allow
+    "git log *": allow
+    "git show *": allow
+    "git blame *": allow
+    "grep *": allow
+    "rg *": allow
+    "ls *": allow
+    "cat *": allow
+    "npm test *": allow
+    "npm run lint *": allow
+    "cargo test *": allow
+    "git push *": deny
+    "rm *": deny
+  task:
+    "*": deny
+    "explore": allow
+---
+You are a code reviewer for this repository, a TypeScript monorepo with a web front end
+(`packages/web`) and an HTTP API (`packages/api`).
+
+When asked to review a change:
+
+1. Read the diff with `git diff` and the files it touches. Read the callers of every function
+   whose signature or behaviour changed.
+2. Check correctness first: off-by-one errors, missing `await`, unhandled promise rejections,
+   null and undefined paths, and error handling that swallows failures.
+3. Check security: user input reaching SQL, shell commands or HTML without escaping; secrets in
+   code or logs; authorisation checks on every new endpoint.
+4. Check tests: every behaviour change has a test, and the test fails without the change.
+5. Report findings as a list, most severe first, each with the file, the line and a concrete
+   suggestion. Say explicitly when you found nothing.
+
+Do not edit files. Do not run commands that change the working tree.
+"##;
+
+/// Run `f` `runs` times (after a warm-up), timing each run; returns the sorted durations.
+fn sample(runs: usize, warmup: usize, mut f: impl FnMut()) -> Vec<Duration> {
+    for _ in 0..warmup {
+        f();
+    }
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i]
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+fn millis(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn bench_typical_agent() {
+    let kind = FileKind::Agent {
+        name: "reviewer".into(),
+    };
+    let a = analyze(&kind, TYPICAL_AGENT);
+    assert!(
+        a.diagnostics.iter().all(|d| d.severity != Severity::Error),
+        "the typical agent should be valid: {:?}",
+        a.diagnostics
+    );
+    let runs = 2000;
+    let times = sample(runs, 200, || {
+        black_box(analyze(black_box(&kind), black_box(TYPICAL_AGENT)));
+    });
+    println!(
+        "typical agent file ({} lines, {} bytes, {} diagnostics): median {:.1} µs, p95 {:.1} µs ({runs} runs)",
+        TYPICAL_AGENT.lines().count(),
+        TYPICAL_AGENT.len(),
+        a.diagnostics.len(),
+        micros(percentile(&times, 0.5)),
+        micros(percentile(&times, 0.95)),
+    );
+}
+
+fn config_with_agents(n: usize) -> String {
+    let mut s = String::from("{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"agent\": {\n");
+    for i in 0..n {
+        let (mode, model) = match i % 3 {
+            0 => ("subagent", "anthropic/claude-sonnet-4-5"),
+            1 => ("primary", "openai/gpt-5"),
+            _ => ("all", "google/gemini-2.5-pro"),
+        };
+        let _ = write!(
+            s,
+            r#"    "agent-{i}": {{
+      "mode": "{mode}",
+      "model": "{model}",
+      "description": "Agent number {i}: reviews changes to module {i} and reports bugs, missing tests and unclear names.",
+      "permission": {{
+        "edit": "deny",
+        "webfetch": "ask",
+        "bash": {{
+          "*": "ask",
+          "git status *": "allow",
+          "git diff *": "allow",
+          "git log *": "allow",
+          "rm *": "deny"
+        }}
+      }}
+    }}{comma}
+"#,
+            comma = if i + 1 < n { "," } else { "" }
+        );
+    }
+    s.push_str("  }\n}\n");
+    s
+}
+
+fn bench_big_config() {
+    let agents = 500;
+    let text = config_with_agents(agents);
+    let a = analyze(&FileKind::Config, &text);
+    assert_eq!(a.agents.len(), agents);
+    assert!(
+        a.diagnostics.is_empty(),
+        "{:?}",
+        &a.diagnostics[..a.diagnostics.len().min(3)]
+    );
+    let runs = 200;
+    let times = sample(runs, 20, || {
+        black_box(analyze(black_box(&FileKind::Config), black_box(&text)));
+    });
+    println!(
+        "opencode.json with {agents} agents ({} lines, {} KB): median {:.0} µs, p95 {:.0} µs ({runs} runs)",
+        text.lines().count(),
+        text.len() / 1024,
+        micros(percentile(&times, 0.5)),
+        micros(percentile(&times, 0.95)),
+    );
+}
+
+fn write(path: &Path, text: &str) {
+    fs::create_dir_all(path.parent().expect("a parent")).expect("create dir");
+    fs::write(path, text).expect("write file");
+}
+
+/// A monorepo: a root config and `.opencode/agents/` with `agents` Markdown files (a third of
+/// them in team subdirectories), and `packages` packages each with its own `opencode.json`.
+fn generate_workspace(root: &Path, agents: usize, packages: usize) {
+    write(
+        &root.join("opencode.json"),
+        "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"default_agent\": \"agent-0\",\n  \"command\": {\n    \"review\": {\"template\": \"Review the diff\", \"agent\": \"agent-1\"}\n  }\n}\n",
+    );
+    for i in 0..agents {
+        let rel = if i % 3 == 0 {
+            format!(".opencode/agents/team-{}/agent-{i}.md", i % 10)
+        } else {
+            format!(".opencode/agents/agent-{i}.md")
+        };
+        let text = TYPICAL_AGENT.replacen(
+            "mode: subagent",
+            if i == 0 { "mode: primary" } else { "mode: subagent" },
+            1,
+        );
+        write(&root.join(rel), &text);
+    }
+    for p in 0..packages {
+        write(
+            &root.join(format!("packages/p{p}/opencode.json")),
+            &format!(
+                "{{\n  \"agent\": {{\n    \"pkg-{p}\": {{\"mode\": \"subagent\", \"description\": \"Package {p} helper\"}}\n  }}\n}}\n"
+            ),
+        );
+    }
+}
+
+fn bench_workspace() {
+    let (agents, packages) = (1990, 9);
+    let dir = tempfile::tempdir().expect("temp dir");
+    generate_workspace(dir.path(), agents, packages);
+    let paths = [dir.path().to_path_buf()];
+    let options = Options::isolated();
+
+    let (mut loads, mut diags, mut totals) = (Vec::new(), Vec::new(), Vec::new());
+    let mut summary = (0, 0);
+    let runs = 7;
+    for run in 0..=runs {
+        let t = Instant::now();
+        let ws = Workspace::load(&paths, &options).expect("workspace loads");
+        let loaded = t.elapsed();
+        let d = ws.diagnostics();
+        let total = t.elapsed();
+        assert!(ws.errors.is_empty(), "{:?}", ws.errors);
+        black_box(&d);
+        summary = (ws.files.len(), d.len());
+        // The first run warms the page cache and is not counted.
+        if run > 0 {
+            loads.push(loaded);
+            diags.push(total - loaded);
+            totals.push(total);
+        }
+    }
+    for v in [&mut loads, &mut diags, &mut totals] {
+        v.sort();
+    }
+    println!(
+        "workspace of {} files (load + diagnostics, {} diagnostics): median {:.1} ms, min {:.1} ms ({runs} runs); load median {:.1} ms, diagnostics median {:.1} ms",
+        summary.0,
+        summary.1,
+        millis(percentile(&totals, 0.5)),
+        millis(totals[0]),
+        millis(percentile(&loads, 0.5)),
+        millis(percentile(&diags, 0.5)),
+    );
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; a non-flag argument selects benchmarks by substring.
+    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let wanted = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
+    if cfg!(debug_assertions) {
+        println!("note: built without optimisations; run `cargo bench --bench analysis` for real figures");
+    }
+    if wanted("agent") {
+        bench_typical_agent();
+    }
+    if wanted("config") {
+        bench_big_config();
+    }
+    if wanted("workspace") {
+        bench_workspace();
+    }
+}
