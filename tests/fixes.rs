@@ -311,3 +311,18 @@ fn deprecated_mode_key_becomes_agent() {
     let a = analyze(&FileKind::Config, "{\"agent\": {\"a\": {}}, \"mode\": {\"a\": {}}}");
     assert!(a.diagnostics.iter().all(|d| d.fix.is_none()));
 }
+
+#[test]
+fn tools_with_keys_that_collapse_into_edit() {
+    // write, patch and edit all become `edit` (first position, last value).
+    let json = "{\"agent\": {\"x\": {\"tools\": {\"bash\": true, \"write\": false, \"patch\": true, \"edit\": true}}}}";
+    assert_eq!(
+        fix(&FileKind::Config, json, Code::DeprecatedField),
+        "{\"agent\": {\"x\": {\"permission\": {\"bash\": \"allow\", \"edit\": \"allow\"}}}}"
+    );
+    let yaml = md("tools:\n  write: false\n  patch: false\n  edit: true\n");
+    assert_eq!(
+        fix(&agent(), &yaml, Code::DeprecatedField),
+        md("permission:\n  edit: allow\n")
+    );
+}

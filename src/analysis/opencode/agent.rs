@@ -444,6 +444,13 @@ pub fn tools_to_permission(doc: &Doc, parent: &Node, ti: usize) -> Option<Vec<Ed
                 span: tools.key.span,
                 text: doc.key("permission"),
             });
+            if derived.len() < tmap.entries.len() && doc.is_flow(&tools.value) {
+                // Keys that collapse into one (write, edit, patch): deleting flow entries one by
+                // one would overlap, so the mapping is rewritten.
+                let all: Vec<(String, String)> = derived.iter().map(|(k, a, _)| (doc.key(k), doc.scalar(a))).collect();
+                edits.push(doc.rewrite_flow(&tools.value, &all)?);
+                return Some(edits);
+            }
             for (i, e) in tmap.entries.iter().enumerate() {
                 match derived.iter().find(|(_, _, first)| *first == i) {
                     Some((key, action, _)) => {
