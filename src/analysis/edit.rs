@@ -17,16 +17,24 @@ impl Doc<'_> {
         if self.text.contains("\r\n") { "\r\n" } else { "\n" }
     }
 
+    /// `offset`, moved back to the start of the character it falls in.
+    fn floor(&self, offset: usize) -> usize {
+        let mut at = offset.min(self.text.len());
+        while !self.text.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
+    }
+
     fn line_start(&self, offset: usize) -> usize {
-        self.text[..offset.min(self.text.len())]
-            .rfind('\n')
-            .map_or(0, |i| i + 1)
+        self.text[..self.floor(offset)].rfind('\n').map_or(0, |i| i + 1)
     }
 
     /// The offset just past the line break of the line holding `offset` (or the end).
     fn line_end_after(&self, offset: usize) -> usize {
-        match self.text[offset.min(self.text.len())..].find('\n') {
-            Some(i) => offset + i + 1,
+        let at = self.floor(offset);
+        match self.text[at..].find('\n') {
+            Some(i) => at + i + 1,
             None => self.text.len(),
         }
     }
@@ -304,6 +312,16 @@ mod tests {
             apply(one, &[d.insert_first(&b, &[("\"k\"".into(), "1".into())]).unwrap()]),
             "{\"a\": {}, \"b\": {\"k\": 1, \"x\": 1}}"
         );
+    }
+
+    #[test]
+    fn values_ending_in_multibyte_characters() {
+        let text = "tools:\n  a: x →\n  b: y\n";
+        let doc = Doc { text, yaml: true };
+        let root = yaml::parse(text, 0).root.unwrap();
+        let tools = root.as_map().unwrap().value("tools").unwrap().clone();
+        assert_eq!(apply(text, &[doc.delete_entry(&tools, 0).unwrap()]), "tools:\n  b: y\n");
+        assert_eq!(apply(text, &[doc.delete_entry(&root, 0).unwrap()]), "");
     }
 
     #[test]
