@@ -190,13 +190,14 @@ fn write(path: &Path, text: &str) {
 
 /// A monorepo: a root config and `.opencode/agents/` with `agents` Markdown files (a third of
 /// them in team subdirectories), and `packages` packages each with its own `opencode.json`.
+/// Nothing in it is reported.
 fn generate_workspace(root: &Path, agents: usize, packages: usize) {
     write(
         &root.join("opencode.json"),
         "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"default_agent\": \"agent-0\",\n  \"command\": {\n    \"review\": {\"template\": \"Review the diff\", \"agent\": \"agent-1\"}\n  }\n}\n",
     );
     for i in 0..agents {
-        let rel = if i % 3 == 0 {
+        let rel = if i % 3 == 2 {
             format!(".opencode/agents/team-{}/agent-{i}.md", i % 10)
         } else {
             format!(".opencode/agents/agent-{i}.md")

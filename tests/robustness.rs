@@ -420,6 +420,27 @@ fn long_permission_patterns() {
     analyze_checked(&FileKind::Config, &text, "two 40k-char permission keys");
 }
 
+/// The shadowed-rule scan compares every pair of up to 500 rules with `glob_includes`, whose table
+/// may hold up to 2^20 cells: patterns of ~1000 chars that pass the cheap filters (an empty
+/// literal prefix, every literal run of the later pattern present in the earlier one) but do not
+/// cover each other make it cubic. 200 such patterns (a 140 kB config) took 16 s in release, 400
+/// (365 kB) 57 s; a 4 MB config holds ten such blocks.
+#[test]
+fn long_patterns_that_pass_the_filters() {
+    let n = 200;
+    // `?a{500}?{n-i}a{i}`: no later pattern covers an earlier one (where the earlier has `?` the
+    // later has `a`), yet every literal run of the later occurs in the earlier.
+    let rules = (0..n)
+        .map(|i| {
+            let pattern = format!("?{}{}{}", "a".repeat(500), "?".repeat(n - i), "a".repeat(i));
+            format!("\"{pattern}\": \"{}\"", if i % 2 == 0 { "deny" } else { "allow" })
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let text = format!("{{\"permission\": {{\"bash\": {{{rules}}}}}}}");
+    analyze_checked(&FileKind::Config, &text, "200 long patterns that pass the filters");
+}
+
 /// Regression: `js_order` found each key among the keys seen so far; 100k patterns (a 2 MB
 /// config) took 22 s in release.
 #[test]
@@ -902,6 +923,18 @@ fn pick<'a>(rng: &mut Rng, items: &[&'a str]) -> &'a str {
     items[rng.below(items.len())]
 }
 
+/// Keys of a `tools` map: `write`, `edit` and `patch` all become `edit`.
+const TOOL_NAMES: &[&str] = &[
+    "bash",
+    "write",
+    "edit",
+    "patch",
+    "webfetch",
+    "\"mcp_*\"",
+    "todowrite",
+    "read",
+];
+
 /// A value for a frontmatter field, often wrong in the ways the rules (and their fixes) know.
 fn yaml_field(rng: &mut Rng, indent: &str) -> String {
     let i = indent;
@@ -957,29 +990,18 @@ fn yaml_field(rng: &mut Rng, indent: &str) -> String {
         8 => format!("disable: {}", pick(rng, &["false", "no", "\"false\""])),
         9 => "prompt: You are terse.".into(),
         10 | 11 => {
-            let mut t = String::from("tools:");
-            if rng.below(3) == 0 {
-                t.push_str(" {bash: false, write: true, \"mcp_*\": false}");
-            } else {
-                for _ in 0..1 + rng.below(4) {
-                    let k = pick(
-                        rng,
-                        &[
-                            "bash",
-                            "write",
-                            "edit",
-                            "webfetch",
-                            "\"mcp_*\"",
-                            "patch",
-                            "todowrite",
-                            "read",
-                        ],
-                    );
+            let entries: Vec<String> = (0..1 + rng.below(4))
+                .map(|_| {
+                    let k = pick(rng, TOOL_NAMES);
                     let v = pick(rng, &["true", "false", "yes", "\"false\""]);
-                    t.push_str(&format!("\n{i}{k}: {v}"));
-                }
+                    format!("{k}: {v}")
+                })
+                .collect();
+            if rng.below(3) == 0 {
+                format!("tools: {{{}}}", entries.join(", "))
+            } else {
+                format!("tools:\n{i}{}", entries.join(&format!("\n{i}")))
             }
-            t
         }
         12 => format!("permissions:\n{i}edit: deny"),
         13..=18 => {
@@ -1067,7 +1089,15 @@ fn json_field(rng: &mut Rng) -> String {
         3 => format!("\"steps\": {}", pick(rng, &["5", "\"5\"", "0"])),
         4 => "\"maxSteps\": 10".into(),
         5 => format!("\"color\": {}", pick(rng, &["\"#ff0000\"", "\"red\"", "\"#ff00\""])),
-        6 => "\"tools\": {\"bash\": false, \"write\": true}".into(),
+        6 => {
+            let entries: Vec<String> = (0..1 + rng.below(4))
+                .map(|_| {
+                    let k = pick(rng, TOOL_NAMES).trim_matches('"');
+                    format!("\"{k}\": {}", pick(rng, &["true", "false", "\"false\""]))
+                })
+                .collect();
+            format!("\"tools\": {{{}}}", entries.join(", "))
+        }
         7 => "\"permissions\": {\"edit\": \"deny\"}".into(),
         8..=11 => {
             let rules: Vec<String> = (0..1 + rng.below(4))
@@ -1149,9 +1179,10 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
 }
 
 /// Regression: in JSON and YAML flow maps, the `tools` conversion moved each existing permission
-/// entry with a deletion that included the separating comma, so the deletions of two adjacent
-/// entries overlapped and the safe fix gave `{"permission": {"bash": "ask", "edit": "deny",
-/// "bash": "ask"}}`.
+/// entry (or dropped each key that collapses into `edit`) with a deletion that included the
+/// separating comma, so the deletions of two adjacent entries overlapped and the safe fix gave
+/// `{"permission": {"bash": "ask", "edit": "deny", "bash": "ask"}}`, or left `"patch": false`
+/// under `permission` (found by the fuzzer).
 #[test]
 fn tools_fix_with_two_existing_permission_entries() {
     use agent_lsp::analysis::diagnostic::apply;
@@ -1164,6 +1195,14 @@ fn tools_fix_with_two_existing_permission_entries() {
             agent(),
             "---\ntools: {bash: false, write: true}\npermission: {edit: deny, bash: ask}\n---\nx\n",
         ),
+        (
+            FileKind::Config,
+            r#"{"tools": {"bash": true, "edit": false, "write": false, "patch": false}}"#,
+        ),
+        (
+            agent(),
+            "---\ntools: {edit: false, write: false, patch: false}\n---\nx\n",
+        ),
     ] {
         let a = analyze(&kind, text);
         let fix = a
@@ -1175,7 +1214,28 @@ fn tools_fix_with_two_existing_permission_entries() {
         spans.sort();
         assert!(spans.windows(2).all(|w| w[0].end <= w[1].start), "{:?}", fix.edits);
         let out = apply(text, &fix.edits);
-        assert!(!has_code(&analyze(&kind, &out), Code::DuplicateKey), "{out}");
+        let after = analyze(&kind, &out);
+        assert!(!has_code(&after, Code::DuplicateKey), "{out}");
+        assert!(!has_code(&after, Code::UnknownPermission), "{out}");
+    }
+}
+
+/// Found by the fuzzer: the tools conversion inserts into the empty `permission` object by
+/// replacing what lies between `{` and the object's last byte, assumed to be `}`
+/// (`Doc::insert_into_empty` in src/analysis/edit.rs); in an unclosed object that ends in a
+/// multibyte character the edit ends inside it, and applying the (safe) fix, as `check --fix`
+/// does, panics in `diagnostic::apply`.
+#[test]
+fn fix_into_an_unclosed_object_ending_in_a_multibyte_char() {
+    use agent_lsp::analysis::opencode::fix_all;
+    for text in [
+        "{\"tools\": {\"q\": false}, \"permission\": {é",
+        "{\"tools\": {\"q\": false}, \"permission\": {🚀",
+        "{\"agent\": {\"a\": {\"tools\": {\"bash\": true}, \"permission\": {\u{fffd}",
+    ] {
+        analyze_checked(&FileKind::Config, text, "tools fix into an unclosed object");
+        let (fixed, _) = fix_all(&FileKind::Config, text);
+        analyze_checked(&FileKind::Config, &fixed, "after fix_all");
     }
 }
 

@@ -86,7 +86,7 @@ pub fn apply(text: &str, edits: &[Edit]) -> String {
     let mut at = 0usize;
     for e in sorted {
         let (s, end) = (e.span.start as usize, e.span.end as usize);
-        if s < at || end > text.len() {
+        if s < at || end > text.len() || !text.is_char_boundary(s) || !text.is_char_boundary(end) {
             continue;
         }
         out.push_str(&text[at..s]);

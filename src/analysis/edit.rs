@@ -187,7 +187,8 @@ impl Doc<'_> {
 
     fn insert_into_empty(&self, node: &Node, entries: &[(String, String)]) -> Option<Edit> {
         let t = node.span.text(self.text);
-        if !t.starts_with('{') {
+        // Only a closed `{ ... }` (an unclosed one has no place to insert before its end).
+        if !t.starts_with('{') || !t.ends_with('}') || t.len() < 2 {
             return None;
         }
         let inner: Vec<String> = entries.iter().map(|(k, v)| self.entry_text(k, v)).collect();

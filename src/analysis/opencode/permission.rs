@@ -289,15 +289,22 @@ fn check_shadowing(block: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     };
     let rules = compile(map);
     // The scan is quadratic (each pair is cheap: literal prefixes and runs reject almost all):
-    // a block of more than 500 rules is generated, not written, and is not checked.
+    // a block of more than 500 rules is generated, not written, and is not checked; and the
+    // total work (pattern length products, a bound on the inclusion tables) is budgeted.
     if rules.len() > 500 {
         return;
     }
+    const WORK_BUDGET: usize = 1 << 24;
+    let mut work = 0usize;
     for (i, rule) in rules.iter().enumerate() {
-        let shadow = rules[i + 1..]
-            .iter()
-            .rev()
-            .find(|later| covers(later.permission, rule.permission) && pattern_covers(later.pattern, rule.pattern));
+        if work > WORK_BUDGET {
+            // Pathological blocks (long patterns that pass the cheap filters): stop claiming.
+            break;
+        }
+        let shadow = rules[i + 1..].iter().rev().find(|later| {
+            work += later.permission.len() * rule.permission.len() + later.pattern.len() * rule.pattern.len();
+            covers(later.permission, rule.permission) && pattern_covers(later.pattern, rule.pattern)
+        });
         let Some(later) = shadow else { continue };
         // A later rule with the same action changes nothing; only a different action is a trap.
         if later.action == rule.action {
@@ -449,8 +456,8 @@ fn segments_in(later: &str, earlier: &str) -> bool {
 /// symbol of `a` (a `*` too), `b`'s `?` one literal or `?` of `a`, and literals must agree.
 fn glob_includes(a: &[char], b: &[char]) -> bool {
     let (n, m) = (a.len(), b.len());
-    // Patterns of thousands of characters are not worth a quadratic table: claim nothing.
-    if (n + 1).saturating_mul(m + 1) > 1 << 20 {
+    // Patterns of hundreds of characters are not worth a quadratic table: claim nothing.
+    if (n + 1).saturating_mul(m + 1) > 1 << 16 {
         return a == b;
     }
     // reach[i][j]: a[..i] can be absorbed by b[..j] (one flat table).
