@@ -200,8 +200,12 @@ fn did_you_mean_fixes() {
     let out = fix(&FileKind::Config, json, Code::InvalidValue);
     assert_eq!(out, "{\"agent\": {\"x\": {\"mode\": \"primary\"}}, \"agnet\": {}}");
     assert_eq!(
-        fix(&FileKind::Config, &out, Code::UnknownKey),
-        "{\"agent\": {\"x\": {\"mode\": \"primary\"}}, \"agent\": {}}"
+        fix(
+            &FileKind::Config,
+            "{\"model\": \"a/b\", \"agnet\": {}}",
+            Code::UnknownKey
+        ),
+        "{\"model\": \"a/b\", \"agent\": {}}"
     );
     assert_eq!(
         fix(&agent(), &md("permission:\n  write: deny\n"), Code::UnknownPermission),
@@ -325,4 +329,18 @@ fn tools_with_keys_that_collapse_into_edit() {
         fix(&agent(), &yaml, Code::DeprecatedField),
         md("permission:\n  edit: allow\n")
     );
+}
+
+#[test]
+fn no_rename_onto_a_key_that_is_already_there_and_no_fix_all_on_broken_files() {
+    let a = analyze(&agent(), &md("description: a\ndescripton: b\n"));
+    let d = a.diagnostics.iter().find(|d| d.code == Code::UnknownKey).unwrap();
+    assert!(d.message.contains("`description`") && d.fix.is_none());
+    let a = analyze(&FileKind::Config, "{\"agent\": {}, \"agnet\": {}}");
+    assert!(a.diagnostics.iter().all(|d| d.fix.is_none()));
+    // A file that does not parse: fix_all leaves it alone.
+    let broken = "---\ntools:\n  exa: true\npermission:\n  webfetch: a: b\n  exa: allow\n---\nx";
+    let (out, titles) = agent_lsp::analysis::opencode::fix_all(&agent(), broken);
+    assert!(titles.is_empty());
+    assert_eq!(out, broken);
 }

@@ -420,11 +420,11 @@ fn long_permission_patterns() {
     analyze_checked(&FileKind::Config, &text, "two 40k-char permission keys");
 }
 
-/// The shadowed-rule scan compares every pair of up to 500 rules with `glob_includes`, whose table
-/// may hold up to 2^20 cells: patterns of ~1000 chars that pass the cheap filters (an empty
-/// literal prefix, every literal run of the later pattern present in the earlier one) but do not
-/// cover each other make it cubic. 200 such patterns (a 140 kB config) took 16 s in release, 400
-/// (365 kB) 57 s; a 4 MB config holds ten such blocks.
+/// Regression: the shadowed-rule scan compared every pair of up to 500 rules with
+/// `glob_includes`, whose table could hold 2^20 cells: patterns of ~1000 chars that pass the cheap
+/// filters (an empty literal prefix, every literal run of the later pattern present in the
+/// earlier one) but do not cover each other made it cubic. 200 such patterns (a 140 kB config)
+/// took 16 s in release, 400 (365 kB) 57 s; a 4 MB config holds ten such blocks.
 #[test]
 fn long_patterns_that_pass_the_filters() {
     let n = 200;
@@ -1220,11 +1220,11 @@ fn tools_fix_with_two_existing_permission_entries() {
     }
 }
 
-/// Found by the fuzzer: the tools conversion inserts into the empty `permission` object by
-/// replacing what lies between `{` and the object's last byte, assumed to be `}`
-/// (`Doc::insert_into_empty` in src/analysis/edit.rs); in an unclosed object that ends in a
-/// multibyte character the edit ends inside it, and applying the (safe) fix, as `check --fix`
-/// does, panics in `diagnostic::apply`.
+/// Regression (found by the fuzzer): the tools conversion inserted into the empty `permission`
+/// object by replacing what lies between `{` and the object's last byte, assumed to be `}`
+/// (`Doc::insert_into_empty`); in an unclosed object that ends in a multibyte character the edit
+/// ended inside it, and applying the (safe) fix, as `check --fix` does, panicked in
+/// `diagnostic::apply`.
 #[test]
 fn fix_into_an_unclosed_object_ending_in_a_multibyte_char() {
     use agent_lsp::analysis::opencode::fix_all;

@@ -54,7 +54,7 @@ pub fn check(node: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     for (i, entry) in map.entries.iter().enumerate() {
         match schema::agent_field(&entry.key.name) {
             Some(field) => check_field(entry, field.ty, (node, i), ctx, out),
-            None => unknown_key(entry, ctx, out),
+            None => unknown_key(entry, map, ctx, out),
         }
     }
     check_hidden_primary(map, ctx, out);
@@ -524,18 +524,19 @@ pub fn tools_to_permission(doc: &Doc, parent: &Node, ti: usize) -> Option<Vec<Ed
     Some(edits)
 }
 
-fn unknown_key(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn unknown_key(entry: &Entry, map: &Map, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let key = entry.key.name.as_str();
     let span = entry.key.span;
     if key == "permissions" && !ctx.is_yaml() {
-        out.push(
-            Diagnostic::new(
-                Code::V2Permissions,
-                span,
-                "`permissions` is opencode V2 syntax; opencode 1.18 refuses to start (\"V2 permissions are not supported by OpenCode V1\"). Did you mean `permission`?",
-            )
-            .with_suggestion(span, "\"permission\""),
+        let mut d = Diagnostic::new(
+            Code::V2Permissions,
+            span,
+            "`permissions` is opencode V2 syntax; opencode 1.18 refuses to start (\"V2 permissions are not supported by OpenCode V1\"). Did you mean `permission`?",
         );
+        if !map.contains("permission") {
+            d = d.with_suggestion(span, "\"permission\"");
+        }
+        out.push(d);
         return;
     }
     let names = schema::AGENT_FIELDS.iter().map(|f| f.name);
@@ -558,7 +559,8 @@ fn unknown_key(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         )
     };
     let mut d = Diagnostic::new(Code::UnknownKey, span, message);
-    if let Some(s) = suggestion {
+    // No rename onto a key that is already there: it would set the key twice.
+    if let Some(s) = suggestion.filter(|s| !map.contains(s)) {
         let text = if ctx.is_yaml() && entry.key.span.len() == key.len() {
             s.to_string()
         } else {

@@ -114,32 +114,36 @@ fn check_top_level(root: &Node, map: &Map, ctx: &Ctx, analysis: &mut FileAnalysi
                     analysis.has_plugins |= !items.is_empty();
                 }
             }
-            "permissions" => out.push(
-                Diagnostic::new(
+            "permissions" => {
+                let mut d = Diagnostic::new(
                     Code::V2Permissions,
                     entry.key.span,
                     "`permissions` is opencode V2 syntax; opencode 1.18 refuses to start (\"V2 permissions are not supported by OpenCode V1\"). Use `permission` rules",
-                )
-                .with_suggestion(entry.key.span, "\"permission\""),
-            ),
+                );
+                if !map.contains("permission") {
+                    d = d.with_suggestion(entry.key.span, "\"permission\"");
+                }
+                out.push(d);
+            }
             _ if TOP_LEVEL_KEYS.contains(&key) => {}
-            _ => unknown_top_level(entry, analysis, ctx, out),
+            _ => unknown_top_level(entry, map, analysis, ctx, out),
         }
     }
 }
 
-fn unknown_top_level(entry: &Entry, analysis: &mut FileAnalysis, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn unknown_top_level(entry: &Entry, map: &Map, analysis: &mut FileAnalysis, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let key = entry.key.name.as_str();
     let span = entry.key.span;
     if let Some((_, v1)) = V2_LOWERED_KEYS.iter().find(|(k, _)| *k == key) {
-        out.push(
-            Diagnostic::new(
-                Code::UnknownKey,
-                span,
-                format!("`{key}` is the opencode V2 spelling; opencode 1.18 converts it into `{v1}`. Write `{v1}`"),
-            )
-            .with_suggestion(span, format!("\"{v1}\"")),
+        let mut d = Diagnostic::new(
+            Code::UnknownKey,
+            span,
+            format!("`{key}` is the opencode V2 spelling; opencode 1.18 converts it into `{v1}`. Write `{v1}`"),
         );
+        if !map.contains(v1) {
+            d = d.with_suggestion(span, format!("\"{v1}\""));
+        }
+        out.push(d);
         // The lowered agents still exist for opencode: declare them so `default_agent` resolves.
         if key == "agents" {
             agents(
@@ -168,7 +172,7 @@ fn unknown_top_level(entry: &Entry, analysis: &mut FileAnalysis, ctx: &Ctx, out:
             crate::analysis::suggest::did_you_mean(suggestion)
         ),
     );
-    if let Some(s) = suggestion {
+    if let Some(s) = suggestion.filter(|s| !map.contains(s)) {
         d = d.with_suggestion(span, format!("\"{s}\""));
     }
     out.push(d);

@@ -142,6 +142,14 @@ pub fn fix_all(kind: &FileKind, text: &str) -> (String, Vec<String>) {
     let mut applied = Vec::new();
     for _ in 0..8 {
         let analysis = analyze(kind, &text);
+        // Fixes are computed from the tree; on a file that does not parse, that tree is partial.
+        let broken = analysis.diagnostics.iter().any(|d| {
+            d.code == super::rules::Code::SyntaxError
+                || (d.code == super::rules::Code::DuplicateKey && d.severity == super::diagnostic::Severity::Error)
+        });
+        if broken {
+            break;
+        }
         let mut taken: Vec<&super::diagnostic::Fix> = Vec::new();
         for d in &analysis.diagnostics {
             let Some(f) = d.fix.as_ref().filter(|f| f.safe) else {

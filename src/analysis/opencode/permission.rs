@@ -162,7 +162,9 @@ fn check_key(block: &Node, index: usize, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             ),
         );
         let quoted = span.len() != key.len();
-        d = d.with_suggestion(span, if quoted { format!("\"{s}\"") } else { s.to_string() });
+        if !map.contains(s) {
+            d = d.with_suggestion(span, if quoted { format!("\"{s}\"") } else { s.to_string() });
+        }
         out.push(d);
     }
 }
