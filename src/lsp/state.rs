@@ -225,9 +225,7 @@ impl State {
         let text = doc.rope.to_string();
         match doc.file {
             Some(id) => {
-                let f = &self.ws.files[id];
-                let (path, kind, role) = (f.path.clone(), f.kind.clone(), f.role.clone());
-                self.ws.upsert(&path, kind, role, text, true);
+                self.ws.set_text(id, text);
                 self.refresh(&[id])
             }
             None => {

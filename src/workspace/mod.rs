@@ -237,6 +237,17 @@ impl Workspace {
         }
     }
 
+    /// Replace the text of a loaded file (an editor keystroke) and analyse it again; no path
+    /// lookup, no file-system call.
+    pub fn set_text(&mut self, id: usize, text: String) {
+        let f = &mut self.files[id];
+        f.analysis = opencode::analyze(&f.kind, &text);
+        f.index = LineIndex::new(&text);
+        f.text = text;
+        f.live = true;
+        f.in_scope = true;
+    }
+
     /// Remove a file (deleted on disk). Its id is not reused.
     pub fn remove(&mut self, path: &Path) -> Option<usize> {
         let id = self.id(path)?;

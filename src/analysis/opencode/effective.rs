@@ -515,25 +515,19 @@ fn user_rules(view: &[ViewFile], env: &Env) -> Vec<Rule> {
 /// Every agent of a view, in opencode's insertion order (built-ins first), disabled ones left
 /// out.
 pub fn agents(view: &[ViewFile], env: &Env) -> Vec<EffectiveAgent> {
-    let mut merged: Vec<Merged> = Vec::new();
-    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for late in [false, true] {
-        for vf in view {
-            for decl in &vf.analysis.agents {
-                if (decl.origin == DeclOrigin::ModeKey) != late {
-                    continue;
-                }
-                let i = *index.entry(decl.name.clone()).or_insert_with(|| {
-                    merged.push(Merged {
-                        name: decl.name.clone(),
-                        ..Merged::default()
-                    });
-                    merged.len() - 1
-                });
-                merge_decl(&mut merged[i], decl, vf.file);
+    let merged: Vec<Merged> = super::project::declarations_in_merge_order(view)
+        .into_iter()
+        .map(|(name, decls)| {
+            let mut m = Merged {
+                name: name.to_string(),
+                ..Merged::default()
+            };
+            for (file, decl) in decls {
+                merge_decl(&mut m, decl, file);
             }
-        }
-    }
+            m
+        })
+        .collect();
     let defaults = default_rules(env);
     let user = user_rules(view, env);
     let mut out: Vec<EffectiveAgent> = BUILTIN_AGENTS

@@ -95,46 +95,59 @@ struct Merged {
     defs: Vec<Source>,
 }
 
-pub fn registry(view: &[ViewFile]) -> Registry {
-    let mut merged: Vec<Merged> = Vec::new();
-    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    // `mode.<name>` entries are merged after all layers.
+/// The agent declarations of a view grouped by name, in opencode's merge order: names in
+/// first-appearance order, each with its declarations in layer order, `mode.<name>` entries
+/// after all layers. The registry and the effective agent both fold these.
+pub fn declarations_in_merge_order<'a>(view: &[ViewFile<'a>]) -> Vec<(&'a str, Vec<(usize, &'a super::AgentDecl)>)> {
+    let mut merged: Vec<(&'a str, Vec<(usize, &'a super::AgentDecl)>)> = Vec::new();
+    let mut index: std::collections::HashMap<&'a str, usize> = std::collections::HashMap::new();
     for late in [false, true] {
         for vf in view {
             for decl in &vf.analysis.agents {
                 if (decl.origin == DeclOrigin::ModeKey) != late {
                     continue;
                 }
-                let idx = *index.entry(decl.name.clone()).or_insert_with(|| {
-                    merged.push(Merged {
-                        name: decl.name.clone(),
-                        ..Merged::default()
-                    });
+                let i = *index.entry(decl.name.as_str()).or_insert_with(|| {
+                    merged.push((decl.name.as_str(), Vec::new()));
                     merged.len() - 1
                 });
-                let m = &mut merged[idx];
-                let at = |span: Span| Source::File { file: vf.file, span };
-                m.defs.push(at(decl.span));
-                if let Some((mode, span)) = decl.mode() {
-                    m.mode = Some(Sourced {
-                        value: mode.to_string(),
-                        source: at(span.unwrap_or(decl.span)),
-                    });
-                }
-                if let Some((hidden, span)) = decl.bool_field("hidden") {
-                    m.hidden = Some(Sourced {
-                        value: hidden,
-                        source: at(span),
-                    });
-                }
-                if let Some((disable, span)) = decl.bool_field("disable") {
-                    m.disable = Some(Sourced {
-                        value: disable,
-                        source: at(span),
-                    });
-                }
+                merged[i].1.push((vf.file, decl));
             }
         }
+    }
+    merged
+}
+
+pub fn registry(view: &[ViewFile]) -> Registry {
+    let mut merged: Vec<Merged> = Vec::new();
+    for (name, decls) in declarations_in_merge_order(view) {
+        let mut m = Merged {
+            name: name.to_string(),
+            ..Merged::default()
+        };
+        for (file, decl) in decls {
+            let at = |span: Span| Source::File { file, span };
+            m.defs.push(at(decl.span));
+            if let Some((mode, span)) = decl.mode() {
+                m.mode = Some(Sourced {
+                    value: mode.to_string(),
+                    source: at(span.unwrap_or(decl.span)),
+                });
+            }
+            if let Some((hidden, span)) = decl.bool_field("hidden") {
+                m.hidden = Some(Sourced {
+                    value: hidden,
+                    source: at(span),
+                });
+            }
+            if let Some((disable, span)) = decl.bool_field("disable") {
+                m.disable = Some(Sourced {
+                    value: disable,
+                    source: at(span),
+                });
+            }
+        }
+        merged.push(m);
     }
     let mut agents: Vec<RegisteredAgent> = BUILTIN_AGENTS
         .iter()

@@ -243,8 +243,8 @@ pub fn path_at(root: &Node, offset: usize) -> Vec<Step<'_>> {
     out
 }
 
-/// Build an iterator-free drop for deep trees: the tree is bounded by [`MAX_DEPTH`], so the
-/// default recursive drop is safe. This function exists for tests that assert the bound.
+/// The depth of a tree. Parsers cut nesting at [`MAX_DEPTH`], so the recursive walks (and the
+/// default drop) over a tree are bounded; tests use this to check the bound.
 pub fn depth(node: &Node) -> usize {
     match &node.value {
         Value::Seq(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
