@@ -29,6 +29,7 @@ pub fn prompt_text(p: &Prompt) -> String {
         Prompt::BuiltIn(f) => format!("opencode's built-in `{f}`"),
         Prompt::Body { empty: false } => "the Markdown body".into(),
         Prompt::Body { empty: true } => "none (the Markdown body is empty): the provider's default".into(),
+        Prompt::WholeFile => "the whole file, frontmatter included (its YAML does not parse)".into(),
         Prompt::File(f) => format!("the file `{f}`"),
         Prompt::Inline(first) => format!("inline text (\"{first}…\")"),
     }

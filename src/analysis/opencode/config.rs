@@ -201,6 +201,7 @@ fn agents(entry: &Entry, origin: DeclOrigin, ctx: &Ctx, analysis: &mut FileAnaly
             origin,
             node: e.value.as_map().is_some().then(|| e.value.clone()),
             body_empty: false,
+            whole_file: false,
         });
     }
 }

@@ -74,6 +74,8 @@ pub enum Prompt {
     BuiltIn(&'static str),
     /// The body of a Markdown file (`empty` when it is blank, which means no prompt).
     Body { empty: bool },
+    /// The whole Markdown file, frontmatter included: opencode could not read the frontmatter.
+    WholeFile,
     /// A `{file:...}` reference in JSON.
     File(String),
     /// Inline text in JSON (the first line, shortened).
@@ -387,7 +389,11 @@ fn merge_decl(m: &mut Merged, decl: &AgentDecl, file: usize) {
         // The body always sets the prompt, even when empty.
         let empty = decl.body_empty;
         m.prompt = Some(Sourced {
-            value: Prompt::Body { empty },
+            value: if decl.whole_file {
+                Prompt::WholeFile
+            } else {
+                Prompt::Body { empty }
+            },
             source: Source::File { file, span: decl.span },
         });
     }

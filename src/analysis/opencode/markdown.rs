@@ -26,18 +26,20 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
         ));
     }
     let mut parsed = Parsed::default();
+    let mut reading = Reading::NoFrontmatter;
     let mut decl_span = Span::empty(split.body.start as usize);
     if let Some(fm) = &split.frontmatter {
         decl_span = fm.open;
-        parsed = parse_frontmatter(text, fm, &mut out);
+        (parsed, reading) = parse_frontmatter(text, fm, &mut out);
         let ctx = Ctx { origin, text };
+        let mut fields = Vec::new();
         if let Some(root) = &parsed.root {
             match &root.value {
-                Value::Map(_) => agent::check(root, &ctx, &mut out),
+                Value::Map(_) => agent::check(root, &ctx, &mut fields),
                 Value::Null | Value::Unknown => {}
                 // opencode spreads a scalar or list into numbered keys ("0", "1", ...) that go to
                 // provider options: the file loads, but no setting applies.
-                _ => out.push(
+                _ => fields.push(
                     Diagnostic::new(
                         Code::InvalidType,
                         root.span,
@@ -50,8 +52,25 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
                 ),
             }
         }
+        if reading.lost() {
+            // What can be read is still checked, but nothing in a lost frontmatter reaches
+            // opencode: no field problem can stop it.
+            for d in &mut fields {
+                if d.severity == Severity::Error {
+                    d.severity = Severity::Warning;
+                }
+                d.message.push_str(
+                    " (for now the YAML error in this frontmatter means none of its settings are read)",
+                );
+            }
+        }
+        out.extend(fields);
     }
-    let settings = parsed.root.as_ref().filter(|r| r.as_map().is_some());
+    // What opencode uses: the settings when the frontmatter was read, nothing when it was lost.
+    let settings = parsed
+        .root
+        .as_ref()
+        .filter(|r| r.as_map().is_some() && !reading.lost());
     check_prompt(text, &split, settings, &mut out);
     if origin == DeclOrigin::ModeFile {
         let span = split.frontmatter.as_ref().map(|f| f.open).unwrap_or(decl_span);
@@ -66,16 +85,25 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
         Some(n) if n.as_str().is_some_and(|s| !s.is_empty()) => (n.as_str().unwrap_or_default().to_string(), n.span),
         _ => (path_name.to_string(), decl_span),
     };
-    let agents = vec![AgentDecl {
-        name,
-        span,
-        origin,
-        node: settings.cloned(),
-        body_empty: split.body.text(text).trim().is_empty(),
-    }];
+    let prompt = match reading {
+        Reading::Bare => Span::new(0, text.len()),
+        _ => split.body,
+    };
+    let agents = match reading {
+        Reading::Skipped => Vec::new(),
+        _ => vec![AgentDecl {
+            name,
+            span,
+            origin,
+            node: settings.cloned(),
+            body_empty: prompt.text(text).trim().is_empty(),
+            whole_file: reading == Reading::Bare,
+        }],
+    };
     FileAnalysis {
         parsed,
         split: Some(split),
+        reading: Some(reading),
         diagnostics: out,
         agents,
         refs: Vec::new(),
@@ -83,7 +111,62 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
     }
 }
 
-fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) -> Parsed {
+/// What opencode's reader hands to the agent loader for a Markdown file, as plain data: the
+/// frontmatter data and the body (before opencode trims it). This is what the differential test
+/// against gray-matter and js-yaml compares (`tests/yaml_differential.rs`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Read {
+    pub reading: Reading,
+    /// The parsed frontmatter (`{}` when there is none, when it is empty or when it was lost).
+    pub data: serde_json::Value,
+    /// gray-matter's `content`: the body, or the whole file when the frontmatter was lost.
+    pub content: String,
+}
+
+pub fn read(text: &str) -> Read {
+    let a = analyze(text, "", DeclOrigin::Markdown);
+    let reading = a.reading.unwrap_or(Reading::NoFrontmatter);
+    let data = match (&a.parsed.root, reading.lost()) {
+        (Some(root), false) if !matches!(root.value, Value::Null) => root.to_json(),
+        _ => serde_json::Value::Object(serde_json::Map::new()),
+    };
+    let content = match (reading, &a.split) {
+        (Reading::Bare | Reading::Skipped, _) | (_, None) => text.to_string(),
+        (_, Some(split)) => split.body.text(text).to_string(),
+    };
+    Read { reading, data, content }
+}
+
+/// How opencode's Markdown reader (gray-matter with js-yaml 3, plus one retry after its
+/// sanitizer) reads a file. Confirmed against the 1.18.34 runtime by `tests/runtime.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// No frontmatter: no settings, the body is the prompt.
+    NoFrontmatter,
+    /// The frontmatter parsed as written.
+    Parsed,
+    /// Strict YAML failed, and the sanitizer's rewrite (a top-level plain value holding `:`
+    /// turned into a block scalar) parsed: the settings load.
+    Rescued,
+    /// The YAML failed and the sanitizer changed nothing: gray-matter's cache hands back empty
+    /// settings with the whole file, frontmatter included, as the body. The agent loads as a
+    /// bare `mode: all` agent whose prompt is the raw file.
+    Bare,
+    /// The YAML failed, and failed again after the sanitizer changed the text: opencode skips
+    /// the file without a message (no agent).
+    Skipped,
+}
+
+impl Reading {
+    /// The frontmatter's settings are lost (bare agent or skipped file).
+    pub fn lost(self) -> bool {
+        matches!(self, Reading::Bare | Reading::Skipped)
+    }
+}
+
+/// Parse the frontmatter as opencode does; returns the tree to check (the strict parse, or the
+/// sanitizer's rewrite mapped back to original offsets) and how opencode reads it.
+fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) -> (Parsed, Reading) {
     let yaml_text = fm.yaml.text(text);
     let offset = fm.yaml.start as usize;
     let mut parsed = yaml::parse(yaml_text, offset);
@@ -96,15 +179,19 @@ fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) ->
     }
     let broken = !parsed.errors.is_empty() || !parsed.duplicates.is_empty();
     if !broken {
-        return parsed;
+        return (parsed, Reading::Parsed);
     }
-    // opencode retries once with its sanitizer.
-    let sanitized = sanitize(yaml_text);
-    let retry = sanitized.as_ref().map(|s| yaml::parse(&s.text, 0));
+    // opencode retries once with its sanitizer; it only rewrites a closed block that follows a
+    // bare `---` line.
+    let sanitized = if fm.close.is_some() && fm.open.start == 0 && text[3..].starts_with(['\n', '\r']) {
+        sanitize(yaml_text)
+    } else {
+        None
+    };
+    let retry = sanitized.as_ref().filter(|s| s.rewritten).map(|s| yaml::parse(&s.text, 0));
     if let (Some(s), Some(retry)) = (&sanitized, &retry)
         && retry.errors.is_empty()
         && retry.duplicates.is_empty()
-        && parsed.duplicates.is_empty()
     {
         for err in &parsed.errors {
             out.push(
@@ -125,12 +212,17 @@ fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) ->
         }
         parsed.root = root;
         parsed.errors.clear();
-        return parsed;
+        parsed.duplicates.clear();
+        return (parsed, Reading::Rescued);
     }
-    let consequence = if sanitized.is_some() {
-        "opencode skips this agent file without any message"
+    let reading = if sanitized.is_some_and(|s| s.changed) {
+        Reading::Skipped
     } else {
-        "opencode silently loads the whole file, frontmatter included, as the prompt of a plain `mode: all` agent: every setting here is lost"
+        Reading::Bare
+    };
+    let consequence = match reading {
+        Reading::Skipped => "opencode skips this agent file without any message",
+        _ => "opencode silently loads the whole file, frontmatter included, as the prompt of a plain `mode: all` agent: every setting here is lost",
     };
     for err in &parsed.errors {
         let mut message = format!("invalid YAML: {}; {consequence}", err.message);
@@ -153,7 +245,7 @@ fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) ->
             .with_related(Location::Here(dup.first), "first set here"),
         );
     }
-    parsed
+    (parsed, reading)
 }
 
 /// A hint for the usual causes of a YAML error on a line.
@@ -209,6 +301,12 @@ struct Sanitized {
     text: String,
     /// `(offset in sanitized text, offset in original text)` at the start of each copied chunk.
     chunks: Vec<(usize, usize)>,
+    /// A line was rewritten as a block scalar.
+    rewritten: bool,
+    /// The text differs from the original at all: a rewrite, or CRLF line breaks, which the
+    /// sanitizer joins back with `\n` (a changed text is parsed again instead of coming from
+    /// gray-matter's cache, so the file is skipped rather than loaded bare).
+    changed: bool,
 }
 
 impl Sanitized {
@@ -219,29 +317,49 @@ impl Sanitized {
     }
 }
 
-/// opencode's `fallbackSanitization`: a top-level `key: value` line whose plain value contains
-/// `:` becomes `key: |-` with the value on an indented line. `None` when nothing changes.
+/// opencode's `fallbackSanitization` on the frontmatter text (the lines between the delimiter
+/// lines): a top-level `key: value` line whose plain value contains `:` becomes `key: |-` with
+/// the value on an indented line. Line breaks in the result are `\n`.
 fn sanitize(yaml: &str) -> Option<Sanitized> {
+    // The sanitizer's block excludes the line break before the closing `---`.
+    let block = yaml
+        .strip_suffix('\n')
+        .map(|b| b.strip_suffix('\r').unwrap_or(b))
+        .unwrap_or(yaml);
     let mut text = String::with_capacity(yaml.len() + 64);
     let mut chunks = vec![(0, 0)];
-    let mut changed = false;
+    let mut rewritten = false;
+    let mut crlf = false;
     let mut pos = 0;
-    for line in yaml.split_inclusive('\n') {
-        let content = line.trim_end_matches(['\n', '\r']);
+    for line in block.split_inclusive('\n') {
+        let content = line.trim_end_matches('\n');
+        let content = content.strip_suffix('\r').unwrap_or(content);
+        let had_cr = line.ends_with("\r\n");
+        crlf |= had_cr;
         if let Some(value_at) = rewrite_point(content) {
             // Copy `key:` and what precedes the value, then insert ` |-\n  `.
             let key_end = content[..value_at].trim_end().len();
             text.push_str(&line[..key_end]);
             text.push_str(" |-\n  ");
             chunks.push((text.len(), pos + value_at));
-            text.push_str(&line[value_at..]);
-            changed = true;
+            text.push_str(content[value_at..].trim_end());
         } else {
-            text.push_str(line);
+            text.push_str(content);
         }
+        if line.ends_with('\n') {
+            text.push('\n');
+        }
+        chunks.push((text.len(), pos + line.len()));
+        rewritten |= rewrite_point(content).is_some();
         pos += line.len();
     }
-    changed.then_some(Sanitized { text, chunks })
+    text.push_str(&yaml[block.len()..].replace("\r\n", "\n"));
+    Some(Sanitized {
+        text,
+        chunks,
+        rewritten,
+        changed: rewritten || crlf,
+    })
 }
 
 /// Where the value starts, if this line is rewritten by the sanitizer.

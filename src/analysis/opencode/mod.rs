@@ -70,6 +70,9 @@ pub struct AgentDecl {
     pub node: Option<Node>,
     /// For Markdown agents: the body (the prompt) is blank.
     pub body_empty: bool,
+    /// For Markdown agents whose frontmatter opencode could not read: the prompt is the whole
+    /// file, frontmatter included, and no setting applies.
+    pub whole_file: bool,
 }
 
 impl AgentDecl {
@@ -114,6 +117,8 @@ pub struct FileAnalysis {
     pub parsed: Parsed,
     /// For Markdown files: where the frontmatter and body are.
     pub split: Option<Split>,
+    /// For Markdown files: how opencode reads it (settings read, rescued, lost, skipped).
+    pub reading: Option<markdown::Reading>,
     pub diagnostics: Vec<Diagnostic>,
     /// Agents this file declares, in file order.
     pub agents: Vec<AgentDecl>,

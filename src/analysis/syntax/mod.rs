@@ -142,6 +142,27 @@ impl Node {
         }
     }
 
+    /// The value as JSON, the way opencode holds it after parsing: for a map the last of
+    /// duplicate keys wins; non-finite numbers become `null` (as `JSON.stringify` writes them);
+    /// an unreadable value is `null`.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value as J;
+        match &self.value {
+            Value::Null | Value::Unknown => J::Null,
+            Value::Bool(b) => J::Bool(*b),
+            Value::Int(i) => J::from(*i),
+            Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
+            Value::Str(s) => J::String(s.clone()),
+            Value::Seq(items) => J::Array(items.iter().map(Node::to_json).collect()),
+            Value::Map(m) => J::Object(
+                m.entries
+                    .iter()
+                    .map(|e| (e.key.name.clone(), e.value.to_json()))
+                    .collect(),
+            ),
+        }
+    }
+
     /// The value written the way opencode's messages print it, e.g. `"5"`, `["read","edit"]`.
     pub fn display(&self) -> String {
         fn go(node: &Node, out: &mut String, budget: &mut usize) {
