@@ -392,7 +392,7 @@ fn json_report_has_the_documented_shape() {
     for d in report["diagnostics"].as_array().expect("array") {
         let obj = d.as_object().expect("diagnostic is an object");
         let keys: BTreeSet<&str> = obj.keys().map(String::as_str).collect();
-        let required = BTreeSet::from(["path", "range", "severity", "code", "message"]);
+        let required = BTreeSet::from(["path", "range", "severity", "code", "effect", "message"]);
         // `related` and `suggestion` are optional extras, not (yet) in the README's description
         // of the format.
         let optional = BTreeSet::from(["related", "suggestion"]);
@@ -410,6 +410,10 @@ fn json_report_has_the_documented_shape() {
         assert_range(&obj["range"]);
         assert!(["error", "warning", "info", "hint"].contains(&obj["severity"].as_str().expect("severity")));
         assert!(codes.contains(obj["code"].as_str().expect("code")), "{d}");
+        assert!(
+            agent_lsp::analysis::Effect::parse(obj["effect"].as_str().expect("effect")).is_some(),
+            "{d}"
+        );
         assert!(!obj["message"].as_str().expect("message").is_empty());
         if let Some(s) = obj.get("suggestion") {
             assert_range(&s["range"]);
@@ -1143,7 +1147,7 @@ fn rules_explains_one_rule() {
     assert_eq!(out.stderr, "");
     assert_eq!(out.stdout, agent_lsp::cli::rule_doc(Code::ShadowedRule));
     expect![[r#"
-        shadowed-rule (warning, tagged unnecessary)
+        shadowed-rule (warning, tagged unnecessary; effect: rule-never-applies, the rule never applies)
 
         A permission rule that can never decide, because a later rule matches everything it matches.
 

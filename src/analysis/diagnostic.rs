@@ -32,6 +32,62 @@ impl Severity {
     }
 }
 
+/// What the runtime does because of the problem a diagnostic reports: machine-readable, in
+/// `check --format json`, in `Diagnostic.data` for the language server and in `agent-lsp rules`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Effect {
+    /// The runtime refuses the configuration: it does not start, or it cannot list its agents.
+    RefusesToStart,
+    /// The file is skipped, or loaded as a bare prompt with every setting lost.
+    FileIgnored,
+    /// A value is ignored, dropped or changed (and the rest loads).
+    ValueIgnored,
+    /// A permission rule that never applies or never decides.
+    RuleNeverApplies,
+    /// Loads, but fails when it is used: starting a session, running a command, calling the model.
+    FailsWhenUsed,
+    /// Works as written, but is deprecated or risky.
+    Works,
+}
+
+impl Effect {
+    pub const ALL: [Effect; 6] = [
+        Effect::RefusesToStart,
+        Effect::FileIgnored,
+        Effect::ValueIgnored,
+        Effect::RuleNeverApplies,
+        Effect::FailsWhenUsed,
+        Effect::Works,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Effect::RefusesToStart => "refuses-to-start",
+            Effect::FileIgnored => "file-ignored",
+            Effect::ValueIgnored => "value-ignored",
+            Effect::RuleNeverApplies => "rule-never-applies",
+            Effect::FailsWhenUsed => "fails-when-used",
+            Effect::Works => "works-but-risky",
+        }
+    }
+
+    /// What it means, in a few words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Effect::RefusesToStart => "the runtime refuses to start",
+            Effect::FileIgnored => "the file is skipped or loaded as a bare prompt",
+            Effect::ValueIgnored => "the value is ignored or changed",
+            Effect::RuleNeverApplies => "the rule never applies",
+            Effect::FailsWhenUsed => "fails when used",
+            Effect::Works => "works, but deprecated or risky",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Effect> {
+        Effect::ALL.into_iter().find(|e| e.as_str() == s)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tag {
     /// Shown struck through by editors.
@@ -101,6 +157,8 @@ pub fn apply(text: &str, edits: &[Edit]) -> String {
 pub struct Diagnostic {
     pub code: Code,
     pub severity: Severity,
+    /// What the runtime does about it (the rule's default unless the case says otherwise).
+    pub effect: Effect,
     pub span: Span,
     pub message: String,
     pub related: Vec<Related>,
@@ -116,6 +174,7 @@ impl Diagnostic {
         Diagnostic {
             code,
             severity: rule.severity,
+            effect: rule.effect,
             span,
             message: message.into(),
             related: Vec::new(),
@@ -126,6 +185,11 @@ impl Diagnostic {
 
     pub fn with_severity(mut self, severity: Severity) -> Diagnostic {
         self.severity = severity;
+        self
+    }
+
+    pub fn with_effect(mut self, effect: Effect) -> Diagnostic {
+        self.effect = effect;
         self
     }
 

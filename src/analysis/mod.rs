@@ -17,6 +17,6 @@ pub mod suggest;
 pub mod syntax;
 pub mod text;
 
-pub use diagnostic::{Diagnostic, Edit, Fix, Location, Related, Severity, Tag};
+pub use diagnostic::{Diagnostic, Edit, Effect, Fix, Location, Related, Severity, Tag};
 pub use rules::{Code, RULES, Rule};
 pub use text::{Encoding, LineCol, LineIndex, Span};

@@ -7,12 +7,15 @@
 //! Each of those files carries the tests for its rules (a case that fires and a close case that
 //! must not).
 
-use super::diagnostic::{Severity, Tag};
+use super::diagnostic::{Effect, Severity, Tag};
 
 pub struct Rule {
     pub code: Code,
     pub name: &'static str,
     pub severity: Severity,
+    /// What the runtime does in the usual case (a diagnostic may say otherwise: a syntax error
+    /// in `opencode.json` refuses to start, one in a frontmatter loses the file).
+    pub effect: Effect,
     pub tags: &'static [Tag],
     /// One line: what the rule reports.
     pub summary: &'static str,
@@ -23,7 +26,7 @@ pub struct Rule {
 }
 
 macro_rules! rules {
-    ($($variant:ident = $name:literal, $sev:ident, [$($tag:ident),*], $summary:literal, $explanation:literal, $bad:literal, $good:literal;)*) => {
+    ($($variant:ident = $name:literal, $sev:ident, $effect:ident, [$($tag:ident),*], $summary:literal, $explanation:literal, $bad:literal, $good:literal;)*) => {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Code { $($variant),* }
 
@@ -32,6 +35,7 @@ macro_rules! rules {
                 code: Code::$variant,
                 name: $name,
                 severity: Severity::$sev,
+                effect: Effect::$effect,
                 tags: &[$(Tag::$tag),*],
                 summary: $summary,
                 explanation: $explanation,
@@ -57,7 +61,7 @@ impl Code {
 }
 
 rules! {
-    SyntaxError = "syntax-error", Error, [],
+    SyntaxError = "syntax-error", Error, RefusesToStart, [],
         "YAML frontmatter or JSONC that does not parse, or a frontmatter that is never closed.",
         "opencode cannot read the file. A broken `opencode.json` stops opencode at start-up. A broken \
 frontmatter is worse because it is silent: opencode loads the whole file, frontmatter included, as \
@@ -65,33 +69,33 @@ the prompt of a plain `mode: all` agent (model and permissions are lost), or ski
 without a message.",
         "---\ndescription: \"Reviews code\nmode: subagent\n---\n",
         "---\ndescription: \"Reviews code\"\nmode: subagent\n---\n";
-    DuplicateKey = "duplicate-key", Error, [],
+    DuplicateKey = "duplicate-key", Error, FileIgnored, [],
         "The same key twice in one mapping.",
         "In frontmatter, a duplicate key is a YAML error: opencode drops the whole frontmatter and uses \
 the file as a bare prompt. In JSON, the last value silently wins and the first is ignored, which \
 is reported as a warning.",
         "mode: subagent\nmode: primary\n",
         "mode: subagent\n";
-    UnknownKey = "unknown-key", Warning, [],
+    UnknownKey = "unknown-key", Warning, ValueIgnored, [],
         "A key opencode does not know, usually a typo.",
         "An unknown agent key is not an error for opencode: it is moved into the provider `options` \
 and sent to the model provider, so `temprature: 0.2` silently does nothing. Unknown top-level \
 config keys are silently dropped. `permissions` (plural) is ignored in frontmatter.",
         "temprature: 0.2\ntopP: 0.9\n",
         "temperature: 0.2\ntop_p: 0.9\n";
-    InvalidType = "invalid-type", Error, [],
+    InvalidType = "invalid-type", Error, RefusesToStart, [],
         "A value of the wrong type: a quoted number, `yes` for a boolean, a list for `tools`.",
         "opencode validates agent fields with a schema; a wrong type makes the whole configuration \
 invalid and opencode refuses to start (`Configuration is invalid at ...`). Schema errors in a \
 `mode/` file make opencode skip that agent silently.",
         "steps: \"5\"\nhidden: yes\n",
         "steps: 5\nhidden: true\n";
-    InvalidValue = "invalid-value", Error, [],
+    InvalidValue = "invalid-value", Error, RefusesToStart, [],
         "A value of the right type that opencode rejects: an unknown mode or action, `steps: 0`.",
         "The configuration is invalid and opencode refuses to start.",
         "mode: main\npermission:\n  bash: maybe\n",
         "mode: primary\npermission:\n  bash: ask\n";
-    InvalidColor = "invalid-color", Error, [],
+    InvalidColor = "invalid-color", Error, RefusesToStart, [],
         "A color that is neither `#rrggbb` nor a theme color; an unquoted `#rrggbb` in YAML.",
         "opencode accepts exactly `#` plus six hex digits, or one of the theme colors `primary`, \
 `secondary`, `accent`, `success`, `warning`, `error`, `info`. CSS names such as `red` (common in \
@@ -99,21 +103,21 @@ Claude Code agents) make the configuration invalid. Unquoted, `#FF5733` starts a
 the color is null, which is also rejected.",
         "color: #FF5733\n",
         "color: \"#FF5733\"\n";
-    DeprecatedField = "deprecated-field", Warning, [Deprecated],
+    DeprecatedField = "deprecated-field", Warning, Works, [Deprecated],
         "`tools`, `maxSteps`, the top-level `mode` key or a `mode/` directory.",
         "They still work: `tools` is converted to permission rules (true is allow, false is deny; \
 `write`, `edit` and `patch` become `edit`), `maxSteps` to `steps` (ignored when `steps` is set), \
 `mode` entries and `mode/` files to primary agents. Prefer the current form.",
         "tools:\n  write: false\nmaxSteps: 10\n",
         "permission:\n  edit: deny\nsteps: 10\n";
-    InvalidDefaultAgent = "invalid-default-agent", Error, [],
+    InvalidDefaultAgent = "invalid-default-agent", Error, FailsWhenUsed, [],
         "`default_agent` names an agent that does not exist, is disabled, is a subagent or is hidden.",
         "Checked after all config layers and Markdown agents are merged. opencode throws \
 `default agent \"x\" not found` (or `is a subagent`, `is hidden`) when it starts a session from the \
 CLI or API.",
         "{ \"default_agent\": \"reviewr\" }",
         "{ \"default_agent\": \"reviewer\" }";
-    UnknownPermission = "unknown-permission", Warning, [Unnecessary],
+    UnknownPermission = "unknown-permission", Warning, RuleNeverApplies, [Unnecessary],
         "A permission key that no tool consults, or a command pattern placed directly under `permission`.",
         "`write`, `patch`, `apply_patch` and `multiedit` are governed by `edit`; `todoread`, \
 `codesearch` and `list` are not tools in opencode 1.18. A key like `\"rm -rf *\"` directly under \
@@ -121,64 +125,64 @@ CLI or API.",
 or custom tools (`github_*`, `mymcp_search`) are fine.",
         "permission:\n  write: deny\n  \"rm -rf *\": deny\n",
         "permission:\n  edit: deny\n  bash:\n    \"rm -rf *\": deny\n";
-    ShadowedRule = "shadowed-rule", Warning, [Unnecessary],
+    ShadowedRule = "shadowed-rule", Warning, RuleNeverApplies, [Unnecessary],
         "A permission rule that can never decide, because a later rule matches everything it matches.",
         "opencode evaluates permission rules with \"last match wins\": no specificity, no deny-first. \
 A catch-all written last, such as `\"*\": ask`, overrides every rule before it.",
         "bash:\n  \"git push *\": deny\n  \"*\": allow\n",
         "bash:\n  \"*\": allow\n  \"git push *\": deny\n";
-    InvalidModel = "invalid-model", Warning, [],
+    InvalidModel = "invalid-model", Warning, FailsWhenUsed, [],
         "A `model` that is not of the form `provider/model`.",
         "opencode splits the model id at the first `/` into provider and model. Without one, the \
 agent fails when it runs (`Agent x's configured model ... is not valid`, `ProviderModelNotFoundError`).",
         "model: claude-sonnet-4\n",
         "model: anthropic/claude-sonnet-4\n";
-    PromptOverridden = "prompt-overridden", Warning, [],
+    PromptOverridden = "prompt-overridden", Warning, ValueIgnored, [],
         "A frontmatter `prompt:` (the Markdown body always replaces it), or an empty body.",
         "In a Markdown agent the body becomes the prompt, even when it is empty, so a frontmatter \
 `prompt:` never takes effect. An empty body means no prompt: the agent runs on the provider's \
 default system prompt (and a built-in agent loses its own prompt).",
         "---\nprompt: You review code.\n---\n",
         "---\ndescription: Reviews code\n---\nYou review code.\n";
-    V2Permissions = "v2-permissions", Error, [],
+    V2Permissions = "v2-permissions", Error, RefusesToStart, [],
         "An opencode V2 `permissions` block in a V1 config.",
         "opencode 1.18 refuses to start: `V2 permissions are not supported by OpenCode V1. Use V1 \
 \"permission\" rules or run opencode2.`",
         "{ \"permissions\": [{ \"action\": \"bash\", \"resource\": \"*\", \"effect\": \"ask\" }] }",
         "{ \"permission\": { \"bash\": \"ask\" } }";
-    MisplacedFrontmatter = "misplaced-frontmatter", Warning, [],
+    MisplacedFrontmatter = "misplaced-frontmatter", Warning, FileIgnored, [],
         "A frontmatter block that does not start on the first line.",
         "opencode only reads frontmatter that starts at the very first line. After a blank line the \
 block is part of the prompt and none of its settings apply.",
         "\n---\nmode: subagent\n---\n",
         "---\nmode: subagent\n---\n";
-    DuplicateAgent = "duplicate-agent", Warning, [],
+    DuplicateAgent = "duplicate-agent", Warning, ValueIgnored, [],
         "Two Markdown files define the same agent name.",
         "Both files are merged into one agent, field by field, in load order; which file wins is \
 easy to get wrong (an ancestor `.opencode/` beats a nearer one, and the order within one directory \
 depends on file discovery).",
         ".opencode/agents/a.md and .opencode/agents/b.md both with `name: reviewer`",
         "one file per agent name";
-    HiddenPrimary = "hidden-primary", Warning, [],
+    HiddenPrimary = "hidden-primary", Warning, Works, [],
         "`hidden: true` on a primary agent.",
         "`hidden` removes an agent from the Tab cycle, the `@` menu and default-agent selection. A \
 primary agent is not offered to the Task tool either, so a hidden primary agent cannot be reached \
 at all.",
         "mode: primary\nhidden: true\n",
         "mode: subagent\nhidden: true\n";
-    BroadPattern = "broad-pattern", Info, [],
+    BroadPattern = "broad-pattern", Info, Works, [],
         "A command pattern like `\"git diff*\"` with no space before the `*`.",
         "`*` matches anything, so `\"git log*\"` also matches `git logger`. `\"git log *\"` matches \
 `git log` and `git log --stat` but not `git logger`.",
         "bash:\n  \"git log*\": allow\n",
         "bash:\n  \"git log *\": allow\n";
-    MissingTemplate = "missing-template", Error, [],
+    MissingTemplate = "missing-template", Error, RefusesToStart, [],
         "A `command` entry in opencode.json without a `template`.",
         "opencode requires `template` for commands defined in JSON and refuses to start without it \
 (`Missing key` at `command.x.template`).",
         "{ \"command\": { \"test\": { \"description\": \"Run tests\" } } }",
         "{ \"command\": { \"test\": { \"template\": \"Run the tests\" } } }";
-    UnknownAgent = "unknown-agent", Warning, [],
+    UnknownAgent = "unknown-agent", Warning, FailsWhenUsed, [],
         "A command's `agent` that names no known agent.",
         "Running the command fails with `Agent not found: \"x\". Available agents: ...`. Nested \
 agents are named by their path (`team/reviewer`).",

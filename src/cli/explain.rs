@@ -65,7 +65,7 @@ pub fn run(args: Args) -> i32 {
         }
     };
     let view = ws.view_for(Path::new(&args.root));
-    let agents = effective::agents(&ws.view_files(&view), &Workspace::effective_env());
+    let agents = effective::agents(&ws.view_files(&view), &ws.effective_env(&args.root));
     let wi = |s: Source| where_is(&ws, s);
     let Some(name) = &args.agent else {
         if args.json {

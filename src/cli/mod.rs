@@ -240,7 +240,13 @@ fn rules(code: Option<&str>) -> i32 {
     match code {
         None => {
             for r in RULES {
-                out.push_str(&format!("{:<24} {:<8} {}\n", r.name, r.severity.as_str(), r.summary));
+                out.push_str(&format!(
+                    "{:<24} {:<8} {:<19} {}\n",
+                    r.name,
+                    r.severity.as_str(),
+                    r.effect.as_str(),
+                    r.summary
+                ));
             }
         }
         Some(name) => {
@@ -276,7 +282,7 @@ pub fn rule_doc(code: Code) -> String {
         )
     };
     format!(
-        "{} ({}{tags})\n\n{}\n\n{}\n\nBad:\n{}\nGood:\n{}",
+        "{} ({}{tags}; effect: {}, {})\n\n{}\n\n{}\n\nBad:\n{}\nGood:\n{}",
         r.name,
         match r.severity {
             Severity::Error => "error",
@@ -284,6 +290,8 @@ pub fn rule_doc(code: Code) -> String {
             Severity::Info => "info",
             Severity::Hint => "hint",
         },
+        r.effect.as_str(),
+        r.effect.describe(),
         r.summary,
         r.explanation,
         indent(r.bad),

@@ -225,6 +225,8 @@ struct JsonDiagnostic<'a> {
     range: JsonRange,
     severity: &'static str,
     code: &'static str,
+    /// What the runtime does about it (`refuses-to-start`, `file-ignored`, ...).
+    effect: &'static str,
     message: &'a str,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     related: Vec<JsonRelated>,
@@ -253,6 +255,7 @@ pub fn json(ws: &Workspace, diags: &[(usize, Diagnostic)]) -> String {
                     range: json_range(file, d.span),
                     severity: d.severity.as_str(),
                     code: d.code.as_str(),
+                    effect: d.effect.as_str(),
                     message: &d.message,
                     related: d
                         .related

@@ -81,14 +81,17 @@ pub fn diagnostic(
         .collect();
     // The "did you mean" replacement travels with the diagnostic, so that a code action needs
     // no memory of earlier requests.
-    let data = d.fix.as_ref().map(|f| {
+    // The runtime effect always; the fix when there is one.
+    let mut data = serde_json::json!({ "effect": d.effect.as_str() });
+    if let Some(f) = &d.fix {
         let edits: Vec<serde_json::Value> = f
             .edits
             .iter()
             .map(|e| serde_json::json!({ "range": range(here.text, here.index, e.span, enc), "newText": e.text }))
             .collect();
-        serde_json::json!({ "fix": { "title": f.title, "edits": edits, "safe": f.safe } })
-    });
+        data["fix"] = serde_json::json!({ "title": f.title, "edits": edits, "safe": f.safe });
+    }
+    let data = Some(data);
     Some(lsp::Diagnostic {
         range: range(here.text, here.index, d.span, enc),
         severity: Some(severity),

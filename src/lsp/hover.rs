@@ -96,7 +96,7 @@ fn pattern_hover(block: &Step, perm: &str, pattern: &str) -> Option<String> {
 /// The card of agent `name` as seen from file `id`, with what this file changed.
 fn agent_card(ws: &Workspace, id: usize, name: &str, where_is: WhereIs) -> Option<String> {
     let view = ws.view_of_file(id);
-    let env = Workspace::effective_env();
+    let env = ws.effective_env_for_file(Some(id));
     let after = effective::agents(&ws.view_files(&view), &env);
     let agent = after.iter().find(|a| a.name == name)?;
     let without: Vec<usize> = view.iter().copied().filter(|&i| i != id).collect();

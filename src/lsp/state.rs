@@ -706,7 +706,7 @@ impl State {
         };
         let offset = convert::offset(text, index, pos, self.encoding);
         let view = id.map(|id| self.ws.view_of_file(id)).unwrap_or_default();
-        let env = crate::workspace::Workspace::effective_env();
+        let env = self.ws.effective_env_for_file(id);
         let agents = analysis::opencode::effective::agents(&self.ws.view_files(&view), &env);
         let known = Known {
             agents: agents

@@ -171,6 +171,45 @@ fn collect_md(dir: &Path, out: &mut Vec<PathBuf>, depth: usize, seen: &mut HashS
     }
 }
 
+/// Every `SKILL.md` under `dir/<sub>` for each of `subs` (`""` for `dir` itself), at any depth,
+/// as opencode's skill globs find them (`skills/**/SKILL.md`, `{skill,skills}/**/SKILL.md`,
+/// `**/SKILL.md`); `dot` enters hidden directories. Sorted within each sub-directory.
+pub fn skill_files(dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
+    fn walk(dir: &Path, dot: bool, depth: usize, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) {
+        if depth > MAX_DEPTH || out.len() > MAX_ENTRIES {
+            return;
+        }
+        let Ok(canonical) = fs::canonicalize(dir) else { return };
+        if !seen.insert(canonical) {
+            return;
+        }
+        let Ok(read) = fs::read_dir(dir) else { return };
+        for entry in read.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            match fs::metadata(&path) {
+                Ok(m) if m.is_dir() && (dot || !name.starts_with('.')) && !SKIP_DIRS.contains(&name.as_ref()) => {
+                    walk(&path, dot, depth + 1, out, seen)
+                }
+                Ok(m) if m.is_file() && name == "SKILL.md" => out.push(path),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for sub in subs {
+        let base = if sub.is_empty() { dir.to_path_buf() } else { dir.join(sub) };
+        if base.is_dir() {
+            let mut found = Vec::new();
+            walk(&base, dot, 0, &mut found, &mut HashSet::new());
+            found.sort();
+            out.extend(found);
+        }
+    }
+    out
+}
+
 /// What a file given explicitly on the command line is, from its path alone.
 pub fn classify(path: &Path) -> Option<FileKind> {
     let name = path.file_name()?.to_string_lossy();

@@ -29,6 +29,8 @@ pub struct Options {
     pub config_file: Option<PathBuf>,
     /// `$OPENCODE_CONFIG_DIR`: one extra config directory.
     pub config_dir: Option<PathBuf>,
+    /// The home directory, for user-level skills (`~/.claude/skills`, `~/.agents/skills`).
+    pub home: Option<PathBuf>,
 }
 
 impl Options {
@@ -52,9 +54,10 @@ impl Options {
         });
         Options {
             global_dir: global,
-            home_dot_opencode: home.map(|h| h.join(".opencode")),
+            home_dot_opencode: home.as_ref().map(|h| h.join(".opencode")),
             config_file: env("OPENCODE_CONFIG"),
             config_dir: env("OPENCODE_CONFIG_DIR"),
+            home,
         }
     }
 }
@@ -595,14 +598,7 @@ impl Workspace {
     /// The view in which to show a file's agents: the one of the project the file belongs to
     /// (a nested project's view also contains its ancestors' files, but is not theirs).
     pub fn view_of_file(&self, id: usize) -> Vec<usize> {
-        let own = match &self.files[id].role {
-            Role::ProjectConfig { dir } => Some(dir.clone()),
-            Role::DirConfig { dir } | Role::Markdown { dir } if is_dot_opencode(dir) => {
-                dir.parent().map(Path::to_path_buf)
-            }
-            Role::DirConfig { dir } | Role::Markdown { dir } => Some(dir.clone()),
-            Role::UserConfig(_) => None,
-        };
+        let own = self.project_dir_of_file(id);
         let views = self.project_views();
         let containing = || views.iter().filter(|(_, v)| v.contains(&id));
         own.and_then(|own| containing().find(|(p, _)| *p == own))
@@ -623,15 +619,106 @@ impl Workspace {
             .collect()
     }
 
-    /// Paths the effective-agent model needs (opencode's data directory, the home directory).
-    pub fn effective_env() -> crate::analysis::opencode::effective::Env {
+    /// What the effective-agent model needs from the environment when opencode is started in
+    /// `start`: opencode's data and temporary directories, the home directory, the worktree
+    /// (the nearest directory holding `.git`, `/` outside git) and the skill directories, found
+    /// as opencode finds them (spec §12.1; `skills.paths` and `skills.urls` are not read).
+    pub fn effective_env(&self, start: &Path) -> crate::analysis::opencode::effective::Env {
         let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
         let home = env("HOME");
         let data_dir = env("XDG_DATA_HOME")
             .map(|x| format!("{x}/opencode"))
             .or_else(|| home.as_ref().map(|h| format!("{h}/.local/share/opencode")))
             .unwrap_or_else(|| "~/.local/share/opencode".into());
-        crate::analysis::opencode::effective::Env { data_dir, home }
+        let tmp = std::env::temp_dir();
+        let tmp = tmp.to_string_lossy();
+        let tmp_dir = format!("{}/opencode", tmp.trim_end_matches('/'));
+        let start = fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
+        let worktree = start
+            .ancestors()
+            .find(|a| a.join(".git").exists())
+            .unwrap_or(Path::new("/"))
+            .to_path_buf();
+        let skill_dirs = self.skill_dirs(&start, &worktree);
+        crate::analysis::opencode::effective::Env {
+            data_dir,
+            home,
+            tmp_dir,
+            worktree: Some(worktree.to_string_lossy().into_owned()),
+            skill_dirs,
+        }
+    }
+
+    /// The directory of every `SKILL.md` opencode 1.18 finds when started in `start`, in its
+    /// order: `~/.claude/skills` and `~/.agents/skills`, the `.claude/skills` and
+    /// `.agents/skills` of each directory from `start` up to the worktree, then the
+    /// `{skill,skills}/` folders of the config directories.
+    fn skill_dirs(&self, start: &Path, worktree: &Path) -> Vec<String> {
+        let flag = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+        let mut files: Vec<PathBuf> = Vec::new();
+        if !flag("OPENCODE_DISABLE_EXTERNAL_SKILLS") {
+            let mut external = Vec::new();
+            if !flag("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS") {
+                external.push(".claude");
+            }
+            external.push(".agents");
+            if let Some(home) = &self.options.home {
+                for e in &external {
+                    files.extend(discover::skill_files(&home.join(e), &["skills"], true));
+                }
+            }
+            for dir in start.ancestors() {
+                for e in &external {
+                    files.extend(discover::skill_files(&dir.join(e), &["skills"], true));
+                }
+                if dir == worktree {
+                    break;
+                }
+            }
+        }
+        let mut config_dirs: Vec<PathBuf> = Vec::new();
+        config_dirs.extend(self.options.global_dir.clone());
+        for dir in start.ancestors() {
+            config_dirs.push(dir.join(".opencode"));
+            if dir == worktree {
+                break;
+            }
+        }
+        config_dirs.extend(self.options.home_dot_opencode.clone());
+        config_dirs.extend(self.options.config_dir.clone());
+        let mut seen = std::collections::HashSet::new();
+        for d in config_dirs.into_iter().filter(|d| seen.insert(d.clone())) {
+            files.extend(discover::skill_files(&d, &["skill", "skills"], false));
+        }
+        let mut dirs: Vec<String> = Vec::new();
+        for f in files {
+            if let Some(parent) = f.parent() {
+                let d = parent.to_string_lossy().into_owned();
+                if !dirs.contains(&d) {
+                    dirs.push(d);
+                }
+            }
+        }
+        dirs
+    }
+
+    /// The project directory a file belongs to (where opencode would be started to load it).
+    pub fn project_dir_of_file(&self, id: usize) -> Option<PathBuf> {
+        match &self.files[id].role {
+            Role::ProjectConfig { dir } => Some(dir.clone()),
+            Role::DirConfig { dir } | Role::Markdown { dir } if is_dot_opencode(dir) => dir.parent().map(Path::to_path_buf),
+            Role::DirConfig { dir } | Role::Markdown { dir } => Some(dir.clone()),
+            Role::UserConfig(_) => None,
+        }
+    }
+
+    /// The environment for a file's view: started in its project, else in the first root.
+    pub fn effective_env_for_file(&self, id: Option<usize>) -> crate::analysis::opencode::effective::Env {
+        let start = id
+            .and_then(|id| self.project_dir_of_file(id))
+            .or_else(|| self.roots.first().cloned())
+            .unwrap_or_else(|| PathBuf::from("/"));
+        self.effective_env(&start)
     }
 
     /// Every diagnostic of the files in scope: each file's own, plus the cross-file ones from
@@ -760,7 +847,8 @@ pub fn read_text(path: &Path) -> Result<(String, Option<Diagnostic>), String> {
                 Code::SyntaxError,
                 Span::new(at, at + '\u{fffd}'.len_utf8()),
                 format!("the file is not valid UTF-8 (byte {at}); opencode reads it with replacement characters"),
-            );
+            )
+            .with_effect(crate::analysis::Effect::ValueIgnored);
             Ok((text, Some(d)))
         }
     }

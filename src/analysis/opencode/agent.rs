@@ -16,6 +16,8 @@ pub struct Ctx<'a> {
     pub origin: DeclOrigin,
     /// The whole file's text (to see what was written, e.g. an unquoted `#` color).
     pub text: &'a str,
+    /// The frontmatter does not parse, so opencode reads none of these settings for now.
+    pub lost: bool,
 }
 
 impl Ctx<'_> {
@@ -25,6 +27,9 @@ impl Ctx<'_> {
 
     /// What happens when the schema rejects a value, in this kind of file.
     pub fn consequence(&self) -> &'static str {
+        if self.lost {
+            return "once the YAML error is fixed, opencode will refuse to load the configuration because of it";
+        }
         match self.origin {
             DeclOrigin::ModeFile => "opencode silently skips this agent",
             _ => "opencode refuses to load the configuration",
@@ -602,6 +607,7 @@ mod tests {
         let ctx = Ctx {
             origin: DeclOrigin::Markdown,
             text,
+            lost: false,
         };
         check(parsed.root.as_ref().unwrap(), &ctx, &mut out);
         out
@@ -613,6 +619,7 @@ mod tests {
         let ctx = Ctx {
             origin: DeclOrigin::AgentKey,
             text,
+            lost: false,
         };
         check(parsed.root.as_ref().unwrap(), &ctx, &mut out);
         out

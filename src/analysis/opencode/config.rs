@@ -6,7 +6,7 @@
 use super::agent::{self, Ctx};
 use super::schema::{COMMAND_FIELDS, TOP_LEVEL_KEYS, V2_IGNORED_KEYS, V2_LOWERED_KEYS};
 use super::{AgentDecl, AgentRef, DeclOrigin, FileAnalysis, RefKind, permission};
-use crate::analysis::diagnostic::{Diagnostic, Location, Severity};
+use crate::analysis::diagnostic::{Diagnostic, Effect, Location, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::suggest::closest;
 use crate::analysis::syntax::{Entry, Map, Node, Value, jsonc};
@@ -32,6 +32,7 @@ pub fn analyze(text: &str) -> FileAnalysis {
                 ),
             )
             .with_severity(Severity::Warning)
+            .with_effect(Effect::ValueIgnored)
             .with_related(Location::Here(dup.duplicate), "the value that wins"),
         );
     }
@@ -42,6 +43,7 @@ pub fn analyze(text: &str) -> FileAnalysis {
     let ctx = Ctx {
         origin: DeclOrigin::AgentKey,
         text,
+        lost: false,
     };
     if let Some(root) = &parsed.root {
         match &root.value {
@@ -139,7 +141,8 @@ fn unknown_top_level(entry: &Entry, map: &Map, analysis: &mut FileAnalysis, ctx:
             Code::UnknownKey,
             span,
             format!("`{key}` is the opencode V2 spelling; opencode 1.18 converts it into `{v1}`. Write `{v1}`"),
-        );
+        )
+        .with_effect(Effect::Works);
         if !map.contains(v1) {
             d = d.with_suggestion(span, format!("\"{v1}\""));
         }
@@ -152,6 +155,7 @@ fn unknown_top_level(entry: &Entry, map: &Map, analysis: &mut FileAnalysis, ctx:
                 &Ctx {
                     origin: DeclOrigin::AgentKey,
                     text: ctx.text,
+                    lost: false,
                 },
                 analysis,
                 &mut Vec::new(),
@@ -192,7 +196,11 @@ fn agents(entry: &Entry, origin: DeclOrigin, ctx: &Ctx, analysis: &mut FileAnaly
         }
         return;
     };
-    let agent_ctx = Ctx { origin, text: ctx.text };
+    let agent_ctx = Ctx {
+        origin,
+        text: ctx.text,
+        lost: false,
+    };
     for e in &map.entries {
         agent::check(&e.value, &agent_ctx, out);
         analysis.agents.push(AgentDecl {

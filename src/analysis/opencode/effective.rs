@@ -29,6 +29,15 @@ pub struct Env {
     pub data_dir: String,
     /// The home directory, for `~` and `$HOME` in patterns; `None` leaves them as written.
     pub home: Option<String>,
+    /// opencode's temporary directory (`<os tmpdir>/opencode`), whitelisted for
+    /// `external_directory`.
+    pub tmp_dir: String,
+    /// The worktree opencode runs in (the git top, `/` outside git): `plan`'s rule for plan
+    /// files in the data directory is written relative to it. `None` writes it absolute.
+    pub worktree: Option<String>,
+    /// The directory of every `SKILL.md` opencode finds, in its discovery order; each is
+    /// whitelisted for `external_directory`.
+    pub skill_dirs: Vec<String>,
 }
 
 impl Default for Env {
@@ -36,8 +45,33 @@ impl Default for Env {
         Env {
             data_dir: "~/.local/share/opencode".into(),
             home: None,
+            tmp_dir: "/tmp/opencode".into(),
+            worktree: None,
+            skill_dirs: Vec::new(),
         }
     }
+}
+
+/// `path.relative(from, to)` of Node for absolute POSIX paths: `to` as seen from `from`.
+pub fn relative_path(from: &str, to: &str) -> String {
+    let parts = |p: &str| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for c in p.split('/') {
+            match c {
+                "" | "." => {}
+                ".." => {
+                    out.pop();
+                }
+                c => out.push(c.to_string()),
+            }
+        }
+        out
+    };
+    let (f, t) = (parts(from), parts(to));
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    let mut out: Vec<String> = vec!["..".to_string(); f.len() - common];
+    out.extend(t[common..].iter().cloned());
+    out.join("/")
 }
 
 impl Env {
@@ -296,14 +330,30 @@ fn rule(permission: &str, pattern: &str, action: &str) -> Rule {
     }
 }
 
+/// The `external_directory` whitelist: tool output, opencode's temporary directory, and every
+/// skill directory (each `<dir>/*`, de-duplicated as object keys are).
+fn whitelist(env: &Env) -> Vec<String> {
+    let mut dirs = vec![format!("{}/tool-output/*", env.data_dir), format!("{}/*", env.tmp_dir)];
+    for d in &env.skill_dirs {
+        let glob = format!("{d}/*");
+        if !dirs.contains(&glob) {
+            dirs.push(glob);
+        }
+    }
+    dirs
+}
+
+fn external_directory_rules(env: &Env) -> Vec<Rule> {
+    let mut rules = vec![rule("external_directory", "*", "ask")];
+    rules.extend(whitelist(env).iter().map(|d| rule("external_directory", d, "allow")));
+    rules
+}
+
 /// The default ruleset (§7), in order.
 pub fn default_rules(env: &Env) -> Vec<Rule> {
-    let d = &env.data_dir;
-    vec![
-        rule("*", "*", "allow"),
-        rule("doom_loop", "*", "ask"),
-        rule("external_directory", "*", "ask"),
-        rule("external_directory", &format!("{d}/tool-output/*"), "allow"),
+    let mut rules = vec![rule("*", "*", "allow"), rule("doom_loop", "*", "ask")];
+    rules.extend(external_directory_rules(env));
+    rules.extend([
         rule("question", "*", "deny"),
         rule("plan_enter", "*", "deny"),
         rule("plan_exit", "*", "deny"),
@@ -311,7 +361,8 @@ pub fn default_rules(env: &Env) -> Vec<Rule> {
         rule("read", "*.env", "ask"),
         rule("read", "*.env.*", "ask"),
         rule("read", "*.env.example", "allow"),
-    ]
+    ]);
+    rules
 }
 
 /// Each built-in's own restrictions, between the defaults and the user rules (§7).
@@ -319,23 +370,29 @@ fn builtin_rules(name: &str, env: &Env) -> Vec<Rule> {
     let d = &env.data_dir;
     match name {
         "build" => vec![rule("question", "*", "allow"), rule("plan_enter", "*", "allow")],
-        "plan" => vec![
-            rule("question", "*", "allow"),
-            rule("plan_exit", "*", "allow"),
-            rule("task", "general", "deny"),
-            rule("external_directory", &format!("{d}/plans/*"), "allow"),
-            rule("edit", "*", "deny"),
-            rule("edit", ".opencode/plans/*.md", "allow"),
-            rule("edit", &format!("{d}/plans/*.md"), "allow"),
-        ],
+        "plan" => {
+            let plans = format!("{d}/plans/*.md");
+            let plans = match &env.worktree {
+                Some(w) => relative_path(w, &plans),
+                None => plans,
+            };
+            vec![
+                rule("question", "*", "allow"),
+                rule("plan_exit", "*", "allow"),
+                rule("task", "general", "deny"),
+                rule("external_directory", &format!("{d}/plans/*"), "allow"),
+                rule("edit", "*", "deny"),
+                rule("edit", ".opencode/plans/*.md", "allow"),
+                rule("edit", &plans, "allow"),
+            ]
+        }
         "general" => vec![rule("todowrite", "*", "deny")],
         "explore" => {
             let mut r = vec![rule("*", "*", "deny")];
             for k in ["grep", "glob", "list", "bash", "webfetch", "websearch", "read"] {
                 r.push(rule(k, "*", "allow"));
             }
-            r.push(rule("external_directory", "*", "ask"));
-            r.push(rule("external_directory", &format!("{d}/tool-output/*"), "allow"));
+            r.extend(external_directory_rules(env));
             r
         }
         "compaction" | "title" | "summary" => vec![rule("*", "*", "deny")],
@@ -562,8 +619,8 @@ pub fn agents(view: &[ViewFile], env: &Env) -> Vec<EffectiveAgent> {
                 top_p: None,
                 steps: None,
                 color: None,
-                description: Some(Sourced {
-                    value: b.description.into(),
+                description: b.description.map(|d| Sourced {
+                    value: d.into(),
                     source: Source::BuiltIn,
                 }),
                 prompt: Sourced {

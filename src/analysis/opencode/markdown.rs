@@ -9,7 +9,7 @@
 
 use super::agent::{self, Ctx};
 use super::{AgentDecl, DeclOrigin, FileAnalysis};
-use crate::analysis::diagnostic::{Diagnostic, Location, Severity};
+use crate::analysis::diagnostic::{Diagnostic, Effect, Location, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::syntax::frontmatter::{self, Frontmatter};
 use crate::analysis::syntax::{Node, Parsed, Value, yaml};
@@ -31,7 +31,25 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
     if let Some(fm) = &split.frontmatter {
         decl_span = fm.open;
         (parsed, reading) = parse_frontmatter(text, fm, &mut out);
-        let ctx = Ctx { origin, text };
+        if fm.close.is_none() {
+            out.push(
+                Diagnostic::new(
+                    Code::SyntaxError,
+                    fm.open,
+                    "this frontmatter is never closed (no `---` line after it): opencode reads the rest of the file as YAML, so the agent gets no prompt, and if that text is not valid YAML it loads the whole file as a bare prompt instead. Add a closing `---` line",
+                )
+                .with_effect(if reading.lost() {
+                    Effect::FileIgnored
+                } else {
+                    Effect::ValueIgnored
+                }),
+            );
+        }
+        let ctx = Ctx {
+            origin,
+            text,
+            lost: reading.lost(),
+        };
         let mut fields = Vec::new();
         if let Some(root) = &parsed.root {
             match &root.value {
@@ -48,7 +66,8 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
                             root.type_name()
                         ),
                     )
-                    .with_severity(Severity::Warning),
+                    .with_severity(Severity::Warning)
+                    .with_effect(Effect::ValueIgnored),
                 ),
             }
         }
@@ -59,9 +78,20 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
                 if d.severity == Severity::Error {
                     d.severity = Severity::Warning;
                 }
+                if d.effect == Effect::RefusesToStart {
+                    d.effect = Effect::ValueIgnored;
+                }
                 d.message.push_str(
                     " (for now the YAML error in this frontmatter means none of its settings are read)",
                 );
+            }
+        } else if origin == DeclOrigin::ModeFile && fields.iter().any(|d| d.effect == Effect::RefusesToStart) {
+            // opencode decodes `mode/` files on their own and skips the ones that fail.
+            reading = Reading::Skipped;
+            for d in &mut fields {
+                if d.effect == Effect::RefusesToStart {
+                    d.effect = Effect::FileIgnored;
+                }
             }
         }
         out.extend(fields);
@@ -170,13 +200,6 @@ fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) ->
     let yaml_text = fm.yaml.text(text);
     let offset = fm.yaml.start as usize;
     let mut parsed = yaml::parse(yaml_text, offset);
-    if fm.close.is_none() {
-        out.push(Diagnostic::new(
-            Code::SyntaxError,
-            fm.open,
-            "this frontmatter is never closed (no `---` line after it): opencode reads the rest of the file as YAML, so the agent gets no prompt, and if that text is not valid YAML it loads the whole file as a bare prompt instead. Add a closing `---` line",
-        ));
-    }
     let broken = !parsed.errors.is_empty() || !parsed.duplicates.is_empty();
     if !broken {
         return (parsed, Reading::Parsed);
@@ -203,7 +226,8 @@ fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) ->
                         err.message
                     ),
                 )
-                .with_severity(Severity::Warning),
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::Works),
             );
         }
         let mut root = retry.root.clone();
@@ -230,7 +254,7 @@ fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) ->
             message.push_str(". ");
             message.push_str(hint);
         }
-        out.push(Diagnostic::new(Code::SyntaxError, err.span, message));
+        out.push(Diagnostic::new(Code::SyntaxError, err.span, message).with_effect(Effect::FileIgnored));
     }
     for dup in &parsed.duplicates {
         out.push(

@@ -522,6 +522,7 @@ mod tests {
         let ctx = Ctx {
             origin: DeclOrigin::Markdown,
             text,
+            lost: false,
         };
         let root = parsed.root.unwrap();
         check(root.as_map().unwrap().value("permission").unwrap(), &ctx, &mut out);

@@ -307,52 +307,68 @@ pub struct BuiltinAgent {
     pub name: &'static str,
     pub mode: &'static str,
     pub hidden: bool,
-    pub description: &'static str,
+    /// The runtime's own description, verbatim (the hidden internal agents have none).
+    pub description: Option<&'static str>,
+    /// What the agent is for, in a few words (for completion and hover, where the runtime's
+    /// description is long or missing).
+    pub role: &'static str,
 }
 
-/// The 7 built-in agents of 1.18.34, in insertion order (§7).
+/// The 7 built-in agents of 1.18.34, in insertion order (§7; descriptions as the runtime
+/// builds them).
 pub static BUILTIN_AGENTS: &[BuiltinAgent] = &[
     BuiltinAgent {
         name: "build",
         mode: "primary",
         hidden: false,
-        description: "The default agent. Executes tools based on configured permissions.",
+        description: Some("The default agent. Executes tools based on configured permissions."),
+        role: "the default agent: executes tools as permissions allow",
     },
     BuiltinAgent {
         name: "plan",
         mode: "primary",
         hidden: false,
-        description: "Plan mode: edits denied except plan files.",
+        description: Some("Plan mode. Disallows all edit tools."),
+        role: "plan mode: edits denied except plan files",
     },
     BuiltinAgent {
         name: "general",
         mode: "subagent",
         hidden: false,
-        description: "General-purpose subagent.",
+        description: Some(
+            "General-purpose agent for researching complex questions and executing multi-step tasks. Use this agent to execute multiple units of work in parallel.",
+        ),
+        role: "general-purpose subagent",
     },
     BuiltinAgent {
         name: "explore",
         mode: "subagent",
         hidden: false,
-        description: "Read-only codebase exploration subagent.",
+        description: Some(
+            "Fast agent specialized for exploring codebases. Use this when you need to quickly find files by patterns (eg. \"src/components/**/*.tsx\"), search code for keywords (eg. \"API endpoints\"), or answer questions about the codebase (eg. \"how do API endpoints work?\"). When calling this agent, specify the desired thoroughness level: \"quick\" for basic searches, \"medium\" for moderate exploration, or \"very thorough\" for comprehensive analysis across multiple locations and naming conventions.",
+        ),
+        role: "read-only codebase exploration subagent",
     },
     BuiltinAgent {
         name: "compaction",
         mode: "primary",
         hidden: true,
-        description: "Internal: compacts long sessions.",
+        description: None,
+        role: "internal: compacts long sessions",
     },
     BuiltinAgent {
         name: "title",
         mode: "primary",
         hidden: true,
-        description: "Internal: writes session titles.",
+        description: None,
+        role: "internal: writes session titles",
     },
     BuiltinAgent {
         name: "summary",
         mode: "primary",
         hidden: true,
-        description: "Internal: writes session summaries.",
+        description: None,
+        role: "internal: writes session summaries",
     },
 ];
 

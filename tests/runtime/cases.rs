@@ -1,0 +1,322 @@
+//! Generated workspaces: each exercises one part of how opencode builds its agents (merge order,
+//! `disable`, `mode` entries, `tools`/`maxSteps`, broken YAML and the sanitizer, substitutions,
+//! permission shapes) or one reason it refuses a configuration.
+
+pub struct GenCase {
+    pub name: &'static str,
+    /// Files of the project (a git repository), relative to its root.
+    pub files: &'static [(&'static str, &'static str)],
+    /// Files of the global config directory; a case with any runs in its own server.
+    pub global: &'static [(&'static str, &'static str)],
+}
+
+const fn case(name: &'static str, files: &'static [(&'static str, &'static str)]) -> GenCase {
+    GenCase {
+        name,
+        files,
+        global: &[],
+    }
+}
+
+pub const CASES: &[GenCase] = &[
+    // --- merge order and layers
+    case(
+        "merge-json-then-markdown",
+        &[
+            (
+                "opencode.json",
+                r#"{"agent": {"rev": {"mode": "subagent", "model": "a/b", "temperature": 0.1, "description": "from json", "options": {"x": 1}}}}"#,
+            ),
+            (".opencode/agents/rev.md", "---\nmode: primary\ntemperature: 0.3\n---\nReview.\n"),
+        ],
+    ),
+    case(
+        "merge-jsonc-beats-json",
+        &[
+            ("opencode.json", r#"{"agent": {"a": {"steps": 3, "color": "accent"}}}"#),
+            ("opencode.jsonc", "// c\n{\"agent\": {\"a\": {\"steps\": 5,},},}\n"),
+        ],
+    ),
+    case(
+        "merge-ancestor-dot-opencode-wins",
+        &[
+            (".opencode/agents/x.md", "---\nmode: subagent\ntemperature: 0.1\n---\nP\n"),
+            ("sub/.opencode/agents/x.md", "---\nmode: primary\ntemperature: 0.9\nmodel: a/b\n---\nP\n"),
+            ("sub/opencode.json", "{}"),
+        ],
+    ),
+    case(
+        "merge-dot-opencode-config",
+        &[
+            ("opencode.json", r#"{"agent": {"a": {"description": "root"}}}"#),
+            (".opencode/opencode.json", r#"{"agent": {"a": {"description": "dot", "top_p": 0.5}}}"#),
+        ],
+    ),
+    case(
+        "nested-agent-names",
+        &[
+            (".opencode/agents/team/reviewer.md", "---\ndescription: nested\n---\nP\n"),
+            (".opencode/agent/foo.bar.md", "---\nmode: subagent\n---\nP\n"),
+            (".opencode/agents/named.md", "---\nname: Other Name\n---\nP\n"),
+        ],
+    ),
+    case(
+        "json-display-name",
+        &[("opencode.json", r#"{"agent": {"k": {"name": "Display", "mode": "subagent"}}}"#)],
+    ),
+    case(
+        "frontmatter-name-number",
+        &[(".opencode/agents/n.md", "---\nname: 42\ndescription: numeric name\n---\nP\n")],
+    ),
+    // --- disable, mode entries, mode files
+    case(
+        "disable-builtins",
+        &[(
+            "opencode.json",
+            r#"{"agent": {"build": {"disable": true}, "general": {"disable": true}, "x": {"disable": false, "mode": "primary"}}}"#,
+        )],
+    ),
+    case(
+        "disable-in-markdown",
+        &[(".opencode/agents/plan.md", "---\ndisable: true\n---\nP\n")],
+    ),
+    case(
+        "mode-key-entries",
+        &[(
+            "opencode.json",
+            r##"{"agent": {"x": {"mode": "subagent", "color": "#112233"}}, "mode": {"x": {"temperature": 0.2}, "y": {}}}"##,
+        )],
+    ),
+    case(
+        "mode-directory",
+        &[
+            (".opencode/mode/debug.md", "---\ndescription: debug mode\ntemperature: 0.4\n---\nDebug.\n"),
+            (".opencode/mode/bad.md", "---\nmode: nonsense\n---\nBad.\n"),
+        ],
+    ),
+    case(
+        "override-builtin",
+        &[
+            (
+                "opencode.json",
+                r#"{"agent": {"plan": {"model": "anthropic/claude-x", "permission": {"edit": "ask"}}, "explore": {"description": "mine", "hidden": true}}}"#,
+            ),
+            (".opencode/agents/build.md", "---\ntemperature: 0.7\n---\nBuild prompt.\n"),
+        ],
+    ),
+    // --- deprecated conversions
+    case(
+        "tools-and-max-steps",
+        &[(
+            ".opencode/agents/t.md",
+            "---\ntools:\n  write: false\n  bash: true\n  patch: false\n  mymcp_*: false\n  apply_patch: true\npermission:\n  bash: ask\nmaxSteps: 7\n---\nBody\n",
+        )],
+    ),
+    case(
+        "steps-beats-max-steps",
+        &[("opencode.json", r#"{"agent": {"s": {"steps": 2, "maxSteps": 9, "tools": {"edit": false}}}}"#)],
+    ),
+    case(
+        "top-level-tools",
+        &[(
+            "opencode.json",
+            r#"{"tools": {"bash": false, "write": true}, "permission": {"bash": {"git *": "allow"}}}"#,
+        )],
+    ),
+    // --- options and unknown keys
+    case(
+        "unknown-keys-to-options",
+        &[(
+            ".opencode/agents/o.md",
+            "---\nreasoningEffort: high\ntopP: 0.9\nlist: [1, 2]\nmap:\n  a: 1\n  b: [x]\nquoted: \"q\"\noptions:\n  reasoningEffort: low\n  keep: true\n---\nP\n",
+        )],
+    ),
+    case(
+        "options-deep-merge",
+        &[
+            ("opencode.json", r#"{"agent": {"o": {"options": {"a": {"x": 1, "y": 2}, "b": [1]}}}}"#),
+            (".opencode/agents/o.md", "---\noptions:\n  a:\n    y: 3\n  b: [2]\n---\nP\n"),
+        ],
+    ),
+    // --- permission shapes
+    case(
+        "permission-shapes",
+        &[(
+            "opencode.json",
+            r#"{"permission": {"edit": "ask", "bash": {"*": "ask", "git *": "allow"}}, "agent": {"p": {"permission": "deny"}, "q": {"permission": {"*": "deny", "read": "allow", "bash": {"rm *": "deny", "*": "allow"}, "10": "ask", "2": "allow", "mymcp_*": "allow"}}}}"#,
+        )],
+    ),
+    case(
+        "permission-merge-keeps-position",
+        &[
+            ("opencode.json", r#"{"agent": {"x": {"permission": {"*": "deny", "bash": "allow"}}}}"#),
+            (".opencode/opencode.json", r#"{"agent": {"x": {"permission": {"*": "ask", "bash": {"ls": "deny"}}}}}"#),
+        ],
+    ),
+    case(
+        "permission-home-expansion",
+        &[(
+            ".opencode/agents/h.md",
+            "---\npermission:\n  external_directory:\n    \"~/projects/*\": allow\n    \"$HOME/x/*\": deny\n    \"~\": ask\n  read:\n    \"~/notes.md\": deny\n---\nP\n",
+        )],
+    ),
+    case(
+        "permission-tool-output-deny",
+        &[(
+            "opencode.json",
+            r#"{"agent": {"d": {"permission": {"external_directory": {"*": "deny"}}}}}"#,
+        )],
+    ),
+    // --- YAML: broken, rescued, odd
+    case(
+        "yaml-duplicate-key",
+        &[(".opencode/agents/dup.md", "---\nmode: subagent\nmode: primary\ndescription: d\n---\nBody\n")],
+    ),
+    case(
+        "yaml-unquoted-star",
+        &[(".opencode/agents/star.md", "---\ndescription: x\npermission:\n  *: deny\n---\nBody\n")],
+    ),
+    case(
+        "yaml-bad-indentation",
+        &[(".opencode/agents/ind.md", "---\ndescription: x\n  mode: subagent\n model: a/b\n---\nBody\n")],
+    ),
+    case(
+        "yaml-sanitizer-rescues",
+        &[(
+            ".opencode/agents/san.md",
+            "---\ndescription: Checks five patterns: repeated code\nmode: subagent\n---\nBody\n",
+        )],
+    ),
+    case(
+        "yaml-sanitizer-fails-again",
+        &[(
+            ".opencode/agents/skip.md",
+            "---\ndescription: a: b\nmode: subagent\nmode: primary\n---\nBody\n",
+        )],
+    ),
+    case(
+        "yaml-crlf-broken",
+        &[(".opencode/agents/crlf.md", "---\r\nmode: subagent\r\nmode: primary\r\n---\r\nBody\r\n")],
+    ),
+    case(
+        "yaml-crlf-and-bom",
+        &[(
+            ".opencode/agents/bom.md",
+            "\u{feff}---\r\ndescription: with BOM\r\nmode: subagent\r\n---\r\nBody\r\n",
+        )],
+    ),
+    case(
+        "yaml-unclosed",
+        &[
+            (".opencode/agents/open.md", "---\nmode: subagent\ndescription: never closed\n"),
+            (".opencode/agents/open-bad.md", "---\nmode: subagent\ndescription: a: b\nBody text\n"),
+        ],
+    ),
+    case(
+        "yaml-scalar-frontmatter",
+        &[(".opencode/agents/sc.md", "---\njust text\n---\nBody\n")],
+    ),
+    case(
+        "yaml-empty-and-comment-only",
+        &[
+            (".opencode/agents/empty.md", "---\n---\nBody\n"),
+            (".opencode/agents/comment.md", "---\n# nothing\n---\nBody\n"),
+        ],
+    ),
+    case(
+        "yaml-1-1-scalars",
+        &[(
+            ".opencode/agents/y.md",
+            "---\ndescription: yes\ntemperature: 0.5\nsteps: 017\ncolor: \"#AbCdEf\"\nlegacy: on\nwhen: 1:30\n---\nP\n",
+        )],
+    ),
+    case(
+        "markdown-without-frontmatter",
+        &[
+            (".opencode/agents/README.md", "# Our agents\n\nThis folder holds our agents.\n"),
+            (".opencode/agents/late.md", "\n---\nmode: subagent\n---\nP\n"),
+        ],
+    ),
+    case(
+        "markdown-overrides-json-prompt",
+        &[
+            ("opencode.json", r#"{"agent": {"doc": {"mode": "subagent", "prompt": "Be brief."}}}"#),
+            (".opencode/agents/doc.md", "# Notes about doc\n"),
+        ],
+    ),
+    case(
+        "empty-body-prompt",
+        &[(".opencode/agents/e.md", "---\nprompt: ignored\n---\n\n")],
+    ),
+    // --- substitutions
+    case(
+        "file-substitution",
+        &[
+            ("opencode.json", r#"{"agent": {"f": {"prompt": "{file:./prompts/f.txt}", "description": "{file:./desc.txt}"}}}"#),
+            ("prompts/f.txt", "You are f.\n"),
+            ("desc.txt", "  described in a file  \n"),
+        ],
+    ),
+    case(
+        "file-substitution-missing",
+        &[("opencode.json", r#"{"agent": {"f": {"prompt": "{file:./nope.txt}"}}}"#)],
+    ),
+    case(
+        "file-substitution-in-comment",
+        &[("opencode.jsonc", "{\n  // \"prompt\": \"{file:./nope.txt}\"\n  \"agent\": {\"c\": {\"mode\": \"subagent\"}}\n}\n")],
+    ),
+    case(
+        "env-substitution",
+        &[(
+            "opencode.json",
+            r#"{"agent": {"e": {"description": "env [{env:AGENT_LSP_SURELY_UNSET}]", "model": "{env:AGENT_LSP_SURELY_UNSET}a/b"}}}"#,
+        )],
+    ),
+    // --- refusals
+    case("refuse-bad-mode", &[(".opencode/agents/m.md", "---\nmode: main\n---\nP\n")]),
+    case("refuse-css-color", &[(".opencode/agents/c.md", "---\ncolor: teal\n---\nP\n")]),
+    case("refuse-unquoted-hex", &[(".opencode/agents/c.md", "---\ncolor: #FF5733\n---\nP\n")]),
+    case("refuse-steps-zero", &[("opencode.json", r#"{"agent": {"s": {"steps": 0}}}"#)]),
+    case("refuse-steps-fraction", &[("opencode.json", r#"{"agent": {"s": {"steps": 1.5}}}"#)]),
+    case("refuse-quoted-number", &[(".opencode/agents/q.md", "---\nsteps: \"5\"\n---\nP\n")]),
+    case("refuse-yes-boolean", &[(".opencode/agents/h.md", "---\nhidden: yes\n---\nP\n")]),
+    case("refuse-tools-list", &[(".opencode/agents/t.md", "---\ntools: [read, edit]\n---\nP\n")]),
+    case("refuse-bad-action", &[("opencode.json", r#"{"permission": {"bash": "maybe"}}"#)]),
+    case(
+        "refuse-object-for-action-only",
+        &[("opencode.json", r#"{"agent": {"a": {"permission": {"webfetch": {"*": "deny"}}}}}"#)],
+    ),
+    case("refuse-null-prompt", &[(".opencode/agents/n.md", "---\nprompt: ~\n---\nP\n")]),
+    case("refuse-v2-permissions", &[("opencode.json", r#"{"permissions": [{"action": "bash", "resource": "*", "effect": "ask"}]}"#)]),
+    case("refuse-missing-template", &[("opencode.json", r#"{"command": {"t": {"description": "d"}}}"#)]),
+    case("refuse-json-syntax", &[("opencode.json", "{\"agent\": {\"a\": {}}}}\n")]),
+    case("refuse-temperature-string", &[("opencode.json", r#"{"agent": {"a": {"temperature": "0.5"}}}"#)]),
+    // --- tolerated
+    case(
+        "tolerated",
+        &[(
+            "opencode.json",
+            r#"{"agents": {"x": {}}, "theme": "dark", "default_agent": "nope", "agent": {"t": {"temperature": 5, "color": "primary", "mode": "all", "model": "nomodel"}}, "autoshare": true}"#,
+        )],
+    ),
+    case(
+        "schema-key-values",
+        &[(
+            "opencode.json",
+            r#"{"$schema": "https://opencode.ai/config.json", "default_agent": "plan", "subagent_depth": 2, "agent": {"v": {"variant": "high", "model": "openai/gpt-5/mini", "hidden": false}}}"#,
+        )],
+    ),
+    // --- global directory
+    GenCase {
+        name: "global-layers",
+        files: &[
+            ("opencode.json", r#"{"agent": {"g": {"temperature": 0.2}}}"#),
+            (".opencode/agents/p.md", "---\ndescription: project\n---\nP\n"),
+        ],
+        global: &[
+            ("opencode.json", r#"{"agent": {"build": {"disable": true}, "g": {"mode": "subagent", "temperature": 0.9}}}"#),
+            ("agents/g.md", "---\ndescription: global md\n---\nG\n"),
+            ("agents/p.md", "---\ndescription: global p\nmode: primary\n---\nG\n"),
+        ],
+    },
+];
