@@ -1208,25 +1208,33 @@ fn readme_rule_table_matches_the_catalog() {
     let start = readme.find("<!-- rules:start -->").expect("rules:start marker");
     let end = readme.find("<!-- rules:end -->").expect("rules:end marker");
     assert!(start < end);
-    let rows: Vec<(String, String, String)> = readme[start..end]
+    let rows: Vec<(String, String, String, String)> = readme[start..end]
         .lines()
         .filter(|l| l.starts_with("| `"))
         .map(|l| {
             let cells: Vec<&str> = l.trim().trim_matches('|').split(" | ").map(str::trim).collect();
-            assert_eq!(cells.len(), 3, "a row has three cells: {l}");
-            let code = cells[0]
-                .strip_prefix('`')
-                .and_then(|c| c.strip_suffix('`'))
-                .unwrap_or_else(|| panic!("code in backticks: {l}"));
-            (code.to_string(), cells[1].to_string(), cells[2].to_string())
+            assert_eq!(cells.len(), 4, "a row has four cells: {l}");
+            let unquote = |c: &str| {
+                c.strip_prefix('`')
+                    .and_then(|c| c.strip_suffix('`'))
+                    .unwrap_or_else(|| panic!("code in backticks: {l}"))
+                    .to_string()
+            };
+            (
+                unquote(cells[0]),
+                cells[1].to_string(),
+                unquote(cells[2]),
+                cells[3].to_string(),
+            )
         })
         .collect();
-    let expected: Vec<(String, String, String)> = RULES
+    let expected: Vec<(String, String, String, String)> = RULES
         .iter()
         .map(|r| {
             (
                 r.name.to_string(),
                 r.severity.as_str().to_string(),
+                r.effect.as_str().to_string(),
                 r.summary.to_string(),
             )
         })

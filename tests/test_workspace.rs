@@ -79,6 +79,7 @@ fn summary() {
         ));
     }
     expect![[r#"
+        .opencode/agents/NOTES.md:1:1 no-frontmatter
         .opencode/agents/bad-color.md:4:8 invalid-color
         .opencode/agents/bad-mode.md:3:7 invalid-value
         .opencode/agents/bad-model.md:4:8 invalid-model
@@ -102,8 +103,9 @@ fn summary() {
         .opencode/mode/focus.md:1:1 deprecated-field
         opencode.json:6:3 unknown-key
         opencode.json:14:7 broad-pattern
-        opencode.json:49:61 unknown-agent
-        opencode.json:50:5 missing-template
+        opencode.json:36:18 bad-file-reference
+        opencode.json:51:61 unknown-agent
+        opencode.json:52:5 missing-template
         packages/api/opencode.json:3:3 v2-permissions
         packages/web/opencode.json:3:20 invalid-default-agent
     "#]]

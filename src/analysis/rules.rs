@@ -104,10 +104,11 @@ the color is null, which is also rejected.",
         "color: #FF5733\n",
         "color: \"#FF5733\"\n";
     DeprecatedField = "deprecated-field", Warning, Works, [Deprecated],
-        "`tools`, `maxSteps`, the top-level `mode` key or a `mode/` directory.",
+        "`tools`, `maxSteps`, a `mode/` directory, or a deprecated top-level key (`mode`, `autoshare`, `reference`, `layout`).",
         "They still work: `tools` is converted to permission rules (true is allow, false is deny; \
 `write`, `edit` and `patch` become `edit`), `maxSteps` to `steps` (ignored when `steps` is set), \
-`mode` entries and `mode/` files to primary agents. Prefer the current form.",
+`mode` entries and `mode/` files to primary agents, `reference` is read when `references` is not \
+set, `autoshare` still shares; `layout` no longer does anything. Prefer the current form.",
         "tools:\n  write: false\nmaxSteps: 10\n",
         "permission:\n  edit: deny\nsteps: 10\n";
     InvalidDefaultAgent = "invalid-default-agent", Error, FailsWhenUsed, [],
@@ -156,6 +157,15 @@ default system prompt (and a built-in agent loses its own prompt).",
 block is part of the prompt and none of its settings apply.",
         "\n---\nmode: subagent\n---\n",
         "---\nmode: subagent\n---\n";
+    NoFrontmatter = "no-frontmatter", Warning, FileIgnored, [],
+        "A Markdown file in an agents folder that has no frontmatter.",
+        "opencode loads every `.md` file of an `agent/` or `agents/` folder as an agent, with or \
+without frontmatter: a README or notes file becomes an agent (mode `all`, offered to the Task \
+tool and the `@` menu) whose prompt is the whole text. When an agent of that name is defined in \
+`opencode.json`, the file silently replaces its prompt. Replacing a built-in agent's prompt this \
+way is deliberate in some setups and is reported as information only.",
+        ".opencode/agents/README.md: \"# Our agents\\n...\"",
+        "docs/agents.md (outside the agents folder), or a file that starts with a `---` frontmatter";
     DuplicateAgent = "duplicate-agent", Warning, ValueIgnored, [],
         "Two Markdown files define the same agent name.",
         "Both files are merged into one agent, field by field, in load order; which file wins is \
@@ -182,6 +192,14 @@ at all.",
 (`Missing key` at `command.x.template`).",
         "{ \"command\": { \"test\": { \"description\": \"Run tests\" } } }",
         "{ \"command\": { \"test\": { \"template\": \"Run the tests\" } } }";
+    BadFileReference = "bad-file-reference", Error, RefusesToStart, [],
+        "A `{file:...}` substitution in a config file whose file does not exist.",
+        "opencode replaces `{file:path}` with the file's trimmed content before it reads the \
+config (relative paths start at the config file's folder, `~/` at the home directory). When the \
+file is missing it refuses to start: `bad file reference: \"{file:...}\" <path> does not exist`. \
+Only a reference on a line that starts with `//` is left alone.",
+        "{ \"agent\": { \"r\": { \"prompt\": \"{file:./prompts/missing.md}\" } } }",
+        "{ \"agent\": { \"r\": { \"prompt\": \"{file:./prompts/reviewer.md}\" } } }";
     UnknownAgent = "unknown-agent", Warning, FailsWhenUsed, [],
         "A command's `agent` that names no known agent.",
         "Running the command fails with `Agent not found: \"x\". Available agents: ...`. Nested \

@@ -36,7 +36,8 @@ fn rule_json(ws: &Workspace, r: &Rule) -> Value {
 fn agent_json(ws: &Workspace, a: &EffectiveAgent) -> Value {
     let v = |x: Option<Value>| x.unwrap_or(Value::Null);
     json!({
-        "name": a.name,
+        "name": shown_name(a),
+        "key": a.name,
         "mode": a.mode.value,
         "hidden": a.hidden.value,
         "native": a.native,
@@ -48,11 +49,16 @@ fn agent_json(ws: &Workspace, a: &EffectiveAgent) -> Value {
         "color": v(a.color.as_ref().map(|s| json!(s.value))),
         "description": v(a.description.as_ref().map(|s| json!(s.value))),
         "prompt": card::prompt_text(&a.prompt.value),
-        "options": a.options.iter().map(|(k, s)| (k.clone(), serde_json::from_str::<Value>(&s.value).unwrap_or(json!(s.value)))).collect::<serde_json::Map<String, Value>>(),
+        "options": a.options.iter().map(|(k, s)| (k.clone(), s.value.clone())).collect::<serde_json::Map<String, Value>>(),
         "permission": a.permission.iter().map(|r| rule_json(ws, r)).collect::<Vec<_>>(),
         "decisions": a.decisions().into_iter().map(|(k, act)| (k, json!(act))).collect::<serde_json::Map<String, Value>>(),
         "defined_in": a.definitions.iter().map(|s| where_is(ws, *s)).collect::<Vec<_>>(),
     })
+}
+
+/// The name opencode shows: the display name of a config entry, else the key.
+fn shown_name(a: &EffectiveAgent) -> &str {
+    a.display_name.as_ref().map_or(a.name.as_str(), |d| d.value.as_str())
 }
 
 /// Returns the exit status.
@@ -71,7 +77,7 @@ pub fn run(args: Args) -> i32 {
         if args.json {
             let list: Vec<Value> = agents
                 .iter()
-                .map(|a| json!({"name": a.name, "mode": a.mode.value, "hidden": a.hidden.value, "native": a.native, "defined_in": a.definitions.iter().map(|s| wi(*s)).collect::<Vec<_>>()}))
+                .map(|a| json!({"name": shown_name(a), "key": a.name, "mode": a.mode.value, "hidden": a.hidden.value, "native": a.native, "defined_in": a.definitions.iter().map(|s| wi(*s)).collect::<Vec<_>>()}))
                 .collect();
             println!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
         } else {
@@ -79,7 +85,11 @@ pub fn run(args: Args) -> i32 {
         }
         return 0;
     };
-    let Some(agent) = agents.iter().find(|a| &a.name == name) else {
+    let agent = agents
+        .iter()
+        .find(|a| &a.name == name)
+        .or_else(|| agents.iter().find(|a| shown_name(a) == name));
+    let Some(agent) = agent else {
         let s = suggest::closest(name, agents.iter().map(|a| a.name.as_str()));
         eprintln!(
             "agent-lsp: error: no agent \"{name}\" in this project.{}",

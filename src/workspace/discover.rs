@@ -199,7 +199,11 @@ pub fn skill_files(dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
     }
     let mut out = Vec::new();
     for sub in subs {
-        let base = if sub.is_empty() { dir.to_path_buf() } else { dir.join(sub) };
+        let base = if sub.is_empty() {
+            dir.to_path_buf()
+        } else {
+            dir.join(sub)
+        };
         if base.is_dir() {
             let mut found = Vec::new();
             walk(&base, dot, 0, &mut found, &mut HashSet::new());

@@ -91,6 +91,17 @@ pub struct File {
     pub in_scope: bool,
     /// False once the file was removed; its slot stays so that ids remain stable.
     pub live: bool,
+    /// For a config file with `{env:...}` or `{file:...}` references: the analysis with the
+    /// values opencode substitutes (what the effective agents and cross-file checks use).
+    pub resolved: Option<FileAnalysis>,
+}
+
+impl File {
+    /// The analysis opencode's view of the file rests on: after substitutions, when there are
+    /// any.
+    pub fn effective_analysis(&self) -> &FileAnalysis {
+        self.resolved.as_ref().unwrap_or(&self.analysis)
+    }
 }
 
 #[derive(Debug, Default)]
@@ -157,11 +168,11 @@ impl Workspace {
         ws.load_user_layers();
         for root in ws.roots.clone() {
             ws.load_root(&root);
-            // A config directory (or a folder inside one) given as a path: read the rest of its
-            // project so that cross-file checks see what opencode sees.
-            if let Some(project) = enclosing_project(&root) {
-                ws.load_context(&project);
-            }
+            // Read (without reporting on them) the layers opencode also loads when started there:
+            // the configs and `.opencode/` folders of the ancestors up to the worktree top; for a
+            // config directory (or a folder inside one) given as a path, those of its project.
+            let project = enclosing_project(&root).unwrap_or_else(|| root.clone());
+            ws.load_context(&project);
         }
         for file in &explicit {
             let Some((kind, role)) = ws.role_of(file).or_else(|| explicit_role(file)) else {
@@ -223,8 +234,9 @@ impl Workspace {
             analysis,
             in_scope,
             live: true,
+            resolved: None,
         };
-        match self.by_path.get(&key(path)) {
+        let id = match self.by_path.get(&key(path)) {
             Some(&id) => {
                 let was_in_scope = self.files[id].in_scope && self.files[id].live;
                 self.files[id] = file;
@@ -237,7 +249,76 @@ impl Workspace {
                 self.by_path.insert(key(path), id);
                 id
             }
+        };
+        self.substitute(id);
+        id
+    }
+
+    /// opencode's `{env:...}` and `{file:...}` substitutions in a config file: the values are
+    /// read here (the environment, the referenced files) and applied to a copy of the analysis;
+    /// a reference to a missing file is a `bad-file-reference` error on the reference.
+    fn substitute(&mut self, id: usize) {
+        use crate::analysis::opencode::substitute::{self, Kind};
+        let f = &self.files[id];
+        if f.kind != FileKind::Config {
+            return;
         }
+        let refs = substitute::references(&f.text);
+        if refs.is_empty() {
+            self.files[id].resolved = None;
+            return;
+        }
+        let dir = f.path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let home = self.options.home.clone();
+        let mut values: HashMap<String, String> = HashMap::new();
+        let mut problems = Vec::new();
+        for r in &refs {
+            let text = r.text(&f.text).to_string();
+            match r.kind {
+                Kind::Env => {
+                    values.insert(text, std::env::var(&r.arg).unwrap_or_default());
+                }
+                Kind::File => {
+                    let target = match (r.arg.strip_prefix("~/"), &home) {
+                        (Some(rest), Some(h)) => h.join(rest),
+                        // Without the user's home (`--no-global`) a `~/` path cannot be known.
+                        (Some(_), None) => continue,
+                        _ if Path::new(&r.arg).is_absolute() => PathBuf::from(&r.arg),
+                        _ => dir.join(&r.arg),
+                    };
+                    let target = normalize(&target);
+                    match read_text(&target) {
+                        Ok((content, _)) => {
+                            values.insert(text, content.trim().to_string());
+                        }
+                        Err(why) => {
+                            let missing = !target.exists();
+                            problems.push(Diagnostic::new(
+                                Code::BadFileReference,
+                                r.span,
+                                if missing {
+                                    format!(
+                                        "`{}` does not exist; opencode refuses to start (`bad file reference`)",
+                                        target.display()
+                                    )
+                                } else {
+                                    format!(
+                                        "`{}` cannot be read ({why}); opencode refuses to start (`bad file reference`)",
+                                        target.display()
+                                    )
+                                },
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        let f = &mut self.files[id];
+        f.resolved = substitute::apply(&f.analysis, &|t: &str| values.get(t).cloned());
+        f.analysis.diagnostics.extend(problems);
+        f.analysis
+            .diagnostics
+            .sort_by_key(|d| (d.span.start, d.span.end, d.code));
     }
 
     /// Replace the text of a loaded file (an editor keystroke) and analyse it again; no path
@@ -249,6 +330,7 @@ impl Workspace {
         f.text = text;
         f.live = true;
         f.in_scope = true;
+        self.substitute(id);
     }
 
     /// Remove a file (deleted on disk). Its id is not reused.
@@ -258,6 +340,7 @@ impl Workspace {
         f.live = false;
         f.text = String::new();
         f.analysis = FileAnalysis::default();
+        f.resolved = None;
         f.index = LineIndex::new("");
         Some(id)
     }
@@ -268,7 +351,7 @@ impl Workspace {
             self.files[id].in_scope |= in_scope;
             return Some(id);
         }
-        if self.errors.iter().any(|(p, _)| p == path) {
+        if self.errors.iter().any(|(p, _)| p == path || key(p) == key(path)) {
             return None;
         }
         let (text, problem) = match read_text(path) {
@@ -490,8 +573,14 @@ impl Workspace {
         self.project_views().into_iter().map(|(_, v)| v).collect()
     }
 
-    /// The views with the project directory each belongs to.
+    /// The views with the project directory each belongs to (those with a file in scope).
     pub fn project_views(&self) -> Vec<(PathBuf, Vec<usize>)> {
+        self.all_project_views(false)
+    }
+
+    /// Every project directory's view; `all` keeps those without a file in scope too (a start
+    /// directory that only sees user-level agents).
+    fn all_project_views(&self, all: bool) -> Vec<(PathBuf, Vec<usize>)> {
         let live: Vec<usize> = (0..self.files.len()).filter(|&i| self.files[i].live).collect();
         let sorted = |mut ids: Vec<usize>| {
             // Within a directory: `.json` before `.jsonc`; agents before modes, then by path.
@@ -574,7 +663,7 @@ impl Workspace {
             view.extend(env_dir.iter().copied());
             let mut seen = std::collections::HashSet::new();
             view.retain(|i| seen.insert(*i));
-            if view.iter().any(|&i| self.files[i].in_scope) {
+            if all || view.iter().any(|&i| self.files[i].in_scope) {
                 views.push((p.clone(), view));
             }
         }
@@ -585,7 +674,7 @@ impl Workspace {
     /// above it); only user-level files when there is none.
     pub fn view_for(&self, dir: &Path) -> Vec<usize> {
         let dir = key(dir);
-        let views = self.project_views();
+        let views = self.all_project_views(true);
         views
             .iter()
             .filter(|(p, _)| dir.starts_with(key(p)))
@@ -613,7 +702,7 @@ impl Workspace {
         view.iter()
             .map(|&id| project::ViewFile {
                 file: id,
-                analysis: &self.files[id].analysis,
+                analysis: self.files[id].effective_analysis(),
                 group: groups[id],
             })
             .collect()
@@ -706,7 +795,9 @@ impl Workspace {
     pub fn project_dir_of_file(&self, id: usize) -> Option<PathBuf> {
         match &self.files[id].role {
             Role::ProjectConfig { dir } => Some(dir.clone()),
-            Role::DirConfig { dir } | Role::Markdown { dir } if is_dot_opencode(dir) => dir.parent().map(Path::to_path_buf),
+            Role::DirConfig { dir } | Role::Markdown { dir } if is_dot_opencode(dir) => {
+                dir.parent().map(Path::to_path_buf)
+            }
             Role::DirConfig { dir } | Role::Markdown { dir } => Some(dir.clone()),
             Role::UserConfig(_) => None,
         }
@@ -738,7 +829,7 @@ impl Workspace {
                 .iter()
                 .map(|&id| project::ViewFile {
                     file: id,
-                    analysis: &self.files[id].analysis,
+                    analysis: self.files[id].effective_analysis(),
                     group: groups[id],
                 })
                 .collect();
@@ -794,6 +885,22 @@ fn enclosing_project(root: &Path) -> Option<PathBuf> {
         }
     }
     None
+}
+
+/// A path with `.` and `..` components resolved lexically (as Node's `path.resolve` does).
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }
 
 /// The key a path is stored under: canonical when it exists, so that `./a` and `a` are one file.

@@ -27,7 +27,10 @@ pub const CASES: &[GenCase] = &[
                 "opencode.json",
                 r#"{"agent": {"rev": {"mode": "subagent", "model": "a/b", "temperature": 0.1, "description": "from json", "options": {"x": 1}}}}"#,
             ),
-            (".opencode/agents/rev.md", "---\nmode: primary\ntemperature: 0.3\n---\nReview.\n"),
+            (
+                ".opencode/agents/rev.md",
+                "---\nmode: primary\ntemperature: 0.3\n---\nReview.\n",
+            ),
         ],
     ),
     case(
@@ -40,8 +43,14 @@ pub const CASES: &[GenCase] = &[
     case(
         "merge-ancestor-dot-opencode-wins",
         &[
-            (".opencode/agents/x.md", "---\nmode: subagent\ntemperature: 0.1\n---\nP\n"),
-            ("sub/.opencode/agents/x.md", "---\nmode: primary\ntemperature: 0.9\nmodel: a/b\n---\nP\n"),
+            (
+                ".opencode/agents/x.md",
+                "---\nmode: subagent\ntemperature: 0.1\n---\nP\n",
+            ),
+            (
+                "sub/.opencode/agents/x.md",
+                "---\nmode: primary\ntemperature: 0.9\nmodel: a/b\n---\nP\n",
+            ),
             ("sub/opencode.json", "{}"),
         ],
     ),
@@ -49,24 +58,36 @@ pub const CASES: &[GenCase] = &[
         "merge-dot-opencode-config",
         &[
             ("opencode.json", r#"{"agent": {"a": {"description": "root"}}}"#),
-            (".opencode/opencode.json", r#"{"agent": {"a": {"description": "dot", "top_p": 0.5}}}"#),
+            (
+                ".opencode/opencode.json",
+                r#"{"agent": {"a": {"description": "dot", "top_p": 0.5}}}"#,
+            ),
         ],
     ),
     case(
         "nested-agent-names",
         &[
-            (".opencode/agents/team/reviewer.md", "---\ndescription: nested\n---\nP\n"),
+            (
+                ".opencode/agents/team/reviewer.md",
+                "---\ndescription: nested\n---\nP\n",
+            ),
             (".opencode/agent/foo.bar.md", "---\nmode: subagent\n---\nP\n"),
             (".opencode/agents/named.md", "---\nname: Other Name\n---\nP\n"),
         ],
     ),
     case(
         "json-display-name",
-        &[("opencode.json", r#"{"agent": {"k": {"name": "Display", "mode": "subagent"}}}"#)],
+        &[(
+            "opencode.json",
+            r#"{"agent": {"k": {"name": "Display", "mode": "subagent"}}}"#,
+        )],
     ),
     case(
         "frontmatter-name-number",
-        &[(".opencode/agents/n.md", "---\nname: 42\ndescription: numeric name\n---\nP\n")],
+        &[(
+            ".opencode/agents/n.md",
+            "---\nname: 42\ndescription: numeric name\n---\nP\n",
+        )],
     ),
     // --- disable, mode entries, mode files
     case(
@@ -90,7 +111,10 @@ pub const CASES: &[GenCase] = &[
     case(
         "mode-directory",
         &[
-            (".opencode/mode/debug.md", "---\ndescription: debug mode\ntemperature: 0.4\n---\nDebug.\n"),
+            (
+                ".opencode/mode/debug.md",
+                "---\ndescription: debug mode\ntemperature: 0.4\n---\nDebug.\n",
+            ),
             (".opencode/mode/bad.md", "---\nmode: nonsense\n---\nBad.\n"),
         ],
     ),
@@ -101,7 +125,10 @@ pub const CASES: &[GenCase] = &[
                 "opencode.json",
                 r#"{"agent": {"plan": {"model": "anthropic/claude-x", "permission": {"edit": "ask"}}, "explore": {"description": "mine", "hidden": true}}}"#,
             ),
-            (".opencode/agents/build.md", "---\ntemperature: 0.7\n---\nBuild prompt.\n"),
+            (
+                ".opencode/agents/build.md",
+                "---\ntemperature: 0.7\n---\nBuild prompt.\n",
+            ),
         ],
     ),
     // --- deprecated conversions
@@ -114,7 +141,10 @@ pub const CASES: &[GenCase] = &[
     ),
     case(
         "steps-beats-max-steps",
-        &[("opencode.json", r#"{"agent": {"s": {"steps": 2, "maxSteps": 9, "tools": {"edit": false}}}}"#)],
+        &[(
+            "opencode.json",
+            r#"{"agent": {"s": {"steps": 2, "maxSteps": 9, "tools": {"edit": false}}}}"#,
+        )],
     ),
     case(
         "top-level-tools",
@@ -134,8 +164,14 @@ pub const CASES: &[GenCase] = &[
     case(
         "options-deep-merge",
         &[
-            ("opencode.json", r#"{"agent": {"o": {"options": {"a": {"x": 1, "y": 2}, "b": [1]}}}}"#),
-            (".opencode/agents/o.md", "---\noptions:\n  a:\n    y: 3\n  b: [2]\n---\nP\n"),
+            (
+                "opencode.json",
+                r#"{"agent": {"o": {"options": {"a": {"x": 1, "y": 2}, "b": [1]}}}}"#,
+            ),
+            (
+                ".opencode/agents/o.md",
+                "---\noptions:\n  a:\n    y: 3\n  b: [2]\n---\nP\n",
+            ),
         ],
     ),
     // --- permission shapes
@@ -149,8 +185,14 @@ pub const CASES: &[GenCase] = &[
     case(
         "permission-merge-keeps-position",
         &[
-            ("opencode.json", r#"{"agent": {"x": {"permission": {"*": "deny", "bash": "allow"}}}}"#),
-            (".opencode/opencode.json", r#"{"agent": {"x": {"permission": {"*": "ask", "bash": {"ls": "deny"}}}}}"#),
+            (
+                "opencode.json",
+                r#"{"agent": {"x": {"permission": {"*": "deny", "bash": "allow"}}}}"#,
+            ),
+            (
+                ".opencode/opencode.json",
+                r#"{"agent": {"x": {"permission": {"*": "ask", "bash": {"ls": "deny"}}}}}"#,
+            ),
         ],
     ),
     case(
@@ -170,15 +212,24 @@ pub const CASES: &[GenCase] = &[
     // --- YAML: broken, rescued, odd
     case(
         "yaml-duplicate-key",
-        &[(".opencode/agents/dup.md", "---\nmode: subagent\nmode: primary\ndescription: d\n---\nBody\n")],
+        &[(
+            ".opencode/agents/dup.md",
+            "---\nmode: subagent\nmode: primary\ndescription: d\n---\nBody\n",
+        )],
     ),
     case(
         "yaml-unquoted-star",
-        &[(".opencode/agents/star.md", "---\ndescription: x\npermission:\n  *: deny\n---\nBody\n")],
+        &[(
+            ".opencode/agents/star.md",
+            "---\ndescription: x\npermission:\n  *: deny\n---\nBody\n",
+        )],
     ),
     case(
         "yaml-bad-indentation",
-        &[(".opencode/agents/ind.md", "---\ndescription: x\n  mode: subagent\n model: a/b\n---\nBody\n")],
+        &[(
+            ".opencode/agents/ind.md",
+            "---\ndescription: x\n  mode: subagent\n model: a/b\n---\nBody\n",
+        )],
     ),
     case(
         "yaml-sanitizer-rescues",
@@ -196,7 +247,10 @@ pub const CASES: &[GenCase] = &[
     ),
     case(
         "yaml-crlf-broken",
-        &[(".opencode/agents/crlf.md", "---\r\nmode: subagent\r\nmode: primary\r\n---\r\nBody\r\n")],
+        &[(
+            ".opencode/agents/crlf.md",
+            "---\r\nmode: subagent\r\nmode: primary\r\n---\r\nBody\r\n",
+        )],
     ),
     case(
         "yaml-crlf-and-bom",
@@ -208,8 +262,14 @@ pub const CASES: &[GenCase] = &[
     case(
         "yaml-unclosed",
         &[
-            (".opencode/agents/open.md", "---\nmode: subagent\ndescription: never closed\n"),
-            (".opencode/agents/open-bad.md", "---\nmode: subagent\ndescription: a: b\nBody text\n"),
+            (
+                ".opencode/agents/open.md",
+                "---\nmode: subagent\ndescription: never closed\n",
+            ),
+            (
+                ".opencode/agents/open-bad.md",
+                "---\nmode: subagent\ndescription: a: b\nBody text\n",
+            ),
         ],
     ),
     case(
@@ -233,14 +293,20 @@ pub const CASES: &[GenCase] = &[
     case(
         "markdown-without-frontmatter",
         &[
-            (".opencode/agents/README.md", "# Our agents\n\nThis folder holds our agents.\n"),
+            (
+                ".opencode/agents/README.md",
+                "# Our agents\n\nThis folder holds our agents.\n",
+            ),
             (".opencode/agents/late.md", "\n---\nmode: subagent\n---\nP\n"),
         ],
     ),
     case(
         "markdown-overrides-json-prompt",
         &[
-            ("opencode.json", r#"{"agent": {"doc": {"mode": "subagent", "prompt": "Be brief."}}}"#),
+            (
+                "opencode.json",
+                r#"{"agent": {"doc": {"mode": "subagent", "prompt": "Be brief."}}}"#,
+            ),
             (".opencode/agents/doc.md", "# Notes about doc\n"),
         ],
     ),
@@ -252,7 +318,10 @@ pub const CASES: &[GenCase] = &[
     case(
         "file-substitution",
         &[
-            ("opencode.json", r#"{"agent": {"f": {"prompt": "{file:./prompts/f.txt}", "description": "{file:./desc.txt}"}}}"#),
+            (
+                "opencode.json",
+                r#"{"agent": {"f": {"prompt": "{file:./prompts/f.txt}", "description": "{file:./desc.txt}"}}}"#,
+            ),
             ("prompts/f.txt", "You are f.\n"),
             ("desc.txt", "  described in a file  \n"),
         ],
@@ -263,7 +332,10 @@ pub const CASES: &[GenCase] = &[
     ),
     case(
         "file-substitution-in-comment",
-        &[("opencode.jsonc", "{\n  // \"prompt\": \"{file:./nope.txt}\"\n  \"agent\": {\"c\": {\"mode\": \"subagent\"}}\n}\n")],
+        &[(
+            "opencode.jsonc",
+            "{\n  // \"prompt\": \"{file:./nope.txt}\"\n  \"agent\": {\"c\": {\"mode\": \"subagent\"}}\n}\n",
+        )],
     ),
     case(
         "env-substitution",
@@ -273,24 +345,72 @@ pub const CASES: &[GenCase] = &[
         )],
     ),
     // --- refusals
-    case("refuse-bad-mode", &[(".opencode/agents/m.md", "---\nmode: main\n---\nP\n")]),
-    case("refuse-css-color", &[(".opencode/agents/c.md", "---\ncolor: teal\n---\nP\n")]),
-    case("refuse-unquoted-hex", &[(".opencode/agents/c.md", "---\ncolor: #FF5733\n---\nP\n")]),
-    case("refuse-steps-zero", &[("opencode.json", r#"{"agent": {"s": {"steps": 0}}}"#)]),
-    case("refuse-steps-fraction", &[("opencode.json", r#"{"agent": {"s": {"steps": 1.5}}}"#)]),
-    case("refuse-quoted-number", &[(".opencode/agents/q.md", "---\nsteps: \"5\"\n---\nP\n")]),
-    case("refuse-yes-boolean", &[(".opencode/agents/h.md", "---\nhidden: yes\n---\nP\n")]),
-    case("refuse-tools-list", &[(".opencode/agents/t.md", "---\ntools: [read, edit]\n---\nP\n")]),
-    case("refuse-bad-action", &[("opencode.json", r#"{"permission": {"bash": "maybe"}}"#)]),
+    case(
+        "refuse-bad-mode",
+        &[(".opencode/agents/m.md", "---\nmode: main\n---\nP\n")],
+    ),
+    case(
+        "refuse-css-color",
+        &[(".opencode/agents/c.md", "---\ncolor: teal\n---\nP\n")],
+    ),
+    case(
+        "refuse-unquoted-hex",
+        &[(".opencode/agents/c.md", "---\ncolor: #FF5733\n---\nP\n")],
+    ),
+    case(
+        "refuse-steps-zero",
+        &[("opencode.json", r#"{"agent": {"s": {"steps": 0}}}"#)],
+    ),
+    case(
+        "refuse-steps-fraction",
+        &[("opencode.json", r#"{"agent": {"s": {"steps": 1.5}}}"#)],
+    ),
+    case(
+        "refuse-quoted-number",
+        &[(".opencode/agents/q.md", "---\nsteps: \"5\"\n---\nP\n")],
+    ),
+    case(
+        "refuse-yes-boolean",
+        &[(".opencode/agents/h.md", "---\nhidden: yes\n---\nP\n")],
+    ),
+    case(
+        "refuse-tools-list",
+        &[(".opencode/agents/t.md", "---\ntools: [read, edit]\n---\nP\n")],
+    ),
+    case(
+        "refuse-bad-action",
+        &[("opencode.json", r#"{"permission": {"bash": "maybe"}}"#)],
+    ),
     case(
         "refuse-object-for-action-only",
-        &[("opencode.json", r#"{"agent": {"a": {"permission": {"webfetch": {"*": "deny"}}}}}"#)],
+        &[(
+            "opencode.json",
+            r#"{"agent": {"a": {"permission": {"webfetch": {"*": "deny"}}}}}"#,
+        )],
     ),
-    case("refuse-null-prompt", &[(".opencode/agents/n.md", "---\nprompt: ~\n---\nP\n")]),
-    case("refuse-v2-permissions", &[("opencode.json", r#"{"permissions": [{"action": "bash", "resource": "*", "effect": "ask"}]}"#)]),
-    case("refuse-missing-template", &[("opencode.json", r#"{"command": {"t": {"description": "d"}}}"#)]),
-    case("refuse-json-syntax", &[("opencode.json", "{\"agent\": {\"a\": {}}}}\n")]),
-    case("refuse-temperature-string", &[("opencode.json", r#"{"agent": {"a": {"temperature": "0.5"}}}"#)]),
+    case(
+        "refuse-null-prompt",
+        &[(".opencode/agents/n.md", "---\nprompt: ~\n---\nP\n")],
+    ),
+    case(
+        "refuse-v2-permissions",
+        &[(
+            "opencode.json",
+            r#"{"permissions": [{"action": "bash", "resource": "*", "effect": "ask"}]}"#,
+        )],
+    ),
+    case(
+        "refuse-missing-template",
+        &[("opencode.json", r#"{"command": {"t": {"description": "d"}}}"#)],
+    ),
+    case(
+        "refuse-json-syntax",
+        &[("opencode.json", "{\"agent\": {\"a\": {}}}}\n")],
+    ),
+    case(
+        "refuse-temperature-string",
+        &[("opencode.json", r#"{"agent": {"a": {"temperature": "0.5"}}}"#)],
+    ),
     // --- tolerated
     case(
         "tolerated",
@@ -314,7 +434,10 @@ pub const CASES: &[GenCase] = &[
             (".opencode/agents/p.md", "---\ndescription: project\n---\nP\n"),
         ],
         global: &[
-            ("opencode.json", r#"{"agent": {"build": {"disable": true}, "g": {"mode": "subagent", "temperature": 0.9}}}"#),
+            (
+                "opencode.json",
+                r#"{"agent": {"build": {"disable": true}, "g": {"mode": "subagent", "temperature": 0.9}}}"#,
+            ),
             ("agents/g.md", "---\ndescription: global md\n---\nG\n"),
             ("agents/p.md", "---\ndescription: global p\nmode: primary\n---\nG\n"),
         ],

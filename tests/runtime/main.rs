@@ -93,11 +93,7 @@ fn options(home: &Home) -> Options {
 }
 
 fn run_json(home: &Home, args: &[&str]) -> Value {
-    let out = home
-        .command(&agent_lsp())
-        .args(args)
-        .output()
-        .expect("run agent-lsp");
+    let out = home.command(&agent_lsp()).args(args).output().expect("run agent-lsp");
     let stdout = String::from_utf8_lossy(&out.stdout);
     serde_json::from_str(&stdout).unwrap_or_else(|e| {
         panic!(
@@ -116,8 +112,8 @@ fn our_agents(home: &Home, dir: &Path) -> Vec<Value> {
         .expect("explain list")
         .iter()
         .map(|a| {
-            let name = a["name"].as_str().expect("name");
-            run_json(home, &["explain", name, "--root", &d, "--format", "json"])
+            let key = a["key"].as_str().expect("key");
+            run_json(home, &["explain", key, "--root", &d, "--format", "json"])
         })
         .collect()
 }
@@ -169,16 +165,32 @@ fn compare_agent(ours: &Value, theirs: &Value) -> Vec<(String, String, String)> 
         }
     };
     field("mode", ours["mode"].clone(), theirs["mode"].clone());
-    field("native", ours["native"].clone(), or_null(theirs.get("native")).as_bool().unwrap_or(false).into());
-    field("hidden", ours["hidden"].clone(), or_null(theirs.get("hidden")).as_bool().unwrap_or(false).into());
-    field("description", ours["description"].clone(), or_null(theirs.get("description")));
+    field(
+        "native",
+        ours["native"].clone(),
+        or_null(theirs.get("native")).as_bool().unwrap_or(false).into(),
+    );
+    field(
+        "hidden",
+        ours["hidden"].clone(),
+        or_null(theirs.get("hidden")).as_bool().unwrap_or(false).into(),
+    );
+    field(
+        "description",
+        ours["description"].clone(),
+        or_null(theirs.get("description")),
+    );
     let model = ours["model"].as_str().map(|m| {
         let (p, rest) = m.split_once('/').unwrap_or((m, ""));
         serde_json::json!({"providerID": p, "modelID": rest})
     });
     field("model", model.unwrap_or(Value::Null), or_null(theirs.get("model")));
     field("variant", ours["variant"].clone(), or_null(theirs.get("variant")));
-    field("temperature", ours["temperature"].clone(), or_null(theirs.get("temperature")));
+    field(
+        "temperature",
+        ours["temperature"].clone(),
+        or_null(theirs.get("temperature")),
+    );
     field("top_p", ours["top_p"].clone(), or_null(theirs.get("topP")));
     field("color", ours["color"].clone(), or_null(theirs.get("color")));
     field("steps", ours["steps"].clone(), or_null(theirs.get("steps")));
@@ -244,7 +256,10 @@ fn compare_project(
     let predicted: Vec<String> = refusing
         .iter()
         .filter(|(p, _)| view.contains(*p))
-        .flat_map(|(p, ds)| ds.iter().map(move |d| format!("{} {d}", p.file_name().unwrap_or_default().to_string_lossy())))
+        .flat_map(|(p, ds)| {
+            ds.iter()
+                .map(move |d| format!("{} {d}", p.file_name().unwrap_or_default().to_string_lossy()))
+        })
         .collect();
     let (n_ours, n_theirs, n_agree);
     if std::env::var_os("RUNTIME_TRACE").is_some() {
@@ -253,13 +268,24 @@ fn compare_project(
     match server.agents(dir) {
         Answer::Refused(why) => {
             if predicted.is_empty() {
-                note("*", "refusal", format!("opencode refuses ({why}); agent-lsp reports no refusal"));
+                note(
+                    "*",
+                    "refusal",
+                    format!("opencode refuses ({why}); agent-lsp reports no refusal"),
+                );
             }
             (n_ours, n_theirs, n_agree) = (0, 0, 0);
         }
         Answer::Agents(theirs) => {
             if !predicted.is_empty() {
-                note("*", "refusal", format!("opencode loads it; agent-lsp predicts a refusal: {}", predicted.join(", ")));
+                note(
+                    "*",
+                    "refusal",
+                    format!(
+                        "opencode loads it; agent-lsp predicts a refusal: {}",
+                        predicted.join(", ")
+                    ),
+                );
             }
             let ours = our_agents(home, dir);
             let by_name = |v: &[Value]| -> BTreeMap<String, Value> {
@@ -312,7 +338,11 @@ fn compare_project(
         n_ours,
         n_theirs,
         n_agree,
-        if open == 0 { "yes".to_string() } else { format!("{open} no") }
+        if open == 0 {
+            "yes".to_string()
+        } else {
+            format!("{open} no")
+        }
     ));
 }
 
@@ -354,7 +384,11 @@ fn compare_case(tally: &mut Tally, case: &Case, server: &Server, home: &Home) {
     projects.dedup();
     for p in projects {
         let view: BTreeSet<PathBuf> = ws.view_for(&p).iter().map(|&id| canon(&ws.files[id].path)).collect();
-        let rel = p.strip_prefix(canon(&case.root)).unwrap_or(&p).to_string_lossy().into_owned();
+        let rel = p
+            .strip_prefix(canon(&case.root))
+            .unwrap_or(&p)
+            .to_string_lossy()
+            .into_owned();
         let label = if rel.is_empty() {
             case.name.clone()
         } else {
@@ -373,7 +407,10 @@ fn compare_start_refusal(tally: &mut Tally, case: &Case, home: &Home, why: &str)
     }
     tally.projects += 1;
     let ok = !refusing.is_empty();
-    let line = format!("{}: *: refusal: opencode refuses to start ({why}); agent-lsp reports no refusal", case.name);
+    let line = format!(
+        "{}: *: refusal: opencode refuses to start ({why}); agent-lsp reports no refusal",
+        case.name
+    );
     if ok {
         tally.projects_agreeing += 1;
     } else if let Some(reason) = allowed(&case.name, "*", "refusal") {
@@ -436,7 +473,10 @@ fn corpus_cases(tmp: &Path) -> (Vec<Case>, Vec<Case>) {
         }
         let slug = repo.replace('/', "__");
         let is_global = files.iter().any(|e| {
-            e.kind.starts_with('A') && ["agent/", "agents/", "mode/", "modes/"].iter().any(|p| e.path.starts_with(p))
+            e.kind.starts_with('A')
+                && ["agent/", "agents/", "mode/", "modes/"]
+                    .iter()
+                    .any(|p| e.path.starts_with(p))
         });
         let base = tmp.join("corpus").join(&slug);
         let (root, global_dir) = if is_global {
@@ -497,7 +537,8 @@ fn generated_cases(tmp: &Path) -> (Vec<Case>, Vec<Case>) {
 #[ignore = "needs the opencode runtime: tests/runtime/run.sh installs it and sets OPENCODE_BIN"]
 fn agent_lsp_agrees_with_the_opencode_runtime() {
     let bin = PathBuf::from(
-        std::env::var_os("OPENCODE_BIN").expect("set OPENCODE_BIN to the opencode 1.18.34 binary (tests/runtime/run.sh)"),
+        std::env::var_os("OPENCODE_BIN")
+            .expect("set OPENCODE_BIN to the opencode 1.18.34 binary (tests/runtime/run.sh)"),
     );
     let tmp = tempfile::tempdir().unwrap();
     let tmp = fs::canonicalize(tmp.path()).unwrap();

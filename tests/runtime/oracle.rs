@@ -125,8 +125,8 @@ impl Server {
     pub fn agents(&self, dir: &Path) -> Answer {
         let query = format!("/agent?directory={}", percent_encode(&dir.to_string_lossy()));
         let (status, body) = self.get(&query);
-        let value: Value = serde_json::from_str(&body)
-            .unwrap_or_else(|e| panic!("GET {query}: {status}, not JSON ({e}): {body}"));
+        let value: Value =
+            serde_json::from_str(&body).unwrap_or_else(|e| panic!("GET {query}: {status}, not JSON ({e}): {body}"));
         match value {
             Value::Array(items) if status == 200 => Answer::Agents(items),
             other => Answer::Refused(describe_error(&other)),
@@ -136,7 +136,8 @@ impl Server {
     fn get(&self, path: &str) -> (u16, String) {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to opencode serve");
         stream.set_read_timeout(Some(Duration::from_secs(120))).ok();
-        let request = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAccept: application/json\r\n\r\n");
+        let request =
+            format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAccept: application/json\r\n\r\n");
         stream.write_all(request.as_bytes()).expect("send request");
         // Read the head, then exactly the body (servers may keep the connection open).
         let mut raw = Vec::new();
@@ -151,11 +152,7 @@ impl Server {
         };
         let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
         let mut body = raw[split + 4..].to_vec();
-        let status = head
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
+        let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
         let length = head
             .lines()
             .find_map(|l| l.strip_prefix("content-length:"))
@@ -209,10 +206,7 @@ fn strip_ansi(s: &str) -> String {
 
 fn dechunk(mut body: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
-    loop {
-        let Some(eol) = body.windows(2).position(|w| w == b"\r\n") else {
-            break;
-        };
+    while let Some(eol) = body.windows(2).position(|w| w == b"\r\n") {
         let size = usize::from_str_radix(String::from_utf8_lossy(&body[..eol]).trim(), 16).unwrap_or(0);
         if size == 0 {
             break;

@@ -69,11 +69,26 @@ pub fn check(node: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
 fn check_field(entry: &Entry, ty: FieldType, at: (&Node, usize), ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let key = entry.key.name.as_str();
     let v = &entry.value;
-    if v.is_unknown() {
+    // In a Markdown agent the body replaces `prompt` before opencode checks it
+    // (`prompt-overridden` says so); its type does not matter.
+    if v.is_unknown() || (key == "prompt" && ctx.is_yaml()) {
         return;
     }
     match ty {
-        FieldType::Any => {}
+        FieldType::Name => {
+            if !matches!(v.value, Value::Str(_) | Value::Null) {
+                out.push(Diagnostic::new(
+                    Code::InvalidType,
+                    v.span,
+                    format!(
+                        "`name` must be a string, got {} ({}); opencode loads the configuration but then cannot list its agents (`Expected string, got {}`), so nothing starts. Quote it",
+                        v.type_name(),
+                        v.display(),
+                        v.display()
+                    ),
+                ));
+            }
+        }
         FieldType::String => {
             if v.as_str().is_none() {
                 out.push(type_error(key, "a string", v, ctx));

@@ -35,11 +35,24 @@ pub fn prompt_text(p: &Prompt) -> String {
     }
 }
 
+/// A JSON value on one line, shortened for a table cell.
+fn short_json(v: &serde_json::Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 80 {
+        s.chars().take(77).collect::<String>() + "…"
+    } else {
+        s
+    }
+}
+
 /// The agent card in Markdown.
 pub fn card(a: &EffectiveAgent, where_is: WhereIs, changed: &[String]) -> String {
     let mut out = String::new();
     let kind = if a.native { "built-in agent" } else { "agent" };
     let _ = writeln!(out, "### `{}`: {} {kind}", a.name, a.mode.value);
+    if let Some(d) = &a.display_name {
+        let _ = writeln!(out, "\nShown as \"{}\" ({}).", d.value, where_is(d.source));
+    }
     if let Some(d) = &a.description {
         let _ = writeln!(out, "\n{}", d.value.trim());
     }
@@ -57,7 +70,10 @@ pub fn card(a: &EffectiveAgent, where_is: WhereIs, changed: &[String]) -> String
     row("color", sourced(&a.color, |c| format!("`{c}`"), where_is));
     row("prompt", (prompt_text(&a.prompt.value), where_is(a.prompt.source)));
     for (k, v) in &a.options {
-        row(&format!("options.{k}"), (format!("`{}`", v.value), where_is(v.source)));
+        row(
+            &format!("options.{k}"),
+            (format!("`{}`", short_json(&v.value)), where_is(v.source)),
+        );
     }
     let _ = writeln!(
         out,
@@ -223,7 +239,7 @@ pub fn field_doc(name: &str) -> Option<String> {
         FieldType::Object => "object",
         FieldType::Tools => "{ tool: boolean } (deprecated)",
         FieldType::Permission => "action | { permission: action | { pattern: action } }",
-        FieldType::Any => "any",
+        FieldType::Name => "string",
     };
     Some(format!("**`{}`**: `{ty}`\n\n{}", f.name, f.doc))
 }

@@ -127,10 +127,64 @@ fn check_top_level(root: &Node, map: &Map, ctx: &Ctx, analysis: &mut FileAnalysi
                 }
                 out.push(d);
             }
+            "autoshare" | "reference" | "layout" => deprecated_top_level(root, index, ctx, out),
             _ if TOP_LEVEL_KEYS.contains(&key) => {}
             _ => unknown_top_level(entry, map, analysis, ctx, out),
         }
     }
+}
+
+/// Top-level keys the schema marks `@deprecated`: `autoshare` (use `share`), `reference` (use
+/// `references`), `layout` (no effect: opencode always uses the stretch layout).
+fn deprecated_top_level(root: &Node, index: usize, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    use crate::analysis::diagnostic::Edit;
+    use crate::analysis::edit::Doc;
+    let Some(map) = root.as_map() else { return };
+    let Some(entry) = map.entries.get(index) else { return };
+    let doc = Doc {
+        text: ctx.text,
+        yaml: false,
+    };
+    let span = entry.key.span;
+    let d = match entry.key.name.as_str() {
+        "autoshare" => Diagnostic::new(
+            Code::DeprecatedField,
+            span,
+            "`autoshare` is deprecated; opencode still reads it, but the current key is `share` (`\"share\": \"auto\"` shares new sessions automatically)",
+        ),
+        "reference" => {
+            let d = Diagnostic::new(
+                Code::DeprecatedField,
+                span,
+                "`reference` is deprecated; opencode reads it only when `references` is not set. Rename it to `references`",
+            );
+            if map.contains("references") {
+                d
+            } else {
+                d.with_fix(
+                    "Rename to `references`",
+                    vec![Edit {
+                        span,
+                        text: doc.key("references"),
+                    }],
+                    true,
+                )
+            }
+        }
+        _ => {
+            let d = Diagnostic::new(
+                Code::DeprecatedField,
+                span,
+                "`layout` is deprecated and has no effect: opencode always uses the stretch layout. Remove it",
+            )
+            .with_effect(Effect::ValueIgnored);
+            match doc.delete_entry(root, index) {
+                Some(e) => d.with_fix("Remove `layout`", vec![e], true),
+                None => d,
+            }
+        }
+    };
+    out.push(d);
 }
 
 fn unknown_top_level(entry: &Entry, map: &Map, analysis: &mut FileAnalysis, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
@@ -203,11 +257,14 @@ fn agents(entry: &Entry, origin: DeclOrigin, ctx: &Ctx, analysis: &mut FileAnaly
     };
     for e in &map.entries {
         agent::check(&e.value, &agent_ctx, out);
+    }
+    // An agent name set twice: the last settings replace the first ones.
+    for (key, value) in map.js_entries() {
         analysis.agents.push(AgentDecl {
-            name: e.key.name.clone(),
-            span: e.key.span,
+            name: key.name.clone(),
+            span: key.span,
             origin,
-            node: e.value.as_map().is_some().then(|| e.value.clone()),
+            node: value.as_map().is_some().then(|| value.clone()),
             body_empty: false,
             whole_file: false,
         });

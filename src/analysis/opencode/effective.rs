@@ -118,7 +118,11 @@ pub enum Prompt {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct EffectiveAgent {
+    /// The agent's key: what `default_agent`, commands and `task` patterns name.
     pub name: String,
+    /// The name opencode shows when a config entry's `name` differs from its key
+    /// (`agent.k.name: "Display"`); `None` when it is the key.
+    pub display_name: Option<Sourced<String>>,
     pub native: bool,
     pub mode: Sourced<String>,
     pub hidden: Sourced<bool>,
@@ -130,8 +134,9 @@ pub struct EffectiveAgent {
     pub color: Option<Sourced<String>>,
     pub description: Option<Sourced<String>>,
     pub prompt: Sourced<Prompt>,
-    /// Provider options (including unknown agent keys), JSON-encoded values.
-    pub options: Vec<(String, Sourced<String>)>,
+    /// Provider options (including unknown agent keys), deep-merged across layers; the source
+    /// is the last layer that set the key.
+    pub options: Vec<(String, Sourced<serde_json::Value>)>,
     /// Rules in evaluation order (the last match wins).
     pub permission: Vec<Rule>,
     /// Every declaration of this agent, in merge order.
@@ -186,26 +191,25 @@ fn perm_from_node(node: &Node, file: usize) -> PermCfg {
         Value::Str(a) => vec![("*".into(), PermValue::Action(a.clone(), at(node)))],
         Value::Map(map) => {
             let mut cfg: PermCfg = Vec::new();
-            for e in &map.entries {
-                let value = match &e.value.value {
+            for (key, value) in map.js_entries() {
+                let value = match &value.value {
                     Value::Str(a) => PermValue::Action(
                         a.clone(),
                         Source::File {
                             file,
-                            span: e.key.span.cover(e.value.span),
+                            span: key.span.cover(value.span),
                         },
                     ),
                     Value::Map(p) => PermValue::Patterns(
-                        p.entries
-                            .iter()
-                            .filter_map(|r| {
-                                let action = r.value.as_str()?;
+                        p.js_entries()
+                            .into_iter()
+                            .filter_map(|(pattern, action)| {
                                 Some((
-                                    r.key.name.clone(),
-                                    action.to_string(),
+                                    pattern.name.clone(),
+                                    action.as_str()?.to_string(),
                                     Source::File {
                                         file,
-                                        span: r.key.span.cover(r.value.span),
+                                        span: pattern.span.cover(action.span),
                                     },
                                 ))
                             })
@@ -213,7 +217,7 @@ fn perm_from_node(node: &Node, file: usize) -> PermCfg {
                     ),
                     _ => continue,
                 };
-                assign(&mut cfg, e.key.name.clone(), value, true);
+                cfg.push((key.name.clone(), value));
             }
             cfg
         }
@@ -297,16 +301,16 @@ fn layer_perm(decl_node: &Node, file: usize) -> PermCfg {
     if let Some(tools) = map.get("tools")
         && let Some(t) = tools.value.as_map()
     {
-        for e in &t.entries {
-            if let Some(b) = e.value.as_bool() {
+        for (key, value) in t.js_entries() {
+            if let Some(b) = value.as_bool() {
                 let src = Source::File {
                     file,
-                    span: e.key.span.cover(e.value.span),
+                    span: key.span.cover(value.span),
                 };
                 let action = if b { "allow" } else { "deny" };
                 assign(
                     &mut cfg,
-                    tools_key_to_permission(&e.key.name).to_string(),
+                    tools_key_to_permission(&key.name).to_string(),
                     PermValue::Action(action.into(), src),
                     false,
                 );
@@ -414,6 +418,7 @@ fn builtin_prompt(name: &str) -> Prompt {
 #[derive(Default)]
 struct Merged {
     name: String,
+    display_name: Option<Sourced<String>>,
     defs: Vec<Source>,
     disable: Option<Sourced<bool>>,
     mode: Option<Sourced<String>>,
@@ -426,13 +431,25 @@ struct Merged {
     color: Option<Sourced<String>>,
     description: Option<Sourced<String>>,
     prompt: Option<Sourced<Prompt>>,
-    options: Vec<(String, Sourced<String>)>,
+    options: Vec<(String, Sourced<serde_json::Value>)>,
     permission: PermCfg,
 }
 
 fn merge_decl(m: &mut Merged, decl: &AgentDecl, file: usize) {
     let at = |n: &Node| Source::File { file, span: n.span };
     m.defs.push(Source::File { file, span: decl.span });
+    // A Markdown agent always carries its name (from the path or the frontmatter); a config
+    // entry may set a display name.
+    let display = match decl.origin {
+        DeclOrigin::Markdown | DeclOrigin::ModeFile => Some(decl.name.clone()),
+        _ => decl.field("name").and_then(Node::as_str).map(str::to_string),
+    };
+    if let Some(value) = display {
+        m.display_name = Some(Sourced {
+            value,
+            source: Source::File { file, span: decl.span },
+        });
+    }
     if let Some((mode, span)) = decl.mode() {
         m.mode = Some(Sourced {
             value: mode.to_string(),
@@ -525,38 +542,66 @@ fn merge_decl(m: &mut Merged, decl: &AgentDecl, file: usize) {
         };
         m.prompt = Some(Sourced { value, source: at(p) });
     }
-    // Provider options: `options` entries, then unknown keys on top.
-    let mut opts: Vec<(String, Sourced<String>)> = Vec::new();
+    // Provider options: `options` entries, then unknown keys on top (they replace an entry of
+    // the same name); layers merge deeply.
+    let mut opts: Vec<(String, Sourced<serde_json::Value>)> = Vec::new();
     if let Some(o) = map.value("options").and_then(Node::as_map) {
-        for e in &o.entries {
+        for (k, v) in o.js_entries() {
             opts.push((
-                e.key.name.clone(),
+                k.name.clone(),
                 Sourced {
-                    value: e.value.display(),
-                    source: at(&e.value),
+                    value: v.to_json(),
+                    source: at(v),
                 },
             ));
         }
     }
-    for e in &map.entries {
-        if super::schema::agent_field(&e.key.name).is_none() {
-            opts.retain(|(k, _)| *k != e.key.name);
-            opts.push((
-                e.key.name.clone(),
-                Sourced {
-                    value: e.value.display(),
-                    source: at(&e.value),
-                },
-            ));
+    for (k, v) in map.js_entries() {
+        if super::schema::agent_field(&k.name).is_none() {
+            let value = Sourced {
+                value: v.to_json(),
+                source: at(v),
+            };
+            match opts.iter_mut().find(|(x, _)| *x == k.name) {
+                Some(slot) => slot.1 = value,
+                None => opts.push((k.name.clone(), value)),
+            }
         }
     }
-    for (k, v) in opts {
-        match m.options.iter_mut().find(|(x, _)| *x == k) {
-            Some(slot) => slot.1 = v,
-            None => m.options.push((k, v)),
-        }
-    }
+    merge_options(&mut m.options, opts);
     merge_perm(&mut m.permission, layer_perm(node, file));
+}
+
+/// remeda's `mergeDeep`: objects merge key by key, recursively; anything else replaces.
+fn merge_json(base: &mut serde_json::Value, over: serde_json::Value) {
+    match (base, over) {
+        (serde_json::Value::Object(b), serde_json::Value::Object(o)) => {
+            for (k, v) in o {
+                match b.get_mut(&k) {
+                    Some(slot) => merge_json(slot, v),
+                    None => {
+                        b.insert(k, v);
+                    }
+                }
+            }
+        }
+        (b, o) => *b = o,
+    }
+}
+
+fn merge_options(
+    base: &mut Vec<(String, Sourced<serde_json::Value>)>,
+    over: Vec<(String, Sourced<serde_json::Value>)>,
+) {
+    for (k, v) in over {
+        match base.iter_mut().find(|(x, _)| *x == k) {
+            Some(slot) => {
+                merge_json(&mut slot.1.value, v.value);
+                slot.1.source = v.source;
+            }
+            None => base.push((k, v)),
+        }
+    }
 }
 
 /// The top-level `permission` (and deprecated top-level `tools`) of all config layers, merged.
@@ -601,6 +646,7 @@ pub fn agents(view: &[ViewFile], env: &Env) -> Vec<EffectiveAgent> {
             permission.extend(user.iter().cloned());
             EffectiveAgent {
                 name: b.name.into(),
+                display_name: None,
                 native: true,
                 mode: Sourced {
                     value: b.mode.into(),
@@ -645,6 +691,7 @@ pub fn agents(view: &[ViewFile], env: &Env) -> Vec<EffectiveAgent> {
                 permission.extend(user.iter().cloned());
                 out.push(EffectiveAgent {
                     name: m.name.clone(),
+                    display_name: None,
                     native: false,
                     mode: Sourced {
                         value: "all".into(),
@@ -674,6 +721,9 @@ pub fn agents(view: &[ViewFile], env: &Env) -> Vec<EffectiveAgent> {
         };
         let a = &mut out[idx];
         a.definitions.extend(m.defs.iter().copied());
+        if let Some(d) = m.display_name {
+            a.display_name = (d.value != a.name).then_some(d);
+        }
         if let Some(v) = m.mode {
             a.mode = v;
         }
@@ -691,12 +741,7 @@ pub fn agents(view: &[ViewFile], env: &Env) -> Vec<EffectiveAgent> {
             // "" counts as no prompt: the provider default.
             a.prompt = p;
         }
-        for (k, v) in m.options {
-            match a.options.iter_mut().find(|(x, _)| *x == k) {
-                Some(slot) => slot.1 = v,
-                None => a.options.push((k, v)),
-            }
-        }
+        merge_options(&mut a.options, m.options);
         a.permission.extend(compile(&m.permission, env));
     }
     let tool_output = format!("{}/tool-output/*", env.data_dir);

@@ -12,7 +12,7 @@ use super::{AgentDecl, DeclOrigin, FileAnalysis};
 use crate::analysis::diagnostic::{Diagnostic, Effect, Location, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::syntax::frontmatter::{self, Frontmatter};
-use crate::analysis::syntax::{Node, Parsed, Value, yaml};
+use crate::analysis::syntax::{Node, Parsed, Style, Value, yaml};
 use crate::analysis::text::Span;
 
 pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis {
@@ -27,7 +27,14 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
     }
     let mut parsed = Parsed::default();
     let mut reading = Reading::NoFrontmatter;
-    let mut decl_span = Span::empty(split.body.start as usize);
+    // Without a frontmatter, a declaration points at the first line of text.
+    let mut decl_span = {
+        let start = split.body.start as usize;
+        let rest = &text[start..];
+        let lead = rest.len() - rest.trim_start().len();
+        let line = rest[lead..].lines().next().unwrap_or("").trim_end();
+        Span::new(start + lead, start + lead + line.len())
+    };
     if let Some(fm) = &split.frontmatter {
         decl_span = fm.open;
         (parsed, reading) = parse_frontmatter(text, fm, &mut out);
@@ -81,9 +88,8 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
                 if d.effect == Effect::RefusesToStart {
                     d.effect = Effect::ValueIgnored;
                 }
-                d.message.push_str(
-                    " (for now the YAML error in this frontmatter means none of its settings are read)",
-                );
+                d.message
+                    .push_str(" (for now the YAML error in this frontmatter means none of its settings are read)");
             }
         } else if origin == DeclOrigin::ModeFile && fields.iter().any(|d| d.effect == Effect::RefusesToStart) {
             // opencode decodes `mode/` files on their own and skips the ones that fail.
@@ -97,10 +103,7 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
         out.extend(fields);
     }
     // What opencode uses: the settings when the frontmatter was read, nothing when it was lost.
-    let settings = parsed
-        .root
-        .as_ref()
-        .filter(|r| r.as_map().is_some() && !reading.lost());
+    let settings = parsed.root.as_ref().filter(|r| r.as_map().is_some() && !reading.lost());
     check_prompt(text, &split, settings, &mut out);
     if origin == DeclOrigin::ModeFile {
         let span = split.frontmatter.as_ref().map(|f| f.open).unwrap_or(decl_span);
@@ -119,13 +122,20 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
         Reading::Bare => Span::new(0, text.len()),
         _ => split.body,
     };
+    // A scalar or list frontmatter is spread into numbered keys ("0", "1", ...), which are not
+    // agent fields and end up in the provider options.
+    let node = match parsed.root.as_ref().filter(|_| !reading.lost()) {
+        Some(root) if root.as_map().is_some() => Some(root.clone()),
+        Some(root) => spread(root),
+        None => None,
+    };
     let agents = match reading {
         Reading::Skipped => Vec::new(),
         _ => vec![AgentDecl {
             name,
             span,
             origin,
-            node: settings.cloned(),
+            node,
             body_empty: prompt.text(text).trim().is_empty(),
             whole_file: reading == Reading::Bare,
         }],
@@ -139,6 +149,45 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
         refs: Vec::new(),
         has_plugins: false,
     }
+}
+
+/// JavaScript's object spread of a non-object: a string gives one key per character, a list one
+/// per item, anything else nothing.
+fn spread(root: &Node) -> Option<Node> {
+    let entry = |i: usize, value: Node| crate::analysis::syntax::Entry {
+        key: crate::analysis::syntax::Key {
+            name: i.to_string(),
+            span: root.span,
+        },
+        value,
+    };
+    let entries: Vec<crate::analysis::syntax::Entry> = match &root.value {
+        // Bounded: a huge scalar would otherwise make one entry per character.
+        Value::Str(s) => s
+            .encode_utf16()
+            .take(10_000)
+            .collect::<Vec<u16>>()
+            .iter()
+            .enumerate()
+            .map(|(i, unit)| {
+                let ch = String::from_utf16_lossy(std::slice::from_ref(unit));
+                entry(i, Node::new(root.span, Style::Quoted, Value::Str(ch)))
+            })
+            .collect(),
+        Value::Seq(items) => items
+            .iter()
+            .take(10_000)
+            .cloned()
+            .enumerate()
+            .map(|(i, n)| entry(i, n))
+            .collect(),
+        _ => return None,
+    };
+    Some(Node::new(
+        root.span,
+        Style::Collection,
+        Value::Map(crate::analysis::syntax::Map { entries }),
+    ))
 }
 
 /// What opencode's reader hands to the agent loader for a Markdown file, as plain data: the
@@ -211,7 +260,10 @@ fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) ->
     } else {
         None
     };
-    let retry = sanitized.as_ref().filter(|s| s.rewritten).map(|s| yaml::parse(&s.text, 0));
+    let retry = sanitized
+        .as_ref()
+        .filter(|s| s.rewritten)
+        .map(|s| yaml::parse(&s.text, 0));
     if let (Some(s), Some(retry)) = (&sanitized, &retry)
         && retry.errors.is_empty()
         && retry.duplicates.is_empty()
@@ -246,7 +298,9 @@ fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) ->
     };
     let consequence = match reading {
         Reading::Skipped => "opencode skips this agent file without any message",
-        _ => "opencode silently loads the whole file, frontmatter included, as the prompt of a plain `mode: all` agent: every setting here is lost",
+        _ => {
+            "opencode silently loads the whole file, frontmatter included, as the prompt of a plain `mode: all` agent: every setting here is lost"
+        }
     };
     for err in &parsed.errors {
         let mut message = format!("invalid YAML: {}; {consequence}", err.message);

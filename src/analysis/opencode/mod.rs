@@ -20,6 +20,7 @@ pub mod markdown;
 pub mod permission;
 pub mod project;
 pub mod schema;
+pub mod substitute;
 
 use super::diagnostic::Diagnostic;
 use super::syntax::frontmatter::Split;
@@ -76,7 +77,7 @@ pub struct AgentDecl {
 }
 
 impl AgentDecl {
-    fn field(&self, key: &str) -> Option<&Node> {
+    pub fn field(&self, key: &str) -> Option<&Node> {
         self.node.as_ref()?.as_map()?.value(key)
     }
 

@@ -244,7 +244,60 @@ pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
         }
     }
     duplicate_markdown_agents(view, &mut out);
+    markdown_without_frontmatter(view, &reg, &mut out);
     out
+}
+
+/// `no-frontmatter`: a Markdown file of an agents folder with no frontmatter is an agent whose
+/// prompt is the whole text; say which agent it creates or whose prompt it replaces.
+fn markdown_without_frontmatter(view: &[ViewFile], reg: &Registry, out: &mut Vec<(usize, Diagnostic)>) {
+    use super::markdown::Reading;
+    for vf in view {
+        let a = vf.analysis;
+        let plain =
+            a.reading == Some(Reading::NoFrontmatter) && a.split.as_ref().is_some_and(|s| s.misplaced_open.is_none());
+        let Some(decl) = a.agents.first().filter(|d| plain && d.origin == DeclOrigin::Markdown) else {
+            continue;
+        };
+        let name = &decl.name;
+        let json: Vec<(usize, Span)> = view
+            .iter()
+            .flat_map(|o| o.analysis.agents.iter().map(move |d| (o.file, d)))
+            .filter(|(_, d)| &d.name == name && matches!(d.origin, DeclOrigin::AgentKey | DeclOrigin::ModeKey))
+            .map(|(f, d)| (f, d.span))
+            .collect();
+        let builtin = reg.get(name).is_some_and(|r| r.native);
+        let d = if let Some(&(file, span)) = json.last() {
+            Diagnostic::new(
+                Code::NoFrontmatter,
+                decl.span,
+                format!(
+                    "this file has no frontmatter, so opencode takes its whole text as the prompt of agent \"{name}\": it silently replaces the prompt of the \"{name}\" defined in a config file, and sets nothing else. If it is documentation, move it out of the agents folder"
+                ),
+            )
+            .with_effect(super::super::diagnostic::Effect::ValueIgnored)
+            .with_related(Location::File { file, span }, format!("\"{name}\" is defined here"))
+        } else if builtin {
+            Diagnostic::new(
+                Code::NoFrontmatter,
+                decl.span,
+                format!(
+                    "no frontmatter: opencode uses this whole text as the prompt of the built-in agent \"{name}\" and changes nothing else about it"
+                ),
+            )
+            .with_severity(Severity::Info)
+            .with_effect(super::super::diagnostic::Effect::Works)
+        } else {
+            Diagnostic::new(
+                Code::NoFrontmatter,
+                decl.span,
+                format!(
+                    "this file has no frontmatter, so opencode loads it as an agent \"{name}\" (mode `all`: offered to the Task tool and the `@` menu) whose prompt is this whole text. If it is documentation, move it out of the agents folder; if it is an agent, start it with a `---` frontmatter and a description"
+                ),
+            )
+        };
+        out.push((vf.file, d));
+    }
 }
 
 fn check_default_agent(reg: &Registry, name: &str, span: Span, plugins: bool) -> Option<Diagnostic> {

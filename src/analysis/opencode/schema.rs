@@ -22,8 +22,9 @@ pub enum FieldType {
     Tools,
     /// A permission config (§6).
     Permission,
-    /// Not type-checked (`name`).
-    Any,
+    /// `name`: not checked when the configuration is read, but the agent list opencode builds
+    /// requires a string.
+    Name,
 }
 
 pub struct Field {
@@ -111,7 +112,7 @@ pub static AGENT_FIELDS: &[Field] = &[
     },
     Field {
         name: "name",
-        ty: FieldType::Any,
+        ty: FieldType::Name,
         doc: "Display name; in Markdown it also replaces the name derived from the path.",
     },
 ];

@@ -227,6 +227,26 @@ impl Map {
     pub fn contains(&self, name: &str) -> bool {
         self.get(name).is_some()
     }
+
+    /// The entries as a JavaScript object holds them after parsing: a key set twice keeps the
+    /// position of its first occurrence and the value of its last.
+    pub fn js_entries(&self) -> Vec<(&Key, &Node)> {
+        if self.entries.len() < 2 {
+            return self.entries.iter().map(|e| (&e.key, &e.value)).collect();
+        }
+        let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        let mut out: Vec<(&Key, &Node)> = Vec::with_capacity(self.entries.len());
+        for e in &self.entries {
+            match at.get(e.key.name.as_str()) {
+                Some(&i) => out[i].1 = &e.value,
+                None => {
+                    at.insert(&e.key.name, out.len());
+                    out.push((&e.key, &e.value));
+                }
+            }
+        }
+        out
+    }
 }
 
 /// One step of the path from the root to a position: the entry whose key or value holds it.
