@@ -168,9 +168,9 @@ way is deliberate in some setups and is reported as information only.",
         "docs/agents.md (outside the agents folder), or a file that starts with a `---` frontmatter";
     DuplicateAgent = "duplicate-agent", Warning, ValueIgnored, [],
         "Two Markdown files define the same agent name.",
-        "Both files are merged into one agent, field by field, in load order; which file wins is \
-easy to get wrong (an ancestor `.opencode/` beats a nearer one, and the order within one directory \
-depends on file discovery).",
+        "opencode keeps one definition per name in each folder: the file it reads last replaces \
+the others entirely, and the read order follows the file system. An `agents/` and a `mode/` file \
+of one directory with the same name are merged field by field instead.",
         ".opencode/agents/a.md and .opencode/agents/b.md both with `name: reviewer`",
         "one file per agent name";
     HiddenPrimary = "hidden-primary", Warning, Works, [],

@@ -173,7 +173,10 @@ fn collect_md(dir: &Path, out: &mut Vec<PathBuf>, depth: usize, seen: &mut HashS
 
 /// Every `SKILL.md` under `dir/<sub>` for each of `subs` (`""` for `dir` itself), at any depth,
 /// as opencode's skill globs find them (`skills/**/SKILL.md`, `{skill,skills}/**/SKILL.md`,
-/// `**/SKILL.md`); `dot` enters hidden directories. Sorted within each sub-directory.
+/// `**/SKILL.md`); `dot` enters hidden directories. Shallower files first, then by path: the
+/// runtime's glob returns them level by level (its order within a level follows the file
+/// system; only the order of `allow` rules next to each other depends on it, which never
+/// changes a decision).
 pub fn skill_files(dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
     fn walk(dir: &Path, dot: bool, depth: usize, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) {
         if depth > MAX_DEPTH || out.len() > MAX_ENTRIES {
@@ -205,12 +208,13 @@ pub fn skill_files(dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
             dir.join(sub)
         };
         if base.is_dir() {
-            let mut found = Vec::new();
-            walk(&base, dot, 0, &mut found, &mut HashSet::new());
-            found.sort();
-            out.extend(found);
+            walk(&base, dot, 0, &mut out, &mut HashSet::new());
         }
     }
+    out.sort_by(|a, b| {
+        let depth = |p: &PathBuf| p.strip_prefix(dir).map_or(0, |r| r.components().count());
+        (depth(a), a).cmp(&(depth(b), b))
+    });
     out
 }
 

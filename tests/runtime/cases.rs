@@ -426,6 +426,192 @@ pub const CASES: &[GenCase] = &[
             r#"{"$schema": "https://opencode.ai/config.json", "default_agent": "plan", "subagent_depth": 2, "agent": {"v": {"variant": "high", "model": "openai/gpt-5/mini", "hidden": false}}}"#,
         )],
     ),
+    // --- more shapes the runtime settles
+    case(
+        "skill-directories",
+        &[
+            (
+                ".claude/skills/review/SKILL.md",
+                "---\nname: review\ndescription: r\n---\nR\n",
+            ),
+            (
+                ".agents/skills/lint/SKILL.md",
+                "---\nname: lint\ndescription: l\n---\nL\n",
+            ),
+            (".opencode/skills/deploy/SKILL.md", "---\nname: deploy\n---\nD\n"),
+            (
+                ".opencode/skill/nested/deep/SKILL.md",
+                "---\nname: 7\n---\nbroken name\n",
+            ),
+            ("sub/.claude/skills/inner/SKILL.md", "---\nname: inner\n---\nI\n"),
+            ("sub/opencode.json", "{}"),
+        ],
+    ),
+    case(
+        "file-reference-in-trailing-comment",
+        &[(
+            "opencode.jsonc",
+            "{\n  \"agent\": {\"a\": {\"mode\": \"subagent\"}} // {file:./gone.txt}\n}\n",
+        )],
+    ),
+    case(
+        "file-reference-in-block-comment",
+        &[(
+            "opencode.jsonc",
+            "{\n  /* {file:./gone.txt} */\n  \"agent\": {\"a\": {}}\n}\n",
+        )],
+    ),
+    case(
+        "file-reference-home-and-nested",
+        &[
+            (
+                "config/opencode.json",
+                r#"{"agent": {"n": {"prompt": "{file:../prompts/n.txt}", "description": "{file:prompts/d.txt}"}}}"#,
+            ),
+            ("prompts/n.txt", "N prompt"),
+            ("config/prompts/d.txt", "\n\tnested description\n\n"),
+        ],
+    ),
+    case(
+        "env-substitution-in-permission",
+        &[(
+            "opencode.json",
+            r#"{"permission": {"external_directory": {"{env:AGENT_LSP_SURELY_UNSET}/tmp/*": "allow"}}, "agent": {"{env:AGENT_LSP_SURELY_UNSET}k": {"mode": "subagent"}}}"#,
+        )],
+    ),
+    case(
+        "yaml-bom-broken",
+        &[(
+            ".opencode/agents/bom.md",
+            "\u{feff}---\ndescription: a: b\nmode: subagent\n---\nBody\n",
+        )],
+    ),
+    case(
+        "yaml-crlf-sanitizer",
+        &[(
+            ".opencode/agents/crlf.md",
+            "---\r\ndescription: Use when: reviewing\r\nmode: subagent\r\n---\r\nBody\r\n",
+        )],
+    ),
+    case(
+        "yaml-language-line",
+        &[
+            (".opencode/agents/lang.md", "---yaml\nmode: subagent\n---\nBody\n"),
+            (
+                ".opencode/agents/json.md",
+                "---json\n{\"mode\": \"subagent\"}\n---\nBody\n",
+            ),
+        ],
+    ),
+    case(
+        "yaml-anchors-and-merge-keys",
+        &[(
+            ".opencode/agents/anchor.md",
+            "---\nbase: &b\n  bash: ask\n  edit: deny\npermission:\n  <<: *b\n  read: allow\ndescription: &d anchored\nlabel: *d\n---\nBody\n",
+        )],
+    ),
+    case(
+        "yaml-odd-scalars",
+        &[(
+            ".opencode/agents/odd.md",
+            "---\ntemperature: 1:30\ntop_p: .5\nsteps: 0x0A\ncolor: '#abcdef'\nhidden: false\nflag: off\nnothing: ~\ndate: 2024-01-02\n---\nBody\n",
+        )],
+    ),
+    case(
+        "yaml-flow-and-block-scalars",
+        &[(
+            ".opencode/agents/flow.md",
+            "---\ndescription: >\n  Folded\n  text\npermission: {bash: {\"*\": ask, \"git *\": allow}, edit: deny}\nmode: \"subagent\"\n---\nBody\n",
+        )],
+    ),
+    case(
+        "json-duplicate-agents",
+        &[(
+            "opencode.json",
+            r#"{"agent": {"a": {"mode": "subagent", "temperature": 0.1}, "b": {}, "a": {"description": "second"}}}"#,
+        )],
+    ),
+    case(
+        "disable-then-enable",
+        &[
+            (
+                "opencode.json",
+                r#"{"agent": {"general": {"disable": true}, "x": {"disable": true}}}"#,
+            ),
+            (
+                ".opencode/opencode.json",
+                r#"{"agent": {"general": {"disable": false}}}"#,
+            ),
+            (".opencode/agents/x.md", "---\ndescription: md x\n---\nX\n"),
+        ],
+    ),
+    case(
+        "mode-file-bad-values-skipped",
+        &[
+            (".opencode/mode/yes.md", "---\nhidden: yes\n---\nY\n"),
+            (".opencode/modes/color.md", "---\ncolor: teal\n---\nC\n"),
+            (
+                ".opencode/modes/nested/deep.md",
+                "---\ndescription: not read (modes are not recursive)\n---\nD\n",
+            ),
+        ],
+    ),
+    case(
+        "permission-action-string-in-markdown",
+        &[(".opencode/agents/p.md", "---\npermission: ask\n---\nP\n")],
+    ),
+    case(
+        "tools-collapse-into-edit",
+        &[(
+            "opencode.json",
+            r#"{"agent": {"t": {"tools": {"write": true, "edit": false, "patch": true, "bash": false}, "permission": {"bash": {"ls *": "allow"}}}}}"#,
+        )],
+    ),
+    case(
+        "v2-agents-lowered",
+        &[(
+            "opencode.json",
+            r#"{"agents": {"v2": {"system": "You are v2.", "disabled": false, "model": "openai/gpt-5#high", "mode": "subagent"}}}"#,
+        )],
+    ),
+    case(
+        "v2-permissions-in-agent",
+        &[(
+            "opencode.json",
+            r#"{"agent": {"a": {"permissions": [{"action": "bash", "resource": "*", "effect": "ask"}]}}}"#,
+        )],
+    ),
+    case(
+        "hidden-and-colors",
+        &[(
+            "opencode.json",
+            r##"{"agent": {"h": {"mode": "subagent", "hidden": true, "color": "#ABCDEF"}, "i": {"color": "info", "variant": "max"}}}"##,
+        )],
+    ),
+    case(
+        "markdown-name-collision",
+        &[
+            (
+                ".opencode/agents/a.md",
+                "---\nname: shared\ndescription: from a\ntemperature: 0.1\n---\nA\n",
+            ),
+            (
+                ".opencode/agents/b.md",
+                "---\nname: shared\ndescription: from b\n---\nB\n",
+            ),
+        ],
+    ),
+    case(
+        "command-file-schema-error",
+        &[(".opencode/command/bad.md", "---\nsubtask: maybe\n---\nDo it.\n")],
+    ),
+    case(
+        "no-frontmatter-overrides-builtin",
+        &[(
+            ".opencode/agents/build.md",
+            "You are the build agent, with house rules.\n",
+        )],
+    ),
     // --- global directory
     GenCase {
         name: "global-layers",

@@ -129,8 +129,129 @@ fn check_top_level(root: &Node, map: &Map, ctx: &Ctx, analysis: &mut FileAnalysi
             }
             "autoshare" | "reference" | "layout" => deprecated_top_level(root, index, ctx, out),
             _ if TOP_LEVEL_KEYS.contains(&key) => {}
-            _ => unknown_top_level(entry, map, analysis, ctx, out),
+            _ => unknown_top_level(entry, map, analysis, out),
         }
+    }
+}
+
+/// opencode 1.18's conversion of a V2 `agents` map (spec §13): each entry whose id is not also
+/// in `agent` becomes an agent with `system` as `prompt`, `disabled` as `disable`, a
+/// `provider/model#variant` split into `model` and `variant`, `request.body` as `options`;
+/// other keys are dropped. An entry that does not fit the V2 schema is dropped with a warning.
+fn lower_v2_agents(entry: &Entry, top: &Map, analysis: &mut FileAnalysis, out: &mut Vec<Diagnostic>) {
+    use crate::analysis::syntax::{Key, Map as SMap, Style};
+    let Some(v2) = entry.value.as_map() else { return };
+    let legacy = top.value("agent").and_then(Node::as_map);
+    for (id, value) in v2.js_entries() {
+        if legacy.is_some_and(|l| l.contains(&id.name)) {
+            continue;
+        }
+        let Some(fields) = value.as_map() else { continue };
+        let mut lowered: Vec<crate::analysis::syntax::Entry> = Vec::new();
+        let mut malformed: Option<String> = None;
+        let mut push = |name: &str, key_span: crate::analysis::Span, node: Node| {
+            lowered.push(crate::analysis::syntax::Entry {
+                key: Key {
+                    name: name.to_string(),
+                    span: key_span,
+                },
+                value: node,
+            });
+        };
+        for (k, v) in fields.js_entries() {
+            let str_node = |s: &str| Node::new(v.span, Style::Quoted, Value::Str(s.to_string()));
+            let ok = match k.name.as_str() {
+                "description" | "system" => v.as_str().is_some(),
+                "mode" => v.as_str().is_some_and(|m| super::schema::MODES.contains(&m)),
+                "hidden" | "disabled" => v.as_bool().is_some(),
+                "color" => v.as_str().is_some_and(|c| {
+                    c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|d| d.is_ascii_hexdigit())
+                }),
+                "steps" => matches!(v.value, Value::Int(n) if n > 0),
+                "model" => match (&v.value, v.as_map()) {
+                    (Value::Str(s), _) => {
+                        let (model, variant) = match s.split_once('#') {
+                            Some((m, var)) => (m, Some(var)),
+                            None => (s.as_str(), None),
+                        };
+                        let fits = model
+                            .split_once('/')
+                            .is_some_and(|(p, m)| !p.is_empty() && !m.is_empty())
+                            && variant.is_none_or(|v| !v.is_empty() && !v.contains('#'));
+                        if fits {
+                            push("model", k.span, str_node(model));
+                            if let Some(var) = variant {
+                                push("variant", k.span, str_node(var));
+                            }
+                        }
+                        fits
+                    }
+                    (_, Some(m)) => {
+                        let s = |f: &str| m.value(f).and_then(Node::as_str);
+                        match (s("providerID"), s("model")) {
+                            (Some(p), Some(model)) if !p.contains(['/', '#']) && !model.contains('#') => {
+                                push("model", k.span, str_node(&format!("{p}/{model}")));
+                                if let Some(var) = s("variant") {
+                                    push("variant", k.span, str_node(var));
+                                }
+                                true
+                            }
+                            _ => false,
+                        }
+                    }
+                    _ => false,
+                },
+                "request" => match v.as_map() {
+                    Some(r) => {
+                        if let Some(body) = r.value("body") {
+                            if body.as_map().is_some() {
+                                push("options", k.span, body.clone());
+                            }
+                        }
+                        r.value("body").is_none_or(|b| b.as_map().is_some())
+                            && r.value("headers").is_none_or(|h| h.as_map().is_some())
+                    }
+                    None => false,
+                },
+                _ => true,
+            };
+            if !ok {
+                malformed.get_or_insert_with(|| k.name.clone());
+                continue;
+            }
+            match k.name.as_str() {
+                "description" | "mode" | "hidden" | "color" | "steps" => push(&k.name, k.span, v.clone()),
+                "system" => push("prompt", k.span, v.clone()),
+                "disabled" => push("disable", k.span, v.clone()),
+                _ => {}
+            }
+        }
+        if let Some(field) = malformed {
+            out.push(
+                Diagnostic::new(
+                    Code::InvalidValue,
+                    id.span,
+                    format!(
+                        "this V2 agent does not fit the V2 schema (`{field}`), so opencode 1.18 drops it (\"Native setting could not be lowered because it is malformed\")"
+                    ),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::ValueIgnored),
+            );
+            continue;
+        }
+        analysis.agents.push(AgentDecl {
+            name: id.name.clone(),
+            span: id.span,
+            origin: DeclOrigin::AgentKey,
+            node: Some(Node::new(
+                value.span,
+                Style::Collection,
+                Value::Map(SMap { entries: lowered }),
+            )),
+            body_empty: false,
+            whole_file: false,
+        });
     }
 }
 
@@ -187,7 +308,7 @@ fn deprecated_top_level(root: &Node, index: usize, ctx: &Ctx, out: &mut Vec<Diag
     out.push(d);
 }
 
-fn unknown_top_level(entry: &Entry, map: &Map, analysis: &mut FileAnalysis, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn unknown_top_level(entry: &Entry, map: &Map, analysis: &mut FileAnalysis, out: &mut Vec<Diagnostic>) {
     let key = entry.key.name.as_str();
     let span = entry.key.span;
     if let Some((_, v1)) = V2_LOWERED_KEYS.iter().find(|(k, _)| *k == key) {
@@ -201,19 +322,9 @@ fn unknown_top_level(entry: &Entry, map: &Map, analysis: &mut FileAnalysis, ctx:
             d = d.with_suggestion(span, format!("\"{v1}\""));
         }
         out.push(d);
-        // The lowered agents still exist for opencode: declare them so `default_agent` resolves.
+        // The lowered agents exist for opencode: declare them as it converts them.
         if key == "agents" {
-            agents(
-                entry,
-                DeclOrigin::AgentKey,
-                &Ctx {
-                    origin: DeclOrigin::AgentKey,
-                    text: ctx.text,
-                    lost: false,
-                },
-                analysis,
-                &mut Vec::new(),
-            );
+            lower_v2_agents(entry, map, analysis, out);
         }
         return;
     }

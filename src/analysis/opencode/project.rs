@@ -98,20 +98,39 @@ struct Merged {
 /// The agent declarations of a view grouped by name, in opencode's merge order: names in
 /// first-appearance order, each with its declarations in layer order, `mode.<name>` entries
 /// after all layers. The registry and the effective agent both fold these.
+///
+/// Markdown files of one folder (`agents/` or `modes/` of one config directory) that carry the
+/// same name do not merge: opencode keeps one object per name for the folder, so the file read
+/// last replaces the others entirely (read in path order here).
 pub fn declarations_in_merge_order<'a>(view: &[ViewFile<'a>]) -> Vec<(&'a str, Vec<(usize, &'a super::AgentDecl)>)> {
     let mut merged: Vec<(&'a str, Vec<(usize, &'a super::AgentDecl)>)> = Vec::new();
     let mut index: std::collections::HashMap<&'a str, usize> = std::collections::HashMap::new();
+    // Per name: the group of the Markdown declaration last pushed, if it is the last one.
+    let mut last_md: std::collections::HashMap<&'a str, (usize, DeclOrigin)> = std::collections::HashMap::new();
     for late in [false, true] {
         for vf in view {
             for decl in &vf.analysis.agents {
                 if (decl.origin == DeclOrigin::ModeKey) != late {
                     continue;
                 }
-                let i = *index.entry(decl.name.as_str()).or_insert_with(|| {
-                    merged.push((decl.name.as_str(), Vec::new()));
+                let name = decl.name.as_str();
+                let i = *index.entry(name).or_insert_with(|| {
+                    merged.push((name, Vec::new()));
                     merged.len() - 1
                 });
+                let markdown = matches!(decl.origin, DeclOrigin::Markdown | DeclOrigin::ModeFile);
+                if markdown && last_md.get(name) == Some(&(vf.group, decl.origin)) {
+                    if let Some(slot) = merged[i].1.last_mut() {
+                        *slot = (vf.file, decl);
+                    }
+                    continue;
+                }
                 merged[i].1.push((vf.file, decl));
+                if markdown {
+                    last_md.insert(name, (vf.group, decl.origin));
+                } else {
+                    last_md.remove(name);
+                }
             }
         }
     }
@@ -390,22 +409,34 @@ fn duplicate_markdown_agents(view: &[ViewFile], out: &mut Vec<(usize, Diagnostic
         if others.is_empty() {
             continue;
         }
-        let last = same.last() == Some(&i);
-        let mut d = Diagnostic::new(
-            Code::DuplicateAgent,
-            decl.span,
+        // Files of one folder with one name replace each other; an `agents/` file and a
+        // `mode/` file of one directory merge field by field (the mode file last).
+        let same_folder: Vec<usize> = same
+            .iter()
+            .copied()
+            .filter(|&j| md[j].2.origin == decl.origin)
+            .collect();
+        let replaced = same_folder.len() > 1;
+        let last = same_folder.last() == Some(&i);
+        let n = others.len();
+        let files = if n == 1 { "file" } else { "files" };
+        let message = if replaced && last {
             format!(
-                "agent \"{}\" is also defined by {} other Markdown file{} of this directory; opencode merges them field by field and {}",
-                decl.name,
-                others.len(),
-                if others.len() == 1 { "" } else { "s" },
-                if last {
-                    "this file, loaded last, wins where both set a field"
-                } else {
-                    "a file loaded after this one wins where both set a field"
-                }
-            ),
-        );
+                "agent \"{}\" is also defined by {n} other Markdown {files} of this folder; opencode keeps one definition per name and folder, and this file, read last (in path order), replaces the others entirely: none of their settings apply. Which file is read last follows the file system, so keep one file per agent",
+                decl.name
+            )
+        } else if replaced {
+            format!(
+                "agent \"{}\" is also defined by {n} other Markdown {files} of this folder; opencode keeps one definition per name and folder, so a file read after this one (in path order) replaces it entirely: none of its settings apply. Which file is read last follows the file system, so keep one file per agent",
+                decl.name
+            )
+        } else {
+            format!(
+                "agent \"{}\" is also defined in the `agents/` and the `mode/` folder of this directory; opencode merges them field by field, the `mode/` file last (and forces `mode: primary`)",
+                decl.name
+            )
+        };
+        let mut d = Diagnostic::new(Code::DuplicateAgent, decl.span, message);
         for (f, other) in others {
             d = d.with_related(
                 Location::File {
