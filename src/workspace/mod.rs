@@ -1122,4 +1122,100 @@ P
         assert_eq!(codes(&ws), []);
         assert_eq!(ws.files_in_scope(), 2);
     }
+
+    #[test]
+    fn file_references_are_read_and_missing_ones_refuse() {
+        use crate::analysis::Effect;
+        use crate::analysis::opencode::effective;
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        write(
+            root,
+            "opencode.jsonc",
+            "{\n  // \"prompt\": \"{file:./commented.txt}\"\n  \"agent\": {\"a\": {\"description\": \"{file:./d.txt}\", \"prompt\": \"{file:./gone.md}\"}}\n}\n",
+        );
+        write(root, "d.txt", "  from a file \n");
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let d = ws.diagnostics();
+        assert_eq!(d.len(), 1, "{d:#?}");
+        let f = &ws.files[d[0].0];
+        assert_eq!(d[0].1.code, Code::BadFileReference);
+        assert_eq!(d[0].1.effect, Effect::RefusesToStart);
+        assert_eq!(d[0].1.span.text(&f.text), "{file:./gone.md}");
+        assert!(
+            d[0].1.message.contains(&root.join("gone.md").display().to_string()),
+            "{}",
+            d[0].1.message
+        );
+        let agents = effective::agents(&ws.view_files(&ws.view_for(root)), &effective::Env::default());
+        let a = agents.iter().find(|a| a.name == "a").unwrap();
+        assert_eq!(a.description.as_ref().unwrap().value, "from a file");
+    }
+
+    #[test]
+    fn skill_directories_in_discovery_order() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        std::fs::create_dir(root.join(".git")).unwrap();
+        for d in [
+            ".opencode/skill/deep/er",
+            ".opencode/skills/b",
+            ".opencode/skill/a",
+            ".claude/skills/c",
+            ".agents/skills/d",
+            "sub/.claude/skills/e",
+            "sub/.opencode/skills/f",
+        ] {
+            write(root, &format!("{d}/SKILL.md"), "---\nname: s\n---\n");
+        }
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let env = ws.effective_env(&root.join("sub"));
+        let canon = std::fs::canonicalize(root).unwrap();
+        let rel: Vec<String> = env
+            .skill_dirs
+            .iter()
+            .map(|d| Path::new(d).strip_prefix(&canon).unwrap().display().to_string())
+            .collect();
+        assert_eq!(
+            rel,
+            [
+                "sub/.claude/skills/e",
+                ".claude/skills/c",
+                ".agents/skills/d",
+                "sub/.opencode/skills/f",
+                ".opencode/skill/a",
+                ".opencode/skills/b",
+                ".opencode/skill/deep/er",
+            ]
+        );
+        assert_eq!(env.worktree.as_deref(), Some(canon.to_str().unwrap()));
+    }
+
+    #[test]
+    fn a_start_directory_sees_its_ancestors_and_user_agents() {
+        let t = tempfile::tempdir().unwrap();
+        let g = tempfile::tempdir().unwrap();
+        let root = t.path();
+        std::fs::create_dir(root.join(".git")).unwrap();
+        write(root, ".opencode/agents/up.md", PRIMARY);
+        write(root, "pkg/sub/opencode.json", "{}");
+        write(g.path(), "agents/global.md", SUBAGENT);
+        let options = Options {
+            global_dir: Some(g.path().to_path_buf()),
+            ..Options::default()
+        };
+        // Loaded from the nested project only, as `explain --root pkg/sub` does.
+        let sub = root.join("pkg/sub");
+        let ws = Workspace::load(std::slice::from_ref(&sub), &options).unwrap();
+        let names: Vec<String> = ws
+            .view_for(&sub)
+            .iter()
+            .flat_map(|&id| ws.files[id].analysis.agents.iter().map(|a| a.name.clone()))
+            .collect();
+        assert_eq!(names, ["global", "up"]);
+        // An empty start directory still sees the user-level agents.
+        let empty = tempfile::tempdir().unwrap();
+        let ws = Workspace::load(&[empty.path().to_path_buf()], &options).unwrap();
+        assert_eq!(ws.view_for(empty.path()).len(), 1);
+    }
 }

@@ -609,4 +609,66 @@ mod tests {
         let a = analyze(r#"{"model": "gpt-4", "small_model": "a/b", "default_agent": 5, "subagent_depth": -1}"#);
         assert_eq!(codes(&a), ["invalid-model", "invalid-type", "invalid-value"]);
     }
+
+    #[test]
+    fn v2_agents_are_lowered_as_opencode_does() {
+        let text = r#"{"agents": {"v": {"system": "S", "disabled": false, "model": "openai/gpt-5#high", "request": {"body": {"x": 1}, "headers": {}}, "mode": "subagent", "extra": 1}, "bad": {"color": "red"}, "kept": {"mode": "primary"}}, "agent": {"kept": {"mode": "subagent"}}}"#;
+        let a = analyze(text);
+        let v = a.agents.iter().find(|d| d.name == "v").unwrap();
+        let m = v.node.as_ref().unwrap().as_map().unwrap();
+        let keys: Vec<&str> = m.entries.iter().map(|e| e.key.name.as_str()).collect();
+        assert_eq!(keys, ["prompt", "disable", "model", "variant", "options", "mode"]);
+        assert_eq!(m.value("model").unwrap().as_str(), Some("openai/gpt-5"));
+        assert_eq!(m.value("variant").unwrap().as_str(), Some("high"));
+        // A malformed V2 entry is dropped with a warning; an id also in `agent` keeps the V1 one.
+        assert!(a.agents.iter().all(|d| d.name != "bad"));
+        let kept: Vec<_> = a.agents.iter().filter(|d| d.name == "kept").collect();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].mode().unwrap().0, "subagent");
+        let d = a.diagnostics.iter().find(|d| d.code == Code::InvalidValue).unwrap();
+        assert_eq!((d.severity, d.effect), (Severity::Warning, Effect::ValueIgnored));
+        assert_eq!(d.span.text(text), "\"bad\"");
+    }
+
+    #[test]
+    fn deprecated_top_level_keys() {
+        let text = r#"{"autoshare": true, "reference": {}, "layout": "stretch"}"#;
+        let a = analyze(text);
+        let got: Vec<(&str, &str, bool)> = a
+            .diagnostics
+            .iter()
+            .map(|d| {
+                (
+                    d.code.as_str(),
+                    d.span.text(text),
+                    d.fix.as_ref().is_some_and(|f| f.safe),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("deprecated-field", "\"autoshare\"", false),
+                ("deprecated-field", "\"reference\"", true),
+                ("deprecated-field", "\"layout\"", true)
+            ]
+        );
+        let (fixed, _) = crate::analysis::opencode::fix_all(&crate::analysis::opencode::FileKind::Config, text);
+        assert_eq!(fixed, r#"{"autoshare": true, "references": {}}"#);
+    }
+
+    #[test]
+    fn a_json_agent_set_twice_is_declared_once_with_the_last_settings() {
+        let a = analyze(r#"{"agent": {"a": {"mode": "subagent"}, "a": {"description": "d"}}}"#);
+        assert_eq!(a.agents.len(), 1);
+        assert!(a.agents[0].mode().is_none());
+    }
+
+    #[test]
+    fn name_must_be_a_string() {
+        let a = analyze(r#"{"agent": {"a": {"name": 42}, "b": {"name": "B"}}}"#);
+        assert_eq!(a.diagnostics.len(), 1);
+        assert_eq!(a.diagnostics[0].code, Code::InvalidType);
+        assert_eq!(a.diagnostics[0].effect, Effect::RefusesToStart);
+    }
 }

@@ -944,4 +944,118 @@ mod tests {
         )]);
         assert_eq!(get(&a, "x").permission.last().unwrap().action, "deny");
     }
+
+    #[test]
+    fn relative_paths_as_node_computes_them() {
+        assert_eq!(
+            relative_path("/w/repo", "/home/u/.local/share/opencode/plans/*.md"),
+            "../../home/u/.local/share/opencode/plans/*.md"
+        );
+        assert_eq!(relative_path("/w/repo", "/w/repo/x/y"), "x/y");
+        assert_eq!(relative_path("/", "/a/b"), "a/b");
+        assert_eq!(relative_path("/a/b/", "/a/b"), "");
+        assert_eq!(relative_path("/a/./b/../c", "/a/d"), "../d");
+    }
+
+    #[test]
+    fn whitelist_and_plan_rules_follow_the_environment() {
+        let env = Env {
+            data_dir: "/h/.local/share/opencode".into(),
+            home: Some("/h".into()),
+            tmp_dir: "/tmp/opencode".into(),
+            worktree: Some("/w".into()),
+            skill_dirs: vec![
+                "/w/.claude/skills/a".into(),
+                "/w/.claude/skills/a".into(),
+                "/w/s/b".into(),
+            ],
+        };
+        let views: Vec<ViewFile> = Vec::new();
+        let a = agents(&views, &env);
+        let ext: Vec<(&str, &str)> = get(&a, "build")
+            .permission
+            .iter()
+            .filter(|r| r.permission == "external_directory")
+            .map(|r| (r.pattern.as_str(), r.action.as_str()))
+            .collect();
+        assert_eq!(
+            ext,
+            [
+                ("*", "ask"),
+                ("/h/.local/share/opencode/tool-output/*", "allow"),
+                ("/tmp/opencode/*", "allow"),
+                ("/w/.claude/skills/a/*", "allow"),
+                ("/w/s/b/*", "allow"),
+                ("/h/.local/share/opencode/tool-output/*", "allow"),
+            ]
+        );
+        let plan = get(&a, "plan");
+        assert!(
+            plan.permission
+                .iter()
+                .any(|r| r.permission == "edit" && r.pattern == "../h/.local/share/opencode/plans/*.md")
+        );
+        assert_eq!(
+            plan.description.as_ref().unwrap().value,
+            "Plan mode. Disallows all edit tools."
+        );
+        assert!(get(&a, "title").description.is_none());
+    }
+
+    #[test]
+    fn json_duplicates_keep_the_first_position_and_the_last_value() {
+        let a = build(&[(
+            FileKind::Config,
+            r#"{"agent": {"x": {"permission": {"bash": {"rm *": "deny", "*": "allow", "rm *": "ask"}}}}}"#,
+        )]);
+        let bash: Vec<(&str, &str)> = get(&a, "x")
+            .permission
+            .iter()
+            .filter(|r| r.permission == "bash")
+            .map(|r| (r.pattern.as_str(), r.action.as_str()))
+            .collect();
+        assert_eq!(bash, [("rm *", "ask"), ("*", "allow")]);
+    }
+
+    #[test]
+    fn options_merge_deeply_and_unknown_keys_replace_entries() {
+        let a = build(&[
+            (
+                FileKind::Config,
+                r#"{"agent": {"o": {"options": {"a": {"x": 1, "y": 2}, "b": [1], "k": 1}}}}"#,
+            ),
+            (
+                md("o"),
+                "---\noptions:\n  a:\n    y: 3\n  b: [2]\nk: {z: true}\n---\nP\n",
+            ),
+        ]);
+        let o = get(&a, "o");
+        let opts: serde_json::Map<String, serde_json::Value> =
+            o.options.iter().map(|(k, v)| (k.clone(), v.value.clone())).collect();
+        assert_eq!(
+            serde_json::Value::Object(opts),
+            serde_json::json!({"a": {"x": 1, "y": 3}, "b": [2], "k": {"z": true}})
+        );
+        assert!(matches!(o.options[0].1.source, Source::File { file: 1, .. }));
+    }
+
+    #[test]
+    fn display_names_come_from_config_entries_and_markdown_resets_them() {
+        let a = build(&[(FileKind::Config, r#"{"agent": {"k": {"name": "Display"}}}"#)]);
+        assert_eq!(get(&a, "k").display_name.as_ref().unwrap().value, "Display");
+        let a = build(&[
+            (FileKind::Config, r#"{"agent": {"k": {"name": "Display"}}}"#),
+            (md("k"), "---\ndescription: d\n---\nP\n"),
+        ]);
+        assert!(get(&a, "k").display_name.is_none());
+    }
+
+    #[test]
+    fn lost_frontmatter_builds_a_bare_agent() {
+        let a = build(&[(md("b"), "---\nmode: subagent\nmode: primary\nmodel: a/b\n---\nP\n")]);
+        let b = get(&a, "b");
+        assert_eq!(b.mode.value, "all");
+        assert!(b.model.is_none());
+        assert_eq!(b.prompt.value, Prompt::WholeFile);
+    }
 }

@@ -597,4 +597,124 @@ mod tests {
         assert_eq!(codes(&a), ["invalid-value"]);
         assert_eq!(a.diagnostics[0].span.text(text), "main");
     }
+
+    #[test]
+    fn how_opencode_reads_each_kind_of_frontmatter() {
+        let cases: &[(&str, Reading)] = &[
+            ("Just a prompt.\n", Reading::NoFrontmatter),
+            ("---\nmode: subagent\n---\nBody\n", Reading::Parsed),
+            ("---\ndescription: Use when: x\n---\nBody\n", Reading::Rescued),
+            // Nothing for the sanitizer to rewrite: gray-matter's cache hands back the whole file.
+            ("---\nmode: subagent\nmode: primary\n---\nBody\n", Reading::Bare),
+            ("---\npermission:\n  *: deny\n---\nBody\n", Reading::Bare),
+            // Rewritten, and still broken: skipped.
+            (
+                "---\ndescription: a: b\nmode: x\nmode: y\n---\nBody\n",
+                Reading::Skipped,
+            ),
+            // CRLF: the sanitizer joins lines with `\n`, so the text changes and the file is skipped.
+            (
+                "---\r\nmode: subagent\r\nmode: primary\r\n---\r\nBody\r\n",
+                Reading::Skipped,
+            ),
+            // No closing line: the sanitizer does not apply.
+            ("---\ndescription: a: b\nmode: subagent\n", Reading::Bare),
+            // A BOM before `---`: the sanitizer's pattern does not match.
+            (
+                "\u{feff}---\ndescription: a: b\nmode: subagent\n---\nB\n",
+                Reading::Bare,
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(analyze_agent(text).reading, Some(*want), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_lost_frontmatter_declares_a_bare_agent_and_a_skipped_one_none() {
+        let bare = analyze_agent("---\nmode: subagent\nmode: primary\ncolor: teal\n---\nBody\n");
+        let decl = &bare.agents[0];
+        assert!(decl.node.is_none() && decl.whole_file && !decl.body_empty);
+        assert_eq!(decl.name, "reviewer");
+        // The field problem is still shown, but it cannot stop opencode now.
+        let color = bare.diagnostics.iter().find(|d| d.code == Code::InvalidColor).unwrap();
+        assert_eq!(color.severity, Severity::Warning);
+        assert_eq!(color.effect, Effect::ValueIgnored);
+        assert!(
+            color.message.contains("once the YAML error is fixed"),
+            "{}",
+            color.message
+        );
+        let dup = bare.diagnostics.iter().find(|d| d.code == Code::DuplicateKey).unwrap();
+        assert_eq!((dup.severity, dup.effect), (Severity::Error, Effect::FileIgnored));
+        let skipped = analyze_agent("---\ndescription: a: b\nmode: x\nmode: y\n---\nBody\n");
+        assert!(skipped.agents.is_empty());
+        assert!(
+            skipped
+                .diagnostics
+                .iter()
+                .any(|d| d.message.contains("skips this agent file"))
+        );
+    }
+
+    #[test]
+    fn rescued_and_unclosed_effects() {
+        let a = analyze_agent("---\ndescription: Use when: x\n---\nBody\n");
+        assert_eq!(a.diagnostics[0].effect, Effect::Works);
+        let a = analyze_agent("---\nmode: subagent\n");
+        assert_eq!(codes(&a), ["syntax-error"]);
+        assert_eq!(a.diagnostics[0].effect, Effect::ValueIgnored);
+        assert_eq!(a.agents[0].mode().unwrap().0, "subagent");
+    }
+
+    #[test]
+    fn mode_files_with_schema_errors_are_skipped() {
+        let a = analyze("---\nhidden: yes\n---\nBody\n", "focus", DeclOrigin::ModeFile);
+        assert!(a.agents.is_empty());
+        let d = a.diagnostics.iter().find(|d| d.code == Code::InvalidType).unwrap();
+        assert_eq!(d.effect, Effect::FileIgnored);
+        let ok = analyze("---\nhidden: true\n---\nBody\n", "focus", DeclOrigin::ModeFile);
+        assert_eq!(ok.agents.len(), 1);
+    }
+
+    #[test]
+    fn scalar_and_list_frontmatter_spread_into_numbered_keys() {
+        let a = analyze_agent("---\nhi\n---\nBody\n");
+        let map = a.agents[0].node.as_ref().unwrap().as_map().unwrap();
+        let keys: Vec<(&str, Option<&str>)> = map
+            .entries
+            .iter()
+            .map(|e| (e.key.name.as_str(), e.value.as_str()))
+            .collect();
+        assert_eq!(keys, [("0", Some("h")), ("1", Some("i"))]);
+        let a = analyze_agent("---\n- x\n- 2\n---\nBody\n");
+        let map = a.agents[0].node.as_ref().unwrap().as_map().unwrap();
+        assert_eq!(map.entries.len(), 2);
+        assert_eq!(map.entries[1].value.value, Value::Int(2));
+        assert!(analyze_agent("---\n42\n---\nBody\n").agents[0].node.is_none());
+    }
+
+    #[test]
+    fn frontmatter_prompt_type_does_not_matter() {
+        let a = analyze_agent("---\nprompt: ~\n---\nBody\n");
+        assert_eq!(codes(&a), ["prompt-overridden"]);
+    }
+
+    #[test]
+    fn read_gives_what_opencode_hands_to_the_loader() {
+        let r = read("---\nmode: subagent\n---\nBody\n");
+        assert_eq!((r.reading, r.content.as_str()), (Reading::Parsed, "Body\n"));
+        assert_eq!(r.data, serde_json::json!({"mode": "subagent"}));
+        let text = "---\nmode: a\nmode: b\n---\nBody\n";
+        let r = read(text);
+        assert_eq!((r.reading, r.content.as_str()), (Reading::Bare, text));
+        assert_eq!(r.data, serde_json::json!({}));
+    }
+
+    #[test]
+    fn no_frontmatter_points_at_the_first_line() {
+        let text = "\n\n# Notes  \nmore\n";
+        let a = analyze_agent(text);
+        assert_eq!(a.agents[0].span.text(text), "# Notes");
+    }
 }

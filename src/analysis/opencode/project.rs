@@ -555,4 +555,58 @@ mod tests {
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].1.code, Code::UnknownAgent);
     }
+
+    #[test]
+    fn markdown_without_frontmatter() {
+        let d = view_diags(&[(agent("README"), "# Our agents\n")]);
+        assert_eq!(d.len(), 1);
+        assert_eq!((d[0].1.code, d[0].1.severity), (Code::NoFrontmatter, Severity::Warning));
+        assert!(d[0].1.message.contains("agent \"README\""), "{}", d[0].1.message);
+        // Replacing a JSON agent's prompt names the definition.
+        let d = view_diags(&[
+            (FileKind::Config, r#"{"agent": {"doc": {"prompt": "Be brief."}}}"#),
+            (agent("doc"), "Notes\n"),
+        ]);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].0, 1);
+        assert!(d[0].1.message.contains("replaces the prompt"), "{}", d[0].1.message);
+        assert!(matches!(d[0].1.related[0].location, Location::File { file: 0, .. }));
+        // A built-in's prompt replaced on purpose is information only.
+        let d = view_diags(&[(agent("build"), "House rules.\n")]);
+        assert_eq!(d[0].1.severity, Severity::Info);
+        // A frontmatter, even after a blank line (reported as misplaced), is not this rule.
+        assert!(view_diags(&[(agent("x"), "\n---\nmode: subagent\n---\nP\n")]).is_empty());
+    }
+
+    #[test]
+    fn same_name_markdown_files_of_one_folder_replace_each_other() {
+        let files = [
+            (
+                agent("a"),
+                "---\nname: shared\ntemperature: 0.1\nmode: subagent\n---\nA\n",
+            ),
+            (agent("b"), "---\nname: shared\n---\nB\n"),
+        ];
+        let analyses: Vec<FileAnalysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
+        let view: Vec<ViewFile> = analyses
+            .iter()
+            .enumerate()
+            .map(|(file, analysis)| ViewFile {
+                file,
+                analysis,
+                group: 0,
+            })
+            .collect();
+        let decls = declarations_in_merge_order(&view);
+        assert_eq!(decls[0].1.len(), 1);
+        assert_eq!(decls[0].1[0].0, 1);
+        assert_eq!(registry(&view).get("shared").unwrap().mode.value, "all");
+        let d = check(&view);
+        assert!(
+            d[0].1.message.contains("a file read after this one"),
+            "{}",
+            d[0].1.message
+        );
+        assert!(d[1].1.message.contains("read last"), "{}", d[1].1.message);
+    }
 }

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The runtime differential test: install the pinned opencode release from npm (no network is
+# needed once installed) and compare agent-lsp with it on every workspace of tests/runtime.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here"
+npm ci --no-audit --no-fund --loglevel=error
+export OPENCODE_BIN="$here/node_modules/opencode-linux-x64/bin/opencode"
+"$OPENCODE_BIN" --version
+cd "$here/../.."
+cargo test --release --test runtime -- --ignored --nocapture
