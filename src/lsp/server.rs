@@ -127,8 +127,10 @@ impl Inner {
             watchers: vec![
                 glob("**/opencode.json"),
                 glob("**/opencode.jsonc"),
-                glob("**/{agent,agents}/**/*.md"),
-                glob("**/{mode,modes}/*.md"),
+                // Agents live in `{agent,agents}/**/*.md` and `{mode,modes}/*.md`; any Markdown
+                // or text file may also be the target of a config's `{file:...}`.
+                glob("**/*.md"),
+                glob("**/*.txt"),
             ],
         };
         let registration = Registration {

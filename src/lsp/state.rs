@@ -292,6 +292,7 @@ impl State {
     /// Files created, changed or deleted on disk.
     pub fn watched(&mut self, events: Vec<FileEvent>) -> Vec<Publish> {
         let mut touched = Vec::new();
+        let mut other_files = false;
         for ev in events {
             let Some(path) = path_of(&ev.uri) else { continue };
             let open = self.ws.id(&path).is_some_and(|id| self.open_doc_for(id));
@@ -300,6 +301,7 @@ impl State {
                 continue;
             }
             if ev.typ == FileChangeType::DELETED {
+                other_files = true;
                 if let Some(id) = self.ws.remove(&path) {
                     debug!("deleted {}", path.display());
                     touched.push(id);
@@ -318,6 +320,8 @@ impl State {
                 continue;
             }
             let Some((kind, role)) = self.ws.role_of(&path) else {
+                // Perhaps the target of a `{file:...}` reference.
+                other_files = true;
                 continue;
             };
             // A new config can turn its directory into a config directory (an `agents/` folder
@@ -337,6 +341,9 @@ impl State {
                 }
                 Err(e) => warn!("{}: {e}", path.display()),
             }
+        }
+        if other_files {
+            touched.extend(self.ws.refresh_file_references());
         }
         self.refresh(&touched)
     }

@@ -254,6 +254,23 @@ impl Workspace {
         id
     }
 
+    /// Read the `{file:...}` references of every config again (a referenced file was created,
+    /// changed or deleted); returns the configs that have any.
+    pub fn refresh_file_references(&mut self) -> Vec<usize> {
+        let ids: Vec<usize> = (0..self.files.len())
+            .filter(|&i| {
+                let f = &self.files[i];
+                f.live && f.kind == FileKind::Config && f.text.contains("{file:")
+            })
+            .collect();
+        for &id in &ids {
+            let f = &mut self.files[id];
+            f.analysis = opencode::analyze(&f.kind, &f.text);
+            self.substitute(id);
+        }
+        ids
+    }
+
     /// opencode's `{env:...}` and `{file:...}` substitutions in a config file: the values are
     /// read here (the environment, the referenced files) and applied to a copy of the analysis;
     /// a reference to a missing file is a `bad-file-reference` error on the reference.
