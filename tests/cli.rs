@@ -1241,3 +1241,40 @@ fn readme_rule_table_matches_the_catalog() {
         .collect();
     assert_eq!(rows, expected);
 }
+
+#[test]
+fn effect_filter_keeps_only_those_effects() {
+    let ws = workspace(&[(".opencode/agents/rev.md", BROKEN_AGENT)]);
+    let (_, all) = check_json(ws.path(), &[]);
+    let effects = |r: &Value| -> BTreeSet<String> {
+        r["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["effect"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        effects(&all),
+        BTreeSet::from(["refuses-to-start".to_string(), "value-ignored".to_string()])
+    );
+    let (status, refusals) = check_json(ws.path(), &["--effect", "refuses-to-start"]);
+    assert_eq!(status, 1);
+    assert_eq!(effects(&refusals), BTreeSet::from(["refuses-to-start".to_string()]));
+    assert_eq!(
+        refusals["diagnostics"].as_array().unwrap().len(),
+        all["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["effect"] == "refuses-to-start")
+            .count()
+    );
+    // Only warnings left: exit 0.
+    let (status, ignored) = check_json(ws.path(), &["--effect", "value-ignored,works-but-risky"]);
+    assert_eq!(status, 0);
+    assert_eq!(effects(&ignored), BTreeSet::from(["value-ignored".to_string()]));
+    let out = check(ws.path(), &["--effect", "sometimes"]);
+    assert_eq!(out.status, 2);
+    assert!(out.stderr.contains("unknown effect `sometimes`"), "{}", out.stderr);
+}

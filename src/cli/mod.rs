@@ -62,6 +62,17 @@ struct CheckArgs {
     /// what remains.
     #[arg(long)]
     fix: bool,
+    /// Report only diagnostics with these runtime effects (comma-separated), e.g.
+    /// `--effect refuses-to-start`.
+    #[arg(long, value_delimiter = ',', value_name = "EFFECT", value_parser = parse_effect)]
+    effect: Vec<crate::analysis::Effect>,
+}
+
+fn parse_effect(s: &str) -> Result<crate::analysis::Effect, String> {
+    crate::analysis::Effect::parse(s).ok_or_else(|| {
+        let all: Vec<&str> = crate::analysis::Effect::ALL.iter().map(|e| e.as_str()).collect();
+        format!("unknown effect `{s}`; one of {}", all.join(", "))
+    })
 }
 
 #[derive(clap::Args)]
@@ -177,7 +188,10 @@ fn check(args: CheckArgs) -> i32 {
             };
         }
     }
-    let diags = ws.diagnostics();
+    let mut diags = ws.diagnostics();
+    if !args.effect.is_empty() {
+        diags.retain(|(_, d)| args.effect.contains(&d.effect));
+    }
     let report = match args.format {
         Format::Human => {
             let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
