@@ -104,7 +104,10 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
     }
     // What opencode uses: the settings when the frontmatter was read, nothing when it was lost.
     let settings = parsed.root.as_ref().filter(|r| r.as_map().is_some() && !reading.lost());
-    check_prompt(text, &split, settings, &mut out);
+    // A lost frontmatter makes the whole file the prompt: nothing to say about the body.
+    if !reading.lost() {
+        check_prompt(text, &split, settings, &mut out);
+    }
     if origin == DeclOrigin::ModeFile {
         let span = split.frontmatter.as_ref().map(|f| f.open).unwrap_or(decl_span);
         out.push(Diagnostic::new(
