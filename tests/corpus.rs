@@ -7,6 +7,10 @@
 //!   (and each of whose errors must still fire, so the table cannot rot).
 //! - Claude Code agents, skills and command files (kinds `C_claude_agent` and `D_skill_command`)
 //!   laid out at their original paths must not be picked up as opencode files.
+//! - Every diagnostic of every opencode corpus file (file, line, column, severity, effect,
+//!   code) is pinned in `tests/corpus/opencode.snap`, with the files that get none listed as
+//!   `ok`: any change in what is reported shows up as a diff to review. Refresh it after an
+//!   intended change with `UPDATE_EXPECT=1 cargo test --test corpus`.
 //! - `cargo test --test corpus -- --nocapture` prints the warning counts by code.
 //!
 //! The expectations come from the facts in `shared/spec/opencode.md` (opencode 1.18.34), not from
@@ -225,6 +229,9 @@ fn opencode_corpus_files_are_all_analysed_and_only_broken_ones_get_errors() {
     }
 
     let mut problems: Vec<String> = Vec::new();
+    // "<repo>/<path>:<line>:<column> <severity> <effect> <code>" per diagnostic, "<repo>/<path> ok"
+    // per file without any.
+    let mut snapshot: Vec<String> = Vec::new();
     // local_file -> the error codes it got.
     let mut errors: BTreeMap<String, BTreeSet<&'static str>> = BTreeMap::new();
     let mut warnings: BTreeMap<&'static str, usize> = BTreeMap::new();
@@ -266,7 +273,28 @@ fn opencode_corpus_files_are_all_analysed_and_only_broken_ones_get_errors() {
         );
         analysed += local_of.len();
 
-        for (id, d) in ws.diagnostics() {
+        let diagnostics = ws.diagnostics();
+        for (&id, _) in &local_of {
+            let f = &ws.files[id];
+            let rel = f.path.strip_prefix(&root).unwrap_or(&f.path).display().to_string();
+            let own: Vec<&agent_lsp::analysis::Diagnostic> =
+                diagnostics.iter().filter(|(i, _)| *i == id).map(|(_, d)| d).collect();
+            if own.is_empty() {
+                snapshot.push(format!("{repo}/{rel} ok"));
+            }
+            for d in own {
+                let pos = f.index.line_col(&f.text, d.span.start as usize, Encoding::Utf32);
+                snapshot.push(format!(
+                    "{repo}/{rel}:{}:{} {} {} {}",
+                    pos.line + 1,
+                    pos.col + 1,
+                    d.severity.as_str(),
+                    d.effect.as_str(),
+                    d.code.as_str()
+                ));
+            }
+        }
+        for (id, d) in diagnostics {
             let f = &ws.files[id];
             let local = local_of.get(&id).copied().unwrap_or("?");
             match d.severity {
@@ -317,6 +345,25 @@ fn opencode_corpus_files_are_all_analysed_and_only_broken_ones_get_errors() {
     for (code, n) in &infos {
         eprintln!("  {code:<24}{n:>5}");
     }
+
+    snapshot.sort_by(|a, b| {
+        // By file, then by line and column as numbers.
+        let key = |l: &str| {
+            let head = l.split(' ').next().unwrap_or("").to_string();
+            let mut parts = head.rsplitn(3, ':');
+            let (c, l2, f) = (parts.next(), parts.next(), parts.next());
+            match (
+                f,
+                l2.and_then(|x| x.parse::<u32>().ok()),
+                c.and_then(|x| x.parse::<u32>().ok()),
+            ) {
+                (Some(f), Some(l), Some(c)) => (f.to_string(), l, c),
+                _ => (head, 0, 0),
+            }
+        };
+        key(a).cmp(&key(b)).then_with(|| a.cmp(b))
+    });
+    expect_test::expect_file!["corpus/opencode.snap"].assert_eq(&(snapshot.join("\n") + "\n"));
 
     let total: usize = repos.values().map(Vec::len).sum();
     assert_eq!(analysed, total, "not every opencode corpus file was analysed");

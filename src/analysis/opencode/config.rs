@@ -251,6 +251,7 @@ fn lower_v2_agents(entry: &Entry, top: &Map, analysis: &mut FileAnalysis, out: &
             )),
             body_empty: false,
             whole_file: false,
+            prompt_hash: None,
         });
     }
 }
@@ -378,6 +379,7 @@ fn agents(entry: &Entry, origin: DeclOrigin, ctx: &Ctx, analysis: &mut FileAnaly
             node: value.as_map().is_some().then(|| value.clone()),
             body_empty: false,
             whole_file: false,
+            prompt_hash: None,
         });
     }
 }

@@ -141,6 +141,7 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
             node,
             body_empty: prompt.text(text).trim().is_empty(),
             whole_file: reading == Reading::Bare,
+            prompt_hash: Some(super::prompt_hash(prompt.text(text).trim())),
         }],
     };
     FileAnalysis {

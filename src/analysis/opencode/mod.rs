@@ -74,6 +74,9 @@ pub struct AgentDecl {
     /// For Markdown agents whose frontmatter opencode could not read: the prompt is the whole
     /// file, frontmatter included, and no setting applies.
     pub whole_file: bool,
+    /// For Markdown agents: a hash of the prompt as opencode sets it (the trimmed body), to tell
+    /// whether it replaces a config prompt with the same text.
+    pub prompt_hash: Option<u64>,
 }
 
 impl AgentDecl {
@@ -185,6 +188,14 @@ pub fn fix_all(kind: &FileKind, text: &str) -> (String, Vec<String>) {
         text = next;
     }
     (text, applied)
+}
+
+/// A hash of a prompt's text, to compare prompts across files without keeping the text.
+pub fn prompt_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
 }
 
 /// The agent name opencode derives from a Markdown path relative to its config directory:

@@ -279,12 +279,23 @@ fn markdown_without_frontmatter(view: &[ViewFile], reg: &Registry, out: &mut Vec
             continue;
         };
         let name = &decl.name;
-        let json: Vec<(usize, Span)> = view
+        let json: Vec<(usize, &super::AgentDecl)> = view
             .iter()
             .flat_map(|o| o.analysis.agents.iter().map(move |d| (o.file, d)))
             .filter(|(_, d)| &d.name == name && matches!(d.origin, DeclOrigin::AgentKey | DeclOrigin::ModeKey))
-            .map(|(f, d)| (f, d.span))
             .collect();
+        // A config prompt with the same text (typically `{file:...}` naming this very file) is
+        // replaced by itself: nothing changes.
+        let config_prompt = json
+            .iter()
+            .rev()
+            .find_map(|(_, d)| d.field("prompt").and_then(|p| p.as_str()));
+        // A reference left unresolved (no home directory to expand `~/`) may be that file too.
+        if config_prompt.is_some_and(|p| Some(super::prompt_hash(p.trim())) == decl.prompt_hash || p.contains("{file:"))
+        {
+            continue;
+        }
+        let json: Vec<(usize, Span)> = json.into_iter().map(|(f, d)| (f, d.span)).collect();
         let builtin = reg.get(name).is_some_and(|r| r.native);
         let d = if let Some(&(file, span)) = json.last() {
             Diagnostic::new(
@@ -571,6 +582,13 @@ mod tests {
         assert_eq!(d[0].0, 1);
         assert!(d[0].1.message.contains("replaces the prompt"), "{}", d[0].1.message);
         assert!(matches!(d[0].1.related[0].location, Location::File { file: 0, .. }));
+        // The same text as the config prompt (a `{file:}` of this very file), or a reference
+        // that could not be resolved: nothing to report.
+        for prompt in ["  Notes ", "{file:~/.config/opencode/agents/doc.md}"] {
+            let config = format!(r#"{{"agent": {{"doc": {{"prompt": "{prompt}"}}}}}}"#);
+            let d = view_diags(&[(FileKind::Config, config.as_str()), (agent("doc"), "Notes\n")]);
+            assert!(d.is_empty(), "{d:#?}");
+        }
         // A built-in's prompt replaced on purpose is information only.
         let d = view_diags(&[(agent("build"), "House rules.\n")]);
         assert_eq!(d[0].1.severity, Severity::Info);
