@@ -1,11 +1,14 @@
 //! Every fix, in YAML frontmatter and in JSONC: applying it leaves a file that parses, the
-//! diagnostic is gone, the rest of the file is untouched, and a safe fix does not change what
-//! opencode does (the effective agents' permission decisions stay the same).
+//! diagnostic is gone, the rest of the file is untouched, and the effective agents change in
+//! exactly the way the test names, field by field and rule by rule: nothing at all for a fix
+//! that keeps what opencode does (`tools` to `permission`, `maxSteps` to `steps`, ...), only the
+//! repaired value for a fix of a value opencode rejects (a quoted number, an unquoted color),
+//! and the intended change for a "did you mean". `fix_all` is idempotent.
+
+mod fingerprint;
 
 use agent_lsp::analysis::diagnostic::apply;
-use agent_lsp::analysis::opencode::effective::{self, EffectiveAgent};
-use agent_lsp::analysis::opencode::project::ViewFile;
-use agent_lsp::analysis::opencode::{FileKind, analyze};
+use agent_lsp::analysis::opencode::{FileKind, analyze, fix_all};
 use agent_lsp::analysis::{Code, Diagnostic};
 
 fn agent() -> FileKind {
@@ -20,20 +23,10 @@ fn count(kind: &FileKind, text: &str, code: Code) -> usize {
         .count()
 }
 
-fn agents(kind: &FileKind, text: &str) -> Vec<EffectiveAgent> {
-    let a = analyze(kind, text);
-    effective::agents(
-        &[ViewFile {
-            file: 0,
-            analysis: &a,
-            group: 0,
-        }],
-        &effective::Env::default(),
-    )
-}
-
-/// Apply the first fix for `code` and return the new text, checking the invariants.
-fn fix(kind: &FileKind, text: &str, code: Code) -> String {
+/// Apply the first fix for `code` and return the new text, checking the invariants; `changes`
+/// is the exact change to the effective agents (`agent.field: before -> after`).
+#[track_caller]
+fn fix(kind: &FileKind, text: &str, code: Code, changes: &[&str]) -> String {
     let a = analyze(kind, text);
     let d: &Diagnostic = a
         .diagnostics
@@ -53,39 +46,32 @@ fn fix(kind: &FileKind, text: &str, code: Code) -> String {
         "{} left the diagnostic:\n{out}",
         f.title
     );
-    // A safe fix that repairs a value opencode rejects changes behaviour on purpose; otherwise
-    // it must not change any decision.
-    let had_errors = a
-        .diagnostics
+    let (before_agents, after_agents) = (fingerprint::agents(kind, text), fingerprint::agents(kind, &out));
+    let diff = fingerprint::diff(&before_agents, &after_agents);
+    // `*.field: ...` stands for the same change on every agent.
+    let changes: Vec<String> = changes
         .iter()
-        .any(|d| d.severity == agent_lsp::analysis::Severity::Error);
-    if f.safe && !had_errors {
-        let (before, after) = (agents(kind, text), agents(kind, &out));
-        let probes = [
-            ("edit", "src/a.rs"),
-            ("bash", "ls"),
-            ("bash", "git push x"),
-            ("webfetch", "*"),
-            ("read", "a"),
-        ];
-        for (b, a) in before.iter().zip(&after) {
-            assert_eq!(b.name, a.name);
-            for (p, i) in probes {
-                assert_eq!(
-                    b.evaluate(p, i).0,
-                    a.evaluate(p, i).0,
-                    "safe fix {} changed {p} {i}:\n{out}",
-                    f.title
-                );
-            }
-            assert_eq!(
-                b.steps.as_ref().map(|s| s.value),
-                a.steps.as_ref().map(|s| s.value),
-                "{}",
-                f.title
-            );
-        }
+        .flat_map(|c| match c.strip_prefix("*.") {
+            Some(rest) => after_agents.iter().map(|(n, _)| format!("{n}.{rest}")).collect(),
+            None => vec![c.to_string()],
+        })
+        .collect();
+    assert_eq!(
+        diff, changes,
+        "{} changed the effective agents:\n{text}\n-->\n{out}",
+        f.title
+    );
+    // A safe fix repairs a rejected value at most: it never changes anything else.
+    if f.safe && d.severity != agent_lsp::analysis::Severity::Error {
+        assert!(diff.is_empty(), "safe fix {} changed behaviour: {diff:?}", f.title);
     }
+    let once = fix_all(kind, &out).0;
+    assert_eq!(
+        fix_all(kind, &once).0,
+        once,
+        "fix_all is not idempotent after {}",
+        f.title
+    );
     out
 }
 
@@ -99,6 +85,7 @@ fn quote_color() {
         &agent(),
         &md("mode: subagent # keep\ncolor: #FF5733\n"),
         Code::InvalidColor,
+        &["x.color: - -> #FF5733"],
     );
     assert_eq!(out, md("mode: subagent # keep\ncolor: \"#FF5733\"\n"));
 }
@@ -106,12 +93,12 @@ fn quote_color() {
 #[test]
 fn remove_quotes_from_numbers() {
     assert_eq!(
-        fix(&agent(), &md("steps: \"5\"\n"), Code::InvalidType),
+        fix(&agent(), &md("steps: \"5\"\n"), Code::InvalidType, &["x.steps: - -> 5"]),
         md("steps: 5\n")
     );
     let json = "{\"agent\": {\"x\": {\"temperature\": \"0.5\"}}}";
     assert_eq!(
-        fix(&FileKind::Config, json, Code::InvalidType),
+        fix(&FileKind::Config, json, Code::InvalidType, &["x.temperature: - -> 0.5"]),
         "{\"agent\": {\"x\": {\"temperature\": 0.5}}}"
     );
 }
@@ -119,25 +106,26 @@ fn remove_quotes_from_numbers() {
 #[test]
 fn max_steps() {
     assert_eq!(
-        fix(&agent(), &md("maxSteps: 10\n"), Code::DeprecatedField),
+        fix(&agent(), &md("maxSteps: 10\n"), Code::DeprecatedField, &[]),
         md("steps: 10\n")
     );
     assert_eq!(
         fix(
             &agent(),
             &md("steps: 5\nmaxSteps: 10\nmode: all\n"),
-            Code::DeprecatedField
+            Code::DeprecatedField,
+            &[]
         ),
         md("steps: 5\nmode: all\n")
     );
     let json = "{\n  \"agent\": {\n    \"x\": {\n      \"maxSteps\": 3,\n      \"steps\": 4\n    }\n  }\n}\n";
     assert_eq!(
-        fix(&FileKind::Config, json, Code::DeprecatedField),
+        fix(&FileKind::Config, json, Code::DeprecatedField, &[]),
         "{\n  \"agent\": {\n    \"x\": {\n      \"steps\": 4\n    }\n  }\n}\n"
     );
     let json = "{\"agent\": {\"x\": {\"maxSteps\": 3}}}";
     assert_eq!(
-        fix(&FileKind::Config, json, Code::DeprecatedField),
+        fix(&FileKind::Config, json, Code::DeprecatedField, &[]),
         "{\"agent\": {\"x\": {\"steps\": 3}}}"
     );
 }
@@ -145,19 +133,19 @@ fn max_steps() {
 #[test]
 fn tools_to_permission_in_place() {
     let text = md("description: d\ntools:\n  write: false\n  edit: true\n  bash: false\n  mymcp_*: true\n");
-    let out = fix(&agent(), &text, Code::DeprecatedField);
+    let out = fix(&agent(), &text, Code::DeprecatedField, &[]);
     assert_eq!(
         out,
         md("description: d\npermission:\n  edit: allow\n  bash: deny\n  mymcp_*: allow\n")
     );
     let flow = md("tools: {write: false, bash: true}\n");
     assert_eq!(
-        fix(&agent(), &flow, Code::DeprecatedField),
+        fix(&agent(), &flow, Code::DeprecatedField, &[]),
         md("permission: {edit: deny, bash: allow}\n")
     );
     let json = "{\"agent\": {\"x\": {\"tools\": {\"write\": false, \"bash\": true}}}}";
     assert_eq!(
-        fix(&FileKind::Config, json, Code::DeprecatedField),
+        fix(&FileKind::Config, json, Code::DeprecatedField, &[]),
         "{\"agent\": {\"x\": {\"permission\": {\"edit\": \"deny\", \"bash\": \"allow\"}}}}"
     );
 }
@@ -167,11 +155,11 @@ fn tools_merge_into_existing_permission_with_explicit_rules_winning() {
     // opencode: {...tools, ...permission}: bash (from tools) comes first, so the later "*"
     // decides for bash; edit is explicit and wins over write: false.
     let text = md("tools:\n  bash: false\n  write: false\npermission:\n  \"*\": allow\n  edit: ask\n");
-    let out = fix(&agent(), &text, Code::DeprecatedField);
+    let out = fix(&agent(), &text, Code::DeprecatedField, &[]);
     assert_eq!(out, md("permission:\n  bash: deny\n  edit: ask\n  \"*\": allow\n"));
     // Top-level tools in a config, CRLF.
     let json = "{\r\n  \"tools\": {\r\n    \"webfetch\": false\r\n  },\r\n  \"permission\": {\r\n    \"bash\": \"ask\"\r\n  }\r\n}\r\n";
-    let out = fix(&FileKind::Config, json, Code::DeprecatedField);
+    let out = fix(&FileKind::Config, json, Code::DeprecatedField, &[]);
     assert_eq!(
         out,
         "{\r\n  \"permission\": {\r\n    \"webfetch\": \"deny\",\r\n    \"bash\": \"ask\"\r\n  }\r\n}\r\n"
@@ -181,34 +169,68 @@ fn tools_merge_into_existing_permission_with_explicit_rules_winning() {
 #[test]
 fn did_you_mean_fixes() {
     assert_eq!(
-        fix(&agent(), &md("temprature: 0.2\n"), Code::UnknownKey),
+        fix(
+            &agent(),
+            &md("temprature: 0.2\n"),
+            Code::UnknownKey,
+            &["x.temperature: - -> 0.2", "x.options: temprature=0.2 -> "]
+        ),
         md("temperature: 0.2\n")
     );
     assert_eq!(
-        fix(&agent(), &md("permissions:\n  edit: deny\n"), Code::UnknownKey),
+        fix(
+            &agent(),
+            &md("permissions:\n  edit: deny\n"),
+            Code::UnknownKey,
+            &[
+                "x.options: permissions={\"edit\":\"deny\"} -> ",
+                "x.permission: +edit \"*\" deny"
+            ]
+        ),
         md("permission:\n  edit: deny\n")
     );
     assert_eq!(
-        fix(&agent(), &md("mode: subagnet\n"), Code::InvalidValue),
+        fix(
+            &agent(),
+            &md("mode: subagnet\n"),
+            Code::InvalidValue,
+            &["x.mode: subagnet -> subagent"]
+        ),
         md("mode: subagent\n")
     );
     assert_eq!(
-        fix(&agent(), &md("permission:\n  bash: allowed\n"), Code::InvalidValue),
+        fix(
+            &agent(),
+            &md("permission:\n  bash: allowed\n"),
+            Code::InvalidValue,
+            &["x.permission: -bash \"*\" allowed, +bash \"*\" allow"]
+        ),
         md("permission:\n  bash: allow\n")
     );
     let json = "{\"agent\": {\"x\": {\"mode\": \"primay\"}}, \"agnet\": {}}";
-    let out = fix(&FileKind::Config, json, Code::InvalidValue);
+    let out = fix(
+        &FileKind::Config,
+        json,
+        Code::InvalidValue,
+        &["x.mode: primay -> primary"],
+    );
     assert_eq!(out, "{\"agent\": {\"x\": {\"mode\": \"primary\"}}, \"agnet\": {}}");
     assert_eq!(
         fix(
             &FileKind::Config,
             "{\"model\": \"a/b\", \"agnet\": {}}",
-            Code::UnknownKey
+            Code::UnknownKey,
+            &[]
         ),
         "{\"model\": \"a/b\", \"agent\": {}}"
     );
     assert_eq!(
-        fix(&agent(), &md("permission:\n  write: deny\n"), Code::UnknownPermission),
+        fix(
+            &agent(),
+            &md("permission:\n  write: deny\n"),
+            Code::UnknownPermission,
+            &["x.permission: -write \"*\" deny, +edit \"*\" deny"]
+        ),
         md("permission:\n  edit: deny\n")
     );
 }
@@ -216,25 +238,45 @@ fn did_you_mean_fixes() {
 #[test]
 fn command_patterns_move_under_bash() {
     let text = md("permission:\n  bash:\n    \"*\": ask\n  \"rm -rf *\": deny\n  edit: deny\n");
-    let out = fix(&agent(), &text, Code::UnknownPermission);
+    let out = fix(
+        &agent(),
+        &text,
+        Code::UnknownPermission,
+        &["x.permission: -rm -rf * \"*\" deny, +bash \"rm -rf *\" deny"],
+    );
     assert_eq!(
         out,
         md("permission:\n  bash:\n    \"*\": ask\n    \"rm -rf *\": deny\n  edit: deny\n")
     );
     let text = md("permission:\n  edit: deny\n  \"git push --force*\": deny\n");
-    let out = fix(&agent(), &text, Code::UnknownPermission);
+    let out = fix(
+        &agent(),
+        &text,
+        Code::UnknownPermission,
+        &["x.permission: -git push --force* \"*\" deny, +bash \"git push --force*\" deny"],
+    );
     assert_eq!(
         out,
         md("permission:\n  edit: deny\n  bash:\n    \"git push --force*\": deny\n")
     );
     let json = "{\"permission\": {\"bash\": {\"*\": \"ask\"}, \"rm -rf *\": \"deny\"}}";
     assert_eq!(
-        fix(&FileKind::Config, json, Code::UnknownPermission),
+        fix(
+            &FileKind::Config,
+            json,
+            Code::UnknownPermission,
+            &["*.permission: -rm -rf * \"*\" deny, +bash \"rm -rf *\" deny"]
+        ),
         "{\"permission\": {\"bash\": {\"*\": \"ask\", \"rm -rf *\": \"deny\"}}}"
     );
     let json = "{\"permission\": {\"rm -rf *\": \"deny\"}}";
     assert_eq!(
-        fix(&FileKind::Config, json, Code::UnknownPermission),
+        fix(
+            &FileKind::Config,
+            json,
+            Code::UnknownPermission,
+            &["*.permission: -rm -rf * \"*\" deny, +bash \"rm -rf *\" deny"]
+        ),
         "{\"permission\": {\"bash\": {\"rm -rf *\": \"deny\"}}}"
     );
 }
@@ -242,14 +284,19 @@ fn command_patterns_move_under_bash() {
 #[test]
 fn catch_all_moves_to_the_front() {
     let text = md("permission:\n  bash:\n    \"git push *\": deny\n    \"git status\": allow\n    \"*\": ask\n");
-    let out = fix(&agent(), &text, Code::ShadowedRule);
+    let out = fix(&agent(), &text, Code::ShadowedRule, &["x.permission: reordered"]);
     assert_eq!(
         out,
         md("permission:\n  bash:\n    \"*\": ask\n    \"git push *\": deny\n    \"git status\": allow\n")
     );
     assert_eq!(count(&agent(), &out, Code::ShadowedRule), 0);
     let json = "{\n  \"permission\": {\n    \"edit\": \"deny\",\n    \"*\": \"allow\"\n  }\n}";
-    let out = fix(&FileKind::Config, json, Code::ShadowedRule);
+    let out = fix(
+        &FileKind::Config,
+        json,
+        Code::ShadowedRule,
+        &["*.permission: reordered"],
+    );
     assert_eq!(
         out,
         "{\n  \"permission\": {\n    \"*\": \"allow\",\n    \"edit\": \"deny\"\n  }\n}"
@@ -303,16 +350,17 @@ fn check_fix_rewrites_only_files_with_safe_fixes() {
 #[test]
 fn deprecated_mode_key_becomes_agent() {
     let json = "{\n  \"mode\": {\n    \"focus\": { \"description\": \"d\" },\n    \"deep\": { \"mode\": \"subagent\" }\n  }\n}\n";
-    let out = fix(&FileKind::Config, json, Code::DeprecatedField);
+    let out = fix(&FileKind::Config, json, Code::DeprecatedField, &[]);
     assert_eq!(
         out,
         "{\n  \"agent\": {\n    \"focus\": { \"mode\": \"primary\", \"description\": \"d\" },\n    \"deep\": { \"mode\": \"primary\" }\n  }\n}\n"
     );
     let json = "{\"agent\": {\"a\": {}}, \"mode\": {\"focus\": {}}}";
-    let out = fix(&FileKind::Config, json, Code::DeprecatedField);
+    let out = fix(&FileKind::Config, json, Code::DeprecatedField, &[]);
     assert_eq!(out, "{\"agent\": {\"a\": {}, \"focus\": {\"mode\": \"primary\"}}}");
     // The same name in both: no fix (which settings win would change).
     let a = analyze(&FileKind::Config, "{\"agent\": {\"a\": {}}, \"mode\": {\"a\": {}}}");
+    assert!(a.diagnostics.iter().any(|d| d.code == Code::DeprecatedField));
     assert!(a.diagnostics.iter().all(|d| d.fix.is_none()));
 }
 
@@ -321,12 +369,12 @@ fn tools_with_keys_that_collapse_into_edit() {
     // write, patch and edit all become `edit` (first position, last value).
     let json = "{\"agent\": {\"x\": {\"tools\": {\"bash\": true, \"write\": false, \"patch\": true, \"edit\": true}}}}";
     assert_eq!(
-        fix(&FileKind::Config, json, Code::DeprecatedField),
+        fix(&FileKind::Config, json, Code::DeprecatedField, &[]),
         "{\"agent\": {\"x\": {\"permission\": {\"bash\": \"allow\", \"edit\": \"allow\"}}}}"
     );
     let yaml = md("tools:\n  write: false\n  patch: false\n  edit: true\n");
     assert_eq!(
-        fix(&agent(), &yaml, Code::DeprecatedField),
+        fix(&agent(), &yaml, Code::DeprecatedField, &[]),
         md("permission:\n  edit: allow\n")
     );
 }
@@ -337,10 +385,71 @@ fn no_rename_onto_a_key_that_is_already_there_and_no_fix_all_on_broken_files() {
     let d = a.diagnostics.iter().find(|d| d.code == Code::UnknownKey).unwrap();
     assert!(d.message.contains("`description`") && d.fix.is_none());
     let a = analyze(&FileKind::Config, "{\"agent\": {}, \"agnet\": {}}");
+    assert!(a.diagnostics.iter().any(|d| d.code == Code::UnknownKey));
     assert!(a.diagnostics.iter().all(|d| d.fix.is_none()));
     // A file that does not parse: fix_all leaves it alone.
     let broken = "---\ntools:\n  exa: true\npermission:\n  webfetch: a: b\n  exa: allow\n---\nx";
     let (out, titles) = agent_lsp::analysis::opencode::fix_all(&agent(), broken);
     assert!(titles.is_empty());
     assert_eq!(out, broken);
+}
+
+/// `fix_all` reaches a fixed point: applying it again changes nothing. Checked on every file of
+/// `test-workspace/` and of the corpus, and the fixed text keeps what opencode does, except for
+/// the values it repairs.
+#[test]
+fn fix_all_is_idempotent_and_keeps_behaviour_on_real_files() {
+    use std::path::{Path, PathBuf};
+    fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "md" || x == "json" || x == "jsonc") {
+                out.push(p);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = Vec::new();
+    files(&root.join("test-workspace"), &mut paths);
+    files(&root.join("../shared/corpus/A_opencode_agent"), &mut paths);
+    files(&root.join("../shared/corpus/B_opencode_config"), &mut paths);
+    assert!(paths.len() > 100, "{} files", paths.len());
+    let mut fixed_files = 0;
+    for p in &paths {
+        let text = std::fs::read_to_string(p).unwrap();
+        let kind = if p.extension().is_some_and(|x| x == "md") {
+            agent()
+        } else {
+            FileKind::Config
+        };
+        let (once, titles) = fix_all(&kind, &text);
+        let (twice, more) = fix_all(&kind, &once);
+        assert_eq!(
+            twice,
+            once,
+            "{}: fix_all is not idempotent ({more:?} after {titles:?})",
+            p.display()
+        );
+        if titles.is_empty() {
+            assert_eq!(once, text, "{}", p.display());
+            continue;
+        }
+        fixed_files += 1;
+        // Only repaired values may change; on these files the safe fixes repair nothing that
+        // opencode rejects except quoted numbers and unquoted colors.
+        let diff = fingerprint::diff(&fingerprint::agents(&kind, &text), &fingerprint::agents(&kind, &once));
+        let repairs = diff.iter().all(|d| {
+            [".color: - -> ", ".steps: - -> ", ".temperature: - -> ", ".top_p: - -> "]
+                .iter()
+                .any(|r| d.contains(r))
+        });
+        assert!(
+            repairs,
+            "{}: fix_all {titles:?} changed behaviour: {diff:?}",
+            p.display()
+        );
+    }
+    assert!(fixed_files > 20, "only {fixed_files} files had safe fixes");
 }
