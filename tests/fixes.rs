@@ -453,3 +453,24 @@ fn fix_all_is_idempotent_and_keeps_behaviour_on_real_files() {
     }
     assert!(fixed_files > 20, "only {fixed_files} files had safe fixes");
 }
+
+/// Fixes whose edits overlap wait for the next round of `fix_all`: all of them end up applied,
+/// and a second `fix_all` has nothing left to do.
+#[test]
+fn fix_all_applies_overlapping_fixes_in_rounds() {
+    let json = "{\"mode\": {\"focus\": {\"maxSteps\": 4, \"tools\": {\"write\": false}}}}";
+    let (once, titles) = fix_all(&FileKind::Config, json);
+    assert_eq!(
+        once,
+        "{\"agent\": {\"focus\": {\"mode\": \"primary\", \"steps\": 4, \"permission\": {\"edit\": \"deny\"}}}}"
+    );
+    assert_eq!(titles.len(), 3, "{titles:?}");
+    assert_eq!(fix_all(&FileKind::Config, &once), (once.clone(), Vec::new()));
+    assert!(
+        fingerprint::diff(
+            &fingerprint::agents(&FileKind::Config, json),
+            &fingerprint::agents(&FileKind::Config, &once)
+        )
+        .is_empty()
+    );
+}
