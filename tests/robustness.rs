@@ -85,12 +85,93 @@ fn check_diagnostics(text: &str, diags: &[Diagnostic], what: &str) {
                     back <= text.len() && text.is_char_boundary(back),
                     "{what}: {offset} -> {back}"
                 );
-                // Offsets inside a CRLF pair move back to its start; offset 0 of a file with a
-                // BOM is column 0 of the first line, which is after the BOM.
-                let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
-                assert!(
-                    back <= offset.max(bom),
+                assert_eq!(
+                    back,
+                    round_trip_target(text, offset),
                     "{what}: {offset} -> {pos:?} -> {back} ({enc:?})"
+                );
+            }
+        }
+    }
+}
+
+/// Where a byte offset lands after a trip to a line and column and back: the offset itself,
+/// except for the two documented moves (an offset between the CR and the LF of a CRLF pair goes
+/// to the pair's start; offset 0 of a file with a BOM is column 0 of the first line, after the
+/// BOM).
+fn round_trip_target(text: &str, offset: usize) -> usize {
+    let bytes = text.as_bytes();
+    if offset == 0 && text.starts_with('\u{feff}') {
+        3
+    } else if offset > 0 && bytes[offset - 1] == b'\r' && bytes.get(offset) == Some(&b'\n') {
+        offset - 1
+    } else {
+        offset
+    }
+}
+
+/// Every char boundary of every input converts to a line and column and back to exactly the
+/// same offset (up to the documented moves), in UTF-8, UTF-16 and UTF-32; and the line and
+/// column are the ones counted by hand.
+#[test]
+fn every_offset_round_trips_exactly() {
+    let inputs = [
+        "",
+        "a",
+        "---\nmode: subagent\n---\nBody\n",
+        "\u{feff}---\r\ndescription: 审查代码 🚀\r\nmode: main\r\n---\r\nBody\r\n",
+        "lone\rcarriage\rreturns\r",
+        "mixed\r\nbreaks\nand\rkinds\r\n\n\r",
+        "emoji 🚀🚀 and 𝄞 (astral) and é (two bytes) and 中 (three)\n\tand a tab",
+        "\u{feff}",
+        "\u{feff}\r\n\u{feff}x",
+        "no trailing newline 🚀",
+    ];
+    for text in inputs {
+        let index = LineIndex::new(text);
+        // By hand: line = line breaks before the offset (CRLF counts once, a lone CR is one);
+        // column = code units since the line start (after the BOM on line 0). An offset between
+        // CR and LF is one unit past the CR; it converts back to the pair's start.
+        let by_hand = |offset: usize, enc: Encoding| -> (u32, u32) {
+            let target = offset;
+            let before = &text[..target];
+            let mut line = 0u32;
+            let mut start = 0usize;
+            let b = before.as_bytes();
+            let mut i = 0;
+            while i < b.len() {
+                if b[i] == b'\n' || (b[i] == b'\r' && text.as_bytes().get(i + 1) != Some(&b'\n')) {
+                    line += 1;
+                    start = i + 1;
+                }
+                i += 1;
+            }
+            let start = if line == 0 && text.starts_with('\u{feff}') {
+                3
+            } else {
+                start
+            };
+            let seg = &text[start.min(target)..target];
+            let col = match enc {
+                Encoding::Utf8 => seg.len(),
+                Encoding::Utf16 => seg.encode_utf16().count(),
+                Encoding::Utf32 => seg.chars().count(),
+            };
+            (line, col as u32)
+        };
+        for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+            for enc in [Encoding::Utf8, Encoding::Utf16, Encoding::Utf32] {
+                let pos = index.line_col(text, offset, enc);
+                assert_eq!(
+                    (pos.line, pos.col),
+                    by_hand(offset, enc),
+                    "{text:?}: offset {offset} ({enc:?})"
+                );
+                let back = index.offset(text, pos, enc);
+                assert_eq!(
+                    back,
+                    round_trip_target(text, offset),
+                    "{text:?}: {offset} -> {pos:?} ({enc:?})"
                 );
             }
         }
@@ -373,117 +454,9 @@ fn alias_bombs() {
     analyze_checked(&agent(), &y, "merge-key bomb");
 }
 
-/// Regression: every alias counted the size of its target before checking the budget, even after
-/// the budget was spent, so N aliases to an anchor of N nodes cost N² steps (N = 100k, a 600 kB
-/// file, took 24 s in release).
-#[test]
-fn many_aliases_to_a_large_anchor() {
-    let n = 100_000;
-    let text = format!(
-        "---\na: &a [{}]\nb: [{}]\n---\nBody\n",
-        vec!["1"; n].join(","),
-        vec!["*a"; n].join(",")
-    );
-    analyze_checked(&agent(), &text, "100k aliases to a 100k-item anchor");
-}
-
-// ---------------------------------------------------------------------------------------------
-// Scaling: inputs under the 4 MiB file limit that are cheap to parse but once hit a quadratic
-// path. Each now takes about a second in a debug build; the release-build timings quoted are of
-// the code as these tests found it.
-// ---------------------------------------------------------------------------------------------
-
-/// Regression: `merge_keys` checked each merged entry against every own entry; 80k of each (a
-/// 1.8 MB file) took 48 s in release.
-#[test]
-fn merge_key_with_many_entries() {
-    let n = 80_000;
-    let mut y = String::from("---\nx:\n  <<: {");
-    y.push_str(&(0..n).map(|i| format!("m{i}: 1")).collect::<Vec<_>>().join(", "));
-    y.push_str("}\n");
-    for i in 0..n {
-        y.push_str(&format!("  k{i}: 1\n"));
-    }
-    y.push_str("---\nBody\n");
-    analyze_checked(&agent(), &y, "80k own entries and 80k merged entries");
-}
-
-/// Regression: `glob_includes` allocated a (len × len) table for two patterns; two 40k-char
-/// patterns (an 80 kB file) took 1.5 GB and 5 s in release, two 1 MB patterns would need 10^12
-/// bytes.
-#[test]
-fn long_permission_patterns() {
-    let long = "a".repeat(40_000);
-    let text = format!("{{\"permission\": {{\"bash\": {{\"{long}\": \"allow\", \"{long}*\": \"deny\"}}}}}}");
-    analyze_checked(&FileKind::Config, &text, "two 40k-char patterns");
-    let text = format!("{{\"permission\": {{\"{long}\": \"allow\", \"{long}*\": \"deny\"}}}}");
-    analyze_checked(&FileKind::Config, &text, "two 40k-char permission keys");
-}
-
-/// Regression: the shadowed-rule scan compared every pair of up to 500 rules with
-/// `glob_includes`, whose table could hold 2^20 cells: patterns of ~1000 chars that pass the cheap
-/// filters (an empty literal prefix, every literal run of the later pattern present in the
-/// earlier one) but do not cover each other made it cubic. 200 such patterns (a 140 kB config)
-/// took 16 s in release, 400 (365 kB) 57 s; a 4 MB config holds ten such blocks.
-#[test]
-fn long_patterns_that_pass_the_filters() {
-    let n = 200;
-    // `?a{500}?{n-i}a{i}`: no later pattern covers an earlier one (where the earlier has `?` the
-    // later has `a`), yet every literal run of the later occurs in the earlier.
-    let rules = (0..n)
-        .map(|i| {
-            let pattern = format!("?{}{}{}", "a".repeat(500), "?".repeat(n - i), "a".repeat(i));
-            format!("\"{pattern}\": \"{}\"", if i % 2 == 0 { "deny" } else { "allow" })
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
-    let text = format!("{{\"permission\": {{\"bash\": {{{rules}}}}}}}");
-    analyze_checked(&FileKind::Config, &text, "200 long patterns that pass the filters");
-}
-
-/// Regression: `js_order` found each key among the keys seen so far; 100k patterns (a 2 MB
-/// config) took 22 s in release.
-#[test]
-fn many_permission_patterns() {
-    let n = 100_000;
-    let rules = (0..n)
-        .map(|i| format!("\"c{i} *\": \"allow\""))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let text = format!("{{\"permission\": {{\"bash\": {{{rules}}}}}}}");
-    analyze_checked(&FileKind::Config, &text, "100k bash patterns");
-}
-
-/// Regression: `project::registry` looked each agent up by a linear search; 100k agents (a 1.4 MB
-/// config) took 72 s in release.
-#[test]
-fn many_agents_in_one_config() {
-    let n = 100_000;
-    let agents = (0..n).map(|i| format!("\"c{i}\": {{}}")).collect::<Vec<_>>().join(", ");
-    let dir = project(
-        format!("{{\"agent\": {{{agents}}}}}"),
-        "---\nmode: primary\n---\nBody\n",
-    );
-    let ws = load(dir.path());
-    ws_diagnostics(&ws);
-}
-
-/// Regression: `Workspace::diagnostics` de-duplicated each cross-file diagnostic against every
-/// diagnostic collected so far; 50k commands naming unknown agents (a 2.5 MB config) took 5.6 s in release,
-/// 80k (4 MB) about 15 s.
-#[test]
-fn many_cross_file_diagnostics() {
-    let n = 80_000;
-    let commands = (0..n)
-        .map(|i| format!("\"c{i}\":{{\"template\":\"t\",\"agent\":\"n{i}\"}}"))
-        .collect::<Vec<_>>()
-        .join(",");
-    let config = format!("{{\"command\":{{{commands}}}}}");
-    assert!(config.len() < MAX_FILE_SIZE as usize);
-    let dir = project(config, "---\nmode: primary\n---\nBody\n");
-    let ws = load(dir.path());
-    assert!(ws_diagnostics(&ws).len() >= n);
-}
+// The scaling regressions (many aliases to a large anchor, merge keys with many entries, long
+// permission patterns, many patterns, agents and cross-file diagnostics) are in
+// `tests/hostile.rs`, checked as growth in allocations, heap and time between n and 10n.
 
 // ---------------------------------------------------------------------------------------------
 // Huge files
