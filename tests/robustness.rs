@@ -17,8 +17,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use agent_lsp::analysis::opencode::{FileAnalysis, FileKind, analyze};
-use agent_lsp::analysis::{Code, Diagnostic, Encoding, LineIndex, Location, Span};
+use agent_lsp::analysis::{Code, Diagnostic, Encoding, LineIndex, Location, Severity, Span};
 use agent_lsp::workspace::{MAX_FILE_SIZE, Options, Workspace};
+
+mod fingerprint;
 
 /// A generous bound on any single case, to turn a hang into a failure rather than a stuck CI.
 const SANITY: Duration = Duration::from_secs(20);
@@ -1213,18 +1215,19 @@ fn fix_into_an_unclosed_object_ending_in_a_multibyte_char() {
 }
 
 /// Every fix of every diagnostic applies to a text that analyses without panicking; on a file
-/// that parsed, it does not break the syntax, it removes its finding, and a safe fix does not set
-/// a key twice. `fix_all` never breaks the syntax either.
+/// that parsed, it does not break the syntax, it removes its finding, it does not set a key
+/// twice, and a safe fix keeps every effective agent as it was (field by field, rule by rule)
+/// except for the value it repairs. `fix_all` never breaks the syntax, and a second `fix_all`
+/// changes nothing.
 #[test]
 fn random_fixes() {
     use agent_lsp::analysis::diagnostic::apply;
     use agent_lsp::analysis::opencode::fix_all;
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let mut applied = 0;
+    let mut safe_checked = 0;
     // (fix title and what went wrong, an example)
     let mut failures: Vec<(String, String)> = Vec::new();
-    // Unsafe "did you mean" renames to a key that is already there (reported, not failed).
-    let mut renames_onto_present_keys = 0;
     for i in 0..3_000 {
         let (kind, mut text) = match i % 3 {
             0 => (FileKind::Config, random_config(&mut rng)),
@@ -1251,14 +1254,30 @@ fn random_fixes() {
             applied += 1;
             let after = analyze_checked(&kind, &out, &format!("generated #{i} after {:?}", fix.title));
             let duplicated = no_duplicates && has_code(&after, Code::DuplicateKey);
+            // What a safe fix may change: nothing, or the value it repairs (a quoted number, an
+            // unquoted color), which opencode rejected before.
+            let behaviour = if fix.safe && parsed && no_duplicates {
+                safe_checked += 1;
+                let diff = fingerprint::diff(&fingerprint::agents(&kind, &text), &fingerprint::agents(&kind, &out));
+                let repairs = d.severity == Severity::Error
+                    && diff.iter().all(|c| {
+                        [".color: ", ".steps: ", ".temperature: ", ".top_p: "]
+                            .iter()
+                            .any(|f| c.contains(f))
+                    });
+                diff.is_empty() || repairs
+            } else {
+                true
+            };
             let broke = if parsed && has_code(&after, Code::SyntaxError) {
                 "broke the syntax"
-            } else if duplicated && fix.safe {
+            } else if duplicated {
                 "set a key twice"
             } else if parsed && same(&after, d) >= same(&a, d) {
                 "left the diagnostic"
+            } else if !behaviour {
+                "changed what opencode does"
             } else {
-                renames_onto_present_keys += usize::from(duplicated);
                 continue;
             };
             let example = format!("{kind:?} {text:?}\n  --[{}]--> {out:?}\n  ({broke})", fix.title);
@@ -1270,8 +1289,15 @@ fn random_fixes() {
             let example = format!("{kind:?} {text:?}\n  --[fix_all {titles:?}]--> {fixed:?}");
             failures.push(("fix_all: broke the syntax".into(), example));
         }
+        let (again, more) = fix_all(&kind, &fixed);
+        if again != fixed {
+            let example =
+                format!("{kind:?} {text:?}\n  --[fix_all {titles:?}]--> {fixed:?}\n  --[{more:?}]--> {again:?}");
+            failures.push(("fix_all: not idempotent".into(), example));
+        }
     }
-    eprintln!("{applied} fixes applied; {renames_onto_present_keys} unsafe renames onto a key already present");
+    eprintln!("{applied} fixes applied, {safe_checked} safe ones checked against the effective agents");
+    assert!(safe_checked > 300, "only {safe_checked} safe fixes were checked");
     let mut kinds: Vec<&str> = failures.iter().map(|(k, _)| k.as_str()).collect();
     kinds.sort();
     kinds.dedup();
