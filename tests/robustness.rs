@@ -17,7 +17,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use agent_lsp::analysis::opencode::{FileAnalysis, FileKind, analyze};
-use agent_lsp::analysis::{Code, Diagnostic, Encoding, LineIndex, Location, Severity, Span};
+use agent_lsp::analysis::{Code, Diagnostic, Effect, Encoding, LineIndex, Location, Severity, Span};
 use agent_lsp::workspace::{MAX_FILE_SIZE, Options, Workspace};
 
 mod fingerprint;
@@ -1259,11 +1259,14 @@ fn random_fixes() {
             let behaviour = if fix.safe && parsed && no_duplicates {
                 safe_checked += 1;
                 let diff = fingerprint::diff(&fingerprint::agents(&kind, &text), &fingerprint::agents(&kind, &out));
+                // A repaired value of a `mode/` file makes opencode load the file it skipped.
+                let loads = d.effect == Effect::FileIgnored;
                 let repairs = d.severity == Severity::Error
                     && diff.iter().all(|c| {
                         [".color: ", ".steps: ", ".temperature: ", ".top_p: "]
                             .iter()
                             .any(|f| c.contains(f))
+                            || (loads && c.ends_with(": added"))
                     });
                 diff.is_empty() || repairs
             } else {

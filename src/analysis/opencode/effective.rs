@@ -528,7 +528,10 @@ fn merge_decl(m: &mut Merged, decl: &AgentDecl, file: usize) {
             })
         })
     };
-    if let Some(v) = int("steps").or_else(|| int("maxSteps")) {
+    // `steps ?? maxSteps`: a `steps` that is set (to anything but null) hides `maxSteps`.
+    let steps_set = map.value("steps").is_some_and(|n| !matches!(n.value, Value::Null));
+    let steps = if steps_set { int("steps") } else { int("maxSteps") };
+    if let Some(v) = steps {
         m.steps = Some(v);
     }
     if !matches!(decl.origin, DeclOrigin::Markdown | DeclOrigin::ModeFile)
