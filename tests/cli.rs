@@ -698,36 +698,181 @@ fn exit_status_2_for_a_missing_path_with_nothing_on_stdout() {
     }
 }
 
+/// Usage errors exit with 2, print nothing on stdout, and say what is wrong on the first line
+/// of stderr (clap's wording), followed by the usage of the command.
 #[test]
 fn exit_status_2_for_usage_errors() {
     let ws = workspace(&[(".opencode/agents/rev.md", CLEAN_AGENT)]);
-    for args in [
-        &["check", "--bogus"][..],
-        &["check", "--format", "xml"],
-        &["check", "--global-dir"],
-        &["frobnicate"],
-        &[],
+    for (args, first_line, usage) in [
+        (
+            &["check", "--bogus"][..],
+            "error: unexpected argument '--bogus' found",
+            Some("Usage: agent-lsp check [OPTIONS] [PATHS]..."),
+        ),
+        (
+            &["check", "--format", "xml"],
+            "error: invalid value 'xml' for '--format <FORMAT>'",
+            None,
+        ),
+        (
+            &["check", "--global-dir"],
+            "error: a value is required for '--global-dir <DIR>' but none was supplied",
+            None,
+        ),
+        (
+            &["check", "--effect", "sometimes"],
+            "error: invalid value 'sometimes' for '--effect <EFFECT>': unknown effect `sometimes`; one of refuses-to-start, file-ignored, value-ignored, rule-never-applies, fails-when-used, works-but-risky",
+            None,
+        ),
+        (
+            &["frobnicate"],
+            "error: unrecognized subcommand 'frobnicate'",
+            Some("Usage: agent-lsp <COMMAND>"),
+        ),
+        (
+            &["explain", "--format", "xml"],
+            "error: invalid value 'xml' for '--format <FORMAT>'",
+            None,
+        ),
+        (
+            &["explain", "rev", "--check", "bash"],
+            "error: 2 values required for '--check <PERMISSION> <INPUT>' but 1 was provided",
+            Some("Usage: agent-lsp explain [OPTIONS] [AGENT]"),
+        ),
+        (
+            &["explain", "--check", "bash", "ls"],
+            "agent-lsp: error: --check needs an AGENT",
+            None,
+        ),
+        (
+            &["serve", "--bogus"],
+            "error: unexpected argument '--bogus' found",
+            Some("Usage: agent-lsp serve [OPTIONS]"),
+        ),
+        (
+            &["rules", "a", "b"],
+            "error: unexpected argument 'b' found",
+            Some("Usage: agent-lsp rules [CODE]"),
+        ),
     ] {
         let out = agent_lsp(ws.path(), args);
         assert_eq!(out.status, 2, "{args:?}: {out:#?}");
         assert_eq!(out.stdout, "", "{args:?}");
-        assert!(!out.stderr.is_empty(), "{args:?}");
+        assert_eq!(out.stderr.lines().next(), Some(first_line), "{args:?}: {}", out.stderr);
+        if let Some(usage) = usage {
+            assert!(out.stderr.lines().any(|l| l == usage), "{args:?}: {}", out.stderr);
+        }
     }
+    // No command at all: the help, on stderr, and 2.
+    let help = agent_lsp(ws.path(), &["--help"]).stdout;
+    let out = agent_lsp(ws.path(), &[]);
+    assert_eq!((out.status, out.stdout.as_str()), (2, ""));
+    assert_eq!(out.stderr, help);
     // A file that is not an opencode file.
     fs::write(ws.path().join("notes.txt"), "hello\n").unwrap();
     let out = check(ws.path(), &["notes.txt"]);
     assert_eq!(out.status, 2);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.contains("notes.txt: not an opencode file"), "{}", out.stderr);
+    assert_eq!(
+        out.stderr,
+        "agent-lsp: error: notes.txt: not an opencode file (expected opencode.json, opencode.jsonc or a Markdown agent)\n"
+    );
 }
 
 #[test]
-fn help_and_version_exit_0_on_stdout() {
+fn version_is_the_package_version() {
     let ws = workspace(&[]);
-    for args in [&["--help"][..], &["check", "--help"], &["--version"]] {
+    for flag in ["--version", "-V"] {
+        let out = agent_lsp(ws.path(), &[flag]);
+        assert_eq!(out.status, 0, "{flag}");
+        assert_eq!(
+            out.stdout,
+            format!("agent-lsp {}\n", env!("CARGO_PKG_VERSION")),
+            "{flag}"
+        );
+        assert_eq!(out.stderr, "", "{flag}");
+    }
+}
+
+/// The commands listed by `--help` (the `Commands:` section), with their one-line summaries.
+fn help_commands(help: &str) -> Vec<(&str, &str)> {
+    help.lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| {
+            let l = l.trim_start();
+            let (name, summary) = l.split_once(' ').unwrap_or((l, ""));
+            (name, summary.trim())
+        })
+        .collect()
+}
+
+/// The long options listed by a `--help`.
+fn help_options(help: &str) -> Vec<&str> {
+    help.lines()
+        .filter_map(|l| l.split("--").nth(1))
+        .map(|rest| rest.split([' ', ',', '\n']).next().unwrap())
+        .collect()
+}
+
+#[test]
+fn help_lists_every_command_and_option() {
+    let ws = workspace(&[]);
+    let top = agent_lsp(ws.path(), &["--help"]);
+    assert_eq!(top.status, 0);
+    assert_eq!(top.stderr, "");
+    assert!(top.stdout.starts_with(
+        "Language server and checker for AI-agent definition files (opencode agents and opencode.json)\n\nUsage: agent-lsp <COMMAND>\n"
+    ), "{}", top.stdout);
+    assert_eq!(
+        help_commands(&top.stdout),
+        [
+            ("check", "Check opencode agent files and configs, and report problems"),
+            (
+                "explain",
+                "Show an agent as opencode builds it (merged layers, resolved permissions), or list them"
+            ),
+            ("serve", "Run the language server on stdin/stdout"),
+            ("rules", "List the rules, or explain one in full"),
+            ("help", "Print this message or the help of the given subcommand(s)"),
+        ]
+    );
+    // `-h` and `help` print the same.
+    for args in [&["-h"][..], &["help"]] {
         let out = agent_lsp(ws.path(), args);
-        assert_eq!(out.status, 0, "{args:?}");
-        assert!(!out.stdout.is_empty(), "{args:?}");
+        assert_eq!((out.status, out.stdout.as_str()), (0, top.stdout.as_str()), "{args:?}");
+    }
+    // Each command's help: its usage line and every option the README documents.
+    for (command, usage, options) in [
+        (
+            "check",
+            "Usage: agent-lsp check [OPTIONS] [PATHS]...",
+            &[
+                "format",
+                "no-global",
+                "global-dir",
+                "deny-warnings",
+                "fix",
+                "effect",
+                "help",
+            ][..],
+        ),
+        (
+            "explain",
+            "Usage: agent-lsp explain [OPTIONS] [AGENT]",
+            &["root", "format", "no-global", "global-dir", "check", "help"],
+        ),
+        ("serve", "Usage: agent-lsp serve [OPTIONS]", &["stdio", "help"]),
+        ("rules", "Usage: agent-lsp rules [CODE]", &["help"]),
+    ] {
+        for args in [vec![command, "--help"], vec!["help", command]] {
+            let out = agent_lsp(ws.path(), &args);
+            assert_eq!(out.status, 0, "{args:?}");
+            assert_eq!(out.stderr, "", "{args:?}");
+            assert!(out.stdout.lines().any(|l| l == usage), "{args:?}: {}", out.stdout);
+            assert_eq!(help_options(&out.stdout), options, "{args:?}: {}", out.stdout);
+        }
     }
 }
 
@@ -878,27 +1023,40 @@ fn explicit_files_of_one_project_see_each_other() {
     }
 }
 
-/// One file given explicitly is checked alone: `agent-lsp check opencode.json` in a project
-/// whose `.opencode/agents/rev.md` defines the primary agent `rev` reports
-/// `default agent "rev" not found`, although opencode started in that directory loads `rev`,
-/// `agent-lsp check .` is clean, and so is the same pair given as two explicit files.
+/// One file given explicitly is checked in its project: `agent-lsp check opencode.json` in a
+/// project whose `.opencode/agents/rev.md` defines the primary agent `rev` sees `rev`, as
+/// opencode started in that directory does, so `default_agent: "rev"` is not reported; only the
+/// given file is reported on (the agent's own problems are not).
 #[test]
 fn explicit_config_file_is_checked_in_its_project() {
     let ws = workspace(&[
         ("opencode.json", "{\n  \"default_agent\": \"rev\"\n}\n"),
-        (".opencode/agents/rev.md", &CLEAN_AGENT.replace("subagent", "primary")),
+        (
+            ".opencode/agents/rev.md",
+            &CLEAN_AGENT
+                .replace("subagent", "primary")
+                .replace("mode:", "colr: red\nmode:"),
+        ),
     ]);
     let out = check(ws.path(), &["opencode.json"]);
     assert_eq!(
         (out.status, out.stdout.as_str()),
         (0, "ok: 1 file checked, no problems\n")
     );
+    // The agent is what the config sees: as a subagent, it cannot be the default agent.
+    write_files(ws.path(), &[(".opencode/agents/rev.md", CLEAN_AGENT)]);
+    let (status, report) = check_json(ws.path(), &["opencode.json"]);
+    assert_eq!(status, 1);
+    assert_eq!(
+        json_summary(&report),
+        ["opencode.json:2:20-2:25 error invalid-default-agent"]
+    );
 }
 
-/// `agent-lsp check .opencode` (or `.opencode/agents`) finds nothing: discovery only recognises
-/// a `.opencode/` directory as a child of a walked directory, so the broken agent inside is not
-/// checked and the run passes with `ok: 0 files checked, no problems` and status 0, a false
-/// green in CI.
+/// `agent-lsp check .opencode` (or `.opencode/agents`) checks the agents inside: a config
+/// directory given as the path is recognised as one (not only as a child of a walked
+/// directory), so the broken agent is reported and the run fails with status 1, rather than
+/// passing with `ok: 0 files checked, no problems`, a false green in CI.
 #[test]
 fn a_config_directory_given_as_path_is_checked() {
     let ws = workspace(&[(".opencode/agents/rev.md", BROKEN_AGENT)]);

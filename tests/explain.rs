@@ -32,13 +32,23 @@ fn project() -> tempfile::TempDir {
     t
 }
 
+/// The temporary directory the binary sees: opencode allows `<tmp>/opencode/*` in
+/// `external_directory`, so the cards name it.
+const TMP: &str = "/agent-lsp-test-tmp";
+
 fn explain(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    explain_in(dir, dir, args)
+}
+
+/// `agent-lsp explain ARGS... --no-global` run in `cwd`, with `HOME` at `home`.
+fn explain_in(cwd: &Path, home: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_agent-lsp"))
         .arg("explain")
         .args(args)
         .arg("--no-global")
-        .current_dir(dir)
-        .env("HOME", dir)
+        .current_dir(cwd)
+        .env("HOME", home)
+        .env("TMPDIR", TMP)
         .env_remove("XDG_DATA_HOME")
         .output()
         .unwrap();
@@ -65,42 +75,226 @@ fn list_shows_every_agent_with_its_origin() {
     );
 }
 
+/// A project whose `rev` sets every field: the model and bash rules in `opencode.json`, the
+/// rest in its Markdown file (an unknown key there becomes a provider option).
+fn card_project() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        t.path(),
+        "opencode.json",
+        r#"{
+  "permission": { "edit": "allow" },
+  "agent": {
+    "rev": { "model": "anthropic/claude-sonnet-4", "permission": { "bash": { "*": "ask", "git push *": "deny" } } }
+  }
+}
+"#,
+    );
+    write(
+        t.path(),
+        ".opencode/agents/rev.md",
+        "---\ndescription: Reviews code\nmode: subagent\nhidden: true\ntemperature: 0.3\ntop_p: 0.9\nsteps: 8\ncolor: \"#FF5733\"\nreasoningEffort: high\npermission:\n  webfetch: deny\n---\nYou review code.\n",
+    );
+    t
+}
+
+/// The rules every agent starts with (opencode's defaults), then the user's `rules`, then the
+/// final allow of the tool-output directory; `home` is `$HOME`.
+fn with_defaults(home: &str, rules: &[(&str, &str, &str, &str)]) -> serde_json::Value {
+    let tool_output = format!("{home}/.local/share/opencode/tool-output/*");
+    let tmp = format!("{TMP}/opencode/*");
+    let mut all: Vec<(&str, &str, &str, String)> = vec![
+        ("*", "*", "allow", "built-in".into()),
+        ("doom_loop", "*", "ask", "built-in".into()),
+        ("external_directory", "*", "ask", "built-in".into()),
+        ("external_directory", &tool_output, "allow", "built-in".into()),
+        ("external_directory", &tmp, "allow", "built-in".into()),
+        ("question", "*", "deny", "built-in".into()),
+        ("plan_enter", "*", "deny", "built-in".into()),
+        ("plan_exit", "*", "deny", "built-in".into()),
+        ("read", "*", "allow", "built-in".into()),
+        ("read", "*.env", "ask", "built-in".into()),
+        ("read", "*.env.*", "ask", "built-in".into()),
+        ("read", "*.env.example", "allow", "built-in".into()),
+    ];
+    all.extend(rules.iter().map(|&(p, pat, a, src)| (p, pat, a, src.to_string())));
+    all.push(("external_directory", &tool_output, "allow", "built-in".into()));
+    serde_json::Value::Array(
+        all.into_iter()
+            .map(|(permission, pattern, action, source)| {
+                serde_json::json!({ "permission": permission, "pattern": pattern, "action": action, "source": source })
+            })
+            .collect(),
+    )
+}
+
 #[test]
-fn json_card_has_the_documented_shape() {
+fn json_card_has_the_documented_values() {
+    let t = card_project();
+    let home = t.path().to_str().unwrap();
+    let (code, out, err) = explain(t.path(), &["rev", "--format", "json"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let expected = serde_json::json!({
+        "name": "rev",
+        "key": "rev",
+        "mode": "subagent",
+        "hidden": true,
+        "native": false,
+        "model": "anthropic/claude-sonnet-4",
+        "variant": null,
+        "temperature": 0.3,
+        "top_p": 0.9,
+        "steps": 8,
+        "color": "#FF5733",
+        "description": "Reviews code",
+        "prompt": "the Markdown body",
+        "options": { "reasoningEffort": "high" },
+        "permission": with_defaults(home, &[
+            ("edit", "*", "allow", "opencode.json:2:19"),
+            ("bash", "*", "ask", "opencode.json:4:78"),
+            ("bash", "git push *", "deny", "opencode.json:4:90"),
+            ("webfetch", "*", "deny", ".opencode/agents/rev.md:11:3"),
+        ]),
+        "decisions": {
+            "*": "allow",
+            "bash": "ask",
+            "doom_loop": "ask",
+            "edit": "allow",
+            "external_directory": "ask",
+            "plan_enter": "deny",
+            "plan_exit": "deny",
+            "question": "deny",
+            "read": "allow",
+            "webfetch": "deny",
+        },
+        "defined_in": ["opencode.json:4:5", ".opencode/agents/rev.md:1:1"],
+    });
+    assert_eq!(v, expected, "{out}");
+}
+
+/// The agent of `project()`: `tools.write: false` became an edit deny after the top-level edit
+/// allow, so edit is denied; fields that are not set are null.
+#[test]
+fn json_card_of_a_merged_agent() {
     let t = project();
+    let home = t.path().to_str().unwrap();
     let (code, out, _) = explain(t.path(), &["rev", "--format", "json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    for key in [
-        "name",
-        "mode",
-        "hidden",
-        "native",
-        "model",
-        "temperature",
-        "top_p",
-        "steps",
-        "color",
-        "description",
-        "options",
-        "permission",
-        "decisions",
-    ] {
-        assert!(v.get(key).is_some(), "missing {key}");
-    }
-    assert_eq!(v["mode"], "subagent");
-    assert_eq!(v["temperature"], 0.3);
-    assert_eq!(v["native"], false);
-    // tools.write: false became an edit deny after the top-level edit allow, so edit is denied.
-    assert_eq!(v["decisions"]["edit"], "deny");
-    assert_eq!(v["decisions"]["bash"], "ask");
-    let last_edit = v["permission"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .rfind(|r| r["permission"] == "edit")
-        .unwrap();
-    assert_eq!(last_edit["source"], ".opencode/agents/rev.md:4:3");
+    let expected = serde_json::json!({
+        "name": "rev",
+        "key": "rev",
+        "mode": "subagent",
+        "hidden": false,
+        "native": false,
+        "model": "anthropic/claude-sonnet-4",
+        "variant": null,
+        "temperature": 0.3,
+        "top_p": null,
+        "steps": null,
+        "color": null,
+        "description": null,
+        "prompt": "the Markdown body",
+        "options": {},
+        "permission": with_defaults(home, &[
+            ("edit", "*", "allow", "opencode.json:2:19"),
+            ("bash", "*", "ask", "opencode.json:4:98"),
+            ("bash", "git push *", "deny", "opencode.json:4:110"),
+            ("edit", "*", "deny", ".opencode/agents/rev.md:4:3"),
+        ]),
+        "decisions": {
+            "*": "allow",
+            "bash": "ask",
+            "doom_loop": "ask",
+            "edit": "deny",
+            "external_directory": "ask",
+            "plan_enter": "deny",
+            "plan_exit": "deny",
+            "question": "deny",
+            "read": "allow",
+        },
+        "defined_in": ["opencode.json:4:5", ".opencode/agents/rev.md:1:1"],
+    });
+    assert_eq!(v, expected, "{out}");
+}
+
+/// The list, as JSON: every agent opencode would list, in its order, with its origin (`build`
+/// is disabled by the config and left out).
+#[test]
+fn json_list_has_the_documented_values() {
+    let t = project();
+    let (code, out, err) = explain(t.path(), &["--format", "json"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let built_in = |name: &str, mode: &str, hidden: bool| serde_json::json!({ "name": name, "key": name, "mode": mode, "hidden": hidden, "native": true, "defined_in": ["built-in"] });
+    let expected = serde_json::json!([
+        built_in("plan", "primary", false),
+        built_in("general", "subagent", false),
+        built_in("explore", "subagent", false),
+        built_in("compaction", "primary", true),
+        built_in("title", "primary", true),
+        built_in("summary", "primary", true),
+        { "name": "rev", "key": "rev", "mode": "subagent", "hidden": false, "native": false,
+          "defined_in": ["opencode.json:4:5", ".opencode/agents/rev.md:1:1"] },
+    ]);
+    assert_eq!(v, expected, "{out}");
+}
+
+/// `--root DIR` explains the project in DIR from any current directory; file sources are
+/// shown relative to the current directory when under it, else as the root was given.
+#[test]
+fn root_explains_another_directory() {
+    let t = card_project();
+    let home = t.path();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let root = t.path().to_str().unwrap();
+    let (code, out, err) = explain_in(elsewhere.path(), home, &["rev", "--root", root, "--format", "json"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // The same card as from inside the project, with the file sources under the root.
+    let (_, inside, _) = explain(t.path(), &["rev", "--format", "json"]);
+    let inside = inside
+        .replace("\"opencode.json:", &format!("\"{root}/opencode.json:"))
+        .replace("\".opencode/agents/", &format!("\"{root}/.opencode/agents/"));
+    assert_eq!(v, serde_json::from_str::<serde_json::Value>(&inside).unwrap(), "{out}");
+    assert_eq!(v["defined_in"][1], format!("{root}/.opencode/agents/rev.md:1:1"));
+    // The list, and `--check`, from elsewhere too.
+    let (code, out, _) = explain_in(elsewhere.path(), home, &["--root", root]);
+    assert_eq!(code, 0);
+    let rev = out
+        .lines()
+        .find(|l| l.starts_with("rev "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(rev.contains(&format!("{root}/opencode.json:4:5")), "{out}");
+    let (code, out, _) = explain_in(
+        elsewhere.path(),
+        home,
+        &[
+            "rev",
+            "--root",
+            root,
+            "--check",
+            "bash",
+            "git push origin",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["action"], "deny");
+    assert_eq!(v["rule"]["source"], format!("{root}/opencode.json:4:90"));
+    // From the current directory without --root, the project is not found: only built-ins.
+    let (code, out, _) = explain_in(elsewhere.path(), home, &["rev"]);
+    assert_eq!(code, 1, "{out}");
+    // A relative --root is resolved against the current directory (the sources, under it,
+    // are shown relative to it).
+    let parent = t.path().parent().unwrap();
+    let name = t.path().file_name().unwrap().to_str().unwrap();
+    let (code, out, _) = explain_in(parent, home, &["--root", name]);
+    assert_eq!(code, 0);
+    assert!(out.contains(&format!("{name}/opencode.json:4:5")), "{out}");
 }
 
 #[test]

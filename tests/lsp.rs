@@ -497,8 +497,20 @@ fn watched_config_creation_makes_a_layout_directory() {
         "workspace/didChangeWatchedFiles",
         json!({ "changes": [{ "uri": config, "type": 1 }] }),
     );
-    let published: Vec<Vec<String>> = s.take_publishes().iter().map(summary).collect();
-    assert!(published.iter().all(Vec::is_empty), "{published:?}");
+    // Both files are re-published, clean: the config, and the agent that joined the index.
+    let mut published: Vec<(String, Vec<String>)> = s
+        .take_publishes()
+        .iter()
+        .map(|p| (p["uri"].as_str().unwrap().to_string(), summary(p)))
+        .collect();
+    published.sort();
+    assert_eq!(
+        published,
+        [
+            (uri_of(&root.join("agents/helper.md")), vec![]),
+            (config.clone(), vec![]),
+        ]
+    );
     // A fresh server agrees with the checker.
     let mut fresh = Server::start(&root, Setup::default());
     fresh.assert_quiet();
@@ -622,14 +634,26 @@ fn settings_from_initialization_options_and_did_change_configuration() {
 
     // A partial update (only logLevel) keeps the severities.
     push(&s, json!({ "agentLsp": { "logLevel": "debug" } }));
-    let got = s.take_publishes();
-    for p in &got {
-        for d in p["diagnostics"].as_array().unwrap() {
-            if d["code"] == "unknown-key" {
-                assert_eq!(d["severity"], 1, "{p}");
-            }
-        }
-    }
+    // Every file is re-published (the settings changed), still with unknown-key as an error.
+    let mut got: Vec<(String, Vec<String>)> = s
+        .take_publishes()
+        .iter()
+        .map(|p| (p["uri"].as_str().unwrap().to_string(), summary(p)))
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            (typo.clone(), vec!["2:0-2:4 E unknown-key".to_string()]),
+            (
+                config.clone(),
+                vec![
+                    "1:2-1:9 E unknown-key".to_string(),
+                    "2:19-2:27 E invalid-default-agent".to_string()
+                ]
+            ),
+        ]
+    );
     s.open(&typo, "markdown", 1, "---\ndescription: Typo\ncolr: red\n---\nBody\n");
     assert_eq!(summary(&s.expect_version(&typo, 1)), ["2:0-2:4 E unknown-key"]);
 
@@ -648,6 +672,54 @@ fn settings_from_initialization_options_and_did_change_configuration() {
     assert_eq!(reqs.last().unwrap()["params"]["items"][0]["section"], "agentLsp");
     let t = s.expect_publish(&typo);
     assert_eq!(summary(&t), ["2:0-2:4 H unknown-key"]);
+    s.take_publishes();
+    s.finish();
+}
+
+/// `"default"` as a severity gives a rule back its own severity (README: `severity` maps a
+/// rule code to ... `off` or `default`), in a table that overrides other rules; it is a level
+/// the server knows, not an unknown value it skips with a warning.
+#[test]
+fn severity_default_restores_the_rule_severity() {
+    let typo_text = "---\ndescription: Typo\ncolr: red\npermission:\n  bash:\n    \"git log*\": allow\n---\nBody\n";
+    let ws = workspace(&[(".opencode/agents/typo.md", typo_text)]);
+    let root = root_of(&ws);
+    let setup = Setup {
+        init_options: Some(json!({ "severity": { "unknown-key": "error", "broad-pattern": "hint" } })),
+        ..Setup::default()
+    };
+    let mut s = Server::start(&root, setup);
+    let typo = uri_of(&root.join(".opencode/agents/typo.md"));
+    assert_eq!(
+        summary(&s.expect_publish(&typo)),
+        ["2:0-2:4 E unknown-key", "5:4-5:14 H broad-pattern"]
+    );
+    s.assert_quiet();
+    // unknown-key back to its own severity (warning); broad-pattern still overridden.
+    let push = |s: &Server, v: Value| s.notify("workspace/didChangeConfiguration", json!({ "settings": v }));
+    push(
+        &s,
+        json!({ "agentLsp": { "severity": { "unknown-key": "default", "broad-pattern": "hint" } } }),
+    );
+    assert_eq!(
+        summary(&s.expect_publish(&typo)),
+        ["2:0-2:4 W unknown-key", "5:4-5:14 H broad-pattern"]
+    );
+    s.assert_quiet();
+    // And for a rule whose own severity is info.
+    push(
+        &s,
+        json!({ "agentLsp": { "severity": { "unknown-key": "off", "broad-pattern": "default" } } }),
+    );
+    assert_eq!(summary(&s.expect_publish(&typo)), ["5:4-5:14 I broad-pattern"]);
+    // A level the server does not know is logged; `default` never was.
+    push(&s, json!({ "agentLsp": { "severity": { "broad-pattern": "loud" } } }));
+    s.wait_log("unknown severity `loud` for `broad-pattern`");
+    assert!(
+        !s.stderr_text().contains("`default`"),
+        "`default` was treated as unknown\n{}",
+        s.stderr_text()
+    );
     s.take_publishes();
     s.finish();
 }
@@ -703,10 +775,20 @@ fn global_config_setting_resolves_agents_from_a_directory() {
         summary(&s.expect_publish(&config)),
         ["0:19-0:27 E invalid-default-agent"]
     );
-    // Files of the global directory are never reported on.
-    for p in s.take_publishes() {
-        assert!(!p["uri"].as_str().unwrap().contains("shared.md"), "{p}");
-    }
+    // The open agent is re-published too; the files of the global directory never are.
+    let rest: Vec<(Value, Value, Vec<String>)> = s
+        .take_publishes()
+        .iter()
+        .map(|p| (p["uri"].clone(), p["version"].clone(), summary(p)))
+        .collect();
+    assert_eq!(
+        rest,
+        [(
+            json!(local),
+            json!(doc.version),
+            vec!["2:6-2:10 E invalid-value".to_string()]
+        )]
+    );
     s.finish();
 }
 
@@ -907,6 +989,25 @@ fn no_workspace_folder() {
 // 10. Lifecycle
 // ---------------------------------------------------------------------------------------------
 
+/// `agent-lsp serve --stdio` (what several editors pass) is the same server on stdin/stdout.
+#[test]
+fn serve_with_the_stdio_flag_speaks_lsp() {
+    let ws = workspace(&[(".opencode/agents/rev.md", REV_MAIN)]);
+    let root = root_of(&ws);
+    let mut s = Server::spawn_with_args(&root, &["serve", "--stdio"]);
+    let result = s.initialize(&Setup::default());
+    assert_eq!(result["serverInfo"]["name"], "agent-lsp", "{result}");
+    assert_eq!(result["capabilities"]["positionEncoding"], "utf-16", "{result}");
+    s.notify("initialized", json!({}));
+    s.wait_server_request("workspace/configuration", 1);
+    // The scan publishes the workspace's diagnostics; an opened document gets its own.
+    let rev = uri_of(&root.join(".opencode/agents/rev.md"));
+    assert_eq!(summary(&s.expect_publish(&rev)), ["2:6-2:10 E invalid-value"]);
+    s.open(&rev, "markdown", 1, REV_PRIMARY);
+    assert!(summary(&s.expect_version(&rev, 1)).is_empty());
+    s.finish();
+}
+
 #[test]
 fn shutdown_then_exit_is_status_0() {
     let ws = workspace(&[]);
@@ -951,7 +1052,32 @@ fn closing_stdin_before_initialize_ends_the_process() {
     let ws = workspace(&[]);
     let mut s = Server::spawn(&root_of(&ws));
     s.close_stdin();
-    assert!(s.wait_exit().is_some(), "the server exits when stdin closes");
+    let status = s.wait_exit();
+    assert_eq!(status.and_then(|st| st.code()), Some(1), "{}", s.stderr_text());
+}
+
+/// `exit` before `initialize` (so without `shutdown`) ends the process with status 1, as the
+/// protocol asks.
+#[test]
+fn exit_before_initialize_is_status_1() {
+    let ws = workspace(&[]);
+    let mut s = Server::spawn(&root_of(&ws));
+    s.notify("exit", Value::Null);
+    let status = s.wait_exit();
+    assert_eq!(status.and_then(|st| st.code()), Some(1), "{}", s.stderr_text());
+}
+
+/// `shutdown` then `exit` before `initialized` (a client that gives up during the handshake):
+/// status 0.
+#[test]
+fn shutdown_and_exit_right_after_initialize_is_status_0() {
+    let ws = workspace(&[]);
+    let mut s = Server::spawn(&root_of(&ws));
+    s.initialize(&Setup::default());
+    assert_eq!(s.request("shutdown", Value::Null), Ok(Value::Null));
+    s.notify("exit", Value::Null);
+    let status = s.wait_exit();
+    assert_eq!(status.and_then(|st| st.code()), Some(0), "{}", s.stderr_text());
 }
 
 /// A client that never answers the server's requests (`client/registerCapability` after
@@ -982,11 +1108,9 @@ fn closing_stdin_while_a_server_request_is_unanswered() {
     let mut s = Server::start(&root_of(&ws), setup);
     s.sync();
     s.close_stdin();
-    assert!(
-        s.wait_exit().is_some(),
-        "the server exits when stdin closes\n{}",
-        s.stderr_text()
-    );
+    let status = s.wait_exit();
+    // Without a shutdown request: 1.
+    assert_eq!(status.and_then(|st| st.code()), Some(1), "{}", s.stderr_text());
 }
 
 #[test]
@@ -1031,8 +1155,19 @@ fn unknown_methods_and_bad_params() {
     let mut s = Server::start(&root, Setup::default());
     let err = s.request("agentLsp/noSuchMethod", json!({})).unwrap_err();
     assert_eq!(err["code"], -32601, "{err}");
+    // A method the server implements, with params that do not deserialise: invalid params
+    // (-32602), as JSON-RPC defines it; method-not-found (-32601) would tell the client that
+    // hover is not supported at all. The reply comes from tower-lsp-server's router, which
+    // deserialises the params of every LSP method before calling the handler.
     let err = s.request("textDocument/hover", json!({})).unwrap_err();
-    assert!(err["code"] == -32601 || err["code"] == -32602, "{err}");
+    assert_eq!(err["code"], -32602, "{err}");
+    assert!(err["message"].as_str().unwrap().contains("textDocument"), "{err}");
+    // The same method with valid params is answered (no hover on a document it does not know).
+    let nowhere = json!({ "textDocument": { "uri": uri_of(&root.join("nowhere.md")) }, "position": { "line": 0, "character": 0 } });
+    assert_eq!(s.request("textDocument/hover", nowhere.clone()), Ok(Value::Null));
+    // A standard method the server does not provide (no declarationProvider): -32601.
+    let err = s.request("textDocument/declaration", nowhere).unwrap_err();
+    assert_eq!(err["code"], -32601, "{err}");
     // Unknown notifications and garbage params are ignored.
     s.notify("agentLsp/noSuchNotification", json!({ "x": 1 }));
     s.notify("$/cancelRequest", json!({ "id": 12345 }));

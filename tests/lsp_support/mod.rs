@@ -96,6 +96,59 @@ pub fn range(text: &str, start: usize, end: usize, enc: Enc) -> Value {
     json!({ "start": position(text, start, enc), "end": position(text, end, enc) })
 }
 
+/// The lines of `text` as `(start, end)` byte offsets without their line break (`\n`, `\r\n`
+/// or a lone `\r`); a text ending in a line break has an empty last line.
+pub fn lines(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                out.push((start, i));
+                start = i + 1;
+            }
+            b'\r' => {
+                out.push((start, i));
+                if bytes.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push((start, text.len()));
+    out
+}
+
+/// The byte offset of the LSP position `line:character` (in `enc` units), or `None` when the
+/// position is not in the text: a line past the last, a character past the end of its line, or
+/// one that falls inside a character (a UTF-8 sequence or a UTF-16 surrogate pair).
+pub fn offset_at(text: &str, line: u32, character: u32, enc: Enc) -> Option<usize> {
+    let (start, end) = *lines(text).get(line as usize)?;
+    let mut col = 0u32;
+    for (i, c) in text[start..end].char_indices() {
+        if col == character {
+            return Some(start + i);
+        }
+        col += enc.units(c);
+        if col > character {
+            return None;
+        }
+    }
+    (col == character).then_some(end)
+}
+
+/// The byte offsets of an LSP range, if both ends are in the text and start <= end.
+pub fn offsets_of_range(text: &str, range: &Value, enc: Enc) -> Option<(usize, usize)> {
+    let at = |p: &Value| offset_at(text, p["line"].as_u64()? as u32, p["character"].as_u64()? as u32, enc);
+    let (s, e) = (at(&range["start"])?, at(&range["end"])?);
+    (s <= e).then_some((s, e))
+}
+
 /// The byte range of the first occurrence of `needle` (which must occur).
 pub fn find(text: &str, needle: &str) -> (usize, usize) {
     let at = text
@@ -271,8 +324,9 @@ pub struct Setup {
     pub configuration: bool,
     /// Whether the server's requests are answered at all.
     pub answer_requests: bool,
-    /// `workspace.workspaceEdit` with document changes and file renames.
-    pub file_renames: bool,
+    /// `workspace.workspaceEdit`; `None` leaves it out (a client that applies plain text
+    /// edits only). The default has document changes and file renames.
+    pub workspace_edit: Option<Value>,
 }
 
 impl Default for Setup {
@@ -284,7 +338,7 @@ impl Default for Setup {
             dynamic_watch: true,
             configuration: true,
             answer_requests: true,
-            file_renames: true,
+            workspace_edit: Some(json!({ "documentChanges": true, "resourceOperations": ["rename"] })),
         }
     }
 }
@@ -326,10 +380,15 @@ pub struct Server {
 impl Server {
     /// Spawn `agent-lsp serve` for the workspace at `root`; nothing is sent yet.
     pub fn spawn(root: &Path) -> Server {
+        Server::spawn_with_args(root, &["serve"])
+    }
+
+    /// Spawn `agent-lsp ARGS...` (a `serve` command line) for the workspace at `root`.
+    pub fn spawn_with_args(root: &Path, args: &[&str]) -> Server {
         let xdg = tempfile::tempdir().expect("temp XDG_CONFIG_HOME");
         let home = tempfile::tempdir().expect("temp HOME");
         let mut child = Command::new(BIN)
-            .arg("serve")
+            .args(args)
             .current_dir(root)
             .env("AGENT_LSP_TEST_HOOKS", "1")
             .env("XDG_CONFIG_HOME", xdg.path())
@@ -453,8 +512,8 @@ impl Server {
         if let Some(encodings) = &setup.encodings {
             caps["general"] = json!({ "positionEncodings": encodings });
         }
-        if setup.file_renames {
-            caps["workspace"]["workspaceEdit"] = json!({ "documentChanges": true, "resourceOperations": ["rename"] });
+        if let Some(edit) = &setup.workspace_edit {
+            caps["workspace"]["workspaceEdit"] = edit.clone();
         }
         let mut params = json!({
             "processId": std::process::id(),
@@ -583,6 +642,43 @@ impl Server {
         }
         self.send(&msg);
         self.response(&json!(id), method)
+    }
+
+    /// Send several requests at once and wait for all their replies (in any order): the
+    /// results in the order of `requests`.
+    pub fn requests(&mut self, requests: &[(&str, Value)]) -> Vec<Result<Value, Value>> {
+        let first = self.next_id;
+        let mut bytes = Vec::new();
+        for (method, params) in requests {
+            let mut msg = json!({ "jsonrpc": "2.0", "id": self.next_id, "method": method });
+            if !params.is_null() {
+                msg["params"] = params.clone();
+            }
+            self.next_id += 1;
+            bytes.extend(frame(&msg.to_string()));
+        }
+        self.send_raw(&bytes);
+        let mut out: Vec<Option<Result<Value, Value>>> = vec![None; requests.len()];
+        let mut missing = requests.len();
+        while missing > 0 {
+            let msg = self.recv(&format!("{missing} of {} responses", requests.len()));
+            if msg.get("method").is_some() {
+                self.stash(msg);
+                continue;
+            }
+            let slot = msg["id"]
+                .as_i64()
+                .and_then(|id| usize::try_from(id - first).ok())
+                .and_then(|i| out.get_mut(i))
+                .unwrap_or_else(|| panic!("a response to another request: {msg}"));
+            assert!(slot.is_none(), "two responses with one id: {msg}");
+            *slot = Some(match msg.get("error") {
+                Some(e) => Err(e.clone()),
+                None => Ok(msg.get("result").cloned().expect("a response has a result or an error")),
+            });
+            missing -= 1;
+        }
+        out.into_iter().map(Option::unwrap).collect()
     }
 
     /// Wait for the response with `id`.
