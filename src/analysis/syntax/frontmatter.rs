@@ -43,7 +43,10 @@ pub fn split(text: &str) -> Split {
     let open = Span::new(start, start + 3);
     // The rest of the first line may name a language (`---yaml`); the YAML starts after it.
     let line_end = rest.find('\n').map(|i| start + i + 1).unwrap_or(text.len());
-    let yaml_start = line_end;
+    let yaml_start = match rest.find('\n') {
+        Some(_) => line_end,
+        None => no_line_break(text, start + 3),
+    };
     // Search from the opening line's `\n` (when there is one) so that an empty frontmatter
     // (`---\n---`) closes at once.
     let search_from = if text[..line_end].ends_with('\n') {
@@ -82,6 +85,19 @@ pub fn split(text: &str) -> Split {
             body: Span::empty(text.len()),
             misplaced_open: None,
         },
+    }
+}
+
+/// Where the YAML starts in a file that is a single line `---…` (from byte `after`, right after
+/// the dashes). gray-matter takes the language name as the rest of the line *but its last
+/// character* (`str.slice(0, str.search(/\r?\n/))` with no match is `slice(0, -1)`): when that
+/// name is blank, the YAML is the whole rest, else its last character (and gray-matter then
+/// looks for an engine of that name).
+fn no_line_break(text: &str, after: usize) -> usize {
+    let rest = &text[after..];
+    match rest.char_indices().last() {
+        Some((last, _)) if !rest[..last].trim().is_empty() => after + last,
+        _ => after,
     }
 }
 
@@ -165,6 +181,25 @@ mod tests {
         assert!(fm.close.is_none());
         assert_eq!(fm.yaml.text(text), "mode: subagent\nBody text\n");
         assert!(s.body.is_empty());
+    }
+
+    #[test]
+    fn single_line_file_reads_as_gray_matter_does() {
+        // No line break: gray-matter's language is the rest of the line minus its last
+        // character, and the YAML is that last character (or the whole rest when the language
+        // would be blank).
+        let yaml = |text: &str| {
+            let s = split(text);
+            s.frontmatter.map(|f| f.yaml.text(text).to_string())
+        };
+        assert_eq!(yaml("---x").as_deref(), Some("x"));
+        assert_eq!(yaml("---").as_deref(), Some(""));
+        assert_eq!(yaml("--- x").as_deref(), Some(" x"));
+        assert_eq!(yaml("---ab").as_deref(), Some("b"));
+        assert_eq!(yaml("---é").as_deref(), Some("é"));
+        assert_eq!(yaml("\u{feff}---:").as_deref(), Some(":"));
+        // With a line break the whole first line is the language.
+        assert_eq!(yaml("---ab\nc").as_deref(), Some("c"));
     }
 
     #[test]

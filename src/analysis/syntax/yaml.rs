@@ -4,16 +4,31 @@
 //! itself, is iterative (no stack overflow on deep block nesting) and hands out every event that
 //! precedes a syntax error, so a half-typed file still yields a partial tree.
 //!
-//! Two things are done here that the parser leaves to its caller:
+//! What is done here that the parser leaves to its caller:
 //! - saphyr-parser counts offsets in Unicode scalars; they are turned into byte offsets.
-//! - Scalars are resolved the way opencode's frontmatter reader does (gray-matter with js-yaml 3
-//!   `safeLoad`, a YAML 1.1 flavour): `yes` stays a string, `1:30` is the integer 90, `017` is
-//!   octal 15, `~`/`null`/empty are null.
+//! - The document is read the way opencode's frontmatter reader reads it (gray-matter with
+//!   js-yaml 3 `safeLoad`, a YAML 1.1 flavour), checked against the real library by
+//!   `tests/yaml_differential.rs`:
+//!   - plain scalars resolve as in js-yaml's `DEFAULT_SAFE_SCHEMA`: `yes` stays a string, `1:30`
+//!     is the integer 90, `017` is octal 15, `~`/`null`/empty are null, a timestamp is a `Date`
+//!     (here [`Value::Unknown`]);
+//!   - explicit tags (`!!str`, `!!int`, `!!set`, `!!omap`, `!!pairs`, ...) resolve or fail as in
+//!     js-yaml, and any other tag is an error ("unknown tag");
+//!   - keys are turned into strings as JavaScript does (`~` is `"null"`, `[a, b]` is `"a,b"`, a
+//!     map is `"[object Object]"`), and duplicates are found on those strings;
+//!   - merge keys (`<<: *base`, plain only) merge mappings and fail on anything else;
+//!   - what js-yaml rejects and saphyr accepts is an error too: non-printable characters in
+//!     scalars, a NUL byte, an empty implicit key (`: x`), a tag or anchor on the first key of a
+//!     block mapping, content after a `...` document end;
+//!   - what js-yaml accepts and saphyr rejects is read as js-yaml reads it, by parsing again a
+//!     normalised copy of the text (see [`normalise`]): tabs before block content count as no
+//!     indentation, a tab may follow `:`, continuation lines of quoted scalars need no
+//!     indentation, and a comment may follow a closing quote or bracket directly.
 //!
 //! Hostile input is bounded: aliases are resolved by copying at most [`ALIAS_BUDGET`] nodes in
 //! total, and nesting deeper than [`super::MAX_DEPTH`] is cut off with a syntax error.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span as YSpan, Tag};
 
@@ -23,16 +38,26 @@ use crate::analysis::text::Span;
 /// Total number of nodes that alias resolution may copy in one document.
 pub const ALIAS_BUDGET: usize = 10_000;
 
-/// Maps the parser's char indices to byte offsets.
+/// js-yaml's bound on the keys merged in one document (`maxTotalMergeKeys`).
+const MERGE_BUDGET: usize = 10_000;
+
+/// The prefix of the YAML core tags (`!!str` is `tag:yaml.org,2002:str`).
+const CORE: &str = "tag:yaml.org,2002:";
+
+/// Maps the parser's char indices to byte offsets in the original text.
 struct CharMap {
     /// `(char index, byte index)` right after each non-ASCII char; empty for ASCII text.
     checkpoints: Vec<(usize, usize)>,
     len_chars: usize,
     len_bytes: usize,
+    /// When the parsed text is a normalised copy: its runs, sorted, with where they come from.
+    back: Vec<Segment>,
+    /// The length of the original text (the parsed one may have a line break added).
+    original_len: usize,
 }
 
 impl CharMap {
-    fn new(text: &str) -> CharMap {
+    fn new(text: &str, back: Vec<Segment>, original_len: usize) -> CharMap {
         let mut checkpoints = Vec::new();
         let mut chars = 0;
         if !text.is_ascii() {
@@ -49,10 +74,13 @@ impl CharMap {
             checkpoints,
             len_chars: chars,
             len_bytes: text.len(),
+            back,
+            original_len,
         }
     }
 
-    fn byte(&self, char_index: usize) -> usize {
+    /// The byte offset in the parsed text.
+    fn local(&self, char_index: usize) -> usize {
         if char_index >= self.len_chars {
             return self.len_bytes;
         }
@@ -62,25 +90,54 @@ impl CharMap {
             None => char_index,
         }
     }
+
+    /// The byte offset in the original text.
+    fn byte(&self, char_index: usize) -> usize {
+        self.original(self.local(char_index))
+    }
+
+    fn original(&self, local: usize) -> usize {
+        if self.back.is_empty() {
+            return local.min(self.original_len);
+        }
+        let i = self.back.partition_point(|s| s.copy <= local).saturating_sub(1);
+        let s = self.back[i];
+        (s.original + (local - s.copy).min(s.len)).min(self.original_len)
+    }
 }
+
+/// A collection's tag, as js-yaml names it.
+type TagName = Option<String>;
 
 enum Frame {
     Map {
         start: usize,
         anchor: usize,
+        tag: TagName,
+        flow: bool,
         flow_end: usize,
         entries: Vec<Entry>,
-        pending: Option<Key>,
-        seen: HashMap<String, Span>,
+        /// The key read, waiting for its value, and whether it is a merge key (a plain `<<`).
+        pending: Option<(Key, bool)>,
+        /// Keys read so far (merge keys included).
+        keys: usize,
+        /// Key name to the index of its (first) entry.
+        index: HashMap<String, usize>,
+        /// Keys that came from a merge: a later explicit key replaces them silently.
+        overridable: HashSet<String>,
     },
     Seq {
         start: usize,
         anchor: usize,
+        tag: TagName,
         items: Vec<Node>,
     },
 }
 
 struct Builder<'t> {
+    /// The text as written.
+    original: &'t str,
+    /// The text parsed (the original, or its normalised copy).
     text: &'t str,
     offset: usize,
     chars: CharMap,
@@ -91,6 +148,11 @@ struct Builder<'t> {
     /// Anchored nodes with their size in nodes.
     anchors: HashMap<usize, (Node, usize)>,
     alias_budget: usize,
+    merge_budget: usize,
+    /// The node being completed is a plain, untagged `<<` (a merge key when it is a key).
+    merge_candidate: bool,
+    /// The node being completed carries a tag or an anchor.
+    has_properties: bool,
     root: Option<Node>,
     errors: Vec<SyntaxError>,
     duplicates: Vec<DuplicateKey>,
@@ -99,20 +161,58 @@ struct Builder<'t> {
 /// Parse `text`, a YAML document that starts at byte `offset` of the file (spans are shifted by
 /// it).
 pub fn parse(text: &str, offset: usize) -> Parsed {
+    // js-yaml adds a line break to a text that does not end with one (which matters for the
+    // last line of a block scalar); positions past the end map to the end.
+    let owned;
+    let base = if text.is_empty() || text.ends_with(['\n', '\r']) {
+        text
+    } else {
+        owned = format!("{text}\n");
+        &owned
+    };
+    let first = parse_as(text, base, offset, Vec::new());
+    if first.errors.is_empty() {
+        return first;
+    }
+    // What saphyr rejects and js-yaml reads: parse a normalised copy, with offsets mapped back.
+    match normalise(base) {
+        Some((copy, back)) => {
+            let second = parse_as(text, &copy, offset, back);
+            // When both fail, the one that read further tells the real problem.
+            let at = |p: &Parsed| p.errors.first().map_or(usize::MAX, |e| e.span.start as usize);
+            if at(&second) > at(&first) { second } else { first }
+        }
+        None => first,
+    }
+}
+
+/// Parse `parsed` (the original text or its normalised copy, whose offsets map back to the
+/// original through `back`).
+fn parse_as(original: &str, parsed: &str, offset: usize, back: Vec<Segment>) -> Parsed {
     let mut b = Builder {
-        text,
+        original,
+        text: parsed,
         offset,
-        chars: CharMap::new(text),
+        chars: CharMap::new(parsed, back, original.len()),
         stack: Vec::new(),
         skipping: 0,
         skip_start: 0,
         anchors: HashMap::new(),
         alias_budget: ALIAS_BUDGET,
+        merge_budget: MERGE_BUDGET,
+        merge_candidate: false,
+        has_properties: false,
         root: None,
         errors: Vec::new(),
         duplicates: Vec::new(),
     };
-    let mut parser = Parser::new_from_str(text);
+    if let Some(at) = original.find('\0') {
+        b.errors.push(SyntaxError {
+            span: Span::new(at + offset, at + 1 + offset),
+            message: "a NUL character is not allowed in YAML (js-yaml rejects the whole document)".into(),
+        });
+    }
+    let mut parser = Parser::new_from_str(parsed);
     let mut documents = 0;
     loop {
         match parser.next_event() {
@@ -133,17 +233,54 @@ pub fn parse(text: &str, offset: usize) -> Parsed {
                 other => b.event(other, span),
             },
             Some(Err(err)) => {
-                let at = b.chars.byte(err.marker().index());
-                let end = next_char_end(text, at);
+                let local = b.chars.local(err.marker().index());
+                let at = b.chars.original(local);
+                let end = b.chars.original(next_char_end(parsed, local));
                 b.errors.push(SyntaxError {
-                    span: Span::new(at + offset, end + offset),
+                    span: Span::new(at + offset, end.max(at) + offset),
                     message: err.info().to_string(),
                 });
                 break;
             }
         }
     }
+    if b.errors.is_empty()
+        && let Some(at) = after_document_end(parsed)
+    {
+        let at = b.chars.original(at);
+        b.errors.push(SyntaxError {
+            span: Span::new(at + offset, next_char_end(original, at) + offset),
+            message: "content after the `...` document end marker: js-yaml reads a second document and rejects the frontmatter".into(),
+        });
+    }
     b.finish()
+}
+
+/// Where content follows a `...` document end line (js-yaml then finds a second document, even
+/// when nothing came before the marker).
+fn after_document_end(text: &str) -> Option<usize> {
+    let mut pos = 0;
+    let mut ended = false;
+    for line in text.split_inclusive(['\n', '\r']) {
+        let content = line.trim_end_matches(['\n', '\r']);
+        let marker = content
+            .strip_prefix("...")
+            .filter(|r| r.is_empty() || r.starts_with([' ', '\t']));
+        if ended {
+            let t = content.trim_start_matches([' ', '\t']);
+            if !t.is_empty() && !t.starts_with('#') {
+                return Some(pos + (content.len() - t.len()));
+            }
+        } else if let Some(rest) = marker {
+            ended = true;
+            let t = rest.trim_start_matches([' ', '\t']);
+            if !t.is_empty() && !t.starts_with('#') {
+                return Some(pos + (content.len() - t.len()));
+            }
+        }
+        pos += line.len();
+    }
+    None
 }
 
 fn next_char_end(text: &str, at: usize) -> usize {
@@ -153,12 +290,25 @@ fn next_char_end(text: &str, at: usize) -> usize {
         .unwrap_or(at)
 }
 
+/// A tag as js-yaml names it: `!!str` is `tag:yaml.org,2002:str`, `!x` is `!x`, `!<x>` is `x`, a
+/// lone `!` is `!`.
+fn tag_name(tag: Option<&Tag>) -> TagName {
+    tag.map(|t| format!("{}{}", t.handle, t.suffix))
+}
+
 impl Builder<'_> {
     fn span(&self, s: YSpan) -> Span {
         Span::new(
             self.chars.byte(s.start.index()) + self.offset,
             self.chars.byte(s.end.index()) + self.offset,
         )
+    }
+
+    fn error(&mut self, span: Span, message: impl Into<String>) {
+        self.errors.push(SyntaxError {
+            span,
+            message: message.into(),
+        });
     }
 
     fn event(&mut self, event: Event<'_>, span: YSpan) {
@@ -183,18 +333,50 @@ impl Builder<'_> {
         }
         match event {
             Event::Scalar(value, style, anchor, tag) => {
+                let local = self.chars.local(span.start.index())..self.chars.local(span.end.index());
+                let raw = self.text.get(local).unwrap_or_default();
                 let mut sp = sp;
                 if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
                     // Block scalars run to the start of the next line; end at the last content.
-                    let local = (sp.start as usize - self.offset)..(sp.end as usize - self.offset);
-                    let trimmed = self
-                        .text
-                        .get(local.clone())
-                        .map(|t| t.trim_end().len())
-                        .unwrap_or(local.len());
-                    sp = Span::new(sp.start as usize, sp.start as usize + trimmed);
+                    let trimmed = raw.trim_end().len();
+                    let end = self.chars.original(self.chars.local(span.start.index()) + trimmed) + self.offset;
+                    sp = Span::new(sp.start as usize, end.max(sp.start as usize));
                 }
-                let node = scalar(&value, style, tag.as_deref(), sp);
+                let tag = tag_name(tag.as_deref());
+                // js-yaml keeps the blanks that end a line of a multi-line quoted scalar. (The
+                // parser's end of a multi-line quoted scalar may lie past its closing quote: the
+                // span ends at the quote.)
+                let mut folded = None;
+                // What js-yaml checks for non-printable characters: the content as written.
+                let quoted = matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted);
+                let mut written: &str = if quoted { raw } else { &value };
+                if matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted) {
+                    // The span may start with the node's tag or anchor.
+                    let quote = if style == ScalarStyle::SingleQuoted { '\'' } else { '"' };
+                    let at = self.chars.local(span.start.index());
+                    let from = at + self.text.get(at..).and_then(|t| t.find(quote)).unwrap_or(0);
+                    if let Some((js, len)) = self.text.get(from..).and_then(js_quoted) {
+                        let end = self.chars.original(from + len) + self.offset;
+                        sp = Span::new(sp.start as usize, end.max(sp.start as usize));
+                        written = &self.text[from..from + len];
+                        if written.contains(['\n', '\r']) {
+                            folded = Some(js);
+                        }
+                    }
+                }
+                if let Some(message) = unprintable(written, style) {
+                    self.error(sp, message);
+                }
+                let value = folded.as_deref().unwrap_or(&value);
+                let node = match scalar_value(value, style, tag.as_deref()) {
+                    Ok(v) => Node::new(sp, node_style(style), v),
+                    Err(message) => {
+                        self.error(sp, message);
+                        Node::new(sp, node_style(style), Value::Unknown)
+                    }
+                };
+                self.merge_candidate = tag.is_none() && style == ScalarStyle::Plain && value == "<<";
+                self.has_properties = tag.is_some() || anchor != 0;
                 self.remember(anchor, &node);
                 self.complete(node);
             }
@@ -206,12 +388,12 @@ impl Builder<'_> {
                             let reported = self.alias_budget == 0;
                             self.alias_budget = 0;
                             if !reported {
-                                self.errors.push(SyntaxError {
-                                    span: sp,
-                                    message: format!(
+                                self.error(
+                                    sp,
+                                    format!(
                                         "alias expansion exceeds {ALIAS_BUDGET} nodes (a billion-laughs document?); not expanded"
                                     ),
-                                });
+                                );
                             }
                             Node::new(sp, Style::Plain, Value::Unknown)
                         } else {
@@ -221,34 +403,42 @@ impl Builder<'_> {
                             copy
                         }
                     }
+                    // An alias to an anchor whose collection is still open: js-yaml builds a
+                    // cyclic value.
                     None => Node::new(sp, Style::Plain, Value::Unknown),
                 };
+                self.merge_candidate = false;
+                self.has_properties = false;
                 self.complete(node);
             }
-            Event::MappingStart(anchor, _) | Event::SequenceStart(anchor, _) => {
+            Event::MappingStart(anchor, ref tag) | Event::SequenceStart(anchor, ref tag) => {
                 if self.stack.len() >= MAX_DEPTH {
                     self.skipping = 1;
                     self.skip_start = sp.start as usize;
-                    self.errors.push(SyntaxError {
-                        span: sp,
-                        message: format!("nesting deeper than {MAX_DEPTH} levels is not analysed"),
-                    });
+                    self.error(sp, format!("nesting deeper than {MAX_DEPTH} levels is not analysed"));
                     return;
                 }
                 let start = sp.start as usize;
+                let tag = tag_name(tag.as_deref());
                 let frame = if matches!(event, Event::MappingStart(..)) {
+                    let at = self.chars.local(span.start.index());
                     Frame::Map {
                         start,
                         anchor,
+                        tag,
+                        flow: self.text.as_bytes().get(at) == Some(&b'{'),
                         flow_end: 0,
                         entries: Vec::new(),
                         pending: None,
-                        seen: HashMap::new(),
+                        keys: 0,
+                        index: HashMap::new(),
+                        overridable: HashSet::new(),
                     }
                 } else {
                     Frame::Seq {
                         start,
                         anchor,
+                        tag,
                         items: Vec::new(),
                     }
                 };
@@ -276,37 +466,58 @@ impl Builder<'_> {
         let Some(frame) = self.stack.pop() else {
             return;
         };
-        let (node, anchor) = match frame {
+        let (node, anchor, tag) = match frame {
             Frame::Map {
                 start,
                 anchor,
-                mut entries,
+                tag,
+                entries,
                 flow_end,
                 ..
             } => {
-                merge_keys(&mut entries);
                 let last = entries.last().map(|e| e.value.span.end as usize).unwrap_or(start);
                 let end = end.unwrap_or(last).max(last).max(flow_end);
                 let end = if flow_end == 0 { last.max(start) } else { end };
                 (
                     Node::new(Span::new(start, end), Style::Collection, Value::Map(Map { entries })),
                     anchor,
+                    tag,
                 )
             }
-            Frame::Seq { start, anchor, items } => {
+            Frame::Seq {
+                start,
+                anchor,
+                tag,
+                items,
+            } => {
                 let last = items.last().map(|n| n.span.end as usize).unwrap_or(start);
                 let end = end.unwrap_or(last).max(last);
                 (
                     Node::new(Span::new(start, end), Style::Collection, Value::Seq(items)),
                     anchor,
+                    tag,
                 )
             }
         };
+        let node = match collection_tag(node, tag.as_deref()) {
+            Ok(node) => node,
+            Err((node, message)) => {
+                self.error(node.span, message);
+                node
+            }
+        };
+        self.merge_candidate = false;
+        self.has_properties = tag.is_some() || anchor != 0;
         self.remember(anchor, &node);
         self.complete(node);
     }
 
     fn complete(&mut self, node: Node) {
+        let merge_candidate = std::mem::take(&mut self.merge_candidate);
+        let has_properties = std::mem::take(&mut self.has_properties);
+        let original = self.original;
+        let offset = self.offset;
+        let mut errors: Vec<SyntaxError> = Vec::new();
         match self.stack.last_mut() {
             None => {
                 if self.root.is_none() {
@@ -315,30 +526,80 @@ impl Builder<'_> {
             }
             Some(Frame::Seq { items, .. }) => items.push(node),
             Some(Frame::Map {
-                entries, pending, seen, ..
-            }) => match pending.take() {
-                None => {
-                    let name = match &node.value {
-                        Value::Str(s) => s.clone(),
-                        Value::Null => String::new(),
-                        _ => node.display(),
-                    };
-                    *pending = Some(Key { name, span: node.span });
-                }
-                Some(key) => {
-                    if let Some(first) = seen.get(&key.name) {
-                        self.duplicates.push(DuplicateKey {
-                            name: key.name.clone(),
-                            first: *first,
-                            duplicate: key.span,
-                        });
-                    } else {
-                        seen.insert(key.name.clone(), key.span);
+                entries,
+                pending,
+                index,
+                overridable,
+                flow,
+                keys,
+                ..
+            }) => {
+                match pending.take() {
+                    None => {
+                        *keys += 1;
+                        if !*flow && *keys == 1 && has_properties {
+                            errors.push(SyntaxError {
+                                span: node.span,
+                                message: "js-yaml cannot read a tag or an anchor on the first key of a block mapping"
+                                    .into(),
+                            });
+                        }
+                        if !*flow && !has_properties && node.span.is_empty() && node.value == Value::Null {
+                            // An empty key: js-yaml accepts it after `?`, not as `: value`.
+                            let at = (node.span.start as usize).saturating_sub(offset);
+                            let before = original.get(..at).unwrap_or_default();
+                            // `?` then `:` on a later line is an explicit pair; `? :` is not.
+                            let explicit = before.trim_end().ends_with('?')
+                                && !before.trim_end_matches([' ', '\t']).ends_with('?');
+                            if original.get(at..).is_some_and(|r| r.starts_with(':')) && !explicit {
+                                errors.push(SyntaxError {
+                                span: Span::new(node.span.start as usize, node.span.start as usize + 1),
+                                message: "a `:` with no key before it: js-yaml rejects an empty key unless it follows `?`".into(),
+                            });
+                            }
+                        }
+                        let name = match js_key(&node) {
+                            Ok(name) => name,
+                            Err(message) => {
+                                errors.push(SyntaxError {
+                                    span: node.span,
+                                    message,
+                                });
+                                node.display()
+                            }
+                        };
+                        *pending = Some((Key { name, span: node.span }, merge_candidate));
                     }
-                    entries.push(Entry { key, value: node });
+                    // A merge key is not an entry: its mappings' entries are.
+                    Some((_, true)) => {
+                        if let Err(message) = merge(entries, index, overridable, &node, &mut self.merge_budget) {
+                            errors.push(SyntaxError {
+                                span: node.span,
+                                message,
+                            });
+                        }
+                    }
+                    Some((key, false)) => match index.get(&key.name).copied() {
+                        Some(i) if overridable.remove(&key.name) => {
+                            entries[i] = Entry { key, value: node };
+                        }
+                        Some(i) => {
+                            self.duplicates.push(DuplicateKey {
+                                name: key.name.clone(),
+                                first: entries[i].key.span,
+                                duplicate: key.span,
+                            });
+                            entries.push(Entry { key, value: node });
+                        }
+                        None => {
+                            index.insert(key.name.clone(), entries.len());
+                            entries.push(Entry { key, value: node });
+                        }
+                    },
                 }
-            },
+            }
         }
+        self.errors.extend(errors);
     }
 
     fn finish(mut self) -> Parsed {
@@ -362,41 +623,371 @@ impl Builder<'_> {
     }
 }
 
-/// YAML merge keys (`<<: *base`), which js-yaml applies: entries of the merged maps that the map
-/// does not set itself.
-fn merge_keys(entries: &mut Vec<Entry>) {
-    if !entries.iter().any(|e| e.key.name == "<<") {
-        return;
+fn node_style(style: ScalarStyle) -> Style {
+    match style {
+        ScalarStyle::Plain => Style::Plain,
+        ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => Style::Quoted,
+        ScalarStyle::Literal | ScalarStyle::Folded => Style::Block,
     }
-    let mut merged = Vec::new();
-    let mut own = Vec::new();
-    for e in entries.drain(..) {
-        if e.key.name == "<<" {
-            match e.value.value {
-                Value::Map(m) => merged.extend(m.entries),
-                Value::Seq(items) => {
-                    for item in items {
-                        if let Value::Map(m) = item.value {
-                            merged.extend(m.entries);
+}
+
+/// js-yaml's value for a scalar: implicit resolution for an untagged plain scalar, a string for
+/// a quoted or block one, and the tag's own rules otherwise (an error when they fail).
+fn scalar_value(text: &str, style: ScalarStyle, tag: Option<&str>) -> Result<Value, String> {
+    // An empty plain scalar is an empty node: js-yaml resolves a tag against `null`.
+    let empty = style == ScalarStyle::Plain && text.is_empty();
+    let Some(tag) = tag else {
+        return Ok(if style == ScalarStyle::Plain {
+            resolve_plain(text)
+        } else {
+            Value::Str(text.to_string())
+        });
+    };
+    // The non-specific tag: no resolution, a plain scalar stays a string.
+    if tag == "!" {
+        return Ok(if empty {
+            Value::Null
+        } else {
+            Value::Str(text.to_string())
+        });
+    }
+    let unknown = || format!("unknown tag !<{tag}>");
+    let Some(kind) = tag.strip_prefix(CORE) else {
+        return Err(unknown());
+    };
+    let value = match kind {
+        "str" => Some(Value::Str(text.to_string())),
+        "null" => (empty || matches!(text, "~" | "null" | "Null" | "NULL")).then_some(Value::Null),
+        "bool" => resolve_bool(text),
+        "int" => resolve_int(text),
+        "float" => resolve_float(text).map(Value::Float),
+        "timestamp" => is_timestamp(text).then_some(Value::Unknown),
+        "binary" => (!empty && is_base64(text)).then_some(Value::Unknown),
+        "merge" => match text {
+            "" if empty => Some(Value::Null),
+            "<<" => Some(Value::Str(text.to_string())),
+            _ => None,
+        },
+        // A collection type on an empty node is an empty collection.
+        "map" | "set" if empty => Some(Value::Map(Map::default())),
+        "seq" | "omap" | "pairs" if empty => Some(Value::Seq(Vec::new())),
+        _ => return Err(unknown()),
+    };
+    value.ok_or_else(|| format!("cannot resolve a node with !<{tag}> explicit tag"))
+}
+
+/// A quoted scalar's value as js-yaml 3 reads it from its source (which starts at the opening
+/// quote), and the length of that source up to the closing quote: like YAML, except that the
+/// blanks ending a line before a folded line break are kept (`"a \n b"` is `"a  b"`). `None`
+/// when the source is not a well-formed quoted scalar.
+fn js_quoted(raw: &str) -> Option<(String, usize)> {
+    let q = raw.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let inner = &raw[1..];
+    let mut out = String::new();
+    let mut chars = inner.chars().peekable();
+    // Skip blanks and line breaks after a line break; returns the breaks seen (js-yaml's
+    // `skipSeparationSpace`).
+    fn separation(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, mut breaks: usize) -> usize {
+        while let Some(&c) = chars.peek() {
+            match c {
+                ' ' | '\t' => {
+                    chars.next();
+                }
+                '\n' => {
+                    chars.next();
+                    breaks += 1;
+                }
+                '\r' => {
+                    chars.next();
+                    if chars.peek() == Some(&'\n') {
+                        chars.next();
+                    }
+                    breaks += 1;
+                }
+                _ => break,
+            }
+        }
+        breaks
+    }
+    let mut pending_surrogate: Option<u32> = None;
+    let mut closed = false;
+    while let Some(c) = chars.next() {
+        if (c != '\\' || q != '"') && pending_surrogate.take().is_some() {
+            out.push('\u{fffd}');
+        }
+        match c {
+            '\'' if q == '\'' => {
+                // A doubled quote is a quote; a single one closes.
+                if chars.peek() != Some(&'\'') {
+                    closed = true;
+                    break;
+                }
+                chars.next();
+                out.push('\'');
+            }
+            '"' if q == '"' => {
+                closed = true;
+                break;
+            }
+            '\n' | '\r' => {
+                if c == '\r' && chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                match separation(&mut chars, 1) {
+                    1 => out.push(' '),
+                    n => out.extend(std::iter::repeat_n('\n', n - 1)),
+                }
+            }
+            '\\' if q == '"' => {
+                let e = chars.next()?;
+                let simple = match e {
+                    '0' => Some('\0'),
+                    'a' => Some('\u{7}'),
+                    'b' => Some('\u{8}'),
+                    't' | '\t' => Some('\t'),
+                    'n' => Some('\n'),
+                    'v' => Some('\u{b}'),
+                    'f' => Some('\u{c}'),
+                    'r' => Some('\r'),
+                    'e' => Some('\u{1b}'),
+                    ' ' => Some(' '),
+                    '"' => Some('"'),
+                    '/' => Some('/'),
+                    '\\' => Some('\\'),
+                    'N' => Some('\u{85}'),
+                    '_' => Some('\u{a0}'),
+                    'L' => Some('\u{2028}'),
+                    'P' => Some('\u{2029}'),
+                    _ => None,
+                };
+                let hex = match e {
+                    'x' => 2,
+                    'u' => 4,
+                    'U' => 8,
+                    _ => 0,
+                };
+                if let Some(s) = simple {
+                    if pending_surrogate.take().is_some() {
+                        out.push('\u{fffd}');
+                    }
+                    out.push(s);
+                } else if hex > 0 {
+                    let mut code = 0u32;
+                    for _ in 0..hex {
+                        code = code.checked_mul(16)?.checked_add(chars.next()?.to_digit(16)?)?;
+                    }
+                    // JavaScript strings are UTF-16: a high then a low surrogate make one char,
+                    // a lone one becomes U+FFFD here.
+                    match (pending_surrogate.take(), code) {
+                        (Some(high), 0xDC00..=0xDFFF) => {
+                            out.push(char::from_u32(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00))?);
+                        }
+                        (high, 0xD800..=0xDBFF) => {
+                            if high.is_some() {
+                                out.push('\u{fffd}');
+                            }
+                            pending_surrogate = Some(code);
+                        }
+                        (high, _) => {
+                            if high.is_some() {
+                                out.push('\u{fffd}');
+                            }
+                            out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
                         }
                     }
+                } else if e == '\n' || e == '\r' {
+                    if e == '\r' && chars.peek() == Some(&'\n') {
+                        chars.next();
+                    }
+                    separation(&mut chars, 0);
+                } else {
+                    return None;
                 }
-                _ => own.push(Entry {
-                    key: e.key,
-                    value: e.value,
-                }),
             }
+            _ => out.push(c),
+        }
+    }
+    if pending_surrogate.is_some() {
+        out.push('\u{fffd}');
+    }
+    if !closed {
+        return None;
+    }
+    let rest: usize = chars.map(char::len_utf8).sum();
+    Some((out, raw.len() - rest))
+}
+
+/// A tag on a collection, as js-yaml applies it: `!!map`/`!!set` on mappings, `!!seq`,
+/// `!!omap`, `!!pairs` on sequences, anything else is an unknown tag.
+fn collection_tag(node: Node, tag: Option<&str>) -> Result<Node, (Node, String)> {
+    let Some(tag) = tag.filter(|t| *t != "!") else {
+        return Ok(node);
+    };
+    let cannot = format!("cannot resolve a node with !<{tag}> explicit tag");
+    let unknown = format!("unknown tag !<{tag}>");
+    match (&node.value, tag.strip_prefix(CORE)) {
+        (Value::Map(_), Some("map")) | (Value::Seq(_), Some("seq")) => Ok(node),
+        (Value::Map(m), Some("set")) => {
+            if m.entries.iter().all(|e| e.value.value == Value::Null) {
+                Ok(node)
+            } else {
+                Err((node, cannot))
+            }
+        }
+        (Value::Seq(items), Some("omap")) => {
+            let mut keys = HashSet::new();
+            let ok = items.iter().all(|item| match &item.value {
+                Value::Map(m) if m.entries.len() == 1 => keys.insert(m.entries[0].key.name.clone()),
+                _ => false,
+            });
+            if ok { Ok(node) } else { Err((node, cannot)) }
+        }
+        (Value::Seq(items), Some("pairs")) => {
+            let ok = items
+                .iter()
+                .all(|item| matches!(&item.value, Value::Map(m) if m.entries.len() == 1));
+            if !ok {
+                return Err((node, cannot));
+            }
+            // `[{a: 1}]` becomes `[["a", 1]]`.
+            let pairs = items
+                .iter()
+                .filter_map(|item| item.as_map().and_then(|m| m.entries.first()))
+                .map(|e| {
+                    let key = Node::new(e.key.span, Style::Plain, Value::Str(e.key.name.clone()));
+                    let span = Span::new(e.key.span.start as usize, e.value.span.end as usize);
+                    Node::new(span, Style::Collection, Value::Seq(vec![key, e.value.clone()]))
+                })
+                .collect();
+            Ok(Node::new(node.span, Style::Collection, Value::Seq(pairs)))
+        }
+        _ => Err((node, unknown)),
+    }
+}
+
+/// js-yaml's checks on the characters of a scalar as written: quoted scalars take JSON's
+/// characters, the others YAML's printable ones.
+fn unprintable(raw: &str, style: ScalarStyle) -> Option<&'static str> {
+    match style {
+        ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => raw
+            .chars()
+            .any(|c| (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r'))
+            .then_some("a control character in a quoted scalar (js-yaml: expected valid JSON character)"),
+        _ => raw.chars().any(|c| {
+            matches!(c as u32, 0x00..=0x08 | 0x0B | 0x0C | 0x0E..=0x1F | 0x7F..=0x84 | 0x86..=0x9F | 0xFFFE | 0xFFFF)
+        })
+        .then_some("a non-printable character in a scalar (js-yaml: the stream contains non-printable characters)"),
+    }
+}
+
+/// A mapping key as JavaScript turns it into a property name (js-yaml's `String(keyNode)`).
+fn js_key(node: &Node) -> Result<String, String> {
+    Ok(match &node.value {
+        Value::Str(s) => s.clone(),
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => js_number(*f),
+        Value::Map(_) => "[object Object]".into(),
+        Value::Seq(items) => {
+            let mut parts = Vec::with_capacity(items.len());
+            for item in items {
+                parts.push(match &item.value {
+                    Value::Seq(_) => return Err("nested arrays are not supported inside keys".into()),
+                    Value::Null => String::new(),
+                    _ => js_key(item)?,
+                });
+            }
+            parts.join(",")
+        }
+        Value::Unknown => node.display(),
+    })
+}
+
+/// JavaScript's `Number.prototype.toString()`.
+fn js_number(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    if f == 0.0 {
+        return "0".into();
+    }
+    let e = format!("{:e}", f.abs());
+    let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let k = digits.len() as i32;
+    let n = exp + 1;
+    let body = if k <= n && n <= 21 {
+        digits + &"0".repeat((n - k) as usize)
+    } else if 0 < n && n <= 21 {
+        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat((-n) as usize))
+    } else {
+        let rest = if k == 1 {
+            String::new()
         } else {
-            own.push(e);
+            format!(".{}", &digits[1..])
+        };
+        let sign = if n - 1 < 0 { '-' } else { '+' };
+        format!("{}{rest}e{sign}{}", &digits[..1], (n - 1).abs())
+    };
+    if f < 0.0 { format!("-{body}") } else { body }
+}
+
+/// A merge key's value merged into a mapping, as js-yaml does it: the keys the mapping does not
+/// have yet are added (a later explicit key may replace them); the value must be a mapping or a
+/// sequence of them.
+fn merge(
+    entries: &mut Vec<Entry>,
+    index: &mut HashMap<String, usize>,
+    overridable: &mut HashSet<String>,
+    source: &Node,
+    budget: &mut usize,
+) -> Result<(), String> {
+    let sources: Vec<&Node> = match &source.value {
+        Value::Seq(items) if items.len() > 100 => return Err("abnormal merge sequence size".into()),
+        Value::Seq(items) => items.iter().collect(),
+        _ => vec![source],
+    };
+    for s in sources {
+        let merged: Vec<Entry> = match &s.value {
+            Value::Map(m) => m.entries.clone(),
+            // An array is an object too: its indices are its keys.
+            Value::Seq(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, n)| Entry {
+                    key: Key {
+                        name: i.to_string(),
+                        span: n.span,
+                    },
+                    value: n.clone(),
+                })
+                .collect(),
+            // A date, binary data, a cyclic value: objects whose keys are not known here.
+            Value::Unknown => Vec::new(),
+            _ => return Err("cannot merge mappings; the provided source object is unacceptable".into()),
+        };
+        let work = 1 + merged.len();
+        if work > *budget {
+            *budget = 0;
+            return Err(format!("merge keys exceeded maxTotalMergeKeys ({MERGE_BUDGET})"));
+        }
+        *budget -= work;
+        for e in merged {
+            if !index.contains_key(&e.key.name) {
+                index.insert(e.key.name.clone(), entries.len());
+                overridable.insert(e.key.name.clone());
+                entries.push(e);
+            }
         }
     }
-    let mut names: std::collections::HashSet<String> = own.iter().map(|e| e.key.name.clone()).collect();
-    for m in merged {
-        if names.insert(m.key.name.clone()) {
-            own.push(m);
-        }
-    }
-    *entries = own;
+    Ok(())
 }
 
 fn count(node: &Node) -> usize {
@@ -407,36 +998,17 @@ fn count(node: &Node) -> usize {
     }
 }
 
-fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, span: Span) -> Node {
-    let node_style = match style {
-        ScalarStyle::Plain => Style::Plain,
-        ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => Style::Quoted,
-        ScalarStyle::Literal | ScalarStyle::Folded => Style::Block,
-    };
-    let value = match tag {
-        Some(tag) if tag.handle == "tag:yaml.org,2002:" || tag.handle == "!!" => match tag.suffix.as_str() {
-            "str" => Value::Str(text.to_string()),
-            "null" => Value::Null,
-            "bool" | "int" | "float" => resolve_plain(text),
-            _ => Value::Unknown,
-        },
-        Some(_) => Value::Unknown,
-        None if style == ScalarStyle::Plain => resolve_plain(text),
-        None => Value::Str(text.to_string()),
-    };
-    Node::new(span, node_style, value)
-}
-
-/// js-yaml 3 `DEFAULT_SAFE_SCHEMA` resolution of a plain scalar.
+/// js-yaml 3 `DEFAULT_SAFE_SCHEMA` resolution of a plain scalar (null, bool, int, float,
+/// timestamp; `<<` stays a string).
 pub fn resolve_plain(s: &str) -> Value {
-    match s {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
-        _ => {}
+    if matches!(s, "" | "~" | "null" | "Null" | "NULL") {
+        return Value::Null;
+    }
+    if let Some(b) = resolve_bool(s) {
+        return b;
     }
     if let Some(i) = resolve_int(s) {
-        return Value::Int(i);
+        return i;
     }
     if let Some(f) = resolve_float(s) {
         return Value::Float(f);
@@ -447,147 +1019,793 @@ pub fn resolve_plain(s: &str) -> Value {
     Value::Str(s.to_string())
 }
 
-fn split_sign(s: &str) -> (i64, &str) {
-    match s.as_bytes().first() {
-        Some(b'-') => (-1, &s[1..]),
-        Some(b'+') => (1, &s[1..]),
-        _ => (1, s),
+fn resolve_bool(s: &str) -> Option<Value> {
+    match s {
+        "true" | "True" | "TRUE" => Some(Value::Bool(true)),
+        "false" | "False" | "FALSE" => Some(Value::Bool(false)),
+        _ => None,
     }
 }
 
-fn resolve_int(s: &str) -> Option<i64> {
-    let (sign, body) = split_sign(s);
-    if body.is_empty() || body.ends_with('_') {
+/// js-yaml's `resolveYamlInteger` and `constructYamlInteger`: decimal, `0b`, `0x`, a leading `0`
+/// for octal, `_` separators, sexagesimal `1:30`. Past i64 the value is the (rounded) float
+/// JavaScript computes.
+fn resolve_int(data: &str) -> Option<Value> {
+    let (negative, body) = match data.as_bytes().first()? {
+        b'-' => (true, &data[1..]),
+        b'+' => (false, &data[1..]),
+        _ => (false, data),
+    };
+    let b = body.as_bytes();
+    let valid = |digits: &str, ok: fn(u8) -> bool| {
+        digits.bytes().all(|c| c == b'_' || ok(c)) && digits.bytes().any(ok) && !digits.ends_with('_')
+    };
+    let (radix, digits) = match b {
+        [b'0'] => (10, "0"),
+        [b'0', b'b', ..] => (2, &body[2..]),
+        [b'0', b'x', ..] => (16, &body[2..]),
+        [b'0', ..] => (8, &body[1..]),
+        _ => (10, body),
+    };
+    let value = match radix {
+        2 if valid(digits, |c| c == b'0' || c == b'1') => radix_value(digits, 2),
+        16 if valid(digits, |c| c.is_ascii_hexdigit()) => radix_value(digits, 16),
+        8 if valid(digits, |c| (b'0'..=b'7').contains(&c)) => radix_value(digits, 8),
+        10 if b.first() != Some(&b'_') => {
+            let (head, tail) = match digits.find(':') {
+                Some(i) => (&digits[..i], Some(&digits[i..])),
+                None => (digits, None),
+            };
+            if !head.bytes().all(|c| c == b'_' || c.is_ascii_digit())
+                || !head.bytes().any(|c| c.is_ascii_digit())
+                || (tail.is_none() && head.ends_with('_'))
+            {
+                return None;
+            }
+            match tail {
+                None => radix_value(head, 10),
+                Some(tail) => {
+                    // (:[0-5]?[0-9])+
+                    let parts: Vec<&str> = tail[1..].split(':').collect();
+                    let ok = parts.iter().all(|p| {
+                        let p = p.as_bytes();
+                        match p {
+                            [d] => d.is_ascii_digit(),
+                            [a, d] => (b'0'..=b'5').contains(a) && d.is_ascii_digit(),
+                            _ => false,
+                        }
+                    });
+                    if !ok {
+                        return None;
+                    }
+                    let mut value = Number::Int(0);
+                    let mut base = Number::Int(1);
+                    let mut all = vec![radix_value(head, 10)];
+                    all.extend(parts.iter().map(|p| radix_value(p, 10)));
+                    for d in all.into_iter().rev() {
+                        value = value.add(d.mul(base));
+                        base = base.mul(Number::Int(60));
+                    }
+                    value
+                }
+            }
+        }
+        _ => return None,
+    };
+    Some(if negative { value.neg() } else { value }.into_value())
+}
+
+/// An integer as exact as i64 allows, else the float JavaScript holds.
+#[derive(Clone, Copy)]
+enum Number {
+    Int(i64),
+    Float(f64),
+}
+
+impl Number {
+    fn f(self) -> f64 {
+        match self {
+            Number::Int(i) => i as f64,
+            Number::Float(f) => f,
+        }
+    }
+
+    fn add(self, other: Number) -> Number {
+        match (self, other) {
+            (Number::Int(a), Number::Int(b)) => {
+                a.checked_add(b).map_or(Number::Float(a as f64 + b as f64), Number::Int)
+            }
+            _ => Number::Float(self.f() + other.f()),
+        }
+    }
+
+    fn mul(self, other: Number) -> Number {
+        match (self, other) {
+            (Number::Int(a), Number::Int(b)) => {
+                a.checked_mul(b).map_or(Number::Float(a as f64 * b as f64), Number::Int)
+            }
+            _ => Number::Float(self.f() * other.f()),
+        }
+    }
+
+    fn neg(self) -> Number {
+        match self {
+            Number::Int(i) => i.checked_neg().map_or(Number::Float(-(i as f64)), Number::Int),
+            Number::Float(f) => Number::Float(-f),
+        }
+    }
+
+    fn into_value(self) -> Value {
+        match self {
+            Number::Int(i) => Value::Int(i),
+            Number::Float(f) => Value::Float(f),
+        }
+    }
+}
+
+/// Digits (with `_` separators) in a radix: exact when they fit in i64, else a float.
+fn radix_value(digits: &str, radix: u32) -> Number {
+    let clean: String = digits.chars().filter(|c| *c != '_').collect();
+    if let Ok(i) = i64::from_str_radix(&clean, radix) {
+        return Number::Int(i);
+    }
+    if radix == 10 {
+        return Number::Float(clean.parse().unwrap_or(f64::INFINITY));
+    }
+    if let Ok(u) = u128::from_str_radix(&clean, radix) {
+        return Number::Float(u as f64);
+    }
+    Number::Float(
+        clean
+            .chars()
+            .filter_map(|c| c.to_digit(radix))
+            .fold(0.0, |acc, d| acc * radix as f64 + d as f64),
+    )
+}
+
+/// js-yaml's `YAML_FLOAT_PATTERN` and `constructYamlFloat`.
+fn resolve_float(data: &str) -> Option<f64> {
+    if data.ends_with('_') || !float_syntax(data.as_bytes()) {
         return None;
     }
-    let digits = |t: &str, radix: u32| -> Option<i64> {
-        let clean: String = t.chars().filter(|c| *c != '_').collect();
-        if clean.is_empty() {
-            return None;
-        }
-        i64::from_str_radix(&clean, radix).ok()
+    let v: String = data.chars().filter(|c| *c != '_').collect::<String>().to_lowercase();
+    let (sign, body) = match v.as_bytes().first() {
+        Some(b'-') => (-1.0, &v[1..]),
+        Some(b'+') => (1.0, &v[1..]),
+        _ => (1.0, &v[..]),
     };
-    let value = if let Some(b) = body.strip_prefix("0b") {
-        b.chars()
-            .all(|c| c == '0' || c == '1' || c == '_')
-            .then(|| digits(b, 2))??
-    } else if let Some(h) = body.strip_prefix("0x") {
-        h.chars()
-            .all(|c| c.is_ascii_hexdigit() || c == '_')
-            .then(|| digits(h, 16))??
-    } else if body == "0" {
-        0
-    } else if let Some(o) = body.strip_prefix('0') {
-        o.chars()
-            .all(|c| ('0'..='7').contains(&c) || c == '_')
-            .then(|| digits(o, 8))??
-    } else if body.contains(':') {
-        // Sexagesimal: 1:30 is 90.
-        let mut parts = body.split(':');
-        let first = parts.next()?;
-        if !first.starts_with(|c: char| ('1'..='9').contains(&c))
-            || !first.chars().all(|c| c.is_ascii_digit() || c == '_')
-        {
-            return None;
-        }
-        let mut total = digits(first, 10)?;
-        for part in parts {
-            if part.is_empty() || part.len() > 2 || !part.chars().all(|c| c.is_ascii_digit()) {
-                return None;
-            }
-            let n: i64 = part.parse().ok()?;
-            if n >= 60 {
-                return None;
-            }
-            total = total.checked_mul(60)?.checked_add(n)?;
-        }
-        total
-    } else {
-        if !body.starts_with(|c: char| ('1'..='9').contains(&c))
-            || !body.chars().all(|c| c.is_ascii_digit() || c == '_')
-        {
-            return None;
-        }
-        digits(body, 10)?
-    };
-    value.checked_mul(sign)
-}
-
-fn resolve_float(s: &str) -> Option<f64> {
-    let (sign, body) = split_sign(s);
     match body {
-        ".inf" | ".Inf" | ".INF" => return Some(sign as f64 * f64::INFINITY),
-        ".nan" | ".NaN" | ".NAN" if sign == 1 && !s.starts_with('+') => return Some(f64::NAN),
+        ".inf" => return Some(sign * f64::INFINITY),
+        ".nan" => return Some(f64::NAN),
         _ => {}
     }
-    if s.ends_with('_') || body.is_empty() {
-        return None;
-    }
-    // [0-9][0-9_]* ( . [0-9_]* )? ( [eE][-+]?[0-9]+ )?   or   . [0-9_]+ (exp)?
-    let bytes = body.as_bytes();
-    let mut i = 0;
-    let int_start = i;
-    while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'_') {
-        i += 1;
-    }
-    let int_part = &body[int_start..i];
-    if !int_part.is_empty() && (int_part.starts_with('_') || (int_part.starts_with('0') && int_part.len() > 1)) {
-        return None;
-    }
-    let mut frac = "";
-    if i < bytes.len() && bytes[i] == b'.' {
-        i += 1;
-        let f = i;
-        while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'_') {
-            i += 1;
+    if body.contains(':') {
+        let mut value = 0.0;
+        let mut base = 1.0;
+        for part in body.rsplit(':') {
+            value += parse_float(part) * base;
+            base *= 60.0;
         }
-        frac = &body[f..i];
-        if int_part.is_empty() && frac.is_empty() {
-            return None;
-        }
-    } else if int_part.is_empty() {
-        return None;
+        return Some(sign * value);
     }
-    let mut exp = "";
-    if i < bytes.len() && (bytes[i] == b'e' || bytes[i] == b'E') {
-        let e = i;
-        i += 1;
-        if i < bytes.len() && (bytes[i] == b'+' || bytes[i] == b'-') {
-            i += 1;
-        }
-        let d = i;
-        while i < bytes.len() && bytes[i].is_ascii_digit() {
-            i += 1;
-        }
-        if d == i {
-            return None;
-        }
-        exp = &body[e..i];
-    }
-    if i != bytes.len() {
-        return None;
-    }
-    let clean: String = format!("{int_part}.{frac}{exp}")
-        .chars()
-        .filter(|c| *c != '_')
-        .collect();
-    let clean = if clean.starts_with('.') {
-        format!("0{clean}")
-    } else {
-        clean
-    };
-    let value: f64 = clean.trim_end_matches('.').parse().ok()?;
-    Some(sign as f64 * value)
+    Some(sign * parse_float(body))
 }
 
+/// `parseFloat` on text that matched the float pattern (so `1.`, `.5`, `1.e3` occur).
+fn parse_float(s: &str) -> f64 {
+    let s = s.replace(".e", "e");
+    let s = s.strip_suffix('.').unwrap_or(&s);
+    let s = if s.starts_with('.') {
+        format!("0{s}")
+    } else {
+        s.to_string()
+    };
+    s.parse().unwrap_or(0.0)
+}
+
+/// `^(?:[-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?
+/// |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`
+fn float_syntax(b: &[u8]) -> bool {
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while *i < b.len() && (b[*i].is_ascii_digit() || b[*i] == b'_') {
+            *i += 1;
+        }
+        *i - start
+    };
+    let exponent = |i: &mut usize| {
+        if *i < b.len() && (b[*i] == b'e' || b[*i] == b'E') {
+            let mut j = *i + 1;
+            if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+                j += 1;
+            }
+            let start = j;
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            if j > start {
+                *i = j;
+            }
+        }
+    };
+    let signed = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    // [-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?
+    let first = || {
+        let mut i = signed;
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                i += 1;
+                digits(&mut i);
+            }
+            _ => return false,
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            digits(&mut i);
+        }
+        exponent(&mut i);
+        i == b.len()
+    };
+    // \.[0-9_]+(?:[eE][-+]?[0-9]+)?
+    let second = || {
+        let mut i = 1;
+        if b.first() != Some(&b'.') || digits(&mut i) == 0 {
+            return false;
+        }
+        exponent(&mut i);
+        i == b.len()
+    };
+    // [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+    let third = || {
+        let mut i = signed;
+        if !b.get(i).is_some_and(u8::is_ascii_digit) {
+            return false;
+        }
+        i += 1;
+        digits(&mut i);
+        let mut parts = 0;
+        while b.get(i) == Some(&b':') {
+            i += 1;
+            match (b.get(i), b.get(i + 1)) {
+                (Some(b'0'..=b'5'), Some(d)) if d.is_ascii_digit() => i += 2,
+                (Some(d), _) if d.is_ascii_digit() => i += 1,
+                _ => return false,
+            }
+            parts += 1;
+        }
+        if parts == 0 || b.get(i) != Some(&b'.') {
+            return false;
+        }
+        i += 1;
+        digits(&mut i);
+        i == b.len()
+    };
+    let special = || matches!(&b[signed..], b".inf" | b".Inf" | b".INF") || matches!(b, b".nan" | b".NaN" | b".NAN");
+    first() || second() || third() || special()
+}
+
+/// js-yaml's timestamp: `YYYY-MM-DD`, or a date and time
+/// (`YYYY-M-D[Tt ]h:mm:ss[.f][ ][Z|±h[:mm]]`).
 fn is_timestamp(s: &str) -> bool {
     let b = s.as_bytes();
-    b.len() >= 10
-        && b[..4].iter().all(u8::is_ascii_digit)
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    // One or two digits from `i`; returns the index after them.
+    let one_or_two = |i: usize| -> Option<usize> {
+        if !digit(i) {
+            return None;
+        }
+        Some(if digit(i + 1) { i + 2 } else { i + 1 })
+    };
+    if b.len() == 10
+        && (0..4).all(digit)
         && b[4] == b'-'
-        && b[5].is_ascii_digit()
-        && (b[6] == b'-' || (b[6].is_ascii_digit() && b[7] == b'-'))
-        && s[..10].bytes().filter(|c| *c == b'-').count() == 2
+        && digit(5)
+        && digit(6)
+        && b[7] == b'-'
+        && digit(8)
+        && digit(9)
+    {
+        return true;
+    }
+    let time = || -> Option<()> {
+        if !(0..4).all(digit) || b.get(4) != Some(&b'-') {
+            return None;
+        }
+        let i = one_or_two(5)?;
+        (b.get(i) == Some(&b'-')).then_some(())?;
+        let mut i = one_or_two(i + 1)?;
+        match b.get(i) {
+            Some(b'T' | b't') => i += 1,
+            Some(b' ' | b'\t') => {
+                while matches!(b.get(i), Some(b' ' | b'\t')) {
+                    i += 1;
+                }
+            }
+            _ => return None,
+        }
+        i = one_or_two(i)?;
+        for _ in 0..2 {
+            (b.get(i) == Some(&b':') && digit(i + 1) && digit(i + 2)).then_some(())?;
+            i += 3;
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            while digit(i) {
+                i += 1;
+            }
+        }
+        // (?:[ \t]*(Z|[-+]h[:mm]))?$: blanks only before a time zone.
+        let before_zone = i;
+        while matches!(b.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        match b.get(i) {
+            None if i == before_zone => {}
+            None => return None,
+            Some(b'Z') => i += 1,
+            Some(b'-' | b'+') => {
+                i = one_or_two(i + 1)?;
+                if b.get(i) == Some(&b':') && digit(i + 1) && digit(i + 2) {
+                    i += 3;
+                }
+            }
+            _ => return None,
+        }
+        (i == b.len()).then_some(())
+    };
+    time().is_some()
+}
+
+/// js-yaml's `resolveYamlBinary`: base64 characters (line breaks ignored) making whole bytes.
+fn is_base64(s: &str) -> bool {
+    let mut bits = 0usize;
+    for c in s.chars() {
+        match c {
+            'A'..='Z' | 'a'..='z' | '0'..='9' | '+' | '/' | '=' => bits += 6,
+            '\n' | '\r' => {}
+            _ => return false,
+        }
+    }
+    bits % 8 == 0
+}
+
+/// A copy of a text that saphyr rejects, rewritten so that saphyr reads it as js-yaml does, with
+/// the map back to the original's byte offsets; `None` when there is nothing to rewrite.
+///
+/// Every rewrite changes only blanks that carry no content, so the values stay those js-yaml
+/// reads:
+/// - js-yaml counts only spaces as indentation: blanks after the leading spaces that hold a tab
+///   are dropped (`\tkey: x` is a key at column 0, as js-yaml reads it);
+/// - a tab after an indicator (`key:\tvalue`, `-\titem`) becomes a space;
+/// - continuation lines of a quoted scalar are indented past its opening quote (js-yaml does not
+///   check their indentation; their leading blanks are folded away either way);
+/// - a comment right after a closing quote or bracket (`"x"# note`) gets a space before it.
+///
+/// Block scalar content is left alone (its tabs are content).
+fn normalise(text: &str) -> Option<(String, Vec<Segment>)> {
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    // Inside block scalar content whose parent is indented this much.
+    let mut block: Option<isize> = None;
+    // Inside a quoted scalar: its quote and the column its continuation lines need.
+    // and, when it is a mapping value, the column of its key.
+    let mut quote: Option<(u8, usize, Option<usize>)> = None;
+    // A plain scalar that continues on lines indented more than this.
+    let mut plain: Option<isize> = None;
+    // The last line ended where a node starts (`key:`), at this indentation (-1: the document
+    // start).
+    let mut opened: Option<isize> = Some(-1);
+    let mut flow = 0usize;
+    // The column the lines of a flow collection need (past the key that holds it).
+    let mut flow_col = 0usize;
+    let mut pos = 0;
+    for line in lines(text) {
+        let start = pos;
+        pos += line.len();
+        let content = line.trim_end_matches(['\n', '\r']);
+        let b = content.as_bytes();
+        let spaces = b.iter().take_while(|c| **c == b' ').count();
+        let blank_end = b.iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+        let blank = blank_end == b.len();
+        if let Some(parent) = block {
+            if spaces as isize > parent {
+                continue;
+            }
+            if blank {
+                // For js-yaml a tab makes the line a less indented one, which ends the block
+                // scalar (it is not an empty line of it): a comment does that for saphyr.
+                if let Some(tab) = b.iter().position(|c| *c == b'\t') {
+                    edits.push((start + tab, start + tab + 1, "#".into()));
+                    block = None;
+                }
+                continue;
+            }
+            block = None;
+        }
+        let mut i;
+        let mut continuation = false;
+        let mut key_col = line_key_column(b);
+        if let Some((q, column, value_of)) = quote {
+            // A document marker (followed by a blank) ends a quoted scalar for both parsers.
+            if (content.starts_with("---") || content.starts_with("..."))
+                && b.get(3).is_none_or(|c| matches!(c, b' ' | b'\t'))
+            {
+                continue;
+            }
+            if blank {
+                if b.contains(&b'\t') {
+                    edits.push((start, start + blank_end, String::new()));
+                }
+                continue;
+            }
+            if spaces < column || blank_end > spaces {
+                edits.push((start, start + blank_end, " ".repeat(column)));
+            }
+            if q == b'"' {
+                surrogates(b, blank_end, start, &mut edits);
+            }
+            match closing_quote(b, blank_end, q) {
+                Some(end) => {
+                    quote = None;
+                    i = end;
+                    comment_after(b, i, start, &mut edits);
+                    if let Some(col) = value_of {
+                        key_col = col;
+                        if spaces == col {
+                            split_after_quote(b, i, start, col, &mut edits);
+                        }
+                    }
+                }
+                None => continue,
+            }
+        } else {
+            let comment = !blank && b[blank_end] == b'#';
+            continuation = !blank && !comment && plain.is_some_and(|p| spaces as isize > p);
+            if !blank && !continuation {
+                plain = None;
+            }
+            if blank_end > spaces && flow == 0 {
+                // Only spaces indent for js-yaml; but the first line of a nested block
+                // collection (or a sequence at its parent's indentation) sits at its column,
+                // tabs included.
+                let entry =
+                    b.get(blank_end) == Some(&b'-') && b.get(blank_end + 1).is_none_or(|c| matches!(c, b' ' | b'\t'));
+                let nested = !blank
+                    && !comment
+                    && !continuation
+                    && opened.is_some_and(|p| spaces as isize > p || (entry && spaces as isize == p));
+                let with = if nested {
+                    " ".repeat(blank_end - spaces)
+                } else {
+                    String::new()
+                };
+                edits.push((start + spaces, start + blank_end, with));
+            }
+            if flow > 0 && !blank && (spaces < flow_col || blank_end > spaces) {
+                // js-yaml does not check the indentation of a flow collection's lines.
+                edits.push((start, start + blank_end, " ".repeat(flow_col)));
+            }
+            if blank || comment {
+                continue;
+            }
+            i = blank_end;
+        }
+        // Scan the rest of the line for what changes the state of the next lines.
+        let mut node_start = quote.is_none() && i == blank_end && !continuation;
+        let mut in_plain = continuation;
+        // A `:` indicator came before on this line (so a quoted scalar is a mapping value).
+        let mut after_colon = false;
+        let opened_before = opened;
+        opened = None;
+        while i < b.len() {
+            let c = b[i];
+            let next = b.get(i + 1).copied();
+            let blank_next = next.is_none_or(|n| matches!(n, b' ' | b'\t'));
+            match c {
+                b' ' | b'\t' => {
+                    i += 1;
+                    continue;
+                }
+                b'#' if i == 0 || matches!(b[i - 1], b' ' | b'\t') => {
+                    in_plain = false;
+                    break;
+                }
+                b'"' | b'\'' if node_start => {
+                    if c == b'"' {
+                        surrogates(b, i + 1, start, &mut edits);
+                    }
+                    match closing_quote(b, i + 1, c) {
+                        Some(end) => {
+                            i = end;
+                            node_start = false;
+                            in_plain = false;
+                            comment_after(b, i, start, &mut edits);
+                            if after_colon
+                                && flow == 0
+                                && spaces == key_col
+                                && split_after_quote(b, i, start, key_col, &mut edits)
+                            {
+                                node_start = true;
+                                after_colon = false;
+                            }
+                            continue;
+                        }
+                        None => {
+                            // A mapping value: after `key:` on this line, or alone on the line after
+                            // it.
+                            let value_of = if flow > 0 {
+                                None
+                            } else if after_colon {
+                                Some(key_col)
+                            } else if i == blank_end {
+                                opened_before.and_then(|p| usize::try_from(p).ok())
+                            } else {
+                                None
+                            };
+                            quote = Some((c, char_column(content, i) + 1, value_of));
+                            in_plain = false;
+                            node_start = false;
+                            break;
+                        }
+                    }
+                }
+                b'|' | b'>' if node_start && flow == 0 => {
+                    let mut j = i + 1;
+                    while j < b.len() && matches!(b[j], b'0'..=b'9' | b'+' | b'-') {
+                        j += 1;
+                    }
+                    let rest = content[j..].trim_start_matches([' ', '\t']);
+                    if rest.is_empty() || (rest.starts_with('#') && j < b.len() && matches!(b[j], b' ' | b'\t')) {
+                        let at_line_start = i == blank_end;
+                        block = Some(if at_line_start {
+                            spaces as isize - 1
+                        } else {
+                            spaces as isize
+                        });
+                        node_start = false;
+                        break;
+                    }
+                    node_start = false;
+                    in_plain = true;
+                }
+                b':' | b'-' | b'?' if blank_next && (c == b':' || node_start) => {
+                    // Tabs after an indicator become spaces.
+                    let mut j = i + 1;
+                    while j < b.len() && matches!(b[j], b' ' | b'\t') {
+                        if b[j] == b'\t' {
+                            edits.push((start + j, start + j + 1, " ".into()));
+                        }
+                        j += 1;
+                    }
+                    node_start = true;
+                    in_plain = false;
+                    after_colon |= c == b':';
+                    i += 1;
+                    continue;
+                }
+                b'[' | b'{' if node_start || flow > 0 => {
+                    if flow == 0 {
+                        flow_col = key_col + 1;
+                    }
+                    flow += 1;
+                    node_start = true;
+                }
+                b']' | b'}' if flow > 0 => {
+                    flow -= 1;
+                    node_start = false;
+                    comment_after(b, i + 1, start, &mut edits);
+                }
+                b',' if flow > 0 => node_start = true,
+                b'!' | b'&' if node_start => {
+                    // A tag or an anchor: the node starts after it.
+                    while i < b.len() && !matches!(b[i], b' ' | b'\t') {
+                        i += 1;
+                    }
+                    continue;
+                }
+                _ => {
+                    in_plain |= node_start;
+                    node_start = false;
+                }
+            }
+            i += 1;
+        }
+        if flow == 0 && quote.is_none() && block.is_none() {
+            if node_start {
+                opened = Some(spaces as isize);
+            }
+            if in_plain && !continuation {
+                plain = Some(spaces as isize);
+            }
+        }
+    }
+    if edits.is_empty() {
+        return None;
+    }
+    let mut copy = String::with_capacity(text.len() + 16);
+    let mut back = Vec::with_capacity(2 * edits.len() + 1);
+    let mut at = 0;
+    for (from, to, with) in edits {
+        if from < at {
+            continue;
+        }
+        back.push(Segment {
+            copy: copy.len(),
+            original: at,
+            len: from - at,
+        });
+        copy.push_str(&text[at..from]);
+        back.push(Segment {
+            copy: copy.len(),
+            original: from,
+            len: to - from,
+        });
+        copy.push_str(&with);
+        at = to;
+    }
+    back.push(Segment {
+        copy: copy.len(),
+        original: at,
+        len: text.len() - at,
+    });
+    copy.push_str(&text[at..]);
+    Some((copy, back))
+}
+
+/// A run of the normalised copy that starts at `copy` and maps to `original`, where it covers
+/// `len` bytes (a rewritten run maps every position past `len` to its end).
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    copy: usize,
+    original: usize,
+    len: usize,
+}
+
+/// The lines of a text with their line breaks: `\n`, `\r\n`, or a lone `\r` (a line break for
+/// both parsers).
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let b = text.as_bytes();
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= b.len() {
+            return None;
+        }
+        let mut i = start;
+        while i < b.len() {
+            match b[i] {
+                b'\n' => break,
+                b'\r' if b.get(i + 1) != Some(&b'\n') => break,
+                _ => i += 1,
+            }
+        }
+        let end = (i + 1).min(b.len());
+        let line = &text[start..end];
+        start = end;
+        Some(line)
+    })
+}
+
+/// UTF-16 surrogate escapes in a double-quoted scalar from `from` to its closing quote (or the
+/// end of the line), which saphyr rejects: a high and a low one make the character
+/// (`\uD83D\uDE80` is `\U0001F680`), a lone one becomes `\uFFFD` (what a JavaScript string
+/// holding it turns into as UTF-8).
+fn surrogates(b: &[u8], from: usize, line_start: usize, edits: &mut Vec<(usize, usize, String)>) {
+    let escape = |i: usize| -> Option<u32> {
+        if b.get(i) != Some(&b'\\') || b.get(i + 1) != Some(&b'u') {
+            return None;
+        }
+        let hex = std::str::from_utf8(b.get(i + 2..i + 6)?).ok()?;
+        u32::from_str_radix(hex, 16)
+            .ok()
+            .filter(|c| (0xD800..=0xDFFF).contains(c))
+    };
+    let mut i = from;
+    while i < b.len() && b[i] != b'"' {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        match escape(i) {
+            Some(high @ 0xD800..=0xDBFF) => match escape(i + 6).filter(|low| *low >= 0xDC00) {
+                Some(low) => {
+                    let c = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                    edits.push((line_start + i, line_start + i + 12, format!("\\U{c:08X}")));
+                    i += 12;
+                }
+                None => {
+                    edits.push((line_start + i, line_start + i + 6, "\\uFFFD".into()));
+                    i += 6;
+                }
+            },
+            Some(_) => {
+                edits.push((line_start + i, line_start + i + 6, "\\uFFFD".into()));
+                i += 6;
+            }
+            None => i += 2,
+        }
+    }
+}
+
+/// The index after the quote that closes a quoted scalar started before `from`, on this line.
+fn closing_quote(b: &[u8], from: usize, q: u8) -> Option<usize> {
+    let mut i = from;
+    while i < b.len() {
+        if b[i] == q {
+            if q == b'\'' && b.get(i + 1) == Some(&b'\'') {
+                i += 2;
+                continue;
+            }
+            return Some(i + 1);
+        }
+        if q == b'"' && b[i] == b'\\' {
+            i += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The column where the first key of a line starts (after its indentation, `- ` and `? `).
+fn line_key_column(b: &[u8]) -> usize {
+    let mut i = 0;
+    loop {
+        while i < b.len() && b[i] == b' ' {
+            i += 1;
+        }
+        if matches!(b.get(i), Some(b'-' | b'?')) && matches!(b.get(i + 1), Some(b' ' | b'\t')) {
+            i += 1;
+            while i < b.len() && matches!(b[i], b' ' | b'\t') {
+                i += 1;
+            }
+            continue;
+        }
+        return i;
+    }
+}
+
+/// js-yaml reads `key: "value" other: x` as two entries of one mapping: when `key: value`
+/// follows a quoted mapping value on its line, start it on a line of its own at the key's
+/// column. Returns whether it did.
+fn split_after_quote(
+    b: &[u8],
+    i: usize,
+    line_start: usize,
+    key_col: usize,
+    edits: &mut Vec<(usize, usize, String)>,
+) -> bool {
+    let mut j = i;
+    while j < b.len() && matches!(b[j], b' ' | b'\t') {
+        j += 1;
+    }
+    if j == b.len() || matches!(b[j], b'#' | b':' | b',' | b']' | b'}') {
+        return false;
+    }
+    // The rest is `key:` or `key: value` (a `:` followed by a blank, before any comment).
+    let rest = &b[j..];
+    let indicator = (0..rest.len()).any(|k| {
+        rest[k] == b':'
+            && rest.get(k + 1).is_none_or(|c| matches!(c, b' ' | b'\t'))
+            && !rest[..k]
+                .windows(2)
+                .any(|w| matches!(w[0], b' ' | b'\t') && w[1] == b'#')
+    });
+    if !indicator {
+        return false;
+    }
+    edits.push((line_start + i, line_start + j, format!("\n{}", " ".repeat(key_col))));
+    true
+}
+
+/// js-yaml reads `#` right after a closing quote or bracket as a comment; saphyr wants a blank.
+fn comment_after(b: &[u8], i: usize, line_start: usize, edits: &mut Vec<(usize, usize, String)>) {
+    if b.get(i) == Some(&b'#') {
+        edits.push((line_start + i, line_start + i, " ".into()));
+    }
+}
+
+/// The column (in chars, as saphyr counts) of byte `i` of a line.
+fn char_column(line: &str, i: usize) -> usize {
+    line.get(..i).map_or(i, |s| s.chars().count())
 }
 
 #[cfg(test)]
@@ -640,6 +1858,26 @@ mod tests {
             ("n", Value::Str("n".into())),
             ("5", Value::Int(5)),
             ("2024-01-01", Value::Unknown),
+            // The exact js-yaml patterns.
+            ("-.5", Value::Str("-.5".into())),
+            ("+.5", Value::Str("+.5".into())),
+            ("._5", Value::Float(0.5)),
+            ("1:30.5", Value::Float(90.5)),
+            ("0:0.", Value::Float(0.0)),
+            ("1_:30", Value::Int(90)),
+            ("0o17", Value::Str("0o17".into())),
+            ("0X1F", Value::Str("0X1F".into())),
+            ("0x_", Value::Str("0x_".into())),
+            ("1.e3", Value::Float(1000.0)),
+            ("0xFFFFFFFFFFFFFFFFFF", Value::Float(4722366482869645213696.0)),
+            ("-9223372036854775807", Value::Int(-i64::MAX)),
+            ("9223372036854775808", Value::Float(9223372036854775808.0)),
+            ("2024-1-5", Value::Str("2024-1-5".into())),
+            ("2024-01-15abc", Value::Str("2024-01-15abc".into())),
+            ("2024-1-5 1:02:03", Value::Unknown),
+            ("2024-01-15T10:30:00.5 +05:30", Value::Unknown),
+            ("2024-01-15T10:30:00 ", Value::Str("2024-01-15T10:30:00 ".into())),
+            ("<<", Value::Str("<<".into())),
         ];
         for (text, want) in cases {
             assert_eq!(&resolve_plain(text), want, "{text}");
@@ -676,12 +1914,180 @@ mod tests {
 
     #[test]
     fn partial_tree_before_a_syntax_error() {
-        let text = "mode: x\npermission:\n\tbash: deny\n";
+        let text = "mode: x\npermission:\n  bash: [deny\n";
         let p = parse(text, 0);
         assert_eq!(p.errors.len(), 1);
         let r = p.root.unwrap();
         let m = r.as_map().unwrap();
         assert_eq!(m.value("mode").unwrap().as_str(), Some("x"));
+    }
+
+    /// The parse of a text, as JSON (unknown values as null), or its first error.
+    fn json(text: &str) -> Result<serde_json::Value, String> {
+        let p = parse(text, 0);
+        match (p.errors.first(), p.duplicates.first()) {
+            (Some(e), _) => Err(e.message.clone()),
+            (None, Some(d)) => Err(format!("duplicate {}", d.name)),
+            (None, None) => Ok(p.root.map(|r| r.to_json()).unwrap_or_default()),
+        }
+    }
+
+    #[test]
+    fn tabs_read_as_js_yaml_reads_them() {
+        // Only spaces indent for js-yaml: a tab-indented line is at column 0, so this
+        // permission block is empty and `bash` a top-level key (as opencode reads it).
+        let text = "mode: x\npermission:\n\tbash: deny\n";
+        assert_eq!(
+            json(text),
+            Ok(serde_json::json!({"mode": "x", "permission": null, "bash": "deny"}))
+        );
+        // Spaces then a tab: the spaces count.
+        assert_eq!(
+            json("a:\n  b: 1\n  \tc: 2"),
+            Ok(serde_json::json!({"a": {"b": 1, "c": 2}}))
+        );
+        // A tab after `:` separates like a space.
+        assert_eq!(
+            json("mode:\tsubagent\nsteps:\t5"),
+            Ok(serde_json::json!({"mode": "subagent", "steps": 5}))
+        );
+        // The first line of a nested block sits at its column, tabs included.
+        assert!(json("\tp:\ne:").is_err());
+        // Block scalar content keeps its tabs.
+        assert_eq!(
+            json("a: |\n  x\n  \ty\nb:\tz"),
+            Ok(serde_json::json!({"a": "x\n\ty\n", "b": "z"}))
+        );
+        // Spans stay in the original text.
+        let text = "mode: x\npermission:\n\tbash: deny\n";
+        let r = parse(text, 0).root.unwrap();
+        let bash = r.as_map().unwrap().get("bash").unwrap();
+        assert_eq!(bash.key.span.text(text), "bash");
+        assert_eq!(bash.value.span.text(text), "deny");
+    }
+
+    #[test]
+    fn quoted_scalars_read_as_js_yaml_reads_them() {
+        // Continuation lines need no indentation, and a line's trailing blanks are kept before
+        // the fold.
+        let text = "description: \"Use when\nthe user asks  \n  for a review\"\nmode: subagent";
+        assert_eq!(
+            json(text),
+            Ok(serde_json::json!({"description": "Use when the user asks   for a review", "mode": "subagent"}))
+        );
+        let r = parse(text, 0).root.unwrap();
+        let d = r.as_map().unwrap().value("description").unwrap();
+        assert!(d.span.text(text).starts_with('"') && d.span.text(text).ends_with('"'));
+        // The span of a multi-line quoted scalar ends at its closing quote.
+        let text = "d: 'a\n  b' # note\n";
+        let r = parse(text, 0).root.unwrap();
+        assert_eq!(r.as_map().unwrap().value("d").unwrap().span.text(text), "'a\n  b'");
+        // A comment right after the closing quote.
+        assert_eq!(json("color: \"#fff\"# note"), Ok(serde_json::json!({"color": "#fff"})));
+        // `key: "value" other: x` is two entries for js-yaml.
+        assert_eq!(
+            json("name: \"q\" a: b\nmode: x"),
+            Ok(serde_json::json!({"name": "q", "a": "b", "mode": "x"}))
+        );
+        // A lone CR is a line break inside a quoted scalar too.
+        assert_eq!(json("d: \"a\rb\""), Ok(serde_json::json!({"d": "a b"})));
+        // Escapes, and UTF-16 pairs written as two escapes.
+        assert_eq!(
+            json("d: \"\\t\\x41\\u00e9\\uD83D\\uDE80\n  x\""),
+            Ok(serde_json::json!({"d": "\tAé🚀 x"}))
+        );
+    }
+
+    #[test]
+    fn explicit_tags_follow_js_yaml() {
+        assert_eq!(
+            json("a: !!str 5\nb: !!int '7'\nc: !!float 1\nd: ! 5\ne: !!str"),
+            Ok(serde_json::json!({"a": "5", "b": 7, "c": 1.0, "d": "5", "e": ""}))
+        );
+        assert_eq!(
+            json("s: !!set {a, b}\no: !!omap [a: 1]\np: !!pairs [a: 1]"),
+            Ok(serde_json::json!({"s": {"a": null, "b": null}, "o": [{"a": 1}], "p": [["a", 1]]}))
+        );
+        assert_eq!(
+            json("e: !!map\nf: !!seq\ng: !!null"),
+            Ok(serde_json::json!({"e": {}, "f": [], "g": null}))
+        );
+        for bad in [
+            "a: !custom x",
+            "a: !!int abc",
+            "a: !!bool yes",
+            "a: !!null x",
+            "a: !!int {}",
+            "a: !!str [x]",
+            "a: !!map x",
+            "a: !!set {a: 1}",
+            "a: !!omap [a, b]",
+            "a: !!float",
+            "a: !!binary $$",
+            "a: !!js/undefined",
+        ] {
+            assert!(json(bad).is_err(), "{bad}");
+        }
+        // A timestamp or binary data is a value we do not build.
+        let r = parse("a: !!binary aGVsbG8=\nb: 2024-01-15", 0).root.unwrap();
+        assert!(r.as_map().unwrap().entries.iter().all(|e| e.value.is_unknown()));
+    }
+
+    #[test]
+    fn keys_are_strings_as_in_javascript() {
+        assert_eq!(
+            json("~: a\n1.0: b\n0x1F: c\ntrue: d\n[x, y]: e\n{k: v}: f\n.inf: g\n1e21: h"),
+            Ok(
+                serde_json::json!({"null": "a", "1": "b", "31": "c", "true": "d", "x,y": "e", "[object Object]": "f", "Infinity": "g", "1e+21": "h"})
+            )
+        );
+        // Duplicates are found on those strings.
+        assert!(json("1: a\n'1': b").is_err());
+        assert!(json("? [a]\n: 1\n? [[a]]\n: 2").is_err());
+        assert_eq!(js_number(0.000001), "0.000001");
+        assert_eq!(js_number(1e-7), "1e-7");
+        assert_eq!(js_number(-1.5), "-1.5");
+        assert_eq!(js_number(123456789012345680000.0), "123456789012345680000");
+    }
+
+    #[test]
+    fn merge_keys_follow_js_yaml() {
+        // Explicit keys win wherever they are; the first merged source wins.
+        let text = "a: &a {x: 1, y: 1}\nb: &b {y: 2, z: 2}\nc:\n  x: 0\n  <<: [*a, *b]\n  z: 3\n  <<: {w: 4}";
+        assert_eq!(
+            json(text).unwrap()["c"],
+            serde_json::json!({"x": 0, "y": 1, "z": 3, "w": 4})
+        );
+        // A quoted "<<" is a plain key; a merge of anything but mappings fails.
+        assert_eq!(json("\"<<\": 1"), Ok(serde_json::json!({"<<": 1})));
+        assert!(json("a:\n  <<: 5").is_err());
+        assert!(json("a:\n  <<:").is_err());
+        assert!(json("a:\n  <<: [1]").is_err());
+        // A key set twice after the merge is still a duplicate.
+        assert!(json("a: &a {x: 1}\nb:\n  <<: *a\n  x: 2\n  x: 3").is_err());
+    }
+
+    #[test]
+    fn what_js_yaml_rejects() {
+        for bad in [
+            ": x",
+            "a: 1\n: x",
+            "- : x",
+            "? : x",
+            "&k a: x",
+            "!!str a: x",
+            "a: \"\u{1}\"",
+            "a: b\u{7f}",
+            "a: b\0",
+            "a: 1\n...\nb: 2",
+            "...\nb: 2",
+            "a: 1\n...\n...",
+        ] {
+            assert!(json(bad).is_err(), "{bad:?}");
+        }
+        for good in ["?\n: x", "{: x}", "a: 1\n...\n# end", "b: 1\n&k a: x", "a: \"\\u0001\""] {
+            assert!(json(good).is_ok(), "{good:?}: {:?}", json(good));
+        }
     }
 
     #[test]
