@@ -345,3 +345,65 @@ fn unknown_agent_is_exit_1_with_did_you_mean() {
     let (code, _, err) = explain(t.path(), &["--check", "bash", "ls"]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// A project with a sub-project (its own `opencode.json` below the project's): opencode
+/// started in the sub-project loads both configs, so both agents exist there.
+fn project_with_a_sub_project() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        t.path(),
+        "opencode.json",
+        r#"{"agent": {"rootonly": {"mode": "primary", "prompt": "x"}}}"#,
+    );
+    write(
+        t.path(),
+        "packages/api/opencode.json",
+        r#"{"agent": {"apionly": {"mode": "primary", "prompt": "x"}}}"#,
+    );
+    t
+}
+
+/// The agents of an `explain --format json` list that are not built in.
+fn own_agents(out: &str) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    v.as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["native"] == false)
+        .map(|a| a["key"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn root_of_a_sub_project_from_elsewhere() {
+    let t = project_with_a_sub_project();
+    let sub = t.path().join("packages/api");
+    let elsewhere = tempfile::tempdir().unwrap();
+    for cwd in [elsewhere.path(), sub.as_path(), t.path()] {
+        let (code, out, _) = explain_in(cwd, t.path(), &["--root", sub.to_str().unwrap(), "--format", "json"]);
+        assert_eq!(code, 0);
+        assert_eq!(own_agents(&out), ["rootonly", "apionly"], "from {cwd:?}: {out}");
+    }
+    // The project itself does not see its sub-project's agents.
+    let (_, out, _) = explain_in(
+        elsewhere.path(),
+        t.path(),
+        &["--root", t.path().to_str().unwrap(), "--format", "json"],
+    );
+    assert_eq!(own_agents(&out), ["rootonly"], "{out}");
+}
+
+/// The same sub-project as a relative path: the default `--root .` in the sub-project, or
+/// `--root packages/api` from the project.
+#[test]
+#[ignore = "bug: explain with a relative --root (also the default `.`) in a sub-project shows the wrong layers (`.`: parent only, `packages/api`: own config only)"]
+fn relative_root_of_a_sub_project() {
+    let t = project_with_a_sub_project();
+    let sub = t.path().join("packages/api");
+    let (code, out, _) = explain_in(&sub, t.path(), &["--format", "json"]);
+    assert_eq!(code, 0);
+    assert_eq!(own_agents(&out), ["rootonly", "apionly"], "in the sub-project: {out}");
+    let (code, out, _) = explain_in(t.path(), t.path(), &["--root", "packages/api", "--format", "json"]);
+    assert_eq!(code, 0);
+    assert_eq!(own_agents(&out), ["rootonly", "apionly"], "--root packages/api: {out}");
+}
