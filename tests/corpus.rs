@@ -274,7 +274,7 @@ fn opencode_corpus_files_are_all_analysed_and_only_broken_ones_get_errors() {
         analysed += local_of.len();
 
         let diagnostics = ws.diagnostics();
-        for (&id, _) in &local_of {
+        for &id in local_of.keys() {
             let f = &ws.files[id];
             let rel = f.path.strip_prefix(&root).unwrap_or(&f.path).display().to_string();
             let own: Vec<&agent_lsp::analysis::Diagnostic> =

@@ -36,6 +36,9 @@ pub enum Value {
     Str(String),
     Seq(Vec<Node>),
     Map(Map),
+    /// A YAML timestamp, as the JavaScript `Date` it becomes, in `toISOString()` form
+    /// (`2024-01-02` is `2024-01-02T00:00:00.000Z`): what opencode receives and prints.
+    Timestamp(String),
     /// Something that is there but could not be built: an alias to an unknown anchor, a
     /// collection cut off by a syntax error or the depth limit, a YAML timestamp. Checks treat
     /// it as unknown and stay silent about it.
@@ -138,6 +141,7 @@ impl Node {
             Value::Str(_) => "a string",
             Value::Seq(_) => "a list",
             Value::Map(_) => "an object",
+            Value::Timestamp(_) => "a date",
             Value::Unknown => "an unreadable value",
         }
     }
@@ -149,6 +153,7 @@ impl Node {
         use serde_json::Value as J;
         match &self.value {
             Value::Null | Value::Unknown => J::Null,
+            Value::Timestamp(iso) => J::String(iso.clone()),
             Value::Bool(b) => J::Bool(*b),
             Value::Int(i) => J::from(*i),
             Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
@@ -199,6 +204,7 @@ impl Node {
                     }
                     out.push('}');
                 }
+                Value::Timestamp(iso) => out.push_str(iso),
                 Value::Unknown => out.push('…'),
             }
         }

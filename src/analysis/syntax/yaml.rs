@@ -661,7 +661,7 @@ fn scalar_value(text: &str, style: ScalarStyle, tag: Option<&str>) -> Result<Val
         "bool" => resolve_bool(text),
         "int" => resolve_int(text),
         "float" => resolve_float(text).map(Value::Float),
-        "timestamp" => is_timestamp(text).then_some(Value::Unknown),
+        "timestamp" => timestamp_iso(text).map(Value::Timestamp),
         "binary" => (!empty && is_base64(text)).then_some(Value::Unknown),
         "merge" => match text {
             "" if empty => Some(Value::Null),
@@ -900,7 +900,8 @@ fn js_key(node: &Node) -> Result<String, String> {
             }
             parts.join(",")
         }
-        Value::Unknown => node.display(),
+        // js-yaml writes a date key in the local time zone; the ISO form stands in for it.
+        Value::Timestamp(_) | Value::Unknown => node.display(),
     })
 }
 
@@ -969,8 +970,8 @@ fn merge(
                     value: n.clone(),
                 })
                 .collect(),
-            // A date, binary data, a cyclic value: objects whose keys are not known here.
-            Value::Unknown => Vec::new(),
+            // A date, binary data, a cyclic value: objects with no keys of their own.
+            Value::Timestamp(_) | Value::Unknown => Vec::new(),
             _ => return Err("cannot merge mappings; the provided source object is unacceptable".into()),
         };
         let work = 1 + merged.len();
@@ -1013,10 +1014,95 @@ pub fn resolve_plain(s: &str) -> Value {
     if let Some(f) = resolve_float(s) {
         return Value::Float(f);
     }
-    if is_timestamp(s) {
-        return Value::Unknown;
+    if let Some(iso) = timestamp_iso(s) {
+        return Value::Timestamp(iso);
     }
     Value::Str(s.to_string())
+}
+
+/// A js-yaml timestamp as the JavaScript `Date` it becomes, written as `Date.toISOString()`
+/// writes it (what opencode prints and passes on): `2024-01-02` is
+/// `2024-01-02T00:00:00.000Z`. `Date.UTC` carries overflowing fields over (`2023-02-30` is
+/// March 2) and reads years 0 to 99 as 1900 to 1999.
+pub fn timestamp_iso(s: &str) -> Option<String> {
+    if !is_timestamp(s) {
+        return None;
+    }
+    let num = |t: &str| t.parse::<i64>().ok();
+    let (date, rest) = match s.find(['T', 't', ' ', '\t']) {
+        Some(i) => (&s[..i], Some(s[i..].trim_start_matches(['T', 't', ' ', '\t']))),
+        None => (s, None),
+    };
+    let mut parts = date.split('-');
+    let (year, month, day) = (num(parts.next()?)?, num(parts.next()?)?, num(parts.next()?)?);
+    let (mut hour, mut minute, mut second, mut millis, mut delta_min) = (0, 0, 0, 0, 0);
+    if let Some(time) = rest {
+        // h:mm:ss[.fraction][ ][Z | ±h[:mm]]
+        let zone_at = time.find(['Z', '+', '-']).unwrap_or(time.len());
+        let (clock, zone) = time.split_at(zone_at);
+        let clock = clock.trim_end_matches([' ', '\t']);
+        let (hms, fraction) = match clock.split_once('.') {
+            Some((h, f)) => (h, f),
+            None => (clock, ""),
+        };
+        let mut f = hms.split(':');
+        hour = num(f.next()?)?;
+        minute = num(f.next()?)?;
+        second = num(f.next()?)?;
+        let ms: String = fraction.chars().take(3).collect();
+        millis = if ms.is_empty() { 0 } else { num(&format!("{ms:0<3}"))? };
+        if let Some(sign) = zone.chars().next().filter(|c| *c != 'Z') {
+            let (h, m) = match zone[1..].split_once(':') {
+                Some((h, m)) => (num(h)?, num(m)?),
+                None => (num(&zone[1..])?, 0),
+            };
+            delta_min = (h * 60 + m) * if sign == '-' { -1 } else { 1 };
+        }
+    }
+    let year = if (0..=99).contains(&year) { year + 1900 } else { year };
+    // Months carry into years, days into months (Date.UTC).
+    let month0 = month - 1;
+    let (y, m0) = (year + month0.div_euclid(12), month0.rem_euclid(12));
+    let days = days_from_civil(y, m0 + 1, 1) + (day - 1);
+    let ms = days * 86_400_000 + ((hour * 60 + minute - delta_min) * 60 + second) * 1000 + millis;
+    let (days, in_day) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+    let (y, m, d) = civil_from_days(days);
+    let year = if (0..=9999).contains(&y) {
+        format!("{y:04}")
+    } else {
+        format!("{}{:06}", if y < 0 { '-' } else { '+' }, y.abs())
+    };
+    Some(format!(
+        "{year}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        in_day / 3_600_000,
+        in_day / 60_000 % 60,
+        in_day / 1000 % 60,
+        in_day % 1000
+    ))
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (month 1 to 12).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The date of a day count since 1970-01-01.
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 fn resolve_bool(s: &str) -> Option<Value> {
@@ -1857,7 +1943,7 @@ mod tests {
             ("08", Value::Str("08".into())),
             ("n", Value::Str("n".into())),
             ("5", Value::Int(5)),
-            ("2024-01-01", Value::Unknown),
+            ("2024-01-01", Value::Timestamp("2024-01-01T00:00:00.000Z".into())),
             // The exact js-yaml patterns.
             ("-.5", Value::Str("-.5".into())),
             ("+.5", Value::Str("+.5".into())),
@@ -1874,8 +1960,11 @@ mod tests {
             ("9223372036854775808", Value::Float(9223372036854775808.0)),
             ("2024-1-5", Value::Str("2024-1-5".into())),
             ("2024-01-15abc", Value::Str("2024-01-15abc".into())),
-            ("2024-1-5 1:02:03", Value::Unknown),
-            ("2024-01-15T10:30:00.5 +05:30", Value::Unknown),
+            ("2024-1-5 1:02:03", Value::Timestamp("2024-01-05T01:02:03.000Z".into())),
+            (
+                "2024-01-15T10:30:00.5 +05:30",
+                Value::Timestamp("2024-01-15T05:00:00.500Z".into()),
+            ),
             ("2024-01-15T10:30:00 ", Value::Str("2024-01-15T10:30:00 ".into())),
             ("<<", Value::Str("<<".into())),
         ];
@@ -2028,9 +2117,14 @@ mod tests {
         ] {
             assert!(json(bad).is_err(), "{bad}");
         }
-        // A timestamp or binary data is a value we do not build.
+        // Binary data is a value we do not build; a timestamp is the JavaScript date it becomes.
         let r = parse("a: !!binary aGVsbG8=\nb: 2024-01-15", 0).root.unwrap();
-        assert!(r.as_map().unwrap().entries.iter().all(|e| e.value.is_unknown()));
+        let m = r.as_map().unwrap();
+        assert!(m.value("a").unwrap().is_unknown());
+        assert_eq!(
+            m.value("b").unwrap().value,
+            Value::Timestamp("2024-01-15T00:00:00.000Z".into())
+        );
     }
 
     #[test]
@@ -2134,5 +2228,23 @@ mod tests {
         let agent = r.as_map().unwrap().value("agent").unwrap().as_map().unwrap();
         assert!(agent.contains("mode"));
         assert!(!agent.contains("<<"));
+    }
+
+    #[test]
+    fn timestamps_are_the_dates_javascript_builds() {
+        for (text, iso) in [
+            ("2024-01-02", "2024-01-02T00:00:00.000Z"),
+            ("2001-2-4 1:59:43", "2001-02-04T01:59:43.000Z"),
+            ("2001-12-14t21:59:43.10-05:00", "2001-12-15T02:59:43.100Z"),
+            ("2001-12-14 21:59:43.123456 Z", "2001-12-14T21:59:43.123Z"),
+            ("2023-02-30", "2023-03-02T00:00:00.000Z"),
+            ("2024-13-01", "2025-01-01T00:00:00.000Z"),
+            ("0050-06-01", "1950-06-01T00:00:00.000Z"),
+            ("1969-12-31 23:59:59 +1", "1969-12-31T22:59:59.000Z"),
+            ("9999-12-31 23:59:59 -1", "+010000-01-01T00:59:59.000Z"),
+        ] {
+            assert_eq!(timestamp_iso(text).as_deref(), Some(iso), "{text}");
+        }
+        assert_eq!(timestamp_iso("2024-1-5"), None);
     }
 }
