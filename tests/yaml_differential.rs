@@ -217,42 +217,9 @@ const ALLOWED: &[Allow] = &[
                     .any(|l| l.starts_with('\t') && l.trim_start().starts_with("---"))
         },
     },
-    // --- The Markdown layer (`src/analysis/opencode/markdown.rs` and the split it uses, reported
-    // to their owner).
-    Allow {
-        name: "keep-chomped block scalar at the end",
-        reason: "gray-matter's YAML stops before the `\\n` of `\\n---`, ours includes it (markdown.rs's sanitizer port relies on that): a keep-chomping block scalar (`|+`, `>+`) that ends the frontmatter gets one more trailing line break; nothing reads trailing line breaks of a setting (reported)",
-        applies: |d, c| matches!(d.level, Level::Data) && d.class == "string value" && keep_chomping(&c.text),
-    },
-    Allow {
-        name: "language line",
-        reason: "a first line `---foo` names a gray-matter engine: anything but yaml/yml throws (\"engine not registered\"), and opencode loads the file bare; markdown.rs parses it as YAML (reported: not the YAML layer)",
-        applies: |d, c| d.level != Level::Yaml && other_language(&c.text),
-    },
-    Allow {
-        name: "lone CR after the opening dashes",
-        reason: "`---\\r` not followed by `\\n`: opencode's sanitizer regex (`^---\\r?\\n`) does not match, so the retry is the cached failure (bare); markdown.rs accepts any `\\r` there (reported)",
-        applies: |d, c| d.level != Level::Yaml && c.text.starts_with("---\r") && !c.text.starts_with("---\r\n"),
-    },
-    Allow {
-        name: "sanitizer on exotic blanks",
-        reason: "a lone CR, U+2028, U+2029, U+0085 or U+FEFF in the frontmatter: opencode's sanitizer uses JavaScript's `trim`, `\\s` and `.` (which differ from Rust's on exactly these: `.` stops at CR, U+2028 and U+2029, `trim` keeps U+0085 and drops U+FEFF, and lines are split on `\\r?\\n` only); markdown.rs's port uses Rust's (reported)",
-        applies: |d, c| d.level != Level::Yaml && exotic_blanks(&c.text),
-    },
-    Allow {
-        name: "empty frontmatter with Unicode blanks",
-        reason: "gray-matter calls a frontmatter empty (and skips js-yaml) when, after removing `^\\s*#...` comment lines, it trims to nothing, with JavaScript's `\\s` and `trim` (NBSP, U+3000, ...): markdown.rs parses it and gets a scalar of those blanks, or js-yaml's error for a NUL in a comment (reported); no settings either way",
-        applies: |d, c| d.level != Level::Yaml && gray_matter_empty_but_not_ascii(&c.text),
-    },
-    Allow {
-        name: "byte order mark in a bare file's content",
-        reason: "a file with a BOM whose frontmatter is lost: gray-matter's content has the BOM stripped, markdown.rs `read` keeps it (reported); opencode trims the prompt, and JavaScript's trim removes U+FEFF, so the prompt is the same",
-        applies: |d, c| {
-            d.level == Level::Content
-                && c.text.starts_with('\u{feff}')
-                && d.ours.strip_prefix("\"\\u{feff}") == d.theirs.strip_prefix('"')
-        },
-    },
+    // The Markdown layer (`src/analysis/opencode/markdown.rs`: engines named on the opening
+    // line, gray-matter's empty test, the sanitizer's JavaScript white space, the block's final
+    // line break) agrees on every case: nothing is allowed there.
 ];
 
 /// A double-quoted `\uD800`..`\uDFFF` escape.
@@ -316,16 +283,6 @@ fn explicit_key_chain(s: &str) -> bool {
                 .filter(|&i| b[i] == b':' && b.get(i + 1).is_none_or(|c| matches!(c, b' ' | b'\t')))
                 .count()
                 >= 2
-    })
-}
-
-/// A line break or blank on which JavaScript's sanitizer and markdown.rs's port differ.
-fn exotic_blanks(text: &str) -> bool {
-    let b = text.as_bytes();
-    text.char_indices().any(|(i, ch)| {
-        matches!(ch, '\u{2028}' | '\u{2029}' | '\u{85}')
-            || (ch == '\u{feff}' && i > 0)
-            || (ch == '\r' && b.get(i + 1) != Some(&b'\n'))
     })
 }
 
@@ -404,17 +361,6 @@ fn question_value(s: &str) -> bool {
     })
 }
 
-/// A block scalar header with the keep indicator (`|+`, `>2+`).
-fn keep_chomping(s: &str) -> bool {
-    s.match_indices(['|', '>']).any(|(i, _)| {
-        let indicators: String = s[i + 1..]
-            .chars()
-            .take_while(|c| c.is_ascii_digit() || *c == '+' || *c == '-')
-            .collect();
-        indicators.contains('+')
-    })
-}
-
 /// A line `- - x` (a sequence entry that is itself a sequence), with any blanks between.
 fn compact_nested_sequence(s: &str) -> bool {
     s.lines().any(|l| {
@@ -431,51 +377,6 @@ fn tab_before_indicator(s: &str) -> bool {
         let blanks = &l[..l.len() - rest.len()];
         blanks.contains('\t') && (rest == "-" || rest == "?" || rest.starts_with("- ") || rest.starts_with("? "))
     })
-}
-
-/// JavaScript's `\s` (and `trim`).
-fn js_blank(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
-    )
-}
-
-/// gray-matter's empty frontmatter (`matter.replace(/^\s*#[^\n]+/gm, '').trim() === ''`) that
-/// holds a non-ASCII blank or a NUL.
-fn gray_matter_empty_but_not_ascii(text: &str) -> bool {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let Some(rest) = text.strip_prefix("---") else {
-        return false;
-    };
-    let matter = rest.split_once('\n').map_or(rest, |(_, m)| m);
-    let matter = matter.split("\n---").next().unwrap_or(matter);
-    let empty = matter.lines().all(|l| {
-        let t = l.trim_start_matches(js_blank);
-        t.is_empty() || (t.starts_with('#') && t.len() > 1)
-    });
-    empty && matter.chars().any(|c| (js_blank(c) && !c.is_ascii()) || c == '\0')
-}
-
-/// gray-matter's language for a file: the rest of the first line after `---` (for a file of
-/// one line, all of it but its last character), trimmed; true when it names another engine than
-/// YAML.
-fn other_language(text: &str) -> bool {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let Some(rest) = text.strip_prefix("---").filter(|r| !r.starts_with('-')) else {
-        return false;
-    };
-    let line = match rest.find('\n') {
-        Some(i) => rest[..i].strip_suffix('\r').unwrap_or(&rest[..i]),
-        None => {
-            let mut chars = rest.chars();
-            chars.next_back();
-            chars.as_str()
-        }
-    };
-    let language = line.trim().to_lowercase();
-    !language.is_empty() && language != "yaml" && language != "yml"
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1697,6 +1598,7 @@ fn marked(node: &Node) -> J {
 fn unmarked(v: &J) -> J {
     match v {
         J::Object(m) if m.len() == 1 && m.contains_key("$unknown") => J::Null,
+        J::Object(m) if m.len() == 1 && m.contains_key("$date") => m["$date"].clone(),
         J::Object(m) => J::Object(m.iter().map(|(k, v)| (k.clone(), unmarked(v))).collect()),
         J::Array(a) => J::Array(a.iter().map(unmarked).collect()),
         _ => v.clone(),

@@ -213,8 +213,9 @@ pub fn read(text: &str) -> Read {
         (Some(root), false) if !matches!(root.value, Value::Null) => root.to_json(),
         _ => serde_json::Value::Object(serde_json::Map::new()),
     };
+    // gray-matter drops a byte order mark before it does anything else.
     let content = match (reading, &a.split) {
-        (Reading::Bare | Reading::Skipped, _) | (_, None) => text.to_string(),
+        (Reading::Bare | Reading::Skipped, _) | (_, None) => text.trim_start_matches('\u{feff}').to_string(),
         (_, Some(split)) => split.body.text(text).to_string(),
     };
     Read { reading, data, content }
@@ -250,8 +251,57 @@ impl Reading {
 /// Parse the frontmatter as opencode does; returns the tree to check (the strict parse, or the
 /// sanitizer's rewrite mapped back to original offsets) and how opencode reads it.
 fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) -> (Parsed, Reading) {
-    let yaml_text = fm.yaml.text(text);
     let offset = fm.yaml.start as usize;
+    // gray-matter's block stops before the line break of the closing `\n---`.
+    let yaml_text = fm.yaml.text(text);
+    let yaml_text = match fm.close {
+        Some(_) => yaml_text.strip_suffix('\n').unwrap_or(yaml_text),
+        None => yaml_text,
+    };
+    // Only blank and `# comment` lines: gray-matter does not parse it and gives no settings.
+    if gray_matter_empty(yaml_text) {
+        return (Parsed::default(), Reading::Parsed);
+    }
+    // The rest of the opening line names gray-matter's engine.
+    let language_span = Span::new(fm.open.end as usize, fm.yaml.start as usize);
+    let raw = language_span.text(text);
+    let language = raw
+        .trim_end_matches(['\r', '\n'])
+        .trim_matches(is_js_space)
+        .to_lowercase();
+    match language.as_str() {
+        "" | "yaml" | "yml" => {}
+        "json" => return parse_json_frontmatter(fm, yaml_text, out),
+        "js" | "javascript" => {
+            out.push(
+                Diagnostic::new(
+                    Code::SyntaxError,
+                    language_span,
+                    "opencode's frontmatter reader (gray-matter) runs a `---javascript` frontmatter as JavaScript code; agent-lsp does not run it, so none of these settings are checked. Use a YAML frontmatter",
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::Works),
+            );
+            return (Parsed::default(), Reading::Parsed);
+        }
+        other => {
+            let at = Span::new(
+                fm.open.end as usize + (raw.len() - raw.trim_start_matches(is_js_space).len()),
+                fm.open.end as usize + raw.trim_end_matches(['\r', '\n']).trim_end_matches(is_js_space).len(),
+            );
+            out.push(
+                Diagnostic::new(
+                    Code::SyntaxError,
+                    at,
+                    format!(
+                        "`---{other}` asks gray-matter (opencode's frontmatter reader) for a \"{other}\" parser, which it does not have: opencode silently loads the whole file, frontmatter included, as the prompt of a plain `mode: all` agent. Write `---` alone on the first line"
+                    ),
+                )
+                .with_effect(Effect::FileIgnored),
+            );
+            return (Parsed::default(), Reading::Bare);
+        }
+    }
     let mut parsed = yaml::parse(yaml_text, offset);
     let broken = !parsed.errors.is_empty() || !parsed.duplicates.is_empty();
     if !broken {
@@ -259,11 +309,12 @@ fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) ->
     }
     // opencode retries once with its sanitizer; it only rewrites a closed block that follows a
     // bare `---` line.
-    let sanitized = if fm.close.is_some() && fm.open.start == 0 && text[3..].starts_with(['\n', '\r']) {
-        sanitize(yaml_text)
-    } else {
-        None
-    };
+    let sanitized =
+        if fm.close.is_some() && fm.open.start == 0 && (text[3..].starts_with('\n') || text[3..].starts_with("\r\n")) {
+            sanitize(yaml_text)
+        } else {
+            None
+        };
     let retry = sanitized
         .as_ref()
         .filter(|s| s.rewritten)
@@ -328,6 +379,37 @@ fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) ->
         );
     }
     (parsed, reading)
+}
+
+/// A `---json` frontmatter, which gray-matter reads with `JSON.parse`. When it does not parse,
+/// opencode's sanitizer (which needs a bare `---` line) does not apply: the file loads bare.
+fn parse_json_frontmatter(fm: &Frontmatter, block: &str, out: &mut Vec<Diagnostic>) -> (Parsed, Reading) {
+    let offset = fm.yaml.start as usize;
+    let mut parsed = crate::analysis::syntax::jsonc::parse(block);
+    parsed.duplicates.clear();
+    if let Some(root) = &mut parsed.root {
+        remap(root, &|pos| pos + offset);
+    }
+    for e in &mut parsed.errors {
+        e.span = Span::new(e.span.start as usize + offset, e.span.end as usize + offset);
+    }
+    if parsed.errors.is_empty() {
+        return (parsed, Reading::Parsed);
+    }
+    for err in &parsed.errors {
+        out.push(
+            Diagnostic::new(
+                Code::SyntaxError,
+                err.span,
+                format!(
+                    "invalid JSON in a `---json` frontmatter: {}; opencode silently loads the whole file, frontmatter included, as the prompt of a plain `mode: all` agent",
+                    err.message
+                ),
+            )
+            .with_effect(Effect::FileIgnored),
+        );
+    }
+    (parsed, Reading::Bare)
 }
 
 /// A hint for the usual causes of a YAML error on a line.
@@ -399,80 +481,100 @@ impl Sanitized {
     }
 }
 
-/// opencode's `fallbackSanitization` on the frontmatter text (the lines between the delimiter
-/// lines): a top-level `key: value` line whose plain value contains `:` becomes `key: |-` with
-/// the value on an indented line. Line breaks in the result are `\n`.
-fn sanitize(yaml: &str) -> Option<Sanitized> {
-    // The sanitizer's block excludes the line break before the closing `---`.
-    let block = yaml
-        .strip_suffix('\n')
-        .map(|b| b.strip_suffix('\r').unwrap_or(b))
-        .unwrap_or(yaml);
-    let mut text = String::with_capacity(yaml.len() + 64);
+/// JavaScript's white space and line terminators (`\s`, and what `trim` removes).
+fn is_js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+    )
+}
+
+/// gray-matter's test for an empty frontmatter: with `# comment` lines removed
+/// (`/^\s*#[^\n]+/gm`), nothing but white space is left.
+fn gray_matter_empty(block: &str) -> bool {
+    block.split('\n').all(|line| {
+        let t = line.trim_start_matches(is_js_space);
+        (t.starts_with('#') && t.len() > 1) || t.chars().all(is_js_space)
+    })
+}
+
+/// opencode's `fallbackSanitization` on gray-matter's frontmatter block (the text between the
+/// delimiter lines, without the line break before the closing `---`), with JavaScript's rules:
+/// lines split at `\r?\n`; a top-level `key: value` line whose value contains `:` becomes
+/// `key: |-` and the trimmed value on an indented line; lines are joined with `\n`.
+fn sanitize(block: &str) -> Option<Sanitized> {
+    // The pattern's group stops before `\r?\n---`: a CR before the closing line stays put.
+    let (body, tail) = match block.strip_suffix('\r') {
+        Some(b) => (b, "\r"),
+        None => (block, ""),
+    };
+    let mut text = String::with_capacity(block.len() + 64);
     let mut chunks = vec![(0, 0)];
     let mut rewritten = false;
-    let mut crlf = false;
     let mut pos = 0;
-    for line in block.split_inclusive('\n') {
-        let content = line.trim_end_matches('\n');
-        let content = content.strip_suffix('\r').unwrap_or(content);
-        let had_cr = line.ends_with("\r\n");
-        crlf |= had_cr;
-        if let Some(value_at) = rewrite_point(content) {
-            // Copy `key:` and what precedes the value, then insert ` |-\n  `.
-            let key_end = content[..value_at].trim_end().len();
-            text.push_str(&line[..key_end]);
-            text.push_str(" |-\n  ");
-            chunks.push((text.len(), pos + value_at));
-            text.push_str(content[value_at..].trim_end());
+    let lines: Vec<&str> = body.split('\n').collect();
+    for (i, raw) in lines.iter().enumerate() {
+        // `\r?\n`: a CR before the line feed belongs to the break.
+        let line = if i + 1 < lines.len() {
+            raw.strip_suffix('\r').unwrap_or(raw)
         } else {
-            text.push_str(content);
-        }
-        if line.ends_with('\n') {
+            raw
+        };
+        if i > 0 {
             text.push('\n');
+            chunks.push((text.len(), pos));
         }
-        chunks.push((text.len(), pos + line.len()));
-        rewritten |= rewrite_point(content).is_some();
-        pos += line.len();
+        match rewrite_point(line) {
+            Some((key_end, value)) => {
+                text.push_str(&line[..key_end]);
+                text.push_str(": |-\n  ");
+                chunks.push((text.len(), pos + value.start as usize));
+                text.push_str(value.text(line));
+                rewritten = true;
+            }
+            None => text.push_str(line),
+        }
+        pos += raw.len() + 1;
     }
-    text.push_str(&yaml[block.len()..].replace("\r\n", "\n"));
+    text.push_str(tail);
+    let changed = rewritten || body.contains("\r\n");
     Some(Sanitized {
         text,
         chunks,
         rewritten,
-        changed: rewritten || crlf,
+        changed,
     })
 }
 
-/// Where the value starts, if this line is rewritten by the sanitizer.
-fn rewrite_point(line: &str) -> Option<usize> {
-    let trimmed = line.trim();
-    if trimmed.is_empty() || trimmed.starts_with('#') || line.starts_with(char::is_whitespace) {
+/// For a line the sanitizer rewrites: where the key ends, and the trimmed value's span in the
+/// line. The pattern is `^([a-zA-Z_][a-zA-Z0-9_]*)\s*:\s*(.*)$` with JavaScript's `\s` and `.`
+/// (which stops at CR, LF, U+2028 and U+2029).
+fn rewrite_point(line: &str) -> Option<(usize, Span)> {
+    let trimmed = line.trim_matches(is_js_space);
+    if trimmed.is_empty() || trimmed.starts_with('#') || line.starts_with(is_js_space) {
         return None;
     }
     let bytes = line.as_bytes();
     if !(bytes[0].is_ascii_alphabetic() || bytes[0] == b'_') {
         return None;
     }
-    let key_len = bytes
+    let key_end = bytes
         .iter()
         .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
         .count();
-    let after_key = &line[key_len..];
-    let colon = after_key.len() - after_key.trim_start().len();
-    if !after_key[colon..].starts_with(':') {
+    let after_key = line[key_end..].trim_start_matches(is_js_space);
+    let after_colon = after_key.strip_prefix(':')?;
+    let rest = after_colon.trim_start_matches(is_js_space);
+    if rest.contains(['\r', '\n', '\u{2028}', '\u{2029}']) {
         return None;
     }
-    let value_region = &after_key[colon + 1..];
-    let value = value_region.trim();
-    if value.is_empty() || value == ">" || value == "|" || value.starts_with('"') || value.starts_with('\'') {
+    let value = rest.trim_end_matches(is_js_space);
+    if value.is_empty() || value == ">" || value == "|" || value.starts_with(['"', '\'']) || !value.contains(':') {
         return None;
     }
-    if !value.contains(':') {
-        return None;
-    }
-    let lead = value_region.len() - value_region.trim_start().len();
-    Some(key_len + colon + 1 + lead)
+    let start = line.len() - rest.len();
+    Some((key_end, Span::new(start, start + value.len())))
 }
 
 fn remap(node: &mut Node, f: &dyn Fn(usize) -> usize) {
@@ -720,5 +822,81 @@ mod tests {
         let text = "\n\n# Notes  \nmore\n";
         let a = analyze_agent(text);
         assert_eq!(a.agents[0].span.text(text), "# Notes");
+    }
+
+    #[test]
+    fn engines_named_on_the_opening_line() {
+        assert_eq!(
+            analyze_agent("---yaml\nmode: subagent\n---\nB\n").reading,
+            Some(Reading::Parsed)
+        );
+        assert_eq!(
+            analyze_agent("---YML\nmode: subagent\n---\nB\n").reading,
+            Some(Reading::Parsed)
+        );
+        let json = analyze_agent("---json\n{\"mode\": \"subagent\"}\n---\nB\n");
+        assert_eq!(json.reading, Some(Reading::Parsed));
+        assert_eq!(json.agents[0].mode().unwrap().0, "subagent");
+        assert_eq!(
+            analyze_agent("---json\n{mode: x}\n---\nB\n").reading,
+            Some(Reading::Bare)
+        );
+        let toml = "---toml\nmode = \"subagent\"\n---\nB\n";
+        let a = analyze_agent(toml);
+        assert_eq!(a.reading, Some(Reading::Bare));
+        assert_eq!(codes(&a), ["syntax-error"]);
+        assert_eq!(a.diagnostics[0].span.text(toml), "toml");
+        let js = analyze_agent("---js\n{mode: 'subagent'}\n---\nB\n");
+        assert_eq!(
+            (js.reading, js.diagnostics[0].severity),
+            (Some(Reading::Parsed), Severity::Warning)
+        );
+        assert!(js.agents[0].node.is_none());
+    }
+
+    #[test]
+    fn the_sanitizer_follows_javascript() {
+        // `^---\r?\n`: a lone CR after the dashes is not a line break for the pattern.
+        assert_eq!(
+            analyze_agent("---\r\r\ndescription: Use when: x\n---\nB\n").reading,
+            Some(Reading::Bare)
+        );
+        assert_eq!(
+            analyze_agent("---\r\ndescription: Use when: x\n---\nB\n").reading,
+            Some(Reading::Rescued)
+        );
+        // `.` stops at U+2028: the line is not rewritten.
+        assert_eq!(
+            analyze_agent("---\ndescription: d\u{2028}: x\n---\nB\n").reading,
+            Some(Reading::Bare)
+        );
+        // JavaScript's trim keeps U+0085.
+        let r = read("---\ndescription: \u{85}a: b\n---\nB\n");
+        assert_eq!(r.reading, Reading::Rescued);
+        assert_eq!(r.data, serde_json::json!({"description": "\u{85}a: b"}));
+    }
+
+    #[test]
+    fn gray_matter_emptiness_and_the_final_line_break() {
+        for text in [
+            "---\n\u{a0}\n---\nB\n",
+            "---\n# note\0\n---\nB\n",
+            "---\n\n  # c\n---\nB\n",
+        ] {
+            let r = read(text);
+            assert_eq!(
+                (r.reading, r.data.clone()),
+                (Reading::Parsed, serde_json::json!({})),
+                "{text:?}"
+            );
+        }
+        // The block stops before the line break of `\n---`: a keep-chomped scalar at the end
+        // has one line break less.
+        assert_eq!(
+            read("---\nd: |+\n  text\n\n---\nBody\n").data,
+            serde_json::json!({"d": "text\n"})
+        );
+        // A file with a BOM whose frontmatter is lost: the BOM is not part of the content.
+        assert_eq!(read("\u{feff}---\na: b: c\n---\nB\n").content, "---\na: b: c\n---\nB\n");
     }
 }
