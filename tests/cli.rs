@@ -1138,7 +1138,6 @@ fn a_sub_project_given_as_an_absolute_path_sees_the_enclosing_project() {
 /// `agent-lsp check packages/api` run in the project. Actual: the enclosing project's layers
 /// are not read, and `default agent "rootonly" not found` is reported (status 1).
 #[test]
-#[ignore = "bug: check with a relative PATH (also the default `.`) in a sub-project does not read the enclosing project's layers"]
 fn a_sub_project_given_as_a_relative_path_sees_the_enclosing_project() {
     let ws = sub_project_using_a_parent_agent();
     let sub = ws.path().join("packages/api");

@@ -396,7 +396,6 @@ fn root_of_a_sub_project_from_elsewhere() {
 /// The same sub-project as a relative path: the default `--root .` in the sub-project, or
 /// `--root packages/api` from the project.
 #[test]
-#[ignore = "bug: explain with a relative --root (also the default `.`) in a sub-project shows the wrong layers (`.`: parent only, `packages/api`: own config only)"]
 fn relative_root_of_a_sub_project() {
     let t = project_with_a_sub_project();
     let sub = t.path().join("packages/api");

@@ -636,7 +636,6 @@ fn rename_for_clients_that_cannot_rename_files() {
 /// `changes` (plain text edits by URI), as the protocol says; renaming an agent that needs no
 /// file operation should answer in that form.
 #[test]
-#[ignore = "bug: rename answers documentChanges to a client that does not support them (no workspaceEdit.documentChanges)"]
 fn rename_for_clients_without_document_changes_uses_changes() {
     let Nav {
         mut s, cfg, lead, enc, ..

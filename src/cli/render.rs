@@ -12,7 +12,12 @@ use crate::workspace::{File, Workspace};
 /// Path shown to the user: relative to the current directory when possible, `/` separated.
 pub fn display_path(path: &Path) -> String {
     let cwd = std::env::current_dir().ok();
-    let rel = cwd.as_deref().and_then(|c| path.strip_prefix(c).ok()).unwrap_or(path);
+    let canonical = cwd.as_deref().and_then(|c| std::fs::canonicalize(c).ok());
+    let rel = [cwd.as_deref(), canonical.as_deref()]
+        .into_iter()
+        .flatten()
+        .find_map(|c| path.strip_prefix(c).ok())
+        .unwrap_or(path);
     let s = rel.to_string_lossy().replace('\\', "/");
     s.strip_prefix("./").map(str::to_string).unwrap_or(s)
 }

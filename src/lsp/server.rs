@@ -272,8 +272,12 @@ impl LanguageServer for Backend {
                     .as_ref()
                     .is_some_and(|ops| ops.contains(&ResourceOperationKind::Rename))
         });
+        let document_changes = ws_caps
+            .and_then(|w| w.workspace_edit.as_ref())
+            .is_some_and(|e| e.document_changes == Some(true));
         let mut state = State::new(roots, encoding, settings);
         state.can_rename_files = can_rename_files;
+        state.document_changes = document_changes;
         *self.state.lock().unwrap_or_else(PoisonError::into_inner) = Some(state);
         if let Some(pid) = params.process_id {
             super::watch_parent(pid);

@@ -55,6 +55,8 @@ pub struct State {
     roots: Vec<PathBuf>,
     /// The client applies file renames in workspace edits.
     pub can_rename_files: bool,
+    /// The client takes `documentChanges` in a workspace edit (else the `changes` map).
+    pub document_changes: bool,
 }
 
 fn path_of(uri: &Uri) -> Option<PathBuf> {
@@ -76,6 +78,7 @@ impl State {
             settings,
             roots,
             can_rename_files: false,
+            document_changes: false,
         }
     }
 
@@ -671,6 +674,19 @@ impl State {
                 "renaming this agent means renaming its Markdown file, which this editor does not support in a rename"
                     .into(),
             );
+        }
+        // A client without `documentChanges` gets the plain `changes` map.
+        if !self.document_changes {
+            let mut map = std::collections::HashMap::new();
+            for (file, edits) in text_edits {
+                if let Some(uri) = self.uri_for(file) {
+                    map.insert(uri, edits);
+                }
+            }
+            return Ok(Some(lsp::WorkspaceEdit {
+                changes: Some(map),
+                ..lsp::WorkspaceEdit::default()
+            }));
         }
         let mut changes: Vec<lsp::DocumentChangeOperation> = Vec::new();
         for (file, edits) in text_edits {

@@ -159,10 +159,13 @@ impl Workspace {
                 path: p.clone(),
                 message: e.to_string(),
             })?;
+            // Absolute and canonical, so that the walk up to the worktree and the views see the
+            // same paths for `.`, `packages/api` and `/abs/repo/packages/api`.
+            let canonical = fs::canonicalize(p).unwrap_or_else(|_| p.clone());
             if meta.is_dir() {
-                ws.roots.push(p.clone());
+                ws.roots.push(canonical);
             } else {
-                explicit.push(p.clone());
+                explicit.push((p.clone(), canonical));
             }
         }
         ws.load_user_layers();
@@ -174,10 +177,10 @@ impl Workspace {
             let project = enclosing_project(&root).unwrap_or_else(|| root.clone());
             ws.load_context(&project);
         }
-        for file in &explicit {
+        for (given, file) in &explicit {
             let Some((kind, role)) = ws.role_of(file).or_else(|| explicit_role(file)) else {
                 return Err(LoadError {
-                    path: file.clone(),
+                    path: given.clone(),
                     message: "not an opencode file (expected opencode.json, opencode.jsonc or a Markdown agent)".into(),
                 });
             };
