@@ -612,6 +612,31 @@ pub const CASES: &[GenCase] = &[
             "You are the build agent, with house rules.\n",
         )],
     ),
+    case(
+        "refuse-date-where-a-string-goes",
+        &[(".opencode/agents/d.md", "---\ndescription: 2024-01-01\n---\nP\n")],
+    ),
+    case(
+        "date-in-options",
+        &[(
+            ".opencode/agents/d.md",
+            "---\nreleased: 2024-01-02 10:30:00 +02:00\n---\nP\n",
+        )],
+    ),
+    case(
+        "frontmatter-engines",
+        &[
+            (
+                ".opencode/agents/k.md",
+                "---json\n{\"mode\": \"subagent\", \"description\": \"from json\"}\n---\nP\n",
+            ),
+            (".opencode/agents/t.md", "---toml\nmode = \"subagent\"\n---\nP\n"),
+            (
+                ".opencode/agents/j.md",
+                "---js\n{mode: \"subagent\", description: \"computed \" + (6 * 7)}\n---\nP\n",
+            ),
+        ],
+    ),
     // --- global directory
     GenCase {
         name: "global-layers",
