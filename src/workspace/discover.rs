@@ -153,6 +153,21 @@ pub fn markdown_agents(dir: &Path) -> Vec<(PathBuf, FileKind)> {
 }
 
 fn collect_md(dir: &Path, out: &mut Vec<PathBuf>, depth: usize, seen: &mut HashSet<PathBuf>) {
+    let md = |p: &Path, _: &str| p.extension().is_some_and(|e| e == "md");
+    walk_files(dir, (true, false), &md, depth, out, seen);
+}
+
+/// The files under `dir` that `keep` takes (by path and file name), depth first, bounded in depth
+/// and count, each directory entered once (symlink loops). `(dot, skip)`: enter hidden
+/// directories; leave out the dependency and build folders of [`SKIP_DIRS`].
+fn walk_files(
+    dir: &Path,
+    (dot, skip): (bool, bool),
+    keep: &dyn Fn(&Path, &str) -> bool,
+    depth: usize,
+    out: &mut Vec<PathBuf>,
+    seen: &mut HashSet<PathBuf>,
+) {
     if depth > MAX_DEPTH || out.len() > MAX_ENTRIES {
         return;
     }
@@ -163,9 +178,17 @@ fn collect_md(dir: &Path, out: &mut Vec<PathBuf>, depth: usize, seen: &mut HashS
     let Ok(read) = fs::read_dir(dir) else { return };
     for entry in read.flatten() {
         let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
         match fs::metadata(&path) {
-            Ok(m) if m.is_dir() => collect_md(&path, out, depth + 1, seen),
-            Ok(m) if m.is_file() && path.extension().is_some_and(|e| e == "md") => out.push(path),
+            Ok(m) if m.is_dir() => {
+                let hidden = !dot && name.starts_with('.');
+                let skipped = skip && SKIP_DIRS.contains(&name.as_ref());
+                if !hidden && !skipped {
+                    walk_files(&path, (dot, skip), keep, depth + 1, out, seen);
+                }
+            }
+            Ok(m) if m.is_file() && keep(&path, &name) => out.push(path),
             _ => {}
         }
     }
@@ -178,28 +201,6 @@ fn collect_md(dir: &Path, out: &mut Vec<PathBuf>, depth: usize, seen: &mut HashS
 /// system; only the order of `allow` rules next to each other depends on it, which never
 /// changes a decision).
 pub fn skill_files(dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
-    fn walk(dir: &Path, dot: bool, depth: usize, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) {
-        if depth > MAX_DEPTH || out.len() > MAX_ENTRIES {
-            return;
-        }
-        let Ok(canonical) = fs::canonicalize(dir) else { return };
-        if !seen.insert(canonical) {
-            return;
-        }
-        let Ok(read) = fs::read_dir(dir) else { return };
-        for entry in read.flatten() {
-            let path = entry.path();
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            match fs::metadata(&path) {
-                Ok(m) if m.is_dir() && (dot || !name.starts_with('.')) && !SKIP_DIRS.contains(&name.as_ref()) => {
-                    walk(&path, dot, depth + 1, out, seen)
-                }
-                Ok(m) if m.is_file() && name == "SKILL.md" => out.push(path),
-                _ => {}
-            }
-        }
-    }
     let mut out = Vec::new();
     for sub in subs {
         let base = if sub.is_empty() {
@@ -208,7 +209,8 @@ pub fn skill_files(dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
             dir.join(sub)
         };
         if base.is_dir() {
-            walk(&base, dot, 0, &mut out, &mut HashSet::new());
+            let skill = |_: &Path, name: &str| name == "SKILL.md";
+            walk_files(&base, (dot, true), &skill, 0, &mut out, &mut HashSet::new());
         }
     }
     out.sort_by(|a, b| {

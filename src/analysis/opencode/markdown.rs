@@ -221,6 +221,10 @@ pub fn read(text: &str) -> Read {
     Read { reading, data, content }
 }
 
+/// What happens to a file whose frontmatter gray-matter cannot read.
+const LOADED_BARE: &str =
+    "opencode silently loads the whole file, frontmatter included, as the prompt of a plain `mode: all` agent";
+
 /// How opencode's Markdown reader (gray-matter with js-yaml 3, plus one retry after its
 /// sanitizer) reads a file. Confirmed against the 1.18.34 runtime by `tests/runtime.rs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -294,7 +298,7 @@ fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) ->
                     Code::SyntaxError,
                     at,
                     format!(
-                        "`---{other}` asks gray-matter (opencode's frontmatter reader) for a \"{other}\" parser, which it does not have: opencode silently loads the whole file, frontmatter included, as the prompt of a plain `mode: all` agent. Write `---` alone on the first line"
+                        "`---{other}` asks gray-matter (opencode's frontmatter reader) for a \"{other}\" parser, which it does not have: {LOADED_BARE}. Write `---` alone on the first line"
                     ),
                 )
                 .with_effect(Effect::FileIgnored),
@@ -402,7 +406,7 @@ fn parse_json_frontmatter(fm: &Frontmatter, block: &str, out: &mut Vec<Diagnosti
                 Code::SyntaxError,
                 err.span,
                 format!(
-                    "invalid JSON in a `---json` frontmatter: {}; opencode silently loads the whole file, frontmatter included, as the prompt of a plain `mode: all` agent",
+                    "invalid JSON in a `---json` frontmatter: {}; {LOADED_BARE}",
                     err.message
                 ),
             )

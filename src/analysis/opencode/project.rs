@@ -466,9 +466,9 @@ mod tests {
     use super::*;
     use crate::analysis::opencode::{FileKind, analyze};
 
-    fn view_diags(files: &[(FileKind, &str)]) -> Vec<(usize, Diagnostic)> {
-        let analyses: Vec<FileAnalysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
-        let view: Vec<ViewFile> = analyses
+    /// One view of these analyses, all in one config directory.
+    fn view_of(analyses: &[FileAnalysis]) -> Vec<ViewFile<'_>> {
+        analyses
             .iter()
             .enumerate()
             .map(|(file, analysis)| ViewFile {
@@ -476,8 +476,12 @@ mod tests {
                 analysis,
                 group: 0,
             })
-            .collect();
-        check(&view)
+            .collect()
+    }
+
+    fn view_diags(files: &[(FileKind, &str)]) -> Vec<(usize, Diagnostic)> {
+        let analyses: Vec<FileAnalysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
+        check(&view_of(&analyses))
     }
 
     fn agent(name: &str) -> FileKind {
@@ -606,15 +610,7 @@ mod tests {
             (agent("b"), "---\nname: shared\n---\nB\n"),
         ];
         let analyses: Vec<FileAnalysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
-        let view: Vec<ViewFile> = analyses
-            .iter()
-            .enumerate()
-            .map(|(file, analysis)| ViewFile {
-                file,
-                analysis,
-                group: 0,
-            })
-            .collect();
+        let view = view_of(&analyses);
         let decls = declarations_in_merge_order(&view);
         assert_eq!(decls[0].1.len(), 1);
         assert_eq!(decls[0].1[0].0, 1);
