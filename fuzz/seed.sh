@@ -1,22 +1,86 @@
 #!/bin/sh
-# Build a seed corpus for the `analyze` target in fuzz/corpus/analyze from the repository's
-# example files: the first byte of each seed selects the kind (0 config, 1 agent, 2 mode file).
+# Build the seed corpora in fuzz/corpus/<target> from the repository's example files (and
+# ../shared/corpus when it is there):
+#
+# - analyze:     a kind byte (0 config, 1 agent, 2 mode file) + a file;
+# - frontmatter: Markdown agents as they are;
+# - jsonc:       config files as they are;
+# - lsp:         an encoding byte, `didOpen` of a config and an agent (each text NUL-terminated),
+#                then a few queries and edits (see fuzz_targets/lsp.rs for the format).
+#
+# Seeds are named after their source, so running it again overwrites rather than adds.
 set -eu
 cd "$(dirname "$0")"
-out=corpus/analyze
-mkdir -p "$out"
-n=0
-seed() { # kind-byte file
-    n=$((n + 1))
-    { printf "\\$1"; cat "$2"; } > "$out/seed-$n"
+for t in analyze frontmatter jsonc lsp; do mkdir -p "corpus/$t"; done
+
+configs=$(
+    find ../test-workspace ../tests -name 'opencode.json*' -type f 2>/dev/null | sort
+    ls ../../shared/corpus/B_opencode_config/* 2>/dev/null || true
+)
+agents=$(
+    find ../test-workspace -path '*agents*' -name '*.md' -type f | sort
+    ls ../../shared/corpus/A_opencode_agent/* 2>/dev/null || true
+)
+modes=$(find ../test-workspace -path '*mode*' -name '*.md' -type f | sort)
+# Claude Code agents: Markdown with frontmatter too, other keys.
+claude=$(ls ../../shared/corpus/C_claude_agent/* 2>/dev/null || true)
+
+name() { # file -> a seed name unique per source file
+    printf '%s' "$1" | sed 's|^\(\.\./\)*||' | tr -c 'A-Za-z0-9._-' '_'
 }
-for f in $(find ../test-workspace ../tests -name 'opencode.json*' 2>/dev/null) ../../shared/corpus/B_opencode_config/*; do
-    [ -f "$f" ] && seed 000 "$f"
+
+n=0
+for f in $configs; do
+    { printf '\000'; cat "$f"; } > "corpus/analyze/$(name "$f")"
+    cp "$f" "corpus/jsonc/$(name "$f")"
+    n=$((n + 1))
 done
-for f in $(find ../test-workspace -path '*agents*' -name '*.md') ../../shared/corpus/A_opencode_agent/*; do
-    [ -f "$f" ] && seed 001 "$f"
+for f in $agents; do
+    { printf '\001'; cat "$f"; } > "corpus/analyze/$(name "$f")"
+    cp "$f" "corpus/frontmatter/$(name "$f")"
+    n=$((n + 1))
 done
-for f in $(find ../test-workspace -path '*mode*' -name '*.md'); do
-    [ -f "$f" ] && seed 002 "$f"
+for f in $modes; do
+    { printf '\002'; cat "$f"; } > "corpus/analyze/$(name "$f")"
+    cp "$f" "corpus/frontmatter/$(name "$f")"
+    n=$((n + 1))
 done
-echo "$n seeds in fuzz/$out"
+for f in $claude; do
+    cp "$f" "corpus/frontmatter/$(name "$f")"
+    n=$((n + 1))
+done
+
+# lsp: pair the i-th small config with the i-th small agent (both under 2 kB, so that a seed
+# fits in -max_len=4096), in both encodings, and append some operations:
+#   03 01 04        hover on slot 0 at line 1, column 4
+#   0c 01 02        completion on slot 1 at line 1, column 2
+#   05 02 06        definition/references/rename on slot 0 at line 2, column 6
+#   06 0e           fix-all edit and symbols of slots 0 and 1
+#   29 01 00 01 ff "x" 00 02 00 02 00 "y: 1\n" 00
+#                   two edits on slot 1: replace line 1 with "x", insert a line at line 2
+#   10 ... 00       open the untitled Markdown document (slot 2) with the agent
+#   1a ... 00       full replacement of the untitled config (slot 3, never opened: ignored)
+#   1f 17           close slots 3 and 2
+small() { [ "$(wc -c < "$1")" -lt 2048 ]; }
+small_configs=$(for f in $configs; do small "$f" && echo "$f"; done || true)
+small_agents=$(for f in $agents; do small "$f" && echo "$f"; done || true)
+set -- $small_agents
+i=0
+for c in $small_configs; do
+    [ $# -gt 0 ] || break
+    a=$(eval "echo \${$((i % $# + 1))}")
+    i=$((i + 1))
+    for enc in 000 001; do
+        out="corpus/lsp/$(name "$c")-$enc"
+        {
+            printf "\\$enc\\000"; cat "$c"
+            printf '\000\010'; cat "$a"
+            printf '\000\003\001\004\014\001\002\005\002\006\006\016'
+            printf '\051\001\000\001\377x\000\002\000\002\000y: 1\n\000'
+            printf '\020'; cat "$a"
+            printf '\000\032{}\000\037\027'
+        } > "$out"
+        n=$((n + 1))
+    done
+done
+echo "$n seeds in fuzz/corpus/{analyze,frontmatter,jsonc,lsp}"
