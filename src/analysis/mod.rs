@@ -9,6 +9,7 @@
 //! - [`opencode`]: the opencode dialect: its schema as data and the rule functions that check a
 //!   file, then a project (the merged agent registry, `default_agent`).
 
+pub mod claude;
 pub mod diagnostic;
 pub mod edit;
 pub mod opencode;
