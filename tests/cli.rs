@@ -823,15 +823,18 @@ fn help_lists_every_command_and_option() {
     assert_eq!(top.status, 0);
     assert_eq!(top.stderr, "");
     assert!(top.stdout.starts_with(
-        "Language server and checker for AI-agent definition files (opencode agents and opencode.json)\n\nUsage: agent-lsp <COMMAND>\n"
+        "Language server and checker for AI-agent definition files (opencode and Claude Code agents, opencode.json)\n\nUsage: agent-lsp <COMMAND>\n"
     ), "{}", top.stdout);
     assert_eq!(
         help_commands(&top.stdout),
         [
-            ("check", "Check opencode agent files and configs, and report problems"),
+            (
+                "check",
+                "Check agent files (opencode, Claude Code) and opencode configs, and report problems"
+            ),
             (
                 "explain",
-                "Show an agent as opencode builds it (merged layers, resolved permissions), or list them"
+                "Show an agent as its runtime builds it (merged layers, resolved permissions, tools), or list them"
             ),
             ("serve", "Run the language server on stdin/stdout"),
             ("rules", "List the rules, or explain one in full"),
@@ -861,7 +864,7 @@ fn help_lists_every_command_and_option() {
         (
             "explain",
             "Usage: agent-lsp explain [OPTIONS] [AGENT]",
-            &["root", "format", "no-global", "global-dir", "check", "help"],
+            &["root", "format", "no-global", "global-dir", "check", "dialect", "help"],
         ),
         ("serve", "Usage: agent-lsp serve [OPTIONS]", &["stdio", "help"]),
         ("rules", "Usage: agent-lsp rules [CODE]", &["help"]),
@@ -1351,6 +1354,7 @@ fn rules_explains_one_rule() {
     assert_eq!(out.stdout, agent_lsp::cli::rule_doc(Code::ShadowedRule));
     expect![[r#"
         shadowed-rule (warning, tagged unnecessary; effect: rule-never-applies, the rule never applies)
+        Dialects: opencode, Claude Code
 
         A permission rule that can never decide, because a later rule matches everything it matches.
 
@@ -1411,12 +1415,12 @@ fn readme_rule_table_matches_the_catalog() {
     let start = readme.find("<!-- rules:start -->").expect("rules:start marker");
     let end = readme.find("<!-- rules:end -->").expect("rules:end marker");
     assert!(start < end);
-    let rows: Vec<(String, String, String, String)> = readme[start..end]
+    let rows: Vec<(String, String, String, String, String)> = readme[start..end]
         .lines()
         .filter(|l| l.starts_with("| `"))
         .map(|l| {
             let cells: Vec<&str> = l.trim().trim_matches('|').split(" | ").map(str::trim).collect();
-            assert_eq!(cells.len(), 4, "a row has four cells: {l}");
+            assert_eq!(cells.len(), 5, "a row has five cells: {l}");
             let unquote = |c: &str| {
                 c.strip_prefix('`')
                     .and_then(|c| c.strip_suffix('`'))
@@ -1426,16 +1430,23 @@ fn readme_rule_table_matches_the_catalog() {
             (
                 unquote(cells[0]),
                 cells[1].to_string(),
-                unquote(cells[2]),
-                cells[3].to_string(),
+                cells[2].to_string(),
+                unquote(cells[3]),
+                cells[4].to_string(),
             )
         })
         .collect();
-    let expected: Vec<(String, String, String, String)> = RULES
+    let expected: Vec<(String, String, String, String, String)> = RULES
         .iter()
         .map(|r| {
             (
                 r.name.to_string(),
+                r.code
+                    .dialects()
+                    .iter()
+                    .map(|d| d.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 r.severity.as_str().to_string(),
                 r.effect.as_str().to_string(),
                 r.summary.to_string(),

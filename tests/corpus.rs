@@ -392,6 +392,7 @@ fn claude_agents_skills_and_commands_are_not_loaded_as_opencode_files() {
         let loaded: Vec<String> = ws
             .files
             .iter()
+            .filter(|f| f.kind.dialect() == agent_lsp::analysis::Dialect::OpenCode)
             .map(|f| f.path.strip_prefix(&root).unwrap_or(&f.path).display().to_string())
             .collect();
         assert!(loaded.is_empty(), "{repo}: loaded as opencode files: {loaded:?}");

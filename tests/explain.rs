@@ -227,7 +227,7 @@ fn json_list_has_the_documented_values() {
     let (code, out, err) = explain(t.path(), &["--format", "json"]);
     assert_eq!((code, err.as_str()), (0, ""));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let built_in = |name: &str, mode: &str, hidden: bool| serde_json::json!({ "name": name, "key": name, "mode": mode, "hidden": hidden, "native": true, "defined_in": ["built-in"] });
+    let built_in = |name: &str, mode: &str, hidden: bool| serde_json::json!({ "dialect": "opencode", "name": name, "key": name, "mode": mode, "hidden": hidden, "native": true, "defined_in": ["built-in"] });
     let expected = serde_json::json!([
         built_in("plan", "primary", false),
         built_in("general", "subagent", false),
@@ -235,7 +235,7 @@ fn json_list_has_the_documented_values() {
         built_in("compaction", "primary", true),
         built_in("title", "primary", true),
         built_in("summary", "primary", true),
-        { "name": "rev", "key": "rev", "mode": "subagent", "hidden": false, "native": false,
+        { "dialect": "opencode", "name": "rev", "key": "rev", "mode": "subagent", "hidden": false, "native": false,
           "defined_in": ["opencode.json:4:5", ".opencode/agents/rev.md:1:1"] },
     ]);
     assert_eq!(v, expected, "{out}");

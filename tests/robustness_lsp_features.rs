@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use agent_lsp::analysis::opencode::complete::{Known, complete};
-use agent_lsp::analysis::opencode::{FileKind, analyze};
+use agent_lsp::analysis::opencode::FileKind;
 use agent_lsp::workspace::{Options, Workspace};
 use lsp_support::*;
 use serde_json::{Value, json};
@@ -25,6 +25,26 @@ fn test_workspace() -> PathBuf {
         .join("test-workspace")
         .canonicalize()
         .unwrap()
+}
+
+/// Completion for a file of any dialect.
+fn complete_any(
+    kind: &agent_lsp::analysis::FileKind,
+    text: &str,
+    at: usize,
+    known: &Known,
+) -> Vec<agent_lsp::analysis::opencode::complete::Item> {
+    match kind {
+        agent_lsp::analysis::FileKind::OpenCode(k) => complete(k, text, at, known),
+        agent_lsp::analysis::FileKind::Claude(_) => {
+            let claude = agent_lsp::analysis::claude::complete::Known {
+                agents: vec![("helper".into(), "d".into())],
+                mcp_servers: vec!["mcp__github".into()],
+                models: vec!["claude-opus-5".into()],
+            };
+            agent_lsp::analysis::claude::complete::complete(text, at, &claude)
+        }
+    }
 }
 
 #[test]
@@ -40,7 +60,7 @@ fn completion_at_every_position_of_every_prefix() {
         // The whole file at every position, and every prefix cut at a line end (a file being
         // typed) at its end.
         for (at, _) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
-            let items = complete(&f.kind, text, at, &known);
+            let items = complete_any(&f.kind, text, at, &known);
             for it in &items {
                 assert!(it.replace.end as usize <= text.len() && text.is_char_boundary(it.replace.start as usize));
             }
@@ -48,8 +68,8 @@ fn completion_at_every_position_of_every_prefix() {
         }
         for (cut, _) in text.match_indices('\n') {
             let prefix = &text[..cut];
-            let _ = complete(&f.kind, prefix, prefix.len(), &known);
-            let _ = analyze(&f.kind, prefix);
+            let _ = complete_any(&f.kind, prefix, prefix.len(), &known);
+            let _ = agent_lsp::analysis::analyze(&f.kind, prefix);
             calls += 1;
         }
     }

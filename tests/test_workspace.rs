@@ -16,6 +16,8 @@ const CLEAN: &[&str] = &[
     ".opencode/agents/docs-writer.md",
     ".opencode/agents/translator.md",
     ".opencode/agents/team/reviewer.md",
+    ".claude/agents/code-reviewer.md",
+    ".claude/agents/test-runner.md",
 ];
 
 fn root() -> PathBuf {
@@ -40,8 +42,17 @@ fn relative(path: &Path) -> String {
 #[test]
 fn every_rule_fires_at_least_once() {
     let ws = load();
-    let fired: BTreeSet<&str> = ws.diagnostics().iter().map(|(_, d)| d.code.as_str()).collect();
-    let missing: Vec<&str> = RULES.iter().map(|r| r.name).filter(|n| !fired.contains(n)).collect();
+    // Every rule, in every dialect it checks.
+    let fired: BTreeSet<(&str, &str)> = ws
+        .diagnostics()
+        .iter()
+        .map(|(id, d)| (d.code.as_str(), ws.files[*id].kind.dialect().as_str()))
+        .collect();
+    let missing: Vec<(&str, &str)> = RULES
+        .iter()
+        .flat_map(|r| r.code.dialects().iter().map(move |d| (r.name, d.as_str())))
+        .filter(|x| !fired.contains(x))
+        .collect();
     assert!(missing.is_empty(), "test-workspace shows no {missing:?}");
     // `agent-lsp check test-workspace` exits with 1.
     assert!(ws.diagnostics().iter().any(|(_, d)| d.severity == Severity::Error));
@@ -79,6 +90,32 @@ fn summary() {
         ));
     }
     expect![[r#"
+        .claude/agents/README.md:1:1 no-frontmatter
+        .claude/agents/bad-hooks.md:5:15 invalid-type
+        .claude/agents/bad-name.md:2:7 invalid-name
+        .claude/agents/bad-tools.md:2:7 duplicate-agent
+        .claude/agents/bad-tools.md:4:14 unknown-tool
+        .claude/agents/bad-tools.md:4:20 unknown-tool
+        .claude/agents/bad-tools.md:4:24 ignored-specifier
+        .claude/agents/bad-tools.md:4:43 deprecated-field
+        .claude/agents/bad-tools.md:4:49 shadowed-rule
+        .claude/agents/bad-tools.md:4:69 shadowed-rule
+        .claude/agents/bad-tools.md:4:97 unknown-agent
+        .claude/agents/bad-values.md:4:17 invalid-value
+        .claude/agents/bad-values.md:5:9 invalid-value
+        .claude/agents/bad-values.md:6:11 invalid-value
+        .claude/agents/bad-values.md:7:8 invalid-color
+        .claude/agents/bad-values.md:8:9 invalid-value
+        .claude/agents/bad-values.md:9:8 invalid-model
+        .claude/agents/bad-values.md:10:1 unknown-key
+        .claude/agents/bad-values.md:11:1 duplicate-key
+        .claude/agents/bad-values.md:12:12 invalid-value
+        .claude/agents/broken-yaml.md:4:10 syntax-error
+        .claude/agents/extra/draft.md:1:1 missing-field
+        .claude/agents/extra/fixer-copy.md:2:7 duplicate-agent
+        .claude/agents/lenient-description.md:3:63 syntax-error
+        .claude/agents/no-description.md:2:7 missing-field
+        .claude/agents/truncated.md:3:36 truncated-frontmatter
         .opencode/agents/NOTES.md:1:1 no-frontmatter
         .opencode/agents/bad-color.md:4:8 invalid-color
         .opencode/agents/bad-mode.md:3:7 invalid-value
@@ -108,6 +145,7 @@ fn summary() {
         opencode.json:52:5 missing-template
         packages/api/opencode.json:3:3 v2-permissions
         packages/web/opencode.json:3:20 invalid-default-agent
+        plugins/release-tools/agents/releaser.md:4:1 ignored-field
     "#]]
     .assert_eq(&out);
 }

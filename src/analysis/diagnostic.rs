@@ -122,6 +122,15 @@ pub struct Edit {
     pub text: String,
 }
 
+impl Edit {
+    pub fn new(span: Span, text: impl Into<String>) -> Edit {
+        Edit {
+            span,
+            text: text.into(),
+        }
+    }
+}
+
 /// A fix: edits to the file that make the diagnostic go away, leaving everything else as it was.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {

@@ -8,6 +8,12 @@
 //! - [`rules`]: the catalog of diagnostic codes with their documentation.
 //! - [`opencode`]: the opencode dialect: its schema as data and the rule functions that check a
 //!   file, then a project (the merged agent registry, `default_agent`).
+//! - [`claude`]: the Claude Code dialect, on the same syntax trees, diagnostics and edits.
+//!
+//! A dialect is a folder of knowledge (schema data) and rule functions. What is shared lives
+//! here: [`FileKind`] (which dialect and role a file has, decided by the caller from its path),
+//! [`FileAnalysis`] (what one file yields) and [`analyze`]/[`fix_all`], which dispatch to the
+//! dialect.
 
 pub mod claude;
 pub mod diagnostic;
@@ -21,3 +27,179 @@ pub mod text;
 pub use diagnostic::{Diagnostic, Edit, Effect, Fix, Location, Related, Severity, Tag};
 pub use rules::{Code, RULES, Rule};
 pub use text::{Encoding, LineCol, LineIndex, Span};
+
+use syntax::Parsed;
+use syntax::frontmatter::Split;
+
+/// The agent-file dialects agent-lsp reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dialect {
+    OpenCode,
+    Claude,
+}
+
+impl Dialect {
+    pub const ALL: [Dialect; 2] = [Dialect::OpenCode, Dialect::Claude];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::OpenCode => "opencode",
+            Dialect::Claude => "claude",
+        }
+    }
+
+    /// The product's name, for messages.
+    pub fn product(self) -> &'static str {
+        match self {
+            Dialect::OpenCode => "opencode",
+            Dialect::Claude => "Claude Code",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Dialect> {
+        match s.to_ascii_lowercase().as_str() {
+            "opencode" => Some(Dialect::OpenCode),
+            "claude" | "claude-code" | "claudecode" => Some(Dialect::Claude),
+            _ => None,
+        }
+    }
+}
+
+/// What a file is: its dialect and its role in that dialect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    OpenCode(opencode::FileKind),
+    Claude(claude::FileKind),
+}
+
+impl FileKind {
+    pub fn dialect(&self) -> Dialect {
+        match self {
+            FileKind::OpenCode(_) => Dialect::OpenCode,
+            FileKind::Claude(_) => Dialect::Claude,
+        }
+    }
+
+    /// A Markdown file (an opencode agent or mode, a Claude Code agent).
+    pub fn is_markdown(&self) -> bool {
+        !self.is_config()
+    }
+
+    /// An opencode config file (`opencode.json(c)`).
+    pub fn is_config(&self) -> bool {
+        matches!(self, FileKind::OpenCode(opencode::FileKind::Config))
+    }
+
+    pub fn opencode(&self) -> Option<&opencode::FileKind> {
+        match self {
+            FileKind::OpenCode(k) => Some(k),
+            _ => None,
+        }
+    }
+}
+
+impl From<opencode::FileKind> for FileKind {
+    fn from(k: opencode::FileKind) -> FileKind {
+        FileKind::OpenCode(k)
+    }
+}
+
+impl From<claude::FileKind> for FileKind {
+    fn from(k: claude::FileKind) -> FileKind {
+        FileKind::Claude(k)
+    }
+}
+
+/// A Claude Code agent file as the loader reads it.
+#[derive(Clone, Debug)]
+pub struct ClaudeFile {
+    pub reading: claude::read::Reading,
+    pub agent: claude::Agent,
+}
+
+/// Everything known about one file after analysing it alone. `parsed` and `diagnostics` are
+/// filled for every dialect; the rest by the dialect it belongs to.
+#[derive(Clone, Debug, Default)]
+pub struct FileAnalysis {
+    pub parsed: Parsed,
+    /// opencode Markdown files: where the frontmatter and body are.
+    pub split: Option<Split>,
+    /// opencode Markdown files: how opencode reads it (settings read, rescued, lost, skipped).
+    pub reading: Option<opencode::markdown::Reading>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// opencode agents this file declares, in file order.
+    pub agents: Vec<opencode::AgentDecl>,
+    /// opencode agent names this file refers to (`default_agent`, command `agent`).
+    pub refs: Vec<opencode::AgentRef>,
+    /// The config lists plugins, which may define agents this analysis cannot see.
+    pub has_plugins: bool,
+    /// Claude Code agent files: the reading and the agent.
+    pub claude: Option<Box<ClaudeFile>>,
+}
+
+/// Analyse one file on its own.
+pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
+    match kind {
+        FileKind::OpenCode(k) => opencode::analyze(k, text),
+        FileKind::Claude(k) => {
+            let (diagnostics, agent, reading) = claude::analyze(k, text);
+            FileAnalysis {
+                parsed: reading.parsed.clone(),
+                diagnostics,
+                claude: Some(Box::new(ClaudeFile { reading, agent })),
+                ..FileAnalysis::default()
+            }
+        }
+    }
+}
+
+/// Apply every safe fix of a file's own diagnostics, repeatedly (a fix can reveal another), and
+/// return the new text with the titles of the fixes applied. Overlapping fixes wait for the
+/// next round.
+pub fn fix_all(kind: &FileKind, text: &str) -> (String, Vec<String>) {
+    fix_all_with(text, &|t| analyze(kind, t).diagnostics)
+}
+
+/// [`fix_all`] on any analysis function.
+pub fn fix_all_with(text: &str, diagnose: &dyn Fn(&str) -> Vec<Diagnostic>) -> (String, Vec<String>) {
+    let mut text = text.to_string();
+    let mut applied = Vec::new();
+    for _ in 0..8 {
+        let diagnostics = diagnose(&text);
+        // Fixes are computed from the tree; on a file that does not parse, that tree is partial.
+        let broken = diagnostics
+            .iter()
+            .any(|d| d.code == Code::SyntaxError || (d.code == Code::DuplicateKey && d.severity == Severity::Error));
+        if broken {
+            break;
+        }
+        let mut taken: Vec<&Fix> = Vec::new();
+        for d in &diagnostics {
+            let Some(f) = d.fix.as_ref().filter(|f| f.safe) else {
+                continue;
+            };
+            if taken.contains(&f) {
+                continue;
+            }
+            let overlaps = taken.iter().flat_map(|t| &t.edits).any(|a| {
+                f.edits.iter().any(|b| {
+                    a.span.start < b.span.end.max(b.span.start + 1) && b.span.start < a.span.end.max(a.span.start + 1)
+                })
+            });
+            if !overlaps {
+                taken.push(f);
+            }
+        }
+        if taken.is_empty() {
+            break;
+        }
+        let edits: Vec<Edit> = taken.iter().flat_map(|f| f.edits.iter().cloned()).collect();
+        applied.extend(taken.iter().map(|f| f.title.clone()));
+        let next = diagnostic::apply(&text, &edits);
+        if next == text {
+            break;
+        }
+        text = next;
+    }
+    (text, applied)
+}

@@ -7,6 +7,7 @@
 //! Each of those files carries the tests for its rules (a case that fires and a close case that
 //! must not).
 
+use super::Dialect;
 use super::diagnostic::{Effect, Severity, Tag};
 
 pub struct Rule {
@@ -206,6 +207,92 @@ Only a reference on a line that starts with `//` is left alone.",
 agents are named by their path (`team/reviewer`).",
         "{ \"command\": { \"r\": { \"template\": \"...\", \"agent\": \"reviewr\" } } }",
         "{ \"command\": { \"r\": { \"template\": \"...\", \"agent\": \"reviewer\" } } }";
+    InvalidName = "invalid-name", Error, FileIgnored, [],
+        "Claude Code: an agent `name` that starts with `-`, contains `:` or is over 256 characters.",
+        "Claude Code skips the file (a debug-log line is all you get): `:` is reserved for plugin \
+namespacing (a full-width `：` counts too, after Unicode normalisation), a leading `-` reads as a \
+command-line flag. For plugin agents a name over 256 characters is ignored and the file name is used.",
+        "---\nname: team:reviewer\ndescription: Reviews code\n---\n",
+        "---\nname: team-reviewer\ndescription: Reviews code\n---\n";
+    MissingField = "missing-field", Error, FileIgnored, [],
+        "Claude Code: a required field (`name`, `description`) that is missing or not a string.",
+        "Without a string `description` Claude Code skips the agent; a non-string `name` (a list such \
+as `[agent-name]`, a number) skips it too. A file with no `name` at all is read as a reference \
+document, not an agent: reported as information, since that may be intended.",
+        "---\nname: reviewer\n---\nReview the code.\n",
+        "---\nname: reviewer\ndescription: Reviews code after each change\n---\nReview the code.\n";
+    UnknownTool = "unknown-tool", Warning, ValueIgnored, [],
+        "Claude Code: a `tools`/`disallowedTools` entry that names no tool.",
+        "Tool names are case-sensitive built-in names (`Read`, `Bash`, ...), `mcp__<server>__<tool>` or \
+`Agent(<type>)`. An entry that names nothing is dropped silently (old names such as `LS` or \
+`MultiEdit` included); when no entry of `tools` resolves, Claude Code refuses to start the agent.",
+        "tools: Read, grep, LS\n",
+        "tools: Read, Grep, Glob\n";
+    IgnoredSpecifier = "ignored-specifier", Warning, ValueIgnored, [],
+        "Claude Code: a `Tool(specifier)` in an agent's `tools` other than `Agent(...)`.",
+        "In agent `tools` the parenthesised part is discarded and the whole tool is granted: \
+`Bash(git diff:*)` gives the agent every Bash command. Restrict tools with permission rules in \
+settings or with hooks.",
+        "tools: Bash(git diff:*)\n",
+        "tools: Bash\n";
+    LenientParse = "lenient-parse", Warning, Works, [],
+        "Claude Code: a frontmatter that is not valid YAML and loads only through Claude Code's retry.",
+        "When the frontmatter does not parse, Claude Code quotes every top-level value that holds `: ` \
+or a character YAML reserves, and parses again. The agent loads, but other tools (and opencode) \
+reject the file, ` #` in a rescued value is no longer a comment, and a CRLF file is never rescued. \
+The fix quotes the value exactly as the retry does.",
+        "description: Use it when: the user asks\n",
+        "description: \"Use it when: the user asks\"\n";
+    TruncatedFrontmatter = "truncated-frontmatter", Warning, ValueIgnored, [],
+        "Claude Code: a `---` inside the frontmatter that ends it early.",
+        "Claude Code ends the frontmatter at the first `---` anywhere after the opening line, even in \
+the middle of a value or a comment. What follows becomes the prompt, and the keys after it are lost.",
+        "description: Use this --- when needed\nmodel: opus\n",
+        "description: Use this - when needed\nmodel: opus\n";
+    IgnoredField = "ignored-field", Warning, ValueIgnored, [],
+        "Claude Code: a field that plugin agents ignore (`permissionMode`, `hooks`, `mcpServers`, ...).",
+        "For security, agents shipped in a plugin cannot set `permissionMode`, `hooks` or \
+`mcpServers`, and `initialPrompt` and the observer settings do not apply to them. Claude Code \
+ignores them with a debug-log warning.",
+        "permissionMode: bypassPermissions\n",
+        "(define the agent in .claude/agents/ instead)\n";
+}
+
+impl Code {
+    /// The dialects whose files this rule checks (the README and `agent-lsp rules` list them).
+    pub fn dialects(self) -> &'static [Dialect] {
+        use Dialect::*;
+        match self {
+            Code::SyntaxError
+            | Code::DuplicateKey
+            | Code::UnknownKey
+            | Code::InvalidType
+            | Code::InvalidValue
+            | Code::InvalidColor
+            | Code::DeprecatedField
+            | Code::InvalidModel
+            | Code::NoFrontmatter
+            | Code::DuplicateAgent
+            | Code::ShadowedRule
+            | Code::UnknownAgent => &[OpenCode, Claude],
+            Code::InvalidDefaultAgent
+            | Code::UnknownPermission
+            | Code::PromptOverridden
+            | Code::V2Permissions
+            | Code::MisplacedFrontmatter
+            | Code::HiddenPrimary
+            | Code::BroadPattern
+            | Code::MissingTemplate
+            | Code::BadFileReference => &[OpenCode],
+            Code::InvalidName
+            | Code::MissingField
+            | Code::UnknownTool
+            | Code::IgnoredSpecifier
+            | Code::LenientParse
+            | Code::TruncatedFrontmatter
+            | Code::IgnoredField => &[Claude],
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,10 +4,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use crate::analysis::claude;
 use crate::analysis::opencode::card;
 use crate::analysis::opencode::effective::{self, EffectiveAgent, Rule};
 use crate::analysis::opencode::project::Source;
-use crate::analysis::{Encoding, suggest};
+use crate::analysis::{Dialect, Encoding, suggest};
 use crate::workspace::{Options, Workspace};
 
 pub struct Args {
@@ -16,6 +17,8 @@ pub struct Args {
     pub json: bool,
     pub options: Options,
     pub check: Option<(String, String)>,
+    /// Only this dialect's agents.
+    pub dialect: Option<Dialect>,
 }
 
 fn where_is(ws: &Workspace, s: Source) -> String {
@@ -71,17 +74,67 @@ pub fn run(args: Args) -> i32 {
         }
     };
     let view = ws.view_for(Path::new(&args.root));
-    let agents = effective::agents(&ws.view_files(&view), &ws.effective_env(&args.root));
+    let wants = |d: Dialect| args.dialect.is_none_or(|x| x == d);
+    let agents = if wants(Dialect::OpenCode) {
+        effective::agents(&ws.view_files(&view), &ws.effective_env(&args.root))
+    } else {
+        Vec::new()
+    };
     let wi = |s: Source| where_is(&ws, s);
+    let root = std::fs::canonicalize(&args.root).unwrap_or_else(|_| args.root.clone());
+    let claude_files = ws.claude_files();
+    let claude_agents = if wants(Dialect::Claude) {
+        claude::project::registry(&claude_files, &root)
+    } else {
+        Vec::new()
+    };
+    let claude_definers = |name: &str| -> Vec<claude::card::Definer> {
+        claude::project::candidates(&claude_files, &root, name)
+            .iter()
+            .map(|f| claude::card::Definer {
+                location: wi(Source::File {
+                    file: f.file,
+                    span: f.agent.name_span,
+                }),
+                source: f.kind.source.label(),
+            })
+            .collect()
+    };
     let Some(name) = &args.agent else {
         if args.json {
-            let list: Vec<Value> = agents
+            let mut list: Vec<Value> = agents
                 .iter()
-                .map(|a| json!({"name": shown_name(a), "key": a.name, "mode": a.mode.value, "hidden": a.hidden.value, "native": a.native, "defined_in": a.definitions.iter().map(|s| wi(*s)).collect::<Vec<_>>()}))
+                .map(|a| json!({"dialect": "opencode", "name": shown_name(a), "key": a.name, "mode": a.mode.value, "hidden": a.hidden.value, "native": a.native, "defined_in": a.definitions.iter().map(|s| wi(*s)).collect::<Vec<_>>()}))
                 .collect();
+            for (n, _) in &claude_agents {
+                let defs: Vec<String> = claude_definers(n).into_iter().map(|d| d.location).collect();
+                list.push(json!({"dialect": "claude", "name": n, "key": n, "defined_in": defs}));
+            }
             println!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
         } else {
-            print!("{}", card::list(&agents, &wi));
+            if wants(Dialect::OpenCode) {
+                print!("{}", card::list(&agents, &wi));
+            }
+            if !claude_agents.is_empty() {
+                println!("\nClaude Code agents:\n");
+                for (n, f) in &claude_agents {
+                    let d = f
+                        .agent
+                        .description
+                        .as_deref()
+                        .unwrap_or("")
+                        .lines()
+                        .next()
+                        .unwrap_or("");
+                    let d: String = d.chars().take(80).collect();
+                    let at = claude_definers(n)
+                        .into_iter()
+                        .next()
+                        .map(|d| d.location)
+                        .unwrap_or_default();
+                    println!("- `{n}` ({at}): {d}");
+                }
+            }
         }
         return 0;
     };
@@ -89,14 +142,54 @@ pub fn run(args: Args) -> i32 {
         .iter()
         .find(|a| &a.name == name)
         .or_else(|| agents.iter().find(|a| shown_name(a) == name));
+    let claude_agent = claude_agents.iter().find(|(n, _)| n == name).map(|(_, f)| f);
+    if let Some(c) = claude_agent {
+        if agent.is_some() {
+            if args.json || args.check.is_some() {
+                eprintln!(
+                    "agent-lsp: error: \"{name}\" is both an opencode agent and a Claude Code agent here; add --dialect opencode or --dialect claude"
+                );
+                return 2;
+            }
+        } else {
+            if args.check.is_some() {
+                eprintln!(
+                    "agent-lsp: error: --check answers opencode permission questions; \"{name}\" is a Claude Code agent"
+                );
+                return 2;
+            }
+            let defs = claude_definers(name);
+            if args.json {
+                let v = claude::card::json(c.agent, name, &defs);
+                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            } else {
+                print!("{}", claude::card::card(c.agent, name, &defs));
+            }
+            return 0;
+        }
+    }
     let Some(agent) = agent else {
-        let s = suggest::closest(name, agents.iter().map(|a| a.name.as_str()));
+        let s = suggest::closest(
+            name,
+            agents
+                .iter()
+                .map(|a| a.name.as_str())
+                .chain(claude_agents.iter().map(|(n, _)| n.as_str())),
+        );
         eprintln!(
             "agent-lsp: error: no agent \"{name}\" in this project.{}",
             suggest::did_you_mean(s)
         );
         return 1;
     };
+    if let Some(c) = claude_agent {
+        // Both dialects define the name (human output): show both, each labelled.
+        println!("opencode:\n");
+        print!("{}", card::card(agent, &wi, &[]));
+        println!("\nClaude Code:\n");
+        print!("{}", claude::card::card(c.agent, name, &claude_definers(name)));
+        return 0;
+    }
     match &args.check {
         Some((permission, input)) => {
             let (action, rule) = agent.evaluate(permission, input);

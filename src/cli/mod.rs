@@ -15,7 +15,7 @@ use crate::workspace::{Options, Workspace};
 #[command(
     name = "agent-lsp",
     version,
-    about = "Language server and checker for AI-agent definition files (opencode agents and opencode.json)"
+    about = "Language server and checker for AI-agent definition files (opencode and Claude Code agents, opencode.json)"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -24,9 +24,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check opencode agent files and configs, and report problems.
+    /// Check agent files (opencode, Claude Code) and opencode configs, and report problems.
     Check(CheckArgs),
-    /// Show an agent as opencode builds it (merged layers, resolved permissions), or list them.
+    /// Show an agent as its runtime builds it (merged layers, resolved permissions, tools), or list them.
     Explain(ExplainArgs),
     /// Run the language server on stdin/stdout.
     Serve {
@@ -94,6 +94,15 @@ struct ExplainArgs {
     /// Answer one question: the action for PERMISSION on INPUT (e.g. `--check bash "git push"`).
     #[arg(long, num_args = 2, value_names = ["PERMISSION", "INPUT"])]
     check: Option<Vec<String>>,
+    /// Only this dialect's agents (`opencode` or `claude`); needed when a name exists in both.
+    #[arg(long, value_enum)]
+    dialect: Option<DialectArg>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DialectArg {
+    Opencode,
+    Claude,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -133,6 +142,10 @@ pub fn main() -> i32 {
                 json: matches!(a.format, ExplainFormat::Json),
                 options: Options::from_env(a.no_global, a.global_dir),
                 check: a.check.and_then(|c| Some((c.first()?.clone(), c.get(1)?.clone()))),
+                dialect: a.dialect.map(|d| match d {
+                    DialectArg::Opencode => crate::analysis::Dialect::OpenCode,
+                    DialectArg::Claude => crate::analysis::Dialect::Claude,
+                }),
             })
         }
         Command::Rules { code } => rules(code.as_deref()),
@@ -160,7 +173,7 @@ fn check(args: CheckArgs) -> i32 {
     if args.fix {
         let mut changed = 0;
         for f in ws.files.iter().filter(|f| f.in_scope && f.live) {
-            let (text, titles) = crate::analysis::opencode::fix_all(&f.kind, &f.text);
+            let (text, titles) = crate::analysis::fix_all(&f.kind, &f.text);
             if titles.is_empty() || text == f.text {
                 continue;
             }
@@ -254,11 +267,13 @@ fn rules(code: Option<&str>) -> i32 {
     match code {
         None => {
             for r in RULES {
+                let dialects: Vec<&str> = r.code.dialects().iter().map(|d| d.as_str()).collect();
                 out.push_str(&format!(
-                    "{:<24} {:<8} {:<19} {}\n",
+                    "{:<24} {:<8} {:<19} {:<16} {}\n",
                     r.name,
                     r.severity.as_str(),
                     r.effect.as_str(),
+                    dialects.join(","),
                     r.summary
                 ));
             }
@@ -295,8 +310,9 @@ pub fn rule_doc(code: Code) -> String {
                 .join(", ")
         )
     };
+    let dialects: Vec<&str> = code.dialects().iter().map(|d| d.product()).collect();
     format!(
-        "{} ({}{tags}; effect: {}, {})\n\n{}\n\n{}\n\nBad:\n{}\nGood:\n{}",
+        "{} ({}{tags}; effect: {}, {})\nDialects: {}\n\n{}\n\n{}\n\nBad:\n{}\nGood:\n{}",
         r.name,
         match r.severity {
             Severity::Error => "error",
@@ -306,6 +322,7 @@ pub fn rule_doc(code: Code) -> String {
         },
         r.effect.as_str(),
         r.effect.describe(),
+        dialects.join(", "),
         r.summary,
         r.explanation,
         indent(r.bad),

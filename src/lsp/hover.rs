@@ -4,14 +4,17 @@
 use crate::analysis::Span;
 use crate::analysis::opencode::card::{self, WhereIs};
 use crate::analysis::opencode::effective;
-use crate::analysis::opencode::{FileKind, permission};
+use crate::analysis::opencode::permission;
 use crate::analysis::syntax::{Step, path_at};
 use crate::workspace::Workspace;
 
 /// The hover text and the span it is about, for byte `offset` of file `id`.
 pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
     let f = &ws.files[id];
-    let is_md = f.kind != FileKind::Config;
+    if f.analysis.claude.is_some() {
+        return claude_at(ws, id, offset, where_is);
+    }
+    let is_md = !f.kind.is_config();
     // On a Markdown file's delimiters: this file's agent.
     if is_md && let Some(fm) = f.analysis.split.as_ref().and_then(|s| s.frontmatter.as_ref()) {
         for span in [Some(fm.open), fm.close].into_iter().flatten() {
@@ -111,6 +114,106 @@ fn agent_card(ws: &Workspace, id: usize, name: &str, where_is: WhereIs) -> Optio
         Vec::new()
     };
     Some(card::card(agent, where_is, &changed))
+}
+
+/// Hover in a Claude Code agent: the agent card on its name or delimiters and on `Agent(<type>)`
+/// entries, field documentation on keys, tool documentation on tool entries.
+fn claude_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
+    use crate::analysis::claude::schema;
+    let f = &ws.files[id];
+    let c = f.analysis.claude.as_ref()?;
+    let dir = ws.claude_dir_of_file(id)?;
+    if let Some(block) = &c.reading.block {
+        for span in [block.open, block.close] {
+            if span.contains(offset)
+                && let Some(name) = &c.agent.name
+            {
+                return Some((claude_card(ws, id, dir, name, where_is)?, span));
+            }
+        }
+    }
+    for (name, span) in &c.agent.agent_refs {
+        if span.contains(offset) {
+            if let Some(card) = claude_card(ws, id, dir, name, where_is) {
+                return Some((card, *span));
+            }
+            let (_, doc) = schema::BUILTIN_AGENTS.iter().find(|(b, _)| b == name)?;
+            return Some((format!("### `{name}`: built-in Claude Code agent\n\n{doc}\n"), *span));
+        }
+    }
+    let root = f.analysis.parsed.root.as_ref()?;
+    let path = path_at(root, offset);
+    let last = path.last()?;
+    if path.len() != 1 {
+        return None;
+    }
+    let key = last.key.name.as_str();
+    if last.on_key {
+        let field = schema::field(key)?;
+        let plugin = if field.plugin_ignored {
+            " Ignored for plugin agents."
+        } else {
+            ""
+        };
+        return Some((
+            format!("**`{key}`** (Claude Code agent field)\n\n{}{plugin}\n", field.doc),
+            last.key.span,
+        ));
+    }
+    if key == "name" {
+        let name = c.agent.name.as_ref()?;
+        return Some((claude_card(ws, id, dir, name, where_is)?, last.value.span));
+    }
+    // A tool entry.
+    let list = match key {
+        "tools" => c.agent.tools.as_ref(),
+        "disallowedTools" => c.agent.disallowed.as_ref(),
+        _ => None,
+    }?;
+    let item = list.items().iter().find(|i| i.exact && i.span.contains(offset))?;
+    let (name, _) = crate::analysis::claude::tools::parts(&item.text);
+    let doc = if let Some(rest) = item.text.strip_prefix("mcp__") {
+        let mut parts = rest.splitn(2, "__");
+        let server = parts.next().unwrap_or("");
+        match parts.next() {
+            Some("*") => format!("Every tool of the MCP server `{server}`."),
+            Some(tool) => format!("The tool `{tool}` of the MCP server `{server}`."),
+            None if server == "*" => "Every MCP tool.".to_string(),
+            None => format!("Every tool of the MCP server `{server}`."),
+        }
+    } else if schema::TOOLS.contains(&name) {
+        let removed = if schema::SUBAGENT_REMOVED.contains(&name) {
+            " Claude Code removes it from subagents; it is kept only when this agent runs as the main session (`--agent`)."
+        } else {
+            ""
+        };
+        format!("**`{name}`**: a built-in Claude Code tool.{removed}")
+    } else if let Some((_, _, why)) = schema::legacy(name) {
+        format!("**`{name}`**: {why}.")
+    } else {
+        return None;
+    };
+    Some((doc, item.span))
+}
+
+/// The card of Claude agent `name` as seen from the project of file `id`.
+fn claude_card(ws: &Workspace, id: usize, dir: &std::path::Path, name: &str, where_is: WhereIs) -> Option<String> {
+    use crate::analysis::claude::{card, project};
+    let files = ws.claude_files();
+    let found = project::candidates(&files, dir, name);
+    let first = found.first()?;
+    let definers: Vec<card::Definer> = found
+        .iter()
+        .map(|f| card::Definer {
+            location: where_is(crate::analysis::opencode::project::Source::File {
+                file: f.file,
+                span: f.agent.name_span,
+            }),
+            source: f.kind.source.label(),
+        })
+        .collect();
+    let _ = id;
+    Some(card::card(first.agent, name, &definers))
 }
 
 #[cfg(test)]

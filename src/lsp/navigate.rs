@@ -5,8 +5,9 @@
 //! `name` value when set). References: `default_agent`, a command's `agent`, a `task`
 //! permission pattern, and `@name` in a Markdown prompt.
 
+use crate::analysis::Dialect;
 use crate::analysis::Span;
-use crate::analysis::opencode::{DeclOrigin, FileKind};
+use crate::analysis::opencode::DeclOrigin;
 use crate::analysis::syntax::{Node, Value};
 use crate::workspace::Workspace;
 
@@ -46,6 +47,17 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
             },
         ))
     };
+    if let Some(c) = &f.analysis.claude {
+        // A Claude Code agent: its `name` (or, for a plugin agent without one, its first line)
+        // and the agent types of its `Agent(...)` tool entries.
+        if let Some(name) = &c.agent.name {
+            push(name, c.agent.name_span, true);
+        }
+        for (name, span) in &c.agent.agent_refs {
+            push(name, *span, false);
+        }
+        return out;
+    }
     for decl in &f.analysis.agents {
         match decl.origin {
             DeclOrigin::AgentKey | DeclOrigin::ModeKey => push(&decl.name, decl.span, true),
@@ -69,7 +81,7 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
             }
         }
     };
-    if f.kind == FileKind::Config {
+    if f.kind.is_config() {
         if let Some(v) = root.value("default_agent")
             && let Some(name) = v.as_str()
         {
@@ -121,7 +133,7 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
 
 /// The agent name under the cursor (a definition or a reference that names a known agent).
 pub fn name_at(ws: &Workspace, file: usize, offset: usize) -> Option<(String, Span)> {
-    let agents = known_agents(ws);
+    let agents = known_agents(ws, ws.files[file].kind.dialect());
     occurrences(ws, file)
         .into_iter()
         .filter(|(n, o)| o.span.contains(offset) && (o.definition || agents.contains(n)))
@@ -129,25 +141,37 @@ pub fn name_at(ws: &Workspace, file: usize, offset: usize) -> Option<(String, Sp
         .next()
 }
 
-/// Every agent name defined somewhere in the workspace, plus the built-ins.
-pub fn known_agents(ws: &Workspace) -> Vec<String> {
-    let mut names: Vec<String> = crate::analysis::opencode::schema::BUILTIN_AGENTS
-        .iter()
-        .map(|b| b.name.to_string())
-        .collect();
-    for f in ws.files.iter().filter(|f| f.live) {
+/// Every agent name of one dialect defined somewhere in the workspace, plus its built-ins.
+pub fn known_agents(ws: &Workspace, dialect: Dialect) -> Vec<String> {
+    let mut names: Vec<String> = match dialect {
+        Dialect::OpenCode => crate::analysis::opencode::schema::BUILTIN_AGENTS
+            .iter()
+            .map(|b| b.name.to_string())
+            .collect(),
+        Dialect::Claude => crate::analysis::claude::schema::BUILTIN_AGENTS
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect(),
+    };
+    for f in ws.files.iter().filter(|f| f.live && f.kind.dialect() == dialect) {
         for d in &f.analysis.agents {
             if !names.contains(&d.name) {
                 names.push(d.name.clone());
             }
         }
+        if let Some(name) = f.analysis.claude.as_ref().and_then(|c| c.agent.name.as_ref())
+            && !names.contains(name)
+        {
+            names.push(name.clone());
+        }
     }
     names
 }
 
-/// All occurrences of `name` in the workspace, definitions first in file order.
-pub fn find(ws: &Workspace, name: &str) -> Vec<Occurrence> {
+/// All occurrences of `name` in the files of `dialect`, definitions first in file order.
+pub fn find(ws: &Workspace, dialect: Dialect, name: &str) -> Vec<Occurrence> {
     let mut out: Vec<Occurrence> = (0..ws.files.len())
+        .filter(|&id| ws.files[id].kind.dialect() == dialect)
         .flat_map(|id| occurrences(ws, id))
         .filter(|(n, _)| n == name)
         .map(|(_, o)| o)
@@ -159,7 +183,8 @@ pub fn find(ws: &Workspace, name: &str) -> Vec<Occurrence> {
 /// Definitions of `name` in the merge order of the view of `from` (later layers win).
 pub fn definitions(ws: &Workspace, from: usize, name: &str) -> Vec<Occurrence> {
     let view = ws.view_of_file(from);
-    let mut defs: Vec<Occurrence> = find(ws, name).into_iter().filter(|o| o.definition).collect();
+    let dialect = ws.files[from].kind.dialect();
+    let mut defs: Vec<Occurrence> = find(ws, dialect, name).into_iter().filter(|o| o.definition).collect();
     defs.sort_by_key(|o| view.iter().position(|&v| v == o.file).unwrap_or(usize::MAX));
     defs
 }
@@ -243,18 +268,18 @@ mod tests {
         )
         .unwrap();
         let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
-        let refs = find(&ws, "rev");
+        let refs = find(&ws, Dialect::OpenCode, "rev");
         let texts: Vec<(&str, bool)> = refs
             .iter()
             .map(|o| (o.span.text(&ws.files[o.file].text), o.definition))
             .collect();
         assert_eq!(texts.iter().filter(|(_, d)| *d).count(), 2, "{texts:?}");
         assert_eq!(texts.iter().filter(|(t, d)| *t == "rev" && !d).count(), 3, "{texts:?}");
-        let lead = find(&ws, "team/lead");
+        let lead = find(&ws, Dialect::OpenCode, "team/lead");
         assert_eq!(lead.iter().filter(|o| !o.definition).count(), 2);
         assert_eq!(lead.iter().filter(|o| o.definition).count(), 1);
         // The `email@x` is not a mention.
-        assert!(find(&ws, "x").is_empty());
+        assert!(find(&ws, Dialect::OpenCode, "x").is_empty());
         let cfg = ws.files.iter().position(|f| f.path.ends_with("opencode.json")).unwrap();
         let at = ws.files[cfg].text.find("team/lead").unwrap() + 2;
         assert_eq!(name_at(&ws, cfg, at).unwrap().0, "team/lead");

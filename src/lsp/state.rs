@@ -11,8 +11,9 @@ use tracing::{debug, warn};
 
 use super::convert::{self, Indexed};
 use super::settings::{GlobalConfig, Settings};
-use crate::analysis::opencode::{self, FileAnalysis, FileKind};
+use crate::analysis::opencode::FileKind as OcKind;
 use crate::analysis::{self, Encoding, LineIndex};
+use crate::analysis::{FileAnalysis, FileKind};
 use crate::workspace::{Options, Workspace, discover};
 
 /// One `textDocument/publishDiagnostics` to send.
@@ -166,7 +167,7 @@ impl State {
                 };
                 doc.file = None;
                 doc.solo = kind.map(|kind| Solo {
-                    analysis: opencode::analyze(&kind, &text),
+                    analysis: analysis::analyze(&kind, &text),
                     index: LineIndex::new(&text),
                     kind,
                     text,
@@ -181,7 +182,7 @@ impl State {
         let Some(doc) = self.docs.get(key) else { return };
         let text = doc.rope.to_string();
         let lang = match &doc.solo {
-            Some(s) if s.kind == FileKind::Config => "json",
+            Some(s) if s.kind.is_config() => "json",
             _ => "markdown",
         };
         let _ = self.attach(key, lang, text);
@@ -233,7 +234,7 @@ impl State {
             }
             None => {
                 if let Some(solo) = &mut doc.solo {
-                    solo.analysis = opencode::analyze(&solo.kind, &text);
+                    solo.analysis = analysis::analyze(&solo.kind, &text);
                     solo.index = LineIndex::new(&text);
                     solo.text = text;
                     self.solo_publish(&key).into_iter().collect()
@@ -515,7 +516,7 @@ impl State {
     ) -> Option<Vec<lsp::Location>> {
         let (id, offset) = self.file_offset(uri, pos)?;
         let (name, _) = super::navigate::name_at(&self.ws, id, offset)?;
-        let all = super::navigate::find(&self.ws, &name);
+        let all = super::navigate::find(&self.ws, self.ws.files[id].kind.dialect(), &name);
         Some(
             all.iter()
                 .filter(|o| include_declaration || !o.definition)
@@ -586,7 +587,7 @@ impl State {
         let Some((name, span)) = super::navigate::name_at(&self.ws, id, offset) else {
             return Ok(None);
         };
-        self.check_rename(&name, None)?;
+        self.check_rename(id, &name, None)?;
         let f = &self.ws.files[id];
         if span.text(&f.text) != name {
             // The opening `---` of a Markdown agent stands for its name; nothing to edit here.
@@ -595,14 +596,21 @@ impl State {
         Ok(Some(convert::range(&f.text, &f.index, span, self.encoding)))
     }
 
-    fn check_rename(&self, name: &str, new_name: Option<&str>) -> Result<(), String> {
-        let builtin = analysis::opencode::schema::BUILTIN_AGENTS
+    fn check_rename(&self, id: usize, name: &str, new_name: Option<&str>) -> Result<(), String> {
+        let dialect = self.ws.files[id].kind.dialect();
+        let builtin = match dialect {
+            analysis::Dialect::OpenCode => analysis::opencode::schema::BUILTIN_AGENTS
+                .iter()
+                .any(|b| b.name == name),
+            analysis::Dialect::Claude => analysis::claude::schema::BUILTIN_AGENTS.iter().any(|(b, _)| *b == name),
+        };
+        let defined = super::navigate::find(&self.ws, dialect, name)
             .iter()
-            .any(|b| b.name == name);
-        let defined = super::navigate::find(&self.ws, name).iter().any(|o| o.definition);
+            .any(|o| o.definition);
         if builtin {
             return Err(format!(
-                "\"{name}\" is a built-in agent of opencode; it cannot be renamed"
+                "\"{name}\" is a built-in agent of {}; it cannot be renamed",
+                dialect.product()
             ));
         }
         if !defined {
@@ -616,7 +624,10 @@ impl State {
             {
                 return Err(format!("\"{new}\" is not a usable agent name"));
             }
-            if super::navigate::known_agents(&self.ws).iter().any(|n| n == new) {
+            if super::navigate::known_agents(&self.ws, dialect)
+                .iter()
+                .any(|n| n == new)
+            {
                 return Err(format!("an agent named \"{new}\" already exists"));
             }
         }
@@ -637,10 +648,10 @@ impl State {
         let Some((name, _)) = super::navigate::name_at(&self.ws, id, offset) else {
             return Ok(None);
         };
-        self.check_rename(&name, Some(new_name))?;
+        self.check_rename(id, &name, Some(new_name))?;
         let mut text_edits: std::collections::BTreeMap<usize, Vec<lsp::TextEdit>> = Default::default();
         let mut file_renames: Vec<(Uri, Uri)> = Vec::new();
-        for o in super::navigate::find(&self.ws, &name) {
+        for o in super::navigate::find(&self.ws, self.ws.files[id].kind.dialect(), &name) {
             let f = &self.ws.files[o.file];
             if o.span.text(&f.text) == name {
                 text_edits.entry(o.file).or_default().push(lsp::TextEdit {
@@ -715,7 +726,7 @@ impl State {
 
     /// Completion items at a position.
     pub fn completion(&self, uri: &Uri, pos: lsp::Position) -> Option<Vec<lsp::CompletionItem>> {
-        use analysis::opencode::complete::{self, ItemKind, Known};
+        use analysis::opencode::complete::ItemKind;
         let doc = self.docs.get(uri.as_str());
         let (id, kind, text, index) = match doc.and_then(|d| d.file) {
             Some(id) => {
@@ -728,21 +739,10 @@ impl State {
             }
         };
         let offset = convert::offset(text, index, pos, self.encoding);
-        let view = id.map(|id| self.ws.view_of_file(id)).unwrap_or_default();
-        let env = self.ws.effective_env_for_file(id);
-        let agents = analysis::opencode::effective::agents(&self.ws.view_files(&view), &env);
-        let known = Known {
-            agents: agents
-                .iter()
-                .filter(|a| !a.hidden.value)
-                .map(|a| {
-                    let d = a.description.as_ref().map(|d| d.value.clone()).unwrap_or_default();
-                    (a.name.clone(), a.mode.value.clone(), d)
-                })
-                .collect(),
-            models: self.known_models(),
+        let items = match &kind {
+            FileKind::Claude(_) => analysis::claude::complete::complete(text, offset, &self.claude_known()),
+            FileKind::OpenCode(kind) => self.opencode_items(id, kind, text, offset),
         };
-        let items = complete::complete(&kind, text, offset, &known);
         Some(
             items
                 .into_iter()
@@ -774,6 +774,60 @@ impl State {
         )
     }
 
+    /// What Claude completion offers from the workspace: agents, MCP servers and models used.
+    fn claude_known(&self) -> analysis::claude::complete::Known {
+        let mut known = analysis::claude::complete::Known::default();
+        for f in self.ws.claude_files() {
+            if let (Some(name), true) = (&f.agent.name, f.agent.loaded()) {
+                let desc = f.agent.description.clone().unwrap_or_default();
+                if !known.agents.iter().any(|(n, _)| n == name) {
+                    known.agents.push((name.clone(), desc));
+                }
+            }
+            if let Some(m) = f.agent.setting("model")
+                && !known.models.contains(&m.value)
+            {
+                known.models.push(m.value.clone());
+            }
+            for list in [&f.agent.tools, &f.agent.disallowed].into_iter().flatten() {
+                for i in list.items() {
+                    if let Some(rest) = i.text.strip_prefix("mcp__") {
+                        let server = format!("mcp__{}", rest.split("__").next().unwrap_or(rest));
+                        if !known.mcp_servers.contains(&server) {
+                            known.mcp_servers.push(server);
+                        }
+                    }
+                }
+            }
+        }
+        known
+    }
+
+    fn opencode_items(
+        &self,
+        id: Option<usize>,
+        kind: &OcKind,
+        text: &str,
+        offset: usize,
+    ) -> Vec<analysis::opencode::complete::Item> {
+        use analysis::opencode::complete::{self, Known};
+        let view = id.map(|id| self.ws.view_of_file(id)).unwrap_or_default();
+        let env = self.ws.effective_env_for_file(id);
+        let agents = analysis::opencode::effective::agents(&self.ws.view_files(&view), &env);
+        let known = Known {
+            agents: agents
+                .iter()
+                .filter(|a| !a.hidden.value)
+                .map(|a| {
+                    let d = a.description.as_ref().map(|d| d.value.clone()).unwrap_or_default();
+                    (a.name.clone(), a.mode.value.clone(), d)
+                })
+                .collect(),
+            models: self.known_models(),
+        };
+        complete::complete(kind, text, offset, &known)
+    }
+
     /// Model ids: `provider.<p>.models.<m>` of every config, and models already used.
     fn known_models(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
@@ -784,7 +838,7 @@ impl State {
         };
         for f in self.ws.files.iter().filter(|f| f.live) {
             if let Some(root) = f.analysis.parsed.root.as_ref().and_then(|r| r.as_map())
-                && f.kind == FileKind::Config
+                && f.kind.is_config()
             {
                 if let Some(providers) = root.value("provider").and_then(|p| p.as_map()) {
                     for p in &providers.entries {
@@ -839,7 +893,7 @@ impl State {
                 }
             },
         };
-        let (fixed, titles) = opencode::fix_all(&kind, text);
+        let (fixed, titles) = analysis::fix_all(&kind, text);
         if titles.is_empty() || fixed == text {
             return None;
         }
@@ -908,7 +962,7 @@ fn solo_kind(path: Option<&Path>, uri: &Uri, language_id: &str, text: &str) -> O
     let is_json = matches!(language_id, "json" | "jsonc") || name.ends_with(".json") || name.ends_with(".jsonc");
     if is_json {
         let named = discover::CONFIG_NAMES.contains(&name.as_str());
-        return (named || text.contains("opencode.ai/config.json")).then_some(FileKind::Config);
+        return (named || text.contains("opencode.ai/config.json")).then_some(OcKind::Config.into());
     }
     let is_md = language_id == "markdown" || name.ends_with(".md");
     let starts_frontmatter = text.trim_start_matches('\u{feff}').starts_with("---");
@@ -922,7 +976,7 @@ fn solo_kind(path: Option<&Path>, uri: &Uri, language_id: &str, text: &str) -> O
     });
     if is_md && starts_frontmatter && in_agent_folder {
         let stem = name.strip_suffix(".md").unwrap_or(&name).to_string();
-        return Some(FileKind::Agent { name: stem });
+        return Some(OcKind::Agent { name: stem }.into());
     }
     None
 }

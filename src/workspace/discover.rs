@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::analysis::claude::{self, Source};
 use crate::analysis::opencode::{FileKind, agent_name_from_relative_path};
 
 /// Directories never entered: they hold dependencies or build output, not agent files.
@@ -217,6 +218,70 @@ pub fn skill_files(dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
         let depth = |p: &PathBuf| p.strip_prefix(dir).map_or(0, |r| r.components().count());
         (depth(a), a).cmp(&(depth(b), b))
     });
+    out
+}
+
+/// What a Markdown file is to Claude Code, from its path (spec `claude-code.md` §1.1, §7.1): a
+/// project agent under `<project>/.claude/agents/` (at any depth), a user agent under
+/// `<home>/.claude/agents/`, or a plugin agent under `<plugin>/agents/` where
+/// `<plugin>/.claude-plugin/plugin.json` exists. Returns the directory that owns it (the project,
+/// the home directory, the plugin root). Only names ending in `.md` (lower case) are agents.
+pub fn claude_kind(path: &Path, home: Option<&Path>) -> Option<(claude::FileKind, PathBuf)> {
+    let name = path.file_name()?.to_string_lossy();
+    let stem = name.strip_suffix(".md")?.to_string();
+    for anc in path.ancestors().skip(1) {
+        if anc.file_name().is_none_or(|n| n != "agents") {
+            continue;
+        }
+        let Some(parent) = anc.parent() else { break };
+        if parent.file_name().is_some_and(|n| n == ".claude") {
+            let owner = parent.parent()?.to_path_buf();
+            let source = if home.is_some_and(|h| h == owner) {
+                Source::User
+            } else {
+                Source::Project
+            };
+            return Some((claude::FileKind { source, stem }, owner));
+        }
+        let manifest = parent.join(".claude-plugin").join("plugin.json");
+        if manifest.is_file() {
+            let plugin = plugin_name(&manifest).unwrap_or_else(|| {
+                parent
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            });
+            return Some((
+                claude::FileKind {
+                    source: Source::Plugin { plugin },
+                    stem,
+                },
+                parent.to_path_buf(),
+            ));
+        }
+    }
+    None
+}
+
+/// The `name` of a plugin manifest.
+fn plugin_name(manifest: &Path) -> Option<String> {
+    let meta = fs::metadata(manifest).ok()?;
+    if meta.len() > 1 << 20 {
+        return None;
+    }
+    let text = fs::read_to_string(manifest).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v.get("name")?.as_str().map(str::to_string)
+}
+
+/// The Claude Code agent files of an agents directory: every `*.md` at any depth, hidden folders
+/// included (spec §7.1).
+pub fn claude_agents(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if dir.is_dir() {
+        collect_md(dir, &mut out, 0, &mut HashSet::new());
+    }
+    out.sort();
     out
 }
 

@@ -12,8 +12,8 @@ use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::analysis::opencode::{self, FileAnalysis, FileKind, project};
-use crate::analysis::{Code, Diagnostic, LineIndex, Span};
+use crate::analysis::opencode::{self, FileKind as OcKind, project};
+use crate::analysis::{self, Code, Diagnostic, FileAnalysis, FileKind, LineIndex, Span, claude};
 
 /// Files larger than this are not analysed (no agent file comes near it).
 pub const MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
@@ -75,6 +75,9 @@ pub enum Role {
     DirConfig { dir: PathBuf },
     /// A Markdown agent of a config directory.
     Markdown { dir: PathBuf },
+    /// A Claude Code agent file; `dir` owns its `.claude/agents/` (the project, or the home
+    /// directory for user agents) or is the plugin's root.
+    Claude { dir: PathBuf },
 }
 
 /// One file read from disk (or given by an editor) and analysed.
@@ -226,7 +229,7 @@ impl Workspace {
 
     /// Add or replace a file with the given text and analyse it. Returns its id.
     pub fn upsert(&mut self, path: &Path, kind: FileKind, role: Role, text: String, in_scope: bool) -> usize {
-        let analysis = opencode::analyze(&kind, &text);
+        let analysis = analysis::analyze(&kind, &text);
         let index = LineIndex::new(&text);
         let file = File {
             path: path.to_path_buf(),
@@ -263,12 +266,12 @@ impl Workspace {
         let ids: Vec<usize> = (0..self.files.len())
             .filter(|&i| {
                 let f = &self.files[i];
-                f.live && f.kind == FileKind::Config && f.text.contains("{file:")
+                f.live && f.kind.is_config() && f.text.contains("{file:")
             })
             .collect();
         for &id in &ids {
             let f = &mut self.files[id];
-            f.analysis = opencode::analyze(&f.kind, &f.text);
+            f.analysis = analysis::analyze(&f.kind, &f.text);
             self.substitute(id);
         }
         ids
@@ -280,7 +283,7 @@ impl Workspace {
     fn substitute(&mut self, id: usize) {
         use crate::analysis::opencode::substitute::{self, Kind};
         let f = &self.files[id];
-        if f.kind != FileKind::Config {
+        if !f.kind.is_config() {
             return;
         }
         let refs = substitute::references(&f.text);
@@ -345,7 +348,7 @@ impl Workspace {
     /// lookup, no file-system call.
     pub fn set_text(&mut self, id: usize, text: String) {
         let f = &mut self.files[id];
-        f.analysis = opencode::analyze(&f.kind, &text);
+        f.analysis = analysis::analyze(&f.kind, &text);
         f.index = LineIndex::new(&text);
         f.text = text;
         f.live = true;
@@ -402,10 +405,10 @@ impl Workspace {
                 "opencode.json" => 1,
                 _ => 2,
             };
-            return Some((FileKind::Config, Role::UserConfig(order)));
+            return Some((OcKind::Config.into(), Role::UserConfig(order)));
         }
         if self.options.config_file.as_deref() == Some(path) {
-            return Some((FileKind::Config, Role::UserConfig(3)));
+            return Some((OcKind::Config.into(), Role::UserConfig(3)));
         }
         if discover::CONFIG_NAMES.contains(&name.as_ref()) {
             let in_config_dir = is_dot_opencode(parent)
@@ -420,7 +423,10 @@ impl Workspace {
                     dir: parent.to_path_buf(),
                 }
             };
-            return Some((FileKind::Config, role));
+            return Some((OcKind::Config.into(), role));
+        }
+        if let Some((kind, dir)) = discover::claude_kind(path, self.options.home.as_deref()) {
+            return Some((kind.into(), Role::Claude { dir }));
         }
         if path.extension().is_none_or(|e| e != "md") {
             return None;
@@ -440,11 +446,11 @@ impl Workspace {
                 let relative = path.strip_prefix(dir).ok()?.to_string_lossy().into_owned();
                 let name = opencode::agent_name_from_relative_path(&relative);
                 let kind = if is_agents {
-                    FileKind::Agent { name }
+                    OcKind::Agent { name }
                 } else {
-                    FileKind::Mode { name }
+                    OcKind::Mode { name }
                 };
-                return Some((kind, Role::Markdown { dir: dir.to_path_buf() }));
+                return Some((kind.into(), Role::Markdown { dir: dir.to_path_buf() }));
             }
             rel.push(comp);
         }
@@ -477,6 +483,14 @@ impl Workspace {
     }
 
     fn load_user_layers(&mut self) {
+        // Claude Code user agents (`~/.claude/agents/`): read for resolution, not reported on.
+        if let Some(home) = self.options.home.clone() {
+            for p in discover::claude_agents(&home.join(".claude").join("agents")) {
+                if let Some((kind, role)) = self.role_of(&p) {
+                    self.read_and_add(&p, kind, role, false);
+                }
+            }
+        }
         let o = self.options.clone();
         let mut user_files: Vec<PathBuf> = Vec::new();
         if let Some(dir) = &o.global_dir {
@@ -518,7 +532,7 @@ impl Workspace {
         let in_scope = self.in_roots(dir);
         let mut ids = Vec::new();
         for (p, kind) in discover::markdown_agents(dir) {
-            ids.extend(self.read_and_add(&p, kind, Role::Markdown { dir: dir.to_path_buf() }, in_scope));
+            ids.extend(self.read_and_add(&p, kind.into(), Role::Markdown { dir: dir.to_path_buf() }, in_scope));
         }
         ids
     }
@@ -526,7 +540,7 @@ impl Workspace {
     fn load_markdown_of(&mut self, dir: &Path) {
         let in_scope = self.in_roots(dir);
         for (p, kind) in discover::markdown_agents(dir) {
-            self.read_and_add(&p, kind, Role::Markdown { dir: dir.to_path_buf() }, in_scope);
+            self.read_and_add(&p, kind.into(), Role::Markdown { dir: dir.to_path_buf() }, in_scope);
         }
     }
 
@@ -572,7 +586,7 @@ impl Workspace {
                 for name in discover::CONFIG_NAMES {
                     let f = dot.join(name);
                     if f.is_file() {
-                        self.read_and_add(&f, FileKind::Config, Role::DirConfig { dir: dot.clone() }, false);
+                        self.read_and_add(&f, OcKind::Config.into(), Role::DirConfig { dir: dot.clone() }, false);
                     }
                 }
                 self.load_markdown_of(&dot);
@@ -607,7 +621,7 @@ impl Workspace {
             ids.sort_by_key(|&i| {
                 let f = &self.files[i];
                 (
-                    matches!(f.kind, FileKind::Mode { .. }),
+                    matches!(f.kind, FileKind::OpenCode(OcKind::Mode { .. })),
                     f.path.extension().is_some_and(|e| e == "jsonc"),
                     f.path.clone(),
                 )
@@ -636,7 +650,7 @@ impl Workspace {
                     DirKind::Layout => projects.push(dir.clone()),
                     _ => {}
                 },
-                Role::UserConfig(_) => {}
+                Role::UserConfig(_) | Role::Claude { .. } => {}
             }
         }
         projects.sort();
@@ -819,7 +833,7 @@ impl Workspace {
                 dir.parent().map(Path::to_path_buf)
             }
             Role::DirConfig { dir } | Role::Markdown { dir } => Some(dir.clone()),
-            Role::UserConfig(_) => None,
+            Role::UserConfig(_) | Role::Claude { .. } => None,
         }
     }
 
@@ -859,6 +873,11 @@ impl Workspace {
                 }
             }
         }
+        for (id, d) in claude::project::check(&self.claude_files()) {
+            if self.files[id].in_scope {
+                cross.push((id, d));
+            }
+        }
         out.extend(cross);
         out.sort_by(|(a, x), (b, y)| {
             (self.files[*a].path.as_path(), x.span.start, x.span.end, x.code).cmp(&(
@@ -869,6 +888,36 @@ impl Workspace {
             ))
         });
         out
+    }
+
+    /// Every live Claude Code agent file, for the cross-file checks and resolution.
+    pub fn claude_files(&self) -> Vec<claude::project::ClaudeFile<'_>> {
+        self.files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.live)
+            .filter_map(|(id, f)| {
+                let (FileKind::Claude(kind), Role::Claude { dir }, Some(c)) = (&f.kind, &f.role, &f.analysis.claude)
+                else {
+                    return None;
+                };
+                Some(claude::project::ClaudeFile {
+                    file: id,
+                    kind,
+                    owner: dir,
+                    agent: &c.agent,
+                })
+            })
+            .collect()
+    }
+
+    /// The directory Claude Code runs in for a Claude file: its project (the home directory
+    /// for user agents, the plugin root for plugin agents).
+    pub fn claude_dir_of_file(&self, id: usize) -> Option<&Path> {
+        match &self.files[id].role {
+            Role::Claude { dir } => Some(dir),
+            _ => None,
+        }
     }
 
     /// Files of one config directory share a group (their directory's first file id).
@@ -930,10 +979,13 @@ fn key(path: &Path) -> PathBuf {
 
 /// A file named explicitly that is not in an opencode location: analysed on its own.
 fn explicit_role(path: &Path) -> Option<(FileKind, Role)> {
+    if let Some((kind, project)) = discover::claude_kind(path, None) {
+        return Some((kind.into(), Role::Claude { dir: project }));
+    }
     let kind = discover::classify(path)?;
     let parent = path.parent().unwrap_or(Path::new("")).to_path_buf();
-    let role = match kind {
-        FileKind::Config => Role::ProjectConfig { dir: parent },
+    let role = match &kind {
+        OcKind::Config => Role::ProjectConfig { dir: parent },
         _ => Role::Markdown {
             dir: path
                 .ancestors()
@@ -947,7 +999,7 @@ fn explicit_role(path: &Path) -> Option<(FileKind, Role)> {
                 .to_path_buf(),
         },
     };
-    Some((kind, role))
+    Some((kind.into(), role))
 }
 
 /// Read a file as text, with guards: too large or binary is an error; invalid UTF-8 is read

@@ -41,17 +41,22 @@ pub struct Item {
 
 /// Where the cursor is, structurally.
 #[derive(Debug, PartialEq)]
-struct Context {
+pub(crate) struct Context {
     /// Keys from the root down to the mapping the cursor is in.
-    path: Vec<String>,
+    pub path: Vec<String>,
     /// `Some(key)`: completing the value of `key`; `None`: completing a key.
-    value_of: Option<String>,
+    pub value_of: Option<String>,
     /// The partial text under the cursor, to be replaced.
-    replace: Span,
+    pub replace: Span,
     /// Keys already present in the mapping (for key completion).
-    present: Vec<String>,
+    pub present: Vec<String>,
     /// The partial token starts with a quote (JSON or quoted YAML).
-    quoted: bool,
+    pub quoted: bool,
+}
+
+struct Fm {
+    yaml: Span,
+    close: Option<Span>,
 }
 
 pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &Known) -> Vec<Item> {
@@ -96,7 +101,7 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &Known) -> Ve
     items
 }
 
-fn item(label: &str, kind: ItemKind, detail: &str, doc: Option<String>, rank: u8) -> Item {
+pub(crate) fn item(label: &str, kind: ItemKind, detail: &str, doc: Option<String>, rank: u8) -> Item {
     Item {
         label: label.to_string(),
         kind,
@@ -340,6 +345,13 @@ fn values(ctx: &Context, key: &str, is_md: bool, known: &Known) -> Vec<Item> {
 fn yaml_context(text: &str, offset: usize) -> Option<Context> {
     let split = frontmatter::split(text);
     let fm = split.frontmatter?;
+    yaml_context_in(text, offset, fm.yaml, fm.close)
+}
+
+/// The completion context at `offset` in a frontmatter whose YAML starts at `yaml.start` and
+/// whose closing delimiter (if any) is `close`. Shared by every dialect.
+pub(crate) fn yaml_context_in(text: &str, offset: usize, yaml: Span, close: Option<Span>) -> Option<Context> {
+    let fm = Fm { yaml, close };
     // Inside the frontmatter only (an unclosed one runs to the end).
     if offset < fm.yaml.start as usize || fm.close.is_some_and(|c| offset > c.start as usize) {
         return None;

@@ -152,6 +152,7 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
         agents,
         refs: Vec::new(),
         has_plugins: false,
+        ..FileAnalysis::default()
     }
 }
 

@@ -22,9 +22,7 @@ pub mod project;
 pub mod schema;
 pub mod substitute;
 
-use super::diagnostic::Diagnostic;
-use super::syntax::frontmatter::Split;
-use super::syntax::{Node, Parsed};
+use super::syntax::Node;
 use super::text::Span;
 
 /// What a file is to opencode; decided by the caller from its path.
@@ -115,22 +113,7 @@ pub enum RefKind {
     CommandAgent,
 }
 
-/// Everything known about one file after analysing it alone.
-#[derive(Clone, Debug, Default)]
-pub struct FileAnalysis {
-    pub parsed: Parsed,
-    /// For Markdown files: where the frontmatter and body are.
-    pub split: Option<Split>,
-    /// For Markdown files: how opencode reads it (settings read, rescued, lost, skipped).
-    pub reading: Option<markdown::Reading>,
-    pub diagnostics: Vec<Diagnostic>,
-    /// Agents this file declares, in file order.
-    pub agents: Vec<AgentDecl>,
-    /// Agent names this file refers to (`default_agent`, command `agent`).
-    pub refs: Vec<AgentRef>,
-    /// The config lists plugins, which may define agents this analysis cannot see.
-    pub has_plugins: bool,
-}
+pub use crate::analysis::FileAnalysis;
 
 /// Analyse one file on its own.
 pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
@@ -147,47 +130,7 @@ pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
 /// return the new text with the titles of the fixes applied. Overlapping fixes wait for the
 /// next round.
 pub fn fix_all(kind: &FileKind, text: &str) -> (String, Vec<String>) {
-    let mut text = text.to_string();
-    let mut applied = Vec::new();
-    for _ in 0..8 {
-        let analysis = analyze(kind, &text);
-        // Fixes are computed from the tree; on a file that does not parse, that tree is partial.
-        let broken = analysis.diagnostics.iter().any(|d| {
-            d.code == super::rules::Code::SyntaxError
-                || (d.code == super::rules::Code::DuplicateKey && d.severity == super::diagnostic::Severity::Error)
-        });
-        if broken {
-            break;
-        }
-        let mut taken: Vec<&super::diagnostic::Fix> = Vec::new();
-        for d in &analysis.diagnostics {
-            let Some(f) = d.fix.as_ref().filter(|f| f.safe) else {
-                continue;
-            };
-            if taken.contains(&f) {
-                continue;
-            }
-            let overlaps = taken.iter().flat_map(|t| &t.edits).any(|a| {
-                f.edits.iter().any(|b| {
-                    a.span.start < b.span.end.max(b.span.start + 1) && b.span.start < a.span.end.max(a.span.start + 1)
-                })
-            });
-            if !overlaps {
-                taken.push(f);
-            }
-        }
-        if taken.is_empty() {
-            break;
-        }
-        let edits: Vec<super::diagnostic::Edit> = taken.iter().flat_map(|f| f.edits.iter().cloned()).collect();
-        applied.extend(taken.iter().map(|f| f.title.clone()));
-        let next = super::diagnostic::apply(&text, &edits);
-        if next == text {
-            break;
-        }
-        text = next;
-    }
-    (text, applied)
+    crate::analysis::fix_all_with(text, &|t| analyze(kind, t).diagnostics)
 }
 
 /// A hash of a prompt's text, to compare prompts across files without keeping the text.

@@ -1,0 +1,1297 @@
+//! The checks of one Claude Code agent file and the agent the loader builds from it (spec
+//! §7.4-7.6 for project and user agents, §7.9 for plugin agents).
+//!
+//! Severity follows what Claude Code does (§7.10): an error only where the loader skips the
+//! file; a warning where it loads the agent with a value dropped or changed, or only thanks to
+//! its retry; info for a Markdown file it treats as a reference document (no frontmatter, no
+//! `name`).
+
+use super::read::{Outcome, Reading};
+use super::schema::{self, FieldType};
+use super::tools::{self, List};
+use super::{FileKind, MAX_BYTES, first_line};
+use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
+use crate::analysis::rules::Code;
+use crate::analysis::syntax::{Map, Node, Style, Value};
+use crate::analysis::text::Span;
+
+/// Whether Claude Code loads the file as an agent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Status {
+    #[default]
+    Loaded,
+    /// Not an agent: a reference document (no frontmatter, no `name`).
+    NotAgent(String),
+    /// Skipped with a reason in the debug log.
+    Skipped(String),
+}
+
+/// One setting as the loader keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setting {
+    pub key: &'static str,
+    /// The value as Claude Code uses it (after its conversions: `manual` is `default`, `med` is
+    /// `medium`, `"20 turns"` is 20).
+    pub value: String,
+    pub span: Span,
+}
+
+/// The agent Claude Code builds from one file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Agent {
+    /// The agent type it registers (`name`, or the file name for a plugin agent without one).
+    pub name: Option<String>,
+    /// Where the name is written: the `name` value, else the file's first line.
+    pub name_span: Span,
+    pub status: Status,
+    pub description: Option<String>,
+    /// Every other field the loader keeps, in file order.
+    pub settings: Vec<Setting>,
+    /// `tools` (None: every tool of the parent).
+    pub tools: Option<List>,
+    pub disallowed: Option<List>,
+    /// Agent types named in `Agent(...)`/`Task(...)` entries of `tools`.
+    pub agent_refs: Vec<(String, Span)>,
+}
+
+impl Agent {
+    pub fn loaded(&self) -> bool {
+        self.status == Status::Loaded && self.name.is_some()
+    }
+
+    pub fn setting(&self, key: &str) -> Option<&Setting> {
+        self.settings.iter().rev().find(|s| s.key == key)
+    }
+}
+
+struct Ctx<'a> {
+    text: &'a str,
+    kind: &'a FileKind,
+    out: Vec<Diagnostic>,
+}
+
+impl Ctx<'_> {
+    fn push(&mut self, code: Code, severity: Severity, effect: Effect, span: Span, message: String) -> &mut Diagnostic {
+        self.out.push(
+            Diagnostic::new(code, span, message)
+                .with_severity(severity)
+                .with_effect(effect),
+        );
+        self.out.last_mut().expect("just pushed")
+    }
+
+    /// A value dropped or changed: a warning.
+    fn dropped(&mut self, code: Code, span: Span, message: String) -> &mut Diagnostic {
+        self.push(code, Severity::Warning, Effect::ValueIgnored, span, message)
+    }
+
+    /// The file is skipped: an error.
+    fn skipped(&mut self, code: Code, span: Span, message: String) -> &mut Diagnostic {
+        self.push(code, Severity::Error, Effect::FileIgnored, span, message)
+    }
+}
+
+/// Check one file and build its agent.
+pub fn check(kind: &FileKind, text: &str, reading: &Reading) -> (Vec<Diagnostic>, Agent) {
+    let mut cx = Ctx {
+        text,
+        kind,
+        out: Vec::new(),
+    };
+    let agent = build(&mut cx, reading);
+    (cx.out, agent)
+}
+
+fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
+    let text = cx.text;
+    let plugin = cx.kind.is_plugin();
+    let mut agent = Agent {
+        name_span: first_line(text),
+        ..Agent::default()
+    };
+    if text.len() > MAX_BYTES {
+        let message = format!(
+            "this file is {} bytes; Claude Code skips agent files over {MAX_BYTES} bytes (1 MiB)",
+            text.len()
+        );
+        cx.skipped(Code::InvalidValue, first_line(text), message);
+        agent.status = Status::Skipped("over 1 MiB".into());
+        return agent;
+    }
+    let Some(block) = &reading.block else {
+        let message = if plugin {
+            "no frontmatter: Claude Code loads this plugin agent under its file name, with no description of its own"
+                .to_string()
+        } else {
+            let misplaced = text.lines().skip(1).any(|l| l.trim_end() == "---");
+            if misplaced {
+                "no frontmatter: a frontmatter must start with `---` on the very first line. Claude Code treats this file as a reference document, not an agent".to_string()
+            } else {
+                "no frontmatter: Claude Code treats this file as a reference document, not an agent".to_string()
+            }
+        };
+        cx.push(
+            Code::NoFrontmatter,
+            Severity::Info,
+            Effect::FileIgnored,
+            first_line(text),
+            message,
+        );
+        if plugin {
+            agent.name = Some(cx.kind.stem.clone());
+        } else {
+            agent.status = Status::NotAgent("no frontmatter".into());
+        }
+        return agent;
+    };
+    if block.early {
+        let lost: Vec<String> = reading.lost_keys.iter().map(|(k, _)| format!("`{k}`")).collect();
+        let tail = if lost.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} after it become{} prompt text",
+                lost.join(", "),
+                if lost.len() == 1 { "s" } else { "" }
+            )
+        };
+        cx.dropped(
+            Code::TruncatedFrontmatter,
+            block.close,
+            format!(
+                "this `---` ends the frontmatter: Claude Code closes it at the first `---` anywhere, even inside a value or a comment{tail}"
+            ),
+        );
+    }
+    let crlf = text[block.yaml.range()].contains("\r\n");
+    match reading.outcome {
+        Outcome::Failed => {
+            let (span, why) = reading
+                .first_errors
+                .first()
+                .map(|e| (e.span, e.message.clone()))
+                .unwrap_or((block.open, "not YAML".into()));
+            let hint = if crlf {
+                " The file has CRLF line endings, so Claude Code's lenient retry (which quotes values with `: `) does nothing for it"
+            } else {
+                ""
+            };
+            if plugin {
+                cx.dropped(
+                    Code::SyntaxError,
+                    span,
+                    format!(
+                        "the frontmatter does not parse ({why}), even with Claude Code's lenient retry; the plugin agent loads under its file name with no settings.{hint}"
+                    ),
+                );
+                agent.name = Some(cx.kind.stem.clone());
+            } else {
+                cx.skipped(
+                    Code::SyntaxError,
+                    span,
+                    format!(
+                        "the frontmatter does not parse ({why}), even with Claude Code's lenient retry: the file is not loaded as an agent.{hint}"
+                    ),
+                );
+                agent.status = Status::Skipped("frontmatter failed to parse".into());
+            }
+            return agent;
+        }
+        Outcome::Retry => lenient(cx, reading),
+        Outcome::NoFrontmatter | Outcome::FirstPass | Outcome::NotMapping => {}
+    }
+    let root = reading.parsed.root.as_ref();
+    let map = root.and_then(Node::as_map);
+    let Some(map) = map else {
+        if let Some(root) = root.filter(|r| !matches!(r.value, Value::Null | Value::Unknown)) {
+            cx.push(
+                Code::InvalidType,
+                Severity::Info,
+                Effect::FileIgnored,
+                root.span,
+                format!(
+                    "the frontmatter is {}, not a mapping of `key: value` pairs; Claude Code reads it as empty",
+                    root.type_name()
+                ),
+            );
+        }
+        if plugin {
+            agent.name = Some(cx.kind.stem.clone());
+        } else {
+            no_name(cx, block.open, &mut agent);
+        }
+        return agent;
+    };
+    for d in &reading.parsed.duplicates {
+        let first = map.entries.iter().find(|e| e.key.span == d.first);
+        let fix = first.and_then(|_| delete_entry(cx.text, map, d.first));
+        let diag = cx.push(
+            Code::DuplicateKey,
+            Severity::Warning,
+            Effect::ValueIgnored,
+            d.first,
+            format!(
+                "`{}` is set again below; Claude Code uses the last one and ignores this one",
+                d.name
+            ),
+        );
+        diag.related.push(crate::analysis::diagnostic::Related {
+            location: crate::analysis::diagnostic::Location::Here(d.duplicate),
+            message: "the value Claude Code uses".into(),
+        });
+        if let Some(edit) = fix {
+            diag.fix = Some(crate::analysis::diagnostic::Fix {
+                title: format!("Remove the ignored `{}`", d.name),
+                edits: vec![edit],
+                safe: true,
+            });
+        }
+    }
+
+    // §7.4: the name.
+    let name_entry = map.get("name");
+    match name_entry.map(|e| (&e.value, e.key.span)) {
+        None => {
+            if plugin {
+                agent.name = Some(cx.kind.stem.clone());
+            } else {
+                no_name(cx, block.open, &mut agent);
+                return agent;
+            }
+        }
+        Some((v, key_span)) => match &v.value {
+            Value::Null | Value::Bool(false) => {
+                if plugin {
+                    agent.name = Some(cx.kind.stem.clone());
+                } else {
+                    no_name(cx, key_span.cover(v.span), &mut agent);
+                    return agent;
+                }
+            }
+            Value::Int(0) | Value::Float(0.0) if !plugin => {
+                no_name(cx, v.span, &mut agent);
+                return agent;
+            }
+            Value::Str(s) if s.is_empty() => {
+                if plugin {
+                    agent.name = Some(cx.kind.stem.clone());
+                } else {
+                    no_name(cx, v.span, &mut agent);
+                    return agent;
+                }
+            }
+            Value::Str(s) => {
+                agent.name_span = v.span;
+                if plugin {
+                    if s.chars().count() > 256 {
+                        cx.dropped(
+                            Code::InvalidName,
+                            v.span,
+                            format!(
+                                "this name has {} characters; Claude Code ignores a plugin agent name over 256 characters and uses the file name",
+                                s.chars().count()
+                            ),
+                        );
+                        agent.name = Some(cx.kind.stem.clone());
+                    } else {
+                        agent.name = Some(s.clone());
+                    }
+                } else if let Some(why) = invalid_name(s) {
+                    cx.skipped(Code::InvalidName, v.span, format!("{why}: Claude Code skips this file"));
+                    agent.status = Status::Skipped(why);
+                    return agent;
+                } else {
+                    agent.name = Some(s.clone());
+                }
+            }
+            Value::Unknown => return agent,
+            _ if plugin => agent.name = Some(cx.kind.stem.clone()),
+            _ => {
+                let t = v.type_name();
+                cx.skipped(
+                    Code::MissingField,
+                    v.span,
+                    format!(
+                        "`name` must be a string, not {t}: Claude Code skips this file (\"Missing required \\\"name\\\" field\"){}",
+                        if matches!(v.value, Value::Seq(_)) {
+                            ". A placeholder like `[agent-name]` is a YAML list; write the name itself"
+                        } else {
+                            ""
+                        }
+                    ),
+                );
+                agent.status = Status::Skipped("name is not a string".into());
+                return agent;
+            }
+        },
+    }
+
+    // §7.4: the description (a plugin agent falls back to `when_to_use`, then `when-to-use`).
+    let desc = if plugin {
+        map.get("description")
+            .or_else(|| map.get("when_to_use"))
+            .or_else(|| map.get("when-to-use"))
+    } else {
+        map.get("description")
+    };
+    match desc.map(|e| &e.value) {
+        Some(Node {
+            value: Value::Str(s), ..
+        }) if !s.is_empty() => agent.description = Some(s.replace("\\n", "\n")),
+        Some(Node {
+            value: Value::Unknown, ..
+        }) => {}
+        other => {
+            let (span, what) = match other {
+                None => (agent.name_span, "there is no `description`".to_string()),
+                Some(n) if matches!(n.value, Value::Null) => (n.span, "`description` is empty".to_string()),
+                Some(n) if matches!(n.value, Value::Str(_)) => (n.span, "`description` is empty".to_string()),
+                Some(n) => (n.span, format!("`description` must be a string, not {}", n.type_name())),
+            };
+            if plugin {
+                let scalar = other.is_some_and(|n| matches!(n.value, Value::Int(_) | Value::Float(_) | Value::Bool(_)));
+                if scalar {
+                    agent.description = other.map(Node::display);
+                } else if other.is_some() && !matches!(other.map(|n| &n.value), Some(Value::Null)) {
+                    cx.dropped(
+                        Code::InvalidType,
+                        span,
+                        format!("{what}; Claude Code omits it for this plugin agent"),
+                    );
+                }
+            } else {
+                let d = cx.skipped(
+                    Code::MissingField,
+                    span,
+                    format!("{what}: Claude Code skips this agent (\"Missing required \\\"description\\\" field\"). Say when Claude should delegate to it"),
+                );
+                if other.is_none()
+                    && let Some(edit) = insert_after_entry(text, map, "name", "description: ")
+                {
+                    d.fix = Some(crate::analysis::diagnostic::Fix {
+                        title: "Add a `description`".into(),
+                        edits: vec![edit],
+                        safe: false,
+                    });
+                }
+                agent.status = Status::Skipped("no description".into());
+            }
+        }
+    }
+
+    // Hooks (a problem skips the file) and hooks declared at the top level.
+    for key in ["PreToolUse", "PermissionRequest"] {
+        if let Some(e) = map.get(key)
+            && !plugin
+        {
+            cx.skipped(
+                Code::InvalidType,
+                e.key.span,
+                format!("`{key}` is a hook event declared at the top level, outside `hooks`: Claude Code skips this file. Move it under `hooks:`"),
+            );
+            agent.status = Status::Skipped("hook at the top level".into());
+        }
+    }
+
+    // Every other key.
+    for e in &map.entries {
+        let key = e.key.name.as_str();
+        if map.get(key).is_some_and(|last| last.key.span != e.key.span) {
+            continue; // a duplicate: the last one counts
+        }
+        if matches!(key, "name" | "description") {
+            continue;
+        }
+        if plugin && matches!(key, "when_to_use" | "when-to-use") {
+            continue;
+        }
+        let Some(field) = schema::field(key) else {
+            if !matches!(key, "PreToolUse" | "PermissionRequest") {
+                unknown_key(cx, e.key.span, key);
+            }
+            continue;
+        };
+        if plugin && field.plugin_ignored {
+            let ending = if matches!(key, "permissionMode" | "hooks" | "mcpServers") {
+                "Use .claude/agents/ for this level of control".to_string()
+            } else {
+                format!("Define the agent in .claude/agents/ to use {key}")
+            };
+            cx.dropped(
+                Code::IgnoredField,
+                e.key.span,
+                format!("plugin agents ignore `{key}` (Claude Code: \"{ending}\")"),
+            );
+            continue;
+        }
+        field_value(cx, &mut agent, field, e.key.span, &e.value);
+    }
+    agent
+}
+
+/// The loader found no usable name: the file is a reference document.
+fn no_name(cx: &mut Ctx, span: Span, agent: &mut Agent) {
+    cx.push(
+        Code::MissingField,
+        Severity::Info,
+        Effect::FileIgnored,
+        span,
+        "no `name`: Claude Code treats this file as a reference document, not an agent. Add `name:` to make it one"
+            .into(),
+    );
+    agent.status = Status::NotAgent("no name".into());
+}
+
+/// Why a project or user agent's name skips the file (§7.4).
+pub fn invalid_name(s: &str) -> Option<String> {
+    if s.starts_with('-') {
+        return Some("a name must not start with `-`".into());
+    }
+    let n = s.chars().count();
+    if n > 256 {
+        return Some(format!("a name must be at most 256 characters (this one has {n})"));
+    }
+    // Characters that Unicode NFKC normalisation turns into `:`.
+    if let Some(c) = s
+        .chars()
+        .find(|c| matches!(c, ':' | '\u{ff1a}' | '\u{fe55}' | '\u{fe13}'))
+    {
+        let what = if c == ':' {
+            "`:`".to_string()
+        } else {
+            format!("`{c}` (U+{:04X}, a `:` after Unicode normalisation)", c as u32)
+        };
+        return Some(format!(
+            "a name must not contain {what}, which is reserved for plugin namespacing"
+        ));
+    }
+    None
+}
+
+fn unknown_key(cx: &mut Ctx, span: Span, key: &str) {
+    let hint = schema::loader_hint(key);
+    let message = match hint {
+        Some(h) => format!("Claude Code does not recognize `{key}` and ignores it; did you mean `{h}`?"),
+        None => format!("Claude Code does not recognize `{key}` and ignores it"),
+    };
+    let text = cx.text;
+    let d = cx.dropped(Code::UnknownKey, span, message);
+    if let Some(h) = hint
+        && span.text(text) == key
+    {
+        *d = d
+            .clone()
+            .with_fix(format!("Rename to `{h}`"), vec![Edit::new(span, h)], false);
+    }
+}
+
+/// Check one recognised field and keep what the loader keeps.
+fn field_value(cx: &mut Ctx, agent: &mut Agent, field: &schema::Field, key_span: Span, v: &Node) {
+    if matches!(v.value, Value::Unknown) {
+        return;
+    }
+    let key = field.name;
+    let keep = |agent: &mut Agent, value: String| {
+        agent.settings.push(Setting {
+            key,
+            value,
+            span: key_span,
+        })
+    };
+    let plugin = cx.kind.is_plugin();
+    match field.ty {
+        FieldType::Name | FieldType::Description | FieldType::Any => {
+            if !matches!(field.ty, FieldType::Any) {
+                return;
+            }
+            keep(agent, v.display());
+        }
+        FieldType::List => {
+            let list = tools::read(v, cx.text);
+            check_list(cx, agent, key, v, &list);
+            match key {
+                "tools" => agent.tools = Some(list),
+                "disallowedTools" => agent.disallowed = Some(list),
+                _ => keep(agent, list_display(&list)),
+            }
+        }
+        FieldType::Model => match &v.value {
+            Value::Str(s) if !s.trim().is_empty() => {
+                let m = s.trim();
+                let m = if m.eq_ignore_ascii_case("inherit") {
+                    "inherit"
+                } else {
+                    m
+                };
+                model_hint(cx, v, m);
+                keep(agent, m.to_string());
+            }
+            Value::Null => {}
+            _ => {
+                cx.dropped(
+                    Code::InvalidType,
+                    v.span,
+                    "`model` must be a model name or alias; Claude Code drops this value and the agent uses the parent's model".into(),
+                );
+            }
+        },
+        FieldType::Enum(values) => {
+            let s = match &v.value {
+                Value::Str(s) => Some(s.as_str()),
+                Value::Null => {
+                    if key == "permissionMode" {
+                        return;
+                    }
+                    None
+                }
+                _ => None,
+            };
+            if key == "permissionMode" && s == Some("manual") {
+                keep(agent, "default".into());
+                return;
+            }
+            if let Some(s) = s
+                && values.contains(&s)
+            {
+                keep(agent, s.to_string());
+                return;
+            }
+            if key == "color" && plugin {
+                // Not checked at load for plugin agents.
+                keep(agent, v.display());
+                return;
+            }
+            if key == "isolation" && plugin && s == Some("worktree") {
+                keep(agent, "worktree".into());
+                return;
+            }
+            enum_problem(cx, key, values, v, s);
+        }
+        FieldType::Effort => match effort(&v.value) {
+            Some(level) => keep(agent, level),
+            None => {
+                let shown = loader_shown(v);
+                let d = cx.dropped(
+                    Code::InvalidValue,
+                    v.span,
+                    format!(
+                        "invalid effort '{shown}': Claude Code drops it. Valid options: low, medium, high, xhigh, max or an integer"
+                    ),
+                );
+                if let Value::Str(s) = &v.value
+                    && let Some(level) = schema::EFFORTS.iter().find(|l| l.eq_ignore_ascii_case(s.trim()))
+                {
+                    *d = d.clone().with_suggestion(v.span, *level);
+                }
+            }
+        },
+        FieldType::PositiveInt => match max_turns(&v.value) {
+            Some(n) => keep(agent, n.to_string()),
+            None => {
+                let shown = loader_shown(v);
+                cx.dropped(
+                    Code::InvalidValue,
+                    v.span,
+                    format!("invalid maxTurns '{shown}': Claude Code drops it. It must be a positive integer"),
+                );
+            }
+        },
+        FieldType::CompactWindow => match v.value {
+            Value::Int(n) if n >= 100_000 => keep(agent, n.to_string()),
+            _ => {
+                let shown = loader_shown(v);
+                cx.dropped(
+                    Code::InvalidValue,
+                    v.span,
+                    format!(
+                        "invalid autoCompactWindow '{shown}': Claude Code drops it. It must be an integer of at least 100000"
+                    ),
+                );
+            }
+        },
+        FieldType::Bool => match &v.value {
+            Value::Bool(b) => keep(agent, b.to_string()),
+            Value::Str(s) if s == "true" || s == "false" => keep(agent, s.clone()),
+            _ => {
+                let shown = loader_shown(v);
+                let d = cx.dropped(
+                    Code::InvalidValue,
+                    v.span,
+                    format!("invalid background value '{shown}': Claude Code drops it. It must be `true` or `false`"),
+                );
+                let fixed = match &v.value {
+                    Value::Str(s) if matches!(s.to_lowercase().as_str(), "yes" | "on" | "y") => Some("true"),
+                    Value::Str(s) if matches!(s.to_lowercase().as_str(), "no" | "off" | "n") => Some("false"),
+                    Value::Int(1) => Some("true"),
+                    Value::Int(0) => Some("false"),
+                    _ => None,
+                };
+                if let Some(f) = fixed {
+                    *d = d.clone().with_suggestion(v.span, f);
+                }
+            }
+        },
+        FieldType::LooseBool => {
+            let on = matches!(&v.value, Value::Bool(true)) || matches!(&v.value, Value::Str(s) if s == "true");
+            if !on && !matches!(v.value, Value::Bool(false) | Value::Null) {
+                cx.dropped(
+                    Code::InvalidValue,
+                    v.span,
+                    format!(
+                        "`{key}` is on only for `true`; Claude Code reads `{}` as false",
+                        v.span.text(cx.text)
+                    ),
+                );
+            }
+            keep(agent, on.to_string());
+        }
+        FieldType::Text => match &v.value {
+            Value::Str(s) if !s.trim().is_empty() => keep(agent, s.clone()),
+            _ => {
+                cx.dropped(
+                    Code::InvalidValue,
+                    v.span,
+                    format!("`{key}` must be a non-blank string; Claude Code drops this value"),
+                );
+            }
+        },
+        FieldType::McpServers => mcp_servers(cx, agent, v),
+        FieldType::Hooks => hooks(cx, agent, v),
+    }
+}
+
+/// How the loader prints a value in its messages (`'null'` for an empty one).
+fn loader_shown(v: &Node) -> String {
+    match &v.value {
+        Value::Null => "null".into(),
+        Value::Str(s) => s.clone(),
+        _ => v.display(),
+    }
+}
+
+fn list_display(list: &List) -> String {
+    match list {
+        List::All(_) => "*".into(),
+        List::Empty(_) => "(none)".into(),
+        List::Items(items) => items.iter().map(|i| i.text.as_str()).collect::<Vec<_>>().join(", "),
+    }
+}
+
+/// `effort` as the loader reads it (§7.5), or None when it drops it.
+pub fn effort(v: &Value) -> Option<String> {
+    match v {
+        Value::Int(n) => Some(n.to_string()),
+        Value::Float(f) if f.is_finite() => Some((f.trunc() as i64).to_string()),
+        Value::Str(s) => {
+            if let Some(l) = schema::EFFORTS.iter().find(|l| l.eq_ignore_ascii_case(s)) {
+                return Some(l.to_string());
+            }
+            if s.eq_ignore_ascii_case("med") {
+                return Some("medium".into());
+            }
+            leading_int(s).map(|n| n.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// JavaScript `parseInt` on a string: optional sign, then digits, after leading whitespace.
+fn leading_int(s: &str) -> Option<i64> {
+    let t = s.trim_start();
+    let (sign, rest) = match t.strip_prefix('-') {
+        Some(r) => (-1, r),
+        None => (1, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    if digits.is_empty() {
+        return None;
+    }
+    digits.parse::<i64>().ok().map(|n| sign * n)
+}
+
+/// `maxTurns` as the loader reads it (§7.5): a positive integer; strings leniently.
+pub fn max_turns(v: &Value) -> Option<i64> {
+    let n = match v {
+        Value::Int(n) => *n,
+        Value::Str(s) => {
+            let t: String = s.trim().chars().filter(|c| *c != ',').collect();
+            // The longest leading decimal literal (`1e2`, `2.5`, `20 turns`).
+            let mut best = None;
+            for end in (1..=t.len()).rev() {
+                if t.is_char_boundary(end)
+                    && let Ok(f) = t[..end].parse::<f64>()
+                    && !t[..end].contains(['i', 'I', 'n', 'N'])
+                {
+                    best = Some(f);
+                    break;
+                }
+            }
+            let f = best?;
+            if !f.is_finite() {
+                return None;
+            }
+            f.trunc() as i64
+        }
+        _ => return None,
+    };
+    (n >= 1).then_some(n)
+}
+
+fn enum_problem(cx: &mut Ctx, key: &str, values: &[&str], v: &Node, s: Option<&str>) {
+    let near = s.and_then(|s| {
+        values
+            .iter()
+            .find(|x| x.eq_ignore_ascii_case(s.trim()))
+            .or_else(|| {
+                values
+                    .iter()
+                    .map(|x| (strsim::levenshtein(&x.to_lowercase(), &s.to_lowercase()), x))
+                    .filter(|(d, _)| *d <= 2)
+                    .min_by_key(|(d, _)| *d)
+                    .map(|(_, x)| x)
+            })
+            .copied()
+    });
+    let shown = loader_shown(v);
+    let (code, message) = match key {
+        "color" => {
+            let extra = if matches!(v.value, Value::Null)
+                && v.span.is_empty()
+                && cx.text[v.span.start as usize..].trim_start().starts_with('#')
+            {
+                ". A value starting with `#` is a YAML comment; Claude Code has no hex colors"
+            } else {
+                ""
+            };
+            (
+                Code::InvalidColor,
+                format!(
+                    "Claude Code has no color `{shown}` and drops it silently{extra}. Its colors: {}",
+                    values.join(", ")
+                ),
+            )
+        }
+        "permissionMode" => (
+            Code::InvalidValue,
+            format!(
+                "invalid permissionMode '{shown}': Claude Code ignores it. Valid options: {}",
+                values.join(", ")
+            ),
+        ),
+        "memory" => (
+            Code::InvalidValue,
+            format!(
+                "invalid memory value '{shown}': Claude Code drops it. Valid options: {}",
+                values.join(", ")
+            ),
+        ),
+        "isolation" if cx.kind.is_plugin() => (
+            Code::InvalidValue,
+            format!("a plugin agent's isolation can only be `worktree`; Claude Code drops '{shown}' silently"),
+        ),
+        _ => (
+            Code::InvalidValue,
+            format!(
+                "invalid {key} value '{shown}': Claude Code drops it. Valid options: {}",
+                values.join(", ")
+            ),
+        ),
+    };
+    let d = cx.dropped(code, v.span, message);
+    if let Some(n) = near
+        && !v.span.is_empty()
+    {
+        *d = d.clone().with_suggestion(v.span, n);
+    }
+}
+
+/// A warning for model names one typo away from an alias (model ids are open-ended).
+fn model_hint(cx: &mut Ctx, v: &Node, m: &str) {
+    if schema::MODEL_ALIASES.iter().any(|(a, _)| *a == m) || m.starts_with("claude-") || m.contains(['/', ':', '.']) {
+        return;
+    }
+    let near = schema::MODEL_ALIASES
+        .iter()
+        .map(|(a, _)| (strsim::levenshtein(a, &m.to_lowercase()), *a))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d);
+    if let Some((_, alias)) = near {
+        let d = cx.push(
+            Code::InvalidModel,
+            Severity::Warning,
+            Effect::FailsWhenUsed,
+            v.span,
+            format!("`{m}` is no model alias; did you mean `{alias}`? Claude Code keeps the name and the request fails when the agent runs"),
+        );
+        if v.style == Style::Plain {
+            *d = d.clone().with_suggestion(v.span, alias);
+        }
+    }
+}
+
+/// `tools`, `disallowedTools`, `skills`: each entry.
+fn check_list(cx: &mut Ctx, agent: &mut Agent, key: &str, v: &Node, list: &List) {
+    if key == "skills" {
+        return;
+    }
+    if let List::Empty(span) = list {
+        if key == "tools" && !matches!(v.value, Value::Seq(_)) {
+            cx.push(
+                Code::InvalidValue,
+                Severity::Warning,
+                Effect::ValueIgnored,
+                *span,
+                "an empty `tools` gives this agent no tools at all. Remove the key to give it every tool, or list the tools"
+                    .into(),
+            );
+        }
+        return;
+    }
+    let items = list.items();
+    let mut resolved = 0;
+    let mut agent_entries = Vec::new();
+    for item in items {
+        let (name, spec) = tools::parts(&item.text);
+        if item.text.starts_with("mcp__") {
+            resolved += 1;
+            continue;
+        }
+        if schema::TOOLS.contains(&name) {
+            resolved += 1;
+            if let Some(spec) = spec {
+                if name == "Agent" {
+                    agent_entries.push(item);
+                    let base = item.span.start as usize;
+                    for (a, b) in tools::agent_types(&item.text) {
+                        let span = if item.exact {
+                            Span::new(base + a, base + b)
+                        } else {
+                            item.span
+                        };
+                        if key == "tools" {
+                            agent.agent_refs.push((item.text[a..b].to_string(), span));
+                        }
+                    }
+                } else if key == "tools" {
+                    cx.dropped(
+                        Code::IgnoredSpecifier,
+                        item.span,
+                        format!(
+                            "in an agent's `tools`, `({spec})` has no effect: Claude Code grants the whole `{name}` tool. Restrict it with permission rules or hooks"
+                        ),
+                    );
+                }
+            }
+            continue;
+        }
+        if let Some((old, new, why)) = schema::legacy(name) {
+            if *old == "Task" {
+                resolved += 1;
+                let base = item.span.start as usize;
+                if spec.is_some() && key == "tools" {
+                    agent_entries.push(item);
+                    for (a, b) in tools::agent_types(&item.text) {
+                        let span = if item.exact {
+                            Span::new(base + a, base + b)
+                        } else {
+                            item.span
+                        };
+                        agent.agent_refs.push((item.text[a..b].to_string(), span));
+                    }
+                }
+                let d = cx.push(
+                    Code::DeprecatedField,
+                    Severity::Warning,
+                    Effect::Works,
+                    if item.exact {
+                        Span::new(base, base + name.len())
+                    } else {
+                        item.span
+                    },
+                    format!("{why}; write `Agent`"),
+                );
+                if item.exact {
+                    *d = d.clone().with_fix(
+                        "Replace `Task` with `Agent`",
+                        vec![Edit::new(Span::new(base, base + 4), "Agent")],
+                        true,
+                    );
+                }
+                continue;
+            }
+            let d = cx.dropped(
+                Code::UnknownTool,
+                item.span,
+                format!("{why}: Claude Code does not resolve `{old}` and the agent does not get it"),
+            );
+            if let (Some(new), true) = (new, item.exact) {
+                let base = item.span.start as usize;
+                *d = d.clone().with_fix(
+                    format!("Replace `{old}` with `{new}`"),
+                    vec![Edit::new(Span::new(base, base + old.len()), *new)],
+                    false,
+                );
+            }
+            continue;
+        }
+        // Unknown: a case slip, a typo, or not a tool at all.
+        let near = schema::TOOLS
+            .iter()
+            .find(|t| t.eq_ignore_ascii_case(name))
+            .or_else(|| {
+                schema::TOOLS
+                    .iter()
+                    .map(|t| (strsim::levenshtein(t, name), t))
+                    .filter(|(d, t)| *d <= 2 && t.len() > 2)
+                    .min_by_key(|(d, _)| *d)
+                    .map(|(_, t)| t)
+            })
+            .copied();
+        let message = match near {
+            Some(n) => format!("Claude Code has no tool `{name}` (tool names are case-sensitive); did you mean `{n}`?"),
+            None => format!(
+                "Claude Code has no tool `{name}`; the agent does not get it. Tools are built-in names (`Read`, `Bash`, ...), `mcp__<server>__<tool>` or `Agent(<type>)`"
+            ),
+        };
+        let d = cx.dropped(Code::UnknownTool, item.span, message);
+        if let (Some(n), true) = (near, item.exact) {
+            let base = item.span.start as usize;
+            *d = d.clone().with_suggestion(Span::new(base, base + name.len()), n);
+        }
+    }
+    if key == "tools" && !items.is_empty() && resolved == 0 {
+        let d = cx.push(
+            Code::UnknownTool,
+            Severity::Warning,
+            Effect::FailsWhenUsed,
+            v.span,
+            "no entry of `tools` names a tool: Claude Code refuses to start this agent (\"would be spawned with zero tools\")"
+                .into(),
+        );
+        d.severity = Severity::Warning;
+    }
+    if agent_entries.len() > 1 {
+        let (last, earlier) = agent_entries.split_last().expect("two or more");
+        for e in earlier {
+            let d = cx.dropped(
+                Code::ShadowedRule,
+                e.span,
+                format!(
+                    "only the last `Agent(...)` entry applies (`{}`); merge the agent types into one entry",
+                    last.text
+                ),
+            );
+            d.related.push(crate::analysis::diagnostic::Related {
+                location: crate::analysis::diagnostic::Location::Here(last.span),
+                message: "the entry that applies".into(),
+            });
+        }
+    }
+}
+
+fn mcp_servers(cx: &mut Ctx, agent: &mut Agent, v: &Node) {
+    let Value::Seq(items) = &v.value else {
+        if !matches!(v.value, Value::Null) {
+            cx.dropped(
+                Code::InvalidType,
+                v.span,
+                "`mcpServers` must be a list of server names or `name: config` maps; Claude Code ignores this value"
+                    .into(),
+            );
+        }
+        return;
+    };
+    let mut names = Vec::new();
+    for item in items {
+        match &item.value {
+            Value::Str(s) => names.push(s.clone()),
+            Value::Map(m) if m.entries.len() == 1 => {
+                let e = &m.entries[0];
+                match &e.value.value {
+                    Value::Map(cfg) => {
+                        let ty = cfg.value("type").and_then(Node::as_str);
+                        let ok = match ty {
+                            None | Some("stdio") => cfg.value("command").and_then(Node::as_str).is_some(),
+                            Some("http" | "sse" | "ws") => cfg.value("url").and_then(Node::as_str).is_some(),
+                            Some(_) => false,
+                        };
+                        if ok {
+                            names.push(e.key.name.clone());
+                        } else {
+                            let why = match ty {
+                                Some(t) if !matches!(t, "stdio" | "http" | "sse" | "ws") => {
+                                    format!("`type: {t}` is not a server type (stdio, http, sse, ws)")
+                                }
+                                Some("http" | "sse" | "ws") => "a remote server needs a `url`".into(),
+                                _ => "a stdio server needs a `command`".into(),
+                            };
+                            cx.dropped(
+                                Code::InvalidValue,
+                                e.value.span,
+                                format!("invalid mcpServers item ({why}): Claude Code drops this server"),
+                            );
+                        }
+                    }
+                    _ => {
+                        cx.dropped(
+                            Code::InvalidType,
+                            e.value.span,
+                            "an inline server's configuration must be a map (`type`, `command`, `args`, `url`...); Claude Code drops this item".into(),
+                        );
+                    }
+                }
+            }
+            _ => {
+                cx.dropped(
+                    Code::InvalidType,
+                    item.span,
+                    "an mcpServers item is a server name or a one-key map `name: {config}`; Claude Code drops this item".into(),
+                );
+            }
+        }
+    }
+    agent.settings.push(Setting {
+        key: "mcpServers",
+        value: names.join(", "),
+        span: v.span,
+    });
+}
+
+const HOOK_TYPES: &[&str] = &["command", "http", "mcp_tool", "prompt", "agent"];
+
+/// Hook events (spec §6.1).
+pub const HOOK_EVENTS: &[&str] = &[
+    "SessionStart",
+    "Setup",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "PreToolUse",
+    "PermissionRequest",
+    "PermissionDenied",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Notification",
+    "MessageDisplay",
+    "SubagentStart",
+    "SubagentStop",
+    "TaskCreated",
+    "TaskCompleted",
+    "Stop",
+    "StopFailure",
+    "TeammateIdle",
+    "InstructionsLoaded",
+    "ConfigChange",
+    "CwdChanged",
+    "DirectoryAdded",
+    "FileChanged",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "PreCompact",
+    "PostCompact",
+    "Elicitation",
+    "ElicitationResult",
+    "SessionEnd",
+];
+
+/// `hooks`: a structural problem skips the whole file (§7.5).
+fn hooks(cx: &mut Ctx, agent: &mut Agent, v: &Node) {
+    let bad = |cx: &mut Ctx, span: Span, what: String| {
+        cx.skipped(
+            Code::InvalidType,
+            span,
+            format!("{what}: Claude Code does not load this agent (\"Invalid hooks\")"),
+        );
+    };
+    let Value::Map(events) = &v.value else {
+        if !matches!(v.value, Value::Null) {
+            bad(
+                cx,
+                v.span,
+                format!("`hooks` must be a map of hook events, not {}", v.type_name()),
+            );
+            agent.status = Status::Skipped("invalid hooks".into());
+        }
+        return;
+    };
+    let text = cx.text;
+    let before = cx.out.iter().filter(|d| d.severity == Severity::Error).count();
+    let mut names = Vec::new();
+    for ev in &events.entries {
+        if !HOOK_EVENTS.contains(&ev.key.name.as_str()) {
+            let near = HOOK_EVENTS
+                .iter()
+                .map(|e| (strsim::levenshtein(e, &ev.key.name), e))
+                .filter(|(d, _)| *d <= 3)
+                .min_by_key(|(d, _)| *d)
+                .map(|(_, e)| *e);
+            let d = cx.dropped(
+                Code::UnknownKey,
+                ev.key.span,
+                match near {
+                    Some(n) => format!("`{}` is no hook event; did you mean `{n}`?", ev.key.name),
+                    None => format!("`{}` is no hook event", ev.key.name),
+                },
+            );
+            if let Some(n) = near
+                && ev.key.span.text(text) == ev.key.name
+            {
+                *d = d.clone().with_suggestion(ev.key.span, n);
+            }
+        }
+        names.push(ev.key.name.clone());
+        let Value::Seq(matchers) = &ev.value.value else {
+            let t = ev.value.type_name();
+            bad(
+                cx,
+                ev.value.span,
+                format!("hooks.{}: must be a list of matchers, not {t}", ev.key.name),
+            );
+            continue;
+        };
+        for m in matchers {
+            let Some(mm) = m.as_map() else {
+                bad(
+                    cx,
+                    m.span,
+                    format!("hooks.{}: each matcher must be a map with `hooks:`", ev.key.name),
+                );
+                continue;
+            };
+            if let Some(mt) = mm.get("matcher")
+                && !matches!(mt.value.value, Value::Str(_) | Value::Null)
+            {
+                bad(
+                    cx,
+                    mt.value.span,
+                    format!("hooks.{}: `matcher` must be a string", ev.key.name),
+                );
+            }
+            let Some(list) = mm.get("hooks") else {
+                bad(
+                    cx,
+                    m.span,
+                    format!("hooks.{}: this matcher has no `hooks:` list", ev.key.name),
+                );
+                continue;
+            };
+            let Value::Seq(handlers) = &list.value.value else {
+                bad(
+                    cx,
+                    list.value.span,
+                    format!("hooks.{}: `hooks` must be a list of handlers", ev.key.name),
+                );
+                continue;
+            };
+            for h in handlers {
+                let Some(hm) = h.as_map() else {
+                    bad(
+                        cx,
+                        h.span,
+                        format!("hooks.{}: each handler must be a map with `type`", ev.key.name),
+                    );
+                    continue;
+                };
+                match hm.get("type").map(|e| &e.value) {
+                    Some(Node {
+                        value: Value::Str(t), ..
+                    }) if HOOK_TYPES.contains(&t.as_str()) => {
+                        if t == "command" && hm.value("command").and_then(Node::as_str).is_none() {
+                            bad(
+                                cx,
+                                h.span,
+                                format!("hooks.{}: a `command` handler needs `command:`", ev.key.name),
+                            );
+                        }
+                    }
+                    Some(n) => bad(
+                        cx,
+                        n.span,
+                        format!(
+                            "hooks.{}: the handler type must be one of {}",
+                            ev.key.name,
+                            HOOK_TYPES.join(", ")
+                        ),
+                    ),
+                    None => bad(cx, h.span, format!("hooks.{}: this handler has no `type`", ev.key.name)),
+                }
+            }
+        }
+    }
+    if cx.out.iter().filter(|d| d.severity == Severity::Error).count() > before {
+        agent.status = Status::Skipped("invalid hooks".into());
+    }
+    agent.settings.push(Setting {
+        key: "hooks",
+        value: names.join(", "),
+        span: v.span,
+    });
+}
+
+/// The retry rescued the file: one warning per value it quoted, with the quoting as a fix.
+fn lenient(cx: &mut Ctx, reading: &Reading) {
+    if reading.quoted.is_empty() {
+        let span = reading.first_errors.first().map(|e| e.span).unwrap_or_default();
+        cx.dropped(
+            Code::LenientParse,
+            span,
+            "this frontmatter is not valid YAML; Claude Code loads it only through its lenient retry (tabs read as spaces)"
+                .into(),
+        );
+        return;
+    }
+    for &span in &reading.quoted {
+        let raw = span.text(cx.text);
+        let quoted = format!("\"{}\"", raw.replace('\\', "\\\\").replace('"', "\\\""));
+        let why = if raw.contains(": ") {
+            "a plain value may not contain `: `"
+        } else if raw.contains(" #") {
+            "` #` would start a comment"
+        } else {
+            "it starts with or holds a character YAML reserves"
+        };
+        let d = cx.dropped(
+            Code::LenientParse,
+            span,
+            format!(
+                "this value is not valid YAML ({why}); Claude Code reads the file only through its lenient retry, which quotes it. Quote it so that every YAML reader agrees"
+            ),
+        );
+        *d = d.clone().with_fix(
+            "Quote the value as Claude Code's retry does",
+            vec![Edit::new(span, quoted)],
+            true,
+        );
+    }
+}
+
+/// Delete the entry whose key is at `key_span` (a whole line of a block mapping).
+fn delete_entry(text: &str, map: &Map, key_span: Span) -> Option<Edit> {
+    let i = map.entries.iter().position(|e| e.key.span == key_span)?;
+    let e = &map.entries[i];
+    let start = text[..e.key.span.start as usize].rfind('\n').map_or(0, |p| p + 1);
+    if !text[start..e.key.span.start as usize].trim().is_empty() {
+        return None;
+    }
+    let end_of_value = e.value.span.end as usize;
+    let end = text[end_of_value..]
+        .find('\n')
+        .map_or(text.len(), |p| end_of_value + p + 1);
+    // Only when the next entry (if any) starts after this line.
+    if let Some(next) = map.entries.get(i + 1)
+        && (next.key.span.start as usize) < end
+    {
+        return None;
+    }
+    Some(Edit::new(Span::new(start, end), ""))
+}
+
+/// Insert a line `line` after the entry `after` (a block mapping line).
+fn insert_after_entry(text: &str, map: &Map, after: &str, line: &str) -> Option<Edit> {
+    let e = map.get(after)?;
+    let end_of_value = e.value.span.end as usize;
+    let nl = text[end_of_value..].find('\n')?;
+    let at = end_of_value + nl + 1;
+    let eol = if text[..at].ends_with("\r\n") { "\r\n" } else { "\n" };
+    Some(Edit::new(Span::empty(at), format!("{line}{eol}")))
+}

@@ -1,0 +1,197 @@
+//! The Claude Code agent as Claude Code will run it, for hover and `agent-lsp explain`: name,
+//! description, model (aliases explained), the effective tool set (`tools` minus
+//! `disallowedTools`), permission mode, the other settings, and which file wins the name.
+//! Locations are rendered by the caller, so this stays free of paths and I/O.
+
+use std::fmt::Write as _;
+
+use super::agent::{Agent, Status};
+use super::schema;
+use super::tools::List;
+
+/// The tools the agent gets, as a sentence and as a list (`None`: every tool of the parent).
+pub fn effective_tools(a: &Agent) -> (String, Option<Vec<String>>) {
+    let denied: Vec<String> = match &a.disallowed {
+        Some(List::Items(items)) => items.iter().map(|i| i.text.clone()).collect(),
+        _ => Vec::new(),
+    };
+    let minus = |s: String| {
+        if denied.is_empty() {
+            s
+        } else {
+            format!(
+                "{s}, minus {}",
+                denied.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(", ")
+            )
+        }
+    };
+    match &a.tools {
+        None | Some(List::All(_)) => (minus("every tool of the conversation that starts it".into()), None),
+        Some(List::Empty(_)) => ("none (an empty `tools`)".into(), Some(Vec::new())),
+        Some(List::Items(items)) => {
+            let mut kept: Vec<String> = Vec::new();
+            for i in items {
+                let (name, spec) = super::tools::parts(&i.text);
+                let canonical = match schema::legacy(name) {
+                    Some(("Task", _, _)) => "Agent".to_string(),
+                    Some(_) => continue,
+                    None if schema::TOOLS.contains(&name) || i.text.starts_with("mcp__") => {
+                        if i.text.starts_with("mcp__") || name == "Agent" {
+                            i.text.clone()
+                        } else {
+                            let _ = spec;
+                            name.to_string()
+                        }
+                    }
+                    None => continue,
+                };
+                let canonical = if canonical == "Agent" && spec.is_some() {
+                    format!("Agent({})", spec.unwrap_or_default())
+                } else {
+                    canonical
+                };
+                let bare = super::tools::parts(&canonical).0.to_string();
+                let removed = denied.iter().any(|d| {
+                    d == &canonical || d == &bare || (d == "mcp__*" && canonical.starts_with("mcp__")) || {
+                        d.starts_with("mcp__") && canonical.starts_with(&format!("{d}__"))
+                    }
+                });
+                if !removed && !kept.contains(&canonical) {
+                    kept.push(canonical);
+                }
+            }
+            let shown = if kept.is_empty() {
+                "none: no entry names a tool, so Claude Code refuses to start it".to_string()
+            } else {
+                kept.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
+            };
+            (shown, Some(kept))
+        }
+    }
+}
+
+/// What a model value means.
+pub fn model_text(a: &Agent) -> String {
+    match a.setting("model") {
+        None => "`inherit`: the model of the conversation that starts it".into(),
+        Some(m) => match schema::MODEL_ALIASES.iter().find(|(x, _)| *x == m.value) {
+            Some((x, what)) => format!("`{x}`: {what}"),
+            None => format!("`{}`", m.value),
+        },
+    }
+}
+
+/// One file that defines the name, for the "defined in" lines.
+pub struct Definer {
+    pub location: String,
+    pub source: String,
+}
+
+/// The card in Markdown. `definers`: every file defining the name as seen from here, the
+/// active one first.
+pub fn card(a: &Agent, registered: &str, definers: &[Definer]) -> String {
+    let mut out = String::new();
+    let status = match &a.status {
+        Status::Loaded => String::new(),
+        Status::NotAgent(why) => format!(" (not an agent: {why})"),
+        Status::Skipped(why) => format!(" (**not loaded**: {why})"),
+    };
+    let _ = writeln!(out, "### `{registered}`: Claude Code agent{status}");
+    if let Some(d) = &a.description {
+        let first: String = d.trim().lines().next().unwrap_or("").chars().take(300).collect();
+        let _ = writeln!(out, "\n{first}");
+    }
+    let (tools, _) = effective_tools(a);
+    let _ = writeln!(out, "\n- **tools**: {tools}");
+    let mode = a
+        .setting("permissionMode")
+        .map_or("`default` (not set)".to_string(), |m| format!("`{}`", m.value));
+    let _ = writeln!(out, "- **permission mode**: {mode}");
+    let _ = writeln!(out, "- **model**: {}", model_text(a));
+    for s in &a.settings {
+        if matches!(s.key, "model" | "permissionMode") {
+            continue;
+        }
+        let v: String = s.value.chars().take(120).collect();
+        let _ = writeln!(out, "- **{}**: `{}`", s.key, v.replace('`', "'"));
+    }
+    if let Some((first, rest)) = definers.split_first() {
+        let _ = writeln!(out, "\nDefined in {} ({}).", first.location, first.source);
+        for d in rest {
+            let _ = writeln!(out, "Shadowed: {} ({}).", d.location, d.source);
+        }
+    }
+    out
+}
+
+/// The agent as JSON, for `explain --format json`.
+pub fn json(a: &Agent, registered: &str, definers: &[Definer]) -> serde_json::Value {
+    let (_, tools) = effective_tools(a);
+    let mut settings = serde_json::Map::new();
+    for s in &a.settings {
+        settings.insert(s.key.to_string(), serde_json::Value::String(s.value.clone()));
+    }
+    serde_json::json!({
+        "dialect": "claude",
+        "name": registered,
+        "loaded": a.loaded(),
+        "description": a.description,
+        "model": a.setting("model").map_or("inherit".to_string(), |m| m.value.clone()),
+        "permissionMode": a.setting("permissionMode").map_or("default".to_string(), |m| m.value.clone()),
+        "tools": tools,
+        "settings": settings,
+        "defined_in": definers.iter().map(|d| serde_json::json!({"location": d.location, "source": d.source})).collect::<Vec<_>>(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::claude::{FileKind, analyze};
+
+    fn agent(text: &str) -> Agent {
+        analyze(&FileKind::project("x"), text).1
+    }
+
+    #[test]
+    fn the_effective_tool_set() {
+        let a = agent(
+            "---\nname: a\ndescription: d\ntools: Read, Task(x), LS, mcp__gh__issue, Grep\ndisallowedTools: Grep\n---\n",
+        );
+        assert_eq!(effective_tools(&a).1.unwrap(), ["Read", "Agent(x)", "mcp__gh__issue"]);
+        let all = agent("---\nname: a\ndescription: d\ndisallowedTools: mcp__*\n---\n");
+        assert_eq!(
+            effective_tools(&all).0,
+            "every tool of the conversation that starts it, minus `mcp__*`"
+        );
+        let none = agent("---\nname: a\ndescription: d\ntools:\n---\n");
+        assert_eq!(effective_tools(&none).1.unwrap(), Vec::<String>::new());
+        let bash = agent("---\nname: a\ndescription: d\ntools: Bash(git diff:*)\n---\n");
+        assert_eq!(effective_tools(&bash).1.unwrap(), ["Bash"]);
+    }
+
+    #[test]
+    fn the_card_says_what_runs() {
+        let a = agent(
+            "---\nname: rev\ndescription: Reviews code\nmodel: sonnet\npermissionMode: manual\ncolor: cyan\n---\n",
+        );
+        let c = card(
+            &a,
+            "rev",
+            &[
+                Definer {
+                    location: "a.md:2".into(),
+                    source: "project".into(),
+                },
+                Definer {
+                    location: "~/b.md:2".into(),
+                    source: "user".into(),
+                },
+            ],
+        );
+        assert_eq!(
+            c,
+            "### `rev`: Claude Code agent\n\nReviews code\n\n- **tools**: every tool of the conversation that starts it\n- **permission mode**: `default`\n- **model**: `sonnet`: the latest Sonnet model\n- **color**: `cyan`\n\nDefined in a.md:2 (project).\nShadowed: ~/b.md:2 (user).\n"
+        );
+    }
+}

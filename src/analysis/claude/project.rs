@@ -1,0 +1,237 @@
+//! Claude Code agents across files: which file wins a name, duplicate names in one source, and
+//! `Agent(<type>)` entries that name no agent (spec `claude-code.md` §1.1, §1.5, §7.4).
+//!
+//! Precedence, highest first: project agents (the `.claude/agents/` closest to the working
+//! directory wins over those of its ancestors), user agents (`~/.claude/agents/`), plugin agents
+//! (namespaced `plugin:name`, so they never collide with the others). Within one source, several
+//! files with one name all load and one is active, picked by file-system order.
+//!
+//! Pure: the caller gives each file's owner directory (the project that holds its `.claude/`,
+//! the home directory, the plugin root) as data.
+
+use std::path::Path;
+
+use super::agent::Agent;
+use super::{FileKind, Source, schema};
+use crate::analysis::diagnostic::{Diagnostic, Effect, Location, Severity};
+use crate::analysis::rules::Code;
+
+/// One Claude agent file, as the cross-file checks see it.
+#[derive(Clone, Copy, Debug)]
+pub struct ClaudeFile<'a> {
+    pub file: usize,
+    pub kind: &'a FileKind,
+    /// The directory that owns the file's `.claude/agents/` (or the plugin root).
+    pub owner: &'a Path,
+    pub agent: &'a Agent,
+}
+
+impl ClaudeFile<'_> {
+    /// The name the agent is registered under: plugin agents are namespaced.
+    pub fn registered(&self) -> Option<String> {
+        let name = self.agent.name.as_ref().filter(|_| self.agent.loaded())?;
+        Some(match &self.kind.source {
+            Source::Plugin { plugin } => format!("{plugin}:{name}"),
+            _ => name.clone(),
+        })
+    }
+
+    fn rank(&self) -> (u8, usize) {
+        match self.kind.source {
+            // Deeper project directories are closer to where Claude Code runs.
+            Source::Project => (0, usize::MAX - self.owner.components().count()),
+            Source::User => (1, 0),
+            Source::Plugin { .. } => (2, 0),
+        }
+    }
+}
+
+/// The files Claude Code started in `dir` reads: project agents of `dir` and its ancestors,
+/// user agents, plugin agents.
+pub fn visible<'a>(files: &[ClaudeFile<'a>], dir: &Path) -> Vec<ClaudeFile<'a>> {
+    files
+        .iter()
+        .filter(|f| match f.kind.source {
+            Source::Project => dir.starts_with(f.owner),
+            _ => true,
+        })
+        .copied()
+        .collect()
+}
+
+/// The files that define `name` as seen from `dir`, the active one first.
+pub fn candidates<'a>(files: &[ClaudeFile<'a>], dir: &Path, name: &str) -> Vec<ClaudeFile<'a>> {
+    let mut out: Vec<ClaudeFile> = visible(files, dir)
+        .into_iter()
+        .filter(|f| f.registered().as_deref() == Some(name))
+        .collect();
+    out.sort_by_key(|f| (f.rank(), f.file));
+    out
+}
+
+/// Every Claude agent visible from `dir`, by registered name, the winning file of each.
+pub fn registry<'a>(files: &[ClaudeFile<'a>], dir: &Path) -> Vec<(String, ClaudeFile<'a>)> {
+    let mut out: Vec<(String, ClaudeFile)> = Vec::new();
+    let mut seen = visible(files, dir);
+    seen.sort_by_key(|f| (f.rank(), f.file));
+    for f in seen {
+        if let Some(n) = f.registered()
+            && !out.iter().any(|(m, _)| *m == n)
+        {
+            out.push((n, f));
+        }
+    }
+    out
+}
+
+/// The cross-file diagnostics: duplicate names within one source, `Agent(<type>)` entries that
+/// name no agent Claude Code can see from the file's project.
+pub fn check(files: &[ClaudeFile]) -> Vec<(usize, Diagnostic)> {
+    let mut out = Vec::new();
+    // Duplicates within one source (one agents directory tree).
+    for (i, f) in files.iter().enumerate() {
+        let Some(name) = f.registered() else { continue };
+        let same: Vec<&ClaudeFile> = files
+            .iter()
+            .enumerate()
+            .filter(|(j, g)| {
+                *j != i
+                    && g.kind.source == f.kind.source
+                    && g.owner == f.owner
+                    && g.registered().as_deref() == Some(&name)
+            })
+            .map(|(_, g)| g)
+            .collect();
+        if same.is_empty() {
+            continue;
+        }
+        let mut d = Diagnostic::new(
+            Code::DuplicateAgent,
+            f.agent.name_span,
+            format!(
+                "{} other file{} in this {} agents folder also define{} `{name}`: Claude Code loads all of them and keeps one active, chosen by file-system order (it logs \"Duplicate agent name\"). Rename or remove the others",
+                same.len(),
+                if same.len() == 1 { "" } else { "s" },
+                f.kind.source.label(),
+                if same.len() == 1 { "s" } else { "" },
+            ),
+        )
+        .with_severity(Severity::Warning)
+        .with_effect(Effect::ValueIgnored);
+        for g in same {
+            d = d.with_related(
+                Location::File {
+                    file: g.file,
+                    span: g.agent.name_span,
+                },
+                format!("`{name}` is also defined here"),
+            );
+        }
+        out.push((f.file, d));
+    }
+    // `Agent(<type>)` references.
+    for f in files.iter().filter(|f| f.agent.loaded() || f.agent.name.is_some()) {
+        if f.agent.agent_refs.is_empty() {
+            continue;
+        }
+        let names: Vec<String> = registry(files, f.owner).into_iter().map(|(n, _)| n).collect();
+        for (name, span) in &f.agent.agent_refs {
+            let builtin = schema::BUILTIN_AGENTS.iter().any(|(b, _)| b == name);
+            if builtin || names.contains(name) {
+                continue;
+            }
+            let near = schema::BUILTIN_AGENTS
+                .iter()
+                .map(|(b, _)| b.to_string())
+                .chain(names.iter().cloned())
+                .map(|n| (strsim::levenshtein(&n, name), n))
+                .filter(|(d, n)| *d <= 2 || n.eq_ignore_ascii_case(name))
+                .min_by_key(|(d, _)| *d)
+                .map(|(_, n)| n);
+            let message = match &near {
+                Some(n) => format!("no agent `{name}` is defined for this project (nor built in); did you mean `{n}`?"),
+                None => format!(
+                    "no agent `{name}` is defined for this project (nor built in): Claude Code cannot start it from this agent"
+                ),
+            };
+            let mut d = Diagnostic::new(Code::UnknownAgent, *span, message)
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::FailsWhenUsed);
+            if let Some(n) = near {
+                d = d.with_suggestion(*span, n);
+            }
+            out.push((f.file, d));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::claude::analyze;
+
+    fn agent(text: &str) -> Agent {
+        analyze(&FileKind::project("x"), text).1
+    }
+
+    #[test]
+    fn duplicates_in_one_source_and_unknown_agent_types() {
+        let a = agent("---\nname: rev\ndescription: d\ntools: Agent(helper, Explore, revv)\n---\n");
+        let b = agent("---\nname: rev\ndescription: d\n---\n");
+        let h = agent("---\nname: helper\ndescription: d\n---\n");
+        let kind = FileKind::project("x");
+        let p = Path::new("/p");
+        let files = [
+            ClaudeFile {
+                file: 0,
+                kind: &kind,
+                owner: p,
+                agent: &a,
+            },
+            ClaudeFile {
+                file: 1,
+                kind: &kind,
+                owner: p,
+                agent: &b,
+            },
+            ClaudeFile {
+                file: 2,
+                kind: &kind,
+                owner: p,
+                agent: &h,
+            },
+        ];
+        let d = check(&files);
+        let codes: Vec<(usize, Code)> = d.iter().map(|(f, d)| (*f, d.code)).collect();
+        assert_eq!(
+            codes,
+            [
+                (0, Code::DuplicateAgent),
+                (1, Code::DuplicateAgent),
+                (0, Code::UnknownAgent)
+            ]
+        );
+        let unknown = &d[2].1;
+        assert!(unknown.message.contains("`revv`") && unknown.message.contains("did you mean `rev`"));
+        // A nested project sees its ancestors' agents; the closest wins.
+        let nested = Path::new("/p/sub");
+        let files2 = [
+            ClaudeFile {
+                file: 0,
+                kind: &kind,
+                owner: p,
+                agent: &b,
+            },
+            ClaudeFile {
+                file: 1,
+                kind: &kind,
+                owner: nested,
+                agent: &b,
+            },
+        ];
+        let c = candidates(&files2, Path::new("/p/sub/src"), "rev");
+        assert_eq!(c.iter().map(|f| f.file).collect::<Vec<_>>(), [1, 0]);
+        assert_eq!(candidates(&files2, Path::new("/p"), "rev").len(), 1);
+    }
+}

@@ -1,0 +1,190 @@
+//! `tools`, `disallowedTools` and `skills` lists: how the loader splits them and what each entry
+//! is (spec §1.3-1.4, §2, §7.5).
+//!
+//! Split rule: every string (a whole value or one list item) is cut at commas and whitespace,
+//! except where the separator lies inside one level of parentheses: `Bash(git diff:*)` and
+//! `Agent(a, b)` stay whole, `Bash(echo (a) b)` is cut after `echo`. A separator is inside when
+//! the text after it reaches a `)` before any `(`.
+
+use crate::analysis::syntax::{Node, Style, Value};
+use crate::analysis::text::Span;
+
+/// One entry of a tool list, with the span of its text when it can be placed exactly (else the
+/// span of the value it comes from).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    pub text: String,
+    pub span: Span,
+    /// The span covers exactly `text` (a fix may replace it).
+    pub exact: bool,
+}
+
+/// How a list field reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum List {
+    /// The entries, in order (duplicates kept).
+    Items(Vec<Item>),
+    /// An entry `*`: every tool (the field is ignored).
+    All(Span),
+    /// An empty value, `""`, only separators, a number or a boolean: an empty list.
+    Empty(Span),
+}
+
+impl List {
+    pub fn items(&self) -> &[Item] {
+        match self {
+            List::Items(v) => v,
+            _ => &[],
+        }
+    }
+}
+
+/// Cut one string into entries; offsets are byte offsets into `s`.
+pub fn split(s: &str) -> Vec<(usize, usize)> {
+    let bytes = s.as_bytes();
+    // For each position, whether a `)` comes before the next `(` (scanning right to left).
+    let mut closes_first = vec![false; bytes.len() + 1];
+    let mut state = false;
+    for i in (0..bytes.len()).rev() {
+        match bytes[i] {
+            b')' => state = true,
+            b'(' => state = false,
+            _ => {}
+        }
+        closes_first[i] = state;
+    }
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, ch) in s.char_indices() {
+        let sep = (ch == ',' || ch.is_whitespace()) && !closes_first.get(i + ch.len_utf8()).copied().unwrap_or(false);
+        match (sep, start) {
+            (true, Some(st)) => {
+                out.push((st, i));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(st) = start {
+        out.push((st, s.len()));
+    }
+    out
+}
+
+/// Where the value of a string scalar starts in the source, when the value is spelled exactly
+/// there (a plain scalar on one line, or a quoted one without escapes).
+fn exact_start(node: &Node, value: &str, source: &str) -> Option<usize> {
+    let raw = node.span.text(source);
+    let start = node.span.start as usize;
+    match node.style {
+        Style::Plain if raw == value => Some(start),
+        Style::Quoted if raw.len() == value.len() + 2 && &raw[1..raw.len() - 1] == value => Some(start + 1),
+        _ => None,
+    }
+}
+
+fn push_string(node: &Node, value: &str, source: &str, out: &mut Vec<Item>) {
+    let base = exact_start(node, value, source);
+    for (a, b) in split(value) {
+        let (span, exact) = match base {
+            Some(s) => (Span::new(s + a, s + b), true),
+            None => (node.span, false),
+        };
+        out.push(Item {
+            text: value[a..b].to_string(),
+            span,
+            exact,
+        });
+    }
+}
+
+/// Read a list field's value as the loader does.
+pub fn read(node: &Node, source: &str) -> List {
+    let mut items = Vec::new();
+    match &node.value {
+        Value::Str(s) => push_string(node, s, source, &mut items),
+        Value::Seq(seq) => {
+            for n in seq {
+                // Non-string items are dropped.
+                if let Value::Str(s) = &n.value {
+                    push_string(n, s, source, &mut items);
+                }
+            }
+            if seq.is_empty() {
+                return List::Items(Vec::new());
+            }
+        }
+        Value::Unknown => return List::Items(Vec::new()),
+        _ => return List::Empty(node.span),
+    }
+    if let Some(star) = items.iter().find(|i| i.text == "*") {
+        return List::All(star.span);
+    }
+    if items.is_empty() {
+        return List::Empty(node.span);
+    }
+    List::Items(items)
+}
+
+/// An entry's tool name and its parenthesised specifier, if any (`Bash(git diff:*)`).
+pub fn parts(entry: &str) -> (&str, Option<&str>) {
+    match entry.find('(') {
+        Some(i) if entry.ends_with(')') => (&entry[..i], Some(&entry[i + 1..entry.len() - 1])),
+        _ => (entry, None),
+    }
+}
+
+/// The agent types named by an `Agent(a, b)` or `Task(a, b)` entry, with their offsets inside
+/// the entry.
+pub fn agent_types(entry: &str) -> Vec<(usize, usize)> {
+    let (name, Some(spec)) = parts(entry) else {
+        return Vec::new();
+    };
+    if name != "Agent" && name != "Task" {
+        return Vec::new();
+    }
+    let base = name.len() + 1;
+    let mut out = Vec::new();
+    let mut at = 0;
+    for piece in spec.split(',') {
+        let lead = piece.len() - piece.trim_start().len();
+        let t = piece.trim();
+        if !t.is_empty() {
+            out.push((base + at + lead, base + at + lead + t.len()));
+        }
+        at += piece.len() + 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cut(s: &str) -> Vec<&str> {
+        split(s).into_iter().map(|(a, b)| &s[a..b]).collect()
+    }
+
+    #[test]
+    fn splits_like_the_loader() {
+        assert_eq!(cut("Read, Grep,Glob  Bash"), ["Read", "Grep", "Glob", "Bash"]);
+        assert_eq!(cut("Bash(git diff:*), Read"), ["Bash(git diff:*)", "Read"]);
+        assert_eq!(cut("Agent(a, b) Read"), ["Agent(a, b)", "Read"]);
+        // One level only: nested parentheses are cut open.
+        assert_eq!(cut("Bash(echo (a) b)"), ["Bash(echo", "(a) b)"]);
+        assert_eq!(cut(" , ,"), Vec::<&str>::new());
+        assert_eq!(cut("[Read"), ["[Read"]);
+        assert_eq!(cut("Read,Read"), ["Read", "Read"]);
+    }
+
+    #[test]
+    fn parts_and_agent_types() {
+        assert_eq!(parts("Bash(git diff:*)"), ("Bash", Some("git diff:*")));
+        assert_eq!(parts("Read"), ("Read", None));
+        let e = "Agent(a, b-c)";
+        let got: Vec<&str> = agent_types(e).into_iter().map(|(a, b)| &e[a..b]).collect();
+        assert_eq!(got, ["a", "b-c"]);
+        assert!(agent_types("Bash(a)").is_empty());
+    }
+}
