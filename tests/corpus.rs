@@ -7,6 +7,11 @@
 //!   (and each of whose errors must still fire, so the table cannot rot).
 //! - Claude Code agents, skills and command files (kinds `C_claude_agent` and `D_skill_command`)
 //!   laid out at their original paths must not be picked up as opencode files.
+//! - Claude Code agents (kind `C_claude_agent`), laid out in each repository's `.claude/agents/`
+//!   (where Claude Code reads them; several come from collections kept elsewhere), must be read
+//!   exactly as release 2.1.332 reads them (`shared/spec/claude-code.md` §7.8): which files load,
+//!   which parse only through the lenient retry, and errors only on the files it skips. Every
+//!   diagnostic is pinned in `tests/corpus/claude.snap`.
 //! - Every diagnostic of every opencode corpus file (file, line, column, severity, effect,
 //!   code) is pinned in `tests/corpus/opencode.snap`, with the files that get none listed as
 //!   `ok`: any change in what is reported shows up as a diff to review. Refresh it after an
@@ -397,6 +402,110 @@ fn claude_agents_skills_and_commands_are_not_loaded_as_opencode_files() {
             .collect();
         assert!(loaded.is_empty(), "{repo}: loaded as opencode files: {loaded:?}");
     }
+}
+
+/// Where a Claude corpus file goes: its path when it is under `.claude/agents/`, else the same
+/// path inside `.claude/agents/`.
+fn claude_path(path: &str) -> String {
+    if path.starts_with(".claude/agents/") {
+        path.to_string()
+    } else {
+        format!(".claude/agents/{path}")
+    }
+}
+
+#[test]
+fn claude_corpus_is_read_as_claude_code_reads_it() {
+    use agent_lsp::analysis::claude::read::Outcome;
+    let corpus = corpus_dir();
+    let entries = manifest(&corpus);
+    let repos = by_repo(&entries, &["C_claude_agent"]);
+    let mut snapshot: Vec<String> = Vec::new();
+    let mut outcomes: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut loaded = 0;
+    let mut files = 0;
+    for (repo, list) in &repos {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("repo");
+        for e in list {
+            let dest = root.join(claude_path(&e.path));
+            fs::create_dir_all(dest.parent().unwrap()).unwrap();
+            fs::copy(corpus.join(&e.local_file), &dest).unwrap();
+        }
+        let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+        let root = canonical(&root);
+        let diags = ws.diagnostics();
+        for e in list {
+            let dest = canonical(&root.join(claude_path(&e.path)));
+            let id = ws
+                .files
+                .iter()
+                .position(|f| f.path == dest)
+                .unwrap_or_else(|| panic!("{repo}: {} was not loaded", e.path));
+            let f = &ws.files[id];
+            assert_eq!(f.kind.dialect(), agent_lsp::analysis::Dialect::Claude, "{}", e.local_file);
+            files += 1;
+            let c = f.analysis.claude.as_ref().expect("a Claude file");
+            let outcome = match c.reading.outcome {
+                Outcome::NoFrontmatter => "no frontmatter",
+                Outcome::FirstPass => "first pass",
+                Outcome::Retry => "retry only",
+                Outcome::Failed => "fails both passes",
+                Outcome::NotMapping => "not a mapping",
+            };
+            let name = e.local_file.trim_start_matches("C_claude_agent/").to_string();
+            outcomes.entry(outcome).or_default().push(name.clone());
+            if c.agent.loaded() {
+                loaded += 1;
+            }
+            let mine: Vec<_> = diags.iter().filter(|(i, _)| *i == id).map(|(_, d)| d).collect();
+            // Errors exactly where Claude Code skips the file.
+            let errors = mine.iter().any(|d| d.severity == Severity::Error);
+            let skipped_for_a_reason = matches!(c.agent.status, agent_lsp::analysis::claude::agent::Status::Skipped(_));
+            assert_eq!(errors, skipped_for_a_reason, "{name}: errors {mine:#?}");
+            if mine.is_empty() {
+                snapshot.push(format!("{name} ok"));
+            }
+            for d in mine {
+                let p = f.index.line_col(&f.text, d.span.start as usize, Encoding::Utf16);
+                snapshot.push(format!(
+                    "{name}:{}:{} {} {} {}",
+                    p.line + 1,
+                    p.col + 1,
+                    d.severity.as_str(),
+                    d.effect.as_str(),
+                    d.code.as_str()
+                ));
+            }
+        }
+    }
+    // Spec §7.8, all confirmed by running the released loader.
+    assert_eq!(files, 40);
+    let count = |o: &str| outcomes.get(o).map_or(0, Vec::len);
+    assert_eq!(
+        (count("first pass"), count("retry only"), count("fails both passes"), count("no frontmatter")),
+        (29, 8, 1, 2),
+        "{outcomes:#?}"
+    );
+    let mut retry = outcomes["retry only"].clone();
+    retry.sort();
+    assert_eq!(
+        retry,
+        [
+            "12306hujunjie__workflow__.claude__agents__code-reviewer.md",
+            "12306hujunjie__workflow__.claude__agents__senior-architect-coder.md",
+            "1215-Labs__claude-code-templates__.claude__agents__code-reviewer.md",
+            "VoltAgent__awesome-claude-code-subagents__categories__04-quality-security__gdpr-ccpa-compliance.md",
+            "VoltAgent__awesome-claude-code-subagents__categories__10-research-analysis__first-principles-thinking.md",
+            "contains-studio__agents__design__whimsy-injector.md",
+            "contains-studio__agents__engineering__ai-engineer.md",
+            "contains-studio__agents__marketing__app-store-optimizer.md",
+        ]
+    );
+    assert_eq!(outcomes["fails both passes"], ["contains-studio__agents__testing__workflow-optimizer.md"]);
+    assert_eq!(loaded, 36);
+    snapshot.sort();
+    expect_test::expect_file!["corpus/claude.snap"].assert_eq(&(snapshot.join("\n") + "\n"));
 }
 
 #[test]

@@ -3,8 +3,10 @@
 //!
 //! Where each rule is implemented: `opencode/agent.rs` (agent fields), `opencode/permission.rs`
 //! (permission maps), `opencode/config.rs` (top-level config keys), `opencode/markdown.rs`
-//! (frontmatter files), `opencode/project.rs` (cross-file checks on the merged registry).
-//! Each of those files carries the tests for its rules (a case that fires and a close case that
+//! (frontmatter files), `opencode/project.rs` (cross-file checks on the merged registry);
+//! for Claude Code, `claude/agent.rs` (one agent file, tool lists included) and
+//! `claude/project.rs` (duplicate names, `Agent(<type>)` references). [`Code::dialects`] says
+//! which dialects a rule checks. Each of those files carries the tests for its rules (a case that fires and a close case that
 //! must not).
 
 use super::Dialect;

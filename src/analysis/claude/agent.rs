@@ -203,20 +203,21 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
     let root = reading.parsed.root.as_ref();
     let map = root.and_then(Node::as_map);
     let Some(map) = map else {
-        if let Some(root) = root.filter(|r| !matches!(r.value, Value::Null | Value::Unknown)) {
+        let not_map = root.filter(|r| !matches!(r.value, Value::Null | Value::Unknown));
+        if plugin {
+            agent.name = Some(cx.kind.stem.clone());
+        } else if let Some(root) = not_map {
             cx.push(
                 Code::InvalidType,
                 Severity::Info,
                 Effect::FileIgnored,
                 root.span,
                 format!(
-                    "the frontmatter is {}, not a mapping of `key: value` pairs; Claude Code reads it as empty",
+                    "the frontmatter is {}, not a mapping of `key: value` pairs: Claude Code reads it as empty and treats the file as a reference document",
                     root.type_name()
                 ),
             );
-        }
-        if plugin {
-            agent.name = Some(cx.kind.stem.clone());
+            agent.status = Status::NotAgent("frontmatter is not a mapping".into());
         } else {
             no_name(cx, block.open, &mut agent);
         }
@@ -550,6 +551,10 @@ fn field_value(cx: &mut Ctx, agent: &mut Agent, field: &schema::Field, key_span:
                 keep(agent, "default".into());
                 return;
             }
+            if key == "isolation" && plugin && s != Some("worktree") {
+                enum_problem(cx, (key, key_span), &["worktree"], v, s);
+                return;
+            }
             if let Some(s) = s
                 && values.contains(&s)
             {
@@ -561,11 +566,7 @@ fn field_value(cx: &mut Ctx, agent: &mut Agent, field: &schema::Field, key_span:
                 keep(agent, v.display());
                 return;
             }
-            if key == "isolation" && plugin && s == Some("worktree") {
-                keep(agent, "worktree".into());
-                return;
-            }
-            enum_problem(cx, key, values, v, s);
+            enum_problem(cx, (key, key_span), values, v, s);
         }
         FieldType::Effort => match effort(&v.value) {
             Some(level) => keep(agent, level),
@@ -737,7 +738,8 @@ pub fn max_turns(v: &Value) -> Option<i64> {
     (n >= 1).then_some(n)
 }
 
-fn enum_problem(cx: &mut Ctx, key: &str, values: &[&str], v: &Node, s: Option<&str>) {
+fn enum_problem(cx: &mut Ctx, key: (&str, Span), values: &[&str], v: &Node, s: Option<&str>) {
+    let (key, key_span) = key;
     let near = s.and_then(|s| {
         values
             .iter()
@@ -755,11 +757,11 @@ fn enum_problem(cx: &mut Ctx, key: &str, values: &[&str], v: &Node, s: Option<&s
     let shown = loader_shown(v);
     let (code, message) = match key {
         "color" => {
-            let extra = if matches!(v.value, Value::Null)
-                && v.span.is_empty()
-                && cx.text[v.span.start as usize..].trim_start().starts_with('#')
-            {
-                ". A value starting with `#` is a YAML comment; Claude Code has no hex colors"
+            let rest = &cx.text[key_span.end as usize..];
+            let line = rest.split(['\n', '\r']).next().unwrap_or("");
+            let comment = line.trim_start_matches(':').trim_start().starts_with('#');
+            let extra = if matches!(v.value, Value::Null) && comment {
+                ". A value starting with `#` is a YAML comment, so the color is empty; Claude Code has no hex colors"
             } else {
                 ""
             };
@@ -1294,4 +1296,271 @@ fn insert_after_entry(text: &str, map: &Map, after: &str, line: &str) -> Option<
     let at = end_of_value + nl + 1;
     let eol = if text[..at].ends_with("\r\n") { "\r\n" } else { "\n" };
     Some(Edit::new(Span::empty(at), format!("{line}{eol}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::claude::{FileKind, Source, analyze};
+
+    /// `(code, severity, text under the span)` of every diagnostic of a project agent.
+    fn diags(text: &str) -> Vec<(Code, Severity, String)> {
+        diags_as(&FileKind::project("x"), text)
+    }
+
+    fn diags_as(kind: &FileKind, text: &str) -> Vec<(Code, Severity, String)> {
+        analyze(kind, text)
+            .0
+            .into_iter()
+            .map(|d| (d.code, d.severity, d.span.text(text).to_string()))
+            .collect()
+    }
+
+    fn agent(text: &str) -> Agent {
+        analyze(&FileKind::project("x"), text).1
+    }
+
+    fn plugin() -> FileKind {
+        FileKind {
+            source: Source::Plugin { plugin: "tools".into() },
+            stem: "file-name".into(),
+        }
+    }
+
+    const OK: &str = "---\nname: rev\ndescription: Reviews code\n";
+
+    fn with(extra: &str) -> String {
+        format!("{OK}{extra}---\nBody\n")
+    }
+
+    #[test]
+    fn a_complete_agent_is_clean() {
+        let t = with(
+            "tools: Read, Grep, Agent(Explore), mcp__github__get_issue\ndisallowedTools: mcp__*\nmodel: claude-opus-5\npermissionMode: manual\neffort: MED\nmaxTurns: \"1,000\"\nmemory: local\nisolation: remote\nbackground: \"true\"\ncolor: pink\nskills: [a, b]\nomitClaudeMd: true\ninitialPrompt: Start\nautoCompactWindow: 200000\nmcpServers:\n  - github\n  - pw:\n      type: stdio\n      command: npx\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: ./x.sh\nexperimental:\n  cacheTtl: 1h\n",
+        );
+        assert_eq!(diags(&t), []);
+        let a = agent(&t);
+        assert!(a.loaded());
+        assert_eq!(a.setting("permissionMode").unwrap().value, "default");
+        assert_eq!(a.setting("effort").unwrap().value, "medium");
+        assert_eq!(a.setting("maxTurns").unwrap().value, "1000");
+        assert_eq!(a.agent_refs.len(), 1);
+    }
+
+    #[test]
+    fn the_name_decides_whether_it_is_an_agent() {
+        // No name: a reference document (info), nothing else checked.
+        assert_eq!(
+            diags("---\ndescription: d\nbogus: 1\n---\n"),
+            [(Code::MissingField, Severity::Info, "---".into())]
+        );
+        for empty in ["", " \"\"", " 0", " false", " null"] {
+            let t = format!("---\nname:{empty}\ndescription: d\n---\n");
+            let d = diags(&t);
+            assert_eq!(d.len(), 1, "{t}");
+            assert_eq!((d[0].0, d[0].1), (Code::MissingField, Severity::Info), "{t}");
+        }
+        // Other non-strings skip the file: an error on the value.
+        assert_eq!(
+            diags("---\nname: [agent-name]\ndescription: d\n---\n"),
+            [(Code::MissingField, Severity::Error, "[agent-name]".into())]
+        );
+        assert_eq!(
+            diags("---\nname: 123\ndescription: d\n---\n"),
+            [(Code::MissingField, Severity::Error, "123".into())]
+        );
+        for bad in ["-rev", "team:rev", "team\u{ff1a}rev"] {
+            let t = format!("---\nname: {bad}\ndescription: d\n---\n");
+            assert_eq!(diags(&t), [(Code::InvalidName, Severity::Error, bad.into())], "{t}");
+        }
+        let long = "a".repeat(257);
+        assert_eq!(diags(&format!("---\nname: {long}\ndescription: d\n---\n"))[0].0, Code::InvalidName);
+        // What the loader accepts.
+        for good in ["Rev Iewer", "rev_1", &"a".repeat(256), "rev-"] {
+            assert_eq!(diags(&format!("---\nname: {good}\ndescription: d\n---\n")), [], "{good}");
+        }
+        // Keys are case-sensitive.
+        assert_eq!(diags("---\nName: rev\ndescription: d\n---\n")[0].0, Code::MissingField);
+    }
+
+    #[test]
+    fn the_description_is_required_and_a_string() {
+        assert_eq!(
+            diags("---\nname: rev\n---\n"),
+            [(Code::MissingField, Severity::Error, "rev".into())]
+        );
+        for bad in ["42", "true", "[a]", "\"\"", ""] {
+            let t = format!("---\nname: rev\ndescription: {bad}\n---\n");
+            let d = diags(&t);
+            assert_eq!((d[0].0, d[0].1), (Code::MissingField, Severity::Error), "{t}");
+        }
+        // Whitespace only is accepted; `\n` becomes a line break.
+        assert_eq!(diags("---\nname: rev\ndescription: \" \"\n---\n"), []);
+        assert_eq!(agent("---\nname: rev\ndescription: a\\nb\n---\n").description.unwrap(), "a\nb");
+    }
+
+    #[test]
+    fn invalid_values_are_dropped_with_a_warning() {
+        let cases: &[(&str, Code, &str)] = &[
+            ("permissionMode: Plan\n", Code::InvalidValue, "Plan"),
+            ("permissionMode: true\n", Code::InvalidValue, "true"),
+            ("effort: ultracode\n", Code::InvalidValue, "ultracode"),
+            ("effort: \" Medium \"\n", Code::InvalidValue, "\" Medium \""),
+            ("maxTurns: 0\n", Code::InvalidValue, "0"),
+            ("maxTurns: 2.5\n", Code::InvalidValue, "2.5"),
+            ("maxTurns: abc\n", Code::InvalidValue, "abc"),
+            ("memory: Project\n", Code::InvalidValue, "Project"),
+            ("isolation: container\n", Code::InvalidValue, "container"),
+            ("background: yes\n", Code::InvalidValue, "yes"),
+            ("color: teal\n", Code::InvalidColor, "teal"),
+            ("color: Red\n", Code::InvalidColor, "Red"),
+            ("autoCompactWindow: 5000\n", Code::InvalidValue, "5000"),
+            ("initialPrompt: \"  \"\n", Code::InvalidValue, "\"  \""),
+            ("model: 42\n", Code::InvalidType, "42"),
+            ("model: sonet\n", Code::InvalidModel, "sonet"),
+            ("mcpServers: [{pw: {type: carrier}}]\n", Code::InvalidValue, "{type: carrier}"),
+            ("mcpServers: [42]\n", Code::InvalidType, "42"),
+            ("tool: Read\n", Code::UnknownKey, "tool"),
+            ("outputStyle: x\n", Code::UnknownKey, "outputStyle"),
+        ];
+        for (line, code, under) in cases {
+            let t = with(line);
+            assert_eq!(diags(&t), [(*code, Severity::Warning, under.to_string())], "{line}");
+            assert!(agent(&t).loaded(), "{line}");
+        }
+        // What the loader accepts leniently.
+        for line in [
+            "permissionMode: \n",
+            "effort: 7\n",
+            "effort: \"7 levels\"\n",
+            "effort: 2.5\n",
+            "maxTurns: \"20 turns\"\n",
+            "maxTurns: \"1e2\"\n",
+            "model: INHERIT\n",
+            "model: gpt-4o\n",
+            "background: false\n",
+            "omitClaudeMd: \"true\"\n",
+        ] {
+            assert_eq!(diags(&with(line)), [], "{line}");
+        }
+        assert_eq!(agent(&with("model: INHERIT\n")).setting("model").unwrap().value, "inherit");
+        assert_eq!(agent(&with("maxTurns: \"1e2\"\n")).setting("maxTurns").unwrap().value, "100");
+        // A color that YAML reads as a comment.
+        let d = analyze(&FileKind::project("x"), &with("color: #FF5733\n")).0;
+        assert_eq!(d[0].code, Code::InvalidColor);
+        assert!(d[0].message.contains("YAML comment"), "{}", d[0].message);
+    }
+
+    #[test]
+    fn did_you_mean_fixes() {
+        let fix = |line: &str| {
+            let t = with(line);
+            let d = analyze(&FileKind::project("x"), &t).0;
+            let f = d[0].fix.as_ref().expect("a fix");
+            (crate::analysis::diagnostic::apply(&t, &f.edits), f.safe)
+        };
+        assert_eq!(fix("permissionMode: Plan\n"), (with("permissionMode: plan\n"), false));
+        assert_eq!(fix("allowed-tools: Read\n"), (with("tools: Read\n"), false));
+        assert_eq!(fix("tools: Read, grep\n"), (with("tools: Read, Grep\n"), false));
+        assert_eq!(fix("tools: Task(rev)\n"), (with("tools: Agent(rev)\n"), true));
+        assert_eq!(fix("tools: MultiEdit\n"), (with("tools: Edit\n"), false));
+        assert_eq!(fix("model: sonet\n"), (with("model: sonnet\n"), false));
+        // A duplicate key: removing the ignored one changes nothing.
+        assert_eq!(
+            fix("model: opus\nmodel: haiku\n"),
+            (with("model: haiku\n"), true)
+        );
+    }
+
+    #[test]
+    fn tool_lists() {
+        let d = diags(&with("tools: Read, grep, LS, Bash(git diff:*), Frobnicate\n"));
+        assert_eq!(
+            d,
+            [
+                (Code::UnknownTool, Severity::Warning, "grep".into()),
+                (Code::UnknownTool, Severity::Warning, "LS".into()),
+                (Code::IgnoredSpecifier, Severity::Warning, "Bash(git diff:*)".into()),
+                (Code::UnknownTool, Severity::Warning, "Frobnicate".into()),
+            ]
+        );
+        // Nothing resolves: the agent would start with zero tools.
+        let d = analyze(&FileKind::project("x"), &with("tools: Frob, Nicate\n")).0;
+        assert!(d.iter().any(|d| d.message.contains("zero tools")), "{d:?}");
+        // Several Agent(...) entries: only the last applies.
+        let d = diags(&with("tools: Agent(a), Read, Agent(b)\n"));
+        assert_eq!(d, [(Code::ShadowedRule, Severity::Warning, "Agent(a)".into())]);
+        // An empty `tools` means no tools; an explicit `[]` is taken as meant.
+        assert_eq!(diags(&with("tools:\n"))[0].0, Code::InvalidValue);
+        assert_eq!(diags(&with("tools: \"\"\n"))[0].0, Code::InvalidValue);
+        assert_eq!(diags(&with("tools: []\n")), []);
+        // `*` means every tool; lists, MCP names and Agent types are fine.
+        assert_eq!(diags(&with("tools: \"*\"\n")), []);
+        assert_eq!(diags(&with("tools:\n  - Read\n  - mcp__x\n  - Agent(a, b)\n")), []);
+        assert_eq!(diags(&with("disallowedTools: Bash(rm:*)\n")), []);
+        // Entries of a YAML list sit on the exact item.
+        let t = with("tools:\n  - Read\n  - \"grepp\"\n");
+        assert_eq!(diags(&t), [(Code::UnknownTool, Severity::Warning, "grepp".into())]);
+    }
+
+    #[test]
+    fn hooks_problems_skip_the_file() {
+        for (hooks, under) in [
+            ("hooks: x\n", "x"),
+            ("hooks:\n  PreToolUse: ./check.sh\n", "./check.sh"),
+            ("hooks:\n  PreToolUse:\n    - matcher: Bash\n", "matcher: Bash\n"),
+            ("hooks:\n  Stop:\n    - hooks:\n        - type: shell\n", "shell"),
+        ] {
+            let t = with(hooks);
+            let d = diags(&t);
+            assert_eq!(d.len(), 1, "{hooks}: {d:?}");
+            assert_eq!((d[0].0, d[0].1), (Code::InvalidType, Severity::Error), "{hooks}");
+            assert!(under.starts_with(d[0].2.trim_end()), "{hooks}: {:?}", d[0].2);
+            assert!(!agent(&t).loaded(), "{hooks}");
+        }
+        // An unknown event is a warning (lenient).
+        let d = diags(&with("hooks:\n  PreTool:\n    - hooks:\n        - type: command\n          command: x\n"));
+        assert_eq!(d, [(Code::UnknownKey, Severity::Warning, "PreTool".into())]);
+        // A hook event at the top level skips the file.
+        let d = diags(&with("PreToolUse:\n  - hooks: []\n"));
+        assert_eq!(d, [(Code::InvalidType, Severity::Error, "PreToolUse".into())]);
+    }
+
+    #[test]
+    fn plugin_agents_follow_their_own_rules() {
+        let p = plugin();
+        // No name: the file name; no frontmatter: still loaded.
+        let (d, a, _) = analyze(&p, "---\ndescription: d\n---\n");
+        assert_eq!(d, []);
+        assert_eq!(a.name.as_deref(), Some("file-name"));
+        let (_, a, _) = analyze(&p, "Just a prompt\n");
+        assert_eq!(a.name.as_deref(), Some("file-name"));
+        assert!(a.loaded());
+        // Ignored fields, `when_to_use` accepted, color unchecked, isolation only worktree.
+        let t = "---\nname: r\nwhen_to_use: d\npermissionMode: plan\nhooks: {}\ninitialPrompt: go\ncolor: teal\nisolation: remote\n---\n";
+        let d = diags_as(&p, t);
+        assert_eq!(
+            d,
+            [
+                (Code::IgnoredField, Severity::Warning, "permissionMode".into()),
+                (Code::IgnoredField, Severity::Warning, "hooks".into()),
+                (Code::IgnoredField, Severity::Warning, "initialPrompt".into()),
+                (Code::InvalidValue, Severity::Warning, "remote".into()),
+            ]
+        );
+        // A name with `:` is fine in a plugin (it is namespaced anyway); a number description is text.
+        assert_eq!(diags_as(&p, "---\nname: a\ndescription: 42\n---\n"), []);
+    }
+
+    #[test]
+    fn files_without_an_agent() {
+        assert_eq!(
+            diags("# Notes\n"),
+            [(Code::NoFrontmatter, Severity::Info, "# Notes".into())]
+        );
+        assert_eq!(diags("---\n- a\n- b\n---\n")[0].0, Code::InvalidType);
+        assert_eq!(diags("---\n- a\n- b\n---\n")[0].1, Severity::Info);
+        let huge = format!("{OK}---\n{}", "x".repeat(MAX_BYTES));
+        assert_eq!(diags(&huge)[0].1, Severity::Error);
+    }
 }
