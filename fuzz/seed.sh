@@ -2,7 +2,7 @@
 # Build the seed corpora in fuzz/corpus/<target> from the repository's example files (and
 # ../shared/corpus when it is there):
 #
-# - analyze:     a kind byte (0 config, 1 agent, 2 mode file) + a file;
+# - analyze:     a kind byte (0 config, 1 agent, 2 mode file, 3 Claude Code agent) + a file;
 # - frontmatter: Markdown agents as they are;
 # - jsonc:       config files as they are;
 # - lsp:         an encoding byte, `didOpen` of a config and an agent (each text NUL-terminated),
@@ -23,7 +23,10 @@ agents=$(
 )
 modes=$(find ../test-workspace -path '*mode*' -name '*.md' -type f | sort)
 # Claude Code agents: Markdown with frontmatter too, other keys.
-claude=$(ls ../../shared/corpus/C_claude_agent/* 2>/dev/null || true)
+claude=$(
+    find ../test-workspace/.claude ../test-workspace/plugins -name '*.md' -type f | sort
+    ls ../../shared/corpus/C_claude_agent/* 2>/dev/null || true
+)
 
 name() { # file -> a seed name unique per source file
     printf '%s' "$1" | sed 's|^\(\.\./\)*||' | tr -c 'A-Za-z0-9._-' '_'
@@ -46,6 +49,7 @@ for f in $modes; do
     n=$((n + 1))
 done
 for f in $claude; do
+    { printf '\003'; cat "$f"; } > "corpus/analyze/$(name "$f")-claude"
     cp "$f" "corpus/frontmatter/$(name "$f")"
     n=$((n + 1))
 done
@@ -59,7 +63,8 @@ done
 #   29 01 00 01 ff "x" 00 02 00 02 00 "y: 1\n" 00
 #                   two edits on slot 1: replace line 1 with "x", insert a line at line 2
 #   10 ... 00       open the untitled Markdown document (slot 2) with the agent
-#   1a ... 00       full replacement of the untitled config (slot 3, never opened: ignored)
+#   18 ... 00       open the Claude Code agent (slot 3) with test-workspace's code-reviewer
+#   1b 01 04        hover on slot 3 at line 1, column 4
 #   1f 17           close slots 3 and 2
 small() { [ "$(wc -c < "$1")" -lt 2048 ]; }
 small_configs=$(for f in $configs; do small "$f" && echo "$f"; done || true)
@@ -78,7 +83,8 @@ for c in $small_configs; do
             printf '\000\003\001\004\014\001\002\005\002\006\006\016'
             printf '\051\001\000\001\377x\000\002\000\002\000y: 1\n\000'
             printf '\020'; cat "$a"
-            printf '\000\032{}\000\037\027'
+            printf '\000\030'; cat ../test-workspace/.claude/agents/code-reviewer.md
+            printf '\000\033\001\004\037\027'
         } > "$out"
         n=$((n + 1))
     done

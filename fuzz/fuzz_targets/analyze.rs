@@ -1,6 +1,7 @@
-//! Parse and analyse arbitrary input as an opencode file, and apply its fixes.
+//! Parse and analyse arbitrary input as an agent file, and apply its fixes.
 //!
-//! The first byte picks the kind (config, Markdown agent, Markdown mode file); the rest, read
+//! The first byte picks the kind (opencode config, Markdown agent, Markdown mode file; Claude Code
+//! project agent, plugin agent); the rest, read
 //! lossily as UTF-8, is analysed. A crash is any panic in the analysis, or a broken invariant:
 //!
 //! - every span (diagnostic, related location in the same file, fix edit, agent declaration,
@@ -20,8 +21,10 @@
 mod common;
 
 use agent_lsp::analysis::Code;
+use agent_lsp::analysis::claude::{self, Source};
 use agent_lsp::analysis::diagnostic::apply;
-use agent_lsp::analysis::opencode::{FileKind, fix_all};
+use agent_lsp::analysis::opencode::FileKind as OcKind;
+use agent_lsp::analysis::{FileKind, fix_all};
 use common::{checked, has};
 use libfuzzer_sys::fuzz_target;
 
@@ -29,10 +32,16 @@ fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else {
         return;
     };
-    let kind = match selector % 3 {
-        0 => FileKind::Config,
-        1 => FileKind::Agent { name: "fuzz".into() },
-        _ => FileKind::Mode { name: "fuzz".into() },
+    let kind: FileKind = match selector % 5 {
+        0 => OcKind::Config.into(),
+        1 => OcKind::Agent { name: "fuzz".into() }.into(),
+        2 => OcKind::Mode { name: "fuzz".into() }.into(),
+        3 => claude::FileKind::project("fuzz").into(),
+        _ => claude::FileKind {
+            source: Source::Plugin { plugin: "p".into() },
+            stem: "fuzz".into(),
+        }
+        .into(),
     };
     let text = String::from_utf8_lossy(rest);
     let analysis = checked(&kind, &text);

@@ -1,8 +1,8 @@
 //! Invariants shared by the fuzz targets (included with `mod common;`; each target uses part).
 #![allow(dead_code)]
 
-use agent_lsp::analysis::opencode::{FileAnalysis, FileKind, analyze};
 use agent_lsp::analysis::{Code, Encoding, LineIndex, Location, Span};
+use agent_lsp::analysis::{FileAnalysis, FileKind, analyze};
 
 /// A span lies within the text and on char boundaries.
 pub fn check_span(text: &str, span: Span, what: &str) {
@@ -74,6 +74,26 @@ pub fn check_analysis(text: &str, analysis: &FileAnalysis) {
     }
     for decl in &analysis.agents {
         check_span(text, decl.span, "agent declaration");
+    }
+    if let Some(c) = &analysis.claude {
+        check_span(text, c.agent.name_span, "Claude agent name");
+        for (_, s) in &c.agent.agent_refs {
+            check_span(text, *s, "Claude Agent(type) reference");
+        }
+        for s in &c.reading.quoted {
+            check_span(text, *s, "value quoted by the retry");
+        }
+        for (_, s) in &c.reading.lost_keys {
+            check_span(text, *s, "key lost after an early `---`");
+        }
+        if let Some(b) = &c.reading.block {
+            for (s, what) in [(b.open, "open"), (b.yaml, "yaml"), (b.close, "close"), (b.body, "body")] {
+                check_span(text, s, &format!("Claude block {what}"));
+            }
+            assert!(b.open.end <= b.yaml.start && b.yaml.end <= b.close.start && b.close.end <= b.body.start);
+            assert_eq!(b.close.text(text), "---", "the closing hyphens");
+            assert_eq!(b.body.end as usize, text.len());
+        }
     }
     for r in &analysis.refs {
         check_span(text, r.span, "agent reference");

@@ -19,9 +19,10 @@
 
 mod common;
 
+use agent_lsp::analysis::opencode::FileKind;
 use agent_lsp::analysis::opencode::markdown::{self, Reading};
-use agent_lsp::analysis::opencode::{FileKind, analyze};
 use agent_lsp::analysis::syntax::frontmatter::split;
+use agent_lsp::analysis::{analyze, claude};
 use common::{check_analysis, check_span};
 use libfuzzer_sys::fuzz_target;
 
@@ -86,8 +87,18 @@ fuzz_target!(|data: &[u8]| {
     }
 
     let kind = FileKind::Agent { name: "fuzz".into() };
-    let analysis = analyze(&kind, text);
+    let analysis = analyze(&kind.into(), text);
     check_analysis(text, &analysis);
     assert_eq!(analysis.split.as_ref(), Some(&s), "the analysis splits differently");
     assert_eq!(analysis.reading, Some(read.reading), "the analysis reads differently");
+
+    // The same text as a Claude Code agent: Claude's own block rules, both passes, the checks.
+    let analysis = analyze(&claude::FileKind::project("fuzz").into(), text);
+    check_analysis(text, &analysis);
+    let c = analysis.claude.as_ref().expect("a Claude analysis");
+    assert_eq!(
+        c.reading.block,
+        claude::read::read(text).block,
+        "the analysis finds another block"
+    );
 });

@@ -20,7 +20,8 @@
 mod common;
 
 use agent_lsp::analysis::Span;
-use agent_lsp::analysis::opencode::{FileKind, analyze};
+use agent_lsp::analysis::analyze;
+use agent_lsp::analysis::opencode::FileKind;
 use agent_lsp::analysis::syntax::{MAX_DEPTH, Node, Parsed, Style, Value, depth, jsonc};
 use common::{check_analysis, check_span};
 use libfuzzer_sys::fuzz_target;
@@ -190,7 +191,7 @@ fuzz_target!(|data: &[u8]| {
         );
     }
 
-    let analysis = analyze(&FileKind::Config, text);
+    let analysis = analyze(&FileKind::Config.into(), text);
     check_analysis(text, &analysis);
     assert!(analysis.parsed == parsed, "the analysis parsed differently");
 });

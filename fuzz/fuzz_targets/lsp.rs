@@ -19,8 +19,8 @@
 //! | 7 | `didClose` | |
 //!
 //! Slots: 0 `opencode.json` and 1 `.opencode/agents/reviewer.md` of a workspace folder that does
-//! not exist on disk (so nothing is read from disk), 2 an untitled Markdown document, 3 an
-//! untitled `opencode.json`. A position's line byte is `line % line_count` (`0xFF`: the line
+//! not exist on disk (so nothing is read from disk), 2 an untitled Markdown document, 3 a Claude
+//! Code agent `.claude/agents/helper.md` of the same workspace folder. A position's line byte is `line % line_count` (`0xFF`: the line
 //! count itself, past the last line); its column byte is the column (`0xC0..=0xFE`: that many
 //! units before the line end, minus `0xC0`; `0xFF`: `u32::MAX`). Positions are computed on the
 //! model's text, as a client computes them on its buffer.
@@ -37,7 +37,7 @@
 //! - every range the server returns (diagnostics, related locations, hover, completion edits,
 //!   definitions, references, rename range, document symbols, the fix-all edit) is a valid
 //!   position in its document: a line that exists, a column within it on a character boundary;
-//! - the fix-all edit applied to the text gives `opencode::fix_all`'s text;
+//! - the fix-all edit applied to the text gives `analysis::fix_all`'s text;
 //! - only open documents have diagnostics (closing clears them);
 //! - at the end, the diagnostics last published for each document equal those a fresh server
 //!   publishes when the documents are opened with their final texts (as sets).
@@ -50,7 +50,8 @@
 use std::str::FromStr;
 
 use agent_lsp::analysis::Encoding;
-use agent_lsp::analysis::opencode::{FileKind, fix_all};
+use agent_lsp::analysis::opencode::FileKind as OcKind;
+use agent_lsp::analysis::{FileKind, claude, fix_all};
 use agent_lsp::lsp::settings::{GlobalConfig, Settings};
 use agent_lsp::lsp::state::{Publish, State};
 use libfuzzer_sys::fuzz_target;
@@ -85,9 +86,9 @@ const SLOT: [Slot; SLOTS] = [
         workspace: false,
     },
     Slot {
-        uri: "untitled:/scratch/opencode.json",
-        lang: "json",
-        workspace: false,
+        uri: "file:///nonexistent-agent-lsp-fuzz/project/.claude/agents/helper.md",
+        lang: "markdown",
+        workspace: true,
     },
 ];
 
@@ -98,16 +99,20 @@ fn uri(slot: usize) -> Uri {
 /// The kind the server gives a document, from what it was opened with (`None`: not analysed).
 fn kind_of(slot: usize, opened_with: &str) -> Option<FileKind> {
     match slot {
-        0 | 3 => Some(FileKind::Config),
-        1 => Some(FileKind::Agent {
-            name: "reviewer".into(),
-        }),
-        _ => opened_with
-            .trim_start_matches('\u{feff}')
-            .starts_with("---")
-            .then(|| FileKind::Agent {
+        0 => Some(OcKind::Config.into()),
+        1 => Some(
+            OcKind::Agent {
+                name: "reviewer".into(),
+            }
+            .into(),
+        ),
+        3 => Some(claude::FileKind::project("helper").into()),
+        _ => opened_with.trim_start_matches('\u{feff}').starts_with("---").then(|| {
+            OcKind::Agent {
                 name: "untitled:Untitled-1".into(),
-            }),
+            }
+            .into()
+        }),
     }
 }
 
