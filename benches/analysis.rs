@@ -126,6 +126,52 @@ fn bench_typical_agent() {
     );
 }
 
+/// A Claude Code agent as written in practice: a tool list, hooks, a few settings, a prompt.
+const TYPICAL_CLAUDE_AGENT: &str = "---
+name: reviewer
+description: Reviews pull requests for correctness, style and security. Use after every change.
+tools: Read, Grep, Glob, Bash, Agent(helper, Explore), mcp__github__get_pull_request
+disallowedTools: Write
+model: sonnet
+permissionMode: plan
+maxTurns: 20
+effort: high
+memory: project
+color: cyan
+hooks:
+  PreToolUse:
+    - matcher: Bash
+      hooks:
+        - type: command
+          command: ./scripts/check.sh
+---
+You are a careful reviewer. Check error handling, tests and security; suggest concrete fixes.
+";
+
+fn bench_claude_agent() {
+    let kind = agent_lsp::analysis::FileKind::Claude(agent_lsp::analysis::claude::FileKind::project("reviewer"));
+    let a = agent_lsp::analysis::analyze(&kind, TYPICAL_CLAUDE_AGENT);
+    assert!(
+        a.diagnostics.is_empty(),
+        "the typical Claude agent should be clean: {:?}",
+        a.diagnostics
+    );
+    let runs = 2000;
+    let times = sample(runs, 200, || {
+        black_box(agent_lsp::analysis::analyze(
+            black_box(&kind),
+            black_box(TYPICAL_CLAUDE_AGENT),
+        ));
+    });
+    println!(
+        "typical Claude Code agent ({} lines, {} bytes): median {:.1} µs, p95 {:.1} µs ({runs} runs)",
+        TYPICAL_CLAUDE_AGENT.lines().count(),
+        TYPICAL_CLAUDE_AGENT.len(),
+        micros(percentile(&times, 0.5)),
+        micros(percentile(&times, 0.95)),
+    );
+}
+
 fn config_with_agents(n: usize) -> String {
     let mut s = String::from("{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"agent\": {\n");
     for i in 0..n {
@@ -268,6 +314,9 @@ fn main() {
     }
     if wanted("agent") {
         bench_typical_agent();
+    }
+    if wanted("claude") {
+        bench_claude_agent();
     }
     if wanted("config") {
         bench_big_config();

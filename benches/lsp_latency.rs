@@ -3,6 +3,8 @@
 //! - (a) `didChange` to its `publishDiagnostics` for a typical agent file (~40 lines with
 //!   permission maps), 500 iterations alternating two edits;
 //! - (b) the same for an `opencode.json` with 500 agents;
+//! - (d) the same as (a) for a Claude Code agent (`.claude/agents/`, ~40 lines, a tool list and
+//!   hooks), among 20 other Claude agents of the project;
 //! - (c) `initialize` (then `initialized`) to the first `publishDiagnostics` for a generated
 //!   2,000-file workspace, over several runs.
 //!
@@ -363,6 +365,46 @@ Be concise. Do not rewrite the whole file.
     )
 }
 
+fn claude_agent_file(i: usize, mode: &str) -> String {
+    format!(
+        "---
+name: reviewer{i}
+description: Reviews pull requests for correctness, style and security. Use after every change.
+tools: Read, Grep, Glob, Bash, Agent(helper1, Explore), mcp__github__get_pull_request
+disallowedTools: Write
+model: sonnet
+permissionMode: {mode}
+maxTurns: 20
+effort: high
+memory: project
+color: cyan
+hooks:
+  PreToolUse:
+    - matcher: Bash
+      hooks:
+        - type: command
+          command: ./scripts/check.sh
+tool: Read
+---
+You are a careful reviewer.
+
+When reviewing:
+- Check error handling and edge cases.
+- Check that tests cover the change.
+- Point out security problems first.
+- Suggest concrete fixes, with code.
+
+Output format:
+1. Summary
+2. Blocking issues
+3. Suggestions
+4. Nits
+
+Be concise. Do not rewrite the whole file.
+"
+    )
+}
+
 fn big_config(agents: usize) -> String {
     let mut s = String::from(
         "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"default_agent\": \"agent0\",\n  \"agent\": {\n",
@@ -431,6 +473,27 @@ fn bench_agent_file(bin: &Path, home: &Path) {
     // Line 2 is `mode: subagent`: flip it to an invalid mode and back (diagnostics change).
     let samples = edit_latency(&mut c, &uri, 2, 6, "subagent", "subagnt", 500);
     report("(a) didChange -> publish, 40-line agent", samples);
+    c.finish();
+}
+
+fn bench_claude_agent(bin: &Path, home: &Path) {
+    let ws = TempDir::new("claude");
+    for i in 1..=20 {
+        write(
+            &ws.0,
+            &format!(".claude/agents/a{i}.md"),
+            &claude_agent_file(i, "default"),
+        );
+    }
+    let text = claude_agent_file(0, "plan");
+    write(&ws.0, ".claude/agents/reviewer.md", &text);
+    let mut c = Client::start(bin, &ws.0, home);
+    let uri = format!("file://{}", ws.0.join(".claude/agents/reviewer.md").display());
+    c.open(&uri, "markdown", 1, &text);
+    c.wait_publish(&uri, Some(1));
+    // Line 6 is `permissionMode: plan`: flip it to an invalid mode and back.
+    let samples = edit_latency(&mut c, &uri, 6, 16, "plan", "Plan", 500);
+    report("(d) didChange -> publish, 40-line Claude agent", samples);
     c.finish();
 }
 
@@ -517,6 +580,7 @@ fn main() {
     println!("lsp_latency: {}", bin.display());
     let started = Instant::now();
     bench_agent_file(&bin, &home.0);
+    bench_claude_agent(&bin, &home.0);
     bench_big_config(&bin, &home.0);
     bench_workspace_scan(&bin, &home.0);
     println!("lsp_latency: done in {:.1} s", started.elapsed().as_secs_f64());
