@@ -128,7 +128,11 @@ pub fn card(a: &Agent, registered: &str, definers: &[Definer]) -> String {
 pub fn json(a: &Agent, registered: &str, definers: &[Definer]) -> serde_json::Value {
     let (_, tools) = effective_tools(a);
     let mut settings = serde_json::Map::new();
-    for s in &a.settings {
+    for s in a
+        .settings
+        .iter()
+        .filter(|s| !matches!(s.key, "model" | "permissionMode"))
+    {
         settings.insert(s.key.to_string(), serde_json::Value::String(s.value.clone()));
     }
     serde_json::json!({
