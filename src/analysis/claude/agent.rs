@@ -223,7 +223,24 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
         }
         return agent;
     };
+    // After the lenient retry, column-0 lines that continued a one-line description (`user:
+    // "..."` in an example) are read as keys of their own: those keys, in order.
+    let mut continuation: Vec<Span> = Vec::new();
+    if reading.outcome == Outcome::Retry {
+        let mut after_description = false;
+        for e in &map.entries {
+            let key = e.key.name.as_str();
+            let continues = after_description && schema::field(key).is_none();
+            after_description = (key == "description" && matches!(e.value.value, Value::Str(_))) || continues;
+            if continues {
+                continuation.push(e.key.span);
+            }
+        }
+    }
     for d in &reading.parsed.duplicates {
+        if continuation.contains(&d.first) || continuation.contains(&d.duplicate) {
+            continue;
+        }
         let first = map.entries.iter().find(|e| e.key.span == d.first);
         let fix = first.and_then(|_| delete_entry(cx.text, map, d.first));
         let diag = cx.push(
@@ -327,6 +344,13 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
         },
     }
 
+    // Prose values that YAML silently shortens: a ` #` comment, a dropped `!tag`.
+    for key in ["description", "initialPrompt", "when_to_use"] {
+        if let Some(e) = map.get(key) {
+            shortened(cx, key, e.key.span, &e.value);
+        }
+    }
+
     // §7.4: the description (a plugin agent falls back to `when_to_use`, then `when-to-use`).
     let desc = if plugin {
         map.get("description")
@@ -394,9 +418,20 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
         }
     }
 
-    // Every other key.
+    // Every other key. After the lenient retry, column-0 lines that continued a one-line
+    // description (`user: "..."` in an example) are read as keys of their own.
     for e in &map.entries {
         let key = e.key.name.as_str();
+        if continuation.contains(&e.key.span) {
+            cx.dropped(
+                Code::UnknownKey,
+                e.key.span,
+                format!(
+                    "this line continues the description, but Claude Code's lenient retry reads it as a key `{key}`: the description keeps only its first line. Quote the description (or use `description: |`) to keep it whole"
+                ),
+            );
+            continue;
+        }
         if map.get(key).is_some_and(|last| last.key.span != e.key.span) {
             continue; // a duplicate: the last one counts
         }
@@ -428,6 +463,53 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
         field_value(cx, &mut agent, field, e.key.span, &e.value);
     }
     agent
+}
+
+/// A plain one-line prose value that YAML shortens without a word: the text after ` #` is a
+/// comment, and an unknown `!tag` before the value is dropped.
+fn shortened(cx: &mut Ctx, key: &str, key_span: Span, v: &Node) {
+    let text = cx.text;
+    let (Value::Str(s), Style::Plain) = (&v.value, v.style) else {
+        return;
+    };
+    let end = v.span.end as usize;
+    let line_end = text[end..].find(['\n', '\r']).map_or(text.len(), |i| end + i);
+    let rest = &text[end..line_end];
+    if let Some(i) = rest.find('#')
+        && rest[..i].trim().is_empty()
+        && !rest[..i].is_empty()
+    {
+        let comment = Span::new(end + i, line_end);
+        let d = cx.dropped(
+            Code::InvalidValue,
+            comment,
+            format!(
+                "` #` starts a YAML comment, so `{key}` ends at \"{}\" and this text is dropped. Quote the whole value to keep it",
+                s.chars().rev().take(40).collect::<Vec<_>>().into_iter().rev().collect::<String>()
+            ),
+        );
+        let whole = Span::new(v.span.start as usize, line_end);
+        let raw = whole.text(text).trim_end();
+        let quoted = format!("\"{}\"", raw.replace('\\', "\\\\").replace('"', "\\\""));
+        *d = d.clone().with_fix(
+            "Quote the whole value",
+            vec![Edit::new(Span::new(v.span.start as usize, v.span.start as usize + raw.len()), quoted)],
+            false,
+        );
+    }
+    let before = &text[key_span.end as usize..v.span.start as usize];
+    if let Some(i) = before.find('!') {
+        let at = key_span.end as usize + i;
+        let tag_end = text[at..].find(char::is_whitespace).map_or(at, |j| at + j);
+        let tag = &text[at..tag_end];
+        if !tag.starts_with("!!") {
+            cx.dropped(
+                Code::InvalidValue,
+                Span::new(at, tag_end),
+                format!("`{tag}` is read as a YAML tag and dropped: `{key}` is \"{s}\". Quote the value to keep it"),
+            );
+        }
+    }
 }
 
 /// The loader found no usable name: the file is a reference document.
@@ -1374,10 +1456,17 @@ mod tests {
             assert_eq!(diags(&t), [(Code::InvalidName, Severity::Error, bad.into())], "{t}");
         }
         let long = "a".repeat(257);
-        assert_eq!(diags(&format!("---\nname: {long}\ndescription: d\n---\n"))[0].0, Code::InvalidName);
+        assert_eq!(
+            diags(&format!("---\nname: {long}\ndescription: d\n---\n"))[0].0,
+            Code::InvalidName
+        );
         // What the loader accepts.
         for good in ["Rev Iewer", "rev_1", &"a".repeat(256), "rev-"] {
-            assert_eq!(diags(&format!("---\nname: {good}\ndescription: d\n---\n")), [], "{good}");
+            assert_eq!(
+                diags(&format!("---\nname: {good}\ndescription: d\n---\n")),
+                [],
+                "{good}"
+            );
         }
         // Keys are case-sensitive.
         assert_eq!(diags("---\nName: rev\ndescription: d\n---\n")[0].0, Code::MissingField);
@@ -1396,7 +1485,10 @@ mod tests {
         }
         // Whitespace only is accepted; `\n` becomes a line break.
         assert_eq!(diags("---\nname: rev\ndescription: \" \"\n---\n"), []);
-        assert_eq!(agent("---\nname: rev\ndescription: a\\nb\n---\n").description.unwrap(), "a\nb");
+        assert_eq!(
+            agent("---\nname: rev\ndescription: a\\nb\n---\n").description.unwrap(),
+            "a\nb"
+        );
     }
 
     #[test]
@@ -1418,7 +1510,11 @@ mod tests {
             ("initialPrompt: \"  \"\n", Code::InvalidValue, "\"  \""),
             ("model: 42\n", Code::InvalidType, "42"),
             ("model: sonet\n", Code::InvalidModel, "sonet"),
-            ("mcpServers: [{pw: {type: carrier}}]\n", Code::InvalidValue, "{type: carrier}"),
+            (
+                "mcpServers: [{pw: {type: carrier}}]\n",
+                Code::InvalidValue,
+                "{type: carrier}",
+            ),
             ("mcpServers: [42]\n", Code::InvalidType, "42"),
             ("tool: Read\n", Code::UnknownKey, "tool"),
             ("outputStyle: x\n", Code::UnknownKey, "outputStyle"),
@@ -1443,8 +1539,14 @@ mod tests {
         ] {
             assert_eq!(diags(&with(line)), [], "{line}");
         }
-        assert_eq!(agent(&with("model: INHERIT\n")).setting("model").unwrap().value, "inherit");
-        assert_eq!(agent(&with("maxTurns: \"1e2\"\n")).setting("maxTurns").unwrap().value, "100");
+        assert_eq!(
+            agent(&with("model: INHERIT\n")).setting("model").unwrap().value,
+            "inherit"
+        );
+        assert_eq!(
+            agent(&with("maxTurns: \"1e2\"\n")).setting("maxTurns").unwrap().value,
+            "100"
+        );
         // A color that YAML reads as a comment.
         let d = analyze(&FileKind::project("x"), &with("color: #FF5733\n")).0;
         assert_eq!(d[0].code, Code::InvalidColor);
@@ -1466,10 +1568,7 @@ mod tests {
         assert_eq!(fix("tools: MultiEdit\n"), (with("tools: Edit\n"), false));
         assert_eq!(fix("model: sonet\n"), (with("model: sonnet\n"), false));
         // A duplicate key: removing the ignored one changes nothing.
-        assert_eq!(
-            fix("model: opus\nmodel: haiku\n"),
-            (with("model: haiku\n"), true)
-        );
+        assert_eq!(fix("model: opus\nmodel: haiku\n"), (with("model: haiku\n"), true));
     }
 
     #[test]
@@ -1519,7 +1618,9 @@ mod tests {
             assert!(!agent(&t).loaded(), "{hooks}");
         }
         // An unknown event is a warning (lenient).
-        let d = diags(&with("hooks:\n  PreTool:\n    - hooks:\n        - type: command\n          command: x\n"));
+        let d = diags(&with(
+            "hooks:\n  PreTool:\n    - hooks:\n        - type: command\n          command: x\n",
+        ));
         assert_eq!(d, [(Code::UnknownKey, Severity::Warning, "PreTool".into())]);
         // A hook event at the top level skips the file.
         let d = diags(&with("PreToolUse:\n  - hooks: []\n"));
@@ -1550,6 +1651,18 @@ mod tests {
         );
         // A name with `:` is fine in a plugin (it is namespaced anyway); a number description is text.
         assert_eq!(diags_as(&p, "---\nname: a\ndescription: 42\n---\n"), []);
+    }
+
+    #[test]
+    fn prose_shortened_by_yaml() {
+        let t = with("initialPrompt: Handles C# and F# code #1 priority\n");
+        assert_eq!(diags(&t), [(Code::InvalidValue, Severity::Warning, "#1 priority".into())]);
+        let t = with("initialPrompt: !important note\n");
+        assert_eq!(diags(&t), [(Code::InvalidValue, Severity::Warning, "!important".into())]);
+        // A comment on a short value is just a comment; `C#` is not one.
+        assert_eq!(diags(&with("model: sonnet # fast\n")), []);
+        assert_eq!(diags(&with("initialPrompt: Use C# daily\n")), []);
+        assert_eq!(diags(&with("initialPrompt: \"Use it #1\"\n")), []);
     }
 
     #[test]
