@@ -14,8 +14,8 @@ mod lsp_support;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use agent_lsp::analysis::opencode::complete::{Known, complete};
 use agent_lsp::analysis::opencode::FileKind;
+use agent_lsp::analysis::opencode::complete::{Known, complete};
 use agent_lsp::workspace::{Options, Workspace};
 use lsp_support::*;
 use serde_json::{Value, json};

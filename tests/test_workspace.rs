@@ -113,7 +113,7 @@ fn summary() {
         .claude/agents/broken-yaml.md:4:10 syntax-error
         .claude/agents/extra/draft.md:1:1 missing-field
         .claude/agents/extra/fixer-copy.md:2:7 duplicate-agent
-        .claude/agents/lenient-description.md:3:63 syntax-error
+        .claude/agents/lenient-description.md:3:14 lenient-parse
         .claude/agents/no-description.md:2:7 missing-field
         .claude/agents/truncated.md:3:36 truncated-frontmatter
         .opencode/agents/NOTES.md:1:1 no-frontmatter

@@ -197,8 +197,7 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
             }
             return agent;
         }
-        Outcome::Retry => lenient(cx, reading),
-        Outcome::NoFrontmatter | Outcome::FirstPass | Outcome::NotMapping => {}
+        Outcome::NoFrontmatter | Outcome::FirstPass | Outcome::Retry | Outcome::NotMapping => {}
     }
     let root = reading.parsed.root.as_ref();
     let map = root.and_then(Node::as_map);
@@ -236,6 +235,11 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
                 continuation.push(e.key.span);
             }
         }
+    }
+    if reading.outcome == Outcome::Retry {
+        // A value quoted on a continuation line is reported as that line's problem below.
+        let lines: Vec<usize> = continuation.iter().map(|k| line_of(text, k.start as usize)).collect();
+        lenient(cx, reading, &lines);
     }
     for d in &reading.parsed.duplicates {
         if continuation.contains(&d.first) || continuation.contains(&d.duplicate) {
@@ -493,13 +497,21 @@ fn shortened(cx: &mut Ctx, key: &str, key_span: Span, v: &Node) {
         let quoted = format!("\"{}\"", raw.replace('\\', "\\\\").replace('"', "\\\""));
         *d = d.clone().with_fix(
             "Quote the whole value",
-            vec![Edit::new(Span::new(v.span.start as usize, v.span.start as usize + raw.len()), quoted)],
+            vec![Edit::new(
+                Span::new(v.span.start as usize, v.span.start as usize + raw.len()),
+                quoted,
+            )],
             false,
         );
     }
-    let before = &text[key_span.end as usize..v.span.start as usize];
-    if let Some(i) = before.find('!') {
-        let at = key_span.end as usize + i;
+    // The tag is part of the value's span (or, for some parsers, just before it).
+    let from = key_span.end as usize;
+    let to = (v.span.end as usize).min(text.len());
+    let head = &text[from..to];
+    let head = &head[..head.find(['\n', '\r']).unwrap_or(head.len())];
+    let first = head.trim_start_matches(':').trim_start();
+    if first.starts_with('!') {
+        let at = from + (head.len() - first.len());
         let tag_end = text[at..].find(char::is_whitespace).map_or(at, |j| at + j);
         let tag = &text[at..tag_end];
         if !tag.starts_with("!!") {
@@ -956,7 +968,7 @@ fn check_list(cx: &mut Ctx, agent: &mut Agent, key: &str, v: &Node, list: &List)
                             agent.agent_refs.push((item.text[a..b].to_string(), span));
                         }
                     }
-                } else if key == "tools" {
+                } else if key == "tools" && spec.trim() != "*" {
                     cx.dropped(
                         Code::IgnoredSpecifier,
                         item.span,
@@ -1313,11 +1325,18 @@ fn hooks(cx: &mut Ctx, agent: &mut Agent, v: &Node) {
 }
 
 /// The retry rescued the file: one warning per value it quoted, with the quoting as a fix.
-fn lenient(cx: &mut Ctx, reading: &Reading) {
+/// The start of the line that holds `offset`.
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset].rfind('\n').map_or(0, |i| i + 1)
+}
+
+fn lenient(cx: &mut Ctx, reading: &Reading, skip_lines: &[usize]) {
     if reading.quoted.is_empty() {
         let span = reading.first_errors.first().map(|e| e.span).unwrap_or_default();
-        cx.dropped(
+        cx.push(
             Code::LenientParse,
+            Severity::Warning,
+            Effect::Works,
             span,
             "this frontmatter is not valid YAML; Claude Code loads it only through its lenient retry (tabs read as spaces)"
                 .into(),
@@ -1325,6 +1344,9 @@ fn lenient(cx: &mut Ctx, reading: &Reading) {
         return;
     }
     for &span in &reading.quoted {
+        if skip_lines.contains(&line_of(cx.text, span.start as usize)) {
+            continue;
+        }
         let raw = span.text(cx.text);
         let quoted = format!("\"{}\"", raw.replace('\\', "\\\\").replace('"', "\\\""));
         let why = if raw.contains(": ") {
@@ -1334,8 +1356,10 @@ fn lenient(cx: &mut Ctx, reading: &Reading) {
         } else {
             "it starts with or holds a character YAML reserves"
         };
-        let d = cx.dropped(
+        let d = cx.push(
             Code::LenientParse,
+            Severity::Warning,
+            Effect::Works,
             span,
             format!(
                 "this value is not valid YAML ({why}); Claude Code reads the file only through its lenient retry, which quotes it. Quote it so that every YAML reader agrees"
@@ -1656,9 +1680,15 @@ mod tests {
     #[test]
     fn prose_shortened_by_yaml() {
         let t = with("initialPrompt: Handles C# and F# code #1 priority\n");
-        assert_eq!(diags(&t), [(Code::InvalidValue, Severity::Warning, "#1 priority".into())]);
+        assert_eq!(
+            diags(&t),
+            [(Code::InvalidValue, Severity::Warning, "#1 priority".into())]
+        );
         let t = with("initialPrompt: !important note\n");
-        assert_eq!(diags(&t), [(Code::InvalidValue, Severity::Warning, "!important".into())]);
+        assert_eq!(
+            diags(&t),
+            [(Code::InvalidValue, Severity::Warning, "!important".into())]
+        );
         // A comment on a short value is just a comment; `C#` is not one.
         assert_eq!(diags(&with("model: sonnet # fast\n")), []);
         assert_eq!(diags(&with("initialPrompt: Use C# daily\n")), []);

@@ -25,6 +25,21 @@
 //!     indentation, a tab may follow `:`, continuation lines of quoted scalars need no
 //!     indentation, and a comment may follow a closing quote or bracket directly.
 //!
+//! [`parse_core`] reads the other flavour, YAML 1.2 with the core schema, the way Claude Code's
+//! parser (Bun's built-in YAML) reads it (spec `claude-code.md` §7.3, first pass):
+//! - plain scalars resolve by the core schema ([`resolve_core`]): `yes`/`on` and dates stay
+//!   strings, `017` is 17, `0o17` is 15, no `_` separators, no sexagesimal numbers;
+//! - duplicate keys are accepted (the last one wins in [`Map::get`]); they are still listed in
+//!   [`Parsed::duplicates`], not as errors;
+//! - an unknown tag is dropped (the node reads as if untagged); a core tag (`!!str`, `!!int`, ...)
+//!   resolves, and falls back to the untagged reading when it cannot;
+//! - `<<` is an ordinary key (no merge);
+//! - several documents (`a: 1\n...\nb: 2`) make a list of them, as Bun returns them;
+//! - saphyr's own errors are the errors (a tab as indentation is one): no normalised retry, none of
+//!   js-yaml's extra rejections;
+//! - nesting past the depth limit is not an error (Bun reads it): the cut-off collection is
+//!   [`Value::Unknown`]; an alias expansion past the budget still is one.
+//!
 //! Hostile input is bounded: aliases are resolved by copying at most [`ALIAS_BUDGET`] nodes in
 //! total, and nesting deeper than [`super::MAX_DEPTH`] is cut off with a syntax error.
 
@@ -134,7 +149,19 @@ enum Frame {
     },
 }
 
+/// Which parser's reading to reproduce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flavor {
+    /// js-yaml 3 `safeLoad` (YAML 1.1 flavour), as opencode reads frontmatter.
+    JsYaml,
+    /// YAML 1.2 core schema, as Bun's built-in parser (Claude Code) reads it.
+    Core,
+}
+
 struct Builder<'t> {
+    flavor: Flavor,
+    /// The documents completed so far ([`Flavor::Core`] reads them all).
+    documents: Vec<Node>,
     /// The text as written.
     original: &'t str,
     /// The text parsed (the original, or its normalised copy).
@@ -170,14 +197,14 @@ pub fn parse(text: &str, offset: usize) -> Parsed {
         owned = format!("{text}\n");
         &owned
     };
-    let first = parse_as(text, base, offset, Vec::new());
+    let first = parse_as(text, base, offset, Vec::new(), Flavor::JsYaml);
     if first.errors.is_empty() {
         return first;
     }
     // What saphyr rejects and js-yaml reads: parse a normalised copy, with offsets mapped back.
     match normalise(base) {
         Some((copy, back)) => {
-            let second = parse_as(text, &copy, offset, back);
+            let second = parse_as(text, &copy, offset, back, Flavor::JsYaml);
             // When both fail, the one that read further tells the real problem.
             let at = |p: &Parsed| p.errors.first().map_or(usize::MAX, |e| e.span.start as usize);
             if at(&second) > at(&first) { second } else { first }
@@ -186,10 +213,178 @@ pub fn parse(text: &str, offset: usize) -> Parsed {
     }
 }
 
+/// Parse `text`, a YAML document that starts at byte `offset` of the file, as YAML 1.2 with the
+/// core schema, the way Bun's built-in YAML parser reads it (see the module documentation).
+pub fn parse_core(text: &str, offset: usize) -> Parsed {
+    core_as(text, None, offset)
+}
+
+/// [`Flavor::Core`] on `text`, or on its rewritten `copy` (with the map back), working around
+/// saphyr's two known departures from YAML 1.2 and Bun there, each by parsing a patched copy
+/// again (byte for byte the same length, so offsets do not move):
+/// - it rejects a tab right after a `:` indicator (`key:\tvalue`): the tabs between the `:` and
+///   the value become spaces;
+/// - it stops at 256 nested flow collections ("recursion limit exceeded"; Bun reads 300): the
+///   collection that is too deep becomes a `~` followed by blanks (its line breaks kept). It lies
+///   past [`super::MAX_DEPTH`] anyway, so the tree holds an unknown value there either way.
+///
+/// One site is patched at a time, while the bytes parsed stay under [`PATCH_BUDGET`] plus 16 times
+/// the text's length (hundreds of sites in an agent file; past the budget the error stands).
+fn core_as(text: &str, copy: Option<(String, Vec<Segment>)>, offset: usize) -> Parsed {
+    let (copy, back) = match copy {
+        Some((copy, back)) => (copy, back),
+        None => (text.to_string(), Vec::new()),
+    };
+    let mut bytes = copy.into_bytes();
+    let mut budget = PATCH_BUDGET + 16 * bytes.len();
+    loop {
+        // Patches only write ASCII over whole chars, so the copy stays UTF-8.
+        let copy = std::str::from_utf8(&bytes).unwrap_or_default();
+        let parsed = parse_as(text, copy, offset, back.clone(), Flavor::Core);
+        let Some((at, kind)) = patch_site(copy, &parsed, &back, offset) else {
+            return parsed;
+        };
+        if budget < bytes.len() {
+            return parsed;
+        }
+        budget -= bytes.len();
+        match kind {
+            Patch::TabAfterColon => {
+                for b in &mut bytes[at] {
+                    if *b == b'\t' {
+                        *b = b' ';
+                    }
+                }
+            }
+            Patch::TooDeep => {
+                let from = at.start;
+                for b in &mut bytes[at] {
+                    if !matches!(*b, b'\n' | b'\r') {
+                        *b = b' ';
+                    }
+                }
+                bytes[from] = b'~';
+            }
+        }
+    }
+}
+
+/// Bytes that [`parse_core`] may parse again to work around saphyr (see [`core_as`]).
+const PATCH_BUDGET: usize = 4 << 20;
+
+enum Patch {
+    TabAfterColon,
+    TooDeep,
+}
+
+/// Where to patch `copy` after the first error of `parsed`, when it is one of saphyr's departures
+/// from Bun (see [`core_as`]).
+fn patch_site(copy: &str, parsed: &Parsed, back: &[Segment], offset: usize) -> Option<(std::ops::Range<usize>, Patch)> {
+    let err = parsed.errors.first()?;
+    let tab = err.message.contains("must be followed by a valid YAML whitespace");
+    let deep = err.message == "recursion limit exceeded";
+    if !tab && !deep {
+        return None;
+    }
+    // The error's position in the copy.
+    let original = (err.span.start as usize).checked_sub(offset)?;
+    let local = if back.is_empty() {
+        original
+    } else {
+        let s = back
+            .iter()
+            .rev()
+            .find(|s| s.original <= original && original <= s.original + s.len)?;
+        s.copy + (original - s.original)
+    };
+    if tab {
+        // Reported at the value after the blanks.
+        let before = copy.get(..local)?;
+        let blanks = before.len() - before.trim_end_matches([' ', '\t']).len();
+        let colon = local - blanks;
+        return (colon > 0 && before[..colon].ends_with(':') && before[colon..].contains('\t'))
+            .then_some((colon..local, Patch::TabAfterColon));
+    }
+    // Reported at the opening bracket that is one too deep (or right after it).
+    let open = copy.get(..local + 1)?.rfind(['[', '{'])?;
+    let close = flow_end(copy.as_bytes(), open)?;
+    Some((open..close, Patch::TooDeep))
+}
+
+/// The end (after the closing bracket) of the flow collection opening at `open`, skipping quoted
+/// scalars and comments; `None` when it does not close.
+fn flow_end(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < b.len() {
+        match b[i] {
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'\'' if i > 0 && matches!(b[i - 1], b'[' | b'{' | b',' | b' ' | b'\t' | b'\n' | b'\r') => {
+                i += 1;
+                while i < b.len() {
+                    if b[i] == b'\'' {
+                        if b.get(i + 1) == Some(&b'\'') {
+                            i += 1;
+                        } else {
+                            break;
+                        }
+                    }
+                    i += 1;
+                }
+            }
+            b'#' if i > 0 && matches!(b[i - 1], b' ' | b'\t') => {
+                while i < b.len() && !matches!(b[i], b'\n' | b'\r') {
+                    i += 1;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// One replacement in a text: bytes `from..to` (on char boundaries) become `with`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub from: usize,
+    pub to: usize,
+    pub with: String,
+}
+
+/// [`parse_core`] on a rewritten copy of `text` (the `edits` applied, in order; overlapping ones
+/// are skipped), with every span mapped back onto `text`: a position in a replacement maps to the
+/// start of what it replaced plus its distance into it (capped at the end of the replaced text),
+/// so an inserted quote maps onto the place it was inserted and an escape `\"` onto the `"` it
+/// stands for.
+pub fn parse_core_edited(text: &str, offset: usize, edits: &[Edit]) -> Parsed {
+    if edits.is_empty() {
+        return parse_core(text, offset);
+    }
+    let rewritten = apply(text, edits.iter().map(|e| (e.from, e.to, e.with.as_str())));
+    core_as(text, Some(rewritten), offset)
+}
+
 /// Parse `parsed` (the original text or its normalised copy, whose offsets map back to the
 /// original through `back`).
-fn parse_as(original: &str, parsed: &str, offset: usize, back: Vec<Segment>) -> Parsed {
+fn parse_as(original: &str, parsed: &str, offset: usize, back: Vec<Segment>, flavor: Flavor) -> Parsed {
+    let js = flavor == Flavor::JsYaml;
     let mut b = Builder {
+        flavor,
+        documents: Vec::new(),
         original,
         text: parsed,
         offset,
@@ -206,7 +401,7 @@ fn parse_as(original: &str, parsed: &str, offset: usize, back: Vec<Segment>) -> 
         errors: Vec::new(),
         duplicates: Vec::new(),
     };
-    if let Some(at) = original.find('\0') {
+    if let Some(at) = original.find('\0').filter(|_| js) {
         b.errors.push(SyntaxError {
             span: Span::new(at + offset, at + 1 + offset),
             message: "a NUL character is not allowed in YAML (js-yaml rejects the whole document)".into(),
@@ -221,7 +416,7 @@ fn parse_as(original: &str, parsed: &str, offset: usize, back: Vec<Segment>) -> 
                 Event::StreamEnd => break,
                 Event::DocumentStart(_) => {
                     documents += 1;
-                    if documents > 1 {
+                    if documents > 1 && js {
                         let at = b.span(span);
                         b.errors.push(SyntaxError {
                             span: at,
@@ -245,6 +440,7 @@ fn parse_as(original: &str, parsed: &str, offset: usize, back: Vec<Segment>) -> 
         }
     }
     if b.errors.is_empty()
+        && js
         && let Some(at) = after_document_end(parsed)
     {
         let at = b.chars.original(at);
@@ -359,23 +555,34 @@ impl Builder<'_> {
                         let end = self.chars.original(from + len) + self.offset;
                         sp = Span::new(sp.start as usize, end.max(sp.start as usize));
                         written = &self.text[from..from + len];
-                        if written.contains(['\n', '\r']) {
+                        if written.contains(['\n', '\r']) && self.flavor == Flavor::JsYaml {
                             folded = Some(js);
                         }
                     }
                 }
-                if let Some(message) = unprintable(written, style) {
+                if self.flavor == Flavor::JsYaml
+                    && let Some(message) = unprintable(written, style)
+                {
                     self.error(sp, message);
                 }
+                if self.flavor == Flavor::Core && matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
+                    let at_end = self.chars.local(span.end.index()) >= self.text.len();
+                    folded = block_line_breaks(&value, raw, at_end.then_some(self.text));
+                }
                 let value = folded.as_deref().unwrap_or(&value);
-                let node = match scalar_value(value, style, tag.as_deref()) {
+                let resolved = match self.flavor {
+                    Flavor::JsYaml => scalar_value(value, style, tag.as_deref()),
+                    Flavor::Core => Ok(core_scalar_value(value, style, tag.as_deref())),
+                };
+                let node = match resolved {
                     Ok(v) => Node::new(sp, node_style(style), v),
                     Err(message) => {
                         self.error(sp, message);
                         Node::new(sp, node_style(style), Value::Unknown)
                     }
                 };
-                self.merge_candidate = tag.is_none() && style == ScalarStyle::Plain && value == "<<";
+                self.merge_candidate =
+                    self.flavor == Flavor::JsYaml && tag.is_none() && style == ScalarStyle::Plain && value == "<<";
                 self.has_properties = tag.is_some() || anchor != 0;
                 self.remember(anchor, &node);
                 self.complete(node);
@@ -415,7 +622,11 @@ impl Builder<'_> {
                 if self.stack.len() >= MAX_DEPTH {
                     self.skipping = 1;
                     self.skip_start = sp.start as usize;
-                    self.error(sp, format!("nesting deeper than {MAX_DEPTH} levels is not analysed"));
+                    // Bun reads any depth (§7.3: 300 nested brackets parse): for the core
+                    // flavour the cut-off collection is only an unknown value, not an error.
+                    if self.flavor == Flavor::JsYaml {
+                        self.error(sp, format!("nesting deeper than {MAX_DEPTH} levels is not analysed"));
+                    }
                     return;
                 }
                 let start = sp.start as usize;
@@ -499,7 +710,12 @@ impl Builder<'_> {
                 )
             }
         };
-        let node = match collection_tag(node, tag.as_deref()) {
+        let tagged = match self.flavor {
+            Flavor::JsYaml => collection_tag(node, tag.as_deref()),
+            // Bun: a core collection tag fits or is ignored, any other tag is dropped.
+            Flavor::Core => Ok(node),
+        };
+        let node = match tagged {
             Ok(node) => node,
             Err((node, message)) => {
                 self.error(node.span, message);
@@ -517,8 +733,10 @@ impl Builder<'_> {
         let has_properties = std::mem::take(&mut self.has_properties);
         let original = self.original;
         let offset = self.offset;
+        let js = self.flavor == Flavor::JsYaml;
         let mut errors: Vec<SyntaxError> = Vec::new();
         match self.stack.last_mut() {
+            None if !js => self.documents.push(node),
             None => {
                 if self.root.is_none() {
                     self.root = Some(node);
@@ -537,14 +755,14 @@ impl Builder<'_> {
                 match pending.take() {
                     None => {
                         *keys += 1;
-                        if !*flow && *keys == 1 && has_properties {
+                        if js && !*flow && *keys == 1 && has_properties {
                             errors.push(SyntaxError {
                                 span: node.span,
                                 message: "js-yaml cannot read a tag or an anchor on the first key of a block mapping"
                                     .into(),
                             });
                         }
-                        if !*flow && !has_properties && node.span.is_empty() && node.value == Value::Null {
+                        if js && !*flow && !has_properties && node.span.is_empty() && node.value == Value::Null {
                             // An empty key: js-yaml accepts it after `?`, not as `: value`.
                             let at = (node.span.start as usize).saturating_sub(offset);
                             let before = original.get(..at).unwrap_or_default();
@@ -560,6 +778,8 @@ impl Builder<'_> {
                         }
                         let name = match js_key(&node) {
                             Ok(name) => name,
+                            // Bun's own rules for odd keys are not known: no error there.
+                            Err(_) if !js => node.display(),
                             Err(message) => {
                                 errors.push(SyntaxError {
                                     span: node.span,
@@ -607,6 +827,22 @@ impl Builder<'_> {
         // value never came is dropped, so that nothing is reported about a value nobody wrote.
         while !self.stack.is_empty() {
             self.close(None);
+        }
+        if self.flavor == Flavor::Core {
+            // Bun returns the one document, or the list of them when there are several.
+            self.root = match self.documents.len() {
+                0 | 1 => self.documents.pop(),
+                _ => {
+                    let start = self.documents[0].span.start as usize;
+                    let end = self.documents.last().map_or(start, |d| d.span.end as usize);
+                    let docs = std::mem::take(&mut self.documents);
+                    Some(Node::new(
+                        Span::new(start, end.max(start)),
+                        Style::Collection,
+                        Value::Seq(docs),
+                    ))
+                }
+            };
         }
         let root = self.root.or_else(|| {
             if self.errors.is_empty() {
@@ -676,6 +912,175 @@ fn scalar_value(text: &str, style: ScalarStyle, tag: Option<&str>) -> Result<Val
     value.ok_or_else(|| format!("cannot resolve a node with !<{tag}> explicit tag"))
 }
 
+/// A scalar's value as Bun reads it: core-schema resolution for an untagged plain scalar, a
+/// string for a quoted or block one. A core tag resolves when it can (else the tag is ignored);
+/// any other tag is dropped.
+fn core_scalar_value(text: &str, style: ScalarStyle, tag: Option<&str>) -> Value {
+    let plain = style == ScalarStyle::Plain;
+    let untagged = || {
+        if plain {
+            resolve_core(text)
+        } else {
+            Value::Str(text.to_string())
+        }
+    };
+    let Some(tag) = tag else {
+        return untagged();
+    };
+    if tag == "!" {
+        return Value::Str(text.to_string());
+    }
+    let resolved = match tag.strip_prefix(CORE) {
+        Some("str") => Some(Value::Str(text.to_string())),
+        Some("null") => (text.is_empty() || matches!(text, "~" | "null" | "Null" | "NULL")).then_some(Value::Null),
+        Some("bool") => resolve_bool(text),
+        Some("int") => core_int(text),
+        Some("float") => core_float(text)
+            .or_else(|| core_int(text).map(|v| number_f64(&v)))
+            .map(Value::Float),
+        _ => None,
+    };
+    resolved.unwrap_or_else(untagged)
+}
+
+fn number_f64(v: &Value) -> f64 {
+    match v {
+        Value::Int(i) => *i as f64,
+        Value::Float(f) => *f,
+        _ => f64::NAN,
+    }
+}
+
+/// YAML 1.2 core schema resolution of a plain scalar (what Bun's parser does): null
+/// (`~`, `null`, `Null`, `NULL`, empty), bool (`true`/`True`/`TRUE`, `false`/`False`/`FALSE`),
+/// int (`[-+]?[0-9]+`, `0o[0-7]+`, `0x[0-9a-fA-F]+`), float (`[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)
+/// ([eE][-+]?[0-9]+)?`, `[-+]?.inf`, `.nan` in their three spellings); anything else is a string
+/// (dates included).
+pub fn resolve_core(s: &str) -> Value {
+    if matches!(s, "" | "~" | "null" | "Null" | "NULL") {
+        return Value::Null;
+    }
+    if let Some(b) = resolve_bool(s) {
+        return b;
+    }
+    if let Some(i) = core_int(s) {
+        return i;
+    }
+    if let Some(f) = core_float(s) {
+        return Value::Float(f);
+    }
+    Value::Str(s.to_string())
+}
+
+/// Core-schema integers; past i64 the float JavaScript would hold.
+fn core_int(s: &str) -> Option<Value> {
+    let b = s.as_bytes();
+    let (radix, digits, negative) = if let Some(d) = s.strip_prefix("0o") {
+        (8, d, false)
+    } else if let Some(d) = s.strip_prefix("0x") {
+        (16, d, false)
+    } else {
+        match b.first()? {
+            b'-' => (10, &s[1..], true),
+            b'+' => (10, &s[1..], false),
+            _ => (10, s, false),
+        }
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let value = radix_value(digits, radix);
+    Some(if negative { value.neg() } else { value }.into_value())
+}
+
+/// Core-schema floats.
+fn core_float(s: &str) -> Option<f64> {
+    let (sign, body) = match s.as_bytes().first()? {
+        b'-' => (-1.0, &s[1..]),
+        b'+' => (1.0, &s[1..]),
+        _ => (1.0, s),
+    };
+    if matches!(body, ".inf" | ".Inf" | ".INF") {
+        return Some(sign * f64::INFINITY);
+    }
+    if matches!(s, ".nan" | ".NaN" | ".NAN") {
+        return Some(f64::NAN);
+    }
+    let b = body.as_bytes();
+    let mut i = 0;
+    let int_digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    i += int_digits;
+    let mut frac_digits = 0;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        frac_digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        i += frac_digits;
+    } else if int_digits == 0 {
+        return None;
+    }
+    // `.` alone, or `.e3`: no digits at all.
+    if int_digits == 0 && frac_digits == 0 {
+        return None;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        let mut j = i + 1;
+        if matches!(b.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        let exp = b[j.min(b.len())..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if exp == 0 {
+            return None;
+        }
+        i = j + exp;
+    }
+    if i != b.len() {
+        return None;
+    }
+    Some(sign * parse_float(body))
+}
+
+/// A block scalar's value with its final line breaks as YAML 1.2 has them, where saphyr differs
+/// (`None` when it does not): with clip chomping (no `+`/`-`) a block scalar ends with at most
+/// one line break; when it runs to the end of a text (`text`) whose last line has content and no
+/// line break, it ends with none unless kept (saphyr adds one). `raw` is the scalar's source.
+fn block_line_breaks(value: &str, raw: &str, text: Option<&str>) -> Option<String> {
+    let header = raw.find(['|', '>']).map_or("", |i| {
+        let h = &raw[i + 1..];
+        &h[..h.find(|c: char| !matches!(c, '+' | '-' | '0'..='9')).unwrap_or(h.len())]
+    });
+    if header.contains('-') {
+        return None;
+    }
+    let mut out = value;
+    if !header.contains('+') {
+        let trimmed = out.trim_end_matches('\n');
+        if out.len() > trimmed.len() + 1 {
+            out = &value[..trimmed.len() + 1];
+        }
+    }
+    let unterminated = text.is_some_and(|t| t.rsplit(['\n', '\r']).next().is_some_and(|l| !l.trim().is_empty()));
+    if unterminated {
+        out = out.strip_suffix('\n').unwrap_or(out);
+    }
+    (out.len() != value.len()).then(|| out.to_string())
+}
+
+/// A char iterator that can peek and tell what is left.
+struct Cursor<'a>(std::str::Chars<'a>);
+
+impl Iterator for Cursor<'_> {
+    type Item = char;
+    fn next(&mut self) -> Option<char> {
+        self.0.next()
+    }
+}
+
+impl Cursor<'_> {
+    fn peek(&self) -> Option<char> {
+        self.0.clone().next()
+    }
+}
+
 /// A quoted scalar's value as js-yaml 3 reads it from its source (which starts at the opening
 /// quote), and the length of that source up to the closing quote: like YAML, except that the
 /// blanks ending a line before a folded line break are kept (`"a \n b"` is `"a  b"`). `None`
@@ -684,11 +1089,11 @@ fn js_quoted(raw: &str) -> Option<(String, usize)> {
     let q = raw.chars().next().filter(|c| *c == '"' || *c == '\'')?;
     let inner = &raw[1..];
     let mut out = String::new();
-    let mut chars = inner.chars().peekable();
+    let mut chars = Cursor(inner.chars());
     // Skip blanks and line breaks after a line break; returns the breaks seen (js-yaml's
     // `skipSeparationSpace`).
-    fn separation(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, mut breaks: usize) -> usize {
-        while let Some(&c) = chars.peek() {
+    fn separation(chars: &mut Cursor<'_>, mut breaks: usize) -> usize {
+        while let Some(c) = chars.peek() {
             match c {
                 ' ' | '\t' => {
                     chars.next();
@@ -699,7 +1104,7 @@ fn js_quoted(raw: &str) -> Option<(String, usize)> {
                 }
                 '\r' => {
                     chars.next();
-                    if chars.peek() == Some(&'\n') {
+                    if chars.peek() == Some('\n') {
                         chars.next();
                     }
                     breaks += 1;
@@ -718,7 +1123,7 @@ fn js_quoted(raw: &str) -> Option<(String, usize)> {
         match c {
             '\'' if q == '\'' => {
                 // A doubled quote is a quote; a single one closes.
-                if chars.peek() != Some(&'\'') {
+                if chars.peek() != Some('\'') {
                     closed = true;
                     break;
                 }
@@ -730,7 +1135,7 @@ fn js_quoted(raw: &str) -> Option<(String, usize)> {
                 break;
             }
             '\n' | '\r' => {
-                if c == '\r' && chars.peek() == Some(&'\n') {
+                if c == '\r' && chars.peek() == Some('\n') {
                     chars.next();
                 }
                 match separation(&mut chars, 1) {
@@ -796,7 +1201,7 @@ fn js_quoted(raw: &str) -> Option<(String, usize)> {
                         }
                     }
                 } else if e == '\n' || e == '\r' {
-                    if e == '\r' && chars.peek() == Some(&'\n') {
+                    if e == '\r' && chars.peek() == Some('\n') {
                         chars.next();
                     }
                     separation(&mut chars, 0);
@@ -813,7 +1218,8 @@ fn js_quoted(raw: &str) -> Option<(String, usize)> {
     if !closed {
         return None;
     }
-    let rest: usize = chars.map(char::len_utf8).sum();
+    // What follows the closing quote (not walked: the text may go on for long).
+    let rest = chars.0.as_str().len();
     Some((out, raw.len() - rest))
 }
 
@@ -1708,11 +2114,20 @@ fn normalise(text: &str) -> Option<(String, Vec<Segment>)> {
     if edits.is_empty() {
         return None;
     }
+    Some(apply(
+        text,
+        edits.iter().map(|(from, to, with)| (*from, *to, with.as_str())),
+    ))
+}
+
+/// A copy of `text` with the edits (`from..to` becomes `with`, in order; one that starts before
+/// the end of the previous one is skipped) and the map of its runs back to `text`.
+fn apply<'e>(text: &str, edits: impl Iterator<Item = (usize, usize, &'e str)>) -> (String, Vec<Segment>) {
     let mut copy = String::with_capacity(text.len() + 16);
-    let mut back = Vec::with_capacity(2 * edits.len() + 1);
+    let mut back = Vec::new();
     let mut at = 0;
     for (from, to, with) in edits {
-        if from < at {
+        if from < at || to < from || to > text.len() || !text.is_char_boundary(from) || !text.is_char_boundary(to) {
             continue;
         }
         back.push(Segment {
@@ -1726,7 +2141,7 @@ fn normalise(text: &str) -> Option<(String, Vec<Segment>)> {
             original: from,
             len: to - from,
         });
-        copy.push_str(&with);
+        copy.push_str(with);
         at = to;
     }
     back.push(Segment {
@@ -1735,7 +2150,7 @@ fn normalise(text: &str) -> Option<(String, Vec<Segment>)> {
         len: text.len() - at,
     });
     copy.push_str(&text[at..]);
-    Some((copy, back))
+    (copy, back)
 }
 
 /// A run of the normalised copy that starts at `copy` and maps to `original`, where it covers
@@ -2246,5 +2661,306 @@ mod tests {
             assert_eq!(timestamp_iso(text).as_deref(), Some(iso), "{text}");
         }
         assert_eq!(timestamp_iso("2024-1-5"), None);
+    }
+
+    // The YAML 1.2 core flavour (Bun, for Claude Code).
+
+    fn core(text: &str) -> Node {
+        let p = parse_core(text, 0);
+        assert!(p.errors.is_empty(), "{text:?}: {:?}", p.errors);
+        p.root.unwrap()
+    }
+
+    fn core_json(text: &str) -> Result<serde_json::Value, String> {
+        let p = parse_core(text, 0);
+        match p.errors.first() {
+            Some(e) => Err(e.message.clone()),
+            None => Ok(p.root.map(|r| r.to_json()).unwrap_or_default()),
+        }
+    }
+
+    #[test]
+    fn core_scalar_resolution() {
+        let cases: &[(&str, Value)] = &[
+            ("", Value::Null),
+            ("~", Value::Null),
+            ("null", Value::Null),
+            ("Null", Value::Null),
+            ("NULL", Value::Null),
+            ("nULL", Value::Str("nULL".into())),
+            ("true", Value::Bool(true)),
+            ("True", Value::Bool(true)),
+            ("TRUE", Value::Bool(true)),
+            ("false", Value::Bool(false)),
+            ("False", Value::Bool(false)),
+            ("FALSE", Value::Bool(false)),
+            ("tRUE", Value::Str("tRUE".into())),
+            ("yes", Value::Str("yes".into())),
+            ("no", Value::Str("no".into())),
+            ("on", Value::Str("on".into())),
+            ("off", Value::Str("off".into())),
+            ("y", Value::Str("y".into())),
+            ("42", Value::Int(42)),
+            ("-42", Value::Int(-42)),
+            ("+42", Value::Int(42)),
+            ("017", Value::Int(17)),
+            ("08", Value::Int(8)),
+            ("0o17", Value::Int(15)),
+            ("0o18", Value::Str("0o18".into())),
+            ("-0o17", Value::Str("-0o17".into())),
+            ("0x1F", Value::Int(31)),
+            ("0X1F", Value::Str("0X1F".into())),
+            ("0b101", Value::Str("0b101".into())),
+            ("1_000", Value::Str("1_000".into())),
+            ("1:30", Value::Str("1:30".into())),
+            ("2.5", Value::Float(2.5)),
+            ("-2.5", Value::Float(-2.5)),
+            (".5", Value::Float(0.5)),
+            ("5.", Value::Float(5.0)),
+            ("1e3", Value::Float(1000.0)),
+            ("1.5E-2", Value::Float(0.015)),
+            ("1e", Value::Str("1e".into())),
+            (".", Value::Str(".".into())),
+            ("-", Value::Str("-".into())),
+            ("1:30.5", Value::Str("1:30.5".into())),
+            ("2024-01-01", Value::Str("2024-01-01".into())),
+            (
+                "2001-12-14t21:59:43.10-05:00",
+                Value::Str("2001-12-14t21:59:43.10-05:00".into()),
+            ),
+            ("<<", Value::Str("<<".into())),
+            ("9223372036854775808", Value::Float(9223372036854775808.0)),
+        ];
+        for (text, want) in cases {
+            assert_eq!(&resolve_core(text), want, "{text}");
+        }
+        for (text, want) in [
+            (".inf", f64::INFINITY),
+            ("-.Inf", f64::NEG_INFINITY),
+            ("+.INF", f64::INFINITY),
+        ] {
+            assert_eq!(resolve_core(text), Value::Float(want), "{text}");
+        }
+        for text in [".nan", ".NaN", ".NAN"] {
+            assert!(matches!(resolve_core(text), Value::Float(f) if f.is_nan()), "{text}");
+        }
+        assert_eq!(resolve_core("-.nan"), Value::Str("-.nan".into()));
+        // In a document, quoted values stay strings.
+        let r = core("a: 017\nb: '017'\nc: \"true\"\nd: |\n  42\n");
+        let m = r.as_map().unwrap();
+        assert_eq!(m.value("a").unwrap().value, Value::Int(17));
+        assert_eq!(m.value("b").unwrap().as_str(), Some("017"));
+        assert_eq!(m.value("c").unwrap().as_str(), Some("true"));
+        assert_eq!(m.value("d").unwrap().as_str(), Some("42\n"));
+    }
+
+    #[test]
+    fn core_duplicates_are_accepted_and_listed() {
+        let text = "a: 1\nb: 2\na: 3\n";
+        let p = parse_core(text, 0);
+        assert!(p.errors.is_empty());
+        assert_eq!(p.duplicates.len(), 1);
+        assert_eq!(p.duplicates[0].first, Span::new(0, 1));
+        assert_eq!(p.duplicates[0].duplicate, Span::new(10, 11));
+        assert_eq!(
+            p.root.unwrap().as_map().unwrap().value("a").unwrap().value,
+            Value::Int(3)
+        );
+    }
+
+    #[test]
+    fn core_tags() {
+        let r = core(
+            "a: !important note\nb: !!str 42\nc: !!int \"7\"\nd: !!int abc\ne: !!float 1\nf: ! 12\ng: !x [1, 2]\nh: !!bool yes\ni: !!null ~\n",
+        );
+        let m = r.as_map().unwrap();
+        assert_eq!(m.value("a").unwrap().as_str(), Some("note"));
+        // The span starts at the tag, as for every tagged node.
+        assert_eq!(m.value("a").unwrap().span, Span::new(3, 18));
+        assert_eq!(m.value("b").unwrap().as_str(), Some("42"));
+        assert_eq!(m.value("c").unwrap().value, Value::Int(7));
+        assert_eq!(m.value("d").unwrap().as_str(), Some("abc"));
+        assert_eq!(m.value("e").unwrap().value, Value::Float(1.0));
+        assert_eq!(m.value("f").unwrap().as_str(), Some("12"));
+        assert_eq!(m.value("g").unwrap().to_json(), serde_json::json!([1, 2]));
+        assert_eq!(m.value("h").unwrap().as_str(), Some("yes"));
+        assert_eq!(m.value("i").unwrap().value, Value::Null);
+    }
+
+    #[test]
+    fn core_tabs() {
+        // A tab as indentation is an error; after `key:` or inside a value it is fine.
+        assert!(core_json("a:\n\t- x\n").is_err());
+        assert!(core_json("a:\n\tb: c\n").is_err());
+        assert!(core_json("a: b\n\tc: d\n").is_err());
+        let many: String = (0..200).map(|i| format!("k{i}:\tv{i}\n")).collect();
+        let r = core(&many);
+        let m = r.as_map().unwrap();
+        assert_eq!(m.entries.len(), 200);
+        let e = m.get("k199").unwrap();
+        assert_eq!(e.value.span.text(&many), "v199");
+        for (text, want) in [
+            ("a:\tb\n", serde_json::json!({"a": "b"})),
+            ("a:\t\t b\tc\n", serde_json::json!({"a": "b\tc"})),
+            ("- a:\tb\n", serde_json::json!([{"a": "b"}])),
+            ("a: {b:\tc}\n", serde_json::json!({"a": {"b": "c"}})),
+            ("a: \"x:\ty\"\n", serde_json::json!({"a": "x:\ty"})),
+            ("a: |\n  x:\ty\n", serde_json::json!({"a": "x:\ty\n"})),
+            ("a: b\n\t# comment\n", serde_json::json!({"a": "b"})),
+            ("a:\t# c\n", serde_json::json!({"a": null})),
+        ] {
+            assert_eq!(core_json(text), Ok(want), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn core_reads_what_js_yaml_rejects_or_rewrites() {
+        // js-yaml-only rejections and normalisations do not apply.
+        assert!(core_json("&k a: x\n").is_ok());
+        assert!(core_json("!!str a: x\n").is_ok());
+        assert!(core_json("a: 1\n...\n# end\n").is_ok());
+        // `<<` is an ordinary key.
+        let r = core("base: &b\n  x: 1\nagent:\n  <<: *b\n  y: 2\n");
+        let agent = r.as_map().unwrap().value("agent").unwrap().as_map().unwrap();
+        assert!(agent.contains("<<"));
+        assert!(!agent.contains("x"));
+        // Several documents are a list of them.
+        assert_eq!(
+            core_json("a: 1\n...\nb: 2\n"),
+            Ok(serde_json::json!([{"a": 1}, {"b": 2}]))
+        );
+        // A multi-line quoted scalar folds as YAML 1.2 says (trailing blanks dropped).
+        assert_eq!(core_json("a: \"x  \n  y\"\n"), Ok(serde_json::json!({"a": "x y"})));
+        // No line break is added at the end: a block scalar's last line keeps none.
+        assert_eq!(core_json("a: |\n  x"), Ok(serde_json::json!({"a": "x"})));
+        assert_eq!(core_json("a: >\n  x\n  y"), Ok(serde_json::json!({"a": "x y"})));
+        assert_eq!(core_json("a: |+\n  x"), Ok(serde_json::json!({"a": "x"})));
+        assert_eq!(core_json("a: |-\n  x"), Ok(serde_json::json!({"a": "x"})));
+        assert_eq!(core_json("a: |\n  x\n"), Ok(serde_json::json!({"a": "x\n"})));
+        assert_eq!(core_json("a: |\n  x\n  "), Ok(serde_json::json!({"a": "x\n"})));
+        assert_eq!(
+            core_json("a: |\n  x\nb: 1"),
+            Ok(serde_json::json!({"a": "x\n", "b": 1}))
+        );
+    }
+
+    #[test]
+    fn core_errors_on_what_yaml_1_2_rejects() {
+        for bad in [
+            "a: x: y\n",
+            "a: Use it. Examples:\n",
+            "a: @x\n",
+            "a: `x`\n",
+            "a: %x\n",
+            "a: *nope\n",
+            "a: - b\n",
+            "a: ? b\n",
+            "a: {x} y\n",
+            "a: [x] y\n",
+            "a: \"x\" y\n",
+            "a: \"x\n",
+            "a: [x\n",
+            "name:foo\nb: c\n",
+            "a: x\nb\n",
+        ] {
+            assert!(core_json(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn core_edited_spans_map_back() {
+        // `a: x: y` with the value quoted, as Claude Code's retry does.
+        let text = "k: 1\na:\t\\x: \"y\"\n";
+        let edits = [
+            Edit {
+                from: 7,
+                to: 8,
+                with: " ".into(),
+            },
+            Edit {
+                from: 8,
+                to: 8,
+                with: "\"".into(),
+            },
+            Edit {
+                from: 8,
+                to: 9,
+                with: "\\\\".into(),
+            },
+            Edit {
+                from: 12,
+                to: 13,
+                with: "\\\"".into(),
+            },
+            Edit {
+                from: 14,
+                to: 15,
+                with: "\\\"".into(),
+            },
+            Edit {
+                from: 15,
+                to: 15,
+                with: "\"".into(),
+            },
+        ];
+        let p = parse_core_edited(text, 10, &edits);
+        assert!(p.errors.is_empty(), "{:?}", p.errors);
+        let r = p.root.unwrap();
+        let e = r.as_map().unwrap().get("a").unwrap();
+        assert_eq!(e.value.as_str(), Some("\\x: \"y\""));
+        assert_eq!(e.key.span, Span::new(15, 16));
+        assert_eq!(e.value.span, Span::new(18, 25));
+        assert_eq!(e.value.span.shifted(0).range(), 18..25);
+        assert_eq!(
+            &text[e.value.span.start as usize - 10..e.value.span.end as usize - 10],
+            "\\x: \"y\""
+        );
+        // An error in the copy maps into the original.
+        let p = parse_core_edited(
+            "a: b\n\tc: d\n",
+            0,
+            &[Edit {
+                from: 5,
+                to: 6,
+                with: "  ".into(),
+            }],
+        );
+        assert!(p.errors.first().is_some_and(|e| e.span.end as usize <= 11));
+    }
+
+    #[test]
+    fn core_hostile_input_is_bounded() {
+        let mut text = String::from("l0: &l0 [a, b, c, d, e, f, g, h, i, j]\n");
+        for level in 1..10 {
+            let refs = vec![format!("*l{}", level - 1); 10].join(", ");
+            text.push_str(&format!("l{level}: &l{level} [{refs}]\n"));
+        }
+        let p = parse_core(&text, 0);
+        assert!(p.errors.iter().any(|e| e.message.contains("alias expansion")));
+        let text = "- ".repeat(100_000) + "x\n";
+        let p = parse_core(&text, 0);
+        assert!(depth(p.root.as_ref().unwrap()) <= MAX_DEPTH + 1);
+        assert!(p.errors.is_empty());
+        let text = format!("a: {}{}\n", "[".repeat(300), "]".repeat(300));
+        let p = parse_core(&text, 0);
+        assert!(p.errors.is_empty());
+        let a = p.root.unwrap().as_map().unwrap().value("a").unwrap().clone();
+        assert_eq!(a.span.text(&text), &text[3..603]);
+        assert!(depth(&a) <= MAX_DEPTH + 1);
+        // Deep flow content over several lines, with quotes and comments, then more keys.
+        let inner = "x, \"]}\", 'it''s [', {b: c} # ]\n  , é";
+        let text = format!("a: {}{inner}{}\nb: 2\n", "[".repeat(300), "]".repeat(300));
+        let p = parse_core(&text, 0);
+        assert!(p.errors.is_empty(), "{:?}", p.errors);
+        let r = p.root.unwrap();
+        assert_eq!(r.as_map().unwrap().value("b").unwrap().value, Value::Int(2));
+        // Unbalanced: still an error.
+        let text = format!("a: {}x\n", "[".repeat(300));
+        assert!(!parse_core(&text, 0).errors.is_empty());
+        // Many `key:\tvalue` sites in a large text stay within the budget (and may fail).
+        let text = "k:\tv\n".repeat(100_000);
+        let start = std::time::Instant::now();
+        let _ = parse_core(&text, 0);
+        assert!(start.elapsed() < std::time::Duration::from_secs(30));
     }
 }
