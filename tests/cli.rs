@@ -1492,3 +1492,67 @@ fn effect_filter_keeps_only_those_effects() {
     assert_eq!(out.status, 2);
     assert!(out.stderr.contains("unknown effect `sometimes`"), "{}", out.stderr);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Claude Code agents
+// ---------------------------------------------------------------------------------------------
+
+const CLAUDE_REVIEWER: &str =
+    "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Agent(helper)\n---\nReview.\n";
+const CLAUDE_HELPER: &str = "---\nname: helper\ndescription: Helps\n---\nHelp.\n";
+
+/// User agents (`~/.claude/agents/`) resolve names and are never reported on; `--no-global`
+/// leaves them out.
+#[test]
+fn claude_user_agents_resolve_and_are_not_reported() {
+    let root = tempfile::tempdir().unwrap();
+    write_files(
+        root.path(),
+        &[
+            ("project/.claude/agents/reviewer.md", CLAUDE_REVIEWER),
+            // A broken user agent: never reported.
+            ("home/.claude/agents/helper.md", CLAUDE_HELPER),
+            ("home/.claude/agents/broken.md", "---\nname: -x\n---\n"),
+        ],
+    );
+    let project = root.path().join("project");
+    let out = run(command(&project, &["check"]).env("HOME", root.path().join("home")));
+    assert_eq!(
+        (out.status, out.stdout.as_str()),
+        (0, "ok: 1 file checked, no problems\n")
+    );
+    let out = run(command(&project, &["check", "--no-global"]).env("HOME", root.path().join("home")));
+    assert_eq!(out.status, 0, "{out:#?}");
+    assert_eq!(human_locations(&out.stdout), [".claude/agents/reviewer.md:4:20"]);
+    assert!(
+        out.stdout
+            .contains("warning[unknown-agent]: no agent `helper` is defined"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// A Claude agent given as a file is checked as one; errors only where Claude Code skips it.
+#[test]
+fn claude_agent_file_checked_directly() {
+    let ws = workspace(&[
+        (".claude/agents/bad.md", "---\nname: a:b\ndescription: d\n---\n"),
+        (
+            ".claude/agents/ok.md",
+            "---\nname: ok\ndescription: d\ntools: Read, grep\n---\n",
+        ),
+    ]);
+    let (status, v) = check_json(ws.path(), &[".claude/agents/bad.md"]);
+    assert_eq!(status, 1);
+    assert_eq!(v["files"], 1);
+    let d = &v["diagnostics"][0];
+    assert_eq!(
+        (d["code"].as_str(), d["severity"].as_str(), d["effect"].as_str()),
+        (Some("invalid-name"), Some("error"), Some("file-ignored"))
+    );
+    assert_eq!(d["range"]["start"], serde_json::json!({"line": 2, "column": 7}));
+    let (status, v) = check_json(ws.path(), &[".claude/agents/ok.md"]);
+    assert_eq!(status, 0);
+    assert_eq!(v["diagnostics"][0]["code"], "unknown-tool");
+    assert_eq!(v["diagnostics"][0]["suggestion"]["replacement"], "Grep");
+}

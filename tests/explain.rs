@@ -406,3 +406,119 @@ fn relative_root_of_a_sub_project() {
     assert_eq!(code, 0);
     assert_eq!(own_agents(&out), ["rootonly", "apionly"], "--root packages/api: {out}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Claude Code agents
+// ---------------------------------------------------------------------------------------------
+
+fn claude_project() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        t.path(),
+        ".claude/agents/reviewer.md",
+        "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep, Task(helper), LS\ndisallowedTools: Grep\nmodel: opus\npermissionMode: manual\ncolor: cyan\n---\nReview.\n",
+    );
+    write(
+        t.path(),
+        ".claude/agents/helper.md",
+        "---\nname: helper\ndescription: Helps\n---\n",
+    );
+    write(
+        t.path(),
+        "sub/.claude/agents/helper.md",
+        "---\nname: helper\ndescription: Closer\n---\n",
+    );
+    t
+}
+
+#[test]
+fn claude_agent_card_and_json() {
+    let t = claude_project();
+    let (code, out, err) = explain(t.path(), &["reviewer"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        "### `reviewer`: Claude Code agent\n\nReviews code\n\n- **tools**: `Read`, `Agent(helper)`\n- **permission mode**: `default`\n- **model**: `opus`: the latest Opus model\n- **color**: `cyan`\n\nDefined in .claude/agents/reviewer.md:2:7 (project).\n"
+    );
+    let (code, out, _) = explain(t.path(), &["reviewer", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({
+            "dialect": "claude", "name": "reviewer", "loaded": true, "description": "Reviews code",
+            "model": "opus", "permissionMode": "default", "tools": ["Read", "Agent(helper)"],
+            "settings": {"color": "cyan"},
+            "defined_in": [{"location": ".claude/agents/reviewer.md:2:7", "source": "project"}],
+        })
+    );
+}
+
+/// From a nested project, its own `.claude/agents/` wins over its ancestors'.
+#[test]
+fn claude_closest_project_wins() {
+    let t = claude_project();
+    let (code, out, err) = explain(t.path(), &["helper", "--root", "sub"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(out.contains("\nCloser\n"), "{out}");
+    assert!(
+        out.ends_with("Defined in sub/.claude/agents/helper.md:2:7 (project).\nShadowed: .claude/agents/helper.md:2:7 (project).\n"),
+        "{out}"
+    );
+    let (_, out, _) = explain(t.path(), &["helper"]);
+    assert!(out.contains("\nHelps\n") && !out.contains("Shadowed"), "{out}");
+}
+
+/// A name that is both an opencode and a Claude agent: both cards in human form; JSON and
+/// `--check` need `--dialect`.
+#[test]
+fn a_name_in_both_dialects() {
+    let t = claude_project();
+    write(
+        t.path(),
+        ".opencode/agents/reviewer.md",
+        "---\nmode: subagent\n---\nReview.\n",
+    );
+    let (code, out, _) = explain(t.path(), &["reviewer"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("opencode:\n\n### `reviewer`: subagent agent"), "{out}");
+    assert!(
+        out.contains("\nClaude Code:\n\n### `reviewer`: Claude Code agent"),
+        "{out}"
+    );
+    let (code, out, err) = explain(t.path(), &["reviewer", "--format", "json"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "agent-lsp: error: \"reviewer\" is both an opencode agent and a Claude Code agent here; add --dialect opencode or --dialect claude\n"
+    );
+    let (code, out, _) = explain(t.path(), &["reviewer", "--format", "json", "--dialect", "claude"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()["dialect"],
+        "claude"
+    );
+    let (code, out, _) = explain(t.path(), &["reviewer", "--format", "json", "--dialect", "opencode"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()["mode"],
+        "subagent"
+    );
+    // The list names both dialects.
+    let (_, out, _) = explain(t.path(), &["--format", "json", "--dialect", "claude"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["helper", "reviewer"]);
+    // An unknown name suggests from both dialects.
+    let (code, _, err) = explain(t.path(), &["helpr"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "agent-lsp: error: no agent \"helpr\" in this project. Did you mean `helper`?\n"
+    );
+}

@@ -591,6 +591,15 @@ impl Workspace {
                 }
                 self.load_markdown_of(&dot);
             }
+            // Claude Code walks up from where it starts too: `.claude/agents/` of each ancestor.
+            let claude = anc.join(".claude").join("agents");
+            if claude.is_dir() {
+                for f in discover::claude_agents(&claude) {
+                    if let Some((kind, role)) = self.role_of(&f) {
+                        self.read_and_add(&f, kind, role, false);
+                    }
+                }
+            }
             top = anc.to_path_buf();
             if anc.join(".git").exists() {
                 break;
