@@ -1356,7 +1356,7 @@ fn rules_explains_one_rule() {
         shadowed-rule (warning, tagged unnecessary; effect: rule-never-applies, the rule never applies)
         Dialects: opencode, Claude Code
 
-        A permission rule that can never decide, because a later rule matches everything it matches.
+        A permission rule that can never decide, because a later rule matches everything it matches; an `Agent(...)` tool entry that a later one replaces.
 
         opencode evaluates permission rules with "last match wins": no specificity, no deny-first. A catch-all written last, such as `"*": ask`, overrides every rule before it.
 

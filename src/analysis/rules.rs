@@ -73,14 +73,14 @@ without a message.",
         "---\ndescription: \"Reviews code\nmode: subagent\n---\n",
         "---\ndescription: \"Reviews code\"\nmode: subagent\n---\n";
     DuplicateKey = "duplicate-key", Error, FileIgnored, [],
-        "The same key twice in one mapping.",
+        "The same key twice in one mapping (an error in opencode frontmatter; in Claude Code the last one wins).",
         "In frontmatter, a duplicate key is a YAML error: opencode drops the whole frontmatter and uses \
 the file as a bare prompt. In JSON, the last value silently wins and the first is ignored, which \
 is reported as a warning.",
         "mode: subagent\nmode: primary\n",
         "mode: subagent\n";
     UnknownKey = "unknown-key", Warning, ValueIgnored, [],
-        "A key opencode does not know, usually a typo.",
+        "A key the runtime does not know, usually a typo.",
         "An unknown agent key is not an error for opencode: it is moved into the provider `options` \
 and sent to the model provider, so `temprature: 0.2` silently does nothing. Unknown top-level \
 config keys are silently dropped. `permissions` (plural) is ignored in frontmatter.",
@@ -94,12 +94,12 @@ invalid and opencode refuses to start (`Configuration is invalid at ...`). Schem
         "steps: \"5\"\nhidden: yes\n",
         "steps: 5\nhidden: true\n";
     InvalidValue = "invalid-value", Error, RefusesToStart, [],
-        "A value of the right type that opencode rejects: an unknown mode or action, `steps: 0`.",
+        "A value of the right type that the runtime rejects: an unknown mode or action, `steps: 0`, `permissionMode: Plan`.",
         "The configuration is invalid and opencode refuses to start.",
         "mode: main\npermission:\n  bash: maybe\n",
         "mode: primary\npermission:\n  bash: ask\n";
     InvalidColor = "invalid-color", Error, RefusesToStart, [],
-        "A color that is neither `#rrggbb` nor a theme color; an unquoted `#rrggbb` in YAML.",
+        "A color the runtime does not accept (opencode: `#rrggbb` or a theme color; Claude Code: eight names); an unquoted `#rrggbb` in YAML.",
         "opencode accepts exactly `#` plus six hex digits, or one of the theme colors `primary`, \
 `secondary`, `accent`, `success`, `warning`, `error`, `info`. CSS names such as `red` (common in \
 Claude Code agents) make the configuration invalid. Unquoted, `#FF5733` starts a YAML comment, so \
@@ -107,7 +107,7 @@ the color is null, which is also rejected.",
         "color: #FF5733\n",
         "color: \"#FF5733\"\n";
     DeprecatedField = "deprecated-field", Warning, Works, [Deprecated],
-        "`tools`, `maxSteps`, a `mode/` directory, or a deprecated top-level key (`mode`, `autoshare`, `reference`, `layout`).",
+        "`tools`, `maxSteps`, a `mode/` directory, or a deprecated top-level key (`mode`, `autoshare`, `reference`, `layout`); Claude Code's old tool name `Task`.",
         "They still work: `tools` is converted to permission rules (true is allow, false is deny; \
 `write`, `edit` and `patch` become `edit`), `maxSteps` to `steps` (ignored when `steps` is set), \
 `mode` entries and `mode/` files to primary agents, `reference` is read when `references` is not \
@@ -130,13 +130,13 @@ or custom tools (`github_*`, `mymcp_search`) are fine.",
         "permission:\n  write: deny\n  \"rm -rf *\": deny\n",
         "permission:\n  edit: deny\n  bash:\n    \"rm -rf *\": deny\n";
     ShadowedRule = "shadowed-rule", Warning, RuleNeverApplies, [Unnecessary],
-        "A permission rule that can never decide, because a later rule matches everything it matches.",
+        "A permission rule that can never decide, because a later rule matches everything it matches; an `Agent(...)` tool entry that a later one replaces.",
         "opencode evaluates permission rules with \"last match wins\": no specificity, no deny-first. \
 A catch-all written last, such as `\"*\": ask`, overrides every rule before it.",
         "bash:\n  \"git push *\": deny\n  \"*\": allow\n",
         "bash:\n  \"*\": allow\n  \"git push *\": deny\n";
     InvalidModel = "invalid-model", Warning, FailsWhenUsed, [],
-        "A `model` that is not of the form `provider/model`.",
+        "A `model` that is not of the form `provider/model` (opencode), or one typo away from an alias (Claude Code).",
         "opencode splits the model id at the first `/` into provider and model. Without one, the \
 agent fails when it runs (`Agent x's configured model ... is not valid`, `ProviderModelNotFoundError`).",
         "model: claude-sonnet-4\n",
@@ -170,7 +170,7 @@ way is deliberate in some setups and is reported as information only.",
         ".opencode/agents/README.md: \"# Our agents\\n...\"",
         "docs/agents.md (outside the agents folder), or a file that starts with a `---` frontmatter";
     DuplicateAgent = "duplicate-agent", Warning, ValueIgnored, [],
-        "Two Markdown files define the same agent name.",
+        "Two Markdown files of one folder define the same agent name.",
         "opencode keeps one definition per name in each folder: the file it reads last replaces \
 the others entirely, and the read order follows the file system. An `agents/` and a `mode/` file \
 of one directory with the same name are merged field by field instead.",
@@ -204,7 +204,7 @@ Only a reference on a line that starts with `//` is left alone.",
         "{ \"agent\": { \"r\": { \"prompt\": \"{file:./prompts/missing.md}\" } } }",
         "{ \"agent\": { \"r\": { \"prompt\": \"{file:./prompts/reviewer.md}\" } } }";
     UnknownAgent = "unknown-agent", Warning, FailsWhenUsed, [],
-        "A command's `agent` that names no known agent.",
+        "A reference to an agent that does not exist: a command's `agent` (opencode), an `Agent(<type>)` tool entry (Claude Code).",
         "Running the command fails with `Agent not found: \"x\". Available agents: ...`. Nested \
 agents are named by their path (`team/reviewer`).",
         "{ \"command\": { \"r\": { \"template\": \"...\", \"agent\": \"reviewr\" } } }",
