@@ -85,65 +85,81 @@ pub fn registry<'a>(files: &[ClaudeFile<'a>], dir: &Path) -> Vec<(String, Claude
 }
 
 /// The cross-file diagnostics: duplicate names within one source, `Agent(<type>)` entries that
-/// name no agent Claude Code can see from the file's project.
+/// name no agent Claude Code can see from the file's project. Linear in the number of files (one
+/// pass to index names by source folder; each reference looks up its project's ancestors).
 pub fn check(files: &[ClaudeFile]) -> Vec<(usize, Diagnostic)> {
+    use std::collections::{HashMap, HashSet};
     let mut out = Vec::new();
-    // Duplicates within one source (one agents directory tree).
+    // Registered names per source folder, and the project names per owner directory.
+    let mut by_folder: HashMap<(&Source, &Path, String), Vec<usize>> = HashMap::new();
+    let mut project_names: HashMap<&Path, HashSet<String>> = HashMap::new();
+    let mut global_names: HashSet<String> = HashSet::new();
     for (i, f) in files.iter().enumerate() {
         let Some(name) = f.registered() else { continue };
-        let same: Vec<&ClaudeFile> = files
-            .iter()
-            .enumerate()
-            .filter(|(j, g)| {
-                *j != i
-                    && g.kind.source == f.kind.source
-                    && g.owner == f.owner
-                    && g.registered().as_deref() == Some(&name)
-            })
-            .map(|(_, g)| g)
-            .collect();
-        if same.is_empty() {
-            continue;
+        match f.kind.source {
+            Source::Project => {
+                project_names.entry(f.owner).or_default().insert(name.clone());
+            }
+            _ => {
+                global_names.insert(name.clone());
+            }
         }
-        let mut d = Diagnostic::new(
-            Code::DuplicateAgent,
-            f.agent.name_span,
-            format!(
-                "{} other file{} in this {} agents folder also define{} `{name}`: Claude Code loads all of them and keeps one active, chosen by file-system order (it logs \"Duplicate agent name\"). Rename or remove the others",
-                same.len(),
-                if same.len() == 1 { "" } else { "s" },
-                f.kind.source.label(),
-                if same.len() == 1 { "s" } else { "" },
-            ),
-        )
-        .with_severity(Severity::Warning)
-        .with_effect(Effect::ValueIgnored);
-        for g in same {
-            d = d.with_related(
-                Location::File {
-                    file: g.file,
-                    span: g.agent.name_span,
-                },
-                format!("`{name}` is also defined here"),
-            );
+        by_folder.entry((&f.kind.source, f.owner, name)).or_default().push(i);
+    }
+    // Duplicates within one source (one agents directory tree).
+    let mut groups: Vec<(&(&Source, &Path, String), &Vec<usize>)> =
+        by_folder.iter().filter(|(_, v)| v.len() > 1).collect();
+    groups.sort_by_key(|(_, v)| v[0]);
+    for ((_, _, name), members) in groups {
+        for &i in members {
+            let f = &files[i];
+            let others: Vec<&ClaudeFile> = members.iter().filter(|&&j| j != i).map(|&j| &files[j]).collect();
+            let mut d = Diagnostic::new(
+                Code::DuplicateAgent,
+                f.agent.name_span,
+                format!(
+                    "{} other file{} in this {} agents folder also define{} `{name}`: Claude Code loads all of them and keeps one active, chosen by file-system order (it logs \"Duplicate agent name\"). Rename or remove the others",
+                    others.len(),
+                    if others.len() == 1 { "" } else { "s" },
+                    f.kind.source.label(),
+                    if others.len() == 1 { "s" } else { "" },
+                ),
+            )
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::ValueIgnored);
+            for g in others {
+                d = d.with_related(
+                    Location::File {
+                        file: g.file,
+                        span: g.agent.name_span,
+                    },
+                    format!("`{name}` is also defined here"),
+                );
+            }
+            out.push((f.file, d));
         }
-        out.push((f.file, d));
     }
     // `Agent(<type>)` references.
-    for f in files.iter().filter(|f| f.agent.loaded() || f.agent.name.is_some()) {
+    for f in files.iter().filter(|f| f.agent.name.is_some()) {
         if f.agent.agent_refs.is_empty() {
             continue;
         }
-        let names: Vec<String> = registry(files, f.owner).into_iter().map(|(n, _)| n).collect();
+        let visible = |name: &str| {
+            global_names.contains(name)
+                || f.owner
+                    .ancestors()
+                    .any(|a| project_names.get(a).is_some_and(|n| n.contains(name)))
+        };
         for (name, span) in &f.agent.agent_refs {
             let builtin = schema::BUILTIN_AGENTS.iter().any(|(b, _)| b == name);
-            if builtin || names.contains(name) {
+            if builtin || visible(name) {
                 continue;
             }
+            let names: Vec<String> = registry(files, f.owner).into_iter().map(|(n, _)| n).collect();
             let near = schema::BUILTIN_AGENTS
                 .iter()
                 .map(|(b, _)| b.to_string())
-                .chain(names.iter().cloned())
+                .chain(names)
                 .map(|n| (strsim::levenshtein(&n, name), n))
                 .filter(|(d, n)| *d <= 2 || n.eq_ignore_ascii_case(name))
                 .min_by_key(|(d, _)| *d)
