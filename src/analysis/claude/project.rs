@@ -91,7 +91,9 @@ pub fn check(files: &[ClaudeFile]) -> Vec<(usize, Diagnostic)> {
     use std::collections::{HashMap, HashSet};
     let mut out = Vec::new();
     // Registered names per source folder, and the project names per owner directory.
-    let mut by_folder: HashMap<(&Source, &Path, String), Vec<usize>> = HashMap::new();
+    // (source, owner directory, name) -> indices into `files`.
+    type Folder<'a> = (&'a Source, &'a Path, String);
+    let mut by_folder: HashMap<Folder, Vec<usize>> = HashMap::new();
     let mut project_names: HashMap<&Path, HashSet<String>> = HashMap::new();
     let mut global_names: HashSet<String> = HashSet::new();
     for (i, f) in files.iter().enumerate() {
@@ -107,8 +109,7 @@ pub fn check(files: &[ClaudeFile]) -> Vec<(usize, Diagnostic)> {
         by_folder.entry((&f.kind.source, f.owner, name)).or_default().push(i);
     }
     // Duplicates within one source (one agents directory tree).
-    let mut groups: Vec<(&(&Source, &Path, String), &Vec<usize>)> =
-        by_folder.iter().filter(|(_, v)| v.len() > 1).collect();
+    let mut groups: Vec<(&Folder, &Vec<usize>)> = by_folder.iter().filter(|(_, v)| v.len() > 1).collect();
     groups.sort_by_key(|(_, v)| v[0]);
     for ((_, _, name), members) in groups {
         for &i in members {
