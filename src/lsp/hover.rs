@@ -125,10 +125,8 @@ fn claude_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opt
     let dir = ws.claude_dir_of_file(id)?;
     if let Some(block) = &c.reading.block {
         for span in [block.open, block.close] {
-            if span.contains(offset)
-                && let Some(name) = &c.agent.name
-            {
-                return Some((claude_card(ws, id, dir, name, where_is)?, span));
+            if span.contains(offset) {
+                return Some((own_claude_card(ws, id, dir, where_is)?, span));
             }
         }
     }
@@ -150,7 +148,8 @@ fn claude_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opt
     let key = last.key.name.as_str();
     if last.on_key {
         let field = schema::field(key)?;
-        let plugin = if field.plugin_ignored {
+        // Said once, whether or not the field's documentation already says it.
+        let plugin = if field.plugin_ignored && !field.doc.contains("Ignored for plugin agents") {
             " Ignored for plugin agents."
         } else {
             ""
@@ -161,8 +160,7 @@ fn claude_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opt
         ));
     }
     if key == "name" {
-        let name = c.agent.name.as_ref()?;
-        return Some((claude_card(ws, id, dir, name, where_is)?, last.value.span));
+        return Some((own_claude_card(ws, id, dir, where_is)?, last.value.span));
     }
     // A tool entry.
     let list = match key {
@@ -194,6 +192,29 @@ fn claude_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opt
         return None;
     };
     Some((doc, item.span))
+}
+
+/// The card of the agent file `id` defines: the agent Claude Code runs under its registered
+/// name (a plugin agent's is `plugin:name`) when it loads, else this file's agent with the reason
+/// it is not loaded.
+fn own_claude_card(ws: &Workspace, id: usize, dir: &std::path::Path, where_is: WhereIs) -> Option<String> {
+    use crate::analysis::claude::card;
+    let files = ws.claude_files();
+    let this = files.iter().find(|f| f.file == id)?;
+    if let Some(registered) = this.registered()
+        && let Some(c) = claude_card(ws, id, dir, &registered, where_is)
+    {
+        return Some(c);
+    }
+    let name = this.agent.name.as_ref()?;
+    let definer = card::Definer {
+        location: where_is(crate::analysis::opencode::project::Source::File {
+            file: id,
+            span: this.agent.name_span,
+        }),
+        source: this.kind.source.label(),
+    };
+    Some(card::card(this.agent, name, &[definer]))
 }
 
 /// The card of Claude agent `name` as seen from the project of file `id`.

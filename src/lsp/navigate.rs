@@ -5,10 +5,10 @@
 //! `name` value when set). References: `default_agent`, a command's `agent`, a `task`
 //! permission pattern, and `@name` in a Markdown prompt.
 
-use crate::analysis::Dialect;
 use crate::analysis::Span;
 use crate::analysis::opencode::DeclOrigin;
 use crate::analysis::syntax::{Node, Value};
+use crate::analysis::{Dialect, FileKind, claude};
 use crate::workspace::Workspace;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,9 +49,16 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
     };
     if let Some(c) = &f.analysis.claude {
         // A Claude Code agent: its `name` (or, for a plugin agent without one, its first line)
-        // and the agent types of its `Agent(...)` tool entries.
+        // and the agent types of its `Agent(...)` tool entries. A plugin agent is known as
+        // `plugin:name`, which is what `Agent(...)` entries name it by.
         if let Some(name) = &c.agent.name {
-            push(name, c.agent.name_span, true);
+            match &f.kind {
+                FileKind::Claude(claude::FileKind {
+                    source: claude::Source::Plugin { plugin },
+                    ..
+                }) => push(&format!("{plugin}:{name}"), c.agent.name_span, true),
+                _ => push(name, c.agent.name_span, true),
+            }
         }
         for (name, span) in &c.agent.agent_refs {
             push(name, *span, false);
@@ -159,10 +166,15 @@ pub fn known_agents(ws: &Workspace, dialect: Dialect) -> Vec<String> {
                 names.push(d.name.clone());
             }
         }
-        if let Some(name) = f.analysis.claude.as_ref().and_then(|c| c.agent.name.as_ref())
-            && !names.contains(name)
-        {
-            names.push(name.clone());
+    }
+    if dialect == Dialect::Claude {
+        // Under the names `Agent(...)` entries use (`plugin:name` for a plugin agent).
+        for id in (0..ws.files.len()).filter(|&id| ws.files[id].kind.dialect() == dialect) {
+            for (name, o) in occurrences(ws, id) {
+                if o.definition && !names.contains(&name) {
+                    names.push(name);
+                }
+            }
         }
     }
     names

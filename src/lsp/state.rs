@@ -613,6 +613,12 @@ impl State {
                 dialect.product()
             ));
         }
+        if dialect == analysis::Dialect::Claude && name.contains(':') {
+            // `plugin:name`: the definition spells only `name`, so one rename cannot edit both.
+            return Err(format!(
+                "\"{name}\" is a Claude Code plugin agent; rename it by editing the `name` in its plugin"
+            ));
+        }
         if !defined {
             return Err(format!("no agent \"{name}\" is defined in this workspace"));
         }
@@ -778,10 +784,11 @@ impl State {
     fn claude_known(&self) -> analysis::claude::complete::Known {
         let mut known = analysis::claude::complete::Known::default();
         for f in self.ws.claude_files() {
-            if let (Some(name), true) = (&f.agent.name, f.agent.loaded()) {
+            // The name an `Agent(...)` entry must use: a plugin agent's is `plugin:name`.
+            if let Some(name) = f.registered() {
                 let desc = f.agent.description.clone().unwrap_or_default();
-                if !known.agents.iter().any(|(n, _)| n == name) {
-                    known.agents.push((name.clone(), desc));
+                if !known.agents.iter().any(|(n, _)| *n == name) {
+                    known.agents.push((name, desc));
                 }
             }
             if let Some(m) = f.agent.setting("model")

@@ -84,6 +84,31 @@ local function wait_diagnostic(buf, client, code, row)
   return found
 end
 
+--- Every agent_lsp diagnostic of `buf` as `code@row:col-end_col severity "covered text"`, sorted,
+--- once the one with `code` on 0-based `row` has arrived (a publish carries a file's full set).
+local function all_diagnostics(buf, client, code, row)
+  wait_diagnostic(buf, client, code, row)
+  local ns = vim.lsp.diagnostic.get_namespace(client.id)
+  local severities = { 'E', 'W', 'I', 'H' }
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(buf, { namespace = ns })) do
+    assert(d.end_lnum == d.lnum, 'diagnostic spans several lines')
+    local line = vim.api.nvim_buf_get_lines(buf, d.lnum, d.lnum + 1, true)[1]
+    local c = d.code or vim.tbl_get(d, 'user_data', 'lsp', 'code')
+    out[#out + 1] = string.format(
+      '%s@%d:%d-%d %s %q',
+      tostring(c),
+      d.lnum,
+      d.col,
+      d.end_col,
+      severities[d.severity] or '?',
+      line:sub(d.col + 1, d.end_col)
+    )
+  end
+  table.sort(out)
+  return out
+end
+
 --- The text a diagnostic covers (it must lie on one line).
 local function covered(buf, d)
   assert(d.end_lnum == d.lnum, 'diagnostic spans several lines')
@@ -171,6 +196,64 @@ local function run()
     assert(value:find('**Permissions**', 1, true), 'no **Permissions** in hover:\n' .. value)
     assert(value:find('planner', 1, true), 'hover does not name the agent:\n' .. value)
     assert(value:find('| permission |', 1, true), 'no permissions table in hover:\n' .. value)
+  end)
+
+  -- (d) Claude Code agents: a project agent in `.claude/agents/` and a plugin agent, through
+  -- the same client (one root: the workspace).
+  local tools = open('.claude/agents/bad-tools.md')
+  check('attach: agent_lsp attaches to .claude/agents/bad-tools.md with the same client', function()
+    expect_eq('same client for a Claude Code agent', client.id, client_for(tools).id)
+  end)
+
+  check('diagnostics: every diagnostic of .claude/agents/bad-tools.md, with its position', function()
+    local row = 3
+    expect_eq(
+      'bad-tools.md line 4',
+      'tools: Read, grep, LS, Bash(pnpm lint:*), Task, Agent(test-runner), Agent(code-reviewer), Agent(triager)',
+      vim.api.nvim_buf_get_lines(tools, row, row + 1, true)[1]
+    )
+    expect_eq('diagnostics', {
+      'deprecated-field@3:42-46 W "Task"',
+      'duplicate-agent@1:6-11 W "fixer"',
+      'ignored-specifier@3:23-40 W "Bash(pnpm lint:*)"',
+      'shadowed-rule@3:48-66 W "Agent(test-runner)"',
+      'shadowed-rule@3:68-88 W "Agent(code-reviewer)"',
+      'unknown-agent@3:96-103 W "triager"',
+      'unknown-tool@3:13-17 W "grep"',
+      'unknown-tool@3:19-21 W "LS"',
+    }, all_diagnostics(tools, client, 'unknown-agent', row))
+  end)
+
+  check('diagnostics: invalid-name on `name: team:reviewer` (.claude/agents/bad-name.md)', function()
+    local buf = open('.claude/agents/bad-name.md')
+    expect_eq('diagnostics', { 'invalid-name@1:6-19 E "team:reviewer"' }, all_diagnostics(buf, client, 'invalid-name', 1))
+  end)
+
+  check('diagnostics: ignored-field on a plugin agent\'s `permissionMode` (plugins/release-tools)', function()
+    local buf = open('plugins/release-tools/agents/releaser.md')
+    expect_eq('same client for a plugin agent', client.id, client_for(buf).id)
+    expect_eq(
+      'diagnostics',
+      { 'ignored-field@3:0-14 W "permissionMode"' },
+      all_diagnostics(buf, client, 'ignored-field', 3)
+    )
+  end)
+
+  check('hover: `Agent(test-runner)` in bad-tools.md shows the Claude Code agent card', function()
+    vim.api.nvim_set_current_buf(tools)
+    local row = 3
+    local result = request(tools, client, 'textDocument/hover', row, col_of(tools, row, 'test-runner') + 2)
+    assert(result and result.contents, 'empty hover')
+    local value = result.contents.value or vim.inspect(result.contents)
+    expect_eq('hover kind', 'markdown', result.contents.kind)
+    local first = value:match('^[^\n]*')
+    expect_eq('first line', '### `test-runner`: Claude Code agent', first)
+    assert(value:find('- **tools**: `Read`, `Bash`, `Agent(code-reviewer, Explore)`, `mcp__github__get_pull_request`\n', 1, true), 'no tools line in hover:\n' .. value)
+    assert(value:find('Defined in .claude/agents/test-runner.md:2 (project).', 1, true), 'no definition line in hover:\n' .. value)
+    expect_eq('hover range', {
+      start = { line = row, character = col_of(tools, row, 'test-runner') },
+      ['end'] = { line = row, character = col_of(tools, row, 'test-runner') + #'test-runner' },
+    }, result.range)
   end)
 
   -- (c) Completion after `mode: ` (only when the server advertises completion).

@@ -1,7 +1,9 @@
 ---@brief
 ---
---- agent-lsp: diagnostics and hover for opencode agent files
---- (`.opencode/agents/**/*.md`, `.opencode/{mode,modes}/*.md`) and `opencode.json(c)`.
+--- agent-lsp: diagnostics, hover, completion and navigation for opencode agent files
+--- (`.opencode/agents/**/*.md`, `.opencode/{mode,modes}/*.md`), `opencode.json(c)`, and Claude
+--- Code agent files (`.claude/agents/**/*.md`, `~/.claude/agents/**/*.md`, and `agents/**/*.md`
+--- of a plugin, a directory with `.claude-plugin/plugin.json`).
 ---
 --- Install the server with `cargo install --path .` in the agent-lsp repository, then:
 ---
@@ -23,9 +25,11 @@
 --- })
 --- ```
 ---
---- The server only reports on opencode files (and on Markdown files outside an opencode
---- directory only when they start with a YAML frontmatter); see editors/neovim/README.md for a
---- `root_dir` that attaches to opencode files only.
+--- The server only reports on these agent files (and on other Markdown files only when they
+--- start with a YAML frontmatter and sit in an `agent(s)/` or `mode(s)/` folder); see
+--- editors/neovim/README.md for a `root_dir` that attaches to agent files only. `.claude` is
+--- not a root marker on purpose: `~/.claude` exists on most machines and would make your home
+--- directory the root of every Markdown file outside a project.
 
 ---@type vim.lsp.Config
 return {

@@ -1,5 +1,6 @@
-// VS Code client for agent-lsp: starts `agent-lsp serve` for opencode agent files and
-// opencode.json(c), and keeps the server's `agentLsp` settings in sync.
+// VS Code client for agent-lsp: starts `agent-lsp serve` for opencode agent files,
+// opencode.json(c) and Claude Code agent files, and keeps the server's `agentLsp` settings in
+// sync.
 
 import * as fs from "fs";
 import * as path from "path";
@@ -14,8 +15,13 @@ import {
 
 const SECTION = "agentLsp";
 
-/** Only opencode files, never every Markdown or JSON file. The server decides per file too. */
+/**
+ * Only agent files, never every Markdown or JSON file. The server decides per file too.
+ * Claude Code plugin agents (the `.md` files under `<plugin>/agents/`) are added per plugin by
+ * {@link documentSelector}, since a glob cannot see the plugin's manifest.
+ */
 const GLOBS = [
+  // opencode
   "**/.opencode/{agent,agents}/**/*.md",
   "**/.opencode/{mode,modes}/*.md",
   "**/opencode.json",
@@ -23,9 +29,56 @@ const GLOBS = [
   // The global configuration directory (`~/.config/opencode/agents/*.md`) and directories laid
   // out like it.
   "**/opencode/{agent,agents}/**/*.md",
+  // Claude Code: project agents (`<project>/.claude/agents/`, sub-folders included) and user
+  // agents (`~/.claude/agents/`).
+  "**/.claude/agents/**/*.md",
 ];
 
-const DOCUMENT_SELECTOR: DocumentSelector = GLOBS.map((pattern) => ({ scheme: "file", pattern }));
+/** Where a Claude Code plugin keeps its manifest; its `agents/` folder holds agent files. */
+const PLUGIN_MANIFEST = "**/.claude-plugin/plugin.json";
+
+/** The most plugin manifests looked for in the workspace. */
+const MAX_PLUGINS = 200;
+
+/** Characters with a meaning in a glob: a plugin path holding one is not added. */
+const GLOB_SPECIAL = /[*?[\]{}]/;
+
+/**
+ * The document selector: {@link GLOBS}, plus the `.md` files under `agents/` of every Claude Code
+ * plugin in the workspace folders (a directory with `.claude-plugin/plugin.json`). A plugin's
+ * pattern starts at its workspace folder's name: `<folder>/<path to the plugin>/agents/`, at any
+ * depth below `**`.
+ */
+async function documentSelector(): Promise<DocumentSelector> {
+  const patterns = [...GLOBS];
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length > 0) {
+    let manifests: vscode.Uri[] = [];
+    try {
+      manifests = await vscode.workspace.findFiles(PLUGIN_MANIFEST, "**/node_modules/**", MAX_PLUGINS);
+    } catch (err) {
+      outputChannel?.appendLine(`cannot look for Claude Code plugins: ${String(err)}`);
+    }
+    for (const manifest of manifests) {
+      const folder = vscode.workspace.getWorkspaceFolder(manifest);
+      if (!folder || manifest.scheme !== "file") {
+        continue;
+      }
+      const pluginRoot = path.dirname(path.dirname(manifest.fsPath));
+      const rel = path.relative(folder.uri.fsPath, pluginRoot);
+      const segments = [path.basename(folder.uri.fsPath), ...rel.split(path.sep).filter((s) => s.length > 0)];
+      if (segments.some((s) => GLOB_SPECIAL.test(s) || s === "..")) {
+        outputChannel?.appendLine(`Claude Code plugin not attached (its path cannot be written as a glob): ${pluginRoot}`);
+        continue;
+      }
+      const pattern = `**/${segments.join("/")}/agents/**/*.md`;
+      if (!patterns.includes(pattern)) {
+        patterns.push(pattern);
+      }
+    }
+  }
+  return patterns.map((pattern) => ({ scheme: "file", pattern }));
+}
 
 let client: LanguageClient | undefined;
 let outputChannel: vscode.OutputChannel | undefined;
@@ -41,6 +94,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     vscode.commands.registerCommand("agentLsp.restartServer", () => restart(context)),
     vscode.commands.registerCommand("agentLsp.showOutput", () => outputChannel?.show(true)),
+    // A Claude Code plugin created or removed: its agents join or leave the document selector.
+    pluginWatcher(() => restart(context)),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration(`${SECTION}.server.path`)) {
         // A new executable needs a new process.
@@ -52,6 +107,28 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
 
   await restart(context);
+}
+
+/** Calls `onChange` (debounced) when a Claude Code plugin manifest appears or disappears. */
+function pluginWatcher(onChange: () => unknown): vscode.Disposable {
+  const watcher = vscode.workspace.createFileSystemWatcher(PLUGIN_MANIFEST, false, true, false);
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    if (timer) {
+      clearTimeout(timer);
+    }
+    timer = setTimeout(() => {
+      timer = undefined;
+      void onChange();
+    }, 500);
+  };
+  const subscriptions = [watcher, watcher.onDidCreate(schedule), watcher.onDidDelete(schedule)];
+  return new vscode.Disposable(() => {
+    if (timer) {
+      clearTimeout(timer);
+    }
+    subscriptions.forEach((d) => d.dispose());
+  });
 }
 
 /** Stop the running client (if any) and start a new one; calls run one after the other. */
@@ -125,7 +202,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   const settings = serverSettings();
   lastSeverity = settings.severity;
   const clientOptions: LanguageClientOptions = {
-    documentSelector: DOCUMENT_SELECTOR,
+    documentSelector: await documentSelector(),
     initializationOptions: { [SECTION]: settings },
     synchronize: { configurationSection: SECTION },
     outputChannel,

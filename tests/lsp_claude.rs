@@ -1,0 +1,910 @@
+//! End-to-end tests of the Claude Code dialect over real LSP pipes (the client of
+//! `lsp_support`): diagnostics, hover, completion, code actions and navigation on
+//! `.claude/agents/*.md` and a plugin's `agents/`, each in both position encodings. The agent
+//! files put CJK and emoji before the positions that matter, on the same line, so that UTF-8 and
+//! UTF-16 columns differ there. An opencode agent shares a name with a Claude Code agent: the
+//! two dialects are separate namespaces and are never linked.
+
+mod lsp_support;
+
+use lsp_support::*;
+use serde_json::{Value, json};
+
+/// `grep` (unknown tool) and `Task` (old name of `Agent`) come after CJK and emoji on their line.
+const FIXER: &str = "---\nname: fixer\ndescription: Fixes lint 修正 🚀\ntools: Agent(審査🚀, helper), Read, grep, Task\n---\nFix the lint errors.\n";
+const HELPER: &str = "---\nname: helper\ndescription: Helps 助け 🚀\ntools: Read, Grep\nmodel: sonnet\npermissionMode: plan\n---\nHelp.\n";
+/// A name Claude Code accepts (only `:` and a leading `-` are refused).
+const SHINSA: &str = "---\nname: 審査🚀\ndescription: Reviews 審査\n---\nReview.\n";
+/// `lead` is an opencode agent only; `Explore` is built in; `rt:releaser` is the plugin agent.
+const BOSS: &str = "---\nname: boss\ndescription: Delegates 委任 🚀\ntools: Agent(lead, helper, Explore, rt:releaser)\n---\nDelegate.\n";
+const BAD_NAME: &str = "---\nname: team:reviewer\ndescription: A reviewer 🚀\n---\nReview.\n";
+const NO_DESC: &str = "---\nname: notes\ntools: Read\n---\nNotes.\n";
+const PLANNER: &str =
+    "---\nname: planner\ndescription: Plans 計画 🚀\nallowed-tools: Read, Grep\npermissionMode: Plan\n---\nPlan.\n";
+/// A flow-mapping frontmatter: the description's CJK and emoji are on the line of the problem.
+const FLOW: &str = "---\n{name: flow, description: 修正 🚀 fixes, tools: [Read, grep]}\n---\nBody.\n";
+const MANIFEST: &str = "{ \"name\": \"rt\", \"version\": \"1.0.0\" }\n";
+const RELEASER: &str = "---\nname: releaser\ndescription: Releases 🚀\npermissionMode: acceptEdits\n---\nRelease.\n";
+/// opencode: an agent named `helper` too (by its path), and a mention of the Claude-only `fixer`.
+const OC_HELPER: &str = "---\ndescription: opencode helper 助け\nmode: subagent\n---\nAsk @helper, not @fixer.\n";
+const OC_CONFIG: &str = r#"{
+  "default_agent": "lead",
+  "agent": { "lead": { "mode": "primary", "description": "Leads", "prompt": "Lead.", "permission": { "task": { "helper": "allow" } } } }
+}
+"#;
+
+const FILES: &[(&str, &str)] = &[
+    (".claude/agents/fixer.md", FIXER),
+    (".claude/agents/helper.md", HELPER),
+    (".claude/agents/shinsa.md", SHINSA),
+    (".claude/agents/team/boss.md", BOSS),
+    (".claude/agents/bad-name.md", BAD_NAME),
+    (".claude/agents/no-desc.md", NO_DESC),
+    (".claude/agents/planner.md", PLANNER),
+    (".claude/agents/flow.md", FLOW),
+    ("plugins/rt/.claude-plugin/plugin.json", MANIFEST),
+    ("plugins/rt/agents/releaser.md", RELEASER),
+    (".opencode/agents/helper.md", OC_HELPER),
+    ("opencode.json", OC_CONFIG),
+];
+
+struct Ws {
+    _dir: tempfile::TempDir,
+    root: std::path::PathBuf,
+    s: Server,
+}
+
+impl Ws {
+    fn uri(&self, rel: &str) -> String {
+        uri_of(&self.root.join(rel))
+    }
+}
+
+/// The workspace, a server on it, and the publishes of its scan.
+fn start(enc: Enc) -> (Ws, Vec<Value>) {
+    let dir = workspace(FILES);
+    let root = root_of(&dir);
+    let mut s = Server::start(&root, Setup::for_enc(enc));
+    let scan = s.take_publishes();
+    (Ws { _dir: dir, root, s }, scan)
+}
+
+/// The byte range of `needle` inside the first occurrence of `context` in `text`.
+fn within(text: &str, context: &str, needle: &str) -> (usize, usize) {
+    let (c, _) = find(text, context);
+    let (s, e) = find(&text[c..], needle);
+    (c + s, c + e)
+}
+
+/// The LSP range of `needle` inside the first `context` of `text`.
+fn range_in(text: &str, context: &str, needle: &str, enc: Enc) -> Value {
+    let (s, e) = within(text, context, needle);
+    range(text, s, e, enc)
+}
+
+/// The LSP location of `needle` inside the first `context` of `text` (the file `uri`).
+fn loc(uri: &str, text: &str, context: &str, needle: &str, enc: Enc) -> Value {
+    json!({ "uri": uri, "range": range_in(text, context, needle, enc) })
+}
+
+/// Text document position params one character into `needle` (inside the first `context`).
+fn at(uri: &str, text: &str, context: &str, needle: &str, enc: Enc) -> Value {
+    let (s, _) = within(text, context, needle);
+    let next = text[s..].chars().next().map_or(0, char::len_utf8);
+    json!({ "textDocument": { "uri": uri }, "position": position(text, s + next, enc) })
+}
+
+/// A diagnostic as the server publishes it (`data` carries the effect and the fix).
+fn diag(range: Value, severity: i64, code: &str, message: &str, data: Value) -> Value {
+    json!({
+        "range": range,
+        "severity": severity,
+        "code": code,
+        "source": "agent-lsp",
+        "message": message,
+        "data": data,
+    })
+}
+
+/// `data` with a fix of one edit.
+fn fix_data(effect: &str, title: &str, range: Value, new_text: &str, safe: bool) -> Value {
+    json!({
+        "effect": effect,
+        "fix": { "title": title, "edits": [{ "range": range, "newText": new_text }], "safe": safe },
+    })
+}
+
+const ERROR: i64 = 1;
+const WARNING: i64 = 2;
+
+/// The publishes by URI (the scan publishes each file once).
+fn by_uri(publishes: &[Value]) -> std::collections::BTreeMap<String, Value> {
+    let mut out = std::collections::BTreeMap::new();
+    for p in publishes {
+        let uri = p["uri"].as_str().unwrap().to_string();
+        assert!(
+            out.insert(uri.clone(), p["diagnostics"].clone()).is_none(),
+            "{uri} published twice"
+        );
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics
+// ---------------------------------------------------------------------------------------------
+
+/// The scan publishes exactly these diagnostics: ranges, severities, codes, messages, effects
+/// and fixes. Clean files (`helper.md`, `shinsa.md`, the opencode files) get no publish.
+#[test]
+fn scan_publishes_exact_claude_diagnostics() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (ws, scan) = start(enc);
+        let got = by_uri(&scan);
+        let fixer = {
+            let grep = range_in(FIXER, "Read, grep", "grep", enc);
+            let task = range_in(FIXER, "grep, Task", "Task", enc);
+            let mut deprecated = diag(
+                task.clone(),
+                WARNING,
+                "deprecated-field",
+                "`Task` is the old name of `Agent` and still works; write `Agent`",
+                fix_data("works-but-risky", "Replace `Task` with `Agent`", task, "Agent", true),
+            );
+            deprecated["tags"] = json!([2]); // deprecated
+            json!([
+                diag(
+                    grep.clone(),
+                    WARNING,
+                    "unknown-tool",
+                    "Claude Code has no tool `grep` (tool names are case-sensitive); did you mean `Grep`?",
+                    fix_data("value-ignored", "Replace with `Grep`", grep, "Grep", false),
+                ),
+                deprecated,
+            ])
+        };
+        let boss = json!([diag(
+            range_in(BOSS, "Agent(lead", "lead", enc),
+            WARNING,
+            "unknown-agent",
+            "no agent `lead` is defined for this project (nor built in): Claude Code cannot start it from this agent",
+            json!({ "effect": "fails-when-used" }),
+        )]);
+        let bad_name = json!([diag(
+            range_in(BAD_NAME, "name: ", "team:reviewer", enc),
+            ERROR,
+            "invalid-name",
+            "a name must not contain `:`, which is reserved for plugin namespacing: Claude Code skips this file",
+            json!({ "effect": "file-ignored" }),
+        )]);
+        let no_desc = {
+            let (end_of_name, _) = find(NO_DESC, "tools:");
+            json!([diag(
+                range_in(NO_DESC, "name: ", "notes", enc),
+                ERROR,
+                "missing-field",
+                "there is no `description`: Claude Code skips this agent (\"Missing required \\\"description\\\" field\"). Say when Claude should delegate to it",
+                fix_data(
+                    "file-ignored",
+                    "Add a `description`",
+                    range(NO_DESC, end_of_name, end_of_name, enc),
+                    "description: \n",
+                    false
+                ),
+            )])
+        };
+        let planner = {
+            let key = range_in(PLANNER, "allowed-tools", "allowed-tools", enc);
+            let plan = range_in(PLANNER, "permissionMode: Plan", "Plan", enc);
+            json!([
+                diag(
+                    key.clone(),
+                    WARNING,
+                    "unknown-key",
+                    "Claude Code does not recognize `allowed-tools` and ignores it; did you mean `tools`?",
+                    fix_data("value-ignored", "Rename to `tools`", key, "tools", false),
+                ),
+                diag(
+                    plan.clone(),
+                    WARNING,
+                    "invalid-value",
+                    "invalid permissionMode 'Plan': Claude Code ignores it. Valid options: acceptEdits, auto, bypassPermissions, default, dontAsk, plan",
+                    fix_data("value-ignored", "Replace with `plan`", plan, "plan", false),
+                ),
+            ])
+        };
+        let flow = {
+            let grep = range_in(FLOW, "[Read, grep]", "grep", enc);
+            json!([diag(
+                grep.clone(),
+                WARNING,
+                "unknown-tool",
+                "Claude Code has no tool `grep` (tool names are case-sensitive); did you mean `Grep`?",
+                fix_data("value-ignored", "Replace with `Grep`", grep, "Grep", false),
+            )])
+        };
+        let releaser = json!([diag(
+            range_in(RELEASER, "permissionMode", "permissionMode", enc),
+            WARNING,
+            "ignored-field",
+            "plugin agents ignore `permissionMode` (Claude Code: \"Use .claude/agents/ for this level of control\")",
+            json!({ "effect": "value-ignored" }),
+        )]);
+        let expected: std::collections::BTreeMap<String, Value> = [
+            (ws.uri(".claude/agents/fixer.md"), fixer),
+            (ws.uri(".claude/agents/team/boss.md"), boss),
+            (ws.uri(".claude/agents/bad-name.md"), bad_name),
+            (ws.uri(".claude/agents/no-desc.md"), no_desc),
+            (ws.uri(".claude/agents/planner.md"), planner),
+            (ws.uri(".claude/agents/flow.md"), flow),
+            (ws.uri("plugins/rt/agents/releaser.md"), releaser),
+        ]
+        .into_iter()
+        .collect();
+        for (uri, diags) in &expected {
+            assert_eq!(got.get(uri), Some(diags), "{uri} ({enc:?})");
+        }
+        let keys: Vec<&String> = got.keys().collect();
+        assert_eq!(keys, expected.keys().collect::<Vec<_>>(), "{enc:?}");
+        ws.s.finish();
+    }
+}
+
+/// Edits, in the encoding's columns after CJK and emoji: fixing `grep` clears its warning, and
+/// renaming `helper` in its own file makes the `Agent(helper)` entries of the other files
+/// unknown (cross-file), until the name comes back.
+#[test]
+fn diagnostics_follow_edits_across_files() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (mut ws, _) = start(enc);
+        let fixer = ws.uri(".claude/agents/fixer.md");
+        let helper = ws.uri(".claude/agents/helper.md");
+        let boss = ws.uri(".claude/agents/team/boss.md");
+        let (mut fixer_doc, p) = Doc::open(&mut ws.s, &fixer, "markdown", FIXER);
+        assert_eq!(
+            summary(&p),
+            [
+                summary_line(FIXER, "Read, grep", "grep", "W unknown-tool", enc),
+                summary_line(FIXER, "grep, Task", "Task", "W deprecated-field", enc),
+            ]
+        );
+        // An incremental edit whose range lies after CJK and emoji on its line.
+        let (s, e) = within(FIXER, "Read, grep", "grep");
+        let p = fixer_doc.edit(&mut ws.s, s, e, "Grep");
+        assert_eq!(
+            summary(&p),
+            [summary_line(
+                &fixer_doc.text,
+                "Grep, Task",
+                "Task",
+                "W deprecated-field",
+                enc
+            )]
+        );
+        ws.s.assert_quiet();
+        // `helper` becomes `aide`: the two entries that name `helper` are now unknown.
+        let (mut helper_doc, p) = Doc::open(&mut ws.s, &helper, "markdown", HELPER);
+        assert_eq!(summary(&p), Vec::<String>::new());
+        let p = helper_doc.replace(&mut ws.s, "name: helper", "name: aide");
+        assert_eq!(summary(&p), Vec::<String>::new());
+        let fixer_now = ws.s.expect_version(&fixer, fixer_doc.version);
+        assert_eq!(
+            summary(&fixer_now),
+            [
+                summary_line(&fixer_doc.text, "🚀, helper", "helper", "W unknown-agent", enc),
+                summary_line(&fixer_doc.text, "Grep, Task", "Task", "W deprecated-field", enc),
+            ]
+        );
+        assert_eq!(
+            fixer_now["diagnostics"][0]["message"],
+            "no agent `helper` is defined for this project (nor built in): Claude Code cannot start it from this agent"
+        );
+        let boss_now = ws.s.expect_publish(&boss);
+        assert_eq!(
+            summary(&boss_now),
+            [
+                summary_line(BOSS, "Agent(lead", "lead", "W unknown-agent", enc),
+                summary_line(BOSS, "lead, helper", "helper", "W unknown-agent", enc),
+            ]
+        );
+        ws.s.assert_quiet();
+        // Back to `helper`: both entries resolve again.
+        helper_doc.replace(&mut ws.s, "name: aide", "name: helper");
+        let fixer_now = ws.s.expect_version(&fixer, fixer_doc.version);
+        assert_eq!(
+            summary(&fixer_now),
+            [summary_line(
+                &fixer_doc.text,
+                "Grep, Task",
+                "Task",
+                "W deprecated-field",
+                enc
+            )]
+        );
+        let boss_now = ws.s.expect_publish(&boss);
+        assert_eq!(
+            summary(&boss_now),
+            [summary_line(BOSS, "Agent(lead", "lead", "W unknown-agent", enc)]
+        );
+        ws.s.finish();
+    }
+}
+
+/// One line of [`summary`] for `needle` inside `context` of `text`.
+fn summary_line(text: &str, context: &str, needle: &str, sev_code: &str, enc: Enc) -> String {
+    let (s, e) = within(text, context, needle);
+    let (l1, c1) = line_col(text, s, enc);
+    let (l2, c2) = line_col(text, e, enc);
+    format!("{l1}:{c1}-{l2}:{c2} {sev_code}")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hover
+// ---------------------------------------------------------------------------------------------
+
+/// The hover at `params`: its Markdown and range (`Null` when there is none).
+fn hover(s: &mut Server, params: Value) -> Value {
+    let r = s.request("textDocument/hover", params).unwrap();
+    if r.is_null() {
+        return r;
+    }
+    assert_eq!(r["contents"]["kind"], "markdown", "{r}");
+    json!({ "markdown": r["contents"]["value"], "range": r["range"] })
+}
+
+const HELPER_CARD: &str = "### `helper`: Claude Code agent\n\nHelps 助け 🚀\n\n- **tools**: `Read`, `Grep`\n- **permission mode**: `plan`\n- **model**: `sonnet`: the latest Sonnet model\n\nDefined in .claude/agents/helper.md:2 (project).\n";
+
+#[test]
+fn hover_shows_the_agent_claude_code_runs() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (mut ws, _) = start(enc);
+        let fixer = ws.uri(".claude/agents/fixer.md");
+        let helper = ws.uri(".claude/agents/helper.md");
+        let boss = ws.uri(".claude/agents/team/boss.md");
+        let s = &mut ws.s;
+        // On the `name` value: the card (tools, permission mode, model, where it is defined).
+        assert_eq!(
+            hover(s, at(&helper, HELPER, "name: helper", "helper", enc)),
+            json!({ "markdown": HELPER_CARD, "range": range_in(HELPER, "name: ", "helper", enc) })
+        );
+        // On an `Agent(...)` entry, after CJK and emoji: the same card, over the agent type.
+        assert_eq!(
+            hover(s, at(&fixer, FIXER, "🚀, helper", "helper", enc)),
+            json!({ "markdown": HELPER_CARD, "range": range_in(FIXER, "🚀, helper", "helper", enc) })
+        );
+        // An agent type written in CJK and emoji.
+        assert_eq!(
+            hover(s, at(&fixer, FIXER, "Agent(審査🚀", "審査🚀", enc)),
+            json!({
+                "markdown": "### `審査🚀`: Claude Code agent\n\nReviews 審査\n\n- **tools**: every tool of the conversation that starts it\n- **permission mode**: `default` (not set)\n- **model**: `inherit`: the model of the conversation that starts it\n\nDefined in .claude/agents/shinsa.md:2 (project).\n",
+                "range": range_in(FIXER, "Agent(審査🚀", "審査🚀", enc),
+            })
+        );
+        // The opening `---`: this file's agent, with its effective tools (`Task` is `Agent`).
+        assert_eq!(
+            hover(s, at(&fixer, FIXER, "---", "---", enc)),
+            json!({
+                "markdown": "### `fixer`: Claude Code agent\n\nFixes lint 修正 🚀\n\n- **tools**: `Agent(審査🚀, helper)`, `Read`, `Agent`\n- **permission mode**: `default` (not set)\n- **model**: `inherit`: the model of the conversation that starts it\n\nDefined in .claude/agents/fixer.md:2 (project).\n",
+                "range": range(FIXER, 0, 3, enc),
+            })
+        );
+        // A built-in agent type.
+        assert_eq!(
+            hover(s, at(&boss, BOSS, "Explore", "Explore", enc)),
+            json!({
+                "markdown": "### `Explore`: built-in Claude Code agent\n\nFast read-only agent for searching and understanding a codebase\n",
+                "range": range_in(BOSS, "Explore", "Explore", enc),
+            })
+        );
+        // A tool entry after CJK and emoji, and a field key.
+        assert_eq!(
+            hover(s, at(&fixer, FIXER, "Read", "Read", enc)),
+            json!({
+                "markdown": "**`Read`**: a built-in Claude Code tool.",
+                "range": range_in(FIXER, "Read", "Read", enc),
+            })
+        );
+        assert_eq!(
+            hover(s, at(&helper, HELPER, "permissionMode", "permissionMode", enc)),
+            json!({
+                "markdown": "**`permissionMode`** (Claude Code agent field)\n\nHow the agent asks for permission: `default` (`manual` is an alias), `acceptEdits`, `auto`, `dontAsk`, `bypassPermissions` or `plan`. Ignored for plugin agents.\n",
+                "range": range_in(HELPER, "permissionMode", "permissionMode", enc),
+            })
+        );
+        // An unknown tool and an opencode-only agent type: nothing.
+        assert_eq!(hover(s, at(&fixer, FIXER, "grep", "grep", enc)), Value::Null);
+        assert_eq!(hover(s, at(&boss, BOSS, "lead", "lead", enc)), Value::Null);
+        ws.s.finish();
+    }
+}
+
+/// A plugin agent is registered as `plugin:name`; an agent Claude Code skips still shows what
+/// it would be, and why it is not loaded.
+#[test]
+fn hover_on_plugin_agents_and_skipped_agents() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (mut ws, _) = start(enc);
+        let releaser = ws.uri("plugins/rt/agents/releaser.md");
+        let boss = ws.uri(".claude/agents/team/boss.md");
+        let no_desc = ws.uri(".claude/agents/no-desc.md");
+        let card = "### `rt:releaser`: Claude Code agent\n\nReleases 🚀\n\n- **tools**: every tool of the conversation that starts it\n- **permission mode**: `default` (not set)\n- **model**: `inherit`: the model of the conversation that starts it\n\nDefined in plugins/rt/agents/releaser.md:2 (plugin rt).\n";
+        let s = &mut ws.s;
+        assert_eq!(
+            hover(s, at(&releaser, RELEASER, "name: releaser", "releaser", enc)),
+            json!({ "markdown": card, "range": range_in(RELEASER, "name: ", "releaser", enc) })
+        );
+        assert_eq!(
+            hover(s, at(&boss, BOSS, "rt:releaser", "rt:releaser", enc)),
+            json!({ "markdown": card, "range": range_in(BOSS, "rt:releaser", "rt:releaser", enc) })
+        );
+        assert_eq!(
+            hover(s, at(&no_desc, NO_DESC, "name: notes", "notes", enc)),
+            json!({
+                "markdown": "### `notes`: Claude Code agent (**not loaded**: no description)\n\n- **tools**: `Read`\n- **permission mode**: `default` (not set)\n- **model**: `inherit`: the model of the conversation that starts it\n\nDefined in .claude/agents/no-desc.md:2 (project).\n",
+                "range": range_in(NO_DESC, "name: ", "notes", enc),
+            })
+        );
+        ws.s.finish();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Completion
+// ---------------------------------------------------------------------------------------------
+
+/// The completion items at byte `offset` of `text` (the open document `uri`).
+fn complete(s: &mut Server, uri: &str, text: &str, offset: usize, enc: Enc) -> Vec<Value> {
+    let r = s
+        .request(
+            "textDocument/completion",
+            json!({ "textDocument": { "uri": uri }, "position": position(text, offset, enc) }),
+        )
+        .unwrap();
+    r.as_array().unwrap_or_else(|| panic!("not a list: {r}")).clone()
+}
+
+fn labels(items: &[Value]) -> Vec<&str> {
+    items.iter().map(|i| i["label"].as_str().unwrap()).collect()
+}
+
+#[test]
+fn completion_of_keys_values_and_tool_entries() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (mut ws, _) = start(enc);
+        // A new agent, not on disk, half typed (no closing `---` yet).
+        let uri = ws.uri(".claude/agents/new.md");
+        let s = &mut ws.s;
+        let text = "---\nname: new\ndescription: 新しい 🚀\n";
+        s.open(&uri, "markdown", 1, text);
+        s.expect_version(&uri, 1);
+        // Keys, without those already there: the required ones, then the common ones, then the
+        // rest, each alphabetically.
+        let items = complete(s, &uri, text, text.len(), enc);
+        assert_eq!(
+            labels(&items),
+            [
+                "color",
+                "disallowedTools",
+                "model",
+                "permissionMode",
+                "tools",
+                "autoCompactWindow",
+                "background",
+                "effort",
+                "experimental",
+                "hooks",
+                "initialPrompt",
+                "isolation",
+                "maxTurns",
+                "mcpServers",
+                "memory",
+                "observeSubagents",
+                "observeToolResults",
+                "observer",
+                "observerMessage",
+                "omitClaudeMd",
+                "skills",
+            ]
+        );
+        let end = range(text, text.len(), text.len(), enc);
+        assert_eq!(
+            items[3],
+            json!({
+                "label": "permissionMode",
+                "kind": 10,
+                "detail": "Claude Code agent field",
+                "documentation": { "kind": "markdown", "value": "How the agent asks for permission: `default` (`manual` is an alias), `acceptEdits`, `auto`, `dontAsk`, `bypassPermissions` or `plan`. Ignored for plugin agents." },
+                "sortText": "1permissionMode",
+                "filterText": "permissionMode",
+                "textEdit": { "range": end, "newText": "permissionMode: " },
+            })
+        );
+        // `permissionMode: ` values, inserted at the cursor.
+        let text2 = format!("{text}permissionMode: ");
+        s.change_full(&uri, 2, &text2);
+        s.expect_version(&uri, 2);
+        let items = complete(s, &uri, &text2, text2.len(), enc);
+        let end = range(&text2, text2.len(), text2.len(), enc);
+        let expected: Vec<Value> = ["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"]
+            .iter()
+            .map(|v| {
+                json!({
+                    "label": v,
+                    "kind": 20,
+                    "detail": "permissionMode",
+                    "sortText": format!("0{v}"),
+                    "filterText": v,
+                    "textEdit": { "range": end, "newText": v },
+                })
+            })
+            .collect();
+        assert_eq!(items, expected);
+        // A tool entry after CJK and emoji on its line: every item replaces exactly `Gr`.
+        let text3 = format!("{text}tools: Agent(審査🚀), Read, Gr");
+        s.change_full(&uri, 3, &text3);
+        s.expect_version(&uri, 3);
+        let items = complete(s, &uri, &text3, text3.len(), enc);
+        let gr = range(&text3, text3.len() - 2, text3.len(), enc);
+        for i in &items {
+            assert_eq!(i["textEdit"]["range"], gr, "{i}");
+            assert_eq!(i["textEdit"]["newText"], i["label"], "{i}");
+        }
+        let grep = items.iter().find(|i| i["label"] == "Grep").unwrap();
+        assert_eq!(
+            grep,
+            &json!({
+                "label": "Grep",
+                "kind": 20,
+                "detail": "tool",
+                "documentation": { "kind": "markdown", "value": "built-in tool" },
+                "sortText": "0Grep",
+                "filterText": "Grep",
+                "textEdit": { "range": gr, "newText": "Grep" },
+            })
+        );
+        // The agent types: built-in ones and the Claude Code agents that load (a plugin agent
+        // as `plugin:name`); not the opencode agents, not the skipped `notes`, `team:reviewer`.
+        let agents: Vec<&str> = labels(&items).into_iter().filter(|l| l.starts_with("Agent(")).collect();
+        assert_eq!(
+            agents,
+            [
+                "Agent(Explore)",
+                "Agent(Plan)",
+                "Agent(boss)",
+                "Agent(claude)",
+                "Agent(claude-code-guide)",
+                "Agent(fixer)",
+                "Agent(flow)",
+                "Agent(fork)",
+                "Agent(general-purpose)",
+                "Agent(helper)",
+                "Agent(planner)",
+                "Agent(rt:releaser)",
+                "Agent(statusline-setup)",
+                "Agent(審査🚀)",
+            ]
+        );
+        let helper = items.iter().find(|i| i["label"] == "Agent(helper)").unwrap();
+        assert_eq!(helper["kind"], 7);
+        assert_eq!(helper["documentation"]["value"], "Helps 助け 🚀");
+        s.take_publishes();
+        ws.s.finish();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Code actions
+// ---------------------------------------------------------------------------------------------
+
+/// Apply LSP text edits (ranges in `enc`) to a text.
+fn apply_edits(text: &str, edits: &[Value], enc: Enc) -> String {
+    let mut spans: Vec<(usize, usize, String)> = edits
+        .iter()
+        .map(|e| {
+            let (a, b) = offsets_of_range(text, &e["range"], enc).unwrap_or_else(|| panic!("bad range {e}"));
+            (a, b, e["newText"].as_str().unwrap().to_string())
+        })
+        .collect();
+    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let mut out = text.to_string();
+    for (a, b, t) in spans {
+        out.replace_range(a..b, &t);
+    }
+    out
+}
+
+fn quick_fixes(s: &mut Server, uri: &str, diagnostics: &Value) -> Vec<Value> {
+    s.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri }, "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 0 } },
+                "context": { "diagnostics": diagnostics, "only": ["quickfix"] } }),
+    )
+    .unwrap()
+    .as_array()
+    .unwrap()
+    .clone()
+}
+
+/// One quick fix per diagnostic with a fix, exactly as the diagnostic carries it; applied, each
+/// removes its diagnostic (`Task` → `Agent` is the safe, preferred one). Fix all applies only
+/// the safe fixes, as one minimal edit.
+#[test]
+fn quick_fixes_and_fix_all() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (mut ws, _) = start(enc);
+        // Each fix: its title, whether it is preferred (safe), and the one diagnostic left.
+        let fixer_fixes = [
+            (
+                "Replace with `Grep`",
+                false,
+                ("Grep, Task", "Task", "W deprecated-field"),
+            ),
+            (
+                "Replace `Task` with `Agent`",
+                true,
+                ("Read, grep", "grep", "W unknown-tool"),
+            ),
+        ];
+        let planner_fixes = [
+            (
+                "Rename to `tools`",
+                false,
+                ("permissionMode: Plan", "Plan", "W invalid-value"),
+            ),
+            (
+                "Replace with `plan`",
+                false,
+                ("allowed-tools", "allowed-tools", "W unknown-key"),
+            ),
+        ];
+        for (rel, text, fixes) in [
+            (".claude/agents/fixer.md", FIXER, fixer_fixes),
+            (".claude/agents/planner.md", PLANNER, planner_fixes),
+        ] {
+            let uri = ws.uri(rel);
+            let (_, p) = Doc::open(&mut ws.s, &uri, "markdown", text);
+            let diags = p["diagnostics"].clone();
+            let actions = quick_fixes(&mut ws.s, &uri, &diags);
+            assert_eq!(actions.len(), 2, "{actions:#?}");
+            let mut version = 1;
+            for (i, (action, (title, preferred, (context, needle, left)))) in actions.iter().zip(fixes).enumerate() {
+                let d = &diags[i];
+                assert_eq!(
+                    action,
+                    &json!({
+                        "title": title,
+                        "kind": "quickfix",
+                        "diagnostics": [d],
+                        "edit": { "changes": { uri.clone(): d["data"]["fix"]["edits"] } },
+                        "isPreferred": preferred,
+                    }),
+                    "{rel}"
+                );
+                let after = apply_edits(text, d["data"]["fix"]["edits"].as_array().unwrap(), enc);
+                version += 1;
+                ws.s.change_full(&uri, version, &after);
+                let p = ws.s.expect_version(&uri, version);
+                assert_eq!(
+                    summary(&p),
+                    [summary_line(&after, context, needle, left, enc)],
+                    "{title}"
+                );
+            }
+            version += 1;
+            ws.s.change_full(&uri, version, text);
+            ws.s.expect_version(&uri, version);
+        }
+        // Fix all on fixer.md: only `Task` → `Agent` (the tool-name guess is not safe).
+        let uri = ws.uri(".claude/agents/fixer.md");
+        let r =
+            ws.s.request(
+                "textDocument/codeAction",
+                json!({ "textDocument": { "uri": uri }, "range": range(FIXER, 0, 0, enc),
+                        "context": { "diagnostics": [], "only": ["source.fixAll"] } }),
+            )
+            .unwrap();
+        assert_eq!(
+            r,
+            json!([{
+                "title": "Fix all safe agent-lsp problems",
+                "kind": "source.fixAll.agent-lsp",
+                "edit": { "changes": { uri.clone(): [
+                    { "range": range_in(FIXER, "grep, Task", "Task", enc), "newText": "Agent" }
+                ] } },
+            }])
+        );
+        ws.s.take_publishes();
+        ws.s.finish();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Navigation
+// ---------------------------------------------------------------------------------------------
+
+fn with_context(params: &Value, include_declaration: bool) -> Value {
+    let mut p = params.clone();
+    p["context"] = json!({ "includeDeclaration": include_declaration });
+    p
+}
+
+/// `Agent(helper)` goes to the Claude Code agent `helper` (its `name` value), and its
+/// references are the `Agent(...)` entries only; the opencode agent `helper` (a file of the
+/// same name) has its own definition and references. A name defined in one dialect only is not
+/// found from the other.
+#[test]
+fn definition_and_references_stay_in_their_dialect() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (mut ws, _) = start(enc);
+        let fixer = ws.uri(".claude/agents/fixer.md");
+        let helper = ws.uri(".claude/agents/helper.md");
+        let boss = ws.uri(".claude/agents/team/boss.md");
+        let shinsa = ws.uri(".claude/agents/shinsa.md");
+        let releaser = ws.uri("plugins/rt/agents/releaser.md");
+        let oc_helper = ws.uri(".opencode/agents/helper.md");
+        let oc_config = ws.uri("opencode.json");
+        let s = &mut ws.s;
+
+        let def = loc(&helper, HELPER, "name: helper", "helper", enc);
+        let refs = [
+            loc(&fixer, FIXER, "🚀, helper", "helper", enc),
+            loc(&boss, BOSS, "lead, helper", "helper", enc),
+        ];
+        for from in [
+            at(&helper, HELPER, "name: helper", "helper", enc),
+            at(&fixer, FIXER, "🚀, helper", "helper", enc),
+            at(&boss, BOSS, "lead, helper", "helper", enc),
+        ] {
+            assert_eq!(
+                s.request("textDocument/definition", from.clone()).unwrap(),
+                json!([def]),
+                "{from}"
+            );
+            assert_eq!(
+                s.request("textDocument/references", with_context(&from, false))
+                    .unwrap(),
+                json!(refs),
+                "{from}"
+            );
+            assert_eq!(
+                s.request("textDocument/references", with_context(&from, true)).unwrap(),
+                json!([def, refs[0], refs[1]]),
+                "{from}"
+            );
+        }
+        // A name in CJK and emoji, and a plugin agent by its `plugin:name`.
+        let from = at(&fixer, FIXER, "Agent(審査🚀", "審査🚀", enc);
+        assert_eq!(
+            s.request("textDocument/definition", from.clone()).unwrap(),
+            json!([loc(&shinsa, SHINSA, "name: ", "審査🚀", enc)])
+        );
+        let from = at(&boss, BOSS, "rt:releaser", "rt:releaser", enc);
+        let releaser_def = loc(&releaser, RELEASER, "name: ", "releaser", enc);
+        assert_eq!(
+            s.request("textDocument/definition", from.clone()).unwrap(),
+            json!([releaser_def])
+        );
+        assert_eq!(
+            s.request("textDocument/references", with_context(&from, true)).unwrap(),
+            json!([releaser_def, loc(&boss, BOSS, "rt:releaser", "rt:releaser", enc)])
+        );
+
+        // The opencode `helper`: defined by its file (the opening `---`), referenced by the task
+        // pattern and the `@helper` mention; no Claude Code file among them.
+        let oc_def = json!({ "uri": oc_helper, "range": range(OC_HELPER, 0, 3, enc) });
+        let oc_refs = [
+            loc(&oc_config, OC_CONFIG, "\"helper\"", "helper", enc),
+            loc(&oc_helper, OC_HELPER, "@helper", "helper", enc),
+        ];
+        for from in [
+            at(&oc_helper, OC_HELPER, "@helper", "helper", enc),
+            at(&oc_config, OC_CONFIG, "\"helper\"", "helper", enc),
+        ] {
+            assert_eq!(
+                s.request("textDocument/definition", from.clone()).unwrap(),
+                json!([oc_def]),
+                "{from}"
+            );
+            assert_eq!(
+                s.request("textDocument/references", with_context(&from, false))
+                    .unwrap(),
+                json!(oc_refs),
+                "{from}"
+            );
+            assert_eq!(
+                s.request("textDocument/references", with_context(&from, true)).unwrap(),
+                json!([oc_def, oc_refs[0], oc_refs[1]]),
+                "{from}"
+            );
+        }
+        // `@fixer` in an opencode prompt names no opencode agent; `Agent(lead)` in a Claude Code
+        // agent names no Claude Code agent.
+        for from in [
+            at(&oc_helper, OC_HELPER, "@fixer", "fixer", enc),
+            at(&boss, BOSS, "Agent(lead", "lead", enc),
+        ] {
+            assert_eq!(
+                s.request("textDocument/definition", from.clone()),
+                Ok(Value::Null),
+                "{from}"
+            );
+            assert_eq!(
+                s.request("textDocument/references", with_context(&from, true)),
+                Ok(Value::Null),
+                "{from}"
+            );
+        }
+        ws.s.finish();
+    }
+}
+
+fn rename_params(params: &Value, new_name: &str) -> Value {
+    let mut p = params.clone();
+    p["newName"] = json!(new_name);
+    p
+}
+
+/// Renaming the Claude Code `helper` edits its `name` and the `Agent(...)` entries, never the
+/// opencode agent of the same name; a name taken in the Claude Code namespace is refused, one
+/// taken only by opencode is not. Built-in and plugin agents are not renamed.
+#[test]
+fn rename_stays_in_the_claude_dialect() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (mut ws, _) = start(enc);
+        let fixer = ws.uri(".claude/agents/fixer.md");
+        let helper = ws.uri(".claude/agents/helper.md");
+        let boss = ws.uri(".claude/agents/team/boss.md");
+        let s = &mut ws.s;
+        let from = at(&fixer, FIXER, "🚀, helper", "helper", enc);
+        assert_eq!(
+            s.request("textDocument/prepareRename", from.clone()).unwrap(),
+            range_in(FIXER, "🚀, helper", "helper", enc)
+        );
+        let edit = |new: &str| {
+            let e = |uri: &str, text: &str, context: &str| {
+                json!({ "textDocument": { "uri": uri, "version": null }, "edits": [
+                    { "range": range_in(text, context, "helper", enc), "newText": new }
+                ] })
+            };
+            // One text edit per file, in the files' scan order; no file operation.
+            json!({ "documentChanges": [
+                e(&fixer, FIXER, "🚀, helper"),
+                e(&helper, HELPER, "name: helper"),
+                e(&boss, BOSS, "lead, helper"),
+            ] })
+        };
+        for new in ["aide", "lead"] {
+            let r = s.request("textDocument/rename", rename_params(&from, new)).unwrap();
+            assert_eq!(r, edit(new), "{new}");
+        }
+        for (new, why) in [
+            ("審査🚀", "an agent named \"審査🚀\" already exists"),
+            ("Explore", "an agent named \"Explore\" already exists"),
+            ("a:b", "\"a:b\" is not a usable agent name"),
+        ] {
+            assert_eq!(
+                s.request("textDocument/rename", rename_params(&from, new)),
+                Err(json!({ "code": -32602, "message": why })),
+                "{new}"
+            );
+        }
+        for (context, needle, why) in [
+            (
+                "Explore",
+                "Explore",
+                "\"Explore\" is a built-in agent of Claude Code; it cannot be renamed",
+            ),
+            (
+                "rt:releaser",
+                "rt:releaser",
+                "\"rt:releaser\" is a Claude Code plugin agent; rename it by editing the `name` in its plugin",
+            ),
+        ] {
+            let p = at(&boss, BOSS, context, needle, enc);
+            let err = json!({ "code": -32602, "message": why });
+            assert_eq!(s.request("textDocument/prepareRename", p.clone()), Err(err.clone()));
+            assert_eq!(s.request("textDocument/rename", rename_params(&p, "x")), Err(err));
+        }
+        ws.s.finish();
+    }
+}
