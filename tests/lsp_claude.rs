@@ -188,7 +188,7 @@ fn scan_publishes_exact_claude_diagnostics() {
                     "file-ignored",
                     "Add a `description`",
                     range(NO_DESC, end_of_name, end_of_name, enc),
-                    "description: \n",
+                    "description: \"Use this agent when ...\"\n",
                     false
                 ),
             )])

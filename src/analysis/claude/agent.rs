@@ -395,7 +395,8 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
                     format!("{what}: Claude Code skips this agent (\"Missing required \\\"description\\\" field\"). Say when Claude should delegate to it"),
                 );
                 if other.is_none()
-                    && let Some(edit) = insert_after_entry(text, map, "name", "description: ")
+                    && let Some(edit) =
+                        insert_after_entry(text, map, "name", "description: \"Use this agent when ...\"")
                 {
                     d.fix = Some(crate::analysis::diagnostic::Fix {
                         title: "Add a `description`".into(),
@@ -447,7 +448,7 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
         }
         let Some(field) = schema::field(key) else {
             if !matches!(key, "PreToolUse" | "PermissionRequest") {
-                unknown_key(cx, e.key.span, key);
+                unknown_key(cx, e.key.span, key, map);
             }
             continue;
         };
@@ -563,15 +564,20 @@ pub fn invalid_name(s: &str) -> Option<String> {
     None
 }
 
-fn unknown_key(cx: &mut Ctx, span: Span, key: &str) {
+fn unknown_key(cx: &mut Ctx, span: Span, key: &str, map: &Map) {
     let hint = schema::loader_hint(key);
+    let taken = hint.is_some_and(|h| map.contains(h));
     let message = match hint {
+        Some(h) if taken => format!(
+            "Claude Code does not recognize `{key}` and ignores it (did you mean `{h}`? it is already set here, so this line has no effect)"
+        ),
         Some(h) => format!("Claude Code does not recognize `{key}` and ignores it; did you mean `{h}`?"),
         None => format!("Claude Code does not recognize `{key}` and ignores it"),
     };
     let text = cx.text;
     let d = cx.dropped(Code::UnknownKey, span, message);
     if let Some(h) = hint
+        && !taken
         && span.text(text) == key
     {
         *d = d
@@ -1587,6 +1593,17 @@ mod tests {
         };
         assert_eq!(fix("permissionMode: Plan\n"), (with("permissionMode: plan\n"), false));
         assert_eq!(fix("allowed-tools: Read\n"), (with("tools: Read\n"), false));
+        // No rename onto a key that is already there.
+        let t = with("tools: Read, Grep\nallowed-tools: Read\n");
+        let d = analyze(&FileKind::project("x"), &t).0;
+        assert_eq!(d.len(), 1);
+        assert!(d[0].fix.is_none() && d[0].message.contains("already set"), "{d:?}");
+        // The added description is a placeholder that satisfies the loader.
+        let t = "---\nname: rev\n---\n";
+        let d = analyze(&FileKind::project("x"), t).0;
+        let out = crate::analysis::diagnostic::apply(t, &d[0].fix.as_ref().unwrap().edits);
+        assert_eq!(out, "---\nname: rev\ndescription: \"Use this agent when ...\"\n---\n");
+        assert_eq!(analyze(&FileKind::project("x"), &out).0, []);
         assert_eq!(fix("tools: Read, grep\n"), (with("tools: Read, Grep\n"), false));
         assert_eq!(fix("tools: Task(rev)\n"), (with("tools: Agent(rev)\n"), true));
         assert_eq!(fix("tools: MultiEdit\n"), (with("tools: Edit\n"), false));

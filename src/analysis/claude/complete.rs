@@ -63,6 +63,33 @@ pub fn complete(text: &str, offset: usize, known: &Known) -> Vec<Item> {
         Some(key) => values(key, text, ctx.replace, offset, known),
     };
     let list_item = matches!(ctx.value_of.as_deref(), Some("tools" | "disallowedTools"));
+    // Inside `Agent(` ... : agent types, each replacing the type under the cursor.
+    if ctx.value_of.as_deref() == Some("tools") {
+        let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let before = &text[line_start..offset];
+        if let Some(open) = before.rfind('(')
+            && before[open..].find(')').is_none()
+            && ["Agent", "Task"].iter().any(|t| before[..open].ends_with(t))
+        {
+            let from = before.rfind([',', '(']).map_or(0, |i| i + 1);
+            let lead = before[from..].len() - before[from..].trim_start().len();
+            let start = line_start + from + lead;
+            let mut items: Vec<Item> = schema::BUILTIN_AGENTS
+                .iter()
+                .map(|(n, d)| (n.to_string(), d.to_string()))
+                .chain(known.agents.iter().cloned())
+                .map(|(n, d)| {
+                    let mut it = item(&n, ItemKind::Agent, "agent type", Some(d), 0);
+                    it.insert = n.clone();
+                    it.replace = Span::new(start, offset);
+                    it
+                })
+                .collect();
+            items.sort_by(|a, b| a.label.cmp(&b.label));
+            items.dedup_by(|a, b| a.label == b.label);
+            return items;
+        }
+    }
     for it in &mut items {
         it.replace = ctx.replace;
         let needs_quotes = it.label.starts_with(['#', '*', '"', '\'', '[', '{']) || it.label.contains(": ");
@@ -191,6 +218,25 @@ mod tests {
         // Half-typed: no closing `---` yet.
         assert!(labels("---\nname: x\nmo|").contains(&"model".to_string()));
         assert!(labels("---\nmodel: |").contains(&"sonnet".to_string()));
+    }
+
+    #[test]
+    fn agent_types_inside_agent_parentheses() {
+        let t = "---\ntools: Read, Agent(Explore, he\n---\n";
+        let at = t.find("he\n").unwrap() + 2;
+        let known = Known {
+            agents: vec![("helper".into(), "Helps".into())],
+            ..Known::default()
+        };
+        let items = complete(t, at, &known);
+        let helper = items.iter().find(|i| i.label == "helper").expect("helper offered");
+        assert_eq!((helper.replace.text(t), helper.insert.as_str()), ("he", "helper"));
+        assert!(items.iter().all(|i| i.kind == ItemKind::Agent), "only agent types");
+        // Right after `(`: the whole list, replacing nothing.
+        let t = "---\ntools: Agent(\n---\n";
+        let at = t.find("(\n").unwrap() + 1;
+        let items = complete(t, at, &known);
+        assert!(items.iter().any(|i| i.label == "Explore" && i.replace.is_empty()));
     }
 
     #[test]
