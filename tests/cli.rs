@@ -1354,7 +1354,7 @@ fn rules_explains_one_rule() {
     assert_eq!(out.stdout, agent_lsp::cli::rule_doc(Code::ShadowedRule));
     expect![[r#"
         shadowed-rule (warning, tagged unnecessary; effect: rule-never-applies, the rule never applies)
-        Dialects: opencode, Claude Code
+        Dialects: opencode, Claude Code, Zuno
 
         A permission rule that can never decide, because a later rule matches everything it matches; an `Agent(...)` tool entry that a later one replaces.
 

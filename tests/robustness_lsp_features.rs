@@ -44,6 +44,14 @@ fn complete_any(
             };
             agent_lsp::analysis::claude::complete::complete(text, at, &claude)
         }
+        agent_lsp::analysis::FileKind::Zuno(k) => {
+            let zuno = agent_lsp::analysis::zuno::complete::Known {
+                agents: vec![("helper".into(), "subagent".into(), "d".into())],
+                skills: vec!["codemap".into()],
+            };
+            let config = *k == agent_lsp::analysis::zuno::FileKind::Config;
+            agent_lsp::analysis::zuno::complete::complete(config, text, at, &zuno)
+        }
     }
 }
 

@@ -18,6 +18,8 @@ const CLEAN: &[&str] = &[
     ".opencode/agents/team/reviewer.md",
     ".claude/agents/code-reviewer.md",
     ".claude/agents/test-runner.md",
+    "zuno.json",
+    ".zuno/agents/docs.md",
 ];
 
 fn root() -> PathBuf {
@@ -68,7 +70,7 @@ fn clean_example_agents_have_no_diagnostics() {
             .iter()
             .position(|f| relative(&f.path) == *clean)
             .unwrap_or_else(|| panic!("{clean} was not loaded"));
-        assert!(ws.files[id].in_scope && ws.files[id].kind.is_markdown(), "{clean}");
+        assert!(ws.files[id].in_scope, "{clean}");
         let own: Vec<_> = diags.iter().filter(|(i, _)| *i == id).map(|(_, d)| d).collect();
         assert!(own.is_empty(), "{clean}: {own:#?}");
     }
@@ -138,6 +140,10 @@ fn summary() {
         .opencode/agents/wrong-types.md:4:8 invalid-type
         .opencode/agents/wrong-types.md:5:9 invalid-type
         .opencode/mode/focus.md:1:1 deprecated-field
+        .zuno/agents/bad-yaml.md:4:1 syntax-error
+        .zuno/agents/docs-copy.md:2:7 duplicate-agent
+        .zuno/agents/prompt-in-frontmatter.md:4:1 prompt-overridden
+        .zuno/mode/focus.md:1:1 deprecated-field
         opencode.json:6:3 unknown-key
         opencode.json:14:7 broad-pattern
         opencode.json:36:18 bad-file-reference
@@ -145,6 +151,20 @@ fn summary() {
         opencode.json:52:5 missing-template
         packages/api/opencode.json:3:3 v2-permissions
         packages/web/opencode.json:3:20 invalid-default-agent
+        packages/web/zuno.json:2:3 unknown-key
+        packages/web/zuno.json:4:3 duplicate-key
+        packages/web/zuno.json:5:20 invalid-default-agent
+        packages/web/zuno.json:9:16 invalid-model
+        packages/web/zuno.json:10:7 deprecated-field
+        packages/web/zuno.json:11:7 unknown-key
+        packages/web/zuno.json:12:16 invalid-color
+        packages/web/zuno.json:13:17 invalid-type
+        packages/web/zuno.json:14:21 invalid-value
+        packages/web/zuno.json:14:29 unknown-agent
+        packages/web/zuno.json:15:26 invalid-value
+        packages/web/zuno.json:17:17 invalid-value
+        packages/web/zuno.json:19:11 unknown-permission
+        packages/web/zuno.json:20:22 shadowed-rule
         plugins/release-tools/agents/releaser.md:4:1 ignored-field
     "#]]
     .assert_eq(&out);

@@ -23,6 +23,7 @@ pub mod rules;
 pub mod suggest;
 pub mod syntax;
 pub mod text;
+pub mod zuno;
 
 pub use diagnostic::{Diagnostic, Edit, Effect, Fix, Location, Related, Severity, Tag};
 pub use rules::{Code, RULES, Rule};
@@ -36,15 +37,17 @@ use syntax::frontmatter::Split;
 pub enum Dialect {
     OpenCode,
     Claude,
+    Zuno,
 }
 
 impl Dialect {
-    pub const ALL: [Dialect; 2] = [Dialect::OpenCode, Dialect::Claude];
+    pub const ALL: [Dialect; 3] = [Dialect::OpenCode, Dialect::Claude, Dialect::Zuno];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::OpenCode => "opencode",
             Dialect::Claude => "claude",
+            Dialect::Zuno => "zuno",
         }
     }
 
@@ -53,6 +56,7 @@ impl Dialect {
         match self {
             Dialect::OpenCode => "opencode",
             Dialect::Claude => "Claude Code",
+            Dialect::Zuno => "Zuno",
         }
     }
 
@@ -60,6 +64,7 @@ impl Dialect {
         match s.to_ascii_lowercase().as_str() {
             "opencode" => Some(Dialect::OpenCode),
             "claude" | "claude-code" | "claudecode" => Some(Dialect::Claude),
+            "zuno" => Some(Dialect::Zuno),
             _ => None,
         }
     }
@@ -70,6 +75,7 @@ impl Dialect {
 pub enum FileKind {
     OpenCode(opencode::FileKind),
     Claude(claude::FileKind),
+    Zuno(zuno::FileKind),
 }
 
 impl FileKind {
@@ -77,12 +83,13 @@ impl FileKind {
         match self {
             FileKind::OpenCode(_) => Dialect::OpenCode,
             FileKind::Claude(_) => Dialect::Claude,
+            FileKind::Zuno(_) => Dialect::Zuno,
         }
     }
 
-    /// A Markdown file (an opencode agent or mode, a Claude Code agent).
+    /// A Markdown file (an opencode agent or mode, a Claude Code or Zuno agent).
     pub fn is_markdown(&self) -> bool {
-        !self.is_config()
+        !self.is_config() && !matches!(self, FileKind::Zuno(zuno::FileKind::Config))
     }
 
     /// An opencode config file (`opencode.json(c)`).
@@ -101,6 +108,12 @@ impl FileKind {
 impl From<opencode::FileKind> for FileKind {
     fn from(k: opencode::FileKind) -> FileKind {
         FileKind::OpenCode(k)
+    }
+}
+
+impl From<zuno::FileKind> for FileKind {
+    fn from(k: zuno::FileKind) -> FileKind {
+        FileKind::Zuno(k)
     }
 }
 
@@ -135,6 +148,8 @@ pub struct FileAnalysis {
     pub has_plugins: bool,
     /// Claude Code agent files: the reading and the agent.
     pub claude: Option<Box<ClaudeFile>>,
+    /// Zuno files: the agents declared and the names referred to.
+    pub zuno: Option<Box<zuno::ZunoFile>>,
 }
 
 /// Analyse one file on its own.
@@ -147,6 +162,15 @@ pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
                 parsed: reading.parsed.clone(),
                 diagnostics,
                 claude: Some(Box::new(ClaudeFile { reading, agent })),
+                ..FileAnalysis::default()
+            }
+        }
+        FileKind::Zuno(k) => {
+            let (diagnostics, parsed, file) = zuno::analyze(k, text);
+            FileAnalysis {
+                parsed,
+                diagnostics,
+                zuno: Some(Box::new(file)),
                 ..FileAnalysis::default()
             }
         }

@@ -273,14 +273,12 @@ impl Code {
             | Code::InvalidColor
             | Code::DeprecatedField
             | Code::InvalidModel
-            | Code::NoFrontmatter
             | Code::DuplicateAgent
             | Code::ShadowedRule
-            | Code::UnknownAgent => &[OpenCode, Claude],
-            Code::InvalidDefaultAgent
-            | Code::UnknownPermission
-            | Code::PromptOverridden
-            | Code::V2Permissions
+            | Code::UnknownAgent => &[OpenCode, Claude, Zuno],
+            Code::NoFrontmatter => &[OpenCode, Claude],
+            Code::InvalidDefaultAgent | Code::UnknownPermission | Code::PromptOverridden => &[OpenCode, Zuno],
+            Code::V2Permissions
             | Code::MisplacedFrontmatter
             | Code::HiddenPrimary
             | Code::BroadPattern

@@ -14,6 +14,9 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
     if f.analysis.claude.is_some() {
         return claude_at(ws, id, offset, where_is);
     }
+    if f.analysis.zuno.is_some() {
+        return zuno_at(ws, id, offset, where_is);
+    }
     let is_md = !f.kind.is_config();
     // On a Markdown file's delimiters: this file's agent.
     if is_md && let Some(fm) = f.analysis.split.as_ref().and_then(|s| s.frontmatter.as_ref()) {
@@ -215,6 +218,75 @@ fn own_claude_card(ws: &Workspace, id: usize, dir: &std::path::Path, where_is: W
         source: this.kind.source.label(),
     };
     Some(card::card(this.agent, name, &[definer]))
+}
+
+/// Hover in a Zuno file: the merged agent on an agent name (an `agents` key, a frontmatter's
+/// `---` or `name`, a `default_agent` or `delegates` value), documentation on keys.
+fn zuno_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
+    use crate::analysis::zuno::{project, schema};
+    let f = &ws.files[id];
+    let z = f.analysis.zuno.as_ref()?;
+    let card = |name: &str| -> Option<String> {
+        let view = ws.zuno_view_of_file(id);
+        let reg = project::registry(&ws.zuno_view_files(&view));
+        reg.get(name).map(|a| crate::analysis::zuno::card::card(a, where_is))
+    };
+    for d in &z.agents {
+        if d.span.contains(offset) {
+            return Some((card(&d.name)?, d.span));
+        }
+    }
+    for r in z
+        .refs
+        .iter()
+        .filter(|r| r.kind != crate::analysis::zuno::RefKind::RequiredSkill)
+    {
+        if r.span.contains(offset) {
+            return Some((card(&r.name)?, r.span));
+        }
+    }
+    if let (Some(close), Some(d)) = (z.close, z.agents.first())
+        && close.contains(offset)
+    {
+        return Some((card(&d.name)?, close));
+    }
+    let root = f.analysis.parsed.root.as_ref()?;
+    let path = path_at(root, offset);
+    let last = path.last()?;
+    if !last.on_key {
+        return None;
+    }
+    let keys: Vec<&str> = path.iter().map(|s| s.key.name.as_str()).collect();
+    let config = f.kind == crate::analysis::FileKind::Zuno(crate::analysis::zuno::FileKind::Config);
+    let base = if !config {
+        0
+    } else if keys.len() >= 3 && matches!(keys[0], "agents" | "agent") {
+        2
+    } else {
+        usize::MAX
+    };
+    let doc = if config && keys.len() == 1 {
+        schema::TOP_LEVEL
+            .iter()
+            .find(|(k, _)| *k == keys[0])
+            .map(|(k, d)| format!("**`{k}`** (Zuno setting)\n\n{d}\n"))
+    } else if keys.len() == base + 1 {
+        schema::agent_field(keys[base]).map(|fd| format!("**`{}`** (Zuno agent field)\n\n{}\n", fd.name, fd.doc))
+    } else {
+        let rel = if base == usize::MAX {
+            &keys[..]
+        } else {
+            &keys[base.min(keys.len())..]
+        };
+        match rel {
+            ["permission", "rules", k] => schema::PERMISSION_KEYS
+                .iter()
+                .find(|(n, _)| n == k)
+                .map(|(n, d)| format!("**`{n}`** permission (Zuno)\n\n{d}\n")),
+            _ => None,
+        }
+    }?;
+    Some((doc, last.key.span))
 }
 
 /// The card of Claude agent `name` as seen from the project of file `id`.

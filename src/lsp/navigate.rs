@@ -65,6 +65,20 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
         }
         return out;
     }
+    if let Some(z) = &f.analysis.zuno {
+        // A Zuno file: agent keys and frontmatter names; `default_agent` and `delegates`.
+        for d in &z.agents {
+            push(&d.name, d.span, true);
+        }
+        for r in z
+            .refs
+            .iter()
+            .filter(|r| r.kind != crate::analysis::zuno::RefKind::RequiredSkill)
+        {
+            push(&r.name, r.span, false);
+        }
+        return out;
+    }
     for decl in &f.analysis.agents {
         match decl.origin {
             DeclOrigin::AgentKey | DeclOrigin::ModeKey => push(&decl.name, decl.span, true),
@@ -158,6 +172,10 @@ pub fn known_agents(ws: &Workspace, dialect: Dialect) -> Vec<String> {
         Dialect::Claude => crate::analysis::claude::schema::BUILTIN_AGENTS
             .iter()
             .map(|(n, _)| n.to_string())
+            .collect(),
+        Dialect::Zuno => crate::analysis::zuno::schema::BUILTIN_AGENTS
+            .iter()
+            .map(|b| b.name.to_string())
             .collect(),
     };
     for f in ws.files.iter().filter(|f| f.live && f.kind.dialect() == dialect) {

@@ -603,6 +603,7 @@ impl State {
                 .iter()
                 .any(|b| b.name == name),
             analysis::Dialect::Claude => analysis::claude::schema::BUILTIN_AGENTS.iter().any(|(b, _)| *b == name),
+            analysis::Dialect::Zuno => analysis::zuno::schema::builtin(name).is_some(),
         };
         let defined = super::navigate::find(&self.ws, dialect, name)
             .iter()
@@ -747,6 +748,12 @@ impl State {
         let offset = convert::offset(text, index, pos, self.encoding);
         let items = match &kind {
             FileKind::Claude(_) => analysis::claude::complete::complete(text, offset, &self.claude_known()),
+            FileKind::Zuno(k) => analysis::zuno::complete::complete(
+                *k == analysis::zuno::FileKind::Config,
+                text,
+                offset,
+                &self.zuno_known(id),
+            ),
             FileKind::OpenCode(kind) => self.opencode_items(id, kind, text, offset),
         };
         Some(
@@ -778,6 +785,29 @@ impl State {
                 })
                 .collect(),
         )
+    }
+
+    /// What Zuno completion offers: the agents of the file's view and the skills it can load.
+    fn zuno_known(&self, id: Option<usize>) -> analysis::zuno::complete::Known {
+        let (view, skills) = match id {
+            Some(id) => (self.ws.zuno_view_of_file(id), self.ws.zuno_skills_of_file(id)),
+            None => (Vec::new(), Vec::new()),
+        };
+        let reg = analysis::zuno::project::registry(&self.ws.zuno_view_files(&view));
+        analysis::zuno::complete::Known {
+            agents: reg
+                .values()
+                .filter(|a| !a.builtin && !a.flag("disable") && !a.flag("hidden"))
+                .map(|a| {
+                    (
+                        a.name.clone(),
+                        a.mode().to_string(),
+                        a.str("description").unwrap_or("").to_string(),
+                    )
+                })
+                .collect(),
+            skills,
+        }
     }
 
     /// What Claude completion offers from the workspace: agents, MCP servers and models used.

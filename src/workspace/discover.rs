@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::analysis::claude::{self, Source};
 use crate::analysis::opencode::{FileKind, agent_name_from_relative_path};
+use crate::analysis::zuno;
 
 /// Directories never entered: they hold dependencies or build output, not agent files.
 const SKIP_DIRS: &[&str] = &[
@@ -27,6 +28,30 @@ const MAX_DEPTH: usize = 40;
 const MAX_ENTRIES: usize = 500_000;
 
 pub const CONFIG_NAMES: &[&str] = &["opencode.json", "opencode.jsonc"];
+pub const ZUNO_CONFIG_NAMES: &[&str] = &["zuno.json", "zuno.jsonc"];
+
+/// Where a Zuno file sits in Zuno's merge order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ZunoLayer {
+    GlobalConfig,
+    /// A bare `zuno.json(c)` of a project directory.
+    ProjectConfig,
+    /// `.zuno/zuno.json(c)`.
+    DotConfig,
+    GlobalAgent,
+    /// A Markdown agent of a `.zuno/` directory.
+    DotAgent,
+}
+
+impl ZunoLayer {
+    pub fn is_global(self) -> bool {
+        matches!(self, ZunoLayer::GlobalConfig | ZunoLayer::GlobalAgent)
+    }
+
+    pub fn order(self) -> u8 {
+        self as u8
+    }
+}
 
 /// Everything found under one root.
 #[derive(Debug, Default)]
@@ -94,6 +119,8 @@ pub fn walk(root: &Path) -> Found {
                 }
             } else if CONFIG_NAMES.contains(&name.as_str()) {
                 has_config = true;
+                found.configs.push(path.clone());
+            } else if ZUNO_CONFIG_NAMES.contains(&name.as_str()) {
                 found.configs.push(path.clone());
             } else if name.ends_with(".md")
                 && path.ancestors().skip(1).take(depth + 1).any(|a| {
@@ -259,6 +286,57 @@ pub fn claude_kind(path: &Path, home: Option<&Path>) -> Option<(claude::FileKind
                 parent.to_path_buf(),
             ));
         }
+    }
+    None
+}
+
+/// What a file is to Zuno, from its path: `zuno.json(c)` (bare in a project, in `.zuno/`, or in
+/// the global directory), or a Markdown agent under `{agent,agents}/` (or a rejected
+/// `{mode,modes}/`) of a `.zuno/` directory or of the global directory. With the project
+/// directory it belongs to (the global directory for global files) and its layer.
+pub fn zuno_kind(path: &Path, global: Option<&Path>) -> Option<(zuno::FileKind, PathBuf, ZunoLayer)> {
+    let name = path.file_name()?.to_string_lossy();
+    let parent = path.parent()?;
+    let is_dot = |d: &Path| d.file_name().is_some_and(|n| n == ".zuno");
+    if ZUNO_CONFIG_NAMES.contains(&name.as_ref()) {
+        return Some(if global == Some(parent) {
+            (zuno::FileKind::Config, parent.to_path_buf(), ZunoLayer::GlobalConfig)
+        } else if is_dot(parent) {
+            (
+                zuno::FileKind::Config,
+                parent.parent()?.to_path_buf(),
+                ZunoLayer::DotConfig,
+            )
+        } else {
+            (zuno::FileKind::Config, parent.to_path_buf(), ZunoLayer::ProjectConfig)
+        });
+    }
+    if !name.ends_with(".md") {
+        return None;
+    }
+    for anc in path.ancestors().skip(1) {
+        let Some(folder) = anc.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            break;
+        };
+        if !matches!(folder.as_str(), "agent" | "agents" | "mode" | "modes") {
+            continue;
+        }
+        let Some(dir) = anc.parent() else { break };
+        let (owner, layer) = if global == Some(dir) {
+            (dir.to_path_buf(), ZunoLayer::GlobalAgent)
+        } else if is_dot(dir) {
+            (dir.parent()?.to_path_buf(), ZunoLayer::DotAgent)
+        } else {
+            continue;
+        };
+        let relative = path.strip_prefix(dir).ok()?.to_string_lossy().into_owned();
+        let name = agent_name_from_relative_path(&relative);
+        let kind = if folder.starts_with("mode") {
+            zuno::FileKind::Mode { name }
+        } else {
+            zuno::FileKind::Agent { name }
+        };
+        return Some((kind, owner, layer));
     }
     None
 }

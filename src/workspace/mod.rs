@@ -31,6 +31,8 @@ pub struct Options {
     pub config_dir: Option<PathBuf>,
     /// The home directory, for user-level skills (`~/.claude/skills`, `~/.agents/skills`).
     pub home: Option<PathBuf>,
+    /// Zuno's global config directory (`$XDG_CONFIG_HOME/zuno` or `~/.config/zuno`).
+    pub zuno_global: Option<PathBuf>,
 }
 
 impl Options {
@@ -57,6 +59,9 @@ impl Options {
             home_dot_opencode: home.as_ref().map(|h| h.join(".opencode")),
             config_file: env("OPENCODE_CONFIG"),
             config_dir: env("OPENCODE_CONFIG_DIR"),
+            zuno_global: env("XDG_CONFIG_HOME")
+                .map(|x| x.join("zuno"))
+                .or_else(|| home.as_ref().map(|h| h.join(".config").join("zuno"))),
             home,
         }
     }
@@ -78,6 +83,9 @@ pub enum Role {
     /// A Claude Code agent file; `dir` owns its `.claude/agents/` (the project, or the home
     /// directory for user agents) or is the plugin's root.
     Claude { dir: PathBuf },
+    /// A Zuno file; `dir` is its project (or Zuno's global directory), `layer` its place in
+    /// Zuno's merge order (see [`discover::ZunoLayer`]).
+    Zuno { dir: PathBuf, layer: discover::ZunoLayer },
 }
 
 /// One file read from disk (or given by an editor) and analysed.
@@ -119,6 +127,8 @@ pub struct Workspace {
     context_roots: Vec<PathBuf>,
     pub options: Options,
     by_path: HashMap<PathBuf, usize>,
+    /// Skill names per Zuno project directory (for `requiredSkills`).
+    zuno_skills: HashMap<PathBuf, Vec<String>>,
 }
 
 /// A path given by the user that does not exist or is not an opencode file.
@@ -257,6 +267,12 @@ impl Workspace {
             }
         };
         self.substitute(id);
+        if let Role::Zuno { dir, layer } = &self.files[id].role
+            && !layer.is_global()
+        {
+            let dir = dir.clone();
+            self.load_zuno_skills(&dir);
+        }
         id
     }
 
@@ -428,6 +444,9 @@ impl Workspace {
         if let Some((kind, dir)) = discover::claude_kind(path, self.options.home.as_deref()) {
             return Some((kind.into(), Role::Claude { dir }));
         }
+        if let Some((kind, dir, layer)) = discover::zuno_kind(path, self.options.zuno_global.as_deref()) {
+            return Some((kind.into(), Role::Zuno { dir, layer }));
+        }
         if path.extension().is_none_or(|e| e != "md") {
             return None;
         }
@@ -488,6 +507,19 @@ impl Workspace {
             for p in discover::claude_agents(&home.join(".claude").join("agents")) {
                 if let Some((kind, role)) = self.role_of(&p) {
                     self.read_and_add(&p, kind, role, false);
+                }
+            }
+        }
+        // Zuno's global directory: its config and Markdown agents, read for resolution.
+        if let Some(dir) = self.options.zuno_global.clone() {
+            let mut found: Vec<PathBuf> = discover::ZUNO_CONFIG_NAMES.iter().map(|n| dir.join(n)).collect();
+            for sub in ["agent", "agents", "mode", "modes"] {
+                found.extend(discover::claude_agents(&dir.join(sub)));
+            }
+            for p in found.into_iter().filter(|p| p.is_file()) {
+                if let Some((kind, role)) = self.role_of(&p) {
+                    let in_scope = self.in_roots(&p);
+                    self.read_and_add(&p, kind, role, in_scope);
                 }
             }
         }
@@ -659,7 +691,7 @@ impl Workspace {
                     DirKind::Layout => projects.push(dir.clone()),
                     _ => {}
                 },
-                Role::UserConfig(_) | Role::Claude { .. } => {}
+                Role::UserConfig(_) | Role::Claude { .. } | Role::Zuno { .. } => {}
             }
         }
         projects.sort();
@@ -842,7 +874,7 @@ impl Workspace {
                 dir.parent().map(Path::to_path_buf)
             }
             Role::DirConfig { dir } | Role::Markdown { dir } => Some(dir.clone()),
-            Role::UserConfig(_) | Role::Claude { .. } => None,
+            Role::UserConfig(_) | Role::Claude { .. } | Role::Zuno { .. } => None,
         }
     }
 
@@ -887,6 +919,15 @@ impl Workspace {
                 cross.push((id, d));
             }
         }
+        for dir in self.zuno_projects() {
+            let view = self.zuno_view_for(&dir);
+            let skills = self.zuno_skills.get(&dir).map(Vec::as_slice);
+            for (id, d) in crate::analysis::zuno::project::check(&self.zuno_view_files(&view), skills) {
+                if self.files[id].in_scope && seen.insert((id, d.span.start, d.span.end, d.code, d.message.clone())) {
+                    cross.push((id, d));
+                }
+            }
+        }
         out.extend(cross);
         out.sort_by(|(a, x), (b, y)| {
             (self.files[*a].path.as_path(), x.span.start, x.span.end, x.code).cmp(&(
@@ -897,6 +938,95 @@ impl Workspace {
             ))
         });
         out
+    }
+
+    /// The project directories of the Zuno files in scope.
+    pub fn zuno_projects(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = self
+            .files
+            .iter()
+            .filter(|f| f.live && f.in_scope)
+            .filter_map(|f| match &f.role {
+                Role::Zuno { dir, layer } if !layer.is_global() => Some(dir.clone()),
+                _ => None,
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The Zuno files that Zuno started in `dir` reads, in its merge order (later wins): the
+    /// global config, bare `zuno.json(c)` from the farthest ancestor down, `.zuno/` configs
+    /// likewise, then Markdown agents (global, then `.zuno/` ones).
+    pub fn zuno_view_for(&self, dir: &Path) -> Vec<usize> {
+        let mut view: Vec<(u8, usize, PathBuf, usize)> = self
+            .files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.live)
+            .filter_map(|(id, f)| match &f.role {
+                Role::Zuno { dir: d, layer } if layer.is_global() || dir.starts_with(d) => {
+                    Some((layer.order(), d.components().count(), f.path.clone(), id))
+                }
+                _ => None,
+            })
+            .collect();
+        view.sort();
+        view.into_iter().map(|(_, _, _, id)| id).collect()
+    }
+
+    /// The view of a Zuno file: that of its project.
+    pub fn zuno_view_of_file(&self, id: usize) -> Vec<usize> {
+        match &self.files[id].role {
+            Role::Zuno { dir, .. } => self.zuno_view_for(dir),
+            _ => Vec::new(),
+        }
+    }
+
+    pub fn zuno_view_files(&self, view: &[usize]) -> Vec<crate::analysis::zuno::project::ViewFile<'_>> {
+        view.iter()
+            .filter_map(|&id| {
+                Some(crate::analysis::zuno::project::ViewFile {
+                    file: id,
+                    zuno: self.files[id].analysis.zuno.as_deref()?,
+                })
+            })
+            .collect()
+    }
+
+    /// The skill names a Zuno file's project can load (read when its first file was added).
+    pub fn zuno_skills_of_file(&self, id: usize) -> Vec<String> {
+        match &self.files[id].role {
+            Role::Zuno { dir, .. } => self.zuno_skills.get(dir).cloned().unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Read the skills a Zuno project can load: `.zuno/{skill,skills}/**/SKILL.md` and
+    /// `.agents/skills/**/SKILL.md` of the project and its ancestors, and the global
+    /// `{skill,skills}/`. A skill's name is its frontmatter `name`.
+    fn load_zuno_skills(&mut self, project: &Path) {
+        if self.zuno_skills.contains_key(project) {
+            return;
+        }
+        let mut files = Vec::new();
+        for anc in project.ancestors().take(64) {
+            files.extend(discover::skill_files(&anc.join(".zuno"), &["skill", "skills"], true));
+            files.extend(discover::skill_files(&anc.join(".agents"), &["skills"], true));
+            if anc.join(".git").exists() {
+                break;
+            }
+        }
+        if let Some(g) = &self.options.zuno_global {
+            files.extend(discover::skill_files(g, &["skill", "skills"], true));
+        }
+        let names = files
+            .iter()
+            .filter_map(|p| read_text(p).ok())
+            .filter_map(|(text, _)| skill_name(&text))
+            .collect();
+        self.zuno_skills.insert(project.to_path_buf(), names);
     }
 
     /// Every live Claude Code agent file, for the cross-file checks and resolution.
@@ -979,6 +1109,21 @@ fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// The `name` of a `SKILL.md` frontmatter (a plain or quoted one-line value).
+fn skill_name(text: &str) -> Option<String> {
+    let rest = text.trim_start_matches('\u{feff}').strip_prefix("---")?;
+    for line in rest.lines().skip(1) {
+        if line.trim_end() == "---" {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("name:") {
+            let v = v.trim().trim_matches(['"', '\'']);
+            return (!v.is_empty()).then(|| v.to_string());
+        }
+    }
+    None
 }
 
 /// The key a path is stored under: canonical when it exists, so that `./a` and `a` are one file.

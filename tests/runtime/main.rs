@@ -108,6 +108,7 @@ fn options(home: &Home) -> Options {
         config_file: None,
         config_dir: None,
         home: Some(home.home.clone()),
+        zuno_global: Some(home.xdg_config.join("zuno")),
     }
 }
 

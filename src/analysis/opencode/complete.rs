@@ -480,7 +480,7 @@ struct Frame {
     keys: Vec<String>,
 }
 
-fn json_context(text: &str, offset: usize) -> Option<Context> {
+pub(crate) fn json_context(text: &str, offset: usize) -> Option<Context> {
     let b = text.as_bytes();
     let mut stack: Vec<Frame> = Vec::new();
     // The last key read in the innermost object, and whether a `:` followed it.
@@ -536,6 +536,12 @@ fn json_context(text: &str, offset: usize) -> Option<Context> {
                     };
                     if in_object && !after_colon {
                         return Some(json_ctx(&stack, None, start, offset, text, true));
+                    }
+                    // A string item of a list (`"delegates": ["|"]`): a value of the list's key.
+                    if let Some(list) = stack.last().filter(|f| !f.object)
+                        && let Some(k) = list.key.clone()
+                    {
+                        return Some(json_ctx(&stack[..stack.len() - 1], Some(k), start, offset, text, true));
                     }
                     return value_of.map(|k| json_ctx(&stack, Some(k), start, offset, text, true));
                 }

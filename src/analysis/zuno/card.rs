@@ -1,0 +1,163 @@
+//! The merged Zuno agent, for hover and `agent-lsp explain`: mode, model, reasoning, delegates,
+//! tools, the permission mode and rules in evaluation order, and where each value comes from.
+//! Locations are rendered by the caller.
+
+use std::fmt::Write as _;
+
+use serde_json::Value as Json;
+
+use super::project::MergedAgent;
+use crate::analysis::opencode::card::WhereIs;
+
+fn short(v: &Json) -> String {
+    match v {
+        Json::String(s) => format!("`{s}`"),
+        Json::Array(a) => a
+            .iter()
+            .map(|x| match x {
+                Json::String(s) => format!("`{s}`"),
+                other => format!("`{other}`"),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => {
+            let s = other.to_string();
+            if s.chars().count() > 80 {
+                format!("`{}…`", s.chars().take(77).collect::<String>())
+            } else {
+                format!("`{s}`")
+            }
+        }
+    }
+}
+
+/// The permission rules as Zuno evaluates them: `(tool, pattern, action)` in order (the last
+/// match wins).
+pub fn rules(a: &MergedAgent) -> (String, Vec<(String, String, String)>) {
+    let Some((perm, _)) = a.fields.get("permission") else {
+        return ("standard".into(), Vec::new());
+    };
+    let mode = perm
+        .get("mode")
+        .and_then(Json::as_str)
+        .unwrap_or("standard")
+        .to_string();
+    let rules = perm.get("rules").or(Some(perm)).and_then(Json::as_object);
+    let mut out = Vec::new();
+    for (tool, v) in rules.into_iter().flatten() {
+        if tool == "mode" || tool == "rules" {
+            continue;
+        }
+        match v {
+            Json::String(action) => out.push((tool.clone(), "*".to_string(), action.clone())),
+            Json::Object(p) => {
+                for (pattern, action) in p {
+                    out.push((
+                        tool.clone(),
+                        pattern.clone(),
+                        action.as_str().unwrap_or("?").to_string(),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    (mode, out)
+}
+
+pub fn card(a: &MergedAgent, where_is: WhereIs) -> String {
+    let mut out = String::new();
+    let kind = if a.builtin { " (built-in)" } else { "" };
+    let disabled = if a.flag("disable") { " — **disabled**" } else { "" };
+    let _ = writeln!(out, "### `{}`: Zuno {} agent{kind}{disabled}", a.name, a.mode());
+    if let Some(d) = a.str("description") {
+        let _ = writeln!(out, "\n{}", d.trim());
+    }
+    let _ = writeln!(out);
+    for key in [
+        "model",
+        "reasoning",
+        "variant",
+        "steps",
+        "temperature",
+        "top_p",
+        "delegates",
+        "tools",
+        "requiredSkills",
+        "color",
+        "hidden",
+    ] {
+        if let Some((v, src)) = a.fields.get(key) {
+            let _ = writeln!(out, "- **{key}**: {} ({})", short(v), where_is(*src));
+        }
+    }
+    let (mode, rules) = rules(a);
+    if !rules.is_empty() || a.fields.contains_key("permission") {
+        let from = a
+            .fields
+            .get("permission")
+            .map(|(_, s)| where_is(*s))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "\n**Permission** mode `{mode}` ({from}); rules in order, the last match wins:\n"
+        );
+        for (tool, pattern, action) in rules {
+            let _ = writeln!(out, "- `{tool}` `{pattern}` → {action}");
+        }
+    }
+    let defs: Vec<String> = a.definitions.iter().map(|s| where_is(*s)).collect();
+    let _ = writeln!(out, "\nDefined in: {}.", defs.join("; "));
+    out
+}
+
+/// The agent as JSON, for `explain --format json`.
+pub fn json(a: &MergedAgent, where_is: WhereIs) -> Json {
+    let (mode, rules) = rules(a);
+    let fields: serde_json::Map<String, Json> = a
+        .fields
+        .iter()
+        .filter(|(k, _)| k.as_str() != "permission")
+        .map(|(k, (v, _))| (k.clone(), v.clone()))
+        .collect();
+    serde_json::json!({
+        "dialect": "zuno",
+        "name": a.name,
+        "mode": a.mode(),
+        "builtin": a.builtin,
+        "disabled": a.flag("disable"),
+        "fields": fields,
+        "permission": {
+            "mode": mode,
+            "rules": rules.iter().map(|(t, p, act)| serde_json::json!({"permission": t, "pattern": p, "action": act})).collect::<Vec<_>>(),
+        },
+        "defined_in": a.definitions.iter().map(|s| where_is(*s)).collect::<Vec<_>>(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::opencode::project::Source;
+    use crate::analysis::zuno::project::{ViewFile, registry};
+    use crate::analysis::zuno::{FileKind, analyze};
+
+    #[test]
+    fn the_card_lists_the_merged_agent() {
+        let f = analyze(
+            &FileKind::Config,
+            r#"{"agents": {"rev": {"mode": "subagent", "model": "a/b", "delegates": ["fixer"], "permission": {"mode": "strict", "rules": {"*": "ask", "shell": {"git *": "allow"}}}}}}"#,
+        )
+        .2;
+        let reg = registry(&[ViewFile { file: 0, zuno: &f }]);
+        let wi = |s: Source| match s {
+            Source::BuiltIn => "built-in".to_string(),
+            Source::File { file, span } => format!("f{file}:{}", span.start),
+        };
+        assert_eq!(
+            card(&reg["rev"], &wi),
+            "### `rev`: Zuno subagent agent\n\n- **model**: `a/b` (f0:12)\n- **delegates**: `fixer` (f0:12)\n\n**Permission** mode `strict` (f0:12); rules in order, the last match wins:\n\n- `*` `*` → ask\n- `shell` `git *` → allow\n\nDefined in: f0:12.\n"
+        );
+        assert!(card(&reg["orchestrator"], &wi).starts_with("### `orchestrator`: Zuno primary agent (built-in)\n"));
+    }
+}
