@@ -1556,3 +1556,45 @@ fn claude_agent_file_checked_directly() {
     assert_eq!(v["diagnostics"][0]["code"], "unknown-tool");
     assert_eq!(v["diagnostics"][0]["suggestion"]["replacement"], "Grep");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Zuno
+// ---------------------------------------------------------------------------------------------
+
+/// `zuno.json` given as a file is checked as Zuno's (not opencode's) configuration; a refusal is
+/// an error, a swept unknown agent key a warning; `--fix` renames `maxSteps`.
+#[test]
+fn zuno_config_checked_directly_and_fixed() {
+    let ws = workspace(&[(
+        "zuno.json",
+        "{\n  \"agents\": {\n    \"a\": { \"mode\": \"subagent\", \"maxSteps\": 5, \"temprature\": 1 }\n  }\n}\n",
+    )]);
+    let (status, v) = check_json(ws.path(), &["zuno.json"]);
+    assert_eq!(status, 1);
+    let got: Vec<(String, String, u64, u64)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["severity"].as_str().unwrap().to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap(),
+                d["range"]["start"]["column"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("deprecated-field".into(), "error".into(), 3, 32),
+            ("unknown-key".into(), "warning".into(), 3, 47),
+        ]
+    );
+    let out = check(ws.path(), &["--fix", "zuno.json"]);
+    assert_eq!(out.status, 0, "{out:#?}");
+    assert_eq!(
+        fs::read_to_string(ws.path().join("zuno.json")).unwrap(),
+        "{\n  \"agents\": {\n    \"a\": { \"mode\": \"subagent\", \"steps\": 5, \"temprature\": 1 }\n  }\n}\n"
+    );
+}

@@ -490,7 +490,7 @@ fn a_name_in_both_dialects() {
     assert_eq!((code, out.as_str()), (2, ""));
     assert_eq!(
         err,
-        "agent-lsp: error: \"reviewer\" is both an opencode agent and a Claude Code agent here; add --dialect opencode or --dialect claude\n"
+        "agent-lsp: error: \"reviewer\" is an agent of several dialects here (opencode, Claude Code); add --dialect opencode or --dialect claude\n"
     );
     let (code, out, _) = explain(t.path(), &["reviewer", "--format", "json", "--dialect", "claude"]);
     assert_eq!(code, 0);
@@ -520,5 +520,78 @@ fn a_name_in_both_dialects() {
     assert_eq!(
         err,
         "agent-lsp: error: no agent \"helpr\" in this project. Did you mean `helper`?\n"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Zuno agents
+// ---------------------------------------------------------------------------------------------
+
+fn zuno_project() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        t.path(),
+        "zuno.json",
+        r#"{"default_agent": "lead", "agents": {"lead": {"mode": "primary", "model": "a/b", "delegates": ["docs"], "permission": {"mode": "strict", "rules": {"*": "ask", "shell": {"git *": "allow"}}}}}}"#,
+    );
+    write(
+        t.path(),
+        ".zuno/agents/docs.md",
+        "---\nmode: subagent\ndescription: Writes docs\n---\nWrite.\n",
+    );
+    write(t.path(), ".zuno/agents/lead.md", "---\nreasoning: high\n---\nLead.\n");
+    t
+}
+
+/// The merged Zuno agent: the config entry and the Markdown file of the same name, each value
+/// with its source, the permission mode and rules in order.
+#[test]
+fn zuno_agent_card_and_json() {
+    let t = zuno_project();
+    let (code, out, err) = explain(t.path(), &["lead"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        "### `lead`: Zuno primary agent\n\n- **model**: `a/b` (zuno.json:1:38)\n- **reasoning**: `high` (.zuno/agents/lead.md:1:1)\n- **delegates**: `docs` (zuno.json:1:38)\n\n**Permission** mode `strict` (zuno.json:1:38); rules in order, the last match wins:\n\n- `*` `*` → ask\n- `shell` `git *` → allow\n\nDefined in: zuno.json:1:38; .zuno/agents/lead.md:1:1.\n"
+    );
+    let (code, out, _) = explain(t.path(), &["lead", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({
+            "dialect": "zuno", "name": "lead", "mode": "primary", "builtin": false, "disabled": false,
+            "fields": {"mode": "primary", "model": "a/b", "delegates": ["docs"], "reasoning": "high"},
+            "permission": {"mode": "strict", "rules": [
+                {"permission": "*", "pattern": "*", "action": "ask"},
+                {"permission": "shell", "pattern": "git *", "action": "allow"}]},
+            "defined_in": ["zuno.json:1:38", ".zuno/agents/lead.md:1:1"],
+        })
+    );
+    // A built-in, and the list with the project's agents.
+    let (code, out, _) = explain(t.path(), &["fixer", "--dialect", "zuno"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("### `fixer`: Zuno subagent agent (built-in)\n"),
+        "{out}"
+    );
+    let (_, out, _) = explain(t.path(), &["--format", "json", "--dialect", "zuno"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"lead") && names.contains(&"docs") && names.contains(&"orchestrator"),
+        "{names:?}"
+    );
+    // `--check` is an opencode question.
+    let (code, _, err) = explain(t.path(), &["lead", "--check", "bash", "ls"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "agent-lsp: error: --check answers opencode permission questions; \"lead\" is a Zuno agent\n"
     );
 }

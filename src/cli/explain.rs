@@ -4,11 +4,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::analysis::claude;
 use crate::analysis::opencode::card;
 use crate::analysis::opencode::effective::{self, EffectiveAgent, Rule};
 use crate::analysis::opencode::project::Source;
 use crate::analysis::{Dialect, Encoding, suggest};
+use crate::analysis::{claude, zuno};
 use crate::workspace::{Options, Workspace};
 
 pub struct Args {
@@ -100,6 +100,12 @@ pub fn run(args: Args) -> i32 {
             })
             .collect()
     };
+    let zuno_view = ws.zuno_view_for(&root);
+    let zuno_agents = if wants(Dialect::Zuno) && !zuno_view.is_empty() {
+        zuno::project::registry(&ws.zuno_view_files(&zuno_view))
+    } else {
+        Default::default()
+    };
     let Some(name) = &args.agent else {
         if args.json {
             let mut list: Vec<Value> = agents
@@ -110,10 +116,22 @@ pub fn run(args: Args) -> i32 {
                 let defs: Vec<String> = claude_definers(n).into_iter().map(|d| d.location).collect();
                 list.push(json!({"dialect": "claude", "name": n, "key": n, "defined_in": defs}));
             }
+            for a in zuno_agents.values().filter(|a| !a.flag("disable")) {
+                let defs: Vec<String> = a.definitions.iter().map(|s| wi(*s)).collect();
+                list.push(json!({"dialect": "zuno", "name": a.name, "key": a.name, "mode": a.mode(), "hidden": a.flag("hidden"), "native": a.builtin, "defined_in": defs}));
+            }
             println!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
         } else {
             if wants(Dialect::OpenCode) {
                 print!("{}", card::list(&agents, &wi));
+            }
+            if !zuno_agents.is_empty() {
+                println!("\nZuno agents:\n");
+                for a in zuno_agents.values().filter(|a| !a.flag("disable") && !a.flag("hidden")) {
+                    let d: String = a.str("description").unwrap_or("").chars().take(80).collect();
+                    let at = a.definitions.last().map(|s| wi(*s)).unwrap_or_default();
+                    println!("- `{}` ({}, {at}): {d}", a.name, a.mode());
+                }
             }
             if !claude_agents.is_empty() {
                 println!("\nClaude Code agents:\n");
@@ -143,53 +161,85 @@ pub fn run(args: Args) -> i32 {
         .find(|a| &a.name == name)
         .or_else(|| agents.iter().find(|a| shown_name(a) == name));
     let claude_agent = claude_agents.iter().find(|(n, _)| n == name).map(|(_, f)| f);
-    if let Some(c) = claude_agent {
-        if agent.is_some() {
-            if args.json || args.check.is_some() {
-                eprintln!(
-                    "agent-lsp: error: \"{name}\" is both an opencode agent and a Claude Code agent here; add --dialect opencode or --dialect claude"
-                );
-                return 2;
-            }
-        } else {
-            if args.check.is_some() {
-                eprintln!(
-                    "agent-lsp: error: --check answers opencode permission questions; \"{name}\" is a Claude Code agent"
-                );
-                return 2;
-            }
-            let defs = claude_definers(name);
-            if args.json {
-                let v = claude::card::json(c.agent, name, &defs);
-                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-            } else {
-                print!("{}", claude::card::card(c.agent, name, &defs));
-            }
-            return 0;
-        }
+    let zuno_agent = zuno_agents.get(name.as_str()).filter(|a| !a.flag("disable"));
+    let mut dialects: Vec<Dialect> = Vec::new();
+    if agent.is_some() {
+        dialects.push(Dialect::OpenCode);
     }
-    let Some(agent) = agent else {
+    if claude_agent.is_some() {
+        dialects.push(Dialect::Claude);
+    }
+    if zuno_agent.is_some() {
+        dialects.push(Dialect::Zuno);
+    }
+    if dialects.is_empty() {
         let s = suggest::closest(
             name,
             agents
                 .iter()
                 .map(|a| a.name.as_str())
-                .chain(claude_agents.iter().map(|(n, _)| n.as_str())),
+                .chain(claude_agents.iter().map(|(n, _)| n.as_str()))
+                .chain(zuno_agents.keys().map(String::as_str)),
         );
         eprintln!(
             "agent-lsp: error: no agent \"{name}\" in this project.{}",
             suggest::did_you_mean(s)
         );
         return 1;
-    };
-    if let Some(c) = claude_agent {
-        // Both dialects define the name (human output): show both, each labelled.
-        println!("opencode:\n");
-        print!("{}", card::card(agent, &wi, &[]));
-        println!("\nClaude Code:\n");
-        print!("{}", claude::card::card(c.agent, name, &claude_definers(name)));
-        return 0;
     }
+    if dialects.len() > 1 && (args.json || args.check.is_some()) {
+        let products: Vec<&str> = dialects.iter().map(|d| d.product()).collect();
+        let flags: Vec<String> = dialects.iter().map(|d| format!("--dialect {}", d.as_str())).collect();
+        eprintln!(
+            "agent-lsp: error: \"{name}\" is an agent of several dialects here ({}); add {}",
+            products.join(", "),
+            flags.join(" or ")
+        );
+        return 2;
+    }
+    if args.check.is_some() && agent.is_none() {
+        eprintln!(
+            "agent-lsp: error: --check answers opencode permission questions; \"{name}\" is a {} agent",
+            dialects[0].product()
+        );
+        return 2;
+    }
+    let labelled = dialects.len() > 1;
+    let mut printed = false;
+    let mut header = |product: &str| {
+        if labelled {
+            println!("{}{product}:\n", if printed { "\n" } else { "" });
+            printed = true;
+        }
+    };
+    if let Some(a) = agent
+        && labelled
+    {
+        header("opencode");
+        print!("{}", card::card(a, &wi, &[]));
+    }
+    if let Some(c) = claude_agent {
+        let defs = claude_definers(name);
+        header("Claude Code");
+        if args.json {
+            let v = claude::card::json(c.agent, name, &defs);
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        } else {
+            print!("{}", claude::card::card(c.agent, name, &defs));
+        }
+    }
+    if let Some(z) = zuno_agent {
+        header("Zuno");
+        if args.json {
+            let v = zuno::card::json(z, &wi);
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        } else {
+            print!("{}", zuno::card::card(z, &wi));
+        }
+    }
+    let Some(agent) = agent.filter(|_| !labelled) else {
+        return 0;
+    };
     match &args.check {
         Some((permission, input)) => {
             let (action, rule) = agent.evaluate(permission, input);

@@ -94,7 +94,8 @@ struct ExplainArgs {
     /// Answer one question: the action for PERMISSION on INPUT (e.g. `--check bash "git push"`).
     #[arg(long, num_args = 2, value_names = ["PERMISSION", "INPUT"])]
     check: Option<Vec<String>>,
-    /// Only this dialect's agents (`opencode` or `claude`); needed when a name exists in both.
+    /// Only this dialect's agents (`opencode`, `claude` or `zuno`); needed for JSON when a name
+    /// exists in several.
     #[arg(long, value_enum)]
     dialect: Option<DialectArg>,
 }
@@ -103,6 +104,7 @@ struct ExplainArgs {
 enum DialectArg {
     Opencode,
     Claude,
+    Zuno,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -145,6 +147,7 @@ pub fn main() -> i32 {
                 dialect: a.dialect.map(|d| match d {
                     DialectArg::Opencode => crate::analysis::Dialect::OpenCode,
                     DialectArg::Claude => crate::analysis::Dialect::Claude,
+                    DialectArg::Zuno => crate::analysis::Dialect::Zuno,
                 }),
             })
         }

@@ -1136,6 +1136,9 @@ fn explicit_role(path: &Path) -> Option<(FileKind, Role)> {
     if let Some((kind, project)) = discover::claude_kind(path, None) {
         return Some((kind.into(), Role::Claude { dir: project }));
     }
+    if let Some((kind, dir, layer)) = discover::zuno_kind(path, None) {
+        return Some((kind.into(), Role::Zuno { dir, layer }));
+    }
     let kind = discover::classify(path)?;
     let parent = path.parent().unwrap_or(Path::new("")).to_path_buf();
     let role = match &kind {
