@@ -2,7 +2,8 @@
 # Build the seed corpora in fuzz/corpus/<target> from the repository's example files (and
 # ../shared/corpus when it is there):
 #
-# - analyze:     a kind byte (0 config, 1 agent, 2 mode file, 3 Claude Code agent) + a file;
+# - analyze:     a kind byte (0 config, 1 agent, 2 mode file, 3 Claude Code agent, 5 Zuno config,
+#                6 Zuno agent) + a file;
 # - frontmatter: Markdown agents as they are;
 # - jsonc:       config files as they are;
 # - lsp:         an encoding byte, `didOpen` of a config and an agent (each text NUL-terminated),
@@ -47,6 +48,14 @@ for f in $modes; do
     { printf '\002'; cat "$f"; } > "corpus/analyze/$(name "$f")"
     cp "$f" "corpus/frontmatter/$(name "$f")"
     n=$((n + 1))
+done
+for f in $(find ../test-workspace -name 'zuno.json*' -type f | sort); do
+    { printf '\005'; cat "$f"; } > "corpus/analyze/$(name "$f")-zuno"
+    cp "$f" "corpus/jsonc/$(name "$f")-zuno"
+done
+for f in $(find ../test-workspace/.zuno -name '*.md' -type f | sort); do
+    { printf '\006'; cat "$f"; } > "corpus/analyze/$(name "$f")-zuno"
+    cp "$f" "corpus/frontmatter/$(name "$f")"
 done
 for f in $claude; do
     { printf '\003'; cat "$f"; } > "corpus/analyze/$(name "$f")-claude"

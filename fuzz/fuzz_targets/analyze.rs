@@ -1,7 +1,7 @@
 //! Parse and analyse arbitrary input as an agent file, and apply its fixes.
 //!
 //! The first byte picks the kind (opencode config, Markdown agent, Markdown mode file; Claude Code
-//! project agent, plugin agent); the rest, read
+//! project agent, plugin agent; Zuno config, Markdown agent); the rest, read
 //! lossily as UTF-8, is analysed. A crash is any panic in the analysis, or a broken invariant:
 //!
 //! - every span (diagnostic, related location in the same file, fix edit, agent declaration,
@@ -24,6 +24,7 @@ use agent_lsp::analysis::Code;
 use agent_lsp::analysis::claude::{self, Source};
 use agent_lsp::analysis::diagnostic::apply;
 use agent_lsp::analysis::opencode::FileKind as OcKind;
+use agent_lsp::analysis::zuno;
 use agent_lsp::analysis::{FileKind, fix_all};
 use common::{checked, has};
 use libfuzzer_sys::fuzz_target;
@@ -32,11 +33,13 @@ fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else {
         return;
     };
-    let kind: FileKind = match selector % 5 {
+    let kind: FileKind = match selector % 7 {
         0 => OcKind::Config.into(),
         1 => OcKind::Agent { name: "fuzz".into() }.into(),
         2 => OcKind::Mode { name: "fuzz".into() }.into(),
         3 => claude::FileKind::project("fuzz").into(),
+        5 => zuno::FileKind::Config.into(),
+        6 => zuno::FileKind::Agent { name: "fuzz".into() }.into(),
         _ => claude::FileKind {
             source: Source::Plugin { plugin: "p".into() },
             stem: "fuzz".into(),

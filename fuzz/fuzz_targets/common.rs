@@ -75,6 +75,14 @@ pub fn check_analysis(text: &str, analysis: &FileAnalysis) {
     for decl in &analysis.agents {
         check_span(text, decl.span, "agent declaration");
     }
+    if let Some(z) = &analysis.zuno {
+        for d in &z.agents {
+            check_span(text, d.span, "Zuno agent declaration");
+        }
+        for r in &z.refs {
+            check_span(text, r.span, "Zuno name reference");
+        }
+    }
     if let Some(c) = &analysis.claude {
         check_span(text, c.agent.name_span, "Claude agent name");
         for (_, s) in &c.agent.agent_refs {

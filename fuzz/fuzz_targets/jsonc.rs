@@ -193,5 +193,9 @@ fuzz_target!(|data: &[u8]| {
 
     let analysis = analyze(&FileKind::Config.into(), text);
     check_analysis(text, &analysis);
+    // The same text as Zuno's configuration.
+    let zuno = analyze(&agent_lsp::analysis::zuno::FileKind::Config.into(), text);
+    check_analysis(text, &zuno);
+    assert!(zuno.parsed == parsed, "Zuno parsed the configuration differently");
     assert!(analysis.parsed == parsed, "the analysis parsed differently");
 });
