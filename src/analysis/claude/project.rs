@@ -140,7 +140,8 @@ pub fn check(files: &[ClaudeFile]) -> Vec<(usize, Diagnostic)> {
             out.push((f.file, d));
         }
     }
-    // `Agent(<type>)` references.
+    // `Agent(<type>)` references. The names a project sees, for "did you mean", once per project.
+    let mut seen_from: HashMap<&Path, Vec<String>> = HashMap::new();
     for f in files.iter().filter(|f| f.agent.name.is_some()) {
         if f.agent.agent_refs.is_empty() {
             continue;
@@ -156,7 +157,10 @@ pub fn check(files: &[ClaudeFile]) -> Vec<(usize, Diagnostic)> {
             if builtin || visible(name) {
                 continue;
             }
-            let names: Vec<String> = registry(files, f.owner).into_iter().map(|(n, _)| n).collect();
+            let names = seen_from
+                .entry(f.owner)
+                .or_insert_with(|| registry(files, f.owner).into_iter().map(|(n, _)| n).collect())
+                .clone();
             let near = schema::BUILTIN_AGENTS
                 .iter()
                 .map(|(b, _)| b.to_string())
