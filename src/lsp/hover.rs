@@ -258,26 +258,24 @@ fn zuno_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Optio
     }
     let keys: Vec<&str> = path.iter().map(|s| s.key.name.as_str()).collect();
     let config = f.kind == crate::analysis::FileKind::Zuno(crate::analysis::zuno::FileKind::Config);
+    // Where the agent settings start in the path: 0 in a frontmatter, 2 under `agents.<name>`;
+    // `None` outside an agent (the path is then relative to the top level).
     let base = if !config {
-        0
+        Some(0)
     } else if keys.len() >= 3 && matches!(keys[0], "agents" | "agent") {
-        2
+        Some(2)
     } else {
-        usize::MAX
+        None
     };
     let doc = if config && keys.len() == 1 {
         schema::TOP_LEVEL
             .iter()
             .find(|(k, _)| *k == keys[0])
             .map(|(k, d)| format!("**`{k}`** (Zuno setting)\n\n{d}\n"))
-    } else if keys.len() == base + 1 {
-        schema::agent_field(keys[base]).map(|fd| format!("**`{}`** (Zuno agent field)\n\n{}\n", fd.name, fd.doc))
+    } else if let Some(b) = base.filter(|b| keys.len() == b + 1) {
+        schema::agent_field(keys[b]).map(|fd| format!("**`{}`** (Zuno agent field)\n\n{}\n", fd.name, fd.doc))
     } else {
-        let rel = if base == usize::MAX {
-            &keys[..]
-        } else {
-            &keys[base.min(keys.len())..]
-        };
+        let rel = &keys[base.unwrap_or(0).min(keys.len())..];
         match rel {
             ["permission", "rules", k] => schema::PERMISSION_KEYS
                 .iter()

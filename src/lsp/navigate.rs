@@ -185,8 +185,9 @@ pub fn known_agents(ws: &Workspace, dialect: Dialect) -> Vec<String> {
             }
         }
     }
-    if dialect == Dialect::Claude {
-        // Under the names `Agent(...)` entries use (`plugin:name` for a plugin agent).
+    if dialect != Dialect::OpenCode {
+        // Claude Code agents under the names `Agent(...)` entries use (`plugin:name` for a
+        // plugin agent); Zuno agents, which its analysis keeps apart from opencode's.
         for id in (0..ws.files.len()).filter(|&id| ws.files[id].kind.dialect() == dialect) {
             for (name, o) in occurrences(ws, id) {
                 if o.definition && !names.contains(&name) {
@@ -212,8 +213,11 @@ pub fn find(ws: &Workspace, dialect: Dialect, name: &str) -> Vec<Occurrence> {
 
 /// Definitions of `name` in the merge order of the view of `from` (later layers win).
 pub fn definitions(ws: &Workspace, from: usize, name: &str) -> Vec<Occurrence> {
-    let view = ws.view_of_file(from);
     let dialect = ws.files[from].kind.dialect();
+    let view = match dialect {
+        Dialect::Zuno => ws.zuno_view_of_file(from),
+        _ => ws.view_of_file(from),
+    };
     let mut defs: Vec<Occurrence> = find(ws, dialect, name).into_iter().filter(|o| o.definition).collect();
     defs.sort_by_key(|o| view.iter().position(|&v| v == o.file).unwrap_or(usize::MAX));
     defs
@@ -236,7 +240,13 @@ pub fn document_symbols(ws: &Workspace, file: usize) -> Vec<Symbol> {
     let Some(root) = &f.analysis.parsed.root else {
         return Vec::new();
     };
-    fn walk(node: &Node, depth: usize, agent_level: Option<usize>) -> Vec<Symbol> {
+    // The top-level keys whose entries are agents.
+    let sections: &[&str] = match &f.kind {
+        FileKind::Zuno(crate::analysis::zuno::FileKind::Config) => &["agents", "agent"],
+        FileKind::Zuno(_) => &[],
+        _ => &["agent", "mode"],
+    };
+    fn walk(node: &Node, depth: usize, agent_level: Option<usize>, sections: &[&str]) -> Vec<Symbol> {
         let Value::Map(map) = &node.value else {
             return Vec::new();
         };
@@ -248,7 +258,7 @@ pub fn document_symbols(ws: &Workspace, file: usize) -> Vec<Symbol> {
                     Value::Map(_) | Value::Seq(_) => None,
                     _ => Some(e.value.display()),
                 };
-                let next_agent_level = if depth == 0 && matches!(e.key.name.as_str(), "agent" | "mode") {
+                let next_agent_level = if depth == 0 && sections.contains(&e.key.name.as_str()) {
                     Some(1)
                 } else {
                     agent_level
@@ -260,7 +270,7 @@ pub fn document_symbols(ws: &Workspace, file: usize) -> Vec<Symbol> {
                     span: e.key.span.cover(e.value.span),
                     selection: e.key.span,
                     children: if depth < 3 {
-                        walk(&e.value, depth + 1, next_agent_level)
+                        walk(&e.value, depth + 1, next_agent_level, sections)
                     } else {
                         Vec::new()
                     },
@@ -268,7 +278,7 @@ pub fn document_symbols(ws: &Workspace, file: usize) -> Vec<Symbol> {
             })
             .collect()
     }
-    walk(root, 0, None)
+    walk(root, 0, None, sections)
 }
 
 #[cfg(test)]

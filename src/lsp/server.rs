@@ -127,10 +127,14 @@ impl Inner {
             watchers: vec![
                 glob("**/opencode.json"),
                 glob("**/opencode.jsonc"),
+                glob("**/zuno.json"),
+                glob("**/zuno.jsonc"),
                 // Agents live in `{agent,agents}/**/*.md` and `{mode,modes}/*.md`; any Markdown
                 // or text file may also be the target of a config's `{file:...}`.
                 glob("**/*.md"),
                 glob("**/*.txt"),
+                // Skills, which Zuno's `requiredSkills` name (`**/*.md` matches them too).
+                glob("**/SKILL.md"),
             ],
         };
         let registration = Registration {

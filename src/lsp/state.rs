@@ -97,33 +97,63 @@ impl State {
     pub fn set_settings(&mut self, settings: Settings) -> Vec<Publish> {
         let rebuild = settings.global != self.settings.global;
         self.settings = settings;
+        let out = if rebuild { self.reload() } else { Vec::new() };
+        let mut out = self.republish(out);
+        out.extend(self.solo_publishes());
+        out
+    }
+
+    /// Rebuild the index from disk (open documents keep their text and version): the clearing
+    /// publishes for the files that had diagnostics. Follow with [`State::republish`].
+    fn reload(&mut self) -> Vec<Publish> {
         let mut out = Vec::new();
-        if rebuild {
-            // Files that disappear from the index get their diagnostics cleared.
-            for (&id, _) in self.published.iter().filter(|(_, d)| !d.is_empty()) {
-                if let Some(uri) = self.uris.get(&id) {
-                    out.push(Publish {
-                        uri: uri.clone(),
-                        version: None,
-                        diagnostics: Vec::new(),
-                    });
-                }
-            }
-            self.published.clear();
-            self.uris.clear();
-            self.ws = Workspace::new(self.roots.clone(), options_for(&self.settings));
-            self.ws.scan();
-            let open: Vec<String> = self.docs.keys().cloned().collect();
-            for key in open {
-                self.reattach(&key);
+        // Files that disappear from the index get their diagnostics cleared.
+        for (&id, _) in self.published.iter().filter(|(_, d)| !d.is_empty()) {
+            if let Some(uri) = self.uris.get(&id) {
+                out.push(Publish {
+                    uri: uri.clone(),
+                    version: None,
+                    diagnostics: Vec::new(),
+                });
             }
         }
+        self.published.clear();
+        self.uris.clear();
+        self.ws = Workspace::new(self.roots.clone(), options_for(&self.settings));
+        self.ws.scan();
+        let open: Vec<String> = self.docs.keys().cloned().collect();
+        for key in open {
+            self.reattach(&key);
+        }
+        out
+    }
+
+    /// Publish every file known by URI again, after the `clearing` publishes of a reload (which
+    /// are dropped for the files re-sent).
+    fn republish(&mut self, mut clearing: Vec<Publish>) -> Vec<Publish> {
         let force: Vec<usize> = self.uris.keys().copied().collect();
         let mut fresh = self.refresh(&force);
         // Send the re-published state after the clearing, and never clear what is re-sent.
-        out.retain(|p| !fresh.iter().any(|f| f.uri == p.uri));
-        out.append(&mut fresh);
-        out.extend(self.solo_publishes());
+        clearing.retain(|p| !fresh.iter().any(|f| f.uri == p.uri));
+        clearing.append(&mut fresh);
+        clearing
+    }
+
+    /// A skill appeared, changed or went away: the index is rebuilt, since the skills a Zuno
+    /// project can load (which its `requiredSkills` must name) are read with its first file.
+    /// Only the files whose diagnostics change are published.
+    fn reload_for_skills(&mut self) -> Vec<Publish> {
+        let shown: HashMap<String, Vec<lsp::Diagnostic>> = self
+            .published
+            .iter()
+            .filter_map(|(&id, d)| {
+                let uri = self.uris.get(&id)?;
+                Some((uri.as_str().to_string(), self.convert(id, uri, d)))
+            })
+            .collect();
+        let clearing = self.reload();
+        let mut out = self.republish(clearing);
+        out.retain(|p| shown.get(p.uri.as_str()).is_none_or(|d| *d != p.diagnostics));
         out
     }
 
@@ -297,8 +327,10 @@ impl State {
     pub fn watched(&mut self, events: Vec<FileEvent>) -> Vec<Publish> {
         let mut touched = Vec::new();
         let mut other_files = false;
+        let mut skills = false;
         for ev in events {
             let Some(path) = path_of(&ev.uri) else { continue };
+            skills |= is_skill_event(&path, ev.typ);
             let open = self.ws.id(&path).is_some_and(|id| self.open_doc_for(id));
             if open {
                 // The editor's buffer is the truth while the document is open.
@@ -348,6 +380,9 @@ impl State {
         }
         if other_files {
             touched.extend(self.ws.refresh_file_references());
+        }
+        if skills && !self.ws.zuno_projects().is_empty() {
+            return self.reload_for_skills();
         }
         self.refresh(&touched)
     }
@@ -667,10 +702,22 @@ impl State {
                 });
                 continue;
             }
-            // A Markdown agent named by its path: rename the file.
-            let crate::workspace::Role::Markdown { dir } = &f.role else {
-                continue;
+            // A Markdown agent named by its path: rename the file, in the config directory its
+            // name is relative to (`.opencode/`, `.zuno/`, a global directory).
+            use crate::workspace::{Role, discover::ZunoLayer};
+            let dir = match &f.role {
+                Role::Markdown { dir } => dir.clone(),
+                Role::Zuno {
+                    dir,
+                    layer: ZunoLayer::DotAgent,
+                } => dir.join(".zuno"),
+                Role::Zuno {
+                    dir,
+                    layer: ZunoLayer::GlobalAgent,
+                } => dir.clone(),
+                _ => continue,
             };
+            let dir = dir.as_path();
             let rel = f.path.strip_prefix(dir).map_err(|e| e.to_string())?;
             let folder = rel
                 .components()
@@ -987,6 +1034,19 @@ fn options_for(settings: &Settings) -> Options {
         GlobalConfig::Off => Options::isolated(),
         GlobalConfig::Dir(d) => Options::from_env(false, Some(d.clone())),
     }
+}
+
+/// A file event that can change the skills a Zuno project loads: a `SKILL.md`, or a deleted
+/// folder that may hold skills.
+fn is_skill_event(path: &Path, typ: FileChangeType) -> bool {
+    if path.file_name().is_some_and(|n| n == "SKILL.md") {
+        return true;
+    }
+    typ == FileChangeType::DELETED
+        && path.extension().is_none()
+        && path
+            .components()
+            .any(|c| matches!(c.as_os_str().to_str(), Some(".zuno" | ".agents" | "skill" | "skills")))
 }
 
 /// What to analyse a document as when it is not in an opencode location: JSON named like a

@@ -148,7 +148,11 @@ local function run()
     expect_eq('first lsp/agent_lsp.lua on runtimepath', want, files[1] and vim.fs.normalize(files[1]))
     local cfg = vim.lsp.config.agent_lsp
     expect_eq('filetypes', { 'markdown', 'json', 'jsonc' }, cfg.filetypes)
-    expect_eq('root_markers', { 'opencode.json', 'opencode.jsonc', '.opencode', '.git' }, cfg.root_markers)
+    expect_eq(
+      'root_markers',
+      { 'opencode.json', 'opencode.jsonc', '.opencode', 'zuno.json', 'zuno.jsonc', '.git' },
+      cfg.root_markers
+    )
     expect_eq('cmd[2]', 'serve', cfg.cmd[2])
   end)
 
@@ -254,6 +258,81 @@ local function run()
       start = { line = row, character = col_of(tools, row, 'test-runner') },
       ['end'] = { line = row, character = col_of(tools, row, 'test-runner') + #'test-runner' },
     }, result.range)
+  end)
+
+  -- (e) Zuno: `zuno.json` and the Markdown agents of `.zuno/agents/`, through the same client.
+  local zuno = open('zuno.json')
+  check('attach: agent_lsp attaches to zuno.json with the same client', function()
+    expect_eq('same client for zuno.json', client.id, client_for(zuno).id)
+  end)
+
+  check('diagnostics: duplicate-agent on `name: docs` (.zuno/agents/docs-copy.md)', function()
+    local buf = open('.zuno/agents/docs-copy.md')
+    expect_eq('same client for a Zuno agent', client.id, client_for(buf).id)
+    expect_eq(
+      'diagnostics',
+      { 'duplicate-agent@1:6-10 W "docs"' },
+      all_diagnostics(buf, client, 'duplicate-agent', 1)
+    )
+  end)
+
+  check('diagnostics: deprecated-field on an agent in `.zuno/mode/` (focus.md)', function()
+    local buf = open('.zuno/mode/focus.md')
+    expect_eq('diagnostics', { 'deprecated-field@0:0-3 E "---"' }, all_diagnostics(buf, client, 'deprecated-field', 0))
+  end)
+
+  check('hover: the `delegates` entry "docs" in zuno.json shows the merged Zuno agent', function()
+    vim.api.nvim_set_current_buf(zuno)
+    local row = 8
+    local line = vim.api.nvim_buf_get_lines(zuno, row, row + 1, true)[1]
+    expect_eq('zuno.json line 9', '      "delegates": ["reviewer", "docs", "fixer"],', line)
+    local col = col_of(zuno, row, '"docs"')
+    local result = request(zuno, client, 'textDocument/hover', row, col + 2)
+    assert(result and result.contents, 'empty hover')
+    local value = result.contents.value or vim.inspect(result.contents)
+    expect_eq('hover kind', 'markdown', result.contents.kind)
+    expect_eq('first line', '### `docs`: Zuno subagent agent', value:match('^[^\n]*'))
+    assert(value:find('- **requiredSkills**: `codemap` (.zuno/agents/docs.md:1)\n', 1, true), 'no requiredSkills line in hover:\n' .. value)
+    assert(value:find('- `edit` `docs/*` → allow\n', 1, true), 'no permission rule in hover:\n' .. value)
+    expect_eq('hover range', {
+      start = { line = row, character = col },
+      ['end'] = { line = row, character = col + #'"docs"' },
+    }, result.range)
+  end)
+
+  check('definition: the `delegates` entry "docs" goes to both Markdown agents named `docs`', function()
+    vim.api.nvim_set_current_buf(zuno)
+    local row = 8
+    local result = request(zuno, client, 'textDocument/definition', row, col_of(zuno, row, '"docs"') + 2)
+    local got = {}
+    for _, l in ipairs(result or {}) do
+      local path = vim.fs.normalize(vim.uri_to_fname(l.uri))
+      got[#got + 1] = string.format(
+        '%s@%d:%d-%d',
+        path:sub(#vim.fs.normalize(ws) + 2),
+        l.range.start.line,
+        l.range.start.character,
+        l.range['end'].character
+      )
+    end
+    expect_eq('definitions', { '.zuno/agents/docs-copy.md@1:6-10', '.zuno/agents/docs.md@0:0-3' }, got)
+  end)
+
+  check('completion: `"reasoning": "` in zuno.json offers the levels in their order', function()
+    vim.api.nvim_set_current_buf(zuno)
+    local row = 22
+    local original = vim.api.nvim_buf_get_lines(zuno, row, row + 1, true)[1]
+    expect_eq('zuno.json line 23', '      "reasoning": "high",', original)
+    local typed = '      "reasoning": "'
+    vim.api.nvim_buf_set_lines(zuno, row, row + 1, true, { typed })
+    local ok, result = pcall(request, zuno, client, 'textDocument/completion', row, #typed)
+    vim.api.nvim_buf_set_lines(zuno, row, row + 1, true, { original })
+    assert(ok, result)
+    local labels = {}
+    for _, item in ipairs(result and (result.items or result) or {}) do
+      labels[#labels + 1] = item.label
+    end
+    expect_eq('labels', { 'off', 'low', 'medium', 'high', 'xhigh', 'max' }, labels)
   end)
 
   -- (c) Completion after `mode: ` (only when the server advertises completion).

@@ -1,9 +1,10 @@
 ---@brief
 ---
 --- agent-lsp: diagnostics, hover, completion and navigation for opencode agent files
---- (`.opencode/agents/**/*.md`, `.opencode/{mode,modes}/*.md`), `opencode.json(c)`, and Claude
+--- (`.opencode/agents/**/*.md`, `.opencode/{mode,modes}/*.md`), `opencode.json(c)`, Claude
 --- Code agent files (`.claude/agents/**/*.md`, `~/.claude/agents/**/*.md`, and `agents/**/*.md`
---- of a plugin, a directory with `.claude-plugin/plugin.json`).
+--- of a plugin, a directory with `.claude-plugin/plugin.json`), and Zuno files (`zuno.json(c)`,
+--- `.zuno/agents/**/*.md`, `~/.config/zuno/agents/**/*.md`).
 ---
 --- Install the server with `cargo install --path .` in the agent-lsp repository, then:
 ---
@@ -25,17 +26,18 @@
 --- })
 --- ```
 ---
---- The server only reports on these agent files (and on other Markdown files only when they
+--- The server only reports on these files (and on other Markdown files only when they
 --- start with a YAML frontmatter and sit in an `agent(s)/` or `mode(s)/` folder); see
---- editors/neovim/README.md for a `root_dir` that attaches to agent files only. `.claude` is
---- not a root marker on purpose: `~/.claude` exists on most machines and would make your home
---- directory the root of every Markdown file outside a project.
+--- editors/neovim/README.md for a `root_dir` that attaches to agent files only. `.claude` and
+--- `.zuno` are not root markers on purpose: `~/.claude` exists on most machines (and Zuno reads
+--- a `~/.zuno`) and would make your home directory the root of every Markdown file outside a
+--- project.
 
 ---@type vim.lsp.Config
 return {
   cmd = { 'agent-lsp', 'serve' },
   filetypes = { 'markdown', 'json', 'jsonc' },
-  root_markers = { 'opencode.json', 'opencode.jsonc', '.opencode', '.git' },
+  root_markers = { 'opencode.json', 'opencode.jsonc', '.opencode', 'zuno.json', 'zuno.jsonc', '.git' },
   settings = {
     agentLsp = {},
   },

@@ -1,6 +1,6 @@
 // VS Code client for agent-lsp: starts `agent-lsp serve` for opencode agent files,
-// opencode.json(c) and Claude Code agent files, and keeps the server's `agentLsp` settings in
-// sync.
+// opencode.json(c), Claude Code agent files, Zuno agent files and zuno.json(c), and keeps the
+// server's `agentLsp` settings in sync.
 
 import * as fs from "fs";
 import * as path from "path";
@@ -32,6 +32,14 @@ const GLOBS = [
   // Claude Code: project agents (`<project>/.claude/agents/`, sub-folders included) and user
   // agents (`~/.claude/agents/`).
   "**/.claude/agents/**/*.md",
+  // Zuno: `zuno.json(c)` anywhere in a project (and in `.zuno/`), the Markdown agents of
+  // `.zuno/{agent,agents}/` (sub-folders included), the `.zuno/{mode,modes}/*.md` Zuno rejects
+  // (the server says so), and the global directory (`~/.config/zuno/agents/**/*.md`).
+  "**/zuno.json",
+  "**/zuno.jsonc",
+  "**/.zuno/{agent,agents}/**/*.md",
+  "**/.zuno/{mode,modes}/*.md",
+  "**/zuno/{agent,agents}/**/*.md",
 ];
 
 /** Where a Claude Code plugin keeps its manifest; its `agents/` folder holds agent files. */
