@@ -1598,3 +1598,34 @@ fn zuno_config_checked_directly_and_fixed() {
         "{\n  \"agents\": {\n    \"a\": { \"mode\": \"subagent\", \"steps\": 5, \"temprature\": 1 }\n  }\n}\n"
     );
 }
+
+/// Checking a nested package reads the Zuno layers of its ancestors (not reported on), as Zuno
+/// does when it starts there: the root's agents resolve.
+#[test]
+fn zuno_package_sees_its_ancestors() {
+    let ws = workspace(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        ("zuno.json", r#"{"agents": {"lead": {"mode": "primary"}}}"#),
+        (".zuno/agents/writer.md", "---\nmode: subagent\n---\nWrite.\n"),
+        (
+            "packages/web/zuno.json",
+            r#"{"default_agent": "lead", "agents": {"web": {"delegates": ["writer"]}}}"#,
+        ),
+    ]);
+    let out = check(ws.path(), &["packages/web"]);
+    assert_eq!(
+        (out.status, out.stdout.as_str()),
+        (0, "ok: 1 file checked, no problems\n"),
+        "{out:#?}"
+    );
+    // Without the root's files, both names are unknown.
+    fs::remove_file(ws.path().join("zuno.json")).unwrap();
+    fs::remove_file(ws.path().join(".zuno/agents/writer.md")).unwrap();
+    let out = check(ws.path(), &["packages/web"]);
+    assert_eq!(
+        human_locations(&out.stdout),
+        ["packages/web/zuno.json:1:19", "packages/web/zuno.json:1:60"],
+        "{}",
+        out.stdout
+    );
+}

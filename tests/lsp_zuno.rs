@@ -437,11 +437,11 @@ fn hover_shows_the_merged_zuno_agent_and_docs() {
         assert_eq!(
             hover(s, at(&zuno, ZUNO, "審査 🚀\", \"delegates\": [", "plan", enc)),
             card(
-                "### `plan`: Zuno primary agent (built-in)\n\nResearches the repository and produces an implementation-ready plan without changing product files.\n\n\nDefined in: built-in.\n",
+                "### `plan`: Zuno primary agent (built-in)\n\nResearches the repository and produces an implementation-ready plan without changing product files.\n\nDefined in: built-in.\n",
                 range_in(ZUNO, "審査 🚀\", \"delegates\": [", "\"plan\"", enc)
             )
         );
-        let fixer = "### `fixer`: Zuno subagent agent (built-in)\n\nCompletes a known local code change with the smallest sufficient patch.\n\n\nDefined in: built-in.\n";
+        let fixer = "### `fixer`: Zuno subagent agent (built-in)\n\nCompletes a known local code change with the smallest sufficient patch.\n\nDefined in: built-in.\n";
         assert_eq!(
             hover(s, at(&zuno, ZUNO, "\"fixer\"", "fixer", enc)),
             card(fixer, range_in(ZUNO, "\"fixer\"", "\"fixer\"", enc))

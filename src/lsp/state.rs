@@ -844,7 +844,7 @@ impl State {
         analysis::zuno::complete::Known {
             agents: reg
                 .values()
-                .filter(|a| !a.builtin && !a.flag("disable") && !a.flag("hidden"))
+                .filter(|a| !a.flag("disable") && !a.flag("hidden"))
                 .map(|a| {
                     (
                         a.name.clone(),

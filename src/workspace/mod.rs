@@ -623,6 +623,20 @@ impl Workspace {
                 }
                 self.load_markdown_of(&dot);
             }
+            // Zuno reads `zuno.json(c)` and `.zuno/` of each ancestor too.
+            let dot_zuno = anc.join(".zuno");
+            let mut zuno_files: Vec<PathBuf> = discover::ZUNO_CONFIG_NAMES.iter().map(|n| anc.join(n)).collect();
+            zuno_files.extend(discover::ZUNO_CONFIG_NAMES.iter().map(|n| dot_zuno.join(n)));
+            if dot_zuno.is_dir() {
+                for sub in ["agent", "agents", "mode", "modes"] {
+                    zuno_files.extend(discover::claude_agents(&dot_zuno.join(sub)));
+                }
+            }
+            for f in zuno_files.into_iter().filter(|f| f.is_file()) {
+                if let Some((kind, role)) = self.role_of(&f) {
+                    self.read_and_add(&f, kind, role, false);
+                }
+            }
             // Claude Code walks up from where it starts too: `.claude/agents/` of each ancestor.
             let claude = anc.join(".claude").join("agents");
             if claude.is_dir() {

@@ -73,7 +73,7 @@ pub fn card(a: &MergedAgent, where_is: WhereIs) -> String {
     if let Some(d) = a.str("description") {
         let _ = writeln!(out, "\n{}", d.trim());
     }
-    let _ = writeln!(out);
+    let mut first = true;
     for key in [
         "model",
         "reasoning",
@@ -88,6 +88,9 @@ pub fn card(a: &MergedAgent, where_is: WhereIs) -> String {
         "hidden",
     ] {
         if let Some((v, src)) = a.fields.get(key) {
+            if std::mem::take(&mut first) {
+                let _ = writeln!(out);
+            }
             let _ = writeln!(out, "- **{key}**: {} ({})", short(v), where_is(*src));
         }
     }

@@ -90,6 +90,18 @@ pub fn complete(config: bool, text: &str, offset: usize, known: &Known) -> Vec<I
             body
         };
     }
+    // A YAML flow list (`delegates: [fixer, re`): replace only the entry under the cursor.
+    if yaml && matches!(ctx.value_of.as_deref(), Some("delegates" | "tools" | "requiredSkills")) {
+        let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let start = text[line_start..offset]
+            .rfind(['[', ',', ' ', '\t'])
+            .map_or(ctx.replace.start as usize, |i| line_start + i + 1)
+            .max(ctx.replace.start as usize);
+        for it in &mut items {
+            it.replace = crate::analysis::text::Span::new(start, offset);
+            it.insert = it.label.clone();
+        }
+    }
     items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
     items
 }
@@ -110,16 +122,23 @@ fn values(key: &str, rel: &[&str], top: bool, known: &Known) -> Vec<Item> {
             .map(|(i, x)| item(x, ItemKind::Value, key, None, i as u8))
             .collect()
     };
+    // The workspace's merged agents (built-ins included, with their merged mode) when known;
+    // else the built-ins as Zuno ships them.
     let agents = |filter: &dyn Fn(&str) -> bool| -> Vec<Item> {
-        let mut out: Vec<Item> = schema::BUILTIN_AGENTS
-            .iter()
-            .filter(|b| !b.hidden && filter(b.mode))
-            .map(|b| item(b.name, ItemKind::Agent, b.mode, Some(b.description.to_string()), 1))
-            .collect();
+        let mut out: Vec<Item> = Vec::new();
         for (n, mode, d) in &known.agents {
             if filter(mode) && !out.iter().any(|i| &i.label == n) {
-                out.push(item(n, ItemKind::Agent, mode, Some(d.clone()), 0));
+                let rank = if schema::builtin(n).is_some() { 1 } else { 0 };
+                out.push(item(n, ItemKind::Agent, mode, Some(d.clone()), rank));
             }
+        }
+        if known.agents.is_empty() {
+            out.extend(
+                schema::BUILTIN_AGENTS
+                    .iter()
+                    .filter(|b| !b.hidden && filter(b.mode))
+                    .map(|b| item(b.name, ItemKind::Agent, b.mode, Some(b.description.to_string()), 1)),
+            );
         }
         out
     };
@@ -161,8 +180,14 @@ mod tests {
     fn labels(config: bool, text: &str) -> Vec<String> {
         let at = text.find('|').unwrap();
         let t = text.replace('|', "");
+        // As the server passes them: the merged agents, built-ins included.
         let known = Known {
-            agents: vec![("rev".into(), "subagent".into(), "Reviews".into())],
+            agents: vec![
+                ("rev".into(), "subagent".into(), "Reviews".into()),
+                ("fixer".into(), "subagent".into(), String::new()),
+                ("plan".into(), "primary".into(), String::new()),
+                ("orchestrator".into(), "primary".into(), String::new()),
+            ],
             skills: vec!["codemap".into()],
         };
         complete(config, &t, at, &known).into_iter().map(|i| i.label).collect()
@@ -193,6 +218,21 @@ mod tests {
         assert!(labels(true, "{\"permission\": {\"rules\": {\"|\"}}}").contains(&"shell".to_string()));
         assert!(labels(false, "---\nmode: |\n---\n").contains(&"subagent".to_string()));
         assert_eq!(labels(false, "---\nreasoning: |\n---\n"), schema::REASONING);
+        // In a YAML flow list, only the entry under the cursor is replaced.
+        let t = "---\ndelegates: [fixer, re\n---\n";
+        let at = t.find("re\n").unwrap() + 2;
+        let known = Known {
+            agents: vec![("rev".into(), "subagent".into(), "Reviews".into())],
+            skills: Vec::new(),
+        };
+        let items = complete(false, t, at, &known);
+        let rev = items.iter().find(|i| i.label == "rev").expect("rev offered");
+        assert_eq!((rev.replace.text(t), rev.insert.as_str()), ("re", "rev"));
+        // With the workspace's agents known, only they are offered (merged modes, no disabled ones).
+        assert!(
+            !items.iter().any(|i| i.label == "fixer"),
+            "the built-ins come from the workspace list"
+        );
         assert!(labels(false, "---\nre|\n---\n").contains(&"requiredSkills".to_string()));
     }
 }
