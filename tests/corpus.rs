@@ -397,7 +397,10 @@ fn claude_agents_skills_and_commands_are_not_loaded_as_opencode_files() {
         let loaded: Vec<String> = ws
             .files
             .iter()
-            .filter(|f| f.kind.dialect() == agent_lsp::analysis::Dialect::OpenCode)
+            .filter(|f| {
+                f.kind.dialect() == agent_lsp::analysis::Dialect::OpenCode
+                    && !matches!(f.kind, agent_lsp::analysis::FileKind::Skill(_))
+            })
             .map(|f| f.path.strip_prefix(&root).unwrap_or(&f.path).display().to_string())
             .collect();
         assert!(loaded.is_empty(), "{repo}: loaded as opencode files: {loaded:?}");
@@ -532,6 +535,55 @@ fn claude_corpus_is_read_as_claude_code_reads_it() {
         }
     });
     expect_test::expect_file!["corpus/claude.snap"].assert_eq(&(snapshot.join("\n") + "\n"));
+}
+
+/// The skills of the corpus (`D_skill_command`), at their original paths, are read as skills:
+/// none of them gets an error, and every diagnostic is pinned in `tests/corpus/skills.snap`.
+#[test]
+fn skill_corpus_is_read_as_skills() {
+    let corpus = corpus_dir();
+    let entries = manifest(&corpus);
+    let repos = by_repo(&entries, &["D_skill_command"]);
+    let mut snapshot: Vec<String> = Vec::new();
+    let mut skills = 0;
+    for list in repos.values() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("repo");
+        lay_out(&corpus, &root, list);
+        let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+        let root = canonical(&root);
+        let diags = ws.diagnostics();
+        for e in list.iter().filter(|e| e.path.ends_with("SKILL.md")) {
+            let dest = canonical(&root.join(&e.path));
+            let id = ws
+                .files
+                .iter()
+                .position(|f| f.path == dest)
+                .unwrap_or_else(|| panic!("{} was not loaded", e.path));
+            let f = &ws.files[id];
+            assert!(matches!(f.kind, agent_lsp::analysis::FileKind::Skill(_)), "{}", e.path);
+            skills += 1;
+            let name = e.local_file.trim_start_matches("D_skill_command/").to_string();
+            let mine: Vec<_> = diags.iter().filter(|(i, _)| *i == id).map(|(_, d)| d).collect();
+            assert!(mine.iter().all(|d| d.severity != Severity::Error), "{name}: {mine:#?}");
+            if mine.is_empty() {
+                snapshot.push(format!("{name} ok"));
+            }
+            for d in mine {
+                let p = f.index.line_col(&f.text, d.span.start as usize, Encoding::Utf16);
+                snapshot.push(format!(
+                    "{name}:{}:{} {} {}",
+                    p.line + 1,
+                    p.col + 1,
+                    d.severity.as_str(),
+                    d.code.as_str()
+                ));
+            }
+        }
+    }
+    assert_eq!(skills, 5, "{snapshot:#?}");
+    snapshot.sort();
+    expect_test::expect_file!["corpus/skills.snap"].assert_eq(&(snapshot.join("\n") + "\n"));
 }
 
 #[test]

@@ -315,7 +315,7 @@ fn watched_skills_and_configs() {
     let web = ws.uri("packages/web/zuno.json");
     let changed = |uri: String, typ: i64| json!({ "changes": [{ "uri": uri, "type": typ }] });
     // The skill appears (created) in the root's `.zuno/skills/`, which the package sees.
-    let skill = ".zuno/skills/ghost/SKILL.md";
+    let skill = ".zuno/skills/ghost-skill/SKILL.md";
     write_files(
         &ws.root,
         &[(skill, "---\nname: ghost-skill\ndescription: Haunts.\n---\nBoo.\n")],
@@ -328,8 +328,12 @@ fn watched_skills_and_configs() {
         &[(skill, "---\nname: ghost-skills\ndescription: Haunts.\n---\nBoo.\n")],
     );
     ws.s.notify("workspace/didChangeWatchedFiles", changed(ws.uri(skill), 2));
-    let p = ws.s.take_publishes();
-    assert_eq!(p.len(), 1, "{p:#?}");
+    let mut p = ws.s.take_publishes();
+    // The skill itself now disagrees with its folder.
+    assert_eq!(p.len(), 2, "{p:#?}");
+    let own = p.remove(1);
+    assert_eq!(own["uri"], json!(ws.uri(skill)));
+    assert_eq!(own["diagnostics"][0]["code"], "name-mismatch");
     assert_eq!(p[0]["uri"], web);
     assert_eq!(
         p[0]["diagnostics"],
@@ -342,14 +346,19 @@ fn watched_skills_and_configs() {
         )])
     );
     // Its folder deleted: only the message changes back.
-    std::fs::remove_dir_all(ws.root.join(".zuno/skills/ghost")).unwrap();
+    std::fs::remove_dir_all(ws.root.join(".zuno/skills/ghost-skill")).unwrap();
     ws.s.notify(
         "workspace/didChangeWatchedFiles",
-        changed(ws.uri(".zuno/skills/ghost"), 3),
+        changed(ws.uri(".zuno/skills/ghost-skill"), 3),
     );
+    let mut p = ws.s.take_publishes();
+    p.sort_by_key(|x| x["uri"].as_str().map(str::to_string));
     assert_eq!(
-        ws.s.take_publishes(),
-        [json!({ "uri": web, "diagnostics": [ghost_skill(Enc::Utf16)] })]
+        p,
+        [
+            json!({ "uri": ws.uri(skill), "diagnostics": [] }),
+            json!({ "uri": web, "diagnostics": [ghost_skill(Enc::Utf16)] }),
+        ]
     );
     // A new package config: its own problems, against the root's agents.
     let api_text = "{ \"default_agent\": \"writer\", \"agents\": { \"api\": { \"delegates\": [\"lead\"] } } }\n";

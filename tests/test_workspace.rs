@@ -92,6 +92,7 @@ fn summary() {
         ));
     }
     expect![[r#"
+        .agents/skills/style-guide/SKILL.md:2:7 duplicate-skill
         .claude/agents/README.md:1:1 no-frontmatter
         .claude/agents/bad-hooks.md:5:15 invalid-type
         .claude/agents/bad-name.md:2:7 invalid-name
@@ -118,6 +119,10 @@ fn summary() {
         .claude/agents/lenient-description.md:3:14 lenient-parse
         .claude/agents/no-description.md:2:7 missing-field
         .claude/agents/truncated.md:3:36 truncated-frontmatter
+        .claude/deploy/SKILL.md:1:1 misplaced-skill
+        .claude/skills/changelog/SKILL.md:2:7 duplicate-skill
+        .claude/skills/lint/SKILL.md:2:7 invalid-name
+        .claude/skills/lint/SKILL.md:2:7 name-mismatch
         .opencode/agents/NOTES.md:1:1 no-frontmatter
         .opencode/agents/bad-color.md:4:8 invalid-color
         .opencode/agents/bad-mode.md:3:7 invalid-value
@@ -140,10 +145,21 @@ fn summary() {
         .opencode/agents/wrong-types.md:4:8 invalid-type
         .opencode/agents/wrong-types.md:5:9 invalid-type
         .opencode/mode/focus.md:1:1 deprecated-field
+        .opencode/onboarding/SKILL.md:1:1 misplaced-skill
+        .opencode/skills/Deploy_Prod/SKILL.md:2:7 invalid-name
+        .opencode/skills/Deploy_Prod/SKILL.md:4:1 unknown-key
+        .opencode/skills/api/SKILL.md:2:7 name-mismatch
+        .opencode/skills/changelog/SKILL.md:2:7 duplicate-skill
+        .opencode/skills/release-notes/SKILL.md:2:7 missing-field
         .zuno/agents/bad-yaml.md:4:1 syntax-error
         .zuno/agents/docs-copy.md:2:7 duplicate-agent
         .zuno/agents/prompt-in-frontmatter.md:4:1 prompt-overridden
         .zuno/mode/focus.md:1:1 deprecated-field
+        .zuno/skills/notes/SKILL.md:1:1 missing-field
+        .zuno/skills/style/SKILL.md:2:7 name-mismatch
+        .zuno/skills/style/SKILL.md:2:7 duplicate-skill
+        .zuno/skills/triage_bot/SKILL.md:2:7 invalid-name
+        .zuno/triage/SKILL.md:1:1 misplaced-skill
         opencode.json:6:3 unknown-key
         opencode.json:14:7 broad-pattern
         opencode.json:36:18 bad-file-reference

@@ -20,6 +20,7 @@ pub mod diagnostic;
 pub mod edit;
 pub mod opencode;
 pub mod rules;
+pub mod skill;
 pub mod suggest;
 pub mod syntax;
 pub mod text;
@@ -76,6 +77,8 @@ pub enum FileKind {
     OpenCode(opencode::FileKind),
     Claude(claude::FileKind),
     Zuno(zuno::FileKind),
+    /// A `SKILL.md`, read by several runtimes.
+    Skill(skill::SkillKind),
 }
 
 impl FileKind {
@@ -84,6 +87,7 @@ impl FileKind {
             FileKind::OpenCode(_) => Dialect::OpenCode,
             FileKind::Claude(_) => Dialect::Claude,
             FileKind::Zuno(_) => Dialect::Zuno,
+            FileKind::Skill(k) => k.family,
         }
     }
 
@@ -150,6 +154,8 @@ pub struct FileAnalysis {
     pub claude: Option<Box<ClaudeFile>>,
     /// Zuno files: the agents declared and the names referred to.
     pub zuno: Option<Box<zuno::ZunoFile>>,
+    /// `SKILL.md` files: the skill declared.
+    pub skill: Option<Box<skill::SkillDecl>>,
 }
 
 /// Analyse one file on its own.
@@ -162,6 +168,15 @@ pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
                 parsed: reading.parsed.clone(),
                 diagnostics,
                 claude: Some(Box::new(ClaudeFile { reading, agent })),
+                ..FileAnalysis::default()
+            }
+        }
+        FileKind::Skill(k) => {
+            let (diagnostics, parsed, decl) = skill::analyze(k, text);
+            FileAnalysis {
+                parsed,
+                diagnostics,
+                skill: Some(Box::new(decl)),
                 ..FileAnalysis::default()
             }
         }

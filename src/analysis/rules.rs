@@ -258,6 +258,27 @@ the middle of a value or a comment. What follows becomes the prompt, and the key
 ignores them with a debug-log warning.",
         "permissionMode: bypassPermissions\n",
         "(define the agent in .claude/agents/ instead)\n";
+    MisplacedSkill = "misplaced-skill", Warning, FileIgnored, [],
+        "A `SKILL.md` where no runtime looks for skills.",
+        "opencode reads skills from `{skill,skills}/**/SKILL.md` of its config folders and from \
+`.claude/skills/` and `.agents/skills/`; Claude Code from `.claude/skills/<name>/SKILL.md`; Zuno from \
+`.zuno/{skill,skills}/` and `.agents/skills/`. A `SKILL.md` anywhere else (`.opencode/<name>/SKILL.md`) \
+is never loaded, without a message.",
+        ".opencode/tdd/SKILL.md\n",
+        ".opencode/skills/tdd/SKILL.md\n";
+    NameMismatch = "name-mismatch", Warning, Works, [],
+        "A skill whose `name` differs from its folder.",
+        "The Agent Skills format requires the name to equal the skill's directory. No runtime enforces \
+it, but they disagree on which one names the skill: opencode and Zuno use `name`, Claude Code \
+names the command after the folder.",
+        "skills/tdd/SKILL.md with name: tdd-cycle\n",
+        "skills/tdd/SKILL.md with name: tdd\n";
+    DuplicateSkill = "duplicate-skill", Warning, ValueIgnored, [],
+        "Two skills with the same name that one runtime loads together.",
+        "opencode logs `duplicate skill name` and keeps one of them; its files load concurrently, so \
+which one wins is not deterministic. Zuno needs a required skill to resolve to exactly one.",
+        ".opencode/skills/tdd/SKILL.md and .claude/skills/tdd/SKILL.md, both name: tdd\n",
+        "one of them renamed\n";
 }
 
 impl Code {
@@ -284,13 +305,13 @@ impl Code {
             | Code::BroadPattern
             | Code::MissingTemplate
             | Code::BadFileReference => &[OpenCode],
-            Code::InvalidName
-            | Code::MissingField
-            | Code::UnknownTool
+            Code::InvalidName | Code::MissingField => &[OpenCode, Claude, Zuno],
+            Code::UnknownTool
             | Code::IgnoredSpecifier
             | Code::LenientParse
             | Code::TruncatedFrontmatter
             | Code::IgnoredField => &[Claude],
+            Code::MisplacedSkill | Code::NameMismatch | Code::DuplicateSkill => &[OpenCode, Claude, Zuno],
         }
     }
 }

@@ -17,6 +17,9 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
     if f.analysis.zuno.is_some() {
         return zuno_at(ws, id, offset, where_is);
     }
+    if f.analysis.skill.is_some() {
+        return skill_at(ws, id, offset, where_is);
+    }
     let is_md = !f.kind.is_config();
     // On a Markdown file's delimiters: this file's agent.
     if is_md && let Some(fm) = f.analysis.split.as_ref().and_then(|s| s.frontmatter.as_ref()) {
@@ -285,6 +288,67 @@ fn zuno_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Optio
         }
     }?;
     Some((doc, last.key.span))
+}
+
+/// Hover in a `SKILL.md`: the skill (who loads it, every file of the project that defines the
+/// name) on its `name` or its `---` line; documentation on keys.
+fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
+    use crate::analysis::FileKind;
+    use crate::analysis::opencode::project::Source;
+    let f = &ws.files[id];
+    let decl = f.analysis.skill.as_ref()?;
+    let FileKind::Skill(kind) = &f.kind else { return None };
+    let on_name = decl.span.contains(offset) || (offset < 3 && f.text.starts_with("---"));
+    if !on_name {
+        let root = f.analysis.parsed.root.as_ref()?;
+        let path = path_at(root, offset);
+        let last = path.last()?;
+        if path.len() != 1 || !last.on_key {
+            return None;
+        }
+        let (k, d) = crate::analysis::skill::KEYS.iter().find(|(k, _)| *k == last.key.name)?;
+        return Some((format!("**`{k}`** (skill field)\n\n{d}\n"), last.key.span));
+    }
+    let name = decl.name.clone().unwrap_or_else(|| kind.folder.clone());
+    let mut md = format!("### `{name}`: skill\n");
+    if let Some(d) = &decl.description {
+        md.push_str(&format!("\n{}\n", d.trim()));
+    }
+    let loaders: Vec<&str> = kind.loaders.iter().map(|d| d.product()).collect();
+    md.push_str(&match (&kind.misplaced, loaders.is_empty()) {
+        (Some(to), _) => format!("\n**Not loaded by any runtime here**: move it to {to}.\n"),
+        (None, true) => "\nNot loaded by any runtime here.\n".to_string(),
+        (None, false) => format!("\nLoaded by {}.\n", loaders.join(", ")),
+    });
+    let crate::workspace::Role::Skill { dir } = &f.role else {
+        return None;
+    };
+    let same: Vec<String> = ws
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.live && matches!(&g.role, crate::workspace::Role::Skill { dir: d } if d == dir))
+        .filter(|(_, g)| g.analysis.skill.as_ref().and_then(|s| s.name.as_deref()) == Some(name.as_str()))
+        .map(|(i, g)| {
+            where_is(Source::File {
+                file: i,
+                span: g.analysis.skill.as_ref().map(|s| s.span).unwrap_or_default(),
+            })
+        })
+        .collect();
+    if same.len() > 1 {
+        md.push_str(&format!(
+            "\nDefined {} times in this project ({}); opencode keeps one, not deterministically.\n",
+            same.len(),
+            same.join("; ")
+        ));
+    }
+    let span = if decl.span.contains(offset) {
+        decl.span
+    } else {
+        Span::new(0, 3.min(f.text.len()))
+    };
+    Some((md, span))
 }
 
 /// The card of Claude agent `name` as seen from the project of file `id`.

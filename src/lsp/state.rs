@@ -795,6 +795,7 @@ impl State {
         let offset = convert::offset(text, index, pos, self.encoding);
         let items = match &kind {
             FileKind::Claude(_) => analysis::claude::complete::complete(text, offset, &self.claude_known()),
+            FileKind::Skill(_) => analysis::skill::complete(text, offset),
             FileKind::Zuno(k) => analysis::zuno::complete::complete(
                 *k == analysis::zuno::FileKind::Config,
                 text,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::analysis::claude::{self, Source};
 use crate::analysis::opencode::{FileKind, agent_name_from_relative_path};
-use crate::analysis::zuno;
+use crate::analysis::{skill, zuno};
 
 /// Directories never entered: they hold dependencies or build output, not agent files.
 const SKIP_DIRS: &[&str] = &[
@@ -61,8 +61,8 @@ pub struct Found {
     /// Config directories: every `.opencode/` and every directory laid out like a global config
     /// directory (an `opencode.json(c)` next to an `agent(s)/` or `mode(s)/` folder).
     pub config_dirs: Vec<PathBuf>,
-    /// Markdown files below an `agent(s)/` or `mode(s)/` folder (whether they belong to a config
-    /// directory is decided by the caller).
+    /// Markdown files below an `agent(s)/` or `mode(s)/` folder, and every `SKILL.md` (what each
+    /// is, if anything, is decided by the caller).
     pub markdown: Vec<PathBuf>,
     /// Directories the walk could not read, with the reason.
     pub unreadable: Vec<(PathBuf, String)>,
@@ -122,11 +122,13 @@ pub fn walk(root: &Path) -> Found {
                 found.configs.push(path.clone());
             } else if ZUNO_CONFIG_NAMES.contains(&name.as_str()) {
                 found.configs.push(path.clone());
-            } else if name.ends_with(".md")
-                && path.ancestors().skip(1).take(depth + 1).any(|a| {
-                    a.file_name()
-                        .is_some_and(|n| ["agent", "agents", "mode", "modes"].contains(&n.to_string_lossy().as_ref()))
-                })
+            } else if name == "SKILL.md"
+                || name.ends_with(".md")
+                    && path.ancestors().skip(1).take(depth + 1).any(|a| {
+                        a.file_name().is_some_and(|n| {
+                            ["agent", "agents", "mode", "modes"].contains(&n.to_string_lossy().as_ref())
+                        })
+                    })
             {
                 found.markdown.push(path.clone());
             }
@@ -337,6 +339,65 @@ pub fn zuno_kind(path: &Path, global: Option<&Path>) -> Option<(zuno::FileKind, 
             zuno::FileKind::Agent { name }
         };
         return Some((kind, owner, layer));
+    }
+    None
+}
+
+/// What a `SKILL.md` is, from its path (opencode §12.1, Claude Code §5.1, Zuno §4.1), with the
+/// project it belongs to: which runtimes load it there, or, inside `.opencode/`, `.claude/` or
+/// `.zuno/` but outside their skill folders, where it should go. `None` for a `SKILL.md` outside
+/// those folders (a skill shipped elsewhere, e.g. in a plugin or a docs tree).
+pub fn skill_kind(path: &Path) -> Option<(skill::SkillKind, PathBuf)> {
+    use crate::analysis::Dialect;
+    if path.file_name()? != "SKILL.md" {
+        return None;
+    }
+    let folder_dir = path.parent()?;
+    let folder = folder_dir.file_name()?.to_string_lossy().into_owned();
+    let comps: Vec<&Path> = path.ancestors().skip(1).collect();
+    for (i, anc) in comps.iter().enumerate() {
+        let Some(name) = anc.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            break;
+        };
+        let (loaders, family, skill_dirs): (Vec<Dialect>, Dialect, &[&str]) = match name.as_str() {
+            ".opencode" => (vec![Dialect::OpenCode], Dialect::OpenCode, &["skill", "skills"]),
+            ".claude" => (vec![Dialect::Claude, Dialect::OpenCode], Dialect::Claude, &["skills"]),
+            ".agents" => (vec![Dialect::OpenCode, Dialect::Zuno], Dialect::OpenCode, &["skills"]),
+            ".zuno" => (vec![Dialect::Zuno], Dialect::Zuno, &["skill", "skills"]),
+            _ => continue,
+        };
+        let project = anc.parent()?.to_path_buf();
+        // The folder right below the config folder: `skills/` (any depth below), or not.
+        let under = i.checked_sub(1).map(|j| comps[j]);
+        let inside = under
+            .and_then(|u| u.file_name())
+            .is_some_and(|n| skill_dirs.contains(&n.to_string_lossy().as_ref()));
+        // Claude Code reads `.claude/skills/<name>/SKILL.md` only, one level deep.
+        let claude_ok = name != ".claude" || i == 2;
+        let kind = if inside {
+            let loaders = if claude_ok {
+                loaders
+            } else {
+                loaders.into_iter().filter(|d| *d != Dialect::Claude).collect()
+            };
+            skill::SkillKind {
+                folder,
+                loaders,
+                misplaced: None,
+                family,
+            }
+        } else {
+            skill::SkillKind {
+                misplaced: Some(format!(
+                    "`{name}/{}/{folder}/`",
+                    skill_dirs.last().copied().unwrap_or("skills")
+                )),
+                folder,
+                loaders: Vec::new(),
+                family,
+            }
+        };
+        return Some((kind, project));
     }
     None
 }

@@ -86,6 +86,9 @@ pub enum Role {
     /// A Zuno file; `dir` is its project (or Zuno's global directory), `layer` its place in
     /// Zuno's merge order (see [`discover::ZunoLayer`]).
     Zuno { dir: PathBuf, layer: discover::ZunoLayer },
+    /// A `SKILL.md`; `dir` is the project whose `.opencode/`, `.claude/`, `.agents/` or `.zuno/`
+    /// holds it.
+    Skill { dir: PathBuf },
 }
 
 /// One file read from disk (or given by an editor) and analysed.
@@ -447,6 +450,9 @@ impl Workspace {
         if let Some((kind, dir, layer)) = discover::zuno_kind(path, self.options.zuno_global.as_deref()) {
             return Some((kind.into(), Role::Zuno { dir, layer }));
         }
+        if let Some((kind, dir)) = discover::skill_kind(path) {
+            return Some((FileKind::Skill(kind), Role::Skill { dir }));
+        }
         if path.extension().is_none_or(|e| e != "md") {
             return None;
         }
@@ -705,7 +711,7 @@ impl Workspace {
                     DirKind::Layout => projects.push(dir.clone()),
                     _ => {}
                 },
-                Role::UserConfig(_) | Role::Claude { .. } | Role::Zuno { .. } => {}
+                Role::UserConfig(_) | Role::Claude { .. } | Role::Zuno { .. } | Role::Skill { .. } => {}
             }
         }
         projects.sort();
@@ -888,7 +894,7 @@ impl Workspace {
                 dir.parent().map(Path::to_path_buf)
             }
             Role::DirConfig { dir } | Role::Markdown { dir } => Some(dir.clone()),
-            Role::UserConfig(_) | Role::Claude { .. } | Role::Zuno { .. } => None,
+            Role::UserConfig(_) | Role::Claude { .. } | Role::Zuno { .. } | Role::Skill { .. } => None,
         }
     }
 
@@ -933,6 +939,7 @@ impl Workspace {
                 cross.push((id, d));
             }
         }
+        cross.extend(self.duplicate_skills());
         for dir in self.zuno_projects() {
             let view = self.zuno_view_for(&dir);
             let skills = self.zuno_skills.get(&dir).map(Vec::as_slice);
@@ -951,6 +958,88 @@ impl Workspace {
                 y.code,
             ))
         });
+        out
+    }
+
+    /// Skills of one project with the same name that one runtime loads together.
+    fn duplicate_skills(&self) -> Vec<(usize, Diagnostic)> {
+        use crate::analysis::diagnostic::{Effect, Location, Severity};
+        let mut by_name: HashMap<(&Path, &str), Vec<usize>> = HashMap::new();
+        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
+            let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, &f.analysis.skill) else {
+                continue;
+            };
+            if kind.loaders.is_empty() {
+                continue;
+            }
+            if let Some(name) = &decl.name {
+                by_name.entry((dir.as_path(), name.as_str())).or_default().push(id);
+            }
+        }
+        let mut out = Vec::new();
+        for ((_, name), ids) in by_name.into_iter().filter(|(_, v)| v.len() > 1) {
+            for &id in &ids {
+                let f = &self.files[id];
+                let FileKind::Skill(kind) = &f.kind else { continue };
+                // The others a runtime that loads this one also loads.
+                let others: Vec<usize> = ids
+                    .iter()
+                    .copied()
+                    .filter(|&o| o != id)
+                    .filter(|&o| match &self.files[o].kind {
+                        FileKind::Skill(k) => k.loaders.iter().any(|d| kind.loaders.contains(d)),
+                        _ => false,
+                    })
+                    .collect();
+                if others.is_empty() || !f.in_scope {
+                    continue;
+                }
+                let span = f.analysis.skill.as_ref().map(|d| d.span).unwrap_or_default();
+                let shared = |d: crate::analysis::Dialect| {
+                    kind.loaders.contains(&d)
+                        && others.iter().any(|&o| match &self.files[o].kind {
+                            FileKind::Skill(k) => k.loaders.contains(&d),
+                            _ => false,
+                        })
+                };
+                let mut effects = Vec::new();
+                if shared(crate::analysis::Dialect::OpenCode) {
+                    effects.push("opencode keeps one of them, and which one is not deterministic");
+                }
+                if shared(crate::analysis::Dialect::Claude) {
+                    effects.push("Claude Code keeps one");
+                }
+                if shared(crate::analysis::Dialect::Zuno) {
+                    effects.push("Zuno cannot resolve a required skill named twice");
+                }
+                let mut d = Diagnostic::new(
+                    Code::DuplicateSkill,
+                    span,
+                    format!(
+                        "{} other `SKILL.md` of this project also define{} the skill `{name}`: {}",
+                        others.len(),
+                        if others.len() == 1 { "s" } else { "" },
+                        effects.join("; ")
+                    ),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::ValueIgnored);
+                for o in others {
+                    let os = self.files[o]
+                        .analysis
+                        .skill
+                        .as_ref()
+                        .map(|d| d.span)
+                        .unwrap_or_default();
+                    d = d.with_related(
+                        Location::File { file: o, span: os },
+                        format!("`{name}` is also defined here"),
+                    );
+                }
+                out.push((id, d));
+            }
+        }
+        out.sort_by_key(|(id, _)| *id);
         out
     }
 

@@ -56,7 +56,8 @@ pub fn split(s: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = None;
     for (i, ch) in s.char_indices() {
-        let sep = (ch == ',' || ch.is_whitespace()) && !closes_first.get(i + ch.len_utf8()).copied().unwrap_or(false);
+        // A separator is not a parenthesis, so the state at it is the state after it.
+        let sep = (ch == ',' || ch.is_whitespace()) && !closes_first[i];
         match (sep, start) {
             (true, Some(st)) => {
                 out.push((st, i));
