@@ -80,7 +80,7 @@ fn exact_start(node: &Node, value: &str, source: &str) -> Option<usize> {
     let start = node.span.start as usize;
     match node.style {
         Style::Plain if raw == value => Some(start),
-        Style::Quoted if raw.len() == value.len() + 2 && &raw[1..raw.len() - 1] == value => Some(start + 1),
+        Style::Quoted if raw.get(1..raw.len().saturating_sub(1)) == Some(value) => Some(start + 1),
         _ => None,
     }
 }
@@ -162,6 +162,49 @@ pub fn agent_types(entry: &str) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::syntax::yaml;
+
+    /// The items of `tools` in a one-line frontmatter, with the source text under each span and
+    /// whether the span is exact.
+    fn items(yaml_text: &str) -> Vec<(String, String, bool)> {
+        let parsed = yaml::parse_core(yaml_text, 0);
+        let map = parsed.root.as_ref().and_then(Node::as_map).expect("a mapping");
+        let node = map.value("tools").expect("tools");
+        read(node, yaml_text)
+            .items()
+            .iter()
+            .map(|i| (i.text.clone(), i.span.text(yaml_text).to_string(), i.exact))
+            .collect()
+    }
+
+    #[test]
+    fn item_spans_are_exact_only_where_the_value_is_spelled_out() {
+        let it = |t: &str, s: &str, e: bool| (t.to_string(), s.to_string(), e);
+        assert_eq!(
+            items("tools: Read, Grep\n"),
+            [it("Read", "Read", true), it("Grep", "Grep", true)]
+        );
+        assert_eq!(
+            items("tools: \"Read, Grep\"\n"),
+            [it("Read", "Read", true), it("Grep", "Grep", true)]
+        );
+        // An escape: the text is not the value, so every item points at the whole value.
+        assert_eq!(
+            items("tools: \"Re\\x61d, Grep\"\n"),
+            [
+                it("Read", "\"Re\\x61d, Grep\"", false),
+                it("Grep", "\"Re\\x61d, Grep\"", false)
+            ]
+        );
+        // A plain value over two lines is not spelled out on one line either.
+        assert_eq!(
+            items("tools: Read,\n  Grep\n"),
+            [it("Read", "Read,\n  Grep", false), it("Grep", "Read,\n  Grep", false)]
+        );
+        // An unreadable value (cut off by the depth limit) is no list, not an empty one.
+        let unknown = Node::new(Span::new(0, 0), crate::analysis::syntax::Style::Plain, Value::Unknown);
+        assert_eq!(read(&unknown, ""), List::Items(Vec::new()));
+    }
 
     fn cut(s: &str) -> Vec<&str> {
         split(s).into_iter().map(|(a, b)| &s[a..b]).collect()
@@ -183,6 +226,8 @@ mod tests {
     fn parts_and_agent_types() {
         assert_eq!(parts("Bash(git diff:*)"), ("Bash", Some("git diff:*")));
         assert_eq!(parts("Read"), ("Read", None));
+        // An unclosed parenthesis is no specifier.
+        assert_eq!(parts("Bash(git"), ("Bash(git", None));
         let e = "Agent(a, b-c)";
         let got: Vec<&str> = agent_types(e).into_iter().map(|(a, b)| &e[a..b]).collect();
         assert_eq!(got, ["a", "b-c"]);
