@@ -399,7 +399,10 @@ fn claude_agents_skills_and_commands_are_not_loaded_as_opencode_files() {
             .iter()
             .filter(|f| {
                 f.kind.dialect() == agent_lsp::analysis::Dialect::OpenCode
-                    && !matches!(f.kind, agent_lsp::analysis::FileKind::Skill(_))
+                    && !matches!(
+                        f.kind,
+                        agent_lsp::analysis::FileKind::Skill(_) | agent_lsp::analysis::FileKind::Command(_)
+                    )
             })
             .map(|f| f.path.strip_prefix(&root).unwrap_or(&f.path).display().to_string())
             .collect();
@@ -537,23 +540,29 @@ fn claude_corpus_is_read_as_claude_code_reads_it() {
     expect_test::expect_file!["corpus/claude.snap"].assert_eq(&(snapshot.join("\n") + "\n"));
 }
 
-/// The skills of the corpus (`D_skill_command`), at their original paths, are read as skills:
-/// none of them gets an error, and every diagnostic is pinned in `tests/corpus/skills.snap`.
+/// The skills and commands of the corpus (`D_skill_command`), at their original paths, are read
+/// as skills and commands: none of them gets an error, and every diagnostic is pinned in
+/// `tests/corpus/skills.snap`.
 #[test]
 fn skill_corpus_is_read_as_skills() {
     let corpus = corpus_dir();
     let entries = manifest(&corpus);
     let repos = by_repo(&entries, &["D_skill_command"]);
+    // The repositories' agents and configs too, so that a command's `agent` resolves as there.
+    let context = by_repo(&entries, &["A_opencode_agent", "B_opencode_config", "C_claude_agent"]);
     let mut snapshot: Vec<String> = Vec::new();
     let mut skills = 0;
-    for list in repos.values() {
+    for (repo, list) in &repos {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().join("repo");
         lay_out(&corpus, &root, list);
+        if let Some(more) = context.get(repo) {
+            lay_out(&corpus, &root, more);
+        }
         let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
         let root = canonical(&root);
         let diags = ws.diagnostics();
-        for e in list.iter().filter(|e| e.path.ends_with("SKILL.md")) {
+        for e in list.iter() {
             let dest = canonical(&root.join(&e.path));
             let id = ws
                 .files
@@ -561,7 +570,14 @@ fn skill_corpus_is_read_as_skills() {
                 .position(|f| f.path == dest)
                 .unwrap_or_else(|| panic!("{} was not loaded", e.path));
             let f = &ws.files[id];
-            assert!(matches!(f.kind, agent_lsp::analysis::FileKind::Skill(_)), "{}", e.path);
+            assert!(
+                matches!(
+                    f.kind,
+                    agent_lsp::analysis::FileKind::Skill(_) | agent_lsp::analysis::FileKind::Command(_)
+                ),
+                "{}",
+                e.path
+            );
             skills += 1;
             let name = e.local_file.trim_start_matches("D_skill_command/").to_string();
             let mine: Vec<_> = diags.iter().filter(|(i, _)| *i == id).map(|(_, d)| d).collect();
@@ -581,7 +597,7 @@ fn skill_corpus_is_read_as_skills() {
             }
         }
     }
-    assert_eq!(skills, 5, "{snapshot:#?}");
+    assert_eq!(skills, 13, "{snapshot:#?}");
     snapshot.sort();
     expect_test::expect_file!["corpus/skills.snap"].assert_eq(&(snapshot.join("\n") + "\n"));
 }

@@ -119,6 +119,9 @@ fn summary() {
         .claude/agents/lenient-description.md:3:14 lenient-parse
         .claude/agents/no-description.md:2:7 missing-field
         .claude/agents/truncated.md:3:36 truncated-frontmatter
+        .claude/commands/commit.md:2:1 unknown-key
+        .claude/commands/commit.md:3:53 unknown-tool
+        .claude/commands/empty.md:1:1 missing-template
         .claude/deploy/SKILL.md:1:1 misplaced-skill
         .claude/skills/changelog/SKILL.md:2:7 duplicate-skill
         .claude/skills/lint/SKILL.md:2:7 invalid-name
@@ -144,6 +147,10 @@ fn summary() {
         .opencode/agents/typo-keys.md:5:1 unknown-key
         .opencode/agents/wrong-types.md:4:8 invalid-type
         .opencode/agents/wrong-types.md:5:9 invalid-type
+        .opencode/command/empty.md:1:1 missing-template
+        .opencode/commands/ship.md:3:1 unknown-key
+        .opencode/commands/ship.md:4:8 unknown-agent
+        .opencode/commands/ship.md:5:10 invalid-type
         .opencode/mode/focus.md:1:1 deprecated-field
         .opencode/onboarding/SKILL.md:1:1 misplaced-skill
         .opencode/skills/Deploy_Prod/SKILL.md:2:7 invalid-name
@@ -154,6 +161,8 @@ fn summary() {
         .zuno/agents/bad-yaml.md:4:1 syntax-error
         .zuno/agents/docs-copy.md:2:7 duplicate-agent
         .zuno/agents/prompt-in-frontmatter.md:4:1 prompt-overridden
+        .zuno/command/empty.md:1:1 missing-template
+        .zuno/commands/release.md:4:8 invalid-model
         .zuno/mode/focus.md:1:1 deprecated-field
         .zuno/skills/notes/SKILL.md:1:1 missing-field
         .zuno/skills/style/SKILL.md:2:7 name-mismatch

@@ -16,6 +16,7 @@
 //! dialect.
 
 pub mod claude;
+pub mod command;
 pub mod diagnostic;
 pub mod edit;
 pub mod opencode;
@@ -79,6 +80,8 @@ pub enum FileKind {
     Zuno(zuno::FileKind),
     /// A `SKILL.md`, read by several runtimes.
     Skill(skill::SkillKind),
+    /// A Markdown command (`/name`).
+    Command(command::CommandKind),
 }
 
 impl FileKind {
@@ -88,6 +91,7 @@ impl FileKind {
             FileKind::Claude(_) => Dialect::Claude,
             FileKind::Zuno(_) => Dialect::Zuno,
             FileKind::Skill(k) => k.family,
+            FileKind::Command(k) => k.runtime,
         }
     }
 
@@ -156,6 +160,8 @@ pub struct FileAnalysis {
     pub zuno: Option<Box<zuno::ZunoFile>>,
     /// `SKILL.md` files: the skill declared.
     pub skill: Option<Box<skill::SkillDecl>>,
+    /// Command files: the command declared.
+    pub command: Option<Box<command::CommandDecl>>,
 }
 
 /// Analyse one file on its own.
@@ -168,6 +174,15 @@ pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
                 parsed: reading.parsed.clone(),
                 diagnostics,
                 claude: Some(Box::new(ClaudeFile { reading, agent })),
+                ..FileAnalysis::default()
+            }
+        }
+        FileKind::Command(k) => {
+            let (diagnostics, parsed, decl) = command::analyze(k, text);
+            FileAnalysis {
+                parsed,
+                diagnostics,
+                command: Some(Box::new(decl)),
                 ..FileAnalysis::default()
             }
         }

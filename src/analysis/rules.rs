@@ -303,8 +303,8 @@ impl Code {
             | Code::MisplacedFrontmatter
             | Code::HiddenPrimary
             | Code::BroadPattern
-            | Code::MissingTemplate
             | Code::BadFileReference => &[OpenCode],
+            Code::MissingTemplate => &[OpenCode, Claude, Zuno],
             Code::InvalidName | Code::MissingField => &[OpenCode, Claude, Zuno],
             Code::UnknownTool
             | Code::IgnoredSpecifier

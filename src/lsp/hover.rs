@@ -20,6 +20,42 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
     if f.analysis.skill.is_some() {
         return skill_at(ws, id, offset, where_is);
     }
+    if let (Some(decl), crate::analysis::FileKind::Command(kind), crate::workspace::Role::Command { dir }) =
+        (&f.analysis.command, &f.kind, &f.role)
+    {
+        // On the `---` lines or the `agent` value: what the command does.
+        let fm = crate::analysis::syntax::frontmatter::split(&f.text).frontmatter;
+        let on_delims = fm
+            .as_ref()
+            .is_some_and(|fm| fm.open.contains(offset) || fm.close.is_some_and(|c| c.contains(offset)));
+        let on_agent = decl.agent.as_ref().is_some_and(|(_, s)| s.contains(offset));
+        if on_delims || on_agent || fm.is_none() && offset < f.text.find('\n').unwrap_or(f.text.len()) {
+            let agents = ws.agents_for_command(kind.runtime, dir);
+            let mode = decl
+                .agent
+                .as_ref()
+                .and_then(|(a, _)| agents.iter().find(|(n, _)| n == a))
+                .map(|(_, m)| m.as_str());
+            let span = match (&decl.agent, &fm) {
+                (Some((_, s)), _) if on_agent => *s,
+                (_, Some(fm)) if fm.open.contains(offset) => fm.open,
+                (_, Some(fm)) => fm.close.unwrap_or(fm.open),
+                _ => Span::new(0, f.text.find('\n').unwrap_or(f.text.len())),
+            };
+            let _ = where_is;
+            return Some((crate::analysis::command::card(kind, decl, mode), span));
+        }
+        let root = f.analysis.parsed.root.as_ref()?;
+        let path = path_at(root, offset);
+        let last = path.last()?;
+        if path.len() != 1 || !last.on_key {
+            return None;
+        }
+        let (k, d) = crate::analysis::command::keys(kind.runtime)
+            .iter()
+            .find(|(k, _)| *k == last.key.name)?;
+        return Some((format!("**`{k}`** (command field)\n\n{d}\n"), last.key.span));
+    }
     let is_md = !f.kind.is_config();
     // On a Markdown file's delimiters: this file's agent.
     if is_md && let Some(fm) = f.analysis.split.as_ref().and_then(|s| s.frontmatter.as_ref()) {

@@ -796,6 +796,16 @@ impl State {
         let items = match &kind {
             FileKind::Claude(_) => analysis::claude::complete::complete(text, offset, &self.claude_known()),
             FileKind::Skill(_) => analysis::skill::complete(text, offset),
+            FileKind::Command(k) => {
+                let agents = match id.and_then(|id| match &self.ws.files[id].role {
+                    crate::workspace::Role::Command { dir } => Some(dir.clone()),
+                    _ => None,
+                }) {
+                    Some(dir) => self.ws.agents_for_command(k.runtime, &dir),
+                    None => Vec::new(),
+                };
+                analysis::command::complete(k.runtime, text, offset, &agents)
+            }
             FileKind::Zuno(k) => analysis::zuno::complete::complete(
                 *k == analysis::zuno::FileKind::Config,
                 text,

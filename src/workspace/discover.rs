@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::analysis::claude::{self, Source};
 use crate::analysis::opencode::{FileKind, agent_name_from_relative_path};
-use crate::analysis::{skill, zuno};
+use crate::analysis::{command, skill, zuno};
 
 /// Directories never entered: they hold dependencies or build output, not agent files.
 const SKIP_DIRS: &[&str] = &[
@@ -126,7 +126,8 @@ pub fn walk(root: &Path) -> Found {
                 || name.ends_with(".md")
                     && path.ancestors().skip(1).take(depth + 1).any(|a| {
                         a.file_name().is_some_and(|n| {
-                            ["agent", "agents", "mode", "modes"].contains(&n.to_string_lossy().as_ref())
+                            ["agent", "agents", "mode", "modes", "command", "commands"]
+                                .contains(&n.to_string_lossy().as_ref())
                         })
                     })
             {
@@ -398,6 +399,38 @@ pub fn skill_kind(path: &Path) -> Option<(skill::SkillKind, PathBuf)> {
             }
         };
         return Some((kind, project));
+    }
+    None
+}
+
+/// What a command file is, from its path: `.opencode/{command,commands}/**/*.md` (opencode),
+/// `.claude/commands/**/*.md` (Claude Code), `.zuno/{command,commands}/**/*.md` (Zuno); with the
+/// project it belongs to.
+pub fn command_kind(path: &Path) -> Option<(command::CommandKind, PathBuf)> {
+    use crate::analysis::Dialect;
+    let file = path.file_name()?.to_string_lossy();
+    let stem = file.strip_suffix(".md")?;
+    for anc in path.ancestors().skip(1) {
+        let Some(folder) = anc.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            break;
+        };
+        if !matches!(folder.as_str(), "command" | "commands") {
+            continue;
+        }
+        let Some(config) = anc.parent() else { break };
+        let runtime = match config.file_name().map(|n| n.to_string_lossy().into_owned()).as_deref() {
+            Some(".opencode") => Dialect::OpenCode,
+            Some(".claude") if folder == "commands" => Dialect::Claude,
+            Some(".zuno") => Dialect::Zuno,
+            _ => continue,
+        };
+        let name = if runtime == Dialect::Claude {
+            stem.to_string()
+        } else {
+            let rel = path.strip_prefix(anc).ok()?.to_string_lossy().replace('\\', "/");
+            rel.strip_suffix(".md").unwrap_or(&rel).to_string()
+        };
+        return Some((command::CommandKind { runtime, name }, config.parent()?.to_path_buf()));
     }
     None
 }

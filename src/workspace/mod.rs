@@ -89,6 +89,8 @@ pub enum Role {
     /// A `SKILL.md`; `dir` is the project whose `.opencode/`, `.claude/`, `.agents/` or `.zuno/`
     /// holds it.
     Skill { dir: PathBuf },
+    /// A command file; `dir` is its project.
+    Command { dir: PathBuf },
 }
 
 /// One file read from disk (or given by an editor) and analysed.
@@ -453,6 +455,9 @@ impl Workspace {
         if let Some((kind, dir)) = discover::skill_kind(path) {
             return Some((FileKind::Skill(kind), Role::Skill { dir }));
         }
+        if let Some((kind, dir)) = discover::command_kind(path) {
+            return Some((FileKind::Command(kind), Role::Command { dir }));
+        }
         if path.extension().is_none_or(|e| e != "md") {
             return None;
         }
@@ -711,7 +716,11 @@ impl Workspace {
                     DirKind::Layout => projects.push(dir.clone()),
                     _ => {}
                 },
-                Role::UserConfig(_) | Role::Claude { .. } | Role::Zuno { .. } | Role::Skill { .. } => {}
+                Role::UserConfig(_)
+                | Role::Claude { .. }
+                | Role::Zuno { .. }
+                | Role::Skill { .. }
+                | Role::Command { .. } => {}
             }
         }
         projects.sort();
@@ -894,7 +903,11 @@ impl Workspace {
                 dir.parent().map(Path::to_path_buf)
             }
             Role::DirConfig { dir } | Role::Markdown { dir } => Some(dir.clone()),
-            Role::UserConfig(_) | Role::Claude { .. } | Role::Zuno { .. } | Role::Skill { .. } => None,
+            Role::UserConfig(_)
+            | Role::Claude { .. }
+            | Role::Zuno { .. }
+            | Role::Skill { .. }
+            | Role::Command { .. } => None,
         }
     }
 
@@ -940,6 +953,7 @@ impl Workspace {
             }
         }
         cross.extend(self.duplicate_skills());
+        cross.extend(self.command_agents());
         for dir in self.zuno_projects() {
             let view = self.zuno_view_for(&dir);
             let skills = self.zuno_skills.get(&dir).map(Vec::as_slice);
@@ -958,6 +972,83 @@ impl Workspace {
                 y.code,
             ))
         });
+        out
+    }
+
+    /// The agent names a command of `runtime` in `dir` can name, with their modes.
+    pub fn agents_for_command(&self, runtime: crate::analysis::Dialect, dir: &Path) -> Vec<(String, String)> {
+        use crate::analysis::Dialect;
+        match runtime {
+            Dialect::OpenCode => {
+                let view = self.view_for(dir);
+                crate::analysis::opencode::effective::agents(&self.view_files(&view), &self.effective_env(dir))
+                    .into_iter()
+                    .map(|a| (a.name.clone(), a.mode.value.clone()))
+                    .collect()
+            }
+            Dialect::Claude => {
+                let files = self.claude_files();
+                claude::schema::BUILTIN_AGENTS
+                    .iter()
+                    .map(|(n, _)| (n.to_string(), "subagent".to_string()))
+                    .chain(
+                        claude::project::registry(&files, dir)
+                            .into_iter()
+                            .map(|(n, _)| (n, "subagent".to_string())),
+                    )
+                    .collect()
+            }
+            Dialect::Zuno => {
+                let view = self.zuno_view_for(dir);
+                crate::analysis::zuno::project::registry(&self.zuno_view_files(&view))
+                    .into_values()
+                    .filter(|a| !a.flag("disable"))
+                    .map(|a| (a.name.clone(), a.mode().to_string()))
+                    .collect()
+            }
+        }
+    }
+
+    /// A command's `agent` that names no agent of its runtime in its project.
+    fn command_agents(&self) -> Vec<(usize, Diagnostic)> {
+        use crate::analysis::diagnostic::{Effect, Severity};
+        let mut out = Vec::new();
+        let mut cache: HashMap<(crate::analysis::Dialect, &Path), Vec<(String, String)>> = HashMap::new();
+        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live && f.in_scope) {
+            let (Role::Command { dir }, FileKind::Command(kind), Some(decl)) = (&f.role, &f.kind, &f.analysis.command)
+            else {
+                continue;
+            };
+            let Some((agent, span)) = &decl.agent else { continue };
+            let names = cache
+                .entry((kind.runtime, dir.as_path()))
+                .or_insert_with(|| self.agents_for_command(kind.runtime, dir));
+            if names.iter().any(|(n, _)| n == agent) {
+                continue;
+            }
+            let near = crate::analysis::suggest::closest(agent, names.iter().map(|(n, _)| n.as_str()));
+            let mut d = Diagnostic::new(
+                Code::UnknownAgent,
+                *span,
+                format!(
+                    "no {} agent `{agent}` is defined for this project: the command fails when it runs.{}",
+                    kind.runtime.product(),
+                    crate::analysis::suggest::did_you_mean(near)
+                ),
+            )
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::FailsWhenUsed);
+            if let Some(n) = near {
+                let raw = span.text(&f.text);
+                let new = if raw.starts_with(['"', '\'']) {
+                    format!("\"{n}\"")
+                } else {
+                    n.to_string()
+                };
+                d = d.with_suggestion(*span, new);
+            }
+            out.push((id, d));
+        }
         out
     }
 

@@ -46,12 +46,6 @@ const ALLOWED: &[(&str, &str, &str, &str)] = &[
         "description",
         "a `---js` frontmatter is JavaScript that opencode's reader evaluates; agent-lsp never runs code from a file (it warns instead)",
     ),
-    (
-        "gen/command-file-schema-error",
-        "*",
-        "refusal",
-        "opencode refuses a command file whose frontmatter fails its schema; command files are not checked yet (the commands-and-skills issue)",
-    ),
 ];
 
 /// One workspace to compare: a git repository, and for a global-config layout the directory
