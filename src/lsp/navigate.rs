@@ -65,6 +65,13 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
         }
         return out;
     }
+    if let Some(c) = &f.analysis.command {
+        // A command file: its `agent` refers to an agent of its runtime.
+        if let Some((name, span)) = &c.agent {
+            push(name, *span, false);
+        }
+        return out;
+    }
     if let Some(z) = &f.analysis.zuno {
         // A Zuno file: agent keys and frontmatter names; `default_agent` and `delegates`.
         for d in &z.agents {

@@ -1,0 +1,137 @@
+//! End-to-end tests of command files and skills over real LSP pipes: the published
+//! diagnostics, hover (what `/name a b c` sends, which agent runs it and how), completion in a
+//! half-typed command, go to the agent a command names, and hover on a skill. Both position
+//! encodings, with CJK and emoji before the positions that matter.
+
+mod lsp_support;
+
+use lsp_support::*;
+use serde_json::{Value, json};
+
+const OC_CONFIG: &str = r#"{ "agent": { "rev": { "mode": "subagent", "description": "Reviews", "prompt": "Review." } } }
+"#;
+/// `rev` is a subagent, so the command runs as a subtask (no `subtask` set).
+const REVIEW: &str = "---\ndescription: 審査 🚀 a file\nagent: rev\n---\nReview $1, then run !`git diff $2`.\n";
+const SHIP: &str = "---\ndescription: 出荷 🚀\nagent: revv\nsubtask: maybe\n---\nShip $ARGUMENTS.\n";
+const SKILL: &str = "---\nname: tdd\ndescription: Red, green, refactor 🚀\n---\nSteps.\n";
+
+fn start(enc: Enc) -> (tempfile::TempDir, std::path::PathBuf, Server) {
+    let dir = workspace(&[
+        ("opencode.json", OC_CONFIG),
+        (".opencode/commands/review.md", REVIEW),
+        (".opencode/commands/ship.md", SHIP),
+        (".opencode/skills/tdd/SKILL.md", SKILL),
+    ]);
+    let root = root_of(&dir);
+    let s = Server::start(&root, Setup::for_enc(enc));
+    (dir, root, s)
+}
+
+fn at(uri: &str, text: &str, needle: &str, enc: Enc) -> Value {
+    let (s, _) = find(text, needle);
+    json!({ "textDocument": { "uri": uri }, "position": position(text, s + 1, enc) })
+}
+
+fn range_of(text: &str, needle: &str, enc: Enc) -> Value {
+    let (s, e) = find(text, needle);
+    range(text, s, e, enc)
+}
+
+#[test]
+fn command_diagnostics_hover_completion_and_definition() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (_dir, root, mut s) = start(enc);
+        let review = uri_of(&root.join(".opencode/commands/review.md"));
+        let ship = uri_of(&root.join(".opencode/commands/ship.md"));
+        let config = uri_of(&root.join("opencode.json"));
+        // The scan: `ship.md` alone has problems, after CJK and emoji on its lines.
+        let scan = s.take_publishes();
+        let mine: Vec<&Value> = scan.iter().filter(|p| p["uri"] == json!(ship)).collect();
+        assert_eq!(mine.len(), 1, "{scan:#?}");
+        let got: Vec<(Value, Value)> = mine[0]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["code"].clone(), d["range"].clone()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (json!("unknown-agent"), range_of(SHIP, "revv", enc)),
+                (json!("invalid-type"), range_of(SHIP, "maybe", enc)),
+            ]
+        );
+        assert!(
+            scan.iter()
+                .all(|p| p["uri"] != json!(review) || p["diagnostics"] == json!([]))
+        );
+        // Hover on the `agent` value: what the command does.
+        let r = s
+            .request("textDocument/hover", at(&review, REVIEW, "rev\n", enc))
+            .unwrap();
+        assert_eq!(
+            r["contents"]["value"],
+            "### `/review`: opencode command\n\n審査 🚀 a file\n\n- **runs with**: `rev` as a subtask\n- **model**: the agent's, else the session's\n- `` !`…` `` in the template **runs in your shell** when the command is used\n\n`/review one two three` sends:\n\n```\nReview one, then run !`git diff two three`.\n```\n"
+        );
+        let (v, _) = find(REVIEW, "rev\n");
+        assert_eq!(r["range"], range(REVIEW, v, v + 3, enc));
+        // Go to the agent a command names: its key in opencode.json.
+        let def = s
+            .request("textDocument/definition", at(&review, REVIEW, "rev\n", enc))
+            .unwrap();
+        let (k, _) = find(OC_CONFIG, "\"rev\"");
+        assert_eq!(
+            def,
+            json!([{ "uri": config, "range": range(OC_CONFIG, k + 1, k + 4, enc) }])
+        );
+        // Completion in a new, half-typed command: keys, then the agents of the project.
+        let new = uri_of(&root.join(".opencode/commands/new.md"));
+        let text = "---\ndescription: 新しい 🚀\nagent: \n";
+        s.open(&new, "markdown", 1, text);
+        let _ = s.take_publishes();
+        let (a, _) = find(text, "agent: ");
+        let items = s
+            .request(
+                "textDocument/completion",
+                json!({ "textDocument": { "uri": new }, "position": position(text, a + 7, enc) }),
+            )
+            .unwrap();
+        let labels: Vec<&str> = items
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap())
+            .collect();
+        assert!(labels.contains(&"rev") && labels.contains(&"build"), "{labels:?}");
+        assert!(!labels.contains(&"description"), "{labels:?}");
+        let at_end = text.len();
+        let items = s
+            .request(
+                "textDocument/completion",
+                json!({ "textDocument": { "uri": new }, "position": position(text, at_end, enc) }),
+            )
+            .unwrap();
+        let labels: Vec<&str> = items
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap())
+            .collect();
+        assert_eq!(labels, ["model", "subtask", "variant"]);
+    }
+}
+
+#[test]
+fn skill_hover() {
+    let (_dir, root, mut s) = start(Enc::Utf16);
+    let skill = uri_of(&root.join(".opencode/skills/tdd/SKILL.md"));
+    let _ = s.take_publishes();
+    let r = s
+        .request("textDocument/hover", at(&skill, SKILL, "tdd", Enc::Utf16))
+        .unwrap();
+    assert_eq!(
+        r["contents"]["value"],
+        "### `tdd`: skill\n\nRed, green, refactor 🚀\n\nLoaded by opencode.\n"
+    );
+    assert_eq!(r["range"], range_of(SKILL, "tdd", Enc::Utf16));
+}
