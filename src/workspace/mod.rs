@@ -763,6 +763,15 @@ impl Workspace {
                 view.extend(select(&|r: &Role| matches!(r, Role::DirConfig { dir } if *dir == dot)));
                 view.extend(select(&|r: &Role| matches!(r, Role::Markdown { dir } if *dir == dot)));
             }
+            // opencode's command files of those `.opencode/` folders: read at start (a schema
+            // error there refuses the configuration).
+            for d in &chain {
+                view.extend(live.iter().copied().filter(|&i| {
+                    let f = &self.files[i];
+                    matches!(&f.role, Role::Command { dir } if dir == d)
+                        && matches!(&f.kind, FileKind::Command(k) if k.runtime == crate::analysis::Dialect::OpenCode)
+                }));
+            }
             view.extend(home_dot.iter().copied());
             view.extend(env_dir.iter().copied());
             let mut seen = std::collections::HashSet::new();
