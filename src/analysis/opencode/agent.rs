@@ -130,10 +130,19 @@ pub fn type_error(key: &str, expected: &str, v: &Node, ctx: &Ctx) -> Diagnostic 
         Value::Null => "null".to_string(),
         _ => format!("{} ({})", v.type_name(), v.display()),
     };
+    // Without its quotes the number must still stand alone: text glued to the closing quote
+    // (which some readers tolerate) would become part of a plain scalar.
+    let stands_alone = ctx
+        .text
+        .get(v.span.end as usize..)
+        .and_then(|rest| rest.chars().next())
+        .is_none_or(|c| c.is_whitespace() || matches!(c, ',' | ']' | '}' | '#'));
     let mut msg = format!("`{key}` must be {expected}, got {got}; {}", ctx.consequence());
     if ctx.is_yaml() {
         match (&v.value, v.style) {
-            (Value::Str(s), Style::Quoted) if expected.contains("number") && s.trim().parse::<f64>().is_ok() => {
+            (Value::Str(s), Style::Quoted)
+                if expected.contains("number") && s.trim().parse::<f64>().is_ok() && stands_alone =>
+            {
                 msg.push_str(". Remove the quotes");
             }
             (Value::Str(s), Style::Plain)
@@ -157,6 +166,7 @@ pub fn type_error(key: &str, expected: &str, v: &Node, ctx: &Ctx) -> Diagnostic 
     if let (Value::Str(s), Style::Quoted) = (&v.value, v.style)
         && expected.contains("number")
         && s.trim().parse::<f64>().is_ok()
+        && stands_alone
     {
         let edit = Edit {
             span: v.span,
@@ -615,6 +625,27 @@ fn check_hidden_primary(map: &Map, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
 mod tests {
     use super::*;
     use crate::analysis::syntax::{jsonc, yaml};
+
+    /// Found by the `analyze` fuzz target: text glued to a quoted number (which the reader
+    /// tolerates) would join a plain scalar without the quotes, so no fix is offered there.
+    #[test]
+    fn no_unquoting_fix_when_text_is_glued_to_the_quote() {
+        let glued = "steps: \"8\"\u{fffd}\u{fffd}den: yes\n";
+        let d = yaml_diags(glued);
+        let steps = d
+            .iter()
+            .find(|d| d.code == Code::InvalidType)
+            .expect("invalid-type on steps");
+        assert!(
+            steps.fix.is_none() && !steps.message.contains("Remove the quotes"),
+            "{steps:?}"
+        );
+        let alone = yaml_diags("steps: \"8\" # eight\n");
+        assert_eq!(
+            alone[0].fix.as_ref().map(|f| f.title.as_str()),
+            Some("Remove the quotes")
+        );
+    }
 
     fn yaml_diags(text: &str) -> Vec<Diagnostic> {
         let parsed = yaml::parse(text, 0);
