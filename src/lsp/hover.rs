@@ -42,7 +42,6 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
                 (_, Some(fm)) => fm.close.unwrap_or(fm.open),
                 _ => Span::new(0, f.text.find('\n').unwrap_or(f.text.len())),
             };
-            let _ = where_is;
             return Some((crate::analysis::command::card(kind, decl, mode), span));
         }
         let root = f.analysis.parsed.root.as_ref()?;
@@ -174,7 +173,7 @@ fn claude_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opt
     }
     for (name, span) in &c.agent.agent_refs {
         if span.contains(offset) {
-            if let Some(card) = claude_card(ws, id, dir, name, where_is) {
+            if let Some(card) = claude_card(ws, dir, name, where_is) {
                 return Some((card, *span));
             }
             let (_, doc) = schema::BUILTIN_AGENTS.iter().find(|(b, _)| b == name)?;
@@ -244,7 +243,7 @@ fn own_claude_card(ws: &Workspace, id: usize, dir: &std::path::Path, where_is: W
     let files = ws.claude_files();
     let this = files.iter().find(|f| f.file == id)?;
     if let Some(registered) = this.registered()
-        && let Some(c) = claude_card(ws, id, dir, &registered, where_is)
+        && let Some(c) = claude_card(ws, dir, &registered, where_is)
     {
         return Some(c);
     }
@@ -387,8 +386,8 @@ fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opti
     Some((md, span))
 }
 
-/// The card of Claude agent `name` as seen from the project of file `id`.
-fn claude_card(ws: &Workspace, id: usize, dir: &std::path::Path, name: &str, where_is: WhereIs) -> Option<String> {
+/// The card of Claude agent `name` as seen from the project directory `dir`.
+fn claude_card(ws: &Workspace, dir: &std::path::Path, name: &str, where_is: WhereIs) -> Option<String> {
     use crate::analysis::claude::{card, project};
     let files = ws.claude_files();
     let found = project::candidates(&files, dir, name);
@@ -403,7 +402,6 @@ fn claude_card(ws: &Workspace, id: usize, dir: &std::path::Path, name: &str, whe
             source: f.kind.source.label(),
         })
         .collect();
-    let _ = id;
     Some(card::card(first.agent, name, &definers))
 }
 

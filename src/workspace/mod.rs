@@ -989,10 +989,13 @@ impl Workspace {
         use crate::analysis::Dialect;
         match runtime {
             Dialect::OpenCode => {
+                // Names and modes only: the registry, not the full effective agents.
                 let view = self.view_for(dir);
-                crate::analysis::opencode::effective::agents(&self.view_files(&view), &self.effective_env(dir))
+                project::registry(&self.view_files(&view))
+                    .agents
                     .into_iter()
-                    .map(|a| (a.name.clone(), a.mode.value.clone()))
+                    .filter(|a| a.disabled.is_none())
+                    .map(|a| (a.name, a.mode.value))
                     .collect()
             }
             Dialect::Claude => {

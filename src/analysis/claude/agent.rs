@@ -508,7 +508,9 @@ fn shortened(cx: &mut Ctx, key: &str, key_span: Span, v: &Node) {
     // The tag is part of the value's span (or, for some parsers, just before it).
     let from = key_span.end as usize;
     let to = (v.span.end as usize).min(text.len());
-    let head = &text[from..to];
+    let Some(head) = text.get(from..to) else {
+        return;
+    };
     let head = &head[..head.find(['\n', '\r']).unwrap_or(head.len())];
     let first = head.trim_start_matches(':').trim_start();
     if first.starts_with('!') {
@@ -1062,7 +1064,7 @@ fn check_list(cx: &mut Ctx, agent: &mut Agent, key: &str, v: &Node, list: &List)
         }
     }
     if key == "tools" && !items.is_empty() && resolved == 0 {
-        let d = cx.push(
+        cx.push(
             Code::UnknownTool,
             Severity::Warning,
             Effect::FailsWhenUsed,
@@ -1070,7 +1072,6 @@ fn check_list(cx: &mut Ctx, agent: &mut Agent, key: &str, v: &Node, list: &List)
             "no entry of `tools` names a tool: Claude Code refuses to start this agent (\"would be spawned with zero tools\")"
                 .into(),
         );
-        d.severity = Severity::Warning;
     }
     if agent_entries.len() > 1 {
         let (last, earlier) = agent_entries.split_last().expect("two or more");

@@ -32,23 +32,16 @@ pub fn effective_tools(a: &Agent) -> (String, Option<Vec<String>>) {
             let mut kept: Vec<String> = Vec::new();
             for i in items {
                 let (name, spec) = super::tools::parts(&i.text);
-                let canonical = match schema::legacy(name) {
-                    Some(("Task", _, _)) => "Agent".to_string(),
-                    Some(_) => continue,
-                    None if schema::TOOLS.contains(&name) || i.text.starts_with("mcp__") => {
-                        if i.text.starts_with("mcp__") || name == "Agent" {
-                            i.text.clone()
-                        } else {
-                            let _ = spec;
-                            name.to_string()
-                        }
-                    }
-                    None => continue,
-                };
-                let canonical = if canonical == "Agent" && spec.is_some() {
-                    format!("Agent({})", spec.unwrap_or_default())
+                // MCP entries as written; `Task` is `Agent` (its agent types kept); other
+                // specifiers are dropped by the loader; legacy and unknown names give nothing.
+                let canonical = if i.text.starts_with("mcp__") {
+                    i.text.clone()
+                } else if name == "Agent" || name == "Task" {
+                    spec.map_or("Agent".to_string(), |s| format!("Agent({s})"))
+                } else if schema::TOOLS.contains(&name) {
+                    name.to_string()
                 } else {
-                    canonical
+                    continue;
                 };
                 let bare = super::tools::parts(&canonical).0.to_string();
                 let removed = denied.iter().any(|d| {

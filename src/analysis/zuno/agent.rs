@@ -39,7 +39,7 @@ pub fn check(node: &Node, markdown: bool, text: &str, out: &mut Vec<Diagnostic>)
         }
         return;
     };
-    for (i, e) in map.entries.iter().enumerate() {
+    for e in &map.entries {
         let key = e.key.name.as_str();
         if let Some((_, replacement)) = schema::AGENT_REJECTED.iter().find(|(k, _)| *k == key) {
             let mut d = refuse(
@@ -62,7 +62,6 @@ pub fn check(node: &Node, markdown: bool, text: &str, out: &mut Vec<Diagnostic>)
         if map.get(key).is_some_and(|last| last.key.span != e.key.span) {
             continue; // the last of duplicate JSON keys counts
         }
-        let _ = i;
         check_field(e, field.ty, text, out);
     }
     // `variant` and `reasoning` need the agent's own model (code), which the docs deny.
@@ -376,8 +375,6 @@ pub fn permission(v: &Node, text: &str, out: &mut Vec<Diagnostic>) {
 /// The rules object: keys and actions, dead keys, shadowed rules (last match wins).
 fn rules(r: &Node, text: &str, out: &mut Vec<Diagnostic>) {
     let Some(map) = r.as_map() else { return };
-    // (key, pattern, action, span of the pattern or key) in evaluation order.
-    let mut flat: Vec<(&str, &str, Span)> = Vec::new();
     for e in map.js_entries().into_iter() {
         let (key, v) = (e.0, e.1);
         let name = key.name.as_str();
@@ -415,7 +412,6 @@ fn rules(r: &Node, text: &str, out: &mut Vec<Diagnostic>) {
         match &v.value {
             Value::Str(s) => {
                 action(v, s, out);
-                flat.push((name, "*", key.span));
             }
             Value::Map(patterns) => {
                 if schema::ACTION_ONLY_KEYS.contains(&name) {
@@ -455,7 +451,6 @@ fn rules(r: &Node, text: &str, out: &mut Vec<Diagnostic>) {
             )),
         }
     }
-    let _ = flat;
 }
 
 /// A key's replacement text, quoted as the original is.

@@ -286,7 +286,7 @@ fn markdown(text: &str, path_name: &str) -> (Vec<Diagnostic>, Parsed, ZunoFile) 
     };
     file.yaml = Some(fm.yaml);
     file.close = fm.close;
-    let Some(close) = fm.close else {
+    if fm.close.is_none() {
         out.push(
             Diagnostic::new(
                 Code::SyntaxError,
@@ -297,8 +297,7 @@ fn markdown(text: &str, path_name: &str) -> (Vec<Diagnostic>, Parsed, ZunoFile) 
             .with_effect(Effect::FileIgnored),
         );
         return (out, Parsed::default(), file);
-    };
-    let _ = close;
+    }
     let parsed = yaml::parse_core(fm.yaml.text(text), fm.yaml.start as usize);
     // Zuno's own frontmatter reader: a YAML subset without anchors, aliases or tags, and with
     // duplicate keys as errors. A head that does not parse skips the file (Zuno still starts).
