@@ -87,7 +87,7 @@ pub fn analyze(kind: &CommandKind, text: &str) -> (Vec<Diagnostic>, Parsed, Comm
     let split = frontmatter::split(text);
     let body = split.body.text(text).trim();
     decl.template = body.to_string();
-    let first = crate::analysis::claude::first_line(text);
+    let first = crate::analysis::text::first_line(text);
     if body.is_empty() {
         out.push(warn(
             Code::MissingTemplate,

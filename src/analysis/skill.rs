@@ -103,7 +103,7 @@ fn list(loaders: &[Dialect]) -> String {
 /// Analyse one `SKILL.md`.
 pub fn analyze(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed, SkillDecl) {
     let mut out = Vec::new();
-    let first = crate::analysis::claude::first_line(text);
+    let first = crate::analysis::text::first_line(text);
     let mut decl = SkillDecl {
         span: first,
         ..SkillDecl::default()

@@ -233,6 +233,14 @@ impl LineIndex {
     }
 }
 
+/// A span for "the file": its first line (after a BOM), where a diagnostic about the whole file
+/// sits.
+pub fn first_line(text: &str) -> Span {
+    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let end = text[start..].find(['\n', '\r']).map_or(text.len(), |i| start + i);
+    Span::new(start, end)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

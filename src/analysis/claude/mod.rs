@@ -23,7 +23,6 @@ pub mod schema;
 pub mod tools;
 
 use super::diagnostic::Diagnostic;
-use super::text::Span;
 
 pub use agent::Agent;
 
@@ -81,9 +80,4 @@ pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Agent, read::Re
     (diags, agent, reading)
 }
 
-/// A span for "the file": its first line.
-pub(crate) fn first_line(text: &str) -> Span {
-    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let end = text[start..].find(['\n', '\r']).map_or(text.len(), |i| start + i);
-    Span::new(start, end)
-}
+pub(crate) use super::text::first_line;

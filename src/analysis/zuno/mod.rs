@@ -86,7 +86,7 @@ pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Parsed, ZunoFil
             let (mut d, p, f) = markdown(text, name);
             d.push(refuse(
                 Code::DeprecatedField,
-                crate::analysis::claude::first_line(text),
+                crate::analysis::text::first_line(text),
                 format!(
                     "Zuno rejects agent definitions in a `mode/` folder and refuses the configuration: move it to `agent/{name}.md` (with `mode: primary`)"
                 ),
@@ -278,7 +278,7 @@ fn markdown(text: &str, path_name: &str) -> (Vec<Diagnostic>, Parsed, ZunoFile) 
         // The whole text is the prompt of an agent with default settings.
         file.agents.push(AgentDecl {
             name: path_name.to_string(),
-            span: crate::analysis::claude::first_line(text),
+            span: crate::analysis::text::first_line(text),
             node: None,
             markdown: true,
         });
