@@ -47,7 +47,7 @@ for t in $targets; do
     elapsed "fuzz $t for ${seconds}s"
     # shellcheck disable=SC2086
     if cargo fuzz run $build "$t" "corpus/$t" -- \
-        -dict="$dict" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+        -dict="$dict" -seed="${FUZZ_SEED:-1}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
         -artifact_prefix="ci-artifacts/$t/" -print_final_stats=1 > "$log" 2>&1; then
         grep -a -E "DONE|stat::number_of_executed_units|stat::average_exec_per_sec" "$log" || true
     else

@@ -98,4 +98,13 @@ for c in $small_configs; do
         n=$((n + 1))
     done
 done
+# Inputs that once failed a target (fuzz/regressions/<target>/) are seeds too, so every run
+# checks them again first.
+for t in analyze frontmatter jsonc lsp; do
+    for f in regressions/$t/*; do
+        [ -f "$f" ] || continue
+        cp "$f" "corpus/$t/regression-$(basename "$f")"
+        n=$((n + 1))
+    done
+done
 echo "$n seeds in fuzz/corpus/{analyze,frontmatter,jsonc,lsp}"

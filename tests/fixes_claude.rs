@@ -98,7 +98,19 @@ fn quoting_what_the_retry_quotes_keeps_the_agent() {
     assert_eq!(
         out,
         "---\nname: rev\ndescription: \"Say \\\"hi\\\": then C:\\\\dir\"\n---\n"
-    );
+    ); // A separator JavaScript reads as white space but YAML does not (U+FEFF, a no-break space)
+    // becomes one space, as the retry writes it (found by the `analyze` fuzz target). Two `: `
+    // so that the first pass fails (with one, YAML reads a key `description:\u{feff} Use it`).
+    for sep in ["\u{feff} ", "\u{a0} ", " \t"] {
+        let t = format!("---\nname: rev\ndescription:{sep}Use it: when: asked\n---\n");
+        let out = fix(&t, Code::LenientParse, true, &[]);
+        let want = if sep == " \t" { " \t" } else { " " };
+        assert_eq!(
+            out,
+            format!("---\nname: rev\ndescription:{want}\"Use it: when: asked\"\n---\n"),
+            "{sep:?}"
+        );
+    }
 }
 
 #[test]

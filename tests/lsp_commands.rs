@@ -1,14 +1,16 @@
 //! End-to-end tests of command files and skills over real LSP pipes: the published
 //! diagnostics, hover (what `/name a b c` sends, which agent runs it and how), completion in a
-//! half-typed command, go to the agent a command names, and hover on a skill. Both position
-//! encodings, with CJK and emoji before the positions that matter.
+//! half-typed command, go to the agent a command names; hover on a skill (with which agent may
+//! load it), a `skill` permission pattern that matches no skill, and go to the skill a pattern
+//! names. Both position encodings, with CJK and emoji before the positions that matter.
 
 mod lsp_support;
 
 use lsp_support::*;
 use serde_json::{Value, json};
 
-const OC_CONFIG: &str = r#"{ "agent": { "rev": { "mode": "subagent", "description": "Reviews", "prompt": "Review." } } }
+const OC_CONFIG: &str = r#"{ "agent": { "rev": { "mode": "subagent", "description": "Reviews", "prompt": "Review.",
+  "permission": { "skill": { "tdd": "deny", "td-*": "allow" } } } } }
 "#;
 /// `rev` is a subagent, so the command runs as a subtask (no `subtask` set).
 const REVIEW: &str = "---\ndescription: 審査 🚀 a file\nagent: rev\n---\nReview $1, then run !`git diff $2`.\n";
@@ -125,13 +127,57 @@ fn command_diagnostics_hover_completion_and_definition() {
 fn skill_hover() {
     let (_dir, root, mut s) = start(Enc::Utf16);
     let skill = uri_of(&root.join(".opencode/skills/tdd/SKILL.md"));
-    let _ = s.take_publishes();
+    let config = uri_of(&root.join("opencode.json"));
+    // `td-*` matches no skill of the project (`tdd`, opencode's `customize-opencode`).
+    let scan = s.take_publishes();
+    let diags = &scan.iter().rfind(|p| p["uri"] == json!(config)).unwrap()["diagnostics"];
+    let got: Vec<(Value, Value)> = diags
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].clone(), d["range"].clone()))
+        .collect();
+    assert_eq!(
+        got,
+        [(json!("unknown-skill"), range_of(OC_CONFIG, "\"td-*\"", Enc::Utf16))]
+    );
     let r = s
         .request("textDocument/hover", at(&skill, SKILL, "tdd", Enc::Utf16))
         .unwrap();
-    assert_eq!(
-        r["contents"]["value"],
-        "### `tdd`: skill\n\nRed, green, refactor 🚀\n\nLoaded by opencode.\n"
+    let md = r["contents"]["value"].as_str().unwrap();
+    assert!(
+        md.starts_with("### `tdd`: skill\n\nRed, green, refactor 🚀\n\nLoaded by opencode.\n"),
+        "{md}"
     );
+    // Which opencode agent may load it, and the rule that decides: `rev` is denied by its own
+    // rule, `explore` by opencode's default, the others allowed by it (opencode's internal agents,
+    // which load no skill, are not listed).
+    let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| `")).collect();
+    assert!(
+        rows.iter()
+            .any(|l| l.starts_with("| `rev` | no (hidden from it) | `skill \"tdd\": deny` opencode.json:2 |")),
+        "{md}"
+    );
+    assert!(rows.contains(&"| `build` | yes | `*: allow` (default) |"), "{md}");
+    assert!(
+        rows.contains(&"| `explore` | no (hidden from it) | `*: deny` (default) |"),
+        "{md}"
+    );
+    assert_eq!(rows.len(), 5, "{md}");
     assert_eq!(r["range"], range_of(SKILL, "tdd", Enc::Utf16));
+    // Go to the skill a permission pattern names; `td-*` names none, so no location.
+    let def = s
+        .request("textDocument/definition", at(&config, OC_CONFIG, "\"tdd\"", Enc::Utf16))
+        .unwrap();
+    assert_eq!(
+        def,
+        json!([{ "uri": skill, "range": range_of(SKILL, "tdd", Enc::Utf16) }])
+    );
+    let none = s
+        .request(
+            "textDocument/definition",
+            at(&config, OC_CONFIG, "\"td-*\"", Enc::Utf16),
+        )
+        .unwrap();
+    assert_eq!(none, Value::Null);
 }

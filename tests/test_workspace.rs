@@ -133,6 +133,7 @@ fn summary() {
         .opencode/agents/broken-yaml.md:7:5 syntax-error
         .opencode/agents/dead-permissions.md:5:3 unknown-permission
         .opencode/agents/dead-permissions.md:6:3 unknown-permission
+        .opencode/agents/dead-permissions.md:13:5 unknown-skill
         .opencode/agents/duplicate-key.md:6:1 duplicate-key
         .opencode/agents/duplicate-name.md:2:7 duplicate-agent
         .opencode/agents/hidden-primary.md:4:1 hidden-primary

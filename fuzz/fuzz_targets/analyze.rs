@@ -10,7 +10,8 @@
 //!   offset, give or take the two documented moves (an offset inside a CRLF pair goes to the
 //!   pair's start; offset 0 of a file with a BOM is the first column after the BOM);
 //! - a fix's edits do not overlap, and applying it gives a text that analyses without panicking;
-//!   a safe fix on a file that parsed leaves no syntax error and sets no key twice;
+//!   a safe fix on a file that parsed leaves no syntax error, and sets no key twice on a file
+//!   that set none twice;
 //! - `fix_all` gives a text that analyses without panicking; if the input parsed, the result
 //!   parses too, and `fix_all` is idempotent: `fix_all(fix_all(x)) == fix_all(x)`.
 //!
@@ -49,7 +50,11 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(rest);
     let analysis = checked(&kind, &text);
     let parsed = !has(&analysis, Code::SyntaxError);
-    let no_duplicates = !has(&analysis, Code::DuplicateKey);
+    // A key set twice is not always reported: after Claude Code's lenient retry, a repeated
+    // line that continued a one-line description is reported as that, not as a duplicate (and
+    // quoting the description, a safe fix, then reveals it). The reading itself says.
+    let no_duplicates = !has(&analysis, Code::DuplicateKey)
+        && (!matches!(kind, FileKind::Claude(_)) || claude::read::read(&text).parsed.duplicates.is_empty());
     for d in &analysis.diagnostics {
         let Some(fix) = &d.fix else { continue };
         let out = apply(&text, &fix.edits);

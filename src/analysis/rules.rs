@@ -279,6 +279,14 @@ names the command after the folder.",
 which one wins is not deterministic. Zuno needs a required skill to resolve to exactly one.",
         ".opencode/skills/tdd/SKILL.md and .claude/skills/tdd/SKILL.md, both name: tdd\n",
         "one of them renamed\n";
+    UnknownSkill = "unknown-skill", Warning, RuleNeverApplies, [],
+        "A `skill` permission pattern that matches no skill the project can load (opencode).",
+        "opencode matches `skill` permission patterns against skill names (the `name` of each \
+`SKILL.md` it finds, and the built-in `customize-opencode`). A pattern that matches none never \
+applies: usually a typo, or a skill that was renamed or lives where opencode does not look. Not \
+checked when a config sets `skills.paths` or `skills.urls`, which this check does not read.",
+        "permission:\n  skill:\n    tdd-cylce: allow\n",
+        "permission:\n  skill:\n    tdd-cycle: allow\n";
 }
 
 impl Code {
@@ -312,6 +320,7 @@ impl Code {
             | Code::TruncatedFrontmatter
             | Code::IgnoredField => &[Claude],
             Code::MisplacedSkill | Code::NameMismatch | Code::DuplicateSkill => &[OpenCode, Claude, Zuno],
+            Code::UnknownSkill => &[OpenCode],
         }
     }
 }

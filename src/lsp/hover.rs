@@ -378,12 +378,53 @@ fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opti
             same.join("; ")
         ));
     }
+    if kind.loaders.contains(&crate::analysis::Dialect::OpenCode) && decl.name.is_some() {
+        md.push_str(&opencode_skill_access(ws, dir, &name, where_is));
+    }
     let span = if decl.span.contains(offset) {
         decl.span
     } else {
         Span::new(0, 3.min(f.text.len()))
     };
     Some((md, span))
+}
+
+/// Which opencode agents of the project in `dir` may load skill `name`: each agent's `skill`
+/// permission for it (a denied skill is not listed to the model at all), with the deciding rule.
+fn opencode_skill_access(ws: &Workspace, dir: &std::path::Path, name: &str, where_is: WhereIs) -> String {
+    use crate::analysis::opencode::project::Source;
+    let view = ws.view_for(dir);
+    let agents = effective::agents(&ws.view_files(&view), &ws.effective_env(dir));
+    if agents.is_empty() {
+        return String::new();
+    }
+    let mut md =
+        String::from("\n**opencode agents** (`skill` permission):\n\n| agent | may load it | rule |\n|---|---|---|\n");
+    // opencode's internal agents (compaction, title, summary) never load skills.
+    for a in agents.iter().filter(|a| !(a.native && a.hidden.value)) {
+        let (action, rule) = a.evaluate("skill", name);
+        let verdict = match action {
+            "allow" => "yes",
+            "deny" => "no (hidden from it)",
+            _ => "asks first",
+        };
+        let why = match rule {
+            Some(r) => {
+                let written = if r.pattern == "*" {
+                    format!("`{}: {}`", r.permission, r.action)
+                } else {
+                    format!("`{} \"{}\": {}`", r.permission, r.pattern, r.action)
+                };
+                match r.source {
+                    Source::File { .. } => format!("{written} {}", where_is(r.source)),
+                    Source::BuiltIn => format!("{written} (default)"),
+                }
+            }
+            None => "no rule (asks)".to_string(),
+        };
+        md.push_str(&format!("| `{}` | {verdict} | {why} |\n", a.name));
+    }
+    md
 }
 
 /// The card of Claude agent `name` as seen from the project directory `dir`.

@@ -29,6 +29,47 @@ fn inner(text: &str, span: Span) -> Span {
     }
 }
 
+/// The `skill` permission pattern under `offset` in an opencode file (a key of a `skill` map under
+/// `permission`, at the top of a config, in an `agent`/`mode` entry, or in a Markdown agent's
+/// frontmatter), with its span.
+pub fn skill_pattern_at(ws: &Workspace, file: usize, offset: usize) -> Option<(String, Span)> {
+    let f = &ws.files[file];
+    if !matches!(f.kind, FileKind::OpenCode(_)) {
+        return None;
+    }
+    let root = f.analysis.parsed.root.as_ref()?;
+    let path = crate::analysis::syntax::path_at(root, offset);
+    let names: Vec<&str> = path.iter().map(|s| s.key.name.as_str()).collect();
+    let last = path.last().filter(|s| s.on_key)?;
+    let prefix_ok = match names.as_slice() {
+        ["permission", "skill", _] => true,
+        ["agent" | "mode", _, "permission", "skill", _] => f.kind.is_config(),
+        _ => false,
+    };
+    prefix_ok.then(|| (last.key.name.clone(), inner(&f.text, last.key.span)))
+}
+
+/// The `SKILL.md` files whose skill a `skill` permission pattern of file `from` matches, among
+/// those opencode loads for that file's project.
+pub fn skill_definitions(ws: &Workspace, from: usize, pattern: &str) -> Vec<Occurrence> {
+    let Some(dir) = ws.project_dir_of_file(from) else {
+        return Vec::new();
+    };
+    ws.opencode_skills(&dir)
+        .into_iter()
+        .filter(|(name, _)| crate::analysis::opencode::permission::wildcard_match(name, pattern))
+        .filter_map(|(_, id)| {
+            let id = id?;
+            let span = ws.files[id].analysis.skill.as_ref()?.span;
+            Some(Occurrence {
+                file: id,
+                span: inner(&ws.files[id].text, span),
+                definition: true,
+            })
+        })
+        .collect()
+}
+
 /// Every occurrence of every agent name in one file, with the name.
 pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
     let f = &ws.files[file];

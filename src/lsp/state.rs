@@ -538,6 +538,10 @@ impl State {
 
     pub fn definition(&mut self, uri: &Uri, pos: lsp::Position) -> Option<Vec<lsp::Location>> {
         let (id, offset) = self.file_offset(uri, pos)?;
+        if let Some((pattern, _)) = super::navigate::skill_pattern_at(&self.ws, id, offset) {
+            let defs = super::navigate::skill_definitions(&self.ws, id, &pattern);
+            return Some(defs.iter().filter_map(|o| self.location(o)).collect());
+        }
         let (name, _) = super::navigate::name_at(&self.ws, id, offset)?;
         let defs = super::navigate::definitions(&self.ws, id, &name);
         Some(defs.iter().filter_map(|o| self.location(o)).collect())

@@ -134,6 +134,9 @@ pub struct Workspace {
     by_path: HashMap<PathBuf, usize>,
     /// Skill names per Zuno project directory (for `requiredSkills`).
     zuno_skills: HashMap<PathBuf, Vec<String>>,
+    /// The names of the user-level skills opencode loads in every project (`~/.claude/skills`,
+    /// `~/.agents/skills`, the `{skill,skills}/` of the user config directories).
+    user_skills: Vec<String>,
 }
 
 /// A path given by the user that does not exist or is not an opencode file.
@@ -513,6 +516,7 @@ impl Workspace {
     }
 
     fn load_user_layers(&mut self) {
+        self.load_user_skills();
         // Claude Code user agents (`~/.claude/agents/`): read for resolution, not reported on.
         if let Some(home) = self.options.home.clone() {
             for p in discover::claude_agents(&home.join(".claude").join("agents")) {
@@ -941,7 +945,7 @@ impl Workspace {
         let mut cross: Vec<(usize, Diagnostic)> = Vec::new();
         let mut seen: std::collections::HashSet<(usize, u32, u32, Code, String)> = std::collections::HashSet::new();
         let groups = self.groups();
-        for view in self.views() {
+        for (dir, view) in self.project_views() {
             let vf: Vec<project::ViewFile> = view
                 .iter()
                 .map(|&id| project::ViewFile {
@@ -950,7 +954,10 @@ impl Workspace {
                     group: groups[id],
                 })
                 .collect();
-            for (id, d) in project::check(&vf) {
+            let skills = self.opencode_skills(&dir);
+            let names: Vec<&str> = skills.iter().map(|(n, _)| n.as_str()).collect();
+            let skill_checks = project::check_skill_patterns(&vf, &names);
+            for (id, d) in project::check(&vf).into_iter().chain(skill_checks) {
                 if self.files[id].in_scope && seen.insert((id, d.span.start, d.span.end, d.code, d.message.clone())) {
                     cross.push((id, d));
                 }
@@ -1143,6 +1150,53 @@ impl Workspace {
             }
         }
         out.sort_by_key(|(id, _)| *id);
+        out
+    }
+
+    /// Read the names of the user-level skills opencode loads (spec §12.1), honouring
+    /// `OPENCODE_DISABLE_EXTERNAL_SKILLS` and `OPENCODE_DISABLE_CLAUDE_CODE_SKILLS`.
+    fn load_user_skills(&mut self) {
+        let flag = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+        let o = &self.options;
+        let mut files = Vec::new();
+        if let Some(home) = &o.home
+            && !flag("OPENCODE_DISABLE_EXTERNAL_SKILLS")
+        {
+            if !flag("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS") {
+                files.extend(discover::skill_files(&home.join(".claude"), &["skills"], true));
+            }
+            files.extend(discover::skill_files(&home.join(".agents"), &["skills"], true));
+        }
+        for dir in [&o.global_dir, &o.home_dot_opencode, &o.config_dir]
+            .into_iter()
+            .flatten()
+        {
+            files.extend(discover::skill_files(dir, &["skill", "skills"], false));
+        }
+        self.user_skills = files
+            .iter()
+            .filter_map(|p| read_text(p).ok())
+            .filter_map(|(text, _)| skill_name(&text))
+            .collect();
+    }
+
+    /// The names of the skills opencode started in `project` loads: the user-level ones, those
+    /// of the workspace's `SKILL.md` files that it reads from there (the project's and its
+    /// ancestors' `.opencode/`, `.claude/` and `.agents/` skill folders); not the built-in
+    /// `customize-opencode`. A name can appear twice (a duplicate skill).
+    pub fn opencode_skills(&self, project: &Path) -> Vec<(String, Option<usize>)> {
+        let mut out: Vec<(String, Option<usize>)> = self.user_skills.iter().map(|n| (n.clone(), None)).collect();
+        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
+            let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, &f.analysis.skill) else {
+                continue;
+            };
+            if kind.loaders.contains(&crate::analysis::Dialect::OpenCode)
+                && project.starts_with(dir)
+                && let Some(name) = &decl.name
+            {
+                out.push((name.clone(), Some(id)));
+            }
+        }
         out
     }
 

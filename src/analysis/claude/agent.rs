@@ -1363,6 +1363,23 @@ fn lenient(cx: &mut Ctx, reading: &Reading, skip_lines: &[usize]) {
         } else {
             "it starts with or holds a character YAML reserves"
         };
+        // The retry also writes one space after the colon; do the same when the separator holds
+        // other characters JavaScript counts as white space (a no-break space, a U+FEFF), which
+        // YAML does not.
+        let line_start = cx.text[..span.start as usize].rfind('\n').map_or(0, |p| p + 1);
+        let sep_start = cx.text[line_start..span.start as usize]
+            .rfind(':')
+            .map(|c| line_start + c + 1);
+        let edit = match sep_start {
+            Some(from)
+                if !cx.text[from..span.start as usize]
+                    .chars()
+                    .all(|c| c == ' ' || c == '\t') =>
+            {
+                Edit::new(Span::new(from, span.end as usize), format!(" {quoted}"))
+            }
+            _ => Edit::new(span, quoted),
+        };
         let d = cx.push(
             Code::LenientParse,
             Severity::Warning,
@@ -1372,11 +1389,9 @@ fn lenient(cx: &mut Ctx, reading: &Reading, skip_lines: &[usize]) {
                 "this value is not valid YAML ({why}); Claude Code reads the file only through its lenient retry, which quotes it. Quote it so that every YAML reader agrees"
             ),
         );
-        *d = d.clone().with_fix(
-            "Quote the value as Claude Code's retry does",
-            vec![Edit::new(span, quoted)],
-            true,
-        );
+        *d = d
+            .clone()
+            .with_fix("Quote the value as Claude Code's retry does", vec![edit], true);
     }
 }
 

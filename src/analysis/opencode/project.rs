@@ -1,6 +1,6 @@
 //! The agent registry of one "view" (the files opencode loads together when started in one
 //! directory) and the checks that need it. Rules: `invalid-default-agent`, `unknown-agent`,
-//! `duplicate-agent`.
+//! `duplicate-agent`, `unknown-skill`.
 //!
 //! Merge order (§2.2, §8): config layers and Markdown agents are deep-merged in the order the
 //! caller gives (global first, nearest project last, then each config directory's Markdown
@@ -267,6 +267,144 @@ pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
     out
 }
 
+/// The `skill` permission maps a view writes: the config's top-level one and each agent's, with
+/// the file that writes them.
+fn skill_permissions<'a>(view: &[ViewFile<'a>]) -> Vec<(usize, &'a crate::analysis::syntax::Map)> {
+    let skill_map = |node: Option<&'a crate::analysis::syntax::Node>| {
+        node.and_then(|n| n.as_map())
+            .and_then(|m| m.value("skill"))
+            .and_then(|n| n.as_map())
+    };
+    let mut out = Vec::new();
+    for vf in view {
+        let a = vf.analysis;
+        // A Markdown file whose settings opencode cannot read sets no permission.
+        if a.agents.iter().any(|d| d.whole_file) {
+            continue;
+        }
+        let root = a.parsed.root.as_ref();
+        out.extend(skill_map(root.and_then(|r| r.as_map()).and_then(|m| m.value("permission"))).map(|m| (vf.file, m)));
+        for d in a
+            .agents
+            .iter()
+            .filter(|d| matches!(d.origin, DeclOrigin::AgentKey | DeclOrigin::ModeKey))
+        {
+            out.extend(skill_map(d.field("permission")).map(|m| (vf.file, m)));
+        }
+    }
+    out
+}
+
+/// Whether a config of the view loads skills from places this analysis does not read
+/// (`skills.paths`, `skills.urls`): then any skill name may exist.
+pub fn has_skill_sources(view: &[ViewFile]) -> bool {
+    view.iter().any(|vf| {
+        vf.analysis
+            .agents
+            .iter()
+            .all(|d| !matches!(d.origin, DeclOrigin::Markdown))
+            && vf
+                .analysis
+                .parsed
+                .root
+                .as_ref()
+                .and_then(|r| r.as_map())
+                .and_then(|m| m.value("skills"))
+                .and_then(|n| n.as_map())
+                .is_some_and(|m| {
+                    ["paths", "urls"].iter().any(|k| {
+                        m.value(k).is_some_and(
+                            |n| matches!(&n.value, crate::analysis::syntax::Value::Seq(s) if !s.is_empty()),
+                        )
+                    })
+                })
+    })
+}
+
+/// opencode's built-in skill, always there.
+pub const BUILTIN_SKILL: &str = "customize-opencode";
+
+/// `unknown-skill`: a `skill` permission pattern that matches none of `found` (the names of the
+/// `SKILL.md` files opencode started in this view's directory finds) nor the built-in skill.
+/// Patterns are matched as opencode matches them (`*`, `?`); a pattern of wildcards only matches
+/// any name.
+///
+/// Skills also come from places no project file shows (a teammate's `~/.agents/skills`, a CI
+/// machine without them), so the finding is graded: a warning with a fix when the pattern is a
+/// near miss of a skill that exists (a typo); otherwise a hint-level info, and only when the
+/// project has skills of its own to compare with; nothing when it has none.
+pub fn check_skill_patterns(view: &[ViewFile], found: &[&str]) -> Vec<(usize, Diagnostic)> {
+    let mut out = Vec::new();
+    if has_skill_sources(view) {
+        return out;
+    }
+    let mut skills: Vec<&str> = found.to_vec();
+    skills.push(BUILTIN_SKILL);
+    for (file, map) in skill_permissions(view) {
+        for e in &map.entries {
+            let pattern = e.key.name.as_str();
+            if pattern.chars().all(|c| c == '*' || c == '?') && !pattern.is_empty() {
+                continue;
+            }
+            if skills.iter().any(|s| super::permission::wildcard_match(s, pattern)) {
+                continue;
+            }
+            let near = if pattern.contains(['*', '?']) {
+                None
+            } else {
+                closest(pattern, skills.iter().copied())
+            };
+            if near.is_none() && found.is_empty() {
+                continue;
+            }
+            let mut list: Vec<&str> = skills.clone();
+            list.sort_unstable();
+            list.dedup();
+            let shown: Vec<String> = list.iter().take(8).map(|s| format!("`{s}`")).collect();
+            let more = list.len().saturating_sub(8);
+            let known = format!(
+                "the skills opencode finds here are {}{}",
+                shown.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            );
+            let d = match near {
+                Some(n) => {
+                    // The key as written: bare (YAML) when its span is its name, quoted otherwise.
+                    let bare = (e.key.span.end - e.key.span.start) as usize == pattern.len();
+                    let text = if bare {
+                        n.to_string()
+                    } else {
+                        serde_json::to_string(n).unwrap_or_else(|_| format!("\"{n}\""))
+                    };
+                    Diagnostic::new(
+                        Code::UnknownSkill,
+                        e.key.span,
+                        format!(
+                            "the skill pattern `{pattern}` matches no skill, so this rule never applies: {known}.{}",
+                            crate::analysis::suggest::did_you_mean(near)
+                        ),
+                    )
+                    .with_suggestion(e.key.span, text)
+                }
+                None => Diagnostic::new(
+                    Code::UnknownSkill,
+                    e.key.span,
+                    format!(
+                        "the skill pattern `{pattern}` matches none of the skills found for this project ({known}); unless the skill is installed elsewhere (a user's skill folders, `skills.paths`), this rule never applies"
+                    ),
+                )
+                .with_severity(Severity::Info),
+            };
+            out.push((file, d));
+        }
+    }
+    out
+}
+
 /// `no-frontmatter`: a Markdown file of an agents folder with no frontmatter is an agent whose
 /// prompt is the whole text; say which agent it creates or whose prompt it replaces.
 fn markdown_without_frontmatter(view: &[ViewFile], reg: &Registry, out: &mut Vec<(usize, Diagnostic)>) {
@@ -486,6 +624,87 @@ mod tests {
 
     fn agent(name: &str) -> FileKind {
         FileKind::Agent { name: name.into() }
+    }
+
+    /// `unknown-skill` findings of a view, as (file, pattern as written, suggested text); a
+    /// finding without a suggestion is an info, one with a suggestion a warning.
+    fn skill_diags(files: &[(FileKind, &str)], skills: &[&str]) -> Vec<(usize, String, Option<String>)> {
+        let analyses: Vec<FileAnalysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
+        check_skill_patterns(&view_of(&analyses), skills)
+            .into_iter()
+            .map(|(f, d)| {
+                assert_eq!(d.code, Code::UnknownSkill);
+                let fix = d.suggestion().map(|e| e.text.clone());
+                let want = if fix.is_some() {
+                    Severity::Warning
+                } else {
+                    Severity::Info
+                };
+                assert_eq!(d.severity, want, "{d:?}");
+                (f, d.span.text(files[f].1).to_string(), fix)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn skill_patterns_must_match_a_skill() {
+        let skills = ["tdd", "release-notes"];
+        // Top level, an agent entry, a mode entry of a config; a Markdown agent.
+        let cfg = r#"{"permission": {"skill": {"tdd": "allow", "release-note": "deny", "*": "ask", "rel*": "allow", "t?d": "allow"}},
+            "agent": {"a": {"permission": {"skill": {"tdd-*": "deny", "?": "allow"}}}},
+            "mode": {"m": {"permission": {"skill": {"customise-opencode": "allow"}}}}}"#;
+        let md = "---\npermission:\n  skill:\n    releasenotes: allow\n    'tdd': deny\n---\nBody\n";
+        let got = skill_diags(&[(FileKind::Config, cfg), (agent("b"), md)], &skills);
+        assert_eq!(
+            got,
+            [
+                (0, "\"release-note\"".into(), Some("\"release-notes\"".into())),
+                (0, "\"tdd-*\"".into(), None),
+                (
+                    0,
+                    "\"customise-opencode\"".into(),
+                    Some("\"customize-opencode\"".into())
+                ),
+                (1, "releasenotes".into(), Some("release-notes".into())),
+            ]
+        );
+        // No skill found at all: only a near miss of the built-in is reported.
+        let got = skill_diags(&[(FileKind::Config, cfg), (agent("b"), md)], &[]);
+        assert_eq!(
+            got,
+            [(
+                0,
+                "\"customise-opencode\"".into(),
+                Some("\"customize-opencode\"".into())
+            )]
+        );
+        // A string `skill` value is one rule for `*`: nothing to check.
+        assert!(skill_diags(&[(FileKind::Config, r#"{"permission": {"skill": "deny"}}"#)], &[]).is_empty());
+    }
+
+    #[test]
+    fn skill_patterns_are_not_checked_when_skills_come_from_elsewhere() {
+        let cfg =
+            |skills: &str| format!(r#"{{"skills": {skills}, "permission": {{"skill": {{"remote-skill": "allow"}}}}}}"#);
+        for other in [
+            r#"{"paths": ["~/skills"]}"#,
+            r#"{"urls": ["https://example.com/skills"]}"#,
+        ] {
+            assert!(
+                skill_diags(&[(FileKind::Config, &cfg(other))], &["tdd"]).is_empty(),
+                "{other}"
+            );
+        }
+        for none in [r#"{"paths": []}"#, r#"{}"#, r#"{"paths": "x"}"#] {
+            assert_eq!(
+                skill_diags(&[(FileKind::Config, &cfg(none))], &["tdd"]).len(),
+                1,
+                "{none}"
+            );
+        }
+        // A Markdown agent whose settings opencode cannot read sets no rule.
+        let lost = "---\npermission:\n  skill:\n    nope: allow\nmodel: a/b\nmodel: c/d\n---\nBody\n";
+        assert!(skill_diags(&[(agent("x"), lost)], &["tdd"]).is_empty());
     }
 
     #[test]
