@@ -1456,6 +1456,21 @@ fn readme_rule_table_matches_the_catalog() {
     assert_eq!(rows, expected);
 }
 
+/// The VS Code extension's `agentLsp.severity` setting offers exactly the catalog's codes.
+#[test]
+fn vscode_severity_setting_lists_every_rule() {
+    let manifest: Value = serde_json::from_str(include_str!("../editors/vscode/package.json")).unwrap();
+    let codes: Vec<&str> = manifest["contributes"]["configuration"]["properties"]["agentLsp.severity"]["propertyNames"]
+        ["enum"]
+        .as_array()
+        .expect("the severity setting's propertyNames.enum")
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let catalog: Vec<&str> = RULES.iter().map(|r| r.name).collect();
+    assert_eq!(codes, catalog);
+}
+
 #[test]
 fn effect_filter_keeps_only_those_effects() {
     let ws = workspace(&[(".opencode/agents/rev.md", BROKEN_AGENT)]);

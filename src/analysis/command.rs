@@ -376,11 +376,16 @@ pub fn card(kind: &CommandKind, decl: &CommandDecl, agent_mode: Option<&str>) ->
 
 /// Completion in a command's frontmatter: keys not yet present; agents (`agent`), booleans,
 /// `context: fork`, effort levels.
+/// Completion in a command file's frontmatter: its runtime's keys; values for `agent` (the
+/// project's agents, with their modes), `model` (Claude Code's aliases, then the `models` the
+/// workspace knows), booleans and enums; tool names in Claude Code's `allowed-tools` and
+/// `disallowed-tools` lists (the entry under the cursor).
 pub fn complete(
     runtime: Dialect,
     text: &str,
     offset: usize,
     agents: &[(String, String)],
+    models: &[String],
 ) -> Vec<crate::analysis::opencode::complete::Item> {
     use crate::analysis::opencode::complete::{ItemKind, item, yaml_context_in};
     let offset = offset.min(text.len());
@@ -420,8 +425,51 @@ pub fn complete(
             .enumerate()
             .map(|(i, e)| item(e, ItemKind::Value, "effort", None, i as u8))
             .collect(),
+        Some("model") => {
+            let mut out: Vec<_> = Vec::new();
+            if runtime == Dialect::Claude {
+                out.extend(
+                    crate::analysis::claude::schema::MODEL_ALIASES
+                        .iter()
+                        .map(|(a, d)| item(a, ItemKind::Model, "model alias", Some(d.to_string()), 0)),
+                );
+            }
+            for m in models {
+                if !out
+                    .iter()
+                    .any(|i: &crate::analysis::opencode::complete::Item| &i.label == m)
+                {
+                    out.push(item(m, ItemKind::Model, "used in this workspace", None, 1));
+                }
+            }
+            out
+        }
+        Some(key @ ("allowed-tools" | "disallowed-tools")) if runtime == Dialect::Claude => {
+            let mut out: Vec<_> = crate::analysis::claude::schema::TOOLS
+                .iter()
+                .map(|t| item(t, ItemKind::Value, "tool", None, 0))
+                .collect();
+            if key == "disallowed-tools" {
+                out.push(item("mcp__*", ItemKind::Value, "every MCP tool", None, 1));
+            }
+            out
+        }
         _ => Vec::new(),
     };
+    let list_item =
+        runtime == Dialect::Claude && matches!(ctx.value_of.as_deref(), Some("allowed-tools" | "disallowed-tools"));
+    if list_item {
+        // A space- or comma-separated list: complete the entry under the cursor only.
+        let start = text[..offset]
+            .rfind([',', ' ', '[', '\t'])
+            .map_or(ctx.replace.start as usize, |i| (i + 1).max(ctx.replace.start as usize));
+        for it in &mut items {
+            it.replace = crate::analysis::text::Span::new(start, offset);
+            it.insert = it.label.clone();
+        }
+        items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
+        return items;
+    }
     for it in &mut items {
         it.replace = ctx.replace;
         let quoted = ctx.quoted || it.label.contains(": ");
@@ -508,17 +556,60 @@ mod tests {
         let t = "---\nagent: \n---\nGo\n";
         let at = t.find(": ").unwrap() + 2;
         let agents = vec![("rev".to_string(), "subagent".to_string())];
-        let got: Vec<String> = complete(Dialect::OpenCode, t, at, &agents)
+        let got: Vec<String> = complete(Dialect::OpenCode, t, at, &agents, &[])
             .into_iter()
             .map(|i| i.label)
             .collect();
         assert_eq!(got, ["rev"]);
         let t = "---\n\n---\nGo\n";
-        let got: Vec<String> = complete(Dialect::OpenCode, t, 4, &agents)
+        let got: Vec<String> = complete(Dialect::OpenCode, t, 4, &agents, &[])
             .into_iter()
             .map(|i| i.label)
             .collect();
         assert_eq!(got, ["agent", "description", "model", "subtask", "variant"]);
+    }
+
+    /// (label, inserted text, replaced text) of each item at the `|` of `t`.
+    fn items_at(runtime: Dialect, t: &str, models: &[String]) -> Vec<(String, String, String)> {
+        let at = t.find('|').unwrap();
+        let text = t.replace('|', "");
+        complete(runtime, &text, at, &[], models)
+            .into_iter()
+            .map(|i| (i.label, i.insert, i.replace.text(&text).to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn model_and_tool_completion() {
+        let models = vec!["anthropic/claude-sonnet-5".to_string(), "sonnet".to_string()];
+        // opencode: the workspace's models, as they are.
+        let got = items_at(Dialect::OpenCode, "---\nmodel: anth|\n---\nGo\n", &models);
+        assert_eq!(
+            got[0],
+            (
+                "anthropic/claude-sonnet-5".into(),
+                "anthropic/claude-sonnet-5".into(),
+                "anth".into()
+            )
+        );
+        assert_eq!(got.len(), 2);
+        // Claude Code: its aliases first, then the models used (an alias is not offered twice).
+        let got = items_at(Dialect::Claude, "---\nmodel: |\n---\nGo\n", &models);
+        let labels: Vec<&str> = got.iter().map(|(l, _, _)| l.as_str()).collect();
+        for alias in ["fable", "haiku", "inherit", "opus", "sonnet"] {
+            assert!(labels.contains(&alias), "{labels:?}");
+        }
+        assert_eq!(labels.iter().filter(|l| **l == "sonnet").count(), 1);
+        assert_eq!(labels.last(), Some(&"anthropic/claude-sonnet-5"));
+        // Tool lists: the entry under the cursor is replaced, the rest kept.
+        let got = items_at(Dialect::Claude, "---\nallowed-tools: Read, Gr|\n---\nGo\n", &[]);
+        assert!(got.contains(&("Grep".into(), "Grep".into(), "Gr".into())), "{got:?}");
+        assert!(!got.iter().any(|(l, _, _)| l == "mcp__*"));
+        let got = items_at(Dialect::Claude, "---\ndisallowed-tools: Bash |\n---\nGo\n", &[]);
+        assert!(got.contains(&("Write".into(), "Write".into(), "".into())), "{got:?}");
+        assert!(got.iter().any(|(l, _, _)| l == "mcp__*"));
+        // opencode commands have no tool lists.
+        assert!(items_at(Dialect::OpenCode, "---\nallowed-tools: Gr|\n---\nGo\n", &[]).is_empty());
     }
 
     #[test]

@@ -808,7 +808,11 @@ impl State {
                     Some(dir) => self.ws.agents_for_command(k.runtime, &dir),
                     None => Vec::new(),
                 };
-                analysis::command::complete(k.runtime, text, offset, &agents)
+                let models = match k.runtime {
+                    analysis::Dialect::Claude => self.claude_known().models,
+                    _ => self.known_models(),
+                };
+                analysis::command::complete(k.runtime, text, offset, &agents, &models)
             }
             FileKind::Zuno(k) => analysis::zuno::complete::complete(
                 *k == analysis::zuno::FileKind::Config,

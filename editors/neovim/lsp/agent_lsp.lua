@@ -4,7 +4,8 @@
 --- (`.opencode/agents/**/*.md`, `.opencode/{mode,modes}/*.md`), `opencode.json(c)`, Claude
 --- Code agent files (`.claude/agents/**/*.md`, `~/.claude/agents/**/*.md`, and `agents/**/*.md`
 --- of a plugin, a directory with `.claude-plugin/plugin.json`), and Zuno files (`zuno.json(c)`,
---- `.zuno/agents/**/*.md`, `~/.config/zuno/agents/**/*.md`).
+--- `.zuno/agents/**/*.md`, `~/.config/zuno/agents/**/*.md`); command files
+--- (`.opencode/commands/`, `.claude/commands/`, `.zuno/commands/`) and `SKILL.md` files.
 ---
 --- Install the server with `cargo install --path .` in the agent-lsp repository, then:
 ---

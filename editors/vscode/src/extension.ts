@@ -1,6 +1,6 @@
 // VS Code client for agent-lsp: starts `agent-lsp serve` for opencode agent files,
-// opencode.json(c), Claude Code agent files, Zuno agent files and zuno.json(c), and keeps the
-// server's `agentLsp` settings in sync.
+// opencode.json(c), Claude Code agent files, Zuno agent files and zuno.json(c), command files and
+// `SKILL.md` files, and keeps the server's `agentLsp` settings in sync.
 
 import * as fs from "fs";
 import * as path from "path";
@@ -40,6 +40,18 @@ const GLOBS = [
   "**/.zuno/{agent,agents}/**/*.md",
   "**/.zuno/{mode,modes}/*.md",
   "**/zuno/{agent,agents}/**/*.md",
+  // Commands: opencode's and Zuno's `{command,commands}/**/*.md` of their config folders
+  // (global ones included), Claude Code's `.claude/commands/**/*.md`.
+  "**/.opencode/{command,commands}/**/*.md",
+  "**/opencode/{command,commands}/**/*.md",
+  "**/.claude/commands/**/*.md",
+  "**/.zuno/{command,commands}/**/*.md",
+  // Skills: every `SKILL.md` in an agent folder (a misplaced one is reported), and
+  // `.agents/skills/`.
+  "**/.opencode/**/SKILL.md",
+  "**/.claude/**/SKILL.md",
+  "**/.zuno/**/SKILL.md",
+  "**/.agents/skills/**/SKILL.md",
 ];
 
 /** Where a Claude Code plugin keeps its manifest; its `agents/` folder holds agent files. */
