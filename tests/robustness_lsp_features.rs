@@ -45,9 +45,13 @@ fn complete_any(
             agent_lsp::analysis::claude::complete::complete(text, at, &claude)
         }
         agent_lsp::analysis::FileKind::Skill(_) => agent_lsp::analysis::skill::complete(text, at),
-        agent_lsp::analysis::FileKind::Command(k) => {
-            agent_lsp::analysis::command::complete(k.runtime, text, at, &[("rev".into(), "subagent".into())])
-        }
+        agent_lsp::analysis::FileKind::Command(k) => agent_lsp::analysis::command::complete(
+            k.runtime,
+            text,
+            at,
+            &[("rev".into(), "subagent".into())],
+            &["a/b".into()],
+        ),
         agent_lsp::analysis::FileKind::Zuno(k) => {
             let zuno = agent_lsp::analysis::zuno::complete::Known {
                 agents: vec![("helper".into(), "subagent".into(), "d".into())],
