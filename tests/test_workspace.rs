@@ -113,6 +113,7 @@ fn summary() {
         .claude/agents/bad-values.md:10:1 unknown-key
         .claude/agents/bad-values.md:11:1 duplicate-key
         .claude/agents/bad-values.md:12:12 invalid-value
+        .claude/agents/bad-values.md:13:10 unknown-skill
         .claude/agents/broken-yaml.md:4:10 syntax-error
         .claude/agents/extra/draft.md:1:1 missing-field
         .claude/agents/extra/fixer-copy.md:2:7 duplicate-agent

@@ -280,11 +280,14 @@ which one wins is not deterministic. Zuno needs a required skill to resolve to e
         ".opencode/skills/tdd/SKILL.md and .claude/skills/tdd/SKILL.md, both name: tdd\n",
         "one of them renamed\n";
     UnknownSkill = "unknown-skill", Warning, RuleNeverApplies, [],
-        "A `skill` permission pattern that matches no skill the project can load (opencode).",
+        "A skill reference that names no skill the project can load: an opencode `skill` permission pattern, a Claude Code agent's `skills` entry.",
         "opencode matches `skill` permission patterns against skill names (the `name` of each \
-`SKILL.md` it finds, and the built-in `customize-opencode`). A pattern that matches none never \
-applies: usually a typo, or a skill that was renamed or lives where opencode does not look. Not \
-checked when a config sets `skills.paths` or `skills.urls`, which this check does not read.",
+`SKILL.md` it finds, and the built-in `customize-opencode`); a pattern that matches none never \
+applies. Claude Code preloads an agent's `skills` by folder name and skips one it cannot find, \
+with a debug-log line only. Usually a typo, or a skill that was renamed or lives where the runtime \
+does not look. A near miss of an existing skill is a warning with a fix; otherwise an info, and \
+only when the project has skills of its own (a user's skill folders may hold it). opencode \
+patterns are not checked when a config sets `skills.paths` or `skills.urls`.",
         "permission:\n  skill:\n    tdd-cylce: allow\n",
         "permission:\n  skill:\n    tdd-cycle: allow\n";
 }
@@ -320,7 +323,7 @@ impl Code {
             | Code::TruncatedFrontmatter
             | Code::IgnoredField => &[Claude],
             Code::MisplacedSkill | Code::NameMismatch | Code::DuplicateSkill => &[OpenCode, Claude, Zuno],
-            Code::UnknownSkill => &[OpenCode],
+            Code::UnknownSkill => &[OpenCode, Claude],
         }
     }
 }

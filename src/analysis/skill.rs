@@ -101,6 +101,43 @@ fn list(loaders: &[Dialect]) -> String {
 }
 
 /// Analyse one `SKILL.md`.
+/// A reference to a skill (an opencode `skill` permission pattern, a Claude Code agent's
+/// `skills` entry) that matches none of `skills`, the skills a runtime finds for the project:
+/// whether to report it and how. `None`: do not report. `Some(Some(near))`: a near miss of an
+/// existing skill (a typo), a warning with a fix. `Some(None)`: no near miss, an info.
+///
+/// Skills also come from places no project file shows (a user's own skill folders, a CI machine
+/// without them): so nothing is reported without a near miss when `project_has_skills` is false.
+pub fn unknown_skill<'a>(reference: &str, skills: &[&'a str], project_has_skills: bool) -> Option<Option<&'a str>> {
+    let near = if reference.contains(['*', '?']) {
+        None
+    } else {
+        suggest::closest(reference, skills.iter().copied())
+    };
+    (near.is_some() || project_has_skills).then_some(near)
+}
+
+/// The skills of a message: up to eight names, sorted, then how many more.
+pub fn skill_list(skills: &[&str]) -> String {
+    let mut list: Vec<&str> = skills.to_vec();
+    list.sort_unstable();
+    list.dedup();
+    if list.is_empty() {
+        return "none".into();
+    }
+    let shown: Vec<String> = list.iter().take(8).map(|s| format!("`{s}`")).collect();
+    let more = list.len().saturating_sub(8);
+    format!(
+        "{}{}",
+        shown.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )
+}
+
 pub fn analyze(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed, SkillDecl) {
     let mut out = Vec::new();
     let first = crate::analysis::text::first_line(text);

@@ -137,6 +137,8 @@ pub struct Workspace {
     /// The names of the user-level skills opencode loads in every project (`~/.claude/skills`,
     /// `~/.agents/skills`, the `{skill,skills}/` of the user config directories).
     user_skills: Vec<String>,
+    /// The user's Claude Code skills (`~/.claude/skills/<name>/SKILL.md`), by folder name.
+    user_claude_skills: Vec<String>,
 }
 
 /// A path given by the user that does not exist or is not an opencode file.
@@ -963,7 +965,12 @@ impl Workspace {
                 }
             }
         }
-        for (id, d) in claude::project::check(&self.claude_files()) {
+        let claude_files = self.claude_files();
+        let skills = |owner: &Path| self.claude_skills(owner);
+        for (id, d) in claude::project::check(&claude_files)
+            .into_iter()
+            .chain(claude::project::check_skills(&claude_files, &skills))
+        {
             if self.files[id].in_scope {
                 cross.push((id, d));
             }
@@ -1178,6 +1185,37 @@ impl Workspace {
             .filter_map(|p| read_text(p).ok())
             .filter_map(|(text, _)| skill_name(&text))
             .collect();
+        // Claude Code names a personal skill by its folder, one level below `skills/`.
+        if let Some(home) = &self.options.home {
+            let root = home.join(".claude").join("skills");
+            if let Ok(entries) = fs::read_dir(&root) {
+                let mut names: Vec<String> = entries
+                    .flatten()
+                    .filter(|e| e.path().join("SKILL.md").is_file())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect();
+                names.sort();
+                self.user_claude_skills = names;
+            }
+        }
+    }
+
+    /// The skills Claude Code finds for the project in `owner`, by the name an agent's `skills`
+    /// uses (the folder): the project's `.claude/skills/<name>/` and the user's; and whether
+    /// the project has skills of its own.
+    pub fn claude_skills(&self, owner: &Path) -> (Vec<&str>, bool) {
+        let mut names: Vec<&str> = Vec::new();
+        for f in self.files.iter().filter(|f| f.live) {
+            if let (Role::Skill { dir }, FileKind::Skill(kind)) = (&f.role, &f.kind)
+                && dir == owner
+                && kind.loaders.contains(&crate::analysis::Dialect::Claude)
+            {
+                names.push(kind.folder.as_str());
+            }
+        }
+        let own = !names.is_empty();
+        names.extend(self.user_claude_skills.iter().map(String::as_str));
+        (names, own)
     }
 
     /// The names of the skills opencode started in `project` loads: the user-level ones, those

@@ -52,6 +52,9 @@ pub struct Agent {
     pub disallowed: Option<List>,
     /// Agent types named in `Agent(...)`/`Task(...)` entries of `tools`.
     pub agent_refs: Vec<(String, Span)>,
+    /// The entries of `skills` (skills preloaded into the agent), with the spans of those a fix
+    /// may replace exactly.
+    pub skills: Vec<(String, Span, bool)>,
 }
 
 impl Agent {
@@ -936,6 +939,8 @@ fn model_hint(cx: &mut Ctx, v: &Node, m: &str) {
 /// `tools`, `disallowedTools`, `skills`: each entry.
 fn check_list(cx: &mut Ctx, agent: &mut Agent, key: &str, v: &Node, list: &List) {
     if key == "skills" {
+        // Checked against the project's skills across files.
+        agent.skills = list.items().iter().map(|i| (i.text.clone(), i.span, i.exact)).collect();
         return;
     }
     if let List::Empty(span) = list {

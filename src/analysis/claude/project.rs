@@ -1,5 +1,6 @@
 //! Claude Code agents across files: which file wins a name, duplicate names in one source, and
-//! `Agent(<type>)` entries that name no agent (spec `claude-code.md` §1.1, §1.5, §7.4).
+//! `Agent(<type>)` entries that name no agent (spec `claude-code.md` §1.1, §1.5, §7.4), `skills`
+//! entries that name no skill (§1.2, §5.1).
 //!
 //! Precedence, highest first: project agents (the `.claude/agents/` closest to the working
 //! directory wins over those of its ancestors), user agents (`~/.claude/agents/`), plugin agents
@@ -187,6 +188,51 @@ pub fn check(files: &[ClaudeFile]) -> Vec<(usize, Diagnostic)> {
     out
 }
 
+/// `unknown-skill`: a `skills` entry of a project agent that names no skill Claude Code finds.
+/// `skills` gives, per owner directory, the skills found for that project (its
+/// `.claude/skills/<name>/` folders and the user's `~/.claude/skills/<name>/`: a personal or
+/// project skill is named by its folder) and whether the project has skills of its own. Entries
+/// with a `:` (a plugin's `plugin:skill`, a nested folder's `apps/web:deploy`) are not checked.
+/// Claude Code skips a skill it cannot find, with a debug-log line only: the agent starts
+/// without it.
+pub fn check_skills<'a>(
+    files: &[ClaudeFile],
+    skills: &dyn Fn(&Path) -> (Vec<&'a str>, bool),
+) -> Vec<(usize, Diagnostic)> {
+    let mut out = Vec::new();
+    for f in files.iter().filter(|f| matches!(f.kind.source, Source::Project)) {
+        if f.agent.skills.is_empty() {
+            continue;
+        }
+        let (names, own) = skills(f.owner);
+        for (entry, span, exact) in &f.agent.skills {
+            if entry.contains(':') || names.contains(&entry.as_str()) {
+                continue;
+            }
+            let Some(near) = crate::analysis::skill::unknown_skill(entry, &names, own) else {
+                continue;
+            };
+            let mut d = Diagnostic::new(
+                Code::UnknownSkill,
+                *span,
+                format!(
+                    "no skill `{entry}` is found for this project (skills: {}): Claude Code skips it and the agent starts without it.{}",
+                    crate::analysis::skill::skill_list(&names),
+                    crate::analysis::suggest::did_you_mean(near)
+                ),
+            )
+            .with_effect(Effect::ValueIgnored);
+            match near {
+                Some(n) if *exact => d = d.with_suggestion(*span, n),
+                Some(_) => {}
+                None => d = d.with_severity(Severity::Info),
+            }
+            out.push((f.file, d));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +240,53 @@ mod tests {
 
     fn agent(text: &str) -> Agent {
         analyze(&FileKind::project("x"), text).1
+    }
+
+    #[test]
+    fn skills_entries_must_name_a_skill() {
+        let text = "---\nname: rev\ndescription: d\nskills: [tdd, tddd, deploy-prod, 'chnagelog', web:lint]\n---\n";
+        let a = agent(text);
+        let project = FileKind::project("x");
+        let plugin = FileKind {
+            source: Source::Plugin { plugin: "p".into() },
+            stem: "x".into(),
+        };
+        let p = Path::new("/p");
+        let run = |kind: &FileKind, skills: Vec<&'static str>, own: bool| -> Vec<(String, Severity, Option<String>)> {
+            let files = [ClaudeFile {
+                file: 0,
+                kind,
+                owner: p,
+                agent: &a,
+            }];
+            let f = |_: &Path| (skills.clone(), own);
+            check_skills(&files, &f)
+                .into_iter()
+                .map(|(_, d)| {
+                    assert_eq!((d.code, d.effect), (Code::UnknownSkill, Effect::ValueIgnored));
+                    (
+                        d.span.text(text).to_string(),
+                        d.severity,
+                        d.suggestion().map(|e| e.text.clone()),
+                    )
+                })
+                .collect()
+        };
+        // `tdd` exists; `tddd` is a near miss (fixed); `deploy-prod` nothing like any skill (an
+        // info, since the project has skills); a quoted entry's fix replaces what is inside the
+        // quotes; `web:lint` is not checked.
+        assert_eq!(
+            run(&project, vec!["tdd", "changelog"], true),
+            [
+                ("tddd".into(), Severity::Warning, Some("tdd".into())),
+                ("deploy-prod".into(), Severity::Info, None),
+                ("chnagelog".into(), Severity::Warning, Some("changelog".into())),
+            ]
+        );
+        // Only the user's skills: near misses only.
+        assert_eq!(run(&project, vec!["tdd"], false).len(), 1);
+        // Plugin agents are not checked.
+        assert!(run(&plugin, vec!["tdd"], true).is_empty());
     }
 
     #[test]

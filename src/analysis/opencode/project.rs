@@ -349,27 +349,12 @@ pub fn check_skill_patterns(view: &[ViewFile], found: &[&str]) -> Vec<(usize, Di
             if skills.iter().any(|s| super::permission::wildcard_match(s, pattern)) {
                 continue;
             }
-            let near = if pattern.contains(['*', '?']) {
-                None
-            } else {
-                closest(pattern, skills.iter().copied())
-            };
-            if near.is_none() && found.is_empty() {
+            let Some(near) = crate::analysis::skill::unknown_skill(pattern, &skills, !found.is_empty()) else {
                 continue;
-            }
-            let mut list: Vec<&str> = skills.clone();
-            list.sort_unstable();
-            list.dedup();
-            let shown: Vec<String> = list.iter().take(8).map(|s| format!("`{s}`")).collect();
-            let more = list.len().saturating_sub(8);
+            };
             let known = format!(
-                "the skills opencode finds here are {}{}",
-                shown.join(", "),
-                if more > 0 {
-                    format!(" and {more} more")
-                } else {
-                    String::new()
-                }
+                "the skills opencode finds here are {}",
+                crate::analysis::skill::skill_list(&skills)
             );
             let d = match near {
                 Some(n) => {
