@@ -466,6 +466,27 @@ impl Workspace {
         if path.extension().is_none_or(|e| e != "md") {
             return None;
         }
+        // A command of a config directory other than `.opencode/` (the global one, `~/.opencode`,
+        // `$OPENCODE_CONFIG_DIR`, a directory laid out like them): `{command,commands}/**/*.md`.
+        for anc in path.ancestors().skip(1) {
+            let Some(comp) = anc.file_name().map(|c| c.to_string_lossy()) else {
+                break;
+            };
+            if !matches!(comp.as_ref(), "command" | "commands") {
+                continue;
+            }
+            let dir = anc.parent()?;
+            if !is_dot_opencode(dir) && self.is_config_dir(dir) {
+                let rel = path.strip_prefix(anc).ok()?.to_string_lossy().replace('\\', "/");
+                let name = rel.strip_suffix(".md").unwrap_or(&rel).to_string();
+                let kind = crate::analysis::command::CommandKind {
+                    runtime: crate::analysis::Dialect::OpenCode,
+                    name,
+                };
+                return Some((FileKind::Command(kind), Role::Command { dir: dir.to_path_buf() }));
+            }
+            break;
+        }
         // The config directory is the parent of the nearest `agent(s)/` or `mode(s)/` folder.
         let mut rel = Vec::new();
         for anc in path.ancestors().skip(1) {
@@ -1648,6 +1669,36 @@ P
         let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
         assert_eq!(codes(&ws), []);
         assert_eq!(ws.files_in_scope(), 2);
+        // Its commands are opencode commands (nested names too), resolved against its agents;
+        // a `commands/` folder outside a config directory is nothing.
+        write(
+            root,
+            "dotfiles/opencode/commands/git/ship.md",
+            "---\nagent: team/leed\n---\nShip $1\n",
+        );
+        write(root, "docs/commands/ship.md", "---\nagent: nobody\n---\nx\n");
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        assert_eq!(
+            codes(&ws),
+            [("dotfiles/opencode/commands/git/ship.md".to_string(), "unknown-agent")]
+        );
+        let id = ws.id(&root.join("dotfiles/opencode/commands/git/ship.md")).unwrap();
+        match &ws.files[id].kind {
+            FileKind::Command(k) => assert_eq!(
+                (k.runtime, k.name.as_str()),
+                (crate::analysis::Dialect::OpenCode, "git/ship")
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert!(ws.id(&root.join("docs/commands/ship.md")).is_none());
+        // The same in the global directory given in the options.
+        let options = Options {
+            global_dir: Some(root.join("dotfiles/opencode")),
+            ..Options::isolated()
+        };
+        let ws = Workspace::new(vec![root.to_path_buf()], options);
+        let (kind, _) = ws.role_of(&root.join("dotfiles/opencode/command/x.md")).unwrap();
+        assert!(matches!(kind, FileKind::Command(_)), "{kind:?}");
     }
 
     #[test]
