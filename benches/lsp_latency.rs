@@ -6,7 +6,11 @@
 //! - (d) the same as (a) for a Claude Code agent (`.claude/agents/`, ~40 lines, a tool list and
 //!   hooks), among 20 other Claude agents of the project;
 //! - (c) `initialize` (then `initialized`) to the first `publishDiagnostics` for a generated
-//!   2,000-file workspace, over several runs.
+//!   2,000-file workspace, over several runs;
+//! - (e) in one project with 2,000 Markdown agents and an `opencode.json` of 500 agents (all in
+//!   one view, the worst case for cross-file checks): `initialize` to the first diagnostics of
+//!   the opened agent, then (a)'s edit on that agent, and the server's resident memory;
+//! - (f) the same with 10,000 Markdown agents in 10 packages of 1,000.
 //!
 //! It drives the release binary (`target/release/agent-lsp`, found next to this bench's own
 //! executable) and prints p50 and p95 in milliseconds. Std only: a minimal LSP client with
@@ -559,6 +563,66 @@ fn bench_workspace_scan(bin: &Path, home: &Path) {
     report("(c) initialize -> first publish, 2,000 files", samples);
 }
 
+/// The server's resident memory (`VmRSS`), in MiB, on Linux.
+fn rss_mib(c: &Client) -> Option<f64> {
+    let status = fs::read_to_string(format!("/proc/{}/status", c.child.id())).ok()?;
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb / 1024.0)
+}
+
+/// A large workspace: `packages` project folders, each with `per` Markdown agents; the first also
+/// has an `opencode.json` with `json_agents` agents. Returns the path of the agent to edit (in
+/// the first package) and its text.
+fn large_workspace(root: &Path, packages: usize, per: usize, json_agents: usize) -> (PathBuf, String) {
+    for p in 0..packages {
+        let dir = if packages == 1 { String::new() } else { format!("packages/p{p}/") };
+        if p == 0 {
+            write(root, &format!("{dir}opencode.json"), &big_config(json_agents));
+        }
+        for a in 0..per {
+            write(
+                root,
+                &format!("{dir}.opencode/agents/md{a}.md"),
+                &agent_file(a, if a % 10 == 0 { "primary" } else { "subagent" }),
+            );
+        }
+    }
+    let dir = if packages == 1 { root.to_path_buf() } else { root.join("packages/p0") };
+    let path = dir.join(".opencode/agents/md1.md");
+    let text = fs::read_to_string(&path).expect("the agent to edit");
+    (path, text)
+}
+
+fn bench_large(bin: &Path, home: &Path, tag: &str, label: &str, packages: usize, per: usize, json_agents: usize) {
+    let ws = TempDir::new(tag);
+    let (path, text) = large_workspace(&ws.0, packages, per, json_agents);
+    let uri = format!("file://{}", path.display());
+    // Warm the file-system cache once.
+    let mut c = Client::start(bin, &ws.0, home);
+    c.finish();
+    let mut c = Client::spawn(bin, &ws.0, home);
+    let sent = Instant::now();
+    let id = c.initialize(&ws.0);
+    c.wait_response(id);
+    c.notify("initialized", "{}");
+    c.open(&uri, "markdown", 1, &text);
+    let first = c.wait_publish(&uri, Some(1));
+    report(&format!("({label}) initialize -> first publish of the opened agent"), vec![ms(first - sent)]);
+    let samples = edit_latency(&mut c, &uri, 2, 6, "subagent", "subagnt", 300);
+    report(&format!("({label}) didChange -> publish, an agent among them"), samples);
+    if let Some(mib) = rss_mib(&c) {
+        println!("({label}) resident memory of the server after indexing and the edits: {mib:.1} MiB");
+    }
+    c.finish();
+}
+
 fn find_binary() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
     let name = format!("agent-lsp{}", std::env::consts::EXE_SUFFIX);
@@ -583,6 +647,8 @@ fn main() {
     bench_claude_agent(&bin, &home.0);
     bench_big_config(&bin, &home.0);
     bench_workspace_scan(&bin, &home.0);
+    bench_large(&bin, &home.0, "large", "e: 2,000 md + 500 json", 1, 2000, 500);
+    bench_large(&bin, &home.0, "huge", "f: 10,000 md", 10, 1000, 500);
     println!("lsp_latency: done in {:.1} s", started.elapsed().as_secs_f64());
 }
 
