@@ -582,7 +582,11 @@ fn rss_mib(c: &Client) -> Option<f64> {
 /// the first package) and its text.
 fn large_workspace(root: &Path, packages: usize, per: usize, json_agents: usize) -> (PathBuf, String) {
     for p in 0..packages {
-        let dir = if packages == 1 { String::new() } else { format!("packages/p{p}/") };
+        let dir = if packages == 1 {
+            String::new()
+        } else {
+            format!("packages/p{p}/")
+        };
         if p == 0 {
             write(root, &format!("{dir}opencode.json"), &big_config(json_agents));
         }
@@ -594,7 +598,11 @@ fn large_workspace(root: &Path, packages: usize, per: usize, json_agents: usize)
             );
         }
     }
-    let dir = if packages == 1 { root.to_path_buf() } else { root.join("packages/p0") };
+    let dir = if packages == 1 {
+        root.to_path_buf()
+    } else {
+        root.join("packages/p0")
+    };
     let path = dir.join(".opencode/agents/md1.md");
     let text = fs::read_to_string(&path).expect("the agent to edit");
     (path, text)
@@ -605,7 +613,7 @@ fn bench_large(bin: &Path, home: &Path, tag: &str, label: &str, packages: usize,
     let (path, text) = large_workspace(&ws.0, packages, per, json_agents);
     let uri = format!("file://{}", path.display());
     // Warm the file-system cache once.
-    let mut c = Client::start(bin, &ws.0, home);
+    let c = Client::start(bin, &ws.0, home);
     c.finish();
     let mut c = Client::spawn(bin, &ws.0, home);
     let sent = Instant::now();
@@ -614,7 +622,10 @@ fn bench_large(bin: &Path, home: &Path, tag: &str, label: &str, packages: usize,
     c.notify("initialized", "{}");
     c.open(&uri, "markdown", 1, &text);
     let first = c.wait_publish(&uri, Some(1));
-    report(&format!("({label}) initialize -> first publish of the opened agent"), vec![ms(first - sent)]);
+    report(
+        &format!("({label}) initialize -> first publish of the opened agent"),
+        vec![ms(first - sent)],
+    );
     let samples = edit_latency(&mut c, &uri, 2, 6, "subagent", "subagnt", 300);
     report(&format!("({label}) didChange -> publish, an agent among them"), samples);
     if let Some(mib) = rss_mib(&c) {

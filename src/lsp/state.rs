@@ -296,7 +296,7 @@ impl State {
                 let (kind, role, in_scope) = (f.kind.clone(), f.role.clone(), self.is_in_roots(&path));
                 self.ws.upsert(&path, kind, role, text, in_scope);
                 // Outside the workspace folders a closed file is no longer reported on.
-                self.ws.files[id].in_scope = in_scope;
+                self.ws.set_in_scope(id, in_scope);
                 self.refresh(&[id])
             }
             _ => {
@@ -387,22 +387,20 @@ impl State {
         self.refresh(&touched)
     }
 
-    /// Recompute the workspace diagnostics and return the publishes for files whose
-    /// diagnostics changed, plus the `force`d ones (a changed document always gets its version).
+    /// Bring the cross-file results up to date (only the units whose inputs changed) and return
+    /// the publishes for files whose diagnostics changed, plus the `force`d ones (a changed
+    /// document always gets its version). Only the files a change can reach are looked at.
     pub fn refresh(&mut self, force: &[usize]) -> Vec<Publish> {
-        let all = self.ws.diagnostics();
-        let mut by_file: HashMap<usize, Vec<analysis::Diagnostic>> = HashMap::new();
-        for (id, d) in all {
-            by_file.entry(id).or_default().push(d);
-        }
-        let mut ids: Vec<usize> = by_file.keys().copied().collect();
-        ids.extend(self.published.keys().copied());
+        let mut ids: Vec<usize> = self.ws.refresh_cross().into_iter().collect();
         ids.extend(force.iter().copied());
         ids.sort_unstable();
         ids.dedup();
         let mut out = Vec::new();
         for id in ids {
-            let now = by_file.remove(&id).unwrap_or_default();
+            if id >= self.ws.files.len() {
+                continue;
+            }
+            let now = self.ws.file_diagnostics(id);
             let before = self.published.get(&id);
             if before == Some(&now) && !force.contains(&id) {
                 continue;

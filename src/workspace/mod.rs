@@ -6,7 +6,10 @@
 //! or removes a file ([`Workspace::remove`]) and asks for diagnostics again; only that file is
 //! re-analysed, and the views are derived from the files' paths and roles without touching disk.
 
+mod cross;
 pub mod discover;
+
+pub use cross::{Unit, UnitDef};
 
 use std::collections::HashMap;
 use std::fs;
@@ -110,6 +113,11 @@ pub struct File {
     /// For a config file with `{env:...}` or `{file:...}` references: the analysis with the
     /// values opencode substitutes (what the effective agents and cross-file checks use).
     pub resolved: Option<FileAnalysis>,
+    /// Changes when what the cross-file checks read of the file may have changed (see
+    /// `cross.rs`), with the two hashes it is derived from.
+    pub stamp: u64,
+    shape: u64,
+    content: u64,
 }
 
 impl File {
@@ -139,6 +147,12 @@ pub struct Workspace {
     user_skills: Vec<String>,
     /// The user's Claude Code skills (`~/.claude/skills/<name>/SKILL.md`), by folder name.
     user_claude_skills: Vec<String>,
+    /// The last stamp given to a file.
+    clock: u64,
+    /// Bumped when a file is added or removed or changes role, kind or scope.
+    structure: u64,
+    /// The cross-file results, kept up to date by `refresh_cross`.
+    cross: cross::CrossCache,
 }
 
 /// A path given by the user that does not exist or is not an opencode file.
@@ -261,12 +275,19 @@ impl Workspace {
             in_scope,
             live: true,
             resolved: None,
+            stamp: 0,
+            shape: 0,
+            content: 0,
         };
         let id = match self.by_path.get(&key(path)) {
             Some(&id) => {
-                let was_in_scope = self.files[id].in_scope && self.files[id].live;
+                let old = &self.files[id];
+                let was_in_scope = old.in_scope && old.live;
+                let (stamp, shape, content) = (old.stamp, old.shape, old.content);
                 self.files[id] = file;
-                self.files[id].in_scope |= was_in_scope;
+                let f = &mut self.files[id];
+                f.in_scope |= was_in_scope;
+                (f.stamp, f.shape, f.content) = (stamp, shape, content);
                 id
             }
             None => {
@@ -277,6 +298,9 @@ impl Workspace {
             }
         };
         self.substitute(id);
+        // A config with substitutions may read other files: always a new stamp.
+        let force = self.files[id].resolved.is_some();
+        self.restamp(id, force);
         if let Role::Zuno { dir, layer } = &self.files[id].role
             && !layer.is_global()
         {
@@ -299,6 +323,7 @@ impl Workspace {
             let f = &mut self.files[id];
             f.analysis = analysis::analyze(&f.kind, &f.text);
             self.substitute(id);
+            self.restamp(id, true);
         }
         ids
     }
@@ -380,6 +405,8 @@ impl Workspace {
         f.live = true;
         f.in_scope = true;
         self.substitute(id);
+        let force = self.files[id].resolved.is_some();
+        self.restamp(id, force);
     }
 
     /// Remove a file (deleted on disk). Its id is not reused.
@@ -391,13 +418,16 @@ impl Workspace {
         f.analysis = FileAnalysis::default();
         f.resolved = None;
         f.index = LineIndex::new("");
+        self.restamp(id, false);
         Some(id)
     }
 
     /// Read a file from disk and add it; read problems land in `errors`.
     pub fn read_and_add(&mut self, path: &Path, kind: FileKind, role: Role, in_scope: bool) -> Option<usize> {
         if let Some(id) = self.id(path) {
-            self.files[id].in_scope |= in_scope;
+            if in_scope {
+                self.set_in_scope(id, true);
+            }
             return Some(id);
         }
         if self.errors.iter().any(|(p, _)| p == path || key(p) == key(path)) {
@@ -956,66 +986,32 @@ impl Workspace {
         self.effective_env(&start)
     }
 
-    /// Every diagnostic of the files in scope: each file's own, plus the cross-file ones from
-    /// every view (de-duplicated), sorted by file and position.
+    /// Every diagnostic of the files in scope: each file's own, plus the cross-file ones of
+    /// every unit (de-duplicated), sorted by file and position. Computed from nothing (the
+    /// language server keeps them up to date with `refresh_cross` instead).
     pub fn diagnostics(&self) -> Vec<(usize, Diagnostic)> {
-        let mut out: Vec<(usize, Diagnostic)> = Vec::new();
+        let mut by_file: HashMap<usize, Vec<Diagnostic>> = HashMap::new();
         for (id, f) in self.files.iter().enumerate() {
-            if f.in_scope && f.live {
-                out.extend(f.analysis.diagnostics.iter().cloned().map(|d| (id, d)));
+            if f.in_scope && f.live && !f.analysis.diagnostics.is_empty() {
+                by_file.insert(id, f.analysis.diagnostics.clone());
             }
         }
-        let mut cross: Vec<(usize, Diagnostic)> = Vec::new();
         let mut seen: std::collections::HashSet<(usize, u32, u32, Code, String)> = std::collections::HashSet::new();
-        let groups = self.groups();
-        for (dir, view) in self.project_views() {
-            let vf: Vec<project::ViewFile> = view
-                .iter()
-                .map(|&id| project::ViewFile {
-                    file: id,
-                    analysis: self.files[id].effective_analysis(),
-                    group: groups[id],
-                })
-                .collect();
-            let skills = self.opencode_skills(&dir);
-            let names: Vec<&str> = skills.iter().map(|(n, _)| n.as_str()).collect();
-            let skill_checks = project::check_skill_patterns(&vf, &names);
-            for (id, d) in project::check(&vf).into_iter().chain(skill_checks) {
-                if self.files[id].in_scope && seen.insert((id, d.span.start, d.span.end, d.code, d.message.clone())) {
-                    cross.push((id, d));
+        for def in self.units() {
+            for (id, d) in self.unit_diagnostics(&def) {
+                if seen.insert((id, d.span.start, d.span.end, d.code, d.message.clone())) {
+                    by_file.entry(id).or_default().push(d);
                 }
             }
         }
-        let claude_files = self.claude_files();
-        let skills = |owner: &Path| self.claude_skills(owner);
-        for (id, d) in claude::project::check(&claude_files)
-            .into_iter()
-            .chain(claude::project::check_skills(&claude_files, &skills))
-        {
-            if self.files[id].in_scope {
-                cross.push((id, d));
-            }
+        let mut ids: Vec<usize> = by_file.keys().copied().collect();
+        ids.sort_by(|a, b| self.files[*a].path.cmp(&self.files[*b].path));
+        let mut out = Vec::new();
+        for id in ids {
+            let mut d = by_file.remove(&id).unwrap_or_default();
+            cross::sort(&mut d);
+            out.extend(d.into_iter().map(|d| (id, d)));
         }
-        cross.extend(self.duplicate_skills());
-        cross.extend(self.command_agents());
-        for dir in self.zuno_projects() {
-            let view = self.zuno_view_for(&dir);
-            let skills = self.zuno_skills.get(&dir).map(Vec::as_slice);
-            for (id, d) in crate::analysis::zuno::project::check(&self.zuno_view_files(&view), skills) {
-                if self.files[id].in_scope && seen.insert((id, d.span.start, d.span.end, d.code, d.message.clone())) {
-                    cross.push((id, d));
-                }
-            }
-        }
-        out.extend(cross);
-        out.sort_by(|(a, x), (b, y)| {
-            (self.files[*a].path.as_path(), x.span.start, x.span.end, x.code).cmp(&(
-                self.files[*b].path.as_path(),
-                y.span.start,
-                y.span.end,
-                y.code,
-            ))
-        });
         out
     }
 
@@ -1057,7 +1053,7 @@ impl Workspace {
     }
 
     /// A command's `agent` that names no agent of its runtime in its project.
-    fn command_agents(&self) -> Vec<(usize, Diagnostic)> {
+    pub(crate) fn command_agents(&self) -> Vec<(usize, Diagnostic)> {
         use crate::analysis::diagnostic::{Effect, Severity};
         let mut out = Vec::new();
         let mut cache: HashMap<(crate::analysis::Dialect, &Path), Vec<(String, String)>> = HashMap::new();
@@ -1100,7 +1096,7 @@ impl Workspace {
     }
 
     /// Skills of one project with the same name that one runtime loads together.
-    fn duplicate_skills(&self) -> Vec<(usize, Diagnostic)> {
+    pub(crate) fn duplicate_skills(&self) -> Vec<(usize, Diagnostic)> {
         use crate::analysis::diagnostic::{Effect, Location, Severity};
         let mut by_name: HashMap<(&Path, &str), Vec<usize>> = HashMap::new();
         for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {

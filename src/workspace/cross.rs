@@ -1,0 +1,311 @@
+//! Incremental cross-file checks.
+//!
+//! The cross-file checks are split into **units**, each a pure function of a known list of
+//! files: one per opencode view (its registry, `default_agent`, command agents, duplicate
+//! Markdown agents, skill patterns), one for the Claude Code agents, one for skill duplicates,
+//! one for command files' `agent`, one per Zuno project. Every file carries a **stamp** that
+//! changes only when something a cross-file check reads of it may have changed: for a Markdown
+//! file with a frontmatter, its frontmatter text and whether its body is empty (typing in the
+//! body leaves the stamp alone); for any other file, its whole text; and its role, kind and
+//! scope. A change of role, kind, scope or liveness (a file created, deleted, opened from
+//! outside the folders) also bumps the workspace's **structure** generation, which rebuilds the
+//! list of units (the views depend on where the files are).
+//!
+//! [`Workspace::refresh_cross`] recomputes only the units whose input stamps changed and keeps
+//! an index of their diagnostics per file, so that a keystroke costs the file's own analysis
+//! plus the units that contain it, never a pass over the whole workspace's diagnostics. Its
+//! result is, by construction, what [`Workspace::diagnostics`] computes from nothing; a
+//! property test drives random edits, creations and deletions through a server and compares its
+//! publishes with a fresh server's.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
+
+use super::{File, Role, Workspace};
+use crate::analysis::{Diagnostic, FileKind};
+
+/// One group of cross-file checks.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// The opencode view of a project directory.
+    View(PathBuf),
+    Claude,
+    Skills,
+    Commands,
+    Zuno(PathBuf),
+}
+
+/// A unit with the files it reads: `view` (the view's files, in merge order, for `View` and
+/// `Zuno`) and `inputs` (every file whose change may change its result).
+#[derive(Clone, Debug)]
+pub struct UnitDef {
+    pub unit: Unit,
+    pub view: Vec<usize>,
+    pub inputs: Vec<usize>,
+}
+
+/// The cached results (see the module documentation).
+#[derive(Debug, Default)]
+pub struct CrossCache {
+    /// The structure generation the unit list was built for (`None`: never built).
+    structure: Option<u64>,
+    units: Vec<UnitDef>,
+    /// Per unit: the signature of its inputs' stamps, and its diagnostics.
+    results: HashMap<Unit, (u64, Vec<(usize, Diagnostic)>)>,
+    /// Per file: the cross-file diagnostics of every unit, by unit.
+    by_file: HashMap<usize, Vec<(Unit, Diagnostic)>>,
+}
+
+/// What a cross-file check may read of a file, hashed: the frontmatter (up to the last line
+/// that starts with `---`) and whether the rest is blank, for a Markdown file that starts with
+/// one; the whole text otherwise.
+pub(super) fn content_key(kind: &FileKind, text: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let markdown = kind.is_markdown() && !matches!(kind, FileKind::Zuno(crate::analysis::zuno::FileKind::Config));
+    let cut = if markdown && t.starts_with("---") {
+        // The end of the last line starting with `---`: conservative (a `---` in the body only
+        // makes more of the text count).
+        let offset = text.len() - t.len();
+        let mut end = None;
+        let mut pos = 0;
+        for line in t.split_inclusive('\n') {
+            if line.starts_with("---") {
+                end = Some(pos + line.len());
+            }
+            pos += line.len();
+        }
+        end.map(|e| offset + e)
+    } else {
+        None
+    };
+    match cut {
+        Some(e) => {
+            text[..e].hash(&mut h);
+            text[e..].trim().is_empty().hash(&mut h);
+        }
+        None => text.hash(&mut h),
+    }
+    h.finish()
+}
+
+/// The place of a file in the views, hashed.
+pub(super) fn shape_key(f: &File) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (f.live, f.in_scope).hash(&mut h);
+    format!("{:?}{:?}", f.role, f.kind).hash(&mut h);
+    f.path.hash(&mut h);
+    h.finish()
+}
+
+impl Workspace {
+    /// Record a change of file `id`: a new stamp when what the cross-file checks read of it may
+    /// have changed (`force`: always, e.g. its substituted values changed), a new structure
+    /// generation when its place in the views changed.
+    pub(super) fn restamp(&mut self, id: usize, force: bool) {
+        let f = &self.files[id];
+        let shape = shape_key(f);
+        let content = if f.live { content_key(&f.kind, &f.text) } else { 0 };
+        let shape_changed = shape != f.shape;
+        if shape_changed {
+            self.structure += 1;
+        }
+        if shape_changed || content != f.content || force {
+            self.clock += 1;
+            let clock = self.clock;
+            let f = &mut self.files[id];
+            f.stamp = clock;
+            f.shape = shape;
+            f.content = content;
+        }
+    }
+
+    /// Mark a file as reported on or not.
+    pub fn set_in_scope(&mut self, id: usize, in_scope: bool) {
+        if self.files[id].in_scope != in_scope {
+            self.files[id].in_scope = in_scope;
+            self.restamp(id, false);
+        }
+    }
+
+    /// The structure generation: changes when a file is added, removed, or changes role, kind
+    /// or scope.
+    pub fn structure(&self) -> u64 {
+        self.structure
+    }
+
+    /// The cross-file units of the workspace, with the files each reads.
+    pub fn units(&self) -> Vec<UnitDef> {
+        let live = |f: &File| f.live;
+        let ids = |pred: &dyn Fn(&File) -> bool| -> Vec<usize> {
+            (0..self.files.len())
+                .filter(|&i| live(&self.files[i]) && pred(&self.files[i]))
+                .collect()
+        };
+        let skills = ids(&|f| matches!(f.role, Role::Skill { .. }));
+        let mut out = Vec::new();
+        for (dir, view) in self.project_views() {
+            let mut inputs = view.clone();
+            inputs.extend(&skills);
+            out.push(UnitDef {
+                unit: Unit::View(dir),
+                view,
+                inputs,
+            });
+        }
+        let claude = ids(&|f| matches!(f.role, Role::Claude { .. }));
+        if !claude.is_empty() {
+            let mut inputs = claude;
+            inputs.extend(&skills);
+            out.push(UnitDef {
+                unit: Unit::Claude,
+                view: Vec::new(),
+                inputs,
+            });
+        }
+        if !skills.is_empty() {
+            out.push(UnitDef {
+                unit: Unit::Skills,
+                view: Vec::new(),
+                inputs: skills,
+            });
+        }
+        if self
+            .files
+            .iter()
+            .any(|f| f.live && matches!(f.role, Role::Command { .. }))
+        {
+            // A command's `agent` resolves against its project's agents: any file may matter.
+            out.push(UnitDef {
+                unit: Unit::Commands,
+                view: Vec::new(),
+                inputs: ids(&|_| true),
+            });
+        }
+        for dir in self.zuno_projects() {
+            let view = self.zuno_view_for(&dir);
+            out.push(UnitDef {
+                unit: Unit::Zuno(dir),
+                inputs: view.clone(),
+                view,
+            });
+        }
+        out
+    }
+
+    /// The diagnostics of one unit, for the files in scope only.
+    pub fn unit_diagnostics(&self, def: &UnitDef) -> Vec<(usize, Diagnostic)> {
+        use crate::analysis::claude;
+        use crate::analysis::opencode::project;
+        let mut out = match &def.unit {
+            Unit::View(dir) => {
+                let vf = self.view_files(&def.view);
+                let skills = self.opencode_skills(dir);
+                let names: Vec<&str> = skills.iter().map(|(n, _)| n.as_str()).collect();
+                let mut d = project::check(&vf);
+                d.extend(project::check_skill_patterns(&vf, &names));
+                d
+            }
+            Unit::Claude => {
+                let files = self.claude_files();
+                let skills = |owner: &std::path::Path| self.claude_skills(owner);
+                let mut d = claude::project::check(&files);
+                d.extend(claude::project::check_skills(&files, &skills));
+                d
+            }
+            Unit::Skills => self.duplicate_skills(),
+            Unit::Commands => self.command_agents(),
+            Unit::Zuno(dir) => {
+                let skills = self.zuno_skills.get(dir).map(Vec::as_slice);
+                crate::analysis::zuno::project::check(&self.zuno_view_files(&def.view), skills)
+            }
+        };
+        out.retain(|(id, _)| self.files[*id].in_scope);
+        out
+    }
+
+    /// Bring the cross-file results up to date; returns the files whose cross-file diagnostics
+    /// may have changed (every file, after a structure change).
+    pub fn refresh_cross(&mut self) -> HashSet<usize> {
+        let mut cache = std::mem::take(&mut self.cross);
+        let mut changed: HashSet<usize> = HashSet::new();
+        if cache.structure != Some(self.structure) {
+            cache.units = self.units();
+            cache.structure = Some(self.structure);
+            let keep: HashSet<&Unit> = cache.units.iter().map(|d| &d.unit).collect();
+            let gone: Vec<Unit> = cache.results.keys().filter(|u| !keep.contains(u)).cloned().collect();
+            for u in gone {
+                if let Some((_, out)) = cache.results.remove(&u) {
+                    for (id, _) in out {
+                        changed.insert(id);
+                        if let Some(v) = cache.by_file.get_mut(&id) {
+                            v.retain(|(w, _)| *w != u);
+                        }
+                    }
+                }
+            }
+            // Scope and liveness may have changed anywhere.
+            changed.extend(0..self.files.len());
+        }
+        for def in &cache.units {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            for &i in &def.inputs {
+                (i, self.files[i].stamp).hash(&mut h);
+            }
+            let sig = h.finish();
+            if cache.results.get(&def.unit).is_some_and(|(s, _)| *s == sig) {
+                continue;
+            }
+            let out = self.unit_diagnostics(def);
+            if let Some((_, old)) = cache.results.remove(&def.unit) {
+                for (id, _) in old {
+                    changed.insert(id);
+                    if let Some(v) = cache.by_file.get_mut(&id) {
+                        v.retain(|(w, _)| *w != def.unit);
+                    }
+                }
+            }
+            for (id, d) in &out {
+                changed.insert(*id);
+                cache
+                    .by_file
+                    .entry(*id)
+                    .or_default()
+                    .push((def.unit.clone(), d.clone()));
+            }
+            cache.results.insert(def.unit.clone(), (sig, out));
+        }
+        self.cross = cache;
+        changed
+    }
+
+    /// Every diagnostic of one file: its own (when in scope) and the cross-file ones of the
+    /// units, de-duplicated (a file in several views gets the same finding from each), sorted by
+    /// position. Needs [`Workspace::refresh_cross`] first.
+    pub fn file_diagnostics(&self, id: usize) -> Vec<Diagnostic> {
+        let f = &self.files[id];
+        let mut out: Vec<Diagnostic> = if f.in_scope && f.live {
+            f.analysis.diagnostics.clone()
+        } else {
+            Vec::new()
+        };
+        if let Some(cross) = self.cross.by_file.get(&id) {
+            let mut seen: HashSet<(u32, u32, crate::analysis::Code, &str)> = HashSet::new();
+            for (_, d) in cross {
+                if seen.insert((d.span.start, d.span.end, d.code, d.message.as_str())) {
+                    out.push(d.clone());
+                }
+            }
+        }
+        sort(&mut out);
+        out
+    }
+}
+
+/// The order of a file's diagnostics: by position, then rule, then message.
+pub(super) fn sort(d: &mut [Diagnostic]) {
+    d.sort_by(|a, b| {
+        (a.span.start, a.span.end, a.code, &a.message).cmp(&(b.span.start, b.span.end, b.code, &b.message))
+    });
+}
