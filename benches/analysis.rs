@@ -305,6 +305,31 @@ fn bench_workspace() {
     );
 }
 
+/// The cross-file units of one large view (2,000 Markdown agents and a config of 500): how long
+/// each takes to recompute, which is what a keystroke in one of those agents costs beyond the
+/// file's own analysis when the edit changes its frontmatter.
+fn bench_units() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(&root.join("opencode.json"), &config_with_agents(500));
+    for i in 0..2000 {
+        write(&root.join(format!(".opencode/agents/md-{i}.md")), TYPICAL_AGENT);
+    }
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).expect("workspace loads");
+    for def in ws.units() {
+        let times = sample(300, 3, || {
+            black_box(ws.unit_diagnostics(black_box(&def)));
+        });
+        println!(
+            "unit {:?} of {} files: median {:.0} µs, p95 {:.0} µs",
+            def.unit,
+            def.inputs.len(),
+            micros(percentile(&times, 0.5)),
+            micros(percentile(&times, 0.95)),
+        );
+    }
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; a non-flag argument selects benchmarks by substring.
     let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
@@ -323,5 +348,8 @@ fn main() {
     }
     if wanted("workspace") {
         bench_workspace();
+    }
+    if wanted("units") {
+        bench_units();
     }
 }

@@ -11,8 +11,15 @@ use crate::workspace::{File, Workspace};
 
 /// Path shown to the user: relative to the current directory when possible, `/` separated.
 pub fn display_path(path: &Path) -> String {
-    let cwd = std::env::current_dir().ok();
-    let canonical = cwd.as_deref().and_then(|c| std::fs::canonicalize(c).ok());
+    // The current directory, as given and canonical, read once (a report may name a file
+    // thousands of times).
+    static CWD: std::sync::OnceLock<(Option<std::path::PathBuf>, Option<std::path::PathBuf>)> =
+        std::sync::OnceLock::new();
+    let (cwd, canonical) = CWD.get_or_init(|| {
+        let cwd = std::env::current_dir().ok();
+        let canonical = cwd.as_deref().and_then(|c| std::fs::canonicalize(c).ok());
+        (cwd, canonical)
+    });
     let rel = [cwd.as_deref(), canonical.as_deref()]
         .into_iter()
         .flatten()
