@@ -181,6 +181,41 @@ fn diagnostics_on_open() {
     s.finish();
 }
 
+/// A file with more problems than an editor can show: the first 1,000 are published, then one
+/// information diagnostic, where the next one is, says how many more there are; in a workspace
+/// file and in an untitled document alike.
+#[test]
+fn at_most_a_thousand_diagnostics_per_file() {
+    let ws = workspace(&[]);
+    let root = root_of(&ws);
+    let mut s = Server::start(&root, Setup::default());
+    let mut text = String::from("---\ndescription: d\n");
+    for i in 0..1200 {
+        text.push_str(&format!("k{i}: v\n"));
+    }
+    text.push_str("---\nBody\n");
+    for uri in [
+        uri_of(&root.join(".opencode/agents/big.md")),
+        "untitled:Untitled-1".to_string(),
+    ] {
+        s.open(&uri, "markdown", 1, &text);
+        let p = s.expect_publish(&uri);
+        let d = p["diagnostics"].as_array().unwrap();
+        assert_eq!(d.len(), 1001, "{uri}");
+        assert!(d[..1000].iter().all(|d| d["code"] == "unknown-key"), "{uri}");
+        assert_eq!(d[999]["range"]["start"]["line"], 1001, "{uri}");
+        let last = &d[1000];
+        assert_eq!(last["severity"], 3, "{uri}");
+        assert!(last.get("code").is_none(), "{last}");
+        assert_eq!(last["range"]["start"], json!({ "line": 1002, "character": 0 }), "{uri}");
+        assert!(
+            last["message"].as_str().unwrap().starts_with("200 more problems"),
+            "{last}"
+        );
+    }
+    s.finish();
+}
+
 // ---------------------------------------------------------------------------------------------
 // 3. Incremental edits with CJK and emoji, in both encodings
 // ---------------------------------------------------------------------------------------------

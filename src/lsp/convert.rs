@@ -39,6 +39,30 @@ pub struct Indexed<'a> {
 }
 
 /// Convert one core diagnostic; `None` when its code is turned off in the settings.
+/// The most diagnostics published for one file: an editor cannot show more usefully, and a
+/// file with hundreds of thousands of problems would flood the client.
+pub const MAX_PUBLISHED: usize = 1000;
+
+/// The last diagnostic of a file that has more than [`MAX_PUBLISHED`]: how many are not shown,
+/// at the first of them.
+pub fn more_problems(more: usize, here: &Indexed, at: analysis::Span, enc: Encoding) -> lsp::Diagnostic {
+    lsp::Diagnostic {
+        range: range(
+            here.text,
+            here.index,
+            analysis::Span::new(at.start as usize, at.start as usize),
+            enc,
+        ),
+        severity: Some(lsp::DiagnosticSeverity::INFORMATION),
+        source: Some("agent-lsp".into()),
+        message: format!(
+            "{more} more problem{} in this file, from here on, are not shown (agent-lsp publishes at most {MAX_PUBLISHED} per file); `agent-lsp check` lists them all",
+            if more == 1 { "" } else { "s" }
+        ),
+        ..Default::default()
+    }
+}
+
 pub fn diagnostic(
     d: &analysis::Diagnostic,
     here: &Indexed,

@@ -441,7 +441,19 @@ impl State {
             text: &f.text,
             index: &f.index,
         };
-        diags
+        // At most MAX_PUBLISHED per file: the rest (those the settings keep) are counted and
+        // named by one last diagnostic, where the first of them is.
+        let shown = diags
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| self.settings.severity_of(d.code, d.severity).is_some())
+            .nth(convert::MAX_PUBLISHED)
+            .map(|(i, _)| i);
+        let (diags, rest) = match shown {
+            Some(i) => diags.split_at(i),
+            None => (diags, &[][..]),
+        };
+        let mut out: Vec<lsp::Diagnostic> = diags
             .iter()
             .filter_map(|d| {
                 // Related locations in other files carry their own spans; resolve per item.
@@ -460,7 +472,15 @@ impl State {
                 };
                 convert::diagnostic(d, &here, &other_for, &self.settings, self.encoding)
             })
-            .collect()
+            .collect();
+        if let Some(first) = rest.first() {
+            let more = rest
+                .iter()
+                .filter(|d| self.settings.severity_of(d.code, d.severity).is_some())
+                .count();
+            out.push(convert::more_problems(more, &here, first.span, self.encoding));
+        }
+        out
     }
 
     fn solo_publish(&self, key: &str) -> Option<Publish> {
@@ -472,11 +492,20 @@ impl State {
                     text: &s.text,
                     index: &s.index,
                 };
-                s.analysis
+                let mut out: Vec<lsp::Diagnostic> = Vec::new();
+                let mut rest = s
+                    .analysis
                     .diagnostics
                     .iter()
-                    .filter_map(|d| convert::diagnostic(d, &here, &|_| None, &self.settings, self.encoding))
-                    .collect()
+                    .filter(|d| self.settings.severity_of(d.code, d.severity).is_some());
+                for d in rest.by_ref().take(convert::MAX_PUBLISHED) {
+                    out.extend(convert::diagnostic(d, &here, &|_| None, &self.settings, self.encoding));
+                }
+                let rest: Vec<&analysis::Diagnostic> = rest.collect();
+                if let Some(first) = rest.first() {
+                    out.push(convert::more_problems(rest.len(), &here, first.span, self.encoding));
+                }
+                out
             }
             None => Vec::new(),
         };
