@@ -265,6 +265,19 @@ impl Workspace {
     pub fn upsert(&mut self, path: &Path, kind: FileKind, role: Role, text: String, in_scope: bool) -> usize {
         let analysis = analysis::analyze(&kind, &text);
         let index = LineIndex::new(&text);
+        self.upsert_analyzed(path, kind, role, text, (analysis, index), in_scope)
+    }
+
+    /// [`Workspace::upsert`] with the analysis and line index already computed.
+    fn upsert_analyzed(
+        &mut self,
+        path: &Path,
+        kind: FileKind,
+        role: Role,
+        text: String,
+        (analysis, index): (FileAnalysis, LineIndex),
+        in_scope: bool,
+    ) -> usize {
         let file = File {
             path: path.to_path_buf(),
             kind,
@@ -639,8 +652,57 @@ impl Workspace {
 
     fn load_markdown_of(&mut self, dir: &Path) {
         let in_scope = self.in_roots(dir);
-        for (p, kind) in discover::markdown_agents(dir) {
-            self.read_and_add(&p, kind.into(), Role::Markdown { dir: dir.to_path_buf() }, in_scope);
+        let items = discover::markdown_agents(dir)
+            .into_iter()
+            .map(|(p, kind)| (p, kind.into(), Role::Markdown { dir: dir.to_path_buf() }, in_scope))
+            .collect();
+        self.read_and_add_all(items);
+    }
+
+    /// [`Workspace::read_and_add`] for many files: those not loaded yet are read and analysed
+    /// on every core, then added in the order given.
+    fn read_and_add_all(&mut self, items: Vec<(PathBuf, FileKind, Role, bool)>) {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        let (fresh, known): (Vec<_>, Vec<_>) = items.into_iter().partition(|(p, ..)| {
+            self.id(p).is_none() && !self.errors.iter().any(|(e, _)| e == p)
+        });
+        for (p, kind, role, in_scope) in known {
+            self.read_and_add(&p, kind, role, in_scope);
+        }
+        if threads < 2 || fresh.len() < 32 {
+            for (p, kind, role, in_scope) in fresh {
+                self.read_and_add(&p, kind, role, in_scope);
+            }
+            return;
+        }
+        type Read = Result<(String, Option<Diagnostic>, FileAnalysis, LineIndex), String>;
+        let work = |(p, kind, ..): &(PathBuf, FileKind, Role, bool)| -> Read {
+            let (text, problem) = read_text(p)?;
+            let analysis = analysis::analyze(kind, &text);
+            let index = LineIndex::new(&text);
+            Ok((text, problem, analysis, index))
+        };
+        let chunk = fresh.len().div_ceil(threads);
+        let results: Vec<Read> = std::thread::scope(|scope| {
+            let handles: Vec<_> = fresh
+                .chunks(chunk)
+                .map(|part| scope.spawn(move || part.iter().map(work).collect::<Vec<Read>>()))
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                .collect()
+        });
+        for ((p, kind, role, in_scope), result) in fresh.into_iter().zip(results) {
+            match result {
+                Ok((text, problem, analysis, index)) => {
+                    let id = self.upsert_analyzed(&p, kind, role, text, (analysis, index), in_scope);
+                    if let Some(problem) = problem {
+                        self.files[id].analysis.diagnostics.insert(0, problem);
+                    }
+                }
+                Err(e) => self.errors.push((p, e)),
+            }
         }
     }
 
