@@ -1,0 +1,224 @@
+//! The incremental cross-file machinery (`src/workspace/cross.rs`) against a fresh server.
+//!
+//! A workspace with every kind of file the cross-file checks read (an opencode config, agents,
+//! a command and skills; Claude Code agents and a skill; a Zuno config and agent) goes through
+//! random sequences of operations on the server's state: documents opened, edited, closed;
+//! files written, created and deleted on disk with the watcher's events. The texts are picked
+//! from small pools of names and modes, so that agents appear, vanish, collide, become the
+//! default agent or stop being one, and skill names match or miss. At checkpoints, what the
+//! server last published for every file must equal, as a set, what a fresh server publishes on
+//! the same disk with the same documents open.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use agent_lsp::analysis::Encoding;
+use agent_lsp::lsp::settings::{GlobalConfig, Settings};
+use agent_lsp::lsp::state::{Publish, State};
+use tower_lsp_server::ls_types::{FileChangeType, FileEvent, TextDocumentContentChangeEvent, Uri};
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const NAMES: &[&str] = &["rev", "plan", "lead", "helper", "revv"];
+const MODES: &[&str] = &["primary", "subagent", "all", "bogus"];
+const SKILLS: &[&str] = &["tdd", "lint", "tdx", "release-notes"];
+
+/// The files of the workspace (some absent at first), with how to write a random text of each.
+const FILES: &[&str] = &[
+    "opencode.json",
+    ".opencode/agents/a.md",
+    ".opencode/agents/b.md",
+    ".opencode/agents/team/c.md",
+    ".opencode/commands/go.md",
+    ".opencode/skills/one/SKILL.md",
+    ".opencode/skills/two/SKILL.md",
+    ".claude/agents/x.md",
+    ".claude/agents/y.md",
+    ".claude/skills/lint/SKILL.md",
+    "zuno.json",
+    ".zuno/agents/z.md",
+];
+
+fn random_text(rng: &mut Rng, rel: &str) -> String {
+    let name = rng.pick(NAMES);
+    let mode = rng.pick(MODES);
+    let skill = rng.pick(SKILLS);
+    if rel == "opencode.json" {
+        return format!(
+            "{{\n  \"default_agent\": \"{name}\",\n  \"agent\": {{ \"{}\": {{ \"mode\": \"{mode}\" }} }},\n  \"permission\": {{ \"skill\": {{ \"{skill}\": \"allow\" }} }}\n}}\n",
+            rng.pick(NAMES)
+        );
+    }
+    if rel == "zuno.json" {
+        return format!("{{ \"default_agent\": \"{name}\" }}\n");
+    }
+    if rel.ends_with("SKILL.md") {
+        return match rng.below(4) {
+            0 => "no frontmatter\n".to_string(),
+            _ => format!("---\nname: {skill}\ndescription: d\n---\nSteps.\n"),
+        };
+    }
+    if rel.starts_with(".opencode/commands") {
+        return format!("---\ndescription: d\nagent: {name}\n---\nGo $1\n");
+    }
+    if rel.starts_with(".claude/agents") {
+        return format!(
+            "---\nname: {name}\ndescription: d\ntools: Read, Agent({})\nskills: [{skill}]\n---\nBody\n",
+            rng.pick(NAMES)
+        );
+    }
+    if rel.starts_with(".zuno") {
+        return format!("---\ndescription: d\nmode: {mode}\n---\nBody\n");
+    }
+    // An opencode agent: settings, a name, a skill rule; sometimes no frontmatter, sometimes
+    // only the body changes.
+    match rng.below(6) {
+        0 => "Just a prompt, no frontmatter.\n".to_string(),
+        1 => format!("---\ndescription: d\nmode: {mode}\nname: {name}\n---\nBody\n"),
+        _ => format!(
+            "---\ndescription: d\nmode: {mode}\npermission:\n  skill:\n    {skill}: deny\n---\nBody {}\n",
+            rng.below(3)
+        ),
+    }
+}
+
+fn settings() -> Settings {
+    Settings {
+        global: GlobalConfig::Off,
+        ..Settings::default()
+    }
+}
+
+fn uri(root: &Path, rel: &str) -> Uri {
+    Uri::from_str(&format!("file://{}", root.join(rel).display())).unwrap()
+}
+
+/// The last publish per URI, diagnostics sorted as text (the order within a publish is not the
+/// property under test here; equality as sets is).
+type Published = BTreeMap<String, Vec<String>>;
+
+fn record(into: &mut Published, publishes: Vec<Publish>) {
+    for p in publishes {
+        let mut d: Vec<String> = p
+            .diagnostics
+            .iter()
+            .map(|d| serde_json::to_string(d).unwrap())
+            .collect();
+        d.sort();
+        into.insert(p.uri.as_str().to_string(), d);
+    }
+}
+
+fn non_empty(p: &Published) -> BTreeMap<&String, &Vec<String>> {
+    p.iter().filter(|(_, d)| !d.is_empty()).collect()
+}
+
+fn run(seed: u64, steps: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let root: PathBuf = fs::canonicalize(dir.path()).unwrap();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    let mut rng = Rng(seed);
+    let write = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+    };
+    // About two thirds of the files exist at the start.
+    for rel in FILES {
+        if rng.below(3) > 0 {
+            write(rel, &random_text(&mut rng, rel));
+        }
+    }
+    let mut state = State::new(vec![root.clone()], Encoding::Utf16, settings());
+    let mut published = Published::new();
+    record(&mut published, state.scan());
+    // Open documents: path -> (version, text).
+    let mut open: BTreeMap<&str, (i32, String)> = BTreeMap::new();
+    let mut checkpoints = 0;
+    for step in 0..steps {
+        let rel = FILES[rng.below(FILES.len())];
+        let u = uri(&root, rel);
+        let lang = if rel.ends_with(".json") { "json" } else { "markdown" };
+        let on_disk = root.join(rel).exists();
+        let out = match (open.contains_key(rel), rng.below(4)) {
+            (false, 0) => {
+                let text = random_text(&mut rng, rel);
+                open.insert(rel, (1, text.clone()));
+                state.open(u, lang, 1, text)
+            }
+            (true, 0 | 1) => {
+                let text = random_text(&mut rng, rel);
+                let (version, current) = open.get_mut(rel).unwrap();
+                *version += 1;
+                *current = text.clone();
+                let change = TextDocumentContentChangeEvent {
+                    range: None,
+                    range_length: None,
+                    text,
+                };
+                state.change(&u, *version, vec![change])
+            }
+            (true, _) => {
+                open.remove(rel);
+                state.close(&u)
+            }
+            (false, 1) if on_disk => {
+                fs::remove_file(root.join(rel)).unwrap();
+                state.watched(vec![FileEvent::new(u, FileChangeType::DELETED)])
+            }
+            (false, _) => {
+                write(rel, &random_text(&mut rng, rel));
+                let typ = if on_disk {
+                    FileChangeType::CHANGED
+                } else {
+                    FileChangeType::CREATED
+                };
+                state.watched(vec![FileEvent::new(u, typ)])
+            }
+        };
+        record(&mut published, out);
+        if step % 20 == 19 || step + 1 == steps {
+            let mut fresh = State::new(vec![root.clone()], Encoding::Utf16, settings());
+            let mut want = Published::new();
+            record(&mut want, fresh.scan());
+            for (rel, (version, text)) in &open {
+                let lang = if rel.ends_with(".json") { "json" } else { "markdown" };
+                record(&mut want, fresh.open(uri(&root, rel), lang, *version, text.clone()));
+            }
+            assert_eq!(
+                non_empty(&published),
+                non_empty(&want),
+                "seed {seed:#x}, after step {step}; open: {:?}",
+                open.keys().collect::<Vec<_>>()
+            );
+            checkpoints += 1;
+        }
+    }
+    assert!(checkpoints >= steps / 20);
+}
+
+#[test]
+fn random_operations_agree_with_a_fresh_server() {
+    for seed in [
+        0x9E37_79B9_7F4A_7C15,
+        0x1234_5678_9ABC_DEF1,
+        0x0F0F_1E1E_2D2D_3C3C,
+        0xDEAD_BEEF_CAFE_F00D,
+    ] {
+        run(seed, 200);
+    }
+}
