@@ -316,6 +316,29 @@ fn bench_units() {
         write(&root.join(format!(".opencode/agents/md-{i}.md")), TYPICAL_AGENT);
     }
     let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).expect("workspace loads");
+    if std::env::var_os("UNITS_DETAIL").is_some() {
+        let def = ws.units().into_iter().next().unwrap();
+        let t = |name: &str, f: &mut dyn FnMut()| {
+            let times = sample(100, 3, &mut *f);
+            println!("  {name}: median {:.0} µs", micros(percentile(&times, 0.5)));
+        };
+        t("view_files", &mut || {
+            black_box(ws.view_files(&def.view));
+        });
+        let vf = ws.view_files(&def.view);
+        t("opencode_skills", &mut || {
+            black_box(ws.opencode_skills(root));
+        });
+        t("project::check", &mut || {
+            black_box(agent_lsp::analysis::opencode::project::check(&vf));
+        });
+        t("registry", &mut || {
+            black_box(agent_lsp::analysis::opencode::project::registry(&vf));
+        });
+        t("check_skill_patterns", &mut || {
+            black_box(agent_lsp::analysis::opencode::project::check_skill_patterns(&vf, &[]));
+        });
+    }
     for def in ws.units() {
         let times = sample(300, 3, || {
             black_box(ws.unit_diagnostics(black_box(&def)));

@@ -43,6 +43,9 @@ pub struct UnitDef {
     pub unit: Unit,
     pub view: Vec<usize>,
     pub inputs: Vec<usize>,
+    /// For `View`: the group of each file of `view` (files of one config directory share one),
+    /// computed with the unit list since it depends on roles only.
+    pub groups: Vec<usize>,
 }
 
 /// The cached results (see the module documentation).
@@ -145,13 +148,16 @@ impl Workspace {
         };
         let skills = ids(&|f| matches!(f.role, Role::Skill { .. }));
         let mut out = Vec::new();
+        let all_groups = self.groups();
         for (dir, view) in self.project_views() {
             let mut inputs = view.clone();
             inputs.extend(&skills);
+            let groups = view.iter().map(|&i| all_groups[i]).collect();
             out.push(UnitDef {
                 unit: Unit::View(dir),
                 view,
                 inputs,
+                groups,
             });
         }
         let claude = ids(&|f| matches!(f.role, Role::Claude { .. }));
@@ -162,6 +168,7 @@ impl Workspace {
                 unit: Unit::Claude,
                 view: Vec::new(),
                 inputs,
+                groups: Vec::new(),
             });
         }
         if !skills.is_empty() {
@@ -169,6 +176,7 @@ impl Workspace {
                 unit: Unit::Skills,
                 view: Vec::new(),
                 inputs: skills,
+                groups: Vec::new(),
             });
         }
         if self
@@ -181,6 +189,7 @@ impl Workspace {
                 unit: Unit::Commands,
                 view: Vec::new(),
                 inputs: ids(&|_| true),
+                groups: Vec::new(),
             });
         }
         for dir in self.zuno_projects() {
@@ -189,6 +198,7 @@ impl Workspace {
                 unit: Unit::Zuno(dir),
                 inputs: view.clone(),
                 view,
+                groups: Vec::new(),
             });
         }
         out
@@ -200,7 +210,16 @@ impl Workspace {
         use crate::analysis::opencode::project;
         let mut out = match &def.unit {
             Unit::View(dir) => {
-                let vf = self.view_files(&def.view);
+                let vf: Vec<project::ViewFile> = def
+                    .view
+                    .iter()
+                    .zip(&def.groups)
+                    .map(|(&id, &group)| project::ViewFile {
+                        file: id,
+                        analysis: self.files[id].effective_analysis(),
+                        group,
+                    })
+                    .collect();
                 let skills = self.opencode_skills(dir);
                 let names: Vec<&str> = skills.iter().map(|(n, _)| n.as_str()).collect();
                 let mut d = project::check(&vf);

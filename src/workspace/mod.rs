@@ -663,9 +663,9 @@ impl Workspace {
     /// on every core, then added in the order given.
     fn read_and_add_all(&mut self, items: Vec<(PathBuf, FileKind, Role, bool)>) {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-        let (fresh, known): (Vec<_>, Vec<_>) = items.into_iter().partition(|(p, ..)| {
-            self.id(p).is_none() && !self.errors.iter().any(|(e, _)| e == p)
-        });
+        let (fresh, known): (Vec<_>, Vec<_>) = items
+            .into_iter()
+            .partition(|(p, ..)| self.id(p).is_none() && !self.errors.iter().any(|(e, _)| e == p));
         for (p, kind, role, in_scope) in known {
             self.read_and_add(&p, kind, role, in_scope);
         }
@@ -1437,7 +1437,7 @@ impl Workspace {
     }
 
     /// Files of one config directory share a group (their directory's first file id).
-    fn groups(&self) -> Vec<usize> {
+    pub(crate) fn groups(&self) -> Vec<usize> {
         let mut first: HashMap<&Path, usize> = HashMap::new();
         (0..self.files.len())
             .map(|id| match &self.files[id].role {

@@ -103,6 +103,14 @@ struct Merged {
 /// same name do not merge: opencode keeps one object per name for the folder, so the file read
 /// last replaces the others entirely (read in path order here).
 pub fn declarations_in_merge_order<'a>(view: &[ViewFile<'a>]) -> Vec<(&'a str, Vec<(usize, &'a super::AgentDecl)>)> {
+    declarations_of(view, None)
+}
+
+/// [`declarations_in_merge_order`], for the names in `only` when given.
+fn declarations_of<'a>(
+    view: &[ViewFile<'a>],
+    only: Option<&std::collections::HashSet<&str>>,
+) -> Vec<(&'a str, Vec<(usize, &'a super::AgentDecl)>)> {
     let mut merged: Vec<(&'a str, Vec<(usize, &'a super::AgentDecl)>)> = Vec::new();
     let mut index: std::collections::HashMap<&'a str, usize> = std::collections::HashMap::new();
     // Per name: the group of the Markdown declaration last pushed, if it is the last one.
@@ -114,6 +122,9 @@ pub fn declarations_in_merge_order<'a>(view: &[ViewFile<'a>]) -> Vec<(&'a str, V
                     continue;
                 }
                 let name = decl.name.as_str();
+                if only.is_some_and(|o| !o.contains(name)) {
+                    continue;
+                }
                 let i = *index.entry(name).or_insert_with(|| {
                     merged.push((name, Vec::new()));
                     merged.len() - 1
@@ -138,8 +149,14 @@ pub fn declarations_in_merge_order<'a>(view: &[ViewFile<'a>]) -> Vec<(&'a str, V
 }
 
 pub fn registry(view: &[ViewFile]) -> Registry {
+    registry_of(view, None)
+}
+
+/// The registry restricted to the built-ins and the names in `only` (when given): what a check
+/// that looks up a few names needs, at a fraction of the cost in a view of thousands of agents.
+fn registry_of(view: &[ViewFile], only: Option<&std::collections::HashSet<&str>>) -> Registry {
     let mut merged: Vec<Merged> = Vec::new();
-    for (name, decls) in declarations_in_merge_order(view) {
+    for (name, decls) in declarations_of(view, only) {
         let mut m = Merged {
             name: name.to_string(),
             ..Merged::default()
@@ -227,7 +244,6 @@ pub fn registry(view: &[ViewFile]) -> Registry {
 
 /// Cross-file checks of one view. Diagnostics come back with the id of the file they belong to.
 pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
-    let reg = registry(view);
     let mut out = Vec::new();
     let plugins = view.iter().any(|vf| vf.analysis.has_plugins);
     // default_agent: the last layer that sets it wins; only that value matters.
@@ -235,8 +251,26 @@ pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
         .iter()
         .flat_map(|vf| vf.analysis.refs.iter().map(move |r| (vf.file, r)))
         .rfind(|(_, r)| r.kind == RefKind::DefaultAgent);
+    // The names these checks look up; the whole registry only for a "did you mean".
+    let mut needed: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    needed.extend(winner.map(|(_, r)| r.name.as_str()));
+    for vf in view {
+        needed.extend(
+            vf.analysis
+                .refs
+                .iter()
+                .filter(|r| r.kind == RefKind::CommandAgent)
+                .map(|r| r.name.as_str()),
+        );
+        if vf.analysis.reading == Some(super::markdown::Reading::NoFrontmatter) {
+            needed.extend(vf.analysis.agents.iter().map(|d| d.name.as_str()));
+        }
+    }
+    let reg = registry_of(view, Some(&needed));
+    let full: std::cell::OnceCell<Registry> = std::cell::OnceCell::new();
+    let all = || full.get_or_init(|| registry(view));
     if let Some((file, r)) = winner
-        && let Some(d) = check_default_agent(&reg, &r.name, r.span, plugins)
+        && let Some(d) = check_default_agent(&reg, &all, &r.name, r.span, plugins)
     {
         out.push((file, d));
     }
@@ -246,7 +280,7 @@ pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
             if by_name.get(r.name.as_str()).is_some_and(|a| a.disabled.is_none()) {
                 continue;
             }
-            let suggestion = closest(&r.name, reg.active_names());
+            let suggestion = closest(&r.name, all().active_names());
             out.push((
                 vf.file,
                 Diagnostic::new(
@@ -453,9 +487,15 @@ fn markdown_without_frontmatter(view: &[ViewFile], reg: &Registry, out: &mut Vec
     }
 }
 
-fn check_default_agent(reg: &Registry, name: &str, span: Span, plugins: bool) -> Option<Diagnostic> {
+fn check_default_agent<'r>(
+    reg: &Registry,
+    all: &dyn Fn() -> &'r Registry,
+    name: &str,
+    span: Span,
+    plugins: bool,
+) -> Option<Diagnostic> {
     let Some(agent) = reg.get(name) else {
-        let suggestion = closest(name, reg.active_names());
+        let suggestion = closest(name, all().active_names());
         let mut d = Diagnostic::new(
             Code::InvalidDefaultAgent,
             span,
