@@ -19,6 +19,7 @@ pub mod claude;
 pub mod command;
 pub mod diagnostic;
 pub mod edit;
+pub mod hash;
 pub mod opencode;
 pub mod rules;
 pub mod skill;

@@ -268,7 +268,7 @@ impl Workspace {
             changed.extend(0..self.files.len());
         }
         for def in &cache.units {
-            let mut h = std::collections::hash_map::DefaultHasher::new();
+            let mut h = crate::analysis::hash::FxHasher::default();
             for &i in &def.inputs {
                 (i, self.files[i].stamp).hash(&mut h);
             }

@@ -73,7 +73,7 @@ impl Registry {
     }
 
     /// A name → agent index, for many lookups.
-    pub fn index(&self) -> std::collections::HashMap<&str, &RegisteredAgent> {
+    pub fn index(&self) -> crate::analysis::hash::FxHashMap<&str, &RegisteredAgent> {
         self.agents.iter().map(|a| (a.name.as_str(), a)).collect()
     }
 
@@ -109,12 +109,13 @@ pub fn declarations_in_merge_order<'a>(view: &[ViewFile<'a>]) -> Vec<(&'a str, V
 /// [`declarations_in_merge_order`], for the names in `only` when given.
 fn declarations_of<'a>(
     view: &[ViewFile<'a>],
-    only: Option<&std::collections::HashSet<&str>>,
+    only: Option<&crate::analysis::hash::FxHashSet<&str>>,
 ) -> Vec<(&'a str, Vec<(usize, &'a super::AgentDecl)>)> {
     let mut merged: Vec<(&'a str, Vec<(usize, &'a super::AgentDecl)>)> = Vec::new();
-    let mut index: std::collections::HashMap<&'a str, usize> = std::collections::HashMap::new();
+    let mut index: crate::analysis::hash::FxHashMap<&'a str, usize> = crate::analysis::hash::FxHashMap::default();
     // Per name: the group of the Markdown declaration last pushed, if it is the last one.
-    let mut last_md: std::collections::HashMap<&'a str, (usize, DeclOrigin)> = std::collections::HashMap::new();
+    let mut last_md: crate::analysis::hash::FxHashMap<&'a str, (usize, DeclOrigin)> =
+        crate::analysis::hash::FxHashMap::default();
     for late in [false, true] {
         for vf in view {
             for decl in &vf.analysis.agents {
@@ -154,7 +155,7 @@ pub fn registry(view: &[ViewFile]) -> Registry {
 
 /// The registry restricted to the built-ins and the names in `only` (when given): what a check
 /// that looks up a few names needs, at a fraction of the cost in a view of thousands of agents.
-fn registry_of(view: &[ViewFile], only: Option<&std::collections::HashSet<&str>>) -> Registry {
+fn registry_of(view: &[ViewFile], only: Option<&crate::analysis::hash::FxHashSet<&str>>) -> Registry {
     let mut merged: Vec<Merged> = Vec::new();
     for (name, decls) in declarations_of(view, only) {
         let mut m = Merged {
@@ -202,7 +203,7 @@ fn registry_of(view: &[ViewFile], only: Option<&std::collections::HashSet<&str>>
             definitions: vec![Source::BuiltIn],
         })
         .collect();
-    let mut by_name: std::collections::HashMap<String, usize> =
+    let mut by_name: crate::analysis::hash::FxHashMap<String, usize> =
         agents.iter().enumerate().map(|(i, a)| (a.name.clone(), i)).collect();
     for m in merged {
         let idx = match by_name.get(&m.name) {
@@ -252,7 +253,7 @@ pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
         .flat_map(|vf| vf.analysis.refs.iter().map(move |r| (vf.file, r)))
         .rfind(|(_, r)| r.kind == RefKind::DefaultAgent);
     // The names these checks look up; the whole registry only for a "did you mean".
-    let mut needed: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut needed: crate::analysis::hash::FxHashSet<&str> = crate::analysis::hash::FxHashSet::default();
     needed.extend(winner.map(|(_, r)| r.name.as_str()));
     for vf in view {
         needed.extend(
@@ -566,7 +567,8 @@ fn duplicate_markdown_agents(view: &[ViewFile], out: &mut Vec<(usize, Diagnostic
         .filter(|(_, _, d)| matches!(d.origin, DeclOrigin::Markdown | DeclOrigin::ModeFile))
         .collect();
     // Only names declared more than once can collide: group first.
-    let mut by_name: std::collections::HashMap<(&str, usize), Vec<usize>> = std::collections::HashMap::new();
+    let mut by_name: crate::analysis::hash::FxHashMap<(&str, usize), Vec<usize>> =
+        crate::analysis::hash::FxHashMap::default();
     for (i, (_, group, decl)) in md.iter().enumerate() {
         by_name.entry((decl.name.as_str(), *group)).or_default().push(i);
     }
