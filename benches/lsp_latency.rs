@@ -10,7 +10,10 @@
 //! - (e) in one project with 2,000 Markdown agents and an `opencode.json` of 500 agents (all in
 //!   one view, the worst case for cross-file checks): `initialize` to the first diagnostics of
 //!   the opened agent, then (a)'s edit on that agent, and the server's resident memory;
-//! - (f) the same with 10,000 Markdown agents in 10 packages of 1,000.
+//! - (f) the same with 10,000 Markdown agents in 10 packages of 1,000;
+//! - with `AGNIX_LSP=/path/to/agnix-lsp` (`cargo install agnix-lsp@0.60.3`), the peer and
+//!   agent-lsp side by side in one run: full-text edits of one agent alone and among 2,500,
+//!   first publish, memory.
 //!
 //! It drives the release binary (`target/release/agent-lsp`, found next to this bench's own
 //! executable) and prints p50 and p95 in milliseconds. Std only: a minimal LSP client with
@@ -147,8 +150,14 @@ struct Client {
 
 impl Client {
     fn spawn(bin: &Path, root: &Path, config_home: &Path) -> Client {
-        let mut child = Command::new(bin)
-            .arg("serve")
+        let is_agnix = bin
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("agnix"));
+        let mut command = Command::new(bin);
+        if !is_agnix {
+            command.arg("serve");
+        }
+        let mut child = command
             .current_dir(root)
             .env("XDG_CONFIG_HOME", config_home)
             .env("HOME", config_home)
@@ -270,6 +279,16 @@ impl Client {
     fn change(&mut self, uri: &str, version: i64, line: usize, from: usize, to: usize, text: &str) {
         let params = format!(
             r#"{{"textDocument":{{"uri":{},"version":{version}}},"contentChanges":[{{"range":{{"start":{{"line":{line},"character":{from}}},"end":{{"line":{line},"character":{to}}}}},"text":{}}}]}}"#,
+            json_string(uri),
+            json_string(text)
+        );
+        self.notify("textDocument/didChange", &params);
+    }
+
+    /// A full-document `didChange` (agnix-lsp offers only full sync).
+    fn change_full(&mut self, uri: &str, version: i64, text: &str) {
+        let params = format!(
+            r#"{{"textDocument":{{"uri":{},"version":{version}}},"contentChanges":[{{"text":{}}}]}}"#,
             json_string(uri),
             json_string(text)
         );
@@ -626,12 +645,89 @@ fn bench_large(bin: &Path, home: &Path, tag: &str, label: &str, packages: usize,
         &format!("({label}) initialize -> first publish of the opened agent"),
         vec![ms(first - sent)],
     );
+    // A large workspace is indexed in the background: the other agents' publishes (each has a
+    // finding) come when the index is ready. Keystrokes are measured after that.
+    let other = format!("file://{}", path.with_file_name("md0.md").display());
+    let ready = c.wait_publish(&other, None);
+    report(
+        &format!("({label}) initialize -> index ready (every file published)"),
+        vec![ms(ready - sent)],
+    );
     let samples = edit_latency(&mut c, &uri, 2, 6, "subagent", "subagnt", 300);
     report(&format!("({label}) didChange -> publish, an agent among them"), samples);
     if let Some(mib) = rss_mib(&c) {
         println!("({label}) resident memory of the server after indexing and the edits: {mib:.1} MiB");
     }
     c.finish();
+}
+
+/// The same measurements with agnix-lsp (`AGNIX_LSP=/path/to/agnix-lsp`), the closest peer, on
+/// the same workspaces and edits: full-document changes (its only sync), and the first publish
+/// for the document after each change (agnix does not echo versions).
+fn bench_agnix(agnix: &Path, ours: &Path, home: &Path) {
+    for (label, bin) in [("agent-lsp", ours), ("agnix-lsp", agnix)] {
+        // One agent in a 1-file workspace.
+        let ws = TempDir::new("peer-a");
+        let a = agent_file(0, "subagent");
+        let b = a.replacen("mode: subagent", "mode: subagnt", 1);
+        write(&ws.0, ".opencode/agents/reviewer.md", &a);
+        let mut c = Client::start(bin, &ws.0, home);
+        let uri = format!("file://{}", ws.0.join(".opencode/agents/reviewer.md").display());
+        c.open(&uri, "markdown", 1, &a);
+        c.wait_publish(&uri, None);
+        let samples = full_edit_latency(&mut c, &uri, &a, &b, 200);
+        report(
+            &format!("(peer {label}) full-text didChange -> publish, 1 agent"),
+            samples,
+        );
+        c.finish();
+        // The same among 2,000 Markdown agents and an opencode.json of 500.
+        let ws = TempDir::new("peer-e");
+        let (path, a) = large_workspace(&ws.0, 1, 2000, 500);
+        let b = a.replacen("mode: subagent", "mode: subagnt", 1);
+        let uri = format!("file://{}", path.display());
+        let mut c = Client::spawn(bin, &ws.0, home);
+        let sent = Instant::now();
+        let id = c.initialize(&ws.0);
+        c.wait_response(id);
+        c.notify("initialized", "{}");
+        c.open(&uri, "markdown", 1, &a);
+        let first = c.wait_publish(&uri, None);
+        report(
+            &format!("(peer {label}) initialize -> first publish of the opened agent, 2,500 agents"),
+            vec![ms(first - sent)],
+        );
+        if label == "agent-lsp" {
+            // Wait for the background index (see `bench_large`).
+            let other = format!("file://{}", path.with_file_name("md0.md").display());
+            c.wait_publish(&other, None);
+        }
+        let samples = full_edit_latency(&mut c, &uri, &a, &b, 200);
+        report(
+            &format!("(peer {label}) full-text didChange -> publish, among 2,500"),
+            samples,
+        );
+        if let Some(mib) = rss_mib(&c) {
+            println!("(peer {label}) resident memory with 2,500 agents: {mib:.1} MiB");
+        }
+        c.finish();
+    }
+}
+
+/// `didChange` (full text) to the next publish for `uri`, alternating `a` and `b`.
+fn full_edit_latency(c: &mut Client, uri: &str, a: &str, b: &str, iterations: usize) -> Vec<f64> {
+    let warmup = 10;
+    let mut samples = Vec::with_capacity(iterations);
+    for i in 0..warmup + iterations {
+        let text = if i % 2 == 0 { b } else { a };
+        let sent = Instant::now();
+        c.change_full(uri, i as i64 + 2, text);
+        let got = c.wait_publish(uri, None);
+        if i >= warmup {
+            samples.push(ms(got - sent));
+        }
+    }
+    samples
 }
 
 fn find_binary() -> Option<PathBuf> {
@@ -660,6 +756,9 @@ fn main() {
     bench_workspace_scan(&bin, &home.0);
     bench_large(&bin, &home.0, "large", "e: 2,000 md + 500 json", 1, 2000, 500);
     bench_large(&bin, &home.0, "huge", "f: 10,000 md", 10, 1000, 500);
+    if let Some(agnix) = std::env::var_os("AGNIX_LSP") {
+        bench_agnix(Path::new(&agnix), &bin, &home.0);
+    }
     println!("lsp_latency: done in {:.1} s", started.elapsed().as_secs_f64());
 }
 

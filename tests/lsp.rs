@@ -181,6 +181,80 @@ fn diagnostics_on_open() {
     s.finish();
 }
 
+/// A workspace of more than 500 agent files is indexed in the background, with work-done
+/// progress (begin, a report with the count, end): a document opened meanwhile gets its own
+/// diagnostics at once and never a cross-file one computed on a half-read workspace; when the
+/// index is ready, every file has its full diagnostics, cross-file ones included.
+#[test]
+fn a_large_workspace_is_indexed_in_the_background() {
+    let agent = "---\ndescription: d\nmode: subagent\n---\nBody\n";
+    let names: Vec<String> = (0..600).map(|i| format!(".opencode/agents/a{i}.md")).collect();
+    let mut files: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), agent)).collect();
+    files.push(("opencode.json", "{ \"default_agent\": \"nobody\" }\n"));
+    // Its name is taken by a1.md (a cross-file finding), its mode is wrong (its own).
+    let dup = "---\nname: a1\ndescription: d\nmode: bogus\n---\nBody\n";
+    files.push((".opencode/agents/dup.md", dup));
+    let ws = workspace(&files);
+    let root = root_of(&ws);
+    let mut s = Server::start(
+        &root,
+        Setup {
+            work_done_progress: true,
+            ..Setup::default()
+        },
+    );
+    let uri = uri_of(&root.join(".opencode/agents/dup.md"));
+    s.open(&uri, "markdown", 1, dup);
+    let progress = s.notifications_until("$/progress", |m| m["params"]["value"]["kind"] == "end");
+    let kinds: Vec<&str> = progress
+        .iter()
+        .filter(|m| m["method"] == "$/progress")
+        .map(|m| m["params"]["value"]["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["begin", "report", "end"], "{progress:#?}");
+    let report = &progress
+        .iter()
+        .find(|m| m["params"]["value"]["kind"] == "report")
+        .unwrap();
+    assert_eq!(report["params"]["value"]["message"], "602 files found");
+    assert_eq!(s.server_requests("window/workDoneProgress/create").len(), 1);
+    let publishes = s.take_publishes();
+    let of = |u: &str| -> Vec<Vec<String>> {
+        publishes
+            .iter()
+            .filter(|p| p["uri"] == u)
+            .map(|p| {
+                let mut codes: Vec<String> = p["diagnostics"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|d| d["code"].as_str().unwrap_or("").to_string())
+                    .collect();
+                codes.sort();
+                codes
+            })
+            .collect()
+    };
+    let dup_publishes = of(&uri);
+    // Its own finding in every publish, the cross-file one in the last; an earlier publish
+    // (before the index was ready, if the open came first) has its own finding only.
+    assert_eq!(dup_publishes.last().unwrap(), &["duplicate-agent", "invalid-value"]);
+    for p in &dup_publishes {
+        assert!(
+            p == &["invalid-value"] || p == &["duplicate-agent", "invalid-value"],
+            "{dup_publishes:?}"
+        );
+    }
+    let config = uri_of(&root.join("opencode.json"));
+    assert_eq!(of(&config).last().unwrap(), &["invalid-default-agent"]);
+    // a1.md is reported too (the other side of the duplicate).
+    assert_eq!(
+        of(&uri_of(&root.join(".opencode/agents/a1.md"))).last().unwrap(),
+        &["duplicate-agent"]
+    );
+    s.finish();
+}
+
 /// A file with more problems than an editor can show: the first 1,000 are published, then one
 /// information diagnostic, where the next one is, says how many more there are; in a workspace
 /// file and in an untitled document alike.

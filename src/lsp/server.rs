@@ -22,6 +22,9 @@ use super::state::{Publish, State};
 /// The code action kind of "apply every safe fix".
 pub const FIX_ALL: &str = "source.fixAll.agent-lsp";
 
+/// Above this many files to read, the workspace is indexed in the background.
+pub const BACKGROUND_INDEX_ABOVE: usize = 500;
+
 pub struct Backend {
     inner: Arc<Inner>,
     pub shutdown_received: Arc<AtomicBool>,
@@ -46,6 +49,8 @@ impl std::ops::Deref for Backend {
 struct ClientFlags {
     watch_registration: bool,
     configuration: bool,
+    /// The client shows `$/progress` for tokens created with `window/workDoneProgress/create`.
+    work_done_progress: bool,
 }
 
 impl Backend {
@@ -112,6 +117,76 @@ impl Inner {
                 Err(e)
             }
         }
+    }
+
+    /// Scan `ws` on a blocking thread (the state stays free for the editor's requests), then
+    /// install it. With `$/progress` (begin, a report with the count found, end) when the client
+    /// supports it, in a task of its own: the index never waits for the client's answer.
+    async fn index_in_background(self: &Arc<Self>, ws: crate::workspace::Workspace, found: usize) {
+        let flags = *self.caps.lock().unwrap_or_else(PoisonError::into_inner);
+        let scan = tokio::task::spawn_blocking(move || {
+            let mut ws = ws;
+            ws.scan();
+            ws
+        });
+        let (done_tx, done_rx) = tokio::sync::oneshot::channel::<usize>();
+        if flags.work_done_progress {
+            let inner = self.clone();
+            tokio::spawn(async move { inner.index_progress(found, done_rx).await });
+        }
+        let started = std::time::Instant::now();
+        let files = match scan.await {
+            Ok(ws) => {
+                let files = ws.files_in_scope();
+                self.with_state("index", |st| st.finish_index(ws));
+                files
+            }
+            Err(e) => {
+                // The scan panicked: index in the foreground instead (its panic is caught there).
+                error!("background index failed: {e}");
+                self.with_state("index", State::abandon_index);
+                0
+            }
+        };
+        info!("indexed {files} file(s) in {} ms", started.elapsed().as_millis());
+        let _ = done_tx.send(files);
+    }
+
+    /// The work-done progress of a background index: begin and a report once the client has
+    /// created the token, end when `done` says how many files were indexed.
+    async fn index_progress(&self, found: usize, done: tokio::sync::oneshot::Receiver<usize>) {
+        let token = NumberOrString::String("agent-lsp/index".into());
+        let created = self
+            .client
+            .send_request::<request::WorkDoneProgressCreate>(WorkDoneProgressCreateParams { token: token.clone() })
+            .await;
+        if created.is_err() {
+            return;
+        }
+        let send = |value: WorkDoneProgress| {
+            self.client.send_notification::<notification::Progress>(ProgressParams {
+                token: token.clone(),
+                value: ProgressParamsValue::WorkDone(value),
+            })
+        };
+        send(WorkDoneProgress::Begin(WorkDoneProgressBegin {
+            title: "agent-lsp: indexing agent files".into(),
+            cancellable: Some(false),
+            message: Some("reading and analysing the workspace's agent files".into()),
+            percentage: None,
+        }))
+        .await;
+        send(WorkDoneProgress::Report(WorkDoneProgressReport {
+            cancellable: Some(false),
+            message: Some(format!("{found} files found")),
+            percentage: None,
+        }))
+        .await;
+        let files = done.await.unwrap_or(0);
+        send(WorkDoneProgress::End(WorkDoneProgressEnd {
+            message: Some(format!("{files} files")),
+        }))
+        .await;
     }
 
     async fn register_watchers(&self) {
@@ -262,6 +337,12 @@ impl LanguageServer for Backend {
                 .and_then(|d| d.dynamic_registration)
                 .unwrap_or(false),
             configuration: ws_caps.and_then(|w| w.configuration).unwrap_or(false),
+            work_done_progress: params
+                .capabilities
+                .window
+                .as_ref()
+                .and_then(|w| w.work_done_progress)
+                .unwrap_or(false),
         };
         *self.caps.lock().unwrap_or_else(PoisonError::into_inner) = flags;
         let roots = roots_of(&params);
@@ -297,12 +378,26 @@ impl LanguageServer for Backend {
     }
 
     fn initialized(&self, _: InitializedParams) -> impl std::future::Future<Output = ()> + Send {
-        // The scan runs right here, in message order: a didOpen that follows sees the index.
-        self.with_state("initialized", State::scan);
+        // A small workspace is scanned right here, in message order: a didOpen that follows
+        // sees the index. A large one is indexed in the background, so that the documents the
+        // editor opens meanwhile get their own diagnostics at once (the cross-file ones follow
+        // when the index is ready), with work-done progress when the client shows it.
+        let files = self
+            .request("initialized", |st| st.files_to_index(BACKGROUND_INDEX_ABOVE))
+            .unwrap_or(0);
+        let background = if files > BACKGROUND_INDEX_ABOVE {
+            self.request("initialized", |st| st.begin_index()).ok()
+        } else {
+            self.with_state("initialized", State::scan);
+            None
+        };
         // Requests to the client run in their own task: a client that never answers must not
         // keep this handler (and so shutdown) waiting.
         let inner = self.inner.clone();
         tokio::spawn(async move {
+            if let Some(ws) = background {
+                inner.index_in_background(ws, files).await;
+            }
             inner.register_watchers().await;
             inner.pull_configuration().await;
         });

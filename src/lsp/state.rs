@@ -58,6 +58,11 @@ pub struct State {
     pub can_rename_files: bool,
     /// The client takes `documentChanges` in a workspace edit (else the `changes` map).
     pub document_changes: bool,
+    /// A workspace is being indexed in the background: documents get their own diagnostics
+    /// only (a cross-file check on a half-read workspace could be wrong), and file events wait
+    /// in `pending_events` until the index is installed.
+    indexing: bool,
+    pending_events: Vec<FileEvent>,
 }
 
 fn path_of(uri: &Uri) -> Option<PathBuf> {
@@ -80,7 +85,73 @@ impl State {
             roots,
             can_rename_files: false,
             document_changes: false,
+            indexing: false,
+            pending_events: Vec::new(),
         }
+    }
+
+    /// How many files the workspace folders hold to index (configs, Markdown under agent
+    /// folders, skills), counted by a walk that reads no file; the count stops past `limit`.
+    pub fn files_to_index(&self, limit: usize) -> usize {
+        let mut seen: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
+        for root in &self.roots {
+            let found = crate::workspace::discover::walk(root);
+            seen.extend(found.configs);
+            seen.extend(found.markdown);
+            for d in &found.config_dirs {
+                seen.extend(
+                    crate::workspace::discover::markdown_agents(d)
+                        .into_iter()
+                        .map(|(p, _)| p),
+                );
+            }
+            if seen.len() > limit {
+                break;
+            }
+        }
+        seen.len()
+    }
+
+    /// Start indexing in the background: the workspace to scan (outside the state's lock), to
+    /// be given back to [`State::finish_index`].
+    pub fn begin_index(&mut self) -> Workspace {
+        self.indexing = true;
+        Workspace::new(self.roots.clone(), options_for(&self.settings))
+    }
+
+    pub fn is_indexing(&self) -> bool {
+        self.indexing
+    }
+
+    /// The background index failed: index here instead, then apply the waiting file events.
+    pub fn abandon_index(&mut self) -> Vec<Publish> {
+        self.indexing = false;
+        let mut out = self.scan();
+        let events = std::mem::take(&mut self.pending_events);
+        if !events.is_empty() {
+            out.extend(self.watched(events));
+        }
+        out
+    }
+
+    /// Install a workspace scanned in the background: open documents are put into it, every
+    /// file's diagnostics (cross-file ones included) are published, and the file events that
+    /// arrived meanwhile are applied. Nothing happens if a reload replaced the workspace since.
+    pub fn finish_index(&mut self, ws: Workspace) -> Vec<Publish> {
+        if !self.indexing {
+            return Vec::new();
+        }
+        self.indexing = false;
+        for (path, why) in &ws.errors {
+            warn!("{}: {why}", path.display());
+        }
+        let clearing = self.install(ws);
+        let mut out = self.republish(clearing);
+        let events = std::mem::take(&mut self.pending_events);
+        if !events.is_empty() {
+            out.extend(self.watched(events));
+        }
+        out
     }
 
     /// Discover every opencode file under the workspace folders (and the user's global
@@ -106,6 +177,17 @@ impl State {
     /// Rebuild the index from disk (open documents keep their text and version): the clearing
     /// publishes for the files that had diagnostics. Follow with [`State::republish`].
     fn reload(&mut self) -> Vec<Publish> {
+        let mut ws = Workspace::new(self.roots.clone(), options_for(&self.settings));
+        ws.scan();
+        // A background index started before is superseded.
+        self.indexing = false;
+        self.pending_events.clear();
+        self.install(ws)
+    }
+
+    /// Replace the index with `ws` (open documents keep their text and version): the clearing
+    /// publishes for the files that had diagnostics. Follow with [`State::republish`].
+    fn install(&mut self, ws: Workspace) -> Vec<Publish> {
         let mut out = Vec::new();
         // Files that disappear from the index get their diagnostics cleared.
         for (&id, _) in self.published.iter().filter(|(_, d)| !d.is_empty()) {
@@ -119,8 +201,7 @@ impl State {
         }
         self.published.clear();
         self.uris.clear();
-        self.ws = Workspace::new(self.roots.clone(), options_for(&self.settings));
-        self.ws.scan();
+        self.ws = ws;
         let open: Vec<String> = self.docs.keys().cloned().collect();
         for key in open {
             self.reattach(&key);
@@ -325,6 +406,11 @@ impl State {
 
     /// Files created, changed or deleted on disk.
     pub fn watched(&mut self, events: Vec<FileEvent>) -> Vec<Publish> {
+        if self.indexing {
+            // Applied to the index once it is installed (it may have read the files before).
+            self.pending_events.extend(events);
+            return Vec::new();
+        }
         let mut touched = Vec::new();
         let mut other_files = false;
         let mut skills = false;
@@ -391,7 +477,11 @@ impl State {
     /// the publishes for files whose diagnostics changed, plus the `force`d ones (a changed
     /// document always gets its version). Only the files a change can reach are looked at.
     pub fn refresh(&mut self, force: &[usize]) -> Vec<Publish> {
-        let mut ids: Vec<usize> = self.ws.refresh_cross().into_iter().collect();
+        let mut ids: Vec<usize> = if self.indexing {
+            Vec::new()
+        } else {
+            self.ws.refresh_cross().into_iter().collect()
+        };
         ids.extend(force.iter().copied());
         ids.sort_unstable();
         ids.dedup();
@@ -400,7 +490,11 @@ impl State {
             if id >= self.ws.files.len() {
                 continue;
             }
-            let now = self.ws.file_diagnostics(id);
+            let now = if self.indexing {
+                self.ws.own_diagnostics(id)
+            } else {
+                self.ws.file_diagnostics(id)
+            };
             let before = self.published.get(&id);
             if before == Some(&now) && !force.contains(&id) {
                 continue;

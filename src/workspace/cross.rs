@@ -299,6 +299,18 @@ impl Workspace {
         changed
     }
 
+    /// A file's own diagnostics (when in scope), without the cross-file ones.
+    pub fn own_diagnostics(&self, id: usize) -> Vec<Diagnostic> {
+        let f = &self.files[id];
+        let mut out = if f.in_scope && f.live {
+            f.analysis.diagnostics.clone()
+        } else {
+            Vec::new()
+        };
+        sort(&mut out);
+        out
+    }
+
     /// Every diagnostic of one file: its own (when in scope) and the cross-file ones of the
     /// units, de-duplicated (a file in several views gets the same finding from each), sorted by
     /// position. Needs [`Workspace::refresh_cross`] first.

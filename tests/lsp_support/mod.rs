@@ -327,6 +327,8 @@ pub struct Setup {
     /// `workspace.workspaceEdit`; `None` leaves it out (a client that applies plain text
     /// edits only). The default has document changes and file renames.
     pub workspace_edit: Option<Value>,
+    /// `window.workDoneProgress`.
+    pub work_done_progress: bool,
 }
 
 impl Default for Setup {
@@ -339,6 +341,7 @@ impl Default for Setup {
             configuration: true,
             answer_requests: true,
             workspace_edit: Some(json!({ "documentChanges": true, "resourceOperations": ["rename"] })),
+            work_done_progress: false,
         }
     }
 }
@@ -514,6 +517,9 @@ impl Server {
         }
         if let Some(edit) = &setup.workspace_edit {
             caps["workspace"]["workspaceEdit"] = edit.clone();
+        }
+        if setup.work_done_progress {
+            caps["window"] = json!({ "workDoneProgress": true });
         }
         let mut params = json!({
             "processId": std::process::id(),
@@ -744,6 +750,24 @@ impl Server {
                 return;
             }
             self.stash(msg);
+        }
+    }
+
+    /// Every message received until one with `method` for which `pred` holds (that one
+    /// included), in order; publishes among them stay queued for `take_publishes`.
+    pub fn notifications_until(&mut self, method: &str, pred: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let mut out = Vec::new();
+        loop {
+            let msg = self.recv(&format!("{method} notification"));
+            let done = msg["method"] == method && pred(&msg);
+            if msg["method"] == "textDocument/publishDiagnostics" {
+                self.stash(msg);
+            } else {
+                out.push(msg);
+            }
+            if done {
+                return out;
+            }
         }
     }
 
