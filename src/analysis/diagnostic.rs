@@ -97,7 +97,7 @@ pub enum Tag {
 }
 
 /// Where a related location lives: in the same file, or in another file of the project.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Location {
     Here(Span),
     /// Another file, by the id the caller gave it, and a span in that file's text.
@@ -109,14 +109,14 @@ pub enum Location {
     BuiltIn,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Related {
     pub location: Location,
     pub message: String,
 }
 
 /// A replacement the user can accept: the text under `span` becomes `text`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Edit {
     pub span: Span,
     pub text: String,
@@ -132,7 +132,7 @@ impl Edit {
 }
 
 /// A fix: edits to the file that make the diagnostic go away, leaving everything else as it was.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Fix {
     pub title: String,
     /// Non-overlapping edits, in any order.
@@ -162,7 +162,7 @@ pub fn apply(text: &str, edits: &[Edit]) -> String {
     out
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     pub code: Code,
     pub severity: Severity,

@@ -48,8 +48,10 @@ pub struct State {
     docs: HashMap<String, Doc>,
     /// The URI each workspace file is published under.
     uris: HashMap<usize, Uri>,
-    /// What was last published per workspace file (core diagnostics, before settings).
-    published: HashMap<usize, Vec<analysis::Diagnostic>>,
+    /// What was last published per workspace file (core diagnostics, before settings), as a
+    /// hash and whether it was empty: enough to tell a change, without a copy of every file's
+    /// diagnostics.
+    published: HashMap<usize, Shown>,
     pub encoding: Encoding,
     pub settings: Settings,
     /// Workspace folders from the client.
@@ -63,6 +65,25 @@ pub struct State {
     /// in `pending_events` until the index is installed.
     indexing: bool,
     pending_events: Vec<FileEvent>,
+}
+
+/// What was published for a file, in short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shown {
+    hash: u64,
+    empty: bool,
+}
+
+impl Shown {
+    fn of(diags: &[analysis::Diagnostic]) -> Shown {
+        use std::hash::{Hash, Hasher};
+        let mut h = analysis::hash::FxHasher::default();
+        diags.hash(&mut h);
+        Shown {
+            hash: h.finish(),
+            empty: diags.is_empty(),
+        }
+    }
 }
 
 fn path_of(uri: &Uri) -> Option<PathBuf> {
@@ -190,7 +211,7 @@ impl State {
     fn install(&mut self, ws: Workspace) -> Vec<Publish> {
         let mut out = Vec::new();
         // Files that disappear from the index get their diagnostics cleared.
-        for (&id, _) in self.published.iter().filter(|(_, d)| !d.is_empty()) {
+        for (&id, _) in self.published.iter().filter(|(_, d)| !d.empty) {
             if let Some(uri) = self.uris.get(&id) {
                 out.push(Publish {
                     uri: uri.clone(),
@@ -224,17 +245,22 @@ impl State {
     /// project can load (which its `requiredSkills` must name) are read with its first file.
     /// Only the files whose diagnostics change are published.
     fn reload_for_skills(&mut self) -> Vec<Publish> {
-        let shown: HashMap<String, Vec<lsp::Diagnostic>> = self
-            .published
-            .iter()
-            .filter_map(|(&id, d)| {
-                let uri = self.uris.get(&id)?;
-                Some((uri.as_str().to_string(), self.convert(id, uri, d)))
-            })
-            .collect();
+        let by_uri = |st: &State| -> HashMap<String, Shown> {
+            st.published
+                .iter()
+                .filter_map(|(id, shown)| Some((st.uris.get(id)?.as_str().to_string(), *shown)))
+                .collect()
+        };
+        let before = by_uri(self);
         let clearing = self.reload();
         let mut out = self.republish(clearing);
-        out.retain(|p| shown.get(p.uri.as_str()).is_none_or(|d| *d != p.diagnostics));
+        let after = by_uri(self);
+        // Drop the re-publishes of what a file already shows (same core diagnostics, same
+        // settings); keep the clearing of files that left the index.
+        out.retain(|p| {
+            let u = p.uri.as_str();
+            !before.contains_key(u) || before.get(u) != after.get(u)
+        });
         out
     }
 
@@ -495,15 +521,16 @@ impl State {
             } else {
                 self.ws.file_diagnostics(id)
             };
-            let before = self.published.get(&id);
-            if before == Some(&now) && !force.contains(&id) {
+            let shown = Shown::of(&now);
+            let before = self.published.get(&id).copied();
+            if before == Some(shown) && !force.contains(&id) {
                 continue;
             }
             if before.is_none() && now.is_empty() && !force.contains(&id) {
                 continue;
             }
             let f = &self.ws.files[id];
-            if !f.live && now.is_empty() && before.is_none_or(Vec::is_empty) {
+            if !f.live && now.is_empty() && before.is_none_or(|b| b.empty) {
                 continue;
             }
             let Some(uri) = self.uri_for(id) else { continue };
@@ -514,7 +541,7 @@ impl State {
                 version,
                 diagnostics,
             });
-            self.published.insert(id, now);
+            self.published.insert(id, shown);
         }
         out
     }

@@ -54,8 +54,9 @@ pub struct CrossCache {
     /// The structure generation the unit list was built for (`None`: never built).
     structure: Option<u64>,
     units: Vec<UnitDef>,
-    /// Per unit: the signature of its inputs' stamps, and its diagnostics.
-    results: HashMap<Unit, (u64, Vec<(usize, Diagnostic)>)>,
+    /// Per unit: the signature of its inputs' stamps, and the files its diagnostics are on
+    /// (the diagnostics themselves are in `by_file` only).
+    results: HashMap<Unit, (u64, Vec<usize>)>,
     /// Per file: the cross-file diagnostics of every unit, by unit.
     by_file: HashMap<usize, Vec<(Unit, Diagnostic)>>,
 }
@@ -255,8 +256,8 @@ impl Workspace {
             let keep: HashSet<&Unit> = cache.units.iter().map(|d| &d.unit).collect();
             let gone: Vec<Unit> = cache.results.keys().filter(|u| !keep.contains(u)).cloned().collect();
             for u in gone {
-                if let Some((_, out)) = cache.results.remove(&u) {
-                    for (id, _) in out {
+                if let Some((_, files)) = cache.results.remove(&u) {
+                    for id in files {
                         changed.insert(id);
                         if let Some(v) = cache.by_file.get_mut(&id) {
                             v.retain(|(w, _)| *w != u);
@@ -278,22 +279,25 @@ impl Workspace {
             }
             let out = self.unit_diagnostics(def);
             if let Some((_, old)) = cache.results.remove(&def.unit) {
-                for (id, _) in old {
+                for id in old {
                     changed.insert(id);
                     if let Some(v) = cache.by_file.get_mut(&id) {
                         v.retain(|(w, _)| *w != def.unit);
+                        if v.is_empty() {
+                            cache.by_file.remove(&id);
+                        }
                     }
                 }
             }
-            for (id, d) in &out {
-                changed.insert(*id);
-                cache
-                    .by_file
-                    .entry(*id)
-                    .or_default()
-                    .push((def.unit.clone(), d.clone()));
+            let mut files: Vec<usize> = Vec::with_capacity(out.len());
+            for (id, d) in out {
+                changed.insert(id);
+                files.push(id);
+                cache.by_file.entry(id).or_default().push((def.unit.clone(), d));
             }
-            cache.results.insert(def.unit.clone(), (sig, out));
+            files.sort_unstable();
+            files.dedup();
+            cache.results.insert(def.unit.clone(), (sig, files));
         }
         self.cross = cache;
         changed
