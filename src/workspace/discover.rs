@@ -68,8 +68,139 @@ pub struct Found {
     pub unreadable: Vec<(PathBuf, String)>,
 }
 
-/// Walk `root`, following symlinks once each (a loop is entered only once).
+/// The config folders of the runtimes: read even where git ignores them (a personal
+/// `.opencode/` listed in a global `.gitignore` is still what opencode loads).
+const CONFIG_FOLDERS: &[&str] = &[".opencode", ".claude", ".zuno", ".agents"];
+
+/// Walk `root` as ripgrep does (the `ignore` crate): `.gitignore` (inside a git repository),
+/// `.ignore`, the global git excludes and `.git/info/exclude` are honoured, hidden folders are
+/// entered, the dependency and build folders of [`SKIP_DIRS`] are left out, symlinks are
+/// followed (a loop is entered once). The runtimes' config folders ([`CONFIG_FOLDERS`]) are
+/// walked even when ignored, since the runtimes read them regardless.
 pub fn walk(root: &Path) -> Found {
+    let mut found = Found::default();
+    if root.file_name().is_some_and(|n| n == ".opencode") {
+        found.config_dirs.push(root.to_path_buf());
+    }
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(false)
+        .parents(true)
+        .ignore(true)
+        .git_ignore(true)
+        .git_global(true)
+        .git_exclude(true)
+        .follow_links(true)
+        .max_depth(Some(MAX_DEPTH))
+        .filter_entry(|e| {
+            !(e.depth() > 0
+                && e.file_type().is_some_and(|t| t.is_dir())
+                && SKIP_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
+        })
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .build();
+    // Per directory: it holds a config file, it holds an agent folder.
+    let mut dirs: std::collections::BTreeMap<PathBuf, (bool, bool)> = std::collections::BTreeMap::new();
+    let mut entries = 0usize;
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                // A symlink loop is entered once, silently; anything else is reported.
+                if !is_loop(&e) {
+                    let path = match &e {
+                        ignore::Error::WithPath { path, .. } => path.clone(),
+                        _ => root.to_path_buf(),
+                    };
+                    found.unreadable.push((path, e.to_string()));
+                }
+                continue;
+            }
+        };
+        entries += 1;
+        if entries > MAX_ENTRIES {
+            break;
+        }
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy();
+        let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        if entry.file_type().is_some_and(|t| t.is_dir()) {
+            dirs.entry(path.to_path_buf()).or_default();
+            if entry.depth() == 0 {
+                continue;
+            }
+            if matches!(name.as_ref(), "agent" | "agents" | "mode" | "modes") {
+                dirs.entry(parent).or_default().1 = true;
+            }
+            if name == ".opencode" {
+                found.config_dirs.push(path.to_path_buf());
+            }
+            continue;
+        }
+        let depth = entry.depth();
+        if CONFIG_NAMES.contains(&name.as_ref()) {
+            dirs.entry(parent).or_default().0 = true;
+            found.configs.push(path.to_path_buf());
+        } else if ZUNO_CONFIG_NAMES.contains(&name.as_ref()) {
+            found.configs.push(path.to_path_buf());
+        } else if name == "SKILL.md" || name.ends_with(".md") && in_agent_folder(path, depth) {
+            found.markdown.push(path.to_path_buf());
+        }
+    }
+    // Config folders the ignore rules hid.
+    let mut hidden: Vec<PathBuf> = Vec::new();
+    for dir in dirs.keys() {
+        for f in CONFIG_FOLDERS {
+            let c = dir.join(f);
+            if !dirs.contains_key(&c) && c.is_dir() {
+                hidden.push(c);
+            }
+        }
+    }
+    for (dir, (has_config, has_agent_dir)) in &dirs {
+        if *has_config && *has_agent_dir && dir.file_name().is_none_or(|n| n != ".opencode") {
+            found.config_dirs.push(dir.clone());
+        }
+    }
+    for c in hidden {
+        let more = walk_unfiltered(&c);
+        found.configs.extend(more.configs);
+        found.markdown.extend(more.markdown);
+        found.config_dirs.extend(more.config_dirs);
+        found.unreadable.extend(more.unreadable);
+    }
+    found.configs.sort();
+    found.configs.dedup();
+    found.markdown.sort();
+    found.markdown.dedup();
+    found.config_dirs.sort();
+    found.config_dirs.dedup();
+    found
+}
+
+/// A file-system loop (a symlink to an ancestor), however the walker wraps it.
+fn is_loop(e: &ignore::Error) -> bool {
+    match e {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => is_loop(err),
+        _ => false,
+    }
+}
+
+/// Whether a Markdown file at `depth` below the walk's root sits in an agent, mode or command
+/// folder (at any level up to the root).
+fn in_agent_folder(path: &Path, depth: usize) -> bool {
+    path.ancestors().skip(1).take(depth).any(|a| {
+        a.file_name().is_some_and(|n| {
+            ["agent", "agents", "mode", "modes", "command", "commands"].contains(&n.to_string_lossy().as_ref())
+        })
+    })
+}
+
+/// Walk `root` without ignore rules, following symlinks once each (a loop is entered only
+/// once): for the config folders that ignore rules hide.
+fn walk_unfiltered(root: &Path) -> Found {
     let mut found = Found::default();
     let mut seen = HashSet::new();
     if root.file_name().is_some_and(|n| n == ".opencode") {
@@ -493,6 +624,64 @@ pub fn classify(path: &Path) -> Option<FileKind> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn touch(root: &Path, rel: &str) {
+        let p = root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, "---\ndescription: d\n---\n").unwrap();
+    }
+
+    fn rel(root: &Path, paths: &[PathBuf]) -> Vec<String> {
+        paths
+            .iter()
+            .map(|p| p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/"))
+            .collect()
+    }
+
+    #[test]
+    fn the_walk_honours_git_ignore_rules_but_not_for_config_folders() {
+        let t = tempfile::tempdir().unwrap();
+        let root = &fs::canonicalize(t.path()).unwrap();
+        fs::create_dir_all(root.join(".git")).unwrap();
+        fs::write(root.join(".gitignore"), "generated/\n.opencode/\nnotes/agents/b.md\n").unwrap();
+        touch(root, ".opencode/agents/a.md");
+        touch(root, ".opencode/opencode.json");
+        touch(root, "generated/.claude/agents/g.md");
+        touch(root, "generated/opencode.json");
+        touch(root, "notes/agents/a.md");
+        touch(root, "notes/agents/b.md");
+        touch(root, "node_modules/pkg/.opencode/agents/n.md");
+        touch(root, "pkg/opencode.json");
+        touch(root, "pkg/.zuno/agents/z.md");
+        let found = walk(root);
+        // `generated/` is ignored, `.opencode/` too but read anyway; node_modules never.
+        assert_eq!(
+            rel(root, &found.configs),
+            [".opencode/opencode.json", "pkg/opencode.json"]
+        );
+        assert_eq!(
+            rel(root, &found.markdown),
+            [".opencode/agents/a.md", "notes/agents/a.md", "pkg/.zuno/agents/z.md"]
+        );
+        assert_eq!(rel(root, &found.config_dirs), [".opencode"]);
+        // Outside a git repository `.gitignore` does not apply (as in ripgrep); `.ignore` does.
+        fs::remove_dir_all(root.join(".git")).unwrap();
+        assert!(rel(root, &walk(root).configs).contains(&"generated/opencode.json".to_string()));
+        fs::write(root.join(".ignore"), "generated/\n").unwrap();
+        assert!(!rel(root, &walk(root).configs).contains(&"generated/opencode.json".to_string()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_loop_is_entered_once() {
+        let t = tempfile::tempdir().unwrap();
+        let root = &fs::canonicalize(t.path()).unwrap();
+        touch(root, "a/.opencode/agents/x.md");
+        std::os::unix::fs::symlink(root.join("a"), root.join("a/loop")).unwrap();
+        let found = walk(root);
+        assert!(found.unreadable.is_empty(), "{:?}", found.unreadable);
+        assert_eq!(rel(root, &found.markdown), ["a/.opencode/agents/x.md"]);
+    }
 
     #[test]
     fn classify_paths() {
