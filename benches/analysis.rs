@@ -406,6 +406,41 @@ fn bench_keystroke() {
         micros(percentile(&times, 0.5)),
         micros(percentile(&times, 0.95)),
     );
+    // The same in the opencode.json of 500 agents (the last agent's mode).
+    let config = config_with_agents(500);
+    let path = root.join("opencode.json");
+    let uri = Uri::from_str(&format!("file://{}", path.display())).expect("uri");
+    black_box(st.open(uri.clone(), "json", 1, config.clone()));
+    let (line, col) = config
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| l.find("\"subagent\"").map(|c| (i as u32, c as u32 + 1)))
+        .last()
+        .expect("a subagent mode");
+    let mut valid = true;
+    let times = sample(200, 10, || {
+        version += 1;
+        let (from, to) = if valid {
+            ("subagent", "subagnt")
+        } else {
+            ("subagnt", "subagent")
+        };
+        valid = !valid;
+        let change = TextDocumentContentChangeEvent {
+            range: Some(Range::new(
+                Position::new(line, col),
+                Position::new(line, col + from.len() as u32),
+            )),
+            range_length: None,
+            text: to.to_string(),
+        };
+        black_box(st.change(&uri, version, vec![change]));
+    });
+    println!(
+        "keystroke in the server state, opencode.json of 500 agents (same view): median {:.0} µs, p95 {:.0} µs",
+        micros(percentile(&times, 0.5)),
+        micros(percentile(&times, 0.95)),
+    );
 }
 
 fn main() {

@@ -65,7 +65,7 @@ pub struct CrossCache {
 /// that starts with `---`) and whether the rest is blank, for a Markdown file that starts with
 /// one; the whole text otherwise.
 pub(super) fn content_key(kind: &FileKind, text: &str) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = crate::analysis::hash::FxHasher::default();
     let t = text.strip_prefix('\u{feff}').unwrap_or(text);
     let markdown = kind.is_markdown() && !matches!(kind, FileKind::Zuno(crate::analysis::zuno::FileKind::Config));
     let cut = if markdown && t.starts_with("---") {

@@ -265,8 +265,19 @@ fn js_order(map: &Map) -> Vec<&Entry> {
     let is_index = |k: &str| {
         k == "0" || (!k.is_empty() && !k.starts_with('0') && k.len() <= 9 && k.bytes().all(|b| b.is_ascii_digit()))
     };
+    // The usual case, a small map without repeated or integer-like keys: file order.
+    let entries = &map.entries;
+    if entries.len() <= 16
+        && !entries.iter().any(|e| is_index(&e.key.name))
+        && !entries
+            .iter()
+            .enumerate()
+            .any(|(i, e)| entries[..i].iter().any(|f| f.key.name == e.key.name))
+    {
+        return entries.iter().collect();
+    }
     let mut firsts: Vec<(&str, usize)> = Vec::new();
-    let mut slot_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut slot_of: crate::analysis::hash::FxHashMap<&str, usize> = crate::analysis::hash::FxHashMap::default();
     for (i, e) in map.entries.iter().enumerate() {
         match slot_of.get(e.key.name.as_str()) {
             // A repeated key keeps its first position and takes the last value.
