@@ -393,11 +393,12 @@ impl LanguageServer for Backend {
         };
         // Requests to the client run in their own task: a client that never answers must not
         // keep this handler (and so shutdown) waiting.
+        if let Some(ws) = background {
+            let inner = self.inner.clone();
+            tokio::spawn(async move { inner.index_in_background(ws, files).await });
+        }
         let inner = self.inner.clone();
         tokio::spawn(async move {
-            if let Some(ws) = background {
-                inner.index_in_background(ws, files).await;
-            }
             inner.register_watchers().await;
             inner.pull_configuration().await;
         });
