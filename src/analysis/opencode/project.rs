@@ -566,17 +566,24 @@ fn duplicate_markdown_agents(view: &[ViewFile], out: &mut Vec<(usize, Diagnostic
         .flat_map(|vf| vf.analysis.agents.iter().map(move |d| (vf.file, vf.group, d)))
         .filter(|(_, _, d)| matches!(d.origin, DeclOrigin::Markdown | DeclOrigin::ModeFile))
         .collect();
-    // Only names declared more than once can collide: group first.
+    // Only names declared more than once can collide: count first (no list per name), then
+    // list the declarations of the names declared twice or more.
+    let mut count: crate::analysis::hash::FxHashMap<(&str, usize), u32> = crate::analysis::hash::FxHashMap::default();
+    for (_, group, decl) in &md {
+        *count.entry((decl.name.as_str(), *group)).or_default() += 1;
+    }
     let mut by_name: crate::analysis::hash::FxHashMap<(&str, usize), Vec<usize>> =
         crate::analysis::hash::FxHashMap::default();
     for (i, (_, group, decl)) in md.iter().enumerate() {
-        by_name.entry((decl.name.as_str(), *group)).or_default().push(i);
+        let key = (decl.name.as_str(), *group);
+        if count.get(&key).is_some_and(|n| *n > 1) {
+            by_name.entry(key).or_default().push(i);
+        }
     }
     for (i, (file, group, decl)) in md.iter().enumerate() {
-        let same = &by_name[&(decl.name.as_str(), *group)];
-        if same.len() < 2 {
+        let Some(same) = by_name.get(&(decl.name.as_str(), *group)) else {
             continue;
-        }
+        };
         let others: Vec<(usize, &super::AgentDecl)> = same
             .iter()
             .filter(|&&j| j != i && md[j].0 != *file)
