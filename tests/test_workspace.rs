@@ -196,3 +196,14 @@ fn summary() {
     "#]]
     .assert_eq(&out);
 }
+
+/// `check` moves each file's diagnostics out of the workspace instead of copying them: the same
+/// report as the copying `diagnostics()`.
+#[test]
+fn taking_the_diagnostics_gives_the_same_report() {
+    let ws = load();
+    let mut taken = load();
+    let d = ws.diagnostics();
+    assert!(!d.is_empty());
+    assert_eq!(taken.take_diagnostics(), d);
+}

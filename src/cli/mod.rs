@@ -204,7 +204,7 @@ fn check(args: CheckArgs) -> i32 {
             };
         }
     }
-    let mut diags = ws.diagnostics();
+    let mut diags = ws.take_diagnostics();
     if !args.effect.is_empty() {
         diags.retain(|(_, d)| args.effect.contains(&d.effect));
     }

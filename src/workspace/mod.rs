@@ -1058,12 +1058,39 @@ impl Workspace {
                 by_file.insert(id, f.analysis.diagnostics.clone());
             }
         }
+        self.with_cross(by_file)
+    }
+
+    /// [`Workspace::diagnostics`] for a one-shot report: each file's own diagnostics are moved
+    /// out of the workspace rather than copied (a file with hundreds of thousands of findings
+    /// is not held twice). The workspace keeps everything else.
+    pub fn take_diagnostics(&mut self) -> Vec<(usize, Diagnostic)> {
+        let mut by_file: HashMap<usize, Vec<Diagnostic>> = HashMap::new();
+        let units: Vec<(usize, Diagnostic)> = self.units().iter().flat_map(|def| self.unit_diagnostics(def)).collect();
+        for (id, f) in self.files.iter_mut().enumerate() {
+            if f.in_scope && f.live && !f.analysis.diagnostics.is_empty() {
+                by_file.insert(id, std::mem::take(&mut f.analysis.diagnostics));
+            }
+        }
+        self.merge(by_file, units)
+    }
+
+    /// Own diagnostics per file plus the units' cross-file ones.
+    fn with_cross(&self, by_file: HashMap<usize, Vec<Diagnostic>>) -> Vec<(usize, Diagnostic)> {
+        let units: Vec<(usize, Diagnostic)> = self.units().iter().flat_map(|def| self.unit_diagnostics(def)).collect();
+        self.merge(by_file, units)
+    }
+
+    /// Add the cross-file diagnostics (de-duplicated) to the own ones; sort by file and position.
+    fn merge(
+        &self,
+        mut by_file: HashMap<usize, Vec<Diagnostic>>,
+        cross: Vec<(usize, Diagnostic)>,
+    ) -> Vec<(usize, Diagnostic)> {
         let mut seen: std::collections::HashSet<(usize, u32, u32, Code, String)> = std::collections::HashSet::new();
-        for def in self.units() {
-            for (id, d) in self.unit_diagnostics(&def) {
-                if seen.insert((id, d.span.start, d.span.end, d.code, d.message.clone())) {
-                    by_file.entry(id).or_default().push(d);
-                }
+        for (id, d) in cross {
+            if seen.insert((id, d.span.start, d.span.end, d.code, d.message.clone())) {
+                by_file.entry(id).or_default().push(d);
             }
         }
         let mut ids: Vec<usize> = by_file.keys().copied().collect();
