@@ -361,7 +361,7 @@ fn bench_keystroke() {
     use agent_lsp::lsp::settings::{GlobalConfig, Settings};
     use agent_lsp::lsp::state::State;
     use std::str::FromStr;
-    use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
+    use tower_lsp_server::ls_types::Uri;
     let dir = tempfile::tempdir().expect("temp dir");
     let root = std::fs::canonicalize(dir.path()).expect("canonical");
     write(&root.join("opencode.json"), &config_with_agents(500));
@@ -382,25 +382,7 @@ fn bench_keystroke() {
         .position(|l| l.starts_with("mode:"))
         .expect("a mode line") as u32;
     let mut version = 1;
-    let mut valid = true;
-    let times = sample(400, 20, || {
-        version += 1;
-        let (from, to) = if valid {
-            ("subagent", "subagnt")
-        } else {
-            ("subagnt", "subagent")
-        };
-        valid = !valid;
-        let change = TextDocumentContentChangeEvent {
-            range: Some(Range::new(
-                Position::new(line, 6),
-                Position::new(line, 6 + from.len() as u32),
-            )),
-            range_length: None,
-            text: to.to_string(),
-        };
-        black_box(st.change(&uri, version, vec![change]));
-    });
+    let times = flip_mode(&mut st, &uri, &mut version, (line, 6), 400);
     println!(
         "keystroke in the server state, one agent among 2,500 in one view: median {:.0} µs, p95 {:.0} µs",
         micros(percentile(&times, 0.5)),
@@ -411,15 +393,33 @@ fn bench_keystroke() {
     let path = root.join("opencode.json");
     let uri = Uri::from_str(&format!("file://{}", path.display())).expect("uri");
     black_box(st.open(uri.clone(), "json", 1, config.clone()));
-    let (line, col) = config
+    let at = config
         .lines()
         .enumerate()
         .filter_map(|(i, l)| l.find("\"subagent\"").map(|c| (i as u32, c as u32 + 1)))
         .last()
         .expect("a subagent mode");
+    let times = flip_mode(&mut st, &uri, &mut version, at, 200);
+    println!(
+        "keystroke in the server state, opencode.json of 500 agents (same view): median {:.0} µs, p95 {:.0} µs",
+        micros(percentile(&times, 0.5)),
+        micros(percentile(&times, 0.95)),
+    );
+}
+
+/// `runs` edits of document `uri` that flip the `subagent` at `(line, column)` to `subagnt` and
+/// back, each timed from `change` to its publishes.
+fn flip_mode(
+    st: &mut agent_lsp::lsp::state::State,
+    uri: &tower_lsp_server::ls_types::Uri,
+    version: &mut i32,
+    (line, col): (u32, u32),
+    runs: usize,
+) -> Vec<Duration> {
+    use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
     let mut valid = true;
-    let times = sample(200, 10, || {
-        version += 1;
+    sample(runs, runs / 20, || {
+        *version += 1;
         let (from, to) = if valid {
             ("subagent", "subagnt")
         } else {
@@ -434,13 +434,8 @@ fn bench_keystroke() {
             range_length: None,
             text: to.to_string(),
         };
-        black_box(st.change(&uri, version, vec![change]));
-    });
-    println!(
-        "keystroke in the server state, opencode.json of 500 agents (same view): median {:.0} µs, p95 {:.0} µs",
-        micros(percentile(&times, 0.5)),
-        micros(percentile(&times, 0.95)),
-    );
+        black_box(st.change(uri, *version, vec![change]));
+    })
 }
 
 fn main() {

@@ -265,6 +265,26 @@ impl Client {
         c
     }
 
+    /// Spawn, `initialize`, `initialized`, open the Markdown document `uri` at once: the client,
+    /// when `initialize` was sent, and when the document's first publish arrived (any version:
+    /// agnix does not echo it).
+    fn start_and_open(
+        bin: &Path,
+        root: &Path,
+        config_home: &Path,
+        uri: &str,
+        text: &str,
+    ) -> (Client, Instant, Instant) {
+        let mut c = Client::spawn(bin, root, config_home);
+        let sent = Instant::now();
+        let id = c.initialize(root);
+        c.wait_response(id);
+        c.notify("initialized", "{}");
+        c.open(uri, "markdown", 1, text);
+        let first = c.wait_publish(uri, None);
+        (c, sent, first)
+    }
+
     fn open(&mut self, uri: &str, language: &str, version: i64, text: &str) {
         let params = format!(
             r#"{{"textDocument":{{"uri":{},"languageId":"{language}","version":{version},"text":{}}}}}"#,
@@ -634,13 +654,7 @@ fn bench_large(bin: &Path, home: &Path, tag: &str, label: &str, packages: usize,
     // Warm the file-system cache once.
     let c = Client::start(bin, &ws.0, home);
     c.finish();
-    let mut c = Client::spawn(bin, &ws.0, home);
-    let sent = Instant::now();
-    let id = c.initialize(&ws.0);
-    c.wait_response(id);
-    c.notify("initialized", "{}");
-    c.open(&uri, "markdown", 1, &text);
-    let first = c.wait_publish(&uri, Some(1));
+    let (mut c, sent, first) = Client::start_and_open(bin, &ws.0, home, &uri, &text);
     report(
         &format!("({label}) initialize -> first publish of the opened agent"),
         vec![ms(first - sent)],
@@ -686,13 +700,7 @@ fn bench_agnix(agnix: &Path, ours: &Path, home: &Path) {
         let (path, a) = large_workspace(&ws.0, 1, 2000, 500);
         let b = a.replacen("mode: subagent", "mode: subagnt", 1);
         let uri = format!("file://{}", path.display());
-        let mut c = Client::spawn(bin, &ws.0, home);
-        let sent = Instant::now();
-        let id = c.initialize(&ws.0);
-        c.wait_response(id);
-        c.notify("initialized", "{}");
-        c.open(&uri, "markdown", 1, &a);
-        let first = c.wait_publish(&uri, None);
+        let (mut c, sent, first) = Client::start_and_open(bin, &ws.0, home, &uri, &a);
         report(
             &format!("(peer {label}) initialize -> first publish of the opened agent, 2,500 agents"),
             vec![ms(first - sent)],

@@ -34,6 +34,16 @@ fn at(uri: &str, text: &str, needle: &str, enc: Enc) -> Value {
     json!({ "textDocument": { "uri": uri }, "position": position(text, s + 1, enc) })
 }
 
+/// The (code, range) of each diagnostic of a publish.
+fn codes_and_ranges(publish: &Value) -> Vec<(Value, Value)> {
+    publish["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].clone(), d["range"].clone()))
+        .collect()
+}
+
 fn range_of(text: &str, needle: &str, enc: Enc) -> Value {
     let (s, e) = find(text, needle);
     range(text, s, e, enc)
@@ -50,12 +60,7 @@ fn command_diagnostics_hover_completion_and_definition() {
         let scan = s.take_publishes();
         let mine: Vec<&Value> = scan.iter().filter(|p| p["uri"] == json!(ship)).collect();
         assert_eq!(mine.len(), 1, "{scan:#?}");
-        let got: Vec<(Value, Value)> = mine[0]["diagnostics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| (d["code"].clone(), d["range"].clone()))
-            .collect();
+        let got = codes_and_ranges(mine[0]);
         assert_eq!(
             got,
             [
@@ -130,13 +135,7 @@ fn skill_hover() {
     let config = uri_of(&root.join("opencode.json"));
     // `td-*` matches no skill of the project (`tdd`, opencode's `customize-opencode`).
     let scan = s.take_publishes();
-    let diags = &scan.iter().rfind(|p| p["uri"] == json!(config)).unwrap()["diagnostics"];
-    let got: Vec<(Value, Value)> = diags
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| (d["code"].clone(), d["range"].clone()))
-        .collect();
+    let got = codes_and_ranges(scan.iter().rfind(|p| p["uri"] == json!(config)).unwrap());
     assert_eq!(
         got,
         [(json!("unknown-skill"), range_of(OC_CONFIG, "\"td-*\"", Enc::Utf16))]

@@ -425,25 +425,7 @@ pub fn complete(
             .enumerate()
             .map(|(i, e)| item(e, ItemKind::Value, "effort", None, i as u8))
             .collect(),
-        Some("model") => {
-            let mut out: Vec<_> = Vec::new();
-            if runtime == Dialect::Claude {
-                out.extend(
-                    crate::analysis::claude::schema::MODEL_ALIASES
-                        .iter()
-                        .map(|(a, d)| item(a, ItemKind::Model, "model alias", Some(d.to_string()), 0)),
-                );
-            }
-            for m in models {
-                if !out
-                    .iter()
-                    .any(|i: &crate::analysis::opencode::complete::Item| &i.label == m)
-                {
-                    out.push(item(m, ItemKind::Model, "used in this workspace", None, 1));
-                }
-            }
-            out
-        }
+        Some("model") => crate::analysis::claude::complete::model_items(runtime == Dialect::Claude, models),
         Some(key @ ("allowed-tools" | "disallowed-tools")) if runtime == Dialect::Claude => {
             let mut out: Vec<_> = crate::analysis::claude::schema::TOOLS
                 .iter()
@@ -460,9 +442,7 @@ pub fn complete(
         runtime == Dialect::Claude && matches!(ctx.value_of.as_deref(), Some("allowed-tools" | "disallowed-tools"));
     if list_item {
         // A space- or comma-separated list: complete the entry under the cursor only.
-        let start = text[..offset]
-            .rfind([',', ' ', '[', '\t'])
-            .map_or(ctx.replace.start as usize, |i| (i + 1).max(ctx.replace.start as usize));
+        let start = crate::analysis::claude::complete::list_entry_start(text, offset, ctx.replace);
         for it in &mut items {
             it.replace = crate::analysis::text::Span::new(start, offset);
             it.insert = it.label.clone();

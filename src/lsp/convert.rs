@@ -43,6 +43,26 @@ pub struct Indexed<'a> {
 /// file with hundreds of thousands of problems would flood the client.
 pub const MAX_PUBLISHED: usize = 1000;
 
+/// A file's diagnostics cut to the first [`MAX_PUBLISHED`] that `kept` keeps (the settings may
+/// turn some off), with how many more it keeps after them and where the first of those is.
+pub fn cap(
+    diags: &[analysis::Diagnostic],
+    kept: impl Fn(&analysis::Diagnostic) -> bool,
+) -> (&[analysis::Diagnostic], Option<(usize, analysis::Span)>) {
+    let Some(cut) = diags
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| kept(d))
+        .nth(MAX_PUBLISHED)
+        .map(|(i, _)| i)
+    else {
+        return (diags, None);
+    };
+    let (head, rest) = diags.split_at(cut);
+    let more = rest.iter().filter(|d| kept(d)).count();
+    (head, Some((more, rest[0].span)))
+}
+
 /// The last diagnostic of a file that has more than [`MAX_PUBLISHED`]: how many are not shown,
 /// at the first of them.
 pub fn more_problems(more: usize, here: &Indexed, at: analysis::Span, enc: Encoding) -> lsp::Diagnostic {

@@ -140,19 +140,21 @@ impl State {
         Workspace::new(self.roots.clone(), options_for(&self.settings))
     }
 
-    pub fn is_indexing(&self) -> bool {
-        self.indexing
-    }
-
     /// The background index failed: index here instead, then apply the waiting file events.
     pub fn abandon_index(&mut self) -> Vec<Publish> {
         self.indexing = false;
         let mut out = self.scan();
-        let events = std::mem::take(&mut self.pending_events);
-        if !events.is_empty() {
-            out.extend(self.watched(events));
-        }
+        out.extend(self.apply_pending_events());
         out
+    }
+
+    /// The file events that waited for the index.
+    fn apply_pending_events(&mut self) -> Vec<Publish> {
+        let events = std::mem::take(&mut self.pending_events);
+        if events.is_empty() {
+            return Vec::new();
+        }
+        self.watched(events)
     }
 
     /// Install a workspace scanned in the background: open documents are put into it, every
@@ -168,10 +170,7 @@ impl State {
         }
         let clearing = self.install(ws);
         let mut out = self.republish(clearing);
-        let events = std::mem::take(&mut self.pending_events);
-        if !events.is_empty() {
-            out.extend(self.watched(events));
-        }
+        out.extend(self.apply_pending_events());
         out
     }
 
@@ -562,18 +561,8 @@ impl State {
             text: &f.text,
             index: &f.index,
         };
-        // At most MAX_PUBLISHED per file: the rest (those the settings keep) are counted and
-        // named by one last diagnostic, where the first of them is.
-        let shown = diags
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| self.settings.severity_of(d.code, d.severity).is_some())
-            .nth(convert::MAX_PUBLISHED)
-            .map(|(i, _)| i);
-        let (diags, rest) = match shown {
-            Some(i) => diags.split_at(i),
-            None => (diags, &[][..]),
-        };
+        // At most MAX_PUBLISHED per file, then one saying how many more.
+        let (diags, more) = convert::cap(diags, |d| self.settings.severity_of(d.code, d.severity).is_some());
         let mut out: Vec<lsp::Diagnostic> = diags
             .iter()
             .filter_map(|d| {
@@ -594,12 +583,8 @@ impl State {
                 convert::diagnostic(d, &here, &other_for, &self.settings, self.encoding)
             })
             .collect();
-        if let Some(first) = rest.first() {
-            let more = rest
-                .iter()
-                .filter(|d| self.settings.severity_of(d.code, d.severity).is_some())
-                .count();
-            out.push(convert::more_problems(more, &here, first.span, self.encoding));
+        if let Some((more, at)) = more {
+            out.push(convert::more_problems(more, &here, at, self.encoding));
         }
         out
     }
@@ -613,18 +598,15 @@ impl State {
                     text: &s.text,
                     index: &s.index,
                 };
-                let mut out: Vec<lsp::Diagnostic> = Vec::new();
-                let mut rest = s
-                    .analysis
-                    .diagnostics
+                let (diags, more) = convert::cap(&s.analysis.diagnostics, |d| {
+                    self.settings.severity_of(d.code, d.severity).is_some()
+                });
+                let mut out: Vec<lsp::Diagnostic> = diags
                     .iter()
-                    .filter(|d| self.settings.severity_of(d.code, d.severity).is_some());
-                for d in rest.by_ref().take(convert::MAX_PUBLISHED) {
-                    out.extend(convert::diagnostic(d, &here, &|_| None, &self.settings, self.encoding));
-                }
-                let rest: Vec<&analysis::Diagnostic> = rest.collect();
-                if let Some(first) = rest.first() {
-                    out.push(convert::more_problems(rest.len(), &here, first.span, self.encoding));
+                    .filter_map(|d| convert::diagnostic(d, &here, &|_| None, &self.settings, self.encoding))
+                    .collect();
+                if let Some((more, at)) = more {
+                    out.push(convert::more_problems(more, &here, at, self.encoding));
                 }
                 out
             }

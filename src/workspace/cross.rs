@@ -67,8 +67,7 @@ pub struct CrossCache {
 pub(super) fn content_key(kind: &FileKind, text: &str) -> u64 {
     let mut h = crate::analysis::hash::FxHasher::default();
     let t = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let markdown = kind.is_markdown() && !matches!(kind, FileKind::Zuno(crate::analysis::zuno::FileKind::Config));
-    let cut = if markdown && t.starts_with("---") {
+    let cut = if kind.is_markdown() && t.starts_with("---") {
         // The end of the last line starting with `---`: conservative (a `---` in the body only
         // makes more of the text count).
         let offset = text.len() - t.len();
@@ -133,18 +132,11 @@ impl Workspace {
         }
     }
 
-    /// The structure generation: changes when a file is added, removed, or changes role, kind
-    /// or scope.
-    pub fn structure(&self) -> u64 {
-        self.structure
-    }
-
     /// The cross-file units of the workspace, with the files each reads.
     pub fn units(&self) -> Vec<UnitDef> {
-        let live = |f: &File| f.live;
         let ids = |pred: &dyn Fn(&File) -> bool| -> Vec<usize> {
             (0..self.files.len())
-                .filter(|&i| live(&self.files[i]) && pred(&self.files[i]))
+                .filter(|&i| self.files[i].live && pred(&self.files[i]))
                 .collect()
         };
         let skills = ids(&|f| matches!(f.role, Role::Skill { .. }));
@@ -319,12 +311,7 @@ impl Workspace {
     /// units, de-duplicated (a file in several views gets the same finding from each), sorted by
     /// position. Needs [`Workspace::refresh_cross`] first.
     pub fn file_diagnostics(&self, id: usize) -> Vec<Diagnostic> {
-        let f = &self.files[id];
-        let mut out: Vec<Diagnostic> = if f.in_scope && f.live {
-            f.analysis.diagnostics.clone()
-        } else {
-            Vec::new()
-        };
+        let mut out = self.own_diagnostics(id);
         if let Some(cross) = self.cross.by_file.get(&id) {
             let mut seen: HashSet<(u32, u32, crate::analysis::Code, &str)> = HashSet::new();
             for (_, d) in cross {

@@ -975,26 +975,19 @@ impl Workspace {
     /// `.agents/skills` of each directory from `start` up to the worktree, then the
     /// `{skill,skills}/` folders of the config directories.
     fn skill_dirs(&self, start: &Path, worktree: &Path) -> Vec<String> {
-        let flag = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
         let mut files: Vec<PathBuf> = Vec::new();
-        if !flag("OPENCODE_DISABLE_EXTERNAL_SKILLS") {
-            let mut external = Vec::new();
-            if !flag("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS") {
-                external.push(".claude");
+        let external = external_skill_folders();
+        if let Some(home) = &self.options.home {
+            for e in &external {
+                files.extend(discover::skill_files(&home.join(e), &["skills"], true));
             }
-            external.push(".agents");
-            if let Some(home) = &self.options.home {
-                for e in &external {
-                    files.extend(discover::skill_files(&home.join(e), &["skills"], true));
-                }
+        }
+        for dir in start.ancestors() {
+            for e in &external {
+                files.extend(discover::skill_files(&dir.join(e), &["skills"], true));
             }
-            for dir in start.ancestors() {
-                for e in &external {
-                    files.extend(discover::skill_files(&dir.join(e), &["skills"], true));
-                }
-                if dir == worktree {
-                    break;
-                }
+            if dir == worktree {
+                break;
             }
         }
         let mut config_dirs: Vec<PathBuf> = Vec::new();
@@ -1058,27 +1051,26 @@ impl Workspace {
                 by_file.insert(id, f.analysis.diagnostics.clone());
             }
         }
-        self.with_cross(by_file)
+        self.merge(by_file, self.all_cross())
     }
 
     /// [`Workspace::diagnostics`] for a one-shot report: each file's own diagnostics are moved
     /// out of the workspace rather than copied (a file with hundreds of thousands of findings
     /// is not held twice). The workspace keeps everything else.
     pub fn take_diagnostics(&mut self) -> Vec<(usize, Diagnostic)> {
+        let cross = self.all_cross();
         let mut by_file: HashMap<usize, Vec<Diagnostic>> = HashMap::new();
-        let units: Vec<(usize, Diagnostic)> = self.units().iter().flat_map(|def| self.unit_diagnostics(def)).collect();
         for (id, f) in self.files.iter_mut().enumerate() {
             if f.in_scope && f.live && !f.analysis.diagnostics.is_empty() {
                 by_file.insert(id, std::mem::take(&mut f.analysis.diagnostics));
             }
         }
-        self.merge(by_file, units)
+        self.merge(by_file, cross)
     }
 
-    /// Own diagnostics per file plus the units' cross-file ones.
-    fn with_cross(&self, by_file: HashMap<usize, Vec<Diagnostic>>) -> Vec<(usize, Diagnostic)> {
-        let units: Vec<(usize, Diagnostic)> = self.units().iter().flat_map(|def| self.unit_diagnostics(def)).collect();
-        self.merge(by_file, units)
+    /// The cross-file diagnostics of every unit, computed from nothing.
+    fn all_cross(&self) -> Vec<(usize, Diagnostic)> {
+        self.units().iter().flat_map(|def| self.unit_diagnostics(def)).collect()
     }
 
     /// Add the cross-file diagnostics (de-duplicated) to the own ones; sort by file and position.
@@ -1269,16 +1261,12 @@ impl Workspace {
     /// Read the names of the user-level skills opencode loads (spec §12.1), honouring
     /// `OPENCODE_DISABLE_EXTERNAL_SKILLS` and `OPENCODE_DISABLE_CLAUDE_CODE_SKILLS`.
     fn load_user_skills(&mut self) {
-        let flag = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
         let o = &self.options;
         let mut files = Vec::new();
-        if let Some(home) = &o.home
-            && !flag("OPENCODE_DISABLE_EXTERNAL_SKILLS")
-        {
-            if !flag("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS") {
-                files.extend(discover::skill_files(&home.join(".claude"), &["skills"], true));
+        if let Some(home) = &o.home {
+            for e in external_skill_folders() {
+                files.extend(discover::skill_files(&home.join(e), &["skills"], true));
             }
-            files.extend(discover::skill_files(&home.join(".agents"), &["skills"], true));
         }
         for dir in [&o.global_dir, &o.home_dot_opencode, &o.config_dir]
             .into_iter()
@@ -1512,6 +1500,22 @@ fn normalize(path: &Path) -> PathBuf {
             other => out.push(other.as_os_str()),
         }
     }
+    out
+}
+
+/// The folders whose `skills/` opencode reads outside its config folders (`.claude`, `.agents`),
+/// as the environment leaves them (`OPENCODE_DISABLE_EXTERNAL_SKILLS` turns both off,
+/// `OPENCODE_DISABLE_CLAUDE_CODE_SKILLS` the first).
+fn external_skill_folders() -> Vec<&'static str> {
+    let flag = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+    if flag("OPENCODE_DISABLE_EXTERNAL_SKILLS") {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if !flag("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS") {
+        out.push(".claude");
+    }
+    out.push(".agents");
     out
 }
 

@@ -106,15 +106,40 @@ pub fn complete(text: &str, offset: usize, known: &Known) -> Vec<Item> {
     }
     if list_item {
         // In a comma-separated list, complete the entry under the cursor only.
-        let start = text[..offset]
-            .rfind([',', ' ', '[', '\t'])
-            .map_or(ctx.replace.start as usize, |i| (i + 1).max(ctx.replace.start as usize));
+        let start = list_entry_start(text, offset, ctx.replace);
         for it in &mut items {
             it.replace = Span::new(start, offset);
         }
     }
     items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
     items
+}
+
+/// Where the entry under the cursor starts in a space- or comma-separated list value whose
+/// whole value spans `value`.
+pub fn list_entry_start(text: &str, offset: usize, value: Span) -> usize {
+    text[..offset]
+        .rfind([',', ' ', '[', '\t'])
+        .map_or(value.start as usize, |i| (i + 1).max(value.start as usize))
+}
+
+/// `model` values: Claude Code's aliases (when `aliases`), then the `models` the workspace uses
+/// (an alias is not offered twice).
+pub fn model_items(aliases: bool, models: &[String]) -> Vec<Item> {
+    let mut out: Vec<Item> = Vec::new();
+    if aliases {
+        out.extend(
+            schema::MODEL_ALIASES
+                .iter()
+                .map(|(a, d)| item(a, ItemKind::Model, "model alias", Some(d.to_string()), 0)),
+        );
+    }
+    for m in models {
+        if !out.iter().any(|i| &i.label == m) {
+            out.push(item(m, ItemKind::Model, "used in this workspace", None, 1));
+        }
+    }
+    out
 }
 
 fn values(key: &str, _text: &str, _replace: Span, _offset: usize, known: &Known) -> Vec<Item> {
@@ -136,18 +161,7 @@ fn values(key: &str, _text: &str, _replace: Span, _offset: usize, known: &Known)
             .collect(),
         FieldType::Effort => schema::EFFORTS.iter().map(|e| v(e, "reasoning effort", 0)).collect(),
         FieldType::Bool | FieldType::LooseBool => vec![v("true", "", 0), v("false", "", 0)],
-        FieldType::Model => {
-            let mut out: Vec<Item> = schema::MODEL_ALIASES
-                .iter()
-                .map(|(a, d)| item(a, ItemKind::Model, "model alias", Some(d.to_string()), 0))
-                .collect();
-            for m in &known.models {
-                if !out.iter().any(|i| &i.label == m) {
-                    out.push(item(m, ItemKind::Model, "used in this workspace", None, 1));
-                }
-            }
-            out
-        }
+        FieldType::Model => model_items(true, &known.models),
         FieldType::List if key != "skills" => {
             let mut out: Vec<Item> = schema::TOOLS
                 .iter()

@@ -334,10 +334,8 @@ fn skill_permissions<'a>(view: &[ViewFile<'a>]) -> Vec<(usize, &'a crate::analys
 /// (`skills.paths`, `skills.urls`): then any skill name may exist.
 pub fn has_skill_sources(view: &[ViewFile]) -> bool {
     view.iter().any(|vf| {
-        vf.analysis
-            .agents
-            .iter()
-            .all(|d| !matches!(d.origin, DeclOrigin::Markdown))
+        // A config file (a Markdown file has a frontmatter split).
+        vf.analysis.split.is_none()
             && vf
                 .analysis
                 .parsed
