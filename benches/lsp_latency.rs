@@ -715,6 +715,19 @@ fn bench_agnix(agnix: &Path, ours: &Path, home: &Path) {
             &format!("(peer {label}) full-text didChange -> publish, among 2,500"),
             samples,
         );
+        // A keystroke in that workspace's opencode.json of 500 agents (the last agent's mode).
+        let config = ws.0.join("opencode.json");
+        let a = fs::read_to_string(&config).expect("the config");
+        let at = a.rfind("\"subagent\"").expect("a subagent mode");
+        let b = format!("{}\"subagnt\"{}", &a[..at], &a[at + "\"subagent\"".len()..]);
+        let config_uri = format!("file://{}", config.display());
+        c.open(&config_uri, "json", 1, &a);
+        c.wait_publish(&config_uri, None);
+        let samples = full_edit_latency(&mut c, &config_uri, &a, &b, 100);
+        report(
+            &format!("(peer {label}) full-text didChange -> publish, opencode.json of 500"),
+            samples,
+        );
         if let Some(mib) = rss_mib(&c) {
             println!("(peer {label}) resident memory with 2,500 agents: {mib:.1} MiB");
         }
@@ -757,14 +770,32 @@ fn main() {
     };
     let home = TempDir::new("home");
     println!("lsp_latency: {}", bin.display());
+    // `cargo bench` passes `--bench`; a non-flag argument selects rows by substring of their
+    // group name: `agent`, `claude`, `config`, `scan`, `large`, `huge`, `peer`.
+    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let wanted = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
     let started = Instant::now();
-    bench_agent_file(&bin, &home.0);
-    bench_claude_agent(&bin, &home.0);
-    bench_big_config(&bin, &home.0);
-    bench_workspace_scan(&bin, &home.0);
-    bench_large(&bin, &home.0, "large", "e: 2,000 md + 500 json", 1, 2000, 500);
-    bench_large(&bin, &home.0, "huge", "f: 10,000 md", 10, 1000, 500);
-    if let Some(agnix) = std::env::var_os("AGNIX_LSP") {
+    if wanted("agent") {
+        bench_agent_file(&bin, &home.0);
+    }
+    if wanted("claude") {
+        bench_claude_agent(&bin, &home.0);
+    }
+    if wanted("config") {
+        bench_big_config(&bin, &home.0);
+    }
+    if wanted("scan") {
+        bench_workspace_scan(&bin, &home.0);
+    }
+    if wanted("large") {
+        bench_large(&bin, &home.0, "large", "e: 2,000 md + 500 json", 1, 2000, 500);
+    }
+    if wanted("huge") {
+        bench_large(&bin, &home.0, "huge", "f: 10,000 md", 10, 1000, 500);
+    }
+    if let Some(agnix) = std::env::var_os("AGNIX_LSP")
+        && wanted("peer")
+    {
         bench_agnix(Path::new(&agnix), &bin, &home.0);
     }
     println!("lsp_latency: done in {:.1} s", started.elapsed().as_secs_f64());

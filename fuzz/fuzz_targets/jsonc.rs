@@ -59,7 +59,7 @@ fn check_node(text: &str, node: &Node, clean: bool, keys: &mut Vec<(String, Span
     match &node.value {
         Value::Map(m) => {
             let mut last = node.span.start;
-            for e in &m.entries {
+            for e in m.entries.iter() {
                 check_span(text, e.key.span, "key");
                 assert!(
                     within(e.key.span, node.span),

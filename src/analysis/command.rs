@@ -144,7 +144,7 @@ pub fn analyze(kind: &CommandKind, text: &str) -> (Vec<Diagnostic>, Parsed, Comm
         return (out, parsed, decl);
     };
     let known = keys(kind.runtime);
-    for e in &map.entries {
+    for e in map.entries.iter() {
         let key = e.key.name.as_str();
         let v = &e.value;
         if !known.iter().any(|(k, _)| *k == key) {

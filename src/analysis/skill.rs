@@ -277,7 +277,7 @@ pub fn analyze(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed, SkillD
     }
     // Keys no runtime reads.
     let known = KEYS.iter().map(|(k, _)| *k);
-    for e in &map.entries {
+    for e in map.entries.iter() {
         if KEYS.iter().any(|(k, _)| *k == e.key.name) {
             continue;
         }

@@ -145,7 +145,7 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
             .and_then(|p| p.value("task"))
             .and_then(Node::as_map)
         {
-            for e in &task.entries {
+            for e in task.entries.iter() {
                 push(&e.key.name, e.key.span, false);
             }
         }
@@ -157,7 +157,7 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
             push(name, v.span, false);
         }
         if let Some(commands) = root.value("command").and_then(Node::as_map) {
-            for c in &commands.entries {
+            for c in commands.entries.iter() {
                 if let Some(v) = c.value.as_map().and_then(|m| m.value("agent"))
                     && let Some(name) = v.as_str()
                 {
@@ -168,7 +168,7 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
         task_patterns(root.value("permission"), &mut push);
         for section in ["agent", "mode"] {
             if let Some(agents) = root.value(section).and_then(Node::as_map) {
-                for a in &agents.entries {
+                for a in agents.entries.iter() {
                     task_patterns(a.value.as_map().and_then(|m| m.value("permission")), &mut push);
                 }
             }

@@ -1074,14 +1074,14 @@ impl State {
                 && f.kind.is_config()
             {
                 if let Some(providers) = root.value("provider").and_then(|p| p.as_map()) {
-                    for p in &providers.entries {
+                    for p in providers.entries.iter() {
                         if let Some(models) = p
                             .value
                             .as_map()
                             .and_then(|m| m.value("models"))
                             .and_then(|m| m.as_map())
                         {
-                            for m in &models.entries {
+                            for m in models.entries.iter() {
                                 add(&format!("{}/{}", p.key.name, m.key.name));
                             }
                         }

@@ -230,7 +230,7 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
     let mut continuation: Vec<Span> = Vec::new();
     if reading.outcome == Outcome::Retry {
         let mut after_description = false;
-        for e in &map.entries {
+        for e in map.entries.iter() {
             let key = e.key.name.as_str();
             let continues = after_description && schema::field(key).is_none();
             after_description = (key == "description" && matches!(e.value.value, Value::Str(_))) || continues;
@@ -428,7 +428,7 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
 
     // Every other key. After the lenient retry, column-0 lines that continued a one-line
     // description (`user: "..."` in an example) are read as keys of their own.
-    for e in &map.entries {
+    for e in map.entries.iter() {
         let key = e.key.name.as_str();
         if continuation.contains(&e.key.span) {
             cx.dropped(
@@ -1225,7 +1225,7 @@ fn hooks(cx: &mut Ctx, agent: &mut Agent, v: &Node) {
     let text = cx.text;
     let before = cx.out.iter().filter(|d| d.severity == Severity::Error).count();
     let mut names = Vec::new();
-    for ev in &events.entries {
+    for ev in events.entries.iter() {
         if !HOOK_EVENTS.contains(&ev.key.name.as_str()) {
             let near = HOOK_EVENTS
                 .iter()

@@ -923,7 +923,7 @@ mod tests {
             if r.outcome == Outcome::Retry {
                 // Retry trees point at the original text.
                 let m = map(&r);
-                for e in &m.entries {
+                for e in m.entries.iter() {
                     assert_eq!(e.key.span.text(&text), e.key.name, "{name}");
                 }
                 for s in &r.quoted {

@@ -427,7 +427,7 @@ pub fn check_tools(at: (&Node, usize), ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     out.push(d);
     match &v.value {
         Value::Map(map) => {
-            for e in &map.entries {
+            for e in map.entries.iter() {
                 if e.value.as_bool().is_none() && !e.value.is_unknown() {
                     out.push(type_error(
                         &format!("tools.{}", e.key.name),
@@ -521,7 +521,7 @@ pub fn tools_to_permission(doc: &Doc, parent: &Node, ti: usize) -> Option<Vec<Ed
                     }
                 }
                 let mut seen: std::collections::HashSet<&str> = derived.iter().map(|(k, _, _)| k.as_str()).collect();
-                for e in &explicit.entries {
+                for e in explicit.entries.iter() {
                     if seen.insert(e.key.name.as_str()) {
                         all.push(text_of(e));
                     }

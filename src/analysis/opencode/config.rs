@@ -244,11 +244,7 @@ fn lower_v2_agents(entry: &Entry, top: &Map, analysis: &mut FileAnalysis, out: &
             name: id.name.clone(),
             span: id.span,
             origin: DeclOrigin::AgentKey,
-            node: Some(Node::new(
-                value.span,
-                Style::Collection,
-                Value::Map(SMap { entries: lowered }),
-            )),
+            node: Some(Node::new(value.span, Style::Collection, Value::Map(SMap::new(lowered)))),
             body_empty: false,
             whole_file: false,
             prompt_hash: None,
@@ -367,7 +363,7 @@ fn agents(entry: &Entry, origin: DeclOrigin, ctx: &Ctx, analysis: &mut FileAnaly
         text: ctx.text,
         lost: false,
     };
-    for e in &map.entries {
+    for e in map.entries.iter() {
         agent::check(&e.value, &agent_ctx, out);
     }
     // An agent name set twice: the last settings replace the first ones.
@@ -396,7 +392,7 @@ fn commands(entry: &Entry, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut Vec
         }
         return;
     };
-    for cmd in &map.entries {
+    for cmd in map.entries.iter() {
         let Some(fields) = cmd.value.as_map() else {
             if !cmd.value.is_unknown() {
                 out.push(agent::type_error(
@@ -415,7 +411,7 @@ fn commands(entry: &Entry, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut Vec
                 format!("command \"{}\" has no `template`; opencode refuses to start (`Missing key` at command.{}.template)", cmd.key.name, cmd.key.name),
             ));
         }
-        for f in &fields.entries {
+        for f in fields.entries.iter() {
             let name = f.key.name.as_str();
             let v = &f.value;
             match name {
@@ -466,7 +462,7 @@ fn mode_to_agent(text: &str, root: &Node, mi: usize) -> Option<Vec<crate::analys
     // Each entry's settings with `"mode": "primary"` set.
     let mut primary_edits = Vec::new();
     let mut moved: Vec<(String, String)> = Vec::new();
-    for e in &entries.entries {
+    for e in entries.entries.iter() {
         let settings = e.value.as_map()?;
         let mut local: Vec<Edit> = Vec::new();
         match settings.get("mode") {
@@ -524,11 +520,7 @@ fn single(entry: &Entry, as_key: &str) -> crate::analysis::syntax::Node {
         name: as_key.to_string(),
         span: entry.key.span,
     };
-    Node::new(
-        entry.value.span,
-        Style::Collection,
-        Value::Map(Map { entries: vec![e] }),
-    )
+    Node::new(entry.value.span, Style::Collection, Value::Map(Map::new(vec![e])))
 }
 
 fn tools_as_agent(entry: &Entry) -> crate::analysis::syntax::Node {

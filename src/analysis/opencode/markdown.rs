@@ -191,7 +191,7 @@ fn spread(root: &Node) -> Option<Node> {
     Some(Node::new(
         root.span,
         Style::Collection,
-        Value::Map(crate::analysis::syntax::Map { entries }),
+        Value::Map(crate::analysis::syntax::Map::new(entries)),
     ))
 }
 
@@ -588,7 +588,7 @@ fn remap(node: &mut Node, f: &dyn Fn(usize) -> usize) {
     match &mut node.value {
         Value::Seq(items) => items.iter_mut().for_each(|n| remap(n, f)),
         Value::Map(m) => {
-            for e in &mut m.entries {
+            for e in m.entries_mut() {
                 e.key.span = map_span(e.key.span);
                 remap(&mut e.value, f);
             }

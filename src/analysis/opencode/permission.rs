@@ -19,7 +19,7 @@ use crate::analysis::text::Span;
 
 pub fn check(node: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     match &node.value {
-        Value::Str(_) => check_action(node, "permission", ctx, out),
+        Value::Str(_) => check_action(node, ("permission", None), ctx, out),
         Value::Map(map) => {
             for (i, entry) in map.entries.iter().enumerate() {
                 check_entry(entry, ctx, out);
@@ -37,10 +37,17 @@ pub fn check(node: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn check_action(v: &Node, what: &str, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+/// `what` names the rule in messages (`bash`, or `bash.git *` with its pattern); it is only
+/// formatted when there is something to report.
+fn check_action(v: &Node, what: (&str, Option<&str>), ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let what = || match what {
+        (key, Some(pattern)) => format!("{key}.{pattern}"),
+        (key, None) => key.to_string(),
+    };
     match v.as_str() {
         Some(a) if ACTIONS.contains(&a) => {}
         Some(a) => {
+            let what = what();
             let suggestion = closest(a, ACTIONS.iter().copied()).or(match a.to_ascii_lowercase().as_str() {
                 "yes" | "true" | "allowed" | "always" => Some("allow"),
                 "no" | "false" | "denied" | "never" | "block" => Some("deny"),
@@ -63,7 +70,7 @@ fn check_action(v: &Node, what: &str, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             out.push(d);
         }
         None if v.is_unknown() => {}
-        None => out.push(type_error(what, "\"allow\", \"ask\" or \"deny\"", v, ctx)),
+        None => out.push(type_error(&what(), "\"allow\", \"ask\" or \"deny\"", v, ctx)),
     }
 }
 
@@ -72,7 +79,7 @@ fn check_entry(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let known = schema::permission_key(key);
     let v = &entry.value;
     match &v.value {
-        Value::Str(_) => check_action(v, key, ctx, out),
+        Value::Str(_) => check_action(v, (key, None), ctx, out),
         Value::Map(patterns) => {
             if known.is_some_and(|k| k.value == PermissionValue::ActionOnly) {
                 out.push(Diagnostic::new(
@@ -85,8 +92,8 @@ fn check_entry(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 ));
                 return;
             }
-            for rule in &patterns.entries {
-                check_action(&rule.value, &format!("{key}.{}", rule.key.name), ctx, out);
+            for rule in patterns.entries.iter() {
+                check_action(&rule.value, (key, Some(&rule.key.name)), ctx, out);
                 if key == "bash" && rule.value.as_str() == Some("allow") {
                     check_broad_pattern(rule, out);
                 }
@@ -550,7 +557,7 @@ mod tests {
         let text = r#"{"*":"ask","git diff *":"allow","git log*":"allow","rm *":"deny"}"#;
         let root = jsonc::parse(text).root.unwrap();
         let mut bash = Map::default();
-        bash.entries.push(Entry {
+        bash.entries_mut().push(Entry {
             key: crate::analysis::syntax::Key {
                 name: "bash".into(),
                 span: Span::default(),

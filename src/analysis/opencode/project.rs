@@ -374,7 +374,7 @@ pub fn check_skill_patterns(view: &[ViewFile], found: &[&str]) -> Vec<(usize, Di
     let mut skills: Vec<&str> = found.to_vec();
     skills.push(BUILTIN_SKILL);
     for (file, map) in skill_permissions(view) {
-        for e in &map.entries {
+        for e in map.entries.iter() {
             let pattern = e.key.name.as_str();
             if pattern.chars().all(|c| c == '*' || c == '?') && !pattern.is_empty() {
                 continue;

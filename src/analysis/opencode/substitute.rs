@@ -138,7 +138,7 @@ fn substitute_node(node: &mut Node, value: &dyn Fn(&str) -> Option<String>) -> b
             }
             Value::Seq(items) => stack.extend(items.iter_mut()),
             Value::Map(m) => {
-                for e in &mut m.entries {
+                for e in m.entries_mut() {
                     if let Some(new) = substitute_str(&e.key.name, value) {
                         e.key.name = new;
                         changed = true;

@@ -514,7 +514,7 @@ impl P<'_> {
         Node::new(
             Span::new(start, self.pos),
             Style::Collection,
-            Value::Map(Map { entries }),
+            Value::Map(Map::new(entries)),
         )
     }
 

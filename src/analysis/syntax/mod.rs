@@ -9,6 +9,7 @@ pub mod jsonc;
 pub mod yaml;
 
 use super::text::Span;
+use std::sync::Arc;
 
 /// Nesting deeper than this is not built into the tree (the rest is reported as a syntax error).
 /// Agent files nest four or five levels; the limit only exists to bound time, memory and stack.
@@ -54,8 +55,10 @@ pub struct Node {
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Map {
-    /// Entries in source order; duplicates are kept (see [`Map::get`]).
-    pub entries: Vec<Entry>,
+    /// Entries in source order; duplicates are kept (see [`Map::get`]). Shared: cloning a map
+    /// (an agent declaration keeps its settings, a YAML alias repeats its anchor) costs a
+    /// reference count, not a copy of the subtree.
+    pub entries: Arc<Vec<Entry>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -220,6 +223,17 @@ impl Node {
 }
 
 impl Map {
+    pub fn new(entries: Vec<Entry>) -> Map {
+        Map {
+            entries: Arc::new(entries),
+        }
+    }
+
+    /// The entries to change in place (copied first when shared).
+    pub fn entries_mut(&mut self) -> &mut Vec<Entry> {
+        Arc::make_mut(&mut self.entries)
+    }
+
     /// The entry opencode uses for `name`: the last one (YAML duplicates are a syntax error
     /// anyway; for JSON, the last value wins as in `JSON.parse`).
     pub fn get(&self, name: &str) -> Option<&Entry> {
@@ -242,7 +256,7 @@ impl Map {
         }
         let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         let mut out: Vec<(&Key, &Node)> = Vec::with_capacity(self.entries.len());
-        for e in &self.entries {
+        for e in self.entries.iter() {
             match at.get(e.key.name.as_str()) {
                 Some(&i) => out[i].1 = &e.value,
                 None => {

@@ -690,7 +690,7 @@ impl Builder<'_> {
                 let end = end.unwrap_or(last).max(last).max(flow_end);
                 let end = if flow_end == 0 { last.max(start) } else { end };
                 (
-                    Node::new(Span::new(start, end), Style::Collection, Value::Map(Map { entries })),
+                    Node::new(Span::new(start, end), Style::Collection, Value::Map(Map::new(entries))),
                     anchor,
                     tag,
                 )
@@ -1363,7 +1363,7 @@ fn merge(
     };
     for s in sources {
         let merged: Vec<Entry> = match &s.value {
-            Value::Map(m) => m.entries.clone(),
+            Value::Map(m) => m.entries.to_vec(),
             // An array is an object too: its indices are its keys.
             Value::Seq(items) => items
                 .iter()

@@ -39,7 +39,7 @@ pub fn check(node: &Node, markdown: bool, text: &str, out: &mut Vec<Diagnostic>)
         }
         return;
     };
-    for e in &map.entries {
+    for e in map.entries.iter() {
         let key = e.key.name.as_str();
         if let Some((_, replacement)) = schema::AGENT_REJECTED.iter().find(|(k, _)| *k == key) {
             let mut d = refuse(

@@ -134,7 +134,7 @@ fn config(text: &str) -> (Vec<Diagnostic>, Parsed, ZunoFile) {
         return (out, parsed.clone(), file);
     };
     let known = schema::TOP_LEVEL.iter().map(|(k, _)| *k);
-    for e in &map.entries {
+    for e in map.entries.iter() {
         let key = e.key.name.as_str();
         if schema::TOP_LEVEL.iter().any(|(k, _)| *k == key) {
         } else if let Some((_, replacement)) = schema::TOP_LEVEL_REJECTED.iter().find(|(k, _)| *k == key) {
