@@ -86,9 +86,13 @@ fn random_text(rng: &mut Rng, rel: &str) -> String {
     }
     // An opencode agent: settings, a name, a skill rule; sometimes no frontmatter, sometimes
     // only the body changes.
-    match rng.below(6) {
+    // Which agents are disabled or hidden, and their modes, decide the default agent's and the
+    // commands' findings without changing any name.
+    match rng.below(8) {
         0 => "Just a prompt, no frontmatter.\n".to_string(),
         1 => format!("---\ndescription: d\nmode: {mode}\nname: {name}\n---\nBody\n"),
+        2 => format!("---\ndescription: d\nmode: {mode}\nname: {name}\ndisable: true\n---\nBody\n"),
+        3 => format!("---\ndescription: d\nmode: {mode}\nname: {name}\nhidden: true\n---\nBody\n"),
         _ => format!(
             "---\ndescription: d\nmode: {mode}\npermission:\n  skill:\n    {skill}: deny\n---\nBody {}\n",
             rng.below(3)
@@ -125,6 +129,18 @@ fn record(into: &mut Published, publishes: Vec<Publish>) {
 
 fn non_empty(p: &Published) -> BTreeMap<&String, &Vec<String>> {
     p.iter().filter(|(_, d)| !d.is_empty()).collect()
+}
+
+/// What a fresh server publishes on the disk under `root` with documents `open`.
+fn fresh(root: &Path, open: &BTreeMap<&str, (i32, String)>) -> Published {
+    let mut fresh = State::new(vec![root.to_path_buf()], Encoding::Utf16, settings());
+    let mut want = Published::new();
+    record(&mut want, fresh.scan());
+    for (rel, (version, text)) in open {
+        let lang = if rel.ends_with(".json") { "json" } else { "markdown" };
+        record(&mut want, fresh.open(uri(root, rel), lang, *version, text.clone()));
+    }
+    want
 }
 
 fn run(seed: u64, steps: usize) {
@@ -192,13 +208,7 @@ fn run(seed: u64, steps: usize) {
         };
         record(&mut published, out);
         if step % 20 == 19 || step + 1 == steps {
-            let mut fresh = State::new(vec![root.clone()], Encoding::Utf16, settings());
-            let mut want = Published::new();
-            record(&mut want, fresh.scan());
-            for (rel, (version, text)) in &open {
-                let lang = if rel.ends_with(".json") { "json" } else { "markdown" };
-                record(&mut want, fresh.open(uri(&root, rel), lang, *version, text.clone()));
-            }
+            let want = fresh(&root, &open);
             assert_eq!(
                 non_empty(&published),
                 non_empty(&want),
@@ -220,5 +230,125 @@ fn random_operations_agree_with_a_fresh_server() {
         0xDEAD_BEEF_CAFE_F00D,
     ] {
         run(seed, 200);
+    }
+}
+
+/// Edits that keep every name but change what a name-level check depends on: whether the agent
+/// a command names is disabled, the mode of the default agent, whether it is hidden. A view
+/// recomputes its name-level checks only when names change, plus the checks of the agents they
+/// name when those change: each step must still equal a fresh server.
+#[test]
+fn edits_that_keep_names_update_the_findings_that_depend_on_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let root: PathBuf = fs::canonicalize(dir.path()).unwrap();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    let files = [
+        ("opencode.json", "{ \"default_agent\": \"lead\" }\n"),
+        (
+            ".opencode/agents/lead.md",
+            "---\ndescription: d\nmode: primary\n---\nBody\n",
+        ),
+        (
+            ".opencode/agents/rev.md",
+            "---\ndescription: d\nmode: subagent\n---\nBody\n",
+        ),
+        (
+            ".opencode/agents/other.md",
+            "---\ndescription: d\nmode: subagent\n---\nBody\n",
+        ),
+        (".opencode/commands/go.md", "---\ndescription: d\nagent: rev\n---\nGo\n"),
+    ];
+    for (rel, text) in files {
+        let p = root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+    }
+    let mut state = State::new(vec![root.clone()], Encoding::Utf16, settings());
+    let mut published = Published::new();
+    record(&mut published, state.scan());
+    let mut open: BTreeMap<&str, (i32, String)> = BTreeMap::new();
+    let steps: &[(&str, &str, usize)] = &[
+        // The command's agent disabled, then enabled again: its finding comes and goes.
+        (
+            ".opencode/agents/rev.md",
+            "---\ndescription: d\nmode: subagent\ndisable: true\n---\nBody\n",
+            1,
+        ),
+        (
+            ".opencode/agents/rev.md",
+            "---\ndescription: d\nmode: subagent\n---\nBody\n",
+            0,
+        ),
+        // The default agent becomes a subagent, hidden (which is also its own warning), then
+        // primary again.
+        (
+            ".opencode/agents/lead.md",
+            "---\ndescription: d\nmode: subagent\n---\nBody\n",
+            1,
+        ),
+        (
+            ".opencode/agents/lead.md",
+            "---\ndescription: d\nmode: primary\nhidden: true\n---\nBody\n",
+            2,
+        ),
+        (
+            ".opencode/agents/lead.md",
+            "---\ndescription: d\nmode: primary\n---\nBody\n",
+            0,
+        ),
+        // An agent no check names: nothing changes anywhere else.
+        (
+            ".opencode/agents/other.md",
+            "---\ndescription: d\nmode: primary\n---\nBody\n",
+            0,
+        ),
+        // The default agent disabled: the config's finding says so, and the command's agent is
+        // still there.
+        (
+            ".opencode/agents/lead.md",
+            "---\ndescription: d\nmode: primary\ndisable: true\n---\nBody\n",
+            1,
+        ),
+        (
+            ".opencode/agents/lead.md",
+            "---\ndescription: d\nmode: primary\n---\nBody\n",
+            0,
+        ),
+        // The same through the config: an agent's settings there, and its `disable`.
+        (
+            "opencode.json",
+            "{ \"default_agent\": \"lead\", \"agent\": { \"rev\": { \"mode\": \"primary\" } } }\n",
+            0,
+        ),
+        (
+            "opencode.json",
+            "{ \"default_agent\": \"lead\", \"agent\": { \"rev\": { \"disable\": true } } }\n",
+            1,
+        ),
+        (
+            "opencode.json",
+            "{ \"default_agent\": \"lead\", \"agent\": { \"rev\": { \"disable\": false } } }\n",
+            0,
+        ),
+    ];
+    for (i, (rel, text, findings)) in steps.iter().enumerate() {
+        let entry = open.entry(rel).or_insert((0, String::new()));
+        entry.0 += 1;
+        entry.1 = text.to_string();
+        let lang = if rel.ends_with(".json") { "json" } else { "markdown" };
+        let out = if entry.0 == 1 {
+            state.open(uri(&root, rel), lang, 1, text.to_string())
+        } else {
+            let change = TextDocumentContentChangeEvent {
+                range: None,
+                range_length: None,
+                text: text.to_string(),
+            };
+            state.change(&uri(&root, rel), entry.0, vec![change])
+        };
+        record(&mut published, out);
+        assert_eq!(non_empty(&published), non_empty(&fresh(&root, &open)), "after step {i}");
+        let total: usize = published.values().map(Vec::len).sum();
+        assert_eq!(total, *findings, "after step {i}: {published:#?}");
     }
 }

@@ -54,9 +54,9 @@ pub struct CrossCache {
     /// The structure generation the unit list was built for (`None`: never built).
     structure: Option<u64>,
     units: Vec<UnitDef>,
-    /// Per unit: the signature of its inputs' stamps, and the files its diagnostics are on
-    /// (the diagnostics themselves are in `by_file` only).
-    results: HashMap<Unit, (u64, Vec<usize>)>,
+    /// Per unit: what its result was computed from, the signature of those stamps, and the
+    /// files its diagnostics are on (the diagnostics themselves are in `by_file` only).
+    results: HashMap<Unit, (Deps, u64, Vec<usize>)>,
     /// Per file: the cross-file diagnostics of every unit, by unit.
     by_file: HashMap<usize, Vec<(Unit, Diagnostic)>>,
 }
@@ -93,6 +93,63 @@ pub(super) fn content_key(kind: &FileKind, text: &str) -> u64 {
     h.finish()
 }
 
+/// What the name-level checks read of a file, hashed (see [`Deps`]). For an opencode file (a
+/// Markdown agent or mode, a config): the agents it declares (name, origin, place, whether
+/// `disable` is set, how its prompt reads, its `skill` permission patterns), the names it refers
+/// to, how opencode reads it, whether it lists plugins or skill sources, and its top-level
+/// `skill` permission patterns; not the agents' other settings (`mode`, `model`,
+/// permissions...), which only the checks of the agents they name read. For any other file:
+/// its content key.
+pub(super) fn names_key(f: &File, content: u64) -> u64 {
+    use crate::analysis::syntax::{Map, Node};
+    if !matches!(f.kind, FileKind::OpenCode(_)) {
+        return content;
+    }
+    let a = f.effective_analysis();
+    let mut h = crate::analysis::hash::FxHasher::default();
+    fn sub<'a>(m: Option<&'a Map>, key: &str) -> Option<&'a Map> {
+        m.and_then(|m| m.value(key)).and_then(Node::as_map)
+    }
+    let skill_patterns = |h: &mut crate::analysis::hash::FxHasher, permission: Option<&Map>| {
+        for e in sub(permission, "skill").iter().flat_map(|m| m.entries.iter()) {
+            (&e.key.name, e.key.span).hash(h);
+        }
+        h.write_u8(0xfe);
+    };
+    for d in &a.agents {
+        d.name.hash(&mut h);
+        (d.span, d.origin as u8, d.whole_file, d.body_empty, d.prompt_hash).hash(&mut h);
+        d.bool_field("disable").map(|(b, _)| b).hash(&mut h);
+        d.field("prompt").and_then(Node::as_str).hash(&mut h);
+        skill_patterns(&mut h, sub(d.node.as_ref().and_then(Node::as_map), "permission"));
+    }
+    h.write_u8(0xff);
+    for r in &a.refs {
+        (&r.name, r.span, r.kind as u8).hash(&mut h);
+    }
+    (a.reading.map(|r| r as u8), a.has_plugins).hash(&mut h);
+    a.split.as_ref().map(|s| s.misplaced_open.is_some()).hash(&mut h);
+    let root = a.parsed.root.as_ref().and_then(Node::as_map);
+    skill_patterns(&mut h, sub(root, "permission"));
+    // `skills.paths` and `skills.urls` (whether any skill name may exist).
+    if let Some(skills) = sub(root, "skills") {
+        for key in ["paths", "urls"] {
+            format!("{:?}", skills.value(key).map(|n| &n.value)).hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
+/// What a unit's last result was computed from, so that the next refresh knows what to compare.
+#[derive(Clone, Debug)]
+pub enum Deps {
+    /// Every input, entirely (its `stamp`).
+    All,
+    /// Every input's name-level part (its `names` stamp), and entirely only the files listed:
+    /// those declaring an agent whose settings the checks read.
+    Names(Vec<usize>),
+}
+
 /// The place of a file in the views, hashed.
 pub(super) fn shape_key(f: &File) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -115,10 +172,15 @@ impl Workspace {
             self.structure += 1;
         }
         if shape_changed || content != f.content || force {
+            let names = if f.live { names_key(f, content) } else { 0 };
             self.clock += 1;
             let clock = self.clock;
             let f = &mut self.files[id];
             f.stamp = clock;
+            if shape_changed || force || names != f.names_key {
+                f.names = clock;
+                f.names_key = names;
+            }
             f.shape = shape;
             f.content = content;
         }
@@ -197,10 +259,38 @@ impl Workspace {
         out
     }
 
+    /// The signature of the stamps a unit's result depends on.
+    fn signature(&self, def: &UnitDef, deps: &Deps) -> u64 {
+        let mut h = crate::analysis::hash::FxHasher::default();
+        match deps {
+            Deps::All => {
+                for &i in &def.inputs {
+                    (i, self.files[i].stamp).hash(&mut h);
+                }
+            }
+            Deps::Names(detail) => {
+                for &i in &def.inputs {
+                    (i, self.files[i].names).hash(&mut h);
+                }
+                h.write_u8(0xff);
+                for &i in detail {
+                    (i, self.files[i].stamp).hash(&mut h);
+                }
+            }
+        }
+        h.finish()
+    }
+
     /// The diagnostics of one unit, for the files in scope only.
     pub fn unit_diagnostics(&self, def: &UnitDef) -> Vec<(usize, Diagnostic)> {
+        self.unit_diagnostics_and_deps(def).0
+    }
+
+    /// [`Workspace::unit_diagnostics`], with what they were computed from.
+    fn unit_diagnostics_and_deps(&self, def: &UnitDef) -> (Vec<(usize, Diagnostic)>, Deps) {
         use crate::analysis::claude;
         use crate::analysis::opencode::project;
+        let mut deps = Deps::All;
         let mut out = match &def.unit {
             Unit::View(dir) => {
                 let vf: Vec<project::ViewFile> = def
@@ -215,8 +305,9 @@ impl Workspace {
                     .collect();
                 let skills = self.opencode_skills(dir);
                 let names: Vec<&str> = skills.iter().map(|(n, _)| n.as_str()).collect();
-                let mut d = project::check(&vf);
+                let (mut d, detail) = project::check_and_reads(&vf);
                 d.extend(project::check_skill_patterns(&vf, &names));
+                deps = Deps::Names(detail);
                 d
             }
             Unit::Claude => {
@@ -227,14 +318,18 @@ impl Workspace {
                 d
             }
             Unit::Skills => self.duplicate_skills(),
-            Unit::Commands => self.command_agents(),
+            Unit::Commands => {
+                // Names (and whether each agent is disabled) only, for every runtime.
+                deps = Deps::Names(Vec::new());
+                self.command_agents()
+            }
             Unit::Zuno(dir) => {
                 let skills = self.zuno_skills.get(dir).map(Vec::as_slice);
                 crate::analysis::zuno::project::check(&self.zuno_view_files(&def.view), skills)
             }
         };
         out.retain(|(id, _)| self.files[*id].in_scope);
-        out
+        (out, deps)
     }
 
     /// Bring the cross-file results up to date; returns the files whose cross-file diagnostics
@@ -248,7 +343,7 @@ impl Workspace {
             let keep: HashSet<&Unit> = cache.units.iter().map(|d| &d.unit).collect();
             let gone: Vec<Unit> = cache.results.keys().filter(|u| !keep.contains(u)).cloned().collect();
             for u in gone {
-                if let Some((_, files)) = cache.results.remove(&u) {
+                if let Some((_, _, files)) = cache.results.remove(&u) {
                     for id in files {
                         changed.insert(id);
                         if let Some(v) = cache.by_file.get_mut(&id) {
@@ -261,16 +356,16 @@ impl Workspace {
             changed.extend(0..self.files.len());
         }
         for def in &cache.units {
-            let mut h = crate::analysis::hash::FxHasher::default();
-            for &i in &def.inputs {
-                (i, self.files[i].stamp).hash(&mut h);
-            }
-            let sig = h.finish();
-            if cache.results.get(&def.unit).is_some_and(|(s, _)| *s == sig) {
+            if cache
+                .results
+                .get(&def.unit)
+                .is_some_and(|(deps, sig, _)| *sig == self.signature(def, deps))
+            {
                 continue;
             }
-            let out = self.unit_diagnostics(def);
-            if let Some((_, old)) = cache.results.remove(&def.unit) {
+            let (out, deps) = self.unit_diagnostics_and_deps(def);
+            let sig = self.signature(def, &deps);
+            if let Some((_, _, old)) = cache.results.remove(&def.unit) {
                 for id in old {
                     changed.insert(id);
                     if let Some(v) = cache.by_file.get_mut(&id) {
@@ -289,7 +384,7 @@ impl Workspace {
             }
             files.sort_unstable();
             files.dedup();
-            cache.results.insert(def.unit.clone(), (sig, files));
+            cache.results.insert(def.unit.clone(), (deps, sig, files));
         }
         self.cross = cache;
         changed

@@ -116,8 +116,12 @@ pub struct File {
     /// Changes when what the cross-file checks read of the file may have changed (see
     /// `cross.rs`), with the two hashes it is derived from.
     pub stamp: u64,
+    /// Changes when the file's part in the name-level checks may have changed (see
+    /// `cross::names_key`); always together with `stamp`, often not when it changes.
+    pub names: u64,
     shape: u64,
     content: u64,
+    names_key: u64,
 }
 
 impl File {
@@ -289,18 +293,20 @@ impl Workspace {
             live: true,
             resolved: None,
             stamp: 0,
+            names: 0,
             shape: 0,
             content: 0,
+            names_key: 0,
         };
         let id = match self.by_path.get(&key(path)) {
             Some(&id) => {
                 let old = &self.files[id];
                 let was_in_scope = old.in_scope && old.live;
-                let (stamp, shape, content) = (old.stamp, old.shape, old.content);
+                let kept = (old.stamp, old.names, old.shape, old.content, old.names_key);
                 self.files[id] = file;
                 let f = &mut self.files[id];
                 f.in_scope |= was_in_scope;
-                (f.stamp, f.shape, f.content) = (stamp, shape, content);
+                (f.stamp, f.names, f.shape, f.content, f.names_key) = kept;
                 id
             }
             None => {

@@ -245,6 +245,12 @@ fn registry_of(view: &[ViewFile], only: Option<&crate::analysis::hash::FxHashSet
 
 /// Cross-file checks of one view. Diagnostics come back with the id of the file they belong to.
 pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
+    check_and_reads(view).0
+}
+
+/// [`check`], and the files whose agents' settings it read (the others only count for their
+/// names, references, `disable`, reading and skill patterns: what `cross::names_key` hashes).
+pub fn check_and_reads(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usize>) {
     let mut out = Vec::new();
     let plugins = view.iter().any(|vf| vf.analysis.has_plugins);
     // default_agent: the last layer that sets it wins; only that value matters.
@@ -267,6 +273,11 @@ pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
             needed.extend(vf.analysis.agents.iter().map(|d| d.name.as_str()));
         }
     }
+    let reads: Vec<usize> = view
+        .iter()
+        .filter(|vf| vf.analysis.agents.iter().any(|d| needed.contains(d.name.as_str())))
+        .map(|vf| vf.file)
+        .collect();
     let reg = registry_of(view, Some(&needed));
     let full: std::cell::OnceCell<Registry> = std::cell::OnceCell::new();
     let all = || full.get_or_init(|| registry(view));
@@ -299,7 +310,7 @@ pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
     }
     duplicate_markdown_agents(view, &mut out);
     markdown_without_frontmatter(view, &reg, &mut out);
-    out
+    (out, reads)
 }
 
 /// The `skill` permission maps a view writes: the config's top-level one and each agent's, with
