@@ -864,7 +864,17 @@ fn help_lists_every_command_and_option() {
         (
             "explain",
             "Usage: agent-lsp explain [OPTIONS] [AGENT]",
-            &["root", "format", "no-global", "global-dir", "check", "dialect", "help"],
+            &[
+                "root",
+                "format",
+                "no-global",
+                "global-dir",
+                "check",
+                "dialect",
+                "matrix",
+                "graph",
+                "help",
+            ],
         ),
         ("serve", "Usage: agent-lsp serve [OPTIONS]", &["stdio", "help"]),
         ("rules", "Usage: agent-lsp rules [CODE]", &["help"]),

@@ -19,6 +19,22 @@ pub struct Args {
     pub check: Option<(String, String)>,
     /// Only this dialect's agents.
     pub dialect: Option<Dialect>,
+    /// `--matrix` or `--graph` instead of the list or a card.
+    pub view: Option<View>,
+}
+
+pub enum View {
+    Matrix { json: bool },
+    Graph(super::matrix::GraphFormat),
+}
+
+/// The terminal width for tables: `COLUMNS` when set, else 100.
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|w| *w > 0)
+        .unwrap_or(100)
 }
 
 fn where_is(ws: &Workspace, s: Source) -> String {
@@ -106,6 +122,16 @@ pub fn run(args: Args) -> i32 {
     } else {
         Default::default()
     };
+    if let Some(view) = &args.view {
+        let claude: Vec<super::matrix::ClaudeAgent> =
+            claude_agents.iter().map(|(n, f)| (n.as_str(), f.agent)).collect();
+        let out = match view {
+            View::Matrix { json } => super::matrix::matrix(&agents, &claude, *json, terminal_width()),
+            View::Graph(format) => super::matrix::graph(&agents, &claude, *format),
+        };
+        print!("{out}");
+        return 0;
+    }
     let Some(name) = &args.agent else {
         if args.json {
             let mut list: Vec<Value> = agents

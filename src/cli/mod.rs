@@ -1,6 +1,7 @@
 //! The command line: `agent-lsp check`, `agent-lsp rules`.
 
 pub mod explain;
+pub mod matrix;
 pub mod render;
 
 use std::io::{IsTerminal, Write};
@@ -82,9 +83,10 @@ struct ExplainArgs {
     /// The project directory opencode would start in.
     #[arg(long, default_value = ".")]
     root: PathBuf,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
-    format: ExplainFormat,
+    /// Output format: `human` (the default) or `json`; for `--graph`, `mermaid` (the default),
+    /// `dot` or `json`.
+    #[arg(long, value_enum)]
+    format: Option<ExplainFormat>,
     /// Do not read the user's global opencode configuration.
     #[arg(long)]
     no_global: bool,
@@ -98,6 +100,13 @@ struct ExplainArgs {
     /// exists in several.
     #[arg(long, value_enum)]
     dialect: Option<DialectArg>,
+    /// Every agent against every permission key: the action for an input only `*` matches, and
+    /// how many pattern rules refine it (Claude Code agents: against the tools they name).
+    #[arg(long, conflicts_with_all = ["agent", "check", "graph"])]
+    matrix: bool,
+    /// Which agent may start which subagent (`task` permission, Claude Code `Agent(...)`).
+    #[arg(long, conflicts_with_all = ["agent", "check"])]
+    graph: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -111,6 +120,8 @@ enum DialectArg {
 enum ExplainFormat {
     Human,
     Json,
+    Mermaid,
+    Dot,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -138,10 +149,34 @@ pub fn main() -> i32 {
                 eprintln!("agent-lsp: error: --check needs an AGENT");
                 return 2;
             }
+            let view = match (a.matrix, a.graph, a.format) {
+                (false, false, Some(ExplainFormat::Mermaid | ExplainFormat::Dot)) => {
+                    eprintln!("agent-lsp: error: --format mermaid and dot need --graph");
+                    return 2;
+                }
+                (true, _, Some(ExplainFormat::Mermaid | ExplainFormat::Dot)) => {
+                    eprintln!("agent-lsp: error: --matrix prints human or json");
+                    return 2;
+                }
+                (_, true, Some(ExplainFormat::Human)) => {
+                    eprintln!("agent-lsp: error: --graph prints mermaid, dot or json");
+                    return 2;
+                }
+                (true, _, f) => Some(explain::View::Matrix {
+                    json: matches!(f, Some(ExplainFormat::Json)),
+                }),
+                (_, true, f) => Some(explain::View::Graph(match f {
+                    Some(ExplainFormat::Dot) => matrix::GraphFormat::Dot,
+                    Some(ExplainFormat::Json) => matrix::GraphFormat::Json,
+                    _ => matrix::GraphFormat::Mermaid,
+                })),
+                _ => None,
+            };
             explain::run(explain::Args {
                 agent: a.agent,
                 root: a.root,
-                json: matches!(a.format, ExplainFormat::Json),
+                json: matches!(a.format, Some(ExplainFormat::Json)),
+                view,
                 options: Options::from_env(a.no_global, a.global_dir),
                 check: a.check.and_then(|c| Some((c.first()?.clone(), c.get(1)?.clone()))),
                 dialect: a.dialect.map(|d| match d {

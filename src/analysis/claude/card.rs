@@ -43,13 +43,7 @@ pub fn effective_tools(a: &Agent) -> (String, Option<Vec<String>>) {
                 } else {
                     continue;
                 };
-                let bare = super::tools::parts(&canonical).0.to_string();
-                let removed = denied.iter().any(|d| {
-                    d == &canonical || d == &bare || (d == "mcp__*" && canonical.starts_with("mcp__")) || {
-                        d.starts_with("mcp__") && canonical.starts_with(&format!("{d}__"))
-                    }
-                });
-                if !removed && !kept.contains(&canonical) {
+                if !removed(&denied, &canonical) && !kept.contains(&canonical) {
                     kept.push(canonical);
                 }
             }
@@ -60,6 +54,69 @@ pub fn effective_tools(a: &Agent) -> (String, Option<Vec<String>>) {
             };
             (shown, Some(kept))
         }
+    }
+}
+
+/// Whether a `disallowedTools` entry removes the tool entry `canonical` (`Agent(x)` is removed
+/// by `Agent` or by itself; `mcp__srv` removes the server's tools).
+fn removed(denied: &[String], canonical: &str) -> bool {
+    let bare = super::tools::parts(canonical).0;
+    denied.iter().any(|d| {
+        d == canonical
+            || d == bare
+            || (d == "mcp__*" && canonical.starts_with("mcp__"))
+            || (d.starts_with("mcp__") && canonical.starts_with(&format!("{d}__")))
+    })
+}
+
+/// Whether the agent gets the tool `tool` (a bare name such as `Read` or `Agent`, or an MCP
+/// entry): listed in its effective tools, or, without a `tools` restriction, not removed by
+/// `disallowedTools`.
+pub fn tool_allowed(a: &Agent, tool: &str) -> bool {
+    match effective_tools(a).1 {
+        Some(kept) => kept.iter().any(|k| k == tool || super::tools::parts(k).0 == tool),
+        None => {
+            let denied: Vec<String> = match &a.disallowed {
+                Some(List::Items(items)) => items.iter().map(|i| i.text.clone()).collect(),
+                _ => Vec::new(),
+            };
+            !removed(&denied, tool)
+        }
+    }
+}
+
+/// Which agent types the agent may start through its `Agent` tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Starts {
+    /// None: no `Agent` tool.
+    Nothing,
+    /// Any agent type: no `tools` restriction, or a plain `Agent`.
+    Any,
+    /// The types of its `Agent(a, b)` entry (the last one, the only one that applies).
+    Only(Vec<String>),
+}
+
+/// The agent types `a` may start, from its effective tools.
+pub fn starts(a: &Agent) -> Starts {
+    if !tool_allowed(a, "Agent") {
+        return Starts::Nothing;
+    }
+    let Some(kept) = effective_tools(a).1 else {
+        return Starts::Any;
+    };
+    match kept.iter().rev().find(|k| super::tools::parts(k).0 == "Agent") {
+        Some(entry) => {
+            let types: Vec<String> = super::tools::agent_types(entry)
+                .into_iter()
+                .map(|(s, e)| entry[s..e].to_string())
+                .collect();
+            if types.is_empty() {
+                Starts::Any
+            } else {
+                Starts::Only(types)
+            }
+        }
+        None => Starts::Nothing,
     }
 }
 
@@ -165,6 +222,22 @@ mod tests {
         assert_eq!(effective_tools(&none).1.unwrap(), Vec::<String>::new());
         let bash = agent("---\nname: a\ndescription: d\ntools: Bash(git diff:*)\n---\n");
         assert_eq!(effective_tools(&bash).1.unwrap(), ["Bash"]);
+    }
+
+    #[test]
+    fn tools_and_agent_types_it_may_start() {
+        let a = agent("---\nname: a\ndescription: d\ntools: Read, Agent(x), Task(y, z)\n---\n");
+        assert!(tool_allowed(&a, "Read") && tool_allowed(&a, "Agent") && !tool_allowed(&a, "Bash"));
+        assert_eq!(starts(&a), Starts::Only(vec!["y".into(), "z".into()]));
+        let all = agent("---\nname: a\ndescription: d\ndisallowedTools: Bash\n---\n");
+        assert!(tool_allowed(&all, "Read") && !tool_allowed(&all, "Bash"));
+        assert_eq!(starts(&all), Starts::Any);
+        let plain = agent("---\nname: a\ndescription: d\ntools: Agent, Read\n---\n");
+        assert_eq!(starts(&plain), Starts::Any);
+        let none = agent("---\nname: a\ndescription: d\ntools: Read\n---\n");
+        assert_eq!(starts(&none), Starts::Nothing);
+        let denied = agent("---\nname: a\ndescription: d\ndisallowedTools: Agent\n---\n");
+        assert_eq!(starts(&denied), Starts::Nothing);
     }
 
     #[test]

@@ -174,6 +174,32 @@ impl EffectiveAgent {
             })
             .collect()
     }
+
+    /// The action for a `permission` call whose input only the catch-all names (the input `*`,
+    /// decided as [`evaluate`](Self::evaluate) decides), and how many rules with another
+    /// pattern can still decide some input of that permission: those that match the permission
+    /// and come after the rule deciding `*` (an earlier one is shadowed by it).
+    pub fn catch_all(&self, permission: &str) -> (&str, usize) {
+        let (action, decider) = self.evaluate(permission, "*");
+        let after = match decider {
+            Some(d) => {
+                let at = self.permission.iter().rposition(|r| std::ptr::eq(r, d)).unwrap_or(0);
+                &self.permission[at + 1..]
+            }
+            None => &self.permission[..],
+        };
+        let refining = after
+            .iter()
+            .filter(|r| r.pattern != "*" && wildcard_match(permission, &r.permission))
+            .count();
+        (action, refining)
+    }
+
+    /// The `task` action for starting `subagent` (the runtime's evaluation, `ask` when no rule
+    /// matches).
+    pub fn may_start(&self, subagent: &str) -> &str {
+        self.evaluate("task", subagent).0
+    }
 }
 
 /// A permission config value being merged.
@@ -790,6 +816,28 @@ mod tests {
 
     fn md(name: &str) -> FileKind {
         FileKind::Agent { name: name.into() }
+    }
+
+    #[test]
+    fn catch_all_counts_only_rules_that_can_still_decide() {
+        let a = build(&[(
+            FileKind::Config,
+            r#"{"agent": {"x": {"permission": {"bash": {"ls": "allow", "*": "deny", "git *": "ask", "rm *": "deny"}, "task": {"*": "deny", "rev": "allow"}}}}}"#,
+        )]);
+        let x = get(&a, "x");
+        // `ls` comes before the catch-all deny and never decides.
+        assert_eq!(x.catch_all("bash"), ("deny", 2));
+        assert_eq!(x.catch_all("task"), ("deny", 1));
+        // The default `*` allow decides; read keeps its three `.env` rules.
+        assert_eq!(x.catch_all("edit"), ("allow", 0));
+        assert_eq!(x.catch_all("read"), ("allow", 3));
+        // explore denies everything first, then allows read: the default `.env` rules are gone.
+        assert_eq!(get(&a, "explore").catch_all("read"), ("allow", 0));
+        assert_eq!(get(&a, "explore").catch_all("edit"), ("deny", 0));
+        assert_eq!(x.may_start("rev"), "allow");
+        assert_eq!(x.may_start("general"), "deny");
+        assert_eq!(get(&a, "plan").may_start("general"), "deny");
+        assert_eq!(get(&a, "plan").may_start("x"), "allow");
     }
 
     #[test]
