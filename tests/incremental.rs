@@ -296,6 +296,22 @@ fn edits_that_keep_names_update_the_findings_that_depend_on_them() {
             "---\ndescription: d\nmode: primary\n---\nBody\n",
             0,
         ),
+        // The same with an edit that keeps the length of the text (and every span).
+        (
+            ".opencode/agents/lead.md",
+            "---\ndescription: d\nmode: primary\nhidden: false\n---\nBody\n",
+            0,
+        ),
+        (
+            ".opencode/agents/lead.md",
+            "---\ndescription: d\nmode: primary\nhidden: true \n---\nBody\n",
+            2,
+        ),
+        (
+            ".opencode/agents/lead.md",
+            "---\ndescription: d\nmode: primary\n---\nBody\n",
+            0,
+        ),
         // An agent no check names: nothing changes anywhere else.
         (
             ".opencode/agents/other.md",

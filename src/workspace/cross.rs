@@ -145,9 +145,9 @@ pub(super) fn names_key(f: &File, content: u64) -> u64 {
 pub enum Deps {
     /// Every input, entirely (its `stamp`).
     All,
-    /// Every input's name-level part (its `names` stamp), and entirely only the files listed:
-    /// those declaring an agent whose settings the checks read.
-    Names(Vec<usize>),
+    /// Every input's name-level part (its `names` stamp), and of the files listed (those
+    /// declaring an agent whose settings the checks read) the declarations of the names listed.
+    Names(Vec<usize>, Vec<String>),
 }
 
 /// The place of a file in the views, hashed.
@@ -268,13 +268,29 @@ impl Workspace {
                     (i, self.files[i].stamp).hash(&mut h);
                 }
             }
-            Deps::Names(detail) => {
+            Deps::Names(files, names) => {
                 for &i in &def.inputs {
                     (i, self.files[i].names).hash(&mut h);
                 }
                 h.write_u8(0xff);
-                for &i in detail {
-                    (i, self.files[i].stamp).hash(&mut h);
+                for &i in files {
+                    let f = &self.files[i];
+                    if f.resolved.is_some() {
+                        // Substituted values are not the text: the whole file.
+                        (i, f.stamp).hash(&mut h);
+                        continue;
+                    }
+                    // The settings of the agents looked up, as written and where: a keystroke
+                    // in another agent of the same config leaves them alone.
+                    for d in f.analysis.agents.iter().filter(|d| names.contains(&d.name)) {
+                        let span = d.node.as_ref().map(|n| n.span);
+                        (i, d.span, span).hash(&mut h);
+                        match span.map(|s| f.text.get(s.start as usize..s.end as usize)) {
+                            Some(Some(written)) => written.hash(&mut h),
+                            Some(None) => f.stamp.hash(&mut h),
+                            None => {}
+                        }
+                    }
                 }
             }
         }
@@ -305,9 +321,9 @@ impl Workspace {
                     .collect();
                 let skills = self.opencode_skills(dir);
                 let names: Vec<&str> = skills.iter().map(|(n, _)| n.as_str()).collect();
-                let (mut d, detail) = project::check_and_reads(&vf);
+                let (mut d, files, looked_up) = project::check_and_reads(&vf);
                 d.extend(project::check_skill_patterns(&vf, &names));
-                deps = Deps::Names(detail);
+                deps = Deps::Names(files, looked_up);
                 d
             }
             Unit::Claude => {
@@ -320,7 +336,7 @@ impl Workspace {
             Unit::Skills => self.duplicate_skills(),
             Unit::Commands => {
                 // Names (and whether each agent is disabled) only, for every runtime.
-                deps = Deps::Names(Vec::new());
+                deps = Deps::Names(Vec::new(), Vec::new());
                 self.command_agents()
             }
             Unit::Zuno(dir) => {

@@ -248,9 +248,10 @@ pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
     check_and_reads(view).0
 }
 
-/// [`check`], and the files whose agents' settings it read (the others only count for their
-/// names, references, `disable`, reading and skill patterns: what `cross::names_key` hashes).
-pub fn check_and_reads(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usize>) {
+/// [`check`], and the agents whose settings it read, with the files declaring them (of the
+/// others only their names, references, `disable`, reading and skill patterns count: what
+/// `cross::names_key` hashes).
+pub fn check_and_reads(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usize>, Vec<String>) {
     let mut out = Vec::new();
     let plugins = view.iter().any(|vf| vf.analysis.has_plugins);
     // default_agent: the last layer that sets it wins; only that value matters.
@@ -310,7 +311,9 @@ pub fn check_and_reads(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usiz
     }
     duplicate_markdown_agents(view, &mut out);
     markdown_without_frontmatter(view, &reg, &mut out);
-    (out, reads)
+    let mut names: Vec<String> = needed.into_iter().map(str::to_string).collect();
+    names.sort_unstable();
+    (out, reads, names)
 }
 
 /// The `skill` permission maps a view writes: the config's top-level one and each agent's, with
