@@ -171,9 +171,9 @@ pub struct Diagnostic {
     pub span: Span,
     pub message: String,
     pub related: Vec<Related>,
-    pub tags: Vec<Tag>,
+    pub tags: &'static [Tag],
     /// The fix, when there is one clear way to repair the problem.
-    pub fix: Option<Fix>,
+    pub fix: Option<Box<Fix>>,
 }
 
 impl Diagnostic {
@@ -187,7 +187,7 @@ impl Diagnostic {
             span,
             message: message.into(),
             related: Vec::new(),
-            tags: rule.tags.to_vec(),
+            tags: rule.tags,
             fix: None,
         }
     }
@@ -213,20 +213,20 @@ impl Diagnostic {
     /// A "did you mean" replacement of one span (not safe: it changes what opencode does).
     pub fn with_suggestion(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
         let text = text.into();
-        self.fix = Some(Fix {
+        self.fix = Some(Box::new(Fix {
             title: format!("Replace with `{text}`"),
             edits: vec![Edit { span, text }],
             safe: false,
-        });
+        }));
         self
     }
 
     pub fn with_fix(mut self, title: impl Into<String>, edits: Vec<Edit>, safe: bool) -> Diagnostic {
-        self.fix = Some(Fix {
+        self.fix = Some(Box::new(Fix {
             title: title.into(),
             edits,
             safe,
-        });
+        }));
         self
     }
 

@@ -230,7 +230,7 @@ pub fn fix_all_with(text: &str, diagnose: &dyn Fn(&str) -> Vec<Diagnostic>) -> (
         }
         let mut taken: Vec<&Fix> = Vec::new();
         for d in &diagnostics {
-            let Some(f) = d.fix.as_ref().filter(|f| f.safe) else {
+            let Some(f) = d.fix.as_deref().filter(|f| f.safe) else {
                 continue;
             };
             if taken.contains(&f) {

@@ -60,6 +60,16 @@ fn letters_apart(lower: &str, cand: &str) -> usize {
 
 /// `normalize(cand) == norm`, without allocating.
 fn same_normalized(norm: &str, cand: &str) -> bool {
+    if norm.is_ascii() && cand.is_ascii() {
+        // Byte by byte (the usual case: field names are ASCII).
+        let mut rest = norm.bytes();
+        for b in cand.bytes().filter(|b| *b != b'_' && *b != b'-') {
+            if rest.next() != Some(b.to_ascii_lowercase()) {
+                return false;
+            }
+        }
+        return rest.next().is_none();
+    }
     cand.chars()
         .filter(|c| *c != '_' && *c != '-')
         .flat_map(char::to_lowercase)

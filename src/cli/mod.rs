@@ -273,13 +273,18 @@ fn check(args: CheckArgs) -> i32 {
         io_failed = true;
     }
     let c = render::counts(&diags);
-    if c.errors > 0 || (args.deny_warnings && c.warnings > 0) {
+    let status = if c.errors > 0 || (args.deny_warnings && c.warnings > 0) {
         1
     } else if io_failed && ws.files_in_scope() == 0 {
         2
     } else {
         0
-    }
+    };
+    // The process ends here: freeing every tree and finding one by one would only cost time
+    // (a tenth of the run on a file of 200,000 findings).
+    std::mem::forget(diags);
+    std::mem::forget(ws);
+    status
 }
 
 /// Write through a temporary file in the same directory and rename it over the original, so

@@ -265,11 +265,11 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
             message: "the value Claude Code uses".into(),
         });
         if let Some(edit) = fix {
-            diag.fix = Some(crate::analysis::diagnostic::Fix {
+            diag.fix = Some(Box::new(crate::analysis::diagnostic::Fix {
                 title: format!("Remove the ignored `{}`", d.name),
                 edits: vec![edit],
                 safe: true,
-            });
+            }));
         }
     }
 
@@ -401,11 +401,11 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
                     && let Some(edit) =
                         insert_after_entry(text, map, "name", "description: \"Use this agent when ...\"")
                 {
-                    d.fix = Some(crate::analysis::diagnostic::Fix {
+                    d.fix = Some(Box::new(crate::analysis::diagnostic::Fix {
                         title: "Add a `description`".into(),
                         edits: vec![edit],
                         safe: false,
-                    });
+                    }));
                 }
                 agent.status = Status::Skipped("no description".into());
             }

@@ -56,14 +56,34 @@ pub fn check(node: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             return;
         }
     };
+    let mut unknown = 0;
+    let mut unlisted: Option<(crate::analysis::Span, usize)> = None;
     for (i, entry) in map.entries.iter().enumerate() {
         match schema::agent_field(&entry.key.name) {
             Some(field) => check_field(entry, field.ty, (node, i), ctx, out),
-            None => unknown_key(entry, map, ctx, out),
+            None if unknown < MAX_UNKNOWN_KEYS || entry.key.name == "permissions" => {
+                unknown += 1;
+                unknown_key(entry, map, ctx, out);
+            }
+            None => unlisted.get_or_insert((entry.key.span, 0)).1 += 1,
         }
+    }
+    if let Some((span, n)) = unlisted {
+        out.push(Diagnostic::new(
+            Code::UnknownKey,
+            span,
+            format!(
+                "this key and {} more after it are not agent fields either; opencode passes them all to the model provider as `options`. They are not listed one by one: an agent with more than {MAX_UNKNOWN_KEYS} unknown keys is generated, not written",
+                n - 1
+            ),
+        ));
     }
     check_hidden_primary(map, ctx, out);
 }
+
+/// Unknown keys reported one by one per agent; the rest get one finding that counts them. A
+/// report of hundreds of thousands of lines helps nobody, and costs time and memory.
+pub const MAX_UNKNOWN_KEYS: usize = 10_000;
 
 /// `at`: the settings mapping and the entry's index in it (for fixes that edit around it).
 fn check_field(entry: &Entry, ty: FieldType, at: (&Node, usize), ctx: &Ctx, out: &mut Vec<Diagnostic>) {
@@ -768,6 +788,42 @@ mod tests {
         assert!(d[0].message.contains("under `options`"));
         // JSON `permissions` is the V2 hard error.
         assert_eq!(codes(&json_diags("{\"permissions\": []}")), ["v2-permissions"]);
+    }
+
+    #[test]
+    fn unknown_keys_beyond_the_limit_are_counted_in_one_finding() {
+        let mut text = String::new();
+        for i in 0..super::MAX_UNKNOWN_KEYS + 5 {
+            text.push_str(&format!("k{i}: v\n"));
+            if i == super::MAX_UNKNOWN_KEYS + 2 {
+                text.push_str("mode: subagnt\n");
+            }
+        }
+        let d = yaml_diags(&text);
+        let unknown: Vec<&Diagnostic> = d.iter().filter(|d| d.code == Code::UnknownKey).collect();
+        assert_eq!(unknown.len(), super::MAX_UNKNOWN_KEYS + 1);
+        let last = unknown.last().unwrap();
+        assert_eq!(last.span.text(&text), format!("k{}", super::MAX_UNKNOWN_KEYS));
+        assert!(
+            last.message.contains("this key and 4 more after it"),
+            "{}",
+            last.message
+        );
+        // Known fields after the limit are still checked.
+        assert_eq!(d.iter().filter(|d| d.code == Code::InvalidValue).count(), 1);
+        // A JSON `permissions` after the limit is still the V2 error.
+        let mut json = String::from("{");
+        for i in 0..super::MAX_UNKNOWN_KEYS + 1 {
+            json.push_str(&format!("\"k{i}\": 1, "));
+        }
+        json.push_str("\"permissions\": []}");
+        assert_eq!(
+            json_diags(&json)
+                .iter()
+                .filter(|d| d.code == Code::V2Permissions)
+                .count(),
+            1
+        );
     }
 
     #[test]
