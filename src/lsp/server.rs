@@ -120,9 +120,10 @@ impl Inner {
     }
 
     /// Scan `ws` on a blocking thread (the state stays free for the editor's requests), then
-    /// install it. With `$/progress` (begin, a report with the count found, end) when the client
-    /// supports it, in a task of its own: the index never waits for the client's answer.
-    async fn index_in_background(self: &Arc<Self>, ws: crate::workspace::Workspace, found: usize) {
+    /// install it. With `$/progress` (begin, a report that more than `above` files are to be
+    /// read, end with the count indexed) when the client supports it, in a task of its own: the
+    /// index never waits for the client's answer.
+    async fn index_in_background(self: &Arc<Self>, ws: crate::workspace::Workspace, above: usize) {
         let flags = *self.caps.lock().unwrap_or_else(PoisonError::into_inner);
         let scan = tokio::task::spawn_blocking(move || {
             let mut ws = ws;
@@ -132,7 +133,7 @@ impl Inner {
         let (done_tx, done_rx) = tokio::sync::oneshot::channel::<usize>();
         if flags.work_done_progress {
             let inner = self.clone();
-            tokio::spawn(async move { inner.index_progress(found, done_rx).await });
+            tokio::spawn(async move { inner.index_progress(above, done_rx).await });
         }
         let started = std::time::Instant::now();
         let files = match scan.await {
@@ -154,7 +155,7 @@ impl Inner {
 
     /// The work-done progress of a background index: begin and a report once the client has
     /// created the token, end when `done` says how many files were indexed.
-    async fn index_progress(&self, found: usize, done: tokio::sync::oneshot::Receiver<usize>) {
+    async fn index_progress(&self, above: usize, done: tokio::sync::oneshot::Receiver<usize>) {
         let token = NumberOrString::String("agent-lsp/index".into());
         let created = self
             .client
@@ -178,7 +179,7 @@ impl Inner {
         .await;
         send(WorkDoneProgress::Report(WorkDoneProgressReport {
             cancellable: Some(false),
-            message: Some(format!("{found} files found")),
+            message: Some(format!("more than {above} files to read")),
             percentage: None,
         }))
         .await;
@@ -395,7 +396,7 @@ impl LanguageServer for Backend {
         // keep this handler (and so shutdown) waiting.
         if let Some(ws) = background {
             let inner = self.inner.clone();
-            tokio::spawn(async move { inner.index_in_background(ws, files).await });
+            tokio::spawn(async move { inner.index_in_background(ws, BACKGROUND_INDEX_ABOVE).await });
         }
         let inner = self.inner.clone();
         tokio::spawn(async move {

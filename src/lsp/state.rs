@@ -111,26 +111,20 @@ impl State {
         }
     }
 
-    /// How many files the workspace folders hold to index (configs, Markdown under agent
-    /// folders, skills), counted by a walk that reads no file; the count stops past `limit`.
+    /// How many files the workspace folders may hold to index: an upper bound (every Markdown
+    /// and JSON file the walk visits), counted by a walk that reads no file and stops past
+    /// `limit`.
     pub fn files_to_index(&self, limit: usize) -> usize {
-        let mut seen: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
+        // A large workspace is told from a small one after a few hundred files, not after
+        // walking it all.
+        let mut n = 0;
         for root in &self.roots {
-            let found = crate::workspace::discover::walk(root);
-            seen.extend(found.configs);
-            seen.extend(found.markdown);
-            for d in &found.config_dirs {
-                seen.extend(
-                    crate::workspace::discover::markdown_agents(d)
-                        .into_iter()
-                        .map(|(p, _)| p),
-                );
-            }
-            if seen.len() > limit {
+            n += crate::workspace::discover::count_candidates_past(root, limit - n.min(limit));
+            if n > limit {
                 break;
             }
         }
-        seen.len()
+        n
     }
 
     /// Start indexing in the background: the workspace to scan (outside the state's lock), to

@@ -77,13 +77,10 @@ const CONFIG_FOLDERS: &[&str] = &[".opencode", ".claude", ".zuno", ".agents"];
 /// entered, the dependency and build folders of [`SKIP_DIRS`] are left out, symlinks are
 /// followed (a loop is entered once). The runtimes' config folders ([`CONFIG_FOLDERS`]) are
 /// walked even when ignored, since the runtimes read them regardless.
-pub fn walk(root: &Path) -> Found {
-    let mut found = Found::default();
-    if root.file_name().is_some_and(|n| n == ".opencode") {
-        found.config_dirs.push(root.to_path_buf());
-    }
-    let walker = ignore::WalkBuilder::new(root)
-        .hidden(false)
+/// The walk's rules (see the module documentation), without the order.
+fn walker(root: &Path) -> ignore::WalkBuilder {
+    let mut b = ignore::WalkBuilder::new(root);
+    b.hidden(false)
         .parents(true)
         .ignore(true)
         .git_ignore(true)
@@ -95,9 +92,35 @@ pub fn walk(root: &Path) -> Found {
             !(e.depth() > 0
                 && e.file_type().is_some_and(|t| t.is_dir())
                 && SKIP_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
-        })
-        .sort_by_file_name(|a, b| a.cmp(b))
-        .build();
+        });
+    b
+}
+
+/// The Markdown and JSON files under `root` that the walk would visit, counted up to just
+/// past `limit` (an upper bound of the files [`walk`] finds, cheap to stop early): enough to
+/// tell a small workspace from a large one without walking all of a large one.
+pub fn count_candidates_past(root: &Path, limit: usize) -> usize {
+    let mut n = 0;
+    for entry in walker(root).build().flatten() {
+        let name = entry.file_name().to_string_lossy();
+        if entry.file_type().is_some_and(|t| t.is_file())
+            && (name.ends_with(".md") || name.ends_with(".json") || name.ends_with(".jsonc"))
+        {
+            n += 1;
+            if n > limit {
+                break;
+            }
+        }
+    }
+    n
+}
+
+pub fn walk(root: &Path) -> Found {
+    let mut found = Found::default();
+    if root.file_name().is_some_and(|n| n == ".opencode") {
+        found.config_dirs.push(root.to_path_buf());
+    }
+    let walker = walker(root).sort_by_file_name(|a, b| a.cmp(b)).build();
     // Per directory: it holds a config file, it holds an agent folder.
     let mut dirs: std::collections::BTreeMap<PathBuf, (bool, bool)> = std::collections::BTreeMap::new();
     let mut entries = 0usize;
@@ -636,6 +659,25 @@ mod tests {
             .iter()
             .map(|p| p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/"))
             .collect()
+    }
+
+    #[test]
+    fn candidates_are_counted_up_to_just_past_the_limit() {
+        let t = tempfile::tempdir().unwrap();
+        let root = &fs::canonicalize(t.path()).unwrap();
+        fs::create_dir_all(root.join(".git")).unwrap();
+        fs::write(root.join(".gitignore"), "generated/\n").unwrap();
+        for i in 0..8 {
+            touch(root, &format!(".opencode/agents/a{i}.md"));
+        }
+        touch(root, "opencode.jsonc");
+        touch(root, "src/main.rs");
+        touch(root, "generated/x.md");
+        touch(root, "node_modules/pkg/y.md");
+        // 8 agents and the config; not the source file, nor what the walk skips.
+        assert_eq!(count_candidates_past(root, 100), 9);
+        assert_eq!(count_candidates_past(root, 9), 9);
+        assert_eq!(count_candidates_past(root, 3), 4);
     }
 
     #[test]
