@@ -1654,3 +1654,92 @@ fn zuno_package_sees_its_ancestors() {
         out.stdout
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// The project file (agent-lsp.toml)
+// ---------------------------------------------------------------------------------------------
+
+/// `[rules]` changes a code's level or turns it off; `[files]` excludes paths and dialects;
+/// the nearest project file wins; its own mistakes are reported on the exact value.
+#[test]
+fn project_file_tunes_the_report() {
+    let agent = "---\ndescription: d\nmode: primay\ncolour: red\n---\nBody\n";
+    let ws = workspace(&[
+        (".opencode/agents/a.md", agent),
+        ("vendor/x/.opencode/agents/b.md", agent),
+        (
+            ".claude/agents/c.md",
+            "---\nname: c\ndescription: d\ntools: Reed\n---\nBody\n",
+        ),
+        ("pkg/.opencode/agents/p.md", agent),
+    ]);
+    let (_, before) = check_json(ws.path(), &[]);
+    let before = json_summary(&before);
+    assert!(before.iter().any(|l| l.starts_with("vendor/")), "{before:#?}");
+    assert!(before.iter().any(|l| l.starts_with(".claude/")), "{before:#?}");
+    assert!(
+        before.contains(&".opencode/agents/a.md:4:1-4:7 warning unknown-key".to_string()),
+        "{before:#?}"
+    );
+    write_files(
+        ws.path(),
+        &[
+            (
+                "agent-lsp.toml",
+                "[rules]\n\"unknown-key\" = \"error\"\n\"invalid-value\" = \"off\"\n\n[files]\nexclude = [\"vendor/**\"]\ndialects = [\"opencode\"]\n",
+            ),
+            // Nearer: for pkg/ only `unknown-key` is off (the root's levels do not apply there).
+            ("pkg/.agent-lsp.toml", "[rules]\nunknown-key = \"off\"\n"),
+        ],
+    );
+    let (status, after) = check_json(ws.path(), &[]);
+    assert_eq!(
+        json_summary(&after),
+        [
+            ".opencode/agents/a.md:4:1-4:7 error unknown-key",
+            "pkg/.opencode/agents/p.md:3:7-3:13 error invalid-value",
+        ]
+    );
+    assert_eq!(status, 1);
+    // The human summary counts only the files reported on: a.md, p.md and the two project files.
+    let out = check(ws.path(), &[]);
+    assert_eq!(last_line(&out.stdout), "Found 2 errors in 2 of 4 files checked");
+    // A mistake in the project file is reported like any other, and the rest of it applies.
+    write_files(
+        ws.path(),
+        &[("pkg/.agent-lsp.toml", "[rules]\nunknown-key = \"of\"\n[file]\n")],
+    );
+    let (_, report) = check_json(ws.path(), &[]);
+    assert_eq!(
+        json_summary(&report),
+        [
+            ".opencode/agents/a.md:4:1-4:7 error unknown-key",
+            "pkg/.agent-lsp.toml:2:15-2:19 error invalid-value",
+            "pkg/.agent-lsp.toml:3:2-3:6 warning unknown-key",
+            "pkg/.opencode/agents/p.md:3:7-3:13 error invalid-value",
+            "pkg/.opencode/agents/p.md:4:1-4:7 warning unknown-key",
+        ]
+    );
+}
+
+/// `explain` lists the dialects the project file reports on, unless `--dialect` says otherwise.
+#[test]
+fn project_file_dialects_apply_to_explain() {
+    let ws = workspace(&[
+        (".opencode/agents/a.md", CLEAN_AGENT),
+        (".claude/agents/c.md", "---\nname: c\ndescription: d\n---\nBody\n"),
+    ]);
+    let list = |args: &[&str]| {
+        let mut all = vec!["explain", "--root", "."];
+        all.extend_from_slice(args);
+        agent_lsp(ws.path(), &all).stdout
+    };
+    assert!(list(&[]).contains("Claude Code agents"));
+    write_files(ws.path(), &[("agent-lsp.toml", "[files]\ndialects = [\"opencode\"]\n")]);
+    let out = list(&[]);
+    assert!(
+        !out.contains("Claude Code agents") && out.contains(".opencode/agents/a.md"),
+        "{out}"
+    );
+    assert!(list(&["--dialect", "claude"]).contains("`c`"));
+}

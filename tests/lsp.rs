@@ -1655,3 +1655,52 @@ fn out_of_bounds_change_of_a_document_not_on_disk() {
     assert_eq!(summary(&s.expect_version(&uri, 4)), ["2:6-2:10 E invalid-value"]);
     s.finish();
 }
+
+/// The project file (`agent-lsp.toml`): its own mistakes are published on it; a change to it
+/// (typed in the editor) re-publishes the files whose diagnostics it changes; an editor
+/// setting for a code wins over it.
+#[test]
+fn the_project_file_is_read_and_followed_as_it_changes() {
+    let ws = workspace(&[
+        (
+            ".opencode/agents/typo.md",
+            "---\ndescription: Typo\ncolr: red\n---\nBody\n",
+        ),
+        ("agent-lsp.toml", "[rules]\nunknown-key = \"error\"\n"),
+    ]);
+    let root = root_of(&ws);
+    let mut s = Server::start(&root, Setup::default());
+    let typo = uri_of(&root.join(".opencode/agents/typo.md"));
+    let toml = uri_of(&root.join("agent-lsp.toml"));
+    let scan = s.take_publishes();
+    let t = scan.iter().rfind(|p| p["uri"] == typo).expect("typo.md published");
+    assert_eq!(summary(t), ["2:0-2:4 E unknown-key"]);
+    // Typed in the editor: `off`, then a typo in the level (the rule keeps its default).
+    s.open(&toml, "toml", 1, "[rules]\nunknown-key = \"error\"\n");
+    s.change_full(&toml, 2, "[rules]\nunknown-key = \"off\"\n");
+    s.sync();
+    let got = s.take_publishes();
+    let t = got.iter().rfind(|p| p["uri"] == typo).expect("typo.md re-published");
+    assert!(summary(t).is_empty(), "{got:#?}");
+    s.change_full(&toml, 3, "[rules]\nunknown-key = \"of\"\n");
+    s.sync();
+    let got = s.take_publishes();
+    let t = got.iter().rfind(|p| p["uri"] == typo).expect("typo.md re-published");
+    assert_eq!(summary(t), ["2:0-2:4 W unknown-key"]);
+    let p = got
+        .iter()
+        .rfind(|p| p["uri"] == toml)
+        .expect("agent-lsp.toml published");
+    assert_eq!(summary(p), ["1:14-1:18 E invalid-value"]);
+    // An editor setting for the code wins over the project file.
+    s.change_full(&toml, 4, "[rules]\nunknown-key = \"off\"\n");
+    s.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "agentLsp": { "severity": { "unknown-key": "hint" } } } }),
+    );
+    s.sync();
+    let got = s.take_publishes();
+    let t = got.iter().rfind(|p| p["uri"] == typo).expect("typo.md re-published");
+    assert_eq!(summary(t), ["2:0-2:4 H unknown-key"]);
+    s.finish();
+}

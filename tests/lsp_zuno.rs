@@ -306,6 +306,8 @@ fn watched_skills_and_configs() {
                 { "globPattern": "**/opencode.jsonc" },
                 { "globPattern": "**/zuno.json" },
                 { "globPattern": "**/zuno.jsonc" },
+                { "globPattern": "**/agent-lsp.toml" },
+                { "globPattern": "**/.agent-lsp.toml" },
                 { "globPattern": "**/*.md" },
                 { "globPattern": "**/*.txt" },
                 { "globPattern": "**/SKILL.md" },

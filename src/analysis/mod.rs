@@ -21,6 +21,7 @@ pub mod diagnostic;
 pub mod edit;
 pub mod hash;
 pub mod opencode;
+pub mod project_file;
 pub mod rules;
 pub mod skill;
 pub mod suggest;
@@ -29,7 +30,7 @@ pub mod text;
 pub mod zuno;
 
 pub use diagnostic::{Diagnostic, Edit, Effect, Fix, Location, Related, Severity, Tag};
-pub use rules::{Code, RULES, Rule};
+pub use rules::{Code, Level, RULES, Rule};
 pub use text::{Encoding, LineCol, LineIndex, Span};
 
 use syntax::Parsed;
@@ -83,6 +84,8 @@ pub enum FileKind {
     Skill(skill::SkillKind),
     /// A Markdown command (`/name`).
     Command(command::CommandKind),
+    /// `agent-lsp.toml`: agent-lsp's own settings for a project.
+    ProjectFile,
 }
 
 impl FileKind {
@@ -93,6 +96,8 @@ impl FileKind {
             FileKind::Zuno(_) => Dialect::Zuno,
             FileKind::Skill(k) => k.family,
             FileKind::Command(k) => k.runtime,
+            // Not a runtime's file; it is checked whatever the dialects (see `project_file`).
+            FileKind::ProjectFile => Dialect::OpenCode,
         }
     }
 
@@ -163,6 +168,8 @@ pub struct FileAnalysis {
     pub skill: Option<Box<skill::SkillDecl>>,
     /// Command files: the command declared.
     pub command: Option<Box<command::CommandDecl>>,
+    /// `agent-lsp.toml`: what it sets.
+    pub project: Option<Box<project_file::ProjectFile>>,
 }
 
 /// Analyse one file on its own.
@@ -175,6 +182,14 @@ pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
                 parsed: reading.parsed.clone(),
                 diagnostics,
                 claude: Some(Box::new(ClaudeFile { reading, agent })),
+                ..FileAnalysis::default()
+            }
+        }
+        FileKind::ProjectFile => {
+            let (project, diagnostics) = project_file::parse(text);
+            FileAnalysis {
+                diagnostics,
+                project: Some(Box::new(project)),
                 ..FileAnalysis::default()
             }
         }

@@ -49,6 +49,14 @@ macro_rules! rules {
     };
 }
 
+/// A per-code override of the reported level (editor settings, `agent-lsp.toml`): another
+/// severity, or off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Off,
+    On(super::diagnostic::Severity),
+}
+
 impl Code {
     pub fn rule(self) -> &'static Rule {
         &RULES[self as usize]

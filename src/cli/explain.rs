@@ -90,7 +90,16 @@ pub fn run(args: Args) -> i32 {
         }
     };
     let view = ws.view_for(Path::new(&args.root));
-    let wants = |d: Dialect| args.dialect.is_none_or(|x| x == d);
+    // `--dialect`, else the dialects the project file (`agent-lsp.toml`) reports on.
+    let root_canonical = std::fs::canonicalize(&args.root).unwrap_or_else(|_| args.root.clone());
+    // (a path inside the root, so that the root's own project file counts)
+    let project = ws
+        .project_file_for(&root_canonical.join("agent-lsp.toml"))
+        .map(|(_, p)| p.clone());
+    let wants = |d: Dialect| match args.dialect {
+        Some(x) => x == d,
+        None => project.as_ref().is_none_or(|p| p.reports(d)),
+    };
     let agents = if wants(Dialect::OpenCode) {
         effective::agents(&ws.view_files(&view), &ws.effective_env(&args.root))
     } else {

@@ -210,7 +210,10 @@ fn check(args: CheckArgs) -> i32 {
     let mut fixed_report = String::new();
     if args.fix {
         let mut changed = 0;
-        for f in ws.files.iter().filter(|f| f.in_scope && f.live) {
+        let reported: Vec<usize> = (0..ws.files.len())
+            .filter(|&i| ws.files[i].in_scope && ws.files[i].live && !ws.excluded(i))
+            .collect();
+        for f in reported.iter().map(|&i| &ws.files[i]) {
             let (text, titles) = crate::analysis::fix_all(&f.kind, &f.text);
             if titles.is_empty() || text == f.text {
                 continue;

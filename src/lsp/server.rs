@@ -205,6 +205,8 @@ impl Inner {
                 glob("**/opencode.jsonc"),
                 glob("**/zuno.json"),
                 glob("**/zuno.jsonc"),
+                glob("**/agent-lsp.toml"),
+                glob("**/.agent-lsp.toml"),
                 // Agents live in `{agent,agents}/**/*.md` and `{mode,modes}/*.md`; any Markdown
                 // or text file may also be the target of a config's `{file:...}`.
                 glob("**/*.md"),

@@ -15,12 +15,7 @@ use serde_json::Value;
 
 use crate::analysis::{Code, Severity};
 
-/// A per-code override: another severity, or off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    Off,
-    On(Severity),
-}
+pub use crate::analysis::rules::Level;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GlobalConfig {

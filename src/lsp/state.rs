@@ -96,8 +96,10 @@ fn path_of(uri: &Uri) -> Option<PathBuf> {
 impl State {
     pub fn new(roots: Vec<PathBuf>, encoding: Encoding, settings: Settings) -> State {
         let options = options_for(&settings);
+        let mut ws = Workspace::new(roots.clone(), options);
+        ws.set_editor_codes(settings.severity.keys().copied().collect());
         State {
-            ws: Workspace::new(roots.clone(), options),
+            ws,
             docs: HashMap::new(),
             uris: HashMap::new(),
             published: HashMap::new(),
@@ -182,6 +184,8 @@ impl State {
     pub fn set_settings(&mut self, settings: Settings) -> Vec<Publish> {
         let rebuild = settings.global != self.settings.global;
         self.settings = settings;
+        self.ws
+            .set_editor_codes(self.settings.severity.keys().copied().collect());
         let out = if rebuild { self.reload() } else { Vec::new() };
         let mut out = self.republish(out);
         out.extend(self.solo_publishes());
@@ -216,6 +220,8 @@ impl State {
         self.published.clear();
         self.uris.clear();
         self.ws = ws;
+        self.ws
+            .set_editor_codes(self.settings.severity.keys().copied().collect());
         let open: Vec<String> = self.docs.keys().cloned().collect();
         for key in open {
             self.reattach(&key);
@@ -502,6 +508,13 @@ impl State {
             self.ws.refresh_cross().into_iter().collect()
         };
         ids.extend(force.iter().copied());
+        // A project file (`agent-lsp.toml`) changed: what every file shows may change.
+        if ids
+            .iter()
+            .any(|&id| id < self.ws.files.len() && matches!(self.ws.files[id].kind, FileKind::ProjectFile))
+        {
+            ids.extend(0..self.ws.files.len());
+        }
         ids.sort_unstable();
         ids.dedup();
         let mut out = Vec::new();
@@ -945,6 +958,7 @@ impl State {
                 &self.zuno_known(id),
             ),
             FileKind::OpenCode(kind) => self.opencode_items(id, kind, text, offset),
+            FileKind::ProjectFile => analysis::project_file::complete(text, offset),
         };
         Some(
             items

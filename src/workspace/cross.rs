@@ -414,6 +414,7 @@ impl Workspace {
         } else {
             Vec::new()
         };
+        self.apply_policy(id, &mut out);
         sort(&mut out);
         out
     }
@@ -431,6 +432,7 @@ impl Workspace {
                 }
             }
         }
+        self.apply_policy(id, &mut out);
         sort(&mut out);
         out
     }

@@ -163,7 +163,9 @@ pub fn walk(root: &Path) -> Found {
         if CONFIG_NAMES.contains(&name.as_ref()) {
             dirs.entry(parent).or_default().0 = true;
             found.configs.push(path.to_path_buf());
-        } else if ZUNO_CONFIG_NAMES.contains(&name.as_ref()) {
+        } else if ZUNO_CONFIG_NAMES.contains(&name.as_ref())
+            || crate::analysis::project_file::NAMES.contains(&name.as_ref())
+        {
             found.configs.push(path.to_path_buf());
         } else if name == "SKILL.md" || name.ends_with(".md") && in_agent_folder(path, depth) {
             found.markdown.push(path.to_path_buf());

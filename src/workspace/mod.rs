@@ -8,6 +8,7 @@
 
 mod cross;
 pub mod discover;
+mod policy;
 
 pub use cross::{Unit, UnitDef};
 
@@ -94,6 +95,8 @@ pub enum Role {
     Skill { dir: PathBuf },
     /// A command file; `dir` is its project.
     Command { dir: PathBuf },
+    /// `agent-lsp.toml` or `.agent-lsp.toml`; `dir` holds it.
+    ProjectFile { dir: PathBuf },
 }
 
 /// One file read from disk (or given by an editor) and analysed.
@@ -157,6 +160,10 @@ pub struct Workspace {
     structure: u64,
     /// The cross-file results, kept up to date by `refresh_cross`.
     cross: cross::CrossCache,
+    /// The ids of the project files (`agent-lsp.toml`) ever loaded (see `policy.rs`).
+    project_files: Vec<usize>,
+    /// The codes an editor setting decides, which project files leave alone.
+    editor_codes: Vec<Code>,
 }
 
 /// A path given by the user that does not exist or is not an opencode file.
@@ -316,6 +323,9 @@ impl Workspace {
                 id
             }
         };
+        if matches!(self.files[id].kind, FileKind::ProjectFile) && !self.project_files.contains(&id) {
+            self.project_files.push(id);
+        }
         self.substitute(id);
         // A config with substitutions may read other files: always a new stamp.
         let force = self.files[id].resolved.is_some();
@@ -484,6 +494,14 @@ impl Workspace {
         }
         if self.options.config_file.as_deref() == Some(path) {
             return Some((OcKind::Config.into(), Role::UserConfig(3)));
+        }
+        if crate::analysis::project_file::NAMES.contains(&name.as_ref()) {
+            return Some((
+                FileKind::ProjectFile,
+                Role::ProjectFile {
+                    dir: parent.to_path_buf(),
+                },
+            ));
         }
         if discover::CONFIG_NAMES.contains(&name.as_ref()) {
             let in_config_dir = is_dot_opencode(parent)
@@ -845,7 +863,8 @@ impl Workspace {
                 | Role::Claude { .. }
                 | Role::Zuno { .. }
                 | Role::Skill { .. }
-                | Role::Command { .. } => {}
+                | Role::Command { .. }
+                | Role::ProjectFile { .. } => {}
             }
         }
         projects.sort();
@@ -1034,7 +1053,8 @@ impl Workspace {
             | Role::Claude { .. }
             | Role::Zuno { .. }
             | Role::Skill { .. }
-            | Role::Command { .. } => None,
+            | Role::Command { .. }
+            | Role::ProjectFile { .. } => None,
         }
     }
 
@@ -1096,6 +1116,7 @@ impl Workspace {
         let mut out = Vec::new();
         for id in ids {
             let mut d = by_file.remove(&id).unwrap_or_default();
+            self.apply_policy(id, &mut d);
             cross::sort(&mut d);
             out.extend(d.into_iter().map(|d| (id, d)));
         }
@@ -1468,8 +1489,11 @@ impl Workspace {
             .collect()
     }
 
+    /// The files reported on: in scope, and not left out by a project file.
     pub fn files_in_scope(&self) -> usize {
-        self.files.iter().filter(|f| f.in_scope && f.live).count()
+        (0..self.files.len())
+            .filter(|&i| self.files[i].in_scope && self.files[i].live && !self.excluded(i))
+            .count()
     }
 }
 

@@ -40,6 +40,9 @@ const GLOBS = [
   "**/.zuno/{agent,agents}/**/*.md",
   "**/.zuno/{mode,modes}/*.md",
   "**/zuno/{agent,agents}/**/*.md",
+  // agent-lsp's own project file.
+  "**/agent-lsp.toml",
+  "**/.agent-lsp.toml",
   // Commands: opencode's and Zuno's `{command,commands}/**/*.md` of their config folders
   // (global ones included), Claude Code's `.claude/commands/**/*.md`.
   "**/.opencode/{command,commands}/**/*.md",

@@ -1,0 +1,442 @@
+//! `agent-lsp.toml` (or `.agent-lsp.toml`): a project's own settings for agent-lsp.
+//!
+//! ```toml
+//! [rules]
+//! "unknown-key" = "error"      # error | warning | info | hint | off
+//! "broad-pattern" = "off"
+//!
+//! [files]
+//! exclude = ["vendor/**", "**/fixtures/**"]   # globs, relative to this file's directory
+//! dialects = ["opencode", "claude"]           # the dialects to report on (default: all)
+//! ```
+//!
+//! The file applies to the files under its directory; the nearest one wins (the workspace
+//! decides which, see `Workspace::policy`). Reading it is pure: text in, settings and
+//! diagnostics (on the exact key or value) out. A mistake in it is reported like any other, and
+//! what can be read of it still applies.
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use toml_edit::{Item, Key, TableLike, Value};
+
+use super::Dialect;
+use super::diagnostic::{Diagnostic, Severity};
+use super::rules::{Code, Level};
+use super::suggest::{closest, did_you_mean};
+use super::text::Span;
+
+/// The names the file may have, in precedence order when both are in one directory.
+pub const NAMES: [&str; 2] = ["agent-lsp.toml", ".agent-lsp.toml"];
+
+/// What a project file sets.
+#[derive(Clone, Debug, Default)]
+pub struct ProjectFile {
+    /// Per-code levels, in file order (a later entry for the same code wins).
+    pub rules: Vec<(Code, Level)>,
+    /// Globs of paths (relative to the file's directory) not to report on.
+    pub exclude: Vec<String>,
+    exclude_set: Option<GlobSet>,
+    /// The dialects to report on; `None`: all.
+    pub dialects: Option<Vec<Dialect>>,
+}
+
+impl ProjectFile {
+    /// The level set for `code`, if any.
+    pub fn level(&self, code: Code) -> Option<Level> {
+        self.rules.iter().rev().find(|(c, _)| *c == code).map(|(_, l)| *l)
+    }
+
+    /// Whether `relative` (a path relative to the file's directory, `/`-separated) is excluded.
+    pub fn excludes(&self, relative: &str) -> bool {
+        self.exclude_set.as_ref().is_some_and(|s| s.is_match(relative))
+    }
+
+    /// Whether files of `dialect` are reported on.
+    pub fn reports(&self, dialect: Dialect) -> bool {
+        self.dialects.as_ref().is_none_or(|d| d.contains(&dialect))
+    }
+}
+
+const TABLES: [&str; 2] = ["rules", "files"];
+const FILE_KEYS: [&str; 2] = ["exclude", "dialects"];
+const LEVELS: [&str; 5] = ["error", "warning", "info", "hint", "off"];
+
+fn span_of(range: Option<std::ops::Range<usize>>) -> Span {
+    range.map_or(Span::empty(0), |r| Span::new(r.start, r.end))
+}
+
+fn key_span(key: Option<&Key>) -> Span {
+    span_of(key.and_then(Key::span))
+}
+
+fn unknown(span: Span, what: &str, known: &[&str], message: String) -> Diagnostic {
+    let near = closest(what, known.iter().copied());
+    let mut d = Diagnostic::new(Code::UnknownKey, span, format!("{message}.{}", did_you_mean(near)))
+        .with_severity(Severity::Warning);
+    if let Some(n) = near {
+        d = d.with_suggestion(span, n);
+    }
+    d
+}
+
+fn type_name(item: &Item) -> &'static str {
+    match item {
+        Item::None => "nothing",
+        Item::Table(_) => "a table",
+        Item::ArrayOfTables(_) => "an array of tables",
+        Item::Value(v) => match v {
+            Value::String(_) => "a string",
+            Value::Integer(_) => "an integer",
+            Value::Float(_) => "a float",
+            Value::Boolean(_) => "a boolean",
+            Value::Datetime(_) => "a date",
+            Value::Array(_) => "an array",
+            Value::InlineTable(_) => "an inline table",
+        },
+    }
+}
+
+/// Read a project file.
+pub fn parse(text: &str) -> (ProjectFile, Vec<Diagnostic>) {
+    let mut out = Vec::new();
+    let mut file = ProjectFile::default();
+    let doc = match toml_edit::Document::parse(text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            let span = e
+                .span()
+                .map_or(Span::empty(0), |r| Span::new(r.start, r.end.max(r.start)));
+            let message = e.message().trim().to_string();
+            out.push(Diagnostic::new(
+                Code::SyntaxError,
+                span,
+                format!("{message}; agent-lsp ignores this file until it parses"),
+            ));
+            return (file, out);
+        }
+    };
+    let Some(root) = doc.as_item().as_table_like() else {
+        return (file, out);
+    };
+    for (name, item) in root.iter() {
+        let key = root.get_key_value(name).map(|(k, _)| k);
+        match name {
+            "rules" => read_rules(item, &mut file, &mut out),
+            "files" => read_files(item, &mut file, &mut out),
+            _ => out.push(unknown(
+                key_span(key),
+                name,
+                &TABLES,
+                format!("`{name}` is not an agent-lsp.toml setting (the tables are `[rules]` and `[files]`); agent-lsp ignores it"),
+            )),
+        }
+    }
+    out.sort_by_key(|d| (d.span.start, d.span.end));
+    (file, out)
+}
+
+fn table_of<'a>(name: &str, item: &'a Item, out: &mut Vec<Diagnostic>) -> Option<&'a dyn TableLike> {
+    match item.as_table_like() {
+        Some(t) => Some(t),
+        None => {
+            out.push(Diagnostic::new(
+                Code::InvalidType,
+                span_of(item.span()),
+                format!(
+                    "`{name}` must be a table, got {}; agent-lsp ignores it",
+                    type_name(item)
+                ),
+            ));
+            None
+        }
+    }
+}
+
+fn read_rules(item: &Item, file: &mut ProjectFile, out: &mut Vec<Diagnostic>) {
+    let Some(table) = table_of("rules", item, out) else {
+        return;
+    };
+    let codes: Vec<&str> = super::rules::RULES.iter().map(|r| r.name).collect();
+    for (name, value) in table.iter() {
+        let key = table.get_key_value(name).map(|(k, _)| k);
+        let Some(code) = Code::from_name(name) else {
+            out.push(unknown(
+                key_span(key),
+                name,
+                &codes,
+                format!("`{name}` is not a rule code (`agent-lsp rules` lists them); this line has no effect"),
+            ));
+            continue;
+        };
+        let span = span_of(value.span());
+        let Some(level) = value.as_str() else {
+            out.push(Diagnostic::new(
+                Code::InvalidType,
+                span,
+                format!(
+                    "the level of `{name}` must be a string (error, warning, info, hint or off), got {}",
+                    type_name(value)
+                ),
+            ));
+            continue;
+        };
+        let parsed = match level {
+            "off" => Some(Level::Off),
+            _ => Severity::parse(level).map(Level::On),
+        };
+        match parsed {
+            Some(l) => file.rules.push((code, l)),
+            None => {
+                let near = closest(level, LEVELS.iter().copied());
+                let mut d = Diagnostic::new(
+                    Code::InvalidValue,
+                    span,
+                    format!(
+                        "`{level}` is not a level; use error, warning, info, hint or off. `{name}` keeps its default level.{}",
+                        did_you_mean(near)
+                    ),
+                );
+                if let Some(n) = near {
+                    d = d.with_suggestion(span, format!("\"{n}\""));
+                }
+                out.push(d);
+            }
+        }
+    }
+}
+
+/// The strings of an array value, reporting anything else.
+fn strings<'a>(name: &str, item: &'a Item, out: &mut Vec<Diagnostic>) -> Vec<(&'a str, Span)> {
+    let Some(array) = item.as_array() else {
+        out.push(Diagnostic::new(
+            Code::InvalidType,
+            span_of(item.span()),
+            format!(
+                "`{name}` must be an array of strings, got {}; agent-lsp ignores it",
+                type_name(item)
+            ),
+        ));
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for v in array.iter() {
+        let span = span_of(v.span());
+        match v.as_str() {
+            Some(s) => found.push((s, span)),
+            None => out.push(Diagnostic::new(
+                Code::InvalidType,
+                span,
+                format!("each entry of `{name}` must be a string; this one is ignored"),
+            )),
+        }
+    }
+    found
+}
+
+fn read_files(item: &Item, file: &mut ProjectFile, out: &mut Vec<Diagnostic>) {
+    let Some(table) = table_of("files", item, out) else {
+        return;
+    };
+    for (name, value) in table.iter() {
+        let key = table.get_key_value(name).map(|(k, _)| k);
+        match name {
+            "exclude" => {
+                let mut set = GlobSetBuilder::new();
+                for (pattern, span) in strings(name, value, out) {
+                    match Glob::new(pattern.trim_start_matches("./")) {
+                        Ok(g) => {
+                            set.add(g);
+                            file.exclude.push(pattern.to_string());
+                        }
+                        Err(e) => out.push(Diagnostic::new(
+                            Code::InvalidValue,
+                            span,
+                            format!("`{pattern}` is not a valid glob ({}); it excludes nothing", e.kind()),
+                        )),
+                    }
+                }
+                file.exclude_set = set.build().ok();
+            }
+            "dialects" => {
+                let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.as_str()).collect();
+                let mut dialects = Vec::new();
+                for (s, span) in strings(name, value, out) {
+                    match Dialect::ALL.iter().find(|d| d.as_str() == s) {
+                        Some(d) => dialects.push(*d),
+                        None => {
+                            let near = closest(s, names.iter().copied());
+                            let mut d = Diagnostic::new(
+                                Code::InvalidValue,
+                                span,
+                                format!(
+                                    "`{s}` is not a dialect; use opencode, claude or zuno.{}",
+                                    did_you_mean(near)
+                                ),
+                            );
+                            if let Some(n) = near {
+                                d = d.with_suggestion(span, format!("\"{n}\""));
+                            }
+                            out.push(d);
+                        }
+                    }
+                }
+                file.dialects = Some(dialects);
+            }
+            _ => out.push(unknown(
+                key_span(key),
+                name,
+                &FILE_KEYS,
+                format!(
+                    "`{name}` is not a `[files]` setting (they are `exclude` and `dialects`); agent-lsp ignores it"
+                ),
+            )),
+        }
+    }
+}
+
+/// Completion at byte `offset`: the table names at a `[`, the keys of the table the cursor is
+/// in (rule codes in `[rules]`, with their summaries), the levels after `=` in `[rules]`, the
+/// dialects inside `dialects = [...]`.
+pub fn complete(text: &str, offset: usize) -> Vec<super::opencode::complete::Item> {
+    use super::opencode::complete::{Item, ItemKind};
+    let offset = offset.min(text.len());
+    let Some(line_start) = text.get(..offset).map(|t| t.rfind('\n').map_or(0, |i| i + 1)) else {
+        return Vec::new();
+    };
+    let line = &text[line_start..offset];
+    // The table the cursor is in: the last header above it.
+    let table = text[..line_start]
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix('[')?.split(']').next())
+        .next_back()
+        .map(|t| t.trim().to_string());
+    // The word being typed (bare or in quotes), replaced as a whole.
+    let word_start = line
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .map_or(0, |i| i + 1);
+    let replace = Span::new(line_start + word_start, offset);
+    let item = |label: &str, kind: ItemKind, detail: &str, rank: u8| Item {
+        label: label.to_string(),
+        kind,
+        detail: detail.to_string(),
+        documentation: None,
+        insert: label.to_string(),
+        replace,
+        rank,
+    };
+    let trimmed = line.trim_start();
+    if trimmed.starts_with('[') && !trimmed.contains(']') {
+        return TABLES.iter().map(|t| item(t, ItemKind::Key, "table", 0)).collect();
+    }
+    match (table.as_deref(), line.split_once('=')) {
+        (Some("rules"), None) => super::rules::RULES
+            .iter()
+            .map(|r| item(r.name, ItemKind::Key, r.summary, 0))
+            .collect(),
+        (Some("rules"), Some(_)) => LEVELS.iter().map(|l| item(l, ItemKind::Value, "level", 0)).collect(),
+        (Some("files"), None) => [
+            ("exclude", "globs of paths not to report on, relative to this file"),
+            ("dialects", "the dialects to report on: opencode, claude, zuno"),
+        ]
+        .iter()
+        .map(|(k, d)| item(k, ItemKind::Key, d, 0))
+        .collect(),
+        (Some("files"), Some((key, _))) if key.trim() == "dialects" => Dialect::ALL
+            .iter()
+            .map(|d| item(d.as_str(), ItemKind::Value, d.product(), 0))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(d: &[Diagnostic]) -> Vec<&'static str> {
+        d.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn a_valid_file() {
+        let text = "[rules]\n\"unknown-key\" = \"error\"\nbroad-pattern = \"off\"\n\n[files]\nexclude = [\"vendor/**\", \"**/fixtures/**\"]\ndialects = [\"opencode\", \"claude\"]\n";
+        let (f, d) = parse(text);
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(f.level(Code::UnknownKey), Some(Level::On(Severity::Error)));
+        assert_eq!(f.level(Code::BroadPattern), Some(Level::Off));
+        assert_eq!(f.level(Code::InvalidValue), None);
+        assert!(f.excludes("vendor/a/.opencode/agents/x.md"));
+        assert!(f.excludes("pkg/fixtures/opencode.json"));
+        assert!(!f.excludes(".opencode/agents/x.md"));
+        assert!(f.reports(Dialect::Claude) && !f.reports(Dialect::Zuno));
+        // Inline tables and dotted keys read the same.
+        let (f, d) = parse("rules = { unknown-key = \"hint\" }\nfiles.exclude = [\"a/**\"]\n");
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(f.level(Code::UnknownKey), Some(Level::On(Severity::Hint)));
+        assert!(f.excludes("a/b.md") && f.reports(Dialect::Zuno));
+    }
+
+    #[test]
+    fn mistakes_are_reported_on_the_exact_key_or_value() {
+        let text = "[rulez]\n[rules]\nunknwn-key = \"error\"\nbroad-pattern = \"of\"\nshadowed-rule = 3\n[files]\nexclude = [\"a/[b\", 4]\ndialect = []\ndialects = [\"claud\"]\n";
+        let (f, d) = parse(text);
+        assert_eq!(
+            codes(&d),
+            [
+                "unknown-key",
+                "unknown-key",
+                "invalid-value",
+                "invalid-type",
+                "invalid-value",
+                "invalid-type",
+                "unknown-key",
+                "invalid-value"
+            ]
+        );
+        let at = |i: usize| d[i].span.text(text);
+        assert_eq!(at(0), "rulez");
+        assert!(d[0].message.contains("Did you mean `rules`?"), "{}", d[0].message);
+        assert_eq!(at(1), "unknwn-key");
+        assert!(d[1].message.contains("`unknown-key`"), "{}", d[1].message);
+        assert_eq!(at(2), "\"of\"");
+        assert_eq!(d[2].fix.as_ref().unwrap().edits[0].text, "\"off\"");
+        assert_eq!(at(3), "3");
+        assert_eq!(at(4), "\"a/[b\"");
+        assert_eq!(at(5), "4");
+        assert_eq!(at(6), "dialect");
+        assert_eq!(at(7), "\"claud\"");
+        assert!(d[7].message.contains("`claude`"));
+        // What could be read still applies.
+        assert!(f.rules.is_empty() && f.exclude.is_empty());
+        assert_eq!(f.dialects, Some(vec![]));
+    }
+
+    #[test]
+    fn completion_by_table_and_position() {
+        let labels = |text: &str| -> Vec<String> {
+            let at = text.find('|').unwrap();
+            let text = text.replace('|', "");
+            complete(&text, at).into_iter().map(|i| i.label).collect()
+        };
+        let rules = labels("[rules]\nunkn|");
+        assert!(rules.contains(&"unknown-key".to_string()) && rules.len() == super::super::rules::RULES.len());
+        let item = &complete("[rules]\nunkn", 12)[0];
+        assert_eq!(item.replace, Span::new(8, 12));
+        assert_eq!(labels("[rules]\nunknown-key = \"|"), LEVELS);
+        assert_eq!(labels("[files]\n|"), ["exclude", "dialects"]);
+        assert_eq!(labels("[files]\ndialects = [\"|"), ["opencode", "claude", "zuno"]);
+        assert_eq!(labels("[|"), ["rules", "files"]);
+        assert!(labels("|").is_empty());
+    }
+
+    #[test]
+    fn a_syntax_error_is_placed_and_the_file_ignored() {
+        let text = "[rules]\nunknown-key = \"error\n";
+        let (f, d) = parse(text);
+        assert_eq!(codes(&d), ["syntax-error"]);
+        assert!(d[0].span.start >= 22, "{:?}", d[0].span);
+        assert!(f.rules.is_empty());
+        // Wrong shapes of the tables.
+        let (_, d) = parse("rules = 1\nfiles = \"x\"\n");
+        assert_eq!(codes(&d), ["invalid-type", "invalid-type"]);
+    }
+}

@@ -1,0 +1,99 @@
+//! The project's own settings (`agent-lsp.toml`) applied to what is reported.
+//!
+//! A file is governed by the nearest project file in its directory or an ancestor, up to the
+//! workspace root that holds it (`agent-lsp.toml` before `.agent-lsp.toml` in one directory).
+//! Files it excludes (by glob, relative to its directory) or whose dialect it leaves out are
+//! still read, since their agents exist for the runtime, but nothing is reported on them. Its
+//! `[rules]` levels change or silence each code, except the codes an editor setting decides
+//! ([`Workspace::set_editor_codes`]): there the editor wins.
+
+use std::path::Path;
+
+use super::Workspace;
+use crate::analysis::project_file::{NAMES, ProjectFile};
+use crate::analysis::{Code, Diagnostic, FileKind, Level};
+
+impl Workspace {
+    /// The project file governing `path`, with its id.
+    pub fn project_file_for(&self, path: &Path) -> Option<(usize, &ProjectFile)> {
+        if self.project_files.is_empty() {
+            return None;
+        }
+        let root = self
+            .roots
+            .iter()
+            .filter(|r| path.starts_with(r))
+            .max_by_key(|r| r.as_os_str().len())?;
+        for dir in path.ancestors().skip(1) {
+            for name in NAMES {
+                if let Some(id) = self.id(&dir.join(name))
+                    && let Some(p) = self.files[id].analysis.project.as_deref()
+                {
+                    return Some((id, p));
+                }
+            }
+            if dir == root.as_path() {
+                break;
+            }
+        }
+        None
+    }
+
+    /// Whether the project file leaves file `id` out of every report.
+    pub fn excluded(&self, id: usize) -> bool {
+        let f = &self.files[id];
+        if matches!(f.kind, FileKind::ProjectFile) {
+            return false;
+        }
+        let Some((pid, p)) = self.project_file_for(&f.path) else {
+            return false;
+        };
+        if !p.reports(f.kind.dialect()) {
+            return true;
+        }
+        let dir = self.files[pid].path.parent().unwrap_or(Path::new(""));
+        let Ok(relative) = f.path.strip_prefix(dir) else {
+            return false;
+        };
+        let relative: Vec<String> = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        p.excludes(&relative.join("/"))
+    }
+
+    /// The codes whose level an editor setting decides (the project file does not change them).
+    pub fn set_editor_codes(&mut self, codes: Vec<Code>) {
+        self.editor_codes = codes;
+    }
+
+    /// Apply the project file governing file `id` to its diagnostics.
+    pub(super) fn apply_policy(&self, id: usize, diags: &mut Vec<Diagnostic>) {
+        if diags.is_empty() || self.project_files.is_empty() {
+            return;
+        }
+        if self.excluded(id) {
+            diags.clear();
+            return;
+        }
+        let Some((_, p)) = self.project_file_for(&self.files[id].path) else {
+            return;
+        };
+        if p.rules.is_empty() {
+            return;
+        }
+        diags.retain_mut(|d| {
+            if self.editor_codes.contains(&d.code) {
+                return true;
+            }
+            match p.level(d.code) {
+                Some(Level::Off) => false,
+                Some(Level::On(s)) => {
+                    d.severity = s;
+                    true
+                }
+                None => true,
+            }
+        });
+    }
+}
