@@ -2,6 +2,7 @@
 
 pub mod explain;
 pub mod render;
+pub mod sarif;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -118,6 +119,8 @@ enum Format {
     Human,
     Json,
     Github,
+    // SARIF 2.1.0, for GitHub code scanning and other SARIF consumers.
+    Sarif,
 }
 
 /// Run the CLI; returns the process exit status (0 clean, 1 problems, 2 usage or I/O failure).
@@ -215,6 +218,7 @@ fn check(args: CheckArgs) -> i32 {
         }
         Format::Json => render::json(&ws, &diags),
         Format::Github => render::github(&ws, &diags),
+        Format::Sarif => sarif::sarif(&ws, &diags, &sarif_root(&args.paths)),
     };
     let report = if args.fix && matches!(args.format, Format::Human) {
         format!(
@@ -263,6 +267,17 @@ fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&tmp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
+}
+
+/// The root that SARIF locations are relative to: the first directory among the paths, else
+/// the current directory (absolute and canonical, as the workspace's file paths are).
+fn sarif_root(paths: &[PathBuf]) -> PathBuf {
+    let dir = paths
+        .iter()
+        .find(|p| p.is_dir())
+        .cloned()
+        .unwrap_or_else(|| PathBuf::from("."));
+    std::fs::canonicalize(&dir).unwrap_or(dir)
 }
 
 fn rules(code: Option<&str>) -> i32 {
