@@ -752,7 +752,7 @@ fn exit_status_2_for_usage_errors() {
         (
             &["rules", "a", "b"],
             "error: unexpected argument 'b' found",
-            Some("Usage: agent-lsp rules [CODE]"),
+            Some("Usage: agent-lsp rules [OPTIONS] [CODE]"),
         ),
     ] {
         let out = agent_lsp(ws.path(), args);
@@ -867,7 +867,7 @@ fn help_lists_every_command_and_option() {
             &["root", "format", "no-global", "global-dir", "check", "dialect", "help"],
         ),
         ("serve", "Usage: agent-lsp serve [OPTIONS]", &["stdio", "help"]),
-        ("rules", "Usage: agent-lsp rules [CODE]", &["help"]),
+        ("rules", "Usage: agent-lsp rules [OPTIONS] [CODE]", &["format", "help"]),
     ] {
         for args in [vec![command, "--help"], vec!["help", command]] {
             let out = agent_lsp(ws.path(), &args);
@@ -1383,6 +1383,46 @@ fn rules_explains_one_rule() {
             assert!(out.stdout.contains(part), "{}: missing {part:?}", rule.name);
         }
     }
+}
+
+#[test]
+fn rules_json_is_the_catalog() {
+    let ws = workspace(&[]);
+    let out = agent_lsp(ws.path(), &["rules", "--format", "json"]);
+    assert_eq!((out.status, out.stderr.as_str()), (0, ""));
+    let v: Value = serde_json::from_str(&out.stdout).expect("JSON");
+    let rules = v["rules"].as_array().expect("rules array");
+    assert_eq!(rules.len(), RULES.len());
+    for (j, rule) in rules.iter().zip(RULES) {
+        let dialects: Vec<&str> = rule.code.dialects().iter().map(|d| d.as_str()).collect();
+        assert_eq!(
+            j,
+            &serde_json::json!({
+                "code": rule.name,
+                "severity": rule.severity.as_str(),
+                "effect": rule.effect.as_str(),
+                "dialects": dialects,
+                "tags": j["tags"],
+                "summary": rule.summary,
+                "explanation": rule.explanation,
+                "bad": rule.bad,
+                "good": rule.good,
+            })
+        );
+    }
+    let shadowed = rules
+        .iter()
+        .find(|r| r["code"] == "shadowed-rule")
+        .expect("shadowed-rule");
+    assert_eq!(shadowed["tags"], serde_json::json!(["unnecessary"]));
+    assert_eq!(shadowed["dialects"], serde_json::json!(["opencode", "claude", "zuno"]));
+    // One rule: the same object alone.
+    let one = agent_lsp(ws.path(), &["rules", "shadowed-rule", "--format", "json"]);
+    assert_eq!(one.status, 0);
+    assert_eq!(&serde_json::from_str::<Value>(&one.stdout).expect("JSON"), shadowed);
+    // The human list stays the default.
+    let human = agent_lsp(ws.path(), &["rules"]);
+    assert!(human.stdout.starts_with("syntax-error "), "{}", human.stdout);
 }
 
 #[test]
