@@ -1684,3 +1684,39 @@ fn zuno_package_sees_its_ancestors() {
         out.stdout
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// explain: suggestions
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn explain_suggests_a_nested_agent_by_its_last_name() {
+    let ws = workspace(&[
+        (".opencode/agents/team/reviewer.md", CLEAN_AGENT),
+        (".opencode/agents/ops/reviewer.md", CLEAN_AGENT),
+        (".opencode/agents/previewer.md", CLEAN_AGENT),
+    ]);
+    let out = agent_lsp(ws.path(), &["explain", "--no-global", "reviewer"]);
+    assert_eq!(out.status, 1);
+    assert_eq!(out.stdout, "");
+    // `previewer` is a near miss; the nested ones match on a `/` boundary.
+    assert_eq!(
+        out.stderr,
+        "agent-lsp: error: no agent \"reviewer\" in this project. Did you mean `previewer` or `ops/reviewer` or `team/reviewer`?\n"
+    );
+    // `viewer` ends `team/reviewer` but not on a `/` boundary: no nested suggestion.
+    let out = agent_lsp(ws.path(), &["explain", "--no-global", "viewer"]);
+    assert_eq!(out.status, 1);
+    assert!(!out.stderr.contains("team/reviewer"), "{}", out.stderr);
+
+    let ws = workspace(&[(".opencode/agents/team/reviewer.md", CLEAN_AGENT)]);
+    let out = agent_lsp(ws.path(), &["explain", "--no-global", "reviewer"]);
+    assert_eq!(out.status, 1);
+    assert_eq!(
+        out.stderr,
+        "agent-lsp: error: no agent \"reviewer\" in this project. Did you mean `team/reviewer`?\n"
+    );
+    // The nested name itself is found.
+    let out = agent_lsp(ws.path(), &["explain", "--no-global", "team/reviewer"]);
+    assert_eq!(out.status, 0, "{out:#?}");
+}
