@@ -1720,3 +1720,57 @@ fn explain_suggests_a_nested_agent_by_its_last_name() {
     let out = agent_lsp(ws.path(), &["explain", "--no-global", "team/reviewer"]);
     assert_eq!(out.status, 0, "{out:#?}");
 }
+
+/// A file checked alone (as pre-commit passes staged files) is checked in its project: a
+/// command's agent, a Claude Code `Agent(<type>)` entry and a Zuno delegate defined in files not
+/// given still resolve, and nothing of those files is reported.
+#[test]
+fn explicit_files_of_every_dialect_see_their_project() {
+    let ws = workspace(&[
+        (
+            ".opencode/agents/helper.md",
+            "---\ndescription: H\nmode: primary\n---\nH.\n",
+        ),
+        ("opencode.json", "{\"default_agent\": \"helper\"}\n"),
+        (
+            ".opencode/command/r.md",
+            "---\ndescription: run\nagent: helper\n---\nRun.\n",
+        ),
+        (
+            ".claude/agents/a.md",
+            "---\nname: a\ndescription: A\ntools: Agent(b), Read\n---\nA.\n",
+        ),
+        (
+            ".claude/agents/b.md",
+            "---\nname: b\ndescription: B\ntools: nope\n---\nB.\n",
+        ),
+        (
+            "zuno.json",
+            "{\"default_agent\": \"z\", \"agents\": {\"z\": {\"mode\": \"primary\", \"delegates\": [\"zd\"]}}}\n",
+        ),
+        (".zuno/agents/zd.md", "---\nmode: subagent\ndescription: D\n---\nD.\n"),
+    ]);
+    for file in [
+        "opencode.json",
+        ".opencode/command/r.md",
+        ".claude/agents/a.md",
+        "zuno.json",
+    ] {
+        let out = check(ws.path(), &[file]);
+        assert_eq!(
+            (out.status, out.stdout.as_str()),
+            (0, "ok: 1 file checked, no problems\n"),
+            "{file}"
+        );
+    }
+    // The same files with a dangling reference are reported.
+    write_files(
+        ws.path(),
+        &[(
+            ".opencode/command/r.md",
+            "---\ndescription: run\nagent: helpr\n---\nRun.\n",
+        )],
+    );
+    let out = check(ws.path(), &[".opencode/command/r.md"]);
+    assert!(out.stdout.contains("warning[unknown-agent]"), "{}", out.stdout);
+}
