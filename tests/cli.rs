@@ -752,7 +752,7 @@ fn exit_status_2_for_usage_errors() {
         (
             &["rules", "a", "b"],
             "error: unexpected argument 'b' found",
-            Some("Usage: agent-lsp rules [CODE]"),
+            Some("Usage: agent-lsp rules [OPTIONS] [CODE]"),
         ),
     ] {
         let out = agent_lsp(ws.path(), args);
@@ -877,7 +877,7 @@ fn help_lists_every_command_and_option() {
             ],
         ),
         ("serve", "Usage: agent-lsp serve [OPTIONS]", &["stdio", "help"]),
-        ("rules", "Usage: agent-lsp rules [CODE]", &["help"]),
+        ("rules", "Usage: agent-lsp rules [OPTIONS] [CODE]", &["format", "help"]),
     ] {
         for args in [vec![command, "--help"], vec!["help", command]] {
             let out = agent_lsp(ws.path(), &args);
@@ -1396,6 +1396,46 @@ fn rules_explains_one_rule() {
 }
 
 #[test]
+fn rules_json_is_the_catalog() {
+    let ws = workspace(&[]);
+    let out = agent_lsp(ws.path(), &["rules", "--format", "json"]);
+    assert_eq!((out.status, out.stderr.as_str()), (0, ""));
+    let v: Value = serde_json::from_str(&out.stdout).expect("JSON");
+    let rules = v["rules"].as_array().expect("rules array");
+    assert_eq!(rules.len(), RULES.len());
+    for (j, rule) in rules.iter().zip(RULES) {
+        let dialects: Vec<&str> = rule.code.dialects().iter().map(|d| d.as_str()).collect();
+        assert_eq!(
+            j,
+            &serde_json::json!({
+                "code": rule.name,
+                "severity": rule.severity.as_str(),
+                "effect": rule.effect.as_str(),
+                "dialects": dialects,
+                "tags": j["tags"],
+                "summary": rule.summary,
+                "explanation": rule.explanation,
+                "bad": rule.bad,
+                "good": rule.good,
+            })
+        );
+    }
+    let shadowed = rules
+        .iter()
+        .find(|r| r["code"] == "shadowed-rule")
+        .expect("shadowed-rule");
+    assert_eq!(shadowed["tags"], serde_json::json!(["unnecessary"]));
+    assert_eq!(shadowed["dialects"], serde_json::json!(["opencode", "claude", "zuno"]));
+    // One rule: the same object alone.
+    let one = agent_lsp(ws.path(), &["rules", "shadowed-rule", "--format", "json"]);
+    assert_eq!(one.status, 0);
+    assert_eq!(&serde_json::from_str::<Value>(&one.stdout).expect("JSON"), shadowed);
+    // The human list stays the default.
+    let human = agent_lsp(ws.path(), &["rules"]);
+    assert!(human.stdout.starts_with("syntax-error "), "{}", human.stdout);
+}
+
+#[test]
 fn rules_unknown_code_exits_2_with_a_suggestion() {
     let ws = workspace(&[]);
     let out = agent_lsp(ws.path(), &["rules", "nope"]);
@@ -1742,4 +1782,94 @@ fn project_file_dialects_apply_to_explain() {
         "{out}"
     );
     assert!(list(&["--dialect", "claude"]).contains("`c`"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// explain: suggestions
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn explain_suggests_a_nested_agent_by_its_last_name() {
+    let ws = workspace(&[
+        (".opencode/agents/team/reviewer.md", CLEAN_AGENT),
+        (".opencode/agents/ops/reviewer.md", CLEAN_AGENT),
+        (".opencode/agents/previewer.md", CLEAN_AGENT),
+    ]);
+    let out = agent_lsp(ws.path(), &["explain", "--no-global", "reviewer"]);
+    assert_eq!(out.status, 1);
+    assert_eq!(out.stdout, "");
+    // `previewer` is a near miss; the nested ones match on a `/` boundary.
+    assert_eq!(
+        out.stderr,
+        "agent-lsp: error: no agent \"reviewer\" in this project. Did you mean `previewer` or `ops/reviewer` or `team/reviewer`?\n"
+    );
+    // `viewer` ends `team/reviewer` but not on a `/` boundary: no nested suggestion.
+    let out = agent_lsp(ws.path(), &["explain", "--no-global", "viewer"]);
+    assert_eq!(out.status, 1);
+    assert!(!out.stderr.contains("team/reviewer"), "{}", out.stderr);
+
+    let ws = workspace(&[(".opencode/agents/team/reviewer.md", CLEAN_AGENT)]);
+    let out = agent_lsp(ws.path(), &["explain", "--no-global", "reviewer"]);
+    assert_eq!(out.status, 1);
+    assert_eq!(
+        out.stderr,
+        "agent-lsp: error: no agent \"reviewer\" in this project. Did you mean `team/reviewer`?\n"
+    );
+    // The nested name itself is found.
+    let out = agent_lsp(ws.path(), &["explain", "--no-global", "team/reviewer"]);
+    assert_eq!(out.status, 0, "{out:#?}");
+}
+
+/// A file checked alone (as pre-commit passes staged files) is checked in its project: a
+/// command's agent, a Claude Code `Agent(<type>)` entry and a Zuno delegate defined in files not
+/// given still resolve, and nothing of those files is reported.
+#[test]
+fn explicit_files_of_every_dialect_see_their_project() {
+    let ws = workspace(&[
+        (
+            ".opencode/agents/helper.md",
+            "---\ndescription: H\nmode: primary\n---\nH.\n",
+        ),
+        ("opencode.json", "{\"default_agent\": \"helper\"}\n"),
+        (
+            ".opencode/command/r.md",
+            "---\ndescription: run\nagent: helper\n---\nRun.\n",
+        ),
+        (
+            ".claude/agents/a.md",
+            "---\nname: a\ndescription: A\ntools: Agent(b), Read\n---\nA.\n",
+        ),
+        (
+            ".claude/agents/b.md",
+            "---\nname: b\ndescription: B\ntools: nope\n---\nB.\n",
+        ),
+        (
+            "zuno.json",
+            "{\"default_agent\": \"z\", \"agents\": {\"z\": {\"mode\": \"primary\", \"delegates\": [\"zd\"]}}}\n",
+        ),
+        (".zuno/agents/zd.md", "---\nmode: subagent\ndescription: D\n---\nD.\n"),
+    ]);
+    for file in [
+        "opencode.json",
+        ".opencode/command/r.md",
+        ".claude/agents/a.md",
+        "zuno.json",
+    ] {
+        let out = check(ws.path(), &[file]);
+        assert_eq!(
+            (out.status, out.stdout.as_str()),
+            (0, "ok: 1 file checked, no problems\n"),
+            "{file}"
+        );
+    }
+    // The same files with a dangling reference are reported.
+    write_files(
+        ws.path(),
+        &[(
+            ".opencode/command/r.md",
+            "---\ndescription: run\nagent: helpr\n---\nRun.\n",
+        )],
+    );
+    let out = check(ws.path(), &[".opencode/command/r.md"]);
+    assert!(out.stdout.contains("warning[unknown-agent]"), "{}", out.stdout);
 }

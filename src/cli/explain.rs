@@ -80,6 +80,25 @@ fn shown_name(a: &EffectiveAgent) -> &str {
     a.display_name.as_ref().map_or(a.name.as_str(), |d| d.value.as_str())
 }
 
+/// " Did you mean `x`?": the near miss `closest`, and the nested agents whose last name is
+/// `name` (`team/reviewer` for `reviewer`, on a `/` boundary).
+fn suggestions<'a>(name: &str, names: impl Iterator<Item = &'a str>, closest: Option<&'a str>) -> String {
+    let suffix = format!("/{name}");
+    let mut nested: Vec<&str> = names.filter(|n| n.ends_with(&suffix)).collect();
+    nested.sort_unstable();
+    let mut all: Vec<&str> = closest.into_iter().collect();
+    for n in nested {
+        if !all.contains(&n) {
+            all.push(n);
+        }
+    }
+    if all.len() < 2 {
+        return suggest::did_you_mean(all.first().copied());
+    }
+    let list: Vec<String> = all.iter().map(|n| format!("`{n}`")).collect();
+    format!(" Did you mean {}?", list.join(" or "))
+}
+
 /// Returns the exit status.
 pub fn run(args: Args) -> i32 {
     let ws = match Workspace::load(std::slice::from_ref(&args.root), &args.options) {
@@ -208,17 +227,17 @@ pub fn run(args: Args) -> i32 {
         dialects.push(Dialect::Zuno);
     }
     if dialects.is_empty() {
-        let s = suggest::closest(
-            name,
+        let names = || {
             agents
                 .iter()
                 .map(|a| a.name.as_str())
                 .chain(claude_agents.iter().map(|(n, _)| n.as_str()))
-                .chain(zuno_agents.keys().map(String::as_str)),
-        );
+                .chain(zuno_agents.keys().map(String::as_str))
+        };
+        let s = suggest::closest(name, names());
         eprintln!(
             "agent-lsp: error: no agent \"{name}\" in this project.{}",
-            suggest::did_you_mean(s)
+            suggestions(name, names(), s)
         );
         return 1;
     }

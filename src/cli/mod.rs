@@ -3,6 +3,7 @@
 pub mod explain;
 pub mod matrix;
 pub mod render;
+pub mod sarif;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -39,6 +40,9 @@ enum Command {
     Rules {
         /// A rule code, e.g. `shadowed-rule`.
         code: Option<String>,
+        /// Output format: `json` prints the catalog (or the one rule) as JSON.
+        #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
+        format: ExplainFormat,
     },
 }
 
@@ -129,6 +133,8 @@ enum Format {
     Human,
     Json,
     Github,
+    // SARIF 2.1.0, for GitHub code scanning and other SARIF consumers.
+    Sarif,
 }
 
 /// Run the CLI; returns the process exit status (0 clean, 1 problems, 2 usage or I/O failure).
@@ -186,7 +192,7 @@ pub fn main() -> i32 {
                 }),
             })
         }
-        Command::Rules { code } => rules(code.as_deref()),
+        Command::Rules { code, format } => rules(code.as_deref(), matches!(format, ExplainFormat::Json)),
     }
 }
 
@@ -253,6 +259,7 @@ fn check(args: CheckArgs) -> i32 {
         }
         Format::Json => render::json(&ws, &diags),
         Format::Github => render::github(&ws, &diags),
+        Format::Sarif => sarif::sarif(&ws, &diags, &sarif_root(&args.paths)),
     };
     let report = if args.fix && matches!(args.format, Format::Human) {
         format!(
@@ -308,9 +315,25 @@ fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     })
 }
 
-fn rules(code: Option<&str>) -> i32 {
+/// The root that SARIF locations are relative to: the first directory among the paths, else
+/// the current directory (absolute and canonical, as the workspace's file paths are).
+fn sarif_root(paths: &[PathBuf]) -> PathBuf {
+    let dir = paths
+        .iter()
+        .find(|p| p.is_dir())
+        .cloned()
+        .unwrap_or_else(|| PathBuf::from("."));
+    std::fs::canonicalize(&dir).unwrap_or(dir)
+}
+
+fn rules(code: Option<&str>, json: bool) -> i32 {
     let mut out = String::new();
     match code {
+        None if json => {
+            let all: Vec<serde_json::Value> = RULES.iter().map(rule_json).collect();
+            out = serde_json::to_string_pretty(&serde_json::json!({ "rules": all })).unwrap_or_default();
+            out.push('\n');
+        }
         None => {
             for r in RULES {
                 let dialects: Vec<&str> = r.code.dialects().iter().map(|d| d.as_str()).collect();
@@ -333,11 +356,33 @@ fn rules(code: Option<&str>) -> i32 {
                 );
                 return 2;
             };
-            out.push_str(&rule_doc(code));
+            if json {
+                out = serde_json::to_string_pretty(&rule_json(code.rule())).unwrap_or_default();
+                out.push('\n');
+            } else {
+                out.push_str(&rule_doc(code));
+            }
         }
     }
     print!("{out}");
     0
+}
+
+/// One rule as `agent-lsp rules --format json` prints it (the README documents the fields).
+fn rule_json(r: &crate::analysis::Rule) -> serde_json::Value {
+    let dialects: Vec<&str> = r.code.dialects().iter().map(|d| d.as_str()).collect();
+    let tags: Vec<String> = r.tags.iter().map(|t| format!("{t:?}").to_lowercase()).collect();
+    serde_json::json!({
+        "code": r.name,
+        "severity": r.severity.as_str(),
+        "effect": r.effect.as_str(),
+        "dialects": dialects,
+        "tags": tags,
+        "summary": r.summary,
+        "explanation": r.explanation,
+        "bad": r.bad,
+        "good": r.good,
+    })
 }
 
 /// The full documentation of one rule, as `agent-lsp rules CODE` prints it.

@@ -238,6 +238,11 @@ impl Workspace {
                     dir.parent().map(Path::to_path_buf)
                 }
                 Role::Markdown { dir } => Some(dir.clone()),
+                // Claude Code, Zuno, skill and command files: their project, so that the agents
+                // they name resolve when the file is checked alone (as pre-commit passes it).
+                Role::Claude { dir } | Role::Zuno { dir, .. } | Role::Skill { dir } | Role::Command { dir } => {
+                    Some(dir.clone())
+                }
                 _ => None,
             };
             ws.read_and_add(file, kind, role, true);

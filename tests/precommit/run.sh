@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The pre-commit hook end to end: install the pinned pre-commit from PyPI into a venv, make a
+# throwaway git repository with an agent file holding a mistake, and run this repository's hook
+# on it with `pre-commit try-repo` (which builds agent-lsp with `cargo install`, as a user's
+# pre-commit does). The hook must fail and name the code and the file; once the file is fixed
+# it must pass. (A file given alone is checked in its project: tests/cli.rs covers that.)
+#
+# try-repo builds the repository's committed HEAD (plus uncommitted changes to tracked files);
+# in CI that is the clean clone. Each try-repo call installs the hook afresh from a new clone, so
+# each one compiles the agent-lsp crate in release mode (about 100 s on 2 cores); the
+# dependencies are compiled once into target/precommit and reused (also between local runs).
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+PRE_COMMIT_VERSION=4.7.0
+start=$(date +%s)
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+python3 -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet "pre-commit==$PRE_COMMIT_VERSION"
+pre_commit="$work/venv/bin/pre-commit"
+"$pre_commit" --version
+
+# The hook's `files` pattern takes every kind of agent file and nothing else.
+"$work/venv/bin/python" - "$repo/.pre-commit-hooks.yaml" <<'PY'
+import re, sys, yaml
+files = re.compile(yaml.safe_load(open(sys.argv[1]))[0]["files"])
+checked = [
+    "opencode.json", "sub/opencode.jsonc", ".opencode/opencode.json", "zuno.json", ".zuno/zuno.jsonc",
+    ".opencode/agents/a.md", ".opencode/agent/team/b.md", ".opencode/mode/m.md", ".opencode/modes/m.md",
+    ".opencode/commands/x/y.md", ".opencode/command/c.md", ".claude/agents/a.md", ".claude/agents/t/b.md",
+    ".claude/commands/c.md", ".claude/skills/tdd/SKILL.md", ".opencode/skills/tdd/SKILL.md",
+    ".opencode/tdd/SKILL.md", ".agents/skills/x/SKILL.md", ".zuno/skill/x/SKILL.md", ".zuno/agents/a.md",
+    ".zuno/mode/m.md", ".zuno/commands/c.md", "pkg/.claude/agents/a.md",
+]
+not_checked = [
+    "README.md", "docs/agents/a.md", "opencode.json.bak", "myopencode.json", ".claude/command/c.md",
+    ".opencode/agents/a.txt", "SKILL.md", "skills/x/SKILL.md", ".opencode/modes/a/b.md",
+    ".claude/settings.json", "package.json",
+]
+wrong = [p for p in checked if not files.search(p)] + [p for p in not_checked if files.search(p)]
+if wrong:
+    sys.exit(f"tests/precommit: the files pattern is wrong for {wrong}")
+PY
+
+export PRE_COMMIT_HOME="$work/pre-commit-home"
+export CARGO_TARGET_DIR="$repo/target/precommit"
+# The hook reads no global opencode configuration of this machine.
+export XDG_CONFIG_HOME="$work/xdg"
+unset OPENCODE_CONFIG OPENCODE_CONFIG_DIR
+
+project="$work/project"
+mkdir -p "$project/.opencode/agents"
+cd "$project"
+git init --quiet
+git config user.email ci@example.invalid
+git config user.name ci
+printf '{\n  "default_agent": "reviewer"\n}\n' > opencode.json
+printf -- '---\ndescription: Reviews code\nmode: primay\n---\nReview the code.\n' > .opencode/agents/reviewer.md
+printf '# Notes\n\nmode: primay is not checked here.\n' > README.md
+git add -A
+git commit --quiet -m "agent with a mistake"
+
+fail() {
+  echo "tests/precommit: $*"
+  cat "$work/out"
+  exit 1
+}
+
+set +e
+"$pre_commit" try-repo "$repo" agent-lsp --all-files > "$work/out" 2>&1
+status=$?
+set -e
+[ "$status" -ne 0 ] || fail "the hook passed on a file with \`mode: primay\`"
+grep -q 'error\[invalid-value\]' "$work/out" || fail "no invalid-value diagnostic in the output"
+grep -q -- '--> .opencode/agents/reviewer.md:3:7' "$work/out" || fail "the diagnostic does not name the file"
+grep -q 'README.md' "$work/out" && fail "README.md was checked (the hook's files pattern is too wide)"
+echo "the hook fails on the mistake: ok"
+
+sed -i 's/mode: primay/mode: primary/' .opencode/agents/reviewer.md
+git commit --quiet -am "fix the mode"
+"$pre_commit" try-repo "$repo" agent-lsp --all-files > "$work/out" 2>&1 || fail "the hook failed on the fixed file"
+grep -q 'Passed' "$work/out" || fail "the hook did not run"
+echo "the hook passes once the file is fixed: ok"
+
+echo "tests/precommit: passed in $(( $(date +%s) - start )) s"
