@@ -1762,6 +1762,31 @@ fn project_file_tunes_the_report() {
     );
 }
 
+/// Files given one by one (as pre-commit passes them) and sub-folders follow the project file
+/// at the top of their worktree.
+#[test]
+fn project_file_applies_to_files_given_alone() {
+    let agent = "---\ndescription: d\nmode: primay\ncolour: red\n---\nBody\n";
+    let ws = workspace(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        (".opencode/agents/a.md", agent),
+        ("vendor/x/.opencode/agents/b.md", agent),
+        (
+            "agent-lsp.toml",
+            "[rules]\nunknown-key = \"off\"\n[files]\nexclude = [\"vendor/**\"]\n",
+        ),
+    ]);
+    let out = check(ws.path(), &[".opencode/agents/a.md", "vendor/x/.opencode/agents/b.md"]);
+    assert_eq!(human_locations(&out.stdout), [".opencode/agents/a.md:3:7"], "{out:#?}");
+    assert_eq!(last_line(&out.stdout), "Found 1 error in 1 of 1 file checked");
+    let out = check(ws.path(), &["vendor"]);
+    assert_eq!(
+        out.stdout,
+        "no file to check: the 1 found is excluded by agent-lsp.toml\n"
+    );
+    assert_eq!(out.status, 0);
+}
+
 /// `explain` lists the dialects the project file reports on, unless `--dialect` says otherwise.
 #[test]
 fn project_file_dialects_apply_to_explain() {

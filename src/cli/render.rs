@@ -95,7 +95,16 @@ pub fn human(ws: &Workspace, diags: &[(usize, Diagnostic)], color: bool) -> Stri
         ids.dedup();
         ids.len()
     };
-    if diags.is_empty() && files == 0 {
+    let excluded = (0..ws.files.len())
+        .filter(|&i| ws.files[i].in_scope && ws.files[i].live && ws.excluded(i))
+        .count();
+    if diags.is_empty() && files == 0 && excluded > 0 {
+        let _ = writeln!(
+            out,
+            "no file to check: the {excluded} found {} excluded by agent-lsp.toml",
+            if excluded == 1 { "is" } else { "are" }
+        );
+    } else if diags.is_empty() && files == 0 {
         let _ = writeln!(out, "no opencode files found to check");
     } else if diags.is_empty() {
         let _ = writeln!(

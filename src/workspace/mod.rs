@@ -782,6 +782,18 @@ impl Workspace {
                 }
                 self.load_markdown_of(&dot);
             }
+            // agent-lsp's own project file: it governs what is reported under it.
+            for name in crate::analysis::project_file::NAMES {
+                let f = anc.join(name);
+                if self.id(&f).is_none() && f.is_file() {
+                    self.read_and_add(
+                        &f,
+                        FileKind::ProjectFile,
+                        Role::ProjectFile { dir: anc.to_path_buf() },
+                        false,
+                    );
+                }
+            }
             // Zuno reads `zuno.json(c)` and `.zuno/` of each ancestor too.
             let dot_zuno = anc.join(".zuno");
             let mut zuno_files: Vec<PathBuf> = discover::ZUNO_CONFIG_NAMES.iter().map(|n| anc.join(n)).collect();

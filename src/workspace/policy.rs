@@ -1,7 +1,8 @@
 //! The project's own settings (`agent-lsp.toml`) applied to what is reported.
 //!
 //! A file is governed by the nearest project file in its directory or an ancestor, up to the
-//! workspace root that holds it (`agent-lsp.toml` before `.agent-lsp.toml` in one directory).
+//! workspace root that holds it: the top of its worktree, or the folder given when that is
+//! higher (`agent-lsp.toml` before `.agent-lsp.toml` in one directory).
 //! Files it excludes (by glob, relative to its directory) or whose dialect it leaves out are
 //! still read, since their agents exist for the runtime, but nothing is reported on them. Its
 //! `[rules]` levels change or silence each code, except the codes an editor setting decides
@@ -19,11 +20,14 @@ impl Workspace {
         if self.project_files.is_empty() {
             return None;
         }
+        // Up to the workspace root holding the file: a folder given, or the top of the worktree
+        // around it (for a file given alone, as pre-commit passes them, or a sub-folder).
         let root = self
             .roots
             .iter()
+            .chain(&self.context_roots)
             .filter(|r| path.starts_with(r))
-            .max_by_key(|r| r.as_os_str().len())?;
+            .min_by_key(|r| r.as_os_str().len())?;
         for dir in path.ancestors().skip(1) {
             for name in NAMES {
                 if let Some(id) = self.id(&dir.join(name))
