@@ -331,8 +331,15 @@ fn human_card_lists_fields_sources_and_permissions() {
         out.contains("| temperature | 0.3 | .opencode/agents/rev.md:2:14 |"),
         "{out}"
     );
-    assert!(out.contains("| bash | **ask** |"), "{out}");
-    assert!(out.contains("`git push *` deny"), "{out}");
+    // Decision first: the permission summary, then the settings, then every rule in order.
+    let summary = out.find("- `bash`: **ask**, except `git push *`: deny").expect(&out);
+    let settings = out.find("| temperature |").expect(&out);
+    let rules = out
+        .find("`bash`, `git push *`: deny (opencode.json:4:110)")
+        .expect(&out);
+    assert!(summary < settings && settings < rules, "{out}");
+    // Only the settings that are set: no row for what nothing sets.
+    assert!(!out.contains("not set") && !out.contains("| top_p |"), "{out}");
 }
 
 #[test]

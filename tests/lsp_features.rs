@@ -41,10 +41,12 @@ fn hover_shows_the_effective_agent_and_docs() {
         let (at, _) = find(CONFIG, "\"rev\"");
         let md = hover_text(&mut s, &cfg, position(CONFIG, at + 2, enc));
         assert!(md.contains("### `rev`: primary agent"), "{md}");
-        assert!(
-            md.contains("**Permissions**") && md.contains("`git push *` deny"),
-            "{md}"
-        );
+        // Decision first: the summary (`git push *` is overridden by the later `*`, so bash
+        // asks for everything), then the settings, then every rule.
+        let summary = md.find("- `bash`: **ask**\n").expect(&md);
+        let settings = md.find("| temperature | 0.2 |").expect(&md);
+        let rules = md.find("`bash`, `git push *`: deny").expect(&md);
+        assert!(summary < settings && settings < rules, "{md}");
         assert!(md.contains("| temperature | 0.2 | .opencode/agents/rev.md:4 |"), "{md}");
         // On the Markdown file's `---`, in a line after CJK and emoji: field docs.
         let rev = uri_of(&root.join(".opencode/agents/rev.md"));

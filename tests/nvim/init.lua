@@ -199,7 +199,10 @@ local function run()
     expect_eq('hover kind', 'markdown', contents.kind)
     assert(value:find('**Permissions**', 1, true), 'no **Permissions** in hover:\n' .. value)
     assert(value:find('planner', 1, true), 'hover does not name the agent:\n' .. value)
-    assert(value:find('| permission |', 1, true), 'no permissions table in hover:\n' .. value)
+    -- Decision first: the permissions summary comes before the settings table.
+    local perms = value:find('**Permissions**', 1, true)
+    local settings = value:find('| setting |', 1, true)
+    assert(settings and perms < settings, 'the permissions do not lead the hover:\n' .. value)
   end)
 
   -- (d) Claude Code agents: a project agent in `.claude/agents/` and a plugin agent, through

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::effective::{EffectiveAgent, Prompt, Rule};
+use super::effective::{EffectiveAgent, Prompt};
 use super::permission::{covers, pattern_covers};
 use super::project::{Source, Sourced};
 use super::schema::{self, FieldType};
@@ -45,29 +45,49 @@ fn short_json(v: &serde_json::Value) -> String {
     }
 }
 
-/// The agent card in Markdown.
+/// The agent card in Markdown, decision first: what the agent may do (one line per
+/// permission: its action for any input, and the patterns that decide otherwise), then the
+/// settings that are set (with where), then every permission rule in evaluation order.
 pub fn card(a: &EffectiveAgent, where_is: WhereIs, changed: &[String]) -> String {
     let mut out = String::new();
     let kind = if a.native { "built-in agent" } else { "agent" };
     let _ = writeln!(out, "### `{}`: {} {kind}", a.name, a.mode.value);
-    if let Some(d) = &a.display_name {
-        let _ = writeln!(out, "\nShown as \"{}\" ({}).", d.value, where_is(d.source));
-    }
     if let Some(d) = &a.description {
         let _ = writeln!(out, "\n{}", d.value.trim());
     }
-    let _ = writeln!(out, "\n| field | value | from |\n|---|---|---|");
-    let mut row = |name: &str, (value, from): (String, String)| {
-        let _ = writeln!(out, "| {name} | {} | {} |", cell(&value), cell(&from));
+    let _ = writeln!(
+        out,
+        "\n**Permissions**: what it may do (the last matching rule decides; with no rule, ask)\n"
+    );
+    for line in permission_summary(a) {
+        let _ = writeln!(out, "- {line}");
+    }
+    if !changed.is_empty() {
+        let _ = writeln!(out, "\n**This file changes:** {}", changed.join("; "));
+    }
+    // Only what is set somewhere (a built-in value is shown by its name in the title).
+    let mut rows: Vec<(String, String, String)> = Vec::new();
+    let mut row = |name: &str, (value, from): (String, String)| rows.push((name.to_string(), value, from));
+    if let Some(d) = &a.display_name {
+        row("shown as", (d.value.clone(), where_is(d.source)));
+    }
+    if a.mode.source != Source::BuiltIn {
+        row("mode", (a.mode.value.clone(), where_is(a.mode.source)));
+    }
+    if a.hidden.source != Source::BuiltIn || a.hidden.value {
+        row("hidden", (a.hidden.value.to_string(), where_is(a.hidden.source)));
+    }
+    let mut set = |name: &str, v: (String, String)| {
+        if v.1 != "not set" {
+            row(name, v);
+        }
     };
-    row("mode", (a.mode.value.clone(), where_is(a.mode.source)));
-    row("hidden", (a.hidden.value.to_string(), where_is(a.hidden.source)));
-    row("model", sourced(&a.model, |m| format!("`{m}`"), where_is));
-    row("variant", sourced(&a.variant, |m| m.clone(), where_is));
-    row("temperature", sourced(&a.temperature, |t| t.to_string(), where_is));
-    row("top_p", sourced(&a.top_p, |t| t.to_string(), where_is));
-    row("steps", sourced(&a.steps, |t| t.to_string(), where_is));
-    row("color", sourced(&a.color, |c| format!("`{c}`"), where_is));
+    set("model", sourced(&a.model, |m| format!("`{m}`"), where_is));
+    set("variant", sourced(&a.variant, |m| m.clone(), where_is));
+    set("temperature", sourced(&a.temperature, |t| t.to_string(), where_is));
+    set("top_p", sourced(&a.top_p, |t| t.to_string(), where_is));
+    set("steps", sourced(&a.steps, |t| t.to_string(), where_is));
+    set("color", sourced(&a.color, |c| format!("`{c}`"), where_is));
     row("prompt", (prompt_text(&a.prompt.value), where_is(a.prompt.source)));
     for (k, v) in &a.options {
         row(
@@ -75,30 +95,26 @@ pub fn card(a: &EffectiveAgent, where_is: WhereIs, changed: &[String]) -> String
             (format!("`{}`", short_json(&v.value)), where_is(v.source)),
         );
     }
+    let _ = writeln!(out, "\n**Settings**\n\n| setting | value | from |\n|---|---|---|");
+    for (name, value, from) in rows {
+        let _ = writeln!(out, "| {name} | {} | {} |", cell(&value), cell(&from));
+    }
     let _ = writeln!(
         out,
-        "\n**Permissions** (last matching rule wins; no match is `ask`)\n\n| permission | for `*` | rules in evaluation order |\n|---|---|---|"
+        "\n**Every permission rule, in evaluation order** (a later rule wins over an earlier one)\n"
     );
-    for (key, action) in a.decisions() {
-        let winner = a.evaluate(&key, "*").1.map(|r| r as *const Rule);
-        let rules: Vec<String> = a
-            .permission
-            .iter()
-            .filter(|r| covers(&r.permission, &key) || r.permission == key)
-            .map(|r| {
-                let mark = if Some(r as *const Rule) == winner { " ✔" } else { "" };
-                let perm = if r.permission == key {
-                    String::new()
-                } else {
-                    format!("[{}] ", r.permission)
-                };
-                format!("{perm}`{}` {}{mark} ({})", r.pattern, r.action, where_is(r.source))
-            })
-            .collect();
-        let _ = writeln!(out, "| {} | **{action}** | {} |", cell(&key), cell(&rules.join(" · ")));
-    }
-    if !changed.is_empty() {
-        let _ = writeln!(out, "\n**This file changes:** {}", changed.join("; "));
+    for (i, r) in a.permission.iter().enumerate() {
+        let perm = if r.permission == "*" {
+            "every permission".to_string()
+        } else {
+            format!("`{}`", r.permission)
+        };
+        let input = if r.pattern == "*" {
+            "any input".to_string()
+        } else {
+            format!("`{}`", r.pattern)
+        };
+        let _ = writeln!(out, "{}. {perm}, {input}: {} ({})", i + 1, r.action, where_is(r.source));
     }
     if a.definitions.iter().any(|s| *s != Source::BuiltIn) {
         let defs: Vec<String> = a
@@ -110,6 +126,70 @@ pub fn card(a: &EffectiveAgent, where_is: WhereIs, changed: &[String]) -> String
         let _ = writeln!(out, "\nDefined in (merge order): {}", defs.join(", "));
     }
     out
+}
+
+/// One line per permission the agent's rules name: its action for any input, and the patterns
+/// that decide otherwise (rules after the one deciding `*`, not overridden by a later rule),
+/// grouped by action: "`bash`: **deny**, except `git diff *`, `git log *`: allow". The
+/// catch-all permission `*` comes last, as "any other permission".
+pub fn permission_summary(a: &EffectiveAgent) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut last = None;
+    for (key, action) in a.decisions() {
+        let (_, decider) = a.evaluate(&key, "*");
+        let from = decider
+            .and_then(|d| a.permission.iter().rposition(|r| std::ptr::eq(r, d)))
+            .map_or(0, |i| i + 1);
+        let later = &a.permission[from..];
+        let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (i, r) in later.iter().enumerate() {
+            if r.pattern == "*" || !(covers(&r.permission, &key) || r.permission == key) {
+                continue;
+            }
+            // Overridden for all its inputs by a later rule of the same permission: it decides
+            // nothing.
+            let overridden = later[i + 1..].iter().any(|l| {
+                (covers(&l.permission, &key) || l.permission == key) && pattern_covers(&l.pattern, &r.pattern)
+            });
+            if overridden || r.action == action {
+                continue;
+            }
+            match groups.iter_mut().find(|(act, _)| *act == r.action) {
+                Some((_, patterns)) => patterns.push(&r.pattern),
+                None => groups.push((&r.action, vec![&r.pattern])),
+            }
+        }
+        let except = groups
+            .iter()
+            .map(|(act, patterns)| {
+                // A few patterns by name; the full list is in the rules below.
+                const SHOWN: usize = 4;
+                let mut p: Vec<String> = patterns.iter().take(SHOWN).map(|p| format!("`{}`", cell(p))).collect();
+                if patterns.len() > SHOWN {
+                    p.push(format!("{} more", patterns.len() - SHOWN));
+                }
+                format!("{}: {act}", p.join(", "))
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        let name = if key == "*" {
+            "any other permission".to_string()
+        } else {
+            format!("`{}`", cell(&key))
+        };
+        let line = if except.is_empty() {
+            format!("{name}: **{action}**")
+        } else {
+            format!("{name}: **{action}**, except {except}")
+        };
+        if key == "*" {
+            last = Some(line);
+        } else {
+            lines.push(line);
+        }
+    }
+    lines.extend(last);
+    lines
 }
 
 /// What `after` (with one more file) changed compared with `before`, for the fields that file
