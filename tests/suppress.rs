@@ -261,6 +261,17 @@ fn completion_inside_the_brackets_lists_codes_not_yet_listed() {
         );
         let fixed = apply_edits(text, &[item["textEdit"].clone()], enc);
         assert!(fixed.contains("ignore[unknown-key, invalid-default-agent]"), "{fixed}");
+        // Hover on a listed code: its rule.
+        let (at, _) = find(text, "known-key");
+        let r = s
+            .request(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": cfg}, "position": position(text, at, enc)}),
+            )
+            .unwrap();
+        let md = r["contents"]["value"].as_str().unwrap();
+        assert!(md.starts_with("**`unknown-key`** (warning, value-ignored)"), "{md}");
+        assert_eq!(r["range"], range_of(text, "unknown-key", enc));
         s.take_publishes();
         s.finish();
     }

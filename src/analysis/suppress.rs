@@ -417,17 +417,36 @@ pub fn apply(sup: &Suppressions, diags: Vec<Diagnostic>, report: Report) -> Vec<
         return diags;
     }
     let mut used: Vec<Vec<bool>> = sup.directives.iter().map(|d| vec![false; d.entries.len()]).collect();
+    // The known codes of line directives by target line (lines never overlap: two targets are
+    // equal or apart), and those of file directives by code: a file with many directives and
+    // many diagnostics costs a binary search per diagnostic.
+    let mut lines: Vec<(u32, u32, Code, usize, usize)> = Vec::new();
+    let mut whole: Vec<Vec<(usize, usize)>> = vec![Vec::new(); RULES.len()];
+    for (i, dir) in sup.directives.iter().enumerate() {
+        for (j, e) in dir.entries.iter().enumerate() {
+            let Some(code) = e.code else { continue };
+            if dir.file {
+                whole[code as usize].push((i, j));
+            } else {
+                lines.push((dir.target.start, dir.target.end, code, i, j));
+            }
+        }
+    }
+    lines.sort_unstable_by_key(|l| (l.0, l.2));
     let mut out = Vec::with_capacity(diags.len());
     for d in diags {
         let mut hit = false;
         if d.code != Code::UnusedSuppression {
-            for (dir, used) in sup.directives.iter().zip(used.iter_mut()) {
-                if !dir.file && !dir.target.contains_start(d.span.start as usize) {
-                    continue;
-                }
-                for (e, u) in dir.entries.iter().zip(used.iter_mut()) {
-                    if e.code == Some(d.code) {
-                        *u = true;
+            for &(i, j) in &whole[d.code as usize] {
+                used[i][j] = true;
+                hit = true;
+            }
+            let at = d.span.start;
+            let k = lines.partition_point(|l| l.0 <= at);
+            if let Some(&(line, ..)) = k.checked_sub(1).map(|k| &lines[k]) {
+                for &(start, end, code, i, j) in lines[..k].iter().rev().take_while(|l| l.0 == line) {
+                    if start <= at && at < end && code == d.code {
+                        used[i][j] = true;
                         hit = true;
                     }
                 }
@@ -638,6 +657,30 @@ pub fn ignore_edit(kind: &FileKind, text: &str, sup: &Suppressions, at: usize, c
         let end = ls + text[ls..le].trim_end().len();
         Some(Edit::new(Span::new(end, le), format!(" // agent-lsp: ignore[{name}]")))
     }
+}
+
+/// Hover on a code of a directive: the rule's name, default severity and summary.
+pub fn hover(sup: &Suppressions, at: usize) -> Option<(String, Span)> {
+    let e = sup
+        .directives
+        .iter()
+        .flat_map(|d| &d.entries)
+        .find(|e| e.span.start as usize <= at && at <= e.span.end as usize)?;
+    let markdown = match e.code {
+        Some(code) => {
+            let r = code.rule();
+            format!(
+                "**`{}`** ({}, {})\n\n{}\n\n`agent-lsp rules {}` explains it.",
+                r.name,
+                r.severity.as_str(),
+                r.effect.as_str(),
+                r.summary,
+                r.name
+            )
+        }
+        None => format!("`{}` is not an agent-lsp rule code.", e.name),
+    };
+    Some((markdown, e.span))
 }
 
 /// Completion of rule codes inside the brackets of a directive: every code but those already
@@ -936,6 +979,40 @@ mod tests {
         assert_eq!(edit(&md(), "---\na: \"x\n  y\"\n---\n", "y", Code::UnknownKey), None);
         assert_eq!(edit(&json(), "{\n /* a\n b */ }", "b", Code::UnknownKey), None);
         assert_eq!(edit(&md(), "---\na: 1\n---\n", "a", Code::UnusedSuppression), None);
+    }
+
+    #[test]
+    fn hover_on_a_code_shows_its_rule() {
+        let text = "---\na: 1 # agent-lsp: ignore[unknown-key, nope]\n---\n";
+        let sup = directives(&md(), text, None);
+        let (md, span) = hover(&sup, text.find("known").unwrap()).unwrap();
+        assert_eq!(span.text(text), "unknown-key");
+        assert!(md.contains("A key the runtime does not know"), "{md}");
+        assert!(
+            hover(&sup, text.find("nope").unwrap())
+                .unwrap()
+                .0
+                .contains("not an agent-lsp rule code")
+        );
+        assert!(hover(&sup, text.find("a:").unwrap()).is_none());
+    }
+
+    #[test]
+    fn many_directives_and_diagnostics() {
+        let mut text = String::from("---\n");
+        for i in 0..20_000 {
+            text.push_str(&format!("k{i}: 1 # agent-lsp: ignore[unknown-key]\n"));
+        }
+        text.push_str("# agent-lsp: ignore-file[invalid-type]\n---\n");
+        let sup = directives(&md(), &text, None);
+        assert_eq!(sup.directives.len(), 20_001);
+        let mut d = Vec::new();
+        for (at, _) in text.match_indices("\nk").map(|(at, m)| (at + 1, m)) {
+            d.push(Diagnostic::new(Code::UnknownKey, Span::new(at, at + 1), "x"));
+            d.push(Diagnostic::new(Code::InvalidType, Span::new(at + 1, at + 2), "x"));
+        }
+        // Every line's unknown key and every invalid type suppressed, nothing unused.
+        assert!(apply(&sup, d, Report::All).is_empty());
     }
 
     #[test]

@@ -634,7 +634,8 @@ impl State {
         };
         let f = &self.ws.files[id];
         let offset = convert::offset(&f.text, &f.index, pos, self.encoding);
-        let (markdown, span) = super::hover::at(&self.ws, id, offset, &|s| self.where_is(s))?;
+        let (markdown, span) = analysis::suppress::hover(&f.analysis.suppressions, offset)
+            .or_else(|| super::hover::at(&self.ws, id, offset, &|s| self.where_is(s)))?;
         Some(lsp::Hover {
             contents: lsp::HoverContents::Markup(lsp::MarkupContent {
                 kind: lsp::MarkupKind::Markdown,
