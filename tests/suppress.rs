@@ -276,3 +276,90 @@ fn completion_inside_the_brackets_lists_codes_not_yet_listed() {
         s.finish();
     }
 }
+
+/// Over every file of the corpus (`../shared/corpus/`, when present) and of `test-workspace/`:
+/// for each of a file's own diagnostics, the "ignore" edit, where offered, removes exactly that
+/// diagnostic, leaves a directive that is used, and breaks nothing (no new syntax error).
+#[test]
+fn the_ignore_edit_removes_its_diagnostic_and_breaks_nothing() {
+    use agent_lsp::analysis::suppress::{self, Report};
+    use agent_lsp::analysis::{Code, FileKind, analyze, claude, opencode};
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<(FileKind, String)> = Vec::new();
+    for (dir, kind) in [
+        (
+            "A_opencode_agent",
+            FileKind::OpenCode(opencode::FileKind::Agent { name: "a".into() }),
+        ),
+        ("B_opencode_config", FileKind::OpenCode(opencode::FileKind::Config)),
+        ("C_claude_agent", FileKind::Claude(claude::FileKind::project("a"))),
+    ] {
+        let Ok(entries) = std::fs::read_dir(manifest.join("../shared/corpus").join(dir)) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            if let Ok(text) = std::fs::read_to_string(e.path()) {
+                files.push((kind.clone(), text));
+            }
+        }
+    }
+    let ws = agent_lsp::workspace::Workspace::load(
+        &[manifest.join("test-workspace")],
+        &agent_lsp::workspace::Options::isolated(),
+    )
+    .unwrap();
+    files.extend(
+        ws.files
+            .iter()
+            .filter(|f| f.in_scope)
+            .map(|f| (f.kind.clone(), f.text.clone())),
+    );
+    let on_line = |text: &str, d: &agent_lsp::analysis::Diagnostic, line: usize| {
+        text[..d.span.start as usize].matches('\n').count() == line
+    };
+    let (mut offered, mut refused) = (0, 0);
+    for (kind, text) in &files {
+        let a = analyze(kind, text);
+        let syntax = a.diagnostics.iter().filter(|d| d.code == Code::SyntaxError).count();
+        for d in suppress::apply(&a.suppressions, a.diagnostics.clone(), Report::Local) {
+            let Some(edit) = suppress::ignore_edit(kind, text, &a, d.span.start as usize, d.code) else {
+                refused += 1;
+                continue;
+            };
+            offered += 1;
+            let fixed = agent_lsp::analysis::diagnostic::apply(text, &[edit]);
+            let line = text[..d.span.start as usize].matches('\n').count();
+            let b = analyze(kind, &fixed);
+            let after = suppress::apply(&b.suppressions, b.diagnostics.clone(), Report::All);
+            let same = |x: &&agent_lsp::analysis::Diagnostic| x.code == d.code && on_line(&fixed, x, line);
+            let before_n = a
+                .diagnostics
+                .iter()
+                .filter(|x| x.code == d.code && on_line(text, x, line))
+                .count();
+            assert!(
+                before_n > 0 && !after.iter().any(|x| same(&x)),
+                "{:?} stays:\n{fixed}",
+                d.code
+            );
+            let unused = |ds: &[agent_lsp::analysis::Diagnostic], t: &str| {
+                ds.iter()
+                    .filter(|x| x.code == Code::UnusedSuppression && on_line(t, x, line))
+                    .count()
+            };
+            let full_before = suppress::apply(&a.suppressions, a.diagnostics.clone(), Report::All);
+            assert!(
+                unused(&after, &fixed) <= unused(&full_before, text),
+                "unused after ignoring {:?}:\n{fixed}",
+                d.code
+            );
+            let syntax_after = b.diagnostics.iter().filter(|d| d.code == Code::SyntaxError).count();
+            assert!(
+                syntax_after <= syntax,
+                "a syntax error after ignoring {:?}:\n{fixed}",
+                d.code
+            );
+        }
+    }
+    assert!(offered > 50 && refused > 0, "offered {offered}, refused {refused}");
+}

@@ -19,12 +19,12 @@
 //! code that matched nothing, every unknown code and every directive without codes. That rule
 //! itself cannot be suppressed.
 
-use super::FileKind;
 use super::diagnostic::{Diagnostic, Edit};
 use super::opencode::complete::{Item, ItemKind};
 use super::rules::{Code, RULES};
 use super::syntax::frontmatter;
 use super::text::Span;
+use super::{FileAnalysis, FileKind};
 
 /// The word that starts every directive.
 const MARKER: &str = "agent-lsp:";
@@ -602,11 +602,14 @@ fn findings(dir: &Directive, used: &[bool], all: bool) -> Vec<Diagnostic> {
 /// The edit that makes a diagnostic of `code` starting at `at` ignored on its line: the code
 /// added to the line directive that applies there, or a new trailing comment. `None` where no
 /// comment can be written (the Markdown body, a delimiter line, a line inside a multi-line
-/// string or block scalar, a line with nothing but a comment) and for `unused-suppression`.
-pub fn ignore_edit(kind: &FileKind, text: &str, sup: &Suppressions, at: usize, code: Code) -> Option<Edit> {
-    if code == Code::UnusedSuppression || at > text.len() {
+/// string or block scalar, a line with nothing but a comment), in a file that does not parse as
+/// written (a runtime's retry may read a new ` # ...` as part of a value: Claude Code's quotes
+/// every value holding `: `), and for `unused-suppression`.
+pub fn ignore_edit(kind: &FileKind, text: &str, analysis: &FileAnalysis, at: usize, code: Code) -> Option<Edit> {
+    if code == Code::UnusedSuppression || at > text.len() || !parses_as_written(analysis) {
         return None;
     }
+    let sup = &analysis.suppressions;
     let name = code.as_str();
     // An existing directive for that line.
     if let Some(dir) = sup
@@ -628,8 +631,20 @@ pub fn ignore_edit(kind: &FileKind, text: &str, sup: &Suppressions, at: usize, c
     if kind.is_markdown() {
         let split = frontmatter::split(text);
         let fm = split.frontmatter?;
-        let line = yaml_lines(text, fm.yaml).into_iter().find(|l| l.start == ls)?;
+        let lines = yaml_lines(text, fm.yaml);
+        let n = lines.iter().position(|l| l.start == ls)?;
+        let line = lines[n];
         if line.open || !line.content {
+            return None;
+        }
+        // A comment ends a plain scalar: not on a line whose value goes on over the next lines
+        // (`description: a long` + `  text`), which would become a syntax error. Conservative:
+        // any more indented line after one that does not end with `:`.
+        let indent = |l: &YamlLine| text[l.start..l.end].len() - text[l.start..l.end].trim_start().len();
+        let value_end = line.comment.unwrap_or(line.end);
+        let opens_map = text[ls..value_end].trim_end().ends_with(':');
+        let next = lines[n + 1..].iter().find(|l| l.content || l.open);
+        if next.is_some_and(|next| indent(next) > indent(&line)) && !opens_map {
             return None;
         }
         let end = ls + trim_end(&text.as_bytes()[ls..le]).len();
@@ -681,6 +696,14 @@ pub fn hover(sup: &Suppressions, at: usize) -> Option<(String, Span)> {
         None => format!("`{}` is not an agent-lsp rule code.", e.name),
     };
     Some((markdown, e.span))
+}
+
+/// The file's syntax parsed as written, by agent-lsp and by the runtime's first pass.
+fn parses_as_written(a: &FileAnalysis) -> bool {
+    a.parsed.errors.is_empty()
+        && a.reading
+            .is_none_or(|r| r == super::opencode::markdown::Reading::Parsed)
+        && a.claude.as_ref().is_none_or(|c| c.reading.first_errors.is_empty())
 }
 
 /// Completion of rule codes inside the brackets of a directive: every code but those already
@@ -780,6 +803,8 @@ mod tests {
 
     #[test]
     fn hash_in_quotes_and_block_scalars_is_not_a_comment() {
+        let closed = "---\ng: \"x\" # agent-lsp: ignore[invalid-type]\nh: [a, \"b # c\"] # agent-lsp: ignore[unknown-key]\n---\n";
+        assert_eq!(parse(&md(), closed).len(), 2);
         let text = "---\na: \"x # agent-lsp: ignore[unknown-key]\"\nb: 'it''s # agent-lsp: ignore[unknown-key]'\nc: |\n  # agent-lsp: ignore[unknown-key]\nd: \"multi\n  # agent-lsp: ignore[unknown-key]\"\ne: don't # agent-lsp: ignore[invalid-type]\nf: x#agent-lsp: ignore[unknown-key]\n---\n";
         assert_eq!(
             parse(&md(), text),
@@ -950,8 +975,8 @@ mod tests {
     #[test]
     fn ignore_edit_appends_or_extends() {
         let edit = |kind: &FileKind, text: &str, needle: &str, code: Code| -> Option<String> {
-            let sup = directives(kind, text, None);
-            let e = ignore_edit(kind, text, &sup, text.find(needle).unwrap(), code)?;
+            let a = crate::analysis::analyze(kind, text);
+            let e = ignore_edit(kind, text, &a, text.find(needle).unwrap(), code)?;
             Some(crate::analysis::diagnostic::apply(text, &[e]))
         };
         assert_eq!(
@@ -977,6 +1002,12 @@ mod tests {
         assert_eq!(edit(&md(), "---\na: 1\n---\nbody\n", "---", Code::UnknownKey), None);
         assert_eq!(edit(&md(), "---\na: |\n  x\n---\n", "x", Code::UnknownKey), None);
         assert_eq!(edit(&md(), "---\na: \"x\n  y\"\n---\n", "y", Code::UnknownKey), None);
+        // Not on a plain scalar that goes on over the next line (the comment would end it).
+        assert_eq!(edit(&md(), "---\na: long\n  text\n---\n", "a:", Code::UnknownKey), None);
+        assert_eq!(
+            edit(&md(), "---\na:\n  b: 1\n---\n", "a:", Code::UnknownKey).unwrap(),
+            "---\na: # agent-lsp: ignore[unknown-key]\n  b: 1\n---\n"
+        );
         assert_eq!(edit(&json(), "{\n /* a\n b */ }", "b", Code::UnknownKey), None);
         assert_eq!(edit(&md(), "---\na: 1\n---\n", "a", Code::UnusedSuppression), None);
     }

@@ -1125,21 +1125,21 @@ impl State {
     pub fn ignore_edit(&self, uri: &Uri, pos: lsp::Position, code: &str) -> Option<lsp::TextEdit> {
         let code = analysis::Code::from_name(code)?;
         let doc = self.docs.get(uri.as_str());
-        let (kind, text, index, suppressions) = match doc.and_then(|d| d.file) {
+        let (kind, text, index, file) = match doc.and_then(|d| d.file) {
             Some(id) => {
                 let f = &self.ws.files[id];
-                (&f.kind, f.text.as_str(), &f.index, &f.analysis.suppressions)
+                (&f.kind, f.text.as_str(), &f.index, &f.analysis)
             }
             None => match doc.and_then(|d| d.solo.as_ref()) {
-                Some(s) => (&s.kind, s.text.as_str(), &s.index, &s.analysis.suppressions),
+                Some(s) => (&s.kind, s.text.as_str(), &s.index, &s.analysis),
                 None => {
                     let f = &self.ws.files[self.ws.id(&path_of(uri)?)?];
-                    (&f.kind, f.text.as_str(), &f.index, &f.analysis.suppressions)
+                    (&f.kind, f.text.as_str(), &f.index, &f.analysis)
                 }
             },
         };
         let offset = convert::offset(text, index, pos, self.encoding);
-        let edit = analysis::suppress::ignore_edit(kind, text, suppressions, offset, code)?;
+        let edit = analysis::suppress::ignore_edit(kind, text, file, offset, code)?;
         Some(lsp::TextEdit {
             range: convert::range(text, index, edit.span, self.encoding),
             new_text: edit.text,
