@@ -383,7 +383,14 @@ fn parse_directive(text: &str, c: &Comment) -> Option<Directive> {
         let (_, after) = line_end(text, cs);
         Span::new(ls, after)
     };
-    let removal = if alone {
+    let (body_start, body_end) = (c.body.start as usize, c.body.end as usize);
+    let other_text =
+        !text[body_start..base].trim().is_empty() || !text[span_end.min(body_end)..body_end].trim().is_empty();
+    let removal = if other_text {
+        // The comment says more than the directive: only the directive goes.
+        let before = text[body_start..base].trim_end().len();
+        Span::new(body_start + before, span_end)
+    } else if alone {
         Span::new(ls, next)
     } else if !nothing_before {
         let keep = ls + text[ls..cs].trim_end().len();
@@ -945,6 +952,15 @@ mod tests {
         assert_eq!(
             fix(&json(), "{\"a\": 1 // agent-lsp: ignore[unknown-key]\n}"),
             "{\"a\": 1\n}"
+        );
+        // A comment that says more than the directive keeps the rest.
+        assert_eq!(
+            fix(&md(), "---\na: 1 # legacy name; agent-lsp: ignore[unknown-key]\n---\n"),
+            "---\na: 1 # legacy name;\n---\n"
+        );
+        assert_eq!(
+            fix(&json(), "{\"a\": 1 /* agent-lsp: ignore[unknown-key] see #12 */\n}"),
+            "{\"a\": 1 /* see #12 */\n}"
         );
         // One unused code of several: only it goes, with its comma.
         let text = "---\na: 1 # agent-lsp: ignore[invalid-type, unknown-key]\n---\n";
