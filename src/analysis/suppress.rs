@@ -1018,6 +1018,10 @@ mod tests {
         assert_eq!(edit(&md(), "---\na: 1\n---\nbody\n", "---", Code::UnknownKey), None);
         assert_eq!(edit(&md(), "---\na: |\n  x\n---\n", "x", Code::UnknownKey), None);
         assert_eq!(edit(&md(), "---\na: \"x\n  y\"\n---\n", "y", Code::UnknownKey), None);
+        assert_eq!(
+            edit(&md(), "---\r\na: 1 \r\n---\r\n", "a", Code::UnknownKey).unwrap(),
+            "---\r\na: 1 # agent-lsp: ignore[unknown-key]\r\n---\r\n"
+        );
         // Not on a plain scalar that goes on over the next line (the comment would end it).
         assert_eq!(edit(&md(), "---\na: long\n  text\n---\n", "a:", Code::UnknownKey), None);
         assert_eq!(

@@ -937,6 +937,7 @@ impl State {
             }
         };
         let offset = convert::offset(text, index, pos, self.encoding);
+        // Inside the brackets of an `agent-lsp: ignore[...]` comment: rule codes.
         let codes = analysis::suppress::complete(suppressions, text, offset);
         let items = match &kind {
             _ if codes.is_some() => codes.unwrap_or_default(),
