@@ -86,7 +86,7 @@ struct Comment {
     body: Span,
 }
 
-/// Find the directives of a file. `analysis` gives the frontmatter split when the dialect
+/// Find the directives of a file. `split` is the frontmatter split when the dialect
 /// computed one (it is recomputed otherwise).
 pub fn directives(kind: &FileKind, text: &str, split: Option<&frontmatter::Split>) -> Suppressions {
     if !text.contains(MARKER) {
