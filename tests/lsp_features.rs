@@ -181,7 +181,8 @@ fn quick_fixes_and_fix_all_round_trip() {
         s.open(&uri, "markdown", 1, text);
         let publish = s.expect_version(&uri, 1);
         let diags = publish["diagnostics"].clone();
-        // Quick fixes: one per diagnostic with fix data, no server memory needed.
+        // Quick fixes: one per diagnostic with fix data, no server memory needed; then, for every
+        // diagnostic, "ignore it on this line".
         let r = s
             .request(
                 "textDocument/codeAction",
@@ -196,10 +197,15 @@ fn quick_fixes_and_fix_all_round_trip() {
             [
                 "Quote the color",
                 "Rename `maxSteps` to `steps`",
-                "Replace with `temperature`"
+                "Replace with `temperature`",
+                "Ignore `invalid-color` on this line (agent-lsp: ignore)",
+                "Ignore `deprecated-field` on this line (agent-lsp: ignore)",
+                "Ignore `unknown-key` on this line (agent-lsp: ignore)",
             ]
         );
-        // Each quick fix, applied, leaves a file whose diagnostic is gone.
+        assert!(actions[3..].iter().all(|a| a["isPreferred"] == false));
+        // Each quick fix, applied, leaves a file whose diagnostic is gone (an ignore comment
+        // included: it is used, so no `unused-suppression` takes its place).
         let mut version = 1;
         for a in actions {
             let edits = a["edit"]["changes"][&uri].as_array().unwrap();
@@ -216,6 +222,12 @@ fn quick_fixes_and_fix_all_round_trip() {
                 .filter(|d| d["code"] == code)
                 .count();
             assert!(after < before, "{} did not remove {code}: {fixed}", a["title"]);
+            let unused = p["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d["code"] == "unused-suppression");
+            assert!(!unused, "{fixed}");
         }
         // Fix all: every safe fix at once, as one minimal edit.
         version += 1;

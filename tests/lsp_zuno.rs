@@ -946,12 +946,21 @@ fn quick_fixes_and_fix_all() {
                 "isPreferred": preferred,
             })
         };
+        // The fixes, then one "ignore on this line" per diagnostic.
+        let mut actions = actions.as_array().unwrap().clone();
+        let ignores = actions.split_off(2);
         assert_eq!(
             actions,
-            json!([
+            [
                 action(&diags[2], "Rename to `steps`", true),
                 action(&diags[3], "Replace with `\"temperature\"`", false),
-            ])
+            ]
+        );
+        assert_eq!(ignores.len(), diags.as_array().unwrap().len());
+        assert!(
+            ignores
+                .iter()
+                .all(|a| a["title"].as_str().unwrap().starts_with("Ignore `"))
         );
         // What is left after each fix: the other four, where they now are.
         let left = |after: &str, fixed: usize| -> Vec<String> {

@@ -111,6 +111,7 @@ fn summary() {
         .claude/agents/bad-values.md:8:9 invalid-value
         .claude/agents/bad-values.md:9:8 invalid-model
         .claude/agents/bad-values.md:10:1 unknown-key
+        .claude/agents/bad-values.md:10:30 unused-suppression
         .claude/agents/bad-values.md:11:1 duplicate-key
         .claude/agents/bad-values.md:12:12 invalid-value
         .claude/agents/bad-values.md:13:10 unknown-skill
@@ -145,7 +146,7 @@ fn summary() {
         .opencode/agents/shadowed-rules.md:7:5 shadowed-rule
         .opencode/agents/tools-deprecated.md:4:1 deprecated-field
         .opencode/agents/tools-deprecated.md:8:1 deprecated-field
-        .opencode/agents/typo-keys.md:4:1 unknown-key
+        .opencode/agents/typo-keys.md:4:51 unused-suppression
         .opencode/agents/typo-keys.md:5:1 unknown-key
         .opencode/agents/wrong-types.md:4:8 invalid-type
         .opencode/agents/wrong-types.md:5:9 invalid-type
@@ -163,6 +164,7 @@ fn summary() {
         .zuno/agents/bad-yaml.md:4:1 syntax-error
         .zuno/agents/docs-copy.md:2:7 duplicate-agent
         .zuno/agents/prompt-in-frontmatter.md:4:1 prompt-overridden
+        .zuno/agents/prompt-in-frontmatter.md:4:56 unused-suppression
         .zuno/command/empty.md:1:1 missing-template
         .zuno/commands/release.md:4:8 invalid-model
         .zuno/mode/focus.md:1:1 deprecated-field

@@ -25,6 +25,7 @@ pub mod project_file;
 pub mod rules;
 pub mod skill;
 pub mod suggest;
+pub mod suppress;
 pub mod syntax;
 pub mod text;
 pub mod zuno;
@@ -103,7 +104,7 @@ impl FileKind {
 
     /// A Markdown file (an opencode agent or mode, a Claude Code or Zuno agent).
     pub fn is_markdown(&self) -> bool {
-        !self.is_config() && !matches!(self, FileKind::Zuno(zuno::FileKind::Config))
+        !self.is_config() && !matches!(self, FileKind::Zuno(zuno::FileKind::Config) | FileKind::ProjectFile)
     }
 
     /// An opencode config file (`opencode.json(c)`).
@@ -170,10 +171,19 @@ pub struct FileAnalysis {
     pub command: Option<Box<command::CommandDecl>>,
     /// `agent-lsp.toml`: what it sets.
     pub project: Option<Box<project_file::ProjectFile>>,
+    /// The `agent-lsp: ignore[...]` comments of the file (applied where the file's full
+    /// diagnostics are assembled, see [`suppress::apply`]).
+    pub suppressions: suppress::Suppressions,
 }
 
 /// Analyse one file on its own.
 pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
+    let mut analysis = analyze_dialect(kind, text);
+    analysis.suppressions = suppress::directives(kind, text, analysis.split.as_ref());
+    analysis
+}
+
+fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
     match kind {
         FileKind::OpenCode(k) => opencode::analyze(k, text),
         FileKind::Claude(k) => {
@@ -227,7 +237,20 @@ pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
 /// return the new text with the titles of the fixes applied. Overlapping fixes wait for the
 /// next round.
 pub fn fix_all(kind: &FileKind, text: &str) -> (String, Vec<String>) {
-    fix_all_with(text, &|t| analyze(kind, t).diagnostics)
+    fix_all_with(text, &|t| {
+        let a = analyze(kind, t);
+        if a.diagnostics.iter().any(is_broken) {
+            // Left as is: `fix_all_with` stops on it.
+            return a.diagnostics;
+        }
+        // A suppressed diagnostic is not fixed either.
+        suppress::apply(&a.suppressions, a.diagnostics, suppress::Report::Nothing)
+    })
+}
+
+/// A diagnostic that leaves the tree partial: fixes wait until it is repaired.
+fn is_broken(d: &Diagnostic) -> bool {
+    d.code == Code::SyntaxError || (d.code == Code::DuplicateKey && d.severity == Severity::Error)
 }
 
 /// [`fix_all`] on any analysis function.
@@ -237,9 +260,7 @@ pub fn fix_all_with(text: &str, diagnose: &dyn Fn(&str) -> Vec<Diagnostic>) -> (
     for _ in 0..8 {
         let diagnostics = diagnose(&text);
         // Fixes are computed from the tree; on a file that does not parse, that tree is partial.
-        let broken = diagnostics
-            .iter()
-            .any(|d| d.code == Code::SyntaxError || (d.code == Code::DuplicateKey && d.severity == Severity::Error));
+        let broken = diagnostics.iter().any(is_broken);
         if broken {
             break;
         }

@@ -298,6 +298,15 @@ only when the project has skills of its own (a user's skill folders may hold it)
 patterns are not checked when a config sets `skills.paths` or `skills.urls`.",
         "permission:\n  skill:\n    tdd-cylce: allow\n",
         "permission:\n  skill:\n    tdd-cycle: allow\n";
+    UnusedSuppression = "unused-suppression", Warning, Works, [Unnecessary],
+        "An `agent-lsp: ignore[...]` comment that suppresses nothing: a code with no diagnostic on its line (or file), an unknown code, or no code at all.",
+        "A suppression comment outlives the problem it silenced: once the key is fixed or renamed, the \
+comment stays and would silently hide the next, different mistake on that line. agent-lsp reports \
+every listed code that matched no diagnostic, every code that is not a rule (with a did-you-mean), \
+and a directive without codes (a blanket `agent-lsp: ignore` is not supported: name the codes). \
+This rule itself cannot be suppressed; the fix removes the unused code, or the whole comment.",
+        "mode: subagent  # agent-lsp: ignore[unknown-key]\n",
+        "mode: subagent\n";
 }
 
 impl Code {
@@ -332,6 +341,7 @@ impl Code {
             | Code::IgnoredField => &[Claude],
             Code::MisplacedSkill | Code::NameMismatch | Code::DuplicateSkill => &[OpenCode, Claude, Zuno],
             Code::UnknownSkill => &[OpenCode, Claude],
+            Code::UnusedSuppression => &[OpenCode, Claude, Zuno],
         }
     }
 }

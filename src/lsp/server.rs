@@ -467,10 +467,28 @@ impl LanguageServer for Backend {
             None => true,
             Some(only) => only.iter().any(|o| kind.as_str().starts_with(o.as_str())),
         };
+        // The "ignore" actions come after every fix.
+        let mut ignores: CodeActionResponse = Vec::new();
         if wants(&CodeActionKind::QUICKFIX) {
             for d in &params.context.diagnostics {
                 if d.source.as_deref() != Some("agent-lsp") {
                     continue;
+                }
+                if let Some(NumberOrString::String(code)) = &d.code {
+                    let at = d.range.start;
+                    if let Some(edit) = self.request("codeAction", |st| st.ignore_edit(&uri, at, code))? {
+                        ignores.push(CodeActionOrCommand::CodeAction(CodeAction {
+                            title: format!("Ignore `{code}` on this line (agent-lsp: ignore)"),
+                            kind: Some(CodeActionKind::QUICKFIX),
+                            diagnostics: Some(vec![d.clone()]),
+                            edit: Some(WorkspaceEdit {
+                                changes: Some([(uri.clone(), vec![edit])].into_iter().collect()),
+                                ..WorkspaceEdit::default()
+                            }),
+                            is_preferred: Some(false),
+                            ..CodeAction::default()
+                        }));
+                    }
                 }
                 let Some(fix) = d.data.as_ref().and_then(|v| v.get("fix")) else {
                     continue;
@@ -493,6 +511,7 @@ impl LanguageServer for Backend {
                 }));
             }
         }
+        actions.append(&mut ignores);
         let fix_all = CodeActionKind::new(FIX_ALL);
         if wants(&fix_all)
             || params

@@ -605,9 +605,12 @@ impl State {
                     text: &s.text,
                     index: &s.index,
                 };
-                let (diags, more) = convert::cap(&s.analysis.diagnostics, |d| {
-                    self.settings.severity_of(d.code, d.severity).is_some()
-                });
+                let all = analysis::suppress::apply(
+                    &s.analysis.suppressions,
+                    s.analysis.diagnostics.clone(),
+                    analysis::suppress::Report::All,
+                );
+                let (diags, more) = convert::cap(&all, |d| self.settings.severity_of(d.code, d.severity).is_some());
                 let mut out: Vec<lsp::Diagnostic> = diags
                     .iter()
                     .filter_map(|d| convert::diagnostic(d, &here, &|_| None, &self.settings, self.encoding))
@@ -644,7 +647,8 @@ impl State {
         };
         let f = &self.ws.files[id];
         let offset = convert::offset(&f.text, &f.index, pos, self.encoding);
-        let (markdown, span) = super::hover::at(&self.ws, id, offset, &|s| self.where_is(s))?;
+        let (markdown, span) = analysis::suppress::hover(&f.analysis.suppressions, offset)
+            .or_else(|| super::hover::at(&self.ws, id, offset, &|s| self.where_is(s)))?;
         Some(lsp::Hover {
             contents: lsp::HoverContents::Markup(lsp::MarkupContent {
                 kind: lsp::MarkupKind::Markdown,
@@ -923,18 +927,33 @@ impl State {
     pub fn completion(&self, uri: &Uri, pos: lsp::Position) -> Option<Vec<lsp::CompletionItem>> {
         use analysis::opencode::complete::ItemKind;
         let doc = self.docs.get(uri.as_str());
-        let (id, kind, text, index) = match doc.and_then(|d| d.file) {
+        let (id, kind, text, index, suppressions) = match doc.and_then(|d| d.file) {
             Some(id) => {
                 let f = &self.ws.files[id];
-                (Some(id), f.kind.clone(), f.text.as_str(), &f.index)
+                (
+                    Some(id),
+                    f.kind.clone(),
+                    f.text.as_str(),
+                    &f.index,
+                    &f.analysis.suppressions,
+                )
             }
             None => {
                 let s = doc?.solo.as_ref()?;
-                (None, s.kind.clone(), s.text.as_str(), &s.index)
+                (
+                    None,
+                    s.kind.clone(),
+                    s.text.as_str(),
+                    &s.index,
+                    &s.analysis.suppressions,
+                )
             }
         };
         let offset = convert::offset(text, index, pos, self.encoding);
+        // Inside the brackets of an `agent-lsp: ignore[...]` comment: rule codes.
+        let codes = analysis::suppress::complete(suppressions, text, offset);
         let items = match &kind {
+            _ if codes.is_some() => codes.unwrap_or_default(),
             FileKind::Claude(_) => analysis::claude::complete::complete(text, offset, &self.claude_known()),
             FileKind::Skill(_) => analysis::skill::complete(text, offset),
             FileKind::Command(k) => {
@@ -1114,6 +1133,32 @@ impl State {
             }
         }
         out
+    }
+
+    /// The edit that ignores a diagnostic of `code` starting at `pos` on its line (an
+    /// `agent-lsp: ignore[...]` comment added or extended), when a comment can go there.
+    pub fn ignore_edit(&self, uri: &Uri, pos: lsp::Position, code: &str) -> Option<lsp::TextEdit> {
+        let code = analysis::Code::from_name(code)?;
+        let doc = self.docs.get(uri.as_str());
+        let (kind, text, index, file) = match doc.and_then(|d| d.file) {
+            Some(id) => {
+                let f = &self.ws.files[id];
+                (&f.kind, f.text.as_str(), &f.index, &f.analysis)
+            }
+            None => match doc.and_then(|d| d.solo.as_ref()) {
+                Some(s) => (&s.kind, s.text.as_str(), &s.index, &s.analysis),
+                None => {
+                    let f = &self.ws.files[self.ws.id(&path_of(uri)?)?];
+                    (&f.kind, f.text.as_str(), &f.index, &f.analysis)
+                }
+            },
+        };
+        let offset = convert::offset(text, index, pos, self.encoding);
+        let edit = analysis::suppress::ignore_edit(kind, text, file, offset, code)?;
+        Some(lsp::TextEdit {
+            range: convert::range(text, index, edit.span, self.encoding),
+            new_text: edit.text,
+        })
     }
 
     /// The edit that applies every safe fix of a document (one replacement of the changed

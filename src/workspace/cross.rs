@@ -23,6 +23,7 @@ use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 
 use super::{File, Role, Workspace};
+use crate::analysis::suppress::{self, Report};
 use crate::analysis::{Diagnostic, FileKind};
 
 /// One group of cross-file checks.
@@ -406,11 +407,12 @@ impl Workspace {
         changed
     }
 
-    /// A file's own diagnostics (when in scope), without the cross-file ones.
+    /// A file's own diagnostics (when in scope), without the cross-file ones; its suppressions
+    /// applied, unused ones not reported (the cross-file diagnostics are not known).
     pub fn own_diagnostics(&self, id: usize) -> Vec<Diagnostic> {
         let f = &self.files[id];
         let mut out = if f.in_scope && f.live {
-            f.analysis.diagnostics.clone()
+            suppress::apply(&f.analysis.suppressions, f.analysis.diagnostics.clone(), Report::Local)
         } else {
             Vec::new()
         };
@@ -423,7 +425,12 @@ impl Workspace {
     /// units, de-duplicated (a file in several views gets the same finding from each), sorted by
     /// position. Needs [`Workspace::refresh_cross`] first.
     pub fn file_diagnostics(&self, id: usize) -> Vec<Diagnostic> {
-        let mut out = self.own_diagnostics(id);
+        let f = &self.files[id];
+        let mut out = if f.in_scope && f.live {
+            f.analysis.diagnostics.clone()
+        } else {
+            Vec::new()
+        };
         if let Some(cross) = self.cross.by_file.get(&id) {
             let mut seen: HashSet<(u32, u32, crate::analysis::Code, &str)> = HashSet::new();
             for (_, d) in cross {
@@ -432,10 +439,20 @@ impl Workspace {
                 }
             }
         }
+        let mut out = suppressed(f, out);
         self.apply_policy(id, &mut out);
         sort(&mut out);
         out
     }
+}
+
+/// A file's full diagnostics (own and cross-file) with its suppressions applied and the unused
+/// ones reported; out of scope, none.
+pub(super) fn suppressed(f: &File, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    if !(f.in_scope && f.live) {
+        return diags;
+    }
+    suppress::apply(&f.analysis.suppressions, diags, Report::All)
 }
 
 /// The order of a file's diagnostics: by position, then rule, then message.

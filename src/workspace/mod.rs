@@ -1128,11 +1128,18 @@ impl Workspace {
                 by_file.entry(id).or_default().push(d);
             }
         }
+        // A file with suppressions may have nothing else to report: its unused ones.
+        for (id, f) in self.files.iter().enumerate() {
+            if f.in_scope && f.live && !f.analysis.suppressions.is_empty() {
+                by_file.entry(id).or_default();
+            }
+        }
         let mut ids: Vec<usize> = by_file.keys().copied().collect();
         ids.sort_by(|a, b| self.files[*a].path.cmp(&self.files[*b].path));
         let mut out = Vec::new();
         for id in ids {
-            let mut d = by_file.remove(&id).unwrap_or_default();
+            let d = by_file.remove(&id).unwrap_or_default();
+            let mut d = cross::suppressed(&self.files[id], d);
             self.apply_policy(id, &mut d);
             cross::sort(&mut d);
             out.extend(d.into_iter().map(|d| (id, d)));

@@ -1,0 +1,1099 @@
+//! Inline suppressions: `agent-lsp: ignore[CODE, ...]` comments, as ruff's `noqa` and ESLint's
+//! disable comments.
+//!
+//! Where a directive may be written: in a `#` comment of the YAML frontmatter of a Markdown file
+//! (a `#` inside a quoted string or a block scalar is not a comment; the Markdown body takes
+//! none), and in a `//` or `/* */` comment of a JSONC file (not inside a string).
+//!
+//! - `agent-lsp: ignore[a, b]` after something on its line suppresses the codes `a` and `b` for
+//!   the diagnostics that *start* on that line; alone on its line, for those that start on the
+//!   next line.
+//! - `agent-lsp: ignore-file[a]` anywhere suppresses `a` in the whole file.
+//! - Codes are the rule codes, case-sensitive, separated by commas; whitespace is free. A bare
+//!   `agent-lsp: ignore` (no brackets) suppresses nothing and is reported: a blanket suppression
+//!   would hide the next, different mistake on that line.
+//!
+//! Parsing ([`directives`]) is pure and runs once per file (the result is kept in
+//! `FileAnalysis`). [`apply`] runs where a file's full diagnostics are assembled (its own and
+//! the cross-file ones), drops the suppressed ones and reports, as `unused-suppression`, every
+//! code that matched nothing, every unknown code and every directive without codes. That rule
+//! itself cannot be suppressed.
+
+use super::diagnostic::{Diagnostic, Edit};
+use super::opencode::complete::{Item, ItemKind};
+use super::rules::{Code, RULES};
+use super::syntax::frontmatter;
+use super::text::Span;
+use super::{FileAnalysis, FileKind};
+
+/// The word that starts every directive.
+const MARKER: &str = "agent-lsp:";
+
+/// One code written in a directive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub name: String,
+    pub span: Span,
+    /// `None`: not a rule code.
+    pub code: Option<Code>,
+}
+
+/// One `agent-lsp: ignore...` directive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Directive {
+    /// The whole comment it is in, from its `#`, `//` or `/*` to its end (line break excluded).
+    pub comment: Span,
+    /// From `agent-lsp:` to the closing `]` (or the end of the word `ignore...`).
+    pub span: Span,
+    /// `ignore-file`: applies to the whole file.
+    pub file: bool,
+    /// The line a line directive applies to, its line break included (empty when there is no
+    /// such line).
+    pub target: Span,
+    /// Between the brackets (`None`: no `[`).
+    pub list: Option<Span>,
+    /// The `[` is never closed.
+    pub unclosed: bool,
+    pub entries: Vec<Entry>,
+    /// What to delete to remove the comment and leave the line tidy: the comment and the
+    /// blanks before it, or its whole line when it is alone there.
+    pub removal: Span,
+}
+
+/// The directives of one file, in file order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Suppressions {
+    pub directives: Vec<Directive>,
+}
+
+/// What [`apply`] reports besides dropping suppressed diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// Nothing (e.g. `fix_all`, which only must not fix what is suppressed).
+    Nothing,
+    /// Unknown codes and directives without codes, not unused codes: some diagnostics of the
+    /// file (the cross-file ones) are not known yet.
+    Local,
+    /// Everything: the diagnostics given are all of the file's.
+    All,
+}
+
+/// A comment found in a file.
+struct Comment {
+    /// From the comment marker to its end (line break excluded).
+    span: Span,
+    /// The text after the marker (`#`, `//`, `/*`), up to `*/` or the line end.
+    body: Span,
+}
+
+/// Find the directives of a file. `split` is the frontmatter split when the dialect
+/// computed one (it is recomputed otherwise).
+pub fn directives(kind: &FileKind, text: &str, split: Option<&frontmatter::Split>) -> Suppressions {
+    if !text.contains(MARKER) {
+        return Suppressions::default();
+    }
+    let comments = comments(kind, text, split);
+    let directives = comments.iter().filter_map(|c| parse_directive(text, c)).collect();
+    Suppressions { directives }
+}
+
+fn comments(kind: &FileKind, text: &str, split: Option<&frontmatter::Split>) -> Vec<Comment> {
+    // agent-lsp's own project file (TOML) takes no suppressions: fix it or its levels instead.
+    if matches!(kind, FileKind::ProjectFile) {
+        return Vec::new();
+    }
+    if kind.is_markdown() {
+        let own;
+        let split = match split {
+            Some(s) => s,
+            None => {
+                own = frontmatter::split(text);
+                &own
+            }
+        };
+        match &split.frontmatter {
+            Some(fm) => yaml_lines(text, fm.yaml)
+                .into_iter()
+                .filter_map(|l| {
+                    l.comment.map(|at| Comment {
+                        span: Span::new(at, l.end),
+                        body: Span::new(at + 1, l.end),
+                    })
+                })
+                .collect(),
+            None => Vec::new(),
+        }
+    } else {
+        jsonc_comments(text)
+    }
+}
+
+/// One line of a YAML frontmatter, as far as comments go.
+#[derive(Clone, Copy, Debug)]
+struct YamlLine {
+    start: usize,
+    /// The line end, before `\r\n` or `\n`.
+    end: usize,
+    /// Where a `#` comment starts on it.
+    comment: Option<usize>,
+    /// Something other than blanks and a comment, outside scalars that run over lines.
+    content: bool,
+    /// The line is inside a block scalar or starts or ends inside a quoted scalar: a `#`
+    /// appended to it would not be a comment.
+    open: bool,
+}
+
+/// Scan the lines of a YAML text for comments: `#` at the start of a line or after a blank,
+/// outside quoted scalars (which may run over several lines) and block scalars.
+fn yaml_lines(text: &str, yaml: Span) -> Vec<YamlLine> {
+    let mut out = Vec::new();
+    let mut quote: Option<u8> = None;
+    let mut block: Option<usize> = None;
+    let mut pos = yaml.start as usize;
+    let end = (yaml.end as usize).min(text.len());
+    while pos < end {
+        let line_end_nl = text[pos..end].find('\n').map_or(end, |i| pos + i);
+        let line_end = if text[pos..line_end_nl].ends_with('\r') {
+            line_end_nl - 1
+        } else {
+            line_end_nl
+        };
+        let b = &text.as_bytes()[pos..line_end];
+        let indent = b.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+        let blank = indent == b.len();
+        let mut line = YamlLine {
+            start: pos,
+            end: line_end,
+            comment: None,
+            content: false,
+            open: quote.is_some(),
+        };
+        if let Some(parent) = block {
+            if blank || indent > parent {
+                line.open = true;
+                out.push(line);
+                pos = line_end_nl + 1;
+                continue;
+            }
+            block = None;
+        }
+        let mut i = 0;
+        let mut last: Option<u8> = None; // the last non-blank byte outside quotes
+        while i < b.len() {
+            let c = b[i];
+            if let Some(q) = quote {
+                if q == b'"' && c == b'\\' {
+                    i += 2;
+                    continue;
+                }
+                if c == q {
+                    if q == b'\'' && b.get(i + 1) == Some(&b'\'') {
+                        i += 2;
+                        continue;
+                    }
+                    quote = None;
+                    last = Some(c);
+                }
+                i += 1;
+                continue;
+            }
+            let after_blank = i == 0 || b[i - 1] == b' ' || b[i - 1] == b'\t';
+            match c {
+                b'#' if after_blank => {
+                    line.comment = Some(pos + i);
+                    break;
+                }
+                b'"' | b'\'' => {
+                    let starts_value = match last {
+                        None => true,
+                        Some(b'[' | b'{' | b',') => true,
+                        Some(b':' | b'-' | b'?') => after_blank,
+                        _ => false,
+                    };
+                    if starts_value {
+                        quote = Some(c);
+                    }
+                    line.content = true;
+                    last = Some(c);
+                }
+                b' ' | b'\t' => {}
+                _ => {
+                    line.content = true;
+                    last = Some(c);
+                }
+            }
+            i += 1;
+        }
+        if quote.is_some() {
+            line.open = true;
+        } else {
+            // A block scalar indicator ends the value part: `key: |`, `- >-`, `key: |2`.
+            let value = &b[..line.comment.map_or(b.len(), |c| c - pos)];
+            let value = trim_end(value);
+            let token_start = value
+                .iter()
+                .rposition(|&c| c == b' ' || c == b'\t')
+                .map_or(0, |i| i + 1);
+            let token = &value[token_start..];
+            let indicator = matches!(token.first(), Some(b'|' | b'>'))
+                && token[1..].iter().all(|c| matches!(c, b'-' | b'+' | b'0'..=b'9'));
+            let before = trim_end(&value[..token_start]);
+            if indicator && matches!(before.last(), Some(b':' | b'-') | None) {
+                block = Some(indent);
+            }
+        }
+        out.push(line);
+        pos = line_end_nl + 1;
+    }
+    out
+}
+
+fn trim_end(b: &[u8]) -> &[u8] {
+    let n = b.iter().rposition(|&c| c != b' ' && c != b'\t').map_or(0, |i| i + 1);
+    &b[..n]
+}
+
+/// The comments of a JSONC text, outside strings.
+fn jsonc_comments(text: &str) -> Vec<Comment> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                let nl = text[i..].find('\n').map_or(b.len(), |n| i + n);
+                let end = if nl > i && b[nl - 1] == b'\r' { nl - 1 } else { nl };
+                let end = end.max(i + 2);
+                out.push(Comment {
+                    span: Span::new(i, end),
+                    body: Span::new(i + 2, end),
+                });
+                i = nl;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let (body_end, end) = match text[i + 2..].find("*/") {
+                    Some(n) => (i + 2 + n, i + 4 + n),
+                    None => (b.len(), b.len()),
+                };
+                out.push(Comment {
+                    span: Span::new(i, end),
+                    body: Span::new(i + 2, body_end),
+                });
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// The start of the line holding `at`.
+fn line_start(text: &str, at: usize) -> usize {
+    text[..at].rfind('\n').map_or(0, |i| i + 1)
+}
+
+/// The end of the line holding `at` (before its line break) and the start of the next line.
+fn line_end(text: &str, at: usize) -> (usize, usize) {
+    match text[at..].find('\n') {
+        Some(i) => {
+            let nl = at + i;
+            let end = if nl > 0 && text.as_bytes()[nl - 1] == b'\r' {
+                nl - 1
+            } else {
+                nl
+            };
+            (end.max(at), nl + 1)
+        }
+        None => (text.len(), text.len()),
+    }
+}
+
+fn is_code_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '-' || c == '_'
+}
+
+fn parse_directive(text: &str, c: &Comment) -> Option<Directive> {
+    let body = c.body.text(text);
+    let at = body.find(MARKER)?;
+    let base = c.body.start as usize + at;
+    let rest = &body[at + MARKER.len()..];
+    let ws = rest.len() - rest.trim_start().len();
+    let rest = rest.trim_start();
+    let word_start = base + MARKER.len() + ws;
+    let (file, word_len) = if rest.starts_with("ignore-file") {
+        (true, "ignore-file".len())
+    } else if rest.starts_with("ignore") {
+        (false, "ignore".len())
+    } else {
+        return None;
+    };
+    if rest[word_len..].starts_with(is_code_char) {
+        // `ignored`, `ignore-files`: not a directive.
+        return None;
+    }
+    let after_word = &rest[word_len..];
+    let ws2 = after_word.len() - after_word.trim_start().len();
+    let mut span_end = word_start + word_len;
+    let mut list = None;
+    let mut unclosed = false;
+    let mut entries = Vec::new();
+    if after_word.trim_start().starts_with('[') {
+        let open = word_start + word_len + ws2;
+        let inner = &text[open + 1..c.body.end as usize];
+        let (inner_len, closed) = match inner.find(']') {
+            Some(n) => (n, true),
+            None => (inner.len(), false),
+        };
+        unclosed = !closed;
+        let list_span = Span::new(open + 1, open + 1 + inner_len);
+        span_end = if closed {
+            open + 2 + inner_len
+        } else {
+            list_span.end as usize
+        };
+        let mut pos = open + 1;
+        for part in text[list_span.range()].split(',') {
+            let lead = part.len() - part.trim_start().len();
+            let name = part.trim();
+            if !name.is_empty() {
+                let start = pos + lead;
+                entries.push(Entry {
+                    name: name.to_string(),
+                    span: Span::new(start, start + name.len()),
+                    code: Code::from_name(name),
+                });
+            }
+            pos += part.len() + 1;
+        }
+        list = Some(list_span);
+    }
+    let (cs, ce) = (c.span.start as usize, c.span.end as usize);
+    let ls = line_start(text, cs);
+    let (le, next) = line_end(text, ce);
+    let nothing_before = text[ls..cs].trim().is_empty();
+    let nothing_after = text[ce..le].trim().is_empty();
+    let alone = nothing_before && nothing_after;
+    let target = if alone {
+        let (_, after) = line_end(text, next);
+        Span::new(next, after)
+    } else {
+        let (_, after) = line_end(text, cs);
+        Span::new(ls, after)
+    };
+    let (body_start, body_end) = (c.body.start as usize, c.body.end as usize);
+    let other_text =
+        !text[body_start..base].trim().is_empty() || !text[span_end.min(body_end)..body_end].trim().is_empty();
+    let removal = if other_text {
+        // The comment says more than the directive: only the directive goes.
+        let before = text[body_start..base].trim_end().len();
+        Span::new(body_start + before, span_end)
+    } else if alone {
+        Span::new(ls, next)
+    } else if !nothing_before {
+        let keep = ls + text[ls..cs].trim_end().len();
+        Span::new(keep, ce)
+    } else {
+        let trailing = text[ce..le].len() - text[ce..le].trim_start().len();
+        Span::new(cs, ce + trailing)
+    };
+    Some(Directive {
+        comment: c.span,
+        span: Span::new(base, span_end),
+        file,
+        target,
+        list,
+        unclosed,
+        entries,
+        removal,
+    })
+}
+
+impl Suppressions {
+    pub fn is_empty(&self) -> bool {
+        self.directives.is_empty()
+    }
+}
+
+/// Drop the diagnostics a directive suppresses and add, as `report` says, the
+/// `unused-suppression` findings. `unused-suppression` itself is never suppressed.
+pub fn apply(sup: &Suppressions, diags: Vec<Diagnostic>, report: Report) -> Vec<Diagnostic> {
+    if sup.directives.is_empty() {
+        return diags;
+    }
+    let mut used: Vec<Vec<bool>> = sup.directives.iter().map(|d| vec![false; d.entries.len()]).collect();
+    // The known codes of line directives by target line (lines never overlap: two targets are
+    // equal or apart), and those of file directives by code: a file with many directives and
+    // many diagnostics costs a binary search per diagnostic.
+    let mut lines: Vec<(u32, u32, Code, usize, usize)> = Vec::new();
+    let mut whole: Vec<Vec<(usize, usize)>> = vec![Vec::new(); RULES.len()];
+    for (i, dir) in sup.directives.iter().enumerate() {
+        for (j, e) in dir.entries.iter().enumerate() {
+            let Some(code) = e.code else { continue };
+            if dir.file {
+                whole[code as usize].push((i, j));
+            } else {
+                lines.push((dir.target.start, dir.target.end, code, i, j));
+            }
+        }
+    }
+    lines.sort_unstable_by_key(|l| (l.0, l.2));
+    let mut out = Vec::with_capacity(diags.len());
+    for d in diags {
+        let mut hit = false;
+        if d.code != Code::UnusedSuppression {
+            for &(i, j) in &whole[d.code as usize] {
+                used[i][j] = true;
+                hit = true;
+            }
+            let at = d.span.start;
+            let k = lines.partition_point(|l| l.0 <= at);
+            if let Some(&(line, ..)) = k.checked_sub(1).map(|k| &lines[k]) {
+                for &(start, end, code, i, j) in lines[..k].iter().rev().take_while(|l| l.0 == line) {
+                    if start <= at && at < end && code == d.code {
+                        used[i][j] = true;
+                        hit = true;
+                    }
+                }
+            }
+        }
+        if !hit {
+            out.push(d);
+        }
+    }
+    if report != Report::Nothing {
+        for (dir, used) in sup.directives.iter().zip(&used) {
+            out.extend(findings(dir, used, report == Report::All));
+        }
+    }
+    out
+}
+
+trait ContainsStart {
+    fn contains_start(self, at: usize) -> bool;
+}
+
+impl ContainsStart for Span {
+    fn contains_start(self, at: usize) -> bool {
+        self.start as usize <= at && at < self.end as usize
+    }
+}
+
+fn remove_comment(dir: &Directive) -> Vec<Edit> {
+    vec![Edit::new(dir.removal, "")]
+}
+
+/// The edit that removes entry `i` of a directive with its comma.
+fn remove_entry(dir: &Directive, i: usize) -> Vec<Edit> {
+    let e = &dir.entries;
+    if e.len() == 1 {
+        return remove_comment(dir);
+    }
+    let span = if i + 1 < e.len() {
+        Span::new(e[i].span.start as usize, e[i + 1].span.start as usize)
+    } else {
+        Span::new(e[i - 1].span.end as usize, e[i].span.end as usize)
+    };
+    vec![Edit::new(span, "")]
+}
+
+fn findings(dir: &Directive, used: &[bool], all: bool) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let word = if dir.file { "ignore-file" } else { "ignore" };
+    if dir.unclosed {
+        out.push(
+            Diagnostic::new(
+                Code::UnusedSuppression,
+                dir.span,
+                format!("This `agent-lsp: {word}[` is never closed with `]`: it suppresses nothing."),
+            )
+            .with_fix("Remove the suppression comment", remove_comment(dir), false),
+        );
+        return out;
+    }
+    if dir.entries.is_empty() {
+        let what = if dir.list.is_some() {
+            "lists no code"
+        } else {
+            "names no code"
+        };
+        out.push(
+            Diagnostic::new(
+                Code::UnusedSuppression,
+                dir.span,
+                format!(
+                    "This `agent-lsp: {word}` {what}, so it suppresses nothing: name the codes to ignore, e.g. \
+`agent-lsp: {word}[unknown-key]` (a blanket suppression would hide the next, different mistake)."
+                ),
+            )
+            .with_fix("Remove the suppression comment", remove_comment(dir), true),
+        );
+        return out;
+    }
+    let mut unknown = false;
+    for (i, e) in dir.entries.iter().enumerate() {
+        if e.code.is_none() {
+            unknown = true;
+            let names = RULES
+                .iter()
+                .filter(|r| r.code != Code::UnusedSuppression)
+                .map(|r| r.name);
+            let close = super::suggest::closest(&e.name, names);
+            let d = Diagnostic::new(
+                Code::UnusedSuppression,
+                e.span,
+                format!(
+                    "`{}` is not an agent-lsp rule code, so it suppresses nothing.{}",
+                    e.name,
+                    super::suggest::did_you_mean(close)
+                ),
+            );
+            out.push(match close {
+                Some(c) => d.with_suggestion(e.span, c),
+                None => d.with_fix(format!("Remove `{}`", e.name), remove_entry(dir, i), true),
+            });
+        } else if e.code == Some(Code::UnusedSuppression) {
+            unknown = true;
+            out.push(
+                Diagnostic::new(
+                    Code::UnusedSuppression,
+                    e.span,
+                    "`unused-suppression` cannot be suppressed: remove the suppression that is unused instead.",
+                )
+                .with_fix("Remove `unused-suppression`", remove_entry(dir, i), true),
+            );
+        }
+    }
+    if !all {
+        return out;
+    }
+    let where_ = if dir.file {
+        "in this file"
+    } else {
+        "on the line it applies to"
+    };
+    let unused: Vec<usize> = (0..dir.entries.len())
+        .filter(|&i| !used[i] && dir.entries[i].code.is_some_and(|c| c != Code::UnusedSuppression))
+        .collect();
+    if !unknown && unused.len() == dir.entries.len() {
+        let names: Vec<String> = dir.entries.iter().map(|e| format!("`{}`", e.name)).collect();
+        out.push(
+            Diagnostic::new(
+                Code::UnusedSuppression,
+                dir.span,
+                format!(
+                    "Unused suppression: no {} diagnostic starts {where_}.",
+                    names.join(" or ")
+                ),
+            )
+            .with_fix("Remove the unused suppression", remove_comment(dir), true),
+        );
+        return out;
+    }
+    for i in unused {
+        let e = &dir.entries[i];
+        out.push(
+            Diagnostic::new(
+                Code::UnusedSuppression,
+                e.span,
+                format!("Unused suppression: no `{}` diagnostic starts {where_}.", e.name),
+            )
+            .with_fix(format!("Remove `{}`", e.name), remove_entry(dir, i), true),
+        );
+    }
+    out
+}
+
+/// The edit that makes a diagnostic of `code` starting at `at` ignored on its line: the code
+/// added to the line directive that applies there, or a new trailing comment. `None` where no
+/// comment can be written (the Markdown body, a delimiter line, a line inside a multi-line
+/// string or block scalar, a line with nothing but a comment), in a file that does not parse as
+/// written (a runtime's retry may read a new ` # ...` as part of a value: Claude Code's quotes
+/// every value holding `: `), and for `unused-suppression`.
+pub fn ignore_edit(kind: &FileKind, text: &str, analysis: &FileAnalysis, at: usize, code: Code) -> Option<Edit> {
+    if code == Code::UnusedSuppression
+        || at > text.len()
+        || !parses_as_written(analysis)
+        || matches!(kind, FileKind::ProjectFile)
+    {
+        return None;
+    }
+    let sup = &analysis.suppressions;
+    let name = code.as_str();
+    // An existing directive for that line.
+    if let Some(dir) = sup
+        .directives
+        .iter()
+        .find(|d| !d.file && !d.unclosed && d.list.is_some() && d.target.contains_start(at))
+    {
+        if dir.entries.iter().any(|e| e.code == Some(code)) {
+            return None;
+        }
+        let list = dir.list?;
+        return Some(match dir.entries.last() {
+            Some(last) => Edit::new(Span::empty(last.span.end as usize), format!(", {name}")),
+            None => Edit::new(list, name),
+        });
+    }
+    let ls = line_start(text, at);
+    let (le, _) = line_end(text, at.max(ls));
+    if kind.is_markdown() {
+        let split = frontmatter::split(text);
+        let fm = split.frontmatter?;
+        let lines = yaml_lines(text, fm.yaml);
+        let n = lines.iter().position(|l| l.start == ls)?;
+        let line = lines[n];
+        if line.open || !line.content {
+            return None;
+        }
+        // A comment ends a plain scalar: not on a line whose value goes on over the next lines
+        // (`description: a long` + `  text`), which would become a syntax error. Conservative:
+        // any more indented line after one that does not end with `:`.
+        let indent = |l: &YamlLine| text[l.start..l.end].len() - text[l.start..l.end].trim_start().len();
+        let value_end = line.comment.unwrap_or(line.end);
+        let opens_map = text[ls..value_end].trim_end().ends_with(':');
+        let next = lines[n + 1..].iter().find(|l| l.content || l.open);
+        if next.is_some_and(|next| indent(next) > indent(&line)) && !opens_map {
+            return None;
+        }
+        let end = ls + trim_end(&text.as_bytes()[ls..le]).len();
+        Some(Edit::new(Span::new(end, le), format!(" # agent-lsp: ignore[{name}]")))
+    } else {
+        let comments = jsonc_comments(text);
+        // The line must start and end outside a block comment, and hold something before any
+        // comment.
+        let inside = |p: usize| {
+            comments
+                .iter()
+                .any(|c| (c.span.start as usize) < p && p < c.span.end as usize)
+        };
+        if inside(ls) || inside(le) {
+            return None;
+        }
+        let first_comment = comments
+            .iter()
+            .map(|c| c.span.start as usize)
+            .find(|&s| s >= ls && s < le.max(ls + 1))
+            .unwrap_or(le);
+        if text[ls..first_comment].trim().is_empty() {
+            return None;
+        }
+        let end = ls + text[ls..le].trim_end().len();
+        Some(Edit::new(Span::new(end, le), format!(" // agent-lsp: ignore[{name}]")))
+    }
+}
+
+/// Hover on a code of a directive: the rule's name, default severity and summary.
+pub fn hover(sup: &Suppressions, at: usize) -> Option<(String, Span)> {
+    let e = sup
+        .directives
+        .iter()
+        .flat_map(|d| &d.entries)
+        .find(|e| e.span.start as usize <= at && at <= e.span.end as usize)?;
+    let markdown = match e.code {
+        Some(code) => {
+            let r = code.rule();
+            format!(
+                "**`{}`** ({}, {})\n\n{}\n\n`agent-lsp rules {}` explains it.",
+                r.name,
+                r.severity.as_str(),
+                r.effect.as_str(),
+                r.summary,
+                r.name
+            )
+        }
+        None => format!("`{}` is not an agent-lsp rule code.", e.name),
+    };
+    Some((markdown, e.span))
+}
+
+/// The file's syntax parsed as written, by agent-lsp and by the runtime's first pass.
+fn parses_as_written(a: &FileAnalysis) -> bool {
+    a.parsed.errors.is_empty()
+        && a.reading
+            .is_none_or(|r| r == super::opencode::markdown::Reading::Parsed)
+        && a.claude.as_ref().is_none_or(|c| c.reading.first_errors.is_empty())
+}
+
+/// Completion of rule codes inside the brackets of a directive: every code but those already
+/// listed (and `unused-suppression`), with its summary. `None` outside a directive's brackets.
+pub fn complete(sup: &Suppressions, text: &str, at: usize) -> Option<Vec<Item>> {
+    let dir = sup
+        .directives
+        .iter()
+        .find(|d| d.list.is_some_and(|l| l.start as usize <= at && at <= l.end as usize))?;
+    let bytes = text.as_bytes();
+    let mut start = at;
+    while start > 0 && is_code_char(bytes[start - 1] as char) {
+        start -= 1;
+    }
+    let mut end = at;
+    while end < bytes.len() && is_code_char(bytes[end] as char) {
+        end += 1;
+    }
+    let replace = Span::new(start, end);
+    let listed: Vec<Code> = dir
+        .entries
+        .iter()
+        .filter(|e| e.span != replace)
+        .filter_map(|e| e.code)
+        .collect();
+    Some(
+        RULES
+            .iter()
+            .filter(|r| r.code != Code::UnusedSuppression && !listed.contains(&r.code))
+            .map(|r| Item {
+                label: r.name.to_string(),
+                kind: ItemKind::Value,
+                detail: r.summary.to_string(),
+                documentation: Some(r.explanation.to_string()),
+                insert: r.name.to_string(),
+                replace,
+                rank: 0,
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{opencode, zuno};
+
+    fn md() -> FileKind {
+        FileKind::OpenCode(opencode::FileKind::Agent { name: "a".into() })
+    }
+
+    fn json() -> FileKind {
+        FileKind::OpenCode(opencode::FileKind::Config)
+    }
+
+    /// Each directive as (kind, target line text, codes).
+    fn parse(kind: &FileKind, text: &str) -> Vec<(bool, String, Vec<String>)> {
+        directives(kind, text, None)
+            .directives
+            .iter()
+            .map(|d| {
+                (
+                    d.file,
+                    d.target.text(text).trim_end().to_string(),
+                    d.entries.iter().map(|e| e.name.clone()).collect(),
+                )
+            })
+            .collect()
+    }
+
+    fn diag(code: Code, text: &str, needle: &str) -> Diagnostic {
+        let at = text.find(needle).unwrap();
+        Diagnostic::new(code, Span::new(at, at + needle.len()), "x")
+    }
+
+    fn names(d: &[Diagnostic], text: &str) -> Vec<(&'static str, String)> {
+        d.iter()
+            .map(|d| (d.code.as_str(), d.span.text(text).to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn trailing_and_above_comments_in_frontmatter() {
+        let text = "---\na: 1 # agent-lsp: ignore[unknown-key]\n# agent-lsp:ignore[ unknown-key ,invalid-type ]\nb: 2\n---\n# agent-lsp: ignore[unknown-key]\n";
+        assert_eq!(
+            parse(&md(), text),
+            vec![
+                (
+                    false,
+                    "a: 1 # agent-lsp: ignore[unknown-key]".into(),
+                    vec!["unknown-key".into()]
+                ),
+                (false, "b: 2".into(), vec!["unknown-key".into(), "invalid-type".into()]),
+            ]
+        );
+    }
+
+    #[test]
+    fn hash_in_quotes_and_block_scalars_is_not_a_comment() {
+        let closed = "---\ng: \"x\" # agent-lsp: ignore[invalid-type]\nh: [a, \"b # c\"] # agent-lsp: ignore[unknown-key]\n---\n";
+        assert_eq!(parse(&md(), closed).len(), 2);
+        let text = "---\na: \"x # agent-lsp: ignore[unknown-key]\"\nb: 'it''s # agent-lsp: ignore[unknown-key]'\nc: |\n  # agent-lsp: ignore[unknown-key]\nd: \"multi\n  # agent-lsp: ignore[unknown-key]\"\ne: don't # agent-lsp: ignore[invalid-type]\nf: x#agent-lsp: ignore[unknown-key]\n---\n";
+        assert_eq!(
+            parse(&md(), text),
+            vec![(
+                false,
+                "e: don't # agent-lsp: ignore[invalid-type]".into(),
+                vec!["invalid-type".into()]
+            )]
+        );
+    }
+
+    #[test]
+    fn the_markdown_body_and_files_without_frontmatter_take_no_directive() {
+        assert!(parse(&md(), "no frontmatter # agent-lsp: ignore[unknown-key]\n").is_empty());
+        assert!(parse(&md(), "---\na: 1\n---\nbody # agent-lsp: ignore[unknown-key]\n").is_empty());
+    }
+
+    #[test]
+    fn jsonc_comments_outside_strings() {
+        let text = "{\n  \"a\": \"// agent-lsp: ignore[unknown-key]\", // agent-lsp: ignore[invalid-type]\n  /* agent-lsp: ignore-file[deprecated-field] */\n  \"b\": \"\\\" /* agent-lsp: ignore[unknown-key] */\"\n}\n";
+        assert_eq!(
+            parse(&json(), text),
+            vec![
+                (
+                    false,
+                    "  \"a\": \"// agent-lsp: ignore[unknown-key]\", // agent-lsp: ignore[invalid-type]".into(),
+                    vec!["invalid-type".into()]
+                ),
+                (
+                    true,
+                    "  \"b\": \"\\\" /* agent-lsp: ignore[unknown-key] */\"".into(),
+                    vec!["deprecated-field".into()]
+                ),
+            ]
+        );
+        // The same directive in a Zuno config.
+        let zuno = FileKind::Zuno(zuno::FileKind::Config);
+        assert_eq!(parse(&zuno, "{\"a\": 1 // agent-lsp: ignore[unknown-key]\n}").len(), 1);
+    }
+
+    #[test]
+    fn crlf_and_bom() {
+        let text = "\u{feff}---\r\na: 1 # agent-lsp: ignore[unknown-key]\r\n# agent-lsp: ignore[invalid-type]\r\nb: 2\r\n---\r\n";
+        let sup = directives(&md(), text, None);
+        assert_eq!(sup.directives.len(), 2);
+        assert_eq!(sup.directives[0].comment.text(text), "# agent-lsp: ignore[unknown-key]");
+        assert_eq!(sup.directives[1].target.text(text), "b: 2\r\n");
+        // Removing the trailing one keeps the line break; the one alone goes with its line.
+        let d = vec![diag(Code::UnknownKey, text, "b")];
+        let out = apply(&sup, d, Report::All);
+        let fixed = crate::analysis::diagnostic::apply(
+            text,
+            &out.iter()
+                .filter(|d| d.code == Code::UnusedSuppression)
+                .flat_map(|d| d.fix.as_ref().unwrap().edits.clone())
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!(fixed, "\u{feff}---\r\na: 1\r\nb: 2\r\n---\r\n");
+        let config = "\u{feff}{\"a\": 1 // agent-lsp: ignore[unknown-key]\r\n}";
+        assert_eq!(
+            parse(&json(), config)[0].1,
+            "\u{feff}{\"a\": 1 // agent-lsp: ignore[unknown-key]"
+        );
+    }
+
+    #[test]
+    fn suppresses_only_the_codes_listed_on_the_lines_they_apply_to() {
+        let text = "---\na: 1 # agent-lsp: ignore[unknown-key]\nb: 2\n# agent-lsp: ignore-file[invalid-type]\n---\n";
+        let sup = directives(&md(), text, None);
+        let d = vec![
+            diag(Code::UnknownKey, text, "a"),
+            diag(Code::InvalidType, text, "1"),
+            diag(Code::UnknownKey, text, "b"),
+            diag(Code::InvalidType, text, "2"),
+        ];
+        assert_eq!(
+            names(&apply(&sup, d, Report::All), text),
+            vec![("unknown-key", "b".into())]
+        );
+    }
+
+    #[test]
+    fn unused_codes_unknown_codes_and_bare_directives_are_reported() {
+        let text = "---\na: 1 # agent-lsp: ignore[unknown-key, invalid-type]\nb: 2 # agent-lsp: ignore[unknwn-key]\nc: 3 # agent-lsp: ignore\nd: 4 # agent-lsp: ignore[invalid-type]\n---\n";
+        let sup = directives(&md(), text, None);
+        let d = vec![diag(Code::UnknownKey, text, "a")];
+        let out = apply(&sup, d.clone(), Report::All);
+        assert_eq!(
+            names(&out, text),
+            vec![
+                ("unused-suppression", "invalid-type".into()),
+                ("unused-suppression", "unknwn-key".into()),
+                ("unused-suppression", "agent-lsp: ignore".into()),
+                ("unused-suppression", "agent-lsp: ignore[invalid-type]".into()),
+            ]
+        );
+        assert!(
+            out[1].message.contains("Did you mean `unknown-key`?"),
+            "{}",
+            out[1].message
+        );
+        assert_eq!(out[1].suggestion().unwrap().text, "unknown-key");
+        // Without the cross-file diagnostics, unused codes are not judged.
+        assert_eq!(apply(&sup, d.clone(), Report::Local).len(), 2);
+        assert!(apply(&sup, d, Report::Nothing).is_empty());
+    }
+
+    #[test]
+    fn unused_suppression_cannot_be_suppressed() {
+        let text = "---\na: 1 # agent-lsp: ignore[unused-suppression]\n---\n";
+        let sup = directives(&md(), text, None);
+        let d = vec![diag(Code::UnusedSuppression, text, "a")];
+        let out = apply(&sup, d, Report::All);
+        assert_eq!(out.len(), 2);
+        assert!(out.iter().all(|d| d.code == Code::UnusedSuppression));
+    }
+
+    #[test]
+    fn removal_fixes_keep_the_line_tidy() {
+        let fix = |kind: &FileKind, text: &str| -> String {
+            let sup = directives(kind, text, None);
+            let out = apply(&sup, Vec::new(), Report::All);
+            let edits: Vec<Edit> = out.iter().flat_map(|d| d.fix.as_ref().unwrap().edits.clone()).collect();
+            crate::analysis::diagnostic::apply(text, &edits)
+        };
+        assert_eq!(
+            fix(&md(), "---\na: 1   # agent-lsp: ignore[unknown-key]\n---\n"),
+            "---\na: 1\n---\n"
+        );
+        assert_eq!(
+            fix(&md(), "---\n  # agent-lsp: ignore[unknown-key]\na: 1\n---\n"),
+            "---\na: 1\n---\n"
+        );
+        assert_eq!(
+            fix(&json(), "{\n  /* agent-lsp: ignore[unknown-key] */ \"a\": 1\n}"),
+            "{\n  \"a\": 1\n}"
+        );
+        assert_eq!(
+            fix(&json(), "{\"a\": 1 // agent-lsp: ignore[unknown-key]\n}"),
+            "{\"a\": 1\n}"
+        );
+        // A comment that says more than the directive keeps the rest.
+        assert_eq!(
+            fix(&md(), "---\na: 1 # legacy name; agent-lsp: ignore[unknown-key]\n---\n"),
+            "---\na: 1 # legacy name;\n---\n"
+        );
+        assert_eq!(
+            fix(&json(), "{\"a\": 1 /* agent-lsp: ignore[unknown-key] see #12 */\n}"),
+            "{\"a\": 1 /* see #12 */\n}"
+        );
+        // One unused code of several: only it goes, with its comma.
+        let text = "---\na: 1 # agent-lsp: ignore[invalid-type, unknown-key]\n---\n";
+        let sup = directives(&md(), text, None);
+        let out = apply(&sup, vec![diag(Code::UnknownKey, text, "a")], Report::All);
+        let edits = out[0].fix.as_ref().unwrap().edits.clone();
+        assert_eq!(
+            crate::analysis::diagnostic::apply(text, &edits),
+            "---\na: 1 # agent-lsp: ignore[unknown-key]\n---\n"
+        );
+    }
+
+    #[test]
+    fn not_directives() {
+        for text in [
+            "---\na: 1 # agent-lsp: ignored[unknown-key]\n---\n",
+            "---\na: 1 # agent-lsp: check[unknown-key]\n---\n",
+            "---\na: 1 # Agent-LSP: ignore[unknown-key]\n---\n",
+        ] {
+            assert!(parse(&md(), text).is_empty(), "{text}");
+        }
+        // Codes are case-sensitive: `Unknown-Key` is an unknown code.
+        let text = "---\na: 1 # agent-lsp: ignore[Unknown-Key]\n---\n";
+        let sup = directives(&md(), text, None);
+        assert_eq!(sup.directives[0].entries[0].code, None);
+    }
+
+    #[test]
+    fn ignore_edit_appends_or_extends() {
+        let edit = |kind: &FileKind, text: &str, needle: &str, code: Code| -> Option<String> {
+            let a = crate::analysis::analyze(kind, text);
+            let e = ignore_edit(kind, text, &a, text.find(needle).unwrap(), code)?;
+            Some(crate::analysis::diagnostic::apply(text, &[e]))
+        };
+        assert_eq!(
+            edit(&md(), "---\na: 1  \n---\n", "a", Code::UnknownKey).unwrap(),
+            "---\na: 1 # agent-lsp: ignore[unknown-key]\n---\n"
+        );
+        assert_eq!(
+            edit(
+                &md(),
+                "---\n# agent-lsp: ignore[invalid-type]\na: 1\n---\n",
+                "a: 1",
+                Code::UnknownKey
+            )
+            .unwrap(),
+            "---\n# agent-lsp: ignore[invalid-type, unknown-key]\na: 1\n---\n"
+        );
+        assert_eq!(
+            edit(&json(), "{\n  \"a\": 1\n}", "\"a\"", Code::UnknownKey).unwrap(),
+            "{\n  \"a\": 1 // agent-lsp: ignore[unknown-key]\n}"
+        );
+        // No comment can go in the body, on a delimiter, in a block scalar or a multi-line string.
+        assert_eq!(edit(&md(), "---\na: 1\n---\nbody\n", "body", Code::UnknownKey), None);
+        assert_eq!(edit(&md(), "---\na: 1\n---\nbody\n", "---", Code::UnknownKey), None);
+        assert_eq!(edit(&md(), "---\na: |\n  x\n---\n", "x", Code::UnknownKey), None);
+        assert_eq!(edit(&md(), "---\na: \"x\n  y\"\n---\n", "y", Code::UnknownKey), None);
+        assert_eq!(
+            edit(&md(), "---\r\na: 1 \r\n---\r\n", "a", Code::UnknownKey).unwrap(),
+            "---\r\na: 1 # agent-lsp: ignore[unknown-key]\r\n---\r\n"
+        );
+        // Not on a plain scalar that goes on over the next line (the comment would end it).
+        assert_eq!(edit(&md(), "---\na: long\n  text\n---\n", "a:", Code::UnknownKey), None);
+        assert_eq!(
+            edit(&md(), "---\na:\n  b: 1\n---\n", "a:", Code::UnknownKey).unwrap(),
+            "---\na: # agent-lsp: ignore[unknown-key]\n  b: 1\n---\n"
+        );
+        assert_eq!(edit(&json(), "{\n /* a\n b */ }", "b", Code::UnknownKey), None);
+        assert_eq!(edit(&md(), "---\na: 1\n---\n", "a", Code::UnusedSuppression), None);
+    }
+
+    #[test]
+    fn hover_on_a_code_shows_its_rule() {
+        let text = "---\na: 1 # agent-lsp: ignore[unknown-key, nope]\n---\n";
+        let sup = directives(&md(), text, None);
+        let (md, span) = hover(&sup, text.find("known").unwrap()).unwrap();
+        assert_eq!(span.text(text), "unknown-key");
+        assert!(md.contains("A key the runtime does not know"), "{md}");
+        assert!(
+            hover(&sup, text.find("nope").unwrap())
+                .unwrap()
+                .0
+                .contains("not an agent-lsp rule code")
+        );
+        assert!(hover(&sup, text.find("a:").unwrap()).is_none());
+    }
+
+    #[test]
+    fn many_directives_and_diagnostics() {
+        let mut text = String::from("---\n");
+        for i in 0..20_000 {
+            text.push_str(&format!("k{i}: 1 # agent-lsp: ignore[unknown-key]\n"));
+        }
+        text.push_str("# agent-lsp: ignore-file[invalid-type]\n---\n");
+        let sup = directives(&md(), &text, None);
+        assert_eq!(sup.directives.len(), 20_001);
+        let mut d = Vec::new();
+        for (at, _) in text.match_indices("\nk").map(|(at, m)| (at + 1, m)) {
+            d.push(Diagnostic::new(Code::UnknownKey, Span::new(at, at + 1), "x"));
+            d.push(Diagnostic::new(Code::InvalidType, Span::new(at + 1, at + 2), "x"));
+        }
+        // Every line's unknown key and every invalid type suppressed, nothing unused.
+        assert!(apply(&sup, d, Report::All).is_empty());
+    }
+
+    #[test]
+    fn completion_inside_brackets_skips_listed_codes() {
+        let text = "---\na: 1 # agent-lsp: ignore[unknown-key, inv]\n---\n";
+        let sup = directives(&md(), text, None);
+        let at = text.find("inv]").unwrap() + 3;
+        let items = complete(&sup, text, at).unwrap();
+        let labels: Vec<&str> = items.iter().map(|i| i.label.as_str()).collect();
+        assert!(labels.contains(&"invalid-type"));
+        assert!(!labels.contains(&"unknown-key") && !labels.contains(&"unused-suppression"));
+        assert_eq!(items[0].replace.text(text), "inv");
+        assert!(complete(&sup, text, text.find("a:").unwrap()).is_none());
+    }
+
+    #[test]
+    fn the_project_file_takes_no_suppressions() {
+        let text = "[rules] # agent-lsp: ignore[unknown-key]\nunknwn = 1\n";
+        let kind = FileKind::ProjectFile;
+        assert!(directives(&kind, text, None).directives.is_empty());
+        let analysis = crate::analysis::analyze(&kind, text);
+        assert!(!analysis.diagnostics.is_empty());
+        assert_eq!(ignore_edit(&kind, text, &analysis, 42, Code::UnknownKey), None);
+    }
+}
