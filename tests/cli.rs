@@ -1787,6 +1787,41 @@ fn project_file_applies_to_files_given_alone() {
     assert_eq!(out.status, 0);
 }
 
+/// Suppressions apply before the project file's levels: a suppression of a code the project
+/// turns off is still used (not reported), and the project file can turn `unused-suppression`
+/// off like any rule.
+#[test]
+fn suppressions_apply_before_the_project_file() {
+    let ws = workspace(&[
+        (
+            ".opencode/agents/a.md",
+            "---\ndescription: d\ncolour: red # agent-lsp: ignore[unknown-key]\nmode: sub # agent-lsp: ignore[unknown-key]\n---\nBody\n",
+        ),
+        ("agent-lsp.toml", "[rules]\nunknown-key = \"off\"\n"),
+    ]);
+    let (_, report) = check_json(ws.path(), &[]);
+    // The second directive suppresses nothing (the line has an invalid value, not a key).
+    assert_eq!(
+        json_summary(&report),
+        [
+            ".opencode/agents/a.md:4:7-4:10 error invalid-value",
+            ".opencode/agents/a.md:4:13-4:43 warning unused-suppression",
+        ]
+    );
+    write_files(
+        ws.path(),
+        &[(
+            "agent-lsp.toml",
+            "[rules]\nunknown-key = \"off\"\nunused-suppression = \"off\"\n",
+        )],
+    );
+    let (_, report) = check_json(ws.path(), &[]);
+    assert_eq!(
+        json_summary(&report),
+        [".opencode/agents/a.md:4:7-4:10 error invalid-value"]
+    );
+}
+
 /// `explain` lists the dialects the project file reports on, unless `--dialect` says otherwise.
 #[test]
 fn project_file_dialects_apply_to_explain() {
