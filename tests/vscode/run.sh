@@ -57,9 +57,19 @@ fi
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/agent-lsp-vscode.XXXXXX")"
 pids=()
+# Stops a code-server started under setsid: its whole process group (the extension host, the
+# language server, the built-in extensions' servers), so that none outlives it.
+stop_group() {
+  kill -TERM -- "-$1" 2> /dev/null || return 0
+  for _ in $(seq 1 50); do
+    kill -0 -- "-$1" 2> /dev/null || return 0
+    sleep 0.2
+  done
+  kill -KILL -- "-$1" 2> /dev/null || true
+}
 cleanup() {
   for pid in ${pids[@]+"${pids[@]}"}; do
-    kill "$pid" 2> /dev/null || true
+    stop_group "$pid"
   done
   wait 2> /dev/null || true
   if [ "${VSC_KEEP:-0}" = 1 ]; then
@@ -110,7 +120,9 @@ platform_vsix="$tmp/agent-lsp-linux-x64.vsix"
   npx --no-install vsce package --target linux-x64 --no-dependencies -o "$platform_vsix" > "$tmp/vsce.log" 2>&1 \
     || { cat "$tmp/vsce.log"; fail "vsce package --target linux-x64"; }
 )
-unzip -l "$platform_vsix" | grep -q 'extension/server/agent-lsp$' || fail "$platform_vsix holds no extension/server/agent-lsp"
+# The listing first, then grep (grep -q on the pipe would cut unzip off: SIGPIPE under pipefail).
+listing="$(unzip -Z1 "$platform_vsix")"
+grep -qx 'extension/server/agent-lsp' <<< "$listing" || fail "$platform_vsix holds no extension/server/agent-lsp"
 
 # A PATH with neither agent-lsp nor ~/.cargo/bin: Node 24 and the system directories.
 clean_path="$nodedir/bin:/usr/local/bin:/usr/bin:/bin"
@@ -157,7 +169,7 @@ EOF
   "${cs_env[@]}" node "$code_server" --user-data-dir "$dir/data" --extensions-dir "$dir/ext" \
     --install-extension "$package" > "$dir/install.log" 2>&1 || { cat "$dir/install.log"; fail "code-server --install-extension $package"; }
   port=$((port + 1))
-  "${cs_env[@]}" node "$code_server" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry \
+  setsid "${cs_env[@]}" node "$code_server" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry \
     --disable-update-check --disable-workspace-trust --user-data-dir "$dir/data" --extensions-dir "$dir/ext" \
     "$dir/ws" > "$dir/code-server.log" 2>&1 &
   local pid=$!
@@ -185,7 +197,7 @@ EOF
   HOME="$dir/browser-home" VSC_URL="http://127.0.0.1:$port" VSC_WS="$dir/ws" VSC_EXPECTED="$dir/expected.json" VSC_SCENARIO="$name" \
     VSC_FULL="$full" VSC_SERVER="$server" VSC_SCREENS="$screens" PLAYWRIGHT_DIR="$tmp/pw" \
     node "$repo/tests/vscode/check.mjs" || rc=$?
-  kill "$pid" 2> /dev/null || true
+  stop_group "$pid"
   wait "$pid" 2> /dev/null || true
   if [ "$rc" -ne 0 ]; then
     status=1
