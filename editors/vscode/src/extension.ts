@@ -3,6 +3,7 @@
 // `SKILL.md` files, and keeps the server's `agentLsp` settings in sync.
 
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import * as vscode from "vscode";
 import {
@@ -201,17 +202,25 @@ function resetRemovedSeverities(): void {
 }
 
 async function startClient(context: vscode.ExtensionContext): Promise<void> {
-  const command = await resolveServer(context);
+  const { command, searched } = await resolveServer(context);
   if (!command) {
+    for (const line of notFoundReport(searched)) {
+      outputChannel?.appendLine(line);
+    }
     // Not awaited: activation must not wait for the user to dismiss the message.
     void vscode.window
       .showErrorMessage(
-        "agent-lsp: the `agent-lsp` executable was not found. Install it (`cargo install --path .` in the agent-lsp repository) or set `agentLsp.server.path`.",
-        "Open Settings",
+        `agent-lsp: the \`agent-lsp\` executable was not found. Searched: ${searched.join(", ")}. ` +
+          `Set \`${SECTION}.server.path\` to its full path, install it with \`cargo install\`, ` +
+          "or install the platform package of the extension, which bundles it.",
+        "Open Setting",
+        "Show Output",
       )
       .then((choice) => {
-        if (choice === "Open Settings") {
+        if (choice === "Open Setting") {
           void vscode.commands.executeCommand("workbench.action.openSettings", `${SECTION}.server.path`);
+        } else if (choice === "Show Output") {
+          outputChannel?.show(true);
         }
       });
     return;
@@ -256,32 +265,83 @@ async function stopClient(): Promise<void> {
   await current.dispose().catch(() => undefined);
 }
 
-/** `agentLsp.server.path`, else `agent-lsp` on PATH, else `<extension>/server/agent-lsp`. */
-async function resolveServer(context: vscode.ExtensionContext): Promise<string | undefined> {
+/** What {@link resolveServer} found, and every place it looked (in order) when it found nothing. */
+interface Resolution {
+  command: string | undefined;
+  searched: string[];
+}
+
+/**
+ * The executable, looked up in this order: the `agentLsp.server.path` setting; the binary bundled
+ * in a platform package (`<extension>/server/agent-lsp`); `agent-lsp` on `PATH`;
+ * `$CARGO_HOME/bin/agent-lsp` and `~/.cargo/bin/agent-lsp` (`cargo install` puts it there, and the
+ * PATH VS Code hands the extension host often lacks that directory).
+ */
+async function resolveServer(context: vscode.ExtensionContext): Promise<Resolution> {
   const exe = process.platform === "win32" ? "agent-lsp.exe" : "agent-lsp";
+  const searched: string[] = [];
   const configured = vscode.workspace.getConfiguration(SECTION).get<string>("server.path", "").trim();
   if (configured) {
     const expanded = expandHome(configured);
     if (path.isAbsolute(expanded)) {
-      return expanded;
+      return { command: expanded, searched: [expanded] };
     }
     if (/[\\/]/.test(expanded)) {
       // A relative path: relative to the first workspace folder.
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-      return folder ? path.join(folder, expanded) : expanded;
+      const resolved = folder ? path.join(folder, expanded) : expanded;
+      return { command: resolved, searched: [resolved] };
     }
     // A bare name: looked up on PATH.
-    return (await findOnPath(expanded)) ?? expanded;
-  }
-  const onPath = await findOnPath(exe);
-  if (onPath) {
-    return onPath;
+    return { command: (await findOnPath(expanded, searched)) ?? expanded, searched };
   }
   const bundled = context.asAbsolutePath(path.join("server", exe));
+  searched.push(bundled);
   if (await isExecutable(bundled)) {
-    return bundled;
+    return { command: bundled, searched };
   }
-  return undefined;
+  const onPath = await findOnPath(exe, searched);
+  if (onPath) {
+    return { command: onPath, searched };
+  }
+  for (const dir of cargoBinDirs()) {
+    const candidate = path.join(dir, exe);
+    if (searched.includes(candidate)) {
+      continue;
+    }
+    searched.push(candidate);
+    if (await isExecutable(candidate)) {
+      return { command: candidate, searched };
+    }
+  }
+  return { command: undefined, searched };
+}
+
+/** `$CARGO_HOME/bin` (when set), then `~/.cargo/bin`. */
+function cargoBinDirs(): string[] {
+  const dirs: string[] = [];
+  const cargoHome = process.env.CARGO_HOME?.trim();
+  if (cargoHome) {
+    dirs.push(path.join(expandHome(cargoHome), "bin"));
+  }
+  const home = os.homedir() || process.env.HOME || process.env.USERPROFILE;
+  if (home) {
+    const dir = path.join(home, ".cargo", "bin");
+    if (!dirs.includes(dir)) {
+      dirs.push(dir);
+    }
+  }
+  return dirs;
+}
+
+/** The output channel's account of a failed lookup: every path tried and the setting to set. */
+function notFoundReport(searched: string[]): string[] {
+  return [
+    "agent-lsp: the `agent-lsp` executable was not found. Searched, in this order:",
+    ...searched.map((p) => `  ${p}`),
+    `Set \`${SECTION}.server.path\` (Settings > Extensions > agent-lsp) to the full path of agent-lsp,`,
+    "or install it with `cargo install` (into ~/.cargo/bin), or install the platform .vsix that bundles it.",
+  ];
 }
 
 function expandHome(p: string): string {
@@ -292,7 +352,8 @@ function expandHome(p: string): string {
   return p;
 }
 
-async function findOnPath(name: string): Promise<string | undefined> {
+/** `name` in the directories of PATH; every candidate tried is appended to `searched`. */
+async function findOnPath(name: string, searched: string[]): Promise<string | undefined> {
   const dirs = (process.env.PATH ?? "").split(path.delimiter).filter((d) => d.length > 0);
   const exts =
     process.platform === "win32" && path.extname(name) === ""
@@ -301,6 +362,7 @@ async function findOnPath(name: string): Promise<string | undefined> {
   for (const dir of dirs) {
     for (const ext of exts) {
       const candidate = path.join(dir, name + ext);
+      searched.push(candidate);
       if (await isExecutable(candidate)) {
         return candidate;
       }

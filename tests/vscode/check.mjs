@@ -1,0 +1,387 @@
+// Drives a running code-server (VS Code in the browser) with headless Chromium through
+// playwright-core, on a copy of test-workspace/ with the agent-lsp extension installed. Started by
+// tests/vscode/run.sh, once per scenario; see that script for the environment it sets:
+//
+//   VSC_URL        the code-server address (http://127.0.0.1:PORT)
+//   VSC_WS         the workspace folder (a copy of test-workspace/)
+//   VSC_EXPECTED   `agent-lsp check VSC_WS --no-global --format json` output (the expected codes)
+//   VSC_SCENARIO   a name for messages and screenshots
+//   VSC_FULL       1: also the quick fix, completion and hover checks; else diagnostics only
+//   VSC_SERVER     the agent-lsp executable the extension must have started (checked in /proc)
+//   VSC_SCREENS    the screenshot directory
+//   PLAYWRIGHT_DIR the folder whose node_modules holds playwright-core
+//   CHROMIUM       the Chromium executable (default /usr/bin/chromium)
+//   VSC_TIMEOUT_MS the limit of each wait (default 60000)
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+
+const env = (name, fallback) => {
+  const v = process.env[name] ?? fallback;
+  if (v === undefined) {
+    console.error(`FAIL: ${name} is not set`);
+    process.exit(2);
+  }
+  return v;
+};
+const URL_BASE = env("VSC_URL");
+const WS = env("VSC_WS");
+const EXPECTED = JSON.parse(fs.readFileSync(env("VSC_EXPECTED"), "utf8"));
+const SCENARIO = env("VSC_SCENARIO", "vscode");
+const FULL = env("VSC_FULL", "0") === "1";
+const SERVER = env("VSC_SERVER", "");
+const SCREENS = env("VSC_SCREENS", "target/vscode-screens");
+const TIMEOUT = Number(env("VSC_TIMEOUT_MS", "60000"));
+const require = createRequire(path.join(env("PLAYWRIGHT_DIR"), "package.json"));
+const { chromium } = require("playwright-core");
+
+fs.mkdirSync(SCREENS, { recursive: true });
+let failures = 0;
+let page;
+
+async function shot(name) {
+  const file = path.join(SCREENS, `${SCENARIO}-${name}.png`);
+  try {
+    await page.screenshot({ path: file });
+  } catch (err) {
+    console.log(`  (no screenshot ${file}: ${err.message})`);
+    return;
+  }
+  return file;
+}
+
+/** Runs one check: prints ok or FAIL with the message and a screenshot's path. */
+async function check(name, fn) {
+  const started = Date.now();
+  try {
+    await fn();
+    console.log(`ok   [${SCENARIO}] ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    await shot(slug(name));
+  } catch (err) {
+    failures++;
+    const file = await shot(`FAIL-${slug(name)}`);
+    console.log(`FAIL [${SCENARIO}] ${name}\n     ${String(err.message ?? err).replace(/\n/g, "\n     ")}`);
+    if (file) {
+      console.log(`     screenshot: ${file}`);
+    }
+  }
+}
+
+const slug = (s) => s.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
+
+/** Polls `fn` until it returns `true`; anything else is kept as the last state for the error. */
+async function until(what, fn, timeout = TIMEOUT) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last === true) {
+        return true;
+      }
+    } catch (err) {
+      last = `error: ${err.message}`;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`${what}: not after ${timeout / 1000} s (last: ${typeof last === "string" ? last : JSON.stringify(last)})`);
+    }
+    await page.waitForTimeout(250);
+  }
+}
+
+/**
+ * Expected "code Ln L, Col C" of a workspace file, from the CLI's JSON (hints are not in
+ * Problems). The CLI counts columns in characters, VS Code in UTF-16 code units (an emoji is
+ * two): the column is converted with the line's text.
+ */
+function expectedOf(rel) {
+  const lines = fs.readFileSync(path.join(WS, rel), "utf8").split("\n");
+  const utf16 = (line, col) => [...(lines[line - 1] ?? "")].slice(0, col - 1).join("").length + 1;
+  // The CLI ran on `ws`: its paths are `ws/<rel>`.
+  return EXPECTED.diagnostics
+    .filter((d) => d.path.split("/").slice(1).join("/") === rel && d.severity !== "hint")
+    .map((d) => `${d.code} Ln ${d.range.start.line}, Col ${utf16(d.range.start.line, d.range.start.column)}`)
+    .sort();
+}
+
+async function openFile(rel) {
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input").first();
+  await input.waitFor({ state: "visible", timeout: TIMEOUT });
+  // The absolute path: quick open then lists that very file (`opencode.json` alone would
+  // also match packages/*/opencode.json).
+  await input.fill(path.join(WS, rel));
+  const base = path.basename(rel);
+  // The first pick must be the file itself (its description is its folder).
+  await until(`quick open lists ${rel}`, async () => {
+    const first = page.locator(".quick-input-list .monaco-list-row").first();
+    const label = await first.getAttribute("aria-label").catch(() => null);
+    return (label ?? "").includes(base) ? true : label;
+  });
+  await page.keyboard.press("Enter");
+  await until(`the editor tab of ${rel} is active`, async () => {
+    const tab = page.locator(".tabs-container .tab.active");
+    const label = (await tab.getAttribute("aria-label").catch(() => "")) ?? "";
+    return label.includes(base);
+  });
+  await page.locator(".editor-instance .monaco-editor textarea").first().waitFor({ state: "attached" });
+  await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+}
+
+async function goTo(line, col) {
+  await page.keyboard.press("Control+G");
+  const input = page.locator(".quick-input-widget input").first();
+  await input.waitFor({ state: "visible", timeout: TIMEOUT });
+  // Ctrl+G opens quick input with ":" (go to line); without it the text is a file search.
+  await input.fill(`:${line}:${col}`);
+  await page.keyboard.press("Enter");
+  await until(`the cursor at ${line}:${col}`, async () => {
+    const status = await page.locator("#status\\.editor\\.selection").innerText().catch(() => "");
+    return status.includes(`Ln ${line}, Col ${col}`) ? true : status;
+  });
+}
+
+/**
+ * The Problems panel's markers of one file, as "code Ln L, Col C". The panel is filtered to
+ * `**\/<basename>` (few rows, none virtualised away); a file row's aria-label names its folder,
+ * which tells `opencode.json` from `packages/web/opencode.json`.
+ */
+async function problemsOf(rel) {
+  if (!(await page.locator(".markers-panel").first().isVisible().catch(() => false))) {
+    await page.keyboard.press("Control+Shift+M");
+  }
+  await page.locator(".markers-panel").first().waitFor({ state: "visible", timeout: TIMEOUT });
+  const filter = page.locator(".viewpane-filter input, .viewpane-filter textarea, .markers-panel-action-filter input").first();
+  await filter.waitFor({ state: "visible", timeout: TIMEOUT });
+  const base = path.basename(rel);
+  const glob = `**/${base}`;
+  if ((await filter.inputValue()) !== glob) {
+    await filter.fill(glob);
+  }
+  // A file row's aria-label: "N problems in file <name> of folder <folder, relative to the workspace>".
+  const fileRow = `in file ${base} of folder ${path.dirname(rel)}`;
+  const rows = await page.locator(".markers-panel .monaco-tl-row").evaluateAll((els) =>
+    els.map((e) => {
+      const row = e.closest(".monaco-list-row");
+      return { label: row?.getAttribute("aria-label") ?? "", text: e.innerText.replace(/\s+/g, " ") };
+    }),
+  );
+  const found = [];
+  let mine = false;
+  for (const { label, text } of rows) {
+    const pos = text.match(/\[Ln (\d+), Col (\d+)\]/);
+    if (!pos) {
+      // A file row.
+      mine = label.endsWith(fileRow);
+      continue;
+    }
+    // "<message> agent-lsp invalid-value [Ln 3, Col 7]" (older versions: "agent-lsp(invalid-value)").
+    const code = text.match(/agent-lsp\s*\(?([a-z0-9-]+)\)?\s*\[Ln/);
+    if (mine && code) {
+      found.push(`${code[1]} Ln ${pos[1]}, Col ${pos[2]}`);
+    }
+  }
+  return { found: found.sort(), rows };
+}
+
+async function expectProblems(rel) {
+  const want = expectedOf(rel);
+  if (want.length === 0) {
+    throw new Error(`the CLI reports nothing for ${rel}: the test's expectation is wrong`);
+  }
+  let last;
+  try {
+    await until(`Problems shows ${rel}'s ${want.length} diagnostics`, async () => {
+      last = await problemsOf(rel);
+      return JSON.stringify(last.found) === JSON.stringify(want);
+    });
+  } catch (err) {
+    throw new Error(
+      `${err.message.split(" (last")[0]}\n  expected (agent-lsp check): ${want.join("; ")}\n  Problems panel: ${last?.found.join("; ") || "(none)"}\n  rows: ${JSON.stringify(last?.rows ?? [])}`,
+    );
+  }
+}
+
+/** The agent-lsp servers running, from /proc: argv[0] of every `... serve` process named agent-lsp. */
+function runningServers() {
+  const out = [];
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      if (path.basename(argv[0]) === "agent-lsp" && argv[1] === "serve") {
+        out.push(argv[0]);
+      }
+    } catch {
+      // The process is gone.
+    }
+  }
+  return out;
+}
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-dev-shm-usage"],
+  });
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  try {
+    await page.goto(`${URL_BASE}/?folder=${encodeURIComponent(WS)}`);
+    await page.locator(".monaco-workbench").waitFor({ state: "visible", timeout: TIMEOUT * 2 });
+    // The explorer shows the workspace once the window has loaded it.
+    await until("the workbench loads the folder", async () => (await page.locator(".explorer-folders-view .monaco-list-row").count()) > 0 ? true : "(empty explorer)");
+
+    await check("bad-mode.md (opencode agent): invalid-value on line 3 in Problems", async () => {
+      await openFile(".opencode/agents/bad-mode.md");
+      await expectProblems(".opencode/agents/bad-mode.md");
+    });
+
+    if (SERVER) {
+      await check(`the extension started ${SERVER}`, async () => {
+        await until(`an \`${SERVER} serve\` process`, async () => {
+          const servers = runningServers();
+          return servers.includes(SERVER) ? true : `agent-lsp servers running: ${servers.join(", ") || "none"}`;
+        });
+      });
+    }
+
+    if (!FULL) {
+      return;
+    }
+
+    await check("opencode.json: its diagnostics with codes and lines in Problems", async () => {
+      await openFile("opencode.json");
+      await expectProblems("opencode.json");
+    });
+
+    await check("bad-tools.md (Claude Code agent): its diagnostics with codes and lines in Problems", async () => {
+      await openFile(".claude/agents/bad-tools.md");
+      await expectProblems(".claude/agents/bad-tools.md");
+    });
+
+    await check("quick fix \"Replace with `primary`\" on bad-mode.md's mode, saved to disk", async () => {
+      const rel = ".opencode/agents/bad-mode.md";
+      const file = path.join(WS, rel);
+      const before = fs.readFileSync(file, "utf8");
+      if (!before.includes("\nmode: main\n")) {
+        throw new Error(`${file} does not hold "mode: main"`);
+      }
+      await openFile(rel);
+      await goTo(3, 7);
+      const title = "Replace with `primary`";
+      await until(`the quick fix menu offers ${title}`, async () => {
+        if (!(await page.locator(".action-widget").first().isVisible().catch(() => false))) {
+          await page.keyboard.press("Control+.");
+          await page.locator(".action-widget").first().waitFor({ state: "visible", timeout: 5000 }).catch(() => undefined);
+        }
+        const items = await page.locator(".action-widget .monaco-list-row").allInnerTexts();
+        return items.some((t) => t.includes(title) || t.includes("Replace with primary")) ? true : items.join(" | ") || "(no menu)";
+      });
+      const item = page.locator(".action-widget .monaco-list-row", { hasText: /Replace with `?primary`?/ }).first();
+      await item.click();
+      await page.keyboard.press("Control+S");
+      await until("bad-mode.md on disk reads `mode: primary`", () => {
+        const now = fs.readFileSync(file, "utf8");
+        return now === before.replace("\nmode: main\n", "\nmode: primary\n") ? true : `line 3: ${now.split("\n")[2]}`;
+      });
+      await until("the invalid-value diagnostic of bad-mode.md goes away", async () => {
+        const { found } = await problemsOf(rel);
+        return !found.some((f) => f.startsWith("invalid-value")) ? true : found.join("; ");
+      });
+    });
+
+    await check("completion after `mode: ` in an opencode agent offers subagent", async () => {
+      await openFile(".opencode/agents/bad-mode.md");
+      await goTo(3, 7);
+      await page.keyboard.press("Shift+End");
+      await page.keyboard.press("Delete");
+      await until("the completion list offers `subagent`", async () => {
+        if (!(await page.locator(".suggest-widget.visible").first().isVisible().catch(() => false))) {
+          await page.keyboard.press("Control+Space");
+          await page.locator(".suggest-widget.visible").first().waitFor({ state: "visible", timeout: 5000 }).catch(() => undefined);
+        }
+        const labels = await page.locator(".suggest-widget .monaco-list-row .label-name").allInnerTexts();
+        return labels.includes("subagent") ? true : labels.join(", ") || "(no list)";
+      });
+      await shot("completion-list");
+      await page.keyboard.press("Escape");
+      // Leave the file as it was on disk (the quick fix's result).
+      await page.keyboard.press("Control+Z");
+      await page.keyboard.press("Control+S");
+    });
+
+    await check("hover on planner.md's `---` line: the agent card, its Permissions visible without scrolling", async () => {
+      await openFile(".opencode/agents/planner.md");
+      await page.keyboard.press("Escape");
+      const content = page.locator(".monaco-hover-content", { hasText: "Permissions" }).first();
+      await until("a hover card with **Permissions**", async () => {
+        // The topmost `---` line on screen: line 1 (view lines are not in line order in the DOM).
+        const boxes = await page
+          .locator(".editor-group-container.active .monaco-editor .view-line")
+          .evaluateAll((els) =>
+            els
+              .filter((e) => e.textContent.trim() === "---")
+              .map((e) => {
+                const r = e.getBoundingClientRect();
+                return { x: r.left, y: r.top, width: r.width, height: r.height };
+              })
+              .sort((a, b) => a.y - b.y),
+          );
+        const box = boxes[0];
+        if (!box) return "(no `---` line on screen)";
+        // Move off and back on: a hover only starts on a mouse move.
+        await page.mouse.move(box.x + 200, box.y + 300);
+        await page.mouse.move(box.x + 8, box.y + box.height / 2);
+        await content.waitFor({ state: "visible", timeout: 4000 }).catch(() => undefined);
+        return (await content.isVisible()) ? true : "(no hover card with Permissions)";
+      });
+      const geometry = await content.evaluate((el) => {
+        const strong = [...el.querySelectorAll("strong")].find((s) => s.textContent.trim() === "Permissions");
+        if (!strong) return { error: "no bold Permissions in the card" };
+        let block = strong.closest("p") ?? strong;
+        let list = block.nextElementSibling;
+        while (list && list.tagName !== "UL" && list.tagName !== "OL") list = list.nextElementSibling;
+        const first = list?.querySelector("li");
+        if (!first) return { error: "no list of permission lines after **Permissions**" };
+        const rect = (e) => {
+          const r = e.getBoundingClientRect();
+          return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+        };
+        const widget = el.closest(".monaco-hover") ?? el;
+        const viewport = first.closest(".monaco-scrollable-element") ?? widget;
+        return { text: first.textContent, first: rect(first), widget: rect(widget), viewport: rect(viewport), title: el.textContent.slice(0, 80) };
+      });
+      if (geometry.error) {
+        throw new Error(geometry.error);
+      }
+      const inside = (a, b) => a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+      if (!inside(geometry.first, geometry.widget) || !inside(geometry.first, geometry.viewport)) {
+        throw new Error(
+          `the first permission line ("${geometry.text}") lies outside the hover's visible box: line ${JSON.stringify(geometry.first)}, hover ${JSON.stringify(geometry.widget)}, viewport ${JSON.stringify(geometry.viewport)}`,
+        );
+      }
+      if (!geometry.title.includes("planner")) {
+        throw new Error(`the card does not name planner: ${geometry.title}`);
+      }
+      console.log(`     first permission line: ${geometry.text}`);
+    });
+  } finally {
+    await shot("final");
+    await browser.close();
+  }
+}
+
+main()
+  .catch(async (err) => {
+    failures++;
+    console.log(`FAIL [${SCENARIO}] ${err.stack ?? err}`);
+  })
+  .finally(() => {
+    if (failures > 0) {
+      console.log(`[${SCENARIO}] ${failures} check(s) failed; screenshots in ${SCREENS}`);
+    }
+    process.exit(failures > 0 ? 1 : 0);
+  });
