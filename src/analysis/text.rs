@@ -158,7 +158,9 @@ impl LineIndex {
         let offset = offset.min(text.len());
         let line = self.line_of(offset);
         let start = self.line_start(line).min(offset);
-        let mut end = offset;
+        // Never past the line's content: an offset between the `\r` and the `\n` of a CRLF
+        // is the end of the line, not a column inside its line break.
+        let mut end = offset.min(self.line_range(text, line).end).max(start);
         while end > start && !text.is_char_boundary(end) {
             end -= 1;
         }
@@ -298,6 +300,10 @@ mod tests {
         assert_eq!(lc(&idx, text, text.find('b').unwrap(), Encoding::Utf16), (1, 0));
         assert_eq!(lc(&idx, text, text.find('c').unwrap(), Encoding::Utf16), (2, 0));
         assert_eq!(idx.line_range(text, 0), 0..4);
+        // The `\r` of a CRLF and the offset between it and the `\n` are both the line's end.
+        assert_eq!(lc(&idx, text, 4, Encoding::Utf16), (0, 4));
+        assert_eq!(lc(&idx, text, 5, Encoding::Utf16), (0, 4));
+        assert_eq!(lc(&idx, text, 5, Encoding::Utf8), (0, 4));
         // A column past the end of the line clamps before the CRLF.
         assert_eq!(idx.offset(text, LineCol { line: 0, col: 99 }, Encoding::Utf16), 4);
         assert_eq!(
