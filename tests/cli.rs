@@ -9,17 +9,17 @@
 //!
 //! Snapshots use expect-test; refresh them with `UPDATE_EXPECT=1 cargo test --test cli`.
 
+mod cli_support;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
 use agent_lsp::analysis::{Code, RULES};
+use cli_support::*;
 use expect_test::expect;
 use serde_json::Value;
 use tempfile::TempDir;
-
-const BIN: &str = env!("CARGO_BIN_EXE_agent-lsp");
 
 /// The broken agent used by several tests: an unknown mode, an unquoted color (a YAML comment),
 /// a misspelt key and a quoted number.
@@ -43,59 +43,6 @@ You review code.
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-/// A temp dir holding `files` (relative path, content); parent directories are created.
-fn workspace(files: &[(&str, &str)]) -> TempDir {
-    let dir = tempfile::tempdir().expect("create temp dir");
-    write_files(dir.path(), files);
-    dir
-}
-
-fn write_files(root: &Path, files: &[(&str, &str)]) {
-    for (rel, text) in files {
-        let path = root.join(rel);
-        fs::create_dir_all(path.parent().expect("file has a parent")).expect("create dirs");
-        fs::write(&path, text).expect("write file");
-    }
-}
-
-#[derive(Debug)]
-struct Output {
-    status: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// The binary, run in `cwd` with `NO_COLOR=1` and no global-config variables from the caller's
-/// environment. `HOME` points at a directory that does not exist, so that `~/.config/opencode`
-/// and `~/.opencode` resolve to nothing (the tests of the default global handling set `HOME`).
-fn command(cwd: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new(BIN);
-    cmd.args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .env("HOME", "/nonexistent/agent-lsp-test-home");
-    for var in ["XDG_CONFIG_HOME", "OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR"] {
-        cmd.env_remove(var);
-    }
-    cmd
-}
-
-fn run(cmd: &mut Command) -> Output {
-    let out = cmd.output().expect("run agent-lsp");
-    let output = Output {
-        status: out.status.code().expect("agent-lsp was killed by a signal"),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    };
-    assert!(!output.stderr.contains("panicked"), "agent-lsp panicked: {output:#?}");
-    output
-}
-
-/// `agent-lsp ARGS...` in `cwd`.
-fn agent_lsp(cwd: &Path, args: &[&str]) -> Output {
-    run(&mut command(cwd, args))
-}
 
 /// `agent-lsp check --no-global ARGS...` in `cwd`.
 fn check(cwd: &Path, args: &[&str]) -> Output {

@@ -1,14 +1,10 @@
 //! `agent-lsp explain`: the list, the card, `--check`, JSON shapes, unknown agents.
 
-use std::fs;
-use std::path::Path;
-use std::process::Command;
+mod cli_support;
 
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    fs::create_dir_all(p.parent().unwrap()).unwrap();
-    fs::write(p, text).unwrap();
-}
+use std::path::Path;
+
+use cli_support::{command, write};
 
 fn project() -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
@@ -42,14 +38,11 @@ fn explain(dir: &Path, args: &[&str]) -> (i32, String, String) {
 
 /// `agent-lsp explain ARGS... --no-global` run in `cwd`, with `HOME` at `home`.
 fn explain_in(cwd: &Path, home: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_agent-lsp"))
-        .arg("explain")
+    let out = command(cwd, &["explain"])
         .args(args)
         .arg("--no-global")
-        .current_dir(cwd)
         .env("HOME", home)
         .env("TMPDIR", TMP)
-        .env_remove("XDG_DATA_HOME")
         .output()
         .unwrap();
     (

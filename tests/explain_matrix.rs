@@ -1,17 +1,12 @@
 //! `agent-lsp explain --matrix` and `--graph` on small workspaces.
 
+mod cli_support;
+
 use std::collections::BTreeSet;
-use std::fs;
 use std::path::Path;
-use std::process::Command;
 
+use cli_support::{command, write};
 use serde_json::{Value, json};
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    fs::create_dir_all(p.parent().unwrap()).unwrap();
-    fs::write(p, text).unwrap();
-}
 
 /// `lead` refines `bash` and starts only `helper` (asks for `auditor`); `helper` denies `edit`
 /// and `task`; `auditor` is a hidden subagent with the defaults.
@@ -34,14 +29,11 @@ fn project() -> tempfile::TempDir {
 
 /// `agent-lsp explain ARGS... --no-global` in `dir` (also `HOME`), with `COLUMNS` when given.
 fn explain(dir: &Path, args: &[&str], columns: Option<&str>) -> (i32, String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_agent-lsp"));
-    cmd.arg("explain")
-        .args(args)
+    let mut cmd = command(dir, &["explain"]);
+    cmd.args(args)
         .arg("--no-global")
-        .current_dir(dir)
         .env("HOME", dir)
         .env("TMPDIR", "/agent-lsp-test-tmp")
-        .env_remove("XDG_DATA_HOME")
         .env_remove("COLUMNS");
     if let Some(c) = columns {
         cmd.env("COLUMNS", c);

@@ -134,43 +134,6 @@ fn completion_in_half_typed_documents() {
     }
 }
 
-/// Apply LSP text edits (ranges in `enc`) to a text.
-fn apply_edits(text: &str, edits: &[Value], enc: Enc) -> String {
-    let mut spans: Vec<(usize, usize, String)> = edits
-        .iter()
-        .map(|e| {
-            let off = |p: &Value| {
-                offset_of(
-                    text,
-                    p["line"].as_u64().unwrap() as u32,
-                    p["character"].as_u64().unwrap() as u32,
-                    enc,
-                )
-            };
-            (
-                off(&e["range"]["start"]),
-                off(&e["range"]["end"]),
-                e["newText"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
-    let mut out = text.to_string();
-    for (a, b, t) in spans {
-        out.replace_range(a..b, &t);
-    }
-    out
-}
-
-fn offset_of(text: &str, line: u32, col: u32, enc: Enc) -> usize {
-    for off in 0..=text.len() {
-        if text.is_char_boundary(off) && line_col(text, off, enc) == (line, col) {
-            return off;
-        }
-    }
-    panic!("no offset for {line}:{col}");
-}
-
 #[test]
 fn quick_fixes_and_fix_all_round_trip() {
     for enc in [Enc::Utf8, Enc::Utf16] {
@@ -304,28 +267,10 @@ fn nav(setup: Setup) -> Nav {
     }
 }
 
-/// The byte range of `needle` inside the first occurrence of `context` in `text`.
-fn within(text: &str, context: &str, needle: &str) -> (usize, usize) {
-    let (c, _) = find(text, context);
-    let (s, e) = find(&text[c..], needle);
-    (c + s, c + e)
-}
-
-/// The LSP location of `needle` inside the first `context` of `text` (the file `uri`).
-fn loc(uri: &str, text: &str, context: &str, needle: &str, enc: Enc) -> Value {
-    let (s, e) = within(text, context, needle);
-    json!({ "uri": uri, "range": range(text, s, e, enc) })
-}
-
 /// A text edit replacing `needle` inside the first `context` of `text`.
 fn text_edit(text: &str, context: &str, needle: &str, new: &str, enc: Enc) -> Value {
     let (s, e) = within(text, context, needle);
     json!({ "range": range(text, s, e, enc), "newText": new })
-}
-
-fn at(uri: &str, text: &str, context: &str, needle: &str, enc: Enc) -> Value {
-    let (s, _) = within(text, context, needle);
-    json!({ "textDocument": { "uri": uri }, "position": position(text, s + 1, enc) })
 }
 
 #[test]

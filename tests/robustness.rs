@@ -133,9 +133,12 @@ fn every_offset_round_trips_exactly() {
         let index = LineIndex::new(text);
         // By hand: line = line breaks before the offset (CRLF counts once, a lone CR is one);
         // column = code units since the line start (after the BOM on line 0). An offset between
-        // CR and LF is one unit past the CR; it converts back to the pair's start.
+        // CR and LF is the line's end, the CR's column (a column inside the line break is no
+        // position at all); it converts back to the pair's start.
         let by_hand = |offset: usize, enc: Encoding| -> (u32, u32) {
-            let target = offset;
+            let inside_crlf =
+                offset > 0 && text.as_bytes()[offset - 1] == b'\r' && text.as_bytes().get(offset) == Some(&b'\n');
+            let target = if inside_crlf { offset - 1 } else { offset };
             let before = &text[..target];
             let mut line = 0u32;
             let mut start = 0usize;

@@ -4,33 +4,17 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
+
+mod cli_support;
 
 use agent_lsp::analysis::RULES;
+use cli_support::{command, workspace};
 use serde_json::{Value, json};
-
-const BIN: &str = env!("CARGO_BIN_EXE_agent-lsp");
-
-fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
-    for (rel, text) in files {
-        let path = dir.path().join(rel);
-        fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
-        fs::write(&path, text).expect("write");
-    }
-    dir
-}
 
 /// `agent-lsp check --no-global --format sarif ARGS...` in `cwd`: (status, parsed log).
 fn sarif(cwd: &Path, args: &[&str]) -> (i32, Value) {
-    let out = Command::new(BIN)
-        .args(["check", "--no-global", "--format", "sarif"])
+    let out = command(cwd, &["check", "--no-global", "--format", "sarif"])
         .args(args)
-        .current_dir(cwd)
-        .env("HOME", "/nonexistent/agent-lsp-test-home")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("OPENCODE_CONFIG")
-        .env_remove("OPENCODE_CONFIG_DIR")
         .output()
         .expect("run agent-lsp");
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -2,30 +2,22 @@
 //! suppressed, unused suppressions reported, `--fix` leaving suppressed problems alone) and the
 //! language server over pipes (the "ignore on this line" quick fix, completion of codes).
 
+mod cli_support;
 mod lsp_support;
 
 use std::path::Path;
-use std::process::Command;
 
+use cli_support::command;
 use lsp_support::*;
 use serde_json::{Value, json};
-
-const BIN: &str = env!("CARGO_BIN_EXE_agent-lsp");
 
 const CONFIG: &str = "{\n  \"default_agent\": \"reviewr\"\n}\n";
 const REVIEWER: &str = "---\ndescription: Reviews\nmode: subagent\ntemprature: 0.2\n---\nBody\n";
 
 /// `check --format json` in `root`: the exit status and `path:line code` of each diagnostic.
 fn check(root: &Path, extra: &[&str]) -> (i32, Vec<String>) {
-    let out = Command::new(BIN)
-        .args(["check", "--no-global", "--format", "json", "."])
+    let out = command(root, &["check", "--no-global", "--format", "json", "."])
         .args(extra)
-        .current_dir(root)
-        .env("NO_COLOR", "1")
-        .env("HOME", "/nonexistent/agent-lsp-test-home")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("OPENCODE_CONFIG")
-        .env_remove("OPENCODE_CONFIG_DIR")
         .output()
         .expect("run agent-lsp");
     let report: Value = serde_json::from_slice(&out.stdout).expect("json report");
@@ -116,34 +108,6 @@ fn check_fix_leaves_suppressed_problems_alone_and_is_idempotent() {
     assert_eq!((again.as_str(), titles.len()), (fixed.as_str(), 0));
 }
 
-fn apply_edits(text: &str, edits: &[Value], enc: Enc) -> String {
-    let mut spans: Vec<(usize, usize, String)> = edits
-        .iter()
-        .map(|e| {
-            let (a, b) = offsets_of_range(text, &e["range"], enc).unwrap();
-            (a, b, e["newText"].as_str().unwrap().to_string())
-        })
-        .collect();
-    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
-    let mut out = text.to_string();
-    for (a, b, t) in spans {
-        out.replace_range(a..b, &t);
-    }
-    out
-}
-
-fn actions(s: &mut Server, uri: &str, diags: &Value, text: &str, enc: Enc) -> Vec<Value> {
-    s.request(
-        "textDocument/codeAction",
-        json!({"textDocument": {"uri": uri}, "range": range(text, 0, 0, enc),
-               "context": {"diagnostics": diags, "only": ["quickfix"]}}),
-    )
-    .unwrap()
-    .as_array()
-    .unwrap()
-    .clone()
-}
-
 fn ignore_actions(actions: &[Value]) -> Vec<&Value> {
     actions
         .iter()
@@ -168,7 +132,7 @@ fn ignore_quick_fix_leaves_no_diagnostic() {
         let cfg = uri_of(&root.join("opencode.json"));
         let (_, p) = Doc::open(&mut s, &cfg, "json", CONFIG);
         assert_eq!(p["diagnostics"][0]["code"], "invalid-default-agent");
-        let acts = actions(&mut s, &cfg, &p["diagnostics"], CONFIG, enc);
+        let acts = quick_fixes(&mut s, &cfg, &p["diagnostics"]);
         let ignores = ignore_actions(&acts);
         assert_eq!(ignores.len(), 1, "{acts:#?}");
         assert_eq!(
@@ -197,7 +161,7 @@ fn ignore_quick_fix_leaves_no_diagnostic() {
             .collect();
         assert_eq!(codes, ["unknown-key", "unused-suppression"]);
         let unknown = json!([p["diagnostics"][0].clone()]);
-        let acts = actions(&mut s, &md, &unknown, text, enc);
+        let acts = quick_fixes(&mut s, &md, &unknown);
         let ignores = ignore_actions(&acts);
         let fixed = apply_edits(text, ignores[0]["edit"]["changes"][&md].as_array().unwrap(), enc);
         assert!(
@@ -206,7 +170,7 @@ fn ignore_quick_fix_leaves_no_diagnostic() {
         );
         // The unused suppression has no "ignore" action, only its removal.
         let unused = json!([p["diagnostics"][1].clone()]);
-        let acts = actions(&mut s, &md, &unused, text, enc);
+        let acts = quick_fixes(&mut s, &md, &unused);
         assert!(ignore_actions(&acts).is_empty(), "{acts:#?}");
         assert_eq!(acts[0]["title"], "Remove the unused suppression");
         let removed = apply_edits(text, acts[0]["edit"]["changes"][&md].as_array().unwrap(), enc);
@@ -226,7 +190,7 @@ fn ignore_quick_fix_leaves_no_diagnostic() {
         let plain = uri_of(&root.join(".opencode/agents/plain.md"));
         let (_, p) = Doc::open(&mut s, &plain, "markdown", "no frontmatter 🚀\n");
         assert_eq!(p["diagnostics"][0]["code"], "no-frontmatter");
-        let acts = actions(&mut s, &plain, &p["diagnostics"], "no frontmatter 🚀\n", enc);
+        let acts = quick_fixes(&mut s, &plain, &p["diagnostics"]);
         assert!(ignore_actions(&acts).is_empty(), "{acts:#?}");
         s.take_publishes();
         s.finish();

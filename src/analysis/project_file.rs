@@ -78,6 +78,17 @@ fn unknown(span: Span, what: &str, known: &[&str], message: String) -> Diagnosti
     d
 }
 
+/// A string value that is not one of `known` (`message` says what it should be): an error with
+/// the nearest one as a "did you mean" and a quick fix that writes it quoted.
+fn not_one_of(span: Span, value: &str, known: &[&str], message: String) -> Diagnostic {
+    let near = closest(value, known.iter().copied());
+    let mut d = Diagnostic::new(Code::InvalidValue, span, format!("{message}{}", did_you_mean(near)));
+    if let Some(n) = near {
+        d = d.with_suggestion(span, format!("\"{n}\""));
+    }
+    d
+}
+
 fn type_name(item: &Item) -> &'static str {
     match item {
         Item::None => "nothing",
@@ -185,21 +196,14 @@ fn read_rules(item: &Item, file: &mut ProjectFile, out: &mut Vec<Diagnostic>) {
         };
         match parsed {
             Some(l) => file.rules.push((code, l)),
-            None => {
-                let near = closest(level, LEVELS.iter().copied());
-                let mut d = Diagnostic::new(
-                    Code::InvalidValue,
-                    span,
-                    format!(
-                        "`{level}` is not a level; use error, warning, info, hint or off. `{name}` keeps its default level.{}",
-                        did_you_mean(near)
-                    ),
-                );
-                if let Some(n) = near {
-                    d = d.with_suggestion(span, format!("\"{n}\""));
-                }
-                out.push(d);
-            }
+            None => out.push(not_one_of(
+                span,
+                level,
+                &LEVELS,
+                format!(
+                    "`{level}` is not a level; use error, warning, info, hint or off. `{name}` keeps its default level."
+                ),
+            )),
         }
     }
 }
@@ -262,21 +266,12 @@ fn read_files(item: &Item, file: &mut ProjectFile, out: &mut Vec<Diagnostic>) {
                 for (s, span) in strings(name, value, out) {
                     match Dialect::ALL.iter().find(|d| d.as_str() == s) {
                         Some(d) => dialects.push(*d),
-                        None => {
-                            let near = closest(s, names.iter().copied());
-                            let mut d = Diagnostic::new(
-                                Code::InvalidValue,
-                                span,
-                                format!(
-                                    "`{s}` is not a dialect; use opencode, claude or zuno.{}",
-                                    did_you_mean(near)
-                                ),
-                            );
-                            if let Some(n) = near {
-                                d = d.with_suggestion(span, format!("\"{n}\""));
-                            }
-                            out.push(d);
-                        }
+                        None => out.push(not_one_of(
+                            span,
+                            s,
+                            &names,
+                            format!("`{s}` is not a dialect; use opencode, claude or zuno."),
+                        )),
                     }
                 }
                 file.dialects = Some(dialects);

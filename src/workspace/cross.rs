@@ -132,12 +132,8 @@ pub(super) fn names_key(f: &File, content: u64) -> u64 {
     a.split.as_ref().map(|s| s.misplaced_open.is_some()).hash(&mut h);
     let root = a.parsed.root.as_ref().and_then(Node::as_map);
     skill_patterns(&mut h, sub(root, "permission"));
-    // `skills.paths` and `skills.urls` (whether any skill name may exist).
-    if let Some(skills) = sub(root, "skills") {
-        for key in ["paths", "urls"] {
-            format!("{:?}", skills.value(key).map(|n| &n.value)).hash(&mut h);
-        }
-    }
+    // Whether it lists skill sources (then any skill name may exist).
+    crate::analysis::opencode::project::lists_skill_sources(a.parsed.root.as_ref()).hash(&mut h);
     h.finish()
 }
 

@@ -49,9 +49,14 @@ impl Workspace {
         if matches!(f.kind, FileKind::ProjectFile) {
             return false;
         }
-        let Some((pid, p)) = self.project_file_for(&f.path) else {
-            return false;
-        };
+        self.project_file_for(&f.path)
+            .is_some_and(|(pid, p)| self.excludes(pid, p, id))
+    }
+
+    /// Whether project file `pid` (`p`) leaves file `id` out: its dialect is not reported, or an
+    /// `exclude` glob (relative to the project file's directory) matches it.
+    fn excludes(&self, pid: usize, p: &ProjectFile, id: usize) -> bool {
+        let f = &self.files[id];
         if !p.reports(f.kind.dialect()) {
             return true;
         }
@@ -76,13 +81,16 @@ impl Workspace {
         if diags.is_empty() || self.project_files.is_empty() {
             return;
         }
-        if self.excluded(id) {
+        let f = &self.files[id];
+        // One lookup for both the exclusion and the levels (a project file's levels apply to
+        // itself too, but it never excludes itself).
+        let Some((pid, p)) = self.project_file_for(&f.path) else {
+            return;
+        };
+        if !matches!(f.kind, FileKind::ProjectFile) && self.excludes(pid, p, id) {
             diags.clear();
             return;
         }
-        let Some((_, p)) = self.project_file_for(&self.files[id].path) else {
-            return;
-        };
         if p.rules.is_empty() {
             return;
         }

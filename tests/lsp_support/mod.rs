@@ -932,3 +932,124 @@ impl Doc {
         range_of(&self.text, needle, self.enc)
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// A workspace of files on disk with a server on it, and the expectations the dialect tests
+// build (ranges inside a context, diagnostics as published, quick fixes).
+// ---------------------------------------------------------------------------------------------
+
+/// A temporary workspace and a server started on it.
+pub struct Ws {
+    pub _dir: TempDir,
+    pub root: PathBuf,
+    pub s: Server,
+}
+
+impl Ws {
+    /// Write `files`, start a server on them in `enc`; the workspace and the publishes of its
+    /// scan.
+    pub fn start(files: &[(&str, &str)], enc: Enc) -> (Ws, Vec<Value>) {
+        let dir = workspace(files);
+        let root = root_of(&dir);
+        let mut s = Server::start(&root, Setup::for_enc(enc));
+        let scan = s.take_publishes();
+        (Ws { _dir: dir, root, s }, scan)
+    }
+
+    /// The URI of a file of the workspace.
+    pub fn uri(&self, rel: &str) -> String {
+        uri_of(&self.root.join(rel))
+    }
+}
+
+/// The byte range of `needle` inside the first occurrence of `context` in `text`.
+pub fn within(text: &str, context: &str, needle: &str) -> (usize, usize) {
+    let (c, _) = find(text, context);
+    let (s, e) = find(&text[c..], needle);
+    (c + s, c + e)
+}
+
+/// The LSP range of `needle` inside the first `context` of `text`.
+pub fn range_in(text: &str, context: &str, needle: &str, enc: Enc) -> Value {
+    let (s, e) = within(text, context, needle);
+    range(text, s, e, enc)
+}
+
+/// The LSP location of `needle` inside the first `context` of `text` (the file `uri`).
+pub fn loc(uri: &str, text: &str, context: &str, needle: &str, enc: Enc) -> Value {
+    json!({ "uri": uri, "range": range_in(text, context, needle, enc) })
+}
+
+/// Text document position params one character into `needle` (inside the first `context`).
+pub fn at(uri: &str, text: &str, context: &str, needle: &str, enc: Enc) -> Value {
+    let (s, _) = within(text, context, needle);
+    let next = text[s..].chars().next().map_or(0, char::len_utf8);
+    json!({ "textDocument": { "uri": uri }, "position": position(text, s + next, enc) })
+}
+
+pub const ERROR: i64 = 1;
+pub const WARNING: i64 = 2;
+
+/// A diagnostic as the server publishes it (`data` carries the effect and the fix).
+pub fn diag(range: Value, severity: i64, code: &str, message: &str, data: Value) -> Value {
+    json!({
+        "range": range,
+        "severity": severity,
+        "code": code,
+        "source": "agent-lsp",
+        "message": message,
+        "data": data,
+    })
+}
+
+/// `data` with a fix of one edit.
+pub fn fix_data(effect: &str, title: &str, range: Value, new_text: &str, safe: bool) -> Value {
+    json!({
+        "effect": effect,
+        "fix": { "title": title, "edits": [{ "range": range, "newText": new_text }], "safe": safe },
+    })
+}
+
+/// The publishes by URI; fails if one URI is published twice.
+pub fn by_uri(publishes: &[Value]) -> std::collections::BTreeMap<String, Value> {
+    let mut out = std::collections::BTreeMap::new();
+    for p in publishes {
+        let uri = p["uri"].as_str().unwrap().to_string();
+        assert!(
+            out.insert(uri.clone(), p["diagnostics"].clone()).is_none(),
+            "{uri} published twice"
+        );
+    }
+    out
+}
+
+/// Apply LSP text edits (ranges in `enc`, all against `text`) to a text.
+pub fn apply_edits(text: &str, edits: &[Value], enc: Enc) -> String {
+    let mut spans: Vec<(usize, usize, String)> = edits
+        .iter()
+        .map(|e| {
+            let (a, b) = offsets_of_range(text, &e["range"], enc).unwrap_or_else(|| panic!("bad range {e}"));
+            (a, b, e["newText"].as_str().unwrap().to_string())
+        })
+        .collect();
+    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let mut out = text.to_string();
+    for (a, b, t) in spans {
+        out.replace_range(a..b, &t);
+    }
+    out
+}
+
+/// The quick fixes the server offers for `diagnostics` of document `uri`.
+pub fn quick_fixes(s: &mut Server, uri: &str, diagnostics: &Value) -> Vec<Value> {
+    s.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri },
+                "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 0 } },
+                "context": { "diagnostics": diagnostics, "only": ["quickfix"] } }),
+    )
+    .unwrap()
+    .as_array()
+    .unwrap()
+    .clone()
+}

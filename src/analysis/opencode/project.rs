@@ -349,23 +349,21 @@ fn skill_permissions<'a>(view: &[ViewFile<'a>]) -> Vec<(usize, &'a crate::analys
 pub fn has_skill_sources(view: &[ViewFile]) -> bool {
     view.iter().any(|vf| {
         // A config file (a Markdown file has a frontmatter split).
-        vf.analysis.split.is_none()
-            && vf
-                .analysis
-                .parsed
-                .root
-                .as_ref()
-                .and_then(|r| r.as_map())
-                .and_then(|m| m.value("skills"))
-                .and_then(|n| n.as_map())
-                .is_some_and(|m| {
-                    ["paths", "urls"].iter().any(|k| {
-                        m.value(k).is_some_and(
-                            |n| matches!(&n.value, crate::analysis::syntax::Value::Seq(s) if !s.is_empty()),
-                        )
-                    })
-                })
+        vf.analysis.split.is_none() && lists_skill_sources(vf.analysis.parsed.root.as_ref())
     })
+}
+
+/// Whether a config's root lists skill sources: a non-empty `skills.paths` or `skills.urls`.
+pub fn lists_skill_sources(root: Option<&crate::analysis::syntax::Node>) -> bool {
+    root.and_then(|r| r.as_map())
+        .and_then(|m| m.value("skills"))
+        .and_then(|n| n.as_map())
+        .is_some_and(|m| {
+            ["paths", "urls"].iter().any(|k| {
+                m.value(k)
+                    .is_some_and(|n| matches!(&n.value, crate::analysis::syntax::Value::Seq(s) if !s.is_empty()))
+            })
+        })
 }
 
 /// opencode's built-in skill, always there.
