@@ -108,6 +108,54 @@ fn check_fix_leaves_suppressed_problems_alone_and_is_idempotent() {
     assert_eq!((again.as_str(), titles.len()), (fixed.as_str(), 0));
 }
 
+/// `check --fix` removes the unused suppressions once every file is fixed: a cross-file code
+/// that the other files no longer trigger, an unused code beside a used one (only that code
+/// goes), a directive without codes; it leaves a misspelt code (a did-you-mean is a decision)
+/// and reports each file once. Run again, it changes nothing.
+#[test]
+fn check_fix_removes_unused_suppressions_after_the_other_fixes() {
+    let config = "{\n  \"default_agent\": \"reviewer\" // agent-lsp: ignore[invalid-default-agent]\n}\n";
+    let reviewer = "---\ndescription: Reviews  # agent-lsp: ignore\nmode: primary\n# agent-lsp: ignore-file[unknown-key, hidden-primary]\ntemprature: 0.2\nmaxSteps: 3\nmodel: x/y  # agent-lsp: ignore[unknwn-key]\n---\nBody\n";
+    let ws = workspace(&[("opencode.json", config), (".opencode/agents/reviewer.md", reviewer)]);
+    let root = root_of(&ws);
+    let out = command(&root, &["check", "--no-global", "--fix", "."])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let fixed_lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("fixed ")).collect();
+    assert_eq!(
+        fixed_lines,
+        [
+            "fixed .opencode/agents/reviewer.md: Rename `maxSteps` to `steps`; Remove the suppression comment; Remove `hidden-primary`",
+            "fixed opencode.json: Remove the unused suppression",
+        ],
+        "one line per fixed file, in path order: {stdout}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("opencode.json")).unwrap(),
+        "{\n  \"default_agent\": \"reviewer\"\n}\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join(".opencode/agents/reviewer.md")).unwrap(),
+        "---\ndescription: Reviews\nmode: primary\n# agent-lsp: ignore-file[unknown-key]\ntemprature: 0.2\nsteps: 3\nmodel: x/y  # agent-lsp: ignore[unknwn-key]\n---\nBody\n"
+    );
+    // What remains: the misspelt code, for the author to decide.
+    assert_eq!(
+        check(&root, &[]),
+        (0, vec![".opencode/agents/reviewer.md:7 unused-suppression".to_string()])
+    );
+    let before = std::fs::read_to_string(root.join(".opencode/agents/reviewer.md")).unwrap();
+    let out = command(&root, &["check", "--no-global", "--fix", "."])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(!stdout.contains("fixed "), "{stdout}");
+    assert_eq!(
+        std::fs::read_to_string(root.join(".opencode/agents/reviewer.md")).unwrap(),
+        before
+    );
+}
+
 fn ignore_actions(actions: &[Value]) -> Vec<&Value> {
     actions
         .iter()

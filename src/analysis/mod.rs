@@ -253,6 +253,29 @@ fn is_broken(d: &Diagnostic) -> bool {
     d.code == Code::SyntaxError || (d.code == Code::DuplicateKey && d.severity == Severity::Error)
 }
 
+/// The safe fixes of `diagnostics` that can be applied together: each once, and none whose
+/// edits overlap an earlier one's (the later waits for the next round).
+pub fn safe_fixes<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> Vec<&'a Fix> {
+    let mut taken: Vec<&Fix> = Vec::new();
+    for d in diagnostics {
+        let Some(f) = d.fix.as_deref().filter(|f| f.safe) else {
+            continue;
+        };
+        if taken.contains(&f) {
+            continue;
+        }
+        let overlaps = taken.iter().flat_map(|t| &t.edits).any(|a| {
+            f.edits.iter().any(|b| {
+                a.span.start < b.span.end.max(b.span.start + 1) && b.span.start < a.span.end.max(a.span.start + 1)
+            })
+        });
+        if !overlaps {
+            taken.push(f);
+        }
+    }
+    taken
+}
+
 /// [`fix_all`] on any analysis function.
 pub fn fix_all_with(text: &str, diagnose: &dyn Fn(&str) -> Vec<Diagnostic>) -> (String, Vec<String>) {
     let mut text = text.to_string();
@@ -264,23 +287,7 @@ pub fn fix_all_with(text: &str, diagnose: &dyn Fn(&str) -> Vec<Diagnostic>) -> (
         if broken {
             break;
         }
-        let mut taken: Vec<&Fix> = Vec::new();
-        for d in &diagnostics {
-            let Some(f) = d.fix.as_deref().filter(|f| f.safe) else {
-                continue;
-            };
-            if taken.contains(&f) {
-                continue;
-            }
-            let overlaps = taken.iter().flat_map(|t| &t.edits).any(|a| {
-                f.edits.iter().any(|b| {
-                    a.span.start < b.span.end.max(b.span.start + 1) && b.span.start < a.span.end.max(a.span.start + 1)
-                })
-            });
-            if !overlaps {
-                taken.push(f);
-            }
-        }
+        let taken = safe_fixes(&diagnostics);
         if taken.is_empty() {
             break;
         }

@@ -63,8 +63,8 @@ struct CheckArgs {
     /// Exit with status 1 on warnings too.
     #[arg(long)]
     deny_warnings: bool,
-    /// Apply the safe fixes on disk (files with nothing to fix are not touched), then report
-    /// what remains.
+    /// Apply the safe fixes on disk, then remove unused suppressions (files with nothing to fix
+    /// are not touched), then report what remains.
     #[arg(long)]
     fix: bool,
     /// Report only diagnostics with these runtime effects (comma-separated), e.g.
@@ -215,37 +215,9 @@ fn check(args: CheckArgs) -> i32 {
     };
     let mut fixed_report = String::new();
     if args.fix {
-        let mut changed = 0;
-        let reported: Vec<usize> = (0..ws.files.len())
-            .filter(|&i| ws.files[i].in_scope && ws.files[i].live && !ws.excluded(i))
-            .collect();
-        for f in reported.iter().map(|&i| &ws.files[i]) {
-            let (text, titles) = crate::analysis::fix_all(&f.kind, &f.text);
-            if titles.is_empty() || text == f.text {
-                continue;
-            }
-            if let Err(e) = write_atomically(&f.path, &text) {
-                eprintln!(
-                    "agent-lsp: error: {}: cannot write the fixes: {e}",
-                    render::display_path(&f.path)
-                );
-                return 2;
-            }
-            changed += 1;
-            fixed_report.push_str(&format!(
-                "fixed {}: {}\n",
-                render::display_path(&f.path),
-                titles.join("; ")
-            ));
-        }
-        if changed > 0 {
-            ws = match Workspace::load(&args.paths, &options) {
-                Ok(ws) => ws,
-                Err(e) => {
-                    eprintln!("agent-lsp: error: {e}");
-                    return 2;
-                }
-            };
+        match fix(&mut ws, &args.paths, &options) {
+            Ok(report) => fixed_report = report,
+            Err(code) => return code,
         }
     }
     let mut diags = ws.take_diagnostics();
@@ -295,6 +267,83 @@ fn check(args: CheckArgs) -> i32 {
     std::mem::forget(diags);
     std::mem::forget(ws);
     status
+}
+
+/// `check --fix`: apply the safe fixes of every reported file on disk, in two rounds. First each
+/// file's own fixes ([`crate::analysis::fix_all`]); then, with every file read again, the
+/// removal of unused suppressions, which only the whole workspace can tell (a suppression of a
+/// cross-file code is used or not depending on other files). Files with nothing to fix are not
+/// touched. Returns what was fixed, a line per file in path order, or the exit status on a write
+/// failure.
+fn fix(ws: &mut Workspace, paths: &[PathBuf], options: &Options) -> Result<String, i32> {
+    let mut fixed: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
+    let write = |path: &std::path::Path, text: &str| {
+        write_atomically(path, text).map_err(|e| {
+            eprintln!(
+                "agent-lsp: error: {}: cannot write the fixes: {e}",
+                render::display_path(path)
+            );
+            2
+        })
+    };
+    let reload = |ws: &mut Workspace| -> Result<(), i32> {
+        *ws = Workspace::load(paths, options).map_err(|e| {
+            eprintln!("agent-lsp: error: {e}");
+            2
+        })?;
+        Ok(())
+    };
+    let reported: Vec<usize> = (0..ws.files.len())
+        .filter(|&i| ws.files[i].in_scope && ws.files[i].live && !ws.excluded(i))
+        .collect();
+    let mut changed = false;
+    for f in reported.iter().map(|&i| &ws.files[i]) {
+        let (text, titles) = crate::analysis::fix_all(&f.kind, &f.text);
+        if titles.is_empty() || text == f.text {
+            continue;
+        }
+        write(&f.path, &text)?;
+        changed = true;
+        fixed.entry(render::display_path(&f.path)).or_default().extend(titles);
+    }
+    if changed {
+        reload(ws)?;
+    }
+    // Unused suppressions, now that every file is as fixed.
+    let diags = ws.diagnostics();
+    let mut by_file: std::collections::BTreeMap<usize, Vec<&crate::analysis::Diagnostic>> =
+        std::collections::BTreeMap::new();
+    for (id, d) in &diags {
+        if d.code == Code::UnusedSuppression {
+            by_file.entry(*id).or_default().push(d);
+        }
+    }
+    let mut changed = false;
+    for (id, ds) in by_file {
+        let fixes = crate::analysis::safe_fixes(ds);
+        if fixes.is_empty() {
+            continue;
+        }
+        let f = &ws.files[id];
+        let edits: Vec<crate::analysis::Edit> = fixes.iter().flat_map(|f| f.edits.iter().cloned()).collect();
+        let text = crate::analysis::diagnostic::apply(&f.text, &edits);
+        if text == f.text {
+            continue;
+        }
+        write(&f.path, &text)?;
+        changed = true;
+        fixed
+            .entry(render::display_path(&f.path))
+            .or_default()
+            .extend(fixes.iter().map(|f| f.title.clone()));
+    }
+    if changed {
+        reload(ws)?;
+    }
+    Ok(fixed
+        .iter()
+        .map(|(path, titles)| format!("fixed {path}: {}\n", titles.join("; ")))
+        .collect())
 }
 
 /// Write through a temporary file in the same directory and rename it over the original, so
