@@ -3,7 +3,7 @@
 # ../shared/corpus when it is there):
 #
 # - analyze:     a kind byte (0 config, 1 agent, 2 mode file, 3 Claude Code agent, 5 Zuno config,
-#                6 Zuno agent) + a file;
+#                6 Zuno agent, 7 skill, 8 + 10 * runtime command, 9 agent-lsp.toml) + a file;
 # - frontmatter: Markdown agents as they are;
 # - jsonc:       config files as they are;
 # - lsp:         an encoding byte, `didOpen` of a config and an agent (each text NUL-terminated),
@@ -62,6 +62,29 @@ for f in $claude; do
     cp "$f" "corpus/frontmatter/$(name "$f")"
     n=$((n + 1))
 done
+
+# Skills (kind 7, opencode), commands (kind 8 + 10 * runtime) and a project file (kind 9).
+for f in $(find ../test-workspace -name 'SKILL.md' -type f | sort); do
+    { printf '\007'; cat "$f"; } > "corpus/analyze/$(name "$f")"
+    cp "$f" "corpus/frontmatter/$(name "$f")"
+    n=$((n + 1))
+done
+for f in $(find ../test-workspace -path '*command*' -name '*.md' -type f | sort); do
+    case "$f" in
+        */.claude/*) k='\022' ;; # 18: Claude Code
+        */.zuno/*) k='\034' ;;   # 28: Zuno
+        *) k='\010' ;;           # 8: opencode
+    esac
+    { printf "$k"; cat "$f"; } > "corpus/analyze/$(name "$f")"
+    cp "$f" "corpus/frontmatter/$(name "$f")"
+    n=$((n + 1))
+done
+{
+    printf '\011'
+    printf '# agent-lsp settings\n[rules]\nunknown-key = "warning"\nhidden-primary = "off"\n\n'
+    printf '[files]\nexclude = ["legacy/**", "./drafts/*.md"]\ndialects = ["opencode", "claude"]\n'
+} > corpus/analyze/project-file
+n=$((n + 1))
 
 # lsp: pair the i-th small config with the i-th small agent (both under 2 kB, so that a seed
 # fits in -max_len=4096), in both encodings, and append some operations:

@@ -116,7 +116,13 @@ fn check_fix_leaves_suppressed_problems_alone_and_is_idempotent() {
 fn check_fix_removes_unused_suppressions_after_the_other_fixes() {
     let config = "{\n  \"default_agent\": \"reviewer\" // agent-lsp: ignore[invalid-default-agent]\n}\n";
     let reviewer = "---\ndescription: Reviews  # agent-lsp: ignore\nmode: primary\n# agent-lsp: ignore-file[unknown-key, hidden-primary]\ntemprature: 0.2\nmaxSteps: 3\nmodel: x/y  # agent-lsp: ignore[unknwn-key]\n---\nBody\n";
-    let ws = workspace(&[("opencode.json", config), (".opencode/agents/reviewer.md", reviewer)]);
+    // A file that does not parse keeps its suppressions: what they suppress may be past the error.
+    let broken = "---\ndescription: Broken # agent-lsp: ignore[unknown-key]\nmode: [subagent\n---\nBody\n";
+    let ws = workspace(&[
+        ("opencode.json", config),
+        (".opencode/agents/reviewer.md", reviewer),
+        (".opencode/agents/broken.md", broken),
+    ]);
     let root = root_of(&ws);
     let out = command(&root, &["check", "--no-global", "--fix", "."])
         .output()
@@ -139,10 +145,22 @@ fn check_fix_removes_unused_suppressions_after_the_other_fixes() {
         std::fs::read_to_string(root.join(".opencode/agents/reviewer.md")).unwrap(),
         "---\ndescription: Reviews\nmode: primary\n# agent-lsp: ignore-file[unknown-key]\ntemprature: 0.2\nsteps: 3\nmodel: x/y  # agent-lsp: ignore[unknwn-key]\n---\nBody\n"
     );
-    // What remains: the misspelt code, for the author to decide.
     assert_eq!(
-        check(&root, &[]),
-        (0, vec![".opencode/agents/reviewer.md:7 unused-suppression".to_string()])
+        std::fs::read_to_string(root.join(".opencode/agents/broken.md")).unwrap(),
+        broken
+    );
+    // What remains: the syntax error and the suppression beside it, and the misspelt code, for
+    // the author to decide.
+    let (status, remaining) = check(&root, &[]);
+    assert_eq!(status, 1);
+    assert_eq!(
+        remaining,
+        [
+            ".opencode/agents/broken.md:2 unused-suppression",
+            ".opencode/agents/broken.md:3 invalid-type",
+            ".opencode/agents/broken.md:3 syntax-error",
+            ".opencode/agents/reviewer.md:7 unused-suppression",
+        ]
     );
     let before = std::fs::read_to_string(root.join(".opencode/agents/reviewer.md")).unwrap();
     let out = command(&root, &["check", "--no-global", "--fix", "."])

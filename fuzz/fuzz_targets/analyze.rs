@@ -1,8 +1,9 @@
 //! Parse and analyse arbitrary input as an agent file, and apply its fixes.
 //!
-//! The first byte picks the kind (opencode config, Markdown agent, Markdown mode file; Claude Code
-//! project agent, plugin agent; Zuno config, Markdown agent); the rest, read
-//! lossily as UTF-8, is analysed. A crash is any panic in the analysis, or a broken invariant:
+//! The first byte picks the kind (`byte % 10`: opencode config, Markdown agent, Markdown mode
+//! file; Claude Code project agent, plugin agent; Zuno config, Markdown agent; a `SKILL.md`, a
+//! Markdown command, `agent-lsp.toml`; for a skill or a command, `byte / 10 % 3` picks the
+//! runtime); the rest, read lossily as UTF-8, is analysed. A crash is any panic in the analysis, or a broken invariant:
 //!
 //! - every span (diagnostic, related location in the same file, fix edit, agent declaration,
 //!   agent reference) lies within the text and on char boundaries;
@@ -26,7 +27,9 @@ use agent_lsp::analysis::claude::{self, Source};
 use agent_lsp::analysis::diagnostic::apply;
 use agent_lsp::analysis::opencode::FileKind as OcKind;
 use agent_lsp::analysis::zuno;
-use agent_lsp::analysis::{FileKind, fix_all};
+use agent_lsp::analysis::command::CommandKind;
+use agent_lsp::analysis::skill::SkillKind;
+use agent_lsp::analysis::{Dialect, FileKind, fix_all};
 use common::{checked, has};
 use libfuzzer_sys::fuzz_target;
 
@@ -34,13 +37,25 @@ fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else {
         return;
     };
-    let kind: FileKind = match selector % 7 {
+    let runtime = Dialect::ALL[usize::from(selector / 10 % 3)];
+    let kind: FileKind = match selector % 10 {
         0 => OcKind::Config.into(),
         1 => OcKind::Agent { name: "fuzz".into() }.into(),
         2 => OcKind::Mode { name: "fuzz".into() }.into(),
         3 => claude::FileKind::project("fuzz").into(),
         5 => zuno::FileKind::Config.into(),
         6 => zuno::FileKind::Agent { name: "fuzz".into() }.into(),
+        7 => FileKind::Skill(SkillKind {
+            folder: "fuzz".into(),
+            loaders: vec![runtime],
+            misplaced: None,
+            family: runtime,
+        }),
+        8 => FileKind::Command(CommandKind {
+            runtime,
+            name: "fuzz".into(),
+        }),
+        9 => FileKind::ProjectFile,
         _ => claude::FileKind {
             source: Source::Plugin { plugin: "p".into() },
             stem: "fuzz".into(),

@@ -249,7 +249,7 @@ pub fn fix_all(kind: &FileKind, text: &str) -> (String, Vec<String>) {
 }
 
 /// A diagnostic that leaves the tree partial: fixes wait until it is repaired.
-fn is_broken(d: &Diagnostic) -> bool {
+pub fn is_broken(d: &Diagnostic) -> bool {
     d.code == Code::SyntaxError || (d.code == Code::DuplicateKey && d.severity == Severity::Error)
 }
 

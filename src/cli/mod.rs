@@ -320,6 +320,10 @@ fn fix(ws: &mut Workspace, paths: &[PathBuf], options: &Options) -> Result<Strin
     }
     let mut changed = false;
     for (id, ds) in by_file {
+        // In a file that does not parse, what a suppression would suppress may not be read yet.
+        if ws.files[id].analysis.diagnostics.iter().any(crate::analysis::is_broken) {
+            continue;
+        }
         let fixes = crate::analysis::safe_fixes(ds);
         if fixes.is_empty() {
             continue;
