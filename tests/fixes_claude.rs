@@ -260,3 +260,22 @@ fn safe_fixes_keep_real_files_and_fix_all_is_idempotent() {
     }
     assert!(fixes >= 10, "only {fixes} safe fixes exercised");
 }
+
+/// A fuzz input whose repeated keys need nine rounds of fixes (each quoting fix of the lenient
+/// reading reveals more duplicates): one `fix_all` reaches the fixed point.
+#[test]
+fn fix_all_reaches_the_fixed_point_of_a_file_that_needs_many_rounds() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/analyze/claude-fix-all-needs-nine-rounds");
+    let data = std::fs::read(path).unwrap();
+    // The fuzz target's first byte picks the kind: 3 is a Claude Code project agent.
+    assert_eq!(data[0], 3);
+    let text = String::from_utf8_lossy(&data[1..]);
+    let (fixed, titles) = fix_all(&kind(), &text);
+    assert!(titles.len() > 60, "{titles:?}");
+    let (again, more) = fix_all(&kind(), &fixed);
+    assert_eq!(
+        (again.as_str(), more.len()),
+        (fixed.as_str(), 0),
+        "a second run applied {more:?}"
+    );
+}
