@@ -751,7 +751,11 @@ fn full_edit_latency(c: &mut Client, uri: &str, a: &str, b: &str, iterations: us
     samples
 }
 
+/// `AGENT_LSP_BIN` when set (to compare two builds), else `target/release/agent-lsp`.
 fn find_binary() -> Option<PathBuf> {
+    if let Some(bin) = std::env::var_os("AGENT_LSP_BIN") {
+        return Some(PathBuf::from(bin));
+    }
     let exe = std::env::current_exe().ok()?;
     let name = format!("agent-lsp{}", std::env::consts::EXE_SUFFIX);
     // target/release/deps/lsp_latency-<hash> -> target/release/agent-lsp

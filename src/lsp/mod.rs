@@ -4,6 +4,8 @@
 //! - [`state`]: documents, the workspace index and publishing, all synchronous and testable.
 //! - [`convert`]: byte spans to LSP positions in the negotiated encoding, and back.
 //! - [`settings`]: `agentLsp` settings.
+//! - [`transport`], [`stdio`]: the guard on incoming frames, and stdin/stdout read and written
+//!   on the runtime's thread.
 //!
 //! stdout carries the protocol; logs go to stderr through `tracing` (`AGENT_LSP_LOG=debug`).
 
@@ -13,6 +15,7 @@ pub mod navigate;
 pub mod server;
 pub mod settings;
 pub mod state;
+pub mod stdio;
 pub mod transport;
 
 use std::sync::Arc;
@@ -110,8 +113,8 @@ pub fn run() -> i32 {
         let (server_in, guard_out) = tokio::io::duplex(1 << 16);
         let (merge_in, server_out) = tokio::io::duplex(1 << 16);
         let (replies_tx, replies_rx) = tokio::sync::mpsc::unbounded_channel();
-        let input = tokio::spawn(transport::guard_input(tokio::io::stdin(), guard_out, replies_tx));
-        let output = tokio::spawn(transport::merge_output(merge_in, tokio::io::stdout(), replies_rx));
+        let input = tokio::spawn(transport::guard_input(stdio::input(), guard_out, replies_tx));
+        let output = tokio::spawn(transport::merge_output(merge_in, stdio::output(), replies_rx));
         Server::new(server_in, server_out, socket).serve(service).await;
         input.abort();
         // Let the last replies (the `shutdown` answer) reach stdout.
