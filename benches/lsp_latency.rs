@@ -144,7 +144,8 @@ fn json_string(s: &str) -> String {
 struct Client {
     child: Child,
     stdin: ChildStdin,
-    rx: Receiver<String>,
+    /// Each message the server sent, with the instant its last byte was read.
+    rx: Receiver<(Instant, String)>,
     next_id: i64,
 }
 
@@ -193,7 +194,12 @@ impl Client {
                 if r.read_exact(&mut body).is_err() {
                     return;
                 }
-                if tx.send(String::from_utf8(body).expect("UTF-8 body")).is_err() {
+                // Timed here, where it arrives, not after the hop to the measuring thread.
+                let arrived = Instant::now();
+                if tx
+                    .send((arrived, String::from_utf8(body).expect("UTF-8 body")))
+                    .is_err()
+                {
                     return;
                 }
             }
@@ -224,15 +230,15 @@ impl Client {
         id
     }
 
-    /// Read until `pred` holds for a message; the instant it arrived.
+    /// Read until `pred` holds for a message; the instant it arrived (read by the reader thread).
     fn wait(&mut self, what: &str, mut pred: impl FnMut(&str) -> bool) -> Instant {
         loop {
-            let msg = self
+            let (arrived, msg) = self
                 .rx
                 .recv_timeout(TIMEOUT)
                 .unwrap_or_else(|_| panic!("no {what} from the server"));
             if pred(&msg) {
-                return Instant::now();
+                return arrived;
             }
         }
     }
@@ -741,9 +747,13 @@ fn full_edit_latency(c: &mut Client, uri: &str, a: &str, b: &str, iterations: us
     let mut samples = Vec::with_capacity(iterations);
     for i in 0..warmup + iterations {
         let text = if i % 2 == 0 { b } else { a };
+        let version = i as i64 + 2;
         let sent = Instant::now();
-        c.change_full(uri, i as i64 + 2, text);
-        let got = c.wait_publish(uri, None);
+        c.change_full(uri, version, text);
+        // The publish of this version (agnix-lsp's publishes carry no version: its next one).
+        let got = c.wait("publishDiagnostics", |m| {
+            publish_of(m).is_some_and(|(u, v)| u == uri && v.is_none_or(|v| v == version))
+        });
         if i >= warmup {
             samples.push(ms(got - sent));
         }
