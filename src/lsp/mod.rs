@@ -103,7 +103,11 @@ pub fn run() -> i32 {
     let shutdown = Arc::new(AtomicBool::new(false));
     let flag = shutdown.clone();
     runtime.block_on(async move {
-        let mut builder = LspService::build(move |client| server::Backend::new(client, flag.clone()));
+        // Our own messages to stdout, serialized: the guard's replies and the diagnostics.
+        let (own_tx, own_rx) = tokio::sync::mpsc::unbounded_channel();
+        let publish_tx = own_tx.clone();
+        let mut builder =
+            LspService::build(move |client| server::Backend::new(client, flag.clone(), publish_tx.clone()));
         if std::env::var_os("AGENT_LSP_TEST_HOOKS").is_some_and(|v| v == "1") {
             builder = builder.custom_method("agentLsp/debugPanic", server::Backend::debug_panic);
         }
@@ -112,9 +116,8 @@ pub fn run() -> i32 {
         // stdin → guard → server → merge → stdout (see `transport`).
         let (server_in, guard_out) = tokio::io::duplex(1 << 16);
         let (merge_in, server_out) = tokio::io::duplex(1 << 16);
-        let (replies_tx, replies_rx) = tokio::sync::mpsc::unbounded_channel();
-        let input = tokio::spawn(transport::guard_input(stdio::input(), guard_out, replies_tx));
-        let output = tokio::spawn(transport::merge_output(merge_in, stdio::output(), replies_rx));
+        let input = tokio::spawn(transport::guard_input(stdio::input(), guard_out, own_tx));
+        let output = tokio::spawn(transport::merge_output(merge_in, stdio::output(), own_rx));
         Server::new(server_in, server_out, socket).serve(service).await;
         input.abort();
         // Let the last replies (the `shutdown` answer) reach stdout.

@@ -134,7 +134,7 @@ fn check(body: Vec<u8>) -> Result<Vec<u8>, Value> {
 pub async fn guard_input<R: AsyncRead + Unpin, W: AsyncWrite + Unpin>(
     input: R,
     mut to_server: W,
-    replies: mpsc::UnboundedSender<Value>,
+    replies: mpsc::UnboundedSender<Vec<u8>>,
 ) {
     let mut r = BufReader::new(input);
     while let Some(body) = read_frame(&mut r).await {
@@ -145,7 +145,7 @@ pub async fn guard_input<R: AsyncRead + Unpin, W: AsyncWrite + Unpin>(
                 }
             }
             Err(reply) => {
-                let _ = replies.send(reply);
+                let _ = replies.send(serde_json::to_vec(&reply).unwrap_or_default());
             }
         }
     }
@@ -153,11 +153,12 @@ pub async fn guard_input<R: AsyncRead + Unpin, W: AsyncWrite + Unpin>(
     let _ = to_server.shutdown().await;
 }
 
-/// Copy the server's frames to `output` whole, with our own replies written between them.
+/// Copy the server's frames to `output` whole, with our own messages (already serialized
+/// bodies: the guard's replies, the diagnostics the server publishes) written between them.
 pub async fn merge_output<R: AsyncRead + Unpin + Send + 'static, W: AsyncWrite + Unpin>(
     from_server: R,
     mut output: W,
-    mut replies: mpsc::UnboundedReceiver<Value>,
+    mut replies: mpsc::UnboundedReceiver<Vec<u8>>,
 ) {
     // Frames are read in their own task: reading is not cancellation-safe, channels are.
     let (frames_tx, mut frames) = mpsc::unbounded_channel::<Vec<u8>>();
@@ -180,8 +181,7 @@ pub async fn merge_output<R: AsyncRead + Unpin + Send + 'static, W: AsyncWrite +
             }
             reply = replies.recv(), if replies_open => {
                 match reply {
-                    Some(v) => {
-                        let body = serde_json::to_vec(&v).unwrap_or_default();
+                    Some(body) => {
                         if output.write_all(&frame(&body)).await.is_err() || output.flush().await.is_err() {
                             break;
                         }
