@@ -97,19 +97,18 @@ impl LineIndex {
         let bytes = text.as_bytes();
         let first = if text.starts_with(BOM) { BOM.len() } else { 0 };
         let mut starts = vec![first as u32];
-        let mut i = 0;
-        while i < bytes.len() {
+        // Line breaks found with memchr: a 200 kB config is indexed on every keystroke.
+        let mut after_cr = usize::MAX;
+        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
             match bytes[i] {
+                // The `\n` of a CRLF: its line started after the pair, recorded at the `\r`.
+                b'\n' if after_cr == i => starts.last_mut().map_or((), |s| *s = (i + 1) as u32),
                 b'\n' => starts.push((i + 1) as u32),
-                b'\r' => {
-                    if bytes.get(i + 1) == Some(&b'\n') {
-                        i += 1;
-                    }
+                _ => {
                     starts.push((i + 1) as u32);
+                    after_cr = i + 1;
                 }
-                _ => {}
             }
-            i += 1;
         }
         LineIndex {
             starts,
