@@ -24,11 +24,11 @@ mod common;
 
 use agent_lsp::analysis::Code;
 use agent_lsp::analysis::claude::{self, Source};
+use agent_lsp::analysis::command::CommandKind;
 use agent_lsp::analysis::diagnostic::apply;
 use agent_lsp::analysis::opencode::FileKind as OcKind;
-use agent_lsp::analysis::zuno;
-use agent_lsp::analysis::command::CommandKind;
 use agent_lsp::analysis::skill::SkillKind;
+use agent_lsp::analysis::zuno;
 use agent_lsp::analysis::{Dialect, FileKind, fix_all};
 use common::{checked, has};
 use libfuzzer_sys::fuzz_target;
