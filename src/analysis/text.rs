@@ -97,17 +97,11 @@ impl LineIndex {
         let bytes = text.as_bytes();
         let first = if text.starts_with(BOM) { BOM.len() } else { 0 };
         let mut starts = vec![first as u32];
-        // Line breaks found with memchr: a 200 kB config is indexed on every keystroke.
-        let mut after_cr = usize::MAX;
+        // Line breaks found with memchr: a 200 kB config is indexed on every keystroke. The `\r`
+        // of a CRLF is skipped: the line starts after its `\n`.
         for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
-            match bytes[i] {
-                // The `\n` of a CRLF: its line started after the pair, recorded at the `\r`.
-                b'\n' if after_cr == i => starts.last_mut().map_or((), |s| *s = (i + 1) as u32),
-                b'\n' => starts.push((i + 1) as u32),
-                _ => {
-                    starts.push((i + 1) as u32);
-                    after_cr = i + 1;
-                }
+            if !(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')) {
+                starts.push((i + 1) as u32);
             }
         }
         LineIndex {

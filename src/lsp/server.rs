@@ -34,7 +34,8 @@ pub struct Backend {
 pub struct Inner {
     client: Client,
     state: Mutex<Option<State>>,
-    tx: mpsc::UnboundedSender<Vec<Publish>>,
+    /// Serialized messages to the client, written between tower-lsp's frames, in order.
+    out: mpsc::UnboundedSender<Vec<u8>>,
     caps: Mutex<ClientFlags>,
 }
 
@@ -59,21 +60,11 @@ impl Backend {
     /// publish and serialize that again: with a thousand diagnostics in a file, most of a
     /// keystroke's time.)
     pub fn new(client: Client, shutdown_received: Arc<AtomicBool>, out: mpsc::UnboundedSender<Vec<u8>>) -> Backend {
-        let (tx, mut rx) = mpsc::unbounded_channel::<Vec<Publish>>();
-        tokio::spawn(async move {
-            while let Some(batch) = rx.recv().await {
-                for p in batch {
-                    if out.send(publish_body(p)).is_err() {
-                        return;
-                    }
-                }
-            }
-        });
         Backend {
             inner: Arc::new(Inner {
                 client,
                 state: Mutex::new(None),
-                tx,
+                out,
                 caps: Mutex::new(ClientFlags::default()),
             }),
             shutdown_received,
@@ -87,8 +78,9 @@ impl Backend {
     }
 }
 
-/// A `textDocument/publishDiagnostics` notification, serialized.
-fn publish_body(p: Publish) -> Vec<u8> {
+/// A `textDocument/publishDiagnostics` notification, serialized (`None` if it cannot be, which
+/// a frame of an empty body would only turn into the client's parse error).
+fn publish_body(p: Publish) -> Option<Vec<u8>> {
     #[derive(serde::Serialize)]
     struct Notification {
         jsonrpc: &'static str,
@@ -100,7 +92,7 @@ fn publish_body(p: Publish) -> Vec<u8> {
         method: "textDocument/publishDiagnostics",
         params: PublishDiagnosticsParams::new(p.uri, p.diagnostics, p.version),
     };
-    serde_json::to_vec(&n).unwrap_or_default()
+    serde_json::to_vec(&n).ok()
 }
 
 impl Inner {
@@ -112,8 +104,9 @@ impl Inner {
         }));
         match result {
             Ok(Some(publishes)) => {
-                if !publishes.is_empty() {
-                    let _ = self.tx.send(publishes);
+                // Sent in the order the handlers run (they never await while publishing).
+                for body in publishes.into_iter().filter_map(publish_body) {
+                    let _ = self.out.send(body);
                 }
             }
             Ok(None) => warn!("{what} before initialize; ignored"),
