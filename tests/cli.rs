@@ -860,29 +860,104 @@ fn check_without_a_path_checks_the_current_directory() {
     let out = check(ws.path(), &[]);
     assert_eq!(
         (out.status, out.stdout.as_str()),
-        (0, "no opencode files found to check\n")
+        (
+            0,
+            "no files found to check: nothing here that opencode, Claude Code or Zuno reads (agents, configs, commands, skills)\n"
+        )
     );
 }
 
 #[test]
-fn unreadable_files_are_warned_about_on_stderr() {
-    // A binary opencode.json is skipped with a warning; with nothing else to check that is an
-    // I/O failure (2), next to a readable file it is not.
-    let ws = workspace(&[("opencode.json", "{\"a\":\0}")]);
-    let out = check(ws.path(), &["--format", "json"]);
-    assert_eq!(out.status, 2, "{out:#?}");
+fn files_agent_lsp_does_not_analyse_are_findings_in_every_format() {
+    // A binary opencode.json, an opencode agent over 4 MiB and a Claude Code agent over 4 MiB:
+    // each is a finding on its own file (the Claude one an error, since Claude Code skips agent
+    // files over 1 MiB), in every format, and nothing goes to stderr.
+    let big = format!("---\ndescription: huge\n---\n{}", "x".repeat(5 << 20));
+    let ws = workspace(&[
+        ("opencode.json", "{\"a\":\0}"),
+        (".opencode/agents/huge.md", &big),
+        (".claude/agents/huge.md", &big),
+    ]);
+    let (status, report) = check_json(ws.path(), &[]);
+    assert_eq!(status, 1, "{report:#}");
+    let found: Vec<(String, String, String, u64)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["path"].as_str().unwrap().to_string(),
+                d["code"].as_str().unwrap().to_string(),
+                d["severity"].as_str().unwrap().to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let expected = |p: &str, sev: &str| (p.to_string(), "unchecked-file".to_string(), sev.to_string(), 1);
     assert_eq!(
-        out.stderr,
-        "agent-lsp: warning: opencode.json: binary file (contains NUL bytes); skipped\n"
+        found,
+        [
+            expected(".claude/agents/huge.md", "error"),
+            expected(".opencode/agents/huge.md", "warning"),
+            expected("opencode.json", "warning"),
+        ]
     );
-    let report: Value = serde_json::from_str(&out.stdout).expect("stdout is still the JSON report");
-    assert_eq!(report, serde_json::json!({"files": 0, "diagnostics": []}));
+    assert_eq!(report["files"], 3);
+    let messages: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "agent-lsp did not analyse this file: it is 5.0 MiB (5242906 bytes), over the 4 MiB agent-lsp reads; Claude Code skips agent files over 1 MiB, so this agent does not load",
+            "agent-lsp did not analyse this file: it is 5.0 MiB (5242906 bytes), over the 4 MiB agent-lsp reads; opencode still reads it, so whatever it defines is unchecked and unknown to the other checks",
+            "agent-lsp did not analyse this file: it holds NUL bytes (a binary file); opencode still reads it, so whatever it defines is unchecked and unknown to the other checks",
+        ]
+    );
+    for (format, each) in [
+        ("human", "unchecked-file"),
+        ("github", "unchecked-file"),
+        ("sarif", "\"ruleId\": \"unchecked-file\""),
+    ] {
+        let out = check(ws.path(), &["--format", format]);
+        assert_eq!(out.status, 1, "{format}");
+        assert_eq!(out.stderr, "", "{format}");
+        assert_eq!(out.stdout.matches(each).count(), 3, "{format}: {}", out.stdout);
+    }
 
-    write_files(ws.path(), &[(".opencode/agents/rev.md", CLEAN_AGENT)]);
+    // Alone, a skipped file is still a file checked: a warning, exit 0 (1 with --deny-warnings).
+    let ws = workspace(&[("opencode.json", "{\"a\":\0}")]);
     let out = check(ws.path(), &[]);
     assert_eq!(out.status, 0, "{out:#?}");
-    assert_eq!(out.stdout, "ok: 1 file checked, no problems\n");
-    assert!(out.stderr.contains("opencode.json: binary file"), "{}", out.stderr);
+    assert!(
+        out.stdout.ends_with("Found 1 warning in 1 of 1 file checked\n"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(check(ws.path(), &["--deny-warnings"]).status, 1);
+}
+
+#[test]
+fn a_global_dir_that_does_not_exist_is_an_error() {
+    let ws = workspace(&[(".opencode/agents/rev.md", CLEAN_AGENT)]);
+    for args in [
+        &["check", "--global-dir", "nope"][..],
+        &["explain", "--global-dir", "nope"][..],
+    ] {
+        let out = agent_lsp(ws.path(), args);
+        assert_eq!(out.status, 2, "{args:?}");
+        assert_eq!(out.stdout, "", "{args:?}");
+        assert_eq!(
+            out.stderr, "agent-lsp: error: --global-dir nope: no such directory\n",
+            "{args:?}"
+        );
+    }
+    let out = agent_lsp(ws.path(), &["check", "--global-dir", ".opencode/agents/rev.md"]);
+    assert_eq!(out.status, 2);
+    assert!(out.stderr.ends_with("rev.md: not a directory\n"), "{}", out.stderr);
 }
 
 // ---------------------------------------------------------------------------------------------

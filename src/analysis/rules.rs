@@ -307,6 +307,16 @@ and a directive without codes (a blanket `agent-lsp: ignore` is not supported: n
 This rule itself cannot be suppressed; the fix removes the unused code, or the whole comment.",
         "mode: subagent  # agent-lsp: ignore[unknown-key]\n",
         "mode: subagent\n";
+    UncheckedFile = "unchecked-file", Warning, Works, [],
+        "A file a runtime reads that agent-lsp did not analyse: over 4 MiB, binary, or unreadable.",
+        "agent-lsp reads files of up to 4 MiB that hold text; a larger file, one with NUL bytes, or \
+one it cannot open is not analysed, so none of its mistakes are reported and the agents it \
+defines are unknown to the cross-file checks (`default_agent`, `Agent(<type>)`, `explain`). The \
+runtime still reads it: opencode and Zuno load whatever text they find; Claude Code skips an \
+agent file over 1 MiB (then this is an error, since the agent does not load). The message gives \
+the reason and the size.",
+        "# .opencode/agents/huge.md: 5 MB of generated examples after the frontmatter\n",
+        "# keep the examples in a file the agent reads, and the agent file small\n";
 }
 
 impl Code {
@@ -341,7 +351,7 @@ impl Code {
             | Code::IgnoredField => &[Claude],
             Code::MisplacedSkill | Code::NameMismatch | Code::DuplicateSkill => &[OpenCode, Claude, Zuno],
             Code::UnknownSkill => &[OpenCode, Claude],
-            Code::UnusedSuppression => &[OpenCode, Claude, Zuno],
+            Code::UnusedSuppression | Code::UncheckedFile => &[OpenCode, Claude, Zuno],
         }
     }
 }

@@ -151,6 +151,9 @@ pub fn main() -> i32 {
         Command::Check(args) => check(args),
         Command::Serve { .. } => crate::lsp::run(),
         Command::Explain(a) => {
+            if let Err(code) = global_dir_exists(a.global_dir.as_deref()) {
+                return code;
+            }
             if a.check.is_some() && a.agent.is_none() {
                 eprintln!("agent-lsp: error: --check needs an AGENT");
                 return 2;
@@ -197,13 +200,8 @@ pub fn main() -> i32 {
 }
 
 fn check(args: CheckArgs) -> i32 {
-    if let Some(dir) = &args.global_dir
-        && !dir.is_dir()
-    {
-        eprintln!(
-            "agent-lsp: warning: --global-dir {}: not a directory; no global configuration is read",
-            dir.display()
-        );
+    if let Err(code) = global_dir_exists(args.global_dir.as_deref()) {
+        return code;
     }
     let options = Options::from_env(args.no_global, args.global_dir);
     let mut ws = match Workspace::load(&args.paths, &options) {
@@ -267,6 +265,26 @@ fn check(args: CheckArgs) -> i32 {
     std::mem::forget(diags);
     std::mem::forget(ws);
     status
+}
+
+/// `--global-dir DIR` must name a directory: a typo would otherwise read no global
+/// configuration without a word. Returns the exit status on failure.
+fn global_dir_exists(dir: Option<&std::path::Path>) -> Result<(), i32> {
+    match dir {
+        Some(dir) if !dir.is_dir() => {
+            eprintln!(
+                "agent-lsp: error: --global-dir {}: {}",
+                dir.display(),
+                if dir.exists() {
+                    "not a directory"
+                } else {
+                    "no such directory"
+                }
+            );
+            Err(2)
+        }
+        _ => Ok(()),
+    }
 }
 
 /// `check --fix`: apply the safe fixes of every reported file on disk, in two rounds. First each

@@ -105,7 +105,10 @@ pub fn human(ws: &Workspace, diags: &[(usize, Diagnostic)], color: bool) -> Stri
             if excluded == 1 { "is" } else { "are" }
         );
     } else if diags.is_empty() && files == 0 {
-        let _ = writeln!(out, "no opencode files found to check");
+        let _ = writeln!(
+            out,
+            "no files found to check: nothing here that opencode, Claude Code or Zuno reads (agents, configs, commands, skills)"
+        );
     } else if diags.is_empty() {
         let _ = writeln!(
             out,

@@ -405,6 +405,14 @@ impl State {
                 self.ws.set_in_scope(id, in_scope);
                 self.refresh(&[id])
             }
+            Err(why) if path.exists() => {
+                // Back to a file on disk that agent-lsp does not analyse (too large, binary).
+                let f = &self.ws.files[id];
+                let (kind, role, in_scope) = (f.kind.clone(), f.role.clone(), self.is_in_roots(&path));
+                self.ws.add_unread(&path, kind, role, in_scope, &why);
+                self.ws.set_in_scope(id, in_scope);
+                self.refresh(&[id])
+            }
             _ => {
                 self.ws.remove(&path);
                 let mut out = self.refresh(&[]);
@@ -486,7 +494,12 @@ impl State {
                     self.uris.entry(id).or_insert(ev.uri.clone());
                     touched.push(id);
                 }
-                Err(e) => warn!("{}: {e}", path.display()),
+                Err(why) => {
+                    let in_scope = self.is_in_roots(&path);
+                    let id = self.ws.add_unread(&path, kind, role, in_scope, &why);
+                    self.uris.entry(id).or_insert(ev.uri.clone());
+                    touched.push(id);
+                }
             }
         }
         if other_files {

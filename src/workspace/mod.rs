@@ -469,16 +469,40 @@ impl Workspace {
         }
         let (text, problem) = match read_text(path) {
             Ok(r) => r,
-            Err(e) => {
-                self.errors.push((path.to_path_buf(), e));
-                return None;
-            }
+            Err(why) => return Some(self.add_unread(path, kind, role, in_scope, &why)),
         };
         let id = self.upsert(path, kind, role, text, in_scope);
         if let Some(problem) = problem {
             self.files[id].analysis.diagnostics.insert(0, problem);
         }
         Some(id)
+    }
+
+    /// Add a file that could not be analysed (too large, binary, unreadable): it is in the
+    /// workspace with no text and one `unchecked-file` diagnostic, so that every report and the
+    /// editor account for it.
+    pub fn add_unread(&mut self, path: &Path, kind: FileKind, role: Role, in_scope: bool, why: &Unread) -> usize {
+        let analysis = FileAnalysis {
+            diagnostics: vec![unchecked_file(&kind, why)],
+            ..FileAnalysis::default()
+        };
+        self.upsert_analyzed(
+            path,
+            kind,
+            role,
+            String::new(),
+            (analysis, LineIndex::new("")),
+            in_scope,
+        )
+    }
+
+    /// The reason a loaded file was not analysed, if it was not.
+    pub fn unread(&self, id: usize) -> Option<&Diagnostic> {
+        let f = &self.files[id];
+        f.text
+            .is_empty()
+            .then(|| f.analysis.diagnostics.iter().find(|d| d.code == Code::UncheckedFile))
+            .flatten()
     }
 
     /// What a path is to opencode, given the roots and user directories of this workspace:
@@ -704,7 +728,7 @@ impl Workspace {
             }
             return;
         }
-        type Read = Result<(String, Option<Diagnostic>, FileAnalysis, LineIndex), String>;
+        type Read = Result<(String, Option<Diagnostic>, FileAnalysis, LineIndex), Unread>;
         let work = |(p, kind, ..): &(PathBuf, FileKind, Role, bool)| -> Read {
             let (text, problem) = read_text(p)?;
             let analysis = analysis::analyze(kind, &text);
@@ -730,7 +754,9 @@ impl Workspace {
                         self.files[id].analysis.diagnostics.insert(0, problem);
                     }
                 }
-                Err(e) => self.errors.push((p, e)),
+                Err(why) => {
+                    self.add_unread(&p, kind, role, in_scope, &why);
+                }
             }
         }
     }
@@ -1621,20 +1647,80 @@ fn explicit_role(path: &Path) -> Option<(FileKind, Role)> {
     Some((kind.into(), role))
 }
 
+/// Why a file was not analysed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unread {
+    /// Over [`MAX_FILE_SIZE`]: the size in bytes.
+    TooLarge(u64),
+    /// NUL bytes in its first 8 KiB.
+    Binary,
+    /// It could not be read (the operating system's reason).
+    Io(String),
+}
+
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unread::TooLarge(n) => write!(
+                f,
+                "file is {n} bytes, larger than the {MAX_FILE_SIZE} bytes agent-lsp analyses; skipped"
+            ),
+            Unread::Binary => f.write_str("binary file (contains NUL bytes); skipped"),
+            Unread::Io(e) => f.write_str(e),
+        }
+    }
+}
+
+/// The `unchecked-file` diagnostic of a file agent-lsp did not analyse, saying what the runtime
+/// that reads it does with it. On the file's start: the whole file is its subject.
+pub fn unchecked_file(kind: &FileKind, why: &Unread) -> Diagnostic {
+    let reason = match why {
+        Unread::TooLarge(n) => format!(
+            "agent-lsp did not analyse this file: it is {} MiB ({n} bytes), over the {} MiB agent-lsp reads",
+            mib(*n),
+            MAX_FILE_SIZE >> 20
+        ),
+        Unread::Binary => "agent-lsp did not analyse this file: it holds NUL bytes (a binary file)".to_string(),
+        Unread::Io(e) => format!("agent-lsp could not read this file ({e})"),
+    };
+    let d = Diagnostic::new(Code::UncheckedFile, Span::new(0, 0), String::new());
+    match kind {
+        // Claude Code skips an agent file over 1 MiB (spec §7.1): the agent does not load.
+        FileKind::Claude(_) if matches!(why, Unread::TooLarge(n) if *n > claude::MAX_BYTES as u64) => {
+            let message = format!("{reason}; Claude Code skips agent files over 1 MiB, so this agent does not load");
+            Diagnostic { message, ..d }
+                .with_severity(analysis::Severity::Error)
+                .with_effect(analysis::Effect::FileIgnored)
+        }
+        FileKind::ProjectFile => Diagnostic {
+            message: format!("{reason}; its settings are not applied"),
+            ..d
+        },
+        _ => Diagnostic {
+            message: format!(
+                "{reason}; {} still reads it, so whatever it defines is unchecked and unknown to the other checks",
+                kind.dialect().product()
+            ),
+            ..d
+        },
+    }
+}
+
+/// Bytes in MiB with one decimal.
+fn mib(n: u64) -> String {
+    format!("{:.1}", n as f64 / (1u64 << 20) as f64)
+}
+
 /// Read a file as text, with guards: too large or binary is an error; invalid UTF-8 is read
 /// lossily with a diagnostic at the first bad byte.
-pub fn read_text(path: &Path) -> Result<(String, Option<Diagnostic>), String> {
-    let meta = fs::metadata(path).map_err(|e| e.to_string())?;
+pub fn read_text(path: &Path) -> Result<(String, Option<Diagnostic>), Unread> {
+    let meta = fs::metadata(path).map_err(|e| Unread::Io(e.to_string()))?;
     if meta.len() > MAX_FILE_SIZE {
-        return Err(format!(
-            "file is {} bytes, larger than the {} bytes agent-lsp analyses; skipped",
-            meta.len(),
-            MAX_FILE_SIZE
-        ));
+        return Err(Unread::TooLarge(meta.len()));
     }
-    let bytes = fs::read(path).map_err(|e| e.to_string())?;
+    let bytes = fs::read(path).map_err(|e| Unread::Io(e.to_string()))?;
     if bytes[..bytes.len().min(8192)].contains(&0) {
-        return Err("binary file (contains NUL bytes); skipped".into());
+        return Err(Unread::Binary);
     }
     match String::from_utf8(bytes) {
         Ok(text) => Ok((text, None)),
