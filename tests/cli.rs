@@ -1229,8 +1229,41 @@ fn global_dir_agents_resolve() {
 }
 
 #[test]
-fn global_files_are_not_reported() {
+fn global_files_are_not_reported_but_a_refusal_is_summarised() {
     let root = project_using_global_helper();
+    let project = root.path().join("project");
+    let global = root.path().join("global");
+    let run = |format: &str| {
+        agent_lsp(
+            &project,
+            &["check", "--format", format, "--global-dir", global.to_str().unwrap()],
+        )
+    };
+    // Warnings only (an unknown key in an agent and in the config): nothing is reported.
+    write_files(
+        root.path(),
+        &[
+            (
+                "global/agents/helper.md",
+                "---\ndescription: Helps\nmode: primary\ntemprature: 1\n---\nYou help.\n",
+            ),
+            ("global/opencode.json", "{\n  \"agnet\": {}\n}\n"),
+        ],
+    );
+    for format in ["human", "json", "github"] {
+        let out = run(format);
+        assert_eq!(out.status, 0, "{format}: {out:#?}");
+        assert_eq!(out.stderr, "", "{format}");
+        match format {
+            "human" => assert_eq!(out.stdout, "ok: 2 files checked, no problems\n"),
+            "json" => assert_eq!(
+                serde_json::from_str::<Value>(&out.stdout).unwrap(),
+                serde_json::json!({"files": 2, "diagnostics": []})
+            ),
+            _ => assert_eq!(out.stdout, ""),
+        }
+    }
+    // Errors that make opencode refuse to start in every project: one finding, on the first.
     write_files(
         root.path(),
         &[
@@ -1245,24 +1278,41 @@ fn global_files_are_not_reported() {
             ),
         ],
     );
-    let project = root.path().join("project");
-    let global = root.path().join("global");
-    for format in ["human", "json", "github"] {
-        let out = agent_lsp(
+    let out = run("json");
+    assert_eq!(out.status, 1, "{out:#?}");
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let diags = report["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1, "{report:#}");
+    let d = &diags[0];
+    assert!(d["path"].as_str().unwrap().ends_with("global/opencode.json"), "{d:#}");
+    assert_eq!(
+        (
+            d["range"]["start"]["line"].as_u64(),
+            d["range"]["start"]["column"].as_u64()
+        ),
+        (Some(3), Some(20))
+    );
+    assert_eq!(d["code"], "invalid-type");
+    assert_eq!(d["effect"], "refuses-to-start");
+    assert_eq!(
+        d["message"],
+        "the global configuration has 5 errors that make opencode refuse to start in every project; the first: `default_agent` must be a string (an agent name), got a number (5); opencode refuses to load the configuration"
+    );
+    // `--effect` still filters it.
+    assert_eq!(
+        agent_lsp(
             &project,
-            &["check", "--format", format, "--global-dir", global.to_str().unwrap()],
-        );
-        assert_eq!(out.status, 0, "{format}: {out:#?}");
-        assert_eq!(out.stderr, "", "{format}");
-        match format {
-            "human" => assert_eq!(out.stdout, "ok: 2 files checked, no problems\n"),
-            "json" => assert_eq!(
-                serde_json::from_str::<Value>(&out.stdout).unwrap(),
-                serde_json::json!({"files": 2, "diagnostics": []})
-            ),
-            _ => assert_eq!(out.stdout, ""),
-        }
-    }
+            &[
+                "check",
+                "--effect",
+                "value-ignored",
+                "--global-dir",
+                global.to_str().unwrap()
+            ]
+        )
+        .status,
+        0
+    );
 }
 
 #[test]

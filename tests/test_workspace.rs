@@ -115,6 +115,7 @@ fn summary() {
         .claude/agents/bad-values.md:11:1 duplicate-key
         .claude/agents/bad-values.md:12:12 invalid-value
         .claude/agents/bad-values.md:13:10 unknown-skill
+        .claude/agents/binary.md:1:1 unchecked-file
         .claude/agents/broken-yaml.md:4:10 syntax-error
         .claude/agents/extra/draft.md:1:1 missing-field
         .claude/agents/extra/fixer-copy.md:2:7 duplicate-agent
@@ -132,6 +133,7 @@ fn summary() {
         .opencode/agents/bad-color.md:4:8 invalid-color
         .opencode/agents/bad-mode.md:3:7 invalid-value
         .opencode/agents/bad-model.md:4:8 invalid-model
+        .opencode/agents/binary.md:1:1 unchecked-file
         .opencode/agents/broken-yaml.md:7:5 syntax-error
         .opencode/agents/dead-permissions.md:5:3 unknown-permission
         .opencode/agents/dead-permissions.md:6:3 unknown-permission
@@ -162,6 +164,7 @@ fn summary() {
         .opencode/skills/changelog/SKILL.md:2:7 duplicate-skill
         .opencode/skills/release-notes/SKILL.md:2:7 missing-field
         .zuno/agents/bad-yaml.md:4:1 syntax-error
+        .zuno/agents/binary.md:1:1 unchecked-file
         .zuno/agents/docs-copy.md:2:7 duplicate-agent
         .zuno/agents/prompt-in-frontmatter.md:4:1 prompt-overridden
         .zuno/agents/prompt-in-frontmatter.md:4:56 unused-suppression

@@ -219,6 +219,7 @@ fn check(args: CheckArgs) -> i32 {
         }
     }
     let mut diags = ws.take_diagnostics();
+    diags.extend(ws.global_refusal());
     if !args.effect.is_empty() {
         diags.retain(|(_, d)| args.effect.contains(&d.effect));
     }

@@ -1539,6 +1539,49 @@ impl Workspace {
             .collect()
     }
 
+    /// One finding for the user's global configuration when it makes a runtime refuse to
+    /// start: it is read in every project but not reported on, so without this `check` would say
+    /// `ok` while the runtime cannot start. On the first such error, with the count.
+    pub fn global_refusal(&self) -> Option<(usize, Diagnostic)> {
+        let o = &self.options;
+        let global: Vec<&Path> = [
+            &o.global_dir,
+            &o.home_dot_opencode,
+            &o.config_dir,
+            &o.config_file,
+            &o.zuno_global,
+        ]
+        .into_iter()
+        .flatten()
+        .map(PathBuf::as_path)
+        .collect();
+        let mut found: Vec<(usize, &Diagnostic)> = Vec::new();
+        for (id, f) in self.files.iter().enumerate() {
+            if !f.live || f.in_scope || !global.iter().any(|g| f.path.starts_with(g)) {
+                continue;
+            }
+            found.extend(
+                f.analysis
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == analysis::Severity::Error && d.effect == analysis::Effect::RefusesToStart)
+                    .map(|d| (id, d)),
+            );
+        }
+        let (id, first) = *found.first()?;
+        let n = found.len();
+        let product = self.files[id].kind.dialect().product();
+        let mut d = first.clone();
+        d.message = format!(
+            "the global configuration has {n} error{} that make{} {product} refuse to start in every project; the first: {}",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "s" } else { "" },
+            first.message
+        );
+        d.fix = None;
+        Some((id, d))
+    }
+
     /// The files reported on: in scope, and not left out by a project file.
     pub fn files_in_scope(&self) -> usize {
         (0..self.files.len())
