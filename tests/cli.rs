@@ -1913,7 +1913,7 @@ fn project_file_dialects_apply_to_explain() {
         !out.contains("Claude Code agents") && out.contains(".opencode/agents/a.md"),
         "{out}"
     );
-    assert!(list(&["--dialect", "claude"]).contains("`c`"));
+    assert!(list(&["--dialect", "claude"]).contains("\nc  "));
 }
 
 // ---------------------------------------------------------------------------------------------

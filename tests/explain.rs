@@ -319,13 +319,30 @@ fn check_answers_one_question_with_the_deciding_rule() {
 #[test]
 fn human_card_lists_fields_sources_and_permissions() {
     let t = project();
-    let (code, out, _) = explain(t.path(), &["rev"]);
+    let (code, out, _) = explain(t.path(), &["rev", "--format", "markdown"]);
     assert_eq!(code, 0);
-    assert!(out.contains("### `rev`: subagent agent"), "{out}");
+    assert!(out.contains("### `rev`: opencode subagent"), "{out}");
     assert!(
         out.contains("| temperature | 0.3 | .opencode/agents/rev.md:2:14 |"),
         "{out}"
     );
+    // On a terminal (the default format) the same card is rendered: no Markdown markers, the
+    // table in aligned columns (colour only on a terminal without NO_COLOR).
+    let (code, rendered, _) = explain(t.path(), &["rev"]);
+    assert_eq!(code, 0);
+    assert!(rendered.starts_with("rev: opencode subagent\n"), "{rendered}");
+    assert!(
+        !rendered.contains("**") && !rendered.contains('`') && !rendered.contains("|---|"),
+        "{rendered}"
+    );
+    assert!(!rendered.contains('\x1b'), "{rendered}");
+    let row = rendered.lines().find(|l| l.starts_with("temperature ")).unwrap();
+    let header = rendered.lines().find(|l| l.starts_with("setting ")).unwrap();
+    assert_eq!(
+        row.split_whitespace().collect::<Vec<_>>(),
+        ["temperature", "0.3", ".opencode/agents/rev.md:2:14"]
+    );
+    assert_eq!(row.find("0.3"), header.find("value"), "{rendered}");
     // Decision first: the permission summary, then the settings, then every rule in order.
     let summary = out.find("- `bash`: **ask**, except `git push *`: deny").expect(&out);
     let settings = out.find("| temperature |").expect(&out);
@@ -436,7 +453,7 @@ fn claude_project() -> tempfile::TempDir {
 #[test]
 fn claude_agent_card_and_json() {
     let t = claude_project();
-    let (code, out, err) = explain(t.path(), &["reviewer"]);
+    let (code, out, err) = explain(t.path(), &["reviewer", "--format", "markdown"]);
     assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(
         out,
@@ -482,9 +499,12 @@ fn a_name_in_both_dialects() {
         ".opencode/agents/reviewer.md",
         "---\nmode: subagent\n---\nReview.\n",
     );
-    let (code, out, _) = explain(t.path(), &["reviewer"]);
+    let (code, out, _) = explain(t.path(), &["reviewer", "--format", "markdown"]);
     assert_eq!(code, 0);
-    assert!(out.starts_with("opencode:\n\n### `reviewer`: subagent agent"), "{out}");
+    assert!(
+        out.starts_with("opencode:\n\n### `reviewer`: opencode subagent"),
+        "{out}"
+    );
     assert!(
         out.contains("\nClaude Code:\n\n### `reviewer`: Claude Code agent"),
         "{out}"
@@ -555,7 +575,7 @@ fn zuno_project() -> tempfile::TempDir {
 #[test]
 fn zuno_agent_card_and_json() {
     let t = zuno_project();
-    let (code, out, err) = explain(t.path(), &["lead"]);
+    let (code, out, err) = explain(t.path(), &["lead", "--format", "markdown"]);
     assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(
         out,
@@ -579,10 +599,7 @@ fn zuno_agent_card_and_json() {
     // A built-in, and the list with the project's agents.
     let (code, out, _) = explain(t.path(), &["fixer", "--dialect", "zuno"]);
     assert_eq!(code, 0);
-    assert!(
-        out.starts_with("### `fixer`: Zuno subagent agent (built-in)\n"),
-        "{out}"
-    );
+    assert!(out.starts_with("fixer: Zuno subagent (built-in)\n"), "{out}");
     let (_, out, _) = explain(t.path(), &["--format", "json", "--dialect", "zuno"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let names: Vec<&str> = v
@@ -725,7 +742,7 @@ fn explain_says_first_when_the_runtime_refuses_or_leaves_files_out() {
     let t = project();
     let (code, out, err) = explain(t.path(), &["rev"]);
     assert_eq!((code, err.as_str()), (0, ""));
-    assert!(out.starts_with("### `rev`"), "{out}");
+    assert!(out.starts_with("rev: opencode subagent"), "{out}");
 }
 
 #[test]

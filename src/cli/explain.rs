@@ -15,6 +15,10 @@ pub struct Args {
     pub agent: Option<String>,
     pub root: PathBuf,
     pub json: bool,
+    /// Cards as Markdown (as the editor shows them) instead of rendered for the terminal.
+    pub markdown: bool,
+    /// ANSI styles allowed (a terminal, no `NO_COLOR`).
+    pub color: bool,
     pub options: Options,
     pub check: Option<(String, String)>,
     /// Only this dialect's agents.
@@ -97,6 +101,44 @@ fn suggestions<'a>(name: &str, names: impl Iterator<Item = &'a str>, closest: Op
     }
     let list: Vec<String> = all.iter().map(|n| format!("`{n}`")).collect();
     format!(" Did you mean {}?", list.join(" or "))
+}
+
+/// The first line of a description, cut to 60 characters.
+fn first_line(d: Option<&str>) -> String {
+    let line = d.unwrap_or("").lines().next().unwrap_or("").trim();
+    let mut out: String = line.chars().take(60).collect();
+    if line.chars().count() > 60 {
+        out.push('…');
+    }
+    out
+}
+
+/// Rows in columns two spaces apart, as the opencode list is; no trailing spaces.
+fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
+    use unicode_width::UnicodeWidthStr;
+    let mut widths = header.map(|h| h.width());
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.width());
+        }
+    }
+    let mut out = String::new();
+    let mut line = |cells: Vec<&str>| {
+        let mut l = String::new();
+        for (i, cell) in cells.iter().enumerate() {
+            l.push_str(cell);
+            if i + 1 < N {
+                l.push_str(&" ".repeat(widths[i].saturating_sub(cell.width()) + 2));
+            }
+        }
+        out.push_str(l.trim_end());
+        out.push('\n');
+    };
+    line(header.to_vec());
+    for row in rows {
+        line(row.iter().map(String::as_str).collect());
+    }
+    out
 }
 
 /// A finding that makes a runtime refuse the configuration or leave a file out, or a file
@@ -338,7 +380,10 @@ pub fn run(args: Args) -> i32 {
         Default::default()
     };
     let no_ids: Vec<usize> = Vec::new();
-    let claude_ids: Vec<usize> = claude_files.iter().map(|f| f.file).collect();
+    // Every Claude Code agent file, those agent-lsp did not read included.
+    let claude_ids: Vec<usize> = (0..ws.files.len())
+        .filter(|&id| matches!(ws.files[id].kind, crate::analysis::FileKind::Claude(_)))
+        .collect();
     let problems = problems(
         &ws,
         if wants(Dialect::OpenCode) { &view } else { &no_ids },
@@ -429,33 +474,44 @@ pub fn run(args: Args) -> i32 {
                 let marked = |a: &EffectiveAgent| !opencode_problems(a).is_empty();
                 print!("{}", card::list(&agents, &wi, &marked));
             }
-            if !zuno_agents.is_empty() {
-                println!("\nZuno agents:\n");
-                for a in zuno_agents.values().filter(|a| !a.flag("disable") && !a.flag("hidden")) {
-                    let d: String = a.str("description").unwrap_or("").chars().take(80).collect();
+            let zuno_rows: Vec<[String; 4]> = zuno_agents
+                .values()
+                .filter(|a| !a.flag("disable") && !a.flag("hidden"))
+                .map(|a| {
                     let at = a.definitions.last().map(|s| wi(*s)).unwrap_or_default();
-                    println!("- `{}` ({}, {at}): {d}", a.name, a.mode());
-                }
+                    [
+                        a.name.clone(),
+                        a.mode().to_string(),
+                        at,
+                        first_line(a.str("description")),
+                    ]
+                })
+                .collect();
+            if !zuno_rows.is_empty() {
+                println!("\nZuno agents:\n");
+                print!("{}", table(["name", "mode", "defined in", "description"], &zuno_rows));
             }
-            if !claude_agents.is_empty() {
-                println!("\nClaude Code agents:\n");
-                for (n, f) in &claude_agents {
-                    let d = f
-                        .agent
-                        .description
-                        .as_deref()
-                        .unwrap_or("")
-                        .lines()
-                        .next()
-                        .unwrap_or("");
-                    let d: String = d.chars().take(80).collect();
+            let claude_rows: Vec<[String; 4]> = claude_agents
+                .iter()
+                .map(|(n, f)| {
                     let at = claude_definers(n)
                         .into_iter()
                         .next()
                         .map(|d| d.location)
                         .unwrap_or_default();
-                    println!("- `{n}` ({at}): {d}");
-                }
+                    let model = f
+                        .agent
+                        .setting("model")
+                        .map_or("(inherit)".to_string(), |s| s.value.to_string());
+                    [n.clone(), model, at, first_line(f.agent.description.as_deref())]
+                })
+                .collect();
+            if !claude_rows.is_empty() {
+                println!("\nClaude Code agents:\n");
+                print!(
+                    "{}",
+                    table(["name", "model", "defined in", "description"], &claude_rows)
+                );
             }
         }
         return status(&all_dialects);
@@ -523,6 +579,14 @@ pub fn run(args: Args) -> i32 {
     }
     let claude_agent = claude_agent.filter(|_| dialects.contains(&Dialect::Claude));
     let zuno_agent = zuno_agent.filter(|_| dialects.contains(&Dialect::Zuno));
+    // A card is Markdown; on a terminal it is rendered, with `--format markdown` it is not.
+    let show = |md: String| {
+        if args.markdown {
+            md
+        } else {
+            super::term::render(&md, args.color)
+        }
+    };
     let labelled = dialects.len() > 1;
     say_banner(if args.json || args.check.is_some() {
         None
@@ -560,7 +624,7 @@ pub fn run(args: Args) -> i32 {
         && labelled
     {
         header("opencode");
-        print!("{}", card::card(a, &wi, &[]));
+        print!("{}", show(card::card(a, &wi, &[])));
     }
     if let Some(c) = claude_agent {
         let defs = claude_definers(name);
@@ -570,7 +634,7 @@ pub fn run(args: Args) -> i32 {
             v["problems"] = problems_json(problems_of(&problems, Dialect::Claude, &[c.file]));
             println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         } else {
-            print!("{}", claude::card::card(c.agent, name, &defs));
+            print!("{}", show(claude::card::card(c.agent, name, &defs)));
         }
     }
     if let Some(z) = zuno_agent {
@@ -580,7 +644,7 @@ pub fn run(args: Args) -> i32 {
             v["problems"] = problems_json(problems_of(&problems, Dialect::Zuno, &zuno_files_of(z)));
             println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         } else {
-            print!("{}", zuno::card::card(z, &wi));
+            print!("{}", show(zuno::card::card(z, &wi)));
         }
     }
     let Some(agent) = agent.filter(|_| !labelled) else {
@@ -628,7 +692,7 @@ pub fn run(args: Args) -> i32 {
                 v["problems"] = problems_json(opencode_problems(agent));
                 println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             } else {
-                print!("{}", card::card(agent, &wi, &[]));
+                print!("{}", show(card::card(agent, &wi, &[])));
             }
         }
     }

@@ -4,6 +4,7 @@ pub mod explain;
 pub mod matrix;
 pub mod render;
 pub mod sarif;
+pub mod term;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -87,8 +88,8 @@ struct ExplainArgs {
     /// The project directory opencode would start in.
     #[arg(long, default_value = ".")]
     root: PathBuf,
-    /// Output format: `human` (the default) or `json`; for `--graph`, `mermaid` (the default),
-    /// `dot` or `json`.
+    /// Output format: `human` (the default: rendered for the terminal), `markdown` (the card as
+    /// the editor shows it) or `json`; for `--graph`, `mermaid` (the default), `dot` or `json`.
     #[arg(long, value_enum)]
     format: Option<ExplainFormat>,
     /// Do not read the user's global opencode configuration.
@@ -123,6 +124,8 @@ enum DialectArg {
 #[derive(Clone, Copy, ValueEnum)]
 enum ExplainFormat {
     Human,
+    // A card as the editor shows it (Markdown), not rendered for the terminal.
+    Markdown,
     Json,
     Mermaid,
     Dot,
@@ -159,6 +162,10 @@ pub fn main() -> i32 {
                 return 2;
             }
             let view = match (a.matrix, a.graph, a.format) {
+                (true, _, Some(ExplainFormat::Markdown)) | (_, true, Some(ExplainFormat::Markdown)) => {
+                    eprintln!("agent-lsp: error: --format markdown is for a card or the list, not --matrix or --graph");
+                    return 2;
+                }
                 (false, false, Some(ExplainFormat::Mermaid | ExplainFormat::Dot)) => {
                     eprintln!("agent-lsp: error: --format mermaid and dot need --graph");
                     return 2;
@@ -185,6 +192,8 @@ pub fn main() -> i32 {
                 agent: a.agent,
                 root: a.root,
                 json: matches!(a.format, Some(ExplainFormat::Json)),
+                markdown: matches!(a.format, Some(ExplainFormat::Markdown)),
+                color: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
                 view,
                 options: Options::from_env(a.no_global, a.global_dir),
                 check: a.check.and_then(|c| Some((c.first()?.clone(), c.get(1)?.clone()))),

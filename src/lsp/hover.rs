@@ -483,7 +483,7 @@ mod tests {
         let (_t, ws) = setup();
         let (md, under) = hover(&ws, "opencode.json", "\"rev\", \"agent\"", 2).unwrap();
         assert_eq!(under, "\"rev\"");
-        assert!(md.contains("### `rev`: primary agent"), "{md}");
+        assert!(md.contains("### `rev`: opencode primary agent"), "{md}");
         assert!(md.contains("| temperature | 0.2 |"), "{md}");
         let (md, under) = hover(&ws, "opencode.json", "\"rev\": {\"model", 1).unwrap();
         assert_eq!(under, "\"rev\"");

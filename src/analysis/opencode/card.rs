@@ -50,8 +50,8 @@ fn short_json(v: &serde_json::Value) -> String {
 /// settings that are set (with where), then every permission rule in evaluation order.
 pub fn card(a: &EffectiveAgent, where_is: WhereIs, changed: &[String]) -> String {
     let mut out = String::new();
-    let kind = if a.native { "built-in agent" } else { "agent" };
-    let _ = writeln!(out, "### `{}`: {} {kind}", a.name, a.mode.value);
+    let title = crate::analysis::mode_title("opencode", &a.mode.value, a.native);
+    let _ = writeln!(out, "### `{}`: {title}", a.name);
     if let Some(d) = &a.description {
         let _ = writeln!(out, "\n{}", d.value.trim());
     }
