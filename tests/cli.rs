@@ -90,6 +90,8 @@ fn human_locations(stdout: &str) -> Vec<&str> {
     stdout
         .lines()
         .filter_map(|l| l.trim_start().strip_prefix("--> "))
+        // The location, without the effect tag after it.
+        .map(|l| l.split("  (").next().unwrap_or(l))
         .collect()
 }
 
@@ -110,25 +112,25 @@ fn human_broken_agent() {
     assert!(!out.stdout.contains('\x1b'), "NO_COLOR and a pipe: no escape codes");
     expect![[r##"
         error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
-         --> .opencode/agents/rev.md:3:7
+         --> .opencode/agents/rev.md:3:7  (effect: refuses-to-start)
           |
         3 | mode: main
           |       ^^^^
 
         error[invalid-color]: unquoted, `#FF5733` is a YAML comment, so `color` is null and opencode refuses to load the configuration; quote it: "#FF5733"
-         --> .opencode/agents/rev.md:4:8
+         --> .opencode/agents/rev.md:4:8  (effect: refuses-to-start)
           |
         4 | color: #FF5733
           |        ^^^^^^^
 
         warning[unknown-key]: `temprature` is not an agent field; opencode passes it to the model provider as `options.temprature`. Did you mean `temperature`?
-         --> .opencode/agents/rev.md:5:1
+         --> .opencode/agents/rev.md:5:1  (effect: value-ignored)
           |
         5 | temprature: 0.2
           | ^^^^^^^^^^
 
         error[invalid-type]: `steps` must be a whole number greater than 0, got the string "5"; opencode refuses to load the configuration. Remove the quotes
-         --> .opencode/agents/rev.md:6:8
+         --> .opencode/agents/rev.md:6:8  (effect: refuses-to-start)
           |
         6 | steps: "5"
           |        ^^^
@@ -155,13 +157,13 @@ fn human_wide_characters_before_the_error() {
     assert_eq!(out.status, 1);
     expect![[r#"
         error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
-         --> .opencode/agents/rev.md:2:31
+         --> .opencode/agents/rev.md:2:31  (effect: refuses-to-start)
           |
         2 | {description: "审查代码 🚀", mode: main}
           |                                    ^^^^
 
         error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
-         --> opencode.json:1:53
+         --> opencode.json:1:53  (effect: refuses-to-start)
           |
         1 | {"agent": {"rev": {"description": "审查代码 🚀", "mode": "main"}}}
           |                                                          ^^^^^^
@@ -199,13 +201,13 @@ fn human_crlf_file() {
     assert!(!out.stdout.contains('\r'), "no carriage return leaks into the report");
     expect![[r#"
         error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
-         --> .opencode/agents/rev.md:3:7
+         --> .opencode/agents/rev.md:3:7  (effect: refuses-to-start)
           |
         3 | mode: main
           |       ^^^^
 
         error[invalid-type]: `steps` must be a whole number greater than 0, got the string "5"; opencode refuses to load the configuration. Remove the quotes
-         --> .opencode/agents/rev.md:4:8
+         --> .opencode/agents/rev.md:4:8  (effect: refuses-to-start)
           |
         4 | steps: "5"
           |        ^^^
@@ -230,13 +232,13 @@ fn human_bom_files() {
     assert!(!out.stdout.contains('\u{feff}'), "the BOM is not printed");
     expect![[r#"
         error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
-         --> .opencode/agents/rev.md:2:7
+         --> .opencode/agents/rev.md:2:7  (effect: refuses-to-start)
           |
         2 | mode: main
           |       ^^^^
 
         error[invalid-type]: `default_agent` must be a string (an agent name), got a number (5); opencode refuses to load the configuration
-         --> opencode.json:1:19
+         --> opencode.json:1:19  (effect: refuses-to-start)
           |
         1 | {"default_agent": 5}
           |                   ^
@@ -284,7 +286,7 @@ fn human_cross_file_note_and_info_summary() {
           |     ^^^^^^^^^^
 
         error[invalid-default-agent]: default agent "rev" is a subagent; opencode fails with `default agent "rev" is a subagent`. Use a primary agent, or give "rev" `mode: primary` or `all`
-         --> opencode.json:2:20
+         --> opencode.json:2:20  (effect: fails-when-used)
           |
         2 |   "default_agent": "rev"
           |                    ^^^^^
@@ -1425,6 +1427,15 @@ fn rules_lists_every_code() {
     for (line, rule) in out.stdout.lines().zip(RULES) {
         assert!(line.ends_with(rule.summary), "{line}");
     }
+    // Columns: every summary starts in the same column, whatever the dialects (the widest,
+    // `opencode,claude,zuno`, does not push it out).
+    let starts: BTreeSet<usize> = out
+        .stdout
+        .lines()
+        .zip(RULES)
+        .map(|(line, rule)| line.len() - rule.summary.len())
+        .collect();
+    assert_eq!(starts.len(), 1, "{}", out.stdout);
 }
 
 #[test]
@@ -1516,6 +1527,29 @@ fn rules_unknown_code_exits_2_with_a_suggestion() {
     // Nothing is close to `nope`, so there is no suggestion.
     assert_eq!(out.stderr, "agent-lsp: error: no rule `nope`.\n");
 
+    // The start of a rule's name is enough for a suggestion; a start several rules share is not.
+    let out = agent_lsp(ws.path(), &["rules", "shadowed"]);
+    assert_eq!(
+        (out.status, out.stderr.as_str()),
+        (
+            2,
+            "agent-lsp: error: no rule `shadowed`. Did you mean `shadowed-rule`?\n"
+        )
+    );
+    let out = agent_lsp(ws.path(), &["rules", "invalid"]);
+    assert_eq!(
+        (out.status, out.stderr.as_str()),
+        (2, "agent-lsp: error: no rule `invalid`.\n")
+    );
+    // Formats `rules` does not print are refused, not ignored.
+    for format in ["mermaid", "dot", "markdown"] {
+        let out = agent_lsp(ws.path(), &["rules", "--format", format]);
+        assert_eq!(
+            (out.status, out.stdout.as_str(), out.stderr.as_str()),
+            (2, "", "agent-lsp: error: rules prints human or json\n"),
+            "{format}"
+        );
+    }
     for typo in ["shadowed-rul", "shadowed_rule", "ShadowedRule", "shadowd-rule"] {
         let out = agent_lsp(ws.path(), &["rules", typo]);
         assert_eq!(out.status, 2, "{typo}");
@@ -1928,7 +1962,7 @@ fn explain_suggests_a_nested_agent_by_its_last_name() {
         (".opencode/agents/previewer.md", CLEAN_AGENT),
     ]);
     let out = agent_lsp(ws.path(), &["explain", "--no-global", "reviewer"]);
-    assert_eq!(out.status, 1);
+    assert_eq!(out.status, 2);
     assert_eq!(out.stdout, "");
     // `previewer` is a near miss; the nested ones match on a `/` boundary.
     assert_eq!(
@@ -1937,12 +1971,12 @@ fn explain_suggests_a_nested_agent_by_its_last_name() {
     );
     // `viewer` ends `team/reviewer` but not on a `/` boundary: no nested suggestion.
     let out = agent_lsp(ws.path(), &["explain", "--no-global", "viewer"]);
-    assert_eq!(out.status, 1);
+    assert_eq!(out.status, 2);
     assert!(!out.stderr.contains("team/reviewer"), "{}", out.stderr);
 
     let ws = workspace(&[(".opencode/agents/team/reviewer.md", CLEAN_AGENT)]);
     let out = agent_lsp(ws.path(), &["explain", "--no-global", "reviewer"]);
-    assert_eq!(out.status, 1);
+    assert_eq!(out.status, 2);
     assert_eq!(
         out.stderr,
         "agent-lsp: error: no agent \"reviewer\" in this project. Did you mean `team/reviewer`?\n"

@@ -282,7 +282,7 @@ fn root_explains_another_directory() {
     assert_eq!(v["rule"]["source"], format!("{root}/opencode.json:4:90"));
     // From the current directory without --root, the project is not found: only built-ins.
     let (code, out, _) = explain_in(elsewhere.path(), home, &["rev"]);
-    assert_eq!(code, 1, "{out}");
+    assert_eq!(code, 2, "{out}");
     // A relative --root is resolved against the current directory (the sources, under it,
     // are shown relative to it).
     let parent = t.path().parent().unwrap();
@@ -355,10 +355,10 @@ fn human_card_lists_fields_sources_and_permissions() {
 }
 
 #[test]
-fn unknown_agent_is_exit_1_with_did_you_mean() {
+fn unknown_agent_is_exit_2_with_did_you_mean() {
     let t = project();
     let (code, out, err) = explain(t.path(), &["revv"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(out.is_empty());
     assert!(err.contains("Did you mean `rev`?"), "{err}");
     let (code, _, err) = explain(t.path(), &["--check", "bash", "ls"]);
@@ -543,7 +543,7 @@ fn a_name_in_both_dialects() {
     assert!(out.starts_with("reviewer: edit \"a.md\" → "), "{out}");
     // An unknown name suggests from both dialects.
     let (code, _, err) = explain(t.path(), &["helpr"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert_eq!(
         err,
         "agent-lsp: error: no agent \"helpr\" in this project. Did you mean `helper`?\n"

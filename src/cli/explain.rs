@@ -553,7 +553,8 @@ pub fn run(args: Args) -> i32 {
             "agent-lsp: error: no agent \"{name}\" in this project.{}",
             suggestions(name, names(), s)
         );
-        return 1;
+        // A name that names nothing is a usage error, as an unknown rule code is.
+        return 2;
     }
     // `--check` answers opencode permission questions: a name that is also an agent of another
     // dialect needs no `--dialect` for it.

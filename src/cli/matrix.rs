@@ -122,6 +122,8 @@ fn render_table(t: &Table, width: usize) -> String {
                 l.push_str(&" ".repeat(GAP));
                 l.push_str(&pad(&cells(i), col_w[i]));
             }
+            // No trailing spaces (a last cell narrower than its column).
+            l.truncate(l.trim_end().len());
             l
         };
         let _ = writeln!(out, "{}", line(t.corner, &|i| t.headers[i].clone()));

@@ -204,7 +204,13 @@ pub fn main() -> i32 {
                 }),
             })
         }
-        Command::Rules { code, format } => rules(code.as_deref(), matches!(format, ExplainFormat::Json)),
+        Command::Rules { code, format } => match format {
+            ExplainFormat::Human | ExplainFormat::Json => rules(code.as_deref(), matches!(format, ExplainFormat::Json)),
+            _ => {
+                eprintln!("agent-lsp: error: rules prints human or json");
+                2
+            }
+        },
     }
 }
 
@@ -220,13 +226,17 @@ fn check(args: CheckArgs) -> i32 {
             return 2;
         }
     };
-    let mut fixed_report = String::new();
+    let mut fixed = render::Fixed::new();
     if args.fix {
         match fix(&mut ws, &args.paths, &options) {
-            Ok(report) => fixed_report = report,
+            Ok(f) => fixed = f,
             Err(code) => return code,
         }
     }
+    let fixed_report: String = fixed
+        .iter()
+        .map(|(path, titles)| format!("fixed {path}: {}\n", titles.join("; ")))
+        .collect();
     let mut diags = ws.take_diagnostics();
     diags.extend(ws.global_refusal());
     if !args.effect.is_empty() {
@@ -237,7 +247,7 @@ fn check(args: CheckArgs) -> i32 {
             let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
             render::human(&ws, &diags, color)
         }
-        Format::Json => render::json(&ws, &diags),
+        Format::Json => render::json(&ws, &diags, args.fix.then_some(&fixed)),
         Format::Github => render::github(&ws, &diags),
         Format::Sarif => sarif::sarif(&ws, &diags, &sarif_root(&args.paths)),
     };
@@ -301,10 +311,10 @@ fn global_dir_exists(dir: Option<&std::path::Path>) -> Result<(), i32> {
 /// file's own fixes ([`crate::analysis::fix_all`]); then, with every file read again, the
 /// removal of unused suppressions, which only the whole workspace can tell (a suppression of a
 /// cross-file code is used or not depending on other files). Files with nothing to fix are not
-/// touched. Returns what was fixed, a line per file in path order, or the exit status on a write
+/// touched. Returns what was fixed, per file in path order, or the exit status on a write
 /// failure.
-fn fix(ws: &mut Workspace, paths: &[PathBuf], options: &Options) -> Result<String, i32> {
-    let mut fixed: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
+fn fix(ws: &mut Workspace, paths: &[PathBuf], options: &Options) -> Result<render::Fixed, i32> {
+    let mut fixed = render::Fixed::new();
     let write = |path: &std::path::Path, text: &str| {
         write_atomically(path, text).map_err(|e| {
             eprintln!(
@@ -372,10 +382,7 @@ fn fix(ws: &mut Workspace, paths: &[PathBuf], options: &Options) -> Result<Strin
     if changed {
         reload(ws)?;
     }
-    Ok(fixed
-        .iter()
-        .map(|(path, titles)| format!("fixed {path}: {}\n", titles.join("; ")))
-        .collect())
+    Ok(fixed)
 }
 
 /// Write through a temporary file in the same directory and rename it over the original, so
@@ -416,21 +423,37 @@ fn rules(code: Option<&str>, json: bool) -> i32 {
             out.push('\n');
         }
         None => {
+            let dialects = |r: &crate::analysis::Rule| -> String {
+                let ds: Vec<&str> = r.code.dialects().iter().map(|d| d.as_str()).collect();
+                ds.join(",")
+            };
+            let name_w = RULES.iter().map(|r| r.name.len()).max().unwrap_or(0);
+            let dialects_w = RULES.iter().map(|r| dialects(r).len()).max().unwrap_or(0);
             for r in RULES {
-                let dialects: Vec<&str> = r.code.dialects().iter().map(|d| d.as_str()).collect();
                 out.push_str(&format!(
-                    "{:<24} {:<8} {:<19} {:<16} {}\n",
+                    "{:<name_w$}  {:<7}  {:<18}  {:<dialects_w$}  {}\n",
                     r.name,
                     r.severity.as_str(),
                     r.effect.as_str(),
-                    dialects.join(","),
+                    dialects(r),
                     r.summary
                 ));
             }
         }
         Some(name) => {
             let Some(code) = Code::from_name(name) else {
-                let suggestion = crate::analysis::suggest::closest(name, RULES.iter().map(|r| r.name));
+                // A near miss, else the rule whose name starts with it (`shadowed`).
+                let suggestion = crate::analysis::suggest::closest(name, RULES.iter().map(|r| r.name)).or_else(|| {
+                    let lower = name.to_ascii_lowercase();
+                    let mut starts = RULES
+                        .iter()
+                        .map(|r| r.name)
+                        .filter(|n| !lower.is_empty() && n.starts_with(&lower));
+                    match (starts.next(), starts.next()) {
+                        (Some(one), None) => Some(one),
+                        _ => None,
+                    }
+                });
                 eprintln!(
                     "agent-lsp: error: no rule `{name}`.{}",
                     crate::analysis::suggest::did_you_mean(suggestion)
