@@ -2039,3 +2039,37 @@ fn explicit_files_of_every_dialect_see_their_project() {
     let out = check(ws.path(), &[".opencode/command/r.md"]);
     assert!(out.stdout.contains("warning[unknown-agent]"), "{}", out.stdout);
 }
+
+/// `agent-lsp explain | head -1`: a reader that stops early ends the output quietly (status 0,
+/// no panic about a broken pipe on stderr).
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    // More output than a pipe holds (64 KiB), so that the writer meets the closed end.
+    let many: Vec<(String, String)> = (0..2000)
+        .map(|i| (format!(".opencode/agents/a{i}.md"), CLEAN_AGENT.to_string()))
+        .collect();
+    let files: Vec<(&str, &str)> = many.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let ws = workspace(&files);
+    for args in [
+        &["explain", "--no-global"][..],
+        &["explain", "--no-global", "--format", "json"][..],
+    ] {
+        let mut child = command(ws.path(), args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read one byte, then close the pipe.
+        let mut one = [0u8; 1];
+        child.stdout.take().unwrap().read_exact(&mut one).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(
+            matches!(out.status.code(), Some(0)),
+            "{args:?}: {:?} {stderr}",
+            out.status
+        );
+    }
+}

@@ -405,10 +405,10 @@ pub fn run(args: Args) -> i32 {
         match prefix {
             Some(prefix) => {
                 for line in &banner {
-                    println!("{prefix}{line}");
+                    outln!("{prefix}{line}");
                 }
                 if prefix.is_empty() {
-                    println!();
+                    outln!();
                 }
             }
             None => {
@@ -435,7 +435,7 @@ pub fn run(args: Args) -> i32 {
                 super::matrix::graph(&agents, &claude, *format)
             }
         };
-        print!("{out}");
+        out!("{out}");
         return status(&all_dialects);
     }
     let opencode_problems = |a: &EffectiveAgent| -> Vec<&Problem> {
@@ -467,12 +467,12 @@ pub fn run(args: Args) -> i32 {
                 let ps = problems_of(&problems, Dialect::Zuno, &zuno_files_of(a));
                 list.push(json!({"dialect": "zuno", "name": a.name, "key": a.name, "mode": a.mode(), "hidden": a.flag("hidden"), "native": a.builtin, "defined_in": defs, "problems": problems_json(ps)}));
             }
-            println!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
+            outln!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
         } else {
             say_banner(Some(""));
             if wants(Dialect::OpenCode) {
                 let marked = |a: &EffectiveAgent| !opencode_problems(a).is_empty();
-                print!("{}", card::list(&agents, &wi, &marked));
+                out!("{}", card::list(&agents, &wi, &marked));
             }
             let zuno_rows: Vec<[String; 4]> = zuno_agents
                 .values()
@@ -488,8 +488,8 @@ pub fn run(args: Args) -> i32 {
                 })
                 .collect();
             if !zuno_rows.is_empty() {
-                println!("\nZuno agents:\n");
-                print!("{}", table(["name", "mode", "defined in", "description"], &zuno_rows));
+                outln!("\nZuno agents:\n");
+                out!("{}", table(["name", "mode", "defined in", "description"], &zuno_rows));
             }
             let claude_rows: Vec<[String; 4]> = claude_agents
                 .iter()
@@ -507,8 +507,8 @@ pub fn run(args: Args) -> i32 {
                 })
                 .collect();
             if !claude_rows.is_empty() {
-                println!("\nClaude Code agents:\n");
-                print!(
+                outln!("\nClaude Code agents:\n");
+                out!(
                     "{}",
                     table(["name", "model", "defined in", "description"], &claude_rows)
                 );
@@ -607,17 +607,17 @@ pub fn run(args: Args) -> i32 {
             own.extend(problems_of(&problems, Dialect::Zuno, &zuno_files_of(z)));
         }
         for p in &own {
-            println!("! {}: {} [{}]", p.location, p.message, p.code);
+            outln!("! {}: {} [{}]", p.location, p.message, p.code);
         }
         if !own.is_empty() {
-            println!();
+            outln!();
         }
     }
     let status = status(&dialects);
     let mut printed = false;
     let mut header = |product: &str| {
         if labelled {
-            println!("{}{product}:\n", if printed { "\n" } else { "" });
+            outln!("{}{product}:\n", if printed { "\n" } else { "" });
             printed = true;
         }
     };
@@ -625,7 +625,7 @@ pub fn run(args: Args) -> i32 {
         && labelled
     {
         header("opencode");
-        print!("{}", show(card::card(a, &wi, &[])));
+        out!("{}", show(card::card(a, &wi, &[])));
     }
     if let Some(c) = claude_agent {
         let defs = claude_definers(name);
@@ -633,9 +633,9 @@ pub fn run(args: Args) -> i32 {
         if args.json {
             let mut v = claude::card::json(c.agent, name, &defs);
             v["problems"] = problems_json(problems_of(&problems, Dialect::Claude, &[c.file]));
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         } else {
-            print!("{}", show(claude::card::card(c.agent, name, &defs)));
+            out!("{}", show(claude::card::card(c.agent, name, &defs)));
         }
     }
     if let Some(z) = zuno_agent {
@@ -643,9 +643,9 @@ pub fn run(args: Args) -> i32 {
         if args.json {
             let mut v = zuno::card::json(z, &wi);
             v["problems"] = problems_json(problems_of(&problems, Dialect::Zuno, &zuno_files_of(z)));
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         } else {
-            print!("{}", show(zuno::card::card(z, &wi)));
+            out!("{}", show(zuno::card::card(z, &wi)));
         }
     }
     let Some(agent) = agent.filter(|_| !labelled) else {
@@ -661,10 +661,10 @@ pub fn run(args: Args) -> i32 {
                     out["known_permission"] = json!(false);
                     out["did_you_mean"] = json!(near);
                 }
-                println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+                outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
             } else {
                 match rule {
-                    Some(r) => println!(
+                    Some(r) => outln!(
                         "{}: {permission} \"{input}\" → {action}\n  decided by `{}` \"{}\": {} ({})",
                         agent.name,
                         r.permission,
@@ -672,13 +672,13 @@ pub fn run(args: Args) -> i32 {
                         r.action,
                         wi(r.source)
                     ),
-                    None => println!(
+                    None => outln!(
                         "{}: {permission} \"{input}\" → ask\n  no rule matches (opencode asks)",
                         agent.name
                     ),
                 }
                 if let Some(near) = &unknown {
-                    println!(
+                    outln!(
                         "  note: `{permission}` is no permission opencode knows and no rule of this agent names it{}; only a tool of that name would be decided so",
                         near.as_deref()
                             .map(|n| format!(" (did you mean `{n}`?)"))
@@ -691,9 +691,9 @@ pub fn run(args: Args) -> i32 {
             if args.json {
                 let mut v = agent_json(&ws, agent);
                 v["problems"] = problems_json(opencode_problems(agent));
-                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+                outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             } else {
-                print!("{}", show(card::card(agent, &wi, &[])));
+                out!("{}", show(card::card(agent, &wi, &[])));
             }
         }
     }
