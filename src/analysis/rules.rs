@@ -307,6 +307,24 @@ and a directive without codes (a blanket `agent-lsp: ignore` is not supported: n
 This rule itself cannot be suppressed; the fix removes the unused code, or the whole comment.",
         "mode: subagent  # agent-lsp: ignore[unknown-key]\n",
         "mode: subagent\n";
+    PlaceholderInCode = "placeholder-in-code", Warning, Works, [],
+        "Claude Code: a `$1`, `$ARGUMENTS` or `$name` placeholder inside a code block or inline code of a command or skill.",
+        "When `/name args` runs, Claude Code replaces `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` and the \
+`$name`s of `arguments` everywhere in the body, code included: a shell snippet's `$1` or an awk \
+`{print $1}` becomes an argument (the second one: Claude Code counts from `$0`), or stays `$1` when \
+there are fewer arguments. A `$N` in code is a warning; `$ARGUMENTS`, `$ARGUMENTS[N]` and named \
+arguments, almost always meant, are information. A backslash keeps a placeholder literal: \
+`\\$1` sends `$1`.",
+        "```sh\nawk '{print $1}' data.txt\n```\n",
+        "```sh\nawk '{print \\$1}' data.txt\n```\n";
+    BrokenLink = "broken-link", Warning, FailsWhenUsed, [],
+        "A relative link in a `SKILL.md` to a file that does not exist.",
+        "A skill's body points the model at its supporting files with relative links \
+(`[guide](references/guide.md)`, resolved from the skill's folder; `${CLAUDE_SKILL_DIR}/` is that \
+folder). A link to a file that is not there sends the model looking for nothing, usually after a \
+rename or a file left out of the commit. URLs, anchors and absolute paths are not checked.",
+        "See [the guide](references/gude.md).\n",
+        "See [the guide](references/guide.md).\n";
 }
 
 impl Code {
@@ -342,6 +360,8 @@ impl Code {
             Code::MisplacedSkill | Code::NameMismatch | Code::DuplicateSkill => &[OpenCode, Claude, Zuno],
             Code::UnknownSkill => &[OpenCode, Claude],
             Code::UnusedSuppression => &[OpenCode, Claude, Zuno],
+            Code::PlaceholderInCode => &[Claude],
+            Code::BrokenLink => &[OpenCode, Claude, Zuno],
         }
     }
 }

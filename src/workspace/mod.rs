@@ -332,6 +332,7 @@ impl Workspace {
             self.project_files.push(id);
         }
         self.substitute(id);
+        self.check_links(id);
         // A config with substitutions may read other files: always a new stamp.
         let force = self.files[id].resolved.is_some();
         self.restamp(id, force);
@@ -439,8 +440,78 @@ impl Workspace {
         f.live = true;
         f.in_scope = true;
         self.substitute(id);
+        self.check_links(id);
         let force = self.files[id].resolved.is_some();
         self.restamp(id, force);
+    }
+
+    /// The relative links of a `SKILL.md` to files that do not exist (`broken-link`), in its own
+    /// diagnostics: the analysis found the links, the file system decides. Run when the file is
+    /// analysed and again by [`Workspace::refresh_skill_links`] when files appear or vanish.
+    /// Returns whether the file's broken links changed.
+    fn check_links(&mut self, id: usize) -> bool {
+        use crate::analysis::diagnostic::{Effect, Severity};
+        let f = &self.files[id];
+        let Some(decl) = f.analysis.skill.as_ref() else {
+            return false;
+        };
+        let had = f.analysis.diagnostics.iter().any(|d| d.code == Code::BrokenLink);
+        if decl.links.is_empty() && !had {
+            return false;
+        }
+        let Some(folder) = f.path.parent() else { return false };
+        let mut found = Vec::new();
+        for link in &decl.links {
+            let target = normalize(&folder.join(&link.path));
+            if target.exists() {
+                continue;
+            }
+            found.push(
+                Diagnostic::new(
+                    Code::BrokenLink,
+                    link.span,
+                    format!(
+                        "`{}` does not exist in the skill's folder: the model is sent to a file that is not there",
+                        link.path
+                    ),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::FailsWhenUsed),
+            );
+        }
+        let f = &mut self.files[id];
+        let old: Vec<&Diagnostic> = f
+            .analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::BrokenLink)
+            .collect();
+        let same = old.len() == found.len()
+            && old
+                .iter()
+                .zip(&found)
+                .all(|(a, b)| a.span == b.span && a.message == b.message);
+        if same {
+            return false;
+        }
+        f.analysis.diagnostics.retain(|d| d.code != Code::BrokenLink);
+        f.analysis.diagnostics.extend(found);
+        f.analysis
+            .diagnostics
+            .sort_by_key(|d| (d.span.start, d.span.end, d.code));
+        true
+    }
+
+    /// Check the links of every `SKILL.md` again (files were created or deleted); returns the
+    /// skills whose broken links changed.
+    pub fn refresh_skill_links(&mut self) -> Vec<usize> {
+        let ids: Vec<usize> = (0..self.files.len())
+            .filter(|&i| {
+                let f = &self.files[i];
+                f.live && f.analysis.skill.as_ref().is_some_and(|s| !s.links.is_empty())
+            })
+            .collect();
+        ids.into_iter().filter(|&id| self.check_links(id)).collect()
     }
 
     /// Remove a file (deleted on disk). Its id is not reused.
