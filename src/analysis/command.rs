@@ -522,18 +522,22 @@ fn claude_fields(
 }
 
 /// The placeholders Claude Code fills in inside code (a fenced block or inline code) of the
-/// body of `/name`: a warning for `$N` (shell and awk use it too), information for the others,
-/// with a fix that keeps the placeholder literal.
+/// body of `/name` that shell and other tools spell the same way: `$N` (a positional parameter,
+/// an awk field) and the `$name`s of `arguments` (a shell variable), with a fix that keeps them
+/// literal. `$ARGUMENTS` and `$ARGUMENTS[N]` are Claude Code's own spelling, put in code on
+/// purpose: not reported (hover shows what they become).
 pub(crate) fn placeholders_in_code(name: &str, text: &str, found: &[prompt::Placeholder]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for p in found.iter().filter(|p| p.in_code) {
+    let shell_like = |p: &&prompt::Placeholder| {
+        p.in_code
+            && matches!(
+                p.kind,
+                prompt::PlaceholderKind::Index(_) | prompt::PlaceholderKind::Named(..)
+            )
+    };
+    for p in found.iter().filter(shell_like) {
         let written = p.span.text(text);
         let example = prompt::sample_value(name, p, written);
-        let severity = if matches!(p.kind, prompt::PlaceholderKind::Index(_)) {
-            Severity::Warning
-        } else {
-            Severity::Info
-        };
         let at = p.span.start as usize;
         out.push(
             Diagnostic::new(
@@ -544,7 +548,7 @@ pub(crate) fn placeholders_in_code(name: &str, text: &str, found: &[prompt::Plac
                     p.kind.meaning()
                 ),
             )
-            .with_severity(severity)
+            .with_severity(Severity::Warning)
             .with_effect(Effect::Works)
             .with_fix(
                 format!("Keep `{written}` literal"),
@@ -1060,9 +1064,7 @@ mod tests {
         expect![[r#"
             placeholder-in-code warning `$1`: Claude Code replaces `$1` inside code too: it is the second argument (Claude Code counts from `$0`) and `/review one two three` puts `two` here. Write `\$1` to keep it literal
               fix (editor): "---\narguments: [file]\n---\nFix $0 in $file.\n```sh\nawk '{print \\$1}' $ARGUMENTS\n```\nThen `cat $file` and \\$1 and `\\$2`.\n"
-            placeholder-in-code info `$ARGUMENTS`: Claude Code replaces `$ARGUMENTS` inside code too: it is all the arguments as typed and `/review one two three` puts `one two three` here. Write `\$ARGUMENTS` to keep it literal
-              fix (editor): "---\narguments: [file]\n---\nFix $0 in $file.\n```sh\nawk '{print $1}' \\$ARGUMENTS\n```\nThen `cat $file` and \\$1 and `\\$2`.\n"
-            placeholder-in-code info `$file`: Claude Code replaces `$file` inside code too: it is the first argument (`file` in `arguments`) and `/review one two three` puts `one` here. Write `\$file` to keep it literal
+            placeholder-in-code warning `$file`: Claude Code replaces `$file` inside code too: it is the first argument (`file` in `arguments`) and `/review one two three` puts `one` here. Write `\$file` to keep it literal
               fix (editor): "---\narguments: [file]\n---\nFix $0 in $file.\n```sh\nawk '{print $1}' $ARGUMENTS\n```\nThen `cat \\$file` and \\$1 and `\\$2`.\n"
         "#]]
         .assert_eq(&claude(t));

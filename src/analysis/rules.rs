@@ -308,13 +308,13 @@ This rule itself cannot be suppressed; the fix removes the unused code, or the w
         "mode: subagent  # agent-lsp: ignore[unknown-key]\n",
         "mode: subagent\n";
     PlaceholderInCode = "placeholder-in-code", Warning, Works, [],
-        "Claude Code: a `$1`, `$ARGUMENTS` or `$name` placeholder inside a code block or inline code of a command or skill.",
+        "Claude Code: a `$1` or `$name` placeholder inside a code block or inline code of a command or skill.",
         "When `/name args` runs, Claude Code replaces `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` and the \
-`$name`s of `arguments` everywhere in the body, code included: a shell snippet's `$1` or an awk \
-`{print $1}` becomes an argument (the second one: Claude Code counts from `$0`), or stays `$1` when \
-there are fewer arguments. A `$N` in code is a warning; `$ARGUMENTS`, `$ARGUMENTS[N]` and named \
-arguments, almost always meant, are information. A backslash keeps a placeholder literal: \
-`\\$1` sends `$1`.",
+`$name`s of `arguments` everywhere in the body, code included. A shell snippet's `$1`, an awk \
+`{print $1}` or a loop's `$file` (with `file` in `arguments`) becomes an argument: `$1` is the \
+second one, since Claude Code counts from `$0`, and stays `$1` when there are fewer arguments. A \
+backslash keeps a placeholder literal: `\\$1` sends `$1`. `$ARGUMENTS` and `$ARGUMENTS[N]`, \
+which nothing else spells so, are not reported; hover on any placeholder shows what it becomes.",
         "```sh\nawk '{print $1}' data.txt\n```\n",
         "```sh\nawk '{print \\$1}' data.txt\n```\n";
     BrokenLink = "broken-link", Warning, FailsWhenUsed, [],

@@ -47,6 +47,9 @@ pub struct SkillDecl {
     pub body: Span,
     /// The relative links of the body to files (checked for existence by the workspace).
     pub links: Vec<prompt::Link>,
+    /// For a skill Claude Code loads: the description it shows (`description`, else the body's
+    /// first line, else `Skill`; cleaned to one line, `<` `>` escaped, as its listing has it).
+    pub shown_description: Option<String>,
     /// For a skill Claude Code loads: the argument hint it shows.
     pub argument_hint: Option<String>,
     /// For a skill Claude Code loads: the names of `arguments`.
@@ -151,7 +154,7 @@ pub fn skill_list(skills: &[&str]) -> String {
 
 pub fn analyze(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed, SkillDecl) {
     let (mut out, parsed, mut decl) = analyze_frontmatter(kind, text);
-    body(kind, text, &parsed, &mut decl, &mut out);
+    body(kind, text, &mut decl, &mut out);
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     (out, parsed, decl)
 }
@@ -159,27 +162,32 @@ pub fn analyze(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed, SkillD
 /// What the body holds: its links; for a skill Claude Code loads, the placeholders it fills in
 /// (those inside code reported), and what it reads of `allowed-tools`, `disallowed-tools`,
 /// `argument-hint` and `arguments`.
-fn body(kind: &SkillKind, text: &str, parsed: &Parsed, decl: &mut SkillDecl, out: &mut Vec<Diagnostic>) {
-    let claude = kind.loaders.contains(&Dialect::Claude);
-    let start = if claude {
-        // As Claude Code cuts it: every blank after the closing `---` is eaten.
-        match crate::analysis::claude::read::read(text).block {
-            Some(b) => {
-                let rest = &text[b.body.start as usize..];
-                b.body.start as usize
-                    + (rest.len() - rest.trim_start_matches(crate::analysis::claude::read::js_space).len())
-            }
-            None => 0,
+fn body(kind: &SkillKind, text: &str, decl: &mut SkillDecl, out: &mut Vec<Diagnostic>) {
+    use crate::analysis::claude::read;
+    if !kind.loaders.contains(&Dialect::Claude) {
+        decl.body = Span::new(frontmatter::split(text).body.start as usize, text.len());
+        decl.links = prompt::links(text, decl.body);
+        return;
+    }
+    // As Claude Code reads it: its block, its lenient retry, every blank after the closing `---`
+    // eaten.
+    let reading = read::read(text);
+    let start = match &reading.block {
+        Some(b) => {
+            let rest = &text[b.body.start as usize..];
+            b.body.start as usize + (rest.len() - rest.trim_start_matches(read::js_space).len())
         }
-    } else {
-        frontmatter::split(text).body.start as usize
+        None => 0,
     };
     decl.body = Span::new(start, text.len());
     decl.links = prompt::links(text, decl.body);
-    if !claude {
-        return;
-    }
-    let map = parsed.root.as_ref().and_then(Node::as_map);
+    let map = match reading.outcome {
+        read::Outcome::FirstPass | read::Outcome::Retry => reading.parsed.root.as_ref().and_then(Node::as_map),
+        _ => None,
+    };
+    let body_text = &text[start..];
+    decl.shown_description =
+        Some(prompt::description(map.and_then(|m| m.value("description")), body_text, "Skill").text);
     if let Some(map) = map {
         for key in ["allowed-tools", "disallowed-tools"] {
             if let Some(v) = map.value(key) {

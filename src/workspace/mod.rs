@@ -1749,6 +1749,49 @@ mod tests {
             .collect()
     }
 
+    #[test]
+    fn skill_links_to_missing_files() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        let skill = "---\nname: tdd\ndescription: d\n---\nRead [the guide](references/guide.md), [run](${CLAUDE_SKILL_DIR}/scripts/run.sh),\n[up](../shared/notes.md#part), [here](./SKILL.md) and [web](https://x.y/z.md).\n";
+        write(root, ".claude/skills/tdd/SKILL.md", skill);
+        write(root, ".claude/skills/shared/notes.md", "notes");
+        let mut ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let id = ws.id(&root.join(".claude/skills/tdd/SKILL.md")).unwrap();
+        let broken = |ws: &Workspace| -> Vec<(String, String)> {
+            ws.diagnostics()
+                .into_iter()
+                .filter(|(_, d)| d.code == Code::BrokenLink)
+                .map(|(i, d)| (d.span.text(&ws.files[i].text).to_string(), d.message))
+                .collect()
+        };
+        assert_eq!(
+            broken(&ws),
+            [
+                (
+                    "references/guide.md".to_string(),
+                    "`references/guide.md` does not exist in the skill's folder: the model is sent to a file that is not there".to_string()
+                ),
+                (
+                    "${CLAUDE_SKILL_DIR}/scripts/run.sh".to_string(),
+                    "`scripts/run.sh` does not exist in the skill's folder: the model is sent to a file that is not there".to_string()
+                ),
+            ]
+        );
+        // A file created later clears its warning once the links are checked again.
+        write(root, ".claude/skills/tdd/references/guide.md", "guide");
+        assert_eq!(ws.refresh_skill_links(), [id]);
+        assert_eq!(broken(&ws).len(), 1);
+        assert_eq!(ws.refresh_skill_links(), Vec::<usize>::new());
+        // An edit re-checks the links of the file edited.
+        ws.set_text(id, skill.replace("scripts/run.sh", "references/guide.md"));
+        assert_eq!(broken(&ws), []);
+        // A deleted file brings it back.
+        fs::remove_file(root.join(".claude/skills/tdd/references/guide.md")).unwrap();
+        assert_eq!(ws.refresh_skill_links(), [id]);
+        assert_eq!(broken(&ws).len(), 2);
+    }
+
     const PRIMARY: &str = "---\nmode: primary\n---\nPrompt\n";
     const SUBAGENT: &str = "---\nmode: subagent\n---\nPrompt\n";
 
