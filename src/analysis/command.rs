@@ -42,6 +42,9 @@ pub struct CommandDecl {
     pub arguments: Vec<String>,
     /// Claude Code: the placeholders of the body it fills in.
     pub placeholders: Vec<prompt::Placeholder>,
+    /// Claude Code: `user-invocable` is set and does not read as true (`false`, `no`, `maybe`,
+    /// empty): the command is left out of the `/` menu and of its command listing.
+    pub hidden: bool,
     /// Claude Code: the body as it sends it (from the first non-blank character after the
     /// frontmatter).
     pub body: Span,
@@ -475,6 +478,9 @@ fn claude_fields(
             }
             ("disable-model-invocation", Value::Null) => {}
             ("disable-model-invocation" | "user-invocable", _) => {
+                if key == "user-invocable" {
+                    decl.hidden = claude_bool(v) != Some(true);
+                }
                 if claude_bool(v).is_none() {
                     let hidden = if key == "user-invocable" {
                         ": the command is hidden from the `/` menu"
@@ -1040,6 +1046,12 @@ mod tests {
               fix (editor): "---\nname: x\npaths: a\ndisable-model-invocation: yes\nuser-invocable: maybe\nallowed-tools: Rd, Bash(git add:*)\ndisallowed-tools: [Wrte]\ncontext: forked\nmodel: [a]\neffort: high\n---\nGo\n"
         "#]]
         .assert_eq(&claude(t));
+        assert!(claude_decl(t).hidden);
+        for (value, hidden) in [("no", true), ("", true), ("Yes", false), ("1", false), ("false", true)] {
+            let t = format!("---\nuser-invocable: {value}\n---\nGo\n");
+            assert_eq!(claude_decl(&t).hidden, hidden, "{value:?}");
+        }
+        assert!(!claude_decl("Go\n").hidden);
         // Duplicates: the last one counts.
         let t = "---\ndescription: a\ndescription: b\n---\nGo\n";
         assert_eq!(claude_decl(t).description.as_deref(), Some("b"));
