@@ -389,7 +389,8 @@ fn files_a_skill_links_to_appear_and_vanish() {
     let root: PathBuf = fs::canonicalize(dir.path()).unwrap();
     fs::create_dir_all(root.join(".git")).unwrap();
     let skill = ".claude/skills/lint/SKILL.md";
-    let text = "---\nname: lint\ndescription: d\n---\nSee [notes](refs/notes.md) and [run](${CLAUDE_SKILL_DIR}/run.sh).\n";
+    let text =
+        "---\nname: lint\ndescription: d\n---\nSee [notes](refs/notes.md) and [run](${CLAUDE_SKILL_DIR}/run.sh).\n";
     let write = |rel: &str, text: &str| {
         let p = root.join(rel);
         fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -412,19 +413,31 @@ fn files_a_skill_links_to_appear_and_vanish() {
     let event = |rel: &str, typ| vec![FileEvent::new(uri(&root, rel), typ)];
     // Created, in a new folder (the watcher reports the file).
     write(".claude/skills/lint/refs/notes.md", "Notes.\n");
-    record(&mut published, state.watched(event(".claude/skills/lint/refs/notes.md", FileChangeType::CREATED)));
+    record(
+        &mut published,
+        state.watched(event(".claude/skills/lint/refs/notes.md", FileChangeType::CREATED)),
+    );
     check(&published, &open, "creating refs/notes.md", 1);
     // A plain change of the target changes nothing.
     write(".claude/skills/lint/refs/notes.md", "More notes.\n");
-    record(&mut published, state.watched(event(".claude/skills/lint/refs/notes.md", FileChangeType::CHANGED)));
+    record(
+        &mut published,
+        state.watched(event(".claude/skills/lint/refs/notes.md", FileChangeType::CHANGED)),
+    );
     check(&published, &open, "changing refs/notes.md", 1);
     // A script, which no Markdown glob would watch.
     write(".claude/skills/lint/run.sh", "#!/bin/sh\n");
-    record(&mut published, state.watched(event(".claude/skills/lint/run.sh", FileChangeType::CREATED)));
+    record(
+        &mut published,
+        state.watched(event(".claude/skills/lint/run.sh", FileChangeType::CREATED)),
+    );
     check(&published, &open, "creating run.sh", 0);
     // The skill open and edited: a new missing link warns at once.
     open.insert(skill, (1, text.to_string()));
-    record(&mut published, state.open(uri(&root, skill), "markdown", 1, text.to_string()));
+    record(
+        &mut published,
+        state.open(uri(&root, skill), "markdown", 1, text.to_string()),
+    );
     let edited = text.replace("refs/notes.md", "refs/other.md");
     open.insert(skill, (2, edited.clone()));
     let change = TextDocumentContentChangeEvent {
@@ -439,9 +452,15 @@ fn files_a_skill_links_to_appear_and_vanish() {
     check(&published, &open, "closing it (the text on disk again)", 0);
     // The folder deleted (the watcher reports the folder only).
     fs::remove_dir_all(root.join(".claude/skills/lint/refs")).unwrap();
-    record(&mut published, state.watched(event(".claude/skills/lint/refs", FileChangeType::DELETED)));
+    record(
+        &mut published,
+        state.watched(event(".claude/skills/lint/refs", FileChangeType::DELETED)),
+    );
     check(&published, &open, "deleting refs/", 1);
     fs::remove_file(root.join(".claude/skills/lint/run.sh")).unwrap();
-    record(&mut published, state.watched(event(".claude/skills/lint/run.sh", FileChangeType::DELETED)));
+    record(
+        &mut published,
+        state.watched(event(".claude/skills/lint/run.sh", FileChangeType::DELETED)),
+    );
     check(&published, &open, "deleting run.sh", 2);
 }

@@ -203,7 +203,10 @@ fn claude_commands_and_skills_as_claude_code_expands_them() {
         assert_eq!(
             got,
             [
-                (json!("lenient-parse"), range_of(CC_COMMIT, "提交 🚀 commit: staged", enc)),
+                (
+                    json!("lenient-parse"),
+                    range_of(CC_COMMIT, "提交 🚀 commit: staged", enc)
+                ),
                 (json!("invalid-type"), range_of(CC_COMMIT, "[message]", enc)),
                 (json!("placeholder-in-code"), range_of(CC_COMMIT, "$1", enc)),
             ]
@@ -287,7 +290,10 @@ fn claude_commands_and_skills_as_claude_code_expands_them() {
         s.change_full(&skill, 2, &text);
         let p = s.expect_version(&skill, 2);
         let got = codes_and_ranges(&p);
-        assert!(got.contains(&(json!("broken-link"), range_of(&text, "notes.md", enc))), "{got:?}");
+        assert!(
+            got.contains(&(json!("broken-link"), range_of(&text, "notes.md", enc))),
+            "{got:?}"
+        );
         s.assert_quiet();
     }
 }

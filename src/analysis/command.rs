@@ -61,7 +61,10 @@ pub fn keys(runtime: Dialect) -> &'static [(&'static str, &'static str)] {
                 "allowed-tools",
                 "Permission rules pre-approved while the command runs (e.g. `Bash(git add:*)`).",
             ),
-            ("argument-hint", "The hint shown for the arguments."),
+            (
+                "argument-hint",
+                "The hint shown after the name in the `/` menu, e.g. `\"[message] [--amend]\"`. Quote it: unquoted, `[file]` is a YAML list and Claude Code shows `file`.",
+            ),
             ("model", "The model for this command."),
             (
                 "disable-model-invocation",
@@ -74,7 +77,10 @@ pub fn keys(runtime: Dialect) -> &'static [(&'static str, &'static str)] {
             ("disallowed-tools", "Tools removed while it runs."),
             ("user-invocable", "`false` hides it from the `/` menu."),
             ("when_to_use", "Appended to the description."),
-            ("arguments", "Named positional arguments."),
+            (
+                "arguments",
+                "Names for the positional arguments (a list, or names separated by spaces): `$name` in the body is the argument at its position, as `$0` is the first.",
+            ),
             ("shell", "`bash` or `powershell` for `!` commands."),
         ],
         _ => &[
@@ -1006,7 +1012,7 @@ mod tests {
               fix (safe): "---\nargument-hint: 1.50\ndescription: \"0x1F\"\n---\nBody\n"
         "#]]
         .assert_eq(&claude(t));
-        assert_eq!(claude(("---\nargument-hint: 42\ndescription: true\n---\nBody\n")), "");
+        assert_eq!(claude("---\nargument-hint: 42\ndescription: true\n---\nBody\n"), "");
         let t = "---\nargument-hint: {a: 1}\n---\nBody\n";
         assert_eq!(claude_decl(t).argument_hint.as_deref(), Some("[object Object]"));
         assert!(claude(t).starts_with(

@@ -83,10 +83,13 @@ pub const KEYS: &[(&str, &str)] = &[
         "Claude Code: tools removed while the skill is active.",
     ),
     ("when_to_use", "Claude Code: appended to the description."),
-    ("argument-hint", "Claude Code: the autocomplete hint for arguments."),
+    (
+        "argument-hint",
+        "Claude Code: the hint shown after the name in the `/` menu. Quote it: unquoted, `[file]` is a YAML list and Claude Code shows `file`.",
+    ),
     (
         "arguments",
-        "Claude Code: named positional arguments (`$name` in the body).",
+        "Claude Code: names for the positional arguments: `$name` in the body is the argument at its position, as `$0` is the first.",
     ),
     (
         "disable-model-invocation",

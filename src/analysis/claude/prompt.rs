@@ -352,6 +352,12 @@ fn escaped(text: &str, at: usize) -> bool {
     at >= 1 && b[at - 1] == b'\\' && !(at >= 2 && b[at - 2] == b'\\')
 }
 
+/// Whether `at` lies in one of `spans` (sorted, not overlapping).
+fn within(spans: &[Span], at: usize) -> bool {
+    let i = spans.partition_point(|s| (s.end as usize) <= at);
+    spans.get(i).is_some_and(|s| s.start as usize <= at)
+}
+
 /// Every placeholder of the body `body` (a span of `text`), in order.
 pub fn placeholders(text: &str, body: Span, names: &[String]) -> Vec<Placeholder> {
     let names = active_names(names);
@@ -361,11 +367,11 @@ pub fn placeholders(text: &str, body: Span, names: &[String]) -> Vec<Placeholder
     let mut i = start;
     while let Some(rel) = text.get(i..end).and_then(|t| t.find('$')) {
         let at = i + rel;
-        let within = &text[..end];
-        match placeholder_at(within, at, &names) {
-            Some((kind, len)) if !escaped(within, at) => {
+        let upto = &text[..end];
+        match placeholder_at(upto, at, &names) {
+            Some((kind, len)) if !escaped(upto, at) => {
                 let span = Span::new(at, at + len);
-                let in_code = code.iter().any(|c| c.start as usize <= at && at < c.end as usize);
+                let in_code = within(&code, at);
                 out.push(Placeholder { span, kind, in_code });
                 i = at + len;
             }
@@ -541,6 +547,7 @@ fn inline_code(lines: &[(usize, &str)], out: &mut Vec<Span>) {
     let Some(&(first, _)) = lines.first() else { return };
     let text: String = lines.iter().map(|(_, l)| *l).collect();
     let b = text.as_bytes();
+    let mut unmatched = std::collections::HashSet::new();
     let mut i = 0;
     while i < b.len() {
         if b[i] == b'\\' {
@@ -553,6 +560,10 @@ fn inline_code(lines: &[(usize, &str)], out: &mut Vec<Span>) {
         }
         let n = b[i..].iter().take_while(|c| **c == b'`').count();
         let open_end = i + n;
+        if unmatched.contains(&n) {
+            i = open_end;
+            continue;
+        }
         // The next run of exactly n backticks closes it.
         let mut j = open_end;
         let mut close = None;
@@ -573,7 +584,11 @@ fn inline_code(lines: &[(usize, &str)], out: &mut Vec<Span>) {
                 out.push(Span::new(first + open_end, first + c));
                 i = c + n;
             }
-            None => i = open_end,
+            None => {
+                // No run of this length follows: none will later either.
+                unmatched.insert(n);
+                i = open_end;
+            }
         }
     }
 }
@@ -596,7 +611,7 @@ pub fn links(text: &str, body: Span) -> Vec<Link> {
         return Vec::new();
     };
     let code = code_spans(text, body);
-    let in_code = |at: usize| code.iter().any(|c| c.start as usize <= at && at < c.end as usize);
+    let in_code = |at: usize| within(&code, at);
     let mut out = Vec::new();
     let b = body_text.as_bytes();
     let mut line_start = true;
@@ -620,11 +635,13 @@ pub fn links(text: &str, body: Span) -> Vec<Link> {
             i += 1;
             continue;
         }
-        // The matching `]` on the same line.
+        // The matching `]` on the same line, within a bound (so that a line of unclosed `[`
+        // costs linear time).
         let mut depth = 0usize;
         let mut j = i;
         let mut close = None;
-        while j < b.len() && b[j] != b'\n' {
+        let limit = (i + MAX_LINK_TEXT).min(b.len());
+        while j < limit && b[j] != b'\n' {
             match b[j] {
                 b'\\' => j += 1,
                 b'[' => depth += 1,
@@ -666,6 +683,9 @@ pub fn links(text: &str, body: Span) -> Vec<Link> {
     }
     out
 }
+
+/// The longest link text looked at, in bytes.
+const MAX_LINK_TEXT: usize = 1000;
 
 /// The destination starting at `at` (after `(` or `]: `): its byte range, without `<` `>`.
 fn destination(s: &str, at: usize, inline: bool) -> Option<(usize, usize)> {
@@ -714,7 +734,8 @@ fn ends(s: &str, e: usize, close: Option<u8>) -> bool {
     blanks(&mut k);
     if let Some(&q @ (b'"' | b'\'' | b'(')) = b.get(k) {
         let end = if q == b'(' { b')' } else { q };
-        match s[k + 1..].find(end as char) {
+        let line = s[k + 1..].find('\n').map_or(s.len(), |n| k + 1 + n);
+        match s[k + 1..line].find(end as char) {
             Some(p) => k += p + 2,
             None => return false,
         }
