@@ -471,7 +471,7 @@ impl Workspace {
                     Code::BrokenLink,
                     link.span,
                     format!(
-                        "`{}` does not exist in the skill's folder: the model is sent to a file that is not there",
+                        "`{}` does not exist (links resolve from the skill's folder): a model that follows this link finds no file",
                         link.path
                     ),
                 )
@@ -1770,11 +1770,11 @@ mod tests {
             [
                 (
                     "references/guide.md".to_string(),
-                    "`references/guide.md` does not exist in the skill's folder: the model is sent to a file that is not there".to_string()
+                    "`references/guide.md` does not exist (links resolve from the skill's folder): a model that follows this link finds no file".to_string()
                 ),
                 (
                     "${CLAUDE_SKILL_DIR}/scripts/run.sh".to_string(),
-                    "`scripts/run.sh` does not exist in the skill's folder: the model is sent to a file that is not there".to_string()
+                    "`scripts/run.sh` does not exist (links resolve from the skill's folder): a model that follows this link finds no file".to_string()
                 ),
             ]
         );

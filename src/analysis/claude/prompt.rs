@@ -451,7 +451,12 @@ pub fn sample_value(name: &str, p: &Placeholder, written: &str) -> String {
     let value = match &p.kind {
         PlaceholderKind::All => Some(SAMPLE_ARGS.to_string()),
         PlaceholderKind::Index(n) | PlaceholderKind::ArgumentsIndex(n) => words.get(*n).cloned(),
-        PlaceholderKind::Named(_, n) => Some(words.get(*n).cloned().unwrap_or_default()),
+        PlaceholderKind::Named(_, n) => {
+            return match words.get(*n) {
+                Some(v) => format!("`/{name} {SAMPLE_ARGS}` puts `{v}` here"),
+                None => format!("`/{name} {SAMPLE_ARGS}` puts nothing here (there is no such argument)"),
+            };
+        }
     };
     match value {
         Some(v) => format!("`/{name} {SAMPLE_ARGS}` puts `{v}` here"),
@@ -939,6 +944,38 @@ mod tests {
                 ("$ARGUMENTS[2]".into(), ArgumentsIndex(2), true),
                 ("$3".into(), Index(3), true),
             ]
+        );
+    }
+
+    #[test]
+    fn what_the_sample_arguments_put_in() {
+        let p = |kind| Placeholder {
+            span: Span::new(0, 2),
+            kind,
+            in_code: true,
+        };
+        use PlaceholderKind::*;
+        assert_eq!(
+            sample_value("x", &p(Index(2)), "$2"),
+            "`/x one two three` puts `three` here"
+        );
+        assert_eq!(
+            sample_value("x", &p(ArgumentsIndex(3)), "$ARGUMENTS[3]"),
+            "`/x one two three` leaves it as `$ARGUMENTS[3]` (there is no such argument)"
+        );
+        assert_eq!(
+            sample_value("x", &p(Named("e".into(), 4)), "$e"),
+            "`/x one two three` puts nothing here (there is no such argument)"
+        );
+        assert_eq!(
+            sample_value("x", &p(All), "$ARGUMENTS"),
+            "`/x one two three` puts `one two three` here"
+        );
+        assert_eq!(ordinal(11), "11th");
+        assert_eq!(ordinal(22), "22nd");
+        assert_eq!(
+            p(Index(11)).kind.meaning(),
+            "the 12th argument (Claude Code counts from `$0`)"
         );
     }
 
