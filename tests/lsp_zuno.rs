@@ -212,7 +212,7 @@ fn diagnostics_follow_edits_across_files() {
     }
 }
 
-/// The server watches `zuno.json(c)` and `SKILL.md`; a skill created on disk satisfies a
+/// The server watches `zuno.json(c)`, `SKILL.md` and the files of skill folders; a skill created on disk satisfies a
 /// `requiredSkills` entry, its folder deleted brings the warning back, and a new `zuno.json`
 /// in another package is checked (and cleared when deleted). Only the changed files publish.
 #[test]
@@ -234,6 +234,8 @@ fn watched_skills_and_configs() {
                 { "globPattern": "**/*.md" },
                 { "globPattern": "**/*.txt" },
                 { "globPattern": "**/SKILL.md" },
+                { "globPattern": "**/skills/**" },
+                { "globPattern": "**/skill/**" },
             ] },
         }] })
     );

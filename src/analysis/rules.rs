@@ -317,6 +317,24 @@ agent file over 1 MiB (then this is an error, since the agent does not load). Th
 the reason and the size.",
         "# .opencode/agents/huge.md: 5 MB of generated examples after the frontmatter\n",
         "# keep the examples in a file the agent reads, and the agent file small\n";
+    PlaceholderInCode = "placeholder-in-code", Warning, Works, [],
+        "Claude Code: a `$1` or `$name` placeholder inside a code block or inline code of a command or skill.",
+        "When `/name args` runs, Claude Code replaces `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` and the \
+`$name`s of `arguments` everywhere in the body, code included. A shell snippet's `$1`, an awk \
+`{print $1}` or a loop's `$file` (with `file` in `arguments`) becomes an argument: `$1` is the \
+second one, since Claude Code counts from `$0`, and stays `$1` when there are fewer arguments. A \
+backslash keeps a placeholder literal: `\\$1` sends `$1`. `$ARGUMENTS` and `$ARGUMENTS[N]`, \
+which nothing else spells so, are not reported; hover on any placeholder shows what it becomes.",
+        "```sh\nawk '{print $1}' data.txt\n```\n",
+        "```sh\nawk '{print \\$1}' data.txt\n```\n";
+    BrokenLink = "broken-link", Warning, FailsWhenUsed, [],
+        "A relative link in a `SKILL.md` to a file that does not exist.",
+        "A skill's body points the model at its supporting files with relative links \
+(`[guide](references/guide.md)`, resolved from the skill's folder; `${CLAUDE_SKILL_DIR}/` is that \
+folder). A link to a file that is not there sends the model looking for nothing, usually after a \
+rename or a file left out of the commit. URLs, anchors and absolute paths are not checked.",
+        "See [the guide](references/gude.md).\n",
+        "See [the guide](references/guide.md).\n";
 }
 
 impl Code {
@@ -352,6 +370,8 @@ impl Code {
             Code::MisplacedSkill | Code::NameMismatch | Code::DuplicateSkill => &[OpenCode, Claude, Zuno],
             Code::UnknownSkill => &[OpenCode, Claude],
             Code::UnusedSuppression | Code::UncheckedFile => &[OpenCode, Claude, Zuno],
+            Code::PlaceholderInCode => &[Claude],
+            Code::BrokenLink => &[OpenCode, Claude, Zuno],
         }
     }
 }

@@ -447,9 +447,12 @@ impl State {
         let mut touched = Vec::new();
         let mut other_files = false;
         let mut skills = false;
+        // A file that appears or vanishes may be the target of a skill's link.
+        let mut links = false;
         for ev in events {
             let Some(path) = path_of(&ev.uri) else { continue };
             skills |= is_skill_event(&path, ev.typ);
+            links |= ev.typ != FileChangeType::CHANGED;
             let open = self.ws.id(&path).is_some_and(|id| self.open_doc_for(id));
             if open {
                 // The editor's buffer is the truth while the document is open.
@@ -504,6 +507,9 @@ impl State {
         }
         if other_files {
             touched.extend(self.ws.refresh_file_references());
+        }
+        if links {
+            touched.extend(self.ws.refresh_skill_links());
         }
         if skills && !self.ws.zuno_projects().is_empty() {
             return self.reload_for_skills();

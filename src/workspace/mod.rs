@@ -332,6 +332,7 @@ impl Workspace {
             self.project_files.push(id);
         }
         self.substitute(id);
+        self.check_links(id);
         // A config with substitutions may read other files: always a new stamp.
         let force = self.files[id].resolved.is_some();
         self.restamp(id, force);
@@ -439,8 +440,78 @@ impl Workspace {
         f.live = true;
         f.in_scope = true;
         self.substitute(id);
+        self.check_links(id);
         let force = self.files[id].resolved.is_some();
         self.restamp(id, force);
+    }
+
+    /// The relative links of a `SKILL.md` to files that do not exist (`broken-link`), in its own
+    /// diagnostics: the analysis found the links, the file system decides. Run when the file is
+    /// analysed and again by [`Workspace::refresh_skill_links`] when files appear or vanish.
+    /// Returns whether the file's broken links changed.
+    fn check_links(&mut self, id: usize) -> bool {
+        use crate::analysis::diagnostic::{Effect, Severity};
+        let f = &self.files[id];
+        let Some(decl) = f.analysis.skill.as_ref() else {
+            return false;
+        };
+        let had = f.analysis.diagnostics.iter().any(|d| d.code == Code::BrokenLink);
+        if decl.links.is_empty() && !had {
+            return false;
+        }
+        let Some(folder) = f.path.parent() else { return false };
+        let mut found = Vec::new();
+        for link in &decl.links {
+            let target = normalize(&folder.join(&link.path));
+            if target.exists() {
+                continue;
+            }
+            found.push(
+                Diagnostic::new(
+                    Code::BrokenLink,
+                    link.span,
+                    format!(
+                        "`{}` does not exist (links resolve from the skill's folder): a model that follows this link finds no file",
+                        link.path
+                    ),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::FailsWhenUsed),
+            );
+        }
+        let f = &mut self.files[id];
+        let old: Vec<&Diagnostic> = f
+            .analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::BrokenLink)
+            .collect();
+        let same = old.len() == found.len()
+            && old
+                .iter()
+                .zip(&found)
+                .all(|(a, b)| a.span == b.span && a.message == b.message);
+        if same {
+            return false;
+        }
+        f.analysis.diagnostics.retain(|d| d.code != Code::BrokenLink);
+        f.analysis.diagnostics.extend(found);
+        f.analysis
+            .diagnostics
+            .sort_by_key(|d| (d.span.start, d.span.end, d.code));
+        true
+    }
+
+    /// Check the links of every `SKILL.md` again (files were created or deleted); returns the
+    /// skills whose broken links changed.
+    pub fn refresh_skill_links(&mut self) -> Vec<usize> {
+        let ids: Vec<usize> = (0..self.files.len())
+            .filter(|&i| {
+                let f = &self.files[i];
+                f.live && f.analysis.skill.as_ref().is_some_and(|s| !s.links.is_empty())
+            })
+            .collect();
+        ids.into_iter().filter(|&id| self.check_links(id)).collect()
     }
 
     /// Remove a file (deleted on disk). Its id is not reused.
@@ -1805,6 +1876,49 @@ mod tests {
                 (rel, d.code.as_str())
             })
             .collect()
+    }
+
+    #[test]
+    fn skill_links_to_missing_files() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        let skill = "---\nname: tdd\ndescription: d\n---\nRead [the guide](references/guide.md), [run](${CLAUDE_SKILL_DIR}/scripts/run.sh),\n[up](../shared/notes.md#part), [here](./SKILL.md) and [web](https://x.y/z.md).\n";
+        write(root, ".claude/skills/tdd/SKILL.md", skill);
+        write(root, ".claude/skills/shared/notes.md", "notes");
+        let mut ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let id = ws.id(&root.join(".claude/skills/tdd/SKILL.md")).unwrap();
+        let broken = |ws: &Workspace| -> Vec<(String, String)> {
+            ws.diagnostics()
+                .into_iter()
+                .filter(|(_, d)| d.code == Code::BrokenLink)
+                .map(|(i, d)| (d.span.text(&ws.files[i].text).to_string(), d.message))
+                .collect()
+        };
+        assert_eq!(
+            broken(&ws),
+            [
+                (
+                    "references/guide.md".to_string(),
+                    "`references/guide.md` does not exist (links resolve from the skill's folder): a model that follows this link finds no file".to_string()
+                ),
+                (
+                    "${CLAUDE_SKILL_DIR}/scripts/run.sh".to_string(),
+                    "`scripts/run.sh` does not exist (links resolve from the skill's folder): a model that follows this link finds no file".to_string()
+                ),
+            ]
+        );
+        // A file created later clears its warning once the links are checked again.
+        write(root, ".claude/skills/tdd/references/guide.md", "guide");
+        assert_eq!(ws.refresh_skill_links(), [id]);
+        assert_eq!(broken(&ws).len(), 1);
+        assert_eq!(ws.refresh_skill_links(), Vec::<usize>::new());
+        // An edit re-checks the links of the file edited.
+        ws.set_text(id, skill.replace("scripts/run.sh", "references/guide.md"));
+        assert_eq!(broken(&ws), []);
+        // A deleted file brings it back.
+        fs::remove_file(root.join(".claude/skills/tdd/references/guide.md")).unwrap();
+        assert_eq!(ws.refresh_skill_links(), [id]);
+        assert_eq!(broken(&ws).len(), 2);
     }
 
     const PRIMARY: &str = "---\nmode: primary\n---\nPrompt\n";

@@ -13,11 +13,14 @@
 //!   file wins a name.
 //! - [`card`]: the agent as Claude Code will run it, for hover and `explain`.
 //! - [`complete`]: completion in a Claude agent's frontmatter.
+//! - [`prompt`]: commands and skills as Claude Code shows them (description, argument hint) and
+//!   expands them (`$ARGUMENTS`, `$0`, `$name`), and the relative links of a body.
 
 pub mod agent;
 pub mod card;
 pub mod complete;
 pub mod project;
+pub mod prompt;
 pub mod read;
 pub mod schema;
 pub mod tools;
