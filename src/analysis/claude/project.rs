@@ -105,6 +105,8 @@ pub fn registry<'a>(files: &[ClaudeFile<'a>], dir: &Path) -> Vec<(String, Claude
             out.push((n, f));
         }
     }
+    // Listed by source, then in the order the files were read (not by which file won).
+    out.sort_by_key(|(_, f)| (f.rank(), f.file));
     out
 }
 
