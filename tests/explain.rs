@@ -466,11 +466,52 @@ fn claude_agent_card_and_json() {
         v,
         serde_json::json!({
             "dialect": "claude", "name": "reviewer", "loaded": true, "description": "Reviews code",
-            "model": "opus", "permissionMode": "default", "tools": ["Read", "Agent(helper)"],
+            "model": "opus", "permissionMode": "default", "unset": [], "tools": ["Read", "Agent(helper)"],
             "settings": {"color": "cyan"},
             "defined_in": [{"location": ".claude/agents/reviewer.md:2:7", "source": "project"}],
             "problems": [],
         })
+    );
+}
+
+/// An agent without `model` inherits by default; one with `model: inherit` says so. Claude Code
+/// lists the first with no model and the second with `inherit`: the card says "(not set)" and
+/// the JSON names the defaults in `unset` (as for `permissionMode`).
+#[test]
+fn claude_unset_model_is_the_default() {
+    let t = claude_project();
+    write(
+        t.path(),
+        ".claude/agents/explicit.md",
+        "---\nname: explicit\ndescription: Inherits on purpose\nmodel: inherit\n---\n",
+    );
+    let (code, out, _) = explain(t.path(), &["helper"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("\n- **permission mode**: `default` (not set)\n- **model**: `inherit` (not set): the model of the conversation that starts it\n"),
+        "{out}"
+    );
+    let (_, out, _) = explain(t.path(), &["explicit"]);
+    assert!(
+        out.contains("\n- **model**: `inherit`: the model of the conversation that starts the agent (the default)\n"),
+        "{out}"
+    );
+    let json = |name: &str| -> serde_json::Value {
+        let (code, out, _) = explain(t.path(), &[name, "--format", "json"]);
+        assert_eq!(code, 0, "{out}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let (helper, explicit) = (json("helper"), json("explicit"));
+    assert_eq!(
+        (&helper["model"], &helper["unset"]),
+        (
+            &serde_json::json!("inherit"),
+            &serde_json::json!(["model", "permissionMode"])
+        )
+    );
+    assert_eq!(
+        (&explicit["model"], &explicit["unset"]),
+        (&serde_json::json!("inherit"), &serde_json::json!(["permissionMode"]))
     );
 }
 

@@ -1582,6 +1582,7 @@ impl Workspace {
                 };
                 Some(claude::project::ClaudeFile {
                     file: id,
+                    path: &f.path,
                     kind,
                     owner: dir,
                     agent: &c.agent,

@@ -9,7 +9,7 @@
 use super::read::{Outcome, Reading};
 use super::schema::{self, FieldType};
 use super::tools::{self, List};
-use super::{FileKind, MAX_BYTES, first_line};
+use super::{FileKind, MAX_BYTES, Source, first_line};
 use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::syntax::{Map, Node, Style, Value};
@@ -101,7 +101,15 @@ pub fn check(kind: &FileKind, text: &str, reading: &Reading) -> (Vec<Diagnostic>
         kind,
         out: Vec::new(),
     };
-    let agent = build(&mut cx, reading);
+    let mut agent = build(&mut cx, reading);
+    // §7.9: a plugin agent that loads with no description of its own (none, not a string, no
+    // frontmatter, a frontmatter that does not parse) is listed with Claude Code's default.
+    if let Source::Plugin { plugin } = &kind.source
+        && agent.description.is_none()
+        && agent.loaded()
+    {
+        agent.description = Some(format!("Agent from {plugin} plugin"));
+    }
     (cx.out, agent)
 }
 
@@ -1728,6 +1736,18 @@ mod tests {
         );
         // A name with `:` is fine in a plugin (it is namespaced anyway); a number description is text.
         assert_eq!(diags_as(&p, "---\nname: a\ndescription: 42\n---\n"), []);
+        // Without a description of its own, Claude Code lists `Agent from <plugin> plugin`.
+        for text in [
+            "---\nname: a\n---\n",
+            "---\nname: a\ndescription: [a]\n---\n",
+            "Just a prompt\n",
+            "---\ndescription: a: b: c\n  d: - e\n---\n",
+        ] {
+            let (_, a, _) = analyze(&p, text);
+            assert_eq!(a.description.as_deref(), Some("Agent from tools plugin"), "{text}");
+        }
+        let (_, a, _) = analyze(&p, "---\nname: a\ndescription: 42\n---\n");
+        assert_eq!(a.description.as_deref(), Some("42"));
     }
 
     #[test]
