@@ -485,13 +485,13 @@ fn claude_unset_model_is_the_default() {
         ".claude/agents/explicit.md",
         "---\nname: explicit\ndescription: Inherits on purpose\nmodel: inherit\n---\n",
     );
-    let (code, out, _) = explain(t.path(), &["helper"]);
+    let (code, out, _) = explain(t.path(), &["helper", "--format", "markdown"]);
     assert_eq!(code, 0);
     assert!(
         out.contains("\n- **permission mode**: `default` (not set)\n- **model**: `inherit` (not set): the model of the conversation that starts it\n"),
         "{out}"
     );
-    let (_, out, _) = explain(t.path(), &["explicit"]);
+    let (_, out, _) = explain(t.path(), &["explicit", "--format", "markdown"]);
     assert!(
         out.contains("\n- **model**: `inherit`: the model of the conversation that starts the agent (the default)\n"),
         "{out}"
