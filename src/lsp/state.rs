@@ -978,6 +978,7 @@ impl State {
             ),
             FileKind::OpenCode(kind) => self.opencode_items(id, kind, text, offset),
             FileKind::ProjectFile => analysis::project_file::complete(text, offset),
+            FileKind::Manifest(k) => analysis::claude::plugin::complete(*k, text, offset),
         };
         Some(
             items

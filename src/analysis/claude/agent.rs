@@ -1165,7 +1165,7 @@ fn mcp_servers(cx: &mut Ctx, agent: &mut Agent, v: &Node) {
     });
 }
 
-const HOOK_TYPES: &[&str] = &["command", "http", "mcp_tool", "prompt", "agent"];
+pub(crate) const HOOK_TYPES: &[&str] = &["command", "http", "mcp_tool", "prompt", "agent"];
 
 /// Hook events (spec §6.1).
 pub const HOOK_EVENTS: &[&str] = &[

@@ -13,10 +13,13 @@
 //!   file wins a name.
 //! - [`card`]: the agent as Claude Code will run it, for hover and `explain`.
 //! - [`complete`]: completion in a Claude agent's frontmatter.
+//! - [`plugin`]: the plugin manifests (`plugin.json`, `marketplace.json`) and how a plugin's
+//!   commands and skills are listed.
 
 pub mod agent;
 pub mod card;
 pub mod complete;
+pub mod plugin;
 pub mod project;
 pub mod read;
 pub mod schema;
