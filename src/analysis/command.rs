@@ -18,7 +18,7 @@ pub struct CommandKind {
     /// The runtime that reads it.
     pub runtime: Dialect,
     /// The command's name: the path below `command(s)/` without `.md` (opencode, Zuno), the file
-    /// name (Claude Code).
+    /// name (Claude Code), `plugin:sub:file` for a Claude Code plugin's command.
     pub name: String,
 }
 
@@ -149,6 +149,10 @@ pub fn analyze(kind: &CommandKind, text: &str) -> (Vec<Diagnostic>, Parsed, Comm
         let v = &e.value;
         if !known.iter().any(|(k, _)| *k == key) {
             if kind.runtime == Dialect::Claude && matches!(key, "name" | "paths") {
+                // A plugin's command (named `plugin:command`) is renamed by its `name`.
+                if key == "name" && kind.name.contains(':') {
+                    continue;
+                }
                 out.push(warn(
                     Code::UnknownKey,
                     e.key.span,

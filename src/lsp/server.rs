@@ -220,6 +220,9 @@ impl Inner {
                 glob("**/zuno.json"),
                 glob("**/zuno.jsonc"),
                 glob("**/agent-lsp.toml"),
+                // Claude Code plugin manifests.
+                glob("**/.claude-plugin/plugin.json"),
+                glob("**/.claude-plugin/marketplace.json"),
                 glob("**/.agent-lsp.toml"),
                 // Agents live in `{agent,agents}/**/*.md` and `{mode,modes}/*.md`; any Markdown
                 // or text file may also be the target of a config's `{file:...}`.

@@ -110,8 +110,9 @@ pub struct ManifestFile {
     pub paths: Vec<DeclaredPath>,
     /// Where the plugin's components are (`plugin.json` only).
     pub layout: Layout,
-    /// `marketplace.json`: each plugin entry's name and local `source` (without `./`), with the
-    /// span of the source.
+    /// `marketplace.json`: each plugin entry's name and local `source` (relative to the
+    /// marketplace root, `metadata.pluginRoot` applied, without `./`), with the span of the
+    /// source.
     pub entries: Vec<(String, Option<(String, Span)>)>,
 }
 
@@ -292,6 +293,8 @@ enum Fate {
 struct Cx {
     out: Vec<Diagnostic>,
     file: ManifestFile,
+    /// A marketplace's `metadata.pluginRoot`: plugin sources without `./` are read below it.
+    plugin_root: Option<String>,
 }
 
 impl Cx {
@@ -336,6 +339,7 @@ pub fn analyze(kind: Manifest, text: &str) -> (Vec<Diagnostic>, Parsed, Manifest
     let mut cx = Cx {
         out: Vec::new(),
         file: ManifestFile::default(),
+        plugin_root: None,
     };
     let scope = match kind {
         Manifest::Plugin => Scope::Plugin,
@@ -1324,7 +1328,7 @@ fn source(cx: &mut Cx, v: &Node) {
     let scope = Scope::Entry;
     match &v.value {
         Value::Str(s) => {
-            if !s.starts_with("./") {
+            if !s.starts_with("./") && cx.plugin_root.is_none() {
                 cx.error(
                     Code::InvalidValue,
                     v.span,
@@ -1411,6 +1415,12 @@ fn source(cx: &mut Cx, v: &Node) {
 
 fn marketplace(cx: &mut Cx, root: &Node, map: &Map) {
     let scope = Scope::Marketplace;
+    cx.plugin_root = map
+        .value("metadata")
+        .and_then(Node::as_map)
+        .and_then(|m| m.value("pluginRoot"))
+        .and_then(Node::as_str)
+        .map(strip_dot);
     match map.value("name") {
         None => cx.error(
             Code::MissingField,
@@ -1598,7 +1608,12 @@ fn entry(cx: &mut Cx, item: &Node) {
     fields(cx, m, ENTRY_FIELDS, scope);
     let local = m.value("source").and_then(|s| {
         let p = s.as_str()?;
-        p.starts_with("./").then(|| (strip_dot(p), s.span))
+        match (p.strip_prefix("./"), &cx.plugin_root) {
+            (Some(_), _) => Some((strip_dot(p), s.span)),
+            (None, Some(root)) if !root.is_empty() => Some((format!("{root}/{}", strip_dot(p)), s.span)),
+            (None, Some(_)) => Some((strip_dot(p), s.span)),
+            (None, None) => None,
+        }
     });
     if let Some(n) = name {
         cx.file.entries.push((n, local));
@@ -2292,6 +2307,11 @@ mod tests {
             .map(|(n, s)| (n.as_str(), s.as_ref().map(|(p, _)| p.as_str())))
             .collect();
         assert_eq!(entries, [("a", Some("plugins/a")), ("b", None)]);
+        // Below `metadata.pluginRoot`, a source needs no `./`.
+        let text = r#"{"name": "m", "owner": {"name": "o"}, "metadata": {"pluginRoot": "./plugins"}, "plugins": [{"name": "a", "source": "a"}]}"#;
+        check(Manifest::Marketplace, text, expect![""]);
+        let (_, _, f) = analyze(Manifest::Marketplace, text);
+        assert_eq!(f.entries[0].1.as_ref().map(|(p, _)| p.as_str()), Some("plugins/a"));
     }
 
     #[test]
