@@ -828,7 +828,9 @@ impl Workspace {
                             ),
                         )
                         .with_severity(Severity::Warning)
-                        .with_effect(Effect::FileIgnored),
+                        // Not `file-ignored`: on a manifest, that effect means the plugin does
+                        // not load.
+                        .with_effect(Effect::ValueIgnored),
                     );
                 }
             }

@@ -295,10 +295,14 @@ struct Cx {
     file: ManifestFile,
     /// A marketplace's `metadata.pluginRoot`: plugin sources without `./` are read below it.
     plugin_root: Option<String>,
+    /// The file breaks the schema (or is no JSON): the validator then leaves out its advice on
+    /// missing descriptive fields.
+    schema_error: bool,
 }
 
 impl Cx {
     fn error(&mut self, code: Code, span: Span, what: String, scope: Scope, fate: Fate) {
+        self.schema_error = true;
         let (tail, effect) = match (scope, fate) {
             (Scope::Plugin, Fate::Refused) => ("Claude Code does not load the plugin", Effect::FileIgnored),
             (Scope::Marketplace, Fate::Refused) => ("Claude Code cannot add the marketplace", Effect::FileIgnored),
@@ -340,6 +344,7 @@ pub fn analyze(kind: Manifest, text: &str) -> (Vec<Diagnostic>, Parsed, Manifest
         out: Vec::new(),
         file: ManifestFile::default(),
         plugin_root: None,
+        schema_error: false,
     };
     let scope = match kind {
         Manifest::Plugin => Scope::Plugin,
@@ -367,6 +372,7 @@ pub fn analyze(kind: Manifest, text: &str) -> (Vec<Diagnostic>, Parsed, Manifest
             .with_effect(Effect::FileIgnored),
         );
     }
+    cx.schema_error = !cx.out.is_empty();
     for d in &parsed.duplicates {
         cx.warn(
             Code::DuplicateKey,
@@ -455,12 +461,14 @@ fn plugin(cx: &mut Cx, root: &Node, map: &Map) {
         ),
         Some(v) => plugin_name(cx, v, scope),
     }
+    fields(cx, map, PLUGIN_FIELDS, scope);
+    // The validator's advice, given once the file passes its schema.
     for (key, what) in [
         ("version", "No version specified (e.g. `\"1.0.0\"`)"),
         ("description", "No description: it tells users what the plugin does"),
         ("author", "No author (`{\"name\": ...}`), for attribution"),
     ] {
-        if !map.contains(key) {
+        if !map.contains(key) && !cx.schema_error {
             cx.warn(
                 Code::MissingField,
                 brace(root),
@@ -469,7 +477,6 @@ fn plugin(cx: &mut Cx, root: &Node, map: &Map) {
             );
         }
     }
-    fields(cx, map, PLUGIN_FIELDS, scope);
 }
 
 fn plugin_name(cx: &mut Cx, v: &Node, scope: Scope) {
@@ -516,8 +523,34 @@ fn plugin_name(cx: &mut Cx, v: &Node, scope: Scope) {
         );
         return;
     }
+    match reserved(s) {
+        Some(true) => cx.out.push(
+            Diagnostic::new(
+                Code::InvalidName,
+                v.span,
+                format!(
+                    "the plugin name `{s}` is reserved for Anthropic's own plugins (no third-party name starts with `claude-`, `anthropic-` or `cc-plugin-`, is `claude`, `claude-code`, `anthropic`, or puts `official` beside `claude` or `anthropic`): `claude plugin validate` rejects it"
+                ),
+            )
+            .with_severity(Severity::Error)
+            .with_effect(Effect::Works),
+        ),
+        Some(false) => {
+            cx.warn(
+                Code::InvalidName,
+                v.span,
+                format!(
+                    "the plugin name `{s}` reads as one of Anthropic's own (it holds the word `claude` or `anthropic`): name it for what it does; `claude plugin validate` warns"
+                ),
+                Effect::Works,
+            );
+        }
+        None => {}
+    }
     if scope == Scope::Entry {
         if !is_id(s) {
+            // Checked after the schema: the advice on missing fields still comes.
+            let schema_error = cx.schema_error;
             cx.error(
                 Code::InvalidName,
                 v.span,
@@ -527,6 +560,7 @@ fn plugin_name(cx: &mut Cx, v: &Node, scope: Scope) {
                 scope,
                 Fate::Refused,
             );
+            cx.schema_error = schema_error;
         }
         return;
     }
@@ -554,6 +588,40 @@ fn plugin_name(cx: &mut Cx, v: &Node, scope: Scope) {
     );
     if !kebab.is_empty() && v.span.len() == s.len() + 2 {
         *d = d.clone().with_suggestion(v.span, format!("\"{kebab}\""));
+    }
+}
+
+/// Whether a plugin name passes as one of Anthropic's own: `Some(true)` reserved (the validator
+/// rejects it), `Some(false)` it holds the word (a warning), `None` neither. Case and the
+/// separators `_`, `.` and spaces do not matter.
+fn reserved(name: &str) -> Option<bool> {
+    let lower: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let words: Vec<&str> = lower.split('-').filter(|w| !w.is_empty()).collect();
+    let joined = words.join("-");
+    let brand = |w: &str| matches!(w, "claude" | "anthropic" | "anthropics");
+    let reserved = ["claude-", "anthropic-", "anthropics-", "cc-plugin-"]
+        .iter()
+        .any(|p| joined.starts_with(p))
+        || ["claude", "anthropic", "anthropics", "claude-code", "claude-mods"].contains(&joined.as_str())
+        || ["claudecode", "claudemods"].contains(&words.concat().as_str())
+        || words
+            .windows(2)
+            .any(|w| (w[0] == "official" && brand(w[1])) || (brand(w[0]) && w[1] == "official"));
+    if reserved {
+        Some(true)
+    } else if words.iter().any(|w| brand(w)) {
+        Some(false)
+    } else {
+        None
     }
 }
 
@@ -1172,38 +1240,71 @@ fn inline(cx: &mut Cx, key: &'static str, m: &Map, scope: Scope) {
                     );
                     continue;
                 }
+                // A broken PreToolUse/PermissionRequest hook may be what guards the permissions
+                // beside it: the plugin is refused. Any other broken entry is skipped.
+                let guard = matches!(event, "PreToolUse" | "PermissionRequest");
+                let problem = |cx: &mut Cx, code: Code, span: Span, what: String| {
+                    if guard {
+                        cx.error(code, span, what, scope, Fate::Refused);
+                    } else {
+                        cx.warn(
+                            code,
+                            span,
+                            format!("{what}: Claude Code ignores this `{event}` entry"),
+                            Effect::ValueIgnored,
+                        );
+                    }
+                };
                 let Value::Seq(matchers) = &e.value.value else {
                     if !e.value.is_unknown() {
-                        cx.error(
+                        problem(
+                            cx,
                             Code::InvalidType,
                             e.value.span,
                             format!("`{event}` must be a list of matchers, not {}", e.value.type_name()),
-                            scope,
-                            Fate::Refused,
                         );
                     }
                     continue;
                 };
-                for h in matchers
-                    .iter()
-                    .filter_map(|m| m.as_map()?.value("hooks"))
-                    .filter_map(|h| match &h.value {
-                        Value::Seq(items) => Some(items),
-                        _ => None,
-                    })
-                    .flat_map(|items| items.iter())
-                {
-                    if let Some(t) = h.as_map().and_then(|m| m.value("type"))
-                        && let Some(s) = t.as_str()
-                        && !super::agent::HOOK_TYPES.contains(&s)
-                    {
-                        cx.error(
-                            Code::InvalidValue,
-                            t.span,
-                            format!("`{s}` is no hook type (one of {})", list(super::agent::HOOK_TYPES)),
-                            scope,
-                            Fate::Refused,
-                        );
+                for m in matchers.iter() {
+                    let Value::Map(matcher) = &m.value else {
+                        if !m.is_unknown() {
+                            problem(
+                                cx,
+                                Code::InvalidType,
+                                m.span,
+                                format!("a matcher of `{event}` must be an object, not {}", m.type_name()),
+                            );
+                        }
+                        continue;
+                    };
+                    let Some(hooks) = matcher.value("hooks") else { continue };
+                    let Value::Seq(items) = &hooks.value else {
+                        if !hooks.is_unknown() {
+                            problem(
+                                cx,
+                                Code::InvalidType,
+                                hooks.span,
+                                format!(
+                                    "`hooks` of a matcher must be a list of hooks, not {}",
+                                    hooks.type_name()
+                                ),
+                            );
+                        }
+                        continue;
+                    };
+                    for h in items.iter() {
+                        if let Some(t) = h.as_map().and_then(|m| m.value("type"))
+                            && let Some(s) = t.as_str()
+                            && !super::agent::HOOK_TYPES.contains(&s)
+                        {
+                            problem(
+                                cx,
+                                Code::InvalidValue,
+                                t.span,
+                                format!("`{s}` is no hook type (one of {})", list(super::agent::HOOK_TYPES)),
+                            );
+                        }
                     }
                 }
             }
@@ -1441,6 +1542,8 @@ fn marketplace(cx: &mut Cx, root: &Node, map: &Map) {
                         Fate::Refused,
                     );
                 } else if !is_id(s) {
+                    // Checked after the schema: the advice on missing fields still comes.
+                    let schema_error = cx.schema_error;
                     cx.error(
                         Code::InvalidName,
                         v.span,
@@ -1450,6 +1553,7 @@ fn marketplace(cx: &mut Cx, root: &Node, map: &Map) {
                         scope,
                         Fate::Refused,
                     );
+                    cx.schema_error = schema_error;
                 }
             }
             Value::Unknown => {}
@@ -1551,6 +1655,19 @@ fn marketplace(cx: &mut Cx, root: &Node, map: &Map) {
             Some(f) if f.shape == Shape::Text => value(cx, f.name, &e.value, Shape::Text, scope),
             Some(_) => {}
         }
+    }
+    let described = map.contains("description")
+        || map
+            .value("metadata")
+            .and_then(Node::as_map)
+            .is_some_and(|m| m.contains("description"));
+    if !described && !cx.schema_error {
+        cx.warn(
+            Code::MissingField,
+            brace(root),
+            "`description` is missing. No description: it tells users what the marketplace offers; `claude plugin validate` warns".into(),
+            Effect::Works,
+        );
     }
 }
 
@@ -1729,7 +1846,16 @@ pub fn listed(path_name: &str, skill: bool, text: &str) -> Listed {
         },
         None => path_name.to_string(),
     };
-    let description = get("description")
+    // A list or an object is no description: the body's line is used.
+    let description = map
+        .and_then(|m| m.value("description"))
+        .filter(|n| {
+            matches!(
+                n.value,
+                Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_)
+            )
+        })
+        .and_then(js_string)
         .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|d| !d.is_empty())
         .unwrap_or_else(|| {
@@ -1746,8 +1872,9 @@ pub fn listed(path_name: &str, skill: bool, text: &str) -> Listed {
     }
 }
 
-/// A YAML value as JavaScript's `String(value)` writes it (lists joined with `,`).
-fn js_string(n: &Node) -> Option<String> {
+/// A YAML value as JavaScript's `String(value)` writes it (lists joined with `,`); `None` for
+/// null.
+pub(crate) fn js_string(n: &Node) -> Option<String> {
     Some(match &n.value {
         Value::Str(s) => s.clone(),
         Value::Bool(b) => b.to_string(),
@@ -2028,6 +2155,36 @@ mod tests {
                 warning invalid-name works-but-risky ["-ab"]: the plugin name `-ab` is not kebab-case (lowercase letters, digits and single hyphens): Claude Code loads it by path, but cannot install it from a marketplace that lists it under this name
             "#]],
         );
+        // Names that pass as Anthropic's own: reserved (an error of the validator only; the
+        // plugin loads), or holding the word (a warning).
+        for (name, want) in [
+            ("claude-tools", Some(true)),
+            ("Claude_Code", Some(true)),
+            ("claudecode", Some(true)),
+            ("my-official-claude", Some(true)),
+            ("cc-plugin-x", Some(true)),
+            ("anthropics", Some(true)),
+            ("my-claude", Some(false)),
+            ("official-x-anthropic", Some(false)),
+            ("claudeish", None),
+            ("xclaude", None),
+        ] {
+            assert_eq!(reserved(name), want, "{name}");
+        }
+        check(
+            Manifest::Plugin,
+            &format!("{{\"name\": \"claude-tools\", {OK}}}"),
+            expect![[r#"
+                error invalid-name works-but-risky ["claude-tools"]: the plugin name `claude-tools` is reserved for Anthropic's own plugins (no third-party name starts with `claude-`, `anthropic-` or `cc-plugin-`, is `claude`, `claude-code`, `anthropic`, or puts `official` beside `claude` or `anthropic`): `claude plugin validate` rejects it
+            "#]],
+        );
+        check(
+            Manifest::Plugin,
+            &format!("{{\"name\": \"my-claude\", {OK}}}"),
+            expect![[r#"
+                warning invalid-name works-but-risky ["my-claude"]: the plugin name `my-claude` reads as one of Anthropic's own (it holds the word `claude` or `anthropic`): name it for what it does; `claude plugin validate` warns
+            "#]],
+        );
         let (d, _, _) = analyze(Manifest::Plugin, &format!("{{\"name\": \"MyPlugin\", {OK}}}"));
         assert_eq!(d[0].suggestion().map(|e| e.text.as_str()), Some("\"my-plugin\""));
         for ok in ["a", "my-plugin", "1ab", "a1-b2"] {
@@ -2044,6 +2201,25 @@ mod tests {
                 warning missing-field works-but-risky [{]: `version` is missing. No version specified (e.g. `"1.0.0"`); `claude plugin validate` warns, Claude Code loads the plugin
                 warning missing-field works-but-risky [{]: `description` is missing. No description: it tells users what the plugin does; `claude plugin validate` warns, Claude Code loads the plugin
                 warning missing-field works-but-risky [{]: `author` is missing. No author (`{"name": ...}`), for attribution; `claude plugin validate` warns, Claude Code loads the plugin
+            "#]],
+        );
+    }
+
+    #[test]
+    fn the_advice_waits_for_the_schema() {
+        // Like the validator: no advice on missing fields while the file breaks the schema.
+        check(
+            Manifest::Plugin,
+            r#"{"name": 5}"#,
+            expect![[r#"
+                error invalid-type file-ignored [5]: `name` must be a string, not a number: Claude Code does not load the plugin
+            "#]],
+        );
+        check(
+            Manifest::Marketplace,
+            r#"{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "a", "source": "./a", "author": "x"}]}"#,
+            expect![[r#"
+                error invalid-type fails-when-used ["x"]: `author` must be an object such as `{"name": "...", "email": "..."}`, not a string: the marketplace loads, but Claude Code cannot install this plugin
             "#]],
         );
     }
@@ -2197,7 +2373,7 @@ mod tests {
             ),
             expect![[r#"
                 warning unknown-key value-ignored ["PreToolUze"]: `PreToolUze` is no hook event: Claude Code ignores its hooks. Did you mean `PreToolUse`?
-                error invalid-type file-ignored ["x"]: `Stop` must be a list of matchers, not a string: Claude Code does not load the plugin
+                warning invalid-type value-ignored ["x"]: `Stop` must be a list of matchers, not a string: Claude Code ignores this `Stop` entry
                 error invalid-value file-ignored ["nope"]: `nope` is no hook type (one of `command`, `http`, `mcp_tool`, `prompt`, `agent`): Claude Code does not load the plugin
                 error missing-field file-ignored ["s"]: the server `s` of `mcpServers` needs a `command` (or a `url`): Claude Code does not load the plugin
                 error invalid-value works-but-risky ["latest"]: `engines.claude-code` must be a version range such as `">=2.1.0"`, not "latest"; Claude Code ignores it: `claude plugin validate` rejects it, though Claude Code loads the plugin
@@ -2238,7 +2414,7 @@ mod tests {
         }
     }
 
-    const MKT: &str = r#""name": "m", "owner": {"name": "o""#;
+    const MKT: &str = r#""name": "m", "description": "d", "owner": {"name": "o""#;
 
     fn marketplace(plugins: &str) -> String {
         format!("{{{MKT}}}, \"plugins\": [{plugins}]}}")
@@ -2309,7 +2485,13 @@ mod tests {
         assert_eq!(entries, [("a", Some("plugins/a")), ("b", None)]);
         // Below `metadata.pluginRoot`, a source needs no `./`.
         let text = r#"{"name": "m", "owner": {"name": "o"}, "metadata": {"pluginRoot": "./plugins"}, "plugins": [{"name": "a", "source": "a"}]}"#;
-        check(Manifest::Marketplace, text, expect![""]);
+        check(
+            Manifest::Marketplace,
+            text,
+            expect![[r#"
+            warning missing-field works-but-risky [{]: `description` is missing. No description: it tells users what the marketplace offers; `claude plugin validate` warns
+        "#]],
+        );
         let (_, _, f) = analyze(Manifest::Marketplace, text);
         assert_eq!(f.entries[0].1.as_ref().map(|(p, _)| p.as_str()), Some("plugins/a"));
     }
@@ -2333,6 +2515,7 @@ mod tests {
         assert_eq!(listed("p:x", true, "---\n---\n").description, "Plugin skill");
         assert_eq!(l("p:x", &"x".repeat(300)).1, format!("{}...", "x".repeat(97)));
         assert_eq!(l("p:x", "---\nname: 5\ndescription: 42\n---\nb\n").0, "p:5");
+        assert_eq!(l("p:x", "---\ndescription: [a, b]\n---\nbody\n").1, "body");
         // The lenient retry: the hint keeps its brackets; a frontmatter that fails both passes
         // is ignored (the body names it).
         assert_eq!(
