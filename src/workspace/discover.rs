@@ -342,11 +342,6 @@ pub fn markdown_agents(dir: &Path) -> Vec<(PathBuf, FileKind)> {
     out
 }
 
-/// The files under `dir` that `keep` takes, hidden folders included.
-pub fn files_under(dir: &Path, keep: &dyn Fn(&Path, &str) -> bool, out: &mut Vec<PathBuf>) {
-    walk_files(dir, (true, false), keep, 0, out, &mut HashSet::new());
-}
-
 fn collect_md(dir: &Path, out: &mut Vec<PathBuf>, depth: usize, seen: &mut HashSet<PathBuf>) {
     let md = |p: &Path, _: &str| p.extension().is_some_and(|e| e == "md");
     walk_files(dir, (true, false), &md, depth, out, seen);

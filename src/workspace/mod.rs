@@ -804,10 +804,19 @@ impl Workspace {
                     };
                     let listed: std::collections::HashSet<PathBuf> =
                         discover::plugin_files(&plugin).into_iter().map(|(p, _)| p).collect();
-                    let mut left_out = Vec::new();
-                    let md = |_: &Path, name: &str| name.ends_with(".md");
-                    discover::files_under(&root.join(field), &md, &mut left_out);
-                    left_out.retain(|p| !listed.contains(p));
+                    // What the default folder would give without the field.
+                    let mut default = plugin.clone();
+                    if field == "agents" {
+                        default.layout.agents = None;
+                    } else {
+                        default.layout.commands = None;
+                    }
+                    let folder = root.join(field);
+                    let mut left_out: Vec<PathBuf> = discover::plugin_files(&default)
+                        .into_iter()
+                        .map(|(p, _)| p)
+                        .filter(|p| p.starts_with(&folder) && !listed.contains(p))
+                        .collect();
                     if left_out.is_empty() {
                         continue;
                     }
@@ -2132,6 +2141,170 @@ P
             ]
         );
         assert_eq!(env.worktree.as_deref(), Some(canon.to_str().unwrap()));
+    }
+
+    /// Every file of a plugin, as `(relative path, kind)` with the name Claude Code gives it.
+    fn plugin_view(ws: &Workspace, root: &Path) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = ws
+            .files
+            .iter()
+            .filter(|f| f.live)
+            .filter_map(|f| {
+                let rel = f.path.strip_prefix(root).ok()?.to_string_lossy().replace('\\', "/");
+                let what = match &f.kind {
+                    FileKind::Claude(k) => match &k.source {
+                        claude::Source::Plugin { plugin } => format!("agent {plugin}:{}", k.stem),
+                        _ => return None,
+                    },
+                    FileKind::Command(k) => format!("command {}", k.name),
+                    FileKind::Skill(k) => format!("skill {}:{}", k.namespace.as_deref().unwrap_or("-"), k.folder),
+                    FileKind::Manifest(m) => format!("manifest {}", m.file_name()),
+                    _ => return None,
+                };
+                Some((rel, what))
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_plugin_is_read_whole() {
+        let t = tempfile::tempdir().unwrap();
+        let root = &fs::canonicalize(t.path()).unwrap();
+        let p = root.join("plugins/tools");
+        let manifest = r#"{"name": "tools", "version": "1.0.0", "description": "d", "author": {"name": "a"}}"#;
+        write(&p, ".claude-plugin/plugin.json", manifest);
+        let md = "---\ndescription: d\n---\nBody\n";
+        for f in [
+            "agents/a.md",
+            "agents/sub/b.md",
+            "commands/c.md",
+            "commands/sub/d.md",
+            "commands/sk/SKILL.md",
+            "commands/sk/ref.md",
+            "skills/s/SKILL.md",
+            "skills/s/deep/SKILL.md",
+            "skills/s/notes.md",
+            "SKILL.md",
+            "extra/x.md",
+        ] {
+            write(&p, f, md);
+        }
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let want = [
+            (".claude-plugin/plugin.json", "manifest plugin.json"),
+            ("agents/a.md", "agent tools:a"),
+            ("agents/sub/b.md", "agent tools:sub:b"),
+            ("commands/c.md", "command tools:c"),
+            ("commands/sk/SKILL.md", "skill tools:sk"),
+            ("commands/sub/d.md", "command tools:sub:d"),
+            ("skills/s/SKILL.md", "skill tools:s"),
+        ];
+        let want: Vec<(String, String)> = want.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        assert_eq!(plugin_view(&ws, &p), want);
+        // A plugin's skill folder is not a misplaced skill, and nothing is reported.
+        assert_eq!(codes(&ws), []);
+        // Custom paths: `agents` and `commands` replace their folder, `skills` adds one; paths
+        // that do not exist, and the default files left out, are reported on the manifest.
+        write(
+            &p,
+            ".claude-plugin/plugin.json",
+            r#"{"name": "tools", "version": "1.0.0", "description": "d", "author": {"name": "a"},
+                "agents": ["./extra/x.md", "./gone.md"], "commands": "./commands/sub", "skills": ["./commands", "./nope"]}"#,
+        );
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let want = [
+            (".claude-plugin/plugin.json", "manifest plugin.json"),
+            ("commands/sk/SKILL.md", "skill tools:sk"),
+            ("commands/sub/d.md", "command tools:d"),
+            ("extra/x.md", "agent tools:x"),
+            ("skills/s/SKILL.md", "skill tools:s"),
+        ];
+        let want: Vec<(String, String)> = want.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        assert_eq!(plugin_view(&ws, &p), want);
+        let id = ws.id(&p.join(".claude-plugin/plugin.json")).unwrap();
+        let f = &ws.files[id];
+        let found: Vec<(&str, &str, String)> = ws
+            .diagnostics()
+            .iter()
+            .filter(|(i, _)| *i == id)
+            .map(|(_, d)| (d.code.as_str(), d.span.text(&f.text), d.message.clone()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "invalid-value",
+                    "\"agents\"",
+                    "setting `agents` replaces the plugin's `agents/` folder: Claude Code does not load the 2 files there that `agents` leaves out (`agents/a.md`, ...)".to_string()
+                ),
+                (
+                    "invalid-value",
+                    "\"./gone.md\"",
+                    "`./gone.md` does not exist in the plugin: `claude plugin validate` rejects the manifest, and Claude Code loads the plugin without it".to_string()
+                ),
+                (
+                    "invalid-value",
+                    "\"commands\"",
+                    "setting `commands` replaces the plugin's `commands/` folder: Claude Code does not load the 1 file there that `commands` leaves out (`commands/c.md`)".to_string()
+                ),
+                (
+                    "invalid-value",
+                    "\"./nope\"",
+                    "`./nope` does not exist in the plugin: `claude plugin validate` rejects the manifest, and Claude Code loads the plugin without it".to_string()
+                ),
+            ]
+        );
+        // The language server follows a manifest changed on disk: the plugin renamed, the
+        // custom paths dropped.
+        let mut ws = ws;
+        write(
+            &p,
+            ".claude-plugin/plugin.json",
+            &manifest.replace("\"tools\"", "\"kit\""),
+        );
+        let (kind, role) = ws.role_of(&p.join(".claude-plugin/plugin.json")).unwrap();
+        ws.upsert(
+            &p.join(".claude-plugin/plugin.json"),
+            kind,
+            role,
+            fs::read_to_string(p.join(".claude-plugin/plugin.json")).unwrap(),
+            true,
+        );
+        ws.load_plugin(&p);
+        let want = [
+            (".claude-plugin/plugin.json", "manifest plugin.json"),
+            ("agents/a.md", "agent kit:a"),
+            ("agents/sub/b.md", "agent kit:sub:b"),
+            ("commands/c.md", "command kit:c"),
+            ("commands/sk/SKILL.md", "skill kit:sk"),
+            ("commands/sub/d.md", "command kit:sub:d"),
+            ("skills/s/SKILL.md", "skill kit:s"),
+        ];
+        let want: Vec<(String, String)> = want.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        assert_eq!(plugin_view(&ws, &p), want);
+        // A marketplace whose local source is no folder.
+        write(
+            root,
+            ".claude-plugin/marketplace.json",
+            r#"{"name": "m", "description": "d", "owner": {"name": "o"}, "plugins": [{"name": "tools", "source": "./plugins/tools"}, {"name": "gone", "source": "./plugins/gone"}]}"#,
+        );
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let id = ws.id(&root.join(".claude-plugin/marketplace.json")).unwrap();
+        let d: Vec<(&str, String)> = ws
+            .diagnostics()
+            .iter()
+            .filter(|(i, _)| *i == id)
+            .map(|(_, d)| (d.span.text(&ws.files[id].text), d.message.clone()))
+            .collect();
+        assert_eq!(
+            d,
+            [(
+                "\"./plugins/gone\"",
+                "`plugins/gone` is no folder of this marketplace: Claude Code cannot install `gone` (\"Source path does not exist\"); `claude plugin validate` does not check it".to_string()
+            )]
+        );
     }
 
     #[test]

@@ -642,7 +642,7 @@ fn compare(case: &Case, failures: &mut Vec<String>) -> Tally {
         let theirs = worst(
             found
                 .into_iter()
-                .filter(|(_, _, m)| !THEIRS_ONLY.iter().any(|(x, _)| m.contains(x)))
+                .filter(|(p, _, m)| !THEIRS_ONLY.iter().any(|(x, _)| m.contains(x) || p.contains(x)))
                 .map(|(p, s, _)| (their_key(&p), s)),
         );
         let Some(id) = ours.manifest(&manifest) else {
