@@ -234,6 +234,8 @@ fn watched_skills_and_configs() {
                 { "globPattern": "**/*.md" },
                 { "globPattern": "**/*.txt" },
                 { "globPattern": "**/SKILL.md" },
+                { "globPattern": "**/.claude-plugin/plugin.json" },
+                { "globPattern": "**/.claude-plugin/marketplace.json" },
             ] },
         }] })
     );

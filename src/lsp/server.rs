@@ -220,9 +220,6 @@ impl Inner {
                 glob("**/zuno.json"),
                 glob("**/zuno.jsonc"),
                 glob("**/agent-lsp.toml"),
-                // Claude Code plugin manifests.
-                glob("**/.claude-plugin/plugin.json"),
-                glob("**/.claude-plugin/marketplace.json"),
                 glob("**/.agent-lsp.toml"),
                 // Agents live in `{agent,agents}/**/*.md` and `{mode,modes}/*.md`; any Markdown
                 // or text file may also be the target of a config's `{file:...}`.
@@ -230,6 +227,9 @@ impl Inner {
                 glob("**/*.txt"),
                 // Skills, which Zuno's `requiredSkills` name (`**/*.md` matches them too).
                 glob("**/SKILL.md"),
+                // Claude Code plugin manifests (they decide what a plugin contributes).
+                glob("**/.claude-plugin/plugin.json"),
+                glob("**/.claude-plugin/marketplace.json"),
             ],
         };
         let registration = Registration {
