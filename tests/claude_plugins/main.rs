@@ -20,7 +20,10 @@
 //! adds marketplace checkouts: every plugin under each (a folder with
 //! `.claude-plugin/plugin.json`) and its `marketplace.json`.
 //!
-//! The test prints a table per workspace and fails on any disagreement that `ALLOWED` does not
+//! The table gives, per workspace: the manifests validated; the fields either side judged (an
+//! error or warning of the validator or of agent-lsp), agreeing/all; the agents and the commands
+//! (skills included) either side lists, agreeing/all; the disagreements allowed. The test
+//! prints a line per disagreement and fails on any disagreement that `ALLOWED` does not
 //! list with its reason. It needs the runtime: `CLAUDE_BIN` is the released `claude` executable
 //! (`tests/claude_runtime/run.sh` sets it); run by hand with
 //! `CLAUDE_BIN=.../claude cargo test --release --test claude_plugins -- --ignored --nocapture`.
@@ -29,7 +32,7 @@ mod cases;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -182,8 +185,39 @@ fn load(dirs: &[PathBuf]) -> (Vec<Item>, Vec<Item>) {
         .expect("stdin")
         .write_all(b"{\"type\":\"control_request\",\"request_id\":\"r1\",\"request\":{\"subtype\":\"initialize\"}}\n")
         .expect("write the request");
-    let out = child.wait_with_output().expect("claude ran");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    // Read the output on threads, and give the runtime two minutes (it takes about one second).
+    let pipe = |r: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out_thread = pipe(
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+    );
+    let err_thread = pipe(
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while child.try_wait().expect("wait for claude").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("claude did not answer within two minutes");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let stdout_bytes = out_thread.join().unwrap_or_default();
+    let stderr_bytes = err_thread.join().unwrap_or_default();
+    let stdout = String::from_utf8_lossy(&stdout_bytes);
     let response: Json = stdout
         .lines()
         .filter_map(|l| serde_json::from_str::<Json>(l).ok())
@@ -191,7 +225,7 @@ fn load(dirs: &[PathBuf]) -> (Vec<Item>, Vec<Item>) {
         .unwrap_or_else(|| {
             panic!(
                 "no control_response\n{stdout}\n{}",
-                String::from_utf8_lossy(&out.stderr)
+                String::from_utf8_lossy(&stderr_bytes)
             )
         });
     let r = &response["response"]["response"];
@@ -596,6 +630,8 @@ fn extra(root: &Path) -> Case {
 
 struct Tally {
     name: String,
+    /// Manifests validated.
+    files: usize,
     manifests: (usize, usize),
     agents: (usize, usize),
     commands: (usize, usize),
@@ -614,6 +650,7 @@ fn compare(case: &Case, failures: &mut Vec<String>) -> Tally {
     let ours = Ours::load(&case.roots);
     let mut t = Tally {
         name: case.name.clone(),
+        files: 0,
         manifests: (0, 0),
         agents: (0, 0),
         commands: (0, 0),
@@ -636,6 +673,7 @@ fn compare(case: &Case, failures: &mut Vec<String>) -> Tally {
             .map(|m| dir.join(".claude-plugin").join(m.file_name()))
             .find(|p| p.is_file());
         let Some(manifest) = manifest else { continue };
+        t.files += 1;
         let found = validate(dir);
         // A file that is no JSON: the validator judges nothing else.
         let syntax = found.iter().any(|(p, _, _)| p == "json");
@@ -760,13 +798,14 @@ fn plugins_as_claude_code_reads_them() {
         table.push(compare(case, &mut failures));
     }
     println!(
-        "\n{:<40} {:>14} {:>12} {:>12} {:>8}",
-        "workspace", "manifest keys", "agents", "commands", "allowed"
+        "\n{:<32} {:>9} {:>14} {:>12} {:>12} {:>8}",
+        "workspace", "manifests", "fields judged", "agents", "commands", "allowed"
     );
     for t in &table {
-        let name: String = t.name.chars().take(40).collect();
+        let name: String = t.name.chars().take(32).collect();
         println!(
-            "{name:<40} {:>14} {:>12} {:>12} {:>8}",
+            "{name:<32} {:>9} {:>14} {:>12} {:>12} {:>8}",
+            t.files,
             format!("{}/{}", t.manifests.0, t.manifests.1),
             format!("{}/{}", t.agents.0, t.agents.1),
             format!("{}/{}", t.commands.0, t.commands.1),

@@ -36,7 +36,9 @@ pub enum Source {
     Project,
     /// `~/.claude/agents/`.
     User,
-    /// `agents/` of a plugin (a directory with `.claude-plugin/plugin.json`).
+    /// An agent of a plugin (a directory with `.claude-plugin/plugin.json`). `plugin` is the
+    /// namespace of its name: the plugin's name, then the agent's sub-folders below `agents/`
+    /// (`tools:review` for `agents/review/security.md`), joined by `:` as Claude Code joins them.
     Plugin { plugin: String },
 }
 
@@ -54,8 +56,8 @@ impl Source {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileKind {
     pub source: Source,
-    /// The file name without `.md` (a plugin agent without `name` is named after it), and for
-    /// plugin agents the sub-folders (`review/security`).
+    /// The file name without `.md` (a plugin agent without `name` is named after it; its
+    /// sub-folders are in the namespace, see [`Source::Plugin`]).
     pub stem: String,
 }
 
