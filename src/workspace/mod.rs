@@ -799,8 +799,11 @@ impl Workspace {
                     let Some(entry) = root_map.and_then(|r| r.get(field)).filter(|_| set) else {
                         continue;
                     };
-                    let Some(plugin) = discover::Plugin::at(root) else {
-                        continue;
+                    // As the text says (an editor's buffer may differ from the disk).
+                    let plugin = discover::Plugin {
+                        root: root.to_path_buf(),
+                        name: m.name.clone().unwrap_or_default(),
+                        layout: m.layout.clone(),
                     };
                     let listed: std::collections::HashSet<PathBuf> =
                         discover::plugin_files(&plugin).into_iter().map(|(p, _)| p).collect();
@@ -1808,6 +1811,20 @@ fn plugin_role(path: &Path) -> Option<Option<(FileKind, Role)>> {
     if !name.ends_with(".md") {
         return None;
     }
+    // The runtimes' own folders hold no plugin's files: no search for a manifest above them (a
+    // large `.claude/agents/` costs a stat per ancestor and file otherwise).
+    let in_config_folder = path.ancestors().skip(1).any(|a| {
+        let parent = a.parent().and_then(Path::file_name);
+        matches!(a.file_name().and_then(|n| n.to_str()), Some(".opencode" | ".zuno"))
+            || (parent.is_some_and(|p| p == ".claude")
+                && matches!(
+                    a.file_name().and_then(|n| n.to_str()),
+                    Some("agents" | "commands" | "skills")
+                ))
+    });
+    if in_config_folder {
+        return None;
+    }
     let plugin = discover::Plugin::of(path)?;
     match discover::plugin_member(&plugin, path) {
         Some(discover::Member::Agent(k)) => Some(Some((k.into(), Role::Claude { dir: plugin.root }))),
@@ -2205,6 +2222,28 @@ P
         assert_eq!(plugin_view(&ws, &p), want);
         // A plugin's skill folder is not a misplaced skill, and nothing is reported.
         assert_eq!(codes(&ws), []);
+        // A plugin's repository may hold a project of its own: its `.claude/` is the project's.
+        write(
+            &p,
+            ".claude/agents/dev.md",
+            "---\nname: dev\ndescription: d\n---\nBody\n",
+        );
+        write(
+            &p,
+            ".claude/skills/dev/SKILL.md",
+            "---\nname: dev\ndescription: d\n---\nBody\n",
+        );
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let kind = |rel: &str| ws.files[ws.id(&p.join(rel)).unwrap()].kind.clone();
+        assert_eq!(
+            kind(".claude/agents/dev.md"),
+            FileKind::Claude(claude::FileKind::project("dev"))
+        );
+        match kind(".claude/skills/dev/SKILL.md") {
+            FileKind::Skill(k) => assert_eq!((k.namespace, k.loaders.len()), (None, 2)),
+            other => panic!("{other:?}"),
+        }
+        fs::remove_dir_all(p.join(".claude")).unwrap();
         // Custom paths: `agents` and `commands` replace their folder, `skills` adds one; paths
         // that do not exist, and the default files left out, are reported on the manifest.
         write(
