@@ -90,6 +90,8 @@ fn human_locations(stdout: &str) -> Vec<&str> {
     stdout
         .lines()
         .filter_map(|l| l.trim_start().strip_prefix("--> "))
+        // The location, without the effect tag after it.
+        .map(|l| l.split("  (").next().unwrap_or(l))
         .collect()
 }
 
@@ -110,25 +112,25 @@ fn human_broken_agent() {
     assert!(!out.stdout.contains('\x1b'), "NO_COLOR and a pipe: no escape codes");
     expect![[r##"
         error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
-         --> .opencode/agents/rev.md:3:7
+         --> .opencode/agents/rev.md:3:7  (effect: refuses-to-start)
           |
         3 | mode: main
           |       ^^^^
 
         error[invalid-color]: unquoted, `#FF5733` is a YAML comment, so `color` is null and opencode refuses to load the configuration; quote it: "#FF5733"
-         --> .opencode/agents/rev.md:4:8
+         --> .opencode/agents/rev.md:4:8  (effect: refuses-to-start)
           |
         4 | color: #FF5733
           |        ^^^^^^^
 
         warning[unknown-key]: `temprature` is not an agent field; opencode passes it to the model provider as `options.temprature`. Did you mean `temperature`?
-         --> .opencode/agents/rev.md:5:1
+         --> .opencode/agents/rev.md:5:1  (effect: value-ignored)
           |
         5 | temprature: 0.2
           | ^^^^^^^^^^
 
         error[invalid-type]: `steps` must be a whole number greater than 0, got the string "5"; opencode refuses to load the configuration. Remove the quotes
-         --> .opencode/agents/rev.md:6:8
+         --> .opencode/agents/rev.md:6:8  (effect: refuses-to-start)
           |
         6 | steps: "5"
           |        ^^^
@@ -155,13 +157,13 @@ fn human_wide_characters_before_the_error() {
     assert_eq!(out.status, 1);
     expect![[r#"
         error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
-         --> .opencode/agents/rev.md:2:31
+         --> .opencode/agents/rev.md:2:31  (effect: refuses-to-start)
           |
         2 | {description: "审查代码 🚀", mode: main}
           |                                    ^^^^
 
         error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
-         --> opencode.json:1:53
+         --> opencode.json:1:53  (effect: refuses-to-start)
           |
         1 | {"agent": {"rev": {"description": "审查代码 🚀", "mode": "main"}}}
           |                                                          ^^^^^^
@@ -199,13 +201,13 @@ fn human_crlf_file() {
     assert!(!out.stdout.contains('\r'), "no carriage return leaks into the report");
     expect![[r#"
         error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
-         --> .opencode/agents/rev.md:3:7
+         --> .opencode/agents/rev.md:3:7  (effect: refuses-to-start)
           |
         3 | mode: main
           |       ^^^^
 
         error[invalid-type]: `steps` must be a whole number greater than 0, got the string "5"; opencode refuses to load the configuration. Remove the quotes
-         --> .opencode/agents/rev.md:4:8
+         --> .opencode/agents/rev.md:4:8  (effect: refuses-to-start)
           |
         4 | steps: "5"
           |        ^^^
@@ -230,13 +232,13 @@ fn human_bom_files() {
     assert!(!out.stdout.contains('\u{feff}'), "the BOM is not printed");
     expect![[r#"
         error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
-         --> .opencode/agents/rev.md:2:7
+         --> .opencode/agents/rev.md:2:7  (effect: refuses-to-start)
           |
         2 | mode: main
           |       ^^^^
 
         error[invalid-type]: `default_agent` must be a string (an agent name), got a number (5); opencode refuses to load the configuration
-         --> opencode.json:1:19
+         --> opencode.json:1:19  (effect: refuses-to-start)
           |
         1 | {"default_agent": 5}
           |                   ^
@@ -284,7 +286,7 @@ fn human_cross_file_note_and_info_summary() {
           |     ^^^^^^^^^^
 
         error[invalid-default-agent]: default agent "rev" is a subagent; opencode fails with `default agent "rev" is a subagent`. Use a primary agent, or give "rev" `mode: primary` or `all`
-         --> opencode.json:2:20
+         --> opencode.json:2:20  (effect: fails-when-used)
           |
         2 |   "default_agent": "rev"
           |                    ^^^^^
@@ -860,29 +862,104 @@ fn check_without_a_path_checks_the_current_directory() {
     let out = check(ws.path(), &[]);
     assert_eq!(
         (out.status, out.stdout.as_str()),
-        (0, "no opencode files found to check\n")
+        (
+            0,
+            "no files found to check: nothing here that opencode, Claude Code or Zuno reads (agents, configs, commands, skills)\n"
+        )
     );
 }
 
 #[test]
-fn unreadable_files_are_warned_about_on_stderr() {
-    // A binary opencode.json is skipped with a warning; with nothing else to check that is an
-    // I/O failure (2), next to a readable file it is not.
-    let ws = workspace(&[("opencode.json", "{\"a\":\0}")]);
-    let out = check(ws.path(), &["--format", "json"]);
-    assert_eq!(out.status, 2, "{out:#?}");
+fn files_agent_lsp_does_not_analyse_are_findings_in_every_format() {
+    // A binary opencode.json, an opencode agent over 4 MiB and a Claude Code agent over 4 MiB:
+    // each is a finding on its own file (the Claude one an error, since Claude Code skips agent
+    // files over 1 MiB), in every format, and nothing goes to stderr.
+    let big = format!("---\ndescription: huge\n---\n{}", "x".repeat(5 << 20));
+    let ws = workspace(&[
+        ("opencode.json", "{\"a\":\0}"),
+        (".opencode/agents/huge.md", &big),
+        (".claude/agents/huge.md", &big),
+    ]);
+    let (status, report) = check_json(ws.path(), &[]);
+    assert_eq!(status, 1, "{report:#}");
+    let found: Vec<(String, String, String, u64)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["path"].as_str().unwrap().to_string(),
+                d["code"].as_str().unwrap().to_string(),
+                d["severity"].as_str().unwrap().to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let expected = |p: &str, sev: &str| (p.to_string(), "unchecked-file".to_string(), sev.to_string(), 1);
     assert_eq!(
-        out.stderr,
-        "agent-lsp: warning: opencode.json: binary file (contains NUL bytes); skipped\n"
+        found,
+        [
+            expected(".claude/agents/huge.md", "error"),
+            expected(".opencode/agents/huge.md", "warning"),
+            expected("opencode.json", "warning"),
+        ]
     );
-    let report: Value = serde_json::from_str(&out.stdout).expect("stdout is still the JSON report");
-    assert_eq!(report, serde_json::json!({"files": 0, "diagnostics": []}));
+    assert_eq!(report["files"], 3);
+    let messages: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "agent-lsp did not analyse this file: it is 5.0 MiB (5242906 bytes), over the 4 MiB agent-lsp reads; Claude Code skips agent files over 1 MiB, so this agent does not load",
+            "agent-lsp did not analyse this file: it is 5.0 MiB (5242906 bytes), over the 4 MiB agent-lsp reads; opencode still reads it, so whatever it defines is unchecked and unknown to the other checks",
+            "agent-lsp did not analyse this file: it holds NUL bytes (a binary file); opencode still reads it, so whatever it defines is unchecked and unknown to the other checks",
+        ]
+    );
+    for (format, each) in [
+        ("human", "unchecked-file"),
+        ("github", "unchecked-file"),
+        ("sarif", "\"ruleId\": \"unchecked-file\""),
+    ] {
+        let out = check(ws.path(), &["--format", format]);
+        assert_eq!(out.status, 1, "{format}");
+        assert_eq!(out.stderr, "", "{format}");
+        assert_eq!(out.stdout.matches(each).count(), 3, "{format}: {}", out.stdout);
+    }
 
-    write_files(ws.path(), &[(".opencode/agents/rev.md", CLEAN_AGENT)]);
+    // Alone, a skipped file is still a file checked: a warning, exit 0 (1 with --deny-warnings).
+    let ws = workspace(&[("opencode.json", "{\"a\":\0}")]);
     let out = check(ws.path(), &[]);
     assert_eq!(out.status, 0, "{out:#?}");
-    assert_eq!(out.stdout, "ok: 1 file checked, no problems\n");
-    assert!(out.stderr.contains("opencode.json: binary file"), "{}", out.stderr);
+    assert!(
+        out.stdout.ends_with("Found 1 warning in 1 of 1 file checked\n"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(check(ws.path(), &["--deny-warnings"]).status, 1);
+}
+
+#[test]
+fn a_global_dir_that_does_not_exist_is_an_error() {
+    let ws = workspace(&[(".opencode/agents/rev.md", CLEAN_AGENT)]);
+    for args in [
+        &["check", "--global-dir", "nope"][..],
+        &["explain", "--global-dir", "nope"][..],
+    ] {
+        let out = agent_lsp(ws.path(), args);
+        assert_eq!(out.status, 2, "{args:?}");
+        assert_eq!(out.stdout, "", "{args:?}");
+        assert_eq!(
+            out.stderr, "agent-lsp: error: --global-dir nope: no such directory\n",
+            "{args:?}"
+        );
+    }
+    let out = agent_lsp(ws.path(), &["check", "--global-dir", ".opencode/agents/rev.md"]);
+    assert_eq!(out.status, 2);
+    assert!(out.stderr.ends_with("rev.md: not a directory\n"), "{}", out.stderr);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1224,8 +1301,41 @@ fn global_dir_agents_resolve() {
 }
 
 #[test]
-fn global_files_are_not_reported() {
+fn global_files_are_not_reported_but_a_refusal_is_summarised() {
     let root = project_using_global_helper();
+    let project = root.path().join("project");
+    let global = root.path().join("global");
+    let run = |format: &str| {
+        agent_lsp(
+            &project,
+            &["check", "--format", format, "--global-dir", global.to_str().unwrap()],
+        )
+    };
+    // Warnings only (an unknown key in an agent and in the config): nothing is reported.
+    write_files(
+        root.path(),
+        &[
+            (
+                "global/agents/helper.md",
+                "---\ndescription: Helps\nmode: primary\ntemprature: 1\n---\nYou help.\n",
+            ),
+            ("global/opencode.json", "{\n  \"agnet\": {}\n}\n"),
+        ],
+    );
+    for format in ["human", "json", "github"] {
+        let out = run(format);
+        assert_eq!(out.status, 0, "{format}: {out:#?}");
+        assert_eq!(out.stderr, "", "{format}");
+        match format {
+            "human" => assert_eq!(out.stdout, "ok: 2 files checked, no problems\n"),
+            "json" => assert_eq!(
+                serde_json::from_str::<Value>(&out.stdout).unwrap(),
+                serde_json::json!({"files": 2, "diagnostics": []})
+            ),
+            _ => assert_eq!(out.stdout, ""),
+        }
+    }
+    // Errors that make opencode refuse to start in every project: one finding, on the first.
     write_files(
         root.path(),
         &[
@@ -1240,24 +1350,41 @@ fn global_files_are_not_reported() {
             ),
         ],
     );
-    let project = root.path().join("project");
-    let global = root.path().join("global");
-    for format in ["human", "json", "github"] {
-        let out = agent_lsp(
+    let out = run("json");
+    assert_eq!(out.status, 1, "{out:#?}");
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let diags = report["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1, "{report:#}");
+    let d = &diags[0];
+    assert!(d["path"].as_str().unwrap().ends_with("global/opencode.json"), "{d:#}");
+    assert_eq!(
+        (
+            d["range"]["start"]["line"].as_u64(),
+            d["range"]["start"]["column"].as_u64()
+        ),
+        (Some(3), Some(20))
+    );
+    assert_eq!(d["code"], "invalid-type");
+    assert_eq!(d["effect"], "refuses-to-start");
+    assert_eq!(
+        d["message"],
+        "the global configuration has 5 errors that make opencode refuse to start in every project; the first: `default_agent` must be a string (an agent name), got a number (5); opencode refuses to load the configuration"
+    );
+    // `--effect` still filters it.
+    assert_eq!(
+        agent_lsp(
             &project,
-            &["check", "--format", format, "--global-dir", global.to_str().unwrap()],
-        );
-        assert_eq!(out.status, 0, "{format}: {out:#?}");
-        assert_eq!(out.stderr, "", "{format}");
-        match format {
-            "human" => assert_eq!(out.stdout, "ok: 2 files checked, no problems\n"),
-            "json" => assert_eq!(
-                serde_json::from_str::<Value>(&out.stdout).unwrap(),
-                serde_json::json!({"files": 2, "diagnostics": []})
-            ),
-            _ => assert_eq!(out.stdout, ""),
-        }
-    }
+            &[
+                "check",
+                "--effect",
+                "value-ignored",
+                "--global-dir",
+                global.to_str().unwrap()
+            ]
+        )
+        .status,
+        0
+    );
 }
 
 #[test]
@@ -1370,6 +1497,15 @@ fn rules_lists_every_code() {
     for (line, rule) in out.stdout.lines().zip(RULES) {
         assert!(line.ends_with(rule.summary), "{line}");
     }
+    // Columns: every summary starts in the same column, whatever the dialects (the widest,
+    // `opencode,claude,zuno`, does not push it out).
+    let starts: BTreeSet<usize> = out
+        .stdout
+        .lines()
+        .zip(RULES)
+        .map(|(line, rule)| line.len() - rule.summary.len())
+        .collect();
+    assert_eq!(starts.len(), 1, "{}", out.stdout);
 }
 
 #[test]
@@ -1461,6 +1597,29 @@ fn rules_unknown_code_exits_2_with_a_suggestion() {
     // Nothing is close to `nope`, so there is no suggestion.
     assert_eq!(out.stderr, "agent-lsp: error: no rule `nope`.\n");
 
+    // The start of a rule's name is enough for a suggestion; a start several rules share is not.
+    let out = agent_lsp(ws.path(), &["rules", "shadowed"]);
+    assert_eq!(
+        (out.status, out.stderr.as_str()),
+        (
+            2,
+            "agent-lsp: error: no rule `shadowed`. Did you mean `shadowed-rule`?\n"
+        )
+    );
+    let out = agent_lsp(ws.path(), &["rules", "invalid"]);
+    assert_eq!(
+        (out.status, out.stderr.as_str()),
+        (2, "agent-lsp: error: no rule `invalid`.\n")
+    );
+    // Formats `rules` does not print are refused, not ignored.
+    for format in ["mermaid", "dot", "markdown"] {
+        let out = agent_lsp(ws.path(), &["rules", "--format", format]);
+        assert_eq!(
+            (out.status, out.stdout.as_str(), out.stderr.as_str()),
+            (2, "", "agent-lsp: error: rules prints human or json\n"),
+            "{format}"
+        );
+    }
     for typo in ["shadowed-rul", "shadowed_rule", "ShadowedRule", "shadowd-rule"] {
         let out = agent_lsp(ws.path(), &["rules", typo]);
         assert_eq!(out.status, 2, "{typo}");
@@ -1858,7 +2017,7 @@ fn project_file_dialects_apply_to_explain() {
         !out.contains("Claude Code agents") && out.contains(".opencode/agents/a.md"),
         "{out}"
     );
-    assert!(list(&["--dialect", "claude"]).contains("`c`"));
+    assert!(list(&["--dialect", "claude"]).contains("\nc  "));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1873,7 +2032,7 @@ fn explain_suggests_a_nested_agent_by_its_last_name() {
         (".opencode/agents/previewer.md", CLEAN_AGENT),
     ]);
     let out = agent_lsp(ws.path(), &["explain", "--no-global", "reviewer"]);
-    assert_eq!(out.status, 1);
+    assert_eq!(out.status, 2);
     assert_eq!(out.stdout, "");
     // `previewer` is a near miss; the nested ones match on a `/` boundary.
     assert_eq!(
@@ -1882,12 +2041,12 @@ fn explain_suggests_a_nested_agent_by_its_last_name() {
     );
     // `viewer` ends `team/reviewer` but not on a `/` boundary: no nested suggestion.
     let out = agent_lsp(ws.path(), &["explain", "--no-global", "viewer"]);
-    assert_eq!(out.status, 1);
+    assert_eq!(out.status, 2);
     assert!(!out.stderr.contains("team/reviewer"), "{}", out.stderr);
 
     let ws = workspace(&[(".opencode/agents/team/reviewer.md", CLEAN_AGENT)]);
     let out = agent_lsp(ws.path(), &["explain", "--no-global", "reviewer"]);
-    assert_eq!(out.status, 1);
+    assert_eq!(out.status, 2);
     assert_eq!(
         out.stderr,
         "agent-lsp: error: no agent \"reviewer\" in this project. Did you mean `team/reviewer`?\n"
@@ -1949,4 +2108,38 @@ fn explicit_files_of_every_dialect_see_their_project() {
     );
     let out = check(ws.path(), &[".opencode/command/r.md"]);
     assert!(out.stdout.contains("warning[unknown-agent]"), "{}", out.stdout);
+}
+
+/// `agent-lsp explain | head -1`: a reader that stops early ends the output quietly (status 0,
+/// no panic about a broken pipe on stderr).
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    // More output than a pipe holds (64 KiB), so that the writer meets the closed end.
+    let many: Vec<(String, String)> = (0..2000)
+        .map(|i| (format!(".opencode/agents/a{i}.md"), CLEAN_AGENT.to_string()))
+        .collect();
+    let files: Vec<(&str, &str)> = many.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let ws = workspace(&files);
+    for args in [
+        &["explain", "--no-global"][..],
+        &["explain", "--no-global", "--format", "json"][..],
+    ] {
+        let mut child = command(ws.path(), args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read one byte, then close the pipe.
+        let mut one = [0u8; 1];
+        child.stdout.take().unwrap().read_exact(&mut one).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(
+            matches!(out.status.code(), Some(0)),
+            "{args:?}: {:?} {stderr}",
+            out.status
+        );
+    }
 }

@@ -162,6 +162,7 @@ fn json_card_has_the_documented_values() {
             "webfetch": "deny",
         },
         "defined_in": ["opencode.json:4:5", ".opencode/agents/rev.md:1:1"],
+        "problems": [],
     });
     assert_eq!(v, expected, "{out}");
 }
@@ -208,6 +209,7 @@ fn json_card_of_a_merged_agent() {
             "read": "allow",
         },
         "defined_in": ["opencode.json:4:5", ".opencode/agents/rev.md:1:1"],
+        "problems": [],
     });
     assert_eq!(v, expected, "{out}");
 }
@@ -220,7 +222,7 @@ fn json_list_has_the_documented_values() {
     let (code, out, err) = explain(t.path(), &["--format", "json"]);
     assert_eq!((code, err.as_str()), (0, ""));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let built_in = |name: &str, mode: &str, hidden: bool| serde_json::json!({ "dialect": "opencode", "name": name, "key": name, "mode": mode, "hidden": hidden, "native": true, "defined_in": ["built-in"] });
+    let built_in = |name: &str, mode: &str, hidden: bool| serde_json::json!({ "dialect": "opencode", "name": name, "key": name, "mode": mode, "hidden": hidden, "native": true, "defined_in": ["built-in"], "problems": [] });
     let expected = serde_json::json!([
         built_in("plan", "primary", false),
         built_in("general", "subagent", false),
@@ -229,7 +231,7 @@ fn json_list_has_the_documented_values() {
         built_in("title", "primary", true),
         built_in("summary", "primary", true),
         { "dialect": "opencode", "name": "rev", "key": "rev", "mode": "subagent", "hidden": false, "native": false,
-          "defined_in": ["opencode.json:4:5", ".opencode/agents/rev.md:1:1"] },
+          "defined_in": ["opencode.json:4:5", ".opencode/agents/rev.md:1:1"], "problems": [] },
     ]);
     assert_eq!(v, expected, "{out}");
 }
@@ -280,7 +282,7 @@ fn root_explains_another_directory() {
     assert_eq!(v["rule"]["source"], format!("{root}/opencode.json:4:90"));
     // From the current directory without --root, the project is not found: only built-ins.
     let (code, out, _) = explain_in(elsewhere.path(), home, &["rev"]);
-    assert_eq!(code, 1, "{out}");
+    assert_eq!(code, 2, "{out}");
     // A relative --root is resolved against the current directory (the sources, under it,
     // are shown relative to it).
     let parent = t.path().parent().unwrap();
@@ -317,13 +319,30 @@ fn check_answers_one_question_with_the_deciding_rule() {
 #[test]
 fn human_card_lists_fields_sources_and_permissions() {
     let t = project();
-    let (code, out, _) = explain(t.path(), &["rev"]);
+    let (code, out, _) = explain(t.path(), &["rev", "--format", "markdown"]);
     assert_eq!(code, 0);
-    assert!(out.contains("### `rev`: subagent agent"), "{out}");
+    assert!(out.contains("### `rev`: opencode subagent"), "{out}");
     assert!(
         out.contains("| temperature | 0.3 | .opencode/agents/rev.md:2:14 |"),
         "{out}"
     );
+    // On a terminal (the default format) the same card is rendered: no Markdown markers, the
+    // table in aligned columns (colour only on a terminal without NO_COLOR).
+    let (code, rendered, _) = explain(t.path(), &["rev"]);
+    assert_eq!(code, 0);
+    assert!(rendered.starts_with("rev: opencode subagent\n"), "{rendered}");
+    assert!(
+        !rendered.contains("**") && !rendered.contains('`') && !rendered.contains("|---|"),
+        "{rendered}"
+    );
+    assert!(!rendered.contains('\x1b'), "{rendered}");
+    let row = rendered.lines().find(|l| l.starts_with("temperature ")).unwrap();
+    let header = rendered.lines().find(|l| l.starts_with("setting ")).unwrap();
+    assert_eq!(
+        row.split_whitespace().collect::<Vec<_>>(),
+        ["temperature", "0.3", ".opencode/agents/rev.md:2:14"]
+    );
+    assert_eq!(row.find("0.3"), header.find("value"), "{rendered}");
     // Decision first: the permission summary, then the settings, then every rule in order.
     let summary = out.find("- `bash`: **ask**, except `git push *`: deny").expect(&out);
     let settings = out.find("| temperature |").expect(&out);
@@ -336,10 +355,10 @@ fn human_card_lists_fields_sources_and_permissions() {
 }
 
 #[test]
-fn unknown_agent_is_exit_1_with_did_you_mean() {
+fn unknown_agent_is_exit_2_with_did_you_mean() {
     let t = project();
     let (code, out, err) = explain(t.path(), &["revv"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(out.is_empty());
     assert!(err.contains("Did you mean `rev`?"), "{err}");
     let (code, _, err) = explain(t.path(), &["--check", "bash", "ls"]);
@@ -434,7 +453,7 @@ fn claude_project() -> tempfile::TempDir {
 #[test]
 fn claude_agent_card_and_json() {
     let t = claude_project();
-    let (code, out, err) = explain(t.path(), &["reviewer"]);
+    let (code, out, err) = explain(t.path(), &["reviewer", "--format", "markdown"]);
     assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(
         out,
@@ -447,10 +466,52 @@ fn claude_agent_card_and_json() {
         v,
         serde_json::json!({
             "dialect": "claude", "name": "reviewer", "loaded": true, "description": "Reviews code",
-            "model": "opus", "permissionMode": "default", "tools": ["Read", "Agent(helper)"],
+            "model": "opus", "permissionMode": "default", "unset": [], "tools": ["Read", "Agent(helper)"],
             "settings": {"color": "cyan"},
             "defined_in": [{"location": ".claude/agents/reviewer.md:2:7", "source": "project"}],
+            "problems": [],
         })
+    );
+}
+
+/// An agent without `model` inherits by default; one with `model: inherit` says so. Claude Code
+/// lists the first with no model and the second with `inherit`: the card says "(not set)" and
+/// the JSON names the defaults in `unset` (as for `permissionMode`).
+#[test]
+fn claude_unset_model_is_the_default() {
+    let t = claude_project();
+    write(
+        t.path(),
+        ".claude/agents/explicit.md",
+        "---\nname: explicit\ndescription: Inherits on purpose\nmodel: inherit\n---\n",
+    );
+    let (code, out, _) = explain(t.path(), &["helper", "--format", "markdown"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("\n- **permission mode**: `default` (not set)\n- **model**: `inherit` (not set): the model of the conversation that starts it\n"),
+        "{out}"
+    );
+    let (_, out, _) = explain(t.path(), &["explicit", "--format", "markdown"]);
+    assert!(
+        out.contains("\n- **model**: `inherit`: the model of the conversation that starts the agent (the default)\n"),
+        "{out}"
+    );
+    let json = |name: &str| -> serde_json::Value {
+        let (code, out, _) = explain(t.path(), &[name, "--format", "json"]);
+        assert_eq!(code, 0, "{out}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let (helper, explicit) = (json("helper"), json("explicit"));
+    assert_eq!(
+        (&helper["model"], &helper["unset"]),
+        (
+            &serde_json::json!("inherit"),
+            &serde_json::json!(["model", "permissionMode"])
+        )
+    );
+    assert_eq!(
+        (&explicit["model"], &explicit["unset"]),
+        (&serde_json::json!("inherit"), &serde_json::json!(["permissionMode"]))
     );
 }
 
@@ -479,9 +540,12 @@ fn a_name_in_both_dialects() {
         ".opencode/agents/reviewer.md",
         "---\nmode: subagent\n---\nReview.\n",
     );
-    let (code, out, _) = explain(t.path(), &["reviewer"]);
+    let (code, out, _) = explain(t.path(), &["reviewer", "--format", "markdown"]);
     assert_eq!(code, 0);
-    assert!(out.starts_with("opencode:\n\n### `reviewer`: subagent agent"), "{out}");
+    assert!(
+        out.starts_with("opencode:\n\n### `reviewer`: opencode subagent"),
+        "{out}"
+    );
     assert!(
         out.contains("\nClaude Code:\n\n### `reviewer`: Claude Code agent"),
         "{out}"
@@ -514,9 +578,13 @@ fn a_name_in_both_dialects() {
         .map(|a| a["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["helper", "reviewer"]);
+    // `--check` answers opencode questions: only opencode can, so no `--dialect` is needed.
+    let (code, out, err) = explain(t.path(), &["reviewer", "--check", "edit", "a.md"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(out.starts_with("reviewer: edit \"a.md\" → "), "{out}");
     // An unknown name suggests from both dialects.
     let (code, _, err) = explain(t.path(), &["helpr"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert_eq!(
         err,
         "agent-lsp: error: no agent \"helpr\" in this project. Did you mean `helper`?\n"
@@ -548,7 +616,7 @@ fn zuno_project() -> tempfile::TempDir {
 #[test]
 fn zuno_agent_card_and_json() {
     let t = zuno_project();
-    let (code, out, err) = explain(t.path(), &["lead"]);
+    let (code, out, err) = explain(t.path(), &["lead", "--format", "markdown"]);
     assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(
         out,
@@ -566,15 +634,13 @@ fn zuno_agent_card_and_json() {
                 {"permission": "*", "pattern": "*", "action": "ask"},
                 {"permission": "shell", "pattern": "git *", "action": "allow"}]},
             "defined_in": ["zuno.json:1:38", ".zuno/agents/lead.md:1:1"],
+            "problems": [],
         })
     );
     // A built-in, and the list with the project's agents.
     let (code, out, _) = explain(t.path(), &["fixer", "--dialect", "zuno"]);
     assert_eq!(code, 0);
-    assert!(
-        out.starts_with("### `fixer`: Zuno subagent agent (built-in)\n"),
-        "{out}"
-    );
+    assert!(out.starts_with("fixer: Zuno subagent (built-in)\n"), "{out}");
     let (_, out, _) = explain(t.path(), &["--format", "json", "--dialect", "zuno"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let names: Vec<&str> = v
@@ -594,4 +660,151 @@ fn zuno_agent_card_and_json() {
         err,
         "agent-lsp: error: --check answers opencode permission questions; \"lead\" is a Zuno agent\n"
     );
+}
+
+/// A project opencode refuses (`mode: main`), a Claude Code agent it skips (no
+/// `description`), and an agent file over 4 MiB that agent-lsp does not read.
+fn broken_project() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        t.path(),
+        ".opencode/agents/planner.md",
+        "---\nmode: main\ndescription: Plans\n---\nYou plan.\n",
+    );
+    write(
+        t.path(),
+        ".opencode/agents/lead.md",
+        "---\nmode: primary\ndescription: Leads\npermission:\n  task:\n    planner: allow\n---\nYou lead.\n",
+    );
+    write(
+        t.path(),
+        ".opencode/agents/huge.md",
+        &format!("---\ndescription: Huge\n---\n{}", "x".repeat(5 << 20)),
+    );
+    write(
+        t.path(),
+        ".claude/agents/debugger.md",
+        "---\nname: debugger\ntools: Read\n---\nDebug.\n",
+    );
+    t
+}
+
+#[test]
+fn explain_says_first_when_the_runtime_refuses_or_leaves_files_out() {
+    let t = broken_project();
+    let banner = [
+        "opencode refuses this configuration: 1 error, the first at .opencode/agents/planner.md:2:7 [invalid-value]; run `agent-lsp check`",
+        "Claude Code leaves out 1 file: .claude/agents/debugger.md",
+        "agent-lsp did not analyse 1 file (over 4 MiB, binary or unreadable): .opencode/agents/huge.md",
+    ];
+    // The list: the banner, then the table with the affected agent marked.
+    let (code, out, err) = explain(t.path(), &[]);
+    assert_eq!((code, err.as_str()), (1, ""), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[..3], banner, "{out}");
+    assert_eq!(lines[3], "");
+    assert!(lines[4].starts_with("  name "), "{out}");
+    let row = |name: &str| {
+        *lines
+            .iter()
+            .find(|l| l[2.min(l.len())..].starts_with(&format!("{name} ")))
+            .unwrap()
+    };
+    assert!(row("planner").starts_with("! planner "), "{out}");
+    assert!(row("lead").starts_with("  lead "), "{out}");
+
+    // The card: the banner, then this agent's own problem in full, then the card.
+    let (code, out, _) = explain(t.path(), &["planner"]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[..3], banner, "{out}");
+    assert!(
+        lines[4].starts_with(
+            "! .opencode/agents/planner.md:2:7: `mode` must be \"subagent\", \"primary\" or \"all\", got \"main\""
+        ),
+        "{out}"
+    );
+    assert!(lines[4].ends_with("[invalid-value]"), "{out}");
+
+    // Graphs carry it as comments; JSON keeps its shape, the banner goes to stderr, and each
+    // agent lists its problems.
+    let (code, out, _) = explain(t.path(), &["--graph"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with(&format!("%% {}\n", banner[0])), "{out}");
+    let (_, out, _) = explain(t.path(), &["--graph", "--format", "dot"]);
+    assert!(out.starts_with(&format!("// {}\n", banner[0])), "{out}");
+    let (code, out, err) = explain(t.path(), &["--format", "json"]);
+    assert_eq!(code, 1);
+    let expected_err: String = banner.iter().map(|l| format!("agent-lsp: {l}\n")).collect();
+    assert_eq!(err, expected_err);
+    let list: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let of = |name: &str| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(of("lead")["problems"], serde_json::json!([]));
+    let p = &of("planner")["problems"][0];
+    assert_eq!(
+        (&p["location"], &p["code"], &p["refuses_to_start"], &p["dialect"]),
+        (
+            &serde_json::json!(".opencode/agents/planner.md:2:7"),
+            &serde_json::json!("invalid-value"),
+            &serde_json::json!(true),
+            &serde_json::json!("opencode")
+        )
+    );
+    let (_, out, err) = explain(t.path(), &["planner", "--format", "json"]);
+    assert_eq!(err, expected_err);
+    let card: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(card["problems"][0]["code"], "invalid-value");
+    let (code, out, _) = explain(t.path(), &["--matrix"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with(&format!("{}\n", banner[0])), "{out}");
+
+    // An agent that does not load says where it is defined and why, not "no agent".
+    let (code, out, err) = explain(t.path(), &["debugger"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "agent-lsp: error: \"debugger\" is defined here, but does not load:\n  .claude/agents/debugger.md:1:1: Claude Code skips this file (no description):\n    .claude/agents/debugger.md:2:7: there is no `description`: Claude Code skips this agent (\"Missing required \\\"description\\\" field\"). Say when Claude should delegate to it [missing-field]\n"
+    );
+    let (code, _, err) = explain(t.path(), &["huge"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("agent-lsp: error: \"huge\" is defined here, but does not load:\n  .opencode/agents/huge.md:1:1:\n    .opencode/agents/huge.md:1:1: agent-lsp did not analyse this file: it is 5.0 MiB"),
+        "{err}"
+    );
+
+    // A healthy project prints no banner and exits 0.
+    let t = project();
+    let (code, out, err) = explain(t.path(), &["rev"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.starts_with("rev: opencode subagent"), "{out}");
+}
+
+#[test]
+fn check_of_an_unknown_permission_says_so_with_a_did_you_mean() {
+    let t = project();
+    let (code, out, _) = explain(t.path(), &["rev", "--check", "bahs", "ls"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.lines().last().unwrap(),
+        "  note: `bahs` is no permission opencode knows and no rule of this agent names it (did you mean `bash`?); only a tool of that name would be decided so"
+    );
+    let (_, out, _) = explain(t.path(), &["rev", "--check", "bahs", "ls", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (&v["known_permission"], &v["did_you_mean"]),
+        (&serde_json::json!(false), &serde_json::json!("bash"))
+    );
+    // A known permission, and a tool named by a rule, get no note.
+    let (_, out, _) = explain(t.path(), &["rev", "--check", "bash", "ls"]);
+    assert!(!out.contains("note:"), "{out}");
+    let (_, out, _) = explain(t.path(), &["rev", "--check", "bash", "ls", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v.get("known_permission"), None);
 }

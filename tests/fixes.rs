@@ -345,6 +345,25 @@ fn check_fix_rewrites_only_files_with_safe_fixes() {
     );
     // No temporary files are left behind.
     assert_eq!(fs::read_dir(root.join(".opencode/agents")).unwrap().count(), 2);
+
+    // `--format json` says what was fixed too (and nothing when nothing was).
+    fs::write(root.join(".opencode/agents/a.md"), fixable).unwrap();
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_agent-lsp"))
+            .args(["check", "--no-global", "--format", "json", "."])
+            .args(args)
+            .current_dir(root)
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let report = json(&["--fix"]);
+    assert_eq!(
+        report["fixed"],
+        serde_json::json!([{"path": ".opencode/agents/a.md", "fixes": ["Quote the color", "Rename `maxSteps` to `steps`"]}])
+    );
+    assert_eq!(json(&["--fix"])["fixed"], serde_json::json!([]));
+    assert_eq!(json(&[]).get("fixed"), None);
 }
 
 #[test]

@@ -25,6 +25,11 @@ fn built(kind: &FileKind, text: &str) -> Value {
     let name = c.agent.name.clone().unwrap_or_default();
     let mut v = card::json(&c.agent, &name, &[]);
     v["status"] = Value::String(format!("{:?}", c.agent.status));
+    // Which of `model` and `permissionMode` are defaults, not set: the fixes are judged by the
+    // values the agent runs with (a fix to `permissionMode: plan` changes that value only).
+    if let Some(o) = v.as_object_mut() {
+        o.remove("unset");
+    }
     v
 }
 

@@ -334,3 +334,45 @@ fn many_unknown_keys_in_a_frontmatter() {
         &analyze_agent,
     );
 }
+
+/// The body of a Claude Code command and of a skill it loads: placeholders, code spans and links
+/// are found in time proportional to the body, however the brackets and backticks are arranged
+/// (a line of unclosed `[`, backtick runs that never close, `$` everywhere).
+#[test]
+fn command_and_skill_bodies() {
+    use agent_lsp::analysis::command::CommandKind;
+    use agent_lsp::analysis::skill::SkillKind;
+    use agent_lsp::analysis::{Dialect, FileKind, analyze};
+    let make = |n: usize| {
+        let mut body = String::from("---\ndescription: d\narguments: [file, mode]\n---\n");
+        body.push_str(&"[".repeat(n));
+        body.push('\n');
+        for k in 1..=(n / 200).max(1) {
+            body.push_str(&"`".repeat(k));
+            body.push_str(" x ");
+        }
+        body.push('\n');
+        body.push_str(&"`$1` $file $ARGUMENTS[2] \\$0 [a](b.md) ![c](<d e.md> \"t\") ".repeat(n / 10));
+        body.push_str("\n```sh\n");
+        body.push_str(&"echo $1 $mode\n".repeat(n / 10));
+        body
+    };
+    let command = FileKind::Command(CommandKind {
+        plugin: false,
+        runtime: Dialect::Claude,
+        name: "x".into(),
+    });
+    let skill = FileKind::Skill(SkillKind {
+        folder: "x".into(),
+        loaders: vec![Dialect::Claude, Dialect::OpenCode],
+        misplaced: None,
+        family: Dialect::Claude,
+        namespace: None,
+    });
+    assert_linear("a Claude Code command's body", 20_000, &make, &|t| {
+        std::hint::black_box(analyze(&command, t));
+    });
+    assert_linear("a skill's body", 20_000, &make, &|t| {
+        std::hint::black_box(analyze(&skill, t));
+    });
+}

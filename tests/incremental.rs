@@ -1,7 +1,8 @@
 //! The incremental cross-file machinery (`src/workspace/cross.rs`) against a fresh server.
 //!
 //! A workspace with every kind of file the cross-file checks read (an opencode config, agents,
-//! a command and skills; Claude Code agents and a skill; a Zuno config and agent) goes through
+//! a command and skills; Claude Code agents, a command, a skill and the file its links name; a
+//! Zuno config and agent) goes through
 //! random sequences of operations on the server's state: documents opened, edited, closed;
 //! files written, created and deleted on disk with the watcher's events. The texts are picked
 //! from small pools of names and modes, so that agents appear, vanish, collide, become the
@@ -49,6 +50,9 @@ const FILES: &[&str] = &[
     ".claude/agents/x.md",
     ".claude/agents/y.md",
     ".claude/skills/lint/SKILL.md",
+    // The target of the skills' links (a skill's links are checked on disk).
+    ".claude/skills/lint/notes.md",
+    ".claude/commands/do.md",
     "zuno.json",
     ".zuno/agents/z.md",
 ];
@@ -66,11 +70,18 @@ fn random_text(rng: &mut Rng, rel: &str) -> String {
     if rel == "zuno.json" {
         return format!("{{ \"default_agent\": \"{name}\" }}\n");
     }
+    if rel.ends_with("notes.md") {
+        return "Notes.\n".to_string();
+    }
     if rel.ends_with("SKILL.md") {
         return match rng.below(4) {
             0 => "no frontmatter\n".to_string(),
+            1 => format!("---\nname: {skill}\ndescription: d\n---\nSee [the notes](notes.md), run `x $1`.\n"),
             _ => format!("---\nname: {skill}\ndescription: d\n---\nSteps.\n"),
         };
+    }
+    if rel.starts_with(".claude/commands") {
+        return format!("---\ndescription: d: {name}\nargument-hint: [{skill}]\n---\nRun `echo $1`\n");
     }
     if rel.starts_with(".opencode/commands") {
         return format!("---\ndescription: d\nagent: {name}\n---\nGo $1\n");
@@ -367,4 +378,89 @@ fn edits_that_keep_names_update_the_findings_that_depend_on_them() {
         let total: usize = published.values().map(Vec::len).sum();
         assert_eq!(total, *findings, "after step {i}: {published:#?}");
     }
+}
+
+/// A file a skill links to appears on disk, changes, vanishes, and its folder goes too; the
+/// skill itself is edited open and closed: each step must equal a fresh server (a skill's links
+/// are checked on disk, not by the cross-file units).
+#[test]
+fn files_a_skill_links_to_appear_and_vanish() {
+    let dir = tempfile::tempdir().unwrap();
+    let root: PathBuf = fs::canonicalize(dir.path()).unwrap();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    let skill = ".claude/skills/lint/SKILL.md";
+    let text =
+        "---\nname: lint\ndescription: d\n---\nSee [notes](refs/notes.md) and [run](${CLAUDE_SKILL_DIR}/run.sh).\n";
+    let write = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+    };
+    write(skill, text);
+    let mut state = State::new(vec![root.clone()], Encoding::Utf16, settings());
+    let mut published = Published::new();
+    record(&mut published, state.scan());
+    let mut open: BTreeMap<&str, (i32, String)> = BTreeMap::new();
+    let check = |published: &Published, open: &BTreeMap<&str, (i32, String)>, what: &str, broken: usize| {
+        let want = fresh(&root, open);
+        assert_eq!(non_empty(published), non_empty(&want), "after {what}");
+        let count = published
+            .get(uri(&root, skill).as_str())
+            .map_or(0, |d| d.iter().filter(|d| d.contains("broken-link")).count());
+        assert_eq!(count, broken, "after {what}");
+    };
+    check(&published, &open, "the scan", 2);
+    let event = |rel: &str, typ| vec![FileEvent::new(uri(&root, rel), typ)];
+    // Created, in a new folder (the watcher reports the file).
+    write(".claude/skills/lint/refs/notes.md", "Notes.\n");
+    record(
+        &mut published,
+        state.watched(event(".claude/skills/lint/refs/notes.md", FileChangeType::CREATED)),
+    );
+    check(&published, &open, "creating refs/notes.md", 1);
+    // A plain change of the target changes nothing.
+    write(".claude/skills/lint/refs/notes.md", "More notes.\n");
+    record(
+        &mut published,
+        state.watched(event(".claude/skills/lint/refs/notes.md", FileChangeType::CHANGED)),
+    );
+    check(&published, &open, "changing refs/notes.md", 1);
+    // A script, which no Markdown glob would watch.
+    write(".claude/skills/lint/run.sh", "#!/bin/sh\n");
+    record(
+        &mut published,
+        state.watched(event(".claude/skills/lint/run.sh", FileChangeType::CREATED)),
+    );
+    check(&published, &open, "creating run.sh", 0);
+    // The skill open and edited: a new missing link warns at once.
+    open.insert(skill, (1, text.to_string()));
+    record(
+        &mut published,
+        state.open(uri(&root, skill), "markdown", 1, text.to_string()),
+    );
+    let edited = text.replace("refs/notes.md", "refs/other.md");
+    open.insert(skill, (2, edited.clone()));
+    let change = TextDocumentContentChangeEvent {
+        range: None,
+        range_length: None,
+        text: edited,
+    };
+    record(&mut published, state.change(&uri(&root, skill), 2, vec![change]));
+    check(&published, &open, "editing the open skill", 1);
+    open.remove(skill);
+    record(&mut published, state.close(&uri(&root, skill)));
+    check(&published, &open, "closing it (the text on disk again)", 0);
+    // The folder deleted (the watcher reports the folder only).
+    fs::remove_dir_all(root.join(".claude/skills/lint/refs")).unwrap();
+    record(
+        &mut published,
+        state.watched(event(".claude/skills/lint/refs", FileChangeType::DELETED)),
+    );
+    check(&published, &open, "deleting refs/", 1);
+    fs::remove_file(root.join(".claude/skills/lint/run.sh")).unwrap();
+    record(
+        &mut published,
+        state.watched(event(".claude/skills/lint/run.sh", FileChangeType::DELETED)),
+    );
+    check(&published, &open, "deleting run.sh", 2);
 }

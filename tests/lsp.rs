@@ -967,6 +967,34 @@ fn close_of_a_document_on_disk_republishes_the_disk_text() {
     s.finish();
 }
 
+#[test]
+fn a_file_on_disk_that_is_not_analysed_gets_its_finding() {
+    // A binary agent file: published with its `unchecked-file` warning on the first line, as
+    // `check` reports it, beside the agent that is analysed.
+    let ws = workspace(&[
+        (".opencode/agents/bin.md", "---\nmode: \0\n---\n"),
+        (
+            ".opencode/agents/typo.md",
+            "---\ndescription: Typo\ncolr: red\n---\nBody\n",
+        ),
+    ]);
+    let root = root_of(&ws);
+    let mut s = Server::start(&root, Setup::default());
+    let bin = uri_of(&root.join(".opencode/agents/bin.md"));
+    let typo = uri_of(&root.join(".opencode/agents/typo.md"));
+    let p = s.expect_publish(&bin);
+    assert_eq!(summary(&p), ["0:0-0:0 W unchecked-file"]);
+    assert!(
+        p["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("agent-lsp did not analyse this file: it holds NUL bytes"),
+        "{p:#}"
+    );
+    assert_eq!(summary(&s.expect_publish(&typo)), ["2:0-2:4 W unknown-key"]);
+    s.finish();
+}
+
 // ---------------------------------------------------------------------------------------------
 // 9. Documents outside the workspace index
 // ---------------------------------------------------------------------------------------------

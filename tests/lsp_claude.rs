@@ -322,7 +322,7 @@ fn hover_shows_the_agent_claude_code_runs() {
         assert_eq!(
             hover(s, at(&fixer, FIXER, "Agent(審査🚀", "審査🚀", enc)),
             json!({
-                "markdown": "### `審査🚀`: Claude Code agent\n\nReviews 審査\n\n- **tools**: every tool of the conversation that starts it\n- **permission mode**: `default` (not set)\n- **model**: `inherit`: the model of the conversation that starts it\n\nDefined in .claude/agents/shinsa.md:2 (project).\n",
+                "markdown": "### `審査🚀`: Claude Code agent\n\nReviews 審査\n\n- **tools**: every tool of the conversation that starts it\n- **permission mode**: `default` (not set)\n- **model**: `inherit` (not set): the model of the conversation that starts it\n\nDefined in .claude/agents/shinsa.md:2 (project).\n",
                 "range": range_in(FIXER, "Agent(審査🚀", "審査🚀", enc),
             })
         );
@@ -330,7 +330,7 @@ fn hover_shows_the_agent_claude_code_runs() {
         assert_eq!(
             hover(s, at(&fixer, FIXER, "---", "---", enc)),
             json!({
-                "markdown": "### `fixer`: Claude Code agent\n\nFixes lint 修正 🚀\n\n- **tools**: `Agent(審査🚀, helper)`, `Read`, `Agent`\n- **permission mode**: `default` (not set)\n- **model**: `inherit`: the model of the conversation that starts it\n\nDefined in .claude/agents/fixer.md:2 (project).\n",
+                "markdown": "### `fixer`: Claude Code agent\n\nFixes lint 修正 🚀\n\n- **tools**: `Agent(審査🚀, helper)`, `Read`, `Agent`\n- **permission mode**: `default` (not set)\n- **model**: `inherit` (not set): the model of the conversation that starts it\n\nDefined in .claude/agents/fixer.md:2 (project).\n",
                 "range": range(FIXER, 0, 3, enc),
             })
         );
@@ -373,7 +373,7 @@ fn hover_on_plugin_agents_and_skipped_agents() {
         let releaser = ws.uri("plugins/rt/agents/releaser.md");
         let boss = ws.uri(".claude/agents/team/boss.md");
         let no_desc = ws.uri(".claude/agents/no-desc.md");
-        let card = "### `rt:releaser`: Claude Code agent\n\nReleases 🚀\n\n- **tools**: every tool of the conversation that starts it\n- **permission mode**: `default` (not set)\n- **model**: `inherit`: the model of the conversation that starts it\n\nDefined in plugins/rt/agents/releaser.md:2 (plugin rt).\n";
+        let card = "### `rt:releaser`: Claude Code agent\n\nReleases 🚀\n\n- **tools**: every tool of the conversation that starts it\n- **permission mode**: `default` (not set)\n- **model**: `inherit` (not set): the model of the conversation that starts it\n\nDefined in plugins/rt/agents/releaser.md:2 (plugin rt).\n";
         let s = &mut ws.s;
         assert_eq!(
             hover(s, at(&releaser, RELEASER, "name: releaser", "releaser", enc)),
@@ -386,7 +386,7 @@ fn hover_on_plugin_agents_and_skipped_agents() {
         assert_eq!(
             hover(s, at(&no_desc, NO_DESC, "name: notes", "notes", enc)),
             json!({
-                "markdown": "### `notes`: Claude Code agent (**not loaded**: no description)\n\n- **tools**: `Read`\n- **permission mode**: `default` (not set)\n- **model**: `inherit`: the model of the conversation that starts it\n\nDefined in .claude/agents/no-desc.md:2 (project).\n",
+                "markdown": "### `notes`: Claude Code agent (**not loaded**: no description)\n\n- **tools**: `Read`\n- **permission mode**: `default` (not set)\n- **model**: `inherit` (not set): the model of the conversation that starts it\n\nDefined in .claude/agents/no-desc.md:2 (project).\n",
                 "range": range_in(NO_DESC, "name: ", "notes", enc),
             })
         );

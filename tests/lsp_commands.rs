@@ -180,3 +180,120 @@ fn skill_hover() {
         .unwrap();
     assert_eq!(none, Value::Null);
 }
+
+/// A Claude Code command that loads only through the lenient retry, with a hint written as a
+/// YAML list and `$1` in a shell snippet; a `SKILL.md` with `$0` in code, a mistyped tool and a
+/// link to a file that does not exist yet.
+const CC_COMMIT: &str = "---\ndescription: 提交 🚀 commit: staged\nargument-hint: [message]\n---\nCommit with message $ARGUMENTS.\n```sh\ngit log -1 --format=%s | awk '{print $1}'\n```\n";
+const CC_SKILL: &str = "---\nname: review\ndescription: 審査 🚀\nallowed-tools: Rd, Grep\n---\nRead [the guide](references/guide.md), then run `scripts/check.sh $0`.\n";
+
+#[test]
+fn claude_commands_and_skills_as_claude_code_expands_them() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let dir = workspace(&[
+            (".claude/commands/git/commit.md", CC_COMMIT),
+            (".claude/skills/review/SKILL.md", CC_SKILL),
+        ]);
+        let root = root_of(&dir);
+        let mut s = Server::start(&root, Setup::for_enc(enc));
+        let commit = uri_of(&root.join(".claude/commands/git/commit.md"));
+        let skill = uri_of(&root.join(".claude/skills/review/SKILL.md"));
+        let scan = s.take_publishes();
+        let got = codes_and_ranges(scan.iter().rfind(|p| p["uri"] == json!(commit)).unwrap());
+        assert_eq!(
+            got,
+            [
+                (
+                    json!("lenient-parse"),
+                    range_of(CC_COMMIT, "提交 🚀 commit: staged", enc)
+                ),
+                (json!("invalid-type"), range_of(CC_COMMIT, "[message]", enc)),
+                (json!("placeholder-in-code"), range_of(CC_COMMIT, "$1", enc)),
+            ]
+        );
+        let got = codes_and_ranges(scan.iter().rfind(|p| p["uri"] == json!(skill)).unwrap());
+        assert_eq!(
+            got,
+            [
+                (json!("unknown-tool"), range_of(CC_SKILL, "Rd", enc)),
+                (json!("broken-link"), range_of(CC_SKILL, "references/guide.md", enc)),
+                (json!("placeholder-in-code"), range_of(CC_SKILL, "$0", enc)),
+            ]
+        );
+        // Hover on the placeholder in code: what it becomes, and what the command sends.
+        let r = s
+            .request("textDocument/hover", at(&commit, CC_COMMIT, "$1", enc))
+            .unwrap();
+        assert_eq!(
+            r["contents"]["value"],
+            "**`$1`**: the second argument (Claude Code counts from `$0`). `/git:commit one two three` puts `two` here. It is replaced inside code too; write `\\$1` to keep it literal.\n\n`/git:commit one two three` sends:\n\n````\nCommit with message one two three.\n```sh\ngit log -1 --format=%s | awk '{print two}'\n```\n````\n"
+        );
+        assert_eq!(r["range"], range_of(CC_COMMIT, "$1", enc));
+        // On the `---`: the command as Claude Code lists it.
+        let r = s
+            .request("textDocument/hover", at(&commit, CC_COMMIT, "---", enc))
+            .unwrap();
+        let md = r["contents"]["value"].as_str().unwrap();
+        assert!(
+            md.starts_with(
+                "### `/git:commit`: Claude Code command\n\n提交 🚀 commit: staged\n\n- **argument hint**: `message`\n"
+            ),
+            "{md}"
+        );
+        assert!(md.contains("awk '{print two}'"), "{md}");
+        // A skill: its folder and what `/review one two three` sends.
+        let r = s
+            .request("textDocument/hover", at(&skill, CC_SKILL, "$0", enc))
+            .unwrap();
+        let md = r["contents"]["value"].as_str().unwrap();
+        let folder = root.join(".claude/skills/review");
+        assert_eq!(
+            md,
+            format!(
+                "**`$0`**: the first argument (Claude Code counts from `$0`). `/review one two three` puts `one` here. It is replaced inside code too; write `\\$0` to keep it literal.\n\n`/review one two three` sends:\n\n```\nBase directory for this skill: {}\n\nRead [the guide](references/guide.md), then run `scripts/check.sh one`.\n```\n",
+                folder.display()
+            )
+        );
+        let r = s
+            .request("textDocument/hover", at(&skill, CC_SKILL, "review", enc))
+            .unwrap();
+        let md = r["contents"]["value"].as_str().unwrap();
+        assert!(md.contains("Loaded by Claude Code, opencode.\n"), "{md}");
+        assert!(md.contains("`/review one two three` sends:"), "{md}");
+        // The linked file appears: the warning goes.
+        let guide = root.join(".claude/skills/review/references/guide.md");
+        std::fs::create_dir_all(guide.parent().unwrap()).unwrap();
+        std::fs::write(&guide, "# Guide\n").unwrap();
+        s.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({ "changes": [{ "uri": uri_of(&guide), "type": 1 }] }),
+        );
+        let p = s.expect_publish(&skill);
+        assert_eq!(
+            codes_and_ranges(&p),
+            [
+                (json!("unknown-tool"), range_of(CC_SKILL, "Rd", enc)),
+                (json!("placeholder-in-code"), range_of(CC_SKILL, "$0", enc)),
+            ]
+        );
+        // And comes back when it is deleted.
+        std::fs::remove_file(&guide).unwrap();
+        s.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({ "changes": [{ "uri": uri_of(&guide), "type": 3 }] }),
+        );
+        let p = s.expect_publish(&skill);
+        assert_eq!(codes_and_ranges(&p).len(), 3);
+        // Typing a link to a missing file in the open document warns at once.
+        s.open(&skill, "markdown", 1, CC_SKILL);
+        let text = CC_SKILL.replace("references/guide.md", "references/guide.md) and [more](notes.md");
+        s.change_full(&skill, 2, &text);
+        let p = s.expect_version(&skill, 2);
+        let got = codes_and_ranges(&p);
+        assert!(
+            got.contains(&(json!("broken-link"), range_of(&text, "notes.md", enc))),
+            "{got:?}"
+        );
+        s.assert_quiet();
+    }
+}

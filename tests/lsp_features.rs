@@ -40,7 +40,7 @@ fn hover_shows_the_effective_agent_and_docs() {
         let cfg = uri_of(&root.join("opencode.json"));
         let (at, _) = find(CONFIG, "\"rev\"");
         let md = hover_text(&mut s, &cfg, position(CONFIG, at + 2, enc));
-        assert!(md.contains("### `rev`: primary agent"), "{md}");
+        assert!(md.contains("### `rev`: opencode primary agent"), "{md}");
         // Decision first: the summary (`git push *` is overridden by the later `*`, so bash
         // asks for everything), then the settings, then every rule.
         let summary = md.find("- `bash`: **ask**\n").expect(&md);

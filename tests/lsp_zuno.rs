@@ -212,7 +212,7 @@ fn diagnostics_follow_edits_across_files() {
     }
 }
 
-/// The server watches `zuno.json(c)` and `SKILL.md`; a skill created on disk satisfies a
+/// The server watches `zuno.json(c)`, `SKILL.md` and the files of skill folders; a skill created on disk satisfies a
 /// `requiredSkills` entry, its folder deleted brings the warning back, and a new `zuno.json`
 /// in another package is checked (and cleared when deleted). Only the changed files publish.
 #[test]
@@ -234,6 +234,8 @@ fn watched_skills_and_configs() {
                 { "globPattern": "**/*.md" },
                 { "globPattern": "**/*.txt" },
                 { "globPattern": "**/SKILL.md" },
+                { "globPattern": "**/skills/**" },
+                { "globPattern": "**/skill/**" },
                 { "globPattern": "**/.claude-plugin/plugin.json" },
                 { "globPattern": "**/.claude-plugin/marketplace.json" },
             ] },
@@ -332,9 +334,9 @@ fn hover(s: &mut Server, params: Value) -> Value {
 }
 
 const LEAD_CARD: &str = "### `lead`: Zuno primary agent\n\nLeads 先導 🚀\n\n- **delegates**: `reviewer`, `writer`, `fixer` (zuno.json:7)\n\n**Permission** mode `strict` (zuno.json:7); rules in order, the last match wins:\n\n- `*` `*` → ask\n- `shell` `*` → ask\n- `shell` `git *` → allow\n\nDefined in: zuno.json:7.\n";
-const REVIEWER_CARD: &str = "### `reviewer`: Zuno subagent agent\n\n審査 🚀\n\n- **delegates**: `plan` (zuno.json:13)\n- **requiredSkills**: `codemap` (zuno.json:13)\n\n**Permission** mode `standard` (zuno.json:13); rules in order, the last match wins:\n\n- `shell` `echo 🚀*` → allow\n- `write` `*` → deny\n\nDefined in: zuno.json:13.\n";
+const REVIEWER_CARD: &str = "### `reviewer`: Zuno subagent\n\n審査 🚀\n\n- **delegates**: `plan` (zuno.json:13)\n- **requiredSkills**: `codemap` (zuno.json:13)\n\n**Permission** mode `standard` (zuno.json:13); rules in order, the last match wins:\n\n- `shell` `echo 🚀*` → allow\n- `write` `*` → deny\n\nDefined in: zuno.json:13.\n";
 /// `reviewer` as the nested package sees it: its model comes from the package's file.
-const WEB_REVIEWER_CARD: &str = "### `reviewer`: Zuno subagent agent\n\n審査 🚀\n\n- **model**: `anthropic/claude-sonnet-4` (packages/web/zuno.json:4)\n- **delegates**: `plan` (zuno.json:13)\n- **requiredSkills**: `codemap` (zuno.json:13)\n\n**Permission** mode `standard` (zuno.json:13); rules in order, the last match wins:\n\n- `shell` `echo 🚀*` → allow\n- `write` `*` → deny\n\nDefined in: zuno.json:13; packages/web/zuno.json:4.\n";
+const WEB_REVIEWER_CARD: &str = "### `reviewer`: Zuno subagent\n\n審査 🚀\n\n- **model**: `anthropic/claude-sonnet-4` (packages/web/zuno.json:4)\n- **delegates**: `plan` (zuno.json:13)\n- **requiredSkills**: `codemap` (zuno.json:13)\n\n**Permission** mode `standard` (zuno.json:13); rules in order, the last match wins:\n\n- `shell` `echo 🚀*` → allow\n- `write` `*` → deny\n\nDefined in: zuno.json:13; packages/web/zuno.json:4.\n";
 
 /// On agent names (an `agents` key, a `default_agent` or `delegates` value, a Markdown agent's
 /// `---`): the merged agent of the file's view, with the source of each field and the
@@ -377,7 +379,7 @@ fn hover_shows_the_merged_zuno_agent_and_docs() {
                 range_in(ZUNO, "審査 🚀\", \"delegates\": [", "\"plan\"", enc)
             )
         );
-        let fixer = "### `fixer`: Zuno subagent agent (built-in)\n\nCompletes a known local code change with the smallest sufficient patch.\n\nDefined in: built-in.\n";
+        let fixer = "### `fixer`: Zuno subagent (built-in)\n\nCompletes a known local code change with the smallest sufficient patch.\n\nDefined in: built-in.\n";
         assert_eq!(
             hover(s, at(&zuno, ZUNO, "\"fixer\"", "fixer", enc)),
             card(fixer, range_in(ZUNO, "\"fixer\"", "\"fixer\"", enc))
@@ -390,7 +392,7 @@ fn hover_shows_the_merged_zuno_agent_and_docs() {
         assert_eq!(
             hover(s, at(&writer, WRITER, "---", "---", enc)),
             card(
-                "### `writer`: Zuno subagent agent\n\nWrites docs 文書 🚀\n\n- **delegates**: `fixer`, `reviewer` (.zuno/agents/writer.md:1)\n\nDefined in: .zuno/agents/writer.md:1.\n",
+                "### `writer`: Zuno subagent\n\nWrites docs 文書 🚀\n\n- **delegates**: `fixer`, `reviewer` (.zuno/agents/writer.md:1)\n\nDefined in: .zuno/agents/writer.md:1.\n",
                 range(WRITER, 0, 3, enc)
             )
         );

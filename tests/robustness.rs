@@ -12,7 +12,7 @@
 
 use std::fs;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -519,13 +519,25 @@ fn ten_megabyte_files_in_the_core() {
 fn ten_megabyte_files_on_disk_are_skipped() {
     let dir = project(huge_config(), huge_agent_body());
     let ws = load(dir.path());
-    assert!(ws.files.is_empty(), "no file over {MAX_FILE_SIZE} bytes is analysed");
-    let skipped: Vec<&PathBuf> = ws.errors.iter().map(|(p, _)| p).collect();
-    assert!(skipped.iter().any(|p| p.ends_with("opencode.json")), "{:?}", ws.errors);
-    assert!(skipped.iter().any(|p| p.ends_with("agents/x.md")), "{:?}", ws.errors);
-    ws_diagnostics(&ws);
+    assert!(ws.errors.is_empty(), "{:?}", ws.errors);
+    // Each is in the workspace with no text and one `unchecked-file` finding.
+    assert_eq!(ws.files.len(), 2);
+    for f in &ws.files {
+        assert!(f.text.is_empty(), "no file over {MAX_FILE_SIZE} bytes is analysed");
+        let codes: Vec<Code> = f.analysis.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [Code::UncheckedFile], "{}", f.path.display());
+        assert!(
+            f.analysis.diagnostics[0]
+                .message
+                .contains("over the 4 MiB agent-lsp reads"),
+            "{:?}",
+            f.analysis.diagnostics
+        );
+    }
+    let diags = ws_diagnostics(&ws);
+    assert_eq!(diags.len(), 2, "{diags:?}");
     let (code, _) = run_check(dir.path(), "json");
-    assert_eq!(code, 2, "nothing could be checked");
+    assert_eq!(code, 0, "two warnings");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -576,13 +588,16 @@ fn binary_files_are_skipped() {
     binary.extend((0..4096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8));
     let dir = project(&binary, &binary);
     let ws = load(dir.path());
-    assert!(ws.files.is_empty());
-    assert_eq!(ws.errors.len(), 2, "{:?}", ws.errors);
-    assert!(
-        ws.errors.iter().all(|(_, why)| why.contains("binary")),
-        "{:?}",
-        ws.errors
-    );
+    assert!(ws.errors.is_empty(), "{:?}", ws.errors);
+    assert_eq!(ws.files.len(), 2);
+    for f in &ws.files {
+        let ds = &f.analysis.diagnostics;
+        assert!(
+            ds.len() == 1 && ds[0].code == Code::UncheckedFile && ds[0].message.contains("NUL bytes"),
+            "{}: {ds:?}",
+            f.path.display()
+        );
+    }
     run_check(dir.path(), "json");
 
     // NUL bytes in the core: valid UTF-8, so `analyze` must cope with them.

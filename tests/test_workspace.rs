@@ -118,6 +118,7 @@ fn summary() {
         .claude/agents/bad-values.md:11:1 duplicate-key
         .claude/agents/bad-values.md:12:12 invalid-value
         .claude/agents/bad-values.md:13:10 unknown-skill
+        .claude/agents/binary.md:1:1 unchecked-file
         .claude/agents/broken-yaml.md:4:10 syntax-error
         .claude/agents/extra/draft.md:1:1 missing-field
         .claude/agents/extra/fixer-copy.md:2:7 duplicate-agent
@@ -127,14 +128,20 @@ fn summary() {
         .claude/commands/commit.md:2:1 unknown-key
         .claude/commands/commit.md:3:53 unknown-tool
         .claude/commands/empty.md:1:1 missing-template
+        .claude/commands/git/amend.md:2:14 lenient-parse
+        .claude/commands/git/amend.md:3:16 invalid-type
+        .claude/commands/git/amend.md:9:43 placeholder-in-code
         .claude/deploy/SKILL.md:1:1 misplaced-skill
         .claude/skills/changelog/SKILL.md:2:7 duplicate-skill
         .claude/skills/lint/SKILL.md:2:7 invalid-name
         .claude/skills/lint/SKILL.md:2:7 name-mismatch
+        .claude/skills/release-check/SKILL.md:4:16 unknown-tool
+        .claude/skills/release-check/SKILL.md:6:28 broken-link
         .opencode/agents/NOTES.md:1:1 no-frontmatter
         .opencode/agents/bad-color.md:4:8 invalid-color
         .opencode/agents/bad-mode.md:3:7 invalid-value
         .opencode/agents/bad-model.md:4:8 invalid-model
+        .opencode/agents/binary.md:1:1 unchecked-file
         .opencode/agents/broken-yaml.md:7:5 syntax-error
         .opencode/agents/dead-permissions.md:5:3 unknown-permission
         .opencode/agents/dead-permissions.md:6:3 unknown-permission
@@ -162,9 +169,11 @@ fn summary() {
         .opencode/skills/Deploy_Prod/SKILL.md:2:7 invalid-name
         .opencode/skills/Deploy_Prod/SKILL.md:4:1 unknown-key
         .opencode/skills/api/SKILL.md:2:7 name-mismatch
+        .opencode/skills/api/SKILL.md:5:72 broken-link
         .opencode/skills/changelog/SKILL.md:2:7 duplicate-skill
         .opencode/skills/release-notes/SKILL.md:2:7 missing-field
         .zuno/agents/bad-yaml.md:4:1 syntax-error
+        .zuno/agents/binary.md:1:1 unchecked-file
         .zuno/agents/docs-copy.md:2:7 duplicate-agent
         .zuno/agents/prompt-in-frontmatter.md:4:1 prompt-overridden
         .zuno/agents/prompt-in-frontmatter.md:4:56 unused-suppression
@@ -172,6 +181,7 @@ fn summary() {
         .zuno/commands/release.md:4:8 invalid-model
         .zuno/mode/focus.md:1:1 deprecated-field
         .zuno/skills/notes/SKILL.md:1:1 missing-field
+        .zuno/skills/notes/SKILL.md:4:34 broken-link
         .zuno/skills/style/SKILL.md:2:7 name-mismatch
         .zuno/skills/style/SKILL.md:2:7 duplicate-skill
         .zuno/skills/triage_bot/SKILL.md:2:7 invalid-name

@@ -54,6 +54,7 @@ fuzz_target!(|data: &[u8]| {
             namespace: (runtime == Dialect::Claude).then(|| "p".into()),
         }),
         8 => FileKind::Command(CommandKind {
+            plugin: runtime == Dialect::Claude && selector >= 128,
             runtime,
             name: "fuzz".into(),
         }),

@@ -311,6 +311,34 @@ and a directive without codes (a blanket `agent-lsp: ignore` is not supported: n
 This rule itself cannot be suppressed; the fix removes the unused code, or the whole comment.",
         "mode: subagent  # agent-lsp: ignore[unknown-key]\n",
         "mode: subagent\n";
+    UncheckedFile = "unchecked-file", Warning, Works, [],
+        "A file a runtime reads that agent-lsp did not analyse: over 4 MiB, binary, or unreadable.",
+        "agent-lsp reads files of up to 4 MiB that hold text; a larger file, one with NUL bytes, or \
+one it cannot open is not analysed, so none of its mistakes are reported and the agents it \
+defines are unknown to the cross-file checks (`default_agent`, `Agent(<type>)`, `explain`). The \
+runtime still reads it: opencode and Zuno load whatever text they find; Claude Code skips an \
+agent file over 1 MiB (then this is an error, since the agent does not load). The message gives \
+the reason and the size.",
+        "# .opencode/agents/huge.md: 5 MB of generated examples after the frontmatter\n",
+        "# keep the examples in a file the agent reads, and the agent file small\n";
+    PlaceholderInCode = "placeholder-in-code", Warning, Works, [],
+        "Claude Code: a `$1` or `$name` placeholder inside a code block or inline code of a command or skill.",
+        "When `/name args` runs, Claude Code replaces `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` and the \
+`$name`s of `arguments` everywhere in the body, code included. A shell snippet's `$1`, an awk \
+`{print $1}` or a loop's `$file` (with `file` in `arguments`) becomes an argument: `$1` is the \
+second one, since Claude Code counts from `$0`, and stays `$1` when there are fewer arguments. A \
+backslash keeps a placeholder literal: `\\$1` sends `$1`. `$ARGUMENTS` and `$ARGUMENTS[N]`, \
+which nothing else spells so, are not reported; hover on any placeholder shows what it becomes.",
+        "```sh\nawk '{print $1}' data.txt\n```\n",
+        "```sh\nawk '{print \\$1}' data.txt\n```\n";
+    BrokenLink = "broken-link", Warning, FailsWhenUsed, [],
+        "A relative link in a `SKILL.md` to a file that does not exist.",
+        "A skill's body points the model at its supporting files with relative links \
+(`[guide](references/guide.md)`, resolved from the skill's folder; `${CLAUDE_SKILL_DIR}/` is that \
+folder). A link to a file that is not there sends the model looking for nothing, usually after a \
+rename or a file left out of the commit. URLs, anchors and absolute paths are not checked.",
+        "See [the guide](references/gude.md).\n",
+        "See [the guide](references/guide.md).\n";
 }
 
 impl Code {
@@ -345,7 +373,9 @@ impl Code {
             | Code::IgnoredField => &[Claude],
             Code::MisplacedSkill | Code::NameMismatch | Code::DuplicateSkill => &[OpenCode, Claude, Zuno],
             Code::UnknownSkill => &[OpenCode, Claude],
-            Code::UnusedSuppression => &[OpenCode, Claude, Zuno],
+            Code::UnusedSuppression | Code::UncheckedFile => &[OpenCode, Claude, Zuno],
+            Code::PlaceholderInCode => &[Claude],
+            Code::BrokenLink => &[OpenCode, Claude, Zuno],
         }
     }
 }

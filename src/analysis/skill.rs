@@ -14,6 +14,7 @@
 //! reported as warnings.
 
 use super::Dialect;
+use super::claude::prompt;
 use super::diagnostic::{Diagnostic, Effect, Severity};
 use super::rules::Code;
 use super::suggest;
@@ -46,6 +47,19 @@ pub struct SkillDecl {
     /// The `name` value, or the file's first line.
     pub span: Span,
     pub description: Option<String>,
+    /// Where the body starts (after the frontmatter).
+    pub body: Span,
+    /// The relative links of the body to files (checked for existence by the workspace).
+    pub links: Vec<prompt::Link>,
+    /// For a skill Claude Code loads: the description it shows (`description`, else the body's
+    /// first line, else `Skill`; cleaned to one line, `<` `>` escaped, as its listing has it).
+    pub shown_description: Option<String>,
+    /// For a skill Claude Code loads: the argument hint it shows.
+    pub argument_hint: Option<String>,
+    /// For a skill Claude Code loads: the names of `arguments`.
+    pub arguments: Vec<String>,
+    /// For a skill Claude Code loads: the placeholders of the body it fills in.
+    pub placeholders: Vec<prompt::Placeholder>,
 }
 
 /// Keys of the Agent Skills format and of Claude Code's skills.
@@ -73,10 +87,13 @@ pub const KEYS: &[(&str, &str)] = &[
         "Claude Code: tools removed while the skill is active.",
     ),
     ("when_to_use", "Claude Code: appended to the description."),
-    ("argument-hint", "Claude Code: the autocomplete hint for arguments."),
+    (
+        "argument-hint",
+        "Claude Code: the hint shown after the name in the `/` menu. Quote it: unquoted, `[file]` is a YAML list and Claude Code shows `file`.",
+    ),
     (
         "arguments",
-        "Claude Code: named positional arguments (`$name` in the body).",
+        "Claude Code: names for the positional arguments: `$name` in the body is the argument at its position, as `$0` is the first.",
     ),
     (
         "disable-model-invocation",
@@ -143,6 +160,66 @@ pub fn skill_list(skills: &[&str]) -> String {
 }
 
 pub fn analyze(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed, SkillDecl) {
+    let (mut out, parsed, mut decl) = analyze_frontmatter(kind, text);
+    body(kind, text, &mut decl, &mut out);
+    out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
+    (out, parsed, decl)
+}
+
+/// What the body holds: its links; for a skill Claude Code loads, the placeholders it fills in
+/// (those inside code reported), and what it reads of `allowed-tools`, `disallowed-tools`,
+/// `argument-hint` and `arguments`.
+fn body(kind: &SkillKind, text: &str, decl: &mut SkillDecl, out: &mut Vec<Diagnostic>) {
+    use crate::analysis::claude::read;
+    if !kind.loaders.contains(&Dialect::Claude) {
+        decl.body = Span::new(frontmatter::split(text).body.start as usize, text.len());
+        decl.links = prompt::links(text, decl.body);
+        return;
+    }
+    // As Claude Code reads it: its block, its lenient retry, every blank after the closing `---`
+    // eaten.
+    let reading = read::read(text);
+    let start = match &reading.block {
+        Some(b) => {
+            let rest = &text[b.body.start as usize..];
+            b.body.start as usize + (rest.len() - rest.trim_start_matches(read::js_space).len())
+        }
+        None => 0,
+    };
+    decl.body = Span::new(start, text.len());
+    decl.links = prompt::links(text, decl.body);
+    let map = match reading.outcome {
+        read::Outcome::FirstPass | read::Outcome::Retry => reading.parsed.root.as_ref().and_then(Node::as_map),
+        _ => None,
+    };
+    let body_text = &text[start..];
+    decl.shown_description =
+        Some(prompt::description(map.and_then(|m| m.value("description")), body_text, "Skill").text);
+    if let Some(map) = map {
+        for key in ["allowed-tools", "disallowed-tools"] {
+            if let Some(v) = map.value(key) {
+                crate::analysis::command::tools(key, v, text, out);
+            }
+        }
+        if let Some(v) = map.value("argument-hint")
+            && !matches!(v.value, Value::Null | Value::Str(_))
+            && let Some(shown) = prompt::argument_hint(Some(v))
+        {
+            crate::analysis::command::shown_differently(text, "argument-hint", v, &shown, out);
+        }
+    }
+    decl.argument_hint = prompt::argument_hint(map.and_then(|m| m.value("argument-hint")));
+    decl.arguments = prompt::argument_names(map.and_then(|m| m.value("arguments")));
+    decl.placeholders = prompt::placeholders(text, decl.body, &decl.arguments);
+    out.extend(crate::analysis::command::placeholders_in_code(
+        &kind.folder,
+        text,
+        &decl.placeholders,
+    ));
+}
+
+/// The frontmatter of a `SKILL.md` against the runtimes that load it.
+fn analyze_frontmatter(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed, SkillDecl) {
     let mut out = Vec::new();
     let first = crate::analysis::text::first_line(text);
     let mut decl = SkillDecl {
@@ -460,6 +537,82 @@ mod tests {
         let t = "---\nname: tdd\ndescription: d\nlicence: MIT\n---\n";
         let d = analyze(&kind(OC), t).0;
         assert_eq!(d[0].suggestion().map(|e| e.text.as_str()), Some("license"));
+    }
+
+    const CLAUDE: &[Dialect] = &[Dialect::Claude, Dialect::OpenCode];
+
+    #[test]
+    fn tool_lists_of_skills_claude_code_loads() {
+        use Code::*;
+        use Severity::Warning;
+        // A space- or comma-separated string, or a list, as in a command.
+        let t = "---\nname: tdd\ndescription: d\nallowed-tools: Rd Grep, Bash(git diff:*)\ndisallowed-tools: [Wrte, mcp__x__y]\n---\nSteps.\n";
+        let (d, _, _) = analyze(&kind(CLAUDE), t);
+        let got: Vec<(Code, Severity, &str, &str)> = d
+            .iter()
+            .map(|d| (d.code, d.severity, d.span.text(t), d.message.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    UnknownTool,
+                    Warning,
+                    "Rd",
+                    "Claude Code has no tool `Rd`; this rule pre-approves nothing. Did you mean `Read`?"
+                ),
+                (
+                    UnknownTool,
+                    Warning,
+                    "Wrte",
+                    "Claude Code has no tool `Wrte`; this entry removes nothing. Did you mean `Write`?"
+                ),
+            ]
+        );
+        assert_eq!(
+            d[0].suggestion().map(|e| (e.span.text(t), e.text.as_str())),
+            Some(("Rd", "Read"))
+        );
+        // Only for Claude Code: opencode reads no tool list.
+        assert_eq!(diags(&kind(OC), t), []);
+    }
+
+    #[test]
+    fn skills_as_claude_code_expands_them() {
+        let t = "---\nname: tdd\ndescription: d\nargument-hint: [file]\narguments: [file]\n---\n\nTest $file.\n```sh\nfor f in *; do echo $1; done\n```\n";
+        let (d, _, decl) = analyze(&kind(CLAUDE), t);
+        let got: Vec<(Code, Severity, &str)> = d.iter().map(|d| (d.code, d.severity, d.span.text(t))).collect();
+        assert_eq!(
+            got,
+            [
+                (Code::InvalidType, Severity::Warning, "[file]"),
+                (Code::PlaceholderInCode, Severity::Warning, "$1"),
+            ]
+        );
+        assert_eq!(
+            d[1].message,
+            "Claude Code replaces `$1` inside code too: it is the second argument (Claude Code counts from `$0`) and `/tdd one two three` puts `two` here. Write `\\$1` to keep it literal"
+        );
+        assert_eq!(decl.argument_hint.as_deref(), Some("file"));
+        assert_eq!(decl.arguments, ["file"]);
+        assert_eq!(
+            decl.body.text(t),
+            "Test $file.\n```sh\nfor f in *; do echo $1; done\n```\n"
+        );
+        // Not for a skill only opencode loads.
+        let (d, _, decl) = analyze(&kind(OC), t);
+        assert!(d.is_empty(), "{d:?}");
+        assert!(decl.placeholders.is_empty());
+    }
+
+    #[test]
+    fn links_of_a_skill() {
+        let t = "---\nname: tdd\ndescription: d\n---\nRead [the guide](references/guide.md) and [x](https://x.y).\n`[not](code.md)`\n";
+        for loaders in [OC, CLAUDE, &[]] {
+            let (_, _, decl) = analyze(&kind(loaders), t);
+            let got: Vec<(&str, &str)> = decl.links.iter().map(|l| (l.path.as_str(), l.span.text(t))).collect();
+            assert_eq!(got, [("references/guide.md", "references/guide.md")]);
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use crate::analysis::opencode::card;
 use crate::analysis::opencode::effective::{self, EffectiveAgent, Rule};
 use crate::analysis::opencode::project::Source;
-use crate::analysis::{Dialect, Encoding, suggest};
+use crate::analysis::{Code, Dialect, Effect, Encoding, Severity, suggest};
 use crate::analysis::{claude, zuno};
 use crate::workspace::{Options, Workspace};
 
@@ -15,6 +15,10 @@ pub struct Args {
     pub agent: Option<String>,
     pub root: PathBuf,
     pub json: bool,
+    /// Cards as Markdown (as the editor shows them) instead of rendered for the terminal.
+    pub markdown: bool,
+    /// ANSI styles allowed (a terminal, no `NO_COLOR`).
+    pub color: bool,
     pub options: Options,
     pub check: Option<(String, String)>,
     /// Only this dialect's agents.
@@ -99,6 +103,231 @@ fn suggestions<'a>(name: &str, names: impl Iterator<Item = &'a str>, closest: Op
     format!(" Did you mean {}?", list.join(" or "))
 }
 
+/// The first line of a description, cut to 60 characters.
+fn first_line(d: Option<&str>) -> String {
+    let line = d.unwrap_or("").lines().next().unwrap_or("").trim();
+    let mut out: String = line.chars().take(60).collect();
+    if line.chars().count() > 60 {
+        out.push('…');
+    }
+    out
+}
+
+/// Rows in columns two spaces apart, as the opencode list is; no trailing spaces.
+fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
+    use unicode_width::UnicodeWidthStr;
+    let mut widths = header.map(|h| h.width());
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.width());
+        }
+    }
+    let mut out = String::new();
+    let mut line = |cells: Vec<&str>| {
+        let mut l = String::new();
+        for (i, cell) in cells.iter().enumerate() {
+            l.push_str(cell);
+            if i + 1 < N {
+                l.push_str(&" ".repeat(widths[i].saturating_sub(cell.width()) + 2));
+            }
+        }
+        out.push_str(l.trim_end());
+        out.push('\n');
+    };
+    line(header.to_vec());
+    for row in rows {
+        line(row.iter().map(String::as_str).collect());
+    }
+    out
+}
+
+/// A finding that makes a runtime refuse the configuration or leave a file out, or a file
+/// agent-lsp did not analyse: what `explain` says first, so that no output shows a broken
+/// configuration as if it ran.
+struct Problem {
+    dialect: Dialect,
+    file: usize,
+    /// The runtime refuses the whole configuration (opencode, Zuno).
+    refuses: bool,
+    location: String,
+    code: &'static str,
+    message: String,
+}
+
+/// The problems of the files each runtime reads here: opencode's view, Zuno's view, and the
+/// Claude Code agent files (project, user, plugins).
+fn problems(ws: &Workspace, opencode_view: &[usize], zuno_view: &[usize], claude_files: &[usize]) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let groups = [
+        (Dialect::OpenCode, opencode_view),
+        (Dialect::Zuno, zuno_view),
+        (Dialect::Claude, claude_files),
+    ];
+    for (dialect, ids) in groups {
+        for &id in ids {
+            let f = &ws.files[id];
+            if !f.live {
+                continue;
+            }
+            for d in &f.analysis.diagnostics {
+                let serious =
+                    d.severity == Severity::Error && matches!(d.effect, Effect::RefusesToStart | Effect::FileIgnored);
+                if !serious && d.code != Code::UncheckedFile {
+                    continue;
+                }
+                out.push(Problem {
+                    dialect,
+                    file: id,
+                    refuses: serious && d.effect == Effect::RefusesToStart && dialect != Dialect::Claude,
+                    location: where_is(ws, Source::File { file: id, span: d.span }),
+                    code: d.code.rule().name,
+                    message: d.message.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn problem_json(p: &Problem) -> Value {
+    json!({"dialect": p.dialect.as_str(), "location": p.location, "code": p.code, "refuses_to_start": p.refuses, "message": p.message})
+}
+
+/// The lines that open every `explain` output when something is wrong, one per runtime and
+/// kind: whether it refuses the configuration (with the first error), which files it leaves
+/// out, which files agent-lsp did not read. Empty when all is well.
+fn banner(ws: &Workspace, problems: &[Problem]) -> Vec<String> {
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let files = |ps: &[&Problem]| {
+        let mut ids: Vec<usize> = ps.iter().map(|p| p.file).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut names: Vec<String> = ids
+            .iter()
+            .take(5)
+            .map(|&id| super::render::display_path(&ws.files[id].path))
+            .collect();
+        if ids.len() > 5 {
+            names.push(format!("and {} more", ids.len() - 5));
+        }
+        (ids.len(), names.join(", "))
+    };
+    let mut out = Vec::new();
+    for dialect in [Dialect::OpenCode, Dialect::Zuno] {
+        let refusing: Vec<&Problem> = problems.iter().filter(|p| p.dialect == dialect && p.refuses).collect();
+        if let Some(first) = refusing.first() {
+            let n = refusing.len();
+            out.push(format!(
+                "{} refuses this configuration: {n} error{}, the first at {} [{}]; run `agent-lsp check`",
+                dialect.product(),
+                plural(n),
+                first.location,
+                first.code
+            ));
+        }
+    }
+    for dialect in Dialect::ALL {
+        let left: Vec<&Problem> = problems
+            .iter()
+            .filter(|p| p.dialect == dialect && !p.refuses && p.code != "unchecked-file")
+            .collect();
+        if !left.is_empty() {
+            let (n, names) = files(&left);
+            out.push(format!(
+                "{} leaves out {n} file{}: {names}",
+                dialect.product(),
+                plural(n)
+            ));
+        }
+    }
+    let unread: Vec<&Problem> = problems.iter().filter(|p| p.code == "unchecked-file").collect();
+    if !unread.is_empty() {
+        let (n, names) = files(&unread);
+        out.push(format!(
+            "agent-lsp did not analyse {n} file{} (over 4 MiB, binary or unreadable): {names}",
+            plural(n)
+        ));
+    }
+    out
+}
+
+/// The problems that concern one agent: those in the files that define it.
+fn problems_of<'a>(problems: &'a [Problem], dialect: Dialect, files: &[usize]) -> Vec<&'a Problem> {
+    problems
+        .iter()
+        .filter(|p| p.dialect == dialect && files.contains(&p.file))
+        .collect()
+}
+
+/// The files that would define agent `name` but do not load (the runtime skips them, or
+/// agent-lsp did not analyse them), with the reason: what `explain NAME` says instead of "no
+/// agent".
+fn unloaded_definers(ws: &Workspace, name: &str) -> Vec<String> {
+    use crate::analysis::FileKind;
+    let mut out = Vec::new();
+    for (id, f) in ws.files.iter().enumerate() {
+        if !f.live {
+            continue;
+        }
+        let (defines, why): (bool, Option<String>) = match &f.kind {
+            FileKind::Claude(k) => {
+                let c = f.analysis.claude.as_ref();
+                let named = c.and_then(|c| c.agent.name.as_deref()).unwrap_or(&k.stem);
+                let why = match c.map(|c| &c.agent.status) {
+                    Some(claude::agent::Status::Skipped(why)) => Some(format!("Claude Code skips this file ({why})")),
+                    Some(claude::agent::Status::NotAgent(why)) => {
+                        Some(format!("Claude Code does not read it as an agent ({why})"))
+                    }
+                    _ => None,
+                };
+                (named == name, why)
+            }
+            FileKind::OpenCode(
+                crate::analysis::opencode::FileKind::Agent { name: n }
+                | crate::analysis::opencode::FileKind::Mode { name: n },
+            ) => (n == name, None),
+            FileKind::Zuno(zuno::FileKind::Agent { name: n } | zuno::FileKind::Mode { name: n }) => (n == name, None),
+            _ => (false, None),
+        };
+        if !defines {
+            continue;
+        }
+        // The reason, else the file's own errors that leave it out.
+        let errors: Vec<String> = f
+            .analysis
+            .diagnostics
+            .iter()
+            .filter(|d| {
+                d.code == Code::UncheckedFile
+                    || (d.severity == Severity::Error
+                        && matches!(d.effect, Effect::FileIgnored | Effect::RefusesToStart))
+            })
+            .map(|d| {
+                format!(
+                    "{}: {} [{}]",
+                    where_is(ws, Source::File { file: id, span: d.span }),
+                    d.message,
+                    d.code.rule().name
+                )
+            })
+            .collect();
+        let at = where_is(
+            ws,
+            Source::File {
+                file: id,
+                span: crate::analysis::Span::new(0, 0),
+            },
+        );
+        match (why, errors.is_empty()) {
+            (Some(why), true) => out.push(format!("{at}: {why}")),
+            (Some(why), false) => out.push(format!("{at}: {why}:\n    {}", errors.join("\n    "))),
+            (None, false) => out.push(format!("{at}:\n    {}", errors.join("\n    "))),
+            (None, true) => {}
+        }
+    }
+    out
+}
+
 /// Returns the exit status.
 pub fn run(args: Args) -> i32 {
     let ws = match Workspace::load(std::slice::from_ref(&args.root), &args.options) {
@@ -150,65 +379,142 @@ pub fn run(args: Args) -> i32 {
     } else {
         Default::default()
     };
+    let no_ids: Vec<usize> = Vec::new();
+    // Every Claude Code agent file, those agent-lsp did not read included.
+    let claude_ids: Vec<usize> = (0..ws.files.len())
+        .filter(|&id| matches!(ws.files[id].kind, crate::analysis::FileKind::Claude(_)))
+        .collect();
+    let problems = problems(
+        &ws,
+        if wants(Dialect::OpenCode) { &view } else { &no_ids },
+        if wants(Dialect::Zuno) { &zuno_view } else { &no_ids },
+        if wants(Dialect::Claude) { &claude_ids } else { &no_ids },
+    );
+    let banner = banner(&ws, &problems);
+    let refused = |d: Dialect| problems.iter().any(|p| p.dialect == d && p.refuses);
+    // Exit 1 when a runtime whose agents are shown refuses the configuration: what is shown is
+    // not what runs.
+    let status = |dialects: &[Dialect]| i32::from(dialects.iter().any(|d| refused(*d)));
+    let all_dialects: Vec<Dialect> = Dialect::ALL.into_iter().filter(|d| wants(*d)).collect();
+    // The banner goes first: on stdout for a human, as comments in Mermaid and DOT, on stderr
+    // beside JSON (whose shape stays).
+    let say_banner = |prefix: Option<&str>| {
+        if banner.is_empty() {
+            return;
+        }
+        match prefix {
+            Some(prefix) => {
+                for line in &banner {
+                    outln!("{prefix}{line}");
+                }
+                if prefix.is_empty() {
+                    outln!();
+                }
+            }
+            None => {
+                for line in &banner {
+                    eprintln!("agent-lsp: {line}");
+                }
+            }
+        }
+    };
     if let Some(view) = &args.view {
         let claude: Vec<super::matrix::ClaudeAgent> =
             claude_agents.iter().map(|(n, f)| (n.as_str(), f.agent)).collect();
         let out = match view {
-            View::Matrix { json } => super::matrix::matrix(&agents, &claude, *json, terminal_width()),
-            View::Graph(format) => super::matrix::graph(&agents, &claude, *format),
+            View::Matrix { json } => {
+                say_banner(if *json { None } else { Some("") });
+                super::matrix::matrix(&agents, &claude, *json, terminal_width())
+            }
+            View::Graph(format) => {
+                say_banner(match format {
+                    super::matrix::GraphFormat::Mermaid => Some("%% "),
+                    super::matrix::GraphFormat::Dot => Some("// "),
+                    super::matrix::GraphFormat::Json => None,
+                });
+                super::matrix::graph(&agents, &claude, *format)
+            }
         };
-        print!("{out}");
-        return 0;
+        out!("{out}");
+        return status(&all_dialects);
     }
+    let opencode_problems = |a: &EffectiveAgent| -> Vec<&Problem> {
+        let files: Vec<usize> = a
+            .definitions
+            .iter()
+            .filter_map(|s| match s {
+                Source::File { file, .. } => Some(*file),
+                Source::BuiltIn => None,
+            })
+            .collect();
+        problems_of(&problems, Dialect::OpenCode, &files)
+    };
+    let problems_json = |ps: Vec<&Problem>| Value::Array(ps.into_iter().map(problem_json).collect());
     let Some(name) = &args.agent else {
         if args.json {
+            say_banner(None);
             let mut list: Vec<Value> = agents
                 .iter()
-                .map(|a| json!({"dialect": "opencode", "name": shown_name(a), "key": a.name, "mode": a.mode.value, "hidden": a.hidden.value, "native": a.native, "defined_in": a.definitions.iter().map(|s| wi(*s)).collect::<Vec<_>>()}))
+                .map(|a| json!({"dialect": "opencode", "name": shown_name(a), "key": a.name, "mode": a.mode.value, "hidden": a.hidden.value, "native": a.native, "defined_in": a.definitions.iter().map(|s| wi(*s)).collect::<Vec<_>>(), "problems": problems_json(opencode_problems(a))}))
                 .collect();
-            for (n, _) in &claude_agents {
+            for (n, f) in &claude_agents {
                 let defs: Vec<String> = claude_definers(n).into_iter().map(|d| d.location).collect();
-                list.push(json!({"dialect": "claude", "name": n, "key": n, "defined_in": defs}));
+                let ps = problems_of(&problems, Dialect::Claude, &[f.file]);
+                list.push(json!({"dialect": "claude", "name": n, "key": n, "defined_in": defs, "problems": problems_json(ps)}));
             }
             for a in zuno_agents.values().filter(|a| !a.flag("disable")) {
                 let defs: Vec<String> = a.definitions.iter().map(|s| wi(*s)).collect();
-                list.push(json!({"dialect": "zuno", "name": a.name, "key": a.name, "mode": a.mode(), "hidden": a.flag("hidden"), "native": a.builtin, "defined_in": defs}));
+                let ps = problems_of(&problems, Dialect::Zuno, &zuno_files_of(a));
+                list.push(json!({"dialect": "zuno", "name": a.name, "key": a.name, "mode": a.mode(), "hidden": a.flag("hidden"), "native": a.builtin, "defined_in": defs, "problems": problems_json(ps)}));
             }
-            println!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
+            outln!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
         } else {
+            say_banner(Some(""));
             if wants(Dialect::OpenCode) {
-                print!("{}", card::list(&agents, &wi));
+                let marked = |a: &EffectiveAgent| !opencode_problems(a).is_empty();
+                out!("{}", card::list(&agents, &wi, &marked));
             }
-            if !zuno_agents.is_empty() {
-                println!("\nZuno agents:\n");
-                for a in zuno_agents.values().filter(|a| !a.flag("disable") && !a.flag("hidden")) {
-                    let d: String = a.str("description").unwrap_or("").chars().take(80).collect();
+            let zuno_rows: Vec<[String; 4]> = zuno_agents
+                .values()
+                .filter(|a| !a.flag("disable") && !a.flag("hidden"))
+                .map(|a| {
                     let at = a.definitions.last().map(|s| wi(*s)).unwrap_or_default();
-                    println!("- `{}` ({}, {at}): {d}", a.name, a.mode());
-                }
+                    [
+                        a.name.clone(),
+                        a.mode().to_string(),
+                        at,
+                        first_line(a.str("description")),
+                    ]
+                })
+                .collect();
+            if !zuno_rows.is_empty() {
+                outln!("\nZuno agents:\n");
+                out!("{}", table(["name", "mode", "defined in", "description"], &zuno_rows));
             }
-            if !claude_agents.is_empty() {
-                println!("\nClaude Code agents:\n");
-                for (n, f) in &claude_agents {
-                    let d = f
-                        .agent
-                        .description
-                        .as_deref()
-                        .unwrap_or("")
-                        .lines()
-                        .next()
-                        .unwrap_or("");
-                    let d: String = d.chars().take(80).collect();
+            let claude_rows: Vec<[String; 4]> = claude_agents
+                .iter()
+                .map(|(n, f)| {
                     let at = claude_definers(n)
                         .into_iter()
                         .next()
                         .map(|d| d.location)
                         .unwrap_or_default();
-                    println!("- `{n}` ({at}): {d}");
-                }
+                    let model = f
+                        .agent
+                        .setting("model")
+                        .map_or("(inherit)".to_string(), |s| s.value.to_string());
+                    [n.clone(), model, at, first_line(f.agent.description.as_deref())]
+                })
+                .collect();
+            if !claude_rows.is_empty() {
+                outln!("\nClaude Code agents:\n");
+                out!(
+                    "{}",
+                    table(["name", "model", "defined in", "description"], &claude_rows)
+                );
             }
         }
-        return 0;
+        return status(&all_dialects);
     };
     let agent = agents
         .iter()
@@ -234,12 +540,26 @@ pub fn run(args: Args) -> i32 {
                 .chain(claude_agents.iter().map(|(n, _)| n.as_str()))
                 .chain(zuno_agents.keys().map(String::as_str))
         };
+        let unloaded = unloaded_definers(&ws, name);
+        if !unloaded.is_empty() {
+            eprintln!(
+                "agent-lsp: error: \"{name}\" is defined here, but does not load:\n  {}",
+                unloaded.join("\n  ")
+            );
+            return 1;
+        }
         let s = suggest::closest(name, names());
         eprintln!(
             "agent-lsp: error: no agent \"{name}\" in this project.{}",
             suggestions(name, names(), s)
         );
-        return 1;
+        // A name that names nothing is a usage error, as an unknown rule code is.
+        return 2;
+    }
+    // `--check` answers opencode permission questions: a name that is also an agent of another
+    // dialect needs no `--dialect` for it.
+    if args.check.is_some() && agent.is_some() && args.dialect.is_none() {
+        dialects.retain(|d| *d == Dialect::OpenCode);
     }
     if dialects.len() > 1 && (args.json || args.check.is_some()) {
         let products: Vec<&str> = dialects.iter().map(|d| d.product()).collect();
@@ -258,11 +578,46 @@ pub fn run(args: Args) -> i32 {
         );
         return 2;
     }
+    let claude_agent = claude_agent.filter(|_| dialects.contains(&Dialect::Claude));
+    let zuno_agent = zuno_agent.filter(|_| dialects.contains(&Dialect::Zuno));
+    // A card is Markdown; on a terminal it is rendered, with `--format markdown` it is not.
+    let show = |md: String| {
+        if args.markdown {
+            md
+        } else {
+            super::term::render(&md, args.color)
+        }
+    };
     let labelled = dialects.len() > 1;
+    say_banner(if args.json || args.check.is_some() {
+        None
+    } else {
+        Some("")
+    });
+    // A card's own problems, in full, right after the banner.
+    if !args.json && args.check.is_none() {
+        let mut own: Vec<&Problem> = Vec::new();
+        if let Some(a) = agent {
+            own.extend(opencode_problems(a));
+        }
+        if let Some(c) = claude_agent {
+            own.extend(problems_of(&problems, Dialect::Claude, &[c.file]));
+        }
+        if let Some(z) = zuno_agent {
+            own.extend(problems_of(&problems, Dialect::Zuno, &zuno_files_of(z)));
+        }
+        for p in &own {
+            outln!("! {}: {} [{}]", p.location, p.message, p.code);
+        }
+        if !own.is_empty() {
+            outln!();
+        }
+    }
+    let status = status(&dialects);
     let mut printed = false;
     let mut header = |product: &str| {
         if labelled {
-            println!("{}{product}:\n", if printed { "\n" } else { "" });
+            outln!("{}{product}:\n", if printed { "\n" } else { "" });
             printed = true;
         }
     };
@@ -270,39 +625,46 @@ pub fn run(args: Args) -> i32 {
         && labelled
     {
         header("opencode");
-        print!("{}", card::card(a, &wi, &[]));
+        out!("{}", show(card::card(a, &wi, &[])));
     }
     if let Some(c) = claude_agent {
         let defs = claude_definers(name);
         header("Claude Code");
         if args.json {
-            let v = claude::card::json(c.agent, name, &defs);
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            let mut v = claude::card::json(c.agent, name, &defs);
+            v["problems"] = problems_json(problems_of(&problems, Dialect::Claude, &[c.file]));
+            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         } else {
-            print!("{}", claude::card::card(c.agent, name, &defs));
+            out!("{}", show(claude::card::card(c.agent, name, &defs)));
         }
     }
     if let Some(z) = zuno_agent {
         header("Zuno");
         if args.json {
-            let v = zuno::card::json(z, &wi);
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            let mut v = zuno::card::json(z, &wi);
+            v["problems"] = problems_json(problems_of(&problems, Dialect::Zuno, &zuno_files_of(z)));
+            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         } else {
-            print!("{}", zuno::card::card(z, &wi));
+            out!("{}", show(zuno::card::card(z, &wi)));
         }
     }
     let Some(agent) = agent.filter(|_| !labelled) else {
-        return 0;
+        return status;
     };
     match &args.check {
         Some((permission, input)) => {
             let (action, rule) = agent.evaluate(permission, input);
+            let unknown = unknown_permission(agent, permission);
             if args.json {
-                let out = json!({"permission": permission, "input": input, "action": action, "rule": rule.map(|r| rule_json(&ws, r))});
-                println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+                let mut out = json!({"permission": permission, "input": input, "action": action, "rule": rule.map(|r| rule_json(&ws, r))});
+                if let Some(near) = &unknown {
+                    out["known_permission"] = json!(false);
+                    out["did_you_mean"] = json!(near);
+                }
+                outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
             } else {
                 match rule {
-                    Some(r) => println!(
+                    Some(r) => outln!(
                         "{}: {permission} \"{input}\" → {action}\n  decided by `{}` \"{}\": {} ({})",
                         agent.name,
                         r.permission,
@@ -310,23 +672,58 @@ pub fn run(args: Args) -> i32 {
                         r.action,
                         wi(r.source)
                     ),
-                    None => println!(
+                    None => outln!(
                         "{}: {permission} \"{input}\" → ask\n  no rule matches (opencode asks)",
                         agent.name
                     ),
+                }
+                if let Some(near) = &unknown {
+                    outln!(
+                        "  note: `{permission}` is no permission opencode knows and no rule of this agent names it{}; only a tool of that name would be decided so",
+                        near.as_deref()
+                            .map(|n| format!(" (did you mean `{n}`?)"))
+                            .unwrap_or_default()
+                    );
                 }
             }
         }
         None => {
             if args.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&agent_json(&ws, agent)).unwrap_or_default()
-                );
+                let mut v = agent_json(&ws, agent);
+                v["problems"] = problems_json(opencode_problems(agent));
+                outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             } else {
-                print!("{}", card::card(agent, &wi, &[]));
+                out!("{}", show(card::card(agent, &wi, &[])));
             }
         }
     }
-    0
+    status
+}
+
+/// `Some(near miss)` when `permission` is neither a permission key opencode knows nor named by
+/// one of the agent's rules (a custom or MCP tool would be, or is matched by `*` only).
+fn unknown_permission(agent: &EffectiveAgent, permission: &str) -> Option<Option<String>> {
+    use crate::analysis::opencode::schema;
+    if schema::permission_key(permission).is_some() || agent.permission.iter().any(|r| r.permission == permission) {
+        return None;
+    }
+    let names = schema::PERMISSION_KEYS.iter().map(|k| k.name).chain(
+        agent
+            .permission
+            .iter()
+            .map(|r| r.permission.as_str())
+            .filter(|p| *p != "*"),
+    );
+    Some(suggest::closest(permission, names).map(str::to_string))
+}
+
+/// The files that define a Zuno agent.
+fn zuno_files_of(a: &zuno::project::MergedAgent) -> Vec<usize> {
+    a.definitions
+        .iter()
+        .filter_map(|s| match *s {
+            Source::File { file, .. } => Some(file),
+            Source::BuiltIn => None,
+        })
+        .collect()
 }

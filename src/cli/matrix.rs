@@ -122,6 +122,8 @@ fn render_table(t: &Table, width: usize) -> String {
                 l.push_str(&" ".repeat(GAP));
                 l.push_str(&pad(&cells(i), col_w[i]));
             }
+            // No trailing spaces (a last cell narrower than its column).
+            l.truncate(l.trim_end().len());
             l
         };
         let _ = writeln!(out, "{}", line(t.corner, &|i| t.headers[i].clone()));
@@ -465,9 +467,18 @@ mod tests {
         let out = render_table(&t, 45);
         let tables: Vec<&str> = out.split("\n\n").collect();
         assert_eq!(tables.len(), 2, "{out}");
+        expect_test::expect![[r#"
+            agent              bash   external_directory
+            build              allow  ask+2
+            a-long-agent-name  deny   ask
+
+            agent              edit
+            build              allow
+            a-long-agent-name  deny+1
+        "#]]
+        .assert_eq(&out);
         for table in tables {
-            let widths: Vec<usize> = table.lines().map(width_of).collect();
-            assert!(widths.iter().all(|w| *w == widths[0] && *w <= 45), "{table}");
+            assert!(table.lines().all(|l| width_of(l) <= 45 && !l.ends_with(' ')), "{table}");
         }
         assert!(render_table(&t, 200).split("\n\n").count() == 1);
     }

@@ -1,9 +1,22 @@
 //! The command line: `agent-lsp check`, `agent-lsp rules`.
 
+/// `print!` to stdout that ends the process quietly when stdout is closed early
+/// (`agent-lsp explain | head`), instead of panicking on the broken pipe.
+macro_rules! out {
+    ($($t:tt)*) => { $crate::cli::write_stdout(&format!($($t)*)) };
+}
+
+/// `println!` on [`out!`].
+macro_rules! outln {
+    () => { $crate::cli::write_stdout("\n") };
+    ($($t:tt)*) => { $crate::cli::write_stdout(&format!("{}\n", format_args!($($t)*))) };
+}
+
 pub mod explain;
 pub mod matrix;
 pub mod render;
 pub mod sarif;
+pub mod term;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -87,8 +100,8 @@ struct ExplainArgs {
     /// The project directory opencode would start in.
     #[arg(long, default_value = ".")]
     root: PathBuf,
-    /// Output format: `human` (the default) or `json`; for `--graph`, `mermaid` (the default),
-    /// `dot` or `json`.
+    /// Output format: `human` (the default: rendered for the terminal), `markdown` (the card as
+    /// the editor shows it) or `json`; for `--graph`, `mermaid` (the default), `dot` or `json`.
     #[arg(long, value_enum)]
     format: Option<ExplainFormat>,
     /// Do not read the user's global opencode configuration.
@@ -123,6 +136,8 @@ enum DialectArg {
 #[derive(Clone, Copy, ValueEnum)]
 enum ExplainFormat {
     Human,
+    // A card as the editor shows it (Markdown), not rendered for the terminal.
+    Markdown,
     Json,
     Mermaid,
     Dot,
@@ -135,6 +150,19 @@ enum Format {
     Github,
     // SARIF 2.1.0, for GitHub code scanning and other SARIF consumers.
     Sarif,
+}
+
+/// Write to stdout; a reader that went away (a closed pipe) ends the process with status 0, as
+/// for `head`, and any other failure with 2.
+pub fn write_stdout(s: &str) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_all(s.as_bytes()).and_then(|_| stdout.flush()) {
+        std::process::exit(if e.kind() == std::io::ErrorKind::BrokenPipe {
+            0
+        } else {
+            2
+        });
+    }
 }
 
 /// Run the CLI; returns the process exit status (0 clean, 1 problems, 2 usage or I/O failure).
@@ -151,11 +179,18 @@ pub fn main() -> i32 {
         Command::Check(args) => check(args),
         Command::Serve { .. } => crate::lsp::run(),
         Command::Explain(a) => {
+            if let Err(code) = global_dir_exists(a.global_dir.as_deref()) {
+                return code;
+            }
             if a.check.is_some() && a.agent.is_none() {
                 eprintln!("agent-lsp: error: --check needs an AGENT");
                 return 2;
             }
             let view = match (a.matrix, a.graph, a.format) {
+                (true, _, Some(ExplainFormat::Markdown)) | (_, true, Some(ExplainFormat::Markdown)) => {
+                    eprintln!("agent-lsp: error: --format markdown is for a card or the list, not --matrix or --graph");
+                    return 2;
+                }
                 (false, false, Some(ExplainFormat::Mermaid | ExplainFormat::Dot)) => {
                     eprintln!("agent-lsp: error: --format mermaid and dot need --graph");
                     return 2;
@@ -182,6 +217,8 @@ pub fn main() -> i32 {
                 agent: a.agent,
                 root: a.root,
                 json: matches!(a.format, Some(ExplainFormat::Json)),
+                markdown: matches!(a.format, Some(ExplainFormat::Markdown)),
+                color: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
                 view,
                 options: Options::from_env(a.no_global, a.global_dir),
                 check: a.check.and_then(|c| Some((c.first()?.clone(), c.get(1)?.clone()))),
@@ -192,18 +229,19 @@ pub fn main() -> i32 {
                 }),
             })
         }
-        Command::Rules { code, format } => rules(code.as_deref(), matches!(format, ExplainFormat::Json)),
+        Command::Rules { code, format } => match format {
+            ExplainFormat::Human | ExplainFormat::Json => rules(code.as_deref(), matches!(format, ExplainFormat::Json)),
+            _ => {
+                eprintln!("agent-lsp: error: rules prints human or json");
+                2
+            }
+        },
     }
 }
 
 fn check(args: CheckArgs) -> i32 {
-    if let Some(dir) = &args.global_dir
-        && !dir.is_dir()
-    {
-        eprintln!(
-            "agent-lsp: warning: --global-dir {}: not a directory; no global configuration is read",
-            dir.display()
-        );
+    if let Err(code) = global_dir_exists(args.global_dir.as_deref()) {
+        return code;
     }
     let options = Options::from_env(args.no_global, args.global_dir);
     let mut ws = match Workspace::load(&args.paths, &options) {
@@ -213,14 +251,19 @@ fn check(args: CheckArgs) -> i32 {
             return 2;
         }
     };
-    let mut fixed_report = String::new();
+    let mut fixed = render::Fixed::new();
     if args.fix {
         match fix(&mut ws, &args.paths, &options) {
-            Ok(report) => fixed_report = report,
+            Ok(f) => fixed = f,
             Err(code) => return code,
         }
     }
+    let fixed_report: String = fixed
+        .iter()
+        .map(|(path, titles)| format!("fixed {path}: {}\n", titles.join("; ")))
+        .collect();
     let mut diags = ws.take_diagnostics();
+    diags.extend(ws.global_refusal());
     if !args.effect.is_empty() {
         diags.retain(|(_, d)| args.effect.contains(&d.effect));
     }
@@ -229,7 +272,7 @@ fn check(args: CheckArgs) -> i32 {
             let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
             render::human(&ws, &diags, color)
         }
-        Format::Json => render::json(&ws, &diags),
+        Format::Json => render::json(&ws, &diags, args.fix.then_some(&fixed)),
         Format::Github => render::github(&ws, &diags),
         Format::Sarif => sarif::sarif(&ws, &diags, &sarif_root(&args.paths)),
     };
@@ -269,14 +312,34 @@ fn check(args: CheckArgs) -> i32 {
     status
 }
 
+/// `--global-dir DIR` must name a directory: a typo would otherwise read no global
+/// configuration without a word. Returns the exit status on failure.
+fn global_dir_exists(dir: Option<&std::path::Path>) -> Result<(), i32> {
+    match dir {
+        Some(dir) if !dir.is_dir() => {
+            eprintln!(
+                "agent-lsp: error: --global-dir {}: {}",
+                dir.display(),
+                if dir.exists() {
+                    "not a directory"
+                } else {
+                    "no such directory"
+                }
+            );
+            Err(2)
+        }
+        _ => Ok(()),
+    }
+}
+
 /// `check --fix`: apply the safe fixes of every reported file on disk, in two rounds. First each
 /// file's own fixes ([`crate::analysis::fix_all`]); then, with every file read again, the
 /// removal of unused suppressions, which only the whole workspace can tell (a suppression of a
 /// cross-file code is used or not depending on other files). Files with nothing to fix are not
-/// touched. Returns what was fixed, a line per file in path order, or the exit status on a write
+/// touched. Returns what was fixed, per file in path order, or the exit status on a write
 /// failure.
-fn fix(ws: &mut Workspace, paths: &[PathBuf], options: &Options) -> Result<String, i32> {
-    let mut fixed: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
+fn fix(ws: &mut Workspace, paths: &[PathBuf], options: &Options) -> Result<render::Fixed, i32> {
+    let mut fixed = render::Fixed::new();
     let write = |path: &std::path::Path, text: &str| {
         write_atomically(path, text).map_err(|e| {
             eprintln!(
@@ -344,10 +407,7 @@ fn fix(ws: &mut Workspace, paths: &[PathBuf], options: &Options) -> Result<Strin
     if changed {
         reload(ws)?;
     }
-    Ok(fixed
-        .iter()
-        .map(|(path, titles)| format!("fixed {path}: {}\n", titles.join("; ")))
-        .collect())
+    Ok(fixed)
 }
 
 /// Write through a temporary file in the same directory and rename it over the original, so
@@ -388,21 +448,37 @@ fn rules(code: Option<&str>, json: bool) -> i32 {
             out.push('\n');
         }
         None => {
+            let dialects = |r: &crate::analysis::Rule| -> String {
+                let ds: Vec<&str> = r.code.dialects().iter().map(|d| d.as_str()).collect();
+                ds.join(",")
+            };
+            let name_w = RULES.iter().map(|r| r.name.len()).max().unwrap_or(0);
+            let dialects_w = RULES.iter().map(|r| dialects(r).len()).max().unwrap_or(0);
             for r in RULES {
-                let dialects: Vec<&str> = r.code.dialects().iter().map(|d| d.as_str()).collect();
                 out.push_str(&format!(
-                    "{:<24} {:<8} {:<19} {:<16} {}\n",
+                    "{:<name_w$}  {:<7}  {:<18}  {:<dialects_w$}  {}\n",
                     r.name,
                     r.severity.as_str(),
                     r.effect.as_str(),
-                    dialects.join(","),
+                    dialects(r),
                     r.summary
                 ));
             }
         }
         Some(name) => {
             let Some(code) = Code::from_name(name) else {
-                let suggestion = crate::analysis::suggest::closest(name, RULES.iter().map(|r| r.name));
+                // A near miss, else the rule whose name starts with it (`shadowed`).
+                let suggestion = crate::analysis::suggest::closest(name, RULES.iter().map(|r| r.name)).or_else(|| {
+                    let lower = name.to_ascii_lowercase();
+                    let mut starts = RULES
+                        .iter()
+                        .map(|r| r.name)
+                        .filter(|n| !lower.is_empty() && n.starts_with(&lower));
+                    match (starts.next(), starts.next()) {
+                        (Some(one), None) => Some(one),
+                        _ => None,
+                    }
+                });
                 eprintln!(
                     "agent-lsp: error: no rule `{name}`.{}",
                     crate::analysis::suggest::did_you_mean(suggestion)
@@ -417,7 +493,7 @@ fn rules(code: Option<&str>, json: bool) -> i32 {
             }
         }
     }
-    print!("{out}");
+    out!("{out}");
     0
 }
 

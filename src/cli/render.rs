@@ -105,7 +105,10 @@ pub fn human(ws: &Workspace, diags: &[(usize, Diagnostic)], color: bool) -> Stri
             if excluded == 1 { "is" } else { "are" }
         );
     } else if diags.is_empty() && files == 0 {
-        let _ = writeln!(out, "no opencode files found to check");
+        let _ = writeln!(
+            out,
+            "no files found to check: nothing here that opencode, Claude Code or Zuno reads (agents, configs, commands, skills)"
+        );
     } else if diags.is_empty() {
         let _ = writeln!(
             out,
@@ -148,9 +151,16 @@ fn snippet(out: &mut String, ws: &Workspace, file: &File, d: &Diagnostic, style:
         d.message.replace('\n', "\\n").replace('\r', "\\r")
     );
     let gutter = " ".repeat(line.to_string().len());
+    // What the runtime does, where it is more than "works", by the name `--effect` takes
+    // (the message says which runtime): after the location.
+    let effect = if d.effect == crate::analysis::Effect::Works {
+        String::new()
+    } else {
+        format!("  {}", style.paint("2", &format!("(effect: {})", d.effect.as_str())))
+    };
     let _ = writeln!(
         out,
-        "{gutter}{} {}:{line}:{col}",
+        "{gutter}{} {}:{line}:{col}{effect}",
         style.paint("1;34", "-->"),
         display_path(&file.path)
     );
@@ -212,8 +222,20 @@ fn snippet(out: &mut String, ws: &Workspace, file: &File, d: &Diagnostic, style:
 #[derive(Serialize)]
 struct JsonReport<'a> {
     files: usize,
+    /// With `--fix`: what was changed, per file (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fixed: Option<Vec<JsonFixed<'a>>>,
     diagnostics: Vec<JsonDiagnostic<'a>>,
 }
+
+#[derive(Serialize)]
+struct JsonFixed<'a> {
+    path: &'a str,
+    fixes: &'a [String],
+}
+
+/// What `check --fix` changed: per file (as displayed), the titles of the fixes applied.
+pub type Fixed = std::collections::BTreeMap<String, Vec<String>>;
 
 #[derive(Serialize)]
 struct JsonPos {
@@ -264,9 +286,10 @@ fn json_range(file: &File, span: crate::analysis::Span) -> JsonRange {
     }
 }
 
-pub fn json(ws: &Workspace, diags: &[(usize, Diagnostic)]) -> String {
+pub fn json(ws: &Workspace, diags: &[(usize, Diagnostic)], fixed: Option<&Fixed>) -> String {
     let report = JsonReport {
         files: ws.files_in_scope(),
+        fixed: fixed.map(|f| f.iter().map(|(path, fixes)| JsonFixed { path, fixes }).collect()),
         diagnostics: diags
             .iter()
             .map(|(id, d)| {

@@ -26,6 +26,14 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
     if let (Some(decl), crate::analysis::FileKind::Command(kind), crate::workspace::Role::Command { dir }) =
         (&f.analysis.command, &f.kind, &f.role)
     {
+        // On a placeholder Claude Code fills in: what it becomes, and what the command sends.
+        if let Some(p) = decl.placeholders.iter().find(|p| p.span.contains(offset)) {
+            let body = f.text.get(decl.body.start as usize..).unwrap_or("");
+            return Some((
+                placeholder_hover(&kind.name, p, &f.text, body, &decl.arguments, None),
+                p.span,
+            ));
+        }
         // On the `---` lines or the `agent` value: what the command does.
         let fm = crate::analysis::syntax::frontmatter::split(&f.text).frontmatter;
         let on_delims = fm
@@ -45,7 +53,7 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
                 (_, Some(fm)) => fm.close.unwrap_or(fm.open),
                 _ => Span::new(0, f.text.find('\n').unwrap_or(f.text.len())),
             };
-            return Some((crate::analysis::command::card(kind, decl, mode), span));
+            return Some((crate::analysis::command::card(kind, decl, mode, &f.text), span));
         }
         let root = f.analysis.parsed.root.as_ref()?;
         let path = path_at(root, offset);
@@ -328,14 +336,48 @@ fn zuno_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Optio
     Some((doc, last.key.span))
 }
 
+/// Hover on a placeholder of a Claude Code command or skill (`base_dir`: a skill's folder).
+fn placeholder_hover(
+    name: &str,
+    p: &crate::analysis::claude::prompt::Placeholder,
+    text: &str,
+    body: &str,
+    arguments: &[String],
+    base_dir: Option<&str>,
+) -> String {
+    use crate::analysis::claude::prompt;
+    let written = p.span.text(text);
+    let code = if p.in_code {
+        " It is replaced inside code too; write `\\{written}` to keep it literal."
+    } else {
+        ""
+    };
+    let code = code.replace("{written}", written);
+    format!(
+        "**`{written}`**: {}. {}.{code}\n\n{}",
+        p.kind.meaning(),
+        prompt::sample_value(name, p, written),
+        prompt::sends(name, body, arguments, base_dir)
+    )
+}
+
 /// Hover in a `SKILL.md`: the skill (who loads it, every file of the project that defines the
-/// name) on its `name` or its `---` line; documentation on keys.
+/// name; for Claude Code, what `/name one two three` sends) on its `name` or its `---` line, and
+/// on a placeholder Claude Code fills in; documentation on keys.
 fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
     use crate::analysis::FileKind;
     use crate::analysis::opencode::project::Source;
     let f = &ws.files[id];
     let decl = f.analysis.skill.as_ref()?;
     let FileKind::Skill(kind) = &f.kind else { return None };
+    let folder = f.path.parent().map(|p| p.display().to_string());
+    let body = f.text.get(decl.body.start as usize..).unwrap_or("");
+    if let Some(p) = decl.placeholders.iter().find(|p| p.span.contains(offset)) {
+        return Some((
+            placeholder_hover(&kind.folder, p, &f.text, body, &decl.arguments, folder.as_deref()),
+            p.span,
+        ));
+    }
     let on_name = decl.span.contains(offset) || (offset < 3 && f.text.starts_with("---"));
     if !on_name {
         let root = f.analysis.parsed.root.as_ref()?;
@@ -379,6 +421,18 @@ fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opti
             "\nDefined {} times in this project ({}); opencode keeps one, not deterministically.\n",
             same.len(),
             same.join("; ")
+        ));
+    }
+    if kind.loaders.contains(&crate::analysis::Dialect::Claude) {
+        if let Some(h) = &decl.argument_hint {
+            md.push_str(&format!("\nClaude Code shows the argument hint `{h}`.\n"));
+        }
+        md.push('\n');
+        md.push_str(&crate::analysis::claude::prompt::sends(
+            &kind.folder,
+            body,
+            &decl.arguments,
+            folder.as_deref(),
         ));
     }
     if kind.loaders.contains(&crate::analysis::Dialect::OpenCode) && decl.name.is_some() {
@@ -486,7 +540,7 @@ mod tests {
         let (_t, ws) = setup();
         let (md, under) = hover(&ws, "opencode.json", "\"rev\", \"agent\"", 2).unwrap();
         assert_eq!(under, "\"rev\"");
-        assert!(md.contains("### `rev`: primary agent"), "{md}");
+        assert!(md.contains("### `rev`: opencode primary agent"), "{md}");
         assert!(md.contains("| temperature | 0.2 |"), "{md}");
         let (md, under) = hover(&ws, "opencode.json", "\"rev\": {\"model", 1).unwrap();
         assert_eq!(under, "\"rev\"");

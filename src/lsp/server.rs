@@ -225,8 +225,11 @@ impl Inner {
                 // or text file may also be the target of a config's `{file:...}`.
                 glob("**/*.md"),
                 glob("**/*.txt"),
-                // Skills, which Zuno's `requiredSkills` name (`**/*.md` matches them too).
+                // Skills, which Zuno's `requiredSkills` name (`**/*.md` matches them too), and
+                // the files of skill folders, which their `SKILL.md` links to.
                 glob("**/SKILL.md"),
+                glob("**/skills/**"),
+                glob("**/skill/**"),
                 // Claude Code plugin manifests (they decide what a plugin contributes).
                 glob("**/.claude-plugin/plugin.json"),
                 glob("**/.claude-plugin/marketplace.json"),

@@ -405,6 +405,14 @@ impl State {
                 self.ws.set_in_scope(id, in_scope);
                 self.refresh(&[id])
             }
+            Err(why) if path.exists() => {
+                // Back to a file on disk that agent-lsp does not analyse (too large, binary).
+                let f = &self.ws.files[id];
+                let (kind, role, in_scope) = (f.kind.clone(), f.role.clone(), self.is_in_roots(&path));
+                self.ws.add_unread(&path, kind, role, in_scope, &why);
+                self.ws.set_in_scope(id, in_scope);
+                self.refresh(&[id])
+            }
             _ => {
                 self.ws.remove(&path);
                 let mut out = self.refresh(&[]);
@@ -439,9 +447,12 @@ impl State {
         let mut touched = Vec::new();
         let mut other_files = false;
         let mut skills = false;
+        // A file that appears or vanishes may be the target of a skill's link.
+        let mut links = false;
         for ev in events {
             let Some(path) = path_of(&ev.uri) else { continue };
             skills |= is_skill_event(&path, ev.typ);
+            links |= ev.typ != FileChangeType::CHANGED;
             let open = self.ws.id(&path).is_some_and(|id| self.open_doc_for(id));
             if open {
                 // The editor's buffer is the truth while the document is open.
@@ -501,11 +512,19 @@ impl State {
                         touched.extend(self.ws.load_plugin(&root));
                     }
                 }
-                Err(e) => warn!("{}: {e}", path.display()),
+                Err(why) => {
+                    let in_scope = self.is_in_roots(&path);
+                    let id = self.ws.add_unread(&path, kind, role, in_scope, &why);
+                    self.uris.entry(id).or_insert(ev.uri.clone());
+                    touched.push(id);
+                }
             }
         }
         if other_files {
             touched.extend(self.ws.refresh_file_references());
+        }
+        if links {
+            touched.extend(self.ws.refresh_skill_links());
         }
         if skills && !self.ws.zuno_projects().is_empty() {
             return self.reload_for_skills();

@@ -562,8 +562,7 @@ pub fn skill_kind(path: &Path) -> Option<(skill::SkillKind, PathBuf)> {
 /// project it belongs to.
 pub fn command_kind(path: &Path) -> Option<(command::CommandKind, PathBuf)> {
     use crate::analysis::Dialect;
-    let file = path.file_name()?.to_string_lossy();
-    let stem = file.strip_suffix(".md")?;
+    path.file_name()?.to_string_lossy().strip_suffix(".md")?;
     for anc in path.ancestors().skip(1) {
         let Some(folder) = anc.file_name().map(|n| n.to_string_lossy().into_owned()) else {
             break;
@@ -578,13 +577,23 @@ pub fn command_kind(path: &Path) -> Option<(command::CommandKind, PathBuf)> {
             Some(".zuno") => Dialect::Zuno,
             _ => continue,
         };
+        let rel = path.strip_prefix(anc).ok()?.to_string_lossy().replace('\\', "/");
+        let rel = rel.strip_suffix(".md").unwrap_or(&rel);
+        // Claude Code names a command in a sub-folder with its folders, `:`-separated
+        // (`commands/frontend/test.md` is `/frontend:test`).
         let name = if runtime == Dialect::Claude {
-            stem.to_string()
+            rel.replace('/', ":")
         } else {
-            let rel = path.strip_prefix(anc).ok()?.to_string_lossy().replace('\\', "/");
-            rel.strip_suffix(".md").unwrap_or(&rel).to_string()
+            rel.to_string()
         };
-        return Some((command::CommandKind { runtime, name }, config.parent()?.to_path_buf()));
+        return Some((
+            command::CommandKind {
+                runtime,
+                name,
+                plugin: false,
+            },
+            config.parent()?.to_path_buf(),
+        ));
     }
     None
 }
@@ -742,6 +751,7 @@ pub fn plugin_member(plugin: &Plugin, path: &Path) -> Option<Member> {
                 if clean(&source).as_deref() == Some(rel.as_str()) {
                     return Some(Member::Command(command::CommandKind {
                         runtime: Dialect::Claude,
+                        plugin: true,
                         name: ns(&[&name]),
                     }));
                 }
@@ -788,6 +798,7 @@ pub fn plugin_member(plugin: &Plugin, path: &Path) -> Option<Member> {
                 parts.push(stem);
                 return Some(Member::Command(command::CommandKind {
                     runtime: Dialect::Claude,
+                    plugin: true,
                     name: ns(&parts),
                 }));
             }

@@ -335,6 +335,7 @@ impl Workspace {
             self.project_files.push(id);
         }
         self.substitute(id);
+        self.check_links(id);
         self.check_manifest(id);
         // A config with substitutions, a plugin manifest, may read other files: always a new
         // stamp.
@@ -446,9 +447,79 @@ impl Workspace {
         f.live = true;
         f.in_scope = true;
         self.substitute(id);
+        self.check_links(id);
         self.check_manifest(id);
         let force = self.files[id].resolved.is_some() || matches!(self.files[id].kind, FileKind::Manifest(_));
         self.restamp(id, force);
+    }
+
+    /// The relative links of a `SKILL.md` to files that do not exist (`broken-link`), in its own
+    /// diagnostics: the analysis found the links, the file system decides. Run when the file is
+    /// analysed and again by [`Workspace::refresh_skill_links`] when files appear or vanish.
+    /// Returns whether the file's broken links changed.
+    fn check_links(&mut self, id: usize) -> bool {
+        use crate::analysis::diagnostic::{Effect, Severity};
+        let f = &self.files[id];
+        let Some(decl) = f.analysis.skill.as_ref() else {
+            return false;
+        };
+        let had = f.analysis.diagnostics.iter().any(|d| d.code == Code::BrokenLink);
+        if decl.links.is_empty() && !had {
+            return false;
+        }
+        let Some(folder) = f.path.parent() else { return false };
+        let mut found = Vec::new();
+        for link in &decl.links {
+            let target = normalize(&folder.join(&link.path));
+            if target.exists() {
+                continue;
+            }
+            found.push(
+                Diagnostic::new(
+                    Code::BrokenLink,
+                    link.span,
+                    format!(
+                        "`{}` does not exist (links resolve from the skill's folder): a model that follows this link finds no file",
+                        link.path
+                    ),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::FailsWhenUsed),
+            );
+        }
+        let f = &mut self.files[id];
+        let old: Vec<&Diagnostic> = f
+            .analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::BrokenLink)
+            .collect();
+        let same = old.len() == found.len()
+            && old
+                .iter()
+                .zip(&found)
+                .all(|(a, b)| a.span == b.span && a.message == b.message);
+        if same {
+            return false;
+        }
+        f.analysis.diagnostics.retain(|d| d.code != Code::BrokenLink);
+        f.analysis.diagnostics.extend(found);
+        f.analysis
+            .diagnostics
+            .sort_by_key(|d| (d.span.start, d.span.end, d.code));
+        true
+    }
+
+    /// Check the links of every `SKILL.md` again (files were created or deleted); returns the
+    /// skills whose broken links changed.
+    pub fn refresh_skill_links(&mut self) -> Vec<usize> {
+        let ids: Vec<usize> = (0..self.files.len())
+            .filter(|&i| {
+                let f = &self.files[i];
+                f.live && f.analysis.skill.as_ref().is_some_and(|s| !s.links.is_empty())
+            })
+            .collect();
+        ids.into_iter().filter(|&id| self.check_links(id)).collect()
     }
 
     /// Remove a file (deleted on disk). Its id is not reused.
@@ -477,16 +548,40 @@ impl Workspace {
         }
         let (text, problem) = match read_text(path) {
             Ok(r) => r,
-            Err(e) => {
-                self.errors.push((path.to_path_buf(), e));
-                return None;
-            }
+            Err(why) => return Some(self.add_unread(path, kind, role, in_scope, &why)),
         };
         let id = self.upsert(path, kind, role, text, in_scope);
         if let Some(problem) = problem {
             self.files[id].analysis.diagnostics.insert(0, problem);
         }
         Some(id)
+    }
+
+    /// Add a file that could not be analysed (too large, binary, unreadable): it is in the
+    /// workspace with no text and one `unchecked-file` diagnostic, so that every report and the
+    /// editor account for it.
+    pub fn add_unread(&mut self, path: &Path, kind: FileKind, role: Role, in_scope: bool, why: &Unread) -> usize {
+        let analysis = FileAnalysis {
+            diagnostics: vec![unchecked_file(&kind, why)],
+            ..FileAnalysis::default()
+        };
+        self.upsert_analyzed(
+            path,
+            kind,
+            role,
+            String::new(),
+            (analysis, LineIndex::new("")),
+            in_scope,
+        )
+    }
+
+    /// The reason a loaded file was not analysed, if it was not.
+    pub fn unread(&self, id: usize) -> Option<&Diagnostic> {
+        let f = &self.files[id];
+        f.text
+            .is_empty()
+            .then(|| f.analysis.diagnostics.iter().find(|d| d.code == Code::UncheckedFile))
+            .flatten()
     }
 
     /// What a path is to opencode, given the roots and user directories of this workspace:
@@ -563,6 +658,7 @@ impl Workspace {
                 let rel = path.strip_prefix(anc).ok()?.to_string_lossy().replace('\\', "/");
                 let name = rel.strip_suffix(".md").unwrap_or(&rel).to_string();
                 let kind = crate::analysis::command::CommandKind {
+                    plugin: false,
                     runtime: crate::analysis::Dialect::OpenCode,
                     name,
                 };
@@ -896,7 +992,7 @@ impl Workspace {
             }
             return;
         }
-        type Read = Result<(String, Option<Diagnostic>, FileAnalysis, LineIndex), String>;
+        type Read = Result<(String, Option<Diagnostic>, FileAnalysis, LineIndex), Unread>;
         let work = |(p, kind, ..): &(PathBuf, FileKind, Role, bool)| -> Read {
             let (text, problem) = read_text(p)?;
             let analysis = analysis::analyze(kind, &text);
@@ -922,7 +1018,9 @@ impl Workspace {
                         self.files[id].analysis.diagnostics.insert(0, problem);
                     }
                 }
-                Err(e) => self.errors.push((p, e)),
+                Err(why) => {
+                    self.add_unread(&p, kind, role, in_scope, &why);
+                }
             }
         }
     }
@@ -1689,6 +1787,7 @@ impl Workspace {
                 };
                 Some(claude::project::ClaudeFile {
                     file: id,
+                    path: &f.path,
                     kind,
                     owner: dir,
                     agent: &c.agent,
@@ -1715,6 +1814,49 @@ impl Workspace {
                 _ => id,
             })
             .collect()
+    }
+
+    /// One finding for the user's global configuration when it makes a runtime refuse to
+    /// start: it is read in every project but not reported on, so without this `check` would say
+    /// `ok` while the runtime cannot start. On the first such error, with the count.
+    pub fn global_refusal(&self) -> Option<(usize, Diagnostic)> {
+        let o = &self.options;
+        let global: Vec<&Path> = [
+            &o.global_dir,
+            &o.home_dot_opencode,
+            &o.config_dir,
+            &o.config_file,
+            &o.zuno_global,
+        ]
+        .into_iter()
+        .flatten()
+        .map(PathBuf::as_path)
+        .collect();
+        let mut found: Vec<(usize, &Diagnostic)> = Vec::new();
+        for (id, f) in self.files.iter().enumerate() {
+            if !f.live || f.in_scope || !global.iter().any(|g| f.path.starts_with(g)) {
+                continue;
+            }
+            found.extend(
+                f.analysis
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == analysis::Severity::Error && d.effect == analysis::Effect::RefusesToStart)
+                    .map(|d| (id, d)),
+            );
+        }
+        let (id, first) = *found.first()?;
+        let n = found.len();
+        let product = self.files[id].kind.dialect().product();
+        let mut d = first.clone();
+        d.message = format!(
+            "the global configuration has {n} error{} that make{} {product} refuse to start in every project; the first: {}",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "s" } else { "" },
+            first.message
+        );
+        d.fix = None;
+        Some((id, d))
     }
 
     /// The files reported on: in scope, and not left out by a project file.
@@ -1869,20 +2011,80 @@ fn explicit_role(path: &Path) -> Option<(FileKind, Role)> {
     Some((kind.into(), role))
 }
 
+/// Why a file was not analysed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unread {
+    /// Over [`MAX_FILE_SIZE`]: the size in bytes.
+    TooLarge(u64),
+    /// NUL bytes in its first 8 KiB.
+    Binary,
+    /// It could not be read (the operating system's reason).
+    Io(String),
+}
+
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unread::TooLarge(n) => write!(
+                f,
+                "file is {n} bytes, larger than the {MAX_FILE_SIZE} bytes agent-lsp analyses; skipped"
+            ),
+            Unread::Binary => f.write_str("binary file (contains NUL bytes); skipped"),
+            Unread::Io(e) => f.write_str(e),
+        }
+    }
+}
+
+/// The `unchecked-file` diagnostic of a file agent-lsp did not analyse, saying what the runtime
+/// that reads it does with it. On the file's start: the whole file is its subject.
+pub fn unchecked_file(kind: &FileKind, why: &Unread) -> Diagnostic {
+    let reason = match why {
+        Unread::TooLarge(n) => format!(
+            "agent-lsp did not analyse this file: it is {} MiB ({n} bytes), over the {} MiB agent-lsp reads",
+            mib(*n),
+            MAX_FILE_SIZE >> 20
+        ),
+        Unread::Binary => "agent-lsp did not analyse this file: it holds NUL bytes (a binary file)".to_string(),
+        Unread::Io(e) => format!("agent-lsp could not read this file ({e})"),
+    };
+    let d = Diagnostic::new(Code::UncheckedFile, Span::new(0, 0), String::new());
+    match kind {
+        // Claude Code skips an agent file over 1 MiB (spec §7.1): the agent does not load.
+        FileKind::Claude(_) if matches!(why, Unread::TooLarge(n) if *n > claude::MAX_BYTES as u64) => {
+            let message = format!("{reason}; Claude Code skips agent files over 1 MiB, so this agent does not load");
+            Diagnostic { message, ..d }
+                .with_severity(analysis::Severity::Error)
+                .with_effect(analysis::Effect::FileIgnored)
+        }
+        FileKind::ProjectFile => Diagnostic {
+            message: format!("{reason}; its settings are not applied"),
+            ..d
+        },
+        _ => Diagnostic {
+            message: format!(
+                "{reason}; {} still reads it, so whatever it defines is unchecked and unknown to the other checks",
+                kind.dialect().product()
+            ),
+            ..d
+        },
+    }
+}
+
+/// Bytes in MiB with one decimal.
+fn mib(n: u64) -> String {
+    format!("{:.1}", n as f64 / (1u64 << 20) as f64)
+}
+
 /// Read a file as text, with guards: too large or binary is an error; invalid UTF-8 is read
 /// lossily with a diagnostic at the first bad byte.
-pub fn read_text(path: &Path) -> Result<(String, Option<Diagnostic>), String> {
-    let meta = fs::metadata(path).map_err(|e| e.to_string())?;
+pub fn read_text(path: &Path) -> Result<(String, Option<Diagnostic>), Unread> {
+    let meta = fs::metadata(path).map_err(|e| Unread::Io(e.to_string()))?;
     if meta.len() > MAX_FILE_SIZE {
-        return Err(format!(
-            "file is {} bytes, larger than the {} bytes agent-lsp analyses; skipped",
-            meta.len(),
-            MAX_FILE_SIZE
-        ));
+        return Err(Unread::TooLarge(meta.len()));
     }
-    let bytes = fs::read(path).map_err(|e| e.to_string())?;
+    let bytes = fs::read(path).map_err(|e| Unread::Io(e.to_string()))?;
     if bytes[..bytes.len().min(8192)].contains(&0) {
-        return Err("binary file (contains NUL bytes); skipped".into());
+        return Err(Unread::Binary);
     }
     match String::from_utf8(bytes) {
         Ok(text) => Ok((text, None)),
@@ -1924,6 +2126,49 @@ mod tests {
                 (rel, d.code.as_str())
             })
             .collect()
+    }
+
+    #[test]
+    fn skill_links_to_missing_files() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        let skill = "---\nname: tdd\ndescription: d\n---\nRead [the guide](references/guide.md), [run](${CLAUDE_SKILL_DIR}/scripts/run.sh),\n[up](../shared/notes.md#part), [here](./SKILL.md) and [web](https://x.y/z.md).\n";
+        write(root, ".claude/skills/tdd/SKILL.md", skill);
+        write(root, ".claude/skills/shared/notes.md", "notes");
+        let mut ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let id = ws.id(&root.join(".claude/skills/tdd/SKILL.md")).unwrap();
+        let broken = |ws: &Workspace| -> Vec<(String, String)> {
+            ws.diagnostics()
+                .into_iter()
+                .filter(|(_, d)| d.code == Code::BrokenLink)
+                .map(|(i, d)| (d.span.text(&ws.files[i].text).to_string(), d.message))
+                .collect()
+        };
+        assert_eq!(
+            broken(&ws),
+            [
+                (
+                    "references/guide.md".to_string(),
+                    "`references/guide.md` does not exist (links resolve from the skill's folder): a model that follows this link finds no file".to_string()
+                ),
+                (
+                    "${CLAUDE_SKILL_DIR}/scripts/run.sh".to_string(),
+                    "`scripts/run.sh` does not exist (links resolve from the skill's folder): a model that follows this link finds no file".to_string()
+                ),
+            ]
+        );
+        // A file created later clears its warning once the links are checked again.
+        write(root, ".claude/skills/tdd/references/guide.md", "guide");
+        assert_eq!(ws.refresh_skill_links(), [id]);
+        assert_eq!(broken(&ws).len(), 1);
+        assert_eq!(ws.refresh_skill_links(), Vec::<usize>::new());
+        // An edit re-checks the links of the file edited.
+        ws.set_text(id, skill.replace("scripts/run.sh", "references/guide.md"));
+        assert_eq!(broken(&ws), []);
+        // A deleted file brings it back.
+        fs::remove_file(root.join(".claude/skills/tdd/references/guide.md")).unwrap();
+        assert_eq!(ws.refresh_skill_links(), [id]);
+        assert_eq!(broken(&ws).len(), 2);
     }
 
     const PRIMARY: &str = "---\nmode: primary\n---\nPrompt\n";

@@ -294,7 +294,7 @@ local function run()
     assert(result and result.contents, 'empty hover')
     local value = result.contents.value or vim.inspect(result.contents)
     expect_eq('hover kind', 'markdown', result.contents.kind)
-    expect_eq('first line', '### `docs`: Zuno subagent agent', value:match('^[^\n]*'))
+    expect_eq('first line', '### `docs`: Zuno subagent', value:match('^[^\n]*'))
     assert(value:find('- **requiredSkills**: `codemap` (.zuno/agents/docs.md:1)\n', 1, true), 'no requiredSkills line in hover:\n' .. value)
     assert(value:find('- `edit` `docs/*` → allow\n', 1, true), 'no permission rule in hover:\n' .. value)
     expect_eq('hover range', {

@@ -9,7 +9,7 @@
 use super::read::{Outcome, Reading};
 use super::schema::{self, FieldType};
 use super::tools::{self, List};
-use super::{FileKind, MAX_BYTES, first_line};
+use super::{FileKind, MAX_BYTES, Source, first_line};
 use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::syntax::{Map, Node, Style, Value};
@@ -101,7 +101,17 @@ pub fn check(kind: &FileKind, text: &str, reading: &Reading) -> (Vec<Diagnostic>
         kind,
         out: Vec::new(),
     };
-    let agent = build(&mut cx, reading);
+    let mut agent = build(&mut cx, reading);
+    // §7.9: a plugin agent that loads with no description of its own (none, not a string, no
+    // frontmatter, a frontmatter that does not parse) is listed with Claude Code's default.
+    if let Source::Plugin { plugin } = &kind.source
+        && agent.description.is_none()
+        && agent.loaded()
+    {
+        // The plugin's own name (the namespace also holds the agent's sub-folders).
+        let plugin = plugin.split(':').next().unwrap_or(plugin);
+        agent.description = Some(format!("Agent from {plugin} plugin"));
+    }
     (cx.out, agent)
 }
 
@@ -148,23 +158,7 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
         return agent;
     };
     if block.early {
-        let lost: Vec<String> = reading.lost_keys.iter().map(|(k, _)| format!("`{k}`")).collect();
-        let tail = if lost.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; {} after it become{} prompt text",
-                lost.join(", "),
-                if lost.len() == 1 { "s" } else { "" }
-            )
-        };
-        cx.dropped(
-            Code::TruncatedFrontmatter,
-            block.close,
-            format!(
-                "this `---` ends the frontmatter: Claude Code closes it at the first `---` anywhere, even inside a value or a comment{tail}"
-            ),
-        );
+        cx.out.push(truncated(block, reading));
     }
     let crlf = text[block.yaml.range()].contains("\r\n");
     match reading.outcome {
@@ -1358,23 +1352,34 @@ fn line_of(text: &str, offset: usize) -> usize {
 }
 
 fn lenient(cx: &mut Ctx, reading: &Reading, skip_lines: &[usize]) {
+    let found = lenient_parse(cx.text, reading, skip_lines);
+    cx.out.extend(found);
+}
+
+/// A file that loads only through the lenient retry (agents, commands, skills): one
+/// `lenient-parse` warning per value the retry quoted (`skip_lines`: the starts of lines whose
+/// quoting is reported otherwise), with the quoting as a fix; one on the first error when the
+/// retry only turned tabs into spaces.
+pub(crate) fn lenient_parse(text: &str, reading: &Reading, skip_lines: &[usize]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     if reading.quoted.is_empty() {
         let span = reading.first_errors.first().map(|e| e.span).unwrap_or_default();
-        cx.push(
-            Code::LenientParse,
-            Severity::Warning,
-            Effect::Works,
-            span,
-            "this frontmatter is not valid YAML; Claude Code loads it only through its lenient retry (tabs read as spaces)"
-                .into(),
+        out.push(
+            Diagnostic::new(
+                Code::LenientParse,
+                span,
+                "this frontmatter is not valid YAML; Claude Code loads it only through its lenient retry (tabs read as spaces)",
+            )
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::Works),
         );
-        return;
+        return out;
     }
     for &span in &reading.quoted {
-        if skip_lines.contains(&line_of(cx.text, span.start as usize)) {
+        if skip_lines.contains(&line_of(text, span.start as usize)) {
             continue;
         }
-        let raw = span.text(cx.text);
+        let raw = span.text(text);
         let quoted = format!("\"{}\"", raw.replace('\\', "\\\\").replace('"', "\\\""));
         let why = if raw.contains(": ") {
             "a plain value may not contain `: `"
@@ -1386,33 +1391,53 @@ fn lenient(cx: &mut Ctx, reading: &Reading, skip_lines: &[usize]) {
         // The retry also writes one space after the colon; do the same when the separator holds
         // other characters JavaScript counts as white space (a no-break space, a U+FEFF), which
         // YAML does not.
-        let line_start = cx.text[..span.start as usize].rfind('\n').map_or(0, |p| p + 1);
-        let sep_start = cx.text[line_start..span.start as usize]
+        let line_start = text[..span.start as usize].rfind('\n').map_or(0, |p| p + 1);
+        let sep_start = text[line_start..span.start as usize]
             .rfind(':')
             .map(|c| line_start + c + 1);
         let edit = match sep_start {
-            Some(from)
-                if !cx.text[from..span.start as usize]
-                    .chars()
-                    .all(|c| c == ' ' || c == '\t') =>
-            {
+            Some(from) if !text[from..span.start as usize].chars().all(|c| c == ' ' || c == '\t') => {
                 Edit::new(Span::new(from, span.end as usize), format!(" {quoted}"))
             }
             _ => Edit::new(span, quoted),
         };
-        let d = cx.push(
-            Code::LenientParse,
-            Severity::Warning,
-            Effect::Works,
-            span,
-            format!(
-                "this value is not valid YAML ({why}); Claude Code reads the file only through its lenient retry, which quotes it. Quote it so that every YAML reader agrees"
-            ),
+        out.push(
+            Diagnostic::new(
+                Code::LenientParse,
+                span,
+                format!(
+                    "this value is not valid YAML ({why}); Claude Code reads the file only through its lenient retry, which quotes it. Quote it so that every YAML reader agrees"
+                ),
+            )
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::Works)
+            .with_fix("Quote the value as Claude Code's retry does", vec![edit], true),
         );
-        *d = d
-            .clone()
-            .with_fix("Quote the value as Claude Code's retry does", vec![edit], true);
     }
+    out
+}
+
+/// A `---` inside the block that closes it early (agents, commands, skills): what it cuts off.
+pub(crate) fn truncated(block: &super::read::Block, reading: &Reading) -> Diagnostic {
+    let lost: Vec<String> = reading.lost_keys.iter().map(|(k, _)| format!("`{k}`")).collect();
+    let tail = if lost.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; {} after it become{} prompt text",
+            lost.join(", "),
+            if lost.len() == 1 { "s" } else { "" }
+        )
+    };
+    Diagnostic::new(
+        Code::TruncatedFrontmatter,
+        block.close,
+        format!(
+            "this `---` ends the frontmatter: Claude Code closes it at the first `---` anywhere, even inside a value or a comment{tail}"
+        ),
+    )
+    .with_severity(Severity::Warning)
+    .with_effect(Effect::ValueIgnored)
 }
 
 /// Delete the entry whose key is at `key_span` (a whole line of a block mapping).
@@ -1728,6 +1753,18 @@ mod tests {
         );
         // A name with `:` is fine in a plugin (it is namespaced anyway); a number description is text.
         assert_eq!(diags_as(&p, "---\nname: a\ndescription: 42\n---\n"), []);
+        // Without a description of its own, Claude Code lists `Agent from <plugin> plugin`.
+        for text in [
+            "---\nname: a\n---\n",
+            "---\nname: a\ndescription: [a]\n---\n",
+            "Just a prompt\n",
+            "---\ndescription: a: b: c\n  d: - e\n---\n",
+        ] {
+            let (_, a, _) = analyze(&p, text);
+            assert_eq!(a.description.as_deref(), Some("Agent from tools plugin"), "{text}");
+        }
+        let (_, a, _) = analyze(&p, "---\nname: a\ndescription: 42\n---\n");
+        assert_eq!(a.description.as_deref(), Some("42"));
         // Names and descriptions as Claude Code 2.1.332 lists them (run with `--plugin-dir`): a
         // name is `String(name)`, empty or null gives the file name; a description is trimmed
         // and a written `\n` kept.

@@ -120,10 +120,12 @@ pub fn starts(a: &Agent) -> Starts {
     }
 }
 
-/// What a model value means.
+/// What a model value means. Without `model` the agent inherits, by default: said so, since an
+/// explicit `model: inherit` is a different file (Claude Code lists the one with a model and
+/// the other without).
 pub fn model_text(a: &Agent) -> String {
     match a.setting("model") {
-        None => "`inherit`: the model of the conversation that starts it".into(),
+        None => "`inherit` (not set): the model of the conversation that starts it".into(),
         Some(m) => match schema::MODEL_ALIASES.iter().find(|(x, _)| *x == m.value) {
             Some((x, what)) => format!("`{x}`: {what}"),
             None => format!("`{}`", m.value),
@@ -174,7 +176,17 @@ pub fn card(a: &Agent, registered: &str, definers: &[Definer]) -> String {
     out
 }
 
-/// The agent as JSON, for `explain --format json`.
+/// The fields that show Claude Code's default because the file does not set them: `model`
+/// (`inherit`) and `permissionMode` (`default`), in the JSON's `unset`.
+pub fn unset(a: &Agent) -> Vec<&'static str> {
+    ["model", "permissionMode"]
+        .into_iter()
+        .filter(|k| a.setting(k).is_none())
+        .collect()
+}
+
+/// The agent as JSON, for `explain --format json`. `model` and `permissionMode` are the values
+/// the agent runs with; `unset` names those of them that are defaults, not set in the file.
 pub fn json(a: &Agent, registered: &str, definers: &[Definer]) -> serde_json::Value {
     let (_, tools) = effective_tools(a);
     let mut settings = serde_json::Map::new();
@@ -192,6 +204,7 @@ pub fn json(a: &Agent, registered: &str, definers: &[Definer]) -> serde_json::Va
         "description": a.description,
         "model": a.setting("model").map_or("inherit".to_string(), |m| m.value.clone()),
         "permissionMode": a.setting("permissionMode").map_or("default".to_string(), |m| m.value.clone()),
+        "unset": unset(a),
         "tools": tools,
         "settings": settings,
         "defined_in": definers.iter().map(|d| serde_json::json!({"location": d.location, "source": d.source})).collect::<Vec<_>>(),
@@ -263,5 +276,39 @@ mod tests {
             c,
             "### `rev`: Claude Code agent\n\nReviews code\n\n- **tools**: every tool of the conversation that starts it\n- **permission mode**: `default`\n- **model**: `sonnet`: the latest Sonnet model\n- **color**: `cyan`\n\nDefined in a.md:2 (project).\nShadowed: ~/b.md:2 (user).\n"
         );
+    }
+
+    /// Claude Code lists an agent without `model` with no model, and one with `model: inherit`
+    /// (any case) with `inherit`: the card and the JSON keep the two apart.
+    #[test]
+    fn an_unset_model_is_shown_as_the_default() {
+        let unset = agent("---\nname: a\ndescription: d\n---\n");
+        let explicit = agent("---\nname: a\ndescription: d\nmodel: Inherit\npermissionMode: plan\n---\n");
+        assert_eq!(
+            model_text(&unset),
+            "`inherit` (not set): the model of the conversation that starts it"
+        );
+        assert_eq!(
+            model_text(&explicit),
+            "`inherit`: the model of the conversation that starts the agent (the default)"
+        );
+        let (u, e) = (json(&unset, "a", &[]), json(&explicit, "a", &[]));
+        assert_eq!(
+            (&u["model"], &u["permissionMode"], &u["unset"]),
+            (
+                &serde_json::json!("inherit"),
+                &serde_json::json!("default"),
+                &serde_json::json!(["model", "permissionMode"])
+            )
+        );
+        assert_eq!(
+            (&e["model"], &e["permissionMode"], &e["unset"]),
+            (
+                &serde_json::json!("inherit"),
+                &serde_json::json!("plan"),
+                &serde_json::json!([])
+            )
+        );
+        assert!(card(&unset, "a", &[]).contains("- **model**: `inherit` (not set): "));
     }
 }

@@ -13,6 +13,8 @@
 //!   file wins a name.
 //! - [`card`]: the agent as Claude Code will run it, for hover and `explain`.
 //! - [`complete`]: completion in a Claude agent's frontmatter.
+//! - [`prompt`]: commands and skills as Claude Code shows them (description, argument hint) and
+//!   expands them (`$ARGUMENTS`, `$0`, `$name`), and the relative links of a body.
 //! - [`plugin`]: the plugin manifests (`plugin.json`, `marketplace.json`) and how a plugin's
 //!   commands and skills are listed.
 
@@ -21,6 +23,7 @@ pub mod card;
 pub mod complete;
 pub mod plugin;
 pub mod project;
+pub mod prompt;
 pub mod read;
 pub mod schema;
 pub mod tools;

@@ -4,8 +4,10 @@
 //!
 //! Precedence, highest first: project agents (the `.claude/agents/` closest to the working
 //! directory wins over those of its ancestors), user agents (`~/.claude/agents/`), plugin agents
-//! (namespaced `plugin:name`, so they never collide with the others). Within one source, several
-//! files with one name all load and one is active, picked by file-system order.
+//! (namespaced `plugin:name`, with the sub-folders of `agents/` between: `plugin:review:name`, so
+//! they never collide with the others). Within one source, several files with one name all load
+//! and one is active: the one whose path sorts last (Claude Code 2.1.332, by the harness in
+//! `tests/claude_runtime`: `a.md` < `a/b.md` < `a_b.md` < `b.md`, upper case before lower case).
 //!
 //! Pure: the caller gives each file's owner directory (the project that holds its `.claude/`,
 //! the home directory, the plugin root) as data.
@@ -21,6 +23,8 @@ use crate::analysis::rules::Code;
 #[derive(Clone, Copy, Debug)]
 pub struct ClaudeFile<'a> {
     pub file: usize,
+    /// The file's path: the active one of several with one name is the one that sorts last.
+    pub path: &'a Path,
     pub kind: &'a FileKind,
     /// The directory that owns the file's `.claude/agents/` (or the plugin root).
     pub owner: &'a Path,
@@ -28,11 +32,24 @@ pub struct ClaudeFile<'a> {
 }
 
 impl ClaudeFile<'_> {
-    /// The name the agent is registered under: plugin agents are namespaced.
+    /// The name the agent is registered under: plugin agents are namespaced by the plugin and
+    /// the sub-folders of its `agents/` (`plugin:review:name` for `agents/review/x.md`).
     pub fn registered(&self) -> Option<String> {
         let name = self.agent.name.as_ref().filter(|_| self.agent.loaded())?;
         Some(match &self.kind.source {
-            Source::Plugin { plugin } => format!("{plugin}:{name}"),
+            Source::Plugin { plugin } => {
+                let folders: Vec<String> = self
+                    .path
+                    .strip_prefix(self.owner.join("agents"))
+                    .ok()
+                    .and_then(Path::parent)
+                    .map(|p| p.iter().map(|c| c.to_string_lossy().into_owned()).collect())
+                    .unwrap_or_default();
+                let mut parts = vec![plugin.clone()];
+                parts.extend(folders);
+                parts.push(name.clone());
+                parts.join(":")
+            }
             _ => name.clone(),
         })
     }
@@ -44,6 +61,12 @@ impl ClaudeFile<'_> {
             Source::User => (1, 0),
             Source::Plugin { .. } => (2, 0),
         }
+    }
+
+    /// The order in which files defining one name win: by source, then within one source the
+    /// path that sorts last (compared as text, byte by byte).
+    fn precedence(&self) -> ((u8, usize), std::cmp::Reverse<String>) {
+        (self.rank(), std::cmp::Reverse(self.path.to_string_lossy().into_owned()))
     }
 }
 
@@ -66,7 +89,7 @@ pub fn candidates<'a>(files: &[ClaudeFile<'a>], dir: &Path, name: &str) -> Vec<C
         .into_iter()
         .filter(|f| f.registered().as_deref() == Some(name))
         .collect();
-    out.sort_by_key(|f| (f.rank(), f.file));
+    out.sort_by_key(ClaudeFile::precedence);
     out
 }
 
@@ -74,7 +97,7 @@ pub fn candidates<'a>(files: &[ClaudeFile<'a>], dir: &Path, name: &str) -> Vec<C
 pub fn registry<'a>(files: &[ClaudeFile<'a>], dir: &Path) -> Vec<(String, ClaudeFile<'a>)> {
     let mut out: Vec<(String, ClaudeFile)> = Vec::new();
     let mut seen = visible(files, dir);
-    seen.sort_by_key(|f| (f.rank(), f.file));
+    seen.sort_by_key(ClaudeFile::precedence);
     for f in seen {
         if let Some(n) = f.registered()
             && !out.iter().any(|(m, _)| *m == n)
@@ -82,6 +105,8 @@ pub fn registry<'a>(files: &[ClaudeFile<'a>], dir: &Path) -> Vec<(String, Claude
             out.push((n, f));
         }
     }
+    // Listed by source, then in the order the files were read (not by which file won).
+    out.sort_by_key(|(_, f)| (f.rank(), f.file));
     out
 }
 
@@ -116,15 +141,17 @@ pub fn check(files: &[ClaudeFile]) -> Vec<(usize, Diagnostic)> {
         for &i in members {
             let f = &files[i];
             let others: Vec<&ClaudeFile> = members.iter().filter(|&&j| j != i).map(|&j| &files[j]).collect();
+            let active = others.iter().all(|g| g.path.as_os_str() < f.path.as_os_str());
             let mut d = Diagnostic::new(
                 Code::DuplicateAgent,
                 f.agent.name_span,
                 format!(
-                    "{} other file{} in this {} agents folder also define{} `{name}`: Claude Code loads all of them and keeps one active, chosen by file-system order (it logs \"Duplicate agent name\"). Rename or remove the others",
+                    "{} other file{} in this {} agents folder also define{} `{name}`: Claude Code loads all of them and keeps active the one whose path sorts last, {} (it logs \"Duplicate agent name\"). Rename or remove the others",
                     others.len(),
                     if others.len() == 1 { "" } else { "s" },
                     f.kind.source.label(),
                     if others.len() == 1 { "s" } else { "" },
+                    if active { "this one" } else { "not this one" },
                 ),
             )
             .with_severity(Severity::Warning)
@@ -255,6 +282,7 @@ mod tests {
         let run = |kind: &FileKind, skills: Vec<&'static str>, own: bool| -> Vec<(String, Severity, Option<String>)> {
             let files = [ClaudeFile {
                 file: 0,
+                path: Path::new("/p/.claude/agents/x.md"),
                 kind,
                 owner: p,
                 agent: &a,
@@ -299,18 +327,21 @@ mod tests {
         let files = [
             ClaudeFile {
                 file: 0,
+                path: Path::new("/p/.claude/agents/a.md"),
                 kind: &kind,
                 owner: p,
                 agent: &a,
             },
             ClaudeFile {
                 file: 1,
+                path: Path::new("/p/.claude/agents/b.md"),
                 kind: &kind,
                 owner: p,
                 agent: &b,
             },
             ClaudeFile {
                 file: 2,
+                path: Path::new("/p/.claude/agents/h.md"),
                 kind: &kind,
                 owner: p,
                 agent: &h,
@@ -333,12 +364,14 @@ mod tests {
         let files2 = [
             ClaudeFile {
                 file: 0,
+                path: Path::new("/p/.claude/agents/b.md"),
                 kind: &kind,
                 owner: p,
                 agent: &b,
             },
             ClaudeFile {
                 file: 1,
+                path: Path::new("/p/sub/.claude/agents/b.md"),
                 kind: &kind,
                 owner: nested,
                 agent: &b,
@@ -347,5 +380,76 @@ mod tests {
         let c = candidates(&files2, Path::new("/p/sub/src"), "rev");
         assert_eq!(c.iter().map(|f| f.file).collect::<Vec<_>>(), [1, 0]);
         assert_eq!(candidates(&files2, Path::new("/p"), "rev").len(), 1);
+    }
+
+    /// Several files of one name in one folder: Claude Code 2.1.332 keeps the one whose path
+    /// sorts last as text (so `a/b.md` after `a.md`, since `.` sorts before `/`; upper case
+    /// before lower case), whatever the order the file system lists them in.
+    #[test]
+    fn the_active_file_is_the_last_path() {
+        let a = agent("---\nname: dup\ndescription: d\n---\n");
+        let kind = FileKind::project("x");
+        let p = Path::new("/p");
+        let paths = [
+            "/p/.claude/agents/a/b.md",
+            "/p/.claude/agents/B.md",
+            "/p/.claude/agents/a.md",
+            "/p/.claude/agents/a-b.md",
+        ];
+        let files: Vec<ClaudeFile> = paths
+            .iter()
+            .enumerate()
+            .map(|(i, path)| ClaudeFile {
+                file: i,
+                path: Path::new(path),
+                kind: &kind,
+                owner: p,
+                agent: &a,
+            })
+            .collect();
+        let c = candidates(&files, p, "dup");
+        assert_eq!(c.iter().map(|f| f.file).collect::<Vec<_>>(), [0, 2, 3, 1]);
+        assert_eq!(registry(&files, p)[0].1.file, 0);
+        let d = check(&files);
+        let active: Vec<usize> = d
+            .iter()
+            .filter(|(_, d)| d.message.contains(", this one"))
+            .map(|(f, _)| *f)
+            .collect();
+        assert_eq!(active, [0]);
+    }
+
+    /// A plugin agent is namespaced by its plugin and the folders between `agents/` and the
+    /// file: `pk:review:security`.
+    #[test]
+    fn plugin_agents_are_namespaced_by_their_folders() {
+        let named = agent("---\nname: named\ndescription: d\n---\n");
+        let kind = FileKind {
+            source: Source::Plugin { plugin: "pk".into() },
+            stem: "security".into(),
+        };
+        let nameless = analyze(&kind, "---\ndescription: d\n---\n").1;
+        let root = Path::new("/w/plugins/pk");
+        let f = |path: &'static str, agent| ClaudeFile {
+            file: 0,
+            path: Path::new(path),
+            kind: &kind,
+            owner: root,
+            agent,
+        };
+        assert_eq!(
+            f("/w/plugins/pk/agents/review/security.md", &nameless)
+                .registered()
+                .as_deref(),
+            Some("pk:review:security")
+        );
+        assert_eq!(
+            f("/w/plugins/pk/agents/a/b/x.md", &named).registered().as_deref(),
+            Some("pk:a:b:named")
+        );
+        assert_eq!(
+            f("/w/plugins/pk/agents/x.md", &named).registered().as_deref(),
+            Some("pk:named")
+        );
     }
 }

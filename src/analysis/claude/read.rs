@@ -251,7 +251,7 @@ fn retry_edits(yaml: &str) -> (Vec<Edit>, Vec<Span>) {
 }
 
 /// JavaScript's `\s`.
-fn js_space(c: char) -> bool {
+pub(crate) fn js_space(c: char) -> bool {
     matches!(
         c,
         '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'

@@ -432,6 +432,18 @@ pub fn check_tools(at: (&Node, usize), ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         return;
     };
     let v = &entry.value;
+    // A value of the wrong type gets one finding that says both: what opencode does (refuses)
+    // and what to write instead.
+    if !matches!(v.value, Value::Map(_) | Value::Unknown) {
+        let mut d = type_error("tools", "an object of tool name to true/false", v, ctx);
+        d.message.push_str(if matches!(v.value, Value::Seq(_) | Value::Str(_)) {
+            ". `tools` is deprecated too, and a list of tool names is Claude Code or Copilot syntax; in opencode write e.g. `permission: { edit: deny }`"
+        } else {
+            ". `tools` is deprecated too: write `permission` instead, e.g. `permission: { edit: deny }`"
+        });
+        out.push(d);
+        return;
+    }
     let mut d = Diagnostic::new(
         Code::DeprecatedField,
         entry.key.span,
@@ -445,26 +457,16 @@ pub fn check_tools(at: (&Node, usize), ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         d = d.with_fix("Convert `tools` to `permission`", edits, true);
     }
     out.push(d);
-    match &v.value {
-        Value::Map(map) => {
-            for e in map.entries.iter() {
-                if e.value.as_bool().is_none() && !e.value.is_unknown() {
-                    out.push(type_error(
-                        &format!("tools.{}", e.key.name),
-                        "true or false",
-                        &e.value,
-                        ctx,
-                    ));
-                }
+    if let Value::Map(map) = &v.value {
+        for e in map.entries.iter() {
+            if e.value.as_bool().is_none() && !e.value.is_unknown() {
+                out.push(type_error(
+                    &format!("tools.{}", e.key.name),
+                    "true or false",
+                    &e.value,
+                    ctx,
+                ));
             }
-        }
-        Value::Unknown => {}
-        _ => {
-            let mut d = type_error("tools", "an object of tool name to true/false", v, ctx);
-            if matches!(v.value, Value::Seq(_) | Value::Str(_)) {
-                d.message.push_str(". A list of tool names is Claude Code or Copilot syntax; in opencode write e.g. `permission: { edit: deny }`");
-            }
-            out.push(d);
         }
     }
 }
@@ -730,12 +732,26 @@ mod tests {
     }
 
     #[test]
-    fn tools_list_is_a_type_error_and_tools_is_deprecated() {
+    fn tools_list_is_one_type_error_that_says_tools_is_deprecated() {
+        // One mistake, one finding: the type error (opencode refuses) says it is deprecated too.
         let text = "tools: [read, edit]\n";
         let d = yaml_diags(text);
-        assert_eq!(codes(&d), ["deprecated-field", "invalid-type"]);
-        assert_eq!(d[0].span.text(text), "tools");
-        assert_eq!(d[1].span.text(text), "[read, edit]");
+        assert_eq!(codes(&d), ["invalid-type"]);
+        assert_eq!(d[0].span.text(text), "[read, edit]");
+        assert!(
+            d[0].message.ends_with("`tools` is deprecated too, and a list of tool names is Claude Code or Copilot syntax; in opencode write e.g. `permission: { edit: deny }`"),
+            "{}",
+            d[0].message
+        );
+        let text = "tools: 3\n";
+        let d = yaml_diags(text);
+        assert_eq!(codes(&d), ["invalid-type"]);
+        assert!(
+            d[0].message
+                .ends_with("`tools` is deprecated too: write `permission` instead, e.g. `permission: { edit: deny }`"),
+            "{}",
+            d[0].message
+        );
         let d = yaml_diags("tools:\n  write: false\n  bash: true\n");
         assert_eq!(codes(&d), ["deprecated-field"]);
         assert_eq!(d[0].tags, [crate::analysis::Tag::Deprecated]);

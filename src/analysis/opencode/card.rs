@@ -50,8 +50,8 @@ fn short_json(v: &serde_json::Value) -> String {
 /// settings that are set (with where), then every permission rule in evaluation order.
 pub fn card(a: &EffectiveAgent, where_is: WhereIs, changed: &[String]) -> String {
     let mut out = String::new();
-    let kind = if a.native { "built-in agent" } else { "agent" };
-    let _ = writeln!(out, "### `{}`: {} {kind}", a.name, a.mode.value);
+    let title = crate::analysis::mode_title("opencode", &a.mode.value, a.native);
+    let _ = writeln!(out, "### `{}`: {title}", a.name);
     if let Some(d) = &a.description {
         let _ = writeln!(out, "\n{}", d.value.trim());
     }
@@ -287,15 +287,31 @@ pub fn changes(before: Option<&EffectiveAgent>, after: &EffectiveAgent, file: us
 }
 
 /// One line per agent, like `opencode agent list`.
-pub fn list(agents: &[EffectiveAgent], where_is: WhereIs) -> String {
+/// The agents as a table; when `marked` holds for some (their files have problems that make
+/// opencode refuse or skip them), a first column marks those with `!`.
+pub fn list(agents: &[EffectiveAgent], where_is: WhereIs, marked: &dyn Fn(&EffectiveAgent) -> bool) -> String {
     let width = agents.iter().map(|a| a.name.len()).max().unwrap_or(4).max(4);
+    let marks = agents.iter().any(marked);
+    let mark = |a: Option<&EffectiveAgent>| match (marks, a) {
+        (false, _) => "",
+        (true, Some(a)) if marked(a) => "! ",
+        (true, _) => "  ",
+    };
     let mut out = String::new();
-    let _ = writeln!(out, "{:<width$}  {:<8}  {:<6}  defined in", "name", "mode", "hidden");
+    let _ = writeln!(
+        out,
+        "{}{:<width$}  {:<8}  {:<6}  defined in",
+        mark(None),
+        "name",
+        "mode",
+        "hidden"
+    );
     for a in agents {
         let defs: Vec<String> = a.definitions.iter().map(|s| where_is(*s)).collect();
         let _ = writeln!(
             out,
-            "{:<width$}  {:<8}  {:<6}  {}",
+            "{}{:<width$}  {:<8}  {:<6}  {}",
+            mark(Some(a)),
             a.name,
             a.mode.value,
             if a.hidden.value { "yes" } else { "no" },

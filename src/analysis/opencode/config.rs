@@ -325,6 +325,17 @@ fn unknown_top_level(entry: &Entry, map: &Map, analysis: &mut FileAnalysis, out:
         }
         return;
     }
+    // Terminal settings moved out of `opencode.json` into `tui.json` (opencode 1.x).
+    if TUI_KEYS.contains(&key) {
+        out.push(Diagnostic::new(
+            Code::UnknownKey,
+            span,
+            format!(
+                "`{key}` is not an opencode config key; opencode 1.18 silently ignores it (older versions refuse to start). Terminal settings live in `tui.json` now (beside `opencode.json`, or `~/.config/opencode/tui.json`): move `\"{key}\"` there"
+            ),
+        ));
+        return;
+    }
     let suggestion = V2_IGNORED_KEYS
         .iter()
         .find(|(k, _)| *k == key)
@@ -343,6 +354,9 @@ fn unknown_top_level(entry: &Entry, map: &Map, analysis: &mut FileAnalysis, out:
     }
     out.push(d);
 }
+
+/// Keys of the terminal client's settings, which opencode 1.x reads from `tui.json`.
+const TUI_KEYS: &[&str] = &["theme", "keybinds", "tui"];
 
 /// `agent` / `mode`: an object of agent name to settings.
 fn agents(entry: &Entry, origin: DeclOrigin, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut Vec<Diagnostic>) {
@@ -567,6 +581,25 @@ mod tests {
         assert!(a.diagnostics[1].message.contains("`plugin`"));
         assert!(a.diagnostics[2].message.contains("V2"));
         assert_eq!(a.agents.len(), 1);
+    }
+
+    #[test]
+    fn terminal_settings_point_to_tui_json() {
+        let text = r#"{"theme": "dark", "keybinds": {}, "tui": {"scroll_speed": 2}}"#;
+        let a = analyze(text);
+        assert_eq!(codes(&a), ["unknown-key"; 3]);
+        let spans: Vec<&str> = a
+            .diagnostics
+            .iter()
+            .map(|d| &text[d.span.start as usize..d.span.end as usize])
+            .collect();
+        assert_eq!(spans, ["\"theme\"", "\"keybinds\"", "\"tui\""]);
+        assert_eq!(
+            a.diagnostics[0].message,
+            "`theme` is not an opencode config key; opencode 1.18 silently ignores it (older versions refuse to start). Terminal settings live in `tui.json` now (beside `opencode.json`, or `~/.config/opencode/tui.json`): move `\"theme\"` there"
+        );
+        // No did-you-mean replacement: no config key is meant.
+        assert!(a.diagnostics.iter().all(|d| d.fix.is_none()), "{:#?}", a.diagnostics);
     }
 
     #[test]

@@ -1312,7 +1312,7 @@ fn js_key(node: &Node) -> Result<String, String> {
 }
 
 /// JavaScript's `Number.prototype.toString()`.
-fn js_number(f: f64) -> String {
+pub(crate) fn js_number(f: f64) -> String {
     if f.is_nan() {
         return "NaN".into();
     }

@@ -67,9 +67,9 @@ pub fn rules(a: &MergedAgent) -> (String, Vec<(String, String, String)>) {
 
 pub fn card(a: &MergedAgent, where_is: WhereIs) -> String {
     let mut out = String::new();
-    let kind = if a.builtin { " (built-in)" } else { "" };
+    let title = crate::analysis::mode_title("Zuno", a.mode(), a.builtin);
     let disabled = if a.flag("disable") { " — **disabled**" } else { "" };
-    let _ = writeln!(out, "### `{}`: Zuno {} agent{kind}{disabled}", a.name, a.mode());
+    let _ = writeln!(out, "### `{}`: {title}{disabled}", a.name);
     if let Some(d) = a.str("description") {
         let _ = writeln!(out, "\n{}", d.trim());
     }
@@ -159,7 +159,7 @@ mod tests {
         };
         assert_eq!(
             card(&reg["rev"], &wi),
-            "### `rev`: Zuno subagent agent\n\n- **model**: `a/b` (f0:12)\n- **delegates**: `fixer` (f0:12)\n\n**Permission** mode `strict` (f0:12); rules in order, the last match wins:\n\n- `*` `*` → ask\n- `shell` `git *` → allow\n\nDefined in: f0:12.\n"
+            "### `rev`: Zuno subagent\n\n- **model**: `a/b` (f0:12)\n- **delegates**: `fixer` (f0:12)\n\n**Permission** mode `strict` (f0:12); rules in order, the last match wins:\n\n- `*` `*` → ask\n- `shell` `git *` → allow\n\nDefined in: f0:12.\n"
         );
         assert!(card(&reg["orchestrator"], &wi).starts_with("### `orchestrator`: Zuno primary agent (built-in)\n"));
     }
