@@ -1108,6 +1108,76 @@ fn a_config_directory_given_as_path_is_checked() {
     }
 }
 
+/// A marketplace laid out like the public ones: every plugin's manifest, agents, commands and
+/// skills are checked, as a directory or file by file.
+#[test]
+fn plugins_are_checked_whole() {
+    let ws = workspace(&[
+        (
+            ".claude-plugin/marketplace.json",
+            "{\n  \"name\": \"m\",\n  \"description\": \"d\",\n  \"owner\": {\"name\": \"o\"},\n  \"plugins\": [{\"name\": \"kit\", \"source\": \"plugins/kit\"}]\n}\n",
+        ),
+        (
+            "plugins/kit/.claude-plugin/plugin.json",
+            "{\n  \"name\": \"kit\",\n  \"version\": \"1.0.0\",\n  \"description\": \"d\",\n  \"author\": {\"name\": \"a\"},\n  \"agents\": \"./agents\"\n}\n",
+        ),
+        ("plugins/kit/agents/a.md", "---\nname: a\ndescription: d\n---\nBody\n"),
+        (
+            "plugins/kit/commands/ship.md",
+            "---\nname: deploy\ndescription: d\nalowed-tools: Read\n---\nShip\n",
+        ),
+        (
+            "plugins/kit/skills/notes/SKILL.md",
+            "---\nname: note\ndescription: d\n---\nBody\n",
+        ),
+    ]);
+    let (status, report) = check_json(ws.path(), &["."]);
+    assert_eq!(status, 1);
+    assert_eq!(report["files"], 5);
+    assert_eq!(
+        json_summary(&report),
+        [
+            ".claude-plugin/marketplace.json:5:41-5:54 error invalid-value",
+            "plugins/kit/.claude-plugin/plugin.json:6:13-6:23 error invalid-value",
+            "plugins/kit/commands/ship.md:4:1-4:13 warning unknown-key",
+            "plugins/kit/skills/notes/SKILL.md:2:7-2:11 warning name-mismatch",
+        ]
+    );
+    let messages: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages[1],
+        "`./agents` must end with `.md` (`agents` lists agent files, not a folder: list each file, or leave `agents` out to read `agents/`): Claude Code does not load the plugin"
+    );
+    assert_eq!(
+        messages[3],
+        "the skill is named `note` but its folder is `notes`; the Agent Skills format wants them equal. Claude Code lists it as `/kit:note` (`/kit:notes` works too)"
+    );
+    // File by file, as pre-commit passes them: each is read as part of its plugin.
+    for (file, want) in [
+        (
+            "plugins/kit/.claude-plugin/plugin.json",
+            vec!["plugins/kit/.claude-plugin/plugin.json:6:13-6:23 error invalid-value"],
+        ),
+        (
+            "plugins/kit/commands/ship.md",
+            vec!["plugins/kit/commands/ship.md:4:1-4:13 warning unknown-key"],
+        ),
+        (
+            "plugins/kit/skills/notes/SKILL.md",
+            vec!["plugins/kit/skills/notes/SKILL.md:2:7-2:11 warning name-mismatch"],
+        ),
+    ] {
+        let (_, report) = check_json(ws.path(), &[file]);
+        assert_eq!(report["files"], 1, "{file}");
+        assert_eq!(json_summary(&report), want, "{file}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Cross-file: default_agent
 // ---------------------------------------------------------------------------------------------

@@ -358,6 +358,7 @@ fn command_and_skill_bodies() {
         body
     };
     let command = FileKind::Command(CommandKind {
+        plugin: false,
         runtime: Dialect::Claude,
         name: "x".into(),
     });
@@ -366,6 +367,7 @@ fn command_and_skill_bodies() {
         loaders: vec![Dialect::Claude, Dialect::OpenCode],
         misplaced: None,
         family: Dialect::Claude,
+        namespace: None,
     });
     assert_linear("a Claude Code command's body", 20_000, &make, &|t| {
         std::hint::black_box(analyze(&command, t));

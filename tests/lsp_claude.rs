@@ -23,7 +23,11 @@ const PLANNER: &str =
     "---\nname: planner\ndescription: Plans 計画 🚀\nallowed-tools: Read, Grep\npermissionMode: Plan\n---\nPlan.\n";
 /// A flow-mapping frontmatter: the description's CJK and emoji are on the line of the problem.
 const FLOW: &str = "---\n{name: flow, description: 修正 🚀 fixes, tools: [Read, grep]}\n---\nBody.\n";
-const MANIFEST: &str = "{ \"name\": \"rt\", \"version\": \"1.0.0\" }\n";
+/// A plugin manifest with a misspelt field after CJK and emoji on its line.
+const MANIFEST: &str = "{ \"name\": \"rt\", \"version\": \"1.0.0\", \"author\": {\"name\": \"R\"},\n  \"description\": \"リリース 🚀\", \"hompage\": \"https://example.com\" }\n";
+/// A plugin command renamed by its `name` (no warning in a plugin), and a plugin skill.
+const SHIP: &str = "---\nname: deploy\ndescription: Ships 出荷 🚀\n---\nShip $ARGUMENTS.\n";
+const NOTES_SKILL: &str = "---\nname: notes\ndescription: Takes notes\n---\nTake notes.\n";
 const RELEASER: &str = "---\nname: releaser\ndescription: Releases 🚀\npermissionMode: acceptEdits\n---\nRelease.\n";
 /// opencode: an agent named `helper` too (by its path), and a mention of the Claude-only `fixer`.
 const OC_HELPER: &str = "---\ndescription: opencode helper 助け\nmode: subagent\n---\nAsk @helper, not @fixer.\n";
@@ -44,6 +48,8 @@ const FILES: &[(&str, &str)] = &[
     (".claude/agents/flow.md", FLOW),
     ("plugins/rt/.claude-plugin/plugin.json", MANIFEST),
     ("plugins/rt/agents/releaser.md", RELEASER),
+    ("plugins/rt/commands/ship.md", SHIP),
+    ("plugins/rt/skills/notes/SKILL.md", NOTES_SKILL),
     (".opencode/agents/helper.md", OC_HELPER),
     ("opencode.json", OC_CONFIG),
 ];
@@ -153,6 +159,22 @@ fn scan_publishes_exact_claude_diagnostics() {
             "plugin agents ignore `permissionMode` (Claude Code: \"Use .claude/agents/ for this level of control\")",
             json!({ "effect": "value-ignored" }),
         )]);
+        let manifest = {
+            let key = range_in(MANIFEST, "\"hompage\"", "\"hompage\"", enc);
+            json!([diag(
+                key.clone(),
+                WARNING,
+                "unknown-key",
+                "unknown field `hompage`: Claude Code ignores it at load time. Did you mean `homepage`?",
+                fix_data(
+                    "value-ignored",
+                    "Replace with `\"homepage\"`",
+                    key,
+                    "\"homepage\"",
+                    false
+                ),
+            )])
+        };
         let expected: std::collections::BTreeMap<String, Value> = [
             (ws.uri(".claude/agents/fixer.md"), fixer),
             (ws.uri(".claude/agents/team/boss.md"), boss),
@@ -161,6 +183,7 @@ fn scan_publishes_exact_claude_diagnostics() {
             (ws.uri(".claude/agents/planner.md"), planner),
             (ws.uri(".claude/agents/flow.md"), flow),
             (ws.uri("plugins/rt/agents/releaser.md"), releaser),
+            (ws.uri("plugins/rt/.claude-plugin/plugin.json"), manifest),
         ]
         .into_iter()
         .collect();
@@ -366,6 +389,50 @@ fn hover_on_plugin_agents_and_skipped_agents() {
                 "markdown": "### `notes`: Claude Code agent (**not loaded**: no description)\n\n- **tools**: `Read`\n- **permission mode**: `default` (not set)\n- **model**: `inherit` (not set): the model of the conversation that starts it\n\nDefined in .claude/agents/no-desc.md:2 (project).\n",
                 "range": range_in(NO_DESC, "name: ", "notes", enc),
             })
+        );
+        ws.s.finish();
+    }
+}
+
+/// A plugin's manifest: hover on a field, completion of fields and values; its command is
+/// known as `/rt:...`.
+#[test]
+fn plugin_manifests_and_commands() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (mut ws, _) = start(enc);
+        let manifest = ws.uri("plugins/rt/.claude-plugin/plugin.json");
+        let ship = ws.uri("plugins/rt/commands/ship.md");
+        let s = &mut ws.s;
+        let h = hover(s, at(&manifest, MANIFEST, "\"description\"", "description", enc));
+        assert_eq!(
+            h,
+            json!({
+                "markdown": "**`description`** (`plugin.json` field)\n\nWhat the plugin does, shown when browsing plugins.\n",
+                "range": range_in(MANIFEST, "\"description\"", "\"description\"", enc),
+            })
+        );
+        let h = hover(s, at(&ship, SHIP, "---", "---", enc));
+        let md = h["markdown"].as_str().unwrap_or_default();
+        assert!(md.starts_with("### `/rt:ship`: Claude Code command"), "{md}");
+        // Completion in a manifest being written: the fields not there yet, and the values.
+        let text = "{\"name\": \"rt\", \"リリース\": 1, \"defaultEnabled\": ";
+        s.open(&manifest, "json", 2, text);
+        s.expect_version(&manifest, 2);
+        assert_eq!(
+            labels(&complete(s, &manifest, text, text.len(), enc)),
+            ["false", "true"]
+        );
+        let text = "{\"name\": \"rt\", \"リリース\": 1, \"";
+        s.change_full(&manifest, 3, text);
+        s.expect_version(&manifest, 3);
+        let items = complete(s, &manifest, text, text.len(), enc);
+        let l = labels(&items);
+        assert!(l.starts_with(&["author", "description", "version"]), "{l:?}");
+        assert!(l.contains(&"agents") && !l.contains(&"name"), "{l:?}");
+        let agents = items.iter().find(|i| i["label"] == "agents").unwrap();
+        assert_eq!(
+            agents["textEdit"],
+            json!({ "range": range(text, text.len() - 1, text.len(), enc), "newText": "\"agents\": " })
         );
         ws.s.finish();
     }

@@ -236,6 +236,8 @@ fn watched_skills_and_configs() {
                 { "globPattern": "**/SKILL.md" },
                 { "globPattern": "**/skills/**" },
                 { "globPattern": "**/skill/**" },
+                { "globPattern": "**/.claude-plugin/plugin.json" },
+                { "globPattern": "**/.claude-plugin/marketplace.json" },
             ] },
         }] })
     );

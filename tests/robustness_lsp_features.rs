@@ -46,6 +46,7 @@ fn complete_any(
         }
         agent_lsp::analysis::FileKind::Skill(_) => agent_lsp::analysis::skill::complete(text, at),
         agent_lsp::analysis::FileKind::ProjectFile => agent_lsp::analysis::project_file::complete(text, at),
+        agent_lsp::analysis::FileKind::Manifest(k) => agent_lsp::analysis::claude::plugin::complete(*k, text, at),
         agent_lsp::analysis::FileKind::Command(k) => agent_lsp::analysis::command::complete(
             k.runtime,
             text,

@@ -20,6 +20,9 @@ const CLEAN: &[&str] = &[
     ".claude/agents/test-runner.md",
     "zuno.json",
     ".zuno/agents/docs.md",
+    "plugins/release-tools/.claude-plugin/plugin.json",
+    "plugins/release-tools/commands/cut.md",
+    "plugins/release-tools/skills/changelog/SKILL.md",
 ];
 
 fn root() -> PathBuf {

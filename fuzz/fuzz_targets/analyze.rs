@@ -1,9 +1,9 @@
 //! Parse and analyse arbitrary input as an agent file, and apply its fixes.
 //!
 //! The first byte picks the kind (`byte % 10`: opencode config, Markdown agent, Markdown mode
-//! file; Claude Code project agent, plugin agent; Zuno config, Markdown agent; a `SKILL.md`, a
-//! Markdown command, `agent-lsp.toml`; for a skill or a command, `byte / 10 % 3` picks the
-//! runtime); the rest, read lossily as UTF-8, is analysed. A crash is any panic in the analysis, or a broken invariant:
+//! file; Claude Code project agent, plugin agent (or, for `byte / 10 % 3` of 1 and 2, a plugin's
+//! `plugin.json` and `marketplace.json`); Zuno config, Markdown agent; a `SKILL.md`, a Markdown
+//! command, `agent-lsp.toml`; for a skill or a command, `byte / 10 % 3` picks the runtime); the rest, read lossily as UTF-8, is analysed. A crash is any panic in the analysis, or a broken invariant:
 //!
 //! - every span (diagnostic, related location in the same file, fix edit, agent declaration,
 //!   agent reference) lies within the text and on char boundaries;
@@ -23,6 +23,7 @@
 mod common;
 
 use agent_lsp::analysis::Code;
+use agent_lsp::analysis::claude::plugin::Manifest;
 use agent_lsp::analysis::claude::{self, Source};
 use agent_lsp::analysis::command::CommandKind;
 use agent_lsp::analysis::diagnostic::apply;
@@ -50,12 +51,16 @@ fuzz_target!(|data: &[u8]| {
             loaders: vec![runtime],
             misplaced: None,
             family: runtime,
+            namespace: (runtime == Dialect::Claude).then(|| "p".into()),
         }),
         8 => FileKind::Command(CommandKind {
+            plugin: runtime == Dialect::Claude && selector >= 128,
             runtime,
             name: "fuzz".into(),
         }),
         9 => FileKind::ProjectFile,
+        4 if selector / 10 % 3 == 1 => FileKind::Manifest(Manifest::Plugin),
+        4 if selector / 10 % 3 == 2 => FileKind::Manifest(Manifest::Marketplace),
         _ => claude::FileKind {
             source: Source::Plugin { plugin: "p".into() },
             stem: "fuzz".into(),

@@ -19,8 +19,11 @@ pub struct CommandKind {
     /// The runtime that reads it.
     pub runtime: Dialect,
     /// The command's name: the path below `command(s)/` without `.md` (opencode, Zuno), the file
-    /// name (Claude Code).
+    /// name (Claude Code), `plugin:sub:file` for a Claude Code plugin's command.
     pub name: String,
+    /// A Claude Code plugin's command: its frontmatter `name` renames it (the last part of
+    /// `name`), where a project command ignores it.
+    pub plugin: bool,
 }
 
 /// What a command file declares.
@@ -423,6 +426,9 @@ fn claude_fields(
             continue; // a duplicate: the last one counts
         }
         if !known.iter().any(|(k, _)| *k == key) {
+            if key == "name" && kind.plugin {
+                continue;
+            }
             if matches!(key, "name" | "paths") {
                 out.push(warn(
                     Code::UnknownKey,
@@ -866,6 +872,7 @@ mod tests {
 
     fn kind(runtime: Dialect) -> CommandKind {
         CommandKind {
+            plugin: false,
             runtime,
             name: "review".into(),
         }

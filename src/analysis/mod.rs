@@ -87,6 +87,8 @@ pub enum FileKind {
     Command(command::CommandKind),
     /// `agent-lsp.toml`: agent-lsp's own settings for a project.
     ProjectFile,
+    /// A Claude Code plugin manifest: `.claude-plugin/plugin.json` or `marketplace.json`.
+    Manifest(claude::plugin::Manifest),
 }
 
 impl FileKind {
@@ -99,12 +101,17 @@ impl FileKind {
             FileKind::Command(k) => k.runtime,
             // Not a runtime's file; it is checked whatever the dialects (see `project_file`).
             FileKind::ProjectFile => Dialect::OpenCode,
+            FileKind::Manifest(_) => Dialect::Claude,
         }
     }
 
     /// A Markdown file (an opencode agent or mode, a Claude Code or Zuno agent).
     pub fn is_markdown(&self) -> bool {
-        !self.is_config() && !matches!(self, FileKind::Zuno(zuno::FileKind::Config) | FileKind::ProjectFile)
+        !self.is_config()
+            && !matches!(
+                self,
+                FileKind::Zuno(zuno::FileKind::Config) | FileKind::ProjectFile | FileKind::Manifest(_)
+            )
     }
 
     /// An opencode config file (`opencode.json(c)`).
@@ -184,6 +191,8 @@ pub struct FileAnalysis {
     pub command: Option<Box<command::CommandDecl>>,
     /// `agent-lsp.toml`: what it sets.
     pub project: Option<Box<project_file::ProjectFile>>,
+    /// Plugin manifests: what they declare.
+    pub manifest: Option<Box<claude::plugin::ManifestFile>>,
     /// The `agent-lsp: ignore[...]` comments of the file (applied where the file's full
     /// diagnostics are assembled, see [`suppress::apply`]).
     pub suppressions: suppress::Suppressions,
@@ -231,6 +240,15 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
                 parsed,
                 diagnostics,
                 skill: Some(Box::new(decl)),
+                ..FileAnalysis::default()
+            }
+        }
+        FileKind::Manifest(k) => {
+            let (diagnostics, parsed, file) = claude::plugin::analyze(*k, text);
+            FileAnalysis {
+                parsed,
+                diagnostics,
+                manifest: Some(Box::new(file)),
                 ..FileAnalysis::default()
             }
         }

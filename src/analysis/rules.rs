@@ -218,14 +218,18 @@ agents are named by their path (`team/reviewer`).",
         "{ \"command\": { \"r\": { \"template\": \"...\", \"agent\": \"reviewr\" } } }",
         "{ \"command\": { \"r\": { \"template\": \"...\", \"agent\": \"reviewer\" } } }";
     InvalidName = "invalid-name", Error, FileIgnored, [],
-        "Claude Code: an agent `name` that starts with `-`, contains `:` or is over 256 characters.",
+        "Claude Code: an agent `name` that starts with `-`, contains `:` or is over 256 characters; a plugin name that is not kebab-case or is reserved.",
         "Claude Code skips the file (a debug-log line is all you get): `:` is reserved for plugin \
 namespacing (a full-width `：` counts too, after Unicode normalisation), a leading `-` reads as a \
-command-line flag. For plugin agents a name over 256 characters is ignored and the file name is used.",
+command-line flag. For plugin agents a name over 256 characters is ignored and the file name is used. \
+A plugin's own name (`plugin.json`, a `marketplace.json` entry) should be kebab-case: with `:`, `/`, \
+`@` or a blank Claude Code refuses the plugin loaded by path, with other characters it cannot \
+install it from a marketplace; names such as `claude-tools` are reserved for Anthropic's own \
+(`claude plugin validate` rejects them).",
         "---\nname: team:reviewer\ndescription: Reviews code\n---\n",
         "---\nname: team-reviewer\ndescription: Reviews code\n---\n";
     MissingField = "missing-field", Error, FileIgnored, [],
-        "Claude Code: a required field (`name`, `description`) that is missing or not a string.",
+        "Claude Code: a required field (`name`, `description`; a plugin manifest's `name`, `owner`, `source`) that is missing or not a string.",
         "Without a string `description` Claude Code skips the agent; a non-string `name` (a list such \
 as `[agent-name]`, a number) skips it too. A file with no `name` at all is read as a reference \
 document, not an agent: reported as information, since that may be intended.",

@@ -3,8 +3,9 @@
 //! - opencode 1.18 (spec `opencode.md` §12): the frontmatter must be a mapping with a string
 //!   `name` and `description` absent or a string, else the skill is skipped silently; the name
 //!   comes from `name`, not the folder; a skill without description is left out of the listing.
-//! - Claude Code (`claude-code.md` §5): every field optional; the command name is the folder,
-//!   `name` only a display label; `description` falls back to the first paragraph.
+//! - Claude Code (`claude-code.md` §5): every field optional; 2.1.332 names the command after
+//!   `name` (the folder's name stays an alias), after the folder without one; `description`
+//!   falls back to the first paragraph. A plugin's skills run as `/plugin:name`.
 //! - Zuno (`zuno.md` §4.1): `name` must be a string (else the skill is dropped); a `description`
 //!   present but not a string drops it; one absent hides it from discovery.
 //!
@@ -33,6 +34,9 @@ pub struct SkillKind {
     /// The runtime whose folder it sits in (`.claude/` is Claude Code's, `.zuno/` Zuno's, the
     /// rest opencode's), for grouping by dialect.
     pub family: Dialect,
+    /// A Claude Code plugin's skill: the namespace of its command (`plugin`, or `plugin:sub` in
+    /// a sub-folder of a commands folder), so that it runs as `/plugin:name`.
+    pub namespace: Option<String>,
 }
 
 /// What a skill file declares.
@@ -62,7 +66,7 @@ pub struct SkillDecl {
 pub const KEYS: &[(&str, &str)] = &[
     (
         "name",
-        "The skill's name: lowercase letters, digits and single hyphens, 1-64 characters, equal to its folder (Agent Skills format). opencode and Zuno require it; for Claude Code it is a display label (the folder names the command).",
+        "The skill's name: lowercase letters, digits and single hyphens, 1-64 characters, equal to its folder (Agent Skills format). opencode and Zuno require it; for Claude Code 2.1.332 it names the command (the folder's name stays an alias).",
     ),
     (
         "description",
@@ -405,10 +409,12 @@ fn format_name(kind: &SkillKind, s: &str, v: &Node, claude: bool, out: &mut Vec<
         );
     }
     if s != kind.folder {
+        // Claude Code 2.1.332 lists the skill under its `name`; the folder's name is an alias.
+        let ns = kind.namespace.as_ref().map(|n| format!("{n}:")).unwrap_or_default();
         let claude_note = if claude {
-            " Claude Code names the command after the folder, so `/` shows the folder's name"
+            format!(" Claude Code lists it as `/{ns}{s}` (`/{ns}{}` works too)", kind.folder)
         } else {
-            ""
+            String::new()
         };
         let mut d = Diagnostic::new(
             Code::NameMismatch,
@@ -435,6 +441,7 @@ mod tests {
         SkillKind {
             folder: "tdd".into(),
             loaders: loaders.to_vec(),
+            namespace: None,
             misplaced: None,
             family: Dialect::OpenCode,
         }
@@ -613,6 +620,7 @@ mod tests {
         let k = SkillKind {
             folder: "tdd".into(),
             loaders: Vec::new(),
+            namespace: None,
             misplaced: Some("`.opencode/skills/tdd/`".into()),
             family: Dialect::OpenCode,
         };

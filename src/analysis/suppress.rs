@@ -99,7 +99,8 @@ pub fn directives(kind: &FileKind, text: &str, split: Option<&frontmatter::Split
 
 fn comments(kind: &FileKind, text: &str, split: Option<&frontmatter::Split>) -> Vec<Comment> {
     // agent-lsp's own project file (TOML) takes no suppressions: fix it or its levels instead.
-    if matches!(kind, FileKind::ProjectFile) {
+    // Nor does a plugin manifest: it is strict JSON, without comments.
+    if matches!(kind, FileKind::ProjectFile | FileKind::Manifest(_)) {
         return Vec::new();
     }
     if kind.is_markdown() {
@@ -620,7 +621,7 @@ pub fn ignore_edit(kind: &FileKind, text: &str, analysis: &FileAnalysis, at: usi
     if code == Code::UnusedSuppression
         || at > text.len()
         || !parses_as_written(analysis)
-        || matches!(kind, FileKind::ProjectFile)
+        || matches!(kind, FileKind::ProjectFile | FileKind::Manifest(_))
     {
         return None;
     }

@@ -11,6 +11,9 @@ use crate::workspace::Workspace;
 /// The hover text and the span it is about, for byte `offset` of file `id`.
 pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
     let f = &ws.files[id];
+    if let crate::analysis::FileKind::Manifest(kind) = f.kind {
+        return crate::analysis::claude::plugin::hover(kind, &f.analysis.parsed, offset);
+    }
     if f.analysis.claude.is_some() {
         return claude_at(ws, id, offset, where_is);
     }

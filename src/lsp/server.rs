@@ -230,6 +230,9 @@ impl Inner {
                 glob("**/SKILL.md"),
                 glob("**/skills/**"),
                 glob("**/skill/**"),
+                // Claude Code plugin manifests (they decide what a plugin contributes).
+                glob("**/.claude-plugin/plugin.json"),
+                glob("**/.claude-plugin/marketplace.json"),
             ],
         };
         let registration = Registration {

@@ -487,6 +487,18 @@ impl State {
             if let crate::workspace::Role::ProjectConfig { dir } = &role {
                 touched.extend(self.ws.load_config_dir_agents(dir));
             }
+            // A new file may be a path a plugin manifest declares.
+            if ev.typ == FileChangeType::CREATED {
+                other_files = true;
+            }
+            // A plugin manifest decides what its plugin contributes, and under which name.
+            let plugin_root = match (&kind, &role) {
+                (
+                    FileKind::Manifest(analysis::claude::plugin::Manifest::Plugin),
+                    crate::workspace::Role::Manifest { dir },
+                ) => Some(dir.clone()),
+                _ => None,
+            };
             match crate::workspace::read_text(&path) {
                 Ok((text, problem)) => {
                     let in_scope = self.is_in_roots(&path);
@@ -496,6 +508,9 @@ impl State {
                     }
                     self.uris.entry(id).or_insert(ev.uri.clone());
                     touched.push(id);
+                    if let Some(root) = plugin_root {
+                        touched.extend(self.ws.load_plugin(&root));
+                    }
                 }
                 Err(why) => {
                     let in_scope = self.is_in_roots(&path);
@@ -997,6 +1012,7 @@ impl State {
             ),
             FileKind::OpenCode(kind) => self.opencode_items(id, kind, text, offset),
             FileKind::ProjectFile => analysis::project_file::complete(text, offset),
+            FileKind::Manifest(k) => analysis::claude::plugin::complete(*k, text, offset),
         };
         Some(
             items

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::analysis::claude::plugin::{CommandSource, Layout, Manifest};
 use crate::analysis::claude::{self, Source};
 use crate::analysis::opencode::{FileKind, agent_name_from_relative_path};
 use crate::analysis::{command, skill, zuno};
@@ -56,7 +57,8 @@ impl ZunoLayer {
 /// Everything found under one root.
 #[derive(Debug, Default)]
 pub struct Found {
-    /// Config files (`opencode.json(c)`), sorted.
+    /// Config files (`opencode.json(c)`, `zuno.json(c)`, `agent-lsp.toml`, Claude Code plugin
+    /// manifests), sorted.
     pub configs: Vec<PathBuf>,
     /// Config directories: every `.opencode/` and every directory laid out like a global config
     /// directory (an `opencode.json(c)` next to an `agent(s)/` or `mode(s)/` folder).
@@ -165,6 +167,7 @@ pub fn walk(root: &Path) -> Found {
             found.configs.push(path.to_path_buf());
         } else if ZUNO_CONFIG_NAMES.contains(&name.as_ref())
             || crate::analysis::project_file::NAMES.contains(&name.as_ref())
+            || Manifest::of_path(path).is_some()
         {
             found.configs.push(path.to_path_buf());
         } else if name == "SKILL.md" || name.ends_with(".md") && in_agent_folder(path, depth) {
@@ -276,7 +279,7 @@ fn walk_unfiltered(root: &Path) -> Found {
             } else if CONFIG_NAMES.contains(&name.as_str()) {
                 has_config = true;
                 found.configs.push(path.clone());
-            } else if ZUNO_CONFIG_NAMES.contains(&name.as_str()) {
+            } else if ZUNO_CONFIG_NAMES.contains(&name.as_str()) || Manifest::of_path(path).is_some() {
                 found.configs.push(path.clone());
             } else if name == "SKILL.md"
                 || name.ends_with(".md")
@@ -410,8 +413,10 @@ pub fn skill_files(dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
 /// What a Markdown file is to Claude Code, from its path (spec `claude-code.md` §1.1, §7.1): a
 /// project agent under `<project>/.claude/agents/` (at any depth), a user agent under
 /// `<home>/.claude/agents/`, or a plugin agent under `<plugin>/agents/` where
-/// `<plugin>/.claude-plugin/plugin.json` exists. Returns the directory that owns it (the project,
-/// the home directory, the plugin root). Only names ending in `.md` (lower case) are agents.
+/// `<plugin>/.claude-plugin/plugin.json` exists and does not list other agent files (see
+/// [`plugin_kind`], which also finds the agents a manifest lists elsewhere). Returns the
+/// directory that owns it (the project, the home directory, the plugin root). Only names ending
+/// in `.md` (lower case) are agents.
 pub fn claude_kind(path: &Path, home: Option<&Path>) -> Option<(claude::FileKind, PathBuf)> {
     let name = path.file_name()?.to_string_lossy();
     let stem = name.strip_suffix(".md")?.to_string();
@@ -429,21 +434,12 @@ pub fn claude_kind(path: &Path, home: Option<&Path>) -> Option<(claude::FileKind
             };
             return Some((claude::FileKind { source, stem }, owner));
         }
-        let manifest = parent.join(".claude-plugin").join("plugin.json");
-        if manifest.is_file() {
-            let plugin = plugin_name(&manifest).unwrap_or_else(|| {
-                parent
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default()
-            });
-            return Some((
-                claude::FileKind {
-                    source: Source::Plugin { plugin },
-                    stem,
-                },
-                parent.to_path_buf(),
-            ));
+        if parent.join(".claude-plugin").join("plugin.json").is_file() {
+            // A plugin's agent, if the plugin reads this folder (see `plugin_kind`).
+            return match plugin_kind(path) {
+                Some((Member::Agent(kind), root)) => Some((kind, root)),
+                _ => None,
+            };
         }
     }
     None
@@ -542,6 +538,7 @@ pub fn skill_kind(path: &Path) -> Option<(skill::SkillKind, PathBuf)> {
                 loaders,
                 misplaced: None,
                 family,
+                namespace: None,
             }
         } else {
             skill::SkillKind {
@@ -552,6 +549,7 @@ pub fn skill_kind(path: &Path) -> Option<(skill::SkillKind, PathBuf)> {
                 folder,
                 loaders: Vec::new(),
                 family,
+                namespace: None,
             }
         };
         return Some((kind, project));
@@ -588,20 +586,297 @@ pub fn command_kind(path: &Path) -> Option<(command::CommandKind, PathBuf)> {
         } else {
             rel.to_string()
         };
-        return Some((command::CommandKind { runtime, name }, config.parent()?.to_path_buf()));
+        return Some((
+            command::CommandKind {
+                runtime,
+                name,
+                plugin: false,
+            },
+            config.parent()?.to_path_buf(),
+        ));
     }
     None
 }
 
-/// The `name` of a plugin manifest.
-fn plugin_name(manifest: &Path) -> Option<String> {
-    let meta = fs::metadata(manifest).ok()?;
-    if meta.len() > 1 << 20 {
-        return None;
+/// A Claude Code plugin on disk: a directory with `.claude-plugin/plugin.json`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plugin {
+    pub root: PathBuf,
+    /// The manifest's `name` (the folder's name when it has none): the namespace of the
+    /// plugin's commands, agents and skills.
+    pub name: String,
+    /// Where its components are, as the manifest says.
+    pub layout: Layout,
+}
+
+impl Plugin {
+    /// The plugin whose root is `root`, if it has a manifest.
+    pub fn at(root: &Path) -> Option<Plugin> {
+        let manifest = root.join(".claude-plugin").join("plugin.json");
+        if !manifest.is_file() {
+            return None;
+        }
+        let text = fs::metadata(&manifest)
+            .ok()
+            .filter(|m| m.len() <= 1 << 20)
+            .and_then(|_| fs::read_to_string(&manifest).ok())
+            .unwrap_or_default();
+        let (_, _, file) = crate::analysis::claude::plugin::analyze(Manifest::Plugin, &text);
+        let name = file.name.filter(|n| !n.is_empty()).unwrap_or_else(|| {
+            root.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        Some(Plugin {
+            root: root.to_path_buf(),
+            name,
+            layout: file.layout,
+        })
     }
-    let text = fs::read_to_string(manifest).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    v.get("name")?.as_str().map(str::to_string)
+
+    /// The plugin `path` lies in: the nearest ancestor with a manifest.
+    pub fn of(path: &Path) -> Option<Plugin> {
+        path.ancestors().skip(1).find_map(Plugin::at)
+    }
+
+    /// Where its commands come from: the manifest's `commands`, else `commands/`.
+    fn command_sources(&self) -> Vec<CommandSource> {
+        self.layout
+            .commands
+            .clone()
+            .unwrap_or_else(|| vec![CommandSource::Path("commands".into())])
+    }
+
+    /// The folders its skills come from: `skills/` and the manifest's `skills`.
+    fn skill_dirs(&self) -> Vec<String> {
+        let mut dirs = vec!["skills".to_string()];
+        dirs.extend(self.layout.skills.iter().filter(|d| *d != "skills").cloned());
+        dirs
+    }
+}
+
+/// What a file is to the plugin it lies in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Member {
+    Agent(claude::FileKind),
+    /// A command file, named `plugin:sub:file`.
+    Command(command::CommandKind),
+    /// A `SKILL.md`, loaded by Claude Code only.
+    Skill(skill::SkillKind),
+}
+
+/// `a/./b/` as `a/b`, with `/` separators; `None` for a path that leaves its base (`..`).
+fn clean(rel: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in rel.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." => return None,
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// What `path` is to the plugin it lies in, as Claude Code 2.1.332 reads a plugin (found by
+/// running it with `--plugin-dir`):
+///
+/// - agents: `agents/**/*.md` (hidden folders too), named `plugin:sub:name` (the sub-folders
+///   join the namespace; `name` or the file name last); a manifest's `agents` replaces the
+///   folder with the files it lists (`plugin:name`);
+/// - commands: `commands/**/*.md`, named `plugin:sub:file` (a frontmatter `name` replaces the
+///   last part, see [`claude::plugin::listed`]); a folder holding `SKILL.md` there is a skill
+///   (its other files are not commands); a manifest's `commands` replaces the folder with the
+///   files and folders it lists, or with named commands;
+/// - skills: `skills/<name>/SKILL.md` (one level, hidden folders too) and, from each folder the
+///   manifest's `skills` lists, `<folder>/SKILL.md` or `<folder>/<name>/SKILL.md`.
+///
+/// With the plugin's root.
+pub fn plugin_kind(path: &Path) -> Option<(Member, PathBuf)> {
+    let plugin = Plugin::of(path)?;
+    let member = plugin_member(&plugin, path)?;
+    Some((member, plugin.root))
+}
+
+/// [`plugin_kind`] for a known plugin.
+pub fn plugin_member(plugin: &Plugin, path: &Path) -> Option<Member> {
+    use crate::analysis::Dialect;
+    let rel = path
+        .strip_prefix(&plugin.root)
+        .ok()?
+        .to_string_lossy()
+        .replace('\\', "/");
+    let file = path.file_name()?.to_string_lossy().into_owned();
+    let segments: Vec<&str> = rel.split('/').collect();
+    let ns = |parts: &[&str]| {
+        std::iter::once(plugin.name.as_str())
+            .chain(parts.iter().copied())
+            .collect::<Vec<_>>()
+            .join(":")
+    };
+    let skill = |folder: &str, prefix: &[&str]| {
+        Member::Skill(skill::SkillKind {
+            folder: folder.to_string(),
+            loaders: vec![Dialect::Claude],
+            misplaced: None,
+            family: Dialect::Claude,
+            namespace: Some(ns(prefix)),
+        })
+    };
+    // Agents.
+    if let Some(stem) = file.strip_suffix(".md") {
+        let agent = |prefix: &[&str]| {
+            Member::Agent(claude::FileKind {
+                source: Source::Plugin { plugin: ns(prefix) },
+                stem: stem.to_string(),
+            })
+        };
+        match &plugin.layout.agents {
+            Some(files) => {
+                if files.iter().any(|f| clean(f).as_deref() == Some(rel.as_str())) {
+                    return Some(agent(&[]));
+                }
+            }
+            None => {
+                if segments.len() >= 2 && segments[0] == "agents" {
+                    return Some(agent(&segments[1..segments.len() - 1]));
+                }
+            }
+        }
+    }
+    // Commands (and skills in a commands folder).
+    for source in plugin.command_sources() {
+        match source {
+            CommandSource::Named { name, source } => {
+                if clean(&source).as_deref() == Some(rel.as_str()) {
+                    return Some(Member::Command(command::CommandKind {
+                        runtime: Dialect::Claude,
+                        plugin: true,
+                        name: ns(&[&name]),
+                    }));
+                }
+            }
+            CommandSource::Path(p) => {
+                let Some(base) = clean(&p) else { continue };
+                let inner: Vec<&str> = if base.is_empty() {
+                    segments.clone()
+                } else if rel == base {
+                    // The source is this very file: named after it.
+                    vec![segments[segments.len() - 1]]
+                } else if let Some(rest) = rel.strip_prefix(&format!("{base}/")) {
+                    rest.split('/').collect()
+                } else {
+                    continue;
+                };
+                let base_dir = plugin.root.join(&base);
+                if file == "SKILL.md" {
+                    // A skill folder: the source itself, or a folder below it.
+                    let folder = if inner.len() >= 2 {
+                        inner[inner.len() - 2].to_string()
+                    } else {
+                        base.rsplit('/').next().unwrap_or_default().to_string()
+                    };
+                    let prefix = if inner.len() >= 2 {
+                        &inner[..inner.len() - 2]
+                    } else {
+                        &[][..]
+                    };
+                    return Some(skill(&folder, prefix));
+                }
+                let Some(stem) = file.strip_suffix(".md") else { continue };
+                // A file inside a skill folder is part of that skill, not a command.
+                let mut dir = base_dir.clone();
+                let mut in_skill = dir.join("SKILL.md").is_file() && rel != base;
+                for part in &inner[..inner.len() - 1] {
+                    dir = dir.join(part);
+                    in_skill |= dir.join("SKILL.md").is_file();
+                }
+                if in_skill {
+                    return None;
+                }
+                let mut parts: Vec<&str> = inner[..inner.len() - 1].to_vec();
+                parts.push(stem);
+                return Some(Member::Command(command::CommandKind {
+                    runtime: Dialect::Claude,
+                    plugin: true,
+                    name: ns(&parts),
+                }));
+            }
+        }
+    }
+    // Skills.
+    if file == "SKILL.md" {
+        let dir = &segments[..segments.len() - 1];
+        for base in plugin.skill_dirs() {
+            let Some(base) = clean(&base) else { continue };
+            let base_parts: Vec<&str> = if base.is_empty() {
+                Vec::new()
+            } else {
+                base.split('/').collect()
+            };
+            if dir == base_parts.as_slice() {
+                let folder = base_parts
+                    .last()
+                    .map(|s| s.to_string())
+                    .or_else(|| plugin.root.file_name().map(|n| n.to_string_lossy().into_owned()))
+                    .unwrap_or_default();
+                return Some(skill(&folder, &[]));
+            }
+            if dir.len() == base_parts.len() + 1 && dir.starts_with(&base_parts) {
+                return Some(skill(dir[dir.len() - 1], &[]));
+            }
+        }
+    }
+    None
+}
+
+/// Every file a plugin contributes, with what it is (see [`plugin_kind`]).
+pub fn plugin_files(plugin: &Plugin) -> Vec<(PathBuf, Member)> {
+    let root = &plugin.root;
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    let md = |_: &Path, name: &str| name.ends_with(".md");
+    match &plugin.layout.agents {
+        Some(files) => candidates.extend(files.iter().filter_map(|f| clean(f)).map(|f| root.join(f))),
+        None => walk_files(
+            &root.join("agents"),
+            (true, false),
+            &md,
+            0,
+            &mut candidates,
+            &mut HashSet::new(),
+        ),
+    }
+    for source in plugin.command_sources() {
+        let p = match source {
+            CommandSource::Named { source, .. } => source,
+            CommandSource::Path(p) => p,
+        };
+        let Some(p) = clean(&p) else { continue };
+        let target = root.join(&p);
+        if target.is_dir() {
+            walk_files(&target, (true, false), &md, 0, &mut candidates, &mut HashSet::new());
+        } else {
+            candidates.push(target);
+        }
+    }
+    for base in plugin.skill_dirs() {
+        let Some(base) = clean(&base) else { continue };
+        let dir = root.join(base);
+        candidates.push(dir.join("SKILL.md"));
+        if let Ok(read) = fs::read_dir(&dir) {
+            candidates.extend(read.flatten().map(|e| e.path().join("SKILL.md")));
+        }
+    }
+    candidates.sort();
+    candidates.dedup();
+    candidates
+        .into_iter()
+        .filter(|p| p.is_file())
+        .filter_map(|p| {
+            let member = plugin_member(plugin, &p)?;
+            Some((p, member))
+        })
+        .collect()
 }
 
 /// The Claude Code agent files of an agents directory: every `*.md` at any depth, hidden folders

@@ -97,6 +97,9 @@ pub enum Role {
     Command { dir: PathBuf },
     /// `agent-lsp.toml` or `.agent-lsp.toml`; `dir` holds it.
     ProjectFile { dir: PathBuf },
+    /// A Claude Code plugin manifest (`.claude-plugin/plugin.json` or `marketplace.json`);
+    /// `dir` is the plugin's (or marketplace's) root.
+    Manifest { dir: PathBuf },
 }
 
 /// One file read from disk (or given by an editor) and analysed.
@@ -333,8 +336,10 @@ impl Workspace {
         }
         self.substitute(id);
         self.check_links(id);
-        // A config with substitutions may read other files: always a new stamp.
-        let force = self.files[id].resolved.is_some();
+        self.check_manifest(id);
+        // A config with substitutions, a plugin manifest, may read other files: always a new
+        // stamp.
+        let force = self.files[id].resolved.is_some() || matches!(self.files[id].kind, FileKind::Manifest(_));
         self.restamp(id, force);
         if let Role::Zuno { dir, layer } = &self.files[id].role
             && !layer.is_global()
@@ -345,19 +350,21 @@ impl Workspace {
         id
     }
 
-    /// Read the `{file:...}` references of every config again (a referenced file was created,
-    /// changed or deleted); returns the configs that have any.
+    /// Read the `{file:...}` references of every config again, and check the paths of every
+    /// plugin manifest again (a referenced file was created, changed or deleted); returns the
+    /// files that have any.
     pub fn refresh_file_references(&mut self) -> Vec<usize> {
         let ids: Vec<usize> = (0..self.files.len())
             .filter(|&i| {
                 let f = &self.files[i];
-                f.live && f.kind.is_config() && f.text.contains("{file:")
+                f.live && (f.kind.is_config() && f.text.contains("{file:") || matches!(f.kind, FileKind::Manifest(_)))
             })
             .collect();
         for &id in &ids {
             let f = &mut self.files[id];
             f.analysis = analysis::analyze(&f.kind, &f.text);
             self.substitute(id);
+            self.check_manifest(id);
             self.restamp(id, true);
         }
         ids
@@ -441,7 +448,8 @@ impl Workspace {
         f.in_scope = true;
         self.substitute(id);
         self.check_links(id);
-        let force = self.files[id].resolved.is_some();
+        self.check_manifest(id);
+        let force = self.files[id].resolved.is_some() || matches!(self.files[id].kind, FileKind::Manifest(_));
         self.restamp(id, force);
     }
 
@@ -618,6 +626,9 @@ impl Workspace {
             };
             return Some((OcKind::Config.into(), role));
         }
+        if let Some(role) = plugin_role(path) {
+            return role;
+        }
         if let Some((kind, dir)) = discover::claude_kind(path, self.options.home.as_deref()) {
             return Some((kind.into(), Role::Claude { dir }));
         }
@@ -647,6 +658,7 @@ impl Workspace {
                 let rel = path.strip_prefix(anc).ok()?.to_string_lossy().replace('\\', "/");
                 let name = rel.strip_suffix(".md").unwrap_or(&rel).to_string();
                 let kind = crate::analysis::command::CommandKind {
+                    plugin: false,
                     runtime: crate::analysis::Dialect::OpenCode,
                     name,
                 };
@@ -774,6 +786,187 @@ impl Workspace {
         ids
     }
 
+    /// Load (or re-read) what the Claude Code plugin at `root` contributes, as its manifest on
+    /// disk says; files of it already loaded whose kind changed (the plugin was renamed, a
+    /// custom path added or dropped) are re-analysed, and those it no longer contributes
+    /// removed. Returns the ids added or changed.
+    pub fn load_plugin(&mut self, root: &Path) -> Vec<usize> {
+        let mut touched = Vec::new();
+        let Some(plugin) = discover::Plugin::at(root) else {
+            return touched;
+        };
+        let members = discover::plugin_files(&plugin);
+        // Files of the plugin already loaded: their kind as the manifest now says.
+        let loaded: Vec<usize> = (0..self.files.len())
+            .filter(|&i| {
+                let f = &self.files[i];
+                f.live
+                    && f.path.starts_with(root)
+                    && matches!(
+                        f.role,
+                        Role::Claude { ref dir } | Role::Command { ref dir } | Role::Skill { ref dir } if dir == root
+                    )
+            })
+            .collect();
+        for id in loaded {
+            let path = self.files[id].path.clone();
+            match self.role_of(&path) {
+                Some((kind, role)) if kind != self.files[id].kind || role != self.files[id].role => {
+                    let text = std::mem::take(&mut self.files[id].text);
+                    let in_scope = self.files[id].in_scope;
+                    touched.push(self.upsert(&path, kind, role, text, in_scope));
+                }
+                Some(_) => {}
+                None => touched.extend(self.remove(&path)),
+            }
+        }
+        let items: Vec<(PathBuf, FileKind, Role, bool)> = members
+            .into_iter()
+            .filter(|(p, _)| self.id(p).is_none())
+            .map(|(p, member)| {
+                let in_scope = self.in_roots(&p);
+                let dir = plugin.root.clone();
+                let (kind, role) = match member {
+                    discover::Member::Agent(k) => (k.into(), Role::Claude { dir }),
+                    discover::Member::Command(k) => (FileKind::Command(k), Role::Command { dir }),
+                    discover::Member::Skill(k) => (FileKind::Skill(k), Role::Skill { dir }),
+                };
+                (p, kind, role, in_scope)
+            })
+            .collect();
+        let paths: Vec<PathBuf> = items.iter().map(|(p, ..)| p.clone()).collect();
+        self.read_and_add_all(items);
+        touched.extend(paths.iter().filter_map(|p| self.id(p)));
+        touched
+    }
+
+    /// The checks of a plugin manifest that read the disk: every component path it declares
+    /// exists (and is what its field wants); a custom `agents` or `commands` leaves the
+    /// default folder's files out; a marketplace's local plugin sources exist.
+    fn check_manifest(&mut self, id: usize) {
+        use crate::analysis::claude::plugin::{Manifest, Want};
+        use crate::analysis::{Effect, Severity};
+        let f = &self.files[id];
+        let (FileKind::Manifest(kind), Some(m), Some(root)) =
+            (&f.kind, &f.analysis.manifest, f.path.parent().and_then(Path::parent))
+        else {
+            return;
+        };
+        let error = |span: Span, message: String, effect: Effect| {
+            Diagnostic::new(Code::InvalidValue, span, message)
+                .with_severity(Severity::Error)
+                .with_effect(effect)
+        };
+        let mut out = Vec::new();
+        match kind {
+            Manifest::Plugin => {
+                for p in &m.paths {
+                    let target = root.join(p.path.trim_start_matches("./"));
+                    let problem = match fs::metadata(&target) {
+                        Err(_) => Some(format!(
+                            "`{}` does not exist in the plugin: `claude plugin validate` rejects the manifest, and Claude Code loads the plugin without it",
+                            p.path
+                        )),
+                        Ok(meta) if p.want == Want::Dir && !meta.is_dir() => Some(format!(
+                            "`{}` is a file: `{}` lists folders that hold `SKILL.md` (here `./{}`); Claude Code skips it",
+                            p.path,
+                            p.field,
+                            Path::new(p.path.trim_start_matches("./"))
+                                .parent()
+                                .map(|d| d.to_string_lossy().into_owned())
+                                .unwrap_or_default()
+                        )),
+                        Ok(meta) if p.want == Want::File && meta.is_dir() => Some(format!(
+                            "`{}` is a folder: `{}` lists files; Claude Code skips it",
+                            p.path, p.field
+                        )),
+                        Ok(_) => None,
+                    };
+                    if let Some(message) = problem {
+                        out.push(error(p.span, message, Effect::ValueIgnored));
+                    }
+                }
+                // `agents` and `commands` replace their default folder.
+                let root_map = f.analysis.parsed.root.as_ref().and_then(|r| r.as_map());
+                for (field, set) in [
+                    ("agents", m.layout.agents.is_some()),
+                    ("commands", m.layout.commands.is_some()),
+                ] {
+                    let Some(entry) = root_map.and_then(|r| r.get(field)).filter(|_| set) else {
+                        continue;
+                    };
+                    // As the text says (an editor's buffer may differ from the disk).
+                    let plugin = discover::Plugin {
+                        root: root.to_path_buf(),
+                        name: m.name.clone().unwrap_or_default(),
+                        layout: m.layout.clone(),
+                    };
+                    let listed: std::collections::HashSet<PathBuf> =
+                        discover::plugin_files(&plugin).into_iter().map(|(p, _)| p).collect();
+                    // What the default folder would give without the field.
+                    let mut default = plugin.clone();
+                    if field == "agents" {
+                        default.layout.agents = None;
+                    } else {
+                        default.layout.commands = None;
+                    }
+                    let folder = root.join(field);
+                    let mut left_out: Vec<PathBuf> = discover::plugin_files(&default)
+                        .into_iter()
+                        .map(|(p, _)| p)
+                        .filter(|p| p.starts_with(&folder) && !listed.contains(p))
+                        .collect();
+                    if left_out.is_empty() {
+                        continue;
+                    }
+                    left_out.sort();
+                    let first = left_out[0]
+                        .strip_prefix(root)
+                        .map(|r| r.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    out.push(
+                        Diagnostic::new(
+                            Code::InvalidValue,
+                            entry.key.span,
+                            format!(
+                                "setting `{field}` replaces the plugin's `{field}/` folder: Claude Code does not load the {} file{} there that `{field}` leaves out (`{first}`{})",
+                                left_out.len(),
+                                if left_out.len() == 1 { "" } else { "s" },
+                                if left_out.len() > 1 { ", ..." } else { "" }
+                            ),
+                        )
+                        .with_severity(Severity::Warning)
+                        // Not `file-ignored`: on a manifest, that effect means the plugin does
+                        // not load.
+                        .with_effect(Effect::ValueIgnored),
+                    );
+                }
+            }
+            Manifest::Marketplace => {
+                for (name, source) in &m.entries {
+                    let Some((p, span)) = source else { continue };
+                    if !root.join(p).is_dir() {
+                        out.push(error(
+                            *span,
+                            format!(
+                                "`{p}` is no folder of this marketplace: Claude Code cannot install `{name}` (\"Source path does not exist\"); `claude plugin validate` does not check it"
+                            ),
+                            Effect::FailsWhenUsed,
+                        ));
+                    }
+                }
+            }
+        }
+        if out.is_empty() {
+            return;
+        }
+        let f = &mut self.files[id];
+        f.analysis.diagnostics.extend(out);
+        f.analysis
+            .diagnostics
+            .sort_by_key(|d| (d.span.start, d.span.end, d.code));
+    }
+
     fn load_markdown_of(&mut self, dir: &Path) {
         let in_scope = self.in_roots(dir);
         let items = discover::markdown_agents(dir)
@@ -838,6 +1031,15 @@ impl Workspace {
         for c in &found.configs {
             if let Some((kind, role)) = self.role_of(c) {
                 self.read_and_add(c, kind, role, true);
+            }
+        }
+        // Claude Code plugins: everything each one contributes, custom paths included.
+        for c in &found.configs {
+            if crate::analysis::claude::plugin::Manifest::of_path(c)
+                == Some(crate::analysis::claude::plugin::Manifest::Plugin)
+                && let Some(plugin_root) = c.parent().and_then(Path::parent)
+            {
+                self.load_plugin(plugin_root);
             }
         }
         for d in &found.config_dirs {
@@ -978,7 +1180,8 @@ impl Workspace {
                 | Role::Zuno { .. }
                 | Role::Skill { .. }
                 | Role::Command { .. }
-                | Role::ProjectFile { .. } => {}
+                | Role::ProjectFile { .. }
+                | Role::Manifest { .. } => {}
             }
         }
         projects.sort();
@@ -1168,7 +1371,8 @@ impl Workspace {
             | Role::Zuno { .. }
             | Role::Skill { .. }
             | Role::Command { .. }
-            | Role::ProjectFile { .. } => None,
+            | Role::ProjectFile { .. }
+            | Role::Manifest { .. } => None,
         }
     }
 
@@ -1332,7 +1536,8 @@ impl Workspace {
             let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, &f.analysis.skill) else {
                 continue;
             };
-            if kind.loaders.is_empty() {
+            // A plugin lists two skills of one name both (`/plugin:name` twice): not this check.
+            if kind.loaders.is_empty() || kind.namespace.is_some() {
                 continue;
             }
             if let Some(name) = &decl.name {
@@ -1734,8 +1939,52 @@ fn key(path: &Path) -> PathBuf {
     fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// What a file is to a Claude Code plugin: a manifest, or a file the plugin contributes (an
+/// agent, a command, a skill; see [`discover::plugin_kind`]). `Some(None)`: a `SKILL.md` inside a
+/// plugin that the plugin does not load and no other runtime would (not a misplaced skill of a
+/// project: the plugin's own rules decide). `None`: not a plugin's file.
+fn plugin_role(path: &Path) -> Option<Option<(FileKind, Role)>> {
+    use crate::analysis::claude::plugin::Manifest;
+    if let Some(m) = Manifest::of_path(path) {
+        let dir = path.parent()?.parent()?.to_path_buf();
+        return Some(Some((FileKind::Manifest(m), Role::Manifest { dir })));
+    }
+    let name = path.file_name()?.to_string_lossy();
+    if !name.ends_with(".md") {
+        return None;
+    }
+    // The runtimes' own folders hold no plugin's files: no search for a manifest above them (a
+    // large `.claude/agents/` costs a stat per ancestor and file otherwise).
+    let in_config_folder = path.ancestors().skip(1).any(|a| {
+        let parent = a.parent().and_then(Path::file_name);
+        matches!(a.file_name().and_then(|n| n.to_str()), Some(".opencode" | ".zuno"))
+            || (parent.is_some_and(|p| p == ".claude")
+                && matches!(
+                    a.file_name().and_then(|n| n.to_str()),
+                    Some("agents" | "commands" | "skills")
+                ))
+    });
+    if in_config_folder {
+        return None;
+    }
+    let plugin = discover::Plugin::of(path)?;
+    match discover::plugin_member(&plugin, path) {
+        Some(discover::Member::Agent(k)) => Some(Some((k.into(), Role::Claude { dir: plugin.root }))),
+        Some(discover::Member::Command(k)) => Some(Some((FileKind::Command(k), Role::Command { dir: plugin.root }))),
+        Some(discover::Member::Skill(k)) => Some(Some((FileKind::Skill(k), Role::Skill { dir: plugin.root }))),
+        None if name == "SKILL.md" => match discover::skill_kind(path) {
+            Some((k, dir)) if k.misplaced.is_none() => Some(Some((FileKind::Skill(k), Role::Skill { dir }))),
+            _ => Some(None),
+        },
+        None => None,
+    }
+}
+
 /// A file named explicitly that is not in an opencode location: analysed on its own.
 fn explicit_role(path: &Path) -> Option<(FileKind, Role)> {
+    if let Some(role) = plugin_role(path) {
+        return role;
+    }
     if let Some((kind, project)) = discover::claude_kind(path, None) {
         return Some((kind.into(), Role::Claude { dir: project }));
     }
@@ -2154,6 +2403,192 @@ P
             ]
         );
         assert_eq!(env.worktree.as_deref(), Some(canon.to_str().unwrap()));
+    }
+
+    /// Every file of a plugin, as `(relative path, kind)` with the name Claude Code gives it.
+    fn plugin_view(ws: &Workspace, root: &Path) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = ws
+            .files
+            .iter()
+            .filter(|f| f.live)
+            .filter_map(|f| {
+                let rel = f.path.strip_prefix(root).ok()?.to_string_lossy().replace('\\', "/");
+                let what = match &f.kind {
+                    FileKind::Claude(k) => match &k.source {
+                        claude::Source::Plugin { plugin } => format!("agent {plugin}:{}", k.stem),
+                        _ => return None,
+                    },
+                    FileKind::Command(k) => format!("command {}", k.name),
+                    FileKind::Skill(k) => format!("skill {}:{}", k.namespace.as_deref().unwrap_or("-"), k.folder),
+                    FileKind::Manifest(m) => format!("manifest {}", m.file_name()),
+                    _ => return None,
+                };
+                Some((rel, what))
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_plugin_is_read_whole() {
+        let t = tempfile::tempdir().unwrap();
+        let root = &fs::canonicalize(t.path()).unwrap();
+        let p = root.join("plugins/tools");
+        let manifest = r#"{"name": "tools", "version": "1.0.0", "description": "d", "author": {"name": "a"}}"#;
+        write(&p, ".claude-plugin/plugin.json", manifest);
+        let md = "---\ndescription: d\n---\nBody\n";
+        for f in [
+            "agents/a.md",
+            "agents/sub/b.md",
+            "commands/c.md",
+            "commands/sub/d.md",
+            "commands/sk/SKILL.md",
+            "commands/sk/ref.md",
+            "skills/s/SKILL.md",
+            "skills/s/deep/SKILL.md",
+            "skills/s/notes.md",
+            "SKILL.md",
+            "extra/x.md",
+        ] {
+            write(&p, f, md);
+        }
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let want = [
+            (".claude-plugin/plugin.json", "manifest plugin.json"),
+            ("agents/a.md", "agent tools:a"),
+            ("agents/sub/b.md", "agent tools:sub:b"),
+            ("commands/c.md", "command tools:c"),
+            ("commands/sk/SKILL.md", "skill tools:sk"),
+            ("commands/sub/d.md", "command tools:sub:d"),
+            ("skills/s/SKILL.md", "skill tools:s"),
+        ];
+        let want: Vec<(String, String)> = want.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        assert_eq!(plugin_view(&ws, &p), want);
+        // A plugin's skill folder is not a misplaced skill, and nothing is reported.
+        assert_eq!(codes(&ws), []);
+        // A plugin's repository may hold a project of its own: its `.claude/` is the project's.
+        write(
+            &p,
+            ".claude/agents/dev.md",
+            "---\nname: dev\ndescription: d\n---\nBody\n",
+        );
+        write(
+            &p,
+            ".claude/skills/dev/SKILL.md",
+            "---\nname: dev\ndescription: d\n---\nBody\n",
+        );
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let kind = |rel: &str| ws.files[ws.id(&p.join(rel)).unwrap()].kind.clone();
+        assert_eq!(
+            kind(".claude/agents/dev.md"),
+            FileKind::Claude(claude::FileKind::project("dev"))
+        );
+        match kind(".claude/skills/dev/SKILL.md") {
+            FileKind::Skill(k) => assert_eq!((k.namespace, k.loaders.len()), (None, 2)),
+            other => panic!("{other:?}"),
+        }
+        fs::remove_dir_all(p.join(".claude")).unwrap();
+        // Custom paths: `agents` and `commands` replace their folder, `skills` adds one; paths
+        // that do not exist, and the default files left out, are reported on the manifest.
+        write(
+            &p,
+            ".claude-plugin/plugin.json",
+            r#"{"name": "tools", "version": "1.0.0", "description": "d", "author": {"name": "a"},
+                "agents": ["./extra/x.md", "./gone.md"], "commands": "./commands/sub", "skills": ["./commands", "./nope"]}"#,
+        );
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let want = [
+            (".claude-plugin/plugin.json", "manifest plugin.json"),
+            ("commands/sk/SKILL.md", "skill tools:sk"),
+            ("commands/sub/d.md", "command tools:d"),
+            ("extra/x.md", "agent tools:x"),
+            ("skills/s/SKILL.md", "skill tools:s"),
+        ];
+        let want: Vec<(String, String)> = want.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        assert_eq!(plugin_view(&ws, &p), want);
+        let id = ws.id(&p.join(".claude-plugin/plugin.json")).unwrap();
+        let f = &ws.files[id];
+        let found: Vec<(&str, &str, String)> = ws
+            .diagnostics()
+            .iter()
+            .filter(|(i, _)| *i == id)
+            .map(|(_, d)| (d.code.as_str(), d.span.text(&f.text), d.message.clone()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "invalid-value",
+                    "\"agents\"",
+                    "setting `agents` replaces the plugin's `agents/` folder: Claude Code does not load the 2 files there that `agents` leaves out (`agents/a.md`, ...)".to_string()
+                ),
+                (
+                    "invalid-value",
+                    "\"./gone.md\"",
+                    "`./gone.md` does not exist in the plugin: `claude plugin validate` rejects the manifest, and Claude Code loads the plugin without it".to_string()
+                ),
+                (
+                    "invalid-value",
+                    "\"commands\"",
+                    "setting `commands` replaces the plugin's `commands/` folder: Claude Code does not load the 1 file there that `commands` leaves out (`commands/c.md`)".to_string()
+                ),
+                (
+                    "invalid-value",
+                    "\"./nope\"",
+                    "`./nope` does not exist in the plugin: `claude plugin validate` rejects the manifest, and Claude Code loads the plugin without it".to_string()
+                ),
+            ]
+        );
+        // The language server follows a manifest changed on disk: the plugin renamed, the
+        // custom paths dropped.
+        let mut ws = ws;
+        write(
+            &p,
+            ".claude-plugin/plugin.json",
+            &manifest.replace("\"tools\"", "\"kit\""),
+        );
+        let (kind, role) = ws.role_of(&p.join(".claude-plugin/plugin.json")).unwrap();
+        ws.upsert(
+            &p.join(".claude-plugin/plugin.json"),
+            kind,
+            role,
+            fs::read_to_string(p.join(".claude-plugin/plugin.json")).unwrap(),
+            true,
+        );
+        ws.load_plugin(&p);
+        let want = [
+            (".claude-plugin/plugin.json", "manifest plugin.json"),
+            ("agents/a.md", "agent kit:a"),
+            ("agents/sub/b.md", "agent kit:sub:b"),
+            ("commands/c.md", "command kit:c"),
+            ("commands/sk/SKILL.md", "skill kit:sk"),
+            ("commands/sub/d.md", "command kit:sub:d"),
+            ("skills/s/SKILL.md", "skill kit:s"),
+        ];
+        let want: Vec<(String, String)> = want.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        assert_eq!(plugin_view(&ws, &p), want);
+        // A marketplace whose local source is no folder.
+        write(
+            root,
+            ".claude-plugin/marketplace.json",
+            r#"{"name": "m", "description": "d", "owner": {"name": "o"}, "plugins": [{"name": "tools", "source": "./plugins/tools"}, {"name": "gone", "source": "./plugins/gone"}]}"#,
+        );
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let id = ws.id(&root.join(".claude-plugin/marketplace.json")).unwrap();
+        let d: Vec<(&str, String)> = ws
+            .diagnostics()
+            .iter()
+            .filter(|(i, _)| *i == id)
+            .map(|(_, d)| (d.span.text(&ws.files[id].text), d.message.clone()))
+            .collect();
+        assert_eq!(
+            d,
+            [(
+                "\"./plugins/gone\"",
+                "`plugins/gone` is no folder of this marketplace: Claude Code cannot install `gone` (\"Source path does not exist\"); `claude plugin validate` does not check it".to_string()
+            )]
+        );
     }
 
     #[test]

@@ -32,12 +32,14 @@ checked = [
     ".claude/commands/c.md", ".claude/skills/tdd/SKILL.md", ".opencode/skills/tdd/SKILL.md",
     ".opencode/tdd/SKILL.md", ".agents/skills/x/SKILL.md", ".zuno/skill/x/SKILL.md", ".zuno/agents/a.md",
     ".zuno/mode/m.md", ".zuno/commands/c.md", "pkg/.claude/agents/a.md", "agent-lsp.toml",
-    "pkg/.agent-lsp.toml",
+    "pkg/.agent-lsp.toml", ".claude-plugin/plugin.json", "plugins/p/.claude-plugin/plugin.json",
+    ".claude-plugin/marketplace.json",
 ]
 not_checked = [
     "README.md", "docs/agents/a.md", "opencode.json.bak", "myopencode.json", ".claude/command/c.md",
     ".opencode/agents/a.txt", "SKILL.md", "skills/x/SKILL.md", ".opencode/modes/a/b.md",
     ".claude/settings.json", "package.json", "my-agent-lsp.toml", "agent-lsp.toml.bak",
+    "plugin.json", ".claude-plugin/other.json",
 ]
 wrong = [p for p in checked if not files.search(p)] + [p for p in not_checked if files.search(p)]
 if wrong:

@@ -108,6 +108,8 @@ pub fn check(kind: &FileKind, text: &str, reading: &Reading) -> (Vec<Diagnostic>
         && agent.description.is_none()
         && agent.loaded()
     {
+        // The plugin's own name (the namespace also holds the agent's sub-folders).
+        let plugin = plugin.split(':').next().unwrap_or(plugin);
         agent.description = Some(format!("Agent from {plugin} plugin"));
     }
     (cx.out, agent)
@@ -279,7 +281,8 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
         Some((v, key_span)) => match &v.value {
             Value::Null | Value::Bool(false) => {
                 if plugin {
-                    agent.name = Some(cx.kind.stem.clone());
+                    // `false` is a name to a plugin (`String(false)`); null is none.
+                    agent.name = Some(super::plugin::js_string(v).unwrap_or_else(|| cx.kind.stem.clone()));
                 } else {
                     no_name(cx, key_span.cover(v.span), &mut agent);
                     return agent;
@@ -322,7 +325,14 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
                 }
             }
             Value::Unknown => return agent,
-            _ if plugin => agent.name = Some(cx.kind.stem.clone()),
+            // A plugin agent's name is `String(name)` (`[a, b]` is `a,b`), the file name when empty.
+            _ if plugin => {
+                agent.name = Some(
+                    super::plugin::js_string(v)
+                        .filter(|n| !n.is_empty())
+                        .unwrap_or_else(|| cx.kind.stem.clone()),
+                )
+            }
             _ => {
                 let t = v.type_name();
                 cx.skipped(
@@ -361,7 +371,14 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
     match desc.map(|e| &e.value) {
         Some(Node {
             value: Value::Str(s), ..
-        }) if !s.is_empty() => agent.description = Some(s.replace("\\n", "\n")),
+        }) if !s.is_empty() => {
+            // A plugin agent's description is trimmed, and a written `\n` stays as written.
+            agent.description = Some(if plugin {
+                s.trim().to_string()
+            } else {
+                s.replace("\\n", "\n")
+            })
+        }
         Some(Node {
             value: Value::Unknown, ..
         }) => {}
@@ -1157,7 +1174,7 @@ fn mcp_servers(cx: &mut Ctx, agent: &mut Agent, v: &Node) {
     });
 }
 
-const HOOK_TYPES: &[&str] = &["command", "http", "mcp_tool", "prompt", "agent"];
+pub(crate) const HOOK_TYPES: &[&str] = &["command", "http", "mcp_tool", "prompt", "agent"];
 
 /// Hook events (spec §6.1).
 pub const HOOK_EVENTS: &[&str] = &[
@@ -1748,6 +1765,26 @@ mod tests {
         }
         let (_, a, _) = analyze(&p, "---\nname: a\ndescription: 42\n---\n");
         assert_eq!(a.description.as_deref(), Some("42"));
+        // Names and descriptions as Claude Code 2.1.332 lists them (run with `--plugin-dir`): a
+        // name is `String(name)`, empty or null gives the file name; a description is trimmed
+        // and a written `\n` kept.
+        for (name, want) in [
+            ("5", "5"),
+            ("false", "false"),
+            ("0", "0"),
+            ("[a, b]", "a,b"),
+            ("{x: 1}", "[object Object]"),
+            ("null", "file-name"),
+            ("\"\"", "file-name"),
+            ("[]", "file-name"),
+        ] {
+            let (_, a, _) = analyze(&p, &format!("---\nname: {name}\ndescription: d\n---\n"));
+            assert_eq!(a.name.as_deref(), Some(want), "{name}");
+        }
+        let (_, a, _) = analyze(&p, "---\nname: a\ndescription: |\n  one\\n\n  two\n---\n");
+        assert_eq!(a.description.as_deref(), Some("one\\n\ntwo"));
+        let (_, a, _) = analyze(&FileKind::project("x"), "---\nname: a\ndescription: one\\ntwo\n---\n");
+        assert_eq!(a.description.as_deref(), Some("one\ntwo"));
     }
 
     #[test]

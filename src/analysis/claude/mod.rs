@@ -15,10 +15,13 @@
 //! - [`complete`]: completion in a Claude agent's frontmatter.
 //! - [`prompt`]: commands and skills as Claude Code shows them (description, argument hint) and
 //!   expands them (`$ARGUMENTS`, `$0`, `$name`), and the relative links of a body.
+//! - [`plugin`]: the plugin manifests (`plugin.json`, `marketplace.json`) and how a plugin's
+//!   commands and skills are listed.
 
 pub mod agent;
 pub mod card;
 pub mod complete;
+pub mod plugin;
 pub mod project;
 pub mod prompt;
 pub mod read;
@@ -36,7 +39,9 @@ pub enum Source {
     Project,
     /// `~/.claude/agents/`.
     User,
-    /// `agents/` of a plugin (a directory with `.claude-plugin/plugin.json`).
+    /// An agent of a plugin (a directory with `.claude-plugin/plugin.json`). `plugin` is the
+    /// namespace of its name: the plugin's name, then the agent's sub-folders below `agents/`
+    /// (`tools:review` for `agents/review/security.md`), joined by `:` as Claude Code joins them.
     Plugin { plugin: String },
 }
 
@@ -54,8 +59,8 @@ impl Source {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileKind {
     pub source: Source,
-    /// The file name without `.md` (a plugin agent without `name` is named after it), and for
-    /// plugin agents the sub-folders (`review/security`).
+    /// The file name without `.md` (a plugin agent without `name` is named after it; its
+    /// sub-folders are in the namespace, see [`Source::Plugin`]).
     pub stem: String,
 }
 
