@@ -37,19 +37,9 @@ impl ClaudeFile<'_> {
     pub fn registered(&self) -> Option<String> {
         let name = self.agent.name.as_ref().filter(|_| self.agent.loaded())?;
         Some(match &self.kind.source {
-            Source::Plugin { plugin } => {
-                let folders: Vec<String> = self
-                    .path
-                    .strip_prefix(self.owner.join("agents"))
-                    .ok()
-                    .and_then(Path::parent)
-                    .map(|p| p.iter().map(|c| c.to_string_lossy().into_owned()).collect())
-                    .unwrap_or_default();
-                let mut parts = vec![plugin.clone()];
-                parts.extend(folders);
-                parts.push(name.clone());
-                parts.join(":")
-            }
+            // The plugin's name with the sub-folders below `agents/` (`pk:review`), as
+            // discovery namespaces it.
+            Source::Plugin { plugin } => format!("{plugin}:{name}"),
             _ => name.clone(),
         })
     }
@@ -419,36 +409,42 @@ mod tests {
         assert_eq!(active, [0]);
     }
 
-    /// A plugin agent is namespaced by its plugin and the folders between `agents/` and the
-    /// file: `pk:review:security`.
+    /// A plugin agent is registered under the namespace discovery gives it (the plugin and the
+    /// folders between `agents/` and the file, `pk:review`) and its name: `pk:review:security`.
+    /// The folders are counted once (they once were twice, by discovery and here).
     #[test]
-    fn plugin_agents_are_namespaced_by_their_folders() {
-        let named = agent("---\nname: named\ndescription: d\n---\n");
-        let kind = FileKind {
-            source: Source::Plugin { plugin: "pk".into() },
+    fn plugin_agents_are_registered_under_their_namespace() {
+        let in_sub = FileKind {
+            source: Source::Plugin {
+                plugin: "pk:review".into(),
+            },
             stem: "security".into(),
         };
-        let nameless = analyze(&kind, "---\ndescription: d\n---\n").1;
+        let top = FileKind {
+            source: Source::Plugin { plugin: "pk".into() },
+            stem: "x".into(),
+        };
+        let nameless = analyze(&in_sub, "---\ndescription: d\n---\n").1;
+        let named = agent("---\nname: named\ndescription: d\n---\n");
         let root = Path::new("/w/plugins/pk");
-        let f = |path: &'static str, agent| ClaudeFile {
+        let f = |path: &'static str, kind, agent| ClaudeFile {
             file: 0,
             path: Path::new(path),
-            kind: &kind,
+            kind,
             owner: root,
             agent,
         };
+        let name = |c: ClaudeFile| c.registered();
         assert_eq!(
-            f("/w/plugins/pk/agents/review/security.md", &nameless)
-                .registered()
-                .as_deref(),
+            name(f("/w/plugins/pk/agents/review/security.md", &in_sub, &nameless)).as_deref(),
             Some("pk:review:security")
         );
         assert_eq!(
-            f("/w/plugins/pk/agents/a/b/x.md", &named).registered().as_deref(),
-            Some("pk:a:b:named")
+            name(f("/w/plugins/pk/agents/review/security.md", &in_sub, &named)).as_deref(),
+            Some("pk:review:named")
         );
         assert_eq!(
-            f("/w/plugins/pk/agents/x.md", &named).registered().as_deref(),
+            name(f("/w/plugins/pk/agents/x.md", &top, &named)).as_deref(),
             Some("pk:named")
         );
     }

@@ -1,0 +1,205 @@
+//! The README's commands and outputs stay true.
+//!
+//! - Every ```` ```console ```` block is a transcript: lines starting with `$ agent-lsp ` are run
+//!   (the built binary, from the repository root, no colour, no user configuration) and must
+//!   print exactly the lines that follow, up to the next `$` line or the block's end; `# exit N`
+//!   right after the output states the exit status.
+//! - Every `agent-lsp ...` command line in a ```` ```sh ```` block names a subcommand that exists
+//!   and only options its `--help` lists.
+
+use std::path::Path;
+use std::process::Command;
+
+const README: &str = include_str!("../README.md");
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The fenced blocks of a Markdown text: (info string, body).
+fn blocks(md: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut open: Option<(String, String, usize)> = None;
+    for line in md.lines() {
+        let trimmed = line.trim_start();
+        let fence = trimmed.chars().take_while(|c| *c == '`').count();
+        match &mut open {
+            None if fence >= 3 => open = Some((trimmed[fence..].trim().to_string(), String::new(), fence)),
+            Some((info, body, n)) if fence >= *n && trimmed[fence..].trim().is_empty() => {
+                out.push((std::mem::take(info), std::mem::take(body)));
+                open = None;
+            }
+            Some((_, body, _)) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// Split a command line into words: spaces separate, single and double quotes group.
+fn words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    let mut any = false;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                any = true;
+            }
+            (None, ' ') => {
+                if any || !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            (None, c) => word.push(c),
+        }
+    }
+    if any || !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+fn run(args: &[String]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_agent-lsp"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .env("HOME", "/nonexistent/agent-lsp-readme-home")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("OPENCODE_CONFIG")
+        .env_remove("OPENCODE_CONFIG_DIR")
+        .output()
+        .expect("run agent-lsp");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn console_transcripts_are_what_the_binary_prints() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for (info, body) in blocks(README) {
+        if info != "console" {
+            continue;
+        }
+        let lines: Vec<&str> = body.lines().collect();
+        let mut i = 0;
+        while i < lines.len() {
+            let Some(cmd) = lines[i].strip_prefix("$ ") else {
+                i += 1;
+                continue;
+            };
+            let mut expected = Vec::new();
+            let mut status = None;
+            i += 1;
+            while i < lines.len() && !lines[i].starts_with("$ ") {
+                match lines[i].strip_prefix("# exit ") {
+                    Some(n) => status = n.trim().parse::<i32>().ok(),
+                    None => expected.push(lines[i]),
+                }
+                i += 1;
+            }
+            let argv = words(cmd);
+            assert_eq!(argv.first().map(String::as_str), Some("agent-lsp"), "{cmd}");
+            let (code, stdout) = run(&argv[1..]);
+            let got: Vec<&str> = stdout.lines().map(str::trim_end).collect();
+            let want: Vec<&str> = expected.iter().map(|l| l.trim_end()).collect();
+            if got != want {
+                failures.push(format!(
+                    "$ {cmd}\n--- README\n{}\n--- agent-lsp\n{}",
+                    want.join("\n"),
+                    got.join("\n")
+                ));
+            }
+            if let Some(s) = status
+                && s != code
+            {
+                failures.push(format!("$ {cmd}: exit {code}, the README says {s}"));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "the README shows only {checked} transcripts");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn sh_commands_use_options_that_exist() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for (info, body) in blocks(README) {
+        if info != "sh" {
+            continue;
+        }
+        for line in body.lines() {
+            let line = line.trim();
+            let Some(rest) = line.strip_prefix("agent-lsp ") else {
+                continue;
+            };
+            let argv = words(rest);
+            let Some(sub) = argv.first() else { continue };
+            let (code, help) = run(&[sub.clone(), "--help".into()]);
+            if code != 0 {
+                failures.push(format!("{line}: `agent-lsp {sub}` is no command"));
+                continue;
+            }
+            for opt in argv.iter().filter(|w| w.starts_with("--")) {
+                let name = opt.split('=').next().unwrap_or(opt);
+                if !help.contains(&format!("{name} ")) && !help.contains(&format!("{name}\n")) {
+                    failures.push(format!("{line}: `agent-lsp {sub}` has no option {name}"));
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "the README shows only {checked} agent-lsp commands");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_two_commands_of_the_quick_start_are_what_ci_runs() {
+    let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
+    for command in ["cargo run --release -- check test-workspace --no-global", "cargo test"] {
+        assert!(
+            README.contains(&format!("\n{command}\n")),
+            "the README shows `{command}`"
+        );
+    }
+    assert!(
+        ci.lines().any(|l| l.trim() == "cargo test"),
+        ".ci/run runs `cargo test`"
+    );
+    assert!(
+        ci.contains("cargo run --release --quiet -- check test-workspace --no-global"),
+        ".ci/run runs the README's main job"
+    );
+}
+
+#[test]
+fn words_split_like_a_shell_for_simple_lines() {
+    assert_eq!(
+        words(r#"agent-lsp explain reviewer --check bash "git push origin" --x='a b'"#),
+        [
+            "agent-lsp",
+            "explain",
+            "reviewer",
+            "--check",
+            "bash",
+            "git push origin",
+            "--x=a b"
+        ]
+    );
+    assert_eq!(words("a  ''  b"), ["a", "", "b"]);
+}
