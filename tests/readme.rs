@@ -135,37 +135,80 @@ fn console_transcripts_are_what_the_binary_prints() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-#[test]
-fn sh_commands_use_options_that_exist() {
-    let mut checked = 0;
-    let mut failures = Vec::new();
-    for (info, body) in blocks(README) {
-        if info != "sh" {
+/// Every `agent-lsp SUBCOMMAND ...` the README writes, in a code block (a synopsis, a shell or
+/// workflow line) or in inline code: the words after `agent-lsp`, up to a shell operator.
+fn commands_written(md: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut take = |text: &str| {
+        let Some(at) = text.find("agent-lsp ") else { return };
+        // `agent-lsp` as a word of its own (not `.agent-lsp.toml`, not a path).
+        if at > 0 && !text[..at].ends_with([' ', '`', ':']) {
+            return;
+        }
+        let rest = &text[at + "agent-lsp ".len()..];
+        let end = rest.find(['>', '|', '`', ';']).unwrap_or(rest.len());
+        out.push(rest[..end].trim().to_string());
+    };
+    for (info, body) in blocks(md) {
+        if info == "console" {
             continue;
         }
-        for line in body.lines() {
-            let line = line.trim();
-            let Some(rest) = line.strip_prefix("agent-lsp ") else {
-                continue;
-            };
-            let argv = words(rest);
-            let Some(sub) = argv.first() else { continue };
-            let (code, help) = run(&[sub.clone(), "--help".into()]);
-            if code != 0 {
-                failures.push(format!("{line}: `agent-lsp {sub}` is no command"));
-                continue;
+        body.lines().for_each(&mut take);
+    }
+    // Inline code in the prose.
+    let mut in_block = false;
+    for line in md.lines() {
+        if line.trim_start().starts_with("```") {
+            in_block = !in_block;
+            continue;
+        }
+        if in_block {
+            continue;
+        }
+        for (k, span) in line.split('`').enumerate() {
+            if k % 2 == 1 && span.starts_with("agent-lsp ") {
+                take(span);
             }
-            for opt in argv.iter().filter(|w| w.starts_with("--")) {
-                let name = opt.split('=').next().unwrap_or(opt);
-                if !help.contains(&format!("{name} ")) && !help.contains(&format!("{name}\n")) {
-                    failures.push(format!("{line}: `agent-lsp {sub}` has no option {name}"));
-                }
-            }
-            checked += 1;
         }
     }
-    assert!(checked >= 3, "the README shows only {checked} agent-lsp commands");
+    out
+}
+
+#[test]
+fn commands_use_subcommands_and_options_that_exist() {
+    const SUBCOMMANDS: &[&str] = &["check", "explain", "serve", "rules"];
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for cmd in commands_written(README) {
+        let argv: Vec<String> = words(&cmd)
+            .into_iter()
+            .map(|w| w.trim_matches(['[', ']']).to_string())
+            .collect();
+        let Some(sub) = argv.first().filter(|s| SUBCOMMANDS.contains(&s.as_str())) else {
+            continue;
+        };
+        let (code, help) = run(&[sub.clone(), "--help".into()]);
+        assert_eq!(code, 0, "agent-lsp {sub} --help");
+        for opt in argv.iter().filter(|w| w.starts_with("--") && w.len() > 2) {
+            let name = opt.split('=').next().unwrap_or(opt);
+            let listed = help
+                .lines()
+                .any(|l| l.trim_start().split([' ', ',', '=']).any(|w| w == name));
+            if !listed {
+                failures.push(format!("`agent-lsp {cmd}`: `agent-lsp {sub}` has no option {name}"));
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 20, "the README shows only {checked} agent-lsp commands");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_misspelt_option_is_caught() {
+    let md = "Run `agent-lsp check --deny-warning`.\n\n```sh\nagent-lsp explain --matrx\n```\n";
+    let cmds = commands_written(md);
+    assert_eq!(cmds, ["explain --matrx", "check --deny-warning"]);
 }
 
 #[test]
