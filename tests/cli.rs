@@ -2143,3 +2143,48 @@ fn output_into_a_closed_pipe_ends_quietly() {
         );
     }
 }
+
+/// A file given by path is read as the runtime that finds it there reads it, or not at all:
+/// a `README.md` or a Markdown file outside every agents folder gets one informational line,
+/// never another dialect's findings (it used to be read as an opencode agent `README`).
+#[test]
+fn a_file_no_runtime_reads_where_it_sits_gets_one_info_line() {
+    let ws = workspace(&[
+        ("README.md", "# Notes\n\nmode: main\n"),
+        ("docs/agent.md", "---\nmode: main\ncolr: red\n---\nBody\n"),
+        ("settings.json", "{\"agnet\": {}}\n"),
+        (".opencode/agents/rev.md", BROKEN_AGENT),
+    ]);
+    let (status, report) = check_json(ws.path(), &["README.md", "docs/agent.md", "settings.json"]);
+    assert_eq!(status, 0, "{report:#}");
+    let found: Vec<(&str, &str, &str, &str)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["path"].as_str().unwrap(),
+                d["code"].as_str().unwrap(),
+                d["severity"].as_str().unwrap(),
+                d["effect"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("README.md", "unchecked-file", "info", "file-ignored"),
+            ("docs/agent.md", "unchecked-file", "info", "file-ignored"),
+            ("settings.json", "unchecked-file", "info", "file-ignored"),
+        ]
+    );
+    let message = report["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("no runtime reads this file where it is, so agent-lsp does not analyse it: an agent goes in `.opencode/agents/`"),
+        "{message}"
+    );
+    // The same file where opencode reads it is analysed as before.
+    let (status, report) = check_json(ws.path(), &[".opencode/agents/rev.md"]);
+    assert_eq!(status, 1);
+    assert!(report["diagnostics"].as_array().unwrap().len() >= 3, "{report:#}");
+}

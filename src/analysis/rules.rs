@@ -312,13 +312,15 @@ This rule itself cannot be suppressed; the fix removes the unused code, or the w
         "mode: subagent  # agent-lsp: ignore[unknown-key]\n",
         "mode: subagent\n";
     UncheckedFile = "unchecked-file", Warning, Works, [],
-        "A file a runtime reads that agent-lsp did not analyse: over 4 MiB, binary, or unreadable.",
+        "A file agent-lsp did not analyse: over 4 MiB, binary, unreadable, or given by path where no runtime reads it.",
         "agent-lsp reads files of up to 4 MiB that hold text; a larger file, one with NUL bytes, or \
 one it cannot open is not analysed, so none of its mistakes are reported and the agents it \
 defines are unknown to the cross-file checks (`default_agent`, `Agent(<type>)`, `explain`). The \
 runtime still reads it: opencode and Zuno load whatever text they find; Claude Code skips an \
 agent file over 1 MiB (then this is an error, since the agent does not load). The message gives \
-the reason and the size.",
+the reason and the size. A file given by path where no runtime reads it (a `README.md`, a \
+Markdown file outside every agents, commands and skills folder) is not read as any dialect's \
+either: an info says where such a file would go.",
         "# .opencode/agents/huge.md: 5 MB of generated examples after the frontmatter\n",
         "# keep the examples in a file the agent reads, and the agent file small\n";
     PlaceholderInCode = "placeholder-in-code", Warning, Works, [],

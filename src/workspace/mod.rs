@@ -97,6 +97,9 @@ pub enum Role {
     Command { dir: PathBuf },
     /// `agent-lsp.toml` or `.agent-lsp.toml`; `dir` holds it.
     ProjectFile { dir: PathBuf },
+    /// A file given by path that no runtime reads where it sits (a `README.md`, a Markdown file
+    /// outside every agents, commands and skills folder): not analysed, one finding says so.
+    NotRead,
     /// A Claude Code plugin manifest (`.claude-plugin/plugin.json` or `marketplace.json`);
     /// `dir` is the plugin's (or marketplace's) root.
     Manifest { dir: PathBuf },
@@ -248,6 +251,10 @@ impl Workspace {
                 }
                 _ => None,
             };
+            if role == Role::NotRead {
+                ws.add_unread(file, kind, role, true, &Unread::NotRead);
+                continue;
+            }
             ws.read_and_add(file, kind, role, true);
             if let Some(project) = project {
                 ws.load_context(&project);
@@ -1181,7 +1188,8 @@ impl Workspace {
                 | Role::Skill { .. }
                 | Role::Command { .. }
                 | Role::ProjectFile { .. }
-                | Role::Manifest { .. } => {}
+                | Role::Manifest { .. }
+                | Role::NotRead => {}
             }
         }
         projects.sort();
@@ -1372,7 +1380,8 @@ impl Workspace {
             | Role::Skill { .. }
             | Role::Command { .. }
             | Role::ProjectFile { .. }
-            | Role::Manifest { .. } => None,
+            | Role::Manifest { .. }
+            | Role::NotRead => None,
         }
     }
 
@@ -1993,6 +2002,23 @@ fn explicit_role(path: &Path) -> Option<(FileKind, Role)> {
     }
     let kind = discover::classify(path)?;
     let parent = path.parent().unwrap_or(Path::new("")).to_path_buf();
+    // opencode reads a config by its name, and a Markdown agent in an `agent(s)/` or `mode(s)/`
+    // folder; any other Markdown or JSON file given by path is read by no runtime.
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let in_agents_folder = path.ancestors().skip(1).any(|a| {
+        a.file_name()
+            .is_some_and(|n| ["agent", "agents", "mode", "modes"].contains(&n.to_string_lossy().as_ref()))
+    });
+    let read = match &kind {
+        OcKind::Config => discover::CONFIG_NAMES.contains(&name.as_str()) || name == "config.json",
+        _ => in_agents_folder,
+    };
+    if !read {
+        return Some((kind.into(), Role::NotRead));
+    }
     let role = match &kind {
         OcKind::Config => Role::ProjectConfig { dir: parent },
         _ => Role::Markdown {
@@ -2020,6 +2046,8 @@ pub enum Unread {
     Binary,
     /// It could not be read (the operating system's reason).
     Io(String),
+    /// Given by path, but no runtime reads it where it sits.
+    NotRead,
 }
 
 impl std::fmt::Display for Unread {
@@ -2031,6 +2059,7 @@ impl std::fmt::Display for Unread {
             ),
             Unread::Binary => f.write_str("binary file (contains NUL bytes); skipped"),
             Unread::Io(e) => f.write_str(e),
+            Unread::NotRead => f.write_str("no runtime reads this file where it is; not analysed"),
         }
     }
 }
@@ -2046,6 +2075,21 @@ pub fn unchecked_file(kind: &FileKind, why: &Unread) -> Diagnostic {
         ),
         Unread::Binary => "agent-lsp did not analyse this file: it holds NUL bytes (a binary file)".to_string(),
         Unread::Io(e) => format!("agent-lsp could not read this file ({e})"),
+        Unread::NotRead => {
+            let what = if kind.is_config() {
+                "opencode reads a config only as `opencode.json` or `opencode.jsonc` (in a project, `.opencode/` or the global config folder)"
+            } else {
+                "an agent goes in `.opencode/agents/` or `.claude/agents/`, a command in `.opencode/commands/` or `.claude/commands/`, a skill in `.claude/skills/<name>/SKILL.md` or `.opencode/skills/<name>/SKILL.md`"
+            };
+            let d = Diagnostic::new(
+                Code::UncheckedFile,
+                Span::new(0, 0),
+                format!("no runtime reads this file where it is, so agent-lsp does not analyse it: {what}"),
+            );
+            return d
+                .with_severity(analysis::Severity::Info)
+                .with_effect(analysis::Effect::FileIgnored);
+        }
     };
     let d = Diagnostic::new(Code::UncheckedFile, Span::new(0, 0), String::new());
     match kind {
