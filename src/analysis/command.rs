@@ -783,8 +783,8 @@ pub fn complete(
     offset: usize,
     agents: &[(String, String)],
     models: &[String],
-) -> Vec<crate::analysis::opencode::complete::Item> {
-    use crate::analysis::opencode::complete::{ItemKind, item, yaml_context_in};
+) -> Vec<crate::analysis::complete::Item> {
+    use crate::analysis::complete::{ItemKind, item, yaml_context_in};
     let offset = offset.min(text.len());
     if !text.is_char_boundary(offset) {
         return Vec::new();

@@ -3,7 +3,7 @@
 //! outside the edited spans stays byte for byte as it was (comments, order, indentation, CRLF).
 
 use super::diagnostic::Edit;
-use super::syntax::{Map, Node};
+use super::syntax::{Map, Node, Style};
 use super::text::Span;
 
 pub struct Doc<'a> {
@@ -239,6 +239,17 @@ impl Doc<'_> {
             self.delete_entry(node, i)?,
             self.insert_first(node, &[(key, value)])?,
         ])
+    }
+}
+
+/// The replacement text for a scalar, keeping its quoting.
+pub fn requote(v: &Node, s: &str) -> String {
+    match v.style {
+        Style::Quoted if !v.span.is_empty() => {
+            // Keep the quote character the user chose.
+            format!("\"{s}\"")
+        }
+        _ => s.to_string(),
     }
 }
 

@@ -16,12 +16,16 @@
 //! dialect.
 
 pub mod claude;
+pub mod color;
 pub mod command;
+pub mod complete;
 pub mod diagnostic;
 pub mod edit;
 pub mod hash;
 pub mod opencode;
+pub mod permission;
 pub mod project_file;
+pub mod provenance;
 pub mod rules;
 pub mod skill;
 pub mod suggest;

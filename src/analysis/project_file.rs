@@ -291,8 +291,8 @@ fn read_files(item: &Item, file: &mut ProjectFile, out: &mut Vec<Diagnostic>) {
 /// Completion at byte `offset`: the table names at a `[`, the keys of the table the cursor is
 /// in (rule codes in `[rules]`, with their summaries), the levels after `=` in `[rules]`, the
 /// dialects inside `dialects = [...]`.
-pub fn complete(text: &str, offset: usize) -> Vec<super::opencode::complete::Item> {
-    use super::opencode::complete::{Item, ItemKind};
+pub fn complete(text: &str, offset: usize) -> Vec<super::complete::Item> {
+    use super::complete::{Item, ItemKind};
     let offset = offset.min(text.len());
     let Some(line_start) = text.get(..offset).map(|t| t.rfind('\n').map_or(0, |i| i + 1)) else {
         return Vec::new();

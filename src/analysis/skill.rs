@@ -634,8 +634,8 @@ mod tests {
 
 /// Completion in a skill's frontmatter: the keys not yet present, and the values of the
 /// enumerated ones.
-pub fn complete(text: &str, offset: usize) -> Vec<crate::analysis::opencode::complete::Item> {
-    use crate::analysis::opencode::complete::{ItemKind, item, yaml_context_in};
+pub fn complete(text: &str, offset: usize) -> Vec<crate::analysis::complete::Item> {
+    use crate::analysis::complete::{ItemKind, item, yaml_context_in};
     let offset = offset.min(text.len());
     if !text.is_char_boundary(offset) {
         return Vec::new();

@@ -19,8 +19,8 @@
 //! code that matched nothing, every unknown code and every directive without codes. That rule
 //! itself cannot be suppressed.
 
+use super::complete::{Item, ItemKind};
 use super::diagnostic::{Diagnostic, Edit};
-use super::opencode::complete::{Item, ItemKind};
 use super::rules::{Code, RULES};
 use super::syntax::frontmatter;
 use super::text::Span;

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::analysis::opencode::card;
 use crate::analysis::opencode::effective::{self, EffectiveAgent, Rule};
-use crate::analysis::opencode::project::Source;
+use crate::analysis::provenance::Source;
 use crate::analysis::{Code, Dialect, Effect, Encoding, Severity, suggest};
 use crate::analysis::{claude, zuno};
 use crate::workspace::{Options, Workspace};

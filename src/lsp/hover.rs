@@ -2,9 +2,10 @@
 //! name, field and permission documentation on keys, and pattern explanations.
 
 use crate::analysis::Span;
-use crate::analysis::opencode::card::{self, WhereIs};
+use crate::analysis::opencode::card;
 use crate::analysis::opencode::effective;
 use crate::analysis::opencode::permission;
+use crate::analysis::provenance::WhereIs;
 use crate::analysis::syntax::{Step, path_at};
 use crate::workspace::Workspace;
 
@@ -159,7 +160,7 @@ fn agent_card(ws: &Workspace, id: usize, name: &str, where_is: WhereIs) -> Optio
     let defines_here = agent
         .definitions
         .iter()
-        .any(|s| matches!(s, crate::analysis::opencode::project::Source::File { file, .. } if *file == id));
+        .any(|s| matches!(s, crate::analysis::provenance::Source::File { file, .. } if *file == id));
     let changed = if defines_here {
         card::changes(before.iter().find(|a| a.name == name), agent, id)
     } else {
@@ -260,7 +261,7 @@ fn own_claude_card(ws: &Workspace, id: usize, dir: &std::path::Path, where_is: W
     }
     let name = this.agent.name.as_ref()?;
     let definer = card::Definer {
-        location: where_is(crate::analysis::opencode::project::Source::File {
+        location: where_is(crate::analysis::provenance::Source::File {
             file: id,
             span: this.agent.name_span,
         }),
@@ -366,7 +367,7 @@ fn placeholder_hover(
 /// on a placeholder Claude Code fills in; documentation on keys.
 fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
     use crate::analysis::FileKind;
-    use crate::analysis::opencode::project::Source;
+    use crate::analysis::provenance::Source;
     let f = &ws.files[id];
     let decl = f.analysis.skill.as_ref()?;
     let FileKind::Skill(kind) = &f.kind else { return None };
@@ -449,7 +450,7 @@ fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opti
 /// Which opencode agents of the project in `dir` may load skill `name`: each agent's `skill`
 /// permission for it (a denied skill is not listed to the model at all), with the deciding rule.
 fn opencode_skill_access(ws: &Workspace, dir: &std::path::Path, name: &str, where_is: WhereIs) -> String {
-    use crate::analysis::opencode::project::Source;
+    use crate::analysis::provenance::Source;
     let view = ws.view_for(dir);
     let agents = effective::agents(&ws.view_files(&view), &ws.effective_env(dir));
     if agents.is_empty() {
@@ -493,7 +494,7 @@ fn claude_card(ws: &Workspace, dir: &std::path::Path, name: &str, where_is: Wher
     let definers: Vec<card::Definer> = found
         .iter()
         .map(|f| card::Definer {
-            location: where_is(crate::analysis::opencode::project::Source::File {
+            location: where_is(crate::analysis::provenance::Source::File {
                 file: f.file,
                 span: f.agent.name_span,
             }),
@@ -531,7 +532,7 @@ mod tests {
         let id = ws.files.iter().position(|f| f.path.ends_with(file)).unwrap();
         let text = &ws.files[id].text;
         let offset = text.find(needle).unwrap() + delta;
-        let wi = |s: crate::analysis::opencode::project::Source| format!("{s:?}");
+        let wi = |s: crate::analysis::provenance::Source| format!("{s:?}");
         at(ws, id, offset, &wi).map(|(md, span)| (md, span.text(text).to_string()))
     }
 

@@ -57,7 +57,7 @@ pub fn skill_definitions(ws: &Workspace, from: usize, pattern: &str) -> Vec<Occu
     };
     ws.opencode_skills(&dir)
         .into_iter()
-        .filter(|(name, _)| crate::analysis::opencode::permission::wildcard_match(name, pattern))
+        .filter(|(name, _)| crate::analysis::permission::wildcard_match(name, pattern))
         .filter_map(|(_, id)| {
             let id = id?;
             let span = ws.files[id].analysis.skill.as_ref()?.span;

@@ -959,7 +959,7 @@ impl State {
 
     /// Completion items at a position.
     pub fn completion(&self, uri: &Uri, pos: lsp::Position) -> Option<Vec<lsp::CompletionItem>> {
-        use analysis::opencode::complete::ItemKind;
+        use analysis::complete::ItemKind;
         let doc = self.docs.get(uri.as_str());
         let (id, kind, text, index, suppressions) = match doc.and_then(|d| d.file) {
             Some(id) => {
@@ -1104,7 +1104,7 @@ impl State {
         kind: &OcKind,
         text: &str,
         offset: usize,
-    ) -> Vec<analysis::opencode::complete::Item> {
+    ) -> Vec<analysis::complete::Item> {
         use analysis::opencode::complete::{self, Known};
         let view = id.map(|id| self.ws.view_of_file(id)).unwrap_or_default();
         let env = self.ws.effective_env_for_file(id);

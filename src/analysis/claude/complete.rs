@@ -5,7 +5,7 @@
 //! context scan as the opencode dialect.
 
 use super::schema::{self, FieldType};
-use crate::analysis::opencode::complete::{Item, ItemKind, item, yaml_context_in};
+use crate::analysis::complete::{Item, ItemKind, item, yaml_context_in};
 use crate::analysis::syntax::frontmatter;
 use crate::analysis::text::Span;
 

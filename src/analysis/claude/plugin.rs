@@ -28,7 +28,7 @@ use super::super::rules::Code;
 use super::super::suggest;
 use super::super::syntax::{Map, Node, Parsed, Value, jsonc, path_at};
 use super::super::text::Span;
-use crate::analysis::opencode::complete::{Item, ItemKind, item, json_context};
+use crate::analysis::complete::{Item, ItemKind, item, json_context};
 
 /// Which manifest a file is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

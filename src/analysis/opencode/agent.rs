@@ -5,8 +5,9 @@
 use super::DeclOrigin;
 use super::permission;
 use super::schema::{self, FieldType, MODES, THEME_COLORS};
+use crate::analysis::color::is_hex_color;
 use crate::analysis::diagnostic::{Diagnostic, Edit};
-use crate::analysis::edit::Doc;
+use crate::analysis::edit::{Doc, requote};
 use crate::analysis::rules::Code;
 use crate::analysis::suggest::{closest, did_you_mean};
 use crate::analysis::syntax::{Entry, Map, Node, Style, Value};
@@ -226,21 +227,6 @@ fn check_mode(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         d = d.with_suggestion(v.span, requote(v, s));
     }
     out.push(d);
-}
-
-/// The replacement text for a scalar, keeping its quoting.
-pub fn requote(v: &Node, s: &str) -> String {
-    match v.style {
-        Style::Quoted if !v.span.is_empty() => {
-            // Keep the quote character the user chose.
-            format!("\"{s}\"")
-        }
-        _ => s.to_string(),
-    }
-}
-
-pub fn is_hex_color(s: &str) -> bool {
-    s.len() == 7 && s.starts_with('#') && s[1..].bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 fn check_color(entry: &Entry, ctx: &Ctx, out: &mut Vec<Diagnostic>) {

@@ -5,12 +5,10 @@
 use std::fmt::Write as _;
 
 use super::effective::{EffectiveAgent, Prompt};
-use super::permission::{covers, pattern_covers};
 use super::project::{Source, Sourced};
 use super::schema::{self, FieldType};
-
-/// Renders a source: "built-in", or "path:line".
-pub type WhereIs<'a> = &'a dyn Fn(Source) -> String;
+use crate::analysis::permission::{covers, pattern_covers};
+pub use crate::analysis::provenance::WhereIs;
 
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")

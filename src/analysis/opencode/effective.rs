@@ -16,10 +16,10 @@
 //! 4. Every agent finally gets an allow for the tool-output directory under
 //!    `external_directory`, unless it denies exactly that glob itself.
 
-use super::permission::wildcard_match;
 use super::project::{Source, Sourced, ViewFile};
 use super::schema::{BUILTIN_AGENTS, tools_key_to_permission};
 use super::{AgentDecl, DeclOrigin};
+use crate::analysis::permission::{last_match, wildcard_match};
 use crate::analysis::syntax::{Node, Value};
 
 /// Paths that the default rules mention; the caller resolves them from the environment.
@@ -147,12 +147,7 @@ impl EffectiveAgent {
     /// opencode's `Permission.evaluate`: the last rule whose permission and pattern both match;
     /// `ask` when none does.
     pub fn evaluate(&self, permission: &str, input: &str) -> (&str, Option<&Rule>) {
-        match self
-            .permission
-            .iter()
-            .rev()
-            .find(|r| wildcard_match(permission, &r.permission) && wildcard_match(input, &r.pattern))
-        {
+        match last_match(&self.permission, permission, input, |r| (&r.permission, &r.pattern)) {
             Some(r) => (&r.action, Some(r)),
             None => ("ask", None),
         }

@@ -11,6 +11,7 @@
 use super::schema::BUILTIN_AGENTS;
 use super::{DeclOrigin, FileAnalysis, RefKind};
 use crate::analysis::diagnostic::{Diagnostic, Location, Severity};
+pub use crate::analysis::provenance::{Source, Sourced};
 use crate::analysis::rules::Code;
 use crate::analysis::suggest::closest;
 use crate::analysis::text::Span;
@@ -25,28 +26,6 @@ pub struct ViewFile<'a> {
     /// define the same agent are reported (across directories, a later layer overriding an
     /// earlier one is the normal way to customise an agent).
     pub group: usize,
-}
-
-/// Where a value comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
-    BuiltIn,
-    File { file: usize, span: Span },
-}
-
-impl Source {
-    fn location(self) -> Location {
-        match self {
-            Source::BuiltIn => Location::BuiltIn,
-            Source::File { file, span } => Location::File { file, span },
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Sourced<T> {
-    pub value: T,
-    pub source: Source,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -391,7 +370,10 @@ pub fn check_skill_patterns(view: &[ViewFile], found: &[&str]) -> Vec<(usize, Di
             if pattern.chars().all(|c| c == '*' || c == '?') && !pattern.is_empty() {
                 continue;
             }
-            if skills.iter().any(|s| super::permission::wildcard_match(s, pattern)) {
+            if skills
+                .iter()
+                .any(|s| crate::analysis::permission::wildcard_match(s, pattern))
+            {
                 continue;
             }
             let Some(near) = crate::analysis::skill::unknown_skill(pattern, &skills, !found.is_empty()) else {

@@ -123,7 +123,7 @@ pub fn agent_field(name: &str) -> Option<&'static Field> {
 
 pub const MODES: &[&str] = &["subagent", "primary", "all"];
 pub const ACTIONS: &[&str] = &["allow", "ask", "deny"];
-pub const THEME_COLORS: &[&str] = &["primary", "secondary", "accent", "success", "warning", "error", "info"];
+pub use crate::analysis::color::THEME_COLORS;
 
 /// Full top-level key list of `Config` in 1.18.34 (§10).
 pub const TOP_LEVEL_KEYS: &[&str] = &[

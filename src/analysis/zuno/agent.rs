@@ -4,9 +4,9 @@
 //! are swept into `options`: a warning. Where Zuno's revisions disagree, a warning.
 
 use super::schema::{self, FieldType};
+use crate::analysis::color::is_hex_color;
 use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Location, Related, Severity};
-use crate::analysis::opencode::agent::is_hex_color;
-use crate::analysis::opencode::permission::pattern_covers;
+use crate::analysis::permission::pattern_covers;
 use crate::analysis::rules::Code;
 use crate::analysis::suggest;
 use crate::analysis::syntax::{Entry, Map, Node, Value};
@@ -174,20 +174,19 @@ fn check_field(e: &Entry, ty: FieldType, text: &str, out: &mut Vec<Diagnostic>) 
             _ => out.push(wrong("a string `provider/model`")),
         },
         FieldType::Color => match &v.value {
-            Value::Str(s)
-                if is_hex_color(s) || crate::analysis::opencode::schema::THEME_COLORS.contains(&s.as_str()) => {}
+            Value::Str(s) if is_hex_color(s) || crate::analysis::color::THEME_COLORS.contains(&s.as_str()) => {}
             Value::Str(s) => {
-                let near = suggest::closest(s, crate::analysis::opencode::schema::THEME_COLORS.iter().copied());
+                let near = suggest::closest(s, crate::analysis::color::THEME_COLORS.iter().copied());
                 let mut d = refuse(
                     Code::InvalidColor,
                     v.span,
                     format!(
                         "`{s}` is neither `#rrggbb` nor a theme color ({}); Zuno refuses the configuration",
-                        crate::analysis::opencode::schema::THEME_COLORS.join(", ")
+                        crate::analysis::color::THEME_COLORS.join(", ")
                     ),
                 );
                 if let Some(n) = near {
-                    d = d.with_suggestion(v.span, crate::analysis::opencode::agent::requote(v, n));
+                    d = d.with_suggestion(v.span, crate::analysis::edit::requote(v, n));
                 }
                 out.push(d);
             }
@@ -226,7 +225,7 @@ fn enum_value(v: &Node, key: &str, values: &[&str], out: &mut Vec<Diagnostic>) {
         ),
     );
     if let Some(n) = near {
-        d = d.with_suggestion(v.span, crate::analysis::opencode::agent::requote(v, n));
+        d = d.with_suggestion(v.span, crate::analysis::edit::requote(v, n));
     }
     out.push(d);
 }
@@ -292,7 +291,7 @@ fn names(e: &Entry, _text: &str, out: &mut Vec<Diagnostic>) {
                                 ),
                             );
                             if let Some(n) = near {
-                                d = d.with_suggestion(item.span, crate::analysis::opencode::agent::requote(item, n));
+                                d = d.with_suggestion(item.span, crate::analysis::edit::requote(item, n));
                             }
                             out.push(d);
                         }
@@ -476,7 +475,7 @@ fn action(v: &Node, s: &str, out: &mut Vec<Diagnostic>) {
         ),
     );
     if let Some(n) = near {
-        d = d.with_suggestion(v.span, crate::analysis::opencode::agent::requote(v, n));
+        d = d.with_suggestion(v.span, crate::analysis::edit::requote(v, n));
     }
     out.push(d);
 }

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde_json::Value as Json;
 
 use super::project::MergedAgent;
-use crate::analysis::opencode::card::WhereIs;
+use crate::analysis::provenance::WhereIs;
 
 fn short(v: &Json) -> String {
     match v {
@@ -141,7 +141,7 @@ pub fn json(a: &MergedAgent, where_is: WhereIs) -> Json {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::opencode::project::Source;
+    use crate::analysis::provenance::Source;
     use crate::analysis::zuno::project::{ViewFile, registry};
     use crate::analysis::zuno::{FileKind, analyze};
 

@@ -4,7 +4,7 @@
 //! context scans shared with the opencode dialect.
 
 use super::schema::{self, FieldType};
-use crate::analysis::opencode::complete::{Context, Item, ItemKind, item, json_context, yaml_context_in};
+use crate::analysis::complete::{Context, Item, ItemKind, item, json_context, yaml_context_in};
 use crate::analysis::syntax::frontmatter;
 
 /// What the workspace knows: agents (name, mode, description) and skill names.
@@ -162,7 +162,7 @@ fn values(key: &str, rel: &[&str], top: bool, known: &Known) -> Vec<Item> {
         "mode" => ordered(schema::MODES),
         "reasoning" => ordered(schema::REASONING),
         "hidden" | "disable" => vec![v("true", ""), v("false", "")],
-        "color" => crate::analysis::opencode::schema::THEME_COLORS
+        "color" => crate::analysis::color::THEME_COLORS
             .iter()
             .map(|c| item(c, ItemKind::Color, "theme color", None, 0))
             .collect(),

@@ -12,7 +12,7 @@ use serde_json::Value as Json;
 use super::schema;
 use super::{RefKind, ZunoFile};
 use crate::analysis::diagnostic::{Diagnostic, Effect, Location, Severity};
-use crate::analysis::opencode::project::Source;
+use crate::analysis::provenance::Source;
 use crate::analysis::rules::Code;
 use crate::analysis::suggest;
 use crate::analysis::text::Span;
