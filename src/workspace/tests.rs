@@ -1,0 +1,516 @@
+//! Tests of the workspace layer on real directories.
+
+use super::*;
+use crate::analysis::Code;
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, text).unwrap();
+}
+
+fn codes(ws: &Workspace) -> Vec<(String, &'static str)> {
+    ws.diagnostics()
+        .into_iter()
+        .map(|(id, d)| {
+            let rel = ws.files[id]
+                .path
+                .strip_prefix(&ws.roots[0])
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (rel, d.code.as_str())
+        })
+        .collect()
+}
+
+#[test]
+fn skill_links_to_missing_files() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    let skill = "---\nname: tdd\ndescription: d\n---\nRead [the guide](references/guide.md), [run](${CLAUDE_SKILL_DIR}/scripts/run.sh),\n[up](../shared/notes.md#part), [here](./SKILL.md) and [web](https://x.y/z.md).\n";
+    write(root, ".claude/skills/tdd/SKILL.md", skill);
+    write(root, ".claude/skills/shared/notes.md", "notes");
+    let mut ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let id = ws.id(&root.join(".claude/skills/tdd/SKILL.md")).unwrap();
+    let broken = |ws: &Workspace| -> Vec<(String, String)> {
+        ws.diagnostics()
+            .into_iter()
+            .filter(|(_, d)| d.code == Code::BrokenLink)
+            .map(|(i, d)| (d.span.text(&ws.files[i].text).to_string(), d.message))
+            .collect()
+    };
+    assert_eq!(
+        broken(&ws),
+        [
+            (
+                "references/guide.md".to_string(),
+                "`references/guide.md` does not exist (links resolve from the skill's folder): a model that follows this link finds no file".to_string()
+            ),
+            (
+                "${CLAUDE_SKILL_DIR}/scripts/run.sh".to_string(),
+                "`scripts/run.sh` does not exist (links resolve from the skill's folder): a model that follows this link finds no file".to_string()
+            ),
+        ]
+    );
+    // A file created later clears its warning once the links are checked again.
+    write(root, ".claude/skills/tdd/references/guide.md", "guide");
+    assert_eq!(ws.refresh_skill_links(), [id]);
+    assert_eq!(broken(&ws).len(), 1);
+    assert_eq!(ws.refresh_skill_links(), Vec::<usize>::new());
+    // An edit re-checks the links of the file edited.
+    ws.set_text(id, skill.replace("scripts/run.sh", "references/guide.md"));
+    assert_eq!(broken(&ws), []);
+    // A deleted file brings it back.
+    fs::remove_file(root.join(".claude/skills/tdd/references/guide.md")).unwrap();
+    assert_eq!(ws.refresh_skill_links(), [id]);
+    assert_eq!(broken(&ws).len(), 2);
+}
+
+const PRIMARY: &str = "---\nmode: primary\n---\nPrompt\n";
+const SUBAGENT: &str = "---\nmode: subagent\n---\nPrompt\n";
+
+#[test]
+fn ancestor_dot_opencode_beats_the_nearer_one() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write(root, "sub/opencode.json", r#"{"default_agent": "x"}"#);
+    write(root, ".opencode/agents/x.md", SUBAGENT);
+    write(root, "sub/.opencode/agents/x.md", PRIMARY);
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    // Started in sub/, opencode merges sub/.opencode first and the ancestor's file last.
+    assert_eq!(codes(&ws), [("sub/opencode.json".to_string(), "invalid-default-agent")]);
+    // Swapped, the primary definition wins.
+    write(root, ".opencode/agents/x.md", PRIMARY);
+    write(root, "sub/.opencode/agents/x.md", SUBAGENT);
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    assert_eq!(codes(&ws), []);
+}
+
+#[test]
+fn effective_agent_follows_the_view_of_the_start_directory() {
+    use crate::analysis::opencode::effective;
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write(
+        root,
+        ".opencode/agents/x.md",
+        "---
+mode: subagent
+temperature: 0.1
+---
+P
+",
+    );
+    write(
+        root,
+        "sub/.opencode/agents/x.md",
+        "---
+mode: primary
+temperature: 0.9
+model: a/b
+---
+P
+",
+    );
+    write(root, "sub/opencode.json", "{}");
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let env = effective::Env::default();
+    let from_sub = effective::agents(&ws.view_files(&ws.view_for(&root.join("sub"))), &env);
+    let x = from_sub.iter().find(|a| a.name == "x").unwrap();
+    // The ancestor's file is merged last and wins where it sets a field; the nearer file
+    // still contributes what only it sets.
+    assert_eq!(x.mode.value, "subagent");
+    assert_eq!(x.temperature.as_ref().unwrap().value, 0.1);
+    assert_eq!(x.model.as_ref().unwrap().value, "a/b");
+    let from_root = effective::agents(&ws.view_files(&ws.view_for(root)), &env);
+    assert!(from_root.iter().find(|a| a.name == "x").unwrap().model.is_none());
+}
+
+#[test]
+fn markdown_beats_json_and_mode_beats_agent() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write(
+        root,
+        "opencode.json",
+        r#"{"default_agent": "rev", "agent": {"rev": {"mode": "subagent"}}}"#,
+    );
+    write(root, ".opencode/agents/rev.md", PRIMARY);
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    assert_eq!(codes(&ws), []);
+    write(root, ".opencode/agents/rev.md", SUBAGENT);
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    assert_eq!(codes(&ws), [("opencode.json".to_string(), "invalid-default-agent")]);
+    // A deprecated mode/ file is primary and is merged after agents/.
+    write(root, ".opencode/mode/rev.md", "---\ndescription: d\n---\nPrompt\n");
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    // Two files of one directory defining one agent are reported.
+    assert_eq!(
+        codes(&ws),
+        [
+            (".opencode/agents/rev.md".to_string(), "duplicate-agent"),
+            (".opencode/mode/rev.md".to_string(), "deprecated-field"),
+            (".opencode/mode/rev.md".to_string(), "duplicate-agent"),
+        ]
+    );
+}
+
+#[test]
+fn global_layer_disable_and_agents() {
+    let t = tempfile::tempdir().unwrap();
+    let g = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write(root, "opencode.json", r#"{"default_agent": "build"}"#);
+    write(g.path(), "opencode.json", r#"{"agent": {"build": {"disable": true}}}"#);
+    write(
+        g.path(),
+        "agents/helper.md",
+        "---\nmode: primary\ncolor: red\n---\nPrompt\n",
+    );
+    let options = Options {
+        global_dir: Some(g.path().to_path_buf()),
+        ..Options::default()
+    };
+    let ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
+    let d = ws.diagnostics();
+    // The global agent's own problem is not reported; the disabled default agent is.
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].1.code, Code::InvalidDefaultAgent);
+    assert!(d[0].1.message.contains("disabled"));
+    write(root, "opencode.json", r#"{"default_agent": "helper"}"#);
+    let ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
+    assert!(ws.diagnostics().is_empty());
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    assert_eq!(ws.diagnostics().len(), 1);
+}
+
+#[test]
+fn global_config_layout_and_nested_names() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    // A repository holding a global config directory: opencode.json next to agents/.
+    write(
+        root,
+        "dotfiles/opencode/opencode.json",
+        r#"{"default_agent": "team/lead"}"#,
+    );
+    write(root, "dotfiles/opencode/agents/team/lead.md", PRIMARY);
+    // Markdown outside any config directory is not an opencode agent.
+    write(root, "docs/agents/notes.md", "---\nmode: main\n---\n");
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    assert_eq!(codes(&ws), []);
+    assert_eq!(ws.files_in_scope(), 2);
+    // Its commands are opencode commands (nested names too), resolved against its agents;
+    // a `commands/` folder outside a config directory is nothing.
+    write(
+        root,
+        "dotfiles/opencode/commands/git/ship.md",
+        "---\nagent: team/leed\n---\nShip $1\n",
+    );
+    write(root, "docs/commands/ship.md", "---\nagent: nobody\n---\nx\n");
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    assert_eq!(
+        codes(&ws),
+        [("dotfiles/opencode/commands/git/ship.md".to_string(), "unknown-agent")]
+    );
+    let id = ws.id(&root.join("dotfiles/opencode/commands/git/ship.md")).unwrap();
+    match &ws.files[id].kind {
+        FileKind::Command(k) => assert_eq!(
+            (k.runtime, k.name.as_str()),
+            (crate::analysis::Dialect::OpenCode, "git/ship")
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert!(ws.id(&root.join("docs/commands/ship.md")).is_none());
+    // The same in the global directory given in the options.
+    let options = Options {
+        global_dir: Some(root.join("dotfiles/opencode")),
+        ..Options::isolated()
+    };
+    let ws = Workspace::new(vec![root.to_path_buf()], options);
+    let (kind, _) = ws.role_of(&root.join("dotfiles/opencode/command/x.md")).unwrap();
+    assert!(matches!(kind, FileKind::Command(_)), "{kind:?}");
+}
+
+#[test]
+fn file_references_are_read_and_missing_ones_refuse() {
+    use crate::analysis::Effect;
+    use crate::analysis::opencode::effective;
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write(
+        root,
+        "opencode.jsonc",
+        "{\n  // \"prompt\": \"{file:./commented.txt}\"\n  \"agent\": {\"a\": {\"description\": \"{file:./d.txt}\", \"prompt\": \"{file:./gone.md}\"}}\n}\n",
+    );
+    write(root, "d.txt", "  from a file \n");
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let d = ws.diagnostics();
+    assert_eq!(d.len(), 1, "{d:#?}");
+    let f = &ws.files[d[0].0];
+    assert_eq!(d[0].1.code, Code::BadFileReference);
+    assert_eq!(d[0].1.effect, Effect::RefusesToStart);
+    assert_eq!(d[0].1.span.text(&f.text), "{file:./gone.md}");
+    assert!(
+        d[0].1.message.contains(&root.join("gone.md").display().to_string()),
+        "{}",
+        d[0].1.message
+    );
+    let agents = effective::agents(&ws.view_files(&ws.view_for(root)), &effective::Env::default());
+    let a = agents.iter().find(|a| a.name == "a").unwrap();
+    assert_eq!(a.description.as_ref().unwrap().value, "from a file");
+}
+
+#[test]
+fn skill_directories_in_discovery_order() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    for d in [
+        ".opencode/skill/deep/er",
+        ".opencode/skills/b",
+        ".opencode/skill/a",
+        ".claude/skills/c",
+        ".agents/skills/d",
+        "sub/.claude/skills/e",
+        "sub/.opencode/skills/f",
+    ] {
+        write(root, &format!("{d}/SKILL.md"), "---\nname: s\n---\n");
+    }
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let env = ws.effective_env(&root.join("sub"));
+    let canon = std::fs::canonicalize(root).unwrap();
+    let rel: Vec<String> = env
+        .skill_dirs
+        .iter()
+        .map(|d| Path::new(d).strip_prefix(&canon).unwrap().display().to_string())
+        .collect();
+    assert_eq!(
+        rel,
+        [
+            "sub/.claude/skills/e",
+            ".claude/skills/c",
+            ".agents/skills/d",
+            "sub/.opencode/skills/f",
+            ".opencode/skill/a",
+            ".opencode/skills/b",
+            ".opencode/skill/deep/er",
+        ]
+    );
+    assert_eq!(env.worktree.as_deref(), Some(canon.to_str().unwrap()));
+}
+
+/// Every file of a plugin, as `(relative path, kind)` with the name Claude Code gives it.
+fn plugin_view(ws: &Workspace, root: &Path) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = ws
+        .files
+        .iter()
+        .filter(|f| f.live)
+        .filter_map(|f| {
+            let rel = f.path.strip_prefix(root).ok()?.to_string_lossy().replace('\\', "/");
+            let what = match &f.kind {
+                FileKind::Claude(k) => match &k.source {
+                    claude::Source::Plugin { plugin } => format!("agent {plugin}:{}", k.stem),
+                    _ => return None,
+                },
+                FileKind::Command(k) => format!("command {}", k.name),
+                FileKind::Skill(k) => format!("skill {}:{}", k.namespace.as_deref().unwrap_or("-"), k.folder),
+                FileKind::Manifest(m) => format!("manifest {}", m.file_name()),
+                _ => return None,
+            };
+            Some((rel, what))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_plugin_is_read_whole() {
+    let t = tempfile::tempdir().unwrap();
+    let root = &fs::canonicalize(t.path()).unwrap();
+    let p = root.join("plugins/tools");
+    let manifest = r#"{"name": "tools", "version": "1.0.0", "description": "d", "author": {"name": "a"}}"#;
+    write(&p, ".claude-plugin/plugin.json", manifest);
+    let md = "---\ndescription: d\n---\nBody\n";
+    for f in [
+        "agents/a.md",
+        "agents/sub/b.md",
+        "commands/c.md",
+        "commands/sub/d.md",
+        "commands/sk/SKILL.md",
+        "commands/sk/ref.md",
+        "skills/s/SKILL.md",
+        "skills/s/deep/SKILL.md",
+        "skills/s/notes.md",
+        "SKILL.md",
+        "extra/x.md",
+    ] {
+        write(&p, f, md);
+    }
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let want = [
+        (".claude-plugin/plugin.json", "manifest plugin.json"),
+        ("agents/a.md", "agent tools:a"),
+        ("agents/sub/b.md", "agent tools:sub:b"),
+        ("commands/c.md", "command tools:c"),
+        ("commands/sk/SKILL.md", "skill tools:sk"),
+        ("commands/sub/d.md", "command tools:sub:d"),
+        ("skills/s/SKILL.md", "skill tools:s"),
+    ];
+    let want: Vec<(String, String)> = want.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    assert_eq!(plugin_view(&ws, &p), want);
+    // A plugin's skill folder is not a misplaced skill, and nothing is reported.
+    assert_eq!(codes(&ws), []);
+    // A plugin's repository may hold a project of its own: its `.claude/` is the project's.
+    write(
+        &p,
+        ".claude/agents/dev.md",
+        "---\nname: dev\ndescription: d\n---\nBody\n",
+    );
+    write(
+        &p,
+        ".claude/skills/dev/SKILL.md",
+        "---\nname: dev\ndescription: d\n---\nBody\n",
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let kind = |rel: &str| ws.files[ws.id(&p.join(rel)).unwrap()].kind.clone();
+    assert_eq!(
+        kind(".claude/agents/dev.md"),
+        FileKind::Claude(claude::FileKind::project("dev"))
+    );
+    match kind(".claude/skills/dev/SKILL.md") {
+        FileKind::Skill(k) => assert_eq!((k.namespace, k.loaders.len()), (None, 2)),
+        other => panic!("{other:?}"),
+    }
+    fs::remove_dir_all(p.join(".claude")).unwrap();
+    // Custom paths: `agents` and `commands` replace their folder, `skills` adds one; paths
+    // that do not exist, and the default files left out, are reported on the manifest.
+    write(
+        &p,
+        ".claude-plugin/plugin.json",
+        r#"{"name": "tools", "version": "1.0.0", "description": "d", "author": {"name": "a"},
+            "agents": ["./extra/x.md", "./gone.md"], "commands": "./commands/sub", "skills": ["./commands", "./nope"]}"#,
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let want = [
+        (".claude-plugin/plugin.json", "manifest plugin.json"),
+        ("commands/sk/SKILL.md", "skill tools:sk"),
+        ("commands/sub/d.md", "command tools:d"),
+        ("extra/x.md", "agent tools:x"),
+        ("skills/s/SKILL.md", "skill tools:s"),
+    ];
+    let want: Vec<(String, String)> = want.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    assert_eq!(plugin_view(&ws, &p), want);
+    let id = ws.id(&p.join(".claude-plugin/plugin.json")).unwrap();
+    let f = &ws.files[id];
+    let found: Vec<(&str, &str, String)> = ws
+        .diagnostics()
+        .iter()
+        .filter(|(i, _)| *i == id)
+        .map(|(_, d)| (d.code.as_str(), d.span.text(&f.text), d.message.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "invalid-value",
+                "\"agents\"",
+                "setting `agents` replaces the plugin's `agents/` folder: Claude Code does not load the 2 files there that `agents` leaves out (`agents/a.md`, ...)".to_string()
+            ),
+            (
+                "invalid-value",
+                "\"./gone.md\"",
+                "`./gone.md` does not exist in the plugin: `claude plugin validate` rejects the manifest, and Claude Code loads the plugin without it".to_string()
+            ),
+            (
+                "invalid-value",
+                "\"commands\"",
+                "setting `commands` replaces the plugin's `commands/` folder: Claude Code does not load the 1 file there that `commands` leaves out (`commands/c.md`)".to_string()
+            ),
+            (
+                "invalid-value",
+                "\"./nope\"",
+                "`./nope` does not exist in the plugin: `claude plugin validate` rejects the manifest, and Claude Code loads the plugin without it".to_string()
+            ),
+        ]
+    );
+    // The language server follows a manifest changed on disk: the plugin renamed, the
+    // custom paths dropped.
+    let mut ws = ws;
+    write(
+        &p,
+        ".claude-plugin/plugin.json",
+        &manifest.replace("\"tools\"", "\"kit\""),
+    );
+    let (kind, role) = ws.role_of(&p.join(".claude-plugin/plugin.json")).unwrap();
+    ws.upsert(
+        &p.join(".claude-plugin/plugin.json"),
+        kind,
+        role,
+        fs::read_to_string(p.join(".claude-plugin/plugin.json")).unwrap(),
+        true,
+    );
+    ws.load_plugin(&p);
+    let want = [
+        (".claude-plugin/plugin.json", "manifest plugin.json"),
+        ("agents/a.md", "agent kit:a"),
+        ("agents/sub/b.md", "agent kit:sub:b"),
+        ("commands/c.md", "command kit:c"),
+        ("commands/sk/SKILL.md", "skill kit:sk"),
+        ("commands/sub/d.md", "command kit:sub:d"),
+        ("skills/s/SKILL.md", "skill kit:s"),
+    ];
+    let want: Vec<(String, String)> = want.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    assert_eq!(plugin_view(&ws, &p), want);
+    // A marketplace whose local source is no folder.
+    write(
+        root,
+        ".claude-plugin/marketplace.json",
+        r#"{"name": "m", "description": "d", "owner": {"name": "o"}, "plugins": [{"name": "tools", "source": "./plugins/tools"}, {"name": "gone", "source": "./plugins/gone"}]}"#,
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let id = ws.id(&root.join(".claude-plugin/marketplace.json")).unwrap();
+    let d: Vec<(&str, String)> = ws
+        .diagnostics()
+        .iter()
+        .filter(|(i, _)| *i == id)
+        .map(|(_, d)| (d.span.text(&ws.files[id].text), d.message.clone()))
+        .collect();
+    assert_eq!(
+        d,
+        [(
+            "\"./plugins/gone\"",
+            "`plugins/gone` is no folder of this marketplace: Claude Code cannot install `gone` (\"Source path does not exist\"); `claude plugin validate` does not check it".to_string()
+        )]
+    );
+}
+
+#[test]
+fn a_start_directory_sees_its_ancestors_and_user_agents() {
+    let t = tempfile::tempdir().unwrap();
+    let g = tempfile::tempdir().unwrap();
+    let root = t.path();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    write(root, ".opencode/agents/up.md", PRIMARY);
+    write(root, "pkg/sub/opencode.json", "{}");
+    write(g.path(), "agents/global.md", SUBAGENT);
+    let options = Options {
+        global_dir: Some(g.path().to_path_buf()),
+        ..Options::default()
+    };
+    // Loaded from the nested project only, as `explain --root pkg/sub` does.
+    let sub = root.join("pkg/sub");
+    let ws = Workspace::load(std::slice::from_ref(&sub), &options).unwrap();
+    let names: Vec<String> = ws
+        .view_for(&sub)
+        .iter()
+        .flat_map(|&id| ws.files[id].analysis.agents.iter().map(|a| a.name.clone()))
+        .collect();
+    assert_eq!(names, ["global", "up"]);
+    // An empty start directory still sees the user-level agents.
+    let empty = tempfile::tempdir().unwrap();
+    let ws = Workspace::load(&[empty.path().to_path_buf()], &options).unwrap();
+    assert_eq!(ws.view_for(empty.path()).len(), 1);
+}
