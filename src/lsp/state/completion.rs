@@ -1,0 +1,219 @@
+//! Completion: the file's dialect offers the items; the state supplies what the workspace knows
+//! (agents, models, skills).
+
+use super::*;
+
+impl State {
+    /// Completion items at a position.
+    pub fn completion(&self, uri: &Uri, pos: lsp::Position) -> Option<Vec<lsp::CompletionItem>> {
+        use analysis::complete::ItemKind;
+        let doc = self.docs.get(uri.as_str());
+        let (id, kind, text, index, suppressions) = match doc.and_then(|d| d.file) {
+            Some(id) => {
+                let f = &self.ws.files[id];
+                (
+                    Some(id),
+                    f.kind.clone(),
+                    f.text.as_str(),
+                    &f.index,
+                    &f.analysis.suppressions,
+                )
+            }
+            None => {
+                let s = doc?.solo.as_ref()?;
+                (
+                    None,
+                    s.kind.clone(),
+                    s.text.as_str(),
+                    &s.index,
+                    &s.analysis.suppressions,
+                )
+            }
+        };
+        let offset = convert::offset(text, index, pos, self.encoding);
+        // Inside the brackets of an `agent-lsp: ignore[...]` comment: rule codes.
+        let codes = analysis::suppress::complete(suppressions, text, offset);
+        let items = match &kind {
+            _ if codes.is_some() => codes.unwrap_or_default(),
+            FileKind::Claude(_) => analysis::claude::complete::complete(text, offset, &self.claude_known()),
+            FileKind::Skill(_) => analysis::skill::complete(text, offset),
+            FileKind::Command(k) => {
+                let agents = match id.and_then(|id| match &self.ws.files[id].role {
+                    crate::workspace::Role::Command { dir } => Some(dir.clone()),
+                    _ => None,
+                }) {
+                    Some(dir) => self.ws.agents_for_command(k.runtime, &dir),
+                    None => Vec::new(),
+                };
+                let models = match k.runtime {
+                    analysis::Dialect::Claude => self.claude_known().models,
+                    _ => self.known_models(),
+                };
+                analysis::command::complete(k.runtime, text, offset, &agents, &models)
+            }
+            FileKind::Zuno(k) => analysis::zuno::complete::complete(
+                *k == analysis::zuno::FileKind::Config,
+                text,
+                offset,
+                &self.zuno_known(id),
+            ),
+            FileKind::OpenCode(kind) => self.opencode_items(id, kind, text, offset),
+            FileKind::ProjectFile => analysis::project_file::complete(text, offset),
+            FileKind::Manifest(k) => analysis::claude::plugin::complete(*k, text, offset),
+        };
+        Some(
+            items
+                .into_iter()
+                .map(|it| lsp::CompletionItem {
+                    label: it.label.clone(),
+                    kind: Some(match it.kind {
+                        ItemKind::Key => lsp::CompletionItemKind::PROPERTY,
+                        ItemKind::Value => lsp::CompletionItemKind::ENUM_MEMBER,
+                        ItemKind::Agent => lsp::CompletionItemKind::CLASS,
+                        ItemKind::Model => lsp::CompletionItemKind::VALUE,
+                        ItemKind::Color => lsp::CompletionItemKind::COLOR,
+                    }),
+                    detail: Some(it.detail.clone()),
+                    documentation: it.documentation.map(|d| {
+                        lsp::Documentation::MarkupContent(lsp::MarkupContent {
+                            kind: lsp::MarkupKind::Markdown,
+                            value: d,
+                        })
+                    }),
+                    sort_text: Some(format!("{}{}", it.rank, it.label)),
+                    filter_text: Some(it.insert.trim_end_matches([' ', ':']).to_string()),
+                    text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {
+                        range: convert::range(text, index, it.replace, self.encoding),
+                        new_text: it.insert,
+                    })),
+                    ..lsp::CompletionItem::default()
+                })
+                .collect(),
+        )
+    }
+
+    /// What Zuno completion offers: the agents of the file's view and the skills it can load.
+    pub(super) fn zuno_known(&self, id: Option<usize>) -> analysis::zuno::complete::Known {
+        let (view, skills) = match id {
+            Some(id) => (self.ws.zuno_view_of_file(id), self.ws.zuno_skills_of_file(id)),
+            None => (Vec::new(), Vec::new()),
+        };
+        let reg = analysis::zuno::project::registry(&self.ws.zuno_view_files(&view));
+        analysis::zuno::complete::Known {
+            agents: reg
+                .values()
+                .filter(|a| !a.flag("disable") && !a.flag("hidden"))
+                .map(|a| {
+                    (
+                        a.name.clone(),
+                        a.mode().to_string(),
+                        a.str("description").unwrap_or("").to_string(),
+                    )
+                })
+                .collect(),
+            skills,
+        }
+    }
+
+    /// What Claude completion offers from the workspace: agents, MCP servers and models used.
+    pub(super) fn claude_known(&self) -> analysis::claude::complete::Known {
+        let mut known = analysis::claude::complete::Known::default();
+        for f in self.ws.claude_files() {
+            // The name an `Agent(...)` entry must use: a plugin agent's is `plugin:name`.
+            if let Some(name) = f.registered() {
+                let desc = f.agent.description.clone().unwrap_or_default();
+                if !known.agents.iter().any(|(n, _)| *n == name) {
+                    known.agents.push((name, desc));
+                }
+            }
+            if let Some(m) = f.agent.setting("model")
+                && !known.models.contains(&m.value)
+            {
+                known.models.push(m.value.clone());
+            }
+            for list in [&f.agent.tools, &f.agent.disallowed].into_iter().flatten() {
+                for i in list.items() {
+                    if let Some(rest) = i.text.strip_prefix("mcp__") {
+                        let server = format!("mcp__{}", rest.split("__").next().unwrap_or(rest));
+                        if !known.mcp_servers.contains(&server) {
+                            known.mcp_servers.push(server);
+                        }
+                    }
+                }
+            }
+        }
+        known
+    }
+
+    pub(super) fn opencode_items(
+        &self,
+        id: Option<usize>,
+        kind: &OcKind,
+        text: &str,
+        offset: usize,
+    ) -> Vec<analysis::complete::Item> {
+        use analysis::opencode::complete::{self, Known};
+        let view = id.map(|id| self.ws.view_of_file(id)).unwrap_or_default();
+        let env = self.ws.effective_env_for_file(id);
+        let agents = analysis::opencode::effective::agents(&self.ws.view_files(&view), &env);
+        let known = Known {
+            agents: agents
+                .iter()
+                .filter(|a| !a.hidden.value)
+                .map(|a| {
+                    let d = a.description.as_ref().map(|d| d.value.clone()).unwrap_or_default();
+                    (a.name.clone(), a.mode.value.clone(), d)
+                })
+                .collect(),
+            models: self.known_models(),
+        };
+        complete::complete(kind, text, offset, &known)
+    }
+
+    /// Model ids: `provider.<p>.models.<m>` of every config, and models already used.
+    pub(super) fn known_models(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |m: &str| {
+            if m.contains('/') && !out.iter().any(|x| x == m) {
+                out.push(m.to_string());
+            }
+        };
+        for f in self.ws.files.iter().filter(|f| f.live) {
+            if let Some(root) = f.analysis.parsed.root.as_ref().and_then(|r| r.as_map())
+                && f.kind.is_config()
+            {
+                if let Some(providers) = root.value("provider").and_then(|p| p.as_map()) {
+                    for p in providers.entries.iter() {
+                        if let Some(models) = p
+                            .value
+                            .as_map()
+                            .and_then(|m| m.value("models"))
+                            .and_then(|m| m.as_map())
+                        {
+                            for m in models.entries.iter() {
+                                add(&format!("{}/{}", p.key.name, m.key.name));
+                            }
+                        }
+                    }
+                }
+                for k in ["model", "small_model"] {
+                    if let Some(m) = root.value(k).and_then(|v| v.as_str()) {
+                        add(m);
+                    }
+                }
+            }
+            for a in &f.analysis.agents {
+                if let Some(m) = a
+                    .node
+                    .as_ref()
+                    .and_then(|n| n.as_map())
+                    .and_then(|m| m.value("model"))
+                    .and_then(|v| v.as_str())
+                {
+                    add(m);
+                }
+            }
+        }
+        out
+    }
+}
