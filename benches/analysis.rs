@@ -210,7 +210,7 @@ fn bench_big_config() {
     let agents = 500;
     let text = config_with_agents(agents);
     let a = analyze(&FileKind::Config, &text);
-    assert_eq!(a.agents.len(), agents);
+    assert_eq!(a.facts.agents.len(), agents);
     assert!(
         a.diagnostics.is_empty(),
         "{:?}",

@@ -456,7 +456,7 @@ fn claude_corpus_is_read_as_claude_code_reads_it() {
                 e.local_file
             );
             files += 1;
-            let c = f.analysis.claude.as_ref().expect("a Claude file");
+            let c = f.analysis.claude().expect("a Claude file");
             let outcome = match c.reading.outcome {
                 Outcome::NoFrontmatter => "no frontmatter",
                 Outcome::FirstPass => "first pass",

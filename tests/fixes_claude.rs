@@ -21,7 +21,7 @@ fn kind() -> FileKind {
 /// loaded status, and the first-pass/retry outcome does not matter.
 fn built(kind: &FileKind, text: &str) -> Value {
     let a = analyze(kind, text);
-    let c = a.claude.expect("a Claude analysis");
+    let c = a.claude().expect("a Claude analysis");
     let name = c.agent.name.clone().unwrap_or_default();
     let mut v = card::json(&c.agent, &name, &[]);
     v["status"] = Value::String(format!("{:?}", c.agent.status));

@@ -16,7 +16,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use agent_lsp::analysis::opencode::{FileAnalysis, FileKind, analyze};
+use agent_lsp::analysis::opencode::{Analysis, FileKind, analyze};
 use agent_lsp::analysis::{Code, Diagnostic, Effect, Encoding, LineIndex, Location, Severity, Span};
 use agent_lsp::workspace::{MAX_FILE_SIZE, Options, Workspace};
 
@@ -184,22 +184,22 @@ fn every_offset_round_trips_exactly() {
 }
 
 /// `analyze` with all spans checked and the sanity time bound.
-fn analyze_checked(kind: &FileKind, text: &str, what: &str) -> FileAnalysis {
+fn analyze_checked(kind: &FileKind, text: &str, what: &str) -> Analysis {
     let t = Instant::now();
     let a = analyze(kind, text);
     let elapsed = t.elapsed();
     assert!(elapsed < SANITY, "{what} ({kind:?}): analysis took {elapsed:?}");
     check_diagnostics(text, &a.diagnostics, &format!("{what} ({kind:?})"));
-    for decl in &a.agents {
+    for decl in &a.facts.agents {
         check_span(text, decl.span, &format!("{what} ({kind:?}): agent {:?}", decl.name));
     }
-    for r in &a.refs {
+    for r in &a.facts.refs {
         check_span(text, r.span, &format!("{what} ({kind:?}): ref {:?}", r.name));
     }
     a
 }
 
-fn has_code(a: &FileAnalysis, code: Code) -> bool {
+fn has_code(a: &Analysis, code: Code) -> bool {
     a.diagnostics.iter().any(|d| d.code == code)
 }
 
@@ -635,7 +635,7 @@ fn symlink_loops_terminate() {
     let names: Vec<&str> = ws
         .files
         .iter()
-        .flat_map(|f| f.analysis.agents.iter().map(|a| a.name.as_str()))
+        .flat_map(|f| f.analysis.agents().iter().map(|a| a.name.as_str()))
         .collect();
     assert!(names.contains(&"x"), "{names:?}");
     assert!(
@@ -1260,7 +1260,7 @@ fn random_fixes() {
         let no_duplicates = !has_code(&a, Code::DuplicateKey);
         // The same finding (code and message): a rule shadowed by several later rules is
         // reported again, naming the next one, once the last is moved.
-        let same = |a: &FileAnalysis, d: &Diagnostic| {
+        let same = |a: &Analysis, d: &Diagnostic| {
             a.diagnostics
                 .iter()
                 .filter(|e| e.code == d.code && e.message == d.message)

@@ -72,10 +72,10 @@ pub fn check_analysis(text: &str, analysis: &FileAnalysis) {
             }
         }
     }
-    for decl in &analysis.agents {
+    for decl in analysis.agents() {
         check_span(text, decl.span, "agent declaration");
     }
-    if let Some(z) = &analysis.zuno {
+    if let Some(z) = analysis.zuno() {
         for d in &z.agents {
             check_span(text, d.span, "Zuno agent declaration");
         }
@@ -83,7 +83,7 @@ pub fn check_analysis(text: &str, analysis: &FileAnalysis) {
             check_span(text, r.span, "Zuno name reference");
         }
     }
-    if let Some(c) = &analysis.claude {
+    if let Some(c) = analysis.claude() {
         check_span(text, c.agent.name_span, "Claude agent name");
         for (_, s) in &c.agent.agent_refs {
             check_span(text, *s, "Claude Agent(type) reference");
@@ -103,7 +103,7 @@ pub fn check_analysis(text: &str, analysis: &FileAnalysis) {
             assert_eq!(b.body.end as usize, text.len());
         }
     }
-    for r in &analysis.refs {
+    for r in analysis.refs() {
         check_span(text, r.span, "agent reference");
     }
 }

@@ -89,13 +89,13 @@ fuzz_target!(|data: &[u8]| {
     let kind = FileKind::Agent { name: "fuzz".into() };
     let analysis = analyze(&kind.into(), text);
     check_analysis(text, &analysis);
-    assert_eq!(analysis.split.as_ref(), Some(&s), "the analysis splits differently");
-    assert_eq!(analysis.reading, Some(read.reading), "the analysis reads differently");
+    assert_eq!(analysis.split(), Some(&s), "the analysis splits differently");
+    assert_eq!(analysis.reading(), Some(read.reading), "the analysis reads differently");
 
     // The same text as a Claude Code agent: Claude's own block rules, both passes, the checks.
     let analysis = analyze(&claude::FileKind::project("fuzz").into(), text);
     check_analysis(text, &analysis);
-    let c = analysis.claude.as_ref().expect("a Claude analysis");
+    let c = analysis.claude().expect("a Claude analysis");
     assert_eq!(
         c.reading.block,
         claude::read::read(text).block,

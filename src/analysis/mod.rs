@@ -169,55 +169,176 @@ pub struct ClaudeFile {
     pub agent: claude::Agent,
 }
 
-/// Everything known about one file after analysing it alone. `parsed` and `diagnostics` are
-/// filled for every dialect; the rest by the dialect it belongs to.
+/// Everything known about one file after analysing it alone: what every file has (its tree,
+/// its diagnostics, its suppression comments) and what its dialect makes of it ([`Facts`]).
 #[derive(Clone, Debug, Default)]
 pub struct FileAnalysis {
     pub parsed: Parsed,
-    /// opencode Markdown files: where the frontmatter and body are.
-    pub split: Option<Split>,
-    /// opencode Markdown files: how opencode reads it (settings read, rescued, lost, skipped).
-    pub reading: Option<opencode::markdown::Reading>,
     pub diagnostics: Vec<Diagnostic>,
-    /// opencode agents this file declares, in file order.
-    pub agents: Vec<opencode::AgentDecl>,
-    /// opencode agent names this file refers to (`default_agent`, command `agent`).
-    pub refs: Vec<opencode::AgentRef>,
-    /// The config lists plugins, which may define agents this analysis cannot see.
-    pub has_plugins: bool,
-    /// Claude Code agent files: the reading and the agent.
-    pub claude: Option<Box<ClaudeFile>>,
-    /// Zuno files: the agents declared and the names referred to.
-    pub zuno: Option<Box<zuno::ZunoFile>>,
-    /// `SKILL.md` files: the skill declared.
-    pub skill: Option<Box<skill::SkillDecl>>,
-    /// Command files: the command declared.
-    pub command: Option<Box<command::CommandDecl>>,
-    /// `agent-lsp.toml`: what it sets.
-    pub project: Option<Box<project_file::ProjectFile>>,
-    /// Plugin manifests: what they declare.
-    pub manifest: Option<Box<claude::plugin::ManifestFile>>,
     /// The `agent-lsp: ignore[...]` comments of the file (applied where the file's full
     /// diagnostics are assembled, see [`suppress::apply`]).
     pub suppressions: suppress::Suppressions,
+    /// What the file declares, in its dialect's terms.
+    pub facts: Facts,
+}
+
+/// What a file declares, one variant per kind of file.
+#[derive(Clone, Debug, Default)]
+pub enum Facts {
+    /// Nothing (a file not analysed, or a kind that declares nothing).
+    #[default]
+    None,
+    /// opencode files: the agents declared, the names referred to, how Markdown was read.
+    OpenCode(Box<opencode::Facts>),
+    /// Claude Code agent files: the reading and the agent.
+    Claude(Box<ClaudeFile>),
+    /// Zuno files: the agents declared and the names referred to.
+    Zuno(Box<zuno::ZunoFile>),
+    /// `SKILL.md` files: the skill declared.
+    Skill(Box<skill::SkillDecl>),
+    /// Command files: the command declared.
+    Command(Box<command::CommandDecl>),
+    /// `agent-lsp.toml`: what it sets.
+    Project(Box<project_file::ProjectFile>),
+    /// Plugin manifests: what they declare.
+    Manifest(Box<claude::plugin::ManifestFile>),
+}
+
+/// An opencode file's facts when the file is not one (no agents, no references).
+static NO_OPENCODE_FACTS: opencode::Facts = opencode::Facts {
+    split: None,
+    reading: None,
+    agents: Vec::new(),
+    refs: Vec::new(),
+    has_plugins: false,
+};
+
+impl FileAnalysis {
+    /// An opencode file's facts (empty for any other file).
+    pub fn opencode(&self) -> &opencode::Facts {
+        match &self.facts {
+            Facts::OpenCode(f) => f,
+            _ => &NO_OPENCODE_FACTS,
+        }
+    }
+
+    /// opencode agents this file declares, in file order.
+    pub fn agents(&self) -> &[opencode::AgentDecl] {
+        &self.opencode().agents
+    }
+
+    /// opencode agent names this file refers to (`default_agent`, command `agent`).
+    pub fn refs(&self) -> &[opencode::AgentRef] {
+        &self.opencode().refs
+    }
+
+    /// opencode Markdown files: where the frontmatter and body are.
+    pub fn split(&self) -> Option<&Split> {
+        self.opencode().split.as_ref()
+    }
+
+    /// opencode Markdown files: how opencode reads it.
+    pub fn reading(&self) -> Option<opencode::markdown::Reading> {
+        self.opencode().reading
+    }
+
+    /// The opencode config lists plugins, which may define agents this analysis cannot see.
+    pub fn has_plugins(&self) -> bool {
+        self.opencode().has_plugins
+    }
+
+    pub fn claude(&self) -> Option<&ClaudeFile> {
+        match &self.facts {
+            Facts::Claude(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    pub fn zuno(&self) -> Option<&zuno::ZunoFile> {
+        match &self.facts {
+            Facts::Zuno(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    pub fn skill(&self) -> Option<&skill::SkillDecl> {
+        match &self.facts {
+            Facts::Skill(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    pub fn command(&self) -> Option<&command::CommandDecl> {
+        match &self.facts {
+            Facts::Command(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    pub fn project(&self) -> Option<&project_file::ProjectFile> {
+        match &self.facts {
+            Facts::Project(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    pub fn manifest(&self) -> Option<&claude::plugin::ManifestFile> {
+        match &self.facts {
+            Facts::Manifest(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The file as opencode reads it after `{env:}`/`{file:}` substitution (`None` when
+    /// nothing changes or the file is not opencode's).
+    pub fn substituted(&self, value: &dyn Fn(&str) -> Option<String>) -> Option<FileAnalysis> {
+        let Facts::OpenCode(facts) = &self.facts else {
+            return None;
+        };
+        let (parsed, facts) = opencode::substitute::apply(&self.parsed, facts, value)?;
+        Some(FileAnalysis {
+            parsed,
+            diagnostics: self.diagnostics.clone(),
+            suppressions: self.suppressions.clone(),
+            facts: Facts::OpenCode(Box::new(facts)),
+        })
+    }
+
+    /// The file as opencode's project pass sees it.
+    pub fn opencode_view(&self, file: usize, group: usize) -> opencode::project::ViewFile<'_> {
+        opencode::project::ViewFile {
+            file,
+            parsed: &self.parsed,
+            facts: self.opencode(),
+            group,
+        }
+    }
 }
 
 /// Analyse one file on its own.
 pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
     let mut analysis = analyze_dialect(kind, text);
-    analysis.suppressions = suppress::directives(kind, text, analysis.split.as_ref());
+    analysis.suppressions = suppress::directives(kind, text, analysis.split());
     analysis
 }
 
 fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
     match kind {
-        FileKind::OpenCode(k) => opencode::analyze(k, text),
+        FileKind::OpenCode(k) => {
+            let a = opencode::analyze(k, text);
+            FileAnalysis {
+                parsed: a.parsed,
+                diagnostics: a.diagnostics,
+                facts: Facts::OpenCode(Box::new(a.facts)),
+                ..FileAnalysis::default()
+            }
+        }
         FileKind::Claude(k) => {
             let (diagnostics, agent, reading) = claude::analyze(k, text);
             FileAnalysis {
                 parsed: reading.parsed.clone(),
                 diagnostics,
-                claude: Some(Box::new(ClaudeFile { reading, agent })),
+                facts: Facts::Claude(Box::new(ClaudeFile { reading, agent })),
                 ..FileAnalysis::default()
             }
         }
@@ -225,7 +346,7 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
             let (project, diagnostics) = project_file::parse(text);
             FileAnalysis {
                 diagnostics,
-                project: Some(Box::new(project)),
+                facts: Facts::Project(Box::new(project)),
                 ..FileAnalysis::default()
             }
         }
@@ -234,7 +355,7 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
             FileAnalysis {
                 parsed,
                 diagnostics,
-                command: Some(Box::new(decl)),
+                facts: Facts::Command(Box::new(decl)),
                 ..FileAnalysis::default()
             }
         }
@@ -243,7 +364,7 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
             FileAnalysis {
                 parsed,
                 diagnostics,
-                skill: Some(Box::new(decl)),
+                facts: Facts::Skill(Box::new(decl)),
                 ..FileAnalysis::default()
             }
         }
@@ -252,7 +373,7 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
             FileAnalysis {
                 parsed,
                 diagnostics,
-                manifest: Some(Box::new(file)),
+                facts: Facts::Manifest(Box::new(file)),
                 ..FileAnalysis::default()
             }
         }
@@ -261,7 +382,7 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
             FileAnalysis {
                 parsed,
                 diagnostics,
-                zuno: Some(Box::new(file)),
+                facts: Facts::Zuno(Box::new(file)),
                 ..FileAnalysis::default()
             }
         }

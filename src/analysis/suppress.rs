@@ -717,9 +717,9 @@ pub fn hover(sup: &Suppressions, at: usize) -> Option<(String, Span)> {
 /// The file's syntax parsed as written, by agent-lsp and by the runtime's first pass.
 fn parses_as_written(a: &FileAnalysis) -> bool {
     a.parsed.errors.is_empty()
-        && a.reading
+        && a.reading()
             .is_none_or(|r| r == super::opencode::markdown::Reading::Parsed)
-        && a.claude.as_ref().is_none_or(|c| c.reading.first_errors.is_empty())
+        && a.claude().is_none_or(|c| c.reading.first_errors.is_empty())
 }
 
 /// Completion of rule codes inside the brackets of a directive: every code but those already

@@ -271,7 +271,7 @@ fn unloaded_definers(ws: &Workspace, name: &str) -> Vec<String> {
         }
         let (defines, why): (bool, Option<String>) = match &f.kind {
             FileKind::Claude(k) => {
-                let c = f.analysis.claude.as_ref();
+                let c = f.analysis.claude();
                 let named = c.and_then(|c| c.agent.name.as_deref()).unwrap_or(&k.stem);
                 let why = match c.map(|c| &c.agent.status) {
                     Some(claude::agent::Status::Skipped(why)) => Some(format!("Claude Code skips this file ({why})")),

@@ -15,17 +15,17 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
     if let crate::analysis::FileKind::Manifest(kind) = f.kind {
         return crate::analysis::claude::plugin::hover(kind, &f.analysis.parsed, offset);
     }
-    if f.analysis.claude.is_some() {
+    if f.analysis.claude().is_some() {
         return claude_at(ws, id, offset, where_is);
     }
-    if f.analysis.zuno.is_some() {
+    if f.analysis.zuno().is_some() {
         return zuno_at(ws, id, offset, where_is);
     }
-    if f.analysis.skill.is_some() {
+    if f.analysis.skill().is_some() {
         return skill_at(ws, id, offset, where_is);
     }
     if let (Some(decl), crate::analysis::FileKind::Command(kind), crate::workspace::Role::Command { dir }) =
-        (&f.analysis.command, &f.kind, &f.role)
+        (f.analysis.command(), &f.kind, &f.role)
     {
         // On a placeholder Claude Code fills in: what it becomes, and what the command sends.
         if let Some(p) = decl.placeholders.iter().find(|p| p.span.contains(offset)) {
@@ -69,10 +69,10 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
     }
     let is_md = !f.kind.is_config();
     // On a Markdown file's delimiters: this file's agent.
-    if is_md && let Some(fm) = f.analysis.split.as_ref().and_then(|s| s.frontmatter.as_ref()) {
+    if is_md && let Some(fm) = f.analysis.split().and_then(|s| s.frontmatter.as_ref()) {
         for span in [Some(fm.open), fm.close].into_iter().flatten() {
             if span.contains(offset) {
-                let name = f.analysis.agents.first()?.name.clone();
+                let name = f.analysis.agents().first()?.name.clone();
                 return Some((agent_card(ws, id, &name, where_is)?, span));
             }
         }
@@ -102,7 +102,7 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
         return Some((agent_card(ws, id, name, where_is)?, last.value.span));
     }
     if is_md && keys == ["name"] && !last.on_key {
-        let name = f.analysis.agents.first()?.name.clone();
+        let name = f.analysis.agents().first()?.name.clone();
         return Some((agent_card(ws, id, &name, where_is)?, last.value.span));
     }
     // Permission blocks: top-level, or an agent's.
@@ -174,7 +174,7 @@ fn agent_card(ws: &Workspace, id: usize, name: &str, where_is: WhereIs) -> Optio
 fn claude_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
     use crate::analysis::claude::schema;
     let f = &ws.files[id];
-    let c = f.analysis.claude.as_ref()?;
+    let c = f.analysis.claude()?;
     let dir = ws.claude_dir_of_file(id)?;
     if let Some(block) = &c.reading.block {
         for span in [block.open, block.close] {
@@ -275,7 +275,7 @@ fn own_claude_card(ws: &Workspace, id: usize, dir: &std::path::Path, where_is: W
 fn zuno_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
     use crate::analysis::zuno::{project, schema};
     let f = &ws.files[id];
-    let z = f.analysis.zuno.as_ref()?;
+    let z = f.analysis.zuno()?;
     let card = |name: &str| -> Option<String> {
         let view = ws.zuno_view_of_file(id);
         let reg = project::registry(&ws.zuno_view_files(&view));
@@ -369,7 +369,7 @@ fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opti
     use crate::analysis::FileKind;
     use crate::analysis::provenance::Source;
     let f = &ws.files[id];
-    let decl = f.analysis.skill.as_ref()?;
+    let decl = f.analysis.skill()?;
     let FileKind::Skill(kind) = &f.kind else { return None };
     let folder = f.path.parent().map(|p| p.display().to_string());
     let body = f.text.get(decl.body.start as usize..).unwrap_or("");
@@ -409,11 +409,11 @@ fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opti
         .iter()
         .enumerate()
         .filter(|(_, g)| g.live && matches!(&g.role, crate::workspace::Role::Skill { dir: d } if d == dir))
-        .filter(|(_, g)| g.analysis.skill.as_ref().and_then(|s| s.name.as_deref()) == Some(name.as_str()))
+        .filter(|(_, g)| g.analysis.skill().and_then(|s| s.name.as_deref()) == Some(name.as_str()))
         .map(|(i, g)| {
             where_is(Source::File {
                 file: i,
-                span: g.analysis.skill.as_ref().map(|s| s.span).unwrap_or_default(),
+                span: g.analysis.skill().map(|s| s.span).unwrap_or_default(),
             })
         })
         .collect();

@@ -60,7 +60,7 @@ pub fn skill_definitions(ws: &Workspace, from: usize, pattern: &str) -> Vec<Occu
         .filter(|(name, _)| crate::analysis::permission::wildcard_match(name, pattern))
         .filter_map(|(_, id)| {
             let id = id?;
-            let span = ws.files[id].analysis.skill.as_ref()?.span;
+            let span = ws.files[id].analysis.skill()?.span;
             Some(Occurrence {
                 file: id,
                 span: inner(&ws.files[id].text, span),
@@ -88,7 +88,7 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
             },
         ))
     };
-    if let Some(c) = &f.analysis.claude {
+    if let Some(c) = f.analysis.claude() {
         // A Claude Code agent: its `name` (or, for a plugin agent without one, its first line)
         // and the agent types of its `Agent(...)` tool entries. A plugin agent is known as
         // `plugin:name`, which is what `Agent(...)` entries name it by.
@@ -106,14 +106,14 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
         }
         return out;
     }
-    if let Some(c) = &f.analysis.command {
+    if let Some(c) = f.analysis.command() {
         // A command file: its `agent` refers to an agent of its runtime.
         if let Some((name, span)) = &c.agent {
             push(name, *span, false);
         }
         return out;
     }
-    if let Some(z) = &f.analysis.zuno {
+    if let Some(z) = f.analysis.zuno() {
         // A Zuno file: agent keys and frontmatter names; `default_agent` and `delegates`.
         for d in &z.agents {
             push(&d.name, d.span, true);
@@ -127,7 +127,7 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
         }
         return out;
     }
-    for decl in &f.analysis.agents {
+    for decl in f.analysis.agents() {
         match decl.origin {
             DeclOrigin::AgentKey | DeclOrigin::ModeKey => push(&decl.name, decl.span, true),
             DeclOrigin::Markdown | DeclOrigin::ModeFile => {
@@ -177,7 +177,7 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
         task_patterns(root.value("permission"), &mut push);
     }
     if f.kind.is_markdown()
-        && let Some(split) = &f.analysis.split
+        && let Some(split) = &f.analysis.split()
     {
         let body = split.body;
         let b = body.text(text);
@@ -227,7 +227,7 @@ pub fn known_agents(ws: &Workspace, dialect: Dialect) -> Vec<String> {
             .collect(),
     };
     for f in ws.files.iter().filter(|f| f.live && f.kind.dialect() == dialect) {
-        for d in &f.analysis.agents {
+        for d in f.analysis.agents() {
             if !names.contains(&d.name) {
                 names.push(d.name.clone());
             }

@@ -117,7 +117,7 @@ pub(super) fn names_key(f: &File, content: u64) -> u64 {
         }
         h.write_u8(0xfe);
     };
-    for d in &a.agents {
+    for d in a.agents() {
         d.name.hash(&mut h);
         (d.span, d.origin as u8, d.whole_file, d.body_empty, d.prompt_hash).hash(&mut h);
         d.bool_field("disable").map(|(b, _)| b).hash(&mut h);
@@ -125,11 +125,11 @@ pub(super) fn names_key(f: &File, content: u64) -> u64 {
         skill_patterns(&mut h, sub(d.node.as_ref().and_then(Node::as_map), "permission"));
     }
     h.write_u8(0xff);
-    for r in &a.refs {
+    for r in a.refs() {
         (&r.name, r.span, r.kind as u8).hash(&mut h);
     }
-    (a.reading.map(|r| r as u8), a.has_plugins).hash(&mut h);
-    a.split.as_ref().map(|s| s.misplaced_open.is_some()).hash(&mut h);
+    (a.reading().map(|r| r as u8), a.has_plugins()).hash(&mut h);
+    a.split().map(|s| s.misplaced_open.is_some()).hash(&mut h);
     let root = a.parsed.root.as_ref().and_then(Node::as_map);
     skill_patterns(&mut h, sub(root, "permission"));
     // Whether it lists skill sources (then any skill name may exist).
@@ -279,7 +279,7 @@ impl Workspace {
                     }
                     // The settings of the agents looked up, as written and where: a keystroke
                     // in another agent of the same config leaves them alone.
-                    for d in f.analysis.agents.iter().filter(|d| names.contains(&d.name)) {
+                    for d in f.analysis.agents().iter().filter(|d| names.contains(&d.name)) {
                         let span = d.node.as_ref().map(|n| n.span);
                         (i, d.span, span).hash(&mut h);
                         match span.map(|s| f.text.get(s.start as usize..s.end as usize)) {
@@ -310,11 +310,7 @@ impl Workspace {
                     .view
                     .iter()
                     .zip(&def.groups)
-                    .map(|(&id, &group)| project::ViewFile {
-                        file: id,
-                        analysis: self.files[id].effective_analysis(),
-                        group,
-                    })
+                    .map(|(&id, &group)| self.files[id].effective_analysis().opencode_view(id, group))
                     .collect();
                 let skills = self.opencode_skills(dir);
                 let names: Vec<&str> = skills.iter().map(|(n, _)| n.as_str()).collect();

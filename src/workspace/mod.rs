@@ -202,7 +202,7 @@ impl Workspace {
         let mut out = Vec::new();
         let mut cache: HashMap<(crate::analysis::Dialect, &Path), Vec<(String, String)>> = HashMap::new();
         for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live && f.in_scope) {
-            let (Role::Command { dir }, FileKind::Command(kind), Some(decl)) = (&f.role, &f.kind, &f.analysis.command)
+            let (Role::Command { dir }, FileKind::Command(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.command())
             else {
                 continue;
             };
@@ -244,7 +244,7 @@ impl Workspace {
         use crate::analysis::diagnostic::{Effect, Location, Severity};
         let mut by_name: HashMap<(&Path, &str), Vec<usize>> = HashMap::new();
         for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
-            let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, &f.analysis.skill) else {
+            let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.skill()) else {
                 continue;
             };
             // A plugin lists two skills of one name both (`/plugin:name` twice): not this check.
@@ -273,7 +273,7 @@ impl Workspace {
                 if others.is_empty() || !f.in_scope {
                     continue;
                 }
-                let span = f.analysis.skill.as_ref().map(|d| d.span).unwrap_or_default();
+                let span = f.analysis.skill().map(|d| d.span).unwrap_or_default();
                 let shared = |d: crate::analysis::Dialect| {
                     kind.loaders.contains(&d)
                         && others.iter().any(|&o| match &self.files[o].kind {
@@ -306,8 +306,7 @@ impl Workspace {
                 for o in others {
                     let os = self.files[o]
                         .analysis
-                        .skill
-                        .as_ref()
+                        .skill()
                         .map(|d| d.span)
                         .unwrap_or_default();
                     d = d.with_related(

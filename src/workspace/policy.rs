@@ -31,7 +31,7 @@ impl Workspace {
         for dir in path.ancestors().skip(1) {
             for name in NAMES {
                 if let Some(id) = self.id(&dir.join(name))
-                    && let Some(p) = self.files[id].analysis.project.as_deref()
+                    && let Some(p) = self.files[id].analysis.project()
                 {
                     return Some((id, p));
                 }

@@ -161,7 +161,7 @@ impl Workspace {
             }
         }
         let f = &mut self.files[id];
-        f.resolved = substitute::apply(&f.analysis, &|t: &str| values.get(t).cloned());
+        f.resolved = f.analysis.substituted(&|t: &str| values.get(t).cloned());
         f.analysis.diagnostics.extend(problems);
         f.analysis
             .diagnostics
@@ -191,7 +191,7 @@ impl Workspace {
     pub(super) fn check_links(&mut self, id: usize) -> bool {
         use crate::analysis::diagnostic::{Effect, Severity};
         let f = &self.files[id];
-        let Some(decl) = f.analysis.skill.as_ref() else {
+        let Some(decl) = f.analysis.skill() else {
             return false;
         };
         let had = f.analysis.diagnostics.iter().any(|d| d.code == Code::BrokenLink);
@@ -247,7 +247,7 @@ impl Workspace {
         let ids: Vec<usize> = (0..self.files.len())
             .filter(|&i| {
                 let f = &self.files[i];
-                f.live && f.analysis.skill.as_ref().is_some_and(|s| !s.links.is_empty())
+                f.live && f.analysis.skill().is_some_and(|s| !s.links.is_empty())
             })
             .collect();
         ids.into_iter().filter(|&id| self.check_links(id)).collect()
@@ -323,7 +323,7 @@ impl Workspace {
         use crate::analysis::{Effect, Severity};
         let f = &self.files[id];
         let (FileKind::Manifest(kind), Some(m), Some(root)) =
-            (&f.kind, &f.analysis.manifest, f.path.parent().and_then(Path::parent))
+            (&f.kind, f.analysis.manifest(), f.path.parent().and_then(Path::parent))
         else {
             return;
         };

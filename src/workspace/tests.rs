@@ -506,7 +506,7 @@ fn a_start_directory_sees_its_ancestors_and_user_agents() {
     let names: Vec<String> = ws
         .view_for(&sub)
         .iter()
-        .flat_map(|&id| ws.files[id].analysis.agents.iter().map(|a| a.name.clone()))
+        .flat_map(|&id| ws.files[id].analysis.agents().iter().map(|a| a.name.clone()))
         .collect();
     assert_eq!(names, ["global", "up"]);
     // An empty start directory still sees the user-level agents.

@@ -154,11 +154,7 @@ impl Workspace {
     pub fn view_files(&self, view: &[usize]) -> Vec<project::ViewFile<'_>> {
         let groups = self.groups();
         view.iter()
-            .map(|&id| project::ViewFile {
-                file: id,
-                analysis: self.files[id].effective_analysis(),
-                group: groups[id],
-            })
+            .map(|&id| self.files[id].effective_analysis().opencode_view(id, groups[id]))
             .collect()
     }
 
@@ -315,7 +311,7 @@ impl Workspace {
             .filter_map(|&id| {
                 Some(crate::analysis::zuno::project::ViewFile {
                     file: id,
-                    zuno: self.files[id].analysis.zuno.as_deref()?,
+                    zuno: self.files[id].analysis.zuno()?,
                 })
             })
             .collect()
@@ -336,7 +332,7 @@ impl Workspace {
             .enumerate()
             .filter(|(_, f)| f.live)
             .filter_map(|(id, f)| {
-                let (FileKind::Claude(kind), Role::Claude { dir }, Some(c)) = (&f.kind, &f.role, &f.analysis.claude)
+                let (FileKind::Claude(kind), Role::Claude { dir }, Some(c)) = (&f.kind, &f.role, f.analysis.claude())
                 else {
                     return None;
                 };
@@ -385,7 +381,7 @@ impl Workspace {
     pub fn opencode_skills(&self, project: &Path) -> Vec<(String, Option<usize>)> {
         let mut out: Vec<(String, Option<usize>)> = self.user_skills.iter().map(|n| (n.clone(), None)).collect();
         for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
-            let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, &f.analysis.skill) else {
+            let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.skill()) else {
                 continue;
             };
             if kind.loaders.contains(&crate::analysis::Dialect::OpenCode)

@@ -395,8 +395,7 @@ impl Ours {
             }
             let name = f
                 .analysis
-                .manifest
-                .as_ref()
+                .manifest()
                 .and_then(|m| m.name.clone())
                 .unwrap_or_default();
             out.insert(dir.clone(), name);
@@ -419,7 +418,7 @@ impl Ours {
                     let Source::Plugin { plugin: ns } = &k.source else {
                         continue;
                     };
-                    let Some(c) = &f.analysis.claude else { continue };
+                    let Some(c) = f.analysis.claude() else { continue };
                     if !c.agent.loaded() {
                         continue;
                     }

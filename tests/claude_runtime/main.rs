@@ -336,7 +336,7 @@ fn our_files(case: &Case) -> (BTreeMap<PathBuf, OurFile>, Vec<(String, OurComman
     for f in ws.files.iter().filter(|f| f.live) {
         match (&f.kind, &f.role) {
             (FileKind::Claude(kind), Role::Claude { .. }) => {
-                if let Some(c) = &f.analysis.claude {
+                if let Some(c) = f.analysis.claude() {
                     files.insert(
                         canon(&f.path),
                         OurFile {
@@ -351,7 +351,7 @@ fn our_files(case: &Case) -> (BTreeMap<PathBuf, OurFile>, Vec<(String, OurComman
             (FileKind::Command(kind), Role::Command { dir })
                 if kind.runtime == agent_lsp::analysis::Dialect::Claude =>
             {
-                let decl = f.analysis.command.as_deref();
+                let decl = f.analysis.command();
                 // A command hidden from the `/` menu (`user-invocable` not true) is not listed.
                 if decl.is_some_and(|d| d.hidden) {
                     continue;
@@ -373,7 +373,7 @@ fn our_files(case: &Case) -> (BTreeMap<PathBuf, OurFile>, Vec<(String, OurComman
                         .and_then(Path::parent)
                         .is_some_and(|p| p.ends_with(".claude/skills")) =>
             {
-                let decl = f.analysis.skill.as_deref();
+                let decl = f.analysis.skill();
                 // agent-lsp's word: "Claude Code names the command after the folder".
                 commands.push((
                     kind.folder.clone(),

@@ -48,7 +48,8 @@ pub fn agents(kind: &FileKind, text: &str) -> Vec<Agent> {
     let a = analyze(kind, text);
     let view = [ViewFile {
         file: 0,
-        analysis: &a,
+        parsed: &a.parsed,
+        facts: &a.facts,
         group: 0,
     }];
     effective::agents(&view, &effective::Env::default())

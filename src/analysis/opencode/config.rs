@@ -5,13 +5,13 @@
 
 use super::agent::{self, Ctx};
 use super::schema::{COMMAND_FIELDS, TOP_LEVEL_KEYS, V2_IGNORED_KEYS, V2_LOWERED_KEYS};
-use super::{AgentDecl, AgentRef, DeclOrigin, FileAnalysis, RefKind, permission};
+use super::{AgentDecl, AgentRef, Analysis, DeclOrigin, Facts, RefKind, permission};
 use crate::analysis::diagnostic::{Diagnostic, Effect, Location, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::suggest::closest;
 use crate::analysis::syntax::{Entry, Map, Node, Value, jsonc};
 
-pub fn analyze(text: &str) -> FileAnalysis {
+pub fn analyze(text: &str) -> Analysis {
     let parsed = jsonc::parse(text);
     let mut out = Vec::new();
     for err in &parsed.errors {
@@ -36,10 +36,7 @@ pub fn analyze(text: &str) -> FileAnalysis {
             .with_related(Location::Here(dup.duplicate), "the value that wins"),
         );
     }
-    let mut analysis = FileAnalysis {
-        diagnostics: Vec::new(),
-        ..FileAnalysis::default()
-    };
+    let mut analysis = Facts::default();
     let ctx = Ctx {
         origin: DeclOrigin::AgentKey,
         text,
@@ -59,12 +56,14 @@ pub fn analyze(text: &str) -> FileAnalysis {
             )),
         }
     }
-    analysis.parsed = parsed;
-    analysis.diagnostics = out;
-    analysis
+    Analysis {
+        parsed,
+        diagnostics: out,
+        facts: analysis,
+    }
 }
 
-fn check_top_level(root: &Node, map: &Map, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut Vec<Diagnostic>) {
+fn check_top_level(root: &Node, map: &Map, ctx: &Ctx, analysis: &mut Facts, out: &mut Vec<Diagnostic>) {
     for (index, entry) in map.entries.iter().enumerate() {
         let key = entry.key.name.as_str();
         let v = &entry.value;
@@ -138,7 +137,7 @@ fn check_top_level(root: &Node, map: &Map, ctx: &Ctx, analysis: &mut FileAnalysi
 /// in `agent` becomes an agent with `system` as `prompt`, `disabled` as `disable`, a
 /// `provider/model#variant` split into `model` and `variant`, `request.body` as `options`;
 /// other keys are dropped. An entry that does not fit the V2 schema is dropped with a warning.
-fn lower_v2_agents(entry: &Entry, top: &Map, analysis: &mut FileAnalysis, out: &mut Vec<Diagnostic>) {
+fn lower_v2_agents(entry: &Entry, top: &Map, analysis: &mut Facts, out: &mut Vec<Diagnostic>) {
     use crate::analysis::syntax::{Key, Map as SMap, Style};
     let Some(v2) = entry.value.as_map() else { return };
     let legacy = top.value("agent").and_then(Node::as_map);
@@ -305,7 +304,7 @@ fn deprecated_top_level(root: &Node, index: usize, ctx: &Ctx, out: &mut Vec<Diag
     out.push(d);
 }
 
-fn unknown_top_level(entry: &Entry, map: &Map, analysis: &mut FileAnalysis, out: &mut Vec<Diagnostic>) {
+fn unknown_top_level(entry: &Entry, map: &Map, analysis: &mut Facts, out: &mut Vec<Diagnostic>) {
     let key = entry.key.name.as_str();
     let span = entry.key.span;
     if let Some((_, v1)) = V2_LOWERED_KEYS.iter().find(|(k, _)| *k == key) {
@@ -359,7 +358,7 @@ fn unknown_top_level(entry: &Entry, map: &Map, analysis: &mut FileAnalysis, out:
 const TUI_KEYS: &[&str] = &["theme", "keybinds", "tui"];
 
 /// `agent` / `mode`: an object of agent name to settings.
-fn agents(entry: &Entry, origin: DeclOrigin, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut Vec<Diagnostic>) {
+fn agents(entry: &Entry, origin: DeclOrigin, ctx: &Ctx, analysis: &mut Facts, out: &mut Vec<Diagnostic>) {
     let v = &entry.value;
     let Some(map) = v.as_map() else {
         if !v.is_unknown() {
@@ -394,7 +393,7 @@ fn agents(entry: &Entry, origin: DeclOrigin, ctx: &Ctx, analysis: &mut FileAnaly
     }
 }
 
-fn commands(entry: &Entry, ctx: &Ctx, analysis: &mut FileAnalysis, out: &mut Vec<Diagnostic>) {
+fn commands(entry: &Entry, ctx: &Ctx, analysis: &mut Facts, out: &mut Vec<Diagnostic>) {
     let Some(map) = entry.value.as_map() else {
         if !entry.value.is_unknown() {
             out.push(agent::type_error(
@@ -545,7 +544,7 @@ fn tools_as_agent(entry: &Entry) -> crate::analysis::syntax::Node {
 mod tests {
     use super::*;
 
-    fn codes(a: &FileAnalysis) -> Vec<&'static str> {
+    fn codes(a: &Analysis) -> Vec<&'static str> {
         a.diagnostics.iter().map(|d| d.code.as_str()).collect()
     }
 
@@ -567,9 +566,9 @@ mod tests {
 }"##;
         let a = analyze(text);
         assert!(a.diagnostics.is_empty(), "{:#?}", a.diagnostics);
-        assert_eq!(a.agents.len(), 2);
-        assert_eq!(a.refs.len(), 2);
-        assert!(a.has_plugins);
+        assert_eq!(a.facts.agents.len(), 2);
+        assert_eq!(a.facts.refs.len(), 2);
+        assert!(a.facts.has_plugins);
     }
 
     #[test]
@@ -580,7 +579,7 @@ mod tests {
         assert!(a.diagnostics[0].message.contains("`agent`"));
         assert!(a.diagnostics[1].message.contains("`plugin`"));
         assert!(a.diagnostics[2].message.contains("V2"));
-        assert_eq!(a.agents.len(), 1);
+        assert_eq!(a.facts.agents.len(), 1);
     }
 
     #[test]
@@ -641,15 +640,15 @@ mod tests {
     fn v2_agents_are_lowered_as_opencode_does() {
         let text = r#"{"agents": {"v": {"system": "S", "disabled": false, "model": "openai/gpt-5#high", "request": {"body": {"x": 1}, "headers": {}}, "mode": "subagent", "extra": 1}, "bad": {"color": "red"}, "kept": {"mode": "primary"}}, "agent": {"kept": {"mode": "subagent"}}}"#;
         let a = analyze(text);
-        let v = a.agents.iter().find(|d| d.name == "v").unwrap();
+        let v = a.facts.agents.iter().find(|d| d.name == "v").unwrap();
         let m = v.node.as_ref().unwrap().as_map().unwrap();
         let keys: Vec<&str> = m.entries.iter().map(|e| e.key.name.as_str()).collect();
         assert_eq!(keys, ["prompt", "disable", "model", "variant", "options", "mode"]);
         assert_eq!(m.value("model").unwrap().as_str(), Some("openai/gpt-5"));
         assert_eq!(m.value("variant").unwrap().as_str(), Some("high"));
         // A malformed V2 entry is dropped with a warning; an id also in `agent` keeps the V1 one.
-        assert!(a.agents.iter().all(|d| d.name != "bad"));
-        let kept: Vec<_> = a.agents.iter().filter(|d| d.name == "kept").collect();
+        assert!(a.facts.agents.iter().all(|d| d.name != "bad"));
+        let kept: Vec<_> = a.facts.agents.iter().filter(|d| d.name == "kept").collect();
         assert_eq!(kept.len(), 1);
         assert_eq!(kept[0].mode().unwrap().0, "subagent");
         let d = a.diagnostics.iter().find(|d| d.code == Code::InvalidValue).unwrap();
@@ -687,8 +686,8 @@ mod tests {
     #[test]
     fn a_json_agent_set_twice_is_declared_once_with_the_last_settings() {
         let a = analyze(r#"{"agent": {"a": {"mode": "subagent"}, "a": {"description": "d"}}}"#);
-        assert_eq!(a.agents.len(), 1);
-        assert!(a.agents[0].mode().is_none());
+        assert_eq!(a.facts.agents.len(), 1);
+        assert!(a.facts.agents[0].mode().is_none());
     }
 
     #[test]

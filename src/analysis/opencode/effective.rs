@@ -633,10 +633,10 @@ fn user_rules(view: &[ViewFile], env: &Env) -> Vec<Rule> {
     let mut cfg: PermCfg = Vec::new();
     for vf in view {
         // Config files only (Markdown files have a frontmatter split).
-        if vf.analysis.split.is_some() {
+        if vf.facts.split.is_some() {
             continue;
         }
-        if let Some(root) = &vf.analysis.parsed.root {
+        if let Some(root) = &vf.parsed.root {
             // Top-level `tools` convert like an agent's, with explicit `permission` on top.
             merge_perm(&mut cfg, layer_perm(root, vf.file));
         }
@@ -789,16 +789,17 @@ pub fn agents(view: &[ViewFile], env: &Env) -> Vec<EffectiveAgent> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::opencode::{FileAnalysis, FileKind, analyze};
+    use crate::analysis::opencode::{Analysis, FileKind, analyze};
 
     fn build(files: &[(FileKind, &str)]) -> Vec<EffectiveAgent> {
-        let analyses: Vec<FileAnalysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
+        let analyses: Vec<Analysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
         let view: Vec<ViewFile> = analyses
             .iter()
             .enumerate()
             .map(|(file, analysis)| ViewFile {
                 file,
-                analysis,
+                parsed: &analysis.parsed,
+                facts: &analysis.facts,
                 group: file,
             })
             .collect();

@@ -8,14 +8,14 @@
 //! retry fails too is the frontmatter lost.
 
 use super::agent::{self, Ctx};
-use super::{AgentDecl, DeclOrigin, FileAnalysis};
+use super::{AgentDecl, Analysis, DeclOrigin, Facts};
 use crate::analysis::diagnostic::{Diagnostic, Effect, Location, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::syntax::frontmatter::{self, Frontmatter};
 use crate::analysis::syntax::{Node, Parsed, Style, Value, yaml};
 use crate::analysis::text::Span;
 
-pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis {
+pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> Analysis {
     let split = frontmatter::split(text);
     let mut out = Vec::new();
     if let Some(at) = split.misplaced_open {
@@ -144,15 +144,16 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> FileAnalysis 
             prompt_hash: Some(super::prompt_hash(prompt.text(text).trim())),
         }],
     };
-    FileAnalysis {
+    Analysis {
         parsed,
-        split: Some(split),
-        reading: Some(reading),
         diagnostics: out,
-        agents,
-        refs: Vec::new(),
-        has_plugins: false,
-        ..FileAnalysis::default()
+        facts: Facts {
+            split: Some(split),
+            reading: Some(reading),
+            agents,
+            refs: Vec::new(),
+            has_plugins: false,
+        },
     }
 }
 
@@ -209,13 +210,13 @@ pub struct Read {
 
 pub fn read(text: &str) -> Read {
     let a = analyze(text, "", DeclOrigin::Markdown);
-    let reading = a.reading.unwrap_or(Reading::NoFrontmatter);
+    let reading = a.facts.reading.unwrap_or(Reading::NoFrontmatter);
     let data = match (&a.parsed.root, reading.lost()) {
         (Some(root), false) if !matches!(root.value, Value::Null) => root.to_json(),
         _ => serde_json::Value::Object(serde_json::Map::new()),
     };
     // gray-matter drops a byte order mark before it does anything else.
-    let content = match (reading, &a.split) {
+    let content = match (reading, &a.facts.split) {
         (Reading::Bare | Reading::Skipped, _) | (_, None) => text.trim_start_matches('\u{feff}').to_string(),
         (_, Some(split)) => split.body.text(text).to_string(),
     };
@@ -601,11 +602,11 @@ fn remap(node: &mut Node, f: &dyn Fn(usize) -> usize) {
 mod tests {
     use super::*;
 
-    fn analyze_agent(text: &str) -> FileAnalysis {
+    fn analyze_agent(text: &str) -> Analysis {
         analyze(text, "reviewer", DeclOrigin::Markdown)
     }
 
-    fn codes(a: &FileAnalysis) -> Vec<&'static str> {
+    fn codes(a: &Analysis) -> Vec<&'static str> {
         a.diagnostics.iter().map(|d| d.code.as_str()).collect()
     }
 
@@ -614,14 +615,14 @@ mod tests {
         let text = "---\ndescription: Reviews code\nmode: subagent\n---\nYou review code.\n";
         let a = analyze_agent(text);
         assert!(a.diagnostics.is_empty(), "{:#?}", a.diagnostics);
-        assert_eq!(a.agents[0].name, "reviewer");
-        assert_eq!(a.agents[0].mode().unwrap().0, "subagent");
+        assert_eq!(a.facts.agents[0].name, "reviewer");
+        assert_eq!(a.facts.agents[0].mode().unwrap().0, "subagent");
     }
 
     #[test]
     fn name_overrides_the_path() {
         let a = analyze_agent("---\nname: OpenCoder\n---\nBody\n");
-        assert_eq!(a.agents[0].name, "OpenCoder");
+        assert_eq!(a.facts.agents[0].name, "OpenCoder");
     }
 
     #[test]
@@ -633,7 +634,7 @@ mod tests {
         assert_eq!(codes(&a), ["syntax-error", "invalid-color"]);
         assert_eq!(a.diagnostics[0].severity, Severity::Warning);
         assert_eq!(a.diagnostics[1].span.text(text), "red");
-        let settings = a.agents[0].node.as_ref().unwrap();
+        let settings = a.facts.agents[0].node.as_ref().unwrap();
         let desc = settings.as_map().unwrap().value("description").unwrap();
         assert_eq!(desc.span.text(text), "Checks five patterns: repeated code");
     }
@@ -698,7 +699,7 @@ mod tests {
     fn mode_files_are_deprecated() {
         let a = analyze("---\ndescription: d\n---\nBody\n", "debug", DeclOrigin::ModeFile);
         assert_eq!(codes(&a), ["deprecated-field"]);
-        assert_eq!(a.agents[0].mode().unwrap().0, "primary");
+        assert_eq!(a.facts.agents[0].mode().unwrap().0, "primary");
     }
 
     #[test]
@@ -737,14 +738,14 @@ mod tests {
             ),
         ];
         for (text, want) in cases {
-            assert_eq!(analyze_agent(text).reading, Some(*want), "{text:?}");
+            assert_eq!(analyze_agent(text).facts.reading, Some(*want), "{text:?}");
         }
     }
 
     #[test]
     fn a_lost_frontmatter_declares_a_bare_agent_and_a_skipped_one_none() {
         let bare = analyze_agent("---\nmode: subagent\nmode: primary\ncolor: teal\n---\nBody\n");
-        let decl = &bare.agents[0];
+        let decl = &bare.facts.agents[0];
         assert!(decl.node.is_none() && decl.whole_file && !decl.body_empty);
         assert_eq!(decl.name, "reviewer");
         // The field problem is still shown, but it cannot stop opencode now.
@@ -759,7 +760,7 @@ mod tests {
         let dup = bare.diagnostics.iter().find(|d| d.code == Code::DuplicateKey).unwrap();
         assert_eq!((dup.severity, dup.effect), (Severity::Error, Effect::FileIgnored));
         let skipped = analyze_agent("---\ndescription: a: b\nmode: x\nmode: y\n---\nBody\n");
-        assert!(skipped.agents.is_empty());
+        assert!(skipped.facts.agents.is_empty());
         assert!(
             skipped
                 .diagnostics
@@ -775,23 +776,23 @@ mod tests {
         let a = analyze_agent("---\nmode: subagent\n");
         assert_eq!(codes(&a), ["syntax-error"]);
         assert_eq!(a.diagnostics[0].effect, Effect::ValueIgnored);
-        assert_eq!(a.agents[0].mode().unwrap().0, "subagent");
+        assert_eq!(a.facts.agents[0].mode().unwrap().0, "subagent");
     }
 
     #[test]
     fn mode_files_with_schema_errors_are_skipped() {
         let a = analyze("---\nhidden: yes\n---\nBody\n", "focus", DeclOrigin::ModeFile);
-        assert!(a.agents.is_empty());
+        assert!(a.facts.agents.is_empty());
         let d = a.diagnostics.iter().find(|d| d.code == Code::InvalidType).unwrap();
         assert_eq!(d.effect, Effect::FileIgnored);
         let ok = analyze("---\nhidden: true\n---\nBody\n", "focus", DeclOrigin::ModeFile);
-        assert_eq!(ok.agents.len(), 1);
+        assert_eq!(ok.facts.agents.len(), 1);
     }
 
     #[test]
     fn scalar_and_list_frontmatter_spread_into_numbered_keys() {
         let a = analyze_agent("---\nhi\n---\nBody\n");
-        let map = a.agents[0].node.as_ref().unwrap().as_map().unwrap();
+        let map = a.facts.agents[0].node.as_ref().unwrap().as_map().unwrap();
         let keys: Vec<(&str, Option<&str>)> = map
             .entries
             .iter()
@@ -799,10 +800,10 @@ mod tests {
             .collect();
         assert_eq!(keys, [("0", Some("h")), ("1", Some("i"))]);
         let a = analyze_agent("---\n- x\n- 2\n---\nBody\n");
-        let map = a.agents[0].node.as_ref().unwrap().as_map().unwrap();
+        let map = a.facts.agents[0].node.as_ref().unwrap().as_map().unwrap();
         assert_eq!(map.entries.len(), 2);
         assert_eq!(map.entries[1].value.value, Value::Int(2));
-        assert!(analyze_agent("---\n42\n---\nBody\n").agents[0].node.is_none());
+        assert!(analyze_agent("---\n42\n---\nBody\n").facts.agents[0].node.is_none());
     }
 
     #[test]
@@ -826,53 +827,53 @@ mod tests {
     fn no_frontmatter_points_at_the_first_line() {
         let text = "\n\n# Notes  \nmore\n";
         let a = analyze_agent(text);
-        assert_eq!(a.agents[0].span.text(text), "# Notes");
+        assert_eq!(a.facts.agents[0].span.text(text), "# Notes");
     }
 
     #[test]
     fn engines_named_on_the_opening_line() {
         assert_eq!(
-            analyze_agent("---yaml\nmode: subagent\n---\nB\n").reading,
+            analyze_agent("---yaml\nmode: subagent\n---\nB\n").facts.reading,
             Some(Reading::Parsed)
         );
         assert_eq!(
-            analyze_agent("---YML\nmode: subagent\n---\nB\n").reading,
+            analyze_agent("---YML\nmode: subagent\n---\nB\n").facts.reading,
             Some(Reading::Parsed)
         );
         let json = analyze_agent("---json\n{\"mode\": \"subagent\"}\n---\nB\n");
-        assert_eq!(json.reading, Some(Reading::Parsed));
-        assert_eq!(json.agents[0].mode().unwrap().0, "subagent");
+        assert_eq!(json.facts.reading, Some(Reading::Parsed));
+        assert_eq!(json.facts.agents[0].mode().unwrap().0, "subagent");
         assert_eq!(
-            analyze_agent("---json\n{mode: x}\n---\nB\n").reading,
+            analyze_agent("---json\n{mode: x}\n---\nB\n").facts.reading,
             Some(Reading::Bare)
         );
         let toml = "---toml\nmode = \"subagent\"\n---\nB\n";
         let a = analyze_agent(toml);
-        assert_eq!(a.reading, Some(Reading::Bare));
+        assert_eq!(a.facts.reading, Some(Reading::Bare));
         assert_eq!(codes(&a), ["syntax-error"]);
         assert_eq!(a.diagnostics[0].span.text(toml), "toml");
         let js = analyze_agent("---js\n{mode: 'subagent'}\n---\nB\n");
         assert_eq!(
-            (js.reading, js.diagnostics[0].severity),
+            (js.facts.reading, js.diagnostics[0].severity),
             (Some(Reading::Parsed), Severity::Warning)
         );
-        assert!(js.agents[0].node.is_none());
+        assert!(js.facts.agents[0].node.is_none());
     }
 
     #[test]
     fn the_sanitizer_follows_javascript() {
         // `^---\r?\n`: a lone CR after the dashes is not a line break for the pattern.
         assert_eq!(
-            analyze_agent("---\r\r\ndescription: Use when: x\n---\nB\n").reading,
+            analyze_agent("---\r\r\ndescription: Use when: x\n---\nB\n").facts.reading,
             Some(Reading::Bare)
         );
         assert_eq!(
-            analyze_agent("---\r\ndescription: Use when: x\n---\nB\n").reading,
+            analyze_agent("---\r\ndescription: Use when: x\n---\nB\n").facts.reading,
             Some(Reading::Rescued)
         );
         // `.` stops at U+2028: the line is not rewritten.
         assert_eq!(
-            analyze_agent("---\ndescription: d\u{2028}: x\n---\nB\n").reading,
+            analyze_agent("---\ndescription: d\u{2028}: x\n---\nB\n").facts.reading,
             Some(Reading::Bare)
         );
         // JavaScript's trim keeps U+0085.

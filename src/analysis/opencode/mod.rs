@@ -22,7 +22,9 @@ pub mod project;
 pub mod schema;
 pub mod substitute;
 
-use super::syntax::Node;
+use super::diagnostic::Diagnostic;
+use super::syntax::frontmatter::Split;
+use super::syntax::{Node, Parsed};
 use super::text::Span;
 
 /// What a file is to opencode; decided by the caller from its path.
@@ -113,10 +115,31 @@ pub enum RefKind {
     CommandAgent,
 }
 
-pub use crate::analysis::FileAnalysis;
+/// What one opencode file yields on its own.
+#[derive(Clone, Debug, Default)]
+pub struct Analysis {
+    pub parsed: Parsed,
+    pub diagnostics: Vec<Diagnostic>,
+    pub facts: Facts,
+}
+
+/// What an opencode file declares, for the project pass.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    /// Markdown files: where the frontmatter and body are.
+    pub split: Option<Split>,
+    /// Markdown files: how opencode reads it (settings read, rescued, lost, skipped).
+    pub reading: Option<markdown::Reading>,
+    /// The agents this file declares, in file order.
+    pub agents: Vec<AgentDecl>,
+    /// The agent names this file refers to (`default_agent`, command `agent`).
+    pub refs: Vec<AgentRef>,
+    /// The config lists plugins, which may define agents this analysis cannot see.
+    pub has_plugins: bool,
+}
 
 /// Analyse one file on its own.
-pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
+pub fn analyze(kind: &FileKind, text: &str) -> Analysis {
     let mut analysis = match kind {
         FileKind::Config => config::analyze(text),
         FileKind::Agent { name } => markdown::analyze(text, name, DeclOrigin::Markdown),

@@ -9,7 +9,8 @@
 //! fields override only when set, a new agent starts as `mode: all`.
 
 use super::schema::BUILTIN_AGENTS;
-use super::{DeclOrigin, FileAnalysis, RefKind};
+use super::{DeclOrigin, Facts, RefKind};
+use crate::analysis::syntax::Parsed;
 use crate::analysis::diagnostic::{Diagnostic, Location, Severity};
 pub use crate::analysis::provenance::{Source, Sourced};
 use crate::analysis::rules::Code;
@@ -21,7 +22,10 @@ use crate::analysis::text::Span;
 pub struct ViewFile<'a> {
     /// The caller's id for the file; diagnostics are returned against it.
     pub file: usize,
-    pub analysis: &'a FileAnalysis,
+    /// The file's syntax tree.
+    pub parsed: &'a Parsed,
+    /// What the file declares.
+    pub facts: &'a Facts,
     /// Files of one config directory share a group; two Markdown files of one group that
     /// define the same agent are reported (across directories, a later layer overriding an
     /// earlier one is the normal way to customise an agent).
@@ -97,7 +101,7 @@ fn declarations_of<'a>(
         crate::analysis::hash::FxHashMap::default();
     for late in [false, true] {
         for vf in view {
-            for decl in &vf.analysis.agents {
+            for decl in &vf.facts.agents {
                 if (decl.origin == DeclOrigin::ModeKey) != late {
                     continue;
                 }
@@ -232,30 +236,30 @@ pub fn check(view: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
 /// `cross::names_key` hashes).
 pub fn check_and_reads(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usize>, Vec<String>) {
     let mut out = Vec::new();
-    let plugins = view.iter().any(|vf| vf.analysis.has_plugins);
+    let plugins = view.iter().any(|vf| vf.facts.has_plugins);
     // default_agent: the last layer that sets it wins; only that value matters.
     let winner = view
         .iter()
-        .flat_map(|vf| vf.analysis.refs.iter().map(move |r| (vf.file, r)))
+        .flat_map(|vf| vf.facts.refs.iter().map(move |r| (vf.file, r)))
         .rfind(|(_, r)| r.kind == RefKind::DefaultAgent);
     // The names these checks look up; the whole registry only for a "did you mean".
     let mut needed: crate::analysis::hash::FxHashSet<&str> = crate::analysis::hash::FxHashSet::default();
     needed.extend(winner.map(|(_, r)| r.name.as_str()));
     for vf in view {
         needed.extend(
-            vf.analysis
+            vf.facts
                 .refs
                 .iter()
                 .filter(|r| r.kind == RefKind::CommandAgent)
                 .map(|r| r.name.as_str()),
         );
-        if vf.analysis.reading == Some(super::markdown::Reading::NoFrontmatter) {
-            needed.extend(vf.analysis.agents.iter().map(|d| d.name.as_str()));
+        if vf.facts.reading == Some(super::markdown::Reading::NoFrontmatter) {
+            needed.extend(vf.facts.agents.iter().map(|d| d.name.as_str()));
         }
     }
     let reads: Vec<usize> = view
         .iter()
-        .filter(|vf| vf.analysis.agents.iter().any(|d| needed.contains(d.name.as_str())))
+        .filter(|vf| vf.facts.agents.iter().any(|d| needed.contains(d.name.as_str())))
         .map(|vf| vf.file)
         .collect();
     let reg = registry_of(view, Some(&needed));
@@ -268,7 +272,7 @@ pub fn check_and_reads(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usiz
     }
     let by_name = reg.index();
     for vf in view {
-        for r in vf.analysis.refs.iter().filter(|r| r.kind == RefKind::CommandAgent) {
+        for r in vf.facts.refs.iter().filter(|r| r.kind == RefKind::CommandAgent) {
             if by_name.get(r.name.as_str()).is_some_and(|a| a.disabled.is_none()) {
                 continue;
             }
@@ -305,12 +309,12 @@ fn skill_permissions<'a>(view: &[ViewFile<'a>]) -> Vec<(usize, &'a crate::analys
     };
     let mut out = Vec::new();
     for vf in view {
-        let a = vf.analysis;
+        let a = vf.facts;
         // A Markdown file whose settings opencode cannot read sets no permission.
         if a.agents.iter().any(|d| d.whole_file) {
             continue;
         }
-        let root = a.parsed.root.as_ref();
+        let root = vf.parsed.root.as_ref();
         out.extend(skill_map(root.and_then(|r| r.as_map()).and_then(|m| m.value("permission"))).map(|m| (vf.file, m)));
         for d in a
             .agents
@@ -328,7 +332,7 @@ fn skill_permissions<'a>(view: &[ViewFile<'a>]) -> Vec<(usize, &'a crate::analys
 pub fn has_skill_sources(view: &[ViewFile]) -> bool {
     view.iter().any(|vf| {
         // A config file (a Markdown file has a frontmatter split).
-        vf.analysis.split.is_none() && lists_skill_sources(vf.analysis.parsed.root.as_ref())
+        vf.facts.split.is_none() && lists_skill_sources(vf.parsed.root.as_ref())
     })
 }
 
@@ -422,7 +426,7 @@ pub fn check_skill_patterns(view: &[ViewFile], found: &[&str]) -> Vec<(usize, Di
 fn markdown_without_frontmatter(view: &[ViewFile], reg: &Registry, out: &mut Vec<(usize, Diagnostic)>) {
     use super::markdown::Reading;
     for vf in view {
-        let a = vf.analysis;
+        let a = vf.facts;
         let plain =
             a.reading == Some(Reading::NoFrontmatter) && a.split.as_ref().is_some_and(|s| s.misplaced_open.is_none());
         let Some(decl) = a.agents.first().filter(|d| plain && d.origin == DeclOrigin::Markdown) else {
@@ -431,7 +435,7 @@ fn markdown_without_frontmatter(view: &[ViewFile], reg: &Registry, out: &mut Vec
         let name = &decl.name;
         let json: Vec<(usize, &super::AgentDecl)> = view
             .iter()
-            .flat_map(|o| o.analysis.agents.iter().map(move |d| (o.file, d)))
+            .flat_map(|o| o.facts.agents.iter().map(move |d| (o.file, d)))
             .filter(|(_, d)| &d.name == name && matches!(d.origin, DeclOrigin::AgentKey | DeclOrigin::ModeKey))
             .collect();
         // A config prompt with the same text (typically `{file:...}` naming this very file) is
@@ -555,7 +559,7 @@ fn check_default_agent<'r>(
 fn duplicate_markdown_agents(view: &[ViewFile], out: &mut Vec<(usize, Diagnostic)>) {
     let md: Vec<(usize, usize, &super::AgentDecl)> = view
         .iter()
-        .flat_map(|vf| vf.analysis.agents.iter().map(move |d| (vf.file, vf.group, d)))
+        .flat_map(|vf| vf.facts.agents.iter().map(move |d| (vf.file, vf.group, d)))
         .filter(|(_, _, d)| matches!(d.origin, DeclOrigin::Markdown | DeclOrigin::ModeFile))
         .collect();
     // Only names declared more than once can collide: count first (no list per name), then
@@ -628,23 +632,24 @@ fn duplicate_markdown_agents(view: &[ViewFile], out: &mut Vec<(usize, Diagnostic
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::opencode::{FileKind, analyze};
+    use crate::analysis::opencode::{Analysis, FileKind, analyze};
 
     /// One view of these analyses, all in one config directory.
-    fn view_of(analyses: &[FileAnalysis]) -> Vec<ViewFile<'_>> {
+    fn view_of(analyses: &[Analysis]) -> Vec<ViewFile<'_>> {
         analyses
             .iter()
             .enumerate()
             .map(|(file, analysis)| ViewFile {
                 file,
-                analysis,
+                parsed: &analysis.parsed,
+                facts: &analysis.facts,
                 group: 0,
             })
             .collect()
     }
 
     fn view_diags(files: &[(FileKind, &str)]) -> Vec<(usize, Diagnostic)> {
-        let analyses: Vec<FileAnalysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
+        let analyses: Vec<Analysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
         check(&view_of(&analyses))
     }
 
@@ -655,7 +660,7 @@ mod tests {
     /// `unknown-skill` findings of a view, as (file, pattern as written, suggested text); a
     /// finding without a suggestion is an info, one with a suggestion a warning.
     fn skill_diags(files: &[(FileKind, &str)], skills: &[&str]) -> Vec<(usize, String, Option<String>)> {
-        let analyses: Vec<FileAnalysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
+        let analyses: Vec<Analysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
         check_skill_patterns(&view_of(&analyses), skills)
             .into_iter()
             .map(|(f, d)| {
@@ -854,7 +859,7 @@ mod tests {
             ),
             (agent("b"), "---\nname: shared\n---\nB\n"),
         ];
-        let analyses: Vec<FileAnalysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
+        let analyses: Vec<Analysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
         let view = view_of(&analyses);
         let decls = declarations_in_merge_order(&view);
         assert_eq!(decls[0].1.len(), 1);

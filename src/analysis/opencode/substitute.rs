@@ -7,7 +7,8 @@
 //! environment and the files. Values are replaced inside the parsed strings, so every span still
 //! points at the text as written.
 
-use super::FileAnalysis;
+use super::Facts;
+use crate::analysis::syntax::Parsed;
 use crate::analysis::syntax::{Node, Value};
 use crate::analysis::text::Span;
 
@@ -79,10 +80,11 @@ pub fn references(text: &str) -> Vec<Reference> {
 /// The analysis as opencode sees the file after substitution: every string (keys and values)
 /// of the tree and of the agent declarations with each reference replaced by `value(reference
 /// text)` where that gives one. `None` when nothing changes.
-pub fn apply(analysis: &FileAnalysis, value: &dyn Fn(&str) -> Option<String>) -> Option<FileAnalysis> {
+pub fn apply(parsed: &Parsed, facts: &Facts, value: &dyn Fn(&str) -> Option<String>) -> Option<(Parsed, Facts)> {
     let mut changed = false;
-    let mut out = analysis.clone();
-    if let Some(root) = &mut out.parsed.root {
+    let mut parsed = parsed.clone();
+    let mut out = facts.clone();
+    if let Some(root) = &mut parsed.root {
         changed |= substitute_node(root, value);
     }
     for decl in &mut out.agents {
@@ -100,7 +102,7 @@ pub fn apply(analysis: &FileAnalysis, value: &dyn Fn(&str) -> Option<String>) ->
             changed = true;
         }
     }
-    changed.then_some(out)
+    changed.then_some((parsed, out))
 }
 
 fn substitute_str(s: &str, value: &dyn Fn(&str) -> Option<String>) -> Option<String> {
@@ -184,13 +186,14 @@ mod tests {
             "{env:D}" => Some("f".to_string()),
             _ => None,
         };
-        let s = apply(&a, &value).expect("changed");
+        let (_, s) = apply(&a.parsed, &a.facts, &value).expect("changed");
         let f = s.agents[0].node.as_ref().unwrap().as_map().unwrap();
         let d = f.value("description").unwrap();
         assert_eq!(d.as_str(), Some("from a file"));
         assert_eq!(d.span.text(text), "\"{file:./d.txt}\"");
         assert_eq!(f.value("model").unwrap().as_str(), Some("prov/m"));
         assert_eq!(s.refs[0].name, "f");
-        assert!(apply(&analyze(&FileKind::Config, "{}"), &value).is_none());
+        let empty = analyze(&FileKind::Config, "{}");
+        assert!(apply(&empty.parsed, &empty.facts, &value).is_none());
     }
 }

@@ -202,7 +202,7 @@ impl State {
                     }
                 }
             }
-            for a in &f.analysis.agents {
+            for a in f.analysis.agents() {
                 if let Some(m) = a
                     .node
                     .as_ref()
