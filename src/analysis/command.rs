@@ -4,9 +4,9 @@
 //! frontmatter says which agent runs it, with which model, and (opencode, Zuno) whether as a
 //! subtask. Nothing in a template is ever run here: `` !`cmd` `` is only described.
 
-use super::Dialect;
 use super::claude::prompt;
 use super::diagnostic::{Diagnostic, Edit, Effect, Severity};
+use super::dialect::Dialect;
 use super::rules::Code;
 use super::suggest;
 use super::syntax::frontmatter;

@@ -15,12 +15,15 @@
 //! [`FileAnalysis`] (what one file yields) and [`analyze`]/[`fix_all`], which dispatch to the
 //! dialect.
 
+pub mod card;
 pub mod claude;
 pub mod color;
 pub mod command;
 pub mod complete;
 pub mod diagnostic;
+pub mod dialect;
 pub mod edit;
+pub mod fix;
 pub mod hash;
 pub mod opencode;
 pub mod permission;
@@ -34,50 +37,15 @@ pub mod syntax;
 pub mod text;
 pub mod zuno;
 
+pub use card::mode_title;
 pub use diagnostic::{Diagnostic, Edit, Effect, Fix, Location, Related, Severity, Tag};
+pub use dialect::Dialect;
+pub use fix::{FIX_ROUNDS, fix_all_with, is_broken, safe_fixes};
 pub use rules::{Code, Level, RULES, Rule};
 pub use text::{Encoding, LineCol, LineIndex, Span};
 
 use syntax::Parsed;
 use syntax::frontmatter::Split;
-
-/// The agent-file dialects agent-lsp reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Dialect {
-    OpenCode,
-    Claude,
-    Zuno,
-}
-
-impl Dialect {
-    pub const ALL: [Dialect; 3] = [Dialect::OpenCode, Dialect::Claude, Dialect::Zuno];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Dialect::OpenCode => "opencode",
-            Dialect::Claude => "claude",
-            Dialect::Zuno => "zuno",
-        }
-    }
-
-    /// The product's name, for messages.
-    pub fn product(self) -> &'static str {
-        match self {
-            Dialect::OpenCode => "opencode",
-            Dialect::Claude => "Claude Code",
-            Dialect::Zuno => "Zuno",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Dialect> {
-        match s.to_ascii_lowercase().as_str() {
-            "opencode" => Some(Dialect::OpenCode),
-            "claude" | "claude-code" | "claudecode" => Some(Dialect::Claude),
-            "zuno" => Some(Dialect::Zuno),
-            _ => None,
-        }
-    }
-}
 
 /// What a file is: its dialect and its role in that dialect.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,19 +115,6 @@ impl From<claude::FileKind> for FileKind {
     fn from(k: claude::FileKind) -> FileKind {
         FileKind::Claude(k)
     }
-}
-
-/// What a card's title says of an agent's mode: "opencode subagent", "Zuno primary agent",
-/// "opencode agent, primary and subagent" (`all`), "opencode agent with mode `main`" (a mode
-/// the runtime rejects), with " (built-in)" for a runtime's own agent.
-pub fn mode_title(product: &str, mode: &str, builtin: bool) -> String {
-    let what = match mode {
-        "subagent" => format!("{product} subagent"),
-        "primary" => format!("{product} primary agent"),
-        "all" => format!("{product} agent, primary and subagent"),
-        other => format!("{product} agent with mode `{other}`"),
-    };
-    if builtin { format!("{what} (built-in)") } else { what }
 }
 
 /// A Claude Code agent file as the loader reads it.
@@ -402,65 +357,4 @@ pub fn fix_all(kind: &FileKind, text: &str) -> (String, Vec<String>) {
         // A suppressed diagnostic is not fixed either.
         suppress::apply(&a.suppressions, a.diagnostics, suppress::Report::Nothing)
     })
-}
-
-/// A diagnostic that leaves the tree partial: fixes wait until it is repaired.
-pub fn is_broken(d: &Diagnostic) -> bool {
-    d.code == Code::SyntaxError || (d.code == Code::DuplicateKey && d.severity == Severity::Error)
-}
-
-/// The safe fixes of `diagnostics` that can be applied together: each once, and none whose
-/// edits overlap an earlier one's (the later waits for the next round).
-pub fn safe_fixes<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> Vec<&'a Fix> {
-    let mut taken: Vec<&Fix> = Vec::new();
-    for d in diagnostics {
-        let Some(f) = d.fix.as_deref().filter(|f| f.safe) else {
-            continue;
-        };
-        if taken.contains(&f) {
-            continue;
-        }
-        let overlaps = taken.iter().flat_map(|t| &t.edits).any(|a| {
-            f.edits.iter().any(|b| {
-                a.span.start < b.span.end.max(b.span.start + 1) && b.span.start < a.span.end.max(a.span.start + 1)
-            })
-        });
-        if !overlaps {
-            taken.push(f);
-        }
-    }
-    taken
-}
-
-/// The most rounds of [`fix_all`]: a round stops as soon as nothing changes, so only a
-/// pathological file comes near it. Eight rounds once fell short on a Claude Code agent whose
-/// lines repeated keys over and over, each quoting fix of its lenient reading revealing more
-/// duplicates (found by the `analyze` fuzz target: it needed nine, and a second `fix_all` then
-/// still changed the file).
-pub const FIX_ROUNDS: usize = 32;
-
-/// [`fix_all`] on any analysis function.
-pub fn fix_all_with(text: &str, diagnose: &dyn Fn(&str) -> Vec<Diagnostic>) -> (String, Vec<String>) {
-    let mut text = text.to_string();
-    let mut applied = Vec::new();
-    for _ in 0..FIX_ROUNDS {
-        let diagnostics = diagnose(&text);
-        // Fixes are computed from the tree; on a file that does not parse, that tree is partial.
-        let broken = diagnostics.iter().any(is_broken);
-        if broken {
-            break;
-        }
-        let taken = safe_fixes(&diagnostics);
-        if taken.is_empty() {
-            break;
-        }
-        let edits: Vec<Edit> = taken.iter().flat_map(|f| f.edits.iter().cloned()).collect();
-        applied.extend(taken.iter().map(|f| f.title.clone()));
-        let next = diagnostic::apply(&text, &edits);
-        if next == text {
-            break;
-        }
-        text = next;
-    }
-    (text, applied)
 }

@@ -18,8 +18,8 @@
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use toml_edit::{Item, Key, TableLike, Value};
 
-use super::Dialect;
 use super::diagnostic::{Diagnostic, Severity};
+use super::dialect::Dialect;
 use super::rules::{Code, Level};
 use super::suggest::{closest, did_you_mean};
 use super::text::Span;

@@ -9,8 +9,8 @@
 //! which dialects a rule checks. Each of those files carries the tests for its rules (a case that fires and a close case that
 //! must not).
 
-use super::Dialect;
 use super::diagnostic::{Effect, Severity, Tag};
+use super::dialect::Dialect;
 
 pub struct Rule {
     pub code: Code,

@@ -13,9 +13,9 @@
 //! 1-64 characters equal to its folder, a description of 1-1024 characters, six known keys) is
 //! reported as warnings.
 
-use super::Dialect;
 use super::claude::prompt;
 use super::diagnostic::{Diagnostic, Effect, Severity};
+use super::dialect::Dialect;
 use super::rules::Code;
 use super::suggest;
 use super::syntax::frontmatter;

@@ -244,7 +244,8 @@ impl Workspace {
         use crate::analysis::diagnostic::{Effect, Location, Severity};
         let mut by_name: HashMap<(&Path, &str), Vec<usize>> = HashMap::new();
         for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
-            let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.skill()) else {
+            let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.skill())
+            else {
                 continue;
             };
             // A plugin lists two skills of one name both (`/plugin:name` twice): not this check.
@@ -304,11 +305,7 @@ impl Workspace {
                 .with_severity(Severity::Warning)
                 .with_effect(Effect::ValueIgnored);
                 for o in others {
-                    let os = self.files[o]
-                        .analysis
-                        .skill()
-                        .map(|d| d.span)
-                        .unwrap_or_default();
+                    let os = self.files[o].analysis.skill().map(|d| d.span).unwrap_or_default();
                     d = d.with_related(
                         Location::File { file: o, span: os },
                         format!("`{name}` is also defined here"),

@@ -381,7 +381,8 @@ impl Workspace {
     pub fn opencode_skills(&self, project: &Path) -> Vec<(String, Option<usize>)> {
         let mut out: Vec<(String, Option<usize>)> = self.user_skills.iter().map(|n| (n.clone(), None)).collect();
         for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
-            let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.skill()) else {
+            let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.skill())
+            else {
                 continue;
             };
             if kind.loaders.contains(&crate::analysis::Dialect::OpenCode)

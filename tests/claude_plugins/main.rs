@@ -393,11 +393,7 @@ impl Ours {
             if f.analysis.diagnostics.iter().any(|d| d.effect == Effect::FileIgnored) {
                 continue;
             }
-            let name = f
-                .analysis
-                .manifest()
-                .and_then(|m| m.name.clone())
-                .unwrap_or_default();
+            let name = f.analysis.manifest().and_then(|m| m.name.clone()).unwrap_or_default();
             out.insert(dir.clone(), name);
         }
         out

@@ -48,7 +48,7 @@ fn short_json(v: &serde_json::Value) -> String {
 /// settings that are set (with where), then every permission rule in evaluation order.
 pub fn card(a: &EffectiveAgent, where_is: WhereIs, changed: &[String]) -> String {
     let mut out = String::new();
-    let title = crate::analysis::mode_title("opencode", &a.mode.value, a.native);
+    let title = crate::analysis::card::mode_title("opencode", &a.mode.value, a.native);
     let _ = writeln!(out, "### `{}`: {title}", a.name);
     if let Some(d) = &a.description {
         let _ = writeln!(out, "\n{}", d.value.trim());

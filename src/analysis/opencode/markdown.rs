@@ -864,7 +864,9 @@ mod tests {
     fn the_sanitizer_follows_javascript() {
         // `^---\r?\n`: a lone CR after the dashes is not a line break for the pattern.
         assert_eq!(
-            analyze_agent("---\r\r\ndescription: Use when: x\n---\nB\n").facts.reading,
+            analyze_agent("---\r\r\ndescription: Use when: x\n---\nB\n")
+                .facts
+                .reading,
             Some(Reading::Bare)
         );
         assert_eq!(

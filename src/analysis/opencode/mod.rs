@@ -153,7 +153,7 @@ pub fn analyze(kind: &FileKind, text: &str) -> Analysis {
 /// return the new text with the titles of the fixes applied. Overlapping fixes wait for the
 /// next round.
 pub fn fix_all(kind: &FileKind, text: &str) -> (String, Vec<String>) {
-    crate::analysis::fix_all_with(text, &|t| analyze(kind, t).diagnostics)
+    crate::analysis::fix::fix_all_with(text, &|t| analyze(kind, t).diagnostics)
 }
 
 /// A hash of a prompt's text, to compare prompts across files without keeping the text.

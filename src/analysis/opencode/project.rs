@@ -10,11 +10,11 @@
 
 use super::schema::BUILTIN_AGENTS;
 use super::{DeclOrigin, Facts, RefKind};
-use crate::analysis::syntax::Parsed;
 use crate::analysis::diagnostic::{Diagnostic, Location, Severity};
 pub use crate::analysis::provenance::{Source, Sourced};
 use crate::analysis::rules::Code;
 use crate::analysis::suggest::closest;
+use crate::analysis::syntax::Parsed;
 use crate::analysis::text::Span;
 
 /// One file of a view, in precedence order (later wins).

@@ -67,7 +67,7 @@ pub fn rules(a: &MergedAgent) -> (String, Vec<(String, String, String)>) {
 
 pub fn card(a: &MergedAgent, where_is: WhereIs) -> String {
     let mut out = String::new();
-    let title = crate::analysis::mode_title("Zuno", a.mode(), a.builtin);
+    let title = crate::analysis::card::mode_title("Zuno", a.mode(), a.builtin);
     let disabled = if a.flag("disable") { " — **disabled**" } else { "" };
     let _ = writeln!(out, "### `{}`: {title}{disabled}", a.name);
     if let Some(d) = a.str("description") {

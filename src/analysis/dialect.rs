@@ -1,0 +1,41 @@
+//! Which runtime a file belongs to: the dialects agent-lsp reads, by name. This is the one list
+//! of dialect names every layer shares (settings, `--dialect`, rule scopes); what a dialect
+//! knows lives in its folder, and [`super::FileKind`] says which dialect reads a file.
+
+/// The agent-file dialects agent-lsp reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dialect {
+    OpenCode,
+    Claude,
+    Zuno,
+}
+
+impl Dialect {
+    pub const ALL: [Dialect; 3] = [Dialect::OpenCode, Dialect::Claude, Dialect::Zuno];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::OpenCode => "opencode",
+            Dialect::Claude => "claude",
+            Dialect::Zuno => "zuno",
+        }
+    }
+
+    /// The product's name, for messages.
+    pub fn product(self) -> &'static str {
+        match self {
+            Dialect::OpenCode => "opencode",
+            Dialect::Claude => "Claude Code",
+            Dialect::Zuno => "Zuno",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Dialect> {
+        match s.to_ascii_lowercase().as_str() {
+            "opencode" => Some(Dialect::OpenCode),
+            "claude" | "claude-code" | "claudecode" => Some(Dialect::Claude),
+            "zuno" => Some(Dialect::Zuno),
+            _ => None,
+        }
+    }
+}
