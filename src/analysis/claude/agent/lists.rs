@@ -1,0 +1,164 @@
+//! The entries of `tools`, `disallowedTools` and `skills`.
+
+use super::*;
+
+/// `tools`, `disallowedTools`, `skills`: each entry.
+pub(super) fn check_list(cx: &mut Ctx, agent: &mut Agent, key: &str, v: &Node, list: &List) {
+    if key == "skills" {
+        // Checked against the project's skills across files.
+        agent.skills = list.items().iter().map(|i| (i.text.clone(), i.span, i.exact)).collect();
+        return;
+    }
+    if let List::Empty(span) = list {
+        if key == "tools" && !matches!(v.value, Value::Seq(_)) {
+            cx.push(
+                Code::InvalidValue,
+                Severity::Warning,
+                Effect::ValueIgnored,
+                *span,
+                "an empty `tools` gives this agent no tools at all. Remove the key to give it every tool, or list the tools"
+                    .into(),
+            );
+        }
+        return;
+    }
+    let items = list.items();
+    let mut resolved = 0;
+    let mut agent_entries = Vec::new();
+    for item in items {
+        let (name, spec) = tools::parts(&item.text);
+        if item.text.starts_with("mcp__") {
+            resolved += 1;
+            continue;
+        }
+        if schema::TOOLS.contains(&name) {
+            resolved += 1;
+            if let Some(spec) = spec {
+                if name == "Agent" {
+                    agent_entries.push(item);
+                    let base = item.span.start as usize;
+                    for (a, b) in tools::agent_types(&item.text) {
+                        let span = if item.exact {
+                            Span::new(base + a, base + b)
+                        } else {
+                            item.span
+                        };
+                        if key == "tools" {
+                            agent.agent_refs.push((item.text[a..b].to_string(), span));
+                        }
+                    }
+                } else if key == "tools" && spec.trim() != "*" {
+                    cx.dropped(
+                        Code::IgnoredSpecifier,
+                        item.span,
+                        format!(
+                            "in an agent's `tools`, `({spec})` has no effect: Claude Code grants the whole `{name}` tool. Restrict it with permission rules or hooks"
+                        ),
+                    );
+                }
+            }
+            continue;
+        }
+        if let Some((old, new, why)) = schema::legacy(name) {
+            if *old == "Task" {
+                resolved += 1;
+                let base = item.span.start as usize;
+                if spec.is_some() && key == "tools" {
+                    agent_entries.push(item);
+                    for (a, b) in tools::agent_types(&item.text) {
+                        let span = if item.exact {
+                            Span::new(base + a, base + b)
+                        } else {
+                            item.span
+                        };
+                        agent.agent_refs.push((item.text[a..b].to_string(), span));
+                    }
+                }
+                let d = cx.push(
+                    Code::DeprecatedField,
+                    Severity::Warning,
+                    Effect::Works,
+                    if item.exact {
+                        Span::new(base, base + name.len())
+                    } else {
+                        item.span
+                    },
+                    format!("{why}; write `Agent`"),
+                );
+                if item.exact {
+                    *d = d.clone().with_fix(
+                        "Replace `Task` with `Agent`",
+                        vec![Edit::new(Span::new(base, base + 4), "Agent")],
+                        true,
+                    );
+                }
+                continue;
+            }
+            let d = cx.dropped(
+                Code::UnknownTool,
+                item.span,
+                format!("{why}: Claude Code does not resolve `{old}` and the agent does not get it"),
+            );
+            if let (Some(new), true) = (new, item.exact) {
+                let base = item.span.start as usize;
+                *d = d.clone().with_fix(
+                    format!("Replace `{old}` with `{new}`"),
+                    vec![Edit::new(Span::new(base, base + old.len()), *new)],
+                    false,
+                );
+            }
+            continue;
+        }
+        // Unknown: a case slip, a typo, or not a tool at all.
+        let near = schema::TOOLS
+            .iter()
+            .find(|t| t.eq_ignore_ascii_case(name))
+            .or_else(|| {
+                schema::TOOLS
+                    .iter()
+                    .map(|t| (strsim::levenshtein(t, name), t))
+                    .filter(|(d, t)| *d <= 2 && t.len() > 2)
+                    .min_by_key(|(d, _)| *d)
+                    .map(|(_, t)| t)
+            })
+            .copied();
+        let message = match near {
+            Some(n) => format!("Claude Code has no tool `{name}` (tool names are case-sensitive); did you mean `{n}`?"),
+            None => format!(
+                "Claude Code has no tool `{name}`; the agent does not get it. Tools are built-in names (`Read`, `Bash`, ...), `mcp__<server>__<tool>` or `Agent(<type>)`"
+            ),
+        };
+        let d = cx.dropped(Code::UnknownTool, item.span, message);
+        if let (Some(n), true) = (near, item.exact) {
+            let base = item.span.start as usize;
+            *d = d.clone().with_suggestion(Span::new(base, base + name.len()), n);
+        }
+    }
+    if key == "tools" && !items.is_empty() && resolved == 0 {
+        cx.push(
+            Code::UnknownTool,
+            Severity::Warning,
+            Effect::FailsWhenUsed,
+            v.span,
+            "no entry of `tools` names a tool: Claude Code refuses to start this agent (\"would be spawned with zero tools\")"
+                .into(),
+        );
+    }
+    if agent_entries.len() > 1 {
+        let (last, earlier) = agent_entries.split_last().expect("two or more");
+        for e in earlier {
+            let d = cx.dropped(
+                Code::ShadowedRule,
+                e.span,
+                format!(
+                    "only the last `Agent(...)` entry applies (`{}`); merge the agent types into one entry",
+                    last.text
+                ),
+            );
+            d.related.push(crate::analysis::diagnostic::Related {
+                location: crate::analysis::diagnostic::Location::Here(last.span),
+                message: "the entry that applies".into(),
+            });
+        }
+    }
+}

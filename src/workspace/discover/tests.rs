@@ -1,0 +1,98 @@
+use super::*;
+
+fn touch(root: &Path, rel: &str) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, "---\ndescription: d\n---\n").unwrap();
+}
+
+fn rel(root: &Path, paths: &[PathBuf]) -> Vec<String> {
+    paths
+        .iter()
+        .map(|p| p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/"))
+        .collect()
+}
+
+#[test]
+fn candidates_are_counted_up_to_just_past_the_limit() {
+    let t = tempfile::tempdir().unwrap();
+    let root = &fs::canonicalize(t.path()).unwrap();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    fs::write(root.join(".gitignore"), "generated/\n").unwrap();
+    for i in 0..8 {
+        touch(root, &format!(".opencode/agents/a{i}.md"));
+    }
+    touch(root, "opencode.jsonc");
+    touch(root, "src/main.rs");
+    touch(root, "generated/x.md");
+    touch(root, "node_modules/pkg/y.md");
+    // 8 agents and the config; not the source file, nor what the walk skips.
+    assert_eq!(count_candidates_past(root, 100), 9);
+    assert_eq!(count_candidates_past(root, 9), 9);
+    assert_eq!(count_candidates_past(root, 3), 4);
+}
+
+#[test]
+fn the_walk_honours_git_ignore_rules_but_not_for_config_folders() {
+    let t = tempfile::tempdir().unwrap();
+    let root = &fs::canonicalize(t.path()).unwrap();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    fs::write(root.join(".gitignore"), "generated/\n.opencode/\nnotes/agents/b.md\n").unwrap();
+    touch(root, ".opencode/agents/a.md");
+    touch(root, ".opencode/opencode.json");
+    touch(root, "generated/.claude/agents/g.md");
+    touch(root, "generated/opencode.json");
+    touch(root, "notes/agents/a.md");
+    touch(root, "notes/agents/b.md");
+    touch(root, "node_modules/pkg/.opencode/agents/n.md");
+    touch(root, "pkg/opencode.json");
+    touch(root, "pkg/.zuno/agents/z.md");
+    let found = walk(root);
+    // `generated/` is ignored, `.opencode/` too but read anyway; node_modules never.
+    assert_eq!(
+        rel(root, &found.configs),
+        [".opencode/opencode.json", "pkg/opencode.json"]
+    );
+    assert_eq!(
+        rel(root, &found.markdown),
+        [".opencode/agents/a.md", "notes/agents/a.md", "pkg/.zuno/agents/z.md"]
+    );
+    assert_eq!(rel(root, &found.config_dirs), [".opencode"]);
+    // Outside a git repository `.gitignore` does not apply (as in ripgrep); `.ignore` does.
+    fs::remove_dir_all(root.join(".git")).unwrap();
+    assert!(rel(root, &walk(root).configs).contains(&"generated/opencode.json".to_string()));
+    fs::write(root.join(".ignore"), "generated/\n").unwrap();
+    assert!(!rel(root, &walk(root).configs).contains(&"generated/opencode.json".to_string()));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_loop_is_entered_once() {
+    let t = tempfile::tempdir().unwrap();
+    let root = &fs::canonicalize(t.path()).unwrap();
+    touch(root, "a/.opencode/agents/x.md");
+    std::os::unix::fs::symlink(root.join("a"), root.join("a/loop")).unwrap();
+    let found = walk(root);
+    assert!(found.unreadable.is_empty(), "{:?}", found.unreadable);
+    assert_eq!(rel(root, &found.markdown), ["a/.opencode/agents/x.md"]);
+}
+
+#[test]
+fn classify_paths() {
+    assert_eq!(classify(Path::new("x/opencode.jsonc")), Some(FileKind::Config));
+    assert_eq!(
+        classify(Path::new("p/.opencode/agents/team/rev.md")),
+        Some(FileKind::Agent {
+            name: "team/rev".into()
+        })
+    );
+    assert_eq!(
+        classify(Path::new("p/.opencode/mode/dbg.md")),
+        Some(FileKind::Mode { name: "dbg".into() })
+    );
+    assert_eq!(
+        classify(Path::new("notes/x.md")),
+        Some(FileKind::Agent { name: "x".into() })
+    );
+    assert_eq!(classify(Path::new("a.txt")), None);
+}
