@@ -30,6 +30,7 @@ pub mod permission;
 pub mod project_file;
 pub mod provenance;
 pub mod rules;
+pub mod severity;
 pub mod skill;
 pub mod suggest;
 pub mod suppress;

@@ -9,8 +9,8 @@
 //! which dialects a rule checks. Each of those files carries the tests for its rules (a case that fires and a close case that
 //! must not).
 
-use super::diagnostic::{Effect, Severity, Tag};
 use super::dialect::Dialect;
+use super::severity::{Effect, Severity, Tag};
 
 pub struct Rule {
     pub code: Code,
@@ -54,7 +54,7 @@ macro_rules! rules {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
     Off,
-    On(super::diagnostic::Severity),
+    On(super::severity::Severity),
 }
 
 impl Code {

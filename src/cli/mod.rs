@@ -1,22 +1,15 @@
 //! The command line: `agent-lsp check`, `agent-lsp rules`.
 
-/// `print!` to stdout that ends the process quietly when stdout is closed early
-/// (`agent-lsp explain | head`), instead of panicking on the broken pipe.
-macro_rules! out {
-    ($($t:tt)*) => { $crate::cli::write_stdout(&format!($($t)*)) };
-}
-
-/// `println!` on [`out!`].
-macro_rules! outln {
-    () => { $crate::cli::write_stdout("\n") };
-    ($($t:tt)*) => { $crate::cli::write_stdout(&format!("{}\n", format_args!($($t)*))) };
-}
+#[macro_use]
+mod out;
 
 pub mod explain;
 pub mod matrix;
 pub mod render;
 pub mod sarif;
 pub mod term;
+
+pub use out::write_stdout;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -150,19 +143,6 @@ enum Format {
     Github,
     // SARIF 2.1.0, for GitHub code scanning and other SARIF consumers.
     Sarif,
-}
-
-/// Write to stdout; a reader that went away (a closed pipe) ends the process with status 0, as
-/// for `head`, and any other failure with 2.
-pub fn write_stdout(s: &str) {
-    let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout.write_all(s.as_bytes()).and_then(|_| stdout.flush()) {
-        std::process::exit(if e.kind() == std::io::ErrorKind::BrokenPipe {
-            0
-        } else {
-            2
-        });
-    }
 }
 
 /// Run the CLI; returns the process exit status (0 clean, 1 problems, 2 usage or I/O failure).

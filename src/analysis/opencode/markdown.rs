@@ -8,6 +8,7 @@
 //! retry fails too is the frontmatter lost.
 
 use super::agent::{self, Ctx};
+pub use super::decl::Reading;
 use super::{AgentDecl, Analysis, DeclOrigin, Facts};
 use crate::analysis::diagnostic::{Diagnostic, Effect, Location, Severity};
 use crate::analysis::rules::Code;
@@ -226,33 +227,6 @@ pub fn read(text: &str) -> Read {
 /// What happens to a file whose frontmatter gray-matter cannot read.
 const LOADED_BARE: &str =
     "opencode silently loads the whole file, frontmatter included, as the prompt of a plain `mode: all` agent";
-
-/// How opencode's Markdown reader (gray-matter with js-yaml 3, plus one retry after its
-/// sanitizer) reads a file. Confirmed against the 1.18.34 runtime by `tests/runtime.rs`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reading {
-    /// No frontmatter: no settings, the body is the prompt.
-    NoFrontmatter,
-    /// The frontmatter parsed as written.
-    Parsed,
-    /// Strict YAML failed, and the sanitizer's rewrite (a top-level plain value holding `:`
-    /// turned into a block scalar) parsed: the settings load.
-    Rescued,
-    /// The YAML failed and the sanitizer changed nothing: gray-matter's cache hands back empty
-    /// settings with the whole file, frontmatter included, as the body. The agent loads as a
-    /// bare `mode: all` agent whose prompt is the raw file.
-    Bare,
-    /// The YAML failed, and failed again after the sanitizer changed the text: opencode skips
-    /// the file without a message (no agent).
-    Skipped,
-}
-
-impl Reading {
-    /// The frontmatter's settings are lost (bare agent or skipped file).
-    pub fn lost(self) -> bool {
-        matches!(self, Reading::Bare | Reading::Skipped)
-    }
-}
 
 /// Parse the frontmatter as opencode does; returns the tree to check (the strict parse, or the
 /// sanitizer's rewrite mapped back to original offsets) and how opencode reads it.
