@@ -20,12 +20,14 @@
 
 pub mod agent;
 pub mod card;
+pub mod command;
 pub mod complete;
 pub mod plugin;
 pub mod project;
 pub mod prompt;
 pub mod read;
 pub mod schema;
+pub mod skill;
 pub mod tools;
 
 use super::diagnostic::Diagnostic;

@@ -13,6 +13,7 @@
 
 pub mod agent;
 pub mod card;
+pub mod command;
 pub mod complete;
 pub mod config;
 pub mod effective;
@@ -20,6 +21,7 @@ pub mod markdown;
 pub mod permission;
 pub mod project;
 pub mod schema;
+pub mod skill;
 pub mod substitute;
 
 use super::syntax::Node;

@@ -16,9 +16,11 @@
 
 pub mod agent;
 pub mod card;
+pub mod command;
 pub mod complete;
 pub mod project;
 pub mod schema;
+pub mod skill;
 
 use super::diagnostic::{Diagnostic, Edit, Effect, Severity};
 use super::rules::Code;
