@@ -6,7 +6,7 @@
 //!
 //! Shared below the dialects: what a command is ([`CommandKind`], [`CommandDecl`]), the reading
 //! of a template command ([`analyze`], parameterised by a runtime's [`Template`]: opencode's and
-//! Zuno's, each in its folder), the template expansion ([`expand`], [`tokenize`]), the parts of a
+//! Zuno's, each in its folder), the template expansion ([`expand`], `tokenize`), the parts of a
 //! hover card and the completion engine. Claude Code's command reading is `claude/command.rs`;
 //! which runtime reads a command is decided in `analysis/mod.rs` (`analyze_command`).
 
@@ -73,7 +73,7 @@ pub struct Template<'a> {
     /// ([`yaml::parse_core`]).
     pub strict_yaml: bool,
     /// Another runtime's product and command keys: a key this runtime does not read but that
-    /// one does gets the hint "It is a <product> command key".
+    /// one does gets the hint "It is a `product` command key".
     pub other_keys: Option<(&'a str, &'a [(&'a str, &'a str)])>,
 }
 

@@ -125,7 +125,6 @@ pub fn check(kind: &SkillKind, text: &str, decl: &mut SkillDecl, out: &mut Vec<D
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::analyze_skill as analyze;
     use crate::analysis::diagnostic::Severity;
     use crate::analysis::rules::Code;
 
@@ -137,6 +136,26 @@ mod tests {
             misplaced: None,
             family: Dialect::OpenCode,
         }
+    }
+
+    /// The shared checks, then Claude Code's when it loads the skill, as `analyze_skill` in
+    /// `analysis/mod.rs` composes them (beside Claude Code, a stand-in for a runtime that needs a
+    /// name, as opencode).
+    fn analyze(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, crate::analysis::syntax::Parsed, SkillDecl) {
+        let needs_name = Loader {
+            runtime: Dialect::OpenCode,
+            needs_name: true,
+            folder_alias: false,
+            without_description: "hides it",
+            keys: &[],
+            values: |_| Vec::new(),
+        };
+        let (mut out, parsed, mut decl) = crate::analysis::skill::analyze(kind, text, &[needs_name, LOADER]);
+        if kind.loaders.contains(&Dialect::Claude) {
+            check(kind, text, &mut decl, &mut out);
+        }
+        out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
+        (out, parsed, decl)
     }
 
     fn diags(k: &SkillKind, text: &str) -> Vec<(Code, Severity, String)> {
