@@ -44,10 +44,10 @@ fn complete_any(
             };
             agent_lsp::analysis::claude::complete::complete(text, at, &claude)
         }
-        agent_lsp::analysis::FileKind::Skill(_) => agent_lsp::analysis::skill::complete(text, at),
+        agent_lsp::analysis::FileKind::Skill(_) => agent_lsp::analysis::complete_skill(text, at),
         agent_lsp::analysis::FileKind::ProjectFile => agent_lsp::analysis::project_file::complete(text, at),
         agent_lsp::analysis::FileKind::Manifest(k) => agent_lsp::analysis::claude::plugin::complete(*k, text, at),
-        agent_lsp::analysis::FileKind::Command(k) => agent_lsp::analysis::command::complete(
+        agent_lsp::analysis::FileKind::Command(k) => agent_lsp::analysis::complete_command(
             k.runtime,
             text,
             at,

@@ -28,6 +28,7 @@ pub mod hash;
 pub mod opencode;
 pub mod permission;
 pub mod project_file;
+pub mod prompt;
 pub mod provenance;
 pub mod rules;
 pub mod severity;
@@ -307,7 +308,7 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
             }
         }
         FileKind::Command(k) => {
-            let (diagnostics, parsed, decl) = command::analyze(k, text);
+            let (diagnostics, parsed, decl) = analyze_command(k, text);
             FileAnalysis {
                 parsed,
                 diagnostics,
@@ -316,7 +317,7 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
             }
         }
         FileKind::Skill(k) => {
-            let (diagnostics, parsed, decl) = skill::analyze(k, text);
+            let (diagnostics, parsed, decl) = analyze_skill(k, text);
             FileAnalysis {
                 parsed,
                 diagnostics,
@@ -343,6 +344,97 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
             }
         }
     }
+}
+
+/// The runtime that reads a command file, and how: Claude Code's own reading, or the template
+/// reading opencode and Zuno share (with the hint on a Claude Code key either does not read).
+pub fn analyze_command(kind: &command::CommandKind, text: &str) -> (Vec<Diagnostic>, Parsed, command::CommandDecl) {
+    let template = match kind.runtime {
+        Dialect::Claude => return claude::command::analyze(kind, text),
+        Dialect::OpenCode => opencode::command::TEMPLATE,
+        Dialect::Zuno => zuno::command::TEMPLATE,
+    };
+    let rules = command::Template {
+        other_keys: Some((Dialect::Claude.product(), claude::command::KEYS)),
+        ..template
+    };
+    command::analyze(kind, text, &rules)
+}
+
+/// The frontmatter keys a runtime reads in a command file, with their documentation.
+pub fn command_keys(runtime: Dialect) -> &'static [(&'static str, &'static str)] {
+    match runtime {
+        Dialect::Claude => claude::command::KEYS,
+        Dialect::OpenCode => opencode::command::KEYS,
+        Dialect::Zuno => zuno::command::KEYS,
+    }
+}
+
+/// The hover card of a command. `agent_mode`: the mode of its agent when known (for the
+/// subtask rule); `text`: the file's text.
+pub fn command_card(
+    kind: &command::CommandKind,
+    decl: &command::CommandDecl,
+    agent_mode: Option<&str>,
+    text: &str,
+) -> String {
+    match kind.runtime {
+        Dialect::Claude => claude::command::card(kind, decl, text),
+        Dialect::OpenCode | Dialect::Zuno => command::card(kind, decl, agent_mode),
+    }
+}
+
+/// Completion in a command file's frontmatter: its runtime's keys; values for `agent` (the
+/// project's agents, with their modes), `model` (Claude Code's aliases, then the `models` the
+/// workspace knows), booleans and enums; tool names in Claude Code's `allowed-tools` and
+/// `disallowed-tools` lists (the entry under the cursor).
+pub fn complete_command(
+    runtime: Dialect,
+    text: &str,
+    offset: usize,
+    agents: &[(String, String)],
+    models: &[String],
+) -> Vec<complete::Item> {
+    match runtime {
+        Dialect::Claude => claude::command::complete(text, offset, agents, models),
+        Dialect::OpenCode | Dialect::Zuno => {
+            let values = |key: &str, _| match key {
+                "model" => Some(command::Values::Items(command::model_items(models))),
+                // Claude Code's effort levels are offered in every command file.
+                "effort" => Some(command::Values::Items(claude::command::effort_items())),
+                _ => None,
+            };
+            command::complete(text, offset, command_keys(runtime), agents, &values)
+        }
+    }
+}
+
+/// What each runtime that loads skills does with one, in the order of [`Dialect::ALL`].
+const SKILL_LOADERS: [skill::Loader; 3] = [opencode::skill::LOADER, claude::skill::LOADER, zuno::skill::LOADER];
+
+/// Analyse one `SKILL.md`: the Agent Skills checks and the rules the runtimes share, then the
+/// checks of each runtime that loads it and reads it its own way (Claude Code).
+pub fn analyze_skill(kind: &skill::SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed, skill::SkillDecl) {
+    let (mut out, parsed, mut decl) = skill::analyze(kind, text, &SKILL_LOADERS);
+    for runtime in &kind.loaders {
+        match runtime {
+            Dialect::Claude => claude::skill::check(kind, text, &mut decl, &mut out),
+            Dialect::OpenCode | Dialect::Zuno => {}
+        }
+    }
+    out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
+    (out, parsed, decl)
+}
+
+/// Every key a `SKILL.md` may have (the format's, then the runtimes' own), with its documentation.
+pub fn skill_keys() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
+    skill::keys(&SKILL_LOADERS)
+}
+
+/// Completion in a skill's frontmatter: the keys not yet present, and the values of the
+/// enumerated ones.
+pub fn complete_skill(text: &str, offset: usize) -> Vec<complete::Item> {
+    skill::complete(text, offset, &SKILL_LOADERS)
 }
 
 /// Apply every safe fix of a file's own diagnostics, repeatedly (a fix can reveal another), and

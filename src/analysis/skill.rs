@@ -1,21 +1,22 @@
-//! Skills (`SKILL.md`), one format read by three runtimes, each with its own rules:
+//! Skills (`SKILL.md`), one format (Agent Skills) read by several runtimes, each with its own
+//! rules. Shared below the dialects: what a skill is ([`SkillKind`], [`SkillDecl`]), the checks
+//! of the format (a lowercase-hyphen name of 1-64 characters equal to its folder, a description of
+//! 1-1024 characters, the known keys; reported as warnings, since no runtime enforces them), and
+//! what the runtimes' rules have in common, parameterised by each runtime's [`Loader`] (its
+//! `skill.rs`: `opencode/skill.rs`, `claude/skill.rs`, `zuno/skill.rs`):
 //!
-//! - opencode 1.18 (spec `opencode.md` §12): the frontmatter must be a mapping with a string
-//!   `name` and `description` absent or a string, else the skill is skipped silently; the name
-//!   comes from `name`, not the folder; a skill without description is left out of the listing.
-//! - Claude Code (`claude-code.md` §5): every field optional; 2.1.332 names the command after
-//!   `name` (the folder's name stays an alias), after the folder without one; `description`
-//!   falls back to the first paragraph. A plugin's skills run as `/plugin:name`.
-//! - Zuno (`zuno.md` §4.1): `name` must be a string (else the skill is dropped); a `description`
-//!   present but not a string drops it; one absent hides it from discovery.
+//! - opencode 1.18 (spec `opencode.md` §12) and Zuno (`zuno.md` §4.1) skip a skill without a
+//!   string `name`, or whose `description` is not a string.
+//! - Claude Code (`claude-code.md` §5): every field optional; the name falls back to the folder;
+//!   its own reading of the body is `claude/skill.rs`.
 //!
-//! What the Agent Skills format requires and no runtime enforces (a lowercase-hyphen name of
-//! 1-64 characters equal to its folder, a description of 1-1024 characters, six known keys) is
-//! reported as warnings.
+//! The composition (the format's checks, then each loader's) is `analyze_skill` in
+//! `analysis/mod.rs`.
 
-use super::claude::prompt;
+use super::complete::{Item, ItemKind, item, yaml_context_in};
 use super::diagnostic::{Diagnostic, Effect, Severity};
 use super::dialect::Dialect;
+use super::prompt::{Link, Placeholder};
 use super::rules::Code;
 use super::suggest;
 use super::syntax::frontmatter;
@@ -50,7 +51,7 @@ pub struct SkillDecl {
     /// Where the body starts (after the frontmatter).
     pub body: Span,
     /// The relative links of the body to files (checked for existence by the workspace).
-    pub links: Vec<prompt::Link>,
+    pub links: Vec<Link>,
     /// For a skill Claude Code loads: the description it shows (`description`, else the body's
     /// first line, else `Skill`; cleaned to one line, `<` `>` escaped, as its listing has it).
     pub shown_description: Option<String>,
@@ -59,10 +60,10 @@ pub struct SkillDecl {
     /// For a skill Claude Code loads: the names of `arguments`.
     pub arguments: Vec<String>,
     /// For a skill Claude Code loads: the placeholders of the body it fills in.
-    pub placeholders: Vec<prompt::Placeholder>,
+    pub placeholders: Vec<Placeholder>,
 }
 
-/// Keys of the Agent Skills format and of Claude Code's skills.
+/// The keys of the Agent Skills format (a runtime's own keys are its [`Loader::keys`]).
 pub const KEYS: &[(&str, &str)] = &[
     (
         "name",
@@ -82,43 +83,62 @@ pub const KEYS: &[(&str, &str)] = &[
         "allowed-tools",
         "Claude Code: tools pre-approved while the skill is active (space- or comma-separated, or a list).",
     ),
-    (
-        "disallowed-tools",
-        "Claude Code: tools removed while the skill is active.",
-    ),
-    ("when_to_use", "Claude Code: appended to the description."),
-    (
-        "argument-hint",
-        "Claude Code: the hint shown after the name in the `/` menu. Quote it: unquoted, `[file]` is a YAML list and Claude Code shows `file`.",
-    ),
-    (
-        "arguments",
-        "Claude Code: names for the positional arguments: `$name` in the body is the argument at its position, as `$0` is the first.",
-    ),
-    (
-        "disable-model-invocation",
-        "Claude Code: `true` stops the model from invoking the skill itself.",
-    ),
-    ("user-invocable", "Claude Code: `false` hides it from the `/` menu."),
-    ("model", "Claude Code: the model while the skill runs."),
-    ("effort", "Claude Code: `low`, `medium`, `high`, `xhigh` or `max`."),
-    ("context", "Claude Code: `fork` runs the skill in a forked subagent."),
-    ("agent", "Claude Code: the subagent type for `context: fork`."),
-    (
-        "background",
-        "Claude Code: with `context: fork`, run in the background.",
-    ),
-    ("hooks", "Claude Code: hooks scoped to the skill."),
-    ("paths", "Claude Code: globs that limit automatic activation."),
-    (
-        "shell",
-        "Claude Code: `bash` (default) or `powershell` for `!` commands.",
-    ),
 ];
+
+/// What a runtime that loads skills does with one, as the shared checks need to know it: each
+/// runtime's `skill::LOADER`.
+#[derive(Clone, Copy, Debug)]
+pub struct Loader {
+    pub runtime: Dialect,
+    /// It skips a skill without a string `name`, or whose `description` is not a string.
+    pub needs_name: bool,
+    /// Without `name`, it names the skill after its folder; one named otherwise it lists as
+    /// `/name`, the folder's name an alias.
+    pub folder_alias: bool,
+    /// What it does with a skill without `description`, for the message (the runtimes that need
+    /// a name first, joined with "and", then the others).
+    pub without_description: &'static str,
+    /// The frontmatter keys it reads beyond the format's [`KEYS`], with their documentation.
+    pub keys: &'static [(&'static str, &'static str)],
+    /// Its values of a key of its own, for completion.
+    pub values: fn(&str) -> Vec<Item>,
+}
+
+/// Every key a skill may have: the format's, then each runtime's own (`runtimes`: every
+/// runtime's [`Loader`]).
+pub fn keys<'a>(runtimes: &'a [Loader]) -> impl Iterator<Item = &'static (&'static str, &'static str)> + 'a {
+    KEYS.iter().chain(runtimes.iter().flat_map(|r| r.keys.iter()))
+}
+
+/// The loaders of `kind` among `runtimes`, in the order of `kind.loaders`.
+fn loaders_of<'a>(kind: &SkillKind, runtimes: &'a [Loader]) -> Vec<&'a Loader> {
+    kind.loaders
+        .iter()
+        .filter_map(|d| runtimes.iter().find(|r| r.runtime == *d))
+        .collect()
+}
 
 fn list(loaders: &[Dialect]) -> String {
     let names: Vec<&str> = loaders.iter().map(|d| d.product()).collect();
     names.join(" and ")
+}
+
+/// What the runtimes do with a skill without description: those that need a name, joined with
+/// "and", then the others, each after a `;`.
+fn without_description(runtimes: &[Loader]) -> String {
+    let strict: Vec<&str> = runtimes
+        .iter()
+        .filter(|r| r.needs_name)
+        .map(|r| r.without_description)
+        .collect();
+    let mut out = strict.join(" and ");
+    for r in runtimes.iter().filter(|r| !r.needs_name) {
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        out.push_str(r.without_description);
+    }
+    out
 }
 
 /// Analyse one `SKILL.md`.
@@ -159,67 +179,20 @@ pub fn skill_list(skills: &[&str]) -> String {
     )
 }
 
-pub fn analyze(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed, SkillDecl) {
-    let (mut out, parsed, mut decl) = analyze_frontmatter(kind, text);
-    body(kind, text, &mut decl, &mut out);
+/// The checks of one `SKILL.md` that the format and the runtimes' shared rules make, against the
+/// runtimes that load it (`runtimes`: every runtime's [`Loader`]); the body as it follows the
+/// frontmatter, with its links. A runtime that reads the body its own way (Claude Code) then
+/// runs its checks (see `analyze_skill` in `analysis/mod.rs`).
+pub fn analyze(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Vec<Diagnostic>, Parsed, SkillDecl) {
+    let (mut out, parsed, mut decl) = analyze_frontmatter(kind, text, runtimes);
+    decl.body = Span::new(frontmatter::split(text).body.start as usize, text.len());
+    decl.links = super::prompt::links(text, decl.body);
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     (out, parsed, decl)
 }
 
-/// What the body holds: its links; for a skill Claude Code loads, the placeholders it fills in
-/// (those inside code reported), and what it reads of `allowed-tools`, `disallowed-tools`,
-/// `argument-hint` and `arguments`.
-fn body(kind: &SkillKind, text: &str, decl: &mut SkillDecl, out: &mut Vec<Diagnostic>) {
-    use crate::analysis::claude::read;
-    if !kind.loaders.contains(&Dialect::Claude) {
-        decl.body = Span::new(frontmatter::split(text).body.start as usize, text.len());
-        decl.links = prompt::links(text, decl.body);
-        return;
-    }
-    // As Claude Code reads it: its block, its lenient retry, every blank after the closing `---`
-    // eaten.
-    let reading = read::read(text);
-    let start = match &reading.block {
-        Some(b) => {
-            let rest = &text[b.body.start as usize..];
-            b.body.start as usize + (rest.len() - rest.trim_start_matches(read::js_space).len())
-        }
-        None => 0,
-    };
-    decl.body = Span::new(start, text.len());
-    decl.links = prompt::links(text, decl.body);
-    let map = match reading.outcome {
-        read::Outcome::FirstPass | read::Outcome::Retry => reading.parsed.root.as_ref().and_then(Node::as_map),
-        _ => None,
-    };
-    let body_text = &text[start..];
-    decl.shown_description =
-        Some(prompt::description(map.and_then(|m| m.value("description")), body_text, "Skill").text);
-    if let Some(map) = map {
-        for key in ["allowed-tools", "disallowed-tools"] {
-            if let Some(v) = map.value(key) {
-                crate::analysis::command::tools(key, v, text, out);
-            }
-        }
-        if let Some(v) = map.value("argument-hint")
-            && !matches!(v.value, Value::Null | Value::Str(_))
-            && let Some(shown) = prompt::argument_hint(Some(v))
-        {
-            crate::analysis::command::shown_differently(text, "argument-hint", v, &shown, out);
-        }
-    }
-    decl.argument_hint = prompt::argument_hint(map.and_then(|m| m.value("argument-hint")));
-    decl.arguments = prompt::argument_names(map.and_then(|m| m.value("arguments")));
-    decl.placeholders = prompt::placeholders(text, decl.body, &decl.arguments);
-    out.extend(crate::analysis::command::placeholders_in_code(
-        &kind.folder,
-        text,
-        &decl.placeholders,
-    ));
-}
-
 /// The frontmatter of a `SKILL.md` against the runtimes that load it.
-fn analyze_frontmatter(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed, SkillDecl) {
+fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Vec<Diagnostic>, Parsed, SkillDecl) {
     let mut out = Vec::new();
     let first = crate::analysis::text::first_line(text);
     let mut decl = SkillDecl {
@@ -237,13 +210,10 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed
             .with_effect(Effect::FileIgnored),
         );
     }
-    let strict: Vec<Dialect> = kind
-        .loaders
-        .iter()
-        .copied()
-        .filter(|d| matches!(d, Dialect::OpenCode | Dialect::Zuno))
-        .collect();
-    let claude = kind.loaders.contains(&Dialect::Claude);
+    let loaders = loaders_of(kind, runtimes);
+    let strict: Vec<Dialect> = loaders.iter().filter(|l| l.needs_name).map(|l| l.runtime).collect();
+    // A loader that names a skill after its folder.
+    let alias = loaders.iter().copied().find(|l| l.folder_alias);
     // Skipped by the runtimes that need a name: an error only if one of them loads it here.
     let skipped = |span: Span, why: String| {
         let sev = if strict.is_empty() {
@@ -252,7 +222,8 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed
             Severity::Error
         };
         let who = if strict.is_empty() {
-            "opencode and Zuno would skip this skill".to_string()
+            let all: Vec<Dialect> = runtimes.iter().filter(|l| l.needs_name).map(|l| l.runtime).collect();
+            format!("{} would skip this skill", list(&all))
         } else {
             format!(
                 "{} skip{} this skill",
@@ -269,7 +240,7 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed
         if !strict.is_empty() {
             out.push(skipped(first, "no frontmatter with a `name`".into()));
         }
-        if claude {
+        if alias.is_some() {
             decl.name = Some(kind.folder.clone());
         }
         return (out, Parsed::default(), decl);
@@ -308,7 +279,7 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed
             if !strict.is_empty() {
                 out.push(skipped(fm.open, "there is no `name`".into()));
             }
-            if claude {
+            if alias.is_some() {
                 decl.name = Some(kind.folder.clone());
             }
         }
@@ -316,7 +287,7 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed
             Value::Str(s) => {
                 decl.name = Some(s.clone());
                 decl.span = v.span;
-                format_name(kind, s, v, claude, &mut out);
+                format_name(kind, s, v, alias, &mut out);
             }
             Value::Unknown => {}
             _ => out.push(skipped(
@@ -331,17 +302,21 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed
             Diagnostic::new(
                 Code::MissingField,
                 decl.span,
-                "there is no `description`: opencode leaves the skill out of the list shown to the model and Zuno hides it; Claude Code falls back to the first paragraph. Say what the skill does and when to use it",
+                format!(
+                    "there is no `description`: {}. Say what the skill does and when to use it",
+                    without_description(runtimes)
+                ),
             )
             .with_severity(Severity::Warning)
             .with_effect(Effect::ValueIgnored),
         ),
-        Some(v) => match &v.value {
-            Value::Str(s) => {
-                decl.description = Some(s.clone());
-                let n = s.chars().count();
-                if n == 0 || n > 1024 {
-                    out.push(
+        Some(v) => {
+            match &v.value {
+                Value::Str(s) => {
+                    decl.description = Some(s.clone());
+                    let n = s.chars().count();
+                    if n == 0 || n > 1024 {
+                        out.push(
                         Diagnostic::new(
                             Code::InvalidValue,
                             v.span,
@@ -350,19 +325,22 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed
                         .with_severity(Severity::Warning)
                         .with_effect(Effect::Works),
                     );
+                    }
                 }
+                Value::Unknown => {}
+                _ => out.push(skipped(
+                    v.span,
+                    format!("`description` must be a string, not {}", v.type_name()),
+                )),
             }
-            Value::Unknown => {}
-            _ => out.push(skipped(v.span, format!("`description` must be a string, not {}", v.type_name()))),
-        },
+        }
     }
     // Keys no runtime reads.
-    let known = KEYS.iter().map(|(k, _)| *k);
     for e in map.entries.iter() {
-        if KEYS.iter().any(|(k, _)| *k == e.key.name) {
+        if keys(runtimes).any(|(k, _)| *k == e.key.name) {
             continue;
         }
-        let near = suggest::closest(&e.key.name, known.clone());
+        let near = suggest::closest(&e.key.name, keys(runtimes).map(|(k, _)| *k));
         let mut d = Diagnostic::new(
             Code::UnknownKey,
             e.key.span,
@@ -386,7 +364,7 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed
 }
 
 /// The Agent Skills name rules (warnings: no runtime enforces them).
-fn format_name(kind: &SkillKind, s: &str, v: &Node, claude: bool, out: &mut Vec<Diagnostic>) {
+fn format_name(kind: &SkillKind, s: &str, v: &Node, alias: Option<&Loader>, out: &mut Vec<Diagnostic>) {
     let n = s.chars().count();
     let shape = !s.is_empty()
         && n <= 64
@@ -409,18 +387,22 @@ fn format_name(kind: &SkillKind, s: &str, v: &Node, claude: bool, out: &mut Vec<
         );
     }
     if s != kind.folder {
-        // Claude Code 2.1.332 lists the skill under its `name`; the folder's name is an alias.
+        // A runtime that names a skill after its folder lists it under its `name`, the folder's
+        // name an alias (Claude Code 2.1.332).
         let ns = kind.namespace.as_ref().map(|n| format!("{n}:")).unwrap_or_default();
-        let claude_note = if claude {
-            format!(" Claude Code lists it as `/{ns}{s}` (`/{ns}{}` works too)", kind.folder)
-        } else {
-            String::new()
+        let alias_note = match alias {
+            Some(l) => format!(
+                " {} lists it as `/{ns}{s}` (`/{ns}{}` works too)",
+                l.runtime.product(),
+                kind.folder
+            ),
+            None => String::new(),
         };
         let mut d = Diagnostic::new(
             Code::NameMismatch,
             v.span,
             format!(
-                "the skill is named `{s}` but its folder is `{}`; the Agent Skills format wants them equal.{claude_note}",
+                "the skill is named `{s}` but its folder is `{}`; the Agent Skills format wants them equal.{alias_note}",
                 kind.folder
             ),
         )
@@ -436,6 +418,7 @@ fn format_name(kind: &SkillKind, s: &str, v: &Node, claude: bool, out: &mut Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::analyze_skill as analyze;
 
     fn kind(loaders: &[Dialect]) -> SkillKind {
         SkillKind {
@@ -542,70 +525,6 @@ mod tests {
     const CLAUDE: &[Dialect] = &[Dialect::Claude, Dialect::OpenCode];
 
     #[test]
-    fn tool_lists_of_skills_claude_code_loads() {
-        use Code::*;
-        use Severity::Warning;
-        // A space- or comma-separated string, or a list, as in a command.
-        let t = "---\nname: tdd\ndescription: d\nallowed-tools: Rd Grep, Bash(git diff:*)\ndisallowed-tools: [Wrte, mcp__x__y]\n---\nSteps.\n";
-        let (d, _, _) = analyze(&kind(CLAUDE), t);
-        let got: Vec<(Code, Severity, &str, &str)> = d
-            .iter()
-            .map(|d| (d.code, d.severity, d.span.text(t), d.message.as_str()))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                (
-                    UnknownTool,
-                    Warning,
-                    "Rd",
-                    "Claude Code has no tool `Rd`; this rule pre-approves nothing. Did you mean `Read`?"
-                ),
-                (
-                    UnknownTool,
-                    Warning,
-                    "Wrte",
-                    "Claude Code has no tool `Wrte`; this entry removes nothing. Did you mean `Write`?"
-                ),
-            ]
-        );
-        assert_eq!(
-            d[0].suggestion().map(|e| (e.span.text(t), e.text.as_str())),
-            Some(("Rd", "Read"))
-        );
-        // Only for Claude Code: opencode reads no tool list.
-        assert_eq!(diags(&kind(OC), t), []);
-    }
-
-    #[test]
-    fn skills_as_claude_code_expands_them() {
-        let t = "---\nname: tdd\ndescription: d\nargument-hint: [file]\narguments: [file]\n---\n\nTest $file.\n```sh\nfor f in *; do echo $1; done\n```\n";
-        let (d, _, decl) = analyze(&kind(CLAUDE), t);
-        let got: Vec<(Code, Severity, &str)> = d.iter().map(|d| (d.code, d.severity, d.span.text(t))).collect();
-        assert_eq!(
-            got,
-            [
-                (Code::InvalidType, Severity::Warning, "[file]"),
-                (Code::PlaceholderInCode, Severity::Warning, "$1"),
-            ]
-        );
-        assert_eq!(
-            d[1].message,
-            "Claude Code replaces `$1` inside code too: it is the second argument (Claude Code counts from `$0`) and `/tdd one two three` puts `two` here. Write `\\$1` to keep it literal"
-        );
-        assert_eq!(decl.argument_hint.as_deref(), Some("file"));
-        assert_eq!(decl.arguments, ["file"]);
-        assert_eq!(
-            decl.body.text(t),
-            "Test $file.\n```sh\nfor f in *; do echo $1; done\n```\n"
-        );
-        // Not for a skill only opencode loads.
-        let (d, _, decl) = analyze(&kind(OC), t);
-        assert!(d.is_empty(), "{d:?}");
-        assert!(decl.placeholders.is_empty());
-    }
-
-    #[test]
     fn links_of_a_skill() {
         let t = "---\nname: tdd\ndescription: d\n---\nRead [the guide](references/guide.md) and [x](https://x.y).\n`[not](code.md)`\n";
         for loaders in [OC, CLAUDE, &[]] {
@@ -632,10 +551,10 @@ mod tests {
     }
 }
 
-/// Completion in a skill's frontmatter: the keys not yet present, and the values of the
-/// enumerated ones.
-pub fn complete(text: &str, offset: usize) -> Vec<crate::analysis::complete::Item> {
-    use crate::analysis::complete::{ItemKind, item, yaml_context_in};
+/// Completion in a skill's frontmatter: the keys not yet present (the format's first, then the
+/// runtimes' own), and the values of the enumerated ones (`runtimes`: every runtime's
+/// [`Loader`], each giving the values of its keys).
+pub fn complete(text: &str, offset: usize, runtimes: &[Loader]) -> Vec<Item> {
     let offset = offset.min(text.len());
     if !text.is_char_boundary(offset) {
         return Vec::new();
@@ -651,8 +570,7 @@ pub fn complete(text: &str, offset: usize) -> Vec<crate::analysis::complete::Ite
         return Vec::new();
     }
     let mut items: Vec<_> = match ctx.value_of.as_deref() {
-        None => KEYS
-            .iter()
+        None => keys(runtimes)
             .enumerate()
             .filter(|(_, (k, _))| !ctx.present.iter().any(|p| p == k))
             .map(|(i, (k, d))| {
@@ -661,25 +579,11 @@ pub fn complete(text: &str, offset: usize) -> Vec<crate::analysis::complete::Ite
                     ItemKind::Key,
                     "skill field",
                     Some(d.to_string()),
-                    if i < 6 { 0 } else { 1 },
+                    if i < KEYS.len() { 0 } else { 1 },
                 )
             })
             .collect(),
-        Some("effort") => crate::analysis::claude::schema::EFFORTS
-            .iter()
-            .enumerate()
-            .map(|(i, e)| item(e, ItemKind::Value, "effort", None, i as u8))
-            .collect(),
-        Some("context") => vec![item("fork", ItemKind::Value, "context", None, 0)],
-        Some("shell") => vec![
-            item("bash", ItemKind::Value, "shell", None, 0),
-            item("powershell", ItemKind::Value, "shell", None, 1),
-        ],
-        Some("disable-model-invocation" | "user-invocable" | "background") => vec![
-            item("true", ItemKind::Value, "boolean", None, 0),
-            item("false", ItemKind::Value, "boolean", None, 1),
-        ],
-        _ => Vec::new(),
+        Some(key) => runtimes.iter().flat_map(|r| (r.values)(key)).collect(),
     };
     for it in &mut items {
         it.replace = ctx.replace;
@@ -695,7 +599,7 @@ pub fn complete(text: &str, offset: usize) -> Vec<crate::analysis::complete::Ite
 
 #[cfg(test)]
 mod complete_tests {
-    use super::complete;
+    use crate::analysis::complete_skill as complete;
 
     #[test]
     fn keys_and_values() {

@@ -54,7 +54,7 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
                 (_, Some(fm)) => fm.close.unwrap_or(fm.open),
                 _ => Span::new(0, f.text.find('\n').unwrap_or(f.text.len())),
             };
-            return Some((crate::analysis::command::card(kind, decl, mode, &f.text), span));
+            return Some((crate::analysis::command_card(kind, decl, mode, &f.text), span));
         }
         let root = f.analysis.parsed.root.as_ref()?;
         let path = path_at(root, offset);
@@ -62,7 +62,7 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
         if path.len() != 1 || !last.on_key {
             return None;
         }
-        let (k, d) = crate::analysis::command::keys(kind.runtime)
+        let (k, d) = crate::analysis::command_keys(kind.runtime)
             .iter()
             .find(|(k, _)| *k == last.key.name)?;
         return Some((format!("**`{k}`** (command field)\n\n{d}\n"), last.key.span));
@@ -387,7 +387,7 @@ fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opti
         if path.len() != 1 || !last.on_key {
             return None;
         }
-        let (k, d) = crate::analysis::skill::KEYS.iter().find(|(k, _)| *k == last.key.name)?;
+        let (k, d) = crate::analysis::skill_keys().find(|(k, _)| *k == last.key.name)?;
         return Some((format!("**`{k}`** (skill field)\n\n{d}\n"), last.key.span));
     }
     let name = decl.name.clone().unwrap_or_else(|| kind.folder.clone());

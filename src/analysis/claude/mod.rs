@@ -14,12 +14,17 @@
 //! - [`card`]: the agent as Claude Code will run it, for hover and `explain`.
 //! - [`complete`]: completion in a Claude agent's frontmatter.
 //! - [`prompt`]: commands and skills as Claude Code shows them (description, argument hint) and
-//!   expands them (`$ARGUMENTS`, `$0`, `$name`), and the relative links of a body.
+//!   expands them (`$ARGUMENTS`, `$0`, `$name`); the body's data types and links are shared
+//!   ([`crate::analysis::prompt`]).
+//! - [`command`]: Claude Code's command files (its keys, its reading, tool lists, card,
+//!   completion).
+//! - [`skill`]: Claude Code's skill rules (its keys and values, its reading of the body).
 //! - [`plugin`]: the plugin manifests (`plugin.json`, `marketplace.json`) and how a plugin's
 //!   commands and skills are listed.
 
 pub mod agent;
 pub mod card;
+pub mod command;
 pub mod complete;
 mod kind;
 pub mod plugin;
@@ -27,6 +32,7 @@ pub mod project;
 pub mod prompt;
 pub mod read;
 pub mod schema;
+pub mod skill;
 pub mod tools;
 
 use super::diagnostic::Diagnostic;

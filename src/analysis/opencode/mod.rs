@@ -7,12 +7,16 @@
 //! - [`markdown`]: checks of a Markdown agent file (frontmatter and body).
 //! - [`project`]: the merged agent registry and the checks that need it (`default_agent`,
 //!   duplicate agents, command agents).
+//! - [`command`]: the keys of a command file and how opencode reads one (for the shared
+//!   template reading).
+//! - [`skill`]: opencode's skill rules (for the shared skill checks).
 //!
 //! [`analyze`] checks one file; [`project::check`] checks a set of files that opencode would
 //! load together (a "view"), in precedence order.
 
 pub mod agent;
 pub mod card;
+pub mod command;
 pub mod complete;
 pub mod config;
 mod decl;
@@ -21,6 +25,7 @@ pub mod markdown;
 pub mod permission;
 pub mod project;
 pub mod schema;
+pub mod skill;
 pub mod substitute;
 
 pub use decl::{

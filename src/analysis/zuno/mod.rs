@@ -13,13 +13,18 @@
 //!   `delegates`, `requiredSkills`.
 //! - [`card`]: the merged agent for hover and `explain`.
 //! - [`complete`]: completion in `zuno.json(c)` and in a Zuno agent's frontmatter.
+//! - [`command`]: the keys of a command file and how Zuno reads one (for the shared template
+//!   reading).
+//! - [`skill`]: Zuno's skill rules (for the shared skill checks).
 
 pub mod agent;
 pub mod card;
+pub mod command;
 pub mod complete;
 mod decl;
 pub mod project;
 pub mod schema;
+pub mod skill;
 
 use super::diagnostic::{Diagnostic, Edit, Effect, Severity};
 use super::rules::Code;

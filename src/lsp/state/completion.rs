@@ -36,7 +36,7 @@ impl State {
         let items = match &kind {
             _ if codes.is_some() => codes.unwrap_or_default(),
             FileKind::Claude(_) => analysis::claude::complete::complete(text, offset, &self.claude_known()),
-            FileKind::Skill(_) => analysis::skill::complete(text, offset),
+            FileKind::Skill(_) => analysis::complete_skill(text, offset),
             FileKind::Command(k) => {
                 let agents = match id.and_then(|id| match &self.ws.files[id].role {
                     crate::workspace::Role::Command { dir } => Some(dir.clone()),
@@ -49,7 +49,7 @@ impl State {
                     analysis::Dialect::Claude => self.claude_known().models,
                     _ => self.known_models(),
                 };
-                analysis::command::complete(k.runtime, text, offset, &agents, &models)
+                analysis::complete_command(k.runtime, text, offset, &agents, &models)
             }
             FileKind::Zuno(k) => analysis::zuno::complete::complete(
                 *k == analysis::zuno::FileKind::Config,

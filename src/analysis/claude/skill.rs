@@ -1,0 +1,235 @@
+//! Skills as Claude Code 2.1.332 loads them (`claude-code.md` §5): every field optional; the
+//! command is named after `name` (the folder's name stays an alias), after the folder without
+//! one; `description` falls back to the first paragraph; a plugin's skills run as
+//! `/plugin:name`. Its own keys, and its reading of the body (placeholders, shown description,
+//! argument hint, tool lists), after the Agent Skills checks of [`crate::analysis::skill`].
+
+use super::{command, prompt, read};
+use crate::analysis::complete::{Item, ItemKind, item};
+use crate::analysis::diagnostic::Diagnostic;
+use crate::analysis::dialect::Dialect;
+use crate::analysis::skill::{Loader, SkillDecl, SkillKind};
+use crate::analysis::syntax::{Node, Value};
+use crate::analysis::text::Span;
+
+/// Claude Code's skill rules, for the shared checks.
+pub const LOADER: Loader = Loader {
+    runtime: Dialect::Claude,
+    needs_name: false,
+    folder_alias: true,
+    without_description: "Claude Code falls back to the first paragraph",
+    keys: KEYS,
+    values,
+};
+
+/// The keys of Claude Code's skills beyond the Agent Skills format's.
+pub const KEYS: &[(&str, &str)] = &[
+    (
+        "disallowed-tools",
+        "Claude Code: tools removed while the skill is active.",
+    ),
+    ("when_to_use", "Claude Code: appended to the description."),
+    (
+        "argument-hint",
+        "Claude Code: the hint shown after the name in the `/` menu. Quote it: unquoted, `[file]` is a YAML list and Claude Code shows `file`.",
+    ),
+    (
+        "arguments",
+        "Claude Code: names for the positional arguments: `$name` in the body is the argument at its position, as `$0` is the first.",
+    ),
+    (
+        "disable-model-invocation",
+        "Claude Code: `true` stops the model from invoking the skill itself.",
+    ),
+    ("user-invocable", "Claude Code: `false` hides it from the `/` menu."),
+    ("model", "Claude Code: the model while the skill runs."),
+    ("effort", "Claude Code: `low`, `medium`, `high`, `xhigh` or `max`."),
+    ("context", "Claude Code: `fork` runs the skill in a forked subagent."),
+    ("agent", "Claude Code: the subagent type for `context: fork`."),
+    (
+        "background",
+        "Claude Code: with `context: fork`, run in the background.",
+    ),
+    ("hooks", "Claude Code: hooks scoped to the skill."),
+    ("paths", "Claude Code: globs that limit automatic activation."),
+    (
+        "shell",
+        "Claude Code: `bash` (default) or `powershell` for `!` commands.",
+    ),
+];
+
+/// The values of Claude Code's enumerated skill keys.
+fn values(key: &str) -> Vec<Item> {
+    match key {
+        "effort" => super::schema::EFFORTS
+            .iter()
+            .enumerate()
+            .map(|(i, e)| item(e, ItemKind::Value, "effort", None, i as u8))
+            .collect(),
+        "context" => vec![item("fork", ItemKind::Value, "context", None, 0)],
+        "shell" => vec![
+            item("bash", ItemKind::Value, "shell", None, 0),
+            item("powershell", ItemKind::Value, "shell", None, 1),
+        ],
+        "disable-model-invocation" | "user-invocable" | "background" => vec![
+            item("true", ItemKind::Value, "boolean", None, 0),
+            item("false", ItemKind::Value, "boolean", None, 1),
+        ],
+        _ => Vec::new(),
+    }
+}
+
+/// The checks of a skill Claude Code loads, after the shared ones: the body as it reads it (and
+/// its links), the placeholders it fills in (those inside code reported), the description it
+/// shows, and what it reads of `allowed-tools`, `disallowed-tools`, `argument-hint` and
+/// `arguments`.
+pub fn check(kind: &SkillKind, text: &str, decl: &mut SkillDecl, out: &mut Vec<Diagnostic>) {
+    // As Claude Code reads it: its block, its lenient retry, every blank after the closing `---`
+    // eaten.
+    let reading = read::read(text);
+    let start = match &reading.block {
+        Some(b) => {
+            let rest = &text[b.body.start as usize..];
+            b.body.start as usize + (rest.len() - rest.trim_start_matches(read::js_space).len())
+        }
+        None => 0,
+    };
+    decl.body = Span::new(start, text.len());
+    decl.links = prompt::links(text, decl.body);
+    let map = match reading.outcome {
+        read::Outcome::FirstPass | read::Outcome::Retry => reading.parsed.root.as_ref().and_then(Node::as_map),
+        _ => None,
+    };
+    let body_text = &text[start..];
+    decl.shown_description =
+        Some(prompt::description(map.and_then(|m| m.value("description")), body_text, "Skill").text);
+    if let Some(map) = map {
+        for key in ["allowed-tools", "disallowed-tools"] {
+            if let Some(v) = map.value(key) {
+                command::tools(key, v, text, out);
+            }
+        }
+        if let Some(v) = map.value("argument-hint")
+            && !matches!(v.value, Value::Null | Value::Str(_))
+            && let Some(shown) = prompt::argument_hint(Some(v))
+        {
+            command::shown_differently(text, "argument-hint", v, &shown, out);
+        }
+    }
+    decl.argument_hint = prompt::argument_hint(map.and_then(|m| m.value("argument-hint")));
+    decl.arguments = prompt::argument_names(map.and_then(|m| m.value("arguments")));
+    decl.placeholders = prompt::placeholders(text, decl.body, &decl.arguments);
+    out.extend(command::placeholders_in_code(&kind.folder, text, &decl.placeholders));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::diagnostic::Severity;
+    use crate::analysis::rules::Code;
+
+    fn kind(loaders: &[Dialect]) -> SkillKind {
+        SkillKind {
+            folder: "tdd".into(),
+            loaders: loaders.to_vec(),
+            namespace: None,
+            misplaced: None,
+            family: Dialect::OpenCode,
+        }
+    }
+
+    /// The shared checks, then Claude Code's when it loads the skill, as `analyze_skill` in
+    /// `analysis/mod.rs` composes them (beside Claude Code, a stand-in for a runtime that needs a
+    /// name, as opencode).
+    fn analyze(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, crate::analysis::syntax::Parsed, SkillDecl) {
+        let needs_name = Loader {
+            runtime: Dialect::OpenCode,
+            needs_name: true,
+            folder_alias: false,
+            without_description: "hides it",
+            keys: &[],
+            values: |_| Vec::new(),
+        };
+        let (mut out, parsed, mut decl) = crate::analysis::skill::analyze(kind, text, &[needs_name, LOADER]);
+        if kind.loaders.contains(&Dialect::Claude) {
+            check(kind, text, &mut decl, &mut out);
+        }
+        out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
+        (out, parsed, decl)
+    }
+
+    fn diags(k: &SkillKind, text: &str) -> Vec<(Code, Severity, String)> {
+        analyze(k, text)
+            .0
+            .into_iter()
+            .map(|d| (d.code, d.severity, d.span.text(text).to_string()))
+            .collect()
+    }
+
+    const OC: &[Dialect] = &[Dialect::OpenCode];
+    const CLAUDE: &[Dialect] = &[Dialect::Claude, Dialect::OpenCode];
+
+    #[test]
+    fn tool_lists_of_skills_claude_code_loads() {
+        use Code::*;
+        use Severity::Warning;
+        // A space- or comma-separated string, or a list, as in a command.
+        let t = "---\nname: tdd\ndescription: d\nallowed-tools: Rd Grep, Bash(git diff:*)\ndisallowed-tools: [Wrte, mcp__x__y]\n---\nSteps.\n";
+        let (d, _, _) = analyze(&kind(CLAUDE), t);
+        let got: Vec<(Code, Severity, &str, &str)> = d
+            .iter()
+            .map(|d| (d.code, d.severity, d.span.text(t), d.message.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    UnknownTool,
+                    Warning,
+                    "Rd",
+                    "Claude Code has no tool `Rd`; this rule pre-approves nothing. Did you mean `Read`?"
+                ),
+                (
+                    UnknownTool,
+                    Warning,
+                    "Wrte",
+                    "Claude Code has no tool `Wrte`; this entry removes nothing. Did you mean `Write`?"
+                ),
+            ]
+        );
+        assert_eq!(
+            d[0].suggestion().map(|e| (e.span.text(t), e.text.as_str())),
+            Some(("Rd", "Read"))
+        );
+        // Only for Claude Code: opencode reads no tool list.
+        assert_eq!(diags(&kind(OC), t), []);
+    }
+
+    #[test]
+    fn skills_as_claude_code_expands_them() {
+        let t = "---\nname: tdd\ndescription: d\nargument-hint: [file]\narguments: [file]\n---\n\nTest $file.\n```sh\nfor f in *; do echo $1; done\n```\n";
+        let (d, _, decl) = analyze(&kind(CLAUDE), t);
+        let got: Vec<(Code, Severity, &str)> = d.iter().map(|d| (d.code, d.severity, d.span.text(t))).collect();
+        assert_eq!(
+            got,
+            [
+                (Code::InvalidType, Severity::Warning, "[file]"),
+                (Code::PlaceholderInCode, Severity::Warning, "$1"),
+            ]
+        );
+        assert_eq!(
+            d[1].message,
+            "Claude Code replaces `$1` inside code too: it is the second argument (Claude Code counts from `$0`) and `/tdd one two three` puts `two` here. Write `\\$1` to keep it literal"
+        );
+        assert_eq!(decl.argument_hint.as_deref(), Some("file"));
+        assert_eq!(decl.arguments, ["file"]);
+        assert_eq!(
+            decl.body.text(t),
+            "Test $file.\n```sh\nfor f in *; do echo $1; done\n```\n"
+        );
+        // Not for a skill only opencode loads.
+        let (d, _, decl) = analyze(&kind(OC), t);
+        assert!(d.is_empty(), "{d:?}");
+        assert!(decl.placeholders.is_empty());
+    }
+}
