@@ -714,6 +714,10 @@ struct Crate {
     missing: Vec<String>,
     /// Files with their line counts, test or not, reached or not.
     all_lines: Vec<(String, usize, usize)>,
+    /// Answers of [`Crate::provides`], and the questions being answered (read as `false`
+    /// while in progress, which cuts glob cycles): `use super::*` in many sibling files made
+    /// the plain recursion exponential.
+    provides_memo: std::cell::RefCell<HashMap<(Vec<String>, String), bool>>,
 }
 
 /// What the next `{` opens, when it is not a plain block.
@@ -1213,6 +1217,17 @@ impl Crate {
         if depth > MAX_DEPTH {
             return false;
         }
+        let key = (target.to_vec(), name.to_string());
+        if let Some(&known) = self.provides_memo.borrow().get(&key) {
+            return known;
+        }
+        self.provides_memo.borrow_mut().insert(key.clone(), false);
+        let answer = self.provides_uncached(target, name, depth);
+        self.provides_memo.borrow_mut().insert(key, answer);
+        answer
+    }
+
+    fn provides_uncached(&self, target: &[String], name: &str, depth: usize) -> bool {
         let Some(t) = self.canonical(target.to_vec(), depth + 1) else {
             return false;
         };
