@@ -18,49 +18,17 @@
 //! property test drives random edits, creations and deletions through a server and compares its
 //! publishes with a fresh server's.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::path::Path;
+
+use super::model::*;
+use super::units::{Deps, Unit, UnitDef};
+use crate::analysis::{Code, Diagnostic, FileKind};
+
+use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
-use std::path::PathBuf;
 
-use super::{File, Role, Workspace};
 use crate::analysis::suppress::{self, Report};
-use crate::analysis::{Diagnostic, FileKind};
-
-/// One group of cross-file checks.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Unit {
-    /// The opencode view of a project directory.
-    View(PathBuf),
-    Claude,
-    Skills,
-    Commands,
-    Zuno(PathBuf),
-}
-
-/// A unit with the files it reads: `view` (the view's files, in merge order, for `View` and
-/// `Zuno`) and `inputs` (every file whose change may change its result).
-#[derive(Clone, Debug)]
-pub struct UnitDef {
-    pub unit: Unit,
-    pub view: Vec<usize>,
-    pub inputs: Vec<usize>,
-    /// For `View`: the group of each file of `view` (files of one config directory share one),
-    /// computed with the unit list since it depends on roles only.
-    pub groups: Vec<usize>,
-}
-
-/// The cached results (see the module documentation).
-#[derive(Debug, Default)]
-pub struct CrossCache {
-    /// The structure generation the unit list was built for (`None`: never built).
-    structure: Option<u64>,
-    units: Vec<UnitDef>,
-    /// Per unit: what its result was computed from, the signature of those stamps, and the
-    /// files its diagnostics are on (the diagnostics themselves are in `by_file` only).
-    results: HashMap<Unit, (Deps, u64, Vec<usize>)>,
-    /// Per file: the cross-file diagnostics of every unit, by unit.
-    by_file: HashMap<usize, Vec<(Unit, Diagnostic)>>,
-}
 
 /// What a cross-file check may read of a file, hashed: the frontmatter (up to the last line
 /// that starts with `---`) and whether the rest is blank, for a Markdown file that starts with
@@ -135,16 +103,6 @@ pub(super) fn names_key(f: &File, content: u64) -> u64 {
     // Whether it lists skill sources (then any skill name may exist).
     crate::analysis::opencode::project::lists_skill_sources(a.parsed.root.as_ref()).hash(&mut h);
     h.finish()
-}
-
-/// What a unit's last result was computed from, so that the next refresh knows what to compare.
-#[derive(Clone, Debug)]
-pub enum Deps {
-    /// Every input, entirely (its `stamp`).
-    All,
-    /// Every input's name-level part (its `names` stamp), and of the files listed (those
-    /// declaring an agent whose settings the checks read) the declarations of the names listed.
-    Names(Vec<usize>, Vec<String>),
 }
 
 /// The place of a file in the views, hashed.
@@ -452,4 +410,139 @@ pub(super) fn sort(d: &mut [Diagnostic]) {
     d.sort_by(|a, b| {
         (a.span.start, a.span.end, a.code, &a.message).cmp(&(b.span.start, b.span.end, b.code, &b.message))
     });
+}
+
+impl Workspace {
+    /// A command's `agent` that names no agent of its runtime in its project.
+    pub(crate) fn command_agents(&self) -> Vec<(usize, Diagnostic)> {
+        use crate::analysis::diagnostic::{Effect, Severity};
+        let mut out = Vec::new();
+        let mut cache: HashMap<(crate::analysis::Dialect, &Path), Vec<(String, String)>> = HashMap::new();
+        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live && f.in_scope) {
+            let (Role::Command { dir }, FileKind::Command(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.command())
+            else {
+                continue;
+            };
+            let Some((agent, span)) = &decl.agent else { continue };
+            let names = cache
+                .entry((kind.runtime, dir.as_path()))
+                .or_insert_with(|| self.agents_for_command(kind.runtime, dir));
+            if names.iter().any(|(n, _)| n == agent) {
+                continue;
+            }
+            let near = crate::analysis::suggest::closest(agent, names.iter().map(|(n, _)| n.as_str()));
+            let mut d = Diagnostic::new(
+                Code::UnknownAgent,
+                *span,
+                format!(
+                    "no {} agent `{agent}` is defined for this project: the command fails when it runs.{}",
+                    kind.runtime.product(),
+                    crate::analysis::suggest::did_you_mean(near)
+                ),
+            )
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::FailsWhenUsed);
+            if let Some(n) = near {
+                let raw = span.text(&f.text);
+                let new = if raw.starts_with(['"', '\'']) {
+                    format!("\"{n}\"")
+                } else {
+                    n.to_string()
+                };
+                d = d.with_suggestion(*span, new);
+            }
+            out.push((id, d));
+        }
+        out
+    }
+
+    /// Skills of one project with the same name that one runtime loads together.
+    pub(crate) fn duplicate_skills(&self) -> Vec<(usize, Diagnostic)> {
+        use crate::analysis::diagnostic::{Effect, Location, Severity};
+        let mut by_name: HashMap<(&Path, &str), Vec<usize>> = HashMap::new();
+        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
+            let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.skill())
+            else {
+                continue;
+            };
+            // A plugin lists two skills of one name both (`/plugin:name` twice): not this check.
+            if kind.loaders.is_empty() || kind.namespace.is_some() {
+                continue;
+            }
+            if let Some(name) = &decl.name {
+                by_name.entry((dir.as_path(), name.as_str())).or_default().push(id);
+            }
+        }
+        let mut out = Vec::new();
+        for ((_, name), ids) in by_name.into_iter().filter(|(_, v)| v.len() > 1) {
+            for &id in &ids {
+                let f = &self.files[id];
+                let FileKind::Skill(kind) = &f.kind else { continue };
+                // The others a runtime that loads this one also loads.
+                let others: Vec<usize> = ids
+                    .iter()
+                    .copied()
+                    .filter(|&o| o != id)
+                    .filter(|&o| match &self.files[o].kind {
+                        FileKind::Skill(k) => k.loaders.iter().any(|d| kind.loaders.contains(d)),
+                        _ => false,
+                    })
+                    .collect();
+                if others.is_empty() || !f.in_scope {
+                    continue;
+                }
+                let span = f.analysis.skill().map(|d| d.span).unwrap_or_default();
+                let shared = |d: crate::analysis::Dialect| {
+                    kind.loaders.contains(&d)
+                        && others.iter().any(|&o| match &self.files[o].kind {
+                            FileKind::Skill(k) => k.loaders.contains(&d),
+                            _ => false,
+                        })
+                };
+                let mut effects = Vec::new();
+                if shared(crate::analysis::Dialect::OpenCode) {
+                    effects.push("opencode keeps one of them, and which one is not deterministic");
+                }
+                if shared(crate::analysis::Dialect::Claude) {
+                    effects.push("Claude Code keeps one");
+                }
+                if shared(crate::analysis::Dialect::Zuno) {
+                    effects.push("Zuno cannot resolve a required skill named twice");
+                }
+                let mut d = Diagnostic::new(
+                    Code::DuplicateSkill,
+                    span,
+                    format!(
+                        "{} other `SKILL.md` of this project also define{} the skill `{name}`: {}",
+                        others.len(),
+                        if others.len() == 1 { "s" } else { "" },
+                        effects.join("; ")
+                    ),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::ValueIgnored);
+                for o in others {
+                    let os = self.files[o].analysis.skill().map(|d| d.span).unwrap_or_default();
+                    d = d.with_related(
+                        Location::File { file: o, span: os },
+                        format!("`{name}` is also defined here"),
+                    );
+                }
+                out.push((id, d));
+            }
+        }
+        out.sort_by_key(|(id, _)| *id);
+        out
+    }
+
+    /// Files of one config directory share a group (their directory's first file id).
+    pub(crate) fn groups(&self) -> Vec<usize> {
+        let mut first: HashMap<&Path, usize> = HashMap::new();
+        (0..self.files.len())
+            .map(|id| match &self.files[id].role {
+                Role::Markdown { dir } | Role::DirConfig { dir } => *first.entry(dir.as_path()).or_insert(id),
+                _ => id,
+            })
+            .collect()
+    }
 }

@@ -1,7 +1,14 @@
 //! Loading and discovery: the roots the user gave, the user-level layers, config directories,
 //! plugins and skills, each file found given its kind and role (see [`super::discover`]).
 
-use super::*;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::discover;
+use super::model::*;
+use super::read::{Unread, read_text};
+use crate::analysis::opencode::{self, FileKind as OcKind};
+use crate::analysis::{self, Diagnostic, FileAnalysis, FileKind, LineIndex};
 
 impl Workspace {
     /// Discover and analyse everything under `paths` (directories or files).
@@ -582,22 +589,6 @@ pub(super) fn enclosing_project(root: &Path) -> Option<PathBuf> {
     None
 }
 
-/// The folders whose `skills/` opencode reads outside its config folders (`.claude`, `.agents`),
-/// as the environment leaves them (`OPENCODE_DISABLE_EXTERNAL_SKILLS` turns both off,
-/// `OPENCODE_DISABLE_CLAUDE_CODE_SKILLS` the first).
-pub(super) fn external_skill_folders() -> Vec<&'static str> {
-    let flag = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-    if flag("OPENCODE_DISABLE_EXTERNAL_SKILLS") {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    if !flag("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS") {
-        out.push(".claude");
-    }
-    out.push(".agents");
-    out
-}
-
 /// The `name` of a `SKILL.md` frontmatter (a plain or quoted one-line value).
 pub(super) fn skill_name(text: &str) -> Option<String> {
     let rest = text.trim_start_matches('\u{feff}').strip_prefix("---")?;
@@ -700,19 +691,4 @@ pub(super) fn explicit_role(path: &Path) -> Option<(FileKind, Role)> {
         },
     };
     Some((kind.into(), role))
-}
-
-pub(super) fn is_dot_opencode(dir: &Path) -> bool {
-    dir.file_name().is_some_and(|n| n == ".opencode")
-}
-
-/// How a config directory behaves in the merge order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum DirKind {
-    Global,
-    HomeDot,
-    EnvDir,
-    DotOpencode,
-    /// A project directory laid out like a global config directory.
-    Layout,
 }

@@ -10,9 +10,11 @@
 
 use std::path::Path;
 
+use crate::analysis::{Code, Diagnostic, FileKind};
+
 use super::Workspace;
+use crate::analysis::Level;
 use crate::analysis::project_file::{NAMES, ProjectFile};
-use crate::analysis::{Code, Diagnostic, FileKind, Level};
 
 impl Workspace {
     /// The project file governing `path`, with its id.

@@ -1,7 +1,12 @@
 //! The questions the server and the CLI ask of the whole workspace: every diagnostic (file and
 //! cross-file, suppressions and project settings applied), a refusal by a runtime, the scope.
 
-use super::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::cross;
+use super::model::*;
+use crate::analysis::{self, Code, Diagnostic};
 
 impl Workspace {
     /// Every diagnostic of the files in scope: each file's own, plus the cross-file ones of

@@ -1,7 +1,11 @@
 //! Reading a file from disk with the size and encoding guards, and the `unchecked-file` finding
 //! for a file that is not read.
 
-use super::*;
+use std::fs;
+use std::path::Path;
+
+use super::model::*;
+use crate::analysis::{self, Code, Diagnostic, FileKind, Span, claude};
 
 /// Why a file was not analysed.
 #[derive(Clone, Debug, PartialEq, Eq)]

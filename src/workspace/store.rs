@@ -2,7 +2,14 @@
 //! with what one file's analysis needs from the others (`{file:}` references, links, plugin
 //! manifests).
 
-use super::*;
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::discover;
+use super::model::*;
+use super::read::{Unread, read_text, unchecked_file};
+use crate::analysis::{self, Code, Diagnostic, FileAnalysis, FileKind, LineIndex, Span};
 
 impl Workspace {
     /// The file at `path`, if loaded and live.

@@ -1,7 +1,10 @@
 //! Tests of the workspace layer on real directories.
 
-use super::*;
-use crate::analysis::Code;
+use std::fs;
+use std::path::Path;
+
+use super::model::*;
+use crate::analysis::{Code, FileKind, claude};
 
 fn write(root: &Path, rel: &str, text: &str) {
     let p = root.join(rel);

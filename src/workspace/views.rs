@@ -2,7 +2,13 @@
 //! precedence order, and what each view needs (opencode's environment, skills, Zuno projects,
 //! Claude Code files).
 
-use super::*;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::discover;
+use super::model::*;
+use crate::analysis::opencode::{FileKind as OcKind, project};
+use crate::analysis::{FileKind, claude};
 
 impl Workspace {
     /// The views: for each project directory, the live files opencode would load when started

@@ -1,0 +1,228 @@
+//! The workspace's data: the files it holds with their kind, role and analysis, the options it
+//! was loaded with, and the small path helpers every part of it shares.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::discover;
+use super::units::CrossCache;
+use crate::analysis::{Code, FileAnalysis, FileKind, LineIndex};
+
+/// Files larger than this are not analysed (no agent file comes near it).
+pub const MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
+
+/// Where opencode's user-level configuration lives, and whether to read it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The global config directory (`$XDG_CONFIG_HOME/opencode` or `~/.config/opencode`).
+    pub global_dir: Option<PathBuf>,
+    /// `~/.opencode`.
+    pub home_dot_opencode: Option<PathBuf>,
+    /// `$OPENCODE_CONFIG`: one extra config file.
+    pub config_file: Option<PathBuf>,
+    /// `$OPENCODE_CONFIG_DIR`: one extra config directory.
+    pub config_dir: Option<PathBuf>,
+    /// The home directory, for user-level skills (`~/.claude/skills`, `~/.agents/skills`).
+    pub home: Option<PathBuf>,
+    /// Zuno's global config directory (`$XDG_CONFIG_HOME/zuno` or `~/.config/zuno`).
+    pub zuno_global: Option<PathBuf>,
+}
+
+impl Options {
+    /// Nothing outside the given paths is read.
+    pub fn isolated() -> Options {
+        Options::default()
+    }
+
+    /// As opencode resolves it from the environment. `global_dir` overrides the global
+    /// directory; `no_global` reads nothing outside the given paths.
+    pub fn from_env(no_global: bool, global_dir: Option<PathBuf>) -> Options {
+        if no_global {
+            return Options::isolated();
+        }
+        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let home = env("HOME");
+        let global = global_dir.or_else(|| {
+            env("XDG_CONFIG_HOME")
+                .map(|x| x.join("opencode"))
+                .or_else(|| home.as_ref().map(|h| h.join(".config").join("opencode")))
+        });
+        Options {
+            global_dir: global,
+            home_dot_opencode: home.as_ref().map(|h| h.join(".opencode")),
+            config_file: env("OPENCODE_CONFIG"),
+            config_dir: env("OPENCODE_CONFIG_DIR"),
+            zuno_global: env("XDG_CONFIG_HOME")
+                .map(|x| x.join("zuno"))
+                .or_else(|| home.as_ref().map(|h| h.join(".config").join("zuno"))),
+            home,
+        }
+    }
+}
+
+/// What part a file plays in opencode's merge order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A config file read before project configs: the global directory's `config.json`,
+    /// `opencode.json`, `opencode.jsonc` (orders 0 to 2) and `$OPENCODE_CONFIG` (order 3).
+    UserConfig(u8),
+    /// `opencode.json(c)` in a project directory.
+    ProjectConfig { dir: PathBuf },
+    /// `opencode.json(c)` inside a config directory (`.opencode/`, `~/.opencode`,
+    /// `$OPENCODE_CONFIG_DIR`).
+    DirConfig { dir: PathBuf },
+    /// A Markdown agent of a config directory.
+    Markdown { dir: PathBuf },
+    /// A Claude Code agent file; `dir` owns its `.claude/agents/` (the project, or the home
+    /// directory for user agents) or is the plugin's root.
+    Claude { dir: PathBuf },
+    /// A Zuno file; `dir` is its project (or Zuno's global directory), `layer` its place in
+    /// Zuno's merge order (see [`discover::ZunoLayer`]).
+    Zuno { dir: PathBuf, layer: discover::ZunoLayer },
+    /// A `SKILL.md`; `dir` is the project whose `.opencode/`, `.claude/`, `.agents/` or `.zuno/`
+    /// holds it.
+    Skill { dir: PathBuf },
+    /// A command file; `dir` is its project.
+    Command { dir: PathBuf },
+    /// `agent-lsp.toml` or `.agent-lsp.toml`; `dir` holds it.
+    ProjectFile { dir: PathBuf },
+    /// A file given by path that no runtime reads where it sits (a `README.md`, a Markdown file
+    /// outside every agents, commands and skills folder): not analysed, one finding says so.
+    NotRead,
+    /// A Claude Code plugin manifest (`.claude-plugin/plugin.json` or `marketplace.json`);
+    /// `dir` is the plugin's (or marketplace's) root.
+    Manifest { dir: PathBuf },
+}
+
+/// One file read from disk (or given by an editor) and analysed.
+#[derive(Debug)]
+pub struct File {
+    pub path: PathBuf,
+    pub kind: FileKind,
+    pub role: Role,
+    pub text: String,
+    pub index: LineIndex,
+    pub analysis: FileAnalysis,
+    /// Diagnostics are reported for files under the paths the user asked about; global files
+    /// only contribute their agents.
+    pub in_scope: bool,
+    /// False once the file was removed; its slot stays so that ids remain stable.
+    pub live: bool,
+    /// For a config file with `{env:...}` or `{file:...}` references: the analysis with the
+    /// values opencode substitutes (what the effective agents and cross-file checks use).
+    pub resolved: Option<FileAnalysis>,
+    /// Changes when what the cross-file checks read of the file may have changed (see
+    /// `cross.rs`), with the two hashes it is derived from.
+    pub stamp: u64,
+    /// Changes when the file's part in the name-level checks may have changed (see
+    /// `cross::names_key`); always together with `stamp`, often not when it changes.
+    pub names: u64,
+    pub(super) shape: u64,
+    pub(super) content: u64,
+    pub(super) names_key: u64,
+}
+
+impl File {
+    /// The analysis opencode's view of the file rests on: after substitutions, when there are
+    /// any.
+    pub fn effective_analysis(&self) -> &FileAnalysis {
+        self.resolved.as_ref().unwrap_or(&self.analysis)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Workspace {
+    pub files: Vec<File>,
+    /// Paths that could not be read, with the reason.
+    pub errors: Vec<(PathBuf, String)>,
+    /// The directories the user asked about.
+    pub roots: Vec<PathBuf>,
+    /// Worktree tops above explicit files and config directories given as paths: their
+    /// project's layers are read (not reported) up to there.
+    pub(super) context_roots: Vec<PathBuf>,
+    pub options: Options,
+    pub(super) by_path: HashMap<PathBuf, usize>,
+    /// Skill names per Zuno project directory (for `requiredSkills`).
+    pub(super) zuno_skills: HashMap<PathBuf, Vec<String>>,
+    /// The names of the user-level skills opencode loads in every project (`~/.claude/skills`,
+    /// `~/.agents/skills`, the `{skill,skills}/` of the user config directories).
+    pub(super) user_skills: Vec<String>,
+    /// The user's Claude Code skills (`~/.claude/skills/<name>/SKILL.md`), by folder name.
+    pub(super) user_claude_skills: Vec<String>,
+    /// The last stamp given to a file.
+    pub(super) clock: u64,
+    /// Bumped when a file is added or removed or changes role, kind or scope.
+    pub(super) structure: u64,
+    /// The cross-file results, kept up to date by `refresh_cross`.
+    pub(super) cross: CrossCache,
+    /// The ids of the project files (`agent-lsp.toml`) ever loaded (see `policy.rs`).
+    pub(super) project_files: Vec<usize>,
+    /// The codes an editor setting decides, which project files leave alone.
+    pub(super) editor_codes: Vec<Code>,
+}
+
+/// A path given by the user that does not exist or is not an opencode file.
+#[derive(Debug)]
+pub struct LoadError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+/// A path with `.` and `..` components resolved lexically (as Node's `path.resolve` does).
+pub(super) fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// The key a path is stored under: canonical when it exists, so that `./a` and `a` are one file.
+pub(super) fn key(path: &Path) -> PathBuf {
+    fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// How a config directory behaves in the merge order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum DirKind {
+    Global,
+    HomeDot,
+    EnvDir,
+    DotOpencode,
+    /// A project directory laid out like a global config directory.
+    Layout,
+}
+
+pub(super) fn is_dot_opencode(dir: &Path) -> bool {
+    dir.file_name().is_some_and(|n| n == ".opencode")
+}
+
+/// The folders whose `skills/` opencode reads outside its config folders (`.claude`, `.agents`),
+/// as the environment leaves them (`OPENCODE_DISABLE_EXTERNAL_SKILLS` turns both off,
+/// `OPENCODE_DISABLE_CLAUDE_CODE_SKILLS` the first).
+pub(super) fn external_skill_folders() -> Vec<&'static str> {
+    let flag = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+    if flag("OPENCODE_DISABLE_EXTERNAL_SKILLS") {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if !flag("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS") {
+        out.push(".claude");
+    }
+    out.push(".agents");
+    out
+}

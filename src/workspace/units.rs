@@ -1,0 +1,53 @@
+//! The units of cross-file checks: what each covers and the cache of their results (see
+//! `cross.rs` for how they are kept up to date).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use crate::analysis::Diagnostic;
+
+/// One group of cross-file checks.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// The opencode view of a project directory.
+    View(PathBuf),
+    Claude,
+    Skills,
+    Commands,
+    Zuno(PathBuf),
+}
+
+/// A unit with the files it reads: `view` (the view's files, in merge order, for `View` and
+/// `Zuno`) and `inputs` (every file whose change may change its result).
+#[derive(Clone, Debug)]
+pub struct UnitDef {
+    pub unit: Unit,
+    pub view: Vec<usize>,
+    pub inputs: Vec<usize>,
+    /// For `View`: the group of each file of `view` (files of one config directory share one),
+    /// computed with the unit list since it depends on roles only.
+    pub groups: Vec<usize>,
+}
+
+/// The cached results (see the module documentation).
+#[derive(Debug, Default)]
+pub struct CrossCache {
+    /// The structure generation the unit list was built for (`None`: never built).
+    pub(super) structure: Option<u64>,
+    pub(super) units: Vec<UnitDef>,
+    /// Per unit: what its result was computed from, the signature of those stamps, and the
+    /// files its diagnostics are on (the diagnostics themselves are in `by_file` only).
+    pub(super) results: HashMap<Unit, (Deps, u64, Vec<usize>)>,
+    /// Per file: the cross-file diagnostics of every unit, by unit.
+    pub(super) by_file: HashMap<usize, Vec<(Unit, Diagnostic)>>,
+}
+
+/// What a unit's last result was computed from, so that the next refresh knows what to compare.
+#[derive(Clone, Debug)]
+pub enum Deps {
+    /// Every input, entirely (its `stamp`).
+    All,
+    /// Every input's name-level part (its `names` stamp), and of the files listed (those
+    /// declaring an agent whose settings the checks read) the declarations of the names listed.
+    Names(Vec<usize>, Vec<String>),
+}
