@@ -352,7 +352,7 @@ fn the_ignore_edit_removes_its_diagnostic_and_breaks_nothing() {
         let a = analyze(kind, text);
         let syntax = a.diagnostics.iter().filter(|d| d.code == Code::SyntaxError).count();
         for d in suppress::apply(&a.suppressions, a.diagnostics.clone(), Report::Local) {
-            let Some(edit) = suppress::ignore_edit(kind, text, &a, d.span.start as usize, d.code) else {
+            let Some(edit) = agent_lsp::analysis::ignore_edit(kind, text, &a, d.span.start as usize, d.code) else {
                 refused += 1;
                 continue;
             };

@@ -88,6 +88,15 @@ impl FileKind {
             )
     }
 
+    /// Where the file's comments are, for `agent-lsp: ignore` directives.
+    pub fn comments(&self) -> suppress::Comments {
+        match self {
+            FileKind::ProjectFile | FileKind::Manifest(_) => suppress::Comments::None,
+            k if k.is_markdown() => suppress::Comments::Frontmatter,
+            _ => suppress::Comments::Jsonc,
+        }
+    }
+
     /// An opencode config file (`opencode.json(c)`).
     pub fn is_config(&self) -> bool {
         matches!(self, FileKind::OpenCode(opencode::FileKind::Config))
@@ -261,6 +270,14 @@ impl FileAnalysis {
         })
     }
 
+    /// The file's syntax parsed as written, by agent-lsp and by the runtime's first pass (a
+    /// runtime's retry may read a new ` # ...` comment as part of a value).
+    pub fn parses_as_written(&self) -> bool {
+        self.parsed.errors.is_empty()
+            && self.reading().is_none_or(|r| r == opencode::markdown::Reading::Parsed)
+            && self.claude().is_none_or(|c| c.reading.first_errors.is_empty())
+    }
+
     /// The file as opencode's project pass sees it.
     pub fn opencode_view(&self, file: usize, group: usize) -> opencode::project::ViewFile<'_> {
         opencode::project::ViewFile {
@@ -275,7 +292,7 @@ impl FileAnalysis {
 /// Analyse one file on its own.
 pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
     let mut analysis = analyze_dialect(kind, text);
-    analysis.suppressions = suppress::directives(kind, text, analysis.split());
+    analysis.suppressions = suppress::directives(kind.comments(), text, analysis.split());
     analysis
 }
 
@@ -435,6 +452,19 @@ pub fn skill_keys() -> impl Iterator<Item = &'static (&'static str, &'static str
 /// enumerated ones.
 pub fn complete_skill(text: &str, offset: usize) -> Vec<complete::Item> {
     skill::complete(text, offset, &SKILL_LOADERS)
+}
+
+/// The edit that makes a diagnostic of `code` starting at `at` ignored on its line (see
+/// [`suppress::ignore_edit`]), for a file of this kind analysed as `analysis`.
+pub fn ignore_edit(kind: &FileKind, text: &str, analysis: &FileAnalysis, at: usize, code: Code) -> Option<Edit> {
+    suppress::ignore_edit(
+        kind.comments(),
+        text,
+        &analysis.suppressions,
+        analysis.parses_as_written(),
+        at,
+        code,
+    )
 }
 
 /// Apply every safe fix of a file's own diagnostics, repeatedly (a fix can reveal another), and

@@ -24,7 +24,6 @@ use super::diagnostic::{Diagnostic, Edit};
 use super::rules::{Code, RULES};
 use super::syntax::frontmatter;
 use super::text::Span;
-use super::{FileAnalysis, FileKind};
 
 /// The word that starts every directive.
 const MARKER: &str = "agent-lsp:";
@@ -86,9 +85,22 @@ struct Comment {
     body: Span,
 }
 
+/// Where a file's comments are, for `agent-lsp: ignore` directives (the registration says it
+/// for each kind of file, see `FileKind::comments`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comments {
+    /// `#` comments of a Markdown file's YAML frontmatter.
+    Frontmatter,
+    /// `//` and `/* */` comments of a JSONC file.
+    Jsonc,
+    /// None taken: agent-lsp's own project file (TOML: fix it or its levels instead) and strict
+    /// JSON without comments (a plugin manifest).
+    None,
+}
+
 /// Find the directives of a file. `split` is the frontmatter split when the dialect
 /// computed one (it is recomputed otherwise).
-pub fn directives(kind: &FileKind, text: &str, split: Option<&frontmatter::Split>) -> Suppressions {
+pub fn directives(kind: Comments, text: &str, split: Option<&frontmatter::Split>) -> Suppressions {
     if !text.contains(MARKER) {
         return Suppressions::default();
     }
@@ -97,13 +109,11 @@ pub fn directives(kind: &FileKind, text: &str, split: Option<&frontmatter::Split
     Suppressions { directives }
 }
 
-fn comments(kind: &FileKind, text: &str, split: Option<&frontmatter::Split>) -> Vec<Comment> {
-    // agent-lsp's own project file (TOML) takes no suppressions: fix it or its levels instead.
-    // Nor does a plugin manifest: it is strict JSON, without comments.
-    if matches!(kind, FileKind::ProjectFile | FileKind::Manifest(_)) {
+fn comments(kind: Comments, text: &str, split: Option<&frontmatter::Split>) -> Vec<Comment> {
+    if kind == Comments::None {
         return Vec::new();
     }
-    if kind.is_markdown() {
+    if kind == Comments::Frontmatter {
         let own;
         let split = match split {
             Some(s) => s,
@@ -617,15 +627,17 @@ fn findings(dir: &Directive, used: &[bool], all: bool) -> Vec<Diagnostic> {
 /// string or block scalar, a line with nothing but a comment), in a file that does not parse as
 /// written (a runtime's retry may read a new ` # ...` as part of a value: Claude Code's quotes
 /// every value holding `: `), and for `unused-suppression`.
-pub fn ignore_edit(kind: &FileKind, text: &str, analysis: &FileAnalysis, at: usize, code: Code) -> Option<Edit> {
-    if code == Code::UnusedSuppression
-        || at > text.len()
-        || !parses_as_written(analysis)
-        || matches!(kind, FileKind::ProjectFile | FileKind::Manifest(_))
-    {
+pub fn ignore_edit(
+    kind: Comments,
+    text: &str,
+    sup: &Suppressions,
+    parses_as_written: bool,
+    at: usize,
+    code: Code,
+) -> Option<Edit> {
+    if code == Code::UnusedSuppression || at > text.len() || !parses_as_written || kind == Comments::None {
         return None;
     }
-    let sup = &analysis.suppressions;
     let name = code.as_str();
     // An existing directive for that line.
     if let Some(dir) = sup
@@ -644,7 +656,7 @@ pub fn ignore_edit(kind: &FileKind, text: &str, analysis: &FileAnalysis, at: usi
     }
     let ls = line_start(text, at);
     let (le, _) = line_end(text, at.max(ls));
-    if kind.is_markdown() {
+    if kind == Comments::Frontmatter {
         let split = frontmatter::split(text);
         let fm = split.frontmatter?;
         let lines = yaml_lines(text, fm.yaml);
@@ -712,14 +724,6 @@ pub fn hover(sup: &Suppressions, at: usize) -> Option<(String, Span)> {
         None => format!("`{}` is not an agent-lsp rule code.", e.name),
     };
     Some((markdown, e.span))
-}
-
-/// The file's syntax parsed as written, by agent-lsp and by the runtime's first pass.
-fn parses_as_written(a: &FileAnalysis) -> bool {
-    a.parsed.errors.is_empty()
-        && a.reading()
-            .is_none_or(|r| r == super::opencode::markdown::Reading::Parsed)
-        && a.claude().is_none_or(|c| c.reading.first_errors.is_empty())
 }
 
 /// Completion of rule codes inside the brackets of a directive: every code but those already

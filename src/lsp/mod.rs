@@ -11,43 +11,21 @@
 
 pub mod convert;
 pub mod hover;
-mod log;
 pub mod navigate;
+mod process;
 pub mod server;
 pub mod settings;
 pub mod state;
 pub mod stdio;
 pub mod transport;
 
-use log::init_logging;
-pub use log::set_log_level;
+use process::init_logging;
+pub use process::{set_log_level, watch_parent};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use tower_lsp_server::{LspService, Server};
-/// Exit when the editor process that started us is gone (LSP `processId`).
-pub fn watch_parent(pid: u32) {
-    #[cfg(target_os = "linux")]
-    {
-        let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
-        if !proc_dir.exists() {
-            return;
-        }
-        tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(std::time::Duration::from_secs(3)).await;
-                if !proc_dir.exists() {
-                    tracing::info!("client process {pid} is gone; exiting");
-                    std::process::exit(1);
-                }
-            }
-        });
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = pid;
-}
-
 /// Serve LSP on stdin/stdout until `exit` (status 0 after `shutdown`, 1 otherwise, as the
 /// protocol asks) or until stdin closes.
 pub fn run() -> i32 {

@@ -270,7 +270,7 @@ impl Inner {
             for p in s.merge(value) {
                 warn!("{p}");
             }
-            super::set_log_level(s.log_level.as_deref());
+            super::process::set_log_level(s.log_level.as_deref());
             if s == st.settings {
                 return Vec::new();
             }
@@ -352,7 +352,7 @@ impl LanguageServer for Backend {
                 warn!("{p}");
             }
         }
-        super::set_log_level(settings.log_level.as_deref());
+        super::process::set_log_level(settings.log_level.as_deref());
         let ws_caps = params.capabilities.workspace.as_ref();
         let flags = ClientFlags {
             watch_registration: ws_caps
@@ -388,7 +388,7 @@ impl LanguageServer for Backend {
         state.document_changes = document_changes;
         *self.state.lock().unwrap_or_else(PoisonError::into_inner) = Some(state);
         if let Some(pid) = params.process_id {
-            super::watch_parent(pid);
+            super::process::watch_parent(pid);
         }
         Ok(InitializeResult {
             capabilities: capabilities(encoding),

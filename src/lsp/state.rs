@@ -693,7 +693,7 @@ impl State {
             },
         };
         let offset = convert::offset(text, index, pos, self.encoding);
-        let edit = analysis::suppress::ignore_edit(kind, text, file, offset, code)?;
+        let edit = analysis::ignore_edit(kind, text, file, offset, code)?;
         Some(lsp::TextEdit {
             range: convert::range(text, index, edit.span, self.encoding),
             new_text: edit.text,

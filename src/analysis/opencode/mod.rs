@@ -19,6 +19,7 @@ pub mod card;
 pub mod command;
 pub mod complete;
 pub mod config;
+mod ctx;
 mod decl;
 pub mod effective;
 pub mod markdown;

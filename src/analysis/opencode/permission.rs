@@ -8,7 +8,7 @@
 //! text (across `/`), `?` one character, case-sensitive; a pattern ending in ` *` also matches
 //! with nothing after it (`git diff *` matches `git diff`).
 
-use super::agent::{Ctx, type_error};
+use super::ctx::{Ctx, type_error};
 use super::schema::{self, ACTIONS, DEAD_PERMISSION_KEYS, PermissionValue};
 use crate::analysis::diagnostic::{Diagnostic, Edit, Location};
 use crate::analysis::edit::Doc;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::analysis::FileKind;
 use crate::analysis::{opencode, zuno};
 
 fn md() -> FileKind {
@@ -11,7 +12,7 @@ fn json() -> FileKind {
 
 /// Each directive as (kind, target line text, codes).
 fn parse(kind: &FileKind, text: &str) -> Vec<(bool, String, Vec<String>)> {
-    directives(kind, text, None)
+    directives(kind.comments(), text, None)
         .directives
         .iter()
         .map(|d| {
@@ -100,7 +101,7 @@ fn jsonc_comments_outside_strings() {
 fn crlf_and_bom() {
     let text =
         "\u{feff}---\r\na: 1 # agent-lsp: ignore[unknown-key]\r\n# agent-lsp: ignore[invalid-type]\r\nb: 2\r\n---\r\n";
-    let sup = directives(&md(), text, None);
+    let sup = directives(md().comments(), text, None);
     assert_eq!(sup.directives.len(), 2);
     assert_eq!(sup.directives[0].comment.text(text), "# agent-lsp: ignore[unknown-key]");
     assert_eq!(sup.directives[1].target.text(text), "b: 2\r\n");
@@ -125,7 +126,7 @@ fn crlf_and_bom() {
 #[test]
 fn suppresses_only_the_codes_listed_on_the_lines_they_apply_to() {
     let text = "---\na: 1 # agent-lsp: ignore[unknown-key]\nb: 2\n# agent-lsp: ignore-file[invalid-type]\n---\n";
-    let sup = directives(&md(), text, None);
+    let sup = directives(md().comments(), text, None);
     let d = vec![
         diag(Code::UnknownKey, text, "a"),
         diag(Code::InvalidType, text, "1"),
@@ -141,7 +142,7 @@ fn suppresses_only_the_codes_listed_on_the_lines_they_apply_to() {
 #[test]
 fn unused_codes_unknown_codes_and_bare_directives_are_reported() {
     let text = "---\na: 1 # agent-lsp: ignore[unknown-key, invalid-type]\nb: 2 # agent-lsp: ignore[unknwn-key]\nc: 3 # agent-lsp: ignore\nd: 4 # agent-lsp: ignore[invalid-type]\n---\n";
-    let sup = directives(&md(), text, None);
+    let sup = directives(md().comments(), text, None);
     let d = vec![diag(Code::UnknownKey, text, "a")];
     let out = apply(&sup, d.clone(), Report::All);
     assert_eq!(
@@ -167,7 +168,7 @@ fn unused_codes_unknown_codes_and_bare_directives_are_reported() {
 #[test]
 fn unused_suppression_cannot_be_suppressed() {
     let text = "---\na: 1 # agent-lsp: ignore[unused-suppression]\n---\n";
-    let sup = directives(&md(), text, None);
+    let sup = directives(md().comments(), text, None);
     let d = vec![diag(Code::UnusedSuppression, text, "a")];
     let out = apply(&sup, d, Report::All);
     assert_eq!(out.len(), 2);
@@ -177,7 +178,7 @@ fn unused_suppression_cannot_be_suppressed() {
 #[test]
 fn removal_fixes_keep_the_line_tidy() {
     let fix = |kind: &FileKind, text: &str| -> String {
-        let sup = directives(kind, text, None);
+        let sup = directives(kind.comments(), text, None);
         let out = apply(&sup, Vec::new(), Report::All);
         let edits: Vec<Edit> = out.iter().flat_map(|d| d.fix.as_ref().unwrap().edits.clone()).collect();
         crate::analysis::diagnostic::apply(text, &edits)
@@ -209,7 +210,7 @@ fn removal_fixes_keep_the_line_tidy() {
     );
     // One unused code of several: only it goes, with its comma.
     let text = "---\na: 1 # agent-lsp: ignore[invalid-type, unknown-key]\n---\n";
-    let sup = directives(&md(), text, None);
+    let sup = directives(md().comments(), text, None);
     let out = apply(&sup, vec![diag(Code::UnknownKey, text, "a")], Report::All);
     let edits = out[0].fix.as_ref().unwrap().edits.clone();
     assert_eq!(
@@ -229,7 +230,7 @@ fn not_directives() {
     }
     // Codes are case-sensitive: `Unknown-Key` is an unknown code.
     let text = "---\na: 1 # agent-lsp: ignore[Unknown-Key]\n---\n";
-    let sup = directives(&md(), text, None);
+    let sup = directives(md().comments(), text, None);
     assert_eq!(sup.directives[0].entries[0].code, None);
 }
 
@@ -237,7 +238,14 @@ fn not_directives() {
 fn ignore_edit_appends_or_extends() {
     let edit = |kind: &FileKind, text: &str, needle: &str, code: Code| -> Option<String> {
         let a = crate::analysis::analyze(kind, text);
-        let e = ignore_edit(kind, text, &a, text.find(needle).unwrap(), code)?;
+        let e = ignore_edit(
+            kind.comments(),
+            text,
+            &a.suppressions,
+            a.parses_as_written(),
+            text.find(needle).unwrap(),
+            code,
+        )?;
         Some(crate::analysis::diagnostic::apply(text, &[e]))
     };
     assert_eq!(
@@ -280,7 +288,7 @@ fn ignore_edit_appends_or_extends() {
 #[test]
 fn hover_on_a_code_shows_its_rule() {
     let text = "---\na: 1 # agent-lsp: ignore[unknown-key, nope]\n---\n";
-    let sup = directives(&md(), text, None);
+    let sup = directives(md().comments(), text, None);
     let (md, span) = hover(&sup, text.find("known").unwrap()).unwrap();
     assert_eq!(span.text(text), "unknown-key");
     assert!(md.contains("A key the runtime does not know"), "{md}");
@@ -300,7 +308,7 @@ fn many_directives_and_diagnostics() {
         text.push_str(&format!("k{i}: 1 # agent-lsp: ignore[unknown-key]\n"));
     }
     text.push_str("# agent-lsp: ignore-file[invalid-type]\n---\n");
-    let sup = directives(&md(), &text, None);
+    let sup = directives(md().comments(), &text, None);
     assert_eq!(sup.directives.len(), 20_001);
     let mut d = Vec::new();
     for (at, _) in text.match_indices("\nk").map(|(at, m)| (at + 1, m)) {
@@ -314,7 +322,7 @@ fn many_directives_and_diagnostics() {
 #[test]
 fn completion_inside_brackets_skips_listed_codes() {
     let text = "---\na: 1 # agent-lsp: ignore[unknown-key, inv]\n---\n";
-    let sup = directives(&md(), text, None);
+    let sup = directives(md().comments(), text, None);
     let at = text.find("inv]").unwrap() + 3;
     let items = complete(&sup, text, at).unwrap();
     let labels: Vec<&str> = items.iter().map(|i| i.label.as_str()).collect();
@@ -328,8 +336,18 @@ fn completion_inside_brackets_skips_listed_codes() {
 fn the_project_file_takes_no_suppressions() {
     let text = "[rules] # agent-lsp: ignore[unknown-key]\nunknwn = 1\n";
     let kind = FileKind::ProjectFile;
-    assert!(directives(&kind, text, None).directives.is_empty());
+    assert!(directives(kind.comments(), text, None).directives.is_empty());
     let analysis = crate::analysis::analyze(&kind, text);
     assert!(!analysis.diagnostics.is_empty());
-    assert_eq!(ignore_edit(&kind, text, &analysis, 42, Code::UnknownKey), None);
+    assert_eq!(
+        ignore_edit(
+            kind.comments(),
+            text,
+            &analysis.suppressions,
+            analysis.parses_as_written(),
+            42,
+            Code::UnknownKey
+        ),
+        None
+    );
 }

@@ -1,5 +1,5 @@
-//! Logging to stderr with `tracing` (stdout belongs to the protocol); the level from
-//! `AGENT_LSP_LOG` or the `logLevel` setting.
+//! The server's process: logging to stderr with `tracing` (stdout belongs to the protocol; the
+//! level from `AGENT_LSP_LOG` or the `logLevel` setting), and exiting with the editor.
 
 use std::sync::OnceLock;
 
@@ -45,4 +45,26 @@ pub fn set_log_level(level: Option<&str>) {
     if let (Some(handle), Some(level)) = (LOG_HANDLE.get(), level.and_then(parse_level)) {
         let _ = handle.modify(|f| *f = level);
     }
+}
+
+/// Exit when the editor process that started us is gone (LSP `processId`).
+pub fn watch_parent(pid: u32) {
+    #[cfg(target_os = "linux")]
+    {
+        let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
+        if !proc_dir.exists() {
+            return;
+        }
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+                if !proc_dir.exists() {
+                    tracing::info!("client process {pid} is gone; exiting");
+                    std::process::exit(1);
+                }
+            }
+        });
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = pid;
 }
