@@ -108,6 +108,51 @@ impl FileKind {
             _ => None,
         }
     }
+
+    /// A Claude Code agent file: where it comes from.
+    pub fn claude(&self) -> Option<&claude::FileKind> {
+        match self {
+            FileKind::Claude(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// A Zuno file (`zuno.json(c)` or a Markdown agent).
+    pub fn zuno(&self) -> Option<&zuno::FileKind> {
+        match self {
+            FileKind::Zuno(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// A `SKILL.md`.
+    pub fn skill(&self) -> Option<&skill::SkillKind> {
+        match self {
+            FileKind::Skill(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// A command file.
+    pub fn command(&self) -> Option<&command::CommandKind> {
+        match self {
+            FileKind::Command(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// A Claude Code plugin manifest.
+    pub fn manifest(&self) -> Option<claude::plugin::Manifest> {
+        match self {
+            FileKind::Manifest(k) => Some(*k),
+            _ => None,
+        }
+    }
+
+    /// `agent-lsp.toml`: agent-lsp's own settings for a project.
+    pub fn is_project_file(&self) -> bool {
+        matches!(self, FileKind::ProjectFile)
+    }
 }
 
 impl From<opencode::FileKind> for FileKind {
