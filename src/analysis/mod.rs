@@ -155,6 +155,56 @@ impl FileKind {
     }
 }
 
+impl Code {
+    /// The dialects whose files this rule checks, in [`Dialect::ALL`] order: each dialect lists
+    /// its rules in its schema.
+    pub fn dialects(self) -> &'static [Dialect] {
+        static BY_CODE: std::sync::OnceLock<Vec<Vec<Dialect>>> = std::sync::OnceLock::new();
+        let table = BY_CODE.get_or_init(|| {
+            RULES
+                .iter()
+                .map(|r| {
+                    Dialect::ALL
+                        .into_iter()
+                        .filter(|d| rules_of(*d).contains(&r.code))
+                        .collect()
+                })
+                .collect()
+        });
+        &table[self as usize]
+    }
+}
+
+/// The rules a dialect's files are checked by.
+pub fn rules_of(dialect: Dialect) -> &'static [Code] {
+    match dialect {
+        Dialect::OpenCode => opencode::schema::RULES,
+        Dialect::Claude => claude::schema::RULES,
+        Dialect::Zuno => zuno::schema::RULES,
+    }
+}
+
+#[cfg(test)]
+mod rule_scope_tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_checks_some_dialect_and_each_dialect_lists_a_rule_once() {
+        for r in RULES {
+            assert!(!r.code.dialects().is_empty(), "{} is in no dialect's RULES", r.name);
+        }
+        for d in Dialect::ALL {
+            let rules = rules_of(d);
+            for (i, c) in rules.iter().enumerate() {
+                assert!(!rules[..i].contains(c), "{} listed twice by {}", c.as_str(), d.as_str());
+            }
+        }
+        assert_eq!(Code::PlaceholderInCode.dialects(), [Dialect::Claude]);
+        assert_eq!(Code::UnknownSkill.dialects(), [Dialect::OpenCode, Dialect::Claude]);
+        assert_eq!(Code::InvalidDefaultAgent.dialects(), [Dialect::OpenCode, Dialect::Zuno]);
+    }
+}
+
 impl From<opencode::FileKind> for FileKind {
     fn from(k: opencode::FileKind) -> FileKind {
         FileKind::OpenCode(k)

@@ -9,7 +9,6 @@
 //! which dialects a rule checks. Each of those files carries the tests for its rules (a case that fires and a close case that
 //! must not).
 
-use super::dialect::Dialect;
 use super::severity::{Effect, Severity, Tag};
 
 pub struct Rule {
@@ -341,45 +340,6 @@ folder). A link to a file that is not there sends the model looking for nothing,
 rename or a file left out of the commit. URLs, anchors and absolute paths are not checked.",
         "See [the guide](references/gude.md).\n",
         "See [the guide](references/guide.md).\n";
-}
-
-impl Code {
-    /// The dialects whose files this rule checks (the README and `agent-lsp rules` list them).
-    pub fn dialects(self) -> &'static [Dialect] {
-        use Dialect::*;
-        match self {
-            Code::SyntaxError
-            | Code::DuplicateKey
-            | Code::UnknownKey
-            | Code::InvalidType
-            | Code::InvalidValue
-            | Code::InvalidColor
-            | Code::DeprecatedField
-            | Code::InvalidModel
-            | Code::DuplicateAgent
-            | Code::ShadowedRule
-            | Code::UnknownAgent => &[OpenCode, Claude, Zuno],
-            Code::NoFrontmatter => &[OpenCode, Claude],
-            Code::InvalidDefaultAgent | Code::UnknownPermission | Code::PromptOverridden => &[OpenCode, Zuno],
-            Code::V2Permissions
-            | Code::MisplacedFrontmatter
-            | Code::HiddenPrimary
-            | Code::BroadPattern
-            | Code::BadFileReference => &[OpenCode],
-            Code::MissingTemplate => &[OpenCode, Claude, Zuno],
-            Code::InvalidName | Code::MissingField => &[OpenCode, Claude, Zuno],
-            Code::UnknownTool
-            | Code::IgnoredSpecifier
-            | Code::LenientParse
-            | Code::TruncatedFrontmatter
-            | Code::IgnoredField => &[Claude],
-            Code::MisplacedSkill | Code::NameMismatch | Code::DuplicateSkill => &[OpenCode, Claude, Zuno],
-            Code::UnknownSkill => &[OpenCode, Claude],
-            Code::UnusedSuppression | Code::UncheckedFile => &[OpenCode, Claude, Zuno],
-            Code::PlaceholderInCode => &[Claude],
-            Code::BrokenLink => &[OpenCode, Claude, Zuno],
-        }
-    }
 }
 
 #[cfg(test)]
