@@ -249,37 +249,6 @@ pub fn loader_hint(key: &str) -> Option<&'static str> {
         .map(|(_, n)| n)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn loader_hints_follow_the_release() {
-        assert_eq!(loader_hint("allowed-tools"), Some("tools"));
-        assert_eq!(loader_hint("Allowed_Tools"), Some("tools"));
-        assert_eq!(loader_hint("when_to_use"), Some("description"));
-        assert_eq!(loader_hint("when-to-use"), Some("description"));
-        assert_eq!(loader_hint("mode"), None);
-        assert_eq!(loader_hint("Tools"), Some("tools"));
-        assert_eq!(loader_hint("max_turns"), Some("maxTurns"));
-        assert_eq!(loader_hint("max turns"), Some("maxTurns"));
-        assert_eq!(loader_hint("tool"), Some("tools"));
-        assert_eq!(loader_hint("category"), None);
-    }
-
-    #[test]
-    fn every_tool_list_is_sorted_and_unique() {
-        let mut sorted = TOOLS.to_vec();
-        sorted.sort_by_key(|t| t.to_lowercase());
-        sorted.dedup();
-        assert_eq!(sorted.len(), TOOLS.len());
-        for (old, new, _) in LEGACY_TOOLS {
-            assert!(!TOOLS.contains(old), "{old} is both current and legacy");
-            assert!(new.is_none_or(|n| TOOLS.contains(&n)), "{old} -> {new:?}");
-        }
-    }
-}
-
 /// The rules that check Claude Code files (the README and `agent-lsp rules` list them by dialect).
 pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::SyntaxError,
@@ -311,3 +280,34 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::UnknownSkill,
     crate::analysis::rules::Code::PlaceholderInCode,
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loader_hints_follow_the_release() {
+        assert_eq!(loader_hint("allowed-tools"), Some("tools"));
+        assert_eq!(loader_hint("Allowed_Tools"), Some("tools"));
+        assert_eq!(loader_hint("when_to_use"), Some("description"));
+        assert_eq!(loader_hint("when-to-use"), Some("description"));
+        assert_eq!(loader_hint("mode"), None);
+        assert_eq!(loader_hint("Tools"), Some("tools"));
+        assert_eq!(loader_hint("max_turns"), Some("maxTurns"));
+        assert_eq!(loader_hint("max turns"), Some("maxTurns"));
+        assert_eq!(loader_hint("tool"), Some("tools"));
+        assert_eq!(loader_hint("category"), None);
+    }
+
+    #[test]
+    fn every_tool_list_is_sorted_and_unique() {
+        let mut sorted = TOOLS.to_vec();
+        sorted.sort_by_key(|t| t.to_lowercase());
+        sorted.dedup();
+        assert_eq!(sorted.len(), TOOLS.len());
+        for (old, new, _) in LEGACY_TOOLS {
+            assert!(!TOOLS.contains(old), "{old} is both current and legacy");
+            assert!(new.is_none_or(|n| TOOLS.contains(&n)), "{old} -> {new:?}");
+        }
+    }
+}
