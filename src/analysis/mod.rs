@@ -205,6 +205,24 @@ mod rule_scope_tests {
     }
 }
 
+impl From<skill::SkillKind> for FileKind {
+    fn from(k: skill::SkillKind) -> FileKind {
+        FileKind::Skill(k)
+    }
+}
+
+impl From<command::CommandKind> for FileKind {
+    fn from(k: command::CommandKind) -> FileKind {
+        FileKind::Command(k)
+    }
+}
+
+impl From<claude::plugin::Manifest> for FileKind {
+    fn from(k: claude::plugin::Manifest) -> FileKind {
+        FileKind::Manifest(k)
+    }
+}
+
 impl From<opencode::FileKind> for FileKind {
     fn from(k: opencode::FileKind) -> FileKind {
         FileKind::OpenCode(k)
@@ -522,7 +540,8 @@ pub fn complete_command(
 }
 
 /// What each runtime that loads skills does with one, in the order of [`Dialect::ALL`].
-const SKILL_LOADERS: [skill::Loader; 3] = [opencode::skill::LOADER, claude::skill::LOADER, zuno::skill::LOADER];
+/// Each runtime's skill rules, in [`Dialect::ALL`] order.
+pub const SKILL_LOADERS: [skill::Loader; 3] = [opencode::skill::LOADER, claude::skill::LOADER, zuno::skill::LOADER];
 
 /// Analyse one `SKILL.md`: the Agent Skills checks and the rules the runtimes share, then the
 /// checks of each runtime that loads it and reads it its own way (Claude Code).

@@ -102,6 +102,9 @@ pub struct Loader {
     pub keys: &'static [(&'static str, &'static str)],
     /// Its values of a key of its own, for completion.
     pub values: fn(&str) -> Vec<Item>,
+    /// What it does with two skills of one project sharing a name, for the `duplicate-skill`
+    /// message.
+    pub duplicate: &'static str,
 }
 
 /// Every key a skill may have: the format's, then each runtime's own (`runtimes`: every

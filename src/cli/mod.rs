@@ -202,11 +202,9 @@ pub fn main() -> i32 {
                 view,
                 options: Options::from_env(a.no_global, a.global_dir),
                 check: a.check.and_then(|c| Some((c.first()?.clone(), c.get(1)?.clone()))),
-                dialect: a.dialect.map(|d| match d {
-                    DialectArg::Opencode => crate::analysis::Dialect::OpenCode,
-                    DialectArg::Claude => crate::analysis::Dialect::Claude,
-                    DialectArg::Zuno => crate::analysis::Dialect::Zuno,
-                }),
+                dialect: a
+                    .dialect
+                    .and_then(|d| crate::analysis::Dialect::parse(d.to_possible_value()?.get_name())),
             })
         }
         Command::Rules { code, format } => match format {

@@ -71,7 +71,7 @@ pub(super) fn content_key(kind: &FileKind, text: &str) -> u64 {
 /// its content key.
 pub(super) fn names_key(f: &File, content: u64) -> u64 {
     use crate::analysis::syntax::{Map, Node};
-    if !matches!(f.kind, FileKind::OpenCode(_)) {
+    if f.kind.opencode().is_none() {
         return content;
     }
     let a = f.effective_analysis();
@@ -419,7 +419,7 @@ impl Workspace {
         let mut out = Vec::new();
         let mut cache: HashMap<(crate::analysis::Dialect, &Path), Vec<(String, String)>> = HashMap::new();
         for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live && f.in_scope) {
-            let (Role::Command { dir }, FileKind::Command(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.command())
+            let (Role::Command { dir }, Some(kind), Some(decl)) = (&f.role, f.kind.command(), f.analysis.command())
             else {
                 continue;
             };
@@ -461,8 +461,7 @@ impl Workspace {
         use crate::analysis::diagnostic::{Effect, Location, Severity};
         let mut by_name: HashMap<(&Path, &str), Vec<usize>> = HashMap::new();
         for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
-            let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.skill())
-            else {
+            let (Role::Skill { dir }, Some(kind), Some(decl)) = (&f.role, f.kind.skill(), f.analysis.skill()) else {
                 continue;
             };
             // A plugin lists two skills of one name both (`/plugin:name` twice): not this check.
@@ -477,15 +476,17 @@ impl Workspace {
         for ((_, name), ids) in by_name.into_iter().filter(|(_, v)| v.len() > 1) {
             for &id in &ids {
                 let f = &self.files[id];
-                let FileKind::Skill(kind) = &f.kind else { continue };
+                let Some(kind) = f.kind.skill() else { continue };
                 // The others a runtime that loads this one also loads.
                 let others: Vec<usize> = ids
                     .iter()
                     .copied()
                     .filter(|&o| o != id)
-                    .filter(|&o| match &self.files[o].kind {
-                        FileKind::Skill(k) => k.loaders.iter().any(|d| kind.loaders.contains(d)),
-                        _ => false,
+                    .filter(|&o| {
+                        self.files[o]
+                            .kind
+                            .skill()
+                            .is_some_and(|k| k.loaders.iter().any(|d| kind.loaders.contains(d)))
                     })
                     .collect();
                 if others.is_empty() || !f.in_scope {
@@ -494,21 +495,15 @@ impl Workspace {
                 let span = f.analysis.skill().map(|d| d.span).unwrap_or_default();
                 let shared = |d: crate::analysis::Dialect| {
                     kind.loaders.contains(&d)
-                        && others.iter().any(|&o| match &self.files[o].kind {
-                            FileKind::Skill(k) => k.loaders.contains(&d),
-                            _ => false,
-                        })
+                        && others
+                            .iter()
+                            .any(|&o| self.files[o].kind.skill().is_some_and(|k| k.loaders.contains(&d)))
                 };
-                let mut effects = Vec::new();
-                if shared(crate::analysis::Dialect::OpenCode) {
-                    effects.push("opencode keeps one of them, and which one is not deterministic");
-                }
-                if shared(crate::analysis::Dialect::Claude) {
-                    effects.push("Claude Code keeps one");
-                }
-                if shared(crate::analysis::Dialect::Zuno) {
-                    effects.push("Zuno cannot resolve a required skill named twice");
-                }
+                let effects: Vec<&str> = crate::analysis::SKILL_LOADERS
+                    .iter()
+                    .filter(|l| shared(l.runtime))
+                    .map(|l| l.duplicate)
+                    .collect();
                 let mut d = Diagnostic::new(
                     Code::DuplicateSkill,
                     span,

@@ -557,6 +557,21 @@ pub fn skill_kind(path: &Path) -> Option<(skill::SkillKind, PathBuf)> {
     None
 }
 
+/// A command of an opencode config directory laid out like a global one (`command/x.md` next to
+/// its `opencode.json`), named by its path below the folder.
+pub fn config_dir_command(name: String) -> command::CommandKind {
+    command::CommandKind {
+        runtime: crate::analysis::Dialect::OpenCode,
+        name,
+        plugin: false,
+    }
+}
+
+/// The kind of `agent-lsp.toml`.
+pub fn project_file() -> crate::analysis::FileKind {
+    crate::analysis::FileKind::ProjectFile
+}
+
 /// What a command file is, from its path: `.opencode/{command,commands}/**/*.md` (opencode),
 /// `.claude/commands/**/*.md` (Claude Code), `.zuno/{command,commands}/**/*.md` (Zuno); with the
 /// project it belongs to.

@@ -112,7 +112,7 @@ impl Workspace {
         }
         if crate::analysis::project_file::NAMES.contains(&name.as_ref()) {
             return Some((
-                FileKind::ProjectFile,
+                discover::project_file(),
                 Role::ProjectFile {
                     dir: parent.to_path_buf(),
                 },
@@ -143,10 +143,10 @@ impl Workspace {
             return Some((kind.into(), Role::Zuno { dir, layer }));
         }
         if let Some((kind, dir)) = discover::skill_kind(path) {
-            return Some((FileKind::Skill(kind), Role::Skill { dir }));
+            return Some((FileKind::from(kind), Role::Skill { dir }));
         }
         if let Some((kind, dir)) = discover::command_kind(path) {
-            return Some((FileKind::Command(kind), Role::Command { dir }));
+            return Some((FileKind::from(kind), Role::Command { dir }));
         }
         if path.extension().is_none_or(|e| e != "md") {
             return None;
@@ -164,12 +164,8 @@ impl Workspace {
             if !is_dot_opencode(dir) && self.is_config_dir(dir) {
                 let rel = path.strip_prefix(anc).ok()?.to_string_lossy().replace('\\', "/");
                 let name = rel.strip_suffix(".md").unwrap_or(&rel).to_string();
-                let kind = crate::analysis::command::CommandKind {
-                    plugin: false,
-                    runtime: crate::analysis::Dialect::OpenCode,
-                    name,
-                };
-                return Some((FileKind::Command(kind), Role::Command { dir: dir.to_path_buf() }));
+                let kind = discover::config_dir_command(name);
+                return Some((FileKind::from(kind), Role::Command { dir: dir.to_path_buf() }));
             }
             break;
         }
@@ -335,8 +331,8 @@ impl Workspace {
                 let dir = plugin.root.clone();
                 let (kind, role) = match member {
                     discover::Member::Agent(k) => (k.into(), Role::Claude { dir }),
-                    discover::Member::Command(k) => (FileKind::Command(k), Role::Command { dir }),
-                    discover::Member::Skill(k) => (FileKind::Skill(k), Role::Skill { dir }),
+                    discover::Member::Command(k) => (FileKind::from(k), Role::Command { dir }),
+                    discover::Member::Skill(k) => (FileKind::from(k), Role::Skill { dir }),
                 };
                 (p, kind, role, in_scope)
             })
@@ -467,7 +463,7 @@ impl Workspace {
                 if self.id(&f).is_none() && f.is_file() {
                     self.read_and_add(
                         &f,
-                        FileKind::ProjectFile,
+                        discover::project_file(),
                         Role::ProjectFile { dir: anc.to_path_buf() },
                         false,
                     );
@@ -612,7 +608,7 @@ pub(super) fn plugin_role(path: &Path) -> Option<Option<(FileKind, Role)>> {
     use crate::analysis::claude::plugin::Manifest;
     if let Some(m) = Manifest::of_path(path) {
         let dir = path.parent()?.parent()?.to_path_buf();
-        return Some(Some((FileKind::Manifest(m), Role::Manifest { dir })));
+        return Some(Some((FileKind::from(m), Role::Manifest { dir })));
     }
     let name = path.file_name()?.to_string_lossy();
     if !name.ends_with(".md") {
@@ -635,10 +631,10 @@ pub(super) fn plugin_role(path: &Path) -> Option<Option<(FileKind, Role)>> {
     let plugin = discover::Plugin::of(path)?;
     match discover::plugin_member(&plugin, path) {
         Some(discover::Member::Agent(k)) => Some(Some((k.into(), Role::Claude { dir: plugin.root }))),
-        Some(discover::Member::Command(k)) => Some(Some((FileKind::Command(k), Role::Command { dir: plugin.root }))),
-        Some(discover::Member::Skill(k)) => Some(Some((FileKind::Skill(k), Role::Skill { dir: plugin.root }))),
+        Some(discover::Member::Command(k)) => Some(Some((FileKind::from(k), Role::Command { dir: plugin.root }))),
+        Some(discover::Member::Skill(k)) => Some(Some((FileKind::from(k), Role::Skill { dir: plugin.root }))),
         None if name == "SKILL.md" => match discover::skill_kind(path) {
-            Some((k, dir)) if k.misplaced.is_none() => Some(Some((FileKind::Skill(k), Role::Skill { dir }))),
+            Some((k, dir)) if k.misplaced.is_none() => Some(Some((FileKind::from(k), Role::Skill { dir }))),
             _ => Some(None),
         },
         None => None,

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use crate::analysis::{Code, Diagnostic, FileKind};
+use crate::analysis::{Code, Diagnostic};
 
 use super::Workspace;
 use crate::analysis::Level;
@@ -48,7 +48,7 @@ impl Workspace {
     /// Whether the project file leaves file `id` out of every report.
     pub fn excluded(&self, id: usize) -> bool {
         let f = &self.files[id];
-        if matches!(f.kind, FileKind::ProjectFile) {
+        if f.kind.is_project_file() {
             return false;
         }
         self.project_file_for(&f.path)
@@ -89,7 +89,7 @@ impl Workspace {
         let Some((pid, p)) = self.project_file_for(&f.path) else {
             return;
         };
-        if !matches!(f.kind, FileKind::ProjectFile) && self.excludes(pid, p, id) {
+        if !f.kind.is_project_file() && self.excludes(pid, p, id) {
             diags.clear();
             return;
         }

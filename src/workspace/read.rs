@@ -64,13 +64,13 @@ pub fn unchecked_file(kind: &FileKind, why: &Unread) -> Diagnostic {
     let d = Diagnostic::new(Code::UncheckedFile, Span::new(0, 0), String::new());
     match kind {
         // Claude Code skips an agent file over 1 MiB (spec §7.1): the agent does not load.
-        FileKind::Claude(_) if matches!(why, Unread::TooLarge(n) if *n > claude::MAX_BYTES as u64) => {
+        k if k.claude().is_some() && matches!(why, Unread::TooLarge(n) if *n > claude::MAX_BYTES as u64) => {
             let message = format!("{reason}; Claude Code skips agent files over 1 MiB, so this agent does not load");
             Diagnostic { message, ..d }
                 .with_severity(analysis::Severity::Error)
                 .with_effect(analysis::Effect::FileIgnored)
         }
-        FileKind::ProjectFile => Diagnostic {
+        k if k.is_project_file() => Diagnostic {
             message: format!("{reason}; its settings are not applied"),
             ..d
         },

@@ -69,7 +69,7 @@ impl Workspace {
                 id
             }
         };
-        if matches!(self.files[id].kind, FileKind::ProjectFile) && !self.project_files.contains(&id) {
+        if self.files[id].kind.is_project_file() && !self.project_files.contains(&id) {
             self.project_files.push(id);
         }
         self.substitute(id);
@@ -77,7 +77,7 @@ impl Workspace {
         self.check_manifest(id);
         // A config with substitutions, a plugin manifest, may read other files: always a new
         // stamp.
-        let force = self.files[id].resolved.is_some() || matches!(self.files[id].kind, FileKind::Manifest(_));
+        let force = self.files[id].resolved.is_some() || self.files[id].kind.manifest().is_some();
         self.restamp(id, force);
         if let Role::Zuno { dir, layer } = &self.files[id].role
             && !layer.is_global()
@@ -95,7 +95,7 @@ impl Workspace {
         let ids: Vec<usize> = (0..self.files.len())
             .filter(|&i| {
                 let f = &self.files[i];
-                f.live && (f.kind.is_config() && f.text.contains("{file:") || matches!(f.kind, FileKind::Manifest(_)))
+                f.live && (f.kind.is_config() && f.text.contains("{file:") || f.kind.manifest().is_some())
             })
             .collect();
         for &id in &ids {
@@ -187,7 +187,7 @@ impl Workspace {
         self.substitute(id);
         self.check_links(id);
         self.check_manifest(id);
-        let force = self.files[id].resolved.is_some() || matches!(self.files[id].kind, FileKind::Manifest(_));
+        let force = self.files[id].resolved.is_some() || self.files[id].kind.manifest().is_some();
         self.restamp(id, force);
     }
 
@@ -329,9 +329,11 @@ impl Workspace {
         use crate::analysis::claude::plugin::{Manifest, Want};
         use crate::analysis::{Effect, Severity};
         let f = &self.files[id];
-        let (FileKind::Manifest(kind), Some(m), Some(root)) =
-            (&f.kind, f.analysis.manifest(), f.path.parent().and_then(Path::parent))
-        else {
+        let (Some(kind), Some(m), Some(root)) = (
+            f.kind.manifest(),
+            f.analysis.manifest(),
+            f.path.parent().and_then(Path::parent),
+        ) else {
             return;
         };
         let error = |span: Span, message: String, effect: Effect| {

@@ -20,6 +20,7 @@ pub const LOADER: Loader = Loader {
     without_description: "Claude Code falls back to the first paragraph",
     keys: KEYS,
     values,
+    duplicate: "Claude Code keeps one",
 };
 
 /// The keys of Claude Code's skills beyond the Agent Skills format's.
@@ -149,6 +150,7 @@ mod tests {
             without_description: "hides it",
             keys: &[],
             values: |_| Vec::new(),
+            duplicate: "keeps one",
         };
         let (mut out, parsed, mut decl) = crate::analysis::skill::analyze(kind, text, &[needs_name, LOADER]);
         if kind.loaders.contains(&Dialect::Claude) {

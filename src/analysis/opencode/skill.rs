@@ -15,4 +15,5 @@ pub const LOADER: Loader = Loader {
     without_description: "opencode leaves the skill out of the list shown to the model",
     keys: &[],
     values: |_| Vec::new(),
+    duplicate: "opencode keeps one of them, and which one is not deterministic",
 };

@@ -14,4 +14,5 @@ pub const LOADER: Loader = Loader {
     without_description: "Zuno hides it",
     keys: &[],
     values: |_| Vec::new(),
+    duplicate: "Zuno cannot resolve a required skill named twice",
 };
