@@ -4,11 +4,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::analysis::opencode::card;
-use crate::analysis::opencode::effective::{self, EffectiveAgent, Rule};
+use crate::analysis::opencode::effective::EffectiveAgent;
 use crate::analysis::provenance::Source;
 use crate::analysis::{Code, Dialect, Effect, Encoding, Severity, suggest};
-use crate::analysis::{claude, zuno};
+use crate::workspace::dialects::{self, DialectAgents, Listing};
 use crate::workspace::{Options, Workspace};
 
 pub struct Args {
@@ -50,38 +49,6 @@ fn where_is(ws: &Workspace, s: Source) -> String {
             format!("{}:{}:{}", super::render::display_path(&f.path), p.line + 1, p.col + 1)
         }
     }
-}
-
-fn rule_json(ws: &Workspace, r: &Rule) -> Value {
-    json!({"permission": r.permission, "pattern": r.pattern, "action": r.action, "source": where_is(ws, r.source)})
-}
-
-fn agent_json(ws: &Workspace, a: &EffectiveAgent) -> Value {
-    let v = |x: Option<Value>| x.unwrap_or(Value::Null);
-    json!({
-        "name": shown_name(a),
-        "key": a.name,
-        "mode": a.mode.value,
-        "hidden": a.hidden.value,
-        "native": a.native,
-        "model": v(a.model.as_ref().map(|s| json!(s.value))),
-        "variant": v(a.variant.as_ref().map(|s| json!(s.value))),
-        "temperature": v(a.temperature.as_ref().map(|s| json!(s.value))),
-        "top_p": v(a.top_p.as_ref().map(|s| json!(s.value))),
-        "steps": v(a.steps.as_ref().map(|s| json!(s.value))),
-        "color": v(a.color.as_ref().map(|s| json!(s.value))),
-        "description": v(a.description.as_ref().map(|s| json!(s.value))),
-        "prompt": card::prompt_text(&a.prompt.value),
-        "options": a.options.iter().map(|(k, s)| (k.clone(), s.value.clone())).collect::<serde_json::Map<String, Value>>(),
-        "permission": a.permission.iter().map(|r| rule_json(ws, r)).collect::<Vec<_>>(),
-        "decisions": a.decisions().into_iter().map(|(k, act)| (k, json!(act))).collect::<serde_json::Map<String, Value>>(),
-        "defined_in": a.definitions.iter().map(|s| where_is(ws, *s)).collect::<Vec<_>>(),
-    })
-}
-
-/// The name opencode shows: the display name of a config entry, else the key.
-fn shown_name(a: &EffectiveAgent) -> &str {
-    a.display_name.as_ref().map_or(a.name.as_str(), |d| d.value.as_str())
 }
 
 /// " Did you mean `x`?": the near miss `closest`, and the nested agents whose last name is
@@ -154,17 +121,13 @@ struct Problem {
     message: String,
 }
 
-/// The problems of the files each runtime reads here: opencode's view, Zuno's view, and the
-/// Claude Code agent files (project, user, plugins).
-fn problems(ws: &Workspace, opencode_view: &[usize], zuno_view: &[usize], claude_files: &[usize]) -> Vec<Problem> {
+/// The problems of the files each runtime reads here (opencode's view, Zuno's view, the
+/// Claude Code agent files of the project, the user and the plugins).
+fn problems(ws: &Workspace, dialects: &[DialectAgents]) -> Vec<Problem> {
     let mut out = Vec::new();
-    let groups = [
-        (Dialect::OpenCode, opencode_view),
-        (Dialect::Zuno, zuno_view),
-        (Dialect::Claude, claude_files),
-    ];
-    for (dialect, ids) in groups {
-        for &id in ids {
+    for d in dialects {
+        let (dialect, refuses_configuration) = (d.dialect, d.refuses_configuration());
+        for &id in &d.files {
             let f = &ws.files[id];
             if !f.live {
                 continue;
@@ -178,7 +141,7 @@ fn problems(ws: &Workspace, opencode_view: &[usize], zuno_view: &[usize], claude
                 out.push(Problem {
                     dialect,
                     file: id,
-                    refuses: serious && d.effect == Effect::RefusesToStart && dialect != Dialect::Claude,
+                    refuses: serious && d.effect == Effect::RefusesToStart && refuses_configuration,
                     location: where_is(ws, Source::File { file: id, span: d.span }),
                     code: d.code.rule().name,
                     message: d.message.clone(),
@@ -213,7 +176,8 @@ fn banner(ws: &Workspace, problems: &[Problem]) -> Vec<String> {
         (ids.len(), names.join(", "))
     };
     let mut out = Vec::new();
-    for dialect in [Dialect::OpenCode, Dialect::Zuno] {
+    // (only a runtime that refuses a whole configuration has refusing problems)
+    for dialect in Dialect::ALL {
         let refusing: Vec<&Problem> = problems.iter().filter(|p| p.dialect == dialect && p.refuses).collect();
         if let Some(first) = refusing.first() {
             let n = refusing.len();
@@ -263,35 +227,14 @@ fn problems_of<'a>(problems: &'a [Problem], dialect: Dialect, files: &[usize]) -
 /// agent-lsp did not analyse them), with the reason: what `explain NAME` says instead of "no
 /// agent".
 fn unloaded_definers(ws: &Workspace, name: &str) -> Vec<String> {
-    use crate::analysis::FileKind;
     let mut out = Vec::new();
     for (id, f) in ws.files.iter().enumerate() {
         if !f.live {
             continue;
         }
-        let (defines, why): (bool, Option<String>) = match &f.kind {
-            FileKind::Claude(k) => {
-                let c = f.analysis.claude();
-                let named = c.and_then(|c| c.agent.name.as_deref()).unwrap_or(&k.stem);
-                let why = match c.map(|c| &c.agent.status) {
-                    Some(claude::agent::Status::Skipped(why)) => Some(format!("Claude Code skips this file ({why})")),
-                    Some(claude::agent::Status::NotAgent(why)) => {
-                        Some(format!("Claude Code does not read it as an agent ({why})"))
-                    }
-                    _ => None,
-                };
-                (named == name, why)
-            }
-            FileKind::OpenCode(
-                crate::analysis::opencode::FileKind::Agent { name: n }
-                | crate::analysis::opencode::FileKind::Mode { name: n },
-            ) => (n == name, None),
-            FileKind::Zuno(zuno::FileKind::Agent { name: n } | zuno::FileKind::Mode { name: n }) => (n == name, None),
-            _ => (false, None),
-        };
-        if !defines {
+        let Some(why) = dialects::would_define(f, name) else {
             continue;
-        }
+        };
         // The reason, else the file's own errors that leave it out.
         let errors: Vec<String> = f
             .analysis
@@ -337,7 +280,6 @@ pub fn run(args: Args) -> i32 {
             return 2;
         }
     };
-    let view = ws.view_for(Path::new(&args.root));
     // `--dialect`, else the dialects the project file (`agent-lsp.toml`) reports on.
     let root_canonical = std::fs::canonicalize(&args.root).unwrap_or_else(|_| args.root.clone());
     // (a path inside the root, so that the root's own project file counts)
@@ -348,54 +290,19 @@ pub fn run(args: Args) -> i32 {
         Some(x) => x == d,
         None => project.as_ref().is_none_or(|p| p.reports(d)),
     };
-    let agents = if wants(Dialect::OpenCode) {
-        effective::agents(&ws.view_files(&view), &ws.effective_env(&args.root))
-    } else {
-        Vec::new()
-    };
-    let wi = |s: Source| where_is(&ws, s);
-    let root = std::fs::canonicalize(&args.root).unwrap_or_else(|_| args.root.clone());
-    let claude_files = ws.claude_files();
-    let claude_agents = if wants(Dialect::Claude) {
-        claude::project::registry(&claude_files, &root)
-    } else {
-        Vec::new()
-    };
-    let claude_definers = |name: &str| -> Vec<claude::card::Definer> {
-        claude::project::candidates(&claude_files, &root, name)
-            .iter()
-            .map(|f| claude::card::Definer {
-                location: wi(Source::File {
-                    file: f.file,
-                    span: f.agent.name_span,
-                }),
-                source: f.kind.source.label(),
-            })
-            .collect()
-    };
-    let zuno_view = ws.zuno_view_for(&root);
-    let zuno_agents = if wants(Dialect::Zuno) && !zuno_view.is_empty() {
-        zuno::project::registry(&ws.zuno_view_files(&zuno_view))
-    } else {
-        Default::default()
-    };
-    let no_ids: Vec<usize> = Vec::new();
-    // Every Claude Code agent file, those agent-lsp did not read included.
-    let claude_ids: Vec<usize> = (0..ws.files.len())
-        .filter(|&id| matches!(ws.files[id].kind, crate::analysis::FileKind::Claude(_)))
+    let all_dialects: Vec<Dialect> = Dialect::ALL.into_iter().filter(|d| wants(*d)).collect();
+    // What each runtime started in the root reads and builds.
+    let gathered: Vec<DialectAgents> = all_dialects
+        .iter()
+        .map(|d| DialectAgents::gather(&ws, *d, Path::new(&args.root)))
         .collect();
-    let problems = problems(
-        &ws,
-        if wants(Dialect::OpenCode) { &view } else { &no_ids },
-        if wants(Dialect::Zuno) { &zuno_view } else { &no_ids },
-        if wants(Dialect::Claude) { &claude_ids } else { &no_ids },
-    );
+    let wi = |s: Source| where_is(&ws, s);
+    let problems = problems(&ws, &gathered);
     let banner = banner(&ws, &problems);
     let refused = |d: Dialect| problems.iter().any(|p| p.dialect == d && p.refuses);
     // Exit 1 when a runtime whose agents are shown refuses the configuration: what is shown is
     // not what runs.
     let status = |dialects: &[Dialect]| i32::from(dialects.iter().any(|d| refused(*d)));
-    let all_dialects: Vec<Dialect> = Dialect::ALL.into_iter().filter(|d| wants(*d)).collect();
     // The banner goes first: on stdout for a human, as comments in Mermaid and DOT, on stderr
     // beside JSON (whose shape stays).
     let say_banner = |prefix: Option<&str>| {
@@ -419,12 +326,12 @@ pub fn run(args: Args) -> i32 {
         }
     };
     if let Some(view) = &args.view {
-        let claude: Vec<super::matrix::ClaudeAgent> =
-            claude_agents.iter().map(|(n, f)| (n.as_str(), f.agent)).collect();
+        let agents = dialects::opencode_agents(&gathered);
+        let claude: Vec<super::matrix::ClaudeAgent> = dialects::claude_agents(&gathered);
         let out = match view {
             View::Matrix { json } => {
                 say_banner(if *json { None } else { Some("") });
-                super::matrix::matrix(&agents, &claude, *json, terminal_width())
+                super::matrix::matrix(agents, &claude, *json, terminal_width())
             }
             View::Graph(format) => {
                 say_banner(match format {
@@ -432,114 +339,51 @@ pub fn run(args: Args) -> i32 {
                     super::matrix::GraphFormat::Dot => Some("// "),
                     super::matrix::GraphFormat::Json => None,
                 });
-                super::matrix::graph(&agents, &claude, *format)
+                super::matrix::graph(agents, &claude, *format)
             }
         };
         out!("{out}");
         return status(&all_dialects);
     }
-    let opencode_problems = |a: &EffectiveAgent| -> Vec<&Problem> {
-        let files: Vec<usize> = a
-            .definitions
-            .iter()
-            .filter_map(|s| match s {
-                Source::File { file, .. } => Some(*file),
-                Source::BuiltIn => None,
-            })
-            .collect();
-        problems_of(&problems, Dialect::OpenCode, &files)
-    };
+    let problems_of_agent = |a: &dialects::ExplainedAgent| problems_of(&problems, a.dialect, &a.problem_files());
     let problems_json = |ps: Vec<&Problem>| Value::Array(ps.into_iter().map(problem_json).collect());
     let Some(name) = &args.agent else {
         if args.json {
             say_banner(None);
-            let mut list: Vec<Value> = agents
-                .iter()
-                .map(|a| json!({"dialect": "opencode", "name": shown_name(a), "key": a.name, "mode": a.mode.value, "hidden": a.hidden.value, "native": a.native, "defined_in": a.definitions.iter().map(|s| wi(*s)).collect::<Vec<_>>(), "problems": problems_json(opencode_problems(a))}))
-                .collect();
-            for (n, f) in &claude_agents {
-                let defs: Vec<String> = claude_definers(n).into_iter().map(|d| d.location).collect();
-                let ps = problems_of(&problems, Dialect::Claude, &[f.file]);
-                list.push(json!({"dialect": "claude", "name": n, "key": n, "defined_in": defs, "problems": problems_json(ps)}));
-            }
-            for a in zuno_agents.values().filter(|a| !a.flag("disable")) {
-                let defs: Vec<String> = a.definitions.iter().map(|s| wi(*s)).collect();
-                let ps = problems_of(&problems, Dialect::Zuno, &zuno_files_of(a));
-                list.push(json!({"dialect": "zuno", "name": a.name, "key": a.name, "mode": a.mode(), "hidden": a.flag("hidden"), "native": a.builtin, "defined_in": defs, "problems": problems_json(ps)}));
+            let mut list: Vec<Value> = Vec::new();
+            for a in gathered.iter().flat_map(DialectAgents::agents) {
+                let mut v = a.list_json(&wi);
+                v["problems"] = problems_json(problems_of_agent(&a));
+                list.push(v);
             }
             outln!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
         } else {
             say_banner(Some(""));
-            if wants(Dialect::OpenCode) {
-                let marked = |a: &EffectiveAgent| !opencode_problems(a).is_empty();
-                out!("{}", card::list(&agents, &wi, &marked));
-            }
-            let zuno_rows: Vec<[String; 4]> = zuno_agents
-                .values()
-                .filter(|a| !a.flag("disable") && !a.flag("hidden"))
-                .map(|a| {
-                    let at = a.definitions.last().map(|s| wi(*s)).unwrap_or_default();
-                    [
-                        a.name.clone(),
-                        a.mode().to_string(),
-                        at,
-                        first_line(a.str("description")),
-                    ]
-                })
-                .collect();
-            if !zuno_rows.is_empty() {
-                outln!("\nZuno agents:\n");
-                out!("{}", table(["name", "mode", "defined in", "description"], &zuno_rows));
-            }
-            let claude_rows: Vec<[String; 4]> = claude_agents
-                .iter()
-                .map(|(n, f)| {
-                    let at = claude_definers(n)
-                        .into_iter()
-                        .next()
-                        .map(|d| d.location)
-                        .unwrap_or_default();
-                    let model = f
-                        .agent
-                        .setting("model")
-                        .map_or("(inherit)".to_string(), |s| s.value.to_string());
-                    [n.clone(), model, at, first_line(f.agent.description.as_deref())]
-                })
-                .collect();
-            if !claude_rows.is_empty() {
-                outln!("\nClaude Code agents:\n");
-                out!(
-                    "{}",
-                    table(["name", "model", "defined in", "description"], &claude_rows)
-                );
+            let marked = |a: &dialects::ExplainedAgent| !problems_of_agent(a).is_empty();
+            for d in dialects::LIST_ORDER {
+                let Some(agents) = gathered.iter().find(|g| g.dialect == d) else {
+                    continue;
+                };
+                match agents.listing(&wi, &marked) {
+                    Listing::Text(text) => out!("{text}"),
+                    Listing::Rows { detail, rows } => {
+                        let rows: Vec<[String; 4]> = rows
+                            .into_iter()
+                            .map(|r| [r.name, r.detail, r.defined_in, first_line(r.description.as_deref())])
+                            .collect();
+                        if !rows.is_empty() {
+                            outln!("\n{} agents:\n", d.product());
+                            out!("{}", table(["name", detail, "defined in", "description"], &rows));
+                        }
+                    }
+                }
             }
         }
         return status(&all_dialects);
     };
-    let agent = agents
-        .iter()
-        .find(|a| &a.name == name)
-        .or_else(|| agents.iter().find(|a| shown_name(a) == name));
-    let claude_agent = claude_agents.iter().find(|(n, _)| n == name).map(|(_, f)| f);
-    let zuno_agent = zuno_agents.get(name.as_str()).filter(|a| !a.flag("disable"));
-    let mut dialects: Vec<Dialect> = Vec::new();
-    if agent.is_some() {
-        dialects.push(Dialect::OpenCode);
-    }
-    if claude_agent.is_some() {
-        dialects.push(Dialect::Claude);
-    }
-    if zuno_agent.is_some() {
-        dialects.push(Dialect::Zuno);
-    }
-    if dialects.is_empty() {
-        let names = || {
-            agents
-                .iter()
-                .map(|a| a.name.as_str())
-                .chain(claude_agents.iter().map(|(n, _)| n.as_str()))
-                .chain(zuno_agents.keys().map(String::as_str))
-        };
+    let mut found: Vec<dialects::ExplainedAgent> = gathered.iter().filter_map(|g| g.find(name)).collect();
+    if found.is_empty() {
+        let names = || gathered.iter().flat_map(DialectAgents::names);
         let unloaded = unloaded_definers(&ws, name);
         if !unloaded.is_empty() {
             eprintln!(
@@ -558,9 +402,11 @@ pub fn run(args: Args) -> i32 {
     }
     // `--check` answers opencode permission questions: a name that is also an agent of another
     // dialect needs no `--dialect` for it.
-    if args.check.is_some() && agent.is_some() && args.dialect.is_none() {
-        dialects.retain(|d| *d == Dialect::OpenCode);
+    let answers_check = |a: &dialects::ExplainedAgent| a.effective().is_some();
+    if args.check.is_some() && found.iter().any(answers_check) && args.dialect.is_none() {
+        found.retain(answers_check);
     }
+    let dialects: Vec<Dialect> = found.iter().map(|a| a.dialect).collect();
     if dialects.len() > 1 && (args.json || args.check.is_some()) {
         let products: Vec<&str> = dialects.iter().map(|d| d.product()).collect();
         let flags: Vec<String> = dialects.iter().map(|d| format!("--dialect {}", d.as_str())).collect();
@@ -571,15 +417,13 @@ pub fn run(args: Args) -> i32 {
         );
         return 2;
     }
-    if args.check.is_some() && agent.is_none() {
+    if args.check.is_some() && !found.iter().any(answers_check) {
         eprintln!(
             "agent-lsp: error: --check answers opencode permission questions; \"{name}\" is a {} agent",
             dialects[0].product()
         );
         return 2;
     }
-    let claude_agent = claude_agent.filter(|_| dialects.contains(&Dialect::Claude));
-    let zuno_agent = zuno_agent.filter(|_| dialects.contains(&Dialect::Zuno));
     // A card is Markdown; on a terminal it is rendered, with `--format markdown` it is not.
     let show = |md: String| {
         if args.markdown {
@@ -596,16 +440,7 @@ pub fn run(args: Args) -> i32 {
     });
     // A card's own problems, in full, right after the banner.
     if !args.json && args.check.is_none() {
-        let mut own: Vec<&Problem> = Vec::new();
-        if let Some(a) = agent {
-            own.extend(opencode_problems(a));
-        }
-        if let Some(c) = claude_agent {
-            own.extend(problems_of(&problems, Dialect::Claude, &[c.file]));
-        }
-        if let Some(z) = zuno_agent {
-            own.extend(problems_of(&problems, Dialect::Zuno, &zuno_files_of(z)));
-        }
+        let own: Vec<&Problem> = found.iter().flat_map(problems_of_agent).collect();
         for p in &own {
             outln!("! {}: {} [{}]", p.location, p.message, p.code);
         }
@@ -615,89 +450,60 @@ pub fn run(args: Args) -> i32 {
     }
     let status = status(&dialects);
     let mut printed = false;
-    let mut header = |product: &str| {
+    for a in &found {
         if labelled {
-            outln!("{}{product}:\n", if printed { "\n" } else { "" });
+            outln!("{}{}:\n", if printed { "\n" } else { "" }, a.dialect.product());
             printed = true;
         }
-    };
-    if let Some(a) = agent
-        && labelled
-    {
-        header("opencode");
-        out!("{}", show(card::card(a, &wi, &[])));
-    }
-    if let Some(c) = claude_agent {
-        let defs = claude_definers(name);
-        header("Claude Code");
-        if args.json {
-            let mut v = claude::card::json(c.agent, name, &defs);
-            v["problems"] = problems_json(problems_of(&problems, Dialect::Claude, &[c.file]));
-            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-        } else {
-            out!("{}", show(claude::card::card(c.agent, name, &defs)));
-        }
-    }
-    if let Some(z) = zuno_agent {
-        header("Zuno");
-        if args.json {
-            let mut v = zuno::card::json(z, &wi);
-            v["problems"] = problems_json(problems_of(&problems, Dialect::Zuno, &zuno_files_of(z)));
-            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-        } else {
-            out!("{}", show(zuno::card::card(z, &wi)));
-        }
-    }
-    let Some(agent) = agent.filter(|_| !labelled) else {
-        return status;
-    };
-    match &args.check {
-        Some((permission, input)) => {
-            let (action, rule) = agent.evaluate(permission, input);
-            let unknown = unknown_permission(agent, permission);
-            if args.json {
-                let mut out = json!({"permission": permission, "input": input, "action": action, "rule": rule.map(|r| rule_json(&ws, r))});
-                if let Some(near) = &unknown {
-                    out["known_permission"] = json!(false);
-                    out["did_you_mean"] = json!(near);
-                }
-                outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
-            } else {
-                match rule {
-                    Some(r) => outln!(
-                        "{}: {permission} \"{input}\" → {action}\n  decided by `{}` \"{}\": {} ({})",
-                        agent.name,
-                        r.permission,
-                        r.pattern,
-                        r.action,
-                        wi(r.source)
-                    ),
-                    None => outln!(
-                        "{}: {permission} \"{input}\" → ask\n  no rule matches (opencode asks)",
-                        agent.name
-                    ),
-                }
-                if let Some(near) = &unknown {
-                    outln!(
-                        "  note: `{permission}` is no permission opencode knows and no rule of this agent names it{}; only a tool of that name would be decided so",
-                        near.as_deref()
-                            .map(|n| format!(" (did you mean `{n}`?)"))
-                            .unwrap_or_default()
-                    );
-                }
-            }
-        }
-        None => {
-            if args.json {
-                let mut v = agent_json(&ws, agent);
-                v["problems"] = problems_json(opencode_problems(agent));
+        match (&args.check, a.effective()) {
+            (Some((permission, input)), Some(agent)) => check(&ws, agent, permission, input, args.json),
+            _ if args.json => {
+                let mut v = a.json(&wi);
+                v["problems"] = problems_json(problems_of_agent(a));
                 outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-            } else {
-                out!("{}", show(card::card(agent, &wi, &[])));
             }
+            _ => out!("{}", show(a.card(&wi))),
         }
     }
     status
+}
+
+/// `explain NAME --check PERMISSION INPUT`: which rule of opencode agent `agent` decides.
+fn check(ws: &Workspace, agent: &EffectiveAgent, permission: &str, input: &str, json: bool) {
+    let wi = |s: Source| where_is(ws, s);
+    let (action, rule) = agent.evaluate(permission, input);
+    let unknown = unknown_permission(agent, permission);
+    if json {
+        let mut out = json!({"permission": permission, "input": input, "action": action, "rule": rule.map(|r| dialects::rule_json(r, &wi))});
+        if let Some(near) = &unknown {
+            out["known_permission"] = json!(false);
+            out["did_you_mean"] = json!(near);
+        }
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        match rule {
+            Some(r) => outln!(
+                "{}: {permission} \"{input}\" → {action}\n  decided by `{}` \"{}\": {} ({})",
+                agent.name,
+                r.permission,
+                r.pattern,
+                r.action,
+                wi(r.source)
+            ),
+            None => outln!(
+                "{}: {permission} \"{input}\" → ask\n  no rule matches (opencode asks)",
+                agent.name
+            ),
+        }
+        if let Some(near) = &unknown {
+            outln!(
+                "  note: `{permission}` is no permission opencode knows and no rule of this agent names it{}; only a tool of that name would be decided so",
+                near.as_deref()
+                    .map(|n| format!(" (did you mean `{n}`?)"))
+                    .unwrap_or_default()
+            );
+        }
+    }
 }
 
 /// `Some(near miss)` when `permission` is neither a permission key opencode knows nor named by
@@ -715,15 +521,4 @@ fn unknown_permission(agent: &EffectiveAgent, permission: &str) -> Option<Option
             .filter(|p| *p != "*"),
     );
     Some(suggest::closest(permission, names).map(str::to_string))
-}
-
-/// The files that define a Zuno agent.
-fn zuno_files_of(a: &zuno::project::MergedAgent) -> Vec<usize> {
-    a.definitions
-        .iter()
-        .filter_map(|s| match *s {
-            Source::File { file, .. } => Some(file),
-            Source::BuiltIn => None,
-        })
-        .collect()
 }

@@ -7,6 +7,7 @@
 //! re-analysed, and the views are derived from the files' paths and roles without touching disk.
 
 mod cross;
+pub mod dialects;
 pub mod discover;
 mod load;
 mod model;
