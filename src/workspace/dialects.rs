@@ -1,22 +1,458 @@
-//! The dialects side by side, as the workspace answers for them: for a start directory, what
-//! each dialect's runtime reads there and which agents it builds ([`DialectAgents`]), each agent
-//! as one generic [`ExplainedAgent`] (its name, its card and JSON, the files it rests on). This
-//! is the workspace layer's one dispatch on [`Dialect`]; `explain` iterates [`Dialect::ALL`]
-//! over it. Rendering stays with each dialect (`opencode::card`, `claude::card`, `zuno::card`);
+//! The dialects side by side, as the workspace answers for them. This is the workspace layer's
+//! one dispatch on [`Dialect`]:
+//!
+//! - the merged views per dialect: which files a runtime started in one directory reads, in
+//!   precedence order, and what each view needs (opencode's environment and skills, Zuno's
+//!   projects, Claude Code's files), with the agents a command of each runtime may name;
+//! - for a start directory, what each dialect's runtime reads there and which agents it builds
+//!   ([`DialectAgents`]), each agent as one generic [`ExplainedAgent`] (its name, its card and
+//!   JSON, the files it rests on); `explain` iterates [`Dialect::ALL`] over it. Rendering stays with each dialect (`opencode::card`, `claude::card`, `zuno::card`);
 //! terminal presentation stays with the CLI.
 
 use std::collections::BTreeMap;
+use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::model::{File, Workspace};
+use super::discover;
+use super::model::*;
 use crate::analysis::claude::project::ClaudeFile;
 use crate::analysis::opencode::card as opencode_card;
 use crate::analysis::opencode::effective::{self, EffectiveAgent, Rule};
+use crate::analysis::opencode::{FileKind as OcKind, project};
 use crate::analysis::provenance::{Source, WhereIs};
 use crate::analysis::zuno::project::MergedAgent;
 use crate::analysis::{Dialect, FileKind, claude, opencode, zuno};
+
+impl Workspace {
+    /// The views: for each project directory, the live files opencode would load when started
+    /// there, in precedence order (later wins). Derived from paths and roles only.
+    pub fn views(&self) -> Vec<Vec<usize>> {
+        self.project_views().into_iter().map(|(_, v)| v).collect()
+    }
+
+    /// The views with the project directory each belongs to (those with a file in scope).
+    pub fn project_views(&self) -> Vec<(PathBuf, Vec<usize>)> {
+        self.all_project_views(false)
+    }
+
+    /// Every project directory's view; `all` keeps those without a file in scope too (a start
+    /// directory that only sees user-level agents).
+    pub(super) fn all_project_views(&self, all: bool) -> Vec<(PathBuf, Vec<usize>)> {
+        let live: Vec<usize> = (0..self.files.len()).filter(|&i| self.files[i].live).collect();
+        let sorted = |mut ids: Vec<usize>| {
+            // Within a directory: `.json` before `.jsonc`; agents before modes, then by path.
+            ids.sort_by_key(|&i| {
+                let f = &self.files[i];
+                (
+                    matches!(f.kind, FileKind::OpenCode(OcKind::Mode { .. })),
+                    f.path.extension().is_some_and(|e| e == "jsonc"),
+                    f.path.clone(),
+                )
+            });
+            ids
+        };
+        let select = |pred: &dyn Fn(&Role) -> bool| {
+            sorted(live.iter().copied().filter(|&i| pred(&self.files[i].role)).collect())
+        };
+        let mut user: Vec<usize> = live
+            .iter()
+            .copied()
+            .filter(|&i| matches!(self.files[i].role, Role::UserConfig(_)))
+            .collect();
+        user.sort_by_key(|&i| match self.files[i].role {
+            Role::UserConfig(o) => o,
+            _ => 0,
+        });
+        // Project directories.
+        let mut projects: Vec<PathBuf> = self.roots.clone();
+        for &i in &live {
+            match &self.files[i].role {
+                Role::ProjectConfig { dir } => projects.push(dir.clone()),
+                Role::DirConfig { dir } | Role::Markdown { dir } => match self.dir_kind(dir) {
+                    DirKind::DotOpencode => projects.extend(dir.parent().map(Path::to_path_buf)),
+                    DirKind::Layout => projects.push(dir.clone()),
+                    _ => {}
+                },
+                Role::UserConfig(_)
+                | Role::Claude { .. }
+                | Role::Zuno { .. }
+                | Role::Skill { .. }
+                | Role::Command { .. }
+                | Role::ProjectFile { .. }
+                | Role::Manifest { .. }
+                | Role::NotRead => {}
+            }
+        }
+        projects.sort();
+        projects.dedup();
+        let user_dir = |kind: DirKind| {
+            select(&|r: &Role| match r {
+                Role::DirConfig { dir } | Role::Markdown { dir } => self.dir_kind(dir) == kind,
+                _ => false,
+            })
+        };
+        let global_md = user_dir(DirKind::Global);
+        let home_dot = user_dir(DirKind::HomeDot);
+        let env_dir = user_dir(DirKind::EnvDir);
+        let mut views = Vec::new();
+        for p in &projects {
+            // The chain of directories runs from the farthest root or worktree top above `p`.
+            let root = self
+                .roots
+                .iter()
+                .chain(&self.context_roots)
+                .filter(|r| p.starts_with(r))
+                .min_by_key(|r| r.as_os_str().len());
+            let mut chain: Vec<&Path> = match root {
+                Some(r) => p.ancestors().take_while(|a| a.starts_with(r)).collect(),
+                None => vec![p.as_path()],
+            };
+            chain.reverse(); // farthest first
+            let mut view = user.clone();
+            for d in &chain {
+                view.extend(select(&|r: &Role| matches!(r, Role::ProjectConfig { dir } if dir == d)));
+            }
+            view.extend(global_md.iter().copied());
+            for d in &chain {
+                if self.dir_kind(d) == DirKind::Layout {
+                    view.extend(select(&|r: &Role| matches!(r, Role::Markdown { dir } if dir == d)));
+                }
+            }
+            for d in chain.iter().rev() {
+                let dot = d.join(".opencode");
+                view.extend(select(&|r: &Role| matches!(r, Role::DirConfig { dir } if *dir == dot)));
+                view.extend(select(&|r: &Role| matches!(r, Role::Markdown { dir } if *dir == dot)));
+            }
+            // opencode's command files of those `.opencode/` folders: read at start (a schema
+            // error there refuses the configuration).
+            for d in &chain {
+                view.extend(live.iter().copied().filter(|&i| {
+                    let f = &self.files[i];
+                    matches!(&f.role, Role::Command { dir } if dir == d)
+                        && matches!(&f.kind, FileKind::Command(k) if k.runtime == crate::analysis::Dialect::OpenCode)
+                }));
+            }
+            view.extend(home_dot.iter().copied());
+            view.extend(env_dir.iter().copied());
+            let mut seen = std::collections::HashSet::new();
+            view.retain(|i| seen.insert(*i));
+            if all || view.iter().any(|&i| self.files[i].in_scope) {
+                views.push((p.clone(), view));
+            }
+        }
+        views
+    }
+
+    /// The files opencode loads when started in `dir` (the view of the nearest project at or
+    /// above it); only user-level files when there is none.
+    pub fn view_for(&self, dir: &Path) -> Vec<usize> {
+        let dir = key(dir);
+        let views = self.all_project_views(true);
+        views
+            .iter()
+            .filter(|(p, _)| dir.starts_with(key(p)))
+            .max_by_key(|(p, _)| p.as_os_str().len())
+            .or_else(|| views.first())
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    }
+
+    /// The view in which to show a file's agents: the one of the project the file belongs to
+    /// (a nested project's view also contains its ancestors' files, but is not theirs).
+    pub fn view_of_file(&self, id: usize) -> Vec<usize> {
+        let own = self.project_dir_of_file(id);
+        let views = self.project_views();
+        let containing = || views.iter().filter(|(_, v)| v.contains(&id));
+        own.and_then(|own| containing().find(|(p, _)| *p == own))
+            .or_else(|| containing().min_by_key(|(p, _)| p.as_os_str().len()))
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| vec![id])
+    }
+
+    /// The view as the core takes it.
+    pub fn view_files(&self, view: &[usize]) -> Vec<project::ViewFile<'_>> {
+        let groups = self.groups();
+        view.iter()
+            .map(|&id| self.files[id].effective_analysis().opencode_view(id, groups[id]))
+            .collect()
+    }
+
+    /// What the effective-agent model needs from the environment when opencode is started in
+    /// `start`: opencode's data and temporary directories, the home directory, the worktree
+    /// (the nearest directory holding `.git`, `/` outside git) and the skill directories, found
+    /// as opencode finds them (spec §12.1; `skills.paths` and `skills.urls` are not read).
+    pub fn effective_env(&self, start: &Path) -> crate::analysis::opencode::effective::Env {
+        let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        let home = env("HOME");
+        let data_dir = env("XDG_DATA_HOME")
+            .map(|x| format!("{x}/opencode"))
+            .or_else(|| home.as_ref().map(|h| format!("{h}/.local/share/opencode")))
+            .unwrap_or_else(|| "~/.local/share/opencode".into());
+        let tmp = std::env::temp_dir();
+        let tmp = tmp.to_string_lossy();
+        let tmp_dir = format!("{}/opencode", tmp.trim_end_matches('/'));
+        let start = fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
+        let worktree = start
+            .ancestors()
+            .find(|a| a.join(".git").exists())
+            .unwrap_or(Path::new("/"))
+            .to_path_buf();
+        let skill_dirs = self.skill_dirs(&start, &worktree);
+        crate::analysis::opencode::effective::Env {
+            data_dir,
+            home,
+            tmp_dir,
+            worktree: Some(worktree.to_string_lossy().into_owned()),
+            skill_dirs,
+        }
+    }
+
+    /// The directory of every `SKILL.md` opencode 1.18 finds when started in `start`, in its
+    /// order: `~/.claude/skills` and `~/.agents/skills`, the `.claude/skills` and
+    /// `.agents/skills` of each directory from `start` up to the worktree, then the
+    /// `{skill,skills}/` folders of the config directories.
+    pub(super) fn skill_dirs(&self, start: &Path, worktree: &Path) -> Vec<String> {
+        let mut files: Vec<PathBuf> = Vec::new();
+        let external = external_skill_folders();
+        if let Some(home) = &self.options.home {
+            for e in &external {
+                files.extend(discover::skill_files(&home.join(e), &["skills"], true));
+            }
+        }
+        for dir in start.ancestors() {
+            for e in &external {
+                files.extend(discover::skill_files(&dir.join(e), &["skills"], true));
+            }
+            if dir == worktree {
+                break;
+            }
+        }
+        let mut config_dirs: Vec<PathBuf> = Vec::new();
+        config_dirs.extend(self.options.global_dir.clone());
+        for dir in start.ancestors() {
+            config_dirs.push(dir.join(".opencode"));
+            if dir == worktree {
+                break;
+            }
+        }
+        config_dirs.extend(self.options.home_dot_opencode.clone());
+        config_dirs.extend(self.options.config_dir.clone());
+        let mut seen = std::collections::HashSet::new();
+        for d in config_dirs.into_iter().filter(|d| seen.insert(d.clone())) {
+            files.extend(discover::skill_files(&d, &["skill", "skills"], false));
+        }
+        let mut dirs: Vec<String> = Vec::new();
+        for f in files {
+            if let Some(parent) = f.parent() {
+                let d = parent.to_string_lossy().into_owned();
+                if !dirs.contains(&d) {
+                    dirs.push(d);
+                }
+            }
+        }
+        dirs
+    }
+
+    /// The project directory a file belongs to (where opencode would be started to load it).
+    pub fn project_dir_of_file(&self, id: usize) -> Option<PathBuf> {
+        match &self.files[id].role {
+            Role::ProjectConfig { dir } => Some(dir.clone()),
+            Role::DirConfig { dir } | Role::Markdown { dir } if is_dot_opencode(dir) => {
+                dir.parent().map(Path::to_path_buf)
+            }
+            Role::DirConfig { dir } | Role::Markdown { dir } => Some(dir.clone()),
+            Role::UserConfig(_)
+            | Role::Claude { .. }
+            | Role::Zuno { .. }
+            | Role::Skill { .. }
+            | Role::Command { .. }
+            | Role::ProjectFile { .. }
+            | Role::Manifest { .. }
+            | Role::NotRead => None,
+        }
+    }
+
+    /// The environment for a file's view: started in its project, else in the first root.
+    pub fn effective_env_for_file(&self, id: Option<usize>) -> crate::analysis::opencode::effective::Env {
+        let start = id
+            .and_then(|id| self.project_dir_of_file(id))
+            .or_else(|| self.roots.first().cloned())
+            .unwrap_or_else(|| PathBuf::from("/"));
+        self.effective_env(&start)
+    }
+
+    /// The project directories of the Zuno files in scope.
+    pub fn zuno_projects(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = self
+            .files
+            .iter()
+            .filter(|f| f.live && f.in_scope)
+            .filter_map(|f| match &f.role {
+                Role::Zuno { dir, layer } if !layer.is_global() => Some(dir.clone()),
+                _ => None,
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The Zuno files that Zuno started in `dir` reads, in its merge order (later wins): the
+    /// global config, bare `zuno.json(c)` from the farthest ancestor down, `.zuno/` configs
+    /// likewise, then Markdown agents (global, then `.zuno/` ones).
+    pub fn zuno_view_for(&self, dir: &Path) -> Vec<usize> {
+        let mut view: Vec<(u8, usize, PathBuf, usize)> = self
+            .files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.live)
+            .filter_map(|(id, f)| match &f.role {
+                Role::Zuno { dir: d, layer } if layer.is_global() || dir.starts_with(d) => {
+                    Some((layer.order(), d.components().count(), f.path.clone(), id))
+                }
+                _ => None,
+            })
+            .collect();
+        view.sort();
+        view.into_iter().map(|(_, _, _, id)| id).collect()
+    }
+
+    /// The view of a Zuno file: that of its project.
+    pub fn zuno_view_of_file(&self, id: usize) -> Vec<usize> {
+        match &self.files[id].role {
+            Role::Zuno { dir, .. } => self.zuno_view_for(dir),
+            _ => Vec::new(),
+        }
+    }
+
+    pub fn zuno_view_files(&self, view: &[usize]) -> Vec<crate::analysis::zuno::project::ViewFile<'_>> {
+        view.iter()
+            .filter_map(|&id| {
+                Some(crate::analysis::zuno::project::ViewFile {
+                    file: id,
+                    zuno: self.files[id].analysis.zuno()?,
+                })
+            })
+            .collect()
+    }
+
+    /// The skill names a Zuno file's project can load (read when its first file was added).
+    pub fn zuno_skills_of_file(&self, id: usize) -> Vec<String> {
+        match &self.files[id].role {
+            Role::Zuno { dir, .. } => self.zuno_skills.get(dir).cloned().unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every live Claude Code agent file, for the cross-file checks and resolution.
+    pub fn claude_files(&self) -> Vec<claude::project::ClaudeFile<'_>> {
+        self.files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.live)
+            .filter_map(|(id, f)| {
+                let (FileKind::Claude(kind), Role::Claude { dir }, Some(c)) = (&f.kind, &f.role, f.analysis.claude())
+                else {
+                    return None;
+                };
+                Some(claude::project::ClaudeFile {
+                    file: id,
+                    path: &f.path,
+                    kind,
+                    owner: dir,
+                    agent: &c.agent,
+                })
+            })
+            .collect()
+    }
+
+    /// The directory Claude Code runs in for a Claude file: its project (the home directory
+    /// for user agents, the plugin root for plugin agents).
+    pub fn claude_dir_of_file(&self, id: usize) -> Option<&Path> {
+        match &self.files[id].role {
+            Role::Claude { dir } => Some(dir),
+            _ => None,
+        }
+    }
+
+    /// The skills Claude Code finds for the project in `owner`, by the name an agent's `skills`
+    /// uses (the folder): the project's `.claude/skills/<name>/` and the user's; and whether
+    /// the project has skills of its own.
+    pub fn claude_skills(&self, owner: &Path) -> (Vec<&str>, bool) {
+        let mut names: Vec<&str> = Vec::new();
+        for f in self.files.iter().filter(|f| f.live) {
+            if let (Role::Skill { dir }, FileKind::Skill(kind)) = (&f.role, &f.kind)
+                && dir == owner
+                && kind.loaders.contains(&crate::analysis::Dialect::Claude)
+            {
+                names.push(kind.folder.as_str());
+            }
+        }
+        let own = !names.is_empty();
+        names.extend(self.user_claude_skills.iter().map(String::as_str));
+        (names, own)
+    }
+
+    /// The names of the skills opencode started in `project` loads: the user-level ones, those
+    /// of the workspace's `SKILL.md` files that it reads from there (the project's and its
+    /// ancestors' `.opencode/`, `.claude/` and `.agents/` skill folders); not the built-in
+    /// `customize-opencode`. A name can appear twice (a duplicate skill).
+    pub fn opencode_skills(&self, project: &Path) -> Vec<(String, Option<usize>)> {
+        let mut out: Vec<(String, Option<usize>)> = self.user_skills.iter().map(|n| (n.clone(), None)).collect();
+        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
+            let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.skill())
+            else {
+                continue;
+            };
+            if kind.loaders.contains(&crate::analysis::Dialect::OpenCode)
+                && project.starts_with(dir)
+                && let Some(name) = &decl.name
+            {
+                out.push((name.clone(), Some(id)));
+            }
+        }
+        out
+    }
+
+    /// The agent names a command of `runtime` in `dir` can name, with their modes.
+    pub fn agents_for_command(&self, runtime: crate::analysis::Dialect, dir: &Path) -> Vec<(String, String)> {
+        use crate::analysis::Dialect;
+        match runtime {
+            Dialect::OpenCode => {
+                // Names and modes only: the registry, not the full effective agents.
+                let view = self.view_for(dir);
+                project::registry(&self.view_files(&view))
+                    .agents
+                    .into_iter()
+                    .filter(|a| a.disabled.is_none())
+                    .map(|a| (a.name, a.mode.value))
+                    .collect()
+            }
+            Dialect::Claude => {
+                let files = self.claude_files();
+                claude::schema::BUILTIN_AGENTS
+                    .iter()
+                    .map(|(n, _)| (n.to_string(), "subagent".to_string()))
+                    .chain(
+                        claude::project::registry(&files, dir)
+                            .into_iter()
+                            .map(|(n, _)| (n, "subagent".to_string())),
+                    )
+                    .collect()
+            }
+            Dialect::Zuno => {
+                let view = self.zuno_view_for(dir);
+                crate::analysis::zuno::project::registry(&self.zuno_view_files(&view))
+                    .into_values()
+                    .filter(|a| !a.flag("disable"))
+                    .map(|a| (a.name.clone(), a.mode().to_string()))
+                    .collect()
+            }
+        }
+    }
+}
 
 /// The order of the dialects' sections in `explain`'s list for the terminal.
 pub const LIST_ORDER: [Dialect; 3] = [Dialect::OpenCode, Dialect::Zuno, Dialect::Claude];

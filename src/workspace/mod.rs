@@ -18,7 +18,6 @@ mod store;
 #[cfg(test)]
 mod tests;
 mod units;
-mod views;
 
 pub use read::{Unread, read_text, unchecked_file};
 
