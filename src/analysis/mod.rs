@@ -595,3 +595,94 @@ pub fn fix_all(kind: &FileKind, text: &str) -> (String, Vec<String>) {
         suppress::apply(&a.suppressions, a.diagnostics, suppress::Report::Nothing)
     })
 }
+
+// The server's questions to the registration (completion, built-in agents, navigation).
+
+/// What the workspace knows that completion offers, asked for by the kind of file completed:
+/// each method is called only for the files that need it (the answers can be costly).
+pub trait Known {
+    /// For opencode files: the agents of the file's view and the models known.
+    fn opencode(&self) -> opencode::complete::Known;
+    /// For Claude Code files: the workspace's agents, MCP servers and models used.
+    fn claude(&self) -> claude::complete::Known;
+    /// For Zuno files: the agents of the file's view and the skills it can load.
+    fn zuno(&self) -> zuno::complete::Known;
+    /// For command files: the agents (name, mode) a command of `runtime` may name.
+    fn command_agents(&self, runtime: Dialect) -> Vec<(String, String)>;
+    /// Model ids (`provider/model`) the workspace knows.
+    fn models(&self) -> Vec<String>;
+}
+
+/// Completion items at byte `offset` of a file of this kind, by its dialect and role.
+pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -> Vec<complete::Item> {
+    match kind {
+        FileKind::Claude(_) => claude::complete::complete(text, offset, &known.claude()),
+        FileKind::Skill(_) => complete_skill(text, offset),
+        FileKind::Command(k) => {
+            let agents = known.command_agents(k.runtime);
+            let models = match k.runtime {
+                Dialect::Claude => known.claude().models,
+                Dialect::OpenCode | Dialect::Zuno => known.models(),
+            };
+            complete_command(k.runtime, text, offset, &agents, &models)
+        }
+        FileKind::Zuno(k) => zuno::complete::complete(*k == zuno::FileKind::Config, text, offset, &known.zuno()),
+        FileKind::OpenCode(k) => opencode::complete::complete(k, text, offset, &known.opencode()),
+        FileKind::ProjectFile => project_file::complete(text, offset),
+        FileKind::Manifest(k) => claude::plugin::complete(*k, text, offset),
+    }
+}
+
+/// The names of a dialect's built-in agents, in its catalog's order.
+pub fn builtin_agents(dialect: Dialect) -> Vec<&'static str> {
+    match dialect {
+        Dialect::OpenCode => opencode::schema::BUILTIN_AGENTS.iter().map(|b| b.name).collect(),
+        Dialect::Claude => claude::schema::BUILTIN_AGENTS.iter().map(|(n, _)| *n).collect(),
+        Dialect::Zuno => zuno::schema::BUILTIN_AGENTS.iter().map(|b| b.name).collect(),
+    }
+}
+
+/// `name` is a built-in agent of the dialect.
+pub fn is_builtin_agent(dialect: Dialect, name: &str) -> bool {
+    match dialect {
+        Dialect::OpenCode => opencode::schema::BUILTIN_AGENTS.iter().any(|b| b.name == name),
+        Dialect::Claude => claude::schema::BUILTIN_AGENTS.iter().any(|(b, _)| *b == name),
+        Dialect::Zuno => zuno::schema::builtin(name).is_some(),
+    }
+}
+
+/// `name` is how the dialect calls a plugin's agent (Claude Code's `plugin:name`), which the
+/// agent's own file does not spell.
+pub fn is_plugin_agent_name(dialect: Dialect, name: &str) -> bool {
+    dialect == Dialect::Claude && name.contains(':')
+}
+
+/// A dialect's agents merge along Zuno's view of a project (its layers), not opencode's.
+pub fn merges_in_zuno_view(dialect: Dialect) -> bool {
+    dialect == Dialect::Zuno
+}
+
+/// What the runtimes that load a skill add to its hover card: Claude Code's argument hint and
+/// what `/name` sends (`body`: the skill's body; `folder`: its folder).
+pub fn skill_card_notes(
+    kind: &skill::SkillKind,
+    decl: &skill::SkillDecl,
+    body: &str,
+    folder: Option<&str>,
+) -> Option<String> {
+    if !kind.loaders.contains(&Dialect::Claude) {
+        return None;
+    }
+    let mut md = String::new();
+    if let Some(h) = &decl.argument_hint {
+        md.push_str(&format!("\nClaude Code shows the argument hint `{h}`.\n"));
+    }
+    md.push('\n');
+    md.push_str(&claude::prompt::sends(&kind.folder, body, &decl.arguments, folder));
+    Some(md)
+}
+
+/// Which agents may load a skill is decided by their `skill` permission (opencode loads it).
+pub fn skill_access_by_permission(kind: &skill::SkillKind) -> bool {
+    kind.loaders.contains(&Dialect::OpenCode)
+}

@@ -12,7 +12,7 @@ use crate::workspace::Workspace;
 /// The hover text and the span it is about, for byte `offset` of file `id`.
 pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
     let f = &ws.files[id];
-    if let crate::analysis::FileKind::Manifest(kind) = f.kind {
+    if let Some(kind) = f.kind.manifest() {
         return crate::analysis::claude::plugin::hover(kind, &f.analysis.parsed, offset);
     }
     if f.analysis.claude().is_some() {
@@ -24,8 +24,8 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
     if f.analysis.skill().is_some() {
         return skill_at(ws, id, offset, where_is);
     }
-    if let (Some(decl), crate::analysis::FileKind::Command(kind), crate::workspace::Role::Command { dir }) =
-        (f.analysis.command(), &f.kind, &f.role)
+    if let (Some(decl), Some(kind), crate::workspace::Role::Command { dir }) =
+        (f.analysis.command(), f.kind.command(), &f.role)
     {
         // On a placeholder Claude Code fills in: what it becomes, and what the command sends.
         if let Some(p) = decl.placeholders.iter().find(|p| p.span.contains(offset)) {
@@ -307,7 +307,7 @@ fn zuno_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Optio
         return None;
     }
     let keys: Vec<&str> = path.iter().map(|s| s.key.name.as_str()).collect();
-    let config = f.kind == crate::analysis::FileKind::Zuno(crate::analysis::zuno::FileKind::Config);
+    let config = f.kind.zuno() == Some(&crate::analysis::zuno::FileKind::Config);
     // Where the agent settings start in the path: 0 in a frontmatter, 2 under `agents.<name>`;
     // `None` outside an agent (the path is then relative to the top level).
     let base = if !config {
@@ -366,11 +366,10 @@ fn placeholder_hover(
 /// name; for Claude Code, what `/name one two three` sends) on its `name` or its `---` line, and
 /// on a placeholder Claude Code fills in; documentation on keys.
 fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
-    use crate::analysis::FileKind;
     use crate::analysis::provenance::Source;
     let f = &ws.files[id];
     let decl = f.analysis.skill()?;
-    let FileKind::Skill(kind) = &f.kind else { return None };
+    let kind = f.kind.skill()?;
     let folder = f.path.parent().map(|p| p.display().to_string());
     let body = f.text.get(decl.body.start as usize..).unwrap_or("");
     if let Some(p) = decl.placeholders.iter().find(|p| p.span.contains(offset)) {
@@ -424,19 +423,10 @@ fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opti
             same.join("; ")
         ));
     }
-    if kind.loaders.contains(&crate::analysis::Dialect::Claude) {
-        if let Some(h) = &decl.argument_hint {
-            md.push_str(&format!("\nClaude Code shows the argument hint `{h}`.\n"));
-        }
-        md.push('\n');
-        md.push_str(&crate::analysis::claude::prompt::sends(
-            &kind.folder,
-            body,
-            &decl.arguments,
-            folder.as_deref(),
-        ));
+    if let Some(notes) = crate::analysis::skill_card_notes(kind, decl, body, folder.as_deref()) {
+        md.push_str(&notes);
     }
-    if kind.loaders.contains(&crate::analysis::Dialect::OpenCode) && decl.name.is_some() {
+    if crate::analysis::skill_access_by_permission(kind) && decl.name.is_some() {
         md.push_str(&opencode_skill_access(ws, dir, &name, where_is));
     }
     let span = if decl.span.contains(offset) {

@@ -8,7 +8,7 @@
 use crate::analysis::Span;
 use crate::analysis::opencode::DeclOrigin;
 use crate::analysis::syntax::{Node, Value};
-use crate::analysis::{Dialect, FileKind, claude};
+use crate::analysis::{Dialect, claude};
 use crate::workspace::Workspace;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,9 +34,7 @@ fn inner(text: &str, span: Span) -> Span {
 /// frontmatter), with its span.
 pub fn skill_pattern_at(ws: &Workspace, file: usize, offset: usize) -> Option<(String, Span)> {
     let f = &ws.files[file];
-    if !matches!(f.kind, FileKind::OpenCode(_)) {
-        return None;
-    }
+    f.kind.opencode()?;
     let root = f.analysis.parsed.root.as_ref()?;
     let path = crate::analysis::syntax::path_at(root, offset);
     let names: Vec<&str> = path.iter().map(|s| s.key.name.as_str()).collect();
@@ -93,8 +91,8 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
         // and the agent types of its `Agent(...)` tool entries. A plugin agent is known as
         // `plugin:name`, which is what `Agent(...)` entries name it by.
         if let Some(name) = &c.agent.name {
-            match &f.kind {
-                FileKind::Claude(claude::FileKind {
+            match f.kind.claude() {
+                Some(claude::FileKind {
                     source: claude::Source::Plugin { plugin },
                     ..
                 }) => push(&format!("{plugin}:{name}"), c.agent.name_span, true),
@@ -212,34 +210,26 @@ pub fn name_at(ws: &Workspace, file: usize, offset: usize) -> Option<(String, Sp
 
 /// Every agent name of one dialect defined somewhere in the workspace, plus its built-ins.
 pub fn known_agents(ws: &Workspace, dialect: Dialect) -> Vec<String> {
-    let mut names: Vec<String> = match dialect {
-        Dialect::OpenCode => crate::analysis::opencode::schema::BUILTIN_AGENTS
-            .iter()
-            .map(|b| b.name.to_string())
-            .collect(),
-        Dialect::Claude => crate::analysis::claude::schema::BUILTIN_AGENTS
-            .iter()
-            .map(|(n, _)| n.to_string())
-            .collect(),
-        Dialect::Zuno => crate::analysis::zuno::schema::BUILTIN_AGENTS
-            .iter()
-            .map(|b| b.name.to_string())
-            .collect(),
-    };
-    for f in ws.files.iter().filter(|f| f.live && f.kind.dialect() == dialect) {
-        for d in f.analysis.agents() {
-            if !names.contains(&d.name) {
-                names.push(d.name.clone());
-            }
+    let mut names: Vec<String> = crate::analysis::builtin_agents(dialect)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    for (id, f) in ws.files.iter().enumerate() {
+        if !f.live || f.kind.dialect() != dialect {
+            continue;
         }
-    }
-    if dialect != Dialect::OpenCode {
-        // Claude Code agents under the names `Agent(...)` entries use (`plugin:name` for a
-        // plugin agent); Zuno agents, which its analysis keeps apart from opencode's.
-        for id in (0..ws.files.len()).filter(|&id| ws.files[id].kind.dialect() == dialect) {
+        if f.analysis.claude().is_some() || f.analysis.zuno().is_some() {
+            // Claude Code agents under the names `Agent(...)` entries use (`plugin:name` for a
+            // plugin agent); Zuno agents, which its analysis keeps apart from opencode's.
             for (name, o) in occurrences(ws, id) {
                 if o.definition && !names.contains(&name) {
                     names.push(name);
+                }
+            }
+        } else {
+            for d in f.analysis.agents() {
+                if !names.contains(&d.name) {
+                    names.push(d.name.clone());
                 }
             }
         }
@@ -262,9 +252,10 @@ pub fn find(ws: &Workspace, dialect: Dialect, name: &str) -> Vec<Occurrence> {
 /// Definitions of `name` in the merge order of the view of `from` (later layers win).
 pub fn definitions(ws: &Workspace, from: usize, name: &str) -> Vec<Occurrence> {
     let dialect = ws.files[from].kind.dialect();
-    let view = match dialect {
-        Dialect::Zuno => ws.zuno_view_of_file(from),
-        _ => ws.view_of_file(from),
+    let view = if crate::analysis::merges_in_zuno_view(dialect) {
+        ws.zuno_view_of_file(from)
+    } else {
+        ws.view_of_file(from)
     };
     let mut defs: Vec<Occurrence> = find(ws, dialect, name).into_iter().filter(|o| o.definition).collect();
     defs.sort_by_key(|o| view.iter().position(|&v| v == o.file).unwrap_or(usize::MAX));
@@ -289,10 +280,10 @@ pub fn document_symbols(ws: &Workspace, file: usize) -> Vec<Symbol> {
         return Vec::new();
     };
     // The top-level keys whose entries are agents.
-    let sections: &[&str] = match &f.kind {
-        FileKind::Zuno(crate::analysis::zuno::FileKind::Config) => &["agents", "agent"],
-        FileKind::Zuno(_) => &[],
-        _ => &["agent", "mode"],
+    let sections: &[&str] = match f.kind.zuno() {
+        Some(crate::analysis::zuno::FileKind::Config) => &["agents", "agent"],
+        Some(_) => &[],
+        None => &["agent", "mode"],
     };
     fn walk(node: &Node, depth: usize, agent_level: Option<usize>, sections: &[&str]) -> Vec<Symbol> {
         let Value::Map(map) = &node.value else {
@@ -356,19 +347,20 @@ mod tests {
         )
         .unwrap();
         let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
-        let refs = find(&ws, Dialect::OpenCode, "rev");
+        let cfg = ws.files.iter().position(|f| f.path.ends_with("opencode.json")).unwrap();
+        let opencode = ws.files[cfg].kind.dialect();
+        let refs = find(&ws, opencode, "rev");
         let texts: Vec<(&str, bool)> = refs
             .iter()
             .map(|o| (o.span.text(&ws.files[o.file].text), o.definition))
             .collect();
         assert_eq!(texts.iter().filter(|(_, d)| *d).count(), 2, "{texts:?}");
         assert_eq!(texts.iter().filter(|(t, d)| *t == "rev" && !d).count(), 3, "{texts:?}");
-        let lead = find(&ws, Dialect::OpenCode, "team/lead");
+        let lead = find(&ws, opencode, "team/lead");
         assert_eq!(lead.iter().filter(|o| !o.definition).count(), 2);
         assert_eq!(lead.iter().filter(|o| o.definition).count(), 1);
         // The `email@x` is not a mention.
-        assert!(find(&ws, Dialect::OpenCode, "x").is_empty());
-        let cfg = ws.files.iter().position(|f| f.path.ends_with("opencode.json")).unwrap();
+        assert!(find(&ws, opencode, "x").is_empty());
         let at = ws.files[cfg].text.find("team/lead").unwrap() + 2;
         assert_eq!(name_at(&ws, cfg, at).unwrap().0, "team/lead");
         let syms = document_symbols(&ws, cfg);

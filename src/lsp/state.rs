@@ -495,11 +495,12 @@ impl State {
                 other_files = true;
             }
             // A plugin manifest decides what its plugin contributes, and under which name.
-            let plugin_root = match (&kind, &role) {
-                (
-                    FileKind::Manifest(analysis::claude::plugin::Manifest::Plugin),
-                    crate::workspace::Role::Manifest { dir },
-                ) => Some(dir.clone()),
+            let plugin_root = match &role {
+                crate::workspace::Role::Manifest { dir }
+                    if kind.manifest() == Some(analysis::claude::plugin::Manifest::Plugin) =>
+                {
+                    Some(dir.clone())
+                }
                 _ => None,
             };
             match crate::workspace::read_text(&path) {
@@ -548,7 +549,7 @@ impl State {
         // A project file (`agent-lsp.toml`) changed: what every file shows may change.
         if ids
             .iter()
-            .any(|&id| id < self.ws.files.len() && matches!(self.ws.files[id].kind, FileKind::ProjectFile))
+            .any(|&id| id < self.ws.files.len() && self.ws.files[id].kind.is_project_file())
         {
             ids.extend(0..self.ws.files.len());
         }

@@ -33,33 +33,9 @@ impl State {
         let offset = convert::offset(text, index, pos, self.encoding);
         // Inside the brackets of an `agent-lsp: ignore[...]` comment: rule codes.
         let codes = analysis::suppress::complete(suppressions, text, offset);
-        let items = match &kind {
-            _ if codes.is_some() => codes.unwrap_or_default(),
-            FileKind::Claude(_) => analysis::claude::complete::complete(text, offset, &self.claude_known()),
-            FileKind::Skill(_) => analysis::complete_skill(text, offset),
-            FileKind::Command(k) => {
-                let agents = match id.and_then(|id| match &self.ws.files[id].role {
-                    crate::workspace::Role::Command { dir } => Some(dir.clone()),
-                    _ => None,
-                }) {
-                    Some(dir) => self.ws.agents_for_command(k.runtime, &dir),
-                    None => Vec::new(),
-                };
-                let models = match k.runtime {
-                    analysis::Dialect::Claude => self.claude_known().models,
-                    _ => self.known_models(),
-                };
-                analysis::complete_command(k.runtime, text, offset, &agents, &models)
-            }
-            FileKind::Zuno(k) => analysis::zuno::complete::complete(
-                *k == analysis::zuno::FileKind::Config,
-                text,
-                offset,
-                &self.zuno_known(id),
-            ),
-            FileKind::OpenCode(kind) => self.opencode_items(id, kind, text, offset),
-            FileKind::ProjectFile => analysis::project_file::complete(text, offset),
-            FileKind::Manifest(k) => analysis::claude::plugin::complete(*k, text, offset),
+        let items = match codes {
+            Some(codes) => codes,
+            None => analysis::complete(&kind, text, offset, &FileKnown { state: self, id }),
         };
         Some(
             items
@@ -145,18 +121,12 @@ impl State {
         known
     }
 
-    pub(super) fn opencode_items(
-        &self,
-        id: Option<usize>,
-        kind: &OcKind,
-        text: &str,
-        offset: usize,
-    ) -> Vec<analysis::complete::Item> {
-        use analysis::opencode::complete::{self, Known};
+    /// What opencode completion offers: the agents of the file's view and the models known.
+    pub(super) fn opencode_known(&self, id: Option<usize>) -> analysis::opencode::complete::Known {
         let view = id.map(|id| self.ws.view_of_file(id)).unwrap_or_default();
         let env = self.ws.effective_env_for_file(id);
         let agents = analysis::opencode::effective::agents(&self.ws.view_files(&view), &env);
-        let known = Known {
+        analysis::opencode::complete::Known {
             agents: agents
                 .iter()
                 .filter(|a| !a.hidden.value)
@@ -166,8 +136,7 @@ impl State {
                 })
                 .collect(),
             models: self.known_models(),
-        };
-        complete::complete(kind, text, offset, &known)
+        }
     }
 
     /// Model ids: `provider.<p>.models.<m>` of every config, and models already used.
@@ -215,5 +184,40 @@ impl State {
             }
         }
         out
+    }
+}
+
+/// What the workspace knows, for completion in file `id` (`None`: a document outside it).
+struct FileKnown<'a> {
+    state: &'a State,
+    id: Option<usize>,
+}
+
+impl analysis::Known for FileKnown<'_> {
+    fn opencode(&self) -> analysis::opencode::complete::Known {
+        self.state.opencode_known(self.id)
+    }
+
+    fn claude(&self) -> analysis::claude::complete::Known {
+        self.state.claude_known()
+    }
+
+    fn zuno(&self) -> analysis::zuno::complete::Known {
+        self.state.zuno_known(self.id)
+    }
+
+    fn command_agents(&self, runtime: analysis::Dialect) -> Vec<(String, String)> {
+        let dir = self.id.and_then(|id| match &self.state.ws.files[id].role {
+            crate::workspace::Role::Command { dir } => Some(dir.clone()),
+            _ => None,
+        });
+        match dir {
+            Some(dir) => self.state.ws.agents_for_command(runtime, &dir),
+            None => Vec::new(),
+        }
+    }
+
+    fn models(&self) -> Vec<String> {
+        self.state.known_models()
     }
 }

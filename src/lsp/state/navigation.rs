@@ -144,13 +144,7 @@ impl State {
 
     pub(super) fn check_rename(&self, id: usize, name: &str, new_name: Option<&str>) -> Result<(), String> {
         let dialect = self.ws.files[id].kind.dialect();
-        let builtin = match dialect {
-            analysis::Dialect::OpenCode => analysis::opencode::schema::BUILTIN_AGENTS
-                .iter()
-                .any(|b| b.name == name),
-            analysis::Dialect::Claude => analysis::claude::schema::BUILTIN_AGENTS.iter().any(|(b, _)| *b == name),
-            analysis::Dialect::Zuno => analysis::zuno::schema::builtin(name).is_some(),
-        };
+        let builtin = analysis::is_builtin_agent(dialect, name);
         let defined = crate::lsp::navigate::find(&self.ws, dialect, name)
             .iter()
             .any(|o| o.definition);
@@ -160,7 +154,7 @@ impl State {
                 dialect.product()
             ));
         }
-        if dialect == analysis::Dialect::Claude && name.contains(':') {
+        if analysis::is_plugin_agent_name(dialect, name) {
             // `plugin:name`: the definition spells only `name`, so one rename cannot edit both.
             return Err(format!(
                 "\"{name}\" is a Claude Code plugin agent; rename it by editing the `name` in its plugin"
