@@ -6,8 +6,10 @@
 //!   projects, Claude Code's files), with the agents a command of each runtime may name;
 //! - for a start directory, what each dialect's runtime reads there and which agents it builds
 //!   ([`DialectAgents`]), each agent as one generic [`ExplainedAgent`] (its name, its card and
-//!   JSON, the files it rests on); `explain` iterates [`Dialect::ALL`] over it. Rendering stays with each dialect (`opencode::card`, `claude::card`, `zuno::card`);
-//! terminal presentation stays with the CLI.
+//!   JSON, the files it rests on); `explain` iterates [`Dialect::ALL`] over it.
+//!
+//! Rendering stays with each dialect (`opencode::card`, `claude::card`, `zuno::card`); terminal
+//! presentation stays with the CLI.
 
 use std::collections::BTreeMap;
 use std::fs;
