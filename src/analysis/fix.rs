@@ -32,14 +32,14 @@ pub fn safe_fixes<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> 
     taken
 }
 
-/// The most rounds of [`fix_all`]: a round stops as soon as nothing changes, so only a
+/// The most rounds of `analysis::fix_all`: a round stops as soon as nothing changes, so only a
 /// pathological file comes near it. Eight rounds once fell short on a Claude Code agent whose
 /// lines repeated keys over and over, each quoting fix of its lenient reading revealing more
 /// duplicates (found by the `analyze` fuzz target: it needed nine, and a second `fix_all` then
 /// still changed the file).
 pub const FIX_ROUNDS: usize = 32;
 
-/// [`fix_all`] on any analysis function.
+/// `analysis::fix_all` on any analysis function.
 pub fn fix_all_with(text: &str, diagnose: &dyn Fn(&str) -> Vec<Diagnostic>) -> (String, Vec<String>) {
     let mut text = text.to_string();
     let mut applied = Vec::new();

@@ -1,19 +1,17 @@
 //! The pure analysis core: text in, spanned syntax and diagnostics out.
 //!
 //! Nothing in this module touches the file system, spawns work or knows about LSP; the caller
-//! says what a file is ([`FileKind`]) and hands over its text. Layers, from the bottom:
+//! says what a file is ([`FileKind`]) and hands over its text. Three layers (see
+//! `ARCHITECTURE.md`):
 //!
-//! - [`text`]: byte spans and the line/column conversion (UTF-8, UTF-16, scalars).
-//! - [`syntax`]: frontmatter splitting, YAML and JSONC parsers into one spanned tree.
-//! - [`rules`]: the catalog of diagnostic codes with their documentation.
-//! - [`opencode`]: the opencode dialect: its schema as data and the rule functions that check a
-//!   file, then a project (the merged agent registry, `default_agent`).
-//! - [`claude`]: the Claude Code dialect, on the same syntax trees, diagnostics and edits.
-//!
-//! A dialect is a folder of knowledge (schema data) and rule functions. What is shared lives
-//! here: [`FileKind`] (which dialect and role a file has, decided by the caller from its path),
-//! [`FileAnalysis`] (what one file yields) and [`analyze`]/[`fix_all`], which dispatch to the
-//! dialect.
+//! - the shared layers, which know no dialect: [`text`], [`syntax`], [`rules`], [`diagnostic`],
+//!   [`complete`](mod@complete), [`permission`], [`provenance`], [`command`], [`skill`] and the rest;
+//! - the dialects side by side, each a folder of knowledge and rule functions that imports the
+//!   shared layers only: [`opencode`], [`claude`], [`zuno`];
+//! - this file, the registration: [`FileKind`] (which dialect and role a file has), [`Facts`]
+//!   and [`FileAnalysis`] (what one file yields), and the dispatch of each capability on the
+//!   kind ([`analyze`], [`fix_all`], [`complete()`], [`ignore_edit`], commands and skills, built-in
+//!   agents, the rules of a dialect). No other file of the core names every dialect.
 
 pub mod card;
 pub mod claude;
