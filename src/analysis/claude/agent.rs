@@ -6,9 +6,8 @@
 //! its retry; info for a Markdown file it treats as a reference document (no frontmatter, no
 //! `name`).
 
-use super::read::{self, Outcome, Reading};
-use super::schema::{self, FieldType};
-use super::tools::{self, List};
+use super::read::{Outcome, Reading};
+use super::schema::{self};
 use super::{FileKind, MAX_BYTES, Source, first_line};
 use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
 use crate::analysis::rules::Code;
@@ -19,95 +18,18 @@ mod fields;
 mod hooks;
 mod lenient;
 mod lists;
+mod model;
 
-use fields::*;
-use hooks::*;
-use lenient::*;
-use lists::*;
+use fields::field_value;
+use lenient::{lenient, line_of};
+use model::Ctx;
+
+pub use model::{Agent, Setting, Status};
 
 pub use fields::{effort, max_turns};
 pub use hooks::HOOK_EVENTS;
 pub(crate) use hooks::HOOK_TYPES;
 pub(crate) use lenient::{lenient_parse, truncated};
-
-/// Whether Claude Code loads the file as an agent.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Status {
-    #[default]
-    Loaded,
-    /// Not an agent: a reference document (no frontmatter, no `name`).
-    NotAgent(String),
-    /// Skipped with a reason in the debug log.
-    Skipped(String),
-}
-
-/// One setting as the loader keeps it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Setting {
-    pub key: &'static str,
-    /// The value as Claude Code uses it (after its conversions: `manual` is `default`, `med` is
-    /// `medium`, `"20 turns"` is 20).
-    pub value: String,
-    pub span: Span,
-}
-
-/// The agent Claude Code builds from one file.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Agent {
-    /// The agent type it registers (`name`, or the file name for a plugin agent without one).
-    pub name: Option<String>,
-    /// Where the name is written: the `name` value, else the file's first line.
-    pub name_span: Span,
-    pub status: Status,
-    pub description: Option<String>,
-    /// Every other field the loader keeps, in file order.
-    pub settings: Vec<Setting>,
-    /// `tools` (None: every tool of the parent).
-    pub tools: Option<List>,
-    pub disallowed: Option<List>,
-    /// Agent types named in `Agent(...)`/`Task(...)` entries of `tools`.
-    pub agent_refs: Vec<(String, Span)>,
-    /// The entries of `skills` (skills preloaded into the agent), with the spans of those a fix
-    /// may replace exactly.
-    pub skills: Vec<(String, Span, bool)>,
-}
-
-impl Agent {
-    pub fn loaded(&self) -> bool {
-        self.status == Status::Loaded && self.name.is_some()
-    }
-
-    pub fn setting(&self, key: &str) -> Option<&Setting> {
-        self.settings.iter().rev().find(|s| s.key == key)
-    }
-}
-
-struct Ctx<'a> {
-    text: &'a str,
-    kind: &'a FileKind,
-    out: Vec<Diagnostic>,
-}
-
-impl Ctx<'_> {
-    fn push(&mut self, code: Code, severity: Severity, effect: Effect, span: Span, message: String) -> &mut Diagnostic {
-        self.out.push(
-            Diagnostic::new(code, span, message)
-                .with_severity(severity)
-                .with_effect(effect),
-        );
-        self.out.last_mut().expect("just pushed")
-    }
-
-    /// A value dropped or changed: a warning.
-    fn dropped(&mut self, code: Code, span: Span, message: String) -> &mut Diagnostic {
-        self.push(code, Severity::Warning, Effect::ValueIgnored, span, message)
-    }
-
-    /// The file is skipped: an error.
-    fn skipped(&mut self, code: Code, span: Span, message: String) -> &mut Diagnostic {
-        self.push(code, Severity::Error, Effect::FileIgnored, span, message)
-    }
-}
 
 /// Check one file and build its agent.
 pub fn check(kind: &FileKind, text: &str, reading: &Reading) -> (Vec<Diagnostic>, Agent) {

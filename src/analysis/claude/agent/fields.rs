@@ -1,6 +1,14 @@
 //! The value of each recognised field against the schema (enums, `model`, `effort`, `maxTurns`).
 
-use super::*;
+use super::hooks::{hooks, mcp_servers};
+use super::lists::check_list;
+use super::model::{Agent, Ctx, Setting};
+use crate::analysis::claude::schema::{self, FieldType};
+use crate::analysis::claude::tools::{self, List};
+use crate::analysis::diagnostic::{Effect, Severity};
+use crate::analysis::rules::Code;
+use crate::analysis::syntax::{Node, Style, Value};
+use crate::analysis::text::Span;
 
 /// Check one recognised field and keep what the loader keeps.
 pub(super) fn field_value(cx: &mut Ctx, agent: &mut Agent, field: &schema::Field, key_span: Span, v: &Node) {

@@ -1,6 +1,10 @@
 //! `mcpServers` and `hooks` in an agent's frontmatter, and the hook events and types.
 
-use super::*;
+use super::model::{Agent, Ctx, Setting, Status};
+use crate::analysis::diagnostic::Severity;
+use crate::analysis::rules::Code;
+use crate::analysis::syntax::{Node, Value};
+use crate::analysis::text::Span;
 
 pub(super) fn mcp_servers(cx: &mut Ctx, agent: &mut Agent, v: &Node) {
     let Value::Seq(items) = &v.value else {

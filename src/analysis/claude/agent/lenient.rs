@@ -1,6 +1,10 @@
 //! What the loader's retry (the lenient parse) rescues, and the frontmatter cut short by a `---`.
 
-use super::*;
+use super::model::Ctx;
+use crate::analysis::claude::read::{Block, Reading};
+use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
+use crate::analysis::rules::Code;
+use crate::analysis::text::Span;
 
 /// The retry rescued the file: one warning per value it quoted, with the quoting as a fix.
 /// The start of the line that holds `offset`.
@@ -75,7 +79,7 @@ pub(crate) fn lenient_parse(text: &str, reading: &Reading, skip_lines: &[usize])
 }
 
 /// A `---` inside the block that closes it early (agents, commands, skills): what it cuts off.
-pub(crate) fn truncated(block: &super::read::Block, reading: &Reading) -> Diagnostic {
+pub(crate) fn truncated(block: &Block, reading: &Reading) -> Diagnostic {
     let lost: Vec<String> = reading.lost_keys.iter().map(|(k, _)| format!("`{k}`")).collect();
     let tail = if lost.is_empty() {
         String::new()

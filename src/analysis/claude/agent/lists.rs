@@ -1,6 +1,12 @@
 //! The entries of `tools`, `disallowedTools` and `skills`.
 
-use super::*;
+use super::model::{Agent, Ctx};
+use crate::analysis::claude::schema;
+use crate::analysis::claude::tools::{self, List};
+use crate::analysis::diagnostic::{Edit, Effect, Severity};
+use crate::analysis::rules::Code;
+use crate::analysis::syntax::{Node, Value};
+use crate::analysis::text::Span;
 
 /// `tools`, `disallowedTools`, `skills`: each entry.
 pub(super) fn check_list(cx: &mut Ctx, agent: &mut Agent, key: &str, v: &Node, list: &List) {

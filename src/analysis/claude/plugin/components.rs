@@ -1,7 +1,14 @@
 //! Component paths (`agents`, `skills`, `hooks`, ...), inline `hooks`/`mcpServers` objects and
 //! `commands`.
 
-use super::*;
+use super::cx::{Cx, Fate, Scope, list};
+use super::model::{CommandSource, DeclaredPath, Want};
+use crate::analysis::claude::agent;
+use crate::analysis::diagnostic::{Diagnostic, Effect, Severity};
+use crate::analysis::rules::Code;
+use crate::analysis::suggest;
+use crate::analysis::syntax::{Map, Node, Value};
+use crate::analysis::text::Span;
 
 /// What a path field accepts.
 #[derive(Clone, Copy)]
@@ -194,8 +201,8 @@ pub(super) fn inline(cx: &mut Cx, key: &'static str, m: &Map, scope: Scope) {
         "hooks" => {
             for e in m.entries.iter() {
                 let event = e.key.name.as_str();
-                if !super::agent::HOOK_EVENTS.contains(&event) {
-                    let near = suggest::closest(event, super::agent::HOOK_EVENTS.iter().copied());
+                if !agent::HOOK_EVENTS.contains(&event) {
+                    let near = suggest::closest(event, agent::HOOK_EVENTS.iter().copied());
                     cx.warn(
                         Code::UnknownKey,
                         e.key.span,
@@ -263,13 +270,13 @@ pub(super) fn inline(cx: &mut Cx, key: &'static str, m: &Map, scope: Scope) {
                     for h in items.iter() {
                         if let Some(t) = h.as_map().and_then(|m| m.value("type"))
                             && let Some(s) = t.as_str()
-                            && !super::agent::HOOK_TYPES.contains(&s)
+                            && !agent::HOOK_TYPES.contains(&s)
                         {
                             problem(
                                 cx,
                                 Code::InvalidValue,
                                 t.span,
-                                format!("`{s}` is no hook type (one of {})", list(super::agent::HOOK_TYPES)),
+                                format!("`{s}` is no hook type (one of {})", list(agent::HOOK_TYPES)),
                             );
                         }
                     }

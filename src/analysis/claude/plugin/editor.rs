@@ -1,6 +1,10 @@
 //! Editor support: completion and hover in the manifests.
 
-use super::*;
+use super::model::Manifest;
+use super::table::{ENTRY_FIELDS, Field, MARKETPLACE_FIELDS, PLUGIN_FIELDS, SOURCE_KINDS, USER_CONFIG_TYPES};
+use crate::analysis::complete::{Item, ItemKind, item, json_context};
+use crate::analysis::syntax::{Parsed, Value, path_at};
+use crate::analysis::text::Span;
 
 /// The field table of the object at `path` (keys from the root), if it is a known one.
 fn table_at(kind: Manifest, path: &[String]) -> Option<&'static [Field]> {

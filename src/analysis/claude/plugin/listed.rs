@@ -1,6 +1,7 @@
 //! Commands and skills as a plugin lists them.
 
-use super::*;
+use crate::analysis::claude::read;
+use crate::analysis::syntax::{Node, Value};
 
 /// A command or skill as Claude Code lists it (`/plugin:name`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,11 +17,9 @@ pub struct Listed {
 /// (headings unmarked, HTML-escaped, at most 100 characters), else `Plugin command` or `Plugin
 /// skill`.
 pub fn listed(path_name: &str, skill: bool, text: &str) -> Listed {
-    let reading = super::read::read(text);
+    let reading = read::read(text);
     let map = match reading.outcome {
-        super::read::Outcome::FirstPass | super::read::Outcome::Retry => {
-            reading.parsed.root.as_ref().and_then(Node::as_map)
-        }
+        read::Outcome::FirstPass | read::Outcome::Retry => reading.parsed.root.as_ref().and_then(Node::as_map),
         _ => None,
     };
     let get = |k: &str| {
@@ -49,7 +48,7 @@ pub fn listed(path_name: &str, skill: bool, text: &str) -> Listed {
         .filter(|d| !d.is_empty())
         .unwrap_or_else(|| {
             let body = match &reading.block {
-                Some(b) if reading.outcome != super::read::Outcome::NoFrontmatter => b.body.text(text),
+                Some(b) if reading.outcome != read::Outcome::NoFrontmatter => b.body.text(text),
                 _ => text.strip_prefix('\u{feff}').unwrap_or(text),
             };
             first_line(body).unwrap_or_else(|| if skill { "Plugin skill" } else { "Plugin command" }.into())

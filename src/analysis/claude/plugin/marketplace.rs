@@ -1,96 +1,14 @@
 //! `marketplace.json`: the top level, each plugin entry, its `source`, duplicate names.
 
-use super::*;
-
-/// A marketplace entry's `source`.
-pub(super) fn source(cx: &mut Cx, v: &Node) {
-    let scope = Scope::Entry;
-    match &v.value {
-        Value::Str(s) => {
-            if !s.starts_with("./") && cx.plugin_root.is_none() {
-                cx.error(
-                    Code::InvalidValue,
-                    v.span,
-                    format!("the source `{s}` must start with `./` (relative to the marketplace root)"),
-                    scope,
-                    Fate::Refused,
-                );
-            } else if s.split(['/', '\\']).any(|seg| seg == "..") {
-                cx.error(
-                    Code::InvalidValue,
-                    v.span,
-                    format!(
-                        "the source `{s}` contains `..`: sources are relative to the marketplace root (the folder holding `.claude-plugin/`), not to `marketplace.json`"
-                    ),
-                    scope,
-                    Fate::Refused,
-                );
-            }
-        }
-        Value::Map(m) => {
-            let kind = m.value("source");
-            match kind.and_then(Node::as_str) {
-                Some(k) if SOURCE_KINDS.iter().any(|(n, _)| *n == k) => {
-                    let (_, needs) = SOURCE_KINDS.iter().find(|(n, _)| *n == k).expect("found");
-                    for need in *needs {
-                        if !m.value(need).is_some_and(|n| matches!(n.value, Value::Str(_))) {
-                            cx.error(
-                                Code::MissingField,
-                                brace(v),
-                                format!("a `{k}` source needs a string `{need}`"),
-                                scope,
-                                Fate::Refused,
-                            );
-                        }
-                    }
-                    if let Some(sha) = m.value("sha")
-                        && !sha.as_str().is_some_and(|s| {
-                            s.len() == 40 && s.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
-                        })
-                    {
-                        cx.error(
-                            Code::InvalidValue,
-                            sha.span,
-                            "`sha` must be a full 40-character lowercase git commit SHA".into(),
-                            scope,
-                            Fate::Refused,
-                        );
-                    }
-                }
-                Some(k) => {
-                    let kinds: Vec<&str> = SOURCE_KINDS.iter().map(|(n, _)| *n).collect();
-                    let near = suggest::closest(k, kinds.iter().copied());
-                    cx.error(
-                        Code::InvalidValue,
-                        kind.map_or(v.span, |n| n.span),
-                        format!(
-                            "`{k}` is no source type (one of {}).{}",
-                            list(&kinds),
-                            suggest::did_you_mean(near)
-                        ),
-                        scope,
-                        Fate::Refused,
-                    );
-                }
-                None => cx.error(
-                    Code::MissingField,
-                    kind.map_or(brace(v), |n| n.span),
-                    "a source object needs `source`: `github`, `url`, `git-subdir` or `npm`".into(),
-                    scope,
-                    Fate::Refused,
-                ),
-            }
-        }
-        Value::Unknown => {}
-        _ => cx.error(
-            Code::InvalidType,
-            v.span,
-            format!("`source` must be a `./` path or a source object, not {}", v.type_name()),
-            scope,
-            Fate::Refused,
-        ),
-    }
-}
+use super::check::{fields, is_id, person, plugin_name, unknown, value};
+use super::components::strip_dot;
+use super::cx::{Cx, Fate, Scope, brace};
+use super::table::{ENTRY_FIELDS, MARKETPLACE_FIELDS, Shape};
+use crate::analysis::diagnostic::{Diagnostic, Effect, Location, Severity};
+use crate::analysis::rules::Code;
+use crate::analysis::suggest;
+use crate::analysis::syntax::{Map, Node, Value};
+use crate::analysis::text::Span;
 
 pub(super) fn marketplace(cx: &mut Cx, root: &Node, map: &Map) {
     let scope = Scope::Marketplace;
