@@ -8,6 +8,8 @@ pub enum Dialect {
     OpenCode,
     Claude,
     Zuno,
+    #[cfg(test)]
+    Example,
 }
 
 impl Dialect {
@@ -18,6 +20,8 @@ impl Dialect {
             Dialect::OpenCode => "opencode",
             Dialect::Claude => "claude",
             Dialect::Zuno => "zuno",
+            #[cfg(test)]
+            Dialect::Example => "example",
         }
     }
 
@@ -27,6 +31,8 @@ impl Dialect {
             Dialect::OpenCode => "opencode",
             Dialect::Claude => "Claude Code",
             Dialect::Zuno => "Zuno",
+            #[cfg(test)]
+            Dialect::Example => "Example",
         }
     }
 
@@ -35,6 +41,8 @@ impl Dialect {
             "opencode" => Some(Dialect::OpenCode),
             "claude" | "claude-code" | "claudecode" => Some(Dialect::Claude),
             "zuno" => Some(Dialect::Zuno),
+            #[cfg(test)]
+            "example" => Some(Dialect::Example),
             _ => None,
         }
     }

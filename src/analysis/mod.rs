@@ -21,6 +21,8 @@ pub mod complete;
 pub mod diagnostic;
 pub mod dialect;
 pub mod edit;
+#[cfg(test)]
+pub mod example;
 pub mod fix;
 pub mod hash;
 pub mod opencode;
@@ -53,6 +55,8 @@ pub enum FileKind {
     OpenCode(opencode::FileKind),
     Claude(claude::FileKind),
     Zuno(zuno::FileKind),
+    #[cfg(test)]
+    Example(example::FileKind),
     /// A `SKILL.md`, read by several runtimes.
     Skill(skill::SkillKind),
     /// A Markdown command (`/name`).
@@ -69,6 +73,8 @@ impl FileKind {
             FileKind::OpenCode(_) => Dialect::OpenCode,
             FileKind::Claude(_) => Dialect::Claude,
             FileKind::Zuno(_) => Dialect::Zuno,
+            #[cfg(test)]
+            FileKind::Example(_) => Dialect::Example,
             FileKind::Skill(k) => k.family,
             FileKind::Command(k) => k.runtime,
             // Not a runtime's file; it is checked whatever the dialects (see `project_file`).
@@ -179,6 +185,8 @@ pub fn rules_of(dialect: Dialect) -> &'static [Code] {
         Dialect::OpenCode => opencode::schema::RULES,
         Dialect::Claude => claude::schema::RULES,
         Dialect::Zuno => zuno::schema::RULES,
+        #[cfg(test)]
+        Dialect::Example => example::RULES,
     }
 }
 
@@ -271,6 +279,8 @@ pub enum Facts {
     Claude(Box<ClaudeFile>),
     /// Zuno files: the agents declared and the names referred to.
     Zuno(Box<zuno::ZunoFile>),
+    #[cfg(test)]
+    Example(Box<example::Facts>),
     /// `SKILL.md` files: the skill declared.
     Skill(Box<skill::SkillDecl>),
     /// Command files: the command declared.
@@ -471,6 +481,17 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
                 ..FileAnalysis::default()
             }
         }
+        #[cfg(test)]
+        FileKind::Example(k) => {
+            let (diagnostics, parsed, facts) = example::analyze(k, text);
+            let facts = Facts::Example(Box::new(facts));
+            FileAnalysis {
+                parsed,
+                diagnostics,
+                facts,
+                ..FileAnalysis::default()
+            }
+        }
     }
 }
 
@@ -481,6 +502,8 @@ pub fn analyze_command(kind: &command::CommandKind, text: &str) -> (Vec<Diagnost
         Dialect::Claude => return claude::command::analyze(kind, text),
         Dialect::OpenCode => opencode::command::TEMPLATE,
         Dialect::Zuno => zuno::command::TEMPLATE,
+        #[cfg(test)]
+        Dialect::Example => return Default::default(),
     };
     let rules = command::Template {
         other_keys: Some((Dialect::Claude.product(), claude::command::KEYS)),
@@ -495,6 +518,8 @@ pub fn command_keys(runtime: Dialect) -> &'static [(&'static str, &'static str)]
         Dialect::Claude => claude::command::KEYS,
         Dialect::OpenCode => opencode::command::KEYS,
         Dialect::Zuno => zuno::command::KEYS,
+        #[cfg(test)]
+        Dialect::Example => &[],
     }
 }
 
@@ -509,6 +534,8 @@ pub fn command_card(
     match kind.runtime {
         Dialect::Claude => claude::command::card(kind, decl, text),
         Dialect::OpenCode | Dialect::Zuno => command::card(kind, decl, agent_mode),
+        #[cfg(test)]
+        Dialect::Example => String::new(),
     }
 }
 
@@ -534,6 +561,8 @@ pub fn complete_command(
             };
             command::complete(text, offset, command_keys(runtime), agents, &values)
         }
+        #[cfg(test)]
+        Dialect::Example => Vec::new(),
     }
 }
 
@@ -549,6 +578,8 @@ pub fn analyze_skill(kind: &skill::SkillKind, text: &str) -> (Vec<Diagnostic>, P
         match runtime {
             Dialect::Claude => claude::skill::check(kind, text, &mut decl, &mut out),
             Dialect::OpenCode | Dialect::Zuno => {}
+            #[cfg(test)]
+            Dialect::Example => {}
         }
     }
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
@@ -621,6 +652,8 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
             let models = match k.runtime {
                 Dialect::Claude => known.claude().models,
                 Dialect::OpenCode | Dialect::Zuno => known.models(),
+                #[cfg(test)]
+                Dialect::Example => Vec::new(),
             };
             complete_command(k.runtime, text, offset, &agents, &models)
         }
@@ -628,6 +661,8 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
         FileKind::OpenCode(k) => opencode::complete::complete(k, text, offset, &known.opencode()),
         FileKind::ProjectFile => project_file::complete(text, offset),
         FileKind::Manifest(k) => claude::plugin::complete(*k, text, offset),
+        #[cfg(test)]
+        FileKind::Example(_) => Vec::new(),
     }
 }
 
@@ -637,6 +672,8 @@ pub fn builtin_agents(dialect: Dialect) -> Vec<&'static str> {
         Dialect::OpenCode => opencode::schema::BUILTIN_AGENTS.iter().map(|b| b.name).collect(),
         Dialect::Claude => claude::schema::BUILTIN_AGENTS.iter().map(|(n, _)| *n).collect(),
         Dialect::Zuno => zuno::schema::BUILTIN_AGENTS.iter().map(|b| b.name).collect(),
+        #[cfg(test)]
+        Dialect::Example => Vec::new(),
     }
 }
 
@@ -646,6 +683,8 @@ pub fn is_builtin_agent(dialect: Dialect, name: &str) -> bool {
         Dialect::OpenCode => opencode::schema::BUILTIN_AGENTS.iter().any(|b| b.name == name),
         Dialect::Claude => claude::schema::BUILTIN_AGENTS.iter().any(|(b, _)| *b == name),
         Dialect::Zuno => zuno::schema::builtin(name).is_some(),
+        #[cfg(test)]
+        Dialect::Example => false,
     }
 }
 

@@ -85,6 +85,8 @@ impl Workspace {
                 | Role::ProjectFile { .. }
                 | Role::Manifest { .. }
                 | Role::NotRead => {}
+                #[cfg(test)]
+                Role::Example { .. } => {}
             }
         }
         projects.sort();
@@ -273,6 +275,8 @@ impl Workspace {
             | Role::ProjectFile { .. }
             | Role::Manifest { .. }
             | Role::NotRead => None,
+            #[cfg(test)]
+            Role::Example { .. } => None,
         }
     }
 
@@ -452,6 +456,8 @@ impl Workspace {
                     .map(|a| (a.name.clone(), a.mode().to_string()))
                     .collect()
             }
+            #[cfg(test)]
+            Dialect::Example => Vec::new(),
         }
     }
 }
@@ -548,6 +554,8 @@ impl<'ws> DialectAgents<'ws> {
                 };
                 (view, Agents::Zuno(agents))
             }
+            #[cfg(test)]
+            Dialect::Example => (Vec::new(), Agents::Zuno(BTreeMap::new())),
         };
         DialectAgents { dialect, files, agents }
     }
@@ -558,6 +566,8 @@ impl<'ws> DialectAgents<'ws> {
         match self.dialect {
             Dialect::OpenCode | Dialect::Zuno => true,
             Dialect::Claude => false,
+            #[cfg(test)]
+            Dialect::Example => false,
         }
     }
 

@@ -496,6 +496,19 @@ pub fn zuno_kind(path: &Path, global: Option<&Path>) -> Option<(zuno::FileKind, 
     None
 }
 
+/// What a file is to the test-only Example dialect: `.example/agents/<name>.md`, with the
+/// project holding `.example/`.
+#[cfg(test)]
+pub fn example_kind(path: &Path) -> Option<(crate::analysis::FileKind, PathBuf)> {
+    let name = path.file_name()?.to_string_lossy().strip_suffix(".md")?.to_string();
+    let agents = path.parent().filter(|p| p.file_name().is_some_and(|n| n == "agents"))?;
+    let dot = agents
+        .parent()
+        .filter(|p| p.file_name().is_some_and(|n| n == ".example"))?;
+    let kind = crate::analysis::example::FileKind::Agent { name };
+    Some((crate::analysis::FileKind::Example(kind), dot.parent()?.to_path_buf()))
+}
+
 /// What a `SKILL.md` is, from its path (opencode §12.1, Claude Code §5.1, Zuno §4.1), with the
 /// project it belongs to: which runtimes load it there, or, inside `.opencode/`, `.claude/` or
 /// `.zuno/` but outside their skill folders, where it should go. `None` for a `SKILL.md` outside

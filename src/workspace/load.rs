@@ -142,6 +142,10 @@ impl Workspace {
         if let Some((kind, dir, layer)) = discover::zuno_kind(path, self.options.zuno_global.as_deref()) {
             return Some((kind.into(), Role::Zuno { dir, layer }));
         }
+        #[cfg(test)]
+        if let Some((kind, dir)) = discover::example_kind(path) {
+            return Some((kind, Role::Example { dir }));
+        }
         if let Some((kind, dir)) = discover::skill_kind(path) {
             return Some((FileKind::from(kind), Role::Skill { dir }));
         }

@@ -93,6 +93,9 @@ pub enum Role {
     /// A Claude Code plugin manifest (`.claude-plugin/plugin.json` or `marketplace.json`);
     /// `dir` is the plugin's (or marketplace's) root.
     Manifest { dir: PathBuf },
+    /// An agent of the test-only Example dialect; `dir` holds its `.example/`.
+    #[cfg(test)]
+    Example { dir: PathBuf },
 }
 
 /// One file read from disk (or given by an editor) and analysed.

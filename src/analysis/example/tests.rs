@@ -1,0 +1,92 @@
+//! The Example dialect alone, and as the workspace discovers and analyses it.
+
+use super::*;
+use crate::analysis::syntax::frontmatter;
+
+const REV: &str = "---\nmodle: x\n---\nReview the change.\n";
+
+/// (code, the text under the span, the suggested replacement).
+fn found(diags: &[Diagnostic], text: &str) -> Vec<(Code, String, Option<String>)> {
+    diags
+        .iter()
+        .map(|d| {
+            (
+                d.code,
+                d.span.text(text).to_string(),
+                d.suggestion().map(|e| e.text.clone()),
+            )
+        })
+        .collect()
+}
+
+fn expected() -> Vec<(Code, String, Option<String>)> {
+    vec![
+        (Code::MissingField, "---".into(), None),
+        (Code::UnknownKey, "modle".into(), Some("model".into())),
+    ]
+}
+
+#[test]
+fn analyze_reports_unknown_key_and_missing_field() {
+    let kind = crate::analysis::FileKind::Example(FileKind::Agent { name: "rev".into() });
+    assert_eq!(kind.dialect(), crate::analysis::Dialect::Example);
+    let a = crate::analysis::analyze(&kind, REV);
+    assert_eq!(found(&a.diagnostics, REV), expected());
+    let unknown = a.diagnostics.iter().find(|d| d.code == Code::UnknownKey).unwrap();
+    assert_eq!(unknown.severity, crate::analysis::Severity::Warning);
+    assert!(unknown.message.contains("Did you mean `model`?"), "{}", unknown.message);
+    let yaml = frontmatter::split(REV).frontmatter.unwrap().yaml;
+    assert_eq!(unknown.span.start, yaml.start, "on the key itself, in file offsets");
+    let crate::analysis::Facts::Example(facts) = &a.facts else {
+        panic!("not Example's facts: {:?}", a.facts)
+    };
+    assert_eq!(
+        **facts,
+        Facts {
+            name: "rev".into(),
+            description: None
+        }
+    );
+
+    let good = "---\ndescription: Reviews code\nmodel: m\n---\n";
+    let a = crate::analysis::analyze(&kind, good);
+    assert_eq!(found(&a.diagnostics, good), []);
+    let crate::analysis::Facts::Example(facts) = &a.facts else {
+        panic!()
+    };
+    assert_eq!(facts.description.as_deref(), Some("Reviews code"));
+    let bad_type = "---\ndescription: [a]\n---\n";
+    let a = crate::analysis::analyze(&kind, bad_type);
+    assert_eq!(
+        found(&a.diagnostics, bad_type),
+        [(Code::InvalidType, "[a]".into(), None)]
+    );
+}
+
+#[test]
+fn the_workspace_discovers_and_analyses_example_agents() {
+    use crate::workspace::{Options, Role, Workspace};
+    let t = tempfile::tempdir().unwrap();
+    let dir = std::fs::canonicalize(t.path()).unwrap();
+    let path = dir.join(".example/agents/rev.md");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, REV).unwrap();
+    let ws = Workspace::load(std::slice::from_ref(&dir), &Options::isolated()).unwrap();
+    let id = ws.id(&path).expect("the workspace found .example/agents/rev.md");
+    let f = &ws.files[id];
+    assert_eq!(
+        f.kind,
+        crate::analysis::FileKind::Example(FileKind::Agent { name: "rev".into() })
+    );
+    assert_eq!(f.role, Role::Example { dir: dir.clone() });
+    assert!(f.in_scope);
+    let reported: Vec<Diagnostic> = ws
+        .diagnostics()
+        .into_iter()
+        .map(|(i, d)| {
+            assert_eq!(i, id, "only the Example file has problems");
+            d
+        })
+        .collect();
+    assert_eq!(found(&reported, REV), expected());
+}
