@@ -161,7 +161,7 @@ impl FileKind {
 
 impl Code {
     /// The dialects whose files this rule checks, in [`Dialect::ALL`] order: each dialect lists
-    /// its rules in its schema.
+    /// its own rules in its schema, beyond [`rules::EVERY_DIALECT`].
     pub fn dialects(self) -> &'static [Dialect] {
         static BY_CODE: std::sync::OnceLock<Vec<Vec<Dialect>>> = std::sync::OnceLock::new();
         let table = BY_CODE.get_or_init(|| {
@@ -170,7 +170,7 @@ impl Code {
                 .map(|r| {
                     Dialect::ALL
                         .into_iter()
-                        .filter(|d| rules_of(*d).contains(&r.code))
+                        .filter(|d| rules::EVERY_DIALECT.contains(&r.code) || rules_of(*d).contains(&r.code))
                         .collect()
                 })
                 .collect()
@@ -179,7 +179,7 @@ impl Code {
     }
 }
 
-/// The rules a dialect's files are checked by.
+/// The rules a dialect's files are checked by beyond [`rules::EVERY_DIALECT`].
 pub fn rules_of(dialect: Dialect) -> &'static [Code] {
     match dialect {
         Dialect::OpenCode => opencode::schema::RULES,
@@ -203,6 +203,11 @@ mod rule_scope_tests {
             let rules = rules_of(d);
             for (i, c) in rules.iter().enumerate() {
                 assert!(!rules[..i].contains(c), "{} listed twice by {}", c.as_str(), d.as_str());
+                assert!(
+                    !rules::EVERY_DIALECT.contains(c),
+                    "{} is every dialect's already",
+                    c.as_str()
+                );
             }
         }
         assert_eq!(Code::PlaceholderInCode.dialects(), [Dialect::Claude]);

@@ -342,6 +342,32 @@ rename or a file left out of the commit. URLs, anchors and absolute paths are no
         "See [the guide](references/guide.md).\n";
 }
 
+/// The rules the shared layers apply to the files of every dialect (syntax, keys and values,
+/// names, skills, commands, suppressions, links); each dialect adds its own in its
+/// `schema::RULES`.
+pub const EVERY_DIALECT: &[Code] = &[
+    Code::SyntaxError,
+    Code::DuplicateKey,
+    Code::UnknownKey,
+    Code::InvalidType,
+    Code::InvalidValue,
+    Code::InvalidColor,
+    Code::DeprecatedField,
+    Code::InvalidModel,
+    Code::DuplicateAgent,
+    Code::ShadowedRule,
+    Code::UnknownAgent,
+    Code::MissingTemplate,
+    Code::InvalidName,
+    Code::MissingField,
+    Code::MisplacedSkill,
+    Code::NameMismatch,
+    Code::DuplicateSkill,
+    Code::UnusedSuppression,
+    Code::UncheckedFile,
+    Code::BrokenLink,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

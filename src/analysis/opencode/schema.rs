@@ -376,28 +376,10 @@ pub static BUILTIN_AGENTS: &[BuiltinAgent] = &[
 /// Fields of a `command.<name>` entry (§11.1).
 pub const COMMAND_FIELDS: &[&str] = &["template", "description", "agent", "model", "variant", "subtask"];
 
-/// The rules that check opencode files (the README and `agent-lsp rules` list them by dialect).
+/// The rules that check opencode files beyond those every dialect has
+/// ([`crate::analysis::rules::EVERY_DIALECT`]); the README and `agent-lsp rules` list them by
+/// dialect.
 pub const RULES: &[crate::analysis::rules::Code] = &[
-    crate::analysis::rules::Code::SyntaxError,
-    crate::analysis::rules::Code::DuplicateKey,
-    crate::analysis::rules::Code::UnknownKey,
-    crate::analysis::rules::Code::InvalidType,
-    crate::analysis::rules::Code::InvalidValue,
-    crate::analysis::rules::Code::InvalidColor,
-    crate::analysis::rules::Code::DeprecatedField,
-    crate::analysis::rules::Code::InvalidModel,
-    crate::analysis::rules::Code::DuplicateAgent,
-    crate::analysis::rules::Code::ShadowedRule,
-    crate::analysis::rules::Code::UnknownAgent,
-    crate::analysis::rules::Code::MissingTemplate,
-    crate::analysis::rules::Code::InvalidName,
-    crate::analysis::rules::Code::MissingField,
-    crate::analysis::rules::Code::MisplacedSkill,
-    crate::analysis::rules::Code::NameMismatch,
-    crate::analysis::rules::Code::DuplicateSkill,
-    crate::analysis::rules::Code::UnusedSuppression,
-    crate::analysis::rules::Code::UncheckedFile,
-    crate::analysis::rules::Code::BrokenLink,
     crate::analysis::rules::Code::NoFrontmatter,
     crate::analysis::rules::Code::InvalidDefaultAgent,
     crate::analysis::rules::Code::UnknownPermission,
