@@ -1158,6 +1158,59 @@ fn serve_with_the_stdio_flag_speaks_lsp() {
     s.finish();
 }
 
+const AGENT_WITH_MISTAKES: &str = "---\ndescription: Reviews code\nmode: subagent\ntemprature: 0.2\nmaxSteps: 5\npermission:\n  bash:\n    \"git *\": allow\n    \"*\": ask\n  edit: deny\ncolor: \"#12345\"\n---\nReview.\n";
+
+/// One line per diagnostic: its summary and its message.
+fn with_messages(publish: &Value) -> String {
+    let summaries = summary(publish);
+    let mut out = String::new();
+    for (i, line) in summaries.iter().enumerate() {
+        out += &format!("{line}: {}\n", diag_at(publish, i)["message"].as_str().unwrap_or("?"));
+    }
+    out
+}
+
+/// `serve --for-agents` (what `setup opencode` and the Claude Code plugin start): every finding
+/// that changes what the runtime does is an error, since agent clients show the model only
+/// errors, and a fix is told in the message; a finding that works as written keeps its severity.
+#[test]
+fn for_agents_publishes_runtime_changing_findings_as_errors_with_their_fix() {
+    let ws = workspace(&[(".opencode/agents/rev.md", AGENT_WITH_MISTAKES)]);
+    let root = root_of(&ws);
+    let uri = uri_of(&root.join(".opencode/agents/rev.md"));
+    let mut editor = Server::start(&root, Setup::default());
+    let in_editor = editor.expect_publish(&uri);
+    editor.finish();
+    // As opencode starts it: no `workspace/configuration`, the file opened at version 0.
+    let mut agent = Server::spawn_with_args(&root, &["serve", "--for-agents"]);
+    agent.initialize(&Setup {
+        configuration: false,
+        ..Setup::default()
+    });
+    agent.notify("initialized", json!({}));
+    let for_agent = agent.expect_publish(&uri);
+    agent.open(&uri, "markdown", 0, AGENT_WITH_MISTAKES);
+    assert_eq!(with_messages(&agent.expect_version(&uri, 0)), with_messages(&for_agent));
+    agent.finish();
+    expect![[r##"
+        3:0-3:10 W unknown-key: `temprature` is not an agent field; opencode passes it to the model provider as `options.temprature`. Did you mean `temperature`?
+        4:0-4:8 W deprecated-field: `maxSteps` is deprecated; opencode still reads it as `steps`. Rename it to `steps`
+        7:4-7:11 W shadowed-rule: this rule never applies: the later rule "*": ask matches everything it matches, and opencode uses the last matching rule. Put the broader rule first
+        10:7-10:15 E invalid-color: invalid color "#12345": opencode accepts `#` and six hex digits, or a theme color (primary, secondary, accent, success, warning, error, info); opencode refuses to load the configuration.
+    "##]]
+    .assert_eq(&with_messages(&in_editor));
+    expect![[r##"
+        3:0-3:10 E unknown-key: `temprature` is not an agent field; opencode passes it to the model provider as `options.temprature`. Did you mean `temperature`?
+        Fix: Replace with `temperature`.
+        4:0-4:8 W deprecated-field: `maxSteps` is deprecated; opencode still reads it as `steps`. Rename it to `steps`
+        Fix: Rename `maxSteps` to `steps`.
+        7:4-7:11 E shadowed-rule: this rule never applies: the later rule "*": ask matches everything it matches, and opencode uses the last matching rule. Put the broader rule first
+        Fix: Move the catch-all "*": ask to the front.
+        10:7-10:15 E invalid-color: invalid color "#12345": opencode accepts `#` and six hex digits, or a theme color (primary, secondary, accent, success, warning, error, info); opencode refuses to load the configuration.
+    "##]]
+    .assert_eq(&with_messages(&for_agent));
+}
+
 #[test]
 fn shutdown_then_exit_is_status_0() {
     let ws = workspace(&[]);

@@ -41,6 +41,11 @@ enum Command {
         /// Accepted for editors that pass it; stdio is the only transport.
         #[arg(long)]
         stdio: bool,
+        /// The client is a coding agent (opencode, Claude Code), which shows the model only
+        /// errors: publish every finding that changes what the runtime does as an error, with
+        /// its fix in the message. Same as the setting `agentLsp.forAgents`.
+        #[arg(long)]
+        for_agents: bool,
     },
     /// List the rules, or explain one in full.
     Rules {
@@ -157,7 +162,10 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Check(args) => check(args),
-        Command::Serve { .. } => crate::lsp::run(),
+        Command::Serve { for_agents, .. } => crate::lsp::run(crate::lsp::settings::Settings {
+            for_agents,
+            ..Default::default()
+        }),
         Command::Explain(a) => {
             if let Err(code) = global_dir_exists(a.global_dir.as_deref()) {
                 return code;

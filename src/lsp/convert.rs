@@ -90,7 +90,7 @@ pub fn diagnostic(
     settings: &Settings,
     enc: Encoding,
 ) -> Option<lsp::Diagnostic> {
-    let severity = settings.severity_of(d.code, d.severity)?;
+    let severity = settings.severity_for(d)?;
     let severity = match severity {
         analysis::Severity::Error => lsp::DiagnosticSeverity::ERROR,
         analysis::Severity::Warning => lsp::DiagnosticSeverity::WARNING,
@@ -142,7 +142,7 @@ pub fn diagnostic(
         code: Some(NumberOrString::String(d.code.as_str().to_string())),
         code_description: None,
         source: Some("agent-lsp".to_string()),
-        message: d.message.clone(),
+        message: settings.message_for(d),
         related_information: (!related.is_empty()).then_some(related),
         tags: (!tags.is_empty()).then_some(tags),
         data,

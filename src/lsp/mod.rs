@@ -28,7 +28,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use tower_lsp_server::{LspService, Server};
 /// Serve LSP on stdin/stdout until `exit` (status 0 after `shutdown`, 1 otherwise, as the
 /// protocol asks) or until stdin closes.
-pub fn run() -> i32 {
+/// `defaults` are the settings the client's own start from (`serve --for-agents`).
+pub fn run(defaults: settings::Settings) -> i32 {
     init_logging();
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
@@ -43,8 +44,9 @@ pub fn run() -> i32 {
         // Our own messages to stdout, serialized: the guard's replies and the diagnostics.
         let (own_tx, own_rx) = tokio::sync::mpsc::unbounded_channel();
         let publish_tx = own_tx.clone();
-        let mut builder =
-            LspService::build(move |client| server::Backend::new(client, flag.clone(), publish_tx.clone()));
+        let mut builder = LspService::build(move |client| {
+            server::Backend::new(client, flag.clone(), publish_tx.clone(), defaults.clone())
+        });
         if std::env::var_os("AGENT_LSP_TEST_HOOKS").is_some_and(|v| v == "1") {
             builder = builder.custom_method("agentLsp/debugPanic", server::Backend::debug_panic);
         }

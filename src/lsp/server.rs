@@ -37,6 +37,8 @@ pub struct Inner {
     /// Serialized messages to the client, written between tower-lsp's frames, in order.
     out: mpsc::UnboundedSender<Vec<u8>>,
     caps: Mutex<ClientFlags>,
+    /// The settings before the client's: from the command line (`serve --for-agents`).
+    defaults: Settings,
 }
 
 impl std::ops::Deref for Backend {
@@ -59,13 +61,19 @@ impl Backend {
     /// straight from their types. (tower-lsp's client would build a `serde_json::Value` of each
     /// publish and serialize that again: with a thousand diagnostics in a file, most of a
     /// keystroke's time.)
-    pub fn new(client: Client, shutdown_received: Arc<AtomicBool>, out: mpsc::UnboundedSender<Vec<u8>>) -> Backend {
+    pub fn new(
+        client: Client,
+        shutdown_received: Arc<AtomicBool>,
+        out: mpsc::UnboundedSender<Vec<u8>>,
+        defaults: Settings,
+    ) -> Backend {
         Backend {
             inner: Arc::new(Inner {
                 client,
                 state: Mutex::new(None),
                 out,
                 caps: Mutex::new(ClientFlags::default()),
+                defaults,
             }),
             shutdown_received,
         }
@@ -346,7 +354,7 @@ impl LanguageServer for Backend {
                 .as_ref()
                 .and_then(|g| g.position_encodings.as_deref()),
         );
-        let mut settings = Settings::default();
+        let mut settings = self.defaults.clone();
         if let Some(opts) = &params.initialization_options {
             for p in settings.merge(opts) {
                 warn!("{p}");

@@ -5,15 +5,20 @@
 //! ```json
 //! { "severity": { "broad-pattern": "off", "unknown-key": "error" },
 //!   "globalConfig": true,          // or false, or "/path/to/opencode/config/dir"
-//!   "logLevel": "info" }
+//!   "logLevel": "info",
+//!   "forAgents": false }           // true: `serve --for-agents`
 //! ```
+//!
+//! `forAgents` is for clients that are coding agents (opencode, Claude Code): they hand the
+//! model only errors, so every finding that changes what the runtime does is published as an
+//! error, with its fix in the message (a model sees no code actions).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::analysis::{Code, Severity};
+use crate::analysis::{Code, Diagnostic, Effect, Severity};
 
 pub use crate::analysis::rules::Level;
 
@@ -30,6 +35,8 @@ pub struct Settings {
     pub severity: HashMap<Code, Level>,
     pub global: GlobalConfig,
     pub log_level: Option<String>,
+    /// The client is a coding agent: see the module documentation.
+    pub for_agents: bool,
 }
 
 impl Default for Settings {
@@ -38,6 +45,7 @@ impl Default for Settings {
             severity: HashMap::new(),
             global: GlobalConfig::Default,
             log_level: None,
+            for_agents: false,
         }
     }
 }
@@ -99,6 +107,12 @@ impl Settings {
         if let Some(l) = obj.get("logLevel") {
             self.log_level = l.as_str().map(str::to_string);
         }
+        match obj.get("forAgents") {
+            None => {}
+            Some(Value::Bool(b)) => self.for_agents = *b,
+            Some(Value::Null) => self.for_agents = false,
+            Some(_) => problems.push("agentLsp.forAgents must be true or false".into()),
+        }
         problems
     }
 
@@ -108,6 +122,39 @@ impl Settings {
             Some(Level::Off) => None,
             Some(Level::On(s)) => Some(*s),
             None => Some(default),
+        }
+    }
+
+    /// The severity to publish `d` with, or `None` when its code is turned off. For an agent
+    /// client, a finding that changes what the runtime does is an error unless the settings
+    /// name its code.
+    pub fn severity_for(&self, d: &Diagnostic) -> Option<Severity> {
+        match self.severity.get(&d.code) {
+            Some(Level::Off) => None,
+            Some(Level::On(s)) => Some(*s),
+            None if self.for_agents && d.effect != Effect::Works => Some(Severity::Error),
+            None => Some(d.severity),
+        }
+    }
+
+    /// The message to publish `d` with: for an agent client, the fix is told in words, as a
+    /// model sees no code actions.
+    pub fn message_for(&self, d: &Diagnostic) -> String {
+        match &d.fix {
+            Some(fix) if self.for_agents => {
+                let edit = match fix.edits.as_slice() {
+                    [e] if !e.text.is_empty()
+                        && !e.text.contains('\n')
+                        && !fix.title.contains(e.text.trim())
+                        && e.text.len() <= 200 =>
+                    {
+                        format!(" (writes `{}`)", e.text.trim())
+                    }
+                    _ => String::new(),
+                };
+                format!("{}\nFix: {}{edit}.", d.message, fix.title.trim_end_matches('.'))
+            }
+            _ => d.message.clone(),
         }
     }
 }
@@ -143,5 +190,61 @@ mod tests {
         );
         let problems = s.merge(&json!({"severity": {"nope": "off", "unknown-key": "loud"}}));
         assert_eq!(problems.len(), 2);
+    }
+
+    fn diag(code: Code, severity: Severity, effect: Effect) -> Diagnostic {
+        Diagnostic::new(code, crate::analysis::Span::new(0, 1), "the message")
+            .with_severity(severity)
+            .with_effect(effect)
+    }
+
+    #[test]
+    fn for_agents_raises_what_changes_the_runtime_and_tells_the_fix() {
+        let mut s = Settings::default();
+        let ignored = diag(Code::UnknownKey, Severity::Warning, Effect::ValueIgnored)
+            .with_suggestion(crate::analysis::Span::new(0, 1), "temperature");
+        let risky = diag(Code::DeprecatedField, Severity::Warning, Effect::Works).with_fix(
+            "Rename `maxSteps` to `steps`",
+            vec![crate::analysis::Edit::new(crate::analysis::Span::new(0, 1), "steps")],
+            true,
+        );
+        let quoted = diag(Code::InvalidColor, Severity::Error, Effect::RefusesToStart).with_fix(
+            "Quote the color",
+            vec![crate::analysis::Edit::new(
+                crate::analysis::Span::new(0, 1),
+                "\"#ff0000\"",
+            )],
+            true,
+        );
+        // An editor: the rules' own severities and messages.
+        assert_eq!(s.severity_for(&ignored), Some(Severity::Warning));
+        assert_eq!(s.message_for(&ignored), "the message");
+        assert!(s.merge(&json!({"forAgents": true})).is_empty());
+        assert!(s.for_agents);
+        assert_eq!(s.severity_for(&ignored), Some(Severity::Error));
+        assert_eq!(s.message_for(&ignored), "the message\nFix: Replace with `temperature`.");
+        // Works as written: its severity stays; the fix is still told.
+        assert_eq!(s.severity_for(&risky), Some(Severity::Warning));
+        assert_eq!(s.message_for(&risky), "the message\nFix: Rename `maxSteps` to `steps`.");
+        // A title that does not show the text gets it.
+        assert_eq!(
+            s.message_for(&quoted),
+            "the message\nFix: Quote the color (writes `\"#ff0000\"`)."
+        );
+        // A level the settings give wins, `off` included.
+        s.merge(&json!({"severity": {"unknown-key": "hint"}}));
+        assert_eq!(s.severity_for(&ignored), Some(Severity::Hint));
+        s.merge(&json!({"severity": {"unknown-key": "off"}}));
+        assert_eq!(s.severity_for(&ignored), None);
+        // A partial update leaves it on; `false` and `null` turn it off; anything else is a problem.
+        s.merge(&json!({"logLevel": "debug"}));
+        assert!(s.for_agents);
+        assert_eq!(
+            s.merge(&json!({"forAgents": "yes"})),
+            ["agentLsp.forAgents must be true or false"]
+        );
+        assert!(s.for_agents);
+        s.merge(&json!({"forAgents": null}));
+        assert!(!s.for_agents);
     }
 }

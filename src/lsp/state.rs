@@ -607,7 +607,7 @@ impl State {
             index: &f.index,
         };
         // At most MAX_PUBLISHED per file, then one saying how many more.
-        let (diags, more) = convert::cap(diags, |d| self.settings.severity_of(d.code, d.severity).is_some());
+        let (diags, more) = convert::cap(diags, |d| self.settings.severity_for(d).is_some());
         let mut out: Vec<lsp::Diagnostic> = diags
             .iter()
             .filter_map(|d| {
@@ -648,7 +648,7 @@ impl State {
                     s.analysis.diagnostics.clone(),
                     analysis::suppress::Report::All,
                 );
-                let (diags, more) = convert::cap(&all, |d| self.settings.severity_of(d.code, d.severity).is_some());
+                let (diags, more) = convert::cap(&all, |d| self.settings.severity_for(d).is_some());
                 let mut out: Vec<lsp::Diagnostic> = diags
                     .iter()
                     .filter_map(|d| convert::diagnostic(d, &here, &|_| None, &self.settings, self.encoding))
