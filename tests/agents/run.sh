@@ -1,0 +1,292 @@
+#!/usr/bin/env bash
+# End to end with the real runtimes and a scripted mock model: when a model writes a broken agent
+# file, does agent-lsp's finding reach the model, and in which request?
+#
+#   tests/agents/run.sh target/release/agent-lsp
+#
+# (a) opencode `debug lsp diagnostics` on an agent file, opencode.json and a command file.
+# (b) opencode `run` and Claude Code `-p`, each driven by tests/agents/mock_model.py (a scripted
+#     Anthropic Messages API on 127.0.0.1): the model writes agent files with a mistake of each
+#     effect (refuses-to-start, file-ignored, value-ignored, rule-never-applies,
+#     fails-when-used), then edits one; the requests it sends next are searched for
+#     agent-lsp's messages and fixes.
+# (c) `claude plugin validate` on editors/claude-code and on the marketplace, and agent-lsp's own
+#     check of both.
+#
+# The runtimes come from tests/runtime and tests/claude_runtime (their pinned package-lock.json);
+# `npm ci` runs there only when the executable is missing. Each runtime runs with an empty HOME
+# and XDG directories, in a temporary git repository, talking only to 127.0.0.1.
+#
+# Environment:
+#   AGENTS_SERVE_ARGS  the server's arguments (default "serve --for-agents")
+#   AGENTS_SURVEY=1    report which texts reach the model without failing (to compare
+#                      `AGENTS_SERVE_ARGS=serve` with the default)
+#   AGENTS_KEEP=1      keep the temporary directory (it is also kept when an assertion fails)
+set -euo pipefail
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+  echo "usage: $0 path/to/agent-lsp" >&2
+  exit 2
+fi
+BIN="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+read -r -a SERVE <<< "${AGENTS_SERVE_ARGS:-serve --for-agents}"
+SURVEY=()
+[ "${AGENTS_SURVEY:-0}" = 1 ] && SURVEY=(--survey)
+
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/agent-lsp-agents.XXXXXX")"
+mock_pids=()
+status=1
+cleanup() {
+  for p in "${mock_pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  if [ "$status" = 0 ] && [ "${AGENTS_KEEP:-0}" != 1 ]; then
+    rm -rf "$tmp"
+  else
+    echo "(kept $tmp: mock logs in */requests.jsonl, LSP traffic in */lsp.*)"
+  fi
+}
+trap cleanup EXIT
+
+start=$(date +%s.%N)
+step_start=$start
+timings=()
+elapsed() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$1" "$(date +%s.%N)"; }
+step() {
+  if [ -n "${step_name:-}" ]; then timings+=("$(elapsed "$step_start") s  $step_name"); fi
+  step_name="$*"
+  step_start=$(date +%s.%N)
+  echo "== [$(elapsed "$start") s] $*"
+}
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# ---- the runtimes
+step "runtimes (npm ci only when missing)"
+OPENCODE="$root/tests/runtime/node_modules/opencode-linux-x64/bin/opencode"
+CLAUDE="$root/tests/claude_runtime/node_modules/@anthropic-ai/claude-code-linux-x64/claude"
+if [ ! -x "$OPENCODE" ]; then
+  (cd "$root/tests/runtime" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+if [ ! -x "$CLAUDE" ]; then
+  (cd "$root/tests/claude_runtime" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+fi
+[ -x "$OPENCODE" ] || fail "no opencode executable at $OPENCODE after npm ci in tests/runtime"
+[ -x "$CLAUDE" ] || fail "no Claude Code executable at $CLAUDE after npm ci in tests/claude_runtime (its linux-x64 platform package is an optional dependency)"
+echo "opencode $("$OPENCODE" --version 2>/dev/null | tail -n 1), Claude Code $(HOME="$tmp" "$CLAUDE" --version 2>/dev/null), agent-lsp ${SERVE[*]}"
+
+# `agent-lsp` on PATH (the plugin's command) is a wrapper that keeps a copy of the LSP traffic:
+# $AGENT_LSP_TRACE.<subcommand>.in (client to server) and .out.
+mkdir -p "$tmp/bin"
+cat > "$tmp/bin/agent-lsp" <<EOF
+#!/bin/sh
+trace="\${AGENT_LSP_TRACE:-$tmp/lsp}.\${1:-none}"
+tee -a "\$trace.in" | "$BIN" "\$@" | tee -a "\$trace.out"
+EOF
+chmod +x "$tmp/bin/agent-lsp"
+
+# run_in HOME_DIR PROJECT command...: an empty home, only 127.0.0.1, a 120 s limit.
+run_in() {
+  local home="$1" project="$2"
+  shift 2
+  mkdir -p "$home"
+  (cd "$project" && env -i PATH="$tmp/bin:/usr/local/bin:/usr/bin:/bin" LANG=C.UTF-8 TMPDIR="${TMPDIR:-/tmp}" \
+    HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_DATA_HOME="$home/.local/share" \
+    XDG_CACHE_HOME="$home/.cache" XDG_STATE_HOME="$home/.local/state" \
+    NO_PROXY=127.0.0.1 AGENT_LSP_TRACE="$(dirname "$project")/lsp" \
+    "${RUN_ENV[@]}" timeout 120 "$@")
+}
+RUN_ENV=()
+
+new_project() {
+  mkdir -p "$1/project"
+  git -C "$1/project" init -q
+}
+
+# start_mock DIR: the mock model with DIR/script.json; sets PORT.
+start_mock() {
+  local dir="$1"
+  rm -f "$dir/port"
+  python3 "$here/mock_model.py" --script "$dir/script.json" --log "$dir/requests.jsonl" \
+    --port-file "$dir/port" --var "PROJECT=$dir/project" &
+  mock_pids+=($!)
+  for _ in $(seq 100); do
+    [ -s "$dir/port" ] && break
+    sleep 0.1
+  done
+  [ -s "$dir/port" ] || fail "the mock model did not start within 10 s"
+  PORT="$(cat "$dir/port")"
+}
+
+lsp_command_json() {
+  python3 -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "$tmp/bin/agent-lsp" "${SERVE[@]}"
+}
+
+# ---- (a) opencode debug lsp diagnostics
+step "(a) opencode debug lsp diagnostics: agent file, opencode.json, command file"
+d="$tmp/oc-diag"
+new_project "$d"
+mkdir -p "$d/project/.opencode/agents" "$d/project/.opencode/commands"
+cat > "$d/project/opencode.json" <<EOF
+{
+  "\$schema": "https://opencode.ai/config.json",
+  "default_agent": "ghost",
+  "lsp": {"agent-lsp": {"command": $(lsp_command_json), "extensions": [".md", ".json", ".jsonc"]}}
+}
+EOF
+printf -- '---\ndescription: Reviews code\ndescripton: typo\n---\nYou review.\n' > "$d/project/.opencode/agents/reviewer.md"
+printf -- '---\ndescription: Ships it\nagent: nosuchagent\n---\nShip $ARGUMENTS\n' > "$d/project/.opencode/commands/x.md"
+diag() { # FILE CODE MESSAGE-PART
+  local out="$d/diag.$(basename "$1").json"
+  run_in "$d/home" "$d/project" "$OPENCODE" debug lsp diagnostics "$1" --pure > "$out" 2> "$out.err" ||
+    fail "opencode debug lsp diagnostics $1 failed: $(tail -n 5 "$out.err")"
+  python3 - "$out" "$1" "$2" "$3" <<'EOF' || fail "opencode debug lsp diagnostics $2: no $3 (see above)"
+import json, sys
+out, file, code, part = sys.argv[1:]
+data = json.load(open(out))
+diags = next((v for k, v in data.items() if k.endswith("/" + file)), None)
+if diags is None:
+    print(f"no diagnostics for {file}; files: {list(data)}")
+    sys.exit(1)
+hit = [d for d in diags if d.get("code") == code and part in d["message"]]
+if not hit:
+    print(f"{file}: no {code} with {part!r}; got: {json.dumps(diags, indent=1)[:2000]}")
+    sys.exit(1)
+print(f"ok   {file}: {code} (severity {hit[0]['severity']}, source {hit[0].get('source')}): {hit[0]['message'][:100]}")
+EOF
+}
+diag .opencode/agents/reviewer.md unknown-key '`descripton` is not an agent field'
+diag opencode.json invalid-default-agent 'default agent "ghost" not found'
+diag .opencode/commands/x.md unknown-agent 'no opencode agent `nosuchagent`'
+
+# ---- (b) opencode end to end
+step "(b) opencode run with the mock model: write (five effects), write, edit"
+d="$tmp/oc-e2e"
+new_project "$d"
+cat > "$d/script.json" <<'EOF'
+[
+  [{"text": "Writing the reviewer."},
+   {"tool": "write", "input": {"filePath": "{{PROJECT}}/.opencode/agents/reviewer.md",
+     "content": "---\ndescription: Reviews code\nmode: primry\nmodel: claude-sonnet\ndescripton: typo\npermission:\n  bash:\n    \"git diff\": allow\n    \"*\": ask\n---\nYou review code.\n"}}],
+  [{"tool": "write", "input": {"filePath": "{{PROJECT}}/.opencode/agents/notes.md",
+     "content": "Notes about the agents, no frontmatter.\n"}}],
+  [{"tool": "edit", "input": {"filePath": "{{PROJECT}}/.opencode/agents/reviewer.md",
+     "oldString": "mode: primry", "newString": "mode: primary"}}],
+  [{"text": "done"}]
+]
+EOF
+start_mock "$d"
+cat > "$d/project/opencode.json" <<EOF
+{
+  "\$schema": "https://opencode.ai/config.json",
+  "model": "anthropic/claude-sonnet-4-5",
+  "provider": {"anthropic": {"options": {"baseURL": "http://127.0.0.1:$PORT/v1", "apiKey": "mock"}}},
+  "lsp": {"agent-lsp": {"command": $(lsp_command_json), "extensions": [".md", ".json", ".jsonc"]}}
+}
+EOF
+git -C "$d/project" add -A
+run_in "$d/home" "$d/project" "$OPENCODE" run --pure "go" > "$d/out.txt" 2> "$d/err.txt" ||
+  fail "opencode run failed: $(tail -n 20 "$d/err.txt")"
+log="$d/requests.jsonl"
+python3 "$here/expect.py" "$log" "opencode refuses-to-start (invalid-value) + fix" --after-step 0 --same-turn "${SURVEY[@]}" \
+  --text 'got "primry"' --text 'Fix: Replace with `primary`'
+python3 "$here/expect.py" "$log" "opencode value-ignored (unknown-key)" --after-step 0 --same-turn "${SURVEY[@]}" \
+  --text '`descripton` is not an agent field'
+python3 "$here/expect.py" "$log" "opencode fails-when-used (invalid-model)" --after-step 0 --same-turn "${SURVEY[@]}" \
+  --text '"claude-sonnet" is not of the form `provider/model`'
+python3 "$here/expect.py" "$log" "opencode rule-never-applies (shadowed-rule) + fix" --after-step 0 --same-turn "${SURVEY[@]}" \
+  --text 'this rule never applies' --text 'Fix: Move the catch-all'
+python3 "$here/expect.py" "$log" "opencode file-ignored (no-frontmatter)" --after-step 1 --same-turn "${SURVEY[@]}" \
+  --text 'this file has no frontmatter'
+python3 "$here/expect.py" "$log" "opencode edit: the fixed error leaves the edit's result" --after-step 2 --same-turn "${SURVEY[@]}" \
+  --absent 'got "primry"'
+echo "-- what the model sees after the first write (opencode's write tool result):"
+python3 "$here/expect.py" "$log" --excerpt "LSP errors detected" "</diagnostics>" || true
+echo "-- LSP traffic from opencode:"
+python3 "$here/lsp_trace.py" "$d/lsp.serve.in"
+
+# ---- (b) Claude Code end to end
+step "(b) Claude Code -p with the mock model and the plugin: Write (effects), Read, Edit, Read"
+d="$tmp/cc-e2e"
+new_project "$d"
+plugin="$root/editors/claude-code"
+if [ "${SERVE[*]}" != "serve --for-agents" ]; then
+  # The shipped plugin, with the server's arguments replaced.
+  cp -r "$plugin" "$d/plugin"
+  python3 - "$d/plugin/.claude-plugin/plugin.json" "${SERVE[@]}" <<'EOF'
+import json, sys
+path, args = sys.argv[1], sys.argv[2:]
+m = json.load(open(path))
+m["lspServers"]["agent-lsp"]["args"] = args
+json.dump(m, open(path, "w"), indent=2)
+EOF
+  plugin="$d/plugin"
+fi
+cat > "$d/script.json" <<'EOF'
+[
+  [{"text": "Writing two agents."},
+   {"tool": "Write", "input": {"file_path": "{{PROJECT}}/.claude/agents/nodesc.md",
+     "content": "---\nname: nodesc\n---\nYou do things.\n"}},
+   {"tool": "Write", "input": {"file_path": "{{PROJECT}}/.claude/agents/reviewer.md",
+     "content": "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Frobnicate, Agent(a), Agent(b)\nmodel: sonet\n---\nYou review code.\n"}}],
+  [{"tool": "Read", "input": {"file_path": "{{PROJECT}}/.claude/agents/reviewer.md"}}],
+  [{"tool": "Edit", "input": {"file_path": "{{PROJECT}}/.claude/agents/reviewer.md",
+     "old_string": "model: sonet\n", "new_string": "model: sonet\ncolor: purpel\n"}}],
+  [{"tool": "Read", "input": {"file_path": "{{PROJECT}}/.claude/agents/nodesc.md"}}],
+  [{"tool": "Read", "input": {"file_path": "{{PROJECT}}/.claude/agents/reviewer.md"}}],
+  [{"text": "done"}]
+]
+EOF
+start_mock "$d"
+# Writing under .claude/ needs a permission that --allowedTools does not give (Claude Code
+# protects its own folder), hence bypassPermissions; as root that also needs IS_SANDBOX=1.
+RUN_ENV=(ANTHROPIC_BASE_URL="http://127.0.0.1:$PORT" ANTHROPIC_API_KEY=mock
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 DISABLE_ERROR_REPORTING=1)
+[ "$(id -u)" = 0 ] && RUN_ENV+=(IS_SANDBOX=1)
+run_in "$d/home" "$d/project" "$CLAUDE" -p "go" --output-format stream-json --verbose --plugin-dir "$plugin" \
+  --permission-mode bypassPermissions --allowedTools "Write,Edit,Read" --debug > "$d/out.jsonl" 2> "$d/err.txt" ||
+  fail "claude -p failed: $(tail -n 20 "$d/err.txt")"
+RUN_ENV=()
+grep -q '"permission_denials":\[\]' "$d/out.jsonl" || fail "Claude Code denied a tool call: $(grep -o '"permission_denials":.\{0,400\}' "$d/out.jsonl")"
+log="$d/requests.jsonl"
+# Claude Code delivers diagnostics asynchronously (see README.md): they reach the model in the
+# first request built after the server published them, so these say which request, not "same turn".
+python3 "$here/expect.py" "$log" "claude file-ignored (missing-field) + fix" --after-step 0 "${SURVEY[@]}" \
+  --text 'there is no `description`: Claude Code skips this agent' --text '[missing-field] (agent-lsp)' --text 'Fix: '
+python3 "$here/expect.py" "$log" "claude value-ignored (unknown-tool, shadowed-rule)" --after-step 0 "${SURVEY[@]}" \
+  --text 'Claude Code has no tool `Frobnicate`' --text 'only the last `Agent(...)` entry applies'
+python3 "$here/expect.py" "$log" "claude fails-when-used (invalid-model) + fix" --after-step 0 "${SURVEY[@]}" \
+  --text '`sonet` is no model alias' --text 'Fix: Replace with `sonnet`'
+python3 "$here/expect.py" "$log" "claude Edit: value-ignored (invalid-color) + fix" --after-step 2 "${SURVEY[@]}" \
+  --text 'Claude Code has no color `purpel`' --text 'Fix: Replace with `purple`'
+echo "claude refuses-to-start, rule-never-applies: no rule gives these effects for a Claude Code agent file (agent-lsp rules)"
+echo "-- what the model sees (the first <new-diagnostics> block; Claude Code sends it as a message of role \"system\" after the tool result):"
+python3 "$here/expect.py" "$log" --excerpt "<new-diagnostics>" "</new-diagnostics>" || true
+echo "-- LSP traffic from Claude Code:"
+python3 "$here/lsp_trace.py" "$d/lsp.${SERVE[0]}.in"
+
+# ---- (c) the plugin and the marketplace
+step "(c) claude plugin validate (plugin, marketplace) and agent-lsp check of both"
+validate() {
+  local out="$tmp/validate.$(basename "$1").json"
+  (cd "$tmp" && env -i PATH=/usr/bin:/bin HOME="$tmp/validate-home" "$CLAUDE" plugin validate --json --strict "$1" > "$out") ||
+    fail "claude plugin validate --strict $1: $(head -c 3000 "$out")"
+  python3 - "$out" <<'EOF' || fail "claude plugin validate $1 (see above)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["manifest"]
+print(f"ok   {m['type']} {m['file']}: success={d['success']}, errors={m['errors']}, warnings={m['warnings']}")
+sys.exit(0 if d["success"] and not m["errors"] and not m["warnings"] else 1)
+EOF
+}
+mkdir -p "$tmp/validate-home"
+validate "$root/editors/claude-code"
+validate "$root"
+(cd "$root" && "$BIN" check editors/claude-code .claude-plugin --no-global) || fail "agent-lsp check editors/claude-code .claude-plugin is not clean"
+
+step "done"
+printf '%s\n' "${timings[@]}"
+echo "total $(elapsed "$start") s"
+status=0
