@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Assertions on the request log of mock_model.py: did a text reach the model, and when?
 
-    expect.py LOG NAME --after-step S --text TEXT [--text TEXT ...] [--absent TEXT ...] [--same-turn] [--survey]
+    expect.py LOG NAME --after-step S --text TEXT [--text TEXT ...] [--absent TEXT ...] [--same-turn | --max-late N] [--survey]
 
 Looks through the main requests (those that got a script step) whose step is greater than S,
 i.e. the requests sent after the model's tool call of step S, for every TEXT in the string
@@ -46,9 +46,9 @@ def text_of(request):
 
 
 def tail_of(request, limit=2500):
-    """The end of what the model sees: the last two messages, as text."""
+    """The end of what the model sees: the last two messages."""
     messages = request["body"].get("messages", [])[-2:]
-    text = "\n".join(strings(messages))
+    text = json.dumps(messages, indent=1, ensure_ascii=False)
     return text if len(text) <= limit else "...\n" + text[-limit:]
 
 
@@ -61,6 +61,7 @@ def main():
     p.add_argument("--absent", action="append", default=[],
                    help="a text that must not be in the last two messages of request S+1")
     p.add_argument("--same-turn", action="store_true")
+    p.add_argument("--max-late", type=int, help="fail when a text arrives more than this many requests late")
     p.add_argument("--survey", action="store_true")
     p.add_argument("--excerpt", nargs=2)
     a = p.parse_args()
@@ -90,7 +91,7 @@ def main():
         else:
             late = hit["step"] - (a.after_step + 1)
             found.append(f"{text!r} in request {hit['step']}" + (" (same turn)" if late == 0 else f" ({late} request(s) late)"))
-            if a.same_turn and late:
+            if (a.same_turn and late) or (a.max_late is not None and late > a.max_late):
                 failed = True
     if a.absent:
         tail = "\n".join(strings(later[0]["body"].get("messages", [])[-2:]))

@@ -95,7 +95,7 @@ run_in() {
   (cd "$project" && env -i PATH="$tmp/bin:/usr/local/bin:/usr/bin:/bin" LANG=C.UTF-8 TMPDIR="${TMPDIR:-/tmp}" \
     HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_DATA_HOME="$home/.local/share" \
     XDG_CACHE_HOME="$home/.cache" XDG_STATE_HOME="$home/.local/state" \
-    NO_PROXY=127.0.0.1 AGENT_LSP_TRACE="$(dirname "$project")/lsp" \
+    NO_PROXY=127.0.0.1 AGENT_LSP_TRACE="${TRACE:-$(dirname "$project")/lsp}" \
     "${RUN_ENV[@]}" timeout 120 "$@")
 }
 RUN_ENV=()
@@ -138,11 +138,19 @@ cat > "$d/project/opencode.json" <<EOF
 EOF
 printf -- '---\ndescription: Reviews code\ndescripton: typo\n---\nYou review.\n' > "$d/project/.opencode/agents/reviewer.md"
 printf -- '---\ndescription: Ships it\nagent: nosuchagent\n---\nShip $ARGUMENTS\n' > "$d/project/.opencode/commands/x.md"
-diag() { # FILE CODE MESSAGE-PART
-  local out="$d/diag.$(basename "$1").json"
-  run_in "$d/home" "$d/project" "$OPENCODE" debug lsp diagnostics "$1" --pure > "$out" 2> "$out.err" ||
-    fail "opencode debug lsp diagnostics $1 failed: $(tail -n 5 "$out.err")"
-  python3 - "$out" "$1" "$2" "$3" <<'EOF' || fail "opencode debug lsp diagnostics $2: no $3 (see above)"
+# The three runs in parallel, each with its own copy of the project and its own home.
+diag_files=(.opencode/agents/reviewer.md opencode.json .opencode/commands/x.md)
+diag_pids=()
+for i in 0 1 2; do
+  cp -r "$d/project" "$d/project$i"
+  (TRACE="$d/lsp$i" run_in "$d/home$i" "$d/project$i" "$OPENCODE" debug lsp diagnostics "${diag_files[$i]}" --pure \
+    > "$d/diag$i.json" 2> "$d/diag$i.err") &
+  diag_pids+=($!)
+done
+diag() { # INDEX CODE MESSAGE-PART
+  local file="${diag_files[$1]}"
+  wait "${diag_pids[$1]}" || fail "opencode debug lsp diagnostics $file failed: $(tail -n 5 "$d/diag$1.err")"
+  python3 - "$d/diag$1.json" "$file" "$2" "$3" <<'EOF' || fail "opencode debug lsp diagnostics $file: no $2 with '$3' (see above)"
 import json, sys
 out, file, code, part = sys.argv[1:]
 data = json.load(open(out))
@@ -157,9 +165,12 @@ if not hit:
 print(f"ok   {file}: {code} (severity {hit[0]['severity']}, source {hit[0].get('source')}): {hit[0]['message'][:100]}")
 EOF
 }
-diag .opencode/agents/reviewer.md unknown-key '`descripton` is not an agent field'
-diag opencode.json invalid-default-agent 'default agent "ghost" not found'
-diag .opencode/commands/x.md unknown-agent 'no opencode agent `nosuchagent`'
+diag 0 unknown-key '`descripton` is not an agent field'
+diag 1 invalid-default-agent 'default agent "ghost" not found'
+diag 2 unknown-agent 'no opencode agent `nosuchagent`'
+echo "-- LSP traffic from opencode debug lsp diagnostics (three runs):"
+cat "$d"/lsp?."${SERVE[0]}".in > "$d/lsp.all.in"
+python3 "$here/lsp_trace.py" "$d/lsp.all.in"
 
 # ---- (b) opencode end to end
 step "(b) opencode run with the mock model: write (five effects), write, edit"
@@ -205,7 +216,7 @@ python3 "$here/expect.py" "$log" "opencode edit: the fixed error leaves the edit
 echo "-- what the model sees after the first write (opencode's write tool result):"
 python3 "$here/expect.py" "$log" --excerpt "LSP errors detected" "</diagnostics>" || true
 echo "-- LSP traffic from opencode:"
-python3 "$here/lsp_trace.py" "$d/lsp.serve.in"
+python3 "$here/lsp_trace.py" "$d/lsp.${SERVE[0]}.in"
 
 # ---- (b) Claude Code end to end
 step "(b) Claude Code -p with the mock model and the plugin: Write (effects), Read, Edit, Read"
@@ -252,14 +263,15 @@ RUN_ENV=()
 grep -q '"permission_denials":\[\]' "$d/out.jsonl" || fail "Claude Code denied a tool call: $(grep -o '"permission_denials":.\{0,400\}' "$d/out.jsonl")"
 log="$d/requests.jsonl"
 # Claude Code delivers diagnostics asynchronously (see README.md): they reach the model in the
-# first request built after the server published them, so these say which request, not "same turn".
-python3 "$here/expect.py" "$log" "claude file-ignored (missing-field) + fix" --after-step 0 "${SURVEY[@]}" \
+# first request built after the server published them, so these say which request, not "same turn"
+# (one request late in every run so far; more than two fails).
+python3 "$here/expect.py" "$log" "claude file-ignored (missing-field) + fix" --after-step 0 --max-late 2 "${SURVEY[@]}" \
   --text 'there is no `description`: Claude Code skips this agent' --text '[missing-field] (agent-lsp)' --text 'Fix: '
-python3 "$here/expect.py" "$log" "claude value-ignored (unknown-tool, shadowed-rule)" --after-step 0 "${SURVEY[@]}" \
+python3 "$here/expect.py" "$log" "claude value-ignored (unknown-tool, shadowed-rule)" --after-step 0 --max-late 2 "${SURVEY[@]}" \
   --text 'Claude Code has no tool `Frobnicate`' --text 'only the last `Agent(...)` entry applies'
-python3 "$here/expect.py" "$log" "claude fails-when-used (invalid-model) + fix" --after-step 0 "${SURVEY[@]}" \
+python3 "$here/expect.py" "$log" "claude fails-when-used (invalid-model) + fix" --after-step 0 --max-late 2 "${SURVEY[@]}" \
   --text '`sonet` is no model alias' --text 'Fix: Replace with `sonnet`'
-python3 "$here/expect.py" "$log" "claude Edit: value-ignored (invalid-color) + fix" --after-step 2 "${SURVEY[@]}" \
+python3 "$here/expect.py" "$log" "claude Edit: value-ignored (invalid-color) + fix" --after-step 2 --max-late 2 "${SURVEY[@]}" \
   --text 'Claude Code has no color `purpel`' --text 'Fix: Replace with `purple`'
 echo "claude refuses-to-start, rule-never-applies: no rule gives these effects for a Claude Code agent file (agent-lsp rules)"
 echo "-- what the model sees (the first <new-diagnostics> block; Claude Code sends it as a message of role \"system\" after the tool result):"
