@@ -139,6 +139,25 @@ impl Diagnostic {
         self
     }
 
+    /// The message with its fix told in words (`\nFix: ...`), for a reader who sees no code
+    /// actions: a model in a coding agent.
+    pub fn message_with_fix(&self) -> String {
+        let Some(fix) = &self.fix else {
+            return self.message.clone();
+        };
+        let writes = match fix.edits.as_slice() {
+            [e] if !e.text.is_empty()
+                && !e.text.contains('\n')
+                && e.text.len() <= 200
+                && !fix.title.contains(e.text.trim()) =>
+            {
+                format!(" (writes `{}`)", e.text.trim())
+            }
+            _ => String::new(),
+        };
+        format!("{}\nFix: {}{writes}.", self.message, fix.title.trim_end_matches('.'))
+    }
+
     /// The fix's edit when it is a single replacement.
     pub fn suggestion(&self) -> Option<&Edit> {
         match &self.fix {

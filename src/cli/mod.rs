@@ -4,6 +4,7 @@
 mod out;
 
 pub mod explain;
+pub mod hook;
 pub mod matrix;
 pub mod render;
 pub mod sarif;
@@ -41,12 +42,16 @@ enum Command {
         /// Accepted for editors that pass it; stdio is the only transport.
         #[arg(long)]
         stdio: bool,
-        /// The client is a coding agent (opencode, Claude Code), which shows the model only
-        /// errors: publish every finding that changes what the runtime does as an error, with
-        /// its fix in the message. Same as the setting `agentLsp.forAgents`.
+        /// The client is a coding agent (opencode, Claude Code): publish every finding that
+        /// changes what the runtime does as an error (opencode shows the model only errors;
+        /// Claude Code at most 10 a file, errors first), with its fix in the message. Same as
+        /// the setting `agentLsp.forAgents`.
         #[arg(long)]
         for_agents: bool,
     },
+    /// A Claude Code `PostToolUse` hook: reads the event on stdin and tells the model what in
+    /// the file it wrote changes what the runtime does (the Claude Code plugin runs it).
+    Hook,
     /// List the rules, or explain one in full.
     Rules {
         /// A rule code, e.g. `shadowed-rule`.
@@ -162,6 +167,7 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Check(args) => check(args),
+        Command::Hook => hook::run(),
         Command::Serve { for_agents, .. } => crate::lsp::run(crate::lsp::settings::Settings {
             for_agents,
             ..Default::default()

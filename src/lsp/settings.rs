@@ -9,9 +9,10 @@
 //!   "forAgents": false }           // true: `serve --for-agents`
 //! ```
 //!
-//! `forAgents` is for clients that are coding agents (opencode, Claude Code): they hand the
-//! model only errors, so every finding that changes what the runtime does is published as an
-//! error, with its fix in the message (a model sees no code actions).
+//! `forAgents` is for clients that are coding agents (opencode, Claude Code): opencode hands
+//! the model only errors, Claude Code at most ten a file, errors first; so every finding that
+//! changes what the runtime does is published as an error, with its fix in the message (a model
+//! sees no code actions).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -140,21 +141,10 @@ impl Settings {
     /// The message to publish `d` with: for an agent client, the fix is told in words, as a
     /// model sees no code actions.
     pub fn message_for(&self, d: &Diagnostic) -> String {
-        match &d.fix {
-            Some(fix) if self.for_agents => {
-                let edit = match fix.edits.as_slice() {
-                    [e] if !e.text.is_empty()
-                        && !e.text.contains('\n')
-                        && !fix.title.contains(e.text.trim())
-                        && e.text.len() <= 200 =>
-                    {
-                        format!(" (writes `{}`)", e.text.trim())
-                    }
-                    _ => String::new(),
-                };
-                format!("{}\nFix: {}{edit}.", d.message, fix.title.trim_end_matches('.'))
-            }
-            _ => d.message.clone(),
+        if self.for_agents {
+            d.message_with_fix()
+        } else {
+            d.message.clone()
         }
     }
 }

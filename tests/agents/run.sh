@@ -262,20 +262,29 @@ run_in "$d/home" "$d/project" "$CLAUDE" -p "go" --output-format stream-json --ve
 RUN_ENV=()
 grep -q '"permission_denials":\[\]' "$d/out.jsonl" || fail "Claude Code denied a tool call: $(grep -o '"permission_denials":.\{0,400\}' "$d/out.jsonl")"
 log="$d/requests.jsonl"
-# Claude Code delivers diagnostics asynchronously (see README.md): they reach the model in the
-# first request built after the server published them, so these say which request, not "same turn"
-# (one request late in every run so far; more than two fails).
-python3 "$here/expect.py" "$log" "claude file-ignored (missing-field) + fix" --after-step 0 --max-late 2 "${SURVEY[@]}" \
-  --text 'there is no `description`: Claude Code skips this agent' --text '[missing-field] (agent-lsp)' --text 'Fix: '
-python3 "$here/expect.py" "$log" "claude value-ignored (unknown-tool, shadowed-rule)" --after-step 0 --max-late 2 "${SURVEY[@]}" \
+# The plugin's PostToolUse hook (`agent-lsp hook`) tells the model in the very next request.
+python3 "$here/expect.py" "$log" "claude hook: file-ignored (missing-field) + fix" --after-step 0 --same-turn "${SURVEY[@]}" \
+  --text 'agent-lsp checked .claude/agents/nodesc.md: 1 finding changes what the runtime does' \
+  --text 'there is no `description`: Claude Code skips this agent' --text 'Fix: Add a `description`'
+python3 "$here/expect.py" "$log" "claude hook: value-ignored (unknown-tool, shadowed-rule)" --after-step 0 --same-turn "${SURVEY[@]}" \
+  --text 'agent-lsp checked .claude/agents/reviewer.md' \
   --text 'Claude Code has no tool `Frobnicate`' --text 'only the last `Agent(...)` entry applies'
-python3 "$here/expect.py" "$log" "claude fails-when-used (invalid-model) + fix" --after-step 0 --max-late 2 "${SURVEY[@]}" \
+python3 "$here/expect.py" "$log" "claude hook: fails-when-used (invalid-model) + fix" --after-step 0 --same-turn "${SURVEY[@]}" \
   --text '`sonet` is no model alias' --text 'Fix: Replace with `sonnet`'
-python3 "$here/expect.py" "$log" "claude Edit: value-ignored (invalid-color) + fix" --after-step 2 --max-late 2 "${SURVEY[@]}" \
+python3 "$here/expect.py" "$log" "claude hook: Edit, value-ignored (invalid-color) + fix" --after-step 2 --same-turn "${SURVEY[@]}" \
   --text 'Claude Code has no color `purpel`' --text 'Fix: Replace with `purple`'
+# The language server's diagnostics come asynchronously (see README.md): in the first request
+# built after the server published them (one request late in every run so far; more than two
+# fails). They carry the rule code and the source.
+python3 "$here/expect.py" "$log" "claude LSP: file-ignored (missing-field) + fix" --after-step 0 --max-late 2 "${SURVEY[@]}" \
+  --text '<new-diagnostics>' --text '[missing-field] (agent-lsp)' --text '[invalid-model] (agent-lsp)'
+python3 "$here/expect.py" "$log" "claude LSP: Edit, value-ignored (invalid-color)" --after-step 2 --max-late 2 "${SURVEY[@]}" \
+  --text '[invalid-color] (agent-lsp)'
 echo "claude refuses-to-start, rule-never-applies: no rule gives these effects for a Claude Code agent file (agent-lsp rules)"
 echo "-- what the model sees (the first <new-diagnostics> block; Claude Code sends it as a message of role \"system\" after the tool result):"
 python3 "$here/expect.py" "$log" --excerpt "<new-diagnostics>" "</new-diagnostics>" || true
+echo "-- what the model sees in the same turn (the plugin's hook; Claude Code adds it after the tool result):"
+python3 "$here/expect.py" "$log" --excerpt "agent-lsp checked .claude/agents/reviewer.md" "Fix: Replace with \`sonnet\`." || true
 echo "-- LSP traffic from Claude Code:"
 python3 "$here/lsp_trace.py" "$d/lsp.${SERVE[0]}.in"
 
