@@ -7,6 +7,7 @@ pub mod explain;
 pub mod matrix;
 pub mod render;
 pub mod sarif;
+pub mod setup;
 pub mod term;
 
 pub use out::write_stdout;
@@ -50,6 +51,22 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
         format: ExplainFormat,
     },
+    /// Show (or with --write, make) the configuration that makes a coding agent (opencode,
+    /// Claude Code) use agent-lsp as its language server and MCP server.
+    Setup(SetupArgs),
+}
+
+#[derive(clap::Args)]
+struct SetupArgs {
+    /// The runtime to set up.
+    #[arg(value_enum)]
+    runtime: setup::Runtime,
+    /// The project directory.
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
+    /// Merge the entries into the project's config file (keeping its formatting and comments).
+    #[arg(long)]
+    write: bool,
 }
 
 #[derive(clap::Args)]
@@ -207,6 +224,7 @@ pub fn main() -> i32 {
                     .and_then(|d| crate::analysis::Dialect::parse(d.to_possible_value()?.get_name())),
             })
         }
+        Command::Setup(a) => setup::run(a.runtime, &a.root, a.write),
         Command::Rules { code, format } => match format {
             ExplainFormat::Human | ExplainFormat::Json => rules(code.as_deref(), matches!(format, ExplainFormat::Json)),
             _ => {
