@@ -224,7 +224,7 @@ pub fn main() -> i32 {
                     .and_then(|d| crate::analysis::Dialect::parse(d.to_possible_value()?.get_name())),
             })
         }
-        Command::Setup(a) => setup::run(a.runtime, &a.root, a.write),
+        Command::Setup(a) => setup::run(a.runtime, &a.root, a.write, write_atomically),
         Command::Rules { code, format } => match format {
             ExplainFormat::Human | ExplainFormat::Json => rules(code.as_deref(), matches!(format, ExplainFormat::Json)),
             _ => {

@@ -26,8 +26,12 @@ const LSP_FALSE: &str = "turns every language server off in opencode, agent-lsp'
      will not add one. To use agent-lsp, replace `false` with `{}` (an object keeps opencode's \
      built-in servers on; turn one off with `\"<name>\": {\"disabled\": true}`), then run this again";
 
+/// How a file is written: atomically (the CLI's `write_atomically`, passed in by the caller, so
+/// that this module does not import its parent).
+pub type WriteFile = fn(&Path, &str) -> std::io::Result<()>;
+
 /// Run `setup`; returns the exit status (0 done, 2 refused or failed).
-pub fn run(runtime: Runtime, root: &Path, write: bool) -> i32 {
+pub fn run(runtime: Runtime, root: &Path, write: bool, write_file: WriteFile) -> i32 {
     let result = Exe::find().and_then(|exe| {
         if !root.is_dir() {
             return Err(format!(
@@ -41,8 +45,8 @@ pub fn run(runtime: Runtime, root: &Path, write: bool) -> i32 {
             ));
         }
         match runtime {
-            Runtime::Opencode => opencode(&exe, root, write),
-            Runtime::Claude => claude(&exe, root, write),
+            Runtime::Opencode => opencode(&exe, root, write.then_some(write_file)),
+            Runtime::Claude => claude(&exe, root, write.then_some(write_file)),
         }
     });
     match result {
@@ -199,7 +203,7 @@ fn snippet(wants: &[Want]) -> String {
     text
 }
 
-fn opencode(exe: &Exe, root: &Path, write: bool) -> Result<String, String> {
+fn opencode(exe: &Exe, root: &Path, write: Option<WriteFile>) -> Result<String, String> {
     let (json, jsonc) = (root.join("opencode.json"), root.join("opencode.jsonc"));
     let mut out = exe.header();
     let name = match (json.exists(), jsonc.exists()) {
@@ -223,8 +227,8 @@ fn opencode(exe: &Exe, root: &Path, write: bool) -> Result<String, String> {
         initial: format!("{{\n  \"$schema\": \"{SCHEMA}\"\n}}\n"),
         analyse: true,
     };
-    if write {
-        let report = file.write(&wants)?;
+    if let Some(write_file) = write {
+        let report = file.write(&wants, write_file)?;
         out.push_str(&report);
         if !report.contains("already set up") {
             out.push_str(
@@ -244,7 +248,7 @@ fn opencode(exe: &Exe, root: &Path, write: bool) -> Result<String, String> {
     Ok(out)
 }
 
-fn claude(exe: &Exe, root: &Path, write: bool) -> Result<String, String> {
+fn claude(exe: &Exe, root: &Path, write: Option<WriteFile>) -> Result<String, String> {
     let mut out = exe.header();
     let clone = exe.clone_shown();
     let plugin_dir = match &exe.clone {
@@ -267,9 +271,9 @@ fn claude(exe: &Exe, root: &Path, write: bool) -> Result<String, String> {
         initial: "{}\n".to_string(),
         analyse: false,
     };
-    if write {
+    if let Some(write_file) = write {
         out.push_str("\nMCP server, for this project:\n");
-        let report = file.write(std::slice::from_ref(&want))?;
+        let report = file.write(std::slice::from_ref(&want), write_file)?;
         out.push_str(&report);
         if !report.contains("already set up") {
             out.push_str(
@@ -382,7 +386,7 @@ impl Target<'_> {
 
     /// Merge the entries into the file, atomically; then read it back and hold it to the result
     /// (and, for an opencode config, to agent-lsp's analysis: no new finding). Returns the report.
-    fn write(&self, wants: &[Want]) -> Result<String, String> {
+    fn write(&self, wants: &[Want], write_file: WriteFile) -> Result<String, String> {
         let original = self.read()?;
         let (text, changes, changed) = self.merged(original.as_deref(), wants)?;
         if original.is_some() && !changed {
@@ -392,11 +396,11 @@ impl Target<'_> {
             (Some(_), true) => findings(self.path)?,
             _ => Vec::new(),
         };
-        super::write_atomically(self.path, &text).map_err(|e| format!("{}: cannot write: {e}", self.shown))?;
+        write_file(self.path, &text).map_err(|e| format!("{}: cannot write: {e}", self.shown))?;
         if let Err(e) = self.verify(&text, wants, &before) {
             // Put the file back as it was.
             let _ = match &original {
-                Some(o) => super::write_atomically(self.path, o),
+                Some(o) => write_file(self.path, o),
                 None => std::fs::remove_file(self.path),
             };
             return Err(format!("{}: {e}; the file is left as it was", self.shown));
