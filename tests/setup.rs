@@ -650,3 +650,40 @@ fn claude_write_creates_mcp_json() {
     );
     assert!(r.stdout.contains("created .mcp.json: added `mcpServers.agent-lsp`"));
 }
+
+#[test]
+fn a_symlinked_config_stays_a_link() {
+    let dir = TempDir::new().unwrap();
+    fs::create_dir(dir.path().join("shared")).unwrap();
+    fs::write(dir.path().join("shared/opencode.json"), "{}\n").unwrap();
+    std::os::unix::fs::symlink("shared/opencode.json", dir.path().join("opencode.json")).unwrap();
+    let r = run(dir.path(), &["setup", "opencode", "--write"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        fs::symlink_metadata(dir.path().join("opencode.json"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_entries(&fs::read_to_string(dir.path().join("shared/opencode.json")).unwrap());
+}
+
+#[test]
+fn findings_already_there_do_not_block() {
+    // A misspelt key: agent-lsp reports it before and after; the merge adds nothing new.
+    let (r, text) = write_opencode("opencode.json", "{\n  \"modle\": \"a/b\"\n}\n");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_entries(&text);
+    assert!(text.starts_with("{\n  \"modle\": \"a/b\",\n  \"lsp\": {\n"), "{text}");
+}
+
+#[test]
+fn empty_file_is_refused() {
+    let (r, text) = write_opencode("opencode.json", "");
+    assert_eq!(r.code, 2);
+    assert_eq!(text, "");
+    assert_eq!(
+        r.stderr,
+        "agent-lsp: error: opencode.json:1:1: the file is empty; expected a JSON object\n"
+    );
+}

@@ -94,7 +94,7 @@ pub fn merge(text: &str, want: &Want) -> Result<(String, Change), String> {
     };
     let Some(parent) = map.get(want.parent) else {
         let value = J::Obj(vec![(want.name.to_string(), want.value.clone())]);
-        let edits = f.insert_member(&root, want.parent, &value);
+        let edits = f.insert_member(&root, want.parent, &value, true);
         return Ok((apply(text, &edits), Change::AddedParent));
     };
     let node = &parent.value;
@@ -108,7 +108,8 @@ pub fn merge(text: &str, want: &Want) -> Result<(String, Change), String> {
                 Ok((apply(text, &[Edit::new(e.value.span, new)]), Change::Replaced))
             }
             None => {
-                let edits = f.insert_member(node, want.name, &want.value);
+                let in_lines = root.span.text(text).contains('\n');
+                let edits = f.insert_member(node, want.name, &want.value, in_lines);
                 Ok((apply(text, &edits), Change::Added))
             }
         },
@@ -256,8 +257,9 @@ impl<'a> Format<'a> {
         }
     }
 
-    /// The edits that add `"name": value` as the last member of the object `node`.
-    fn insert_member(&self, node: &Node, name: &str, value: &J) -> Vec<Edit> {
+    /// The edits that add `"name": value` as the last member of the object `node`. An empty
+    /// object is opened over lines when `in_lines` (its container is laid out over lines).
+    fn insert_member(&self, node: &Node, name: &str, value: &J, in_lines: bool) -> Vec<Edit> {
         let text = self.text;
         let map: &Map = node.as_map().expect("an object");
         let open = node.span.start as usize;
@@ -272,6 +274,11 @@ impl<'a> Format<'a> {
             let mut ip = close;
             while ip > open + 1 && matches!(text.as_bytes()[ip - 1], b' ' | b'\t' | b'\r' | b'\n') {
                 ip -= 1;
+            }
+            if !in_lines && !text[open..close].contains('\n') {
+                let member = format!("{}: {}", key(name), self.render(value, "", false));
+                let space = if ip > open + 1 { " " } else { "" };
+                return vec![Edit::new(Span::new(ip, close), format!("{space}{member}"))];
             }
             return if text[ip..close].contains('\n') {
                 vec![Edit::new(Span::empty(ip), format!("{}{inner}{member}{comma}", self.nl))]
@@ -426,6 +433,32 @@ mod tests {
             merged("{\"lsp\": {\"x\": 1}}"),
             "{\"lsp\": {\"x\": {\"command\": [\"a\", \"b\"]}}}"
         );
+    }
+
+    #[test]
+    fn comments_duplicates_and_no_change() {
+        // A comment on the line after the last member stays after the new one; so does a block
+        // comment that spans lines after the value.
+        assert_eq!(
+            merged("{\n  \"a\": 1\n  // end\n}"),
+            "{\n  \"a\": 1,\n  \"lsp\": {\n    \"x\": {\n      \"command\": [\"a\", \"b\"]\n    }\n  }\n  // end\n}"
+        );
+        assert_eq!(
+            merged("{\n  \"a\": 1 /* one\n  two */\n}"),
+            "{\n  \"a\": 1, /* one\n  two */\n  \"lsp\": {\n    \"x\": {\n      \"command\": [\"a\", \"b\"]\n    }\n  }\n}"
+        );
+        // Duplicate keys: the last one is the one opencode reads, and the one changed.
+        assert_eq!(
+            merged("{\"lsp\": {\"x\": 1}, \"lsp\": {}}"),
+            "{\"lsp\": {\"x\": 1}, \"lsp\": {\"x\": {\"command\": [\"a\", \"b\"]}}}"
+        );
+        assert_eq!(
+            merged("{\"lsp\": { /* c */ }}"),
+            "{\"lsp\": { /* c */ \"x\": {\"command\": [\"a\", \"b\"]}}}"
+        );
+        // Already there: the same text back.
+        let done = "{\"lsp\": {\"x\": {\"command\": [\"a\", \"b\"]}}}";
+        assert_eq!(merge(done, &want(true)).unwrap(), (done.to_string(), Change::Unchanged));
     }
 
     #[test]

@@ -392,16 +392,18 @@ impl Target<'_> {
         if original.is_some() && !changed {
             return Ok(format!("{}: already set up; nothing changed\n", self.shown));
         }
+        // Through a symbolic link to the file it names (a rename would replace the link).
+        let real = std::fs::canonicalize(self.path).unwrap_or_else(|_| self.path.to_path_buf());
         let before = match (&original, self.analyse) {
-            (Some(_), true) => findings(self.path)?,
+            (Some(_), true) => findings(&real)?,
             _ => Vec::new(),
         };
-        write_file(self.path, &text).map_err(|e| format!("{}: cannot write: {e}", self.shown))?;
-        if let Err(e) = self.verify(&text, wants, &before) {
+        write_file(&real, &text).map_err(|e| format!("{}: cannot write: {e}", self.shown))?;
+        if let Err(e) = self.verify(&real, &text, wants, &before) {
             // Put the file back as it was.
             let _ = match &original {
-                Some(o) => write_file(self.path, o),
-                None => std::fs::remove_file(self.path),
+                Some(o) => write_file(&real, o),
+                None => std::fs::remove_file(&real),
             };
             return Err(format!("{}: {e}; the file is left as it was", self.shown));
         }
@@ -413,8 +415,8 @@ impl Target<'_> {
         ))
     }
 
-    fn verify(&self, written: &str, wants: &[Want], before: &[String]) -> Result<(), String> {
-        let text = std::fs::read_to_string(self.path).map_err(|e| format!("cannot read it back: {e}"))?;
+    fn verify(&self, real: &Path, written: &str, wants: &[Want], before: &[String]) -> Result<(), String> {
+        let text = std::fs::read_to_string(real).map_err(|e| format!("cannot read it back: {e}"))?;
         if text != written {
             return Err("it changed while being written".to_string());
         }
@@ -436,7 +438,7 @@ impl Target<'_> {
         if self.analyse {
             let mut left = before.to_vec();
             let mut new = Vec::new();
-            for f in findings(self.path)? {
+            for f in findings(real)? {
                 match left.iter().position(|b| *b == f) {
                     Some(i) => {
                         left.swap_remove(i);
