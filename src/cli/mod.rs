@@ -51,8 +51,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
         format: ExplainFormat,
     },
-    /// Show (or with --write, make) the configuration that makes a coding agent (opencode,
-    /// Claude Code) use agent-lsp as its language server and MCP server.
+    /// Print the config that runs agent-lsp as language server and MCP server of opencode or Claude Code, or merge it into the project.
     Setup(SetupArgs),
 }
 

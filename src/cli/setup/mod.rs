@@ -14,9 +14,9 @@ use crate::workspace::{Options, Workspace};
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum Runtime {
-    /// opencode: `lsp` and `mcp` entries in opencode.json(c).
+    /// `lsp` and `mcp` entries in opencode.json(c).
     Opencode,
-    /// Claude Code: the agent-lsp plugin, and an `.mcp.json` entry.
+    /// The agent-lsp plugin, and an `.mcp.json` entry.
     Claude,
 }
 
