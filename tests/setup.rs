@@ -122,6 +122,7 @@ fn no_file_creates_opencode_json() {
         agent-lsp binary: <agent-lsp>
         note: this binary is in a cargo target directory, which `cargo clean` deletes; for a lasting path, install it (`cargo install --path <clone>`) and run `agent-lsp setup` from the installed binary
         created opencode.json: added `lsp.agent-lsp`; added `mcp.agent-lsp`
+        note: the file had no `lsp`; where no config sets it, opencode runs no language server at all, and an `lsp` object also turns on opencode's built-in servers (TypeScript, Python, Go, ...); turn one off with `"<name>": {"disabled": true}` in `lsp`
         opencode starts them from its next session in this project; `opencode debug config` shows the merged `lsp` and `mcp`
     "#]]
     .assert_eq(&r.stdout);
@@ -425,6 +426,7 @@ fn both_files_the_jsonc_wins() {
         note: this binary is in a cargo target directory, which `cargo clean` deletes; for a lasting path, install it (`cargo install --path <clone>`) and run `agent-lsp setup` from the installed binary
         note: both opencode.json and opencode.jsonc exist; opencode reads both and opencode.jsonc wins, so the entries go there
         updated opencode.jsonc: added `lsp.agent-lsp`; added `mcp.agent-lsp`
+        note: the file had no `lsp`; where no config sets it, opencode runs no language server at all, and an `lsp` object also turns on opencode's built-in servers (TypeScript, Python, Go, ...); turn one off with `"<name>": {"disabled": true}` in `lsp`
         opencode starts them from its next session in this project; `opencode debug config` shows the merged `lsp` and `mcp`
     "#]]
     .assert_eq(&r.stdout);

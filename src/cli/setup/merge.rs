@@ -43,6 +43,8 @@ pub struct Want<'a> {
     pub true_is_object: bool,
     /// Why `false` cannot be merged into, and how to go on; `None`: like any other non-object.
     pub false_refusal: Option<&'a str>,
+    /// What the user should know when the parent key is added (it was not set).
+    pub note_if_added: Option<&'a str>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -394,6 +396,7 @@ mod tests {
             value: J::obj(vec![("command", J::Val(serde_json::json!(["a", "b"])))]),
             true_is_object,
             false_refusal: Some("turns it off"),
+            note_if_added: None,
         }
     }
 

@@ -22,6 +22,12 @@ pub enum Runtime {
 
 const SCHEMA: &str = "https://opencode.ai/config.json";
 
+/// opencode 1.18.34 runs no language server when `lsp` is unset (or `false`), and every built-in
+/// one plus the configured ones when it is `true` or an object.
+const LSP_ADDED: &str = "the file had no `lsp`; where no config sets it, opencode runs no language \
+     server at all, and an `lsp` object also turns on opencode's built-in servers (TypeScript, Python, Go, ...); turn one off with \
+     `\"<name>\": {\"disabled\": true}` in `lsp`";
+
 const LSP_FALSE: &str = "turns every language server off in opencode, agent-lsp's too, so agent-lsp \
      will not add one. To use agent-lsp, replace `false` with `{}` (an object keeps opencode's \
      built-in servers on; turn one off with `\"<name>\": {\"disabled\": true}`), then run this again";
@@ -136,6 +142,7 @@ fn opencode_wants(exe: &Exe) -> [Want<'static>; 2] {
             ]),
             true_is_object: true,
             false_refusal: Some(LSP_FALSE),
+            note_if_added: Some(LSP_ADDED),
         },
         Want {
             parent: "mcp",
@@ -147,6 +154,7 @@ fn opencode_wants(exe: &Exe) -> [Want<'static>; 2] {
             ]),
             true_is_object: false,
             false_refusal: None,
+            note_if_added: None,
         },
     ]
 }
@@ -161,6 +169,7 @@ fn claude_want(exe: &Exe) -> Want<'static> {
         ]),
         true_is_object: false,
         false_refusal: None,
+        note_if_added: None,
     }
 }
 
@@ -239,7 +248,7 @@ fn opencode(exe: &Exe, root: &Path, write: Option<WriteFile>) -> Result<String, 
     } else {
         out.push_str(&format!("\nAdd to {} (merged with what is there):\n", file.shown));
         out.push_str(&snippet(&wants));
-        out.push_str(&format!("\n\n{}\n", file.plan(&wants)));
+        out.push_str(&format!("\n\n{}", file.plan(&wants)));
         out.push_str(&format!(
             "Merge it (comments and formatting kept): agent-lsp setup opencode --write{}\n",
             root_arg(root)
@@ -288,7 +297,7 @@ fn claude(exe: &Exe, root: &Path, write: Option<WriteFile>) -> Result<String, St
         ));
         out.push_str(&snippet(std::slice::from_ref(&want)));
         out.push_str(&format!(
-            "\nor, for you only:\n  claude mcp add agent-lsp -- {} mcp\n\n{}\n",
+            "\nor, for you only:\n  claude mcp add agent-lsp -- {} mcp\n\n{}",
             sh_quote(&exe.path),
             file.plan(std::slice::from_ref(&want))
         ));
@@ -327,6 +336,14 @@ fn on_path(exe: &Exe) -> String {
     }
 }
 
+/// A merge's result: the text, what changed (one phrase per entry), and notes to print.
+struct Merged {
+    text: String,
+    changes: Vec<String>,
+    changed: bool,
+    notes: String,
+}
+
 /// The config file to merge into.
 struct Target<'a> {
     path: &'a Path,
@@ -357,30 +374,41 @@ impl Target<'_> {
     }
 
     /// The merged text and what changed, or the refusal.
-    fn merged(&self, original: Option<&str>, wants: &[Want]) -> Result<(String, Vec<String>, bool), String> {
-        let mut text = original.map_or_else(|| self.initial.clone(), str::to_string);
-        let mut changes = Vec::new();
-        let mut changed = false;
+    fn merged(&self, original: Option<&str>, wants: &[Want]) -> Result<Merged, String> {
+        let mut m = Merged {
+            text: original.map_or_else(|| self.initial.clone(), str::to_string),
+            changes: Vec::new(),
+            changed: false,
+            notes: String::new(),
+        };
         for w in wants {
-            let (t, change) = merge::merge(&text, w).map_err(|e| format!("{}:{e}", self.shown))?;
-            changed |= change != Change::Unchanged;
-            changes.push(describe(w, change));
-            text = t;
+            let (t, change) = merge::merge(&m.text, w).map_err(|e| format!("{}:{e}", self.shown))?;
+            m.changed |= change != Change::Unchanged;
+            m.changes.push(describe(w, change));
+            if let (Change::AddedParent, Some(note)) = (change, w.note_if_added) {
+                m.notes.push_str(&format!("note: {note}\n"));
+            }
+            m.text = t;
         }
-        Ok((text, changes, changed))
+        Ok(m)
     }
 
-    /// What `--write` would do, as one line.
+    /// What `--write` would do, as a line (and notes).
     fn plan(&self, wants: &[Want]) -> String {
         let original = match self.read() {
             Ok(o) => o,
-            Err(e) => return format!("note: {e}"),
+            Err(e) => return format!("note: {e}\n"),
         };
         match self.merged(original.as_deref(), wants) {
-            Ok(_) if original.is_none() => format!("{}: not there yet; --write creates it", self.shown),
-            Ok((_, _, false)) => format!("{}: already set up", self.shown),
-            Ok((_, changes, true)) => format!("{}: --write would do: {}", self.shown, changes.join("; ")),
-            Err(e) => format!("--write would refuse: {e}"),
+            Ok(m) if original.is_none() => format!("{}: not there yet; --write creates it\n{}", self.shown, m.notes),
+            Ok(m) if !m.changed => format!("{}: already set up\n", self.shown),
+            Ok(m) => format!(
+                "{}: --write would do: {}\n{}",
+                self.shown,
+                m.changes.join("; "),
+                m.notes
+            ),
+            Err(e) => format!("--write would refuse: {e}\n"),
         }
     }
 
@@ -388,7 +416,12 @@ impl Target<'_> {
     /// (and, for an opencode config, to agent-lsp's analysis: no new finding). Returns the report.
     fn write(&self, wants: &[Want], write_file: WriteFile) -> Result<String, String> {
         let original = self.read()?;
-        let (text, changes, changed) = self.merged(original.as_deref(), wants)?;
+        let Merged {
+            text,
+            changes,
+            changed,
+            notes,
+        } = self.merged(original.as_deref(), wants)?;
         if original.is_some() && !changed {
             return Ok(format!("{}: already set up; nothing changed\n", self.shown));
         }
@@ -408,7 +441,7 @@ impl Target<'_> {
             return Err(format!("{}: {e}; the file is left as it was", self.shown));
         }
         Ok(format!(
-            "{} {}: {}\n",
+            "{} {}: {}\n{notes}",
             if original.is_some() { "updated" } else { "created" },
             self.shown,
             changes.join("; ")
