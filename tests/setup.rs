@@ -689,3 +689,65 @@ fn empty_file_is_refused() {
         "agent-lsp: error: opencode.json:1:1: the file is empty; expected a JSON object\n"
     );
 }
+
+/// The real opencode 1.18.34 reads the files `--write` produced and holds the entries:
+/// `OPENCODE_BIN=... cargo test --test setup -- --ignored` (tests/runtime/run.sh installs it).
+#[test]
+#[ignore = "needs the opencode runtime: set OPENCODE_BIN to the opencode 1.18.34 binary"]
+fn opencode_reads_the_merged_files() {
+    let bin = PathBuf::from(std::env::var_os("OPENCODE_BIN").expect("set OPENCODE_BIN"));
+    let cases = [
+        ("opencode.json", None),
+        (
+            "opencode.json",
+            Some("{\n    // c\n    \"lsp\": true,\n    \"agent\": {\"review\": {\"description\": \"R\",},},\n}\n"),
+        ),
+        (
+            "opencode.json",
+            Some(
+                "\u{feff}{\r\n\t\"lsp\": {\r\n\t\t\"rust\": {\"command\": [\"rust-analyzer\"], \"extensions\": [\".rs\"]}\r\n\t}\r\n}\r\n",
+            ),
+        ),
+        ("opencode.jsonc", Some("{\n  // mine\n  \"mcp\": {},\n}\n")),
+    ];
+    for (name, text) in cases {
+        let dir = TempDir::new().unwrap();
+        let home = TempDir::new().unwrap();
+        let git = Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(dir.path())
+            .status();
+        assert!(git.is_ok_and(|s| s.success()));
+        if let Some(text) = text {
+            fs::write(dir.path().join(name), text).unwrap();
+        }
+        let r = run(dir.path(), &["setup", "opencode", "--write"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let h = home.path();
+        let out = Command::new(&bin)
+            .args(["debug", "config", "--pure"])
+            .current_dir(dir.path())
+            .env("HOME", h)
+            .env("XDG_CONFIG_HOME", h.join(".config"))
+            .env("XDG_DATA_HOME", h.join(".local/share"))
+            .env("XDG_CACHE_HOME", h.join(".cache"))
+            .env("XDG_STATE_HOME", h.join(".local/state"))
+            .env_remove("OPENCODE_CONFIG")
+            .env_remove("OPENCODE_CONFIG_DIR")
+            .env_remove("OPENCODE_CONFIG_CONTENT")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let config: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            config["lsp"]["agent-lsp"],
+            serde_json::json!({"command": [exe_str(), "serve", "--for-agents"], "extensions": [".md", ".json", ".jsonc"]}),
+            "{name}: {text:?}"
+        );
+        assert_eq!(
+            config["mcp"]["agent-lsp"],
+            serde_json::json!({"type": "local", "command": [exe_str(), "mcp"], "enabled": true}),
+            "{name}: {text:?}"
+        );
+    }
+}
