@@ -751,3 +751,21 @@ fn opencode_reads_the_merged_files() {
         );
     }
 }
+
+#[test]
+fn print_says_what_write_would_change() {
+    let dir = TempDir::new().unwrap();
+    let original =
+        "{\n  \"lsp\": true,\n  \"mcp\": {\"agent-lsp\": {\"type\": \"local\", \"command\": [\"/old\", \"mcp\"]}}\n}\n";
+    fs::write(dir.path().join("opencode.json"), original).unwrap();
+    let r = run(dir.path(), &["setup", "opencode"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(fs::read_to_string(dir.path().join("opencode.json")).unwrap(), original);
+    assert!(
+        r.stdout.contains(
+            "\nopencode.json: --write turns `\"lsp\": true` into an object holding `agent-lsp` (the built-in servers stay on); replaces `mcp.agent-lsp` (it has another value)\n"
+        ),
+        "{}",
+        r.stdout
+    );
+}

@@ -25,8 +25,8 @@ const SCHEMA: &str = "https://opencode.ai/config.json";
 /// opencode 1.18.34 runs no language server when `lsp` is unset (or `false`), and every built-in
 /// one plus the configured ones when it is `true` or an object.
 const LSP_ADDED: &str = "the file had no `lsp`; where no config sets it, opencode runs no language \
-     server at all, and an `lsp` object also turns on opencode's built-in servers (TypeScript, Python, Go, ...); turn one off with \
-     `\"<name>\": {\"disabled\": true}` in `lsp`";
+     server at all, and an `lsp` object also turns on opencode's built-in servers (TypeScript, \
+     Python, Go, ...); turn one off with `\"<name>\": {\"disabled\": true}` in `lsp`";
 
 const LSP_FALSE: &str = "turns every language server off in opencode, agent-lsp's too, so agent-lsp \
      will not add one. To use agent-lsp, replace `false` with `{}` (an object keeps opencode's \
@@ -237,9 +237,9 @@ fn opencode(exe: &Exe, root: &Path, write: Option<WriteFile>) -> Result<String, 
         analyse: true,
     };
     if let Some(write_file) = write {
-        let report = file.write(&wants, write_file)?;
+        let (report, changed) = file.write(&wants, write_file)?;
         out.push_str(&report);
-        if !report.contains("already set up") {
+        if changed {
             out.push_str(
                 "opencode starts them from its next session in this project; `opencode debug config` shows \
                  the merged `lsp` and `mcp`\n",
@@ -282,9 +282,9 @@ fn claude(exe: &Exe, root: &Path, write: Option<WriteFile>) -> Result<String, St
     };
     if let Some(write_file) = write {
         out.push_str("\nMCP server, for this project:\n");
-        let report = file.write(std::slice::from_ref(&want), write_file)?;
+        let (report, changed) = file.write(std::slice::from_ref(&want), write_file)?;
         out.push_str(&report);
-        if !report.contains("already set up") {
+        if changed {
             out.push_str(
                 "Claude Code asks to approve the project's MCP server `agent-lsp` when it next starts here \
                  (approved servers are listed in `enabledMcpjsonServers`)\n",
@@ -354,13 +354,24 @@ struct Target<'a> {
     analyse: bool,
 }
 
-fn describe(want: &Want, change: Change) -> String {
+/// A change in words: as done (`added ...`), or as `--write` would make it (`adds ...`).
+fn describe(want: &Want, change: Change, done: bool) -> String {
     let (p, n) = (want.parent, want.name);
+    let verb = |past: &str, present: &str| if done { past.to_string() } else { present.to_string() };
     match change {
         Change::Unchanged => format!("`{p}.{n}` already set"),
-        Change::AddedParent | Change::Added => format!("added `{p}.{n}`"),
-        Change::Replaced => format!("replaced `{p}.{n}` (it had another value)"),
-        Change::FromTrue => format!("`\"{p}\": true` became an object holding `{n}` (the built-in servers stay on)"),
+        Change::AddedParent | Change::Added => format!("{} `{p}.{n}`", verb("added", "adds")),
+        Change::Replaced => format!(
+            "{} `{p}.{n}` (it {} another value)",
+            verb("replaced", "replaces"),
+            verb("had", "has")
+        ),
+        Change::FromTrue if done => {
+            format!("`\"{p}\": true` became an object holding `{n}` (the built-in servers stay on)")
+        }
+        Change::FromTrue => {
+            format!("turns `\"{p}\": true` into an object holding `{n}` (the built-in servers stay on)")
+        }
     }
 }
 
@@ -374,7 +385,7 @@ impl Target<'_> {
     }
 
     /// The merged text and what changed, or the refusal.
-    fn merged(&self, original: Option<&str>, wants: &[Want]) -> Result<Merged, String> {
+    fn merged(&self, original: Option<&str>, wants: &[Want], done: bool) -> Result<Merged, String> {
         let mut m = Merged {
             text: original.map_or_else(|| self.initial.clone(), str::to_string),
             changes: Vec::new(),
@@ -384,7 +395,7 @@ impl Target<'_> {
         for w in wants {
             let (t, change) = merge::merge(&m.text, w).map_err(|e| format!("{}:{e}", self.shown))?;
             m.changed |= change != Change::Unchanged;
-            m.changes.push(describe(w, change));
+            m.changes.push(describe(w, change, done));
             if let (Change::AddedParent, Some(note)) = (change, w.note_if_added) {
                 m.notes.push_str(&format!("note: {note}\n"));
             }
@@ -399,31 +410,27 @@ impl Target<'_> {
             Ok(o) => o,
             Err(e) => return format!("note: {e}\n"),
         };
-        match self.merged(original.as_deref(), wants) {
+        match self.merged(original.as_deref(), wants, false) {
             Ok(m) if original.is_none() => format!("{}: not there yet; --write creates it\n{}", self.shown, m.notes),
             Ok(m) if !m.changed => format!("{}: already set up\n", self.shown),
-            Ok(m) => format!(
-                "{}: --write would do: {}\n{}",
-                self.shown,
-                m.changes.join("; "),
-                m.notes
-            ),
+            Ok(m) => format!("{}: --write {}\n{}", self.shown, m.changes.join("; "), m.notes),
             Err(e) => format!("--write would refuse: {e}\n"),
         }
     }
 
     /// Merge the entries into the file, atomically; then read it back and hold it to the result
-    /// (and, for an opencode config, to agent-lsp's analysis: no new finding). Returns the report.
-    fn write(&self, wants: &[Want], write_file: WriteFile) -> Result<String, String> {
+    /// (and, for an opencode config, to agent-lsp's analysis: no new finding). Returns the report
+    /// and whether the file changed.
+    fn write(&self, wants: &[Want], write_file: WriteFile) -> Result<(String, bool), String> {
         let original = self.read()?;
         let Merged {
             text,
             changes,
             changed,
             notes,
-        } = self.merged(original.as_deref(), wants)?;
+        } = self.merged(original.as_deref(), wants, true)?;
         if original.is_some() && !changed {
-            return Ok(format!("{}: already set up; nothing changed\n", self.shown));
+            return Ok((format!("{}: already set up; nothing changed\n", self.shown), false));
         }
         // Through a symbolic link to the file it names (a rename would replace the link).
         let real = std::fs::canonicalize(self.path).unwrap_or_else(|_| self.path.to_path_buf());
@@ -440,12 +447,13 @@ impl Target<'_> {
             };
             return Err(format!("{}: {e}; the file is left as it was", self.shown));
         }
-        Ok(format!(
+        let report = format!(
             "{} {}: {}\n{notes}",
             if original.is_some() { "updated" } else { "created" },
             self.shown,
             changes.join("; ")
-        ))
+        );
+        Ok((report, true))
     }
 
     fn verify(&self, real: &Path, written: &str, wants: &[Want], before: &[String]) -> Result<(), String> {
