@@ -787,6 +787,10 @@ fn help_lists_every_command_and_option() {
             ),
             ("serve", "Run the language server on stdin/stdout"),
             ("rules", "List the rules, or explain one in full"),
+            (
+                "setup",
+                "Print the config that runs agent-lsp as language server and MCP server of opencode or Claude Code, or merge it into the project"
+            ),
             ("help", "Print this message or the help of the given subcommand(s)"),
         ]
     );
@@ -827,6 +831,11 @@ fn help_lists_every_command_and_option() {
         ),
         ("serve", "Usage: agent-lsp serve [OPTIONS]", &["stdio", "help"]),
         ("rules", "Usage: agent-lsp rules [OPTIONS] [CODE]", &["format", "help"]),
+        (
+            "setup",
+            "Usage: agent-lsp setup [OPTIONS] <RUNTIME>",
+            &["root", "write", "help"],
+        ),
     ] {
         for args in [vec![command, "--help"], vec!["help", command]] {
             let out = agent_lsp(ws.path(), &args);

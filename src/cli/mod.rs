@@ -8,6 +8,7 @@ pub mod hook;
 pub mod matrix;
 pub mod render;
 pub mod sarif;
+pub mod setup;
 pub mod term;
 
 pub use out::write_stdout;
@@ -60,6 +61,21 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
         format: ExplainFormat,
     },
+    /// Print the config that runs agent-lsp as language server and MCP server of opencode or Claude Code, or merge it into the project.
+    Setup(SetupArgs),
+}
+
+#[derive(clap::Args)]
+struct SetupArgs {
+    /// The runtime to set up.
+    #[arg(value_enum)]
+    runtime: setup::Runtime,
+    /// The project directory.
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
+    /// Merge the entries into the project's config file (keeping its formatting and comments).
+    #[arg(long)]
+    write: bool,
 }
 
 #[derive(clap::Args)]
@@ -221,6 +237,7 @@ pub fn main() -> i32 {
                     .and_then(|d| crate::analysis::Dialect::parse(d.to_possible_value()?.get_name())),
             })
         }
+        Command::Setup(a) => setup::run(a.runtime, &a.root, a.write, write_atomically),
         Command::Rules { code, format } => match format {
             ExplainFormat::Human | ExplainFormat::Json => rules(code.as_deref(), matches!(format, ExplainFormat::Json)),
             _ => {

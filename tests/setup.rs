@@ -1,0 +1,771 @@
+//! End-to-end tests of `agent-lsp setup`: the real binary in a fresh temp dir, as the current
+//! directory. The binary's path is written as `<agent-lsp>` in snapshots (and its checkout as
+//! `<clone>`), after asserting that the files hold the real, absolute path.
+//!
+//! Snapshots use expect-test; refresh them with `UPDATE_EXPECT=1 cargo test --test setup`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use expect_test::{Expect, expect};
+use tempfile::TempDir;
+
+fn exe() -> PathBuf {
+    fs::canonicalize(env!("CARGO_BIN_EXE_agent-lsp")).unwrap()
+}
+
+fn exe_str() -> String {
+    exe().to_str().unwrap().to_string()
+}
+
+/// Replace the machine's paths with placeholders.
+fn normalise(s: &str) -> String {
+    let clone = fs::canonicalize(env!("CARGO_MANIFEST_DIR")).unwrap();
+    s.replace(&exe_str(), "<agent-lsp>")
+        .replace(clone.to_str().unwrap(), "<clone>")
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Run `agent-lsp` in `dir` with `PATH` set to `path` (an empty directory unless given).
+fn run_with_path(dir: &Path, args: &[&str], path: &Path) -> Run {
+    let out = Command::new(exe())
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: normalise(&String::from_utf8_lossy(&out.stdout)),
+        stderr: normalise(&String::from_utf8_lossy(&out.stderr)),
+    }
+}
+
+fn run(dir: &Path, args: &[&str]) -> Run {
+    let empty = TempDir::new().unwrap();
+    run_with_path(dir, args, empty.path())
+}
+
+/// `setup opencode --write` on a project whose config is `text` (in `name`); returns the run
+/// and the file's text afterwards.
+fn write_opencode(name: &str, text: &str) -> (Run, String) {
+    let dir = TempDir::new().unwrap();
+    fs::write(dir.path().join(name), text).unwrap();
+    let r = run(dir.path(), &["setup", "opencode", "--write"]);
+    let after = fs::read_to_string(dir.path().join(name)).unwrap();
+    (r, after)
+}
+
+/// The `lsp` and `mcp` entries of a merged config, as JSON: the real values.
+fn assert_entries(text: &str) {
+    let v = agent_lsp::analysis::syntax::jsonc::parse(text);
+    assert!(v.errors.is_empty(), "{:?}", v.errors);
+    let v = v.root.unwrap().to_json();
+    assert_eq!(
+        v["lsp"]["agent-lsp"],
+        serde_json::json!({"command": [exe_str(), "serve", "--for-agents"], "extensions": [".md", ".json", ".jsonc"]})
+    );
+    assert_eq!(
+        v["mcp"]["agent-lsp"],
+        serde_json::json!({"type": "local", "command": [exe_str(), "mcp"], "enabled": true})
+    );
+    assert!(Path::new(v["lsp"]["agent-lsp"]["command"][0].as_str().unwrap()).is_absolute());
+}
+
+/// The merged text as a snapshot: placeholders for paths, `␍` for CR, `<BOM>` for a BOM.
+fn check_text(text: &str, expected: Expect) {
+    expected.assert_eq(
+        &normalise(text)
+            .replace('\u{feff}', "<BOM>")
+            .replace('\r', "␍")
+            .replace('\t', "→   "),
+    );
+}
+
+#[test]
+fn no_file_creates_opencode_json() {
+    let dir = TempDir::new().unwrap();
+    let r = run(dir.path(), &["setup", "opencode", "--write"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = fs::read_to_string(dir.path().join("opencode.json")).unwrap();
+    assert_entries(&text);
+    assert!(!dir.path().join("opencode.jsonc").exists());
+    check_text(
+        &text,
+        expect![[r#"
+            {
+              "$schema": "https://opencode.ai/config.json",
+              "lsp": {
+                "agent-lsp": {
+                  "command": ["<agent-lsp>", "serve", "--for-agents"],
+                  "extensions": [".md", ".json", ".jsonc"]
+                }
+              },
+              "mcp": {
+                "agent-lsp": {
+                  "type": "local",
+                  "command": ["<agent-lsp>", "mcp"],
+                  "enabled": true
+                }
+              }
+            }
+        "#]],
+    );
+    expect![[r#"
+        agent-lsp binary: <agent-lsp>
+        note: this binary is in a cargo target directory, which `cargo clean` deletes; for a lasting path, install it (`cargo install --path <clone>`) and run `agent-lsp setup` from the installed binary
+        created opencode.json: added `lsp.agent-lsp`; added `mcp.agent-lsp`
+        note: the file had no `lsp`; where no config sets it, opencode runs no language server at all, and an `lsp` object also turns on opencode's built-in servers (TypeScript, Python, Go, ...); turn one off with `"<name>": {"disabled": true}` in `lsp`
+        opencode starts them from its next session in this project; `opencode debug config` shows the merged `lsp` and `mcp`
+    "#]]
+    .assert_eq(&r.stdout);
+}
+
+#[test]
+fn empty_object() {
+    let (r, text) = write_opencode("opencode.json", "{}\n");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_entries(&text);
+    check_text(
+        &text,
+        expect![[r#"
+            {
+              "lsp": {
+                "agent-lsp": {
+                  "command": ["<agent-lsp>", "serve", "--for-agents"],
+                  "extensions": [".md", ".json", ".jsonc"]
+                }
+              },
+              "mcp": {
+                "agent-lsp": {
+                  "type": "local",
+                  "command": ["<agent-lsp>", "mcp"],
+                  "enabled": true
+                }
+              }
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn comments_and_trailing_commas_are_kept() {
+    let (r, text) = write_opencode(
+        "opencode.json",
+        r#"{
+    // The project's model.
+    "$schema": "https://opencode.ai/config.json",
+    "model": "anthropic/claude-sonnet-4-5", // pinned
+    /* agents */
+    "agent": {
+        "review": {"description": "Reviews code",},
+    },
+}
+"#,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_entries(&text);
+    check_text(
+        &text,
+        expect![[r#"
+            {
+                // The project's model.
+                "$schema": "https://opencode.ai/config.json",
+                "model": "anthropic/claude-sonnet-4-5", // pinned
+                /* agents */
+                "agent": {
+                    "review": {"description": "Reviews code",},
+                },
+                "lsp": {
+                    "agent-lsp": {
+                        "command": ["<agent-lsp>", "serve", "--for-agents"],
+                        "extensions": [".md", ".json", ".jsonc"],
+                    },
+                },
+                "mcp": {
+                    "agent-lsp": {
+                        "type": "local",
+                        "command": ["<agent-lsp>", "mcp"],
+                        "enabled": true,
+                    },
+                },
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn lsp_object_with_another_server_keeps_it() {
+    let (r, text) = write_opencode(
+        "opencode.json",
+        r#"{
+  "lsp": {
+    "rust": {"command": ["rust-analyzer"], "extensions": [".rs"]} // ours
+  },
+  "mcp": {
+    "docs": {"type": "remote", "url": "https://example.com/mcp"}
+  }
+}
+"#,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_entries(&text);
+    check_text(
+        &text,
+        expect![[r#"
+            {
+              "lsp": {
+                "rust": {"command": ["rust-analyzer"], "extensions": [".rs"]}, // ours
+                "agent-lsp": {
+                  "command": ["<agent-lsp>", "serve", "--for-agents"],
+                  "extensions": [".md", ".json", ".jsonc"]
+                }
+              },
+              "mcp": {
+                "docs": {"type": "remote", "url": "https://example.com/mcp"},
+                "agent-lsp": {
+                  "type": "local",
+                  "command": ["<agent-lsp>", "mcp"],
+                  "enabled": true
+                }
+              }
+            }
+        "#]],
+    );
+    assert!(
+        r.stdout
+            .contains("updated opencode.json: added `lsp.agent-lsp`; added `mcp.agent-lsp`")
+    );
+}
+
+#[test]
+fn old_agent_lsp_entry_is_replaced() {
+    let (r, text) = write_opencode(
+        "opencode.json",
+        r#"{
+  "lsp": {
+    "agent-lsp": {
+      "command": ["/old/agent-lsp", "serve"],
+      "extensions": [".md"]
+    },
+    "rust": {"command": ["rust-analyzer"], "extensions": [".rs"]}
+  },
+  "mcp": {"agent-lsp": {"type": "local", "command": ["/old/agent-lsp", "mcp"]}}
+}
+"#,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_entries(&text);
+    assert!(!text.contains("/old/"));
+    check_text(
+        &text,
+        expect![[r#"
+            {
+              "lsp": {
+                "agent-lsp": {
+                  "command": ["<agent-lsp>", "serve", "--for-agents"],
+                  "extensions": [".md", ".json", ".jsonc"]
+                },
+                "rust": {"command": ["rust-analyzer"], "extensions": [".rs"]}
+              },
+              "mcp": {"agent-lsp": {"type": "local", "command": ["<agent-lsp>", "mcp"], "enabled": true}}
+            }
+        "#]],
+    );
+    assert!(r.stdout.contains(
+        "updated opencode.json: replaced `lsp.agent-lsp` (it had another value); replaced `mcp.agent-lsp` (it had another value)"
+    ));
+}
+
+#[test]
+fn lsp_true_becomes_an_object() {
+    let (r, text) = write_opencode("opencode.json", "{\n  \"lsp\": true,\n  \"mcp\": {}\n}\n");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_entries(&text);
+    check_text(
+        &text,
+        expect![[r#"
+            {
+              "lsp": {
+                "agent-lsp": {
+                  "command": ["<agent-lsp>", "serve", "--for-agents"],
+                  "extensions": [".md", ".json", ".jsonc"]
+                }
+              },
+              "mcp": {
+                "agent-lsp": {
+                  "type": "local",
+                  "command": ["<agent-lsp>", "mcp"],
+                  "enabled": true
+                }
+              }
+            }
+        "#]],
+    );
+    assert!(
+        r.stdout
+            .contains("`\"lsp\": true` became an object holding `agent-lsp` (the built-in servers stay on)")
+    );
+}
+
+#[test]
+fn lsp_false_is_refused() {
+    let original = "{\n  \"lsp\": false\n}\n";
+    let (r, text) = write_opencode("opencode.json", original);
+    assert_eq!(r.code, 2);
+    assert_eq!(text, original);
+    assert_eq!(r.stdout, "");
+    expect![[r#"
+        agent-lsp: error: opencode.json:2:3: `"lsp": false` turns every language server off in opencode, agent-lsp's too, so agent-lsp will not add one. To use agent-lsp, replace `false` with `{}` (an object keeps opencode's built-in servers on; turn one off with `"<name>": {"disabled": true}`), then run this again
+    "#]]
+    .assert_eq(&r.stderr);
+}
+
+#[test]
+fn mcp_not_an_object_is_refused() {
+    let original = "{\n  \"mcp\": true\n}\n";
+    let (r, text) = write_opencode("opencode.json", original);
+    assert_eq!(r.code, 2);
+    assert_eq!(text, original);
+    expect![[r#"
+        agent-lsp: error: opencode.json:2:3: `mcp` is `true`; it must be an object to hold the `agent-lsp` entry. Fix it, then run this again
+    "#]]
+    .assert_eq(&r.stderr);
+}
+
+#[test]
+fn crlf_bom_and_tabs_are_kept() {
+    let (r, text) = write_opencode(
+        "opencode.json",
+        "\u{feff}{\r\n\t\"$schema\": \"https://opencode.ai/config.json\",\r\n\t\"lsp\": {}\r\n}\r\n",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(text.starts_with('\u{feff}'));
+    assert!(text.match_indices('\n').all(|(i, _)| text.as_bytes()[i - 1] == b'\r'));
+    assert_entries(text.trim_start_matches('\u{feff}'));
+    check_text(
+        &text,
+        expect![[r#"
+            <BOM>{␍
+            →   "$schema": "https://opencode.ai/config.json",␍
+            →   "lsp": {␍
+            →   →   "agent-lsp": {␍
+            →   →   →   "command": ["<agent-lsp>", "serve", "--for-agents"],␍
+            →   →   →   "extensions": [".md", ".json", ".jsonc"]␍
+            →   →   }␍
+            →   },␍
+            →   "mcp": {␍
+            →   →   "agent-lsp": {␍
+            →   →   →   "type": "local",␍
+            →   →   →   "command": ["<agent-lsp>", "mcp"],␍
+            →   →   →   "enabled": true␍
+            →   →   }␍
+            →   }␍
+            }␍
+        "#]],
+    );
+}
+
+#[test]
+fn jsonc_file_is_used() {
+    let (r, text) = write_opencode("opencode.jsonc", "{\n  // mine\n}\n");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_entries(&text);
+    check_text(
+        &text,
+        expect![[r#"
+            {
+              // mine
+              "lsp": {
+                "agent-lsp": {
+                  "command": ["<agent-lsp>", "serve", "--for-agents"],
+                  "extensions": [".md", ".json", ".jsonc"]
+                }
+              },
+              "mcp": {
+                "agent-lsp": {
+                  "type": "local",
+                  "command": ["<agent-lsp>", "mcp"],
+                  "enabled": true
+                }
+              }
+            }
+        "#]],
+    );
+    assert!(r.stdout.contains("updated opencode.jsonc:"));
+}
+
+#[test]
+fn both_files_the_jsonc_wins() {
+    let dir = TempDir::new().unwrap();
+    fs::write(dir.path().join("opencode.json"), "{\"model\": \"a/b\"}\n").unwrap();
+    fs::write(dir.path().join("opencode.jsonc"), "{\"theme\": \"dark\"}\n").unwrap();
+    let r = run(dir.path(), &["setup", "opencode", "--write"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("opencode.json")).unwrap(),
+        "{\"model\": \"a/b\"}\n"
+    );
+    let text = fs::read_to_string(dir.path().join("opencode.jsonc")).unwrap();
+    assert_entries(&text);
+    check_text(
+        &text,
+        expect![[r#"
+            {"theme": "dark", "lsp": {"agent-lsp": {"command": ["<agent-lsp>", "serve", "--for-agents"], "extensions": [".md", ".json", ".jsonc"]}}, "mcp": {"agent-lsp": {"type": "local", "command": ["<agent-lsp>", "mcp"], "enabled": true}}}
+        "#]],
+    );
+    expect![[r#"
+        agent-lsp binary: <agent-lsp>
+        note: this binary is in a cargo target directory, which `cargo clean` deletes; for a lasting path, install it (`cargo install --path <clone>`) and run `agent-lsp setup` from the installed binary
+        note: both opencode.json and opencode.jsonc exist; opencode reads both and opencode.jsonc wins, so the entries go there
+        updated opencode.jsonc: added `lsp.agent-lsp`; added `mcp.agent-lsp`
+        note: the file had no `lsp`; where no config sets it, opencode runs no language server at all, and an `lsp` object also turns on opencode's built-in servers (TypeScript, Python, Go, ...); turn one off with `"<name>": {"disabled": true}` in `lsp`
+        opencode starts them from its next session in this project; `opencode debug config` shows the merged `lsp` and `mcp`
+    "#]]
+    .assert_eq(&r.stdout);
+}
+
+#[test]
+fn second_run_changes_nothing() {
+    let dir = TempDir::new().unwrap();
+    fs::write(
+        dir.path().join("opencode.json"),
+        "{\n  // keep\n  \"model\": \"a/b\",\n}\n",
+    )
+    .unwrap();
+    let first = run(dir.path(), &["setup", "opencode", "--write"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let once = fs::read(dir.path().join("opencode.json")).unwrap();
+    let second = run(dir.path(), &["setup", "opencode", "--write"]);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert_eq!(fs::read(dir.path().join("opencode.json")).unwrap(), once);
+    assert!(
+        second
+            .stdout
+            .ends_with("opencode.json: already set up; nothing changed\n"),
+        "{}",
+        second.stdout
+    );
+    let shown = run(dir.path(), &["setup", "opencode"]);
+    assert!(
+        shown.stdout.contains("\nopencode.json: already set up\n"),
+        "{}",
+        shown.stdout
+    );
+}
+
+#[test]
+fn unparsable_file_is_refused() {
+    let original = "{\n  \"model\": \"a/b\"\n  \"theme\": \"dark\"\n}\n";
+    let (r, text) = write_opencode("opencode.json", original);
+    assert_eq!(r.code, 2);
+    assert_eq!(text, original);
+    expect![[r#"
+        agent-lsp: error: opencode.json:3:3: expected `,` between properties
+    "#]]
+    .assert_eq(&r.stderr);
+}
+
+#[test]
+fn root_is_shown_as_typed() {
+    let dir = TempDir::new().unwrap();
+    fs::create_dir(dir.path().join("proj")).unwrap();
+    let r = run(dir.path(), &["setup", "opencode", "--root", "proj"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("Add to proj/opencode.json (merged with what is there):")
+    );
+    assert!(
+        r.stdout
+            .contains("proj/opencode.json: not there yet; --write creates it")
+    );
+    assert!(r.stdout.contains("agent-lsp setup opencode --write --root proj\n"));
+    let r = run(dir.path(), &["setup", "opencode", "--root", "proj", "--write"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("created proj/opencode.json:"));
+    assert_entries(&fs::read_to_string(dir.path().join("proj/opencode.json")).unwrap());
+    let r = run(dir.path(), &["setup", "opencode", "--root", "nowhere"]);
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stderr, "agent-lsp: error: --root nowhere: no such directory\n");
+}
+
+#[test]
+fn print_opencode() {
+    let dir = TempDir::new().unwrap();
+    fs::write(dir.path().join("opencode.json"), "{\"lsp\": false}").unwrap();
+    let r = run(dir.path(), &["setup", "opencode"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    expect![[r#"
+        agent-lsp binary: <agent-lsp>
+        note: this binary is in a cargo target directory, which `cargo clean` deletes; for a lasting path, install it (`cargo install --path <clone>`) and run `agent-lsp setup` from the installed binary
+
+        Add to opencode.json (merged with what is there):
+        {
+          "lsp": {
+            "agent-lsp": {
+              "command": ["<agent-lsp>", "serve", "--for-agents"],
+              "extensions": [".md", ".json", ".jsonc"]
+            }
+          },
+          "mcp": {
+            "agent-lsp": {
+              "type": "local",
+              "command": ["<agent-lsp>", "mcp"],
+              "enabled": true
+            }
+          }
+        }
+
+        --write would refuse: opencode.json:1:2: `"lsp": false` turns every language server off in opencode, agent-lsp's too, so agent-lsp will not add one. To use agent-lsp, replace `false` with `{}` (an object keeps opencode's built-in servers on; turn one off with `"<name>": {"disabled": true}`), then run this again
+        Merge it (comments and formatting kept): agent-lsp setup opencode --write
+    "#]]
+    .assert_eq(&r.stdout);
+    assert!(r.stdout.contains("\"command\": [\"<agent-lsp>\", \"serve\""));
+}
+
+#[test]
+fn print_claude() {
+    let dir = TempDir::new().unwrap();
+    let r = run(dir.path(), &["setup", "claude"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    expect![[r#"
+        agent-lsp binary: <agent-lsp>
+        note: this binary is in a cargo target directory, which `cargo clean` deletes; for a lasting path, install it (`cargo install --path <clone>`) and run `agent-lsp setup` from the installed binary
+
+        Language server: the agent-lsp plugin (editors/claude-code)
+          claude plugin marketplace add <clone>
+          claude plugin install agent-lsp@agent-lsp
+        or for one session:
+          claude --plugin-dir <clone>/editors/claude-code
+        The plugin runs `agent-lsp` from PATH, and it is not there; link this binary into a PATH directory:
+          ln -s <agent-lsp> ~/.local/bin/agent-lsp
+        or install it: cargo install --path <clone>
+
+        MCP server, for this project: add to .mcp.json (merged with what is there):
+        {
+          "mcpServers": {
+            "agent-lsp": {
+              "command": "<agent-lsp>",
+              "args": ["mcp"]
+            }
+          }
+        }
+        or, for you only:
+          claude mcp add agent-lsp -- <agent-lsp> mcp
+
+        .mcp.json: not there yet; --write creates it
+        Merge it (comments and formatting kept): agent-lsp setup claude --write
+    "#]]
+    .assert_eq(&r.stdout);
+
+    // With this binary on PATH (through a link), and with another one.
+    let bin = TempDir::new().unwrap();
+    std::os::unix::fs::symlink(exe(), bin.path().join("agent-lsp")).unwrap();
+    let r = run_with_path(dir.path(), &["setup", "claude"], bin.path());
+    let link = bin.path().join("agent-lsp");
+    assert!(
+        r.stdout.contains(&format!(
+            "The plugin runs `agent-lsp` from PATH: {} is this binary\n",
+            link.display()
+        )),
+        "{}",
+        r.stdout
+    );
+    let other = TempDir::new().unwrap();
+    fs::write(other.path().join("agent-lsp"), "#!/bin/sh\n").unwrap();
+    let r = run_with_path(dir.path(), &["setup", "claude"], other.path());
+    assert!(r.stdout.contains(&format!(
+        "The plugin runs `agent-lsp` from PATH: that is {}, not this binary\n",
+        other.path().join("agent-lsp").display()
+    )));
+}
+
+#[test]
+fn claude_write_merges_into_mcp_json() {
+    let dir = TempDir::new().unwrap();
+    fs::write(
+        dir.path().join(".mcp.json"),
+        "{\n    \"mcpServers\": {\n        \"docs\": {\"type\": \"http\", \"url\": \"https://example.com/mcp\"}\n    }\n}\n",
+    )
+    .unwrap();
+    let r = run(dir.path(), &["setup", "claude", "--write"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = fs::read_to_string(dir.path().join(".mcp.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        v["mcpServers"]["agent-lsp"],
+        serde_json::json!({"command": exe_str(), "args": ["mcp"]})
+    );
+    check_text(
+        &text,
+        expect![[r#"
+            {
+                "mcpServers": {
+                    "docs": {"type": "http", "url": "https://example.com/mcp"},
+                    "agent-lsp": {
+                        "command": "<agent-lsp>",
+                        "args": ["mcp"]
+                    }
+                }
+            }
+        "#]],
+    );
+    assert!(r.stdout.contains(
+        "\nMCP server, for this project:\nupdated .mcp.json: added `mcpServers.agent-lsp`\nClaude Code asks to approve"
+    ));
+    let again = run(dir.path(), &["setup", "claude", "--write"]);
+    assert_eq!(again.code, 0);
+    assert!(
+        again.stdout.ends_with(".mcp.json: already set up; nothing changed\n"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(fs::read_to_string(dir.path().join(".mcp.json")).unwrap(), text);
+}
+
+#[test]
+fn claude_write_creates_mcp_json() {
+    let dir = TempDir::new().unwrap();
+    let r = run(dir.path(), &["setup", "claude", "--write"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = fs::read_to_string(dir.path().join(".mcp.json")).unwrap();
+    check_text(
+        &text,
+        expect![[r#"
+            {
+              "mcpServers": {
+                "agent-lsp": {
+                  "command": "<agent-lsp>",
+                  "args": ["mcp"]
+                }
+              }
+            }
+        "#]],
+    );
+    assert!(r.stdout.contains("created .mcp.json: added `mcpServers.agent-lsp`"));
+}
+
+#[test]
+fn a_symlinked_config_stays_a_link() {
+    let dir = TempDir::new().unwrap();
+    fs::create_dir(dir.path().join("shared")).unwrap();
+    fs::write(dir.path().join("shared/opencode.json"), "{}\n").unwrap();
+    std::os::unix::fs::symlink("shared/opencode.json", dir.path().join("opencode.json")).unwrap();
+    let r = run(dir.path(), &["setup", "opencode", "--write"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        fs::symlink_metadata(dir.path().join("opencode.json"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_entries(&fs::read_to_string(dir.path().join("shared/opencode.json")).unwrap());
+}
+
+#[test]
+fn findings_already_there_do_not_block() {
+    // A misspelt key: agent-lsp reports it before and after; the merge adds nothing new.
+    let (r, text) = write_opencode("opencode.json", "{\n  \"modle\": \"a/b\"\n}\n");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_entries(&text);
+    assert!(text.starts_with("{\n  \"modle\": \"a/b\",\n  \"lsp\": {\n"), "{text}");
+}
+
+#[test]
+fn empty_file_is_refused() {
+    let (r, text) = write_opencode("opencode.json", "");
+    assert_eq!(r.code, 2);
+    assert_eq!(text, "");
+    assert_eq!(
+        r.stderr,
+        "agent-lsp: error: opencode.json:1:1: the file is empty; expected a JSON object\n"
+    );
+}
+
+/// The real opencode 1.18.34 reads the files `--write` produced and holds the entries:
+/// `OPENCODE_BIN=... cargo test --test setup -- --ignored` (tests/runtime/run.sh installs it).
+#[test]
+#[ignore = "needs the opencode runtime: set OPENCODE_BIN to the opencode 1.18.34 binary"]
+fn opencode_reads_the_merged_files() {
+    let bin = PathBuf::from(std::env::var_os("OPENCODE_BIN").expect("set OPENCODE_BIN"));
+    let cases = [
+        ("opencode.json", None),
+        (
+            "opencode.json",
+            Some("{\n    // c\n    \"lsp\": true,\n    \"agent\": {\"review\": {\"description\": \"R\",},},\n}\n"),
+        ),
+        (
+            "opencode.json",
+            Some(
+                "\u{feff}{\r\n\t\"lsp\": {\r\n\t\t\"rust\": {\"command\": [\"rust-analyzer\"], \"extensions\": [\".rs\"]}\r\n\t}\r\n}\r\n",
+            ),
+        ),
+        ("opencode.jsonc", Some("{\n  // mine\n  \"mcp\": {},\n}\n")),
+    ];
+    for (name, text) in cases {
+        let dir = TempDir::new().unwrap();
+        let home = TempDir::new().unwrap();
+        let git = Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(dir.path())
+            .status();
+        assert!(git.is_ok_and(|s| s.success()));
+        if let Some(text) = text {
+            fs::write(dir.path().join(name), text).unwrap();
+        }
+        let r = run(dir.path(), &["setup", "opencode", "--write"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let h = home.path();
+        let out = Command::new(&bin)
+            .args(["debug", "config", "--pure"])
+            .current_dir(dir.path())
+            .env("HOME", h)
+            .env("XDG_CONFIG_HOME", h.join(".config"))
+            .env("XDG_DATA_HOME", h.join(".local/share"))
+            .env("XDG_CACHE_HOME", h.join(".cache"))
+            .env("XDG_STATE_HOME", h.join(".local/state"))
+            .env_remove("OPENCODE_CONFIG")
+            .env_remove("OPENCODE_CONFIG_DIR")
+            .env_remove("OPENCODE_CONFIG_CONTENT")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let config: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            config["lsp"]["agent-lsp"],
+            serde_json::json!({"command": [exe_str(), "serve", "--for-agents"], "extensions": [".md", ".json", ".jsonc"]}),
+            "{name}: {text:?}"
+        );
+        assert_eq!(
+            config["mcp"]["agent-lsp"],
+            serde_json::json!({"type": "local", "command": [exe_str(), "mcp"], "enabled": true}),
+            "{name}: {text:?}"
+        );
+    }
+}
+
+#[test]
+fn print_says_what_write_would_change() {
+    let dir = TempDir::new().unwrap();
+    let original =
+        "{\n  \"lsp\": true,\n  \"mcp\": {\"agent-lsp\": {\"type\": \"local\", \"command\": [\"/old\", \"mcp\"]}}\n}\n";
+    fs::write(dir.path().join("opencode.json"), original).unwrap();
+    let r = run(dir.path(), &["setup", "opencode"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(fs::read_to_string(dir.path().join("opencode.json")).unwrap(), original);
+    assert!(
+        r.stdout.contains(
+            "\nopencode.json: --write turns `\"lsp\": true` into an object holding `agent-lsp` (the built-in servers stay on); replaces `mcp.agent-lsp` (it has another value)\n"
+        ),
+        "{}",
+        r.stdout
+    );
+}
