@@ -791,6 +791,10 @@ fn help_lists_every_command_and_option() {
                 "setup",
                 "Print the config that runs agent-lsp as language server and MCP server of opencode or Claude Code, or merge it into the project"
             ),
+            (
+                "hook",
+                "Claude Code hook (after Write/Edit): tell the model what in the written file changes what the runtime does"
+            ),
             ("help", "Print this message or the help of the given subcommand(s)"),
         ]
     );
@@ -829,7 +833,11 @@ fn help_lists_every_command_and_option() {
                 "help",
             ],
         ),
-        ("serve", "Usage: agent-lsp serve [OPTIONS]", &["stdio", "help"]),
+        (
+            "serve",
+            "Usage: agent-lsp serve [OPTIONS]",
+            &["stdio", "for-agents", "help"],
+        ),
         ("rules", "Usage: agent-lsp rules [OPTIONS] [CODE]", &["format", "help"]),
         (
             "setup",

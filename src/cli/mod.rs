@@ -50,9 +50,6 @@ enum Command {
         #[arg(long)]
         for_agents: bool,
     },
-    /// A Claude Code `PostToolUse` hook: reads the event on stdin and tells the model what in
-    /// the file it wrote changes what the runtime does (the Claude Code plugin runs it).
-    Hook,
     /// List the rules, or explain one in full.
     Rules {
         /// A rule code, e.g. `shadowed-rule`.
@@ -63,6 +60,8 @@ enum Command {
     },
     /// Print the config that runs agent-lsp as language server and MCP server of opencode or Claude Code, or merge it into the project.
     Setup(SetupArgs),
+    /// Claude Code hook (after Write/Edit): tell the model what in the written file changes what the runtime does
+    Hook,
 }
 
 #[derive(clap::Args)]
