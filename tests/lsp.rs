@@ -1191,6 +1191,14 @@ fn for_agents_publishes_runtime_changing_findings_as_errors_with_their_fix() {
     let for_agent = agent.expect_publish(&uri);
     agent.open(&uri, "markdown", 0, AGENT_WITH_MISTAKES);
     assert_eq!(with_messages(&agent.expect_version(&uri, 0)), with_messages(&for_agent));
+    // Claude Code saves after each Write and Edit: a save is taken quietly.
+    agent.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri } }));
+    agent.sync();
+    assert!(
+        !agent.stderr_text().contains("not implemented"),
+        "{}",
+        agent.stderr_text()
+    );
     agent.finish();
     expect![[r##"
         3:0-3:10 W unknown-key: `temprature` is not an agent field; opencode passes it to the model provider as `options.temprature`. Did you mean `temperature`?

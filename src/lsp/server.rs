@@ -583,6 +583,12 @@ impl LanguageServer for Backend {
         std::future::ready(())
     }
 
+    /// Nothing to do: the open document's text is what is analysed (Claude Code sends a save
+    /// after each Write and Edit; without this, each one logged "not implemented").
+    fn did_save(&self, _: DidSaveTextDocumentParams) -> impl std::future::Future<Output = ()> + Send {
+        std::future::ready(())
+    }
+
     fn did_close(&self, params: DidCloseTextDocumentParams) -> impl std::future::Future<Output = ()> + Send {
         self.with_state("didClose", |st| st.close(&params.text_document.uri));
         std::future::ready(())
