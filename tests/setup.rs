@@ -549,7 +549,7 @@ fn print_claude() {
           ln -s <agent-lsp> ~/.local/bin/agent-lsp
         or install it: cargo install --path <clone>
 
-        MCP server, for this project: add to .mcp.json (merged with what is there):
+        MCP server (the plugin declares it too: this is for a project without the plugin): add to .mcp.json (merged with what is there):
         {
           "mcpServers": {
             "agent-lsp": {
@@ -619,7 +619,7 @@ fn claude_write_merges_into_mcp_json() {
         "#]],
     );
     assert!(r.stdout.contains(
-        "\nMCP server, for this project:\nupdated .mcp.json: added `mcpServers.agent-lsp`\nClaude Code asks to approve"
+        "\nMCP server (the plugin declares it too: this is for a project without the plugin):\nupdated .mcp.json: added `mcpServers.agent-lsp`\nClaude Code asks to approve"
     ));
     let again = run(dir.path(), &["setup", "claude", "--write"]);
     assert_eq!(again.code, 0);

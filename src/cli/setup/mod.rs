@@ -281,7 +281,7 @@ fn claude(exe: &Exe, root: &Path, write: Option<WriteFile>) -> Result<String, St
         analyse: false,
     };
     if let Some(write_file) = write {
-        out.push_str("\nMCP server, for this project:\n");
+        out.push_str("\nMCP server (the plugin declares it too: this is for a project without the plugin):\n");
         let (report, changed) = file.write(std::slice::from_ref(&want), write_file)?;
         out.push_str(&report);
         if changed {
@@ -292,7 +292,7 @@ fn claude(exe: &Exe, root: &Path, write: Option<WriteFile>) -> Result<String, St
         }
     } else {
         out.push_str(&format!(
-            "\nMCP server, for this project: add to {} (merged with what is there):\n",
+            "\nMCP server (the plugin declares it too: this is for a project without the plugin): add to {} (merged with what is there):\n",
             file.shown
         ));
         out.push_str(&snippet(std::slice::from_ref(&want)));
