@@ -42,6 +42,18 @@ enum Command {
         #[arg(long)]
         stdio: bool,
     },
+    /// Serve MCP (Model Context Protocol) on stdin/stdout: read-only tools for coding agents.
+    Mcp {
+        /// The project directory the tools answer for.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Do not read the user's global opencode configuration.
+        #[arg(long)]
+        no_global: bool,
+        /// Use this directory as the global config directory instead of ~/.config/opencode.
+        #[arg(long, value_name = "DIR")]
+        global_dir: Option<PathBuf>,
+    },
     /// List the rules, or explain one in full.
     Rules {
         /// A rule code, e.g. `shadowed-rule`.
@@ -158,6 +170,11 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Check(args) => check(args),
         Command::Serve { .. } => crate::lsp::run(),
+        Command::Mcp {
+            root,
+            no_global,
+            global_dir,
+        } => crate::mcp::run(root, no_global, global_dir),
         Command::Explain(a) => {
             if let Err(code) = global_dir_exists(a.global_dir.as_deref()) {
                 return code;
