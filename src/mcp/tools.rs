@@ -350,6 +350,7 @@ fn scope(dialect: Option<Dialect>) -> String {
 /// agents there are), defined but not loaded, or a name of several dialects.
 fn find<'g>(
     ws: &Workspace,
+    root: &Path,
     gathered: &'g [DialectAgents],
     name: &str,
     dialect: Option<Dialect>,
@@ -374,6 +375,20 @@ fn find<'g>(
             unloaded.join("\n  ")
         ));
     }
+    if let Some(d) = dialect {
+        let elsewhere: Vec<&str> = Dialect::ALL
+            .into_iter()
+            .filter(|o| *o != d && DialectAgents::gather(ws, *o, root).find(name).is_some())
+            .map(|o| o.as_str())
+            .collect();
+        if !elsewhere.is_empty() {
+            return Err(format!(
+                "\"{name}\" is no {} agent here; it is an agent of dialect `{}`: pass that `dialect`, or none",
+                d.product(),
+                elsewhere.join("` and `")
+            ));
+        }
+    }
     let names = || gathered.iter().flat_map(DialectAgents::names);
     let near = explain::suggestions(name, names(), suggest::closest(name, names()));
     let existing: Vec<String> = gathered
@@ -395,7 +410,7 @@ fn find<'g>(
 fn explain_agent(ctx: &Context, name: &str, dialect: Option<Dialect>) -> Result<Value, String> {
     let ws = load(ctx, std::slice::from_ref(&ctx.root))?;
     let gathered = explain::gather(&ws, &ctx.root, dialect);
-    let a = find(&ws, &gathered, name, dialect)?;
+    let a = find(&ws, &ctx.root, &gathered, name, dialect)?;
     Ok(json!({
         "dialect": a.dialect.as_str(),
         "agent": explain::agent_json(&ws, &gathered, &a),
@@ -569,7 +584,7 @@ fn decision(ws: &Workspace, a: &ExplainedAgent, permission: &str, input: &str) -
 fn decide(ctx: &Context, name: &str, permission: &str, input: &str, dialect: Option<Dialect>) -> Result<Value, String> {
     let ws = load(ctx, std::slice::from_ref(&ctx.root))?;
     let gathered = explain::gather(&ws, &ctx.root, dialect);
-    let a = find(&ws, &gathered, name, dialect)?;
+    let a = find(&ws, &ctx.root, &gathered, name, dialect)?;
     let mut v = decision(&ws, &a, permission, input)?;
     v["agent"] = json!(a.name);
     v["dialect"] = json!(a.dialect.as_str());
@@ -673,5 +688,77 @@ pub fn root(dir: &Path) -> Result<PathBuf, String> {
         Ok(p) if p.is_dir() => Ok(p),
         Ok(_) => Err(format!("--root {}: not a directory", dir.display())),
         Err(e) => Err(format!("--root {}: {e}", dir.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn schemas_say_what_is_required_and_allowed() {
+        let decide = TOOLS.iter().find(|t| t.name == "decide").expect("decide");
+        let schema = Value::Object(input_schema(decide));
+        assert_eq!(schema["required"], json!(["agent", "permission", "input"]));
+        assert_eq!(
+            schema["properties"]["dialect"]["enum"],
+            json!(["opencode", "claude", "zuno"])
+        );
+        let check = TOOLS.iter().find(|t| t.name == "check").expect("check");
+        let schema = Value::Object(input_schema(check));
+        assert_eq!(schema["properties"]["paths"]["items"], json!({"type": "string"}));
+        assert!(schema.get("required").is_none());
+    }
+
+    #[test]
+    fn arguments_are_checked_before_anything_is_read() {
+        let ctx = Context {
+            root: PathBuf::from("/nonexistent/agent-lsp-mcp-root"),
+            options: Options::isolated(),
+        };
+        let err = |tool: &str, v: Value| call(&ctx, tool, &args(v)).expect_err("an error");
+        assert_eq!(
+            err("who_may", json!({"permission": ["bash"], "input": "ls"})),
+            "argument `permission` of `who_may` must be a string, not an array"
+        );
+        assert_eq!(
+            err("explain", json!({"agnet": "x"})),
+            "unknown argument `agnet` for `explain`. Did you mean `agent`? It takes: `agent`, `dialect`"
+        );
+        assert_eq!(
+            err("explain", json!({"agent": null})),
+            "argument `agent` of `explain` is empty"
+        );
+        assert_eq!(
+            err("chek", json!({})),
+            "no tool `chek`. Did you mean `check`? The tools: check, explain, decide, who_may, rules"
+        );
+    }
+
+    #[test]
+    fn permission_keys_map_to_claude_code_tools() {
+        assert_eq!(claude_tools("bash"), Some(vec!["Bash"]));
+        assert_eq!(
+            claude_tools("edit"),
+            Some(vec!["Edit", "Write", "MultiEdit", "NotebookEdit"])
+        );
+        assert_eq!(claude_tools("task"), Some(vec!["Agent"]));
+        assert_eq!(claude_tools("Task"), Some(vec!["Agent"]));
+        assert_eq!(
+            claude_tools("mcp__github__create_issue"),
+            Some(vec!["mcp__github__create_issue"])
+        );
+        assert_eq!(claude_tools("WebFetch"), Some(vec!["WebFetch"]));
+        assert_eq!(claude_tools("external_directory"), None);
+    }
+
+    #[test]
+    fn a_root_must_be_a_directory() {
+        assert!(root(Path::new("/nonexistent/agent-lsp-mcp-root")).is_err());
+        assert!(root(Path::new("Cargo.toml")).is_err_and(|e| e.ends_with("not a directory")));
     }
 }
