@@ -17,48 +17,20 @@ use cli_support::{command, workspace};
 use expect_test::expect;
 use serde_json::{Value, json};
 
-/// An opencode agent with a misspelt key and a catch-all written last (it shadows the rules
-/// before it), a Claude Code agent that lists Bash and removes it again, and an opencode.json
-/// that adds a rule to `build`.
+/// The workspace of `tests/mcp/workspace` (shared with `tests/mcp/run.sh`): an opencode agent
+/// with a misspelt key and a catch-all written last (it shadows the rules before it), a Claude
+/// Code agent that lists Bash and removes it again, and an opencode.json that adds a rule to
+/// `build`.
 const FILES: &[(&str, &str)] = &[
     (
         ".opencode/agents/review.md",
-        "---
-description: Reviews changes before they are pushed.
-mode: subagent
-temprature: 0.2
-permission:
-  bash:
-    \"git push *\": deny
-    \"git status\": allow
-    \"*\": ask
----
-You review the staged diff and say what is wrong.
-",
+        include_str!("mcp/workspace/.opencode/agents/review.md"),
     ),
     (
         ".claude/agents/helper.md",
-        "---
-name: helper
-description: Answers questions about the code base.
-tools: Read, Grep, Bash
-disallowedTools: Bash
----
-You answer questions about this repository.
-",
+        include_str!("mcp/workspace/.claude/agents/helper.md"),
     ),
-    (
-        "opencode.json",
-        r#"{
-  "$schema": "https://opencode.ai/config.json",
-  "agent": {
-    "build": {
-      "permission": { "bash": { "rm -rf *": "deny" } }
-    }
-  }
-}
-"#,
-    ),
+    ("opencode.json", include_str!("mcp/workspace/opencode.json")),
 ];
 
 /// One MCP session with the server started on `root`.
@@ -633,4 +605,40 @@ fn bad_arguments_are_tool_errors_that_say_what_is_wrong() {
         )["action"],
         "ask"
     );
+}
+
+#[test]
+fn zuno_agents_are_explained_but_not_decided() {
+    let dir = workspace(&[(
+        "zuno.json",
+        r#"{
+  "agents": {
+    "lead": {
+      "mode": "primary",
+      "description": "Plans the work.",
+      "permission": { "mode": "standard", "rules": { "*": "ask", "read": "allow" } }
+    }
+  }
+}
+"#,
+    )]);
+    let mut s = Session::start(dir.path());
+    let v = s.ok("explain", json!({"agent": "lead"}));
+    assert_eq!(v["dialect"], "zuno");
+    assert!(v["card"].as_str().is_some_and(|c| c.contains("lead")), "{v}");
+    assert_eq!(
+        s.error(
+            "decide",
+            json!({"agent": "lead", "permission": "read", "input": "a.md"})
+        ),
+        "\"lead\" is a Zuno agent: agent-lsp answers permission questions for opencode agents (their rules) and Claude Code agents (their tool grant) only"
+    );
+    let v = s.ok("who_may", json!({"permission": "read", "input": "a.md"}));
+    let unanswered: Vec<&str> = v["not_answered"]
+        .as_array()
+        .expect("not_answered")
+        .iter()
+        .filter_map(|a| a["agent"].as_str())
+        .collect();
+    assert!(unanswered.contains(&"lead"), "{v}");
 }

@@ -48,50 +48,22 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 # An empty home and XDG directories for the clients: nothing of this machine's configuration.
 mkdir -p "$tmp/home" "$tmp/xdg/config" "$tmp/xdg/data" "$tmp/xdg/cache" "$tmp/xdg/state"
+# (node's directory on PATH: the inspector is a node script)
+node_dir="$(dirname "$(command -v node)")"
 isolated() {
-  env -i PATH="/usr/local/bin:/usr/bin:/bin" HOME="$tmp/home" \
+  env -i PATH="$node_dir:/usr/local/bin:/usr/bin:/bin" HOME="$tmp/home" \
     XDG_CONFIG_HOME="$tmp/xdg/config" XDG_DATA_HOME="$tmp/xdg/data" \
     XDG_CACHE_HOME="$tmp/xdg/cache" XDG_STATE_HOME="$tmp/xdg/state" \
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 \
     DISABLE_ERROR_REPORTING=1 AGENT_LSP_LOG=warn "$@"
 }
 
-# The workspace: an opencode agent with a misspelt key and a catch-all written last, a Claude
-# Code agent that lists Bash and removes it, an opencode.json rule for `build`.
+# The workspace (shared with tests/mcp.rs): an opencode agent with a misspelt key and a
+# catch-all written last, a Claude Code agent that lists Bash and removes it, an opencode.json
+# rule for `build`.
 ws="$tmp/ws"
-mkdir -p "$ws/.opencode/agents" "$ws/.claude/agents"
-cat > "$ws/.opencode/agents/review.md" <<'EOF'
----
-description: Reviews changes before they are pushed.
-mode: subagent
-temprature: 0.2
-permission:
-  bash:
-    "git push *": deny
-    "git status": allow
-    "*": ask
----
-You review the staged diff and say what is wrong.
-EOF
-cat > "$ws/.claude/agents/helper.md" <<'EOF'
----
-name: helper
-description: Answers questions about the code base.
-tools: Read, Grep, Bash
-disallowedTools: Bash
----
-You answer questions about this repository.
-EOF
-cat > "$ws/opencode.json" <<'EOF'
-{
-  "$schema": "https://opencode.ai/config.json",
-  "agent": {
-    "build": {
-      "permission": { "bash": { "rm -rf *": "deny" } }
-    }
-  }
-}
-EOF
+mkdir -p "$ws"
+cp -r "$here/workspace/." "$ws/"
 
 # assert FILE CONDITION: CONDITION is a Python expression over `r` (the inspector's JSON), `s`
 # (its structuredContent), `t` (the text of its first content) and `err` (isError).
