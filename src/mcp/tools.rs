@@ -678,7 +678,7 @@ fn rules(code: Option<&str>) -> Result<Value, String> {
         "effect": r.effect.as_str(),
         "dialects": dialects,
         "summary": r.summary,
-        "explanation": crate::cli::rule_doc(code),
+        "explanation": crate::cli::rule_doc::rule_doc(code),
     }))
 }
 
