@@ -786,6 +786,10 @@ fn help_lists_every_command_and_option() {
                 "Show an agent as its runtime builds it (merged layers, resolved permissions, tools), or list them"
             ),
             ("serve", "Run the language server on stdin/stdout"),
+            (
+                "mcp",
+                "Serve MCP (Model Context Protocol) on stdin/stdout: read-only tools for coding agents"
+            ),
             ("rules", "List the rules, or explain one in full"),
             (
                 "setup",
@@ -837,6 +841,11 @@ fn help_lists_every_command_and_option() {
             "serve",
             "Usage: agent-lsp serve [OPTIONS]",
             &["stdio", "for-agents", "help"],
+        ),
+        (
+            "mcp",
+            "Usage: agent-lsp mcp [OPTIONS]",
+            &["root", "no-global", "global-dir", "help"],
         ),
         ("rules", "Usage: agent-lsp rules [OPTIONS] [CODE]", &["format", "help"]),
         (

@@ -40,7 +40,8 @@ fn terminal_width() -> usize {
         .unwrap_or(100)
 }
 
-fn where_is(ws: &Workspace, s: Source) -> String {
+/// Where a value comes from, as `path:line:column` (1-based) or `built-in`.
+pub fn where_is(ws: &Workspace, s: Source) -> String {
     match s {
         Source::BuiltIn => "built-in".into(),
         Source::File { file, span } => {
@@ -53,7 +54,7 @@ fn where_is(ws: &Workspace, s: Source) -> String {
 
 /// " Did you mean `x`?": the near miss `closest`, and the nested agents whose last name is
 /// `name` (`team/reviewer` for `reviewer`, on a `/` boundary).
-fn suggestions<'a>(name: &str, names: impl Iterator<Item = &'a str>, closest: Option<&'a str>) -> String {
+pub fn suggestions<'a>(name: &str, names: impl Iterator<Item = &'a str>, closest: Option<&'a str>) -> String {
     let suffix = format!("/{name}");
     let mut nested: Vec<&str> = names.filter(|n| n.ends_with(&suffix)).collect();
     nested.sort_unstable();
@@ -226,7 +227,7 @@ fn problems_of<'a>(problems: &'a [Problem], dialect: Dialect, files: &[usize]) -
 /// The files that would define agent `name` but do not load (the runtime skips them, or
 /// agent-lsp did not analyse them), with the reason: what `explain NAME` says instead of "no
 /// agent".
-fn unloaded_definers(ws: &Workspace, name: &str) -> Vec<String> {
+pub fn unloaded_definers(ws: &Workspace, name: &str) -> Vec<String> {
     let mut out = Vec::new();
     for (id, f) in ws.files.iter().enumerate() {
         if !f.live {
@@ -271,6 +272,39 @@ fn unloaded_definers(ws: &Workspace, name: &str) -> Vec<String> {
     out
 }
 
+/// What each runtime started in `root` reads and builds: `dialect`'s, else those of the
+/// dialects the project file (`agent-lsp.toml`) reports on.
+pub fn gather<'ws>(ws: &'ws Workspace, root: &Path, dialect: Option<Dialect>) -> Vec<DialectAgents<'ws>> {
+    let root_canonical = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    // (a path inside the root, so that the root's own project file counts)
+    let project = ws
+        .project_file_for(&root_canonical.join("agent-lsp.toml"))
+        .map(|(_, p)| p.clone());
+    let wants = |d: Dialect| match dialect {
+        Some(x) => x == d,
+        None => project.as_ref().is_none_or(|p| p.reports(d)),
+    };
+    Dialect::ALL
+        .into_iter()
+        .filter(|d| wants(*d))
+        .map(|d| DialectAgents::gather(ws, d, root))
+        .collect()
+}
+
+/// Agent `a` as `explain AGENT --format json` prints it: its card as JSON and the problems of
+/// the files that define it.
+pub fn agent_json(ws: &Workspace, gathered: &[DialectAgents], a: &dialects::ExplainedAgent) -> Value {
+    let problems = problems(ws, gathered);
+    let mut v = a.json(&|s| where_is(ws, s));
+    v["problems"] = Value::Array(
+        problems_of(&problems, a.dialect, &a.problem_files())
+            .into_iter()
+            .map(problem_json)
+            .collect(),
+    );
+    v
+}
+
 /// Returns the exit status.
 pub fn run(args: Args) -> i32 {
     let ws = match Workspace::load(std::slice::from_ref(&args.root), &args.options) {
@@ -280,22 +314,8 @@ pub fn run(args: Args) -> i32 {
             return 2;
         }
     };
-    // `--dialect`, else the dialects the project file (`agent-lsp.toml`) reports on.
-    let root_canonical = std::fs::canonicalize(&args.root).unwrap_or_else(|_| args.root.clone());
-    // (a path inside the root, so that the root's own project file counts)
-    let project = ws
-        .project_file_for(&root_canonical.join("agent-lsp.toml"))
-        .map(|(_, p)| p.clone());
-    let wants = |d: Dialect| match args.dialect {
-        Some(x) => x == d,
-        None => project.as_ref().is_none_or(|p| p.reports(d)),
-    };
-    let all_dialects: Vec<Dialect> = Dialect::ALL.into_iter().filter(|d| wants(*d)).collect();
-    // What each runtime started in the root reads and builds.
-    let gathered: Vec<DialectAgents> = all_dialects
-        .iter()
-        .map(|d| DialectAgents::gather(&ws, *d, Path::new(&args.root)))
-        .collect();
+    let gathered = gather(&ws, &args.root, args.dialect);
+    let all_dialects: Vec<Dialect> = gathered.iter().map(|g| g.dialect).collect();
     let wi = |s: Source| where_is(&ws, s);
     let problems = problems(&ws, &gathered);
     let banner = banner(&ws, &problems);
@@ -470,40 +490,49 @@ pub fn run(args: Args) -> i32 {
 
 /// `explain NAME --check PERMISSION INPUT`: which rule of opencode agent `agent` decides.
 fn check(ws: &Workspace, agent: &EffectiveAgent, permission: &str, input: &str, json: bool) {
+    if json {
+        let out = check_json(ws, agent, permission, input);
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return;
+    }
     let wi = |s: Source| where_is(ws, s);
     let (action, rule) = agent.evaluate(permission, input);
     let unknown = unknown_permission(agent, permission);
-    if json {
-        let mut out = json!({"permission": permission, "input": input, "action": action, "rule": rule.map(|r| dialects::rule_json(r, &wi))});
-        if let Some(near) = &unknown {
-            out["known_permission"] = json!(false);
-            out["did_you_mean"] = json!(near);
-        }
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
-    } else {
-        match rule {
-            Some(r) => outln!(
-                "{}: {permission} \"{input}\" → {action}\n  decided by `{}` \"{}\": {} ({})",
-                agent.name,
-                r.permission,
-                r.pattern,
-                r.action,
-                wi(r.source)
-            ),
-            None => outln!(
-                "{}: {permission} \"{input}\" → ask\n  no rule matches (opencode asks)",
-                agent.name
-            ),
-        }
-        if let Some(near) = &unknown {
-            outln!(
-                "  note: `{permission}` is no permission opencode knows and no rule of this agent names it{}; only a tool of that name would be decided so",
-                near.as_deref()
-                    .map(|n| format!(" (did you mean `{n}`?)"))
-                    .unwrap_or_default()
-            );
-        }
+    match rule {
+        Some(r) => outln!(
+            "{}: {permission} \"{input}\" → {action}\n  decided by `{}` \"{}\": {} ({})",
+            agent.name,
+            r.permission,
+            r.pattern,
+            r.action,
+            wi(r.source)
+        ),
+        None => outln!(
+            "{}: {permission} \"{input}\" → ask\n  no rule matches (opencode asks)",
+            agent.name
+        ),
     }
+    if let Some(near) = &unknown {
+        outln!(
+            "  note: `{permission}` is no permission opencode knows and no rule of this agent names it{}; only a tool of that name would be decided so",
+            near.as_deref()
+                .map(|n| format!(" (did you mean `{n}`?)"))
+                .unwrap_or_default()
+        );
+    }
+}
+
+/// `explain NAME --check PERMISSION INPUT --format json`: the action, the deciding rule and
+/// where it is written, and whether opencode knows the permission.
+pub fn check_json(ws: &Workspace, agent: &EffectiveAgent, permission: &str, input: &str) -> Value {
+    let wi = |s: Source| where_is(ws, s);
+    let (action, rule) = agent.evaluate(permission, input);
+    let mut out = json!({"permission": permission, "input": input, "action": action, "rule": rule.map(|r| dialects::rule_json(r, &wi))});
+    if let Some(near) = unknown_permission(agent, permission) {
+        out["known_permission"] = json!(false);
+        out["did_you_mean"] = json!(near);
+    }
+    out
 }
 
 /// `Some(near miss)` when `permission` is neither a permission key opencode knows nor named by

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::analysis::{Code, RULES, Severity};
+use crate::analysis::{Code, RULES};
 use crate::workspace::{Options, Workspace};
 
 #[derive(Parser)]
@@ -49,6 +49,18 @@ enum Command {
         /// the setting `agentLsp.forAgents`.
         #[arg(long)]
         for_agents: bool,
+    },
+    /// Serve MCP (Model Context Protocol) on stdin/stdout: read-only tools for coding agents.
+    Mcp {
+        /// The project directory the tools answer for.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Do not read the user's global opencode configuration.
+        #[arg(long)]
+        no_global: bool,
+        /// Use this directory as the global config directory instead of ~/.config/opencode.
+        #[arg(long, value_name = "DIR")]
+        global_dir: Option<PathBuf>,
     },
     /// List the rules, or explain one in full.
     Rules {
@@ -187,6 +199,11 @@ pub fn main() -> i32 {
             for_agents,
             ..Default::default()
         }),
+        Command::Mcp {
+            root,
+            no_global,
+            global_dir,
+        } => crate::mcp::run(root, no_global, global_dir),
         Command::Explain(a) => {
             if let Err(code) = global_dir_exists(a.global_dir.as_deref()) {
                 return code;
@@ -522,38 +539,6 @@ fn rule_json(r: &crate::analysis::Rule) -> serde_json::Value {
     })
 }
 
-/// The full documentation of one rule, as `agent-lsp rules CODE` prints it.
-pub fn rule_doc(code: Code) -> String {
-    let r = code.rule();
-    let indent = |s: &str| s.lines().map(|l| format!("    {l}\n")).collect::<String>();
-    let tags = if r.tags.is_empty() {
-        String::new()
-    } else {
-        format!(
-            ", tagged {}",
-            r.tags
-                .iter()
-                .map(|t| format!("{t:?}").to_lowercase())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    let dialects: Vec<&str> = code.dialects().iter().map(|d| d.product()).collect();
-    format!(
-        "{} ({}{tags}; effect: {}, {})\nDialects: {}\n\n{}\n\n{}\n\nBad:\n{}\nGood:\n{}",
-        r.name,
-        match r.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-            Severity::Hint => "hint",
-        },
-        r.effect.as_str(),
-        r.effect.describe(),
-        dialects.join(", "),
-        r.summary,
-        r.explanation,
-        indent(r.bad),
-        indent(r.good)
-    )
-}
+// In its own file, so that `agent-lsp mcp` uses it without importing this one (which starts it).
+pub mod rule_doc;
+pub use rule_doc::rule_doc;

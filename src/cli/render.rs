@@ -286,6 +286,11 @@ fn json_range(file: &File, span: crate::analysis::Span) -> JsonRange {
     }
 }
 
+/// A span of `file` as `check --format json` writes a range (1-based lines and columns).
+pub fn range_json(file: &File, span: crate::analysis::Span) -> serde_json::Value {
+    serde_json::to_value(json_range(file, span)).unwrap_or_default()
+}
+
 pub fn json(ws: &Workspace, diags: &[(usize, Diagnostic)], fixed: Option<&Fixed>) -> String {
     let report = JsonReport {
         files: ws.files_in_scope(),

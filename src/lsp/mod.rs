@@ -19,8 +19,7 @@ pub mod state;
 pub mod stdio;
 pub mod transport;
 
-use process::init_logging;
-pub use process::{set_log_level, watch_parent};
+pub use process::{init_logging, set_log_level, watch_parent};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -22,7 +22,8 @@ fn parse_level(s: &str) -> Option<LevelFilter> {
     })
 }
 
-pub(super) fn init_logging() {
+/// Log to stderr (`AGENT_LSP_LOG` sets the level; info by default); the MCP server's too.
+pub fn init_logging() {
     let level = std::env::var("AGENT_LSP_LOG")
         .ok()
         .and_then(|s| parse_level(&s))

@@ -758,6 +758,14 @@ impl<'a> ExplainedAgent<'a> {
         }
     }
 
+    /// Claude Code's agent and the id of the file that defines it (the tool grant's answers).
+    pub fn claude(&self) -> Option<(&'a claude::Agent, usize)> {
+        match self.agent {
+            AgentRef::Claude { file, .. } => Some((file.agent, file.file)),
+            _ => None,
+        }
+    }
+
     /// opencode's effective agent, which answers permission questions (`explain --check`).
     pub fn effective(&self) -> Option<&'a EffectiveAgent> {
         match self.agent {

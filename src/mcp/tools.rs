@@ -1,0 +1,764 @@
+//! The MCP tools: their schemas and what they answer. Each call reads the workspace from disk
+//! again (an agent may have written a file since the last call) and answers with JSON, or with
+//! the sentence that says what is wrong with the arguments.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use crate::analysis::claude;
+use crate::analysis::provenance::Source;
+use crate::analysis::{Code, Dialect, RULES, Span, suggest};
+use crate::cli::{explain, render};
+use crate::workspace::dialects::{DialectAgents, ExplainedAgent};
+use crate::workspace::{Options, Workspace};
+
+/// What every call needs: the root the server was started in (canonical) and the options.
+pub struct Context {
+    pub root: PathBuf,
+    pub options: Options,
+}
+
+/// One tool: its name, what it is for, and its parameters (name, JSON type, required,
+/// description).
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub params: &'static [Param],
+}
+
+pub struct Param {
+    pub name: &'static str,
+    /// `string` or `array` (of strings).
+    pub ty: &'static str,
+    pub required: bool,
+    pub description: &'static str,
+    /// The values a string may take, when they are few.
+    pub one_of: &'static [&'static str],
+}
+
+const DIALECT: Param = Param {
+    name: "dialect",
+    ty: "string",
+    required: false,
+    description: "Only this dialect's agent: `opencode`, `claude` (Claude Code) or `zuno`. Needed when the name is an agent of several dialects.",
+    one_of: &["opencode", "claude", "zuno"],
+};
+
+const AGENT: Param = Param {
+    name: "agent",
+    ty: "string",
+    required: true,
+    description: "The agent's name as its runtime registers it (opencode: the key or file name, e.g. `build` or `review`; Claude Code: its `name`).",
+    one_of: &[],
+};
+
+const PERMISSION: Param = Param {
+    name: "permission",
+    ty: "string",
+    required: true,
+    description: "An opencode permission key (`bash`, `edit`, `read`, `webfetch`, `task`, `external_directory`, ...) or, for Claude Code agents, a tool name (`Bash`, `Edit`, `mcp__server__tool`); keys map to Claude Code tools (`bash`→Bash, `edit`→Edit/Write/MultiEdit/NotebookEdit, `read`→Read, `webfetch`→WebFetch, `task`→Agent).",
+    one_of: &[],
+};
+
+const INPUT: Param = Param {
+    name: "input",
+    ty: "string",
+    required: true,
+    description: "What the permission is asked for: the command for `bash` (`git push origin main`), the path for `edit`/`read`, the URL for `webfetch`, the subagent's name for `task`.",
+    one_of: &[],
+};
+
+pub const TOOLS: &[ToolSpec] = &[
+    ToolSpec {
+        name: "check",
+        description: "Check agent definition files (opencode, Claude Code and Zuno agents, opencode.json, commands, skills) and report the diagnostics: file, line/column range (1-based), severity, code, what the runtime does about it (`effect`: refuses-to-start, file-ignored, value-ignored, rule-never-applies, fails-when-used, works-but-risky, ...), the message, and the fix as text edits (`safe` fixes keep behaviour). Call it after writing or editing an agent file.",
+        params: &[Param {
+            name: "paths",
+            ty: "array",
+            required: false,
+            description: "Files or directories to check, relative to the workspace root (e.g. [\".opencode/agent/review.md\"]); default: the whole workspace.",
+            one_of: &[],
+        }],
+    },
+    ToolSpec {
+        name: "explain",
+        description: "Show an agent as its runtime builds it: the effective agent as JSON (merged layers, model, mode, resolved permission rules with where each is written, tools) and its card as Markdown. Call it before editing an agent file.",
+        params: &[AGENT, DIALECT],
+    },
+    ToolSpec {
+        name: "decide",
+        description: "Answer one permission question for one agent: allow, ask or deny for PERMISSION on INPUT (opencode: the deciding rule and where it is written, or opencode's default); for a Claude Code agent, whether its tool grant (`tools`, `disallowedTools`) gives it the tool, and where that is written.",
+        params: &[AGENT, PERMISSION, INPUT, DIALECT],
+    },
+    ToolSpec {
+        name: "who_may",
+        description: "Every agent of the workspace (all dialects) with its decision for PERMISSION on INPUT and the deciding rule's location, `allow` first, then Claude Code's `granted`, `ask`, `deny`.",
+        params: &[PERMISSION, INPUT],
+    },
+    ToolSpec {
+        name: "rules",
+        description: "The rules agent-lsp checks: with `code`, its full explanation (why it matters, a bad and a good example); without, the catalog (code, default severity, effect, summary).",
+        params: &[Param {
+            name: "code",
+            ty: "string",
+            required: false,
+            description: "A rule code, e.g. `shadowed-rule` or `unknown-key`; leave it out for the catalog.",
+            one_of: &[],
+        }],
+    },
+];
+
+/// The JSON schema of a tool's arguments.
+pub fn input_schema(spec: &ToolSpec) -> Map<String, Value> {
+    let mut props = Map::new();
+    for p in spec.params {
+        let mut schema = json!({"type": p.ty, "description": p.description});
+        if p.ty == "array" {
+            schema["items"] = json!({"type": "string"});
+        }
+        if !p.one_of.is_empty() {
+            schema["enum"] = json!(p.one_of);
+        }
+        props.insert(p.name.to_string(), schema);
+    }
+    let required: Vec<&str> = spec.params.iter().filter(|p| p.required).map(|p| p.name).collect();
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), Value::Object(props));
+    if !required.is_empty() {
+        schema.insert("required".into(), json!(required));
+    }
+    schema.insert("additionalProperties".into(), json!(false));
+    schema
+}
+
+/// Run tool `name` on `args`: the answer, or what is wrong (the text of a tool error).
+pub fn call(ctx: &Context, name: &str, args: &Map<String, Value>) -> Result<Value, String> {
+    let Some(spec) = TOOLS.iter().find(|t| t.name == name) else {
+        return Err(format!(
+            "no tool `{name}`.{} The tools: {}",
+            suggest::did_you_mean(suggest::closest(name, TOOLS.iter().map(|t| t.name))),
+            TOOLS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
+        ));
+    };
+    let a = Args::new(spec, args)?;
+    match name {
+        "check" => check(ctx, a.paths("paths")?),
+        "explain" => explain_agent(ctx, &a.string("agent")?, a.dialect()?),
+        "decide" => decide(
+            ctx,
+            &a.string("agent")?,
+            &a.string("permission")?,
+            &a.string("input")?,
+            a.dialect()?,
+        ),
+        "who_may" => who_may(ctx, &a.string("permission")?, &a.string("input")?),
+        _ => rules(a.optional_string("code")?.as_deref()),
+    }
+}
+
+/// A tool's arguments, checked against its parameters.
+struct Args<'a> {
+    tool: &'static str,
+    map: &'a Map<String, Value>,
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl<'a> Args<'a> {
+    fn new(spec: &'static ToolSpec, map: &'a Map<String, Value>) -> Result<Args<'a>, String> {
+        let names = || spec.params.iter().map(|p| p.name);
+        for key in map.keys() {
+            if !names().any(|n| n == key) {
+                let takes: Vec<String> = names().map(|n| format!("`{n}`")).collect();
+                return Err(format!(
+                    "unknown argument `{key}` for `{}`.{} It takes: {}",
+                    spec.name,
+                    suggest::did_you_mean(suggest::closest(key, names())),
+                    takes.join(", ")
+                ));
+            }
+        }
+        for p in spec.params.iter().filter(|p| p.required) {
+            if !map.contains_key(p.name) {
+                return Err(format!(
+                    "missing required argument `{}` for `{}`: {}",
+                    p.name, spec.name, p.description
+                ));
+            }
+        }
+        Ok(Args { tool: spec.name, map })
+    }
+
+    fn optional_string(&self, key: &str) -> Result<Option<String>, String> {
+        match self.map.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(v) => Err(format!(
+                "argument `{key}` of `{}` must be a string, not {}",
+                self.tool,
+                type_name(v)
+            )),
+        }
+    }
+
+    /// A required string, not empty.
+    fn string(&self, key: &str) -> Result<String, String> {
+        match self.optional_string(key)? {
+            Some(s) if !s.trim().is_empty() => Ok(s),
+            _ => Err(format!("argument `{key}` of `{}` is empty", self.tool)),
+        }
+    }
+
+    fn dialect(&self) -> Result<Option<Dialect>, String> {
+        let Some(s) = self.optional_string("dialect")? else {
+            return Ok(None);
+        };
+        let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.as_str()).collect();
+        match Dialect::ALL.into_iter().find(|d| d.as_str() == s) {
+            Some(d) => Ok(Some(d)),
+            None => Err(format!(
+                "unknown dialect `{s}`: one of {}",
+                names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            )),
+        }
+    }
+
+    fn paths(&self, key: &str) -> Result<Option<Vec<String>>, String> {
+        match self.map.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| match v {
+                    Value::String(s) => Ok(s.clone()),
+                    v => Err(format!(
+                        "`{key}[{i}]` of `{}` must be a string (a path), not {}",
+                        self.tool,
+                        type_name(v)
+                    )),
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some),
+            // One path given as a string: what was meant is clear.
+            Some(Value::String(s)) => Ok(Some(vec![s.clone()])),
+            Some(v) => Err(format!(
+                "argument `{key}` of `{}` must be an array of paths, not {}",
+                self.tool,
+                type_name(v)
+            )),
+        }
+    }
+}
+
+fn load(ctx: &Context, paths: &[PathBuf]) -> Result<Workspace, String> {
+    Workspace::load(paths, &ctx.options).map_err(|e| format!("cannot read the workspace: {e}"))
+}
+
+/// `path` (relative to the root, or absolute) as a path inside the root; an error when it does
+/// not exist or leads out of the root.
+fn inside_root(ctx: &Context, path: &str) -> Result<PathBuf, String> {
+    let joined = ctx.root.join(path);
+    let canonical = std::fs::canonicalize(&joined).map_err(|e| {
+        format!(
+            "path `{path}` cannot be read ({e}); paths are relative to the workspace root {}",
+            ctx.root.display()
+        )
+    })?;
+    if !canonical.starts_with(&ctx.root) {
+        return Err(format!(
+            "path `{path}` is outside the workspace root {}; this server answers for files under it only",
+            ctx.root.display()
+        ));
+    }
+    Ok(canonical)
+}
+
+fn check(ctx: &Context, paths: Option<Vec<String>>) -> Result<Value, String> {
+    let paths: Vec<PathBuf> = match paths {
+        None => vec![ctx.root.clone()],
+        Some(ps) if ps.is_empty() => vec![ctx.root.clone()],
+        Some(ps) => ps.iter().map(|p| inside_root(ctx, p)).collect::<Result<_, _>>()?,
+    };
+    let mut ws = load(ctx, &paths)?;
+    let mut diags = ws.take_diagnostics();
+    diags.extend(ws.global_refusal());
+    // `check --format json`, each diagnostic with its whole fix added.
+    let mut report: Value =
+        serde_json::from_str(&render::json(&ws, &diags, None)).map_err(|e| format!("internal error: {e}"))?;
+    if let Some(list) = report["diagnostics"].as_array_mut() {
+        for (v, (id, d)) in list.iter_mut().zip(&diags) {
+            let Some(fix) = &d.fix else { continue };
+            let file = &ws.files[*id];
+            let edits: Vec<Value> = fix
+                .edits
+                .iter()
+                .map(|e| json!({"range": render::range_json(file, e.span), "new_text": e.text}))
+                .collect();
+            v["fix"] = json!({"title": fix.title, "safe": fix.safe, "edits": edits});
+        }
+    }
+    let c = render::counts(&diags);
+    let files = ws.files_in_scope();
+    let mut with_problems: Vec<usize> = diags.iter().map(|(id, _)| *id).collect();
+    with_problems.sort_unstable();
+    with_problems.dedup();
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let summary = if diags.is_empty() && files == 0 {
+        "no files found to check: nothing here that opencode, Claude Code or Zuno reads".to_string()
+    } else if diags.is_empty() {
+        format!("{} checked, no problems", plural(files, "file"))
+    } else {
+        format!(
+            "{}, {}, {} in {} of {} checked",
+            plural(c.errors, "error"),
+            plural(c.warnings, "warning"),
+            plural(c.other, "info"),
+            with_problems.len(),
+            plural(files, "file")
+        )
+    };
+    report["summary"] = json!(summary);
+    if !ws.errors.is_empty() {
+        report["unreadable"] = ws
+            .errors
+            .iter()
+            .map(|(p, why)| json!({"path": render::display_path(p), "error": why}))
+            .collect();
+    }
+    Ok(report)
+}
+
+/// The dialects an agent of this name would be looked up in, for messages.
+fn scope(dialect: Option<Dialect>) -> String {
+    dialect
+        .map(|d| format!(" among the {} agents", d.product()))
+        .unwrap_or_default()
+}
+
+/// The one agent called `name`, or what is wrong: no such agent (with the near names and the
+/// agents there are), defined but not loaded, or a name of several dialects.
+fn find<'g>(
+    ws: &Workspace,
+    root: &Path,
+    gathered: &'g [DialectAgents],
+    name: &str,
+    dialect: Option<Dialect>,
+) -> Result<ExplainedAgent<'g>, String> {
+    let mut found: Vec<ExplainedAgent> = gathered.iter().filter_map(|g| g.find(name)).collect();
+    if found.len() > 1 {
+        let names: Vec<String> = found.iter().map(|a| format!("`{}`", a.dialect.as_str())).collect();
+        let products: Vec<&str> = found.iter().map(|a| a.dialect.product()).collect();
+        return Err(format!(
+            "\"{name}\" is an agent of several dialects here ({}); pass `dialect`: {}",
+            products.join(", "),
+            names.join(" or ")
+        ));
+    }
+    if let Some(a) = found.pop() {
+        return Ok(a);
+    }
+    let unloaded = explain::unloaded_definers(ws, name);
+    if !unloaded.is_empty() {
+        return Err(format!(
+            "\"{name}\" is defined here, but does not load:\n  {}",
+            unloaded.join("\n  ")
+        ));
+    }
+    if let Some(d) = dialect {
+        let elsewhere: Vec<&str> = Dialect::ALL
+            .into_iter()
+            .filter(|o| *o != d && DialectAgents::gather(ws, *o, root).find(name).is_some())
+            .map(|o| o.as_str())
+            .collect();
+        if !elsewhere.is_empty() {
+            return Err(format!(
+                "\"{name}\" is no {} agent here; it is an agent of dialect `{}`: pass that `dialect`, or none",
+                d.product(),
+                elsewhere.join("` and `")
+            ));
+        }
+    }
+    let names = || gathered.iter().flat_map(DialectAgents::names);
+    let near = explain::suggestions(name, names(), suggest::closest(name, names()));
+    let existing: Vec<String> = gathered
+        .iter()
+        .filter(|g| !g.names().is_empty())
+        .map(|g| format!("{}: {}", g.dialect.product(), g.names().join(", ")))
+        .collect();
+    Err(format!(
+        "no agent \"{name}\" in this workspace{}.{near} The agents: {}",
+        scope(dialect),
+        if existing.is_empty() {
+            "none".to_string()
+        } else {
+            existing.join("; ")
+        }
+    ))
+}
+
+fn explain_agent(ctx: &Context, name: &str, dialect: Option<Dialect>) -> Result<Value, String> {
+    let ws = load(ctx, std::slice::from_ref(&ctx.root))?;
+    let gathered = explain::gather(&ws, &ctx.root, dialect);
+    let a = find(&ws, &ctx.root, &gathered, name, dialect)?;
+    Ok(json!({
+        "dialect": a.dialect.as_str(),
+        "agent": explain::agent_json(&ws, &gathered, &a),
+        "card": a.card(&|s| explain::where_is(&ws, s)),
+    }))
+}
+
+/// The Claude Code tools a permission question is about: an opencode permission key's tools,
+/// or a Claude Code tool named as such (`Task` is `Agent`).
+fn claude_tools(permission: &str) -> Option<Vec<&str>> {
+    let mapped: &[&str] = match permission {
+        "bash" => &["Bash"],
+        "edit" | "write" | "patch" => &["Edit", "Write", "MultiEdit", "NotebookEdit"],
+        "read" => &["Read"],
+        "glob" => &["Glob"],
+        "grep" => &["Grep"],
+        "webfetch" => &["WebFetch"],
+        "websearch" => &["WebSearch"],
+        "task" | "Task" => &["Agent"],
+        "todowrite" => &["TodoWrite"],
+        _ if permission.starts_with("mcp__") || claude::schema::TOOLS.contains(&permission) => {
+            return Some(vec![permission]);
+        }
+        _ => return None,
+    };
+    Some(mapped.to_vec())
+}
+
+/// Whether Claude Code agent `agent` (in file `file`) gets `tool`, and the sentence that says
+/// where that is decided. For `Agent`, `input` is the agent type to start.
+fn claude_grant(ws: &Workspace, agent: &claude::Agent, file: usize, tool: &str, input: &str) -> Value {
+    use claude::tools::List;
+    let at = |span: Span| explain::where_is(ws, Source::File { file, span });
+    let granted = claude::card::tool_allowed(agent, tool);
+    // Which single entry decides: probe the agent with that entry alone.
+    let deciding = |list: &Option<List>, grants: bool| -> Option<String> {
+        let items = list.as_ref()?.items();
+        items.iter().rev().find_map(|item| {
+            let mut probe = agent.clone();
+            let alone = Some(List::Items(vec![item.clone()]));
+            if grants {
+                (probe.tools, probe.disallowed) = (alone, None);
+            } else {
+                (probe.tools, probe.disallowed) = (None, alone);
+            }
+            (claude::card::tool_allowed(&probe, tool) == grants).then(|| format!("`{}` ({})", item.text, at(item.span)))
+        })
+    };
+    let (mut granted, mut why) = match (&agent.tools, granted) {
+        (_, false) if deciding(&agent.disallowed, false).is_some() => (
+            false,
+            format!(
+                "removed by `disallowedTools` entry {}",
+                deciding(&agent.disallowed, false).unwrap_or_default()
+            ),
+        ),
+        (None | Some(List::All(_)), true) => (
+            true,
+            format!(
+                "no `tools` restriction: every tool of the conversation that starts it ({})",
+                at(agent.name_span)
+            ),
+        ),
+        (Some(List::Items(_)), true) => (
+            true,
+            format!(
+                "listed in `tools`: {}",
+                deciding(&agent.tools, true).unwrap_or_default()
+            ),
+        ),
+        (Some(List::Empty(span)), _) => (false, format!("an empty `tools` gives no tool ({})", at(*span))),
+        (Some(List::Items(items)), _) => (
+            false,
+            format!(
+                "not in `tools` ({})",
+                items.first().map(|i| at(i.span)).unwrap_or_else(|| at(agent.name_span))
+            ),
+        ),
+        (_, false) => (false, format!("not granted ({})", at(agent.name_span))),
+    };
+    if tool == "Agent" && granted {
+        if let claude::card::Starts::Only(types) = claude::card::starts(agent) {
+            if !types.iter().any(|t| t == input) {
+                granted = false;
+                why = format!("{why}; its `Agent(...)` entry names only {}", types.join(", "));
+            }
+        }
+    }
+    json!({"tool": tool, "granted": granted, "decided_by": why})
+}
+
+/// A Claude Code agent's answer: its tool grant for the tools of `permission`.
+fn claude_decision(
+    ws: &Workspace,
+    (agent, file): (&claude::Agent, usize),
+    permission: &str,
+    input: &str,
+) -> Result<Value, String> {
+    let Some(tools) = claude_tools(permission) else {
+        let near = suggest::closest(
+            permission,
+            [
+                "bash",
+                "edit",
+                "read",
+                "glob",
+                "grep",
+                "webfetch",
+                "websearch",
+                "task",
+                "todowrite",
+            ]
+            .into_iter()
+            .chain(claude::schema::TOOLS.iter().copied()),
+        );
+        return Err(format!(
+            "`{permission}` names no Claude Code tool: give an opencode permission key that maps to one (bash, edit, read, glob, grep, webfetch, websearch, task, todowrite) or a Claude Code tool name (Bash, Read, mcp__server__tool, ...).{}",
+            suggest::did_you_mean(near)
+        ));
+    };
+    let grants: Vec<Value> = tools.iter().map(|t| claude_grant(ws, agent, file, t, input)).collect();
+    let any = grants.iter().any(|g| g["granted"] == json!(true));
+    let mode = agent.setting("permissionMode").map(|s| s.value.clone());
+    Ok(json!({
+        "permission": permission,
+        "input": input,
+        "action": if any { "granted" } else { "deny" },
+        "tools": grants,
+        "permission_mode": mode,
+        "note": "Claude Code agent files grant tools, they do not decide allow or ask: a granted tool runs under the session's permission settings and mode (and the agent's `permissionMode`); tool specifiers such as `Bash(git *)` in `tools` are dropped by the loader, so the input is not matched (except an `Agent(...)` entry's agent types)",
+    }))
+}
+
+/// Agent `a`'s answer to one permission question, or why it has none.
+fn decision(ws: &Workspace, a: &ExplainedAgent, permission: &str, input: &str) -> Result<Value, String> {
+    if let Some(agent) = a.effective() {
+        let mut v = explain::check_json(ws, agent, permission, input);
+        if let Some(near) = v.get("did_you_mean").and_then(Value::as_str) {
+            return Err(format!(
+                "`{permission}` is no permission opencode knows and no rule of agent \"{}\" names it. Did you mean `{near}`?",
+                a.name
+            ));
+        }
+        v["decided_by"] = json!(match v["rule"].is_null() {
+            true => "no rule matches: opencode asks".to_string(),
+            false => format!(
+                "`{}` \"{}\": {} ({})",
+                v["rule"]["permission"].as_str().unwrap_or(""),
+                v["rule"]["pattern"].as_str().unwrap_or(""),
+                v["rule"]["action"].as_str().unwrap_or(""),
+                v["rule"]["source"].as_str().unwrap_or("")
+            ),
+        });
+        if v.get("known_permission").is_some() {
+            v["note"] = json!(
+                "no permission opencode knows and no rule of this agent names it: only a custom or MCP tool of that name would be decided so"
+            );
+        }
+        return Ok(v);
+    }
+    if let Some(c) = a.claude() {
+        return claude_decision(ws, c, permission, input);
+    }
+    Err(format!(
+        "\"{}\" is a {} agent: agent-lsp answers permission questions for opencode agents (their rules) and Claude Code agents (their tool grant) only",
+        a.name,
+        a.dialect.product()
+    ))
+}
+
+fn decide(ctx: &Context, name: &str, permission: &str, input: &str, dialect: Option<Dialect>) -> Result<Value, String> {
+    let ws = load(ctx, std::slice::from_ref(&ctx.root))?;
+    let gathered = explain::gather(&ws, &ctx.root, dialect);
+    let a = find(&ws, &ctx.root, &gathered, name, dialect)?;
+    let mut v = decision(&ws, &a, permission, input)?;
+    v["agent"] = json!(a.name);
+    v["dialect"] = json!(a.dialect.as_str());
+    Ok(v)
+}
+
+fn who_may(ctx: &Context, permission: &str, input: &str) -> Result<Value, String> {
+    let ws = load(ctx, std::slice::from_ref(&ctx.root))?;
+    let gathered = explain::gather(&ws, &ctx.root, None);
+    let mut answers = Vec::new();
+    let mut unanswered = Vec::new();
+    let mut errors: Vec<(Dialect, Vec<&str>, String)> = Vec::new();
+    for a in gathered.iter().flat_map(DialectAgents::agents) {
+        match decision(&ws, &a, permission, input) {
+            Ok(v) => {
+                let mut row = json!({"agent": a.name, "dialect": a.dialect.as_str(), "action": v["action"]});
+                for key in ["decided_by", "rule", "tools", "note"] {
+                    if let Some(x) = v.get(key).filter(|x| !x.is_null()) {
+                        row[key] = x.clone();
+                    }
+                }
+                answers.push(row);
+            }
+            Err(why) if a.effective().is_none() && a.claude().is_none() => {
+                unanswered.push(json!({"agent": a.name, "dialect": a.dialect.as_str(), "why": why}));
+            }
+            // The permission means nothing to this agent's runtime: said once per dialect.
+            Err(why) => match errors.iter_mut().find(|(d, _, _)| *d == a.dialect) {
+                Some((_, agents, _)) => agents.push(a.name),
+                None => errors.push((a.dialect, vec![a.name], why)),
+            },
+        }
+    }
+    // No agent could read the permission: a typo.
+    if answers.is_empty() && !errors.is_empty() {
+        let whys: Vec<&str> = errors.iter().map(|(_, _, why)| why.as_str()).collect();
+        return Err(whys.join("\n"));
+    }
+    let rank = |v: &Value| match v["action"].as_str() {
+        Some("allow") => 0,
+        Some("granted") => 1,
+        Some("ask") => 2,
+        _ => 3,
+    };
+    answers.sort_by_key(rank);
+    let count = |action: &str| answers.iter().filter(|v| v["action"] == json!(action)).count();
+    let summary = format!(
+        "{permission} \"{input}\": {} allow, {} granted (Claude Code), {} ask, {} deny",
+        count("allow"),
+        count("granted"),
+        count("ask"),
+        count("deny")
+    );
+    let mut out = json!({"permission": permission, "input": input, "summary": summary, "agents": answers});
+    if !unanswered.is_empty() {
+        out["not_answered"] = json!(unanswered);
+    }
+    if !errors.is_empty() {
+        out["not_understood"] = errors
+            .iter()
+            .map(|(d, agents, why)| json!({"dialect": d.as_str(), "agents": agents, "why": why}))
+            .collect();
+    }
+    Ok(out)
+}
+
+fn rules(code: Option<&str>) -> Result<Value, String> {
+    let Some(name) = code else {
+        let all: Vec<Value> = RULES
+            .iter()
+            .map(|r| json!({"code": r.name, "severity": r.severity.as_str(), "effect": r.effect.as_str(), "summary": r.summary}))
+            .collect();
+        return Ok(json!({"rules": all}));
+    };
+    let Some(code) = Code::from_name(name) else {
+        // A near miss, else the one rule whose name starts with it (`shadowed`).
+        let lower = name.to_ascii_lowercase();
+        let mut starting = RULES.iter().map(|r| r.name).filter(|n| n.starts_with(&lower));
+        let near = suggest::closest(name, RULES.iter().map(|r| r.name))
+            .or_else(|| starting.next().filter(|_| starting.next().is_none()));
+        return Err(format!(
+            "no rule `{name}`.{} `rules` without `code` lists them all",
+            suggest::did_you_mean(near)
+        ));
+    };
+    let r = code.rule();
+    let dialects: Vec<&str> = code.dialects().iter().map(|d| d.as_str()).collect();
+    Ok(json!({
+        "code": r.name,
+        "severity": r.severity.as_str(),
+        "effect": r.effect.as_str(),
+        "dialects": dialects,
+        "summary": r.summary,
+        "explanation": crate::cli::rule_doc::rule_doc(code),
+    }))
+}
+
+/// The workspace root as given (`.` by default), canonical; an error when it is no directory.
+pub fn root(dir: &Path) -> Result<PathBuf, String> {
+    match std::fs::canonicalize(dir) {
+        Ok(p) if p.is_dir() => Ok(p),
+        Ok(_) => Err(format!("--root {}: not a directory", dir.display())),
+        Err(e) => Err(format!("--root {}: {e}", dir.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn schemas_say_what_is_required_and_allowed() {
+        let decide = TOOLS.iter().find(|t| t.name == "decide").expect("decide");
+        let schema = Value::Object(input_schema(decide));
+        assert_eq!(schema["required"], json!(["agent", "permission", "input"]));
+        assert_eq!(
+            schema["properties"]["dialect"]["enum"],
+            json!(["opencode", "claude", "zuno"])
+        );
+        let check = TOOLS.iter().find(|t| t.name == "check").expect("check");
+        let schema = Value::Object(input_schema(check));
+        assert_eq!(schema["properties"]["paths"]["items"], json!({"type": "string"}));
+        assert!(schema.get("required").is_none());
+    }
+
+    #[test]
+    fn arguments_are_checked_before_anything_is_read() {
+        let ctx = Context {
+            root: PathBuf::from("/nonexistent/agent-lsp-mcp-root"),
+            options: Options::isolated(),
+        };
+        let err = |tool: &str, v: Value| call(&ctx, tool, &args(v)).expect_err("an error");
+        assert_eq!(
+            err("who_may", json!({"permission": ["bash"], "input": "ls"})),
+            "argument `permission` of `who_may` must be a string, not an array"
+        );
+        assert_eq!(
+            err("explain", json!({"agnet": "x"})),
+            "unknown argument `agnet` for `explain`. Did you mean `agent`? It takes: `agent`, `dialect`"
+        );
+        assert_eq!(
+            err("explain", json!({"agent": null})),
+            "argument `agent` of `explain` is empty"
+        );
+        assert_eq!(
+            err("chek", json!({})),
+            "no tool `chek`. Did you mean `check`? The tools: check, explain, decide, who_may, rules"
+        );
+    }
+
+    #[test]
+    fn permission_keys_map_to_claude_code_tools() {
+        assert_eq!(claude_tools("bash"), Some(vec!["Bash"]));
+        assert_eq!(
+            claude_tools("edit"),
+            Some(vec!["Edit", "Write", "MultiEdit", "NotebookEdit"])
+        );
+        assert_eq!(claude_tools("task"), Some(vec!["Agent"]));
+        assert_eq!(claude_tools("Task"), Some(vec!["Agent"]));
+        assert_eq!(
+            claude_tools("mcp__github__create_issue"),
+            Some(vec!["mcp__github__create_issue"])
+        );
+        assert_eq!(claude_tools("WebFetch"), Some(vec!["WebFetch"]));
+        assert_eq!(claude_tools("external_directory"), None);
+    }
+
+    #[test]
+    fn a_root_must_be_a_directory() {
+        assert!(root(Path::new("/nonexistent/agent-lsp-mcp-root")).is_err());
+        assert!(root(Path::new("Cargo.toml")).is_err_and(|e| e.ends_with("not a directory")));
+    }
+}

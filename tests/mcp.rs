@@ -1,0 +1,644 @@
+//! End-to-end tests of `agent-lsp mcp`: the real binary over pipes, speaking newline-delimited
+//! JSON-RPC as an MCP client does (initialize, notifications/initialized, tools/list,
+//! tools/call), on small workspaces written to temp dirs. They assert what a model would read:
+//! decisions and where their rules are written, diagnostics, cards, rule explanations, and the
+//! exact text of the tool errors bad arguments get.
+//!
+//! Snapshots use expect-test; refresh them with `UPDATE_EXPECT=1 cargo test --test mcp`.
+
+mod cli_support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+
+use agent_lsp::analysis::{Code, RULES};
+use cli_support::{command, workspace};
+use expect_test::expect;
+use serde_json::{Value, json};
+
+/// The workspace of `tests/mcp/workspace` (shared with `tests/mcp/run.sh`): an opencode agent
+/// with a misspelt key and a catch-all written last (it shadows the rules before it), a Claude
+/// Code agent that lists Bash and removes it again, and an opencode.json that adds a rule to
+/// `build`.
+const FILES: &[(&str, &str)] = &[
+    (
+        ".opencode/agents/review.md",
+        include_str!("mcp/workspace/.opencode/agents/review.md"),
+    ),
+    (
+        ".claude/agents/helper.md",
+        include_str!("mcp/workspace/.claude/agents/helper.md"),
+    ),
+    ("opencode.json", include_str!("mcp/workspace/opencode.json")),
+];
+
+/// One MCP session with the server started on `root`.
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+    /// The `initialize` result.
+    init: Value,
+}
+
+impl Session {
+    fn start(root: &Path) -> Session {
+        let mut child = command(root, &["mcp", "--root", &root.to_string_lossy(), "--no-global"])
+            .env("AGENT_LSP_LOG", "error")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start agent-lsp mcp");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut s = Session {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+            init: Value::Null,
+        };
+        let init = s.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "tests/mcp.rs", "version": "1"}}),
+        );
+        s.init = init["result"].clone();
+        s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        s
+    }
+
+    fn send(&mut self, message: &Value) {
+        writeln!(self.stdin, "{message}").expect("write to the server");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Send a request and return the whole response (`result` or `error`).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            let n = self.stdout.read_line(&mut line).expect("read from the server");
+            assert!(n > 0, "the server closed stdout before answering {method}");
+            let message: Value = serde_json::from_str(&line).expect("one JSON message per line");
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    /// `tools/call`: whether it is a tool error, and its text. The answer must be a result
+    /// (never a JSON-RPC error), with one text content; a success carries the same JSON as
+    /// `structuredContent`.
+    fn call(&mut self, tool: &str, args: Value) -> (bool, String) {
+        let response = self.request("tools/call", json!({"name": tool, "arguments": args}));
+        assert!(response.get("error").is_none(), "a JSON-RPC error: {response}");
+        let result = &response["result"];
+        let content = result["content"].as_array().expect("content");
+        assert_eq!(content.len(), 1, "{result}");
+        assert_eq!(content[0]["type"], "text");
+        let text = content[0]["text"].as_str().expect("text").to_string();
+        let is_error = result["isError"] == json!(true);
+        if !is_error {
+            let parsed: Value = serde_json::from_str(&text).expect("the text is JSON");
+            assert_eq!(result["structuredContent"], parsed);
+        }
+        (is_error, text)
+    }
+
+    /// A successful call's JSON.
+    fn ok(&mut self, tool: &str, args: Value) -> Value {
+        let (is_error, text) = self.call(tool, args);
+        assert!(!is_error, "{tool} failed: {text}");
+        serde_json::from_str(&text).expect("JSON")
+    }
+
+    /// A tool error's text.
+    fn error(&mut self, tool: &str, args: Value) -> String {
+        let (is_error, text) = self.call(tool, args);
+        assert!(is_error, "{tool} succeeded: {text}");
+        text
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The workspace of [`FILES`] and a session on it.
+fn session() -> (tempfile::TempDir, Session) {
+    let dir = workspace(FILES);
+    let s = Session::start(dir.path());
+    (dir, s)
+}
+
+#[test]
+fn initialize_gives_instructions_and_lists_the_five_tools() {
+    let (_dir, mut s) = session();
+    assert_eq!(s.init["serverInfo"]["name"], "agent-lsp");
+    assert_eq!(s.init["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
+    assert!(s.init["capabilities"]["tools"].is_object(), "{}", s.init);
+    let instructions = s.init["instructions"].as_str().expect("instructions");
+    assert!(
+        instructions.contains("Before editing an agent file, call `explain`"),
+        "{instructions}"
+    );
+    assert!(
+        instructions.contains("After writing one, call `check`"),
+        "{instructions}"
+    );
+
+    let list = s.request("tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().expect("tools");
+    let summary: Vec<String> = tools
+        .iter()
+        .map(|t| {
+            let schema = &t["inputSchema"];
+            let props = schema["properties"].as_object().expect("properties");
+            for (name, p) in props {
+                assert!(
+                    p["description"].as_str().is_some_and(|d| d.len() > 20),
+                    "{}.{name} has no description",
+                    t["name"]
+                );
+            }
+            assert_eq!(t["annotations"]["readOnlyHint"], true);
+            assert_eq!(schema["additionalProperties"], false);
+            let required: Vec<&str> = schema["required"]
+                .as_array()
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            format!(
+                "{}({}) required [{}]",
+                t["name"].as_str().unwrap_or(""),
+                props.keys().cloned().collect::<Vec<_>>().join(", "),
+                required.join(", ")
+            )
+        })
+        .collect();
+    expect![[r#"
+        check(paths) required []
+        explain(agent, dialect) required [agent]
+        decide(agent, dialect, input, permission) required [agent, permission, input]
+        who_may(input, permission) required [permission, input]
+        rules(code) required []"#]]
+    .assert_eq(&summary.join("\n"));
+}
+
+#[test]
+fn check_reports_the_diagnostics_with_effects_and_fixes() {
+    let (_dir, mut s) = session();
+    let report = s.ok("check", json!({}));
+    assert_eq!(
+        report["summary"],
+        "0 errors, 3 warnings, 0 infos in 1 of 3 files checked"
+    );
+    assert_eq!(report["files"], 3);
+    let rows: Vec<String> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{}:{} {} {} {} | fix: {} (safe: {})",
+                d["path"].as_str().unwrap_or(""),
+                d["range"]["start"]["line"],
+                d["range"]["start"]["column"],
+                d["severity"].as_str().unwrap_or(""),
+                d["code"].as_str().unwrap_or(""),
+                d["effect"].as_str().unwrap_or(""),
+                d["fix"]["title"].as_str().unwrap_or("-"),
+                d["fix"]["safe"]
+            )
+        })
+        .collect();
+    expect![[r#"
+        .opencode/agents/review.md:4:1 warning unknown-key value-ignored | fix: Replace with `temperature` (safe: false)
+        .opencode/agents/review.md:7:5 warning shadowed-rule rule-never-applies | fix: Move the catch-all "*": ask to the front (safe: false)
+        .opencode/agents/review.md:8:5 warning shadowed-rule rule-never-applies | fix: Move the catch-all "*": ask to the front (safe: false)"#]]
+    .assert_eq(&rows.join("\n"));
+    // The fix as text edits: the misspelt key replaced.
+    assert_eq!(
+        report["diagnostics"][0]["fix"]["edits"],
+        json!([{"range": {"start": {"line": 4, "column": 1}, "end": {"line": 4, "column": 11}}, "new_text": "temperature"}])
+    );
+    // The same JSON as `check --format json` (which has no `fix` and no `summary`).
+    let cli = cli_support::agent_lsp(_dir.path(), &["check", "--no-global", "--format", "json"]);
+    let mut cli: Value = serde_json::from_str(&cli.stdout).expect("check --format json");
+    let mut ours = report.clone();
+    ours.as_object_mut().expect("object").remove("summary");
+    for d in ours["diagnostics"].as_array_mut().expect("diagnostics") {
+        d.as_object_mut().expect("object").remove("fix");
+    }
+    cli.as_object_mut().expect("object").remove("fixed");
+    assert_eq!(ours, cli);
+}
+
+#[test]
+fn check_reads_the_files_again_on_every_call() {
+    let (dir, mut s) = session();
+    let one = json!({"paths": [".opencode/agents/review.md"]});
+    assert_eq!(
+        s.ok("check", one.clone())["diagnostics"].as_array().map(Vec::len),
+        Some(3)
+    );
+    cli_support::write(
+        dir.path(),
+        ".opencode/agents/review.md",
+        "---\ndescription: Reviews changes.\nmode: subagent\n---\nYou review.\n",
+    );
+    let report = s.ok("check", one);
+    assert_eq!(report["summary"], "1 file checked, no problems");
+    assert_eq!(report["diagnostics"], json!([]));
+}
+
+#[test]
+fn check_refuses_paths_outside_the_root() {
+    let (dir, mut s) = session();
+    let root = dir.path().canonicalize().expect("root");
+    let text = s.error("check", json!({"paths": [".."]}));
+    assert_eq!(
+        text,
+        format!(
+            "path `..` is outside the workspace root {}; this server answers for files under it only",
+            root.display()
+        )
+    );
+    let text = s.error("check", json!({"paths": ["missing.md"]}));
+    assert_eq!(
+        text,
+        format!(
+            "path `missing.md` cannot be read (No such file or directory (os error 2)); paths are relative to the workspace root {}",
+            root.display()
+        )
+    );
+    assert_eq!(
+        s.error("check", json!({"paths": [3]})),
+        "`paths[0]` of `check` must be a string (a path), not a number"
+    );
+    assert_eq!(
+        s.ok("check", json!({"paths": ["opencode.json"]}))["summary"],
+        "1 file checked, no problems"
+    );
+}
+
+#[test]
+fn explain_gives_the_effective_agent_and_its_card() {
+    let (_dir, mut s) = session();
+    let v = s.ok("explain", json!({"agent": "review"}));
+    assert_eq!(v["dialect"], "opencode");
+    assert_eq!(v["agent"]["key"], "review");
+    assert_eq!(v["agent"]["mode"], "subagent");
+    assert_eq!(v["agent"]["problems"], json!([]));
+    let rules: Vec<String> = v["agent"]["permission"]
+        .as_array()
+        .expect("permission")
+        .iter()
+        .filter(|r| r["source"] != "built-in")
+        .map(|r| {
+            format!(
+                "{} {:?} {} {}",
+                r["permission"].as_str().unwrap_or(""),
+                r["pattern"].as_str().unwrap_or(""),
+                r["action"].as_str().unwrap_or(""),
+                r["source"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    expect![[r#"
+        bash "git push *" deny .opencode/agents/review.md:7:5
+        bash "git status" allow .opencode/agents/review.md:8:5
+        bash "*" ask .opencode/agents/review.md:9:5"#]]
+    .assert_eq(&rules.join("\n"));
+    let card = v["card"].as_str().expect("card");
+    assert!(card.contains("`review`"), "{card}");
+    // What `explain review --format json` prints is the `agent` field.
+    let cli = cli_support::agent_lsp(_dir.path(), &["explain", "review", "--no-global", "--format", "json"]);
+    assert_eq!(serde_json::from_str::<Value>(&cli.stdout).expect("json"), v["agent"]);
+
+    let v = s.ok("explain", json!({"agent": "helper"}));
+    assert_eq!(v["dialect"], "claude");
+    assert_eq!(v["agent"]["tools"], json!(["Read", "Grep"]));
+    expect![[r#"
+        ### `helper`: Claude Code agent
+
+        Answers questions about the code base.
+
+        - **tools**: `Read`, `Grep`
+        - **permission mode**: `default` (not set)
+        - **model**: `inherit` (not set): the model of the conversation that starts it
+
+        Defined in .claude/agents/helper.md:2:7 (project).
+    "#]]
+    .assert_eq(v["card"].as_str().expect("card"));
+}
+
+#[test]
+fn explain_of_an_unknown_or_ambiguous_name_is_a_tool_error() {
+    let (_dir, mut s) = session();
+    expect![[r#"no agent "reveiw" in this workspace. Did you mean `review`? The agents: opencode: build, plan, general, explore, compaction, title, summary, review; Claude Code: helper"#]]
+        .assert_eq(&s.error("explain", json!({"agent": "reveiw"})));
+    expect![[
+        r#""review" is no Claude Code agent here; it is an agent of dialect `opencode`: pass that `dialect`, or none"#
+    ]]
+    .assert_eq(&s.error("explain", json!({"agent": "review", "dialect": "claude"})));
+
+    let dir = workspace(&[
+        FILES[0],
+        (
+            ".claude/agents/review.md",
+            "---\nname: review\ndescription: Reviews.\n---\nReview.\n",
+        ),
+    ]);
+    let mut s = Session::start(dir.path());
+    assert_eq!(
+        s.error("explain", json!({"agent": "review"})),
+        "\"review\" is an agent of several dialects here (opencode, Claude Code); pass `dialect`: `opencode` or `claude`"
+    );
+    assert_eq!(
+        s.ok("explain", json!({"agent": "review", "dialect": "claude"}))["dialect"],
+        "claude"
+    );
+    assert_eq!(
+        s.error(
+            "decide",
+            json!({"agent": "review", "permission": "bash", "input": "ls"})
+        ),
+        "\"review\" is an agent of several dialects here (opencode, Claude Code); pass `dialect`: `opencode` or `claude`"
+    );
+}
+
+#[test]
+fn decide_gives_the_deciding_rule_and_where_it_is_written() {
+    let (_dir, mut s) = session();
+    // The catch-all written last decides, even for what the earlier rule denies.
+    let v = s.ok(
+        "decide",
+        json!({"agent": "review", "permission": "bash", "input": "git push origin main"}),
+    );
+    expect![[r#"
+        {
+          "action": "ask",
+          "agent": "review",
+          "decided_by": "`bash` \"*\": ask (.opencode/agents/review.md:9:5)",
+          "dialect": "opencode",
+          "input": "git push origin main",
+          "permission": "bash",
+          "rule": {
+            "action": "ask",
+            "pattern": "*",
+            "permission": "bash",
+            "source": ".opencode/agents/review.md:9:5"
+          }
+        }"#]]
+    .assert_eq(&serde_json::to_string_pretty(&v).expect("json"));
+    let v = s.ok(
+        "decide",
+        json!({"agent": "build", "permission": "bash", "input": "rm -rf /"}),
+    );
+    assert_eq!(v["action"], "deny");
+    assert_eq!(v["rule"]["source"], "opencode.json:5:33");
+    let v = s.ok(
+        "decide",
+        json!({"agent": "build", "permission": "edit", "input": "src/main.rs"}),
+    );
+    assert_eq!(v["decided_by"], "`*` \"*\": allow (built-in)");
+    // As `explain --check --format json` answers, with `agent`, `dialect`, `decided_by` added.
+    let cli = cli_support::agent_lsp(
+        _dir.path(),
+        &[
+            "explain",
+            "build",
+            "--no-global",
+            "--check",
+            "edit",
+            "src/main.rs",
+            "--format",
+            "json",
+        ],
+    );
+    let mut cli: Value = serde_json::from_str(&cli.stdout).expect("json");
+    for (k, x) in [
+        ("agent", "build"),
+        ("dialect", "opencode"),
+        ("decided_by", "`*` \"*\": allow (built-in)"),
+    ] {
+        cli[k] = json!(x);
+    }
+    assert_eq!(v, cli);
+}
+
+#[test]
+fn decide_for_a_claude_code_agent_answers_from_its_tool_grant() {
+    let (_dir, mut s) = session();
+    let v = s.ok(
+        "decide",
+        json!({"agent": "helper", "permission": "bash", "input": "ls"}),
+    );
+    assert_eq!(v["action"], "deny");
+    assert_eq!(
+        v["tools"],
+        json!([{"tool": "Bash", "granted": false, "decided_by": "removed by `disallowedTools` entry `Bash` (.claude/agents/helper.md:5:18)"}])
+    );
+    let v = s.ok(
+        "decide",
+        json!({"agent": "helper", "permission": "Read", "input": "README.md"}),
+    );
+    assert_eq!(v["action"], "granted");
+    assert_eq!(
+        v["tools"][0]["decided_by"],
+        "listed in `tools`: `Read` (.claude/agents/helper.md:4:8)"
+    );
+    let v = s.ok(
+        "decide",
+        json!({"agent": "helper", "permission": "edit", "input": "a.rs"}),
+    );
+    let tools: Vec<String> = v["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| {
+            format!(
+                "{} {} {}",
+                t["tool"].as_str().unwrap_or(""),
+                t["granted"],
+                t["decided_by"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    expect![[r#"
+        Edit false not in `tools` (.claude/agents/helper.md:4:8)
+        Write false not in `tools` (.claude/agents/helper.md:4:8)
+        MultiEdit false not in `tools` (.claude/agents/helper.md:4:8)
+        NotebookEdit false not in `tools` (.claude/agents/helper.md:4:8)"#]]
+    .assert_eq(&tools.join("\n"));
+    expect![[r#"`bsh` names no Claude Code tool: give an opencode permission key that maps to one (bash, edit, read, glob, grep, webfetch, websearch, task, todowrite) or a Claude Code tool name (Bash, Read, mcp__server__tool, ...). Did you mean `bash`?"#]]
+        .assert_eq(&s.error("decide", json!({"agent": "helper", "permission": "bsh", "input": "ls"})));
+}
+
+#[test]
+fn who_may_lists_every_agent_allow_first() {
+    let (_dir, mut s) = session();
+    let v = s.ok("who_may", json!({"permission": "bash", "input": "rm -rf /"}));
+    assert_eq!(
+        v["summary"],
+        "bash \"rm -rf /\": 3 allow, 0 granted (Claude Code), 1 ask, 5 deny"
+    );
+    let rows: Vec<String> = v["agents"]
+        .as_array()
+        .expect("agents")
+        .iter()
+        .map(|a| {
+            format!(
+                "{} {} {} {}",
+                a["action"].as_str().unwrap_or(""),
+                a["dialect"].as_str().unwrap_or(""),
+                a["agent"].as_str().unwrap_or(""),
+                a["decided_by"]
+                    .as_str()
+                    .or(a["tools"][0]["decided_by"].as_str())
+                    .unwrap_or("")
+            )
+        })
+        .collect();
+    expect![[r#"
+        allow opencode plan `*` "*": allow (built-in)
+        allow opencode general `*` "*": allow (built-in)
+        allow opencode explore `bash` "*": allow (built-in)
+        ask opencode review `bash` "*": ask (.opencode/agents/review.md:9:5)
+        deny opencode build `bash` "rm -rf *": deny (opencode.json:5:33)
+        deny opencode compaction `*` "*": deny (built-in)
+        deny opencode title `*` "*": deny (built-in)
+        deny opencode summary `*` "*": deny (built-in)
+        deny claude helper removed by `disallowedTools` entry `Bash` (.claude/agents/helper.md:5:18)"#]]
+    .assert_eq(&rows.join("\n"));
+}
+
+#[test]
+fn rules_gives_the_catalog_and_one_rule_in_full() {
+    let (_dir, mut s) = session();
+    let v = s.ok("rules", json!({}));
+    let all = v["rules"].as_array().expect("rules");
+    assert_eq!(all.len(), RULES.len());
+    assert!(
+        all.iter()
+            .any(|r| r["code"] == "shadowed-rule" && r["severity"] == "warning" && r["effect"] == "rule-never-applies")
+    );
+    let v = s.ok("rules", json!({"code": "shadowed-rule"}));
+    let code = Code::from_name("shadowed-rule").expect("code");
+    assert_eq!(v["explanation"], agent_lsp::cli::rule_doc(code));
+    assert!(v["explanation"].as_str().is_some_and(|e| e.contains("last match wins")));
+    assert_eq!(
+        s.error("rules", json!({"code": "shadowed"})),
+        "no rule `shadowed`. Did you mean `shadowed-rule`? `rules` without `code` lists them all"
+    );
+}
+
+#[test]
+fn bad_arguments_are_tool_errors_that_say_what_is_wrong() {
+    let (_dir, mut s) = session();
+    let cases = [
+        (
+            "decide",
+            json!({"agent": "review", "permission": "bash"}),
+            "missing required argument `input` for `decide`: What the permission is asked for: the command for `bash` (`git push origin main`), the path for `edit`/`read`, the URL for `webfetch`, the subagent's name for `task`.",
+        ),
+        (
+            "explain",
+            json!({"agent": 5}),
+            "argument `agent` of `explain` must be a string, not a number",
+        ),
+        (
+            "explain",
+            json!({"agent": ""}),
+            "argument `agent` of `explain` is empty",
+        ),
+        (
+            "explain",
+            json!({"agent": "review", "dialect": "cursor"}),
+            "unknown dialect `cursor`: one of `opencode`, `claude`, `zuno`",
+        ),
+        (
+            "explain",
+            json!({"name": "review"}),
+            "unknown argument `name` for `explain`. It takes: `agent`, `dialect`",
+        ),
+        (
+            "check",
+            json!({"paths": {"a": 1}}),
+            "argument `paths` of `check` must be an array of paths, not an object",
+        ),
+        (
+            "decide",
+            json!({"agent": "review", "permission": "bsh", "input": "ls"}),
+            "`bsh` is no permission opencode knows and no rule of agent \"review\" names it. Did you mean `bash`?",
+        ),
+        (
+            "rules",
+            json!({"code": "no-such-rule"}),
+            "no rule `no-such-rule`. `rules` without `code` lists them all",
+        ),
+        (
+            "lint",
+            json!({}),
+            "no tool `lint`. The tools: check, explain, decide, who_may, rules",
+        ),
+    ];
+    for (tool, args, want) in cases {
+        assert_eq!(s.error(tool, args.clone()), want, "{tool} {args}");
+    }
+    // No arguments at all, for a tool that needs some.
+    let response = s.request("tools/call", json!({"name": "decide"}));
+    assert_eq!(response["result"]["isError"], true, "{response}");
+    // The server is still there.
+    assert_eq!(
+        s.ok(
+            "decide",
+            json!({"agent": "review", "permission": "bash", "input": "git status"})
+        )["action"],
+        "ask"
+    );
+}
+
+#[test]
+fn zuno_agents_are_explained_but_not_decided() {
+    let dir = workspace(&[(
+        "zuno.json",
+        r#"{
+  "agents": {
+    "lead": {
+      "mode": "primary",
+      "description": "Plans the work.",
+      "permission": { "mode": "standard", "rules": { "*": "ask", "read": "allow" } }
+    }
+  }
+}
+"#,
+    )]);
+    let mut s = Session::start(dir.path());
+    let v = s.ok("explain", json!({"agent": "lead"}));
+    assert_eq!(v["dialect"], "zuno");
+    assert!(v["card"].as_str().is_some_and(|c| c.contains("lead")), "{v}");
+    assert_eq!(
+        s.error(
+            "decide",
+            json!({"agent": "lead", "permission": "read", "input": "a.md"})
+        ),
+        "\"lead\" is a Zuno agent: agent-lsp answers permission questions for opencode agents (their rules) and Claude Code agents (their tool grant) only"
+    );
+    let v = s.ok("who_may", json!({"permission": "read", "input": "a.md"}));
+    let unanswered: Vec<&str> = v["not_answered"]
+        .as_array()
+        .expect("not_answered")
+        .iter()
+        .filter_map(|a| a["agent"].as_str())
+        .collect();
+    assert!(unanswered.contains(&"lead"), "{v}");
+}
