@@ -10,6 +10,9 @@
 #     effect (refuses-to-start, file-ignored, value-ignored, rule-never-applies,
 #     fails-when-used), then edits one; the requests it sends next are searched for
 #     agent-lsp's messages and fixes.
+# (d) agent-lsp's MCP server through both runtimes: the model calls `decide` (opencode: from the
+#     project's `mcp` entry; Claude Code: from the plugin, loading the deferred tool with
+#     ToolSearch first), and the tool result the runtime hands back is asserted.
 # (c) `claude plugin validate` on editors/claude-code and on the marketplace, and agent-lsp's own
 #     check of both.
 #
@@ -287,6 +290,64 @@ echo "-- what the model sees in the same turn (the plugin's hook; Claude Code ad
 python3 "$here/expect.py" "$log" --excerpt "agent-lsp checked .claude/agents/reviewer.md" "Fix: Replace with \`sonnet\`." || true
 echo "-- LSP traffic from Claude Code:"
 python3 "$here/lsp_trace.py" "$d/lsp.${SERVE[0]}.in"
+
+# ---- (d) the MCP server through both runtimes: the model asks, the runtime hands back the answer
+step "(d) agent-lsp mcp through opencode run and Claude Code -p: the model calls decide"
+d="$tmp/oc-mcp"
+new_project "$d"
+mkdir -p "$d/project/.opencode/agents"
+printf -- '---\ndescription: Reviews code\nmode: subagent\npermission:\n  bash:\n    "*": ask\n    "git push*": deny\n---\nYou review code.\n' \
+  > "$d/project/.opencode/agents/reviewer.md"
+cat > "$d/script.json" <<'EOF'
+[
+  [{"tool": "agent-lsp_decide", "input": {"agent": "reviewer", "permission": "bash", "input": "git push origin main"}}],
+  [{"text": "done"}]
+]
+EOF
+start_mock "$d"
+cat > "$d/project/opencode.json" <<EOF
+{
+  "\$schema": "https://opencode.ai/config.json",
+  "model": "anthropic/claude-sonnet-4-5",
+  "provider": {"anthropic": {"options": {"baseURL": "http://127.0.0.1:$PORT/v1", "apiKey": "mock"}}},
+  "mcp": {"agent-lsp": {"type": "local", "command": ["$tmp/bin/agent-lsp", "mcp"], "enabled": true}}
+}
+EOF
+git -C "$d/project" add -A
+run_in "$d/home" "$d/project" "$OPENCODE" run --pure "go" > "$d/out.txt" 2> "$d/err.txt" ||
+  fail "opencode run (MCP) failed: $(tail -n 20 "$d/err.txt")"
+python3 "$here/expect.py" "$d/requests.jsonl" "opencode MCP decide: the deciding rule and where it is written" --after-step 0 --same-turn \
+  --text '"action": "deny"' --text '.opencode/agents/reviewer.md:7:5'
+echo "-- what the model gets back from decide (opencode's tool result):"
+python3 "$here/expect.py" "$d/requests.jsonl" --excerpt '"action"' '}' || true
+
+d="$tmp/cc-mcp"
+new_project "$d"
+mkdir -p "$d/project/.claude/agents"
+printf -- '---\nname: helper\ndescription: Answers questions about the code\ntools: Read, Grep\n---\nYou answer questions.\n' \
+  > "$d/project/.claude/agents/helper.md"
+# Claude Code defers MCP tools: the model loads the schema with ToolSearch, then calls the tool.
+cat > "$d/script.json" <<'EOF'
+[
+  [{"tool": "ToolSearch", "input": {"query": "select:mcp__plugin_agent-lsp_agent-lsp__decide", "max_results": 1}}],
+  [{"tool": "mcp__plugin_agent-lsp_agent-lsp__decide", "input": {"agent": "helper", "permission": "bash", "input": "git push"}}],
+  [{"text": "done"}]
+]
+EOF
+start_mock "$d"
+RUN_ENV=(ANTHROPIC_BASE_URL="http://127.0.0.1:$PORT" ANTHROPIC_API_KEY=mock
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 DISABLE_ERROR_REPORTING=1)
+[ "$(id -u)" = 0 ] && RUN_ENV+=(IS_SANDBOX=1)
+run_in "$d/home" "$d/project" "$CLAUDE" -p "go" --output-format stream-json --verbose --plugin-dir "$plugin" \
+  --permission-mode bypassPermissions > "$d/out.jsonl" 2> "$d/err.txt" ||
+  fail "claude -p (MCP) failed: $(tail -n 20 "$d/err.txt")"
+RUN_ENV=()
+python3 "$here/expect.py" "$d/requests.jsonl" "claude MCP: ToolSearch loads decide" --after-step 0 --same-turn \
+  --text 'mcp__plugin_agent-lsp_agent-lsp__decide'
+python3 "$here/expect.py" "$d/requests.jsonl" "claude MCP decide: a Claude Code agent's tool grant" --after-step 1 --same-turn \
+  --text '"action":"deny"' --text 'not in `tools` (.claude/agents/helper.md:4:8)'
+echo "-- what the model gets back from decide (Claude Code's tool result: the structured content, compact):"
+python3 "$here/expect.py" "$d/requests.jsonl" --excerpt '{"action"' ']}' || true
 
 # ---- (c) the plugin and the marketplace
 step "(c) claude plugin validate (plugin, marketplace) and agent-lsp check of both"
