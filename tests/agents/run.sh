@@ -240,11 +240,13 @@ EOF
 fi
 cat > "$d/script.json" <<'EOF'
 [
-  [{"text": "Writing two agents."},
+  [{"text": "Writing three agents."},
    {"tool": "Write", "input": {"file_path": "{{PROJECT}}/.claude/agents/nodesc.md",
      "content": "---\nname: nodesc\n---\nYou do things.\n"}},
    {"tool": "Write", "input": {"file_path": "{{PROJECT}}/.claude/agents/reviewer.md",
-     "content": "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Frobnicate, Agent(a), Agent(b)\nmodel: sonet\n---\nYou review code.\n"}}],
+     "content": "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Frobnicate, Agent(a), Agent(b)\nmodel: sonet\n---\nYou review code.\n"}},
+   {"tool": "Write", "input": {"file_path": "{{PROJECT}}/.opencode/agents/planner.md",
+     "content": "---\ndescription: Plans work\nmode: primry\npermission:\n  bash:\n    \"git log*\": allow\n    \"*\": ask\n---\nYou plan.\n"}}],
   [{"tool": "Read", "input": {"file_path": "{{PROJECT}}/.claude/agents/reviewer.md"}}],
   [{"tool": "Edit", "input": {"file_path": "{{PROJECT}}/.claude/agents/reviewer.md",
      "old_string": "model: sonet\n", "new_string": "model: sonet\ncolor: purpel\n"}}],
@@ -276,6 +278,11 @@ python3 "$here/expect.py" "$log" "claude hook: fails-when-used (invalid-model) +
   --text '`sonet` is no model alias' --text 'Fix: Replace with `sonnet`'
 python3 "$here/expect.py" "$log" "claude hook: Edit, value-ignored (invalid-color) + fix" --after-step 2 --same-turn "${SURVEY[@]}" \
   --text 'Claude Code has no color `purpel`' --text 'Fix: Replace with `purple`'
+# Claude Code writing an opencode agent: the effects no Claude Code agent rule has.
+python3 "$here/expect.py" "$log" "claude hook: an opencode agent, refuses-to-start + rule-never-applies + fixes" --after-step 0 --same-turn "${SURVEY[@]}" \
+  --text 'agent-lsp checked .opencode/agents/planner.md: 2 findings change what the runtime does' \
+  --text 'got "primry"; opencode refuses to load the configuration' --text 'Fix: Replace with `primary`' \
+  --text 'this rule never applies' --text 'Fix: Move the catch-all'
 # The language server's diagnostics come asynchronously (see README.md): in the first request
 # built after the server published them (one request late in every run so far; more than two
 # fails). They carry the rule code and the source.
@@ -283,7 +290,7 @@ python3 "$here/expect.py" "$log" "claude LSP: file-ignored (missing-field) + fix
   --text '<new-diagnostics>' --text '[missing-field] (agent-lsp)' --text '[invalid-model] (agent-lsp)'
 python3 "$here/expect.py" "$log" "claude LSP: Edit, value-ignored (invalid-color)" --after-step 2 --max-late 2 "${SURVEY[@]}" \
   --text '[invalid-color] (agent-lsp)'
-echo "claude refuses-to-start, rule-never-applies: no rule gives these effects for a Claude Code agent file (agent-lsp rules)"
+echo "claude refuses-to-start, rule-never-applies: no rule gives these effects for a Claude Code agent file; asserted above on the opencode agent Claude Code wrote"
 echo "-- what the model sees (the first <new-diagnostics> block; Claude Code sends it as a message of role \"system\" after the tool result):"
 python3 "$here/expect.py" "$log" --excerpt "<new-diagnostics>" "</new-diagnostics>" || true
 echo "-- what the model sees in the same turn (the plugin's hook; Claude Code adds it after the tool result):"
