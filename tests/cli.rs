@@ -628,6 +628,53 @@ fn exit_status_clean_warnings_and_errors() {
     }
 }
 
+/// `--fail-on effect` (the hooks' and the Action's default): a warning about something that
+/// changes what the runtime does fails, one about what works as written does not; the last
+/// `--fail-on` given wins, so a hook's user can relax it with `args`.
+#[test]
+fn fail_on_effect_fails_on_what_changes_the_runtime() {
+    // `temprature` is moved into the provider options: value-ignored.
+    let typo = workspace(&[(
+        ".opencode/agents/rev.md",
+        "---\ndescription: Reviews code\nmode: subagent\ntemprature: 0.2\n---\nYou review code.\n",
+    )]);
+    assert_eq!(check(typo.path(), &[]).status, 0);
+    assert_eq!(check(typo.path(), &["--fail-on", "error"]).status, 0);
+    assert_eq!(check(typo.path(), &["--fail-on", "effect"]).status, 1);
+    assert_eq!(check(typo.path(), &["--fail-on", "warning"]).status, 1);
+    assert_eq!(
+        check(typo.path(), &["--fail-on", "effect", "--fail-on", "error"]).status,
+        0
+    );
+    assert_eq!(
+        check(typo.path(), &["--fail-on", "error", "--fail-on", "effect"]).status,
+        1
+    );
+    // `maxSteps` still works (deprecated: works-but-risky): a warning that does not fail.
+    let deprecated = workspace(&[(
+        ".opencode/agents/rev.md",
+        "---\ndescription: Reviews code\nmode: subagent\nmaxSteps: 5\n---\nYou review code.\n",
+    )]);
+    let out = check(deprecated.path(), &["--fail-on", "effect"]);
+    assert_eq!(last_line(&out.stdout), "Found 1 warning in 1 of 1 file checked");
+    assert_eq!(out.status, 0, "{out:#?}");
+    assert_eq!(check(deprecated.path(), &["--fail-on", "warning"]).status, 1);
+    // Errors always fail; `--deny-warnings` is `--fail-on warning`.
+    let errors = workspace(&[(".opencode/agents/rev.md", BROKEN_AGENT)]);
+    assert_eq!(check(errors.path(), &["--fail-on", "error"]).status, 1);
+    assert_eq!(
+        check(deprecated.path(), &["--deny-warnings", "--fail-on", "effect"]).status,
+        1
+    );
+    let bad = check(typo.path(), &["--fail-on", "effects"]);
+    assert_eq!(bad.status, 2);
+    assert!(
+        bad.stderr.contains("invalid value 'effects' for '--fail-on <WHAT>'"),
+        "{}",
+        bad.stderr
+    );
+}
+
 #[test]
 fn exit_status_2_for_a_missing_path_with_nothing_on_stdout() {
     let ws = workspace(&[(".opencode/agents/rev.md", BROKEN_AGENT)]);
@@ -730,13 +777,23 @@ fn exit_status_2_for_usage_errors() {
 
 #[test]
 fn version_is_the_package_version() {
+    // The runtime releases it names are the ones the differential tests install.
+    let pinned = |manifest: &str, package: &str| -> String {
+        let m: serde_json::Value = serde_json::from_str(manifest).unwrap();
+        m["dependencies"][package].as_str().unwrap().to_string()
+    };
+    let opencode = pinned(include_str!("runtime/package.json"), "opencode-linux-x64");
+    let claude = pinned(include_str!("claude_runtime/package.json"), "@anthropic-ai/claude-code");
     let ws = workspace(&[]);
     for flag in ["--version", "-V"] {
         let out = agent_lsp(ws.path(), &[flag]);
         assert_eq!(out.status, 0, "{flag}");
         assert_eq!(
             out.stdout,
-            format!("agent-lsp {}\n", env!("CARGO_PKG_VERSION")),
+            format!(
+                "agent-lsp {} (checked against opencode {opencode}, Claude Code {claude})\n",
+                env!("CARGO_PKG_VERSION")
+            ),
             "{flag}"
         );
         assert_eq!(out.stderr, "", "{flag}");
@@ -817,6 +874,7 @@ fn help_lists_every_command_and_option() {
                 "no-global",
                 "global-dir",
                 "deny-warnings",
+                "fail-on",
                 "fix",
                 "effect",
                 "help",

@@ -36,6 +36,19 @@ impl Dialect {
         }
     }
 
+    /// The release of the runtime agent-lsp's rules were checked against, by running it (the
+    /// differential tests of `tests/runtime` and `tests/claude_runtime`); `None` where no runtime
+    /// could be run.
+    pub fn checked_against(self) -> Option<&'static str> {
+        match self {
+            Dialect::OpenCode => Some("1.18.34"),
+            Dialect::Claude => Some("2.1.332"),
+            Dialect::Zuno => None,
+            #[cfg(test)]
+            Dialect::Example => None,
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Dialect> {
         match s.to_ascii_lowercase().as_str() {
             "opencode" => Some(Dialect::OpenCode),

@@ -103,9 +103,15 @@ struct CheckArgs {
     /// Use this directory as the global config directory instead of ~/.config/opencode.
     #[arg(long, value_name = "DIR")]
     global_dir: Option<PathBuf>,
-    /// Exit with status 1 on warnings too.
+    /// Exit with status 1 on warnings too (same as `--fail-on warning`).
     #[arg(long)]
     deny_warnings: bool,
+    /// What makes the exit status 1: `error` (the default), `effect` (also a warning about
+    /// something that changes what the runtime does: every effect but `works-but-risky`; the
+    /// pre-commit hooks and the GitHub Action use it) or `warning` (every warning). Infos and
+    /// hints never do. Given twice, the last wins.
+    #[arg(long, value_enum, value_name = "WHAT", default_value_t = FailOn::Error, overrides_with = "fail_on")]
+    fail_on: FailOn,
     /// Apply the safe fixes on disk, then remove unused suppressions (files with nothing to fix
     /// are not touched), then report what remains.
     #[arg(long)]
@@ -173,6 +179,30 @@ enum ExplainFormat {
     Dot,
 }
 
+/// `check --fail-on`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FailOn {
+    Error,
+    Effect,
+    Warning,
+}
+
+impl FailOn {
+    /// Whether `d` makes `check` exit with status 1.
+    fn fails(self, d: &crate::analysis::Diagnostic) -> bool {
+        use crate::analysis::{Effect, Severity};
+        match d.severity {
+            Severity::Error => true,
+            Severity::Warning => match self {
+                FailOn::Error => false,
+                FailOn::Effect => d.effect != Effect::Works,
+                FailOn::Warning => true,
+            },
+            Severity::Info | Severity::Hint => false,
+        }
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
     Human,
@@ -182,9 +212,27 @@ enum Format {
     Sarif,
 }
 
+/// `--version`: the package's version and the runtime releases the rules were checked against,
+/// so that "agrees with the runtime" says which runtime.
+fn version() -> String {
+    let runtimes: Vec<String> = crate::analysis::Dialect::ALL
+        .iter()
+        .filter_map(|d| Some(format!("{} {}", d.product(), d.checked_against()?)))
+        .collect();
+    format!(
+        "{} (checked against {})",
+        env!("CARGO_PKG_VERSION"),
+        runtimes.join(", ")
+    )
+}
+
 /// Run the CLI; returns the process exit status (0 clean, 1 problems, 2 usage or I/O failure).
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    let command = <Cli as clap::CommandFactory>::command().version(&*Box::leak(version().into_boxed_str()));
+    let cli = match command
+        .try_get_matches()
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m))
+    {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -322,8 +370,12 @@ fn check(args: CheckArgs) -> i32 {
         eprintln!("agent-lsp: warning: {}: {why}", render::display_path(path));
         io_failed = true;
     }
-    let c = render::counts(&diags);
-    let status = if c.errors > 0 || (args.deny_warnings && c.warnings > 0) {
+    let fail_on = if args.deny_warnings {
+        FailOn::Warning
+    } else {
+        args.fail_on
+    };
+    let status = if diags.iter().any(|(_, d)| fail_on.fails(d)) {
         1
     } else if io_failed && ws.files_in_scope() == 0 {
         2
