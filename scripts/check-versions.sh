@@ -8,11 +8,13 @@
 # Checked: Cargo.lock's agent-lsp entry; the VS Code extension (package.json, package-lock.json);
 # the Claude Code plugin (plugin.json) and its marketplace (.claude-plugin/marketplace.json:
 # `metadata.version` and each plugin's `version`, where present); the Zed extension
-# (extension.toml, Cargo.toml); under npm/, every package.json and package.json template (any
-# file named package.json*), its `version` and the versions it pins of agent-lsp's own packages
-# (`optionalDependencies` / `dependencies` named agent-lsp-*). A template's placeholder (a value
-# with `{`, `$` or `@`, or 0.0.0) is filled at pack time and is listed, not compared. Files that
-# do not exist are listed as absent. Needs python3 3.11+ (tomllib).
+# (extension.toml, Cargo.toml); a package.json at the root; the npm packages that
+# .pre-commit-hooks.yaml installs (`agent-lsp@<version>`); under npm/, every package.json and
+# package.json template (any file named package.json*; a private one without a version, such as a
+# test harness, is only listed): its `version` and the versions it pins of agent-lsp's own
+# packages (`optionalDependencies` / `dependencies` named agent-lsp-*). A template's placeholder
+# (a value with `{`, `$` or `@`, or 0.0.0) is filled at pack time and is listed, not compared.
+# Files that do not exist are listed as absent. Needs python3 3.11+ (tomllib).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -93,6 +95,14 @@ def marketplace(path):
     if not found:
         rows.append((path, "", "-", "no versions"))
 
+def hooks(path):
+    with open(path, encoding="utf-8") as f:
+        found = re.findall(r"agent-lsp@([^\"'\s\],]+)", f.read())
+    if not found:
+        rows.append((path, "", "-", "no versions"))
+    for v in found:
+        add(path, "agent-lsp@", v)
+
 def zed_ext(path):
     add(path, "version", load_toml(path).get("version"))
 
@@ -111,6 +121,9 @@ def npm(path):
         for m in re.finditer(r'"(version|agent-lsp(?:-[\w-]+)?)"\s*:\s*"([^"]*)"', text):
             add(path, m.group(1), m.group(2), template=True)
         return
+    if d.get("private") is True and "version" not in d:
+        rows.append((path, "", "-", "private, no version"))
+        return
     add(path, f"{d.get('name', '?')} version", d.get("version"), template=True)
     for section in ("optionalDependencies", "dependencies"):
         for name, v in sorted(d.get(section, {}).items()):
@@ -122,6 +135,8 @@ read("editors/vscode/package.json", vscode)
 read("editors/vscode/package-lock.json", vscode_lock)
 read("editors/claude-code/.claude-plugin/plugin.json", plugin)
 read(".claude-plugin/marketplace.json", marketplace)
+read(".pre-commit-hooks.yaml", hooks)
+read("package.json", npm)
 read("editors/zed/extension.toml", zed_ext)
 read("editors/zed/Cargo.toml", zed_cargo)
 npm_files = sorted(
