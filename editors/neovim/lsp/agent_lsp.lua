@@ -55,8 +55,9 @@ end
 
 ---@type vim.lsp.Config
 return {
-  -- A function, so that the binary is chosen per root. Neovim passes the client's config (with
-  -- its root_dir) as the second argument; when it does not, the root of the current buffer.
+  -- A function, so that the binary is chosen per root. Neovim 0.11.3+ passes the client's config
+  -- (with its root_dir) as the second argument; 0.11.0 to 0.11.2 do not: the root of the current
+  -- buffer then.
   ---@param dispatchers vim.lsp.rpc.Dispatchers
   ---@param config vim.lsp.ClientConfig?
   cmd = function(dispatchers, config)
