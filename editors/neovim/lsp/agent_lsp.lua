@@ -7,7 +7,10 @@
 --- `.zuno/agents/**/*.md`, `~/.config/zuno/agents/**/*.md`); command files
 --- (`.opencode/commands/`, `.claude/commands/`, `.zuno/commands/`) and `SKILL.md` files.
 ---
---- Install the server with `cargo install --path .` in the agent-lsp repository, then:
+--- The project's own install comes first: `<root>/node_modules/.bin/agent-lsp` (where
+--- `npm i -D agent-lsp` puts it; `agent-lsp.cmd` on Windows) when it exists, so the editor runs
+--- the version the project pins; else `agent-lsp` on `PATH`. Set `cmd` to use another binary.
+--- Otherwise install the server with `cargo install --path .` in the agent-lsp repository, then:
 ---
 --- ```lua
 --- vim.lsp.enable('agent_lsp')
@@ -34,11 +37,39 @@
 --- a `~/.zuno`) and would make your home directory the root of every Markdown file outside a
 --- project.
 
+local root_markers = { 'opencode.json', 'opencode.jsonc', '.opencode', 'zuno.json', 'zuno.jsonc', '.git' }
+
+--- `<root>/node_modules/.bin/agent-lsp` when it is executable, else `agent-lsp` (on PATH).
+---@param root string?
+---@return string
+local function executable(root)
+  if root then
+    local name = vim.fn.has('win32') == 1 and 'agent-lsp.cmd' or 'agent-lsp'
+    local project = vim.fs.joinpath(root, 'node_modules', '.bin', name)
+    if vim.fn.executable(project) == 1 then
+      return project
+    end
+  end
+  return 'agent-lsp'
+end
+
 ---@type vim.lsp.Config
 return {
-  cmd = { 'agent-lsp', 'serve' },
+  -- A function, so that the binary is chosen per root. Neovim 0.11.3+ passes the client's config
+  -- (with its root_dir) as the second argument; 0.11.0 to 0.11.2 do not: the root of the current
+  -- buffer then.
+  ---@param dispatchers vim.lsp.rpc.Dispatchers
+  ---@param config vim.lsp.ClientConfig?
+  cmd = function(dispatchers, config)
+    local root = config and config.root_dir or vim.fs.root(0, root_markers)
+    return vim.lsp.rpc.start({ executable(root), 'serve' }, dispatchers, {
+      cwd = config and config.cmd_cwd,
+      env = config and config.cmd_env,
+      detached = config and config.detached,
+    })
+  end,
   filetypes = { 'markdown', 'json', 'jsonc' },
-  root_markers = { 'opencode.json', 'opencode.jsonc', '.opencode', 'zuno.json', 'zuno.jsonc', '.git' },
+  root_markers = root_markers,
   settings = {
     agentLsp = {},
   },

@@ -2,6 +2,7 @@
 // opencode.json(c), Claude Code agent files, Zuno agent files and zuno.json(c), command files and
 // `SKILL.md` files, and keeps the server's `agentLsp` settings in sync.
 
+import * as childProcess from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -120,6 +121,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("agentLsp.showOutput", () => outputChannel?.show(true)),
     // A Claude Code plugin created or removed: its agents join or leave the document selector.
     pluginWatcher(() => restart(context)),
+    // Trusting the workspace allows the project's own install (node_modules/.bin/agent-lsp).
+    vscode.workspace.onDidGrantWorkspaceTrust(() => restart(context)),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration(`${SECTION}.server.path`)) {
         // A new executable needs a new process.
@@ -202,7 +205,10 @@ function resetRemovedSeverities(): void {
 }
 
 async function startClient(context: vscode.ExtensionContext): Promise<void> {
-  const { command, searched } = await resolveServer(context);
+  const { command, source, searched, notes } = await resolveServer(context);
+  for (const note of notes) {
+    outputChannel?.appendLine(note);
+  }
   if (!command) {
     for (const line of notFoundReport(searched)) {
       outputChannel?.appendLine(line);
@@ -211,8 +217,8 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     void vscode.window
       .showErrorMessage(
         `agent-lsp: the \`agent-lsp\` executable was not found. Searched: ${searched.join(", ")}. ` +
-          `Set \`${SECTION}.server.path\` to its full path, install it with \`cargo install\`, ` +
-          "or install the platform package of the extension, which bundles it.",
+          `Set \`${SECTION}.server.path\` to its full path, install it in the project (\`npm i -D agent-lsp\`) ` +
+          "or with `cargo install`, or install the platform package of the extension, which bundles it.",
         "Open Setting",
         "Show Output",
       )
@@ -225,11 +231,16 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       });
     return;
   }
+  outputChannel?.appendLine(`server: ${command} (found: ${source})`);
+  outputChannel?.appendLine(`server version: ${await serverVersion(command)}`);
   outputChannel?.appendLine(`starting ${command} serve`);
 
+  // npm's Windows shim `agent-lsp.cmd` is a batch file: Node runs those only through a shell.
+  const shell = isBatchFile(command);
+  const executable = shell ? `"${command}"` : command;
   const serverOptions: ServerOptions = {
-    run: { command, args: ["serve"], transport: TransportKind.stdio },
-    debug: { command, args: ["serve"], transport: TransportKind.stdio },
+    run: { command: executable, args: ["serve"], transport: TransportKind.stdio, options: { shell } },
+    debug: { command: executable, args: ["serve"], transport: TransportKind.stdio, options: { shell } },
   };
   const settings = serverSettings();
   lastSeverity = settings.severity;
@@ -265,44 +276,83 @@ async function stopClient(): Promise<void> {
   await current.dispose().catch(() => undefined);
 }
 
-/** What {@link resolveServer} found, and every place it looked (in order) when it found nothing. */
+/** Where {@link resolveServer} found the executable, as the output channel says it. */
+type Source =
+  | "the agentLsp.server.path setting"
+  | "the project's node_modules/.bin"
+  | "bundled with the extension"
+  | "PATH"
+  | "cargo's bin directory";
+
+/**
+ * What {@link resolveServer} found and where, every place it looked (in order), and notes for
+ * the output channel (a project install skipped in an untrusted workspace).
+ */
 interface Resolution {
   command: string | undefined;
+  source?: Source;
   searched: string[];
+  notes: string[];
 }
 
 /**
- * The executable, looked up in this order: the `agentLsp.server.path` setting; the binary bundled
- * in a platform package (`<extension>/server/agent-lsp`); `agent-lsp` on `PATH`;
+ * The executable, looked up in this order: the `agentLsp.server.path` setting; the project's own
+ * install, `<folder>/node_modules/.bin/agent-lsp` (`agent-lsp.cmd` on Windows) of each workspace
+ * folder in order, in a trusted workspace only (it runs code from the project); the binary
+ * bundled in a platform package (`<extension>/server/agent-lsp`); `agent-lsp` on `PATH`;
  * `$CARGO_HOME/bin/agent-lsp` and `~/.cargo/bin/agent-lsp` (`cargo install` puts it there, and the
  * PATH VS Code hands the extension host often lacks that directory).
  */
 async function resolveServer(context: vscode.ExtensionContext): Promise<Resolution> {
   const exe = process.platform === "win32" ? "agent-lsp.exe" : "agent-lsp";
   const searched: string[] = [];
+  const notes: string[] = [];
   const configured = vscode.workspace.getConfiguration(SECTION).get<string>("server.path", "").trim();
   if (configured) {
+    const source = "the agentLsp.server.path setting";
     const expanded = expandHome(configured);
     if (path.isAbsolute(expanded)) {
-      return { command: expanded, searched: [expanded] };
+      return { command: expanded, source, searched: [expanded], notes };
     }
     if (/[\\/]/.test(expanded)) {
       // A relative path: relative to the first workspace folder.
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
       const resolved = folder ? path.join(folder, expanded) : expanded;
-      return { command: resolved, searched: [resolved] };
+      return { command: resolved, source, searched: [resolved], notes };
     }
     // A bare name: looked up on PATH.
-    return { command: (await findOnPath(expanded, searched)) ?? expanded, searched };
+    return { command: (await findOnPath(expanded, searched)) ?? expanded, source, searched, notes };
+  }
+  // The project's own install (`npm i -D agent-lsp`): the version the project pins, the one its
+  // pre-commit hook and CI run.
+  const projectBin = process.platform === "win32" ? "agent-lsp.cmd" : "agent-lsp";
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    if (folder.uri.scheme !== "file") {
+      continue;
+    }
+    const candidate = path.join(folder.uri.fsPath, "node_modules", ".bin", projectBin);
+    if (!vscode.workspace.isTrusted) {
+      if (await isExecutable(candidate)) {
+        notes.push(
+          `the workspace is not trusted: not running the project's ${candidate} ` +
+            "(it runs code from the project; trust the workspace to use it)",
+        );
+      }
+      continue;
+    }
+    searched.push(candidate);
+    if (await isExecutable(candidate)) {
+      return { command: candidate, source: "the project's node_modules/.bin", searched, notes };
+    }
   }
   const bundled = context.asAbsolutePath(path.join("server", exe));
   searched.push(bundled);
   if (await isExecutable(bundled)) {
-    return { command: bundled, searched };
+    return { command: bundled, source: "bundled with the extension", searched, notes };
   }
   const onPath = await findOnPath(exe, searched);
   if (onPath) {
-    return { command: onPath, searched };
+    return { command: onPath, source: "PATH", searched, notes };
   }
   for (const dir of cargoBinDirs()) {
     const candidate = path.join(dir, exe);
@@ -311,10 +361,35 @@ async function resolveServer(context: vscode.ExtensionContext): Promise<Resoluti
     }
     searched.push(candidate);
     if (await isExecutable(candidate)) {
-      return { command: candidate, searched };
+      return { command: candidate, source: "cargo's bin directory", searched, notes };
     }
   }
-  return { command: undefined, searched };
+  return { command: undefined, searched, notes };
+}
+
+function isBatchFile(command: string): boolean {
+  return process.platform === "win32" && /\.(cmd|bat)$/i.test(command);
+}
+
+/** The first line `<command> --version` prints (3 s at most), or why there is none. */
+function serverVersion(command: string): Promise<string> {
+  const shell = isBatchFile(command);
+  return new Promise((resolve) => {
+    childProcess.execFile(
+      shell ? `"${command}"` : command,
+      ["--version"],
+      { timeout: 3000, shell, windowsHide: true },
+      (err, stdout, stderr) => {
+        const line = String(stdout).split(/\r?\n/).find((l) => l.trim().length > 0)?.trim();
+        if (err) {
+          const why = (err as NodeJS.ErrnoException & { killed?: boolean }).killed ? "timed out after 3 s" : err.message.split("\n")[0];
+          resolve(`unknown (\`--version\` failed: ${why}${String(stderr).trim() ? `; ${String(stderr).trim().split(/\r?\n/)[0]}` : ""})`);
+        } else {
+          resolve(line ?? "unknown (`--version` printed nothing)");
+        }
+      },
+    );
+  });
 }
 
 /** `$CARGO_HOME/bin` (when set), then `~/.cargo/bin`. */
@@ -340,7 +415,8 @@ function notFoundReport(searched: string[]): string[] {
     "agent-lsp: the `agent-lsp` executable was not found. Searched, in this order:",
     ...searched.map((p) => `  ${p}`),
     `Set \`${SECTION}.server.path\` (Settings > Extensions > agent-lsp) to the full path of agent-lsp,`,
-    "or install it with `cargo install` (into ~/.cargo/bin), or install the platform .vsix that bundles it.",
+    "or install it in the project (`npm i -D agent-lsp`, used in a trusted workspace), or with `cargo install`",
+    "(into ~/.cargo/bin), or install the platform .vsix that bundles it.",
   ];
 }
 
