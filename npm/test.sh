@@ -41,14 +41,16 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-# No npm setting of this machine applies: an empty user config, a fresh cache.
+step "npm ci: verdaccio 6.8.0 (npm/test/package-lock.json)"
+# The test's own tool, from npmjs.org with the lock file's integrity hashes and npm's usual cache
+# (like tests/claude_runtime); nothing of agent-lsp comes from there.
+(cd "$here/test" && npm ci --no-audit --no-fund --loglevel=error)
+
+# From here on no npm setting of this machine applies: an empty user config, a fresh cache.
 touch "$work/user-npmrc"
 export npm_config_userconfig="$work/user-npmrc"
 export npm_config_cache="$work/npm-cache"
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
-
-step "npm ci: verdaccio 6.8.0 (npm/test/package-lock.json)"
-(cd "$here/test" && npm ci --no-audit --no-fund --loglevel=error)
 
 step "start verdaccio on 127.0.0.1"
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
@@ -88,6 +90,22 @@ esac
 "$here/pack.sh" --target "$triple" --binary "$binary" --out "$work/dist"
 version="$(node -p 'require(process.argv[1]).version' "$here/agent-lsp/package.json")"
 (cd "$work/dist" && sha256sum -c --quiet SHA256SUMS) || fail "SHA256SUMS does not match the files"
+
+step "npm/pack.sh refuses an unknown target and a version that differs from Cargo.toml's"
+set +e
+"$here/pack.sh" --target riscv64gc-unknown-linux-gnu --binary "$binary" --out "$work/no" > "$work/pack-err.out" 2>&1; s=$?
+set -e
+[ "$s" -ne 0 ] && grep -q 'unknown target `riscv64gc-unknown-linux-gnu`' "$work/pack-err.out" || { cat "$work/pack-err.out"; fail "pack.sh took an unknown target"; }
+mkdir -p "$work/bumped"
+cp -R "$here" "$work/bumped/npm"
+rm -rf "$work/bumped/npm/test/node_modules"
+cp "$repo/README.md" "$repo/.pre-commit-hooks.yaml" "$work/bumped/"
+sed 's/^version = ".*"/version = "9.9.9"/' "$repo/Cargo.toml" > "$work/bumped/Cargo.toml"
+set +e
+"$work/bumped/npm/pack.sh" --target "$triple" --binary "$binary" --out "$work/no" > "$work/pack-err.out" 2>&1; s=$?
+set -e
+cat "$work/pack-err.out"
+[ "$s" -ne 0 ] && grep -q 'Cargo.toml says version 9.9.9' "$work/pack-err.out" && [ ! -e "$work/no" ] || fail "pack.sh packed with a version that differs from Cargo.toml's"
 
 step "npm publish agent-lsp-$platform and agent-lsp $version (the other four platform packages are not published)"
 # verdaccio lets anyone publish agent-lsp*, but npm publish wants a token to send.
@@ -145,7 +163,7 @@ echo "exit $e_npm, $(wc -l < "$work/explain-npm.out") lines, same as the binary"
 step "LSP over stdio through node_modules/.bin/agent-lsp serve"
 python3 "$here/test/lsp_signal.py" lsp "$user/node_modules/.bin/agent-lsp" "$user/test-workspace"
 
-step "SIGTERM to the launcher"
+step "SIGTERM, SIGINT, SIGHUP to the launcher"
 python3 "$here/test/lsp_signal.py" signal "$user/node_modules/.bin/agent-lsp"
 
 step "exit status passes through; AGENT_LSP_BINARY"

@@ -1,7 +1,8 @@
 """The launcher as an LSP client and a process manager see it (npm/test.sh).
 
 lsp LAUNCHER    initialize through the launcher, check serverInfo.name, shutdown + exit → status 0
-signal LAUNCHER SIGTERM to the launcher of a running `serve`: the binary ends, the launcher dies of SIGTERM
+signal LAUNCHER SIGTERM, SIGINT, SIGHUP to the launcher of a running `serve`: the binary ends, the launcher
+                dies of the same signal
 """
 import json, os, signal, subprocess, sys, time
 
@@ -70,8 +71,9 @@ def alive(pid):
         return False
 
 
-def sig(launcher):
-    proc = subprocess.Popen([launcher, "serve"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+def sig(launcher, signum):
+    proc = subprocess.Popen([launcher, "serve"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
     deadline = time.time() + 10
     kids = []
     while not kids and time.time() < deadline:
@@ -82,18 +84,18 @@ def sig(launcher):
     child = kids[0]
     with open(f"/proc/{child}/cmdline", "rb") as f:
         cmd = f.read().split(b"\0")[0].decode()
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(signum)
     status = proc.wait(timeout=10)
     deadline = time.time() + 5
     while alive(child) and time.time() < deadline:
         time.sleep(0.05)
     if alive(child):
         os.kill(child, signal.SIGKILL)
-        sys.exit(f"signal: the binary {cmd} (pid {child}) outlived the launcher's SIGTERM")
-    if status != -signal.SIGTERM:
-        sys.exit(f"signal: the launcher ended with {status}, not by SIGTERM")
-    print(f"signal: SIGTERM to the launcher ended the binary ({os.path.basename(cmd)}, pid {child}); the launcher died of SIGTERM")
+        sys.exit(f"signal: the binary {cmd} (pid {child}) outlived the launcher's {signum.name}")
+    if status != -signum:
+        sys.exit(f"signal: the launcher ended with {status}, not by {signum.name}")
+    print(f"signal: {signum.name} to the launcher ended the binary ({os.path.basename(cmd)}, pid {child}); the launcher died of {signum.name}")
 
 
 if __name__ == "__main__":
-    {"lsp": lambda: lsp(sys.argv[2], sys.argv[3]), "signal": lambda: sig(sys.argv[2])}[sys.argv[1]]()
+    {"lsp": lambda: lsp(sys.argv[2], sys.argv[3]), "signal": lambda: [sig(sys.argv[2], s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)]}[sys.argv[1]]()
