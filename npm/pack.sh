@@ -15,7 +15,7 @@
 # pre-commit hook's; .pre-commit-hooks.yaml's `agent-lsp@...`) must say the same, or this fails
 # before writing anything. The platform package.json is generated from npm/platform/package.json.in.
 # --repository URL (optional) is written into the package.json files and replaces
-# `<repository URL>` in the launcher's message; without it they carry no repository.
+# `<repository URL>` in the launcher's message and the package README; without it they carry no repository.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
@@ -124,7 +124,9 @@ else
   cp -R "$here/agent-lsp" "$mdir"
   set_repository "$mdir/package.json"
   if [ -n "$repository" ]; then
-    sed -i.bak "s#<repository URL>#$repository#g" "$mdir/bin/agent-lsp.js" && rm "$mdir/bin/agent-lsp.js.bak"
+    for f in bin/agent-lsp.js README.md; do
+      sed -i.bak "s#<repository URL>#$repository#g" "$mdir/$f" && rm "$mdir/$f.bak"
+    done
   fi
   for f in "${licenses[@]}"; do cp "$repo/$f" "$mdir/"; done
   got="$(npm_pack "$mdir")"

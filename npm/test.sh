@@ -198,6 +198,16 @@ cat "$work/missing.out"
 grep -q "agent-lsp-$platform" "$work/missing.out" && grep -q 'cargo install' "$work/missing.out" ||
   fail "the missing-package message lacks the package name or cargo install"
 
+step "a Node.js older than engines.node (18)"
+# process.versions.node made to say 16 before the launcher runs: the floor check, not old syntax.
+echo 'Object.defineProperty(process.versions, "node", { value: "16.20.2" });' > "$work/old-node.js"
+set +e
+NODE_OPTIONS="--require $work/old-node.js" node_modules/.bin/agent-lsp --version > "$work/old.out" 2>&1; s=$?
+set -e
+cat "$work/old.out"
+[ "$s" -eq 2 ] && grep -q 'Node.js 16.20.2 is too old' "$work/old.out" && grep -q 'Node.js 18 or later' "$work/old.out" ||
+  fail "Node 16: exit $s, expected 2 and the message"
+
 if [ "$precommit" = 1 ]; then
   step "the npm pre-commit hook (tests/precommit/npm.sh) against this registry"
   "$repo/tests/precommit/npm.sh" "$registry"

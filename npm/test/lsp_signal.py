@@ -82,8 +82,12 @@ def sig(launcher, signum):
     if not kids:
         sys.exit("signal: the launcher started no child")
     child = kids[0]
-    with open(f"/proc/{child}/cmdline", "rb") as f:
-        cmd = f.read().split(b"\0")[0].decode()
+    # The binary, once the launcher's fork has exec'd it.
+    cmd = ""
+    while not cmd.endswith("agent-lsp") and time.time() < deadline:
+        with open(f"/proc/{child}/cmdline", "rb") as f:
+            cmd = f.read().split(b"\0")[0].decode()
+        time.sleep(0.02)
     proc.send_signal(signum)
     status = proc.wait(timeout=10)
     deadline = time.time() + 5
