@@ -85,8 +85,21 @@ grep -rqs 'agent-lsp-linux-[a-z0-9]*/-/agent-lsp-linux-' "$npm_config_cache/_cac
   fail "npm fetched no agent-lsp platform package from $registry"
 echo "the npm hook fails on the mistake: ok"
 
-sed -i 's/mode: primay/mode: primary/' .opencode/agents/reviewer.md
-git commit --quiet -am "fix the mode"
+# A warning whose effect changes the runtime fails the hook too (`--fail-on effect`): opencode
+# moves the unknown `temprature` into the provider options.
+sed -i 's/mode: primay/mode: primary\ntemprature: 0.2/' .opencode/agents/reviewer.md
+git commit --quiet -am "fix the mode, misspell a key"
+set +e
+"$pre_commit" try-repo "$repo" agent-lsp-npm --all-files > "$work/out" 2>&1
+status=$?
+set -e
+[ "$status" -ne 0 ] || fail "the hook passed on a file with \`temprature: 0.2\` (a warning whose effect is value-ignored)"
+grep -q 'warning\[unknown-key\]' "$work/out" || fail "no unknown-key diagnostic in the output"
+grep -q -- '--> .opencode/agents/reviewer.md:4:1' "$work/out" || fail "the unknown-key diagnostic does not name the file"
+echo "the npm hook fails on a warning that changes the runtime: ok"
+
+sed -i 's/temprature: 0.2/temperature: 0.2/' .opencode/agents/reviewer.md
+git commit --quiet -am "fix the key"
 "$pre_commit" try-repo "$repo" agent-lsp-npm --all-files > "$work/out" 2>&1 || fail "the hook failed on the fixed file"
 grep -q 'Passed' "$work/out" || fail "the hook did not run"
 echo "the npm hook passes once the file is fixed: ok"

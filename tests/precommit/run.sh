@@ -59,8 +59,11 @@ git init --quiet
 git config user.email ci@example.invalid
 git config user.name ci
 printf '{\n  "default_agent": "reviewer"\n}\n' > opencode.json
-printf -- '---\ndescription: Reviews code\nmode: primay\n---\nReview the code.\n' > .opencode/agents/reviewer.md
-printf '# Notes\n\nmode: primay is not checked here.\n' > README.md
+# A warning, not an error: opencode moves the unknown `temprature` into the provider options.
+# The hook (`--fail-on effect`) fails on it, as on every finding that changes what the runtime
+# does; errors fail anyway (tests/cli.rs).
+printf -- '---\ndescription: Reviews code\nmode: primary\ntemprature: 0.2\n---\nReview the code.\n' > .opencode/agents/reviewer.md
+printf '# Notes\n\ntemprature: 0.2 is not checked here.\n' > README.md
 git add -A
 git commit --quiet -m "agent with a mistake"
 
@@ -74,14 +77,14 @@ set +e
 "$pre_commit" try-repo "$repo" agent-lsp --all-files > "$work/out" 2>&1
 status=$?
 set -e
-[ "$status" -ne 0 ] || fail "the hook passed on a file with \`mode: primay\`"
-grep -q 'error\[invalid-value\]' "$work/out" || fail "no invalid-value diagnostic in the output"
-grep -q -- '--> .opencode/agents/reviewer.md:3:7' "$work/out" || fail "the diagnostic does not name the file"
+[ "$status" -ne 0 ] || fail "the hook passed on a file with \`temprature: 0.2\` (a warning whose effect is value-ignored)"
+grep -q 'warning\[unknown-key\]' "$work/out" || fail "no unknown-key diagnostic in the output"
+grep -q -- '--> .opencode/agents/reviewer.md:4:1' "$work/out" || fail "the diagnostic does not name the file"
 grep -q 'README.md' "$work/out" && fail "README.md was checked (the hook's files pattern is too wide)"
 echo "the hook fails on the mistake: ok"
 
-sed -i 's/mode: primay/mode: primary/' .opencode/agents/reviewer.md
-git commit --quiet -am "fix the mode"
+sed -i 's/temprature: 0.2/temperature: 0.2/' .opencode/agents/reviewer.md
+git commit --quiet -am "fix the key"
 "$pre_commit" try-repo "$repo" agent-lsp --all-files > "$work/out" 2>&1 || fail "the hook failed on the fixed file"
 grep -q 'Passed' "$work/out" || fail "the hook did not run"
 echo "the hook passes once the file is fixed: ok"
