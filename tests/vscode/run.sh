@@ -11,10 +11,10 @@
 #   bundled   a linux-x64 .vsix with the binary in server/ (no setting, not on PATH, no ~/.cargo)
 #   npm       the .vsix, the only agent-lsp the project's own install, <ws>/node_modules/.bin/agent-lsp
 #             made by a real offline `npm install` (no setting, not on PATH, no ~/.cargo): the
-#             Output channel names it and its version. The package installed is a stand-in made
-#             here (a Node launcher running a copy of the binary), or the tarballs in
-#             VSC_NPM_PACKAGE (space-separated paths, e.g. the real agent-lsp-X.tgz and its
-#             platform package's .tgz), installed offline the same way. Workspace trust is off
+#             Output channel names it and its version. The packages installed are the real
+#             ones, packed from the binary by npm/pack.sh (agent-lsp and agent-lsp-linux-x64), or
+#             the tarballs in VSC_NPM_PACKAGE (space-separated paths), installed offline the
+#             same way. Workspace trust is off
 #             (as in the scenarios above): VS Code then treats every folder as trusted.
 #   untrusted the npm scenario's workspace (node_modules included) with workspace trust on and
 #             the folder not trusted (restricted mode), the binary also at ~/.cargo/bin: the
@@ -254,42 +254,15 @@ mkdir -p "$tmp/npm"
 cp -R "$repo/test-workspace" "$npm_ws"
 [ ! -e "$npm_ws/package.json" ] || fail "test-workspace has a package.json; the npm scenario writes its own"
 printf '{\n  "name": "agent-lsp-test-workspace",\n  "private": true\n}\n' > "$npm_ws/package.json"
-# The packages to install: VSC_NPM_PACKAGE, else a stand-in packed here from a directory whose
-# `bin` is a Node launcher that runs a copy of the binary with the arguments and stdio.
+# The packages to install: VSC_NPM_PACKAGE, else the real ones, packed here from the binary by
+# npm/pack.sh (the launcher package agent-lsp and this platform's agent-lsp-linux-x64), as the
+# release publishes them.
 if [ -n "${VSC_NPM_PACKAGE:-}" ]; then
   read -r -a npm_packages <<< "$VSC_NPM_PACKAGE"
 else
-  standin="$tmp/npm/standin"
-  mkdir -p "$standin/bin/native"
-  cat > "$standin/package.json" << 'EOF'
-{
-  "name": "agent-lsp",
-  "version": "0.0.0-vscode-test",
-  "description": "Stand-in for the agent-lsp npm package (tests/vscode/run.sh)",
-  "license": "(MIT OR Apache-2.0)",
-  "bin": { "agent-lsp": "bin/agent-lsp.js" }
-}
-EOF
-  cat > "$standin/bin/agent-lsp.js" << 'EOF'
-#!/usr/bin/env node
-// Runs the binary next to this file with this process's arguments and stdio.
-const { spawn } = require("child_process");
-const path = require("path");
-const child = spawn(path.join(__dirname, "native", "agent-lsp"), process.argv.slice(2), { stdio: "inherit" });
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.on(signal, () => child.kill(signal));
-}
-child.on("error", (err) => {
-  console.error(`agent-lsp: ${err.message}`);
-  process.exit(127);
-});
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
-EOF
-  chmod 755 "$standin/bin/agent-lsp.js"
-  cp "$bin" "$standin/bin/native/agent-lsp"
-  chmod 755 "$standin/bin/native/agent-lsp"
-  (cd "$tmp/npm" && npm pack --silent "$standin" > "$tmp/npm/pack.log" 2>&1) || { cat "$tmp/npm/pack.log"; fail "npm pack the stand-in package"; }
-  npm_packages=("$tmp/npm/agent-lsp-0.0.0-vscode-test.tgz")
+  "$repo/npm/pack.sh" --target x86_64-unknown-linux-gnu --binary "$bin" --out "$tmp/npm/dist" > "$tmp/npm/pack.log" 2>&1 ||
+    { cat "$tmp/npm/pack.log"; fail "npm/pack.sh"; }
+  npm_packages=("$tmp"/npm/dist/agent-lsp-[0-9]*.tgz "$tmp"/npm/dist/agent-lsp-linux-x64-*.tgz)
 fi
 step "npm install --offline ${npm_packages[*]} (into the npm scenario's workspace)"
 (cd "$npm_ws" && env PATH="$clean_path" npm install --offline --no-audit --no-fund --cache "$tmp/npm/cache" \
@@ -298,7 +271,7 @@ step "npm install --offline ${npm_packages[*]} (into the npm scenario's workspac
 npm_version="$(env -i "PATH=$clean_path" HOME="$tmp/npm" "$npm_ws/node_modules/.bin/agent-lsp" --version | head -n 1)"
 echo "node_modules/.bin/agent-lsp -> $(readlink "$npm_ws/node_modules/.bin/agent-lsp"): $npm_version"
 if [ -z "${VSC_NPM_PACKAGE:-}" ] && [ "$npm_version" != "$("$bin" --version | head -n 1)" ]; then
-  fail "the stand-in package's agent-lsp --version printed \"$npm_version\", $bin --version does not"
+  fail "the npm package's agent-lsp --version printed \"$npm_version\", $bin --version does not"
 fi
 # The Output channel must say which binary runs, where it was found, and its version.
 output_lines="server: $npm_ws/node_modules/.bin/agent-lsp (found: the project's node_modules/.bin)
