@@ -27,6 +27,7 @@ pub mod fix;
 pub mod hash;
 pub mod opencode;
 pub mod permission;
+pub mod policy;
 pub mod project_file;
 pub mod prompt;
 pub mod provenance;
@@ -443,7 +444,7 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
             }
         }
         FileKind::ProjectFile => {
-            let (project, diagnostics) = project_file::parse(text);
+            let (project, diagnostics) = project_file::parse(text, policy_vocabulary());
             FileAnalysis {
                 diagnostics,
                 facts: Facts::Project(Box::new(project)),
@@ -664,7 +665,7 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
         }
         FileKind::Zuno(k) => zuno::complete::complete(*k == zuno::FileKind::Config, text, offset, &known.zuno()),
         FileKind::OpenCode(k) => opencode::complete::complete(k, text, offset, &known.opencode()),
-        FileKind::ProjectFile => project_file::complete(text, offset),
+        FileKind::ProjectFile => project_file::complete(text, offset, policy_vocabulary()),
         FileKind::Manifest(k) => claude::plugin::complete(*k, text, offset),
         #[cfg(test)]
         FileKind::Example(_) => Vec::new(),
@@ -727,4 +728,28 @@ pub fn skill_card_notes(
 /// Which agents may load a skill is decided by their `skill` permission (opencode loads it).
 pub fn skill_access_by_permission(kind: &skill::SkillKind) -> bool {
     kind.loaders.contains(&Dialect::OpenCode)
+}
+
+/// The permission keys and tool names of every runtime, for the policies of `agent-lsp.toml`
+/// (checking `permission`, completing it).
+pub fn policy_vocabulary() -> &'static policy::spec::Vocabulary {
+    static VOCAB: std::sync::OnceLock<policy::spec::Vocabulary> = std::sync::OnceLock::new();
+    VOCAB.get_or_init(|| {
+        let mut names: Vec<(&'static str, &'static str)> = Vec::new();
+        for k in opencode::schema::PERMISSION_KEYS {
+            names.push((k.name, k.matches));
+        }
+        for (k, d) in zuno::schema::PERMISSION_KEYS {
+            if !names.iter().any(|(n, _)| n == k) {
+                names.push((k, d));
+            }
+        }
+        for t in claude::schema::TOOLS {
+            names.push((t, "a Claude Code tool"));
+        }
+        policy::spec::Vocabulary {
+            names,
+            dialects: Dialect::ALL.iter().map(|d| d.as_str()).collect(),
+        }
+    })
 }

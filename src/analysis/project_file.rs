@@ -20,6 +20,7 @@ use toml_edit::{Item, Key, TableLike, Value};
 
 use super::diagnostic::{Diagnostic, Severity};
 use super::dialect::Dialect;
+use super::policy::spec::{Policy, Vocabulary};
 use super::rules::{Code, Level};
 use super::suggest::{closest, did_you_mean};
 use super::text::Span;
@@ -37,6 +38,8 @@ pub struct ProjectFile {
     exclude_set: Option<GlobSet>,
     /// The dialects to report on; `None`: all.
     pub dialects: Option<Vec<Dialect>>,
+    /// The team policies (`[[policy]]`), in file order; those missing a required key left out.
+    pub policies: Vec<Policy>,
 }
 
 impl ProjectFile {
@@ -56,7 +59,7 @@ impl ProjectFile {
     }
 }
 
-const TABLES: [&str; 2] = ["rules", "files"];
+const TABLES: [&str; 3] = ["rules", "files", "policy"];
 const FILE_KEYS: [&str; 2] = ["exclude", "dialects"];
 const LEVELS: [&str; 5] = ["error", "warning", "info", "hint", "off"];
 
@@ -106,8 +109,9 @@ fn type_name(item: &Item) -> &'static str {
     }
 }
 
-/// Read a project file.
-pub fn parse(text: &str) -> (ProjectFile, Vec<Diagnostic>) {
+/// Read a project file; `vocab` holds the permission and tool names of the runtimes, for the
+/// policies.
+pub fn parse(text: &str, vocab: &Vocabulary) -> (ProjectFile, Vec<Diagnostic>) {
     let mut out = Vec::new();
     let mut file = ProjectFile::default();
     let doc = match toml_edit::Document::parse(text) {
@@ -133,11 +137,12 @@ pub fn parse(text: &str) -> (ProjectFile, Vec<Diagnostic>) {
         match name {
             "rules" => read_rules(item, &mut file, &mut out),
             "files" => read_files(item, &mut file, &mut out),
+            "policy" => file.policies = super::policy::spec::read(item, key_span(key), text, vocab, &mut out),
             _ => out.push(unknown(
                 key_span(key),
                 name,
                 &TABLES,
-                format!("`{name}` is not an agent-lsp.toml setting (the tables are `[rules]` and `[files]`); agent-lsp ignores it"),
+                format!("`{name}` is not an agent-lsp.toml setting (the tables are `[rules]`, `[files]` and `[[policy]]`); agent-lsp ignores it"),
             )),
         }
     }
@@ -291,7 +296,7 @@ fn read_files(item: &Item, file: &mut ProjectFile, out: &mut Vec<Diagnostic>) {
 /// Completion at byte `offset`: the table names at a `[`, the keys of the table the cursor is
 /// in (rule codes in `[rules]`, with their summaries), the levels after `=` in `[rules]`, the
 /// dialects inside `dialects = [...]`.
-pub fn complete(text: &str, offset: usize) -> Vec<super::complete::Item> {
+pub fn complete(text: &str, offset: usize, vocab: &Vocabulary) -> Vec<super::complete::Item> {
     use super::complete::{Item, ItemKind};
     let offset = offset.min(text.len());
     let Some(line_start) = text.get(..offset).map(|t| t.rfind('\n').map_or(0, |i| i + 1)) else {
@@ -301,7 +306,13 @@ pub fn complete(text: &str, offset: usize) -> Vec<super::complete::Item> {
     // The table the cursor is in: the last header above it.
     let table = text[..line_start]
         .lines()
-        .filter_map(|l| l.trim().strip_prefix('[')?.split(']').next())
+        .filter_map(|l| {
+            l.trim()
+                .trim_start_matches('[')
+                .split(']')
+                .next()
+                .filter(|_| l.trim().starts_with('['))
+        })
         .next_back()
         .map(|t| t.trim().to_string());
     // The word being typed (bare or in quotes), replaced as a whole.
@@ -321,6 +332,33 @@ pub fn complete(text: &str, offset: usize) -> Vec<super::complete::Item> {
     let trimmed = line.trim_start();
     if trimmed.starts_with('[') && !trimmed.contains(']') {
         return TABLES.iter().map(|t| item(t, ItemKind::Key, "table", 0)).collect();
+    }
+    if table.as_deref() == Some("policy") {
+        use super::policy::spec::{KEYS, LIMITS, MODES};
+        return match line.split_once('=') {
+            None => KEYS.iter().map(|(k, d)| item(k, ItemKind::Key, d, 0)).collect(),
+            Some((key, _)) => match key.trim() {
+                "permission" => vocab
+                    .names
+                    .iter()
+                    .map(|(n, d)| item(n, ItemKind::Value, d, 0))
+                    .collect(),
+                "at-most" => LIMITS
+                    .iter()
+                    .map(|l| item(l, ItemKind::Value, "the strongest decision allowed", 0))
+                    .collect(),
+                "dialects" => vocab
+                    .dialects
+                    .iter()
+                    .map(|d| item(d, ItemKind::Value, "dialect", 0))
+                    .collect(),
+                "modes" => MODES
+                    .iter()
+                    .map(|m| item(m, ItemKind::Value, "agent mode", 0))
+                    .collect(),
+                _ => Vec::new(),
+            },
+        };
     }
     match (table.as_deref(), line.split_once('=')) {
         (Some("rules"), None) => super::rules::RULES
@@ -346,6 +384,10 @@ pub fn complete(text: &str, offset: usize) -> Vec<super::complete::Item> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(text: &str) -> (ProjectFile, Vec<Diagnostic>) {
+        super::parse(text, &Vocabulary::default())
+    }
 
     fn codes(d: &[Diagnostic]) -> Vec<&'static str> {
         d.iter().map(|d| d.code.as_str()).collect()
@@ -410,16 +452,31 @@ mod tests {
         let labels = |text: &str| -> Vec<String> {
             let at = text.find('|').unwrap();
             let text = text.replace('|', "");
-            complete(&text, at).into_iter().map(|i| i.label).collect()
+            complete(&text, at, crate::analysis::policy_vocabulary())
+                .into_iter()
+                .map(|i| i.label)
+                .collect()
         };
         let rules = labels("[rules]\nunkn|");
         assert!(rules.contains(&"unknown-key".to_string()) && rules.len() == super::super::rules::RULES.len());
-        let item = &complete("[rules]\nunkn", 12)[0];
+        let item = &complete("[rules]\nunkn", 12, &Vocabulary::default())[0];
         assert_eq!(item.replace, Span::new(8, 12));
         assert_eq!(labels("[rules]\nunknown-key = \"|"), LEVELS);
         assert_eq!(labels("[files]\n|"), ["exclude", "dialects"]);
         assert_eq!(labels("[files]\ndialects = [\"|"), ["opencode", "claude", "zuno"]);
-        assert_eq!(labels("[|"), ["rules", "files"]);
+        assert_eq!(labels("[|"), ["rules", "files", "policy"]);
+        // Inside a `[[policy]]`: its keys, then each key's values.
+        let keys = labels("[[policy]]\nid = \"x\"\n|");
+        assert_eq!(keys[..5], ["id", "message", "permission", "inputs", "at-most"]);
+        assert_eq!(labels("[[policy]]\nat-most = \"|"), ["deny", "ask", "allow"]);
+        assert_eq!(labels("[[policy]]\nmodes = [\"|"), ["primary", "subagent", "all"]);
+        let perms = labels("[[policy]]\npermission = \"ba|");
+        assert!(
+            perms.contains(&"bash".to_string())
+                && perms.contains(&"Bash".to_string())
+                && perms.contains(&"shell".to_string())
+        );
+        assert_eq!(labels("[[policy]]\ndialects = [\"|"), ["opencode", "claude", "zuno"]);
         assert!(labels("|").is_empty());
     }
 

@@ -340,6 +340,17 @@ folder). A link to a file that is not there sends the model looking for nothing,
 rename or a file left out of the commit. URLs, anchors and absolute paths are not checked.",
         "See [the guide](references/gude.md).\n",
         "See [the guide](references/guide.md).\n";
+    PolicyViolation = "policy-violation", Error, Works, [],
+        "A team policy of `agent-lsp.toml` (`[[policy]]`) that some agent breaks: an input its patterns match gets more than `at-most`.",
+        "A policy states what no agent may be allowed to do (`permission = \"bash\"`, `inputs = [\"git push*\"]`, \
+`at-most = \"ask\"`). agent-lsp proves it for every agent it selects, in every dialect, over every \
+input the patterns match (wildcard patterns are regular languages, so this is exact, not a \
+sample), under the runtime's own evaluation: opencode's and Zuno's last matching rule with the \
+built-in defaults, Claude Code's tool grant and settings rules. The finding sits on the rule that \
+lets an input through (or on the agent, when a default does), names a shortest input it decides \
+that way, and links the policy and the other rules involved.",
+        "# agent-lsp.toml: [[policy]] id = \"no-push\", permission = \"bash\", inputs = [\"git push*\"], at-most = \"ask\"\npermission:\n  bash:\n    \"git *\": allow\n",
+        "permission:\n  bash:\n    \"git *\": allow\n    \"git push*\": ask\n";
 }
 
 /// The rules the shared layers apply to the files of every dialect (syntax, keys and values,
@@ -366,6 +377,7 @@ pub const EVERY_DIALECT: &[Code] = &[
     Code::UnusedSuppression,
     Code::UncheckedFile,
     Code::BrokenLink,
+    Code::PolicyViolation,
 ];
 
 #[cfg(test)]

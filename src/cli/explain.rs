@@ -20,6 +20,8 @@ pub struct Args {
     pub color: bool,
     pub options: Options,
     pub check: Option<(String, String)>,
+    /// `--who PERMISSION INPUT`: every agent's decision for one input.
+    pub who: Option<(String, String)>,
     /// Only this dialect's agents.
     pub dialect: Option<Dialect>,
     /// `--matrix` or `--graph` instead of the list or a card.
@@ -345,6 +347,16 @@ pub fn run(args: Args) -> i32 {
             }
         }
     };
+    if let Some((permission, input)) = &args.who {
+        say_banner(if args.json { None } else { Some("") });
+        return match who(&ws, &args, permission, input) {
+            Ok(()) => status(&all_dialects),
+            Err(message) => {
+                eprintln!("agent-lsp: error: {message}");
+                2
+            }
+        };
+    }
     if let Some(view) = &args.view {
         let agents = dialects::opencode_agents(&gathered);
         let claude: Vec<super::matrix::ClaudeAgent> = dialects::claude_agents(&gathered);
@@ -550,4 +562,76 @@ fn unknown_permission(agent: &EffectiveAgent, permission: &str) -> Option<Option
             .filter(|p| *p != "*"),
     );
     Some(suggest::closest(permission, names).map(str::to_string))
+}
+
+/// `explain --who PERMISSION INPUT`: every agent of every dialect with its decision for the
+/// input, the rule that decides it and where that rule is written.
+fn who(ws: &Workspace, args: &Args, permission: &str, input: &str) -> Result<(), String> {
+    let vocab = crate::analysis::policy_vocabulary();
+    let known = vocab.names.iter().any(|(n, _)| *n == permission)
+        || permission.starts_with("mcp__")
+        || permission.contains('_');
+    if !known {
+        let near = suggest::closest(permission, vocab.names.iter().map(|(n, _)| *n));
+        return Err(format!(
+            "no runtime consults a permission or tool called `{permission}` (opencode and Zuno permission keys, Claude Code tools, MCP tools).{}",
+            suggest::did_you_mean(near)
+        ));
+    }
+    let root = std::fs::canonicalize(&args.root).unwrap_or_else(|_| args.root.clone());
+    let rows: Vec<_> = ws
+        .who_may(&root, permission, input)
+        .into_iter()
+        .filter(|w| args.dialect.is_none_or(|d| d == w.dialect))
+        .collect();
+    let place = |s: &Option<Source>| -> Option<(String, u32, u32)> {
+        let Some(Source::File { file, span }) = s else {
+            return None;
+        };
+        let f = &ws.files[*file];
+        let p = f.index.line_col(&f.text, span.start as usize, Encoding::Utf32);
+        Some((super::render::display_path(&f.path), p.line + 1, p.col + 1))
+    };
+    if args.json {
+        let agents: Vec<Value> = rows
+            .iter()
+            .map(|w| {
+                json!({
+                    "name": w.agent,
+                    "dialect": w.dialect.as_str(),
+                    "tool": w.tool,
+                    "decision": w.action.as_str(),
+                    "decided_by": w.by,
+                    "rule": place(&w.rule).map(|(path, line, column)| json!({"path": path, "line": line, "column": column})),
+                })
+            })
+            .collect();
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&json!({"permission": permission, "input": input, "agents": agents}))
+                .unwrap_or_default()
+        );
+        return Ok(());
+    }
+    let count = |a: &str| rows.iter().filter(|w| w.action.as_str() == a).count();
+    outln!(
+        "{permission} \"{input}\": {} allow, {} ask, {} deny\n",
+        count("allow"),
+        count("ask"),
+        count("deny")
+    );
+    let table_rows: Vec<[String; 4]> = rows
+        .iter()
+        .map(|w| {
+            let at = place(&w.rule).map_or("built-in".to_string(), |(p, l, c)| format!("{p}:{l}:{c}"));
+            [
+                format!("{} ({})", w.agent, w.dialect.as_str()),
+                w.action.as_str().to_string(),
+                w.by.clone(),
+                at,
+            ]
+        })
+        .collect();
+    out!("{}", table(["agent", "decision", "decided by", "where"], &table_rows));
+    Ok(())
 }

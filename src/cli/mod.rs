@@ -157,6 +157,10 @@ struct ExplainArgs {
     /// how many pattern rules refine it (Claude Code agents: against the tools they name).
     #[arg(long, conflicts_with_all = ["agent", "check", "graph"])]
     matrix: bool,
+    /// Who may: every agent of every dialect with its decision for PERMISSION on INPUT, the
+    /// rule that decides it and where it is written (e.g. `--who bash "git push origin main"`).
+    #[arg(long, num_args = 2, value_names = ["PERMISSION", "INPUT"], conflicts_with_all = ["agent", "check", "graph", "matrix"])]
+    who: Option<Vec<String>>,
     /// Which agent may start which subagent (`task` permission, Claude Code `Agent(...)`).
     #[arg(long, conflicts_with_all = ["agent", "check"])]
     graph: bool,
@@ -296,6 +300,7 @@ pub fn main() -> i32 {
                 view,
                 options: Options::from_env(a.no_global, a.global_dir),
                 check: a.check.and_then(|c| Some((c.first()?.clone(), c.get(1)?.clone()))),
+                who: a.who.and_then(|c| Some((c.first()?.clone(), c.get(1)?.clone()))),
                 dialect: a
                     .dialect
                     .and_then(|d| crate::analysis::Dialect::parse(d.to_possible_value()?.get_name())),

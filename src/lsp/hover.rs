@@ -12,6 +12,9 @@ use crate::workspace::Workspace;
 /// The hover text and the span it is about, for byte `offset` of file `id`.
 pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
     let f = &ws.files[id];
+    if f.analysis.project().is_some() {
+        return policy_at(ws, id, offset, where_is);
+    }
     if let Some(kind) = f.kind.manifest() {
         return crate::analysis::claude::plugin::hover(kind, &f.analysis.parsed, offset);
     }
@@ -125,7 +128,9 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
                 {
                     return Some((c, last.key.span));
                 }
-                return Some((pattern_hover(&rel[0], perm, pattern)?, last.key.span));
+                let mut text = pattern_hover(&rel[0], perm, pattern)?;
+                text.push_str(&who_may_pattern(ws, id, perm, pattern, where_is));
+                return Some((text, last.key.span));
             }
             _ => {}
         }
@@ -138,6 +143,120 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
         return Some((card::field_doc(&last.key.name)?, last.key.span));
     }
     None
+}
+
+/// How many agents a hover list shows before "and N more".
+const LIST_CAP: usize = 12;
+
+/// Hover on a `[[policy]]` table of `agent-lsp.toml`: which agents it holds for, which it fails
+/// for, and why (the input, the deciding rule, where it is written).
+fn policy_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
+    use crate::analysis::policy::judge::Verdict;
+    use std::fmt::Write as _;
+    let f = &ws.files[id];
+    let project = f.analysis.project()?;
+    let (index, policy) = project
+        .policies
+        .iter()
+        .enumerate()
+        .find(|(_, p)| p.range.contains(offset))?;
+    let dir = f.path.parent()?;
+    let judged: Vec<_> = ws
+        .judge_policies(id, dir)
+        .into_iter()
+        .filter(|j| j.policy == index)
+        .collect();
+    let inputs: Vec<String> = policy.inputs.iter().map(|(p, _)| format!("`{p}`")).collect();
+    let mut out = format!(
+        "### Policy `{}`\n\n`{}` on {}: at most **{}**",
+        policy.id,
+        policy.permission,
+        inputs.join(", "),
+        policy.at_most.as_str()
+    );
+    if let Some(m) = &policy.message {
+        let _ = write!(out, " — {}", m.trim());
+    }
+    out.push_str("\n\n");
+    let mut fails = Vec::new();
+    let mut holds = Vec::new();
+    let mut unproved = Vec::new();
+    for j in &judged {
+        let who = format!("`{}` ({})", j.agent, j.dialect.product());
+        match &*j.verdict {
+            Verdict::Violated { worst, .. } => {
+                let (_, source, by) = j.ruleset.decider(worst.decider);
+                fails.push(format!(
+                    "- {who}: **{}** for `{}` {} — {by} ({})",
+                    worst.action.as_str(),
+                    j.tool,
+                    crate::workspace::policy_check::show_input(&worst.witness),
+                    where_is(source)
+                ));
+            }
+            Verdict::Holds { deciders } => {
+                let top = deciders.first().map_or("nothing matches", |o| o.action.as_str());
+                holds.push(format!("- {who}: at most **{top}** for `{}`", j.tool));
+            }
+            Verdict::NotProved => unproved.push(format!("- {who}: not proved (too intricate)")),
+        }
+    }
+    if judged.is_empty() {
+        out.push_str("No agent of this project is selected by this policy.\n");
+    }
+    let mut section = |title: String, lines: &[String]| {
+        if lines.is_empty() {
+            return;
+        }
+        let _ = writeln!(out, "**{title}**\n");
+        for l in lines.iter().take(LIST_CAP) {
+            let _ = writeln!(out, "{l}");
+        }
+        if lines.len() > LIST_CAP {
+            let _ = writeln!(out, "- … and {} more", lines.len() - LIST_CAP);
+        }
+        out.push('\n');
+    };
+    section(format!("Fails for {} of {}", fails.len(), judged.len()), &fails);
+    section(format!("Holds for {} of {}", holds.len(), judged.len()), &holds);
+    section("Not proved".to_string(), &unproved);
+    Some((out, policy.header))
+}
+
+/// "Who may": every agent's strongest decision on an input `pattern` matches, for the hover on
+/// a pattern key of a permission map.
+fn who_may_pattern(ws: &Workspace, id: usize, permission: &str, pattern: &str, where_is: WhereIs) -> String {
+    use std::fmt::Write as _;
+    let Some(dir) = ws.project_dir_of_file(id) else {
+        return String::new();
+    };
+    let rows = ws.who_may_pattern(&dir, permission, pattern);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let count = |a: &str| rows.iter().filter(|w| w.action.as_str() == a).count();
+    let mut out = format!(
+        "\n**Who may** (`{permission}` on inputs `{pattern}` matches): {} allow, {} ask, {} deny\n\n",
+        count("allow"),
+        count("ask"),
+        count("deny")
+    );
+    for w in rows.iter().take(LIST_CAP) {
+        let at = w.rule.map(|s| format!(" ({})", where_is(s))).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "- `{}` ({}): **{}** for {} — {}{at}",
+            w.agent,
+            w.dialect.product(),
+            w.action.as_str(),
+            crate::workspace::policy_check::show_input(&w.input),
+            w.by
+        );
+    }
+    if rows.len() > LIST_CAP {
+        let _ = writeln!(out, "- … and {} more", rows.len() - LIST_CAP);
+    }
+    out
 }
 
 /// The explanation of one pattern rule, with the rules of its permission block.

@@ -211,6 +211,15 @@ impl Workspace {
                 groups: Vec::new(),
             });
         }
+        for (pid, _) in self.policy_files() {
+            // Any file may hold a rule of an agent it governs, the project file included.
+            out.push(UnitDef {
+                unit: Unit::Policies(pid),
+                view: Vec::new(),
+                inputs: ids(&|_| true),
+                groups: Vec::new(),
+            });
+        }
         out
     }
 
@@ -294,6 +303,10 @@ impl Workspace {
                 let skills = self.zuno_skills.get(dir).map(Vec::as_slice);
                 crate::analysis::zuno::project::check(&self.zuno_view_files(&def.view), skills)
             }
+            Unit::Policies(pid) => match self.files[*pid].path.parent() {
+                Some(dir) => self.policy_diagnostics(*pid, dir),
+                None => Vec::new(),
+            },
         };
         out.retain(|(id, _)| self.files[*id].in_scope);
         (out, deps)

@@ -23,6 +23,7 @@ use crate::analysis::claude::project::ClaudeFile;
 use crate::analysis::opencode::card as opencode_card;
 use crate::analysis::opencode::effective::{self, EffectiveAgent, Rule};
 use crate::analysis::opencode::{FileKind as OcKind, project};
+use crate::analysis::policy::judge::Ruleset;
 use crate::analysis::provenance::{Source, WhereIs};
 use crate::analysis::zuno::project::MergedAgent;
 use crate::analysis::{Dialect, FileKind, claude, opencode, zuno};
@@ -771,6 +772,73 @@ impl<'a> ExplainedAgent<'a> {
         match self.agent {
             AgentRef::OpenCode(a) => Some(a),
             _ => None,
+        }
+    }
+
+    /// The agent's mode as its runtime reads it (`primary`, `subagent`, `all`); `None` for a
+    /// runtime without modes (Claude Code).
+    pub fn mode(&self) -> Option<&'a str> {
+        match self.agent {
+            AgentRef::OpenCode(a) => Some(a.mode.value.as_str()),
+            AgentRef::Claude { .. } => None,
+            AgentRef::Zuno(a) => Some(a.mode()),
+        }
+    }
+
+    /// The agent's rules for a policy's `permission`, one ruleset per tool it stands for (with
+    /// the tool's name; Claude Code's `edit` is four tools), or `None` when its runtime has no
+    /// such permission. `home` expands `~` in opencode patterns.
+    pub fn rulesets(&self, ws: &Workspace, permission: &str, home: Option<&str>) -> Option<Vec<(String, Ruleset)>> {
+        match self.agent {
+            AgentRef::OpenCode(a) => {
+                let key = opencode::policy::permission_for(permission);
+                Some(vec![(key, opencode::policy::ruleset(a, permission, home))])
+            }
+            AgentRef::Claude { file, dir, .. } => {
+                let tools = claude::policy::tools_for(permission)?;
+                let (rules, mode) = ws.claude_permission_rules(dir);
+                let mode = mode
+                    .as_ref()
+                    .map(|(m, s)| claude::policy::DefaultMode { mode: m, source: *s });
+                Some(
+                    tools
+                        .into_iter()
+                        .map(|t| {
+                            (
+                                t.to_string(),
+                                claude::policy::ruleset(file.agent, file.file, t, &rules, mode),
+                            )
+                        })
+                        .collect(),
+                )
+            }
+            AgentRef::Zuno(a) => {
+                let key = zuno::policy::permission_for(permission).to_string();
+                Some(vec![(key, zuno::policy::ruleset(a, permission))])
+            }
+        }
+    }
+
+    /// Where the agent is defined last (its file and the span of its definition); `None` for
+    /// a built-in agent no file touches.
+    pub fn defined_at(&self) -> Option<Source> {
+        match self.agent {
+            AgentRef::OpenCode(a) => a
+                .definitions
+                .iter()
+                .rev()
+                .find(|s| matches!(s, Source::File { .. }))
+                .copied(),
+            AgentRef::Claude { file, .. } => Some(Source::File {
+                file: file.file,
+                span: file.agent.name_span,
+            }),
+            AgentRef::Zuno(a) => a
+                .definitions
+                .iter()
+                .rev()
+                .find(|s| matches!(s, Source::File { .. }))
+                .copied(),
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod discover;
 mod load;
 mod model;
 mod policy;
+pub mod policy_check;
 mod queries;
 mod read;
 mod store;

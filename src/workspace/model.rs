@@ -163,6 +163,8 @@ pub struct Workspace {
     pub(super) project_files: Vec<usize>,
     /// The codes an editor setting decides, which project files leave alone.
     pub(super) editor_codes: Vec<Code>,
+    /// The policies' verdicts already proved (see `policy_check.rs`).
+    pub(super) policy_memo: super::policy_check::Memo,
 }
 
 /// A path given by the user that does not exist or is not an opencode file.

@@ -15,6 +15,8 @@ pub enum Unit {
     Skills,
     Commands,
     Zuno(PathBuf),
+    /// The team policies of one project file (by id) over the agents it governs.
+    Policies(usize),
 }
 
 /// A unit with the files it reads: `view` (the view's files, in merge order, for `View` and

@@ -28,6 +28,7 @@ pub mod command;
 pub mod complete;
 mod kind;
 pub mod plugin;
+pub mod policy;
 pub mod project;
 pub mod prompt;
 pub mod read;

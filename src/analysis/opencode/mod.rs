@@ -24,6 +24,7 @@ mod decl;
 pub mod effective;
 pub mod markdown;
 pub mod permission;
+pub mod policy;
 pub mod project;
 pub mod schema;
 pub mod skill;

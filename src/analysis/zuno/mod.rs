@@ -22,6 +22,7 @@ pub mod card;
 pub mod command;
 pub mod complete;
 mod decl;
+pub mod policy;
 pub mod project;
 pub mod schema;
 pub mod skill;

@@ -1,0 +1,210 @@
+//! A Claude Code agent's rules for a team policy (`analysis/policy/`).
+//!
+//! Claude Code decides a tool call in two steps: the agent must have the tool (its `tools` and
+//! `disallowedTools`), then the project's permission rules decide (`.claude/settings.json`,
+//! `.claude/settings.local.json`: deny first, then ask, then allow, whatever their order; §3),
+//! and when none matches, the permission mode (the agent's `permissionMode`, else the settings'
+//! `defaultMode`). Bash commands are split at `&&`, `||`, `;`, `|` and `&`, and every part must
+//! be allowed. A path or domain rule on another tool (`Edit(src/**)`, `WebFetch(domain:x)`) is
+//! read as a wildcard over the path or domain (`**` as `*`): the ruleset says so in its note.
+
+use super::agent::Agent;
+use crate::analysis::policy::judge::{Ruleset, SourcedRule};
+use crate::analysis::policy::solve::{Action, Order, Syntax};
+use crate::analysis::provenance::Source;
+
+/// The Claude Code tools a policy's `permission` is about: an opencode or Zuno permission key's
+/// tools, or a Claude Code tool named as such (`Task` is `Agent`); `None` when no tool of
+/// Claude Code corresponds.
+pub fn tools_for(permission: &str) -> Option<Vec<&str>> {
+    let mapped: &[&str] = match permission {
+        "bash" | "shell" => &["Bash"],
+        "edit" | "write" | "patch" | "apply_patch" => &["Edit", "Write", "MultiEdit", "NotebookEdit"],
+        "read" => &["Read"],
+        "glob" => &["Glob"],
+        "grep" => &["Grep"],
+        "webfetch" => &["WebFetch"],
+        "websearch" | "web_search" => &["WebSearch"],
+        "task" | "Task" => &["Agent"],
+        "todowrite" | "todo_update" => &["TodoWrite"],
+        "skill" => &["Skill"],
+        "question" => &["AskUserQuestion"],
+        _ if permission.starts_with("mcp__") || super::schema::TOOLS.contains(&permission) => {
+            return Some(vec![permission]);
+        }
+        _ => return None,
+    };
+    Some(mapped.to_vec())
+}
+
+/// One permission rule of a settings file, as written (`Bash(git push:*)`), in its list.
+#[derive(Clone, Debug)]
+pub struct SettingsRule<'a> {
+    pub action: Action,
+    pub text: &'a str,
+    pub source: Source,
+}
+
+/// `Tool(specifier)` split; `None` for a text that is no rule.
+fn split(rule: &str) -> Option<(&str, Option<&str>)> {
+    let rule = rule.trim();
+    match rule.split_once('(') {
+        Some((tool, rest)) => Some((tool.trim(), Some(rest.strip_suffix(')')?))),
+        None if !rule.is_empty() => Some((rule, None)),
+        None => None,
+    }
+}
+
+/// Whether a rule naming `named` (a tool or an MCP glob) applies to `tool`. `Edit` rules cover
+/// every edit tool; `mcp__server` covers the server's tools.
+fn names_tool(named: &str, tool: &str) -> bool {
+    const EDITS: [&str; 4] = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
+    if named == tool || (named == "Edit" && EDITS.contains(&tool)) || (named == "Task" && tool == "Agent") {
+        return true;
+    }
+    if named.contains('*') {
+        return crate::analysis::permission::wildcard_match(tool, named);
+    }
+    named.starts_with("mcp__") && !named["mcp__".len()..].contains("__") && tool.starts_with(&format!("{named}__"))
+}
+
+/// The pattern a rule's specifier stands for, and whether it was read approximately.
+fn pattern_of(tool: &str, specifier: Option<&str>) -> (String, bool) {
+    match specifier.map(str::trim) {
+        None | Some("*") | Some("") => ("*".into(), false),
+        Some(s) if matches!(tool, "Bash" | "PowerShell") => (s.to_string(), false),
+        Some(s) => (s.replace("**", "*"), true),
+    }
+}
+
+/// Where the mode that decides unmatched calls comes from.
+#[derive(Clone, Copy, Debug)]
+pub struct DefaultMode<'a> {
+    pub mode: &'a str,
+    pub source: Source,
+}
+
+/// The decision for a call no rule matches, under `mode`, for `tool`.
+fn unmatched(mode: &str, tool: &str) -> (Action, &'static str) {
+    let read_only = matches!(tool, "Read" | "Glob" | "Grep" | "LSP" | "ToolSearch");
+    let edits = matches!(tool, "Edit" | "Write" | "MultiEdit" | "NotebookEdit");
+    match mode {
+        "bypassPermissions" => (Action::Allow, "`bypassPermissions` runs it without asking"),
+        "auto" => (Action::Allow, "`auto` lets a classifier allow it without asking"),
+        "dontAsk" => (Action::Deny, "`dontAsk` refuses what is not allowed by a rule"),
+        "acceptEdits" if edits => (Action::Allow, "`acceptEdits` accepts file edits without asking"),
+        _ if read_only => (Action::Allow, "read-only tools run without asking"),
+        "plan" if edits || tool == "Bash" => (Action::Deny, "`plan` mode does not change anything"),
+        _ => (Action::Ask, "Claude Code asks"),
+    }
+}
+
+/// The ruleset of Claude Code agent `agent` (written in file `file`) for `tool`, with the
+/// project's settings rules and the mode that applies when the agent sets none.
+pub fn ruleset(
+    agent: &Agent,
+    file: usize,
+    tool: &str,
+    settings: &[SettingsRule],
+    mode: Option<DefaultMode>,
+) -> Ruleset {
+    let at = |span| Source::File { file, span };
+    if !super::card::tool_allowed(agent, tool) {
+        let span = agent
+            .disallowed
+            .as_ref()
+            .and_then(|l| {
+                l.items()
+                    .iter()
+                    .find(|i| names_tool(split(&i.text).map_or("", |s| s.0), tool))
+            })
+            .map(|i| i.span)
+            .unwrap_or(agent.name_span);
+        return Ruleset {
+            rules: Vec::new(),
+            syntax: Syntax::Claude,
+            order: Order::Claude {
+                default: Action::Deny,
+                split: false,
+            },
+            default_label: format!("the agent does not have `{tool}` (its `tools` and `disallowedTools`)"),
+            default_source: at(span),
+            home: None,
+            note: None,
+            assumed_default: false,
+        };
+    }
+    let mut approximate = false;
+    let mut rules = Vec::new();
+    for r in settings {
+        let Some((named, specifier)) = split(r.text) else {
+            continue;
+        };
+        if !names_tool(named, tool) {
+            continue;
+        }
+        let (pattern, approx) = pattern_of(tool, specifier);
+        approximate |= approx;
+        let list = match r.action {
+            Action::Deny => "deny",
+            Action::Ask => "ask",
+            Action::Allow => "allow",
+        };
+        rules.push(SourcedRule {
+            pattern,
+            action: r.action,
+            source: r.source,
+            label: format!("`{}` in `permissions.{list}`", r.text),
+        });
+    }
+    let (mode, mode_source) = match agent.setting("permissionMode") {
+        Some(s) => (s.value.as_str(), at(s.span)),
+        None => mode.map_or(("default", Source::BuiltIn), |m| (m.mode, m.source)),
+    };
+    let (default, why) = unmatched(mode, tool);
+    Ruleset {
+        rules,
+        syntax: Syntax::Claude,
+        order: Order::Claude {
+            default,
+            split: matches!(tool, "Bash" | "PowerShell"),
+        },
+        default_label: format!("no permission rule matches and the mode is `{mode}`: {why}"),
+        default_source: mode_source,
+        home: None,
+        note: approximate.then(|| format!("`{tool}` path and domain rules are read as wildcards (`**` as `*`)")),
+        assumed_default: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_name_their_tools() {
+        assert_eq!(split("Bash(git push:*)"), Some(("Bash", Some("git push:*"))));
+        assert_eq!(split("Bash"), Some(("Bash", None)));
+        assert_eq!(split("Bash(x"), None);
+        assert!(names_tool("Edit", "Write") && names_tool("Task", "Agent") && !names_tool("Edit", "Read"));
+        assert!(names_tool("mcp__github", "mcp__github__push") && !names_tool("mcp__git", "mcp__github__push"));
+        assert!(names_tool("mcp__github__*", "mcp__github__push") && names_tool("*", "Bash"));
+        assert_eq!(pattern_of("Bash", Some("*")), ("*".into(), false));
+        assert_eq!(pattern_of("Bash", Some("git push:*")), ("git push:*".into(), false));
+        assert_eq!(pattern_of("Edit", Some("src/**")), ("src/*".into(), true));
+        assert_eq!(tools_for("edit").map(|t| t.len()), Some(4));
+        assert_eq!(tools_for("Bash"), Some(vec!["Bash"]));
+        assert_eq!(tools_for("external_directory"), None);
+    }
+
+    #[test]
+    fn the_mode_decides_what_no_rule_matches() {
+        assert_eq!(unmatched("default", "Bash").0, Action::Ask);
+        assert_eq!(unmatched("default", "Read").0, Action::Allow);
+        assert_eq!(unmatched("acceptEdits", "Write").0, Action::Allow);
+        assert_eq!(unmatched("acceptEdits", "Bash").0, Action::Ask);
+        assert_eq!(unmatched("bypassPermissions", "Bash").0, Action::Allow);
+        assert_eq!(unmatched("dontAsk", "Bash").0, Action::Deny);
+        assert_eq!(unmatched("plan", "Edit").0, Action::Deny);
+    }
+}

@@ -1,0 +1,113 @@
+//! A policy against one agent: the agent's rules for the policy's permission, as its dialect
+//! hands them over ([`Ruleset`]), proved with [`solve`](super::solve) over every input of the
+//! policy's patterns.
+
+use super::solve::{self, Action, Decider, Order, Outcome, Syntax};
+use super::spec::Policy;
+use crate::analysis::provenance::Source;
+
+/// The most automaton states one proof may visit; past it the policy is reported as not proved
+/// for that agent (never as holding).
+pub const BUDGET: usize = 20_000;
+
+/// One rule that can decide an input of the permission, with where it is written.
+#[derive(Clone, Debug)]
+pub struct SourcedRule {
+    pub pattern: String,
+    pub action: Action,
+    pub source: Source,
+    /// How the rule reads in a message: `` `bash` "git *": allow ``, `` `Bash(git push:*)` in
+    /// `permissions.ask` ``.
+    pub label: String,
+}
+
+/// An agent's rules for one permission, in its runtime's terms.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    pub rules: Vec<SourcedRule>,
+    pub syntax: Syntax,
+    pub order: Order,
+    /// What decides when no rule matches, in words ("no rule matches: opencode asks"), and
+    /// where that is set (`permissionMode`) when it is written somewhere.
+    pub default_label: String,
+    pub default_source: Source,
+    /// The home directory for `~` and `$HOME` in the policy's patterns (the runtime expands the
+    /// rules' own; `None` leaves them as written).
+    pub home: Option<String>,
+    /// What the proof leaves to the runtime, when something does ("path rules are read as
+    /// wildcards").
+    pub note: Option<String>,
+    /// The default is assumed, not known (the fact sheet does not say what the runtime does):
+    /// a violation it decides is a warning, not an error.
+    pub assumed_default: bool,
+}
+
+impl Ruleset {
+    /// The rule or default behind a decider.
+    pub fn decider(&self, d: Decider) -> (Option<&SourcedRule>, Source, &str) {
+        match d {
+            Decider::Rule(i) => match self.rules.get(i) {
+                Some(r) => (Some(r), r.source, r.label.as_str()),
+                None => (None, self.default_source, self.default_label.as_str()),
+            },
+            Decider::Default => (None, self.default_source, self.default_label.as_str()),
+        }
+    }
+}
+
+/// What a policy comes to for one agent.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// No input of the policy gets more than its limit; `deciders` are the rules (and default)
+    /// that decide some of its inputs, strongest first.
+    Holds { deciders: Vec<Outcome> },
+    /// Some inputs get more: `worst` is the strongest (a shortest input, the rule deciding it);
+    /// `others` the other deciders of the policy's inputs above the limit, then the ones within it.
+    Violated { worst: Outcome, others: Vec<Outcome> },
+    /// The proof ran out of its budget.
+    NotProved,
+}
+
+/// opencode's home expansion of a pattern (`~`, `~/x`, `$HOME`, `$HOME/x`).
+pub fn expand_home(p: &str, home: Option<&str>) -> String {
+    let Some(home) = home else { return p.to_string() };
+    if p == "~" {
+        return home.to_string();
+    }
+    if let Some(rest) = p.strip_prefix("~/") {
+        return format!("{home}/{rest}");
+    }
+    if let Some(rest) = p.strip_prefix("$HOME") {
+        return format!("{home}{rest}");
+    }
+    p.to_string()
+}
+
+/// Judge `policy` against `ruleset`.
+pub fn judge(policy: &Policy, ruleset: &Ruleset) -> Verdict {
+    let patterns: Vec<String> = policy
+        .inputs
+        .iter()
+        .map(|(p, _)| expand_home(p, ruleset.home.as_deref()))
+        .collect();
+    let patterns: Vec<&str> = patterns.iter().map(String::as_str).collect();
+    let rules: Vec<solve::Rule> = ruleset
+        .rules
+        .iter()
+        .map(|r| solve::Rule {
+            pattern: &r.pattern,
+            action: r.action,
+        })
+        .collect();
+    let Ok(outcomes) = solve::solve(&patterns, &rules, ruleset.syntax, ruleset.order, BUDGET) else {
+        return Verdict::NotProved;
+    };
+    let (mut above, within): (Vec<Outcome>, Vec<Outcome>) =
+        outcomes.into_iter().partition(|o| o.action > policy.at_most);
+    if above.is_empty() {
+        return Verdict::Holds { deciders: within };
+    }
+    let worst = above.remove(0);
+    above.extend(within);
+    Verdict::Violated { worst, others: above }
+}

@@ -1,0 +1,478 @@
+//! Team policies (`[[policy]]` in `agent-lsp.toml`) run over every agent the project file
+//! governs, in every dialect, and their findings placed.
+//!
+//! A project file's policies are judged against the agents of the runtimes started in its
+//! directory and below: opencode's effective agents of every view there, Claude Code's agents
+//! with the project's settings rules, Zuno's merged agents. Each (policy, agent, tool) is
+//! proved by the solver (`analysis/policy`); identical questions (the same patterns, limit and
+//! ruleset, as built-in agents ask in every view) are answered once and remembered.
+//!
+//! A violation is reported on the rule that lets the input through; when a default decides
+//! (no rule matches), on the agent's definition; for a built-in agent no file touches, on the
+//! policy's `id` in the project file. Agents failing one policy at one place make one finding.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::Workspace;
+use super::dialects::DialectAgents;
+use crate::analysis::claude::policy::SettingsRule;
+use crate::analysis::diagnostic::Location;
+use crate::analysis::policy::judge::{self, Ruleset, Verdict};
+use crate::analysis::policy::solve::{Action, Decider, Order, Outcome, Syntax};
+use crate::analysis::policy::spec::Policy;
+use crate::analysis::provenance::Source;
+use crate::analysis::{Code, Diagnostic, Dialect, Severity};
+
+/// Remembered verdicts, by the hash of the question.
+#[derive(Debug, Default)]
+pub struct Memo(std::sync::Mutex<HashMap<u64, Arc<Verdict>>>);
+
+/// One policy judged for one agent and tool.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// The index of the policy in its project file.
+    pub policy: usize,
+    pub agent: String,
+    pub dialect: Dialect,
+    /// The permission or tool the ruleset is about (`bash`, `Bash`, `shell`).
+    pub tool: String,
+    pub ruleset: Ruleset,
+    pub verdict: Arc<Verdict>,
+    /// The agent's last definition in a file (`None`: a built-in no file touches).
+    pub defined_at: Option<Source>,
+}
+
+fn question_key(policy: &Policy, r: &Ruleset) -> u64 {
+    let mut h = crate::analysis::hash::FxHasher::default();
+    for (p, _) in &policy.inputs {
+        p.hash(&mut h);
+    }
+    h.write_u8(0xff);
+    for rule in &r.rules {
+        (&rule.pattern, rule.action).hash(&mut h);
+    }
+    h.write_u8(0xfe);
+    match r.order {
+        Order::LastMatch { default } => (0u8, default, false).hash(&mut h),
+        Order::Claude { default, split } => (1u8, default, split).hash(&mut h),
+    }
+    matches!(r.syntax, Syntax::Claude).hash(&mut h);
+    r.home.hash(&mut h);
+    policy.at_most.hash(&mut h);
+    h.finish()
+}
+
+impl Workspace {
+    /// The project files that hold policies, with their directories.
+    pub fn policy_files(&self) -> Vec<(usize, PathBuf)> {
+        self.project_files
+            .iter()
+            .copied()
+            .filter(|&id| self.files[id].live)
+            .filter(|&id| {
+                self.files[id]
+                    .analysis
+                    .project()
+                    .is_some_and(|p| !p.policies.is_empty())
+            })
+            .filter_map(|id| Some((id, self.files[id].path.parent()?.to_path_buf())))
+            .collect()
+    }
+
+    /// The permission rules of the Claude Code settings files that apply in `dir`, and the
+    /// `defaultMode` they set, with where it is written.
+    pub fn claude_permission_rules(&self, _dir: &Path) -> (Vec<SettingsRule<'_>>, Option<(String, Source)>) {
+        (Vec::new(), None)
+    }
+
+    /// The agents a project file in `dir` governs: every dialect's, from each place its runtime
+    /// may be started at or below `dir`.
+    pub fn governed_agents(&self, dir: &Path) -> Vec<DialectAgents<'_>> {
+        let mut out = Vec::new();
+        for (view_dir, _) in self.project_views() {
+            if view_dir.starts_with(dir) {
+                out.push(DialectAgents::gather(self, Dialect::OpenCode, &view_dir));
+            }
+        }
+        out.push(DialectAgents::gather(self, Dialect::Claude, dir));
+        for zuno_dir in self.zuno_projects() {
+            if zuno_dir.starts_with(dir) {
+                out.push(DialectAgents::gather(self, Dialect::Zuno, &zuno_dir));
+            }
+        }
+        out
+    }
+
+    /// Every policy of project file `pid` (in `dir`) judged for every agent it selects.
+    pub fn judge_policies(&self, pid: usize, dir: &Path) -> Vec<Judged> {
+        let Some(project) = self.files[pid].analysis.project() else {
+            return Vec::new();
+        };
+        let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
+        let gathered = self.governed_agents(dir);
+        let mut out = Vec::new();
+        let mut seen: std::collections::HashSet<(Dialect, String, usize)> = std::collections::HashSet::new();
+        for group in &gathered {
+            for a in group.agents() {
+                for (i, policy) in project.policies.iter().enumerate() {
+                    if !policy.selects(a.name, a.dialect.as_str(), a.mode()) {
+                        continue;
+                    }
+                    // The same agent seen from two start directories is judged once.
+                    if !seen.insert((a.dialect, a.name.to_string(), i)) {
+                        continue;
+                    }
+                    let Some(rulesets) = a.rulesets(self, &policy.permission, home.as_deref()) else {
+                        continue;
+                    };
+                    for (tool, ruleset) in rulesets {
+                        let verdict = self.verdict(policy, &ruleset);
+                        out.push(Judged {
+                            policy: i,
+                            agent: a.name.to_string(),
+                            dialect: a.dialect,
+                            tool,
+                            ruleset,
+                            verdict,
+                            defined_at: a.defined_at(),
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn verdict(&self, policy: &Policy, ruleset: &Ruleset) -> Arc<Verdict> {
+        let key = question_key(policy, ruleset);
+        if let Some(v) = self.policy_memo.0.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return v;
+        }
+        let v = Arc::new(judge::judge(policy, ruleset));
+        if let Ok(mut m) = self.policy_memo.0.lock() {
+            if m.len() > 100_000 {
+                m.clear();
+            }
+            m.insert(key, v.clone());
+        }
+        v
+    }
+
+    /// The findings of project file `pid`'s policies (in `dir`), placed (see the module
+    /// documentation).
+    pub fn policy_diagnostics(&self, pid: usize, dir: &Path) -> Vec<(usize, Diagnostic)> {
+        let Some(project) = self.files[pid].analysis.project() else {
+            return Vec::new();
+        };
+        let judged = self.judge_policies(pid, dir);
+        // (policy, file, span) -> the violations placed there.
+        let mut places: BTreeMap<(usize, usize, u32, u32), Vec<&Judged>> = BTreeMap::new();
+        let mut unproved: BTreeMap<usize, Vec<&Judged>> = BTreeMap::new();
+        for j in &judged {
+            match &*j.verdict {
+                Verdict::Holds { .. } => {}
+                Verdict::NotProved => unproved.entry(j.policy).or_default().push(j),
+                Verdict::Violated { worst, .. } => {
+                    let policy = &project.policies[j.policy];
+                    let (file, span) = match (j.ruleset.decider(worst.decider).1, j.defined_at) {
+                        (Source::File { file, span }, _) | (Source::BuiltIn, Some(Source::File { file, span })) => {
+                            (file, span)
+                        }
+                        _ => (pid, policy.id_span),
+                    };
+                    places
+                        .entry((j.policy, file, span.start, span.end))
+                        .or_default()
+                        .push(j);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for ((pi, file, start, end), group) in places {
+            let policy = &project.policies[pi];
+            let span = crate::analysis::text::Span::new(start as usize, end as usize);
+            let mut d = Diagnostic::new(Code::PolicyViolation, span, violation_message(policy, &group));
+            // A default the fact sheets do not confirm (Zuno's) is a warning, not an error.
+            if group.iter().all(|j| {
+                j.ruleset.assumed_default
+                    && matches!(&*j.verdict, Verdict::Violated { worst, .. } if worst.decider == Decider::Default)
+            }) {
+                d = d.with_severity(Severity::Warning);
+            }
+            if file != pid {
+                d = d.with_related(
+                    Location::File {
+                        file: pid,
+                        span: policy.id_span,
+                    },
+                    format!("policy `{}`", policy.id),
+                );
+            }
+            for (loc, message) in involved(&group, file, span) {
+                d = d.with_related(loc, message);
+            }
+            out.push((file, d));
+        }
+        for (pi, group) in unproved {
+            let policy = &project.policies[pi];
+            let names = agent_list(&group);
+            out.push((
+                pid,
+                Diagnostic::new(
+                    Code::PolicyViolation,
+                    policy.id_span,
+                    format!(
+                        "policy `{}` could not be proved for {names}: their rules are too intricate for agent-lsp's proof (it gives up rather than guess); check them with `agent-lsp explain --who`",
+                        policy.id
+                    ),
+                )
+                .with_severity(Severity::Warning),
+            ));
+        }
+        out
+    }
+}
+
+/// "agent `build` (opencode)", "agents `a`, `b` (opencode) and `c` (Claude Code)".
+fn agent_list(group: &[&Judged]) -> String {
+    let mut by_dialect: Vec<(Dialect, Vec<&str>)> = Vec::new();
+    let mut count = 0;
+    for j in group {
+        match by_dialect.iter_mut().find(|(d, _)| *d == j.dialect) {
+            Some((_, names)) if !names.contains(&j.agent.as_str()) => {
+                names.push(&j.agent);
+                count += 1;
+            }
+            Some(_) => {}
+            None => {
+                by_dialect.push((j.dialect, vec![&j.agent]));
+                count += 1;
+            }
+        }
+    }
+    let parts: Vec<String> = by_dialect
+        .iter()
+        .map(|(d, names)| {
+            let shown: Vec<String> = names.iter().take(6).map(|n| format!("`{n}`")).collect();
+            let more = names.len().saturating_sub(6);
+            let list = if more > 0 {
+                format!("{} and {more} more", shown.join(", "))
+            } else {
+                shown.join(", ")
+            };
+            format!("{list} ({})", d.product())
+        })
+        .collect();
+    format!(
+        "{} {}",
+        if count == 1 { "agent" } else { "agents" },
+        parts.join(" and ")
+    )
+}
+
+/// An input as a message shows it.
+pub fn show_input(s: &str) -> String {
+    if s.is_empty() {
+        "the empty input".to_string()
+    } else {
+        format!("`{}`", s.replace('\n', "\\n"))
+    }
+}
+
+fn violation_message(policy: &Policy, group: &[&Judged]) -> String {
+    let first = group[0];
+    let Verdict::Violated { worst, .. } = &*first.verdict else {
+        return String::new();
+    };
+    let (_, _, by) = first.ruleset.decider(worst.decider);
+    let input = match worst.witness.is_empty() {
+        true => format!("`{}` with an empty input", first.tool),
+        false => format!("`{}` `{}`", first.tool, worst.witness.replace('\n', "\\n")),
+    };
+    let mut m = format!(
+        "policy `{}` does not hold for {}: {input} gets `{}` ({by}), and the policy allows at most `{}`",
+        policy.id,
+        agent_list(group),
+        worst.action.as_str(),
+        policy.at_most.as_str(),
+    );
+    if let Some(why) = &policy.message {
+        m.push_str(&format!(" ({})", why.trim()));
+    }
+    if let Some(note) = &first.ruleset.note {
+        m.push_str(&format!(". Note: {note}"));
+    }
+    m
+}
+
+/// The other rules that decide some input of the policy for the first agent of a group: the
+/// ones above the limit first. At most five, never the diagnostic's own place.
+fn involved(group: &[&Judged], file: usize, span: crate::analysis::text::Span) -> Vec<(Location, String)> {
+    let first = group[0];
+    let Verdict::Violated { others, .. } = &*first.verdict else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for o in others {
+        let (_, source, label) = first.ruleset.decider(o.decider);
+        let Source::File { file: f, span: s } = source else {
+            continue;
+        };
+        if f == file && s == span {
+            continue;
+        }
+        out.push((
+            Location::File { file: f, span: s },
+            format!("{label} gives `{}` for {}", o.action.as_str(), show_input(&o.witness)),
+        ));
+        if out.len() == 5 {
+            break;
+        }
+    }
+    out
+}
+
+/// Who may: every agent's decision for one input (or the strongest over a pattern's inputs),
+/// with the rule that decides it.
+#[derive(Clone, Debug)]
+pub struct WhoMay {
+    /// The input decided (for a pattern: a shortest input getting `action`).
+    pub input: String,
+    pub agent: String,
+    pub dialect: Dialect,
+    pub tool: String,
+    pub action: Action,
+    /// The deciding rule's place (`None`: a built-in default decides).
+    pub rule: Option<Source>,
+    pub by: String,
+}
+
+impl Workspace {
+    /// Every agent of every dialect under `dir` with its decision for `(permission, input)`:
+    /// what `explain --who` prints.
+    pub fn who_may(&self, dir: &Path, permission: &str, input: &str) -> Vec<WhoMay> {
+        let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
+        let mut out: Vec<WhoMay> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for group in self.governed_agents(dir) {
+            for a in group.agents() {
+                if !seen.insert((a.dialect, a.name.to_string())) {
+                    continue;
+                }
+                let Some(rulesets) = a.rulesets(self, permission, home.as_deref()) else {
+                    continue;
+                };
+                for (tool, r) in rulesets {
+                    let input = judge::expand_home(input, r.home.as_deref());
+                    let rules: Vec<crate::analysis::policy::solve::Rule> = r
+                        .rules
+                        .iter()
+                        .map(|x| crate::analysis::policy::solve::Rule {
+                            pattern: &x.pattern,
+                            action: x.action,
+                        })
+                        .collect();
+                    let (action, decider) = crate::analysis::policy::solve::decide(&input, &rules, r.syntax, r.order);
+                    let (_, source, by) = r.decider(decider);
+                    out.push(WhoMay {
+                        input: input.clone(),
+                        agent: a.name.to_string(),
+                        dialect: a.dialect,
+                        tool,
+                        action,
+                        rule: match (decider, source) {
+                            (Decider::Rule(_), s @ Source::File { .. }) => Some(s),
+                            (Decider::Default, s @ Source::File { .. }) => Some(s),
+                            _ => None,
+                        },
+                        by: by.to_string(),
+                    });
+                }
+            }
+        }
+        // Claude Code's four edit tools: the strongest decides what the agent may do.
+        out.sort_by(|a, b| {
+            b.action
+                .cmp(&a.action)
+                .then(a.dialect.as_str().cmp(b.dialect.as_str()))
+                .then(a.agent.cmp(&b.agent))
+        });
+        let mut kept: Vec<WhoMay> = Vec::new();
+        for w in out {
+            if !kept.iter().any(|k| k.agent == w.agent && k.dialect == w.dialect) {
+                kept.push(w);
+            }
+        }
+        kept
+    }
+}
+
+impl Workspace {
+    /// Every agent under `dir` with the strongest decision any input matching `pattern` gets
+    /// for `permission` (the pattern key a hover is on), a shortest such input and the rule
+    /// deciding it; strongest first.
+    pub fn who_may_pattern(&self, dir: &Path, permission: &str, pattern: &str) -> Vec<WhoMay> {
+        let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
+        let probe = Policy {
+            id: String::new(),
+            id_span: crate::analysis::text::Span::empty(0),
+            range: crate::analysis::text::Span::empty(0),
+            header: crate::analysis::text::Span::empty(0),
+            message: None,
+            permission: permission.to_string(),
+            permission_span: crate::analysis::text::Span::empty(0),
+            inputs: vec![(pattern.to_string(), crate::analysis::text::Span::empty(0))],
+            at_most: Action::Deny,
+            at_most_span: crate::analysis::text::Span::empty(0),
+            agents: Vec::new(),
+            dialects: None,
+            modes: None,
+        };
+        let mut out: Vec<WhoMay> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for group in self.governed_agents(dir) {
+            for a in group.agents() {
+                if !seen.insert((a.dialect, a.name.to_string())) {
+                    continue;
+                }
+                let Some(rulesets) = a.rulesets(self, permission, home.as_deref()) else {
+                    continue;
+                };
+                // Claude Code's edit tools: the strongest of them.
+                let mut best: Option<WhoMay> = None;
+                for (tool, r) in rulesets {
+                    let verdict = self.verdict(&probe, &r);
+                    let Some(o) = headline(&verdict) else { continue };
+                    let (_, source, by) = r.decider(o.decider);
+                    let row = WhoMay {
+                        input: o.witness.clone(),
+                        agent: a.name.to_string(),
+                        dialect: a.dialect,
+                        tool,
+                        action: o.action,
+                        rule: matches!(source, Source::File { .. }).then_some(source),
+                        by: by.to_string(),
+                    };
+                    if best.as_ref().is_none_or(|b| row.action > b.action) {
+                        best = Some(row);
+                    }
+                }
+                out.extend(best);
+            }
+        }
+        out.sort_by(|a, b| b.action.cmp(&a.action).then(a.agent.cmp(&b.agent)));
+        out
+    }
+}
+
+/// The outcome a policy verdict shows first (for hover): the worst, or the strongest holding.
+pub fn headline(v: &Verdict) -> Option<&Outcome> {
+    match v {
+        Verdict::Violated { worst, .. } => Some(worst),
+        Verdict::Holds { deciders } => deciders.first(),
+        Verdict::NotProved => None,
+    }
+}
