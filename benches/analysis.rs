@@ -463,4 +463,111 @@ fn main() {
     if wanted("keystroke") {
         bench_keystroke();
     }
+    if wanted("policies") {
+        bench_policies();
+    }
+}
+
+/// Ten team policies, as a project file (`[[policy]]`): pushes, tags, deletions, secrets,
+/// edits by reviewers, web access, subagents started, across dialects.
+fn ten_policies() -> String {
+    let policies = [
+        ("no-unattended-push", "bash", "\"git push*\"", "ask", "\"*\""),
+        ("tags-need-a-human", "bash", "\"git tag*\"", "ask", "\"*\""),
+        ("no-rm-rf", "bash", "\"rm -rf *\", \"rm -fr *\"", "deny", "\"*\""),
+        (
+            "no-curl-pipe",
+            "bash",
+            "\"curl *| sh*\", \"curl *|sh*\"",
+            "deny",
+            "\"*\"",
+        ),
+        ("secrets-ask", "read", "\"*.env\", \"*.pem\"", "ask", "\"*\""),
+        ("reviewers-read-only", "edit", "\"*\"", "deny", "\"*review*\""),
+        ("no-web-for-subagents", "webfetch", "\"*\"", "ask", "\"agent-1*\""),
+        (
+            "no-publish",
+            "bash",
+            "\"npm publish*\", \"cargo publish*\"",
+            "ask",
+            "\"*\"",
+        ),
+        ("no-force", "bash", "\"git * --force*\"", "deny", "\"*\""),
+        ("explore-only", "task", "\"*\"", "ask", "\"md-*\""),
+    ];
+    let mut s = String::new();
+    for (id, permission, inputs, limit, agents) in policies {
+        let _ = write!(
+            s,
+            "[[policy]]\nid = \"{id}\"\npermission = \"{permission}\"\ninputs = [{inputs}]\nat-most = \"{limit}\"\nagents = [{agents}]\n\n"
+        );
+    }
+    s
+}
+
+/// Team policies: every policy of a ten-policy project file checked over 2,500 agents (2,000
+/// Markdown agents and a config of 500), first (each question proved) and again (answers
+/// remembered); and a keystroke in one agent with the ten policies, side by side with the same
+/// keystroke in the same project without them.
+fn bench_policies() {
+    use agent_lsp::analysis::Encoding;
+    use agent_lsp::lsp::settings::{GlobalConfig, Settings};
+    use agent_lsp::lsp::state::State;
+    use std::str::FromStr;
+    use tower_lsp_server::ls_types::Uri;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    write(&root.join("opencode.json"), &config_with_agents(500));
+    for i in 0..2000 {
+        write(&root.join(format!(".opencode/agents/md-{i}.md")), TYPICAL_AGENT);
+    }
+    let options = Options::isolated();
+    let keystroke = |with: bool| -> Vec<Duration> {
+        let toml = root.join("agent-lsp.toml");
+        if with {
+            write(&toml, &ten_policies());
+        } else {
+            let _ = fs::remove_file(&toml);
+        }
+        let settings = Settings {
+            global: GlobalConfig::Off,
+            ..Settings::default()
+        };
+        let mut st = State::new(vec![root.clone()], Encoding::Utf16, settings);
+        black_box(st.scan());
+        let path = root.join(".opencode/agents/md-1.md");
+        let uri = Uri::from_str(&format!("file://{}", path.display())).expect("uri");
+        black_box(st.open(uri.clone(), "markdown", 1, TYPICAL_AGENT.to_string()));
+        let line = TYPICAL_AGENT
+            .lines()
+            .position(|l| l.starts_with("mode:"))
+            .expect("a mode line") as u32;
+        let mut version = 1;
+        flip_mode(&mut st, &uri, &mut version, (line, 6), 100)
+    };
+    write(&root.join("agent-lsp.toml"), &ten_policies());
+    let ws = Workspace::load(std::slice::from_ref(&root), &options).expect("load");
+    let (pid, pdir) = ws.policy_files().into_iter().next().expect("the project file");
+    let start = Instant::now();
+    let first = ws.policy_diagnostics(pid, &pdir);
+    let cold = start.elapsed();
+    let judged = ws.judge_policies(pid, &pdir).len();
+    let warm = sample(10, 2, || {
+        black_box(ws.policy_diagnostics(pid, &pdir));
+    });
+    println!(
+        "ten policies over 2,500 agents ({judged} judgements, {} findings): first {:.1} ms, again median {:.1} ms",
+        first.len(),
+        millis(cold),
+        millis(percentile(&warm, 0.5)),
+    );
+    let with = keystroke(true);
+    let without = keystroke(false);
+    println!(
+        "keystroke in one agent among 2,500: with ten policies median {:.0} µs, p95 {:.0} µs; without policies median {:.0} µs, p95 {:.0} µs",
+        micros(percentile(&with, 0.5)),
+        micros(percentile(&with, 0.95)),
+        micros(percentile(&without, 0.5)),
+        micros(percentile(&without, 0.95)),
+    );
 }

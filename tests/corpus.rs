@@ -620,3 +620,146 @@ fn manifest_fields_and_walk_prediction() {
     assert!(!found_by_walk("x/agent/b.md", &repo));
     assert!(found_by_walk("src/opencode.jsonc", &repo));
 }
+
+/// Team policies over the corpus: each repository (its opencode files at their paths, its
+/// Claude Code agents in `.claude/agents/`) gets a project file with four common policies, and
+/// every policy is proved for every agent. Each violation's counterexample is decided again by
+/// the runtime's plain matcher (last matching rule for opencode, deny-ask-allow for Claude Code)
+/// and must get exactly the decision and rule the finding names. The verdicts are pinned in
+/// `tests/corpus/policies.snap`.
+#[test]
+fn policies_hold_or_fail_with_counterexamples_on_the_corpus() {
+    use agent_lsp::analysis::policy::judge::Verdict;
+    use agent_lsp::analysis::policy::solve::{self, Decider};
+    const POLICIES: &str = r#"[[policy]]
+id = "no-unattended-push"
+permission = "bash"
+inputs = ["git push*"]
+at-most = "ask"
+
+[[policy]]
+id = "no-rm-rf"
+permission = "bash"
+inputs = ["rm -rf *", "rm -fr *"]
+at-most = "ask"
+
+[[policy]]
+id = "secrets-need-asking"
+permission = "read"
+inputs = ["*.env", "*.env.local"]
+at-most = "ask"
+
+[[policy]]
+id = "subagents-read-only"
+permission = "edit"
+inputs = ["*"]
+at-most = "ask"
+modes = ["subagent"]
+"#;
+    let corpus = corpus_dir();
+    let entries = manifest(&corpus);
+    let repos = by_repo(&entries, &["A_opencode_agent", "B_opencode_config", "C_claude_agent"]);
+    let mut failing: BTreeMap<(String, String), (Vec<String>, String)> = BTreeMap::new();
+    let (mut judged, mut violated, mut proved) = (0, 0, 0);
+    for (repo, list) in &repos {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("repo");
+        for e in list {
+            let path = match e.kind.as_str() {
+                "C_claude_agent" => claude_path(&e.path),
+                _ => e.path.clone(),
+            };
+            let dest = root.join(path);
+            fs::create_dir_all(dest.parent().unwrap()).unwrap();
+            fs::copy(corpus.join(&e.local_file), &dest).unwrap();
+        }
+        fs::write(root.join("agent-lsp.toml"), POLICIES).unwrap();
+        let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+        let root = canonical(&root);
+        let (pid, dir) = ws.policy_files().into_iter().next().expect("the project file is read");
+        let project = ws.files[pid].analysis.project().unwrap();
+        for j in ws.judge_policies(pid, &dir) {
+            judged += 1;
+            let policy = &project.policies[j.policy];
+            let rules: Vec<solve::Rule> = j
+                .ruleset
+                .rules
+                .iter()
+                .map(|r| solve::Rule {
+                    pattern: &r.pattern,
+                    action: r.action,
+                })
+                .collect();
+            match &*j.verdict {
+                Verdict::Violated { worst, others } => {
+                    violated += 1;
+                    for o in std::iter::once(worst).chain(others) {
+                        // The counterexample is an input of the policy, decided as claimed.
+                        assert!(
+                            policy
+                                .inputs
+                                .iter()
+                                .any(|(p, _)| agent_lsp::analysis::permission::wildcard_match(&o.witness, p)),
+                            "{repo} {} {}: {:?} is no input of the policy",
+                            policy.id,
+                            j.agent,
+                            o.witness
+                        );
+                        let (action, decider) = solve::decide(&o.witness, &rules, j.ruleset.syntax, j.ruleset.order);
+                        assert_eq!(
+                            (action, decider),
+                            (o.action, o.decider),
+                            "{repo} {} {}: {:?}",
+                            policy.id,
+                            j.agent,
+                            o.witness
+                        );
+                    }
+                    assert!(worst.action > policy.at_most);
+                    let (_, source, by) = j.ruleset.decider(worst.decider);
+                    let at = match (source, worst.decider) {
+                        (agent_lsp::analysis::provenance::Source::File { file, span }, _) => {
+                            let f = &ws.files[file];
+                            let line = f.text[..span.start as usize].matches('\n').count() + 1;
+                            format!("{}:{line}", f.path.strip_prefix(&root).unwrap_or(&f.path).display())
+                        }
+                        (_, Decider::Default) => "default".to_string(),
+                        _ => "built-in".to_string(),
+                    };
+                    let line = format!(
+                        "{} ({}): {} {:?} by {by} at {at}",
+                        j.agent,
+                        j.dialect.as_str(),
+                        worst.action.as_str(),
+                        worst.witness
+                    );
+                    let entry = failing.entry((repo.to_string(), policy.id.clone())).or_default();
+                    entry.0.push(format!("{} ({})", j.agent, j.dialect.as_str()));
+                    // The example: a rule written in the repository where there is one.
+                    if entry.1.is_empty()
+                        || (entry.1.ends_with("at default") || entry.1.ends_with("at built-in"))
+                            && !(at == "default" || at == "built-in")
+                    {
+                        entry.1 = line;
+                    }
+                }
+                Verdict::Holds { .. } => proved += 1,
+                Verdict::NotProved => panic!("{repo} {} {}: not proved", policy.id, j.agent),
+            }
+        }
+    }
+    println!("policies on the corpus: {judged} judgements, {violated} violated, {proved} hold");
+    let snapshot: Vec<String> = failing
+        .into_iter()
+        .map(|((repo, id), (mut agents, example))| {
+            agents.sort();
+            agents.dedup();
+            format!("{repo} {id}: {} fail, e.g. {example}", agents.len())
+        })
+        .collect();
+    assert!(
+        judged > 500 && violated > 0 && proved > 0,
+        "{judged} {violated} {proved}"
+    );
+    expect_test::expect_file!["corpus/policies.snap"].assert_eq(&(snapshot.join("\n") + "\n"));
+}

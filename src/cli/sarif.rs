@@ -130,6 +130,9 @@ fn result(ws: &Workspace, id: usize, d: &Diagnostic, root: &Path) -> Value {
     if !related.is_empty() {
         result["relatedLocations"] = Value::Array(related);
     }
+    if let Some(id) = crate::workspace::policy_check::policy_id(d) {
+        result["properties"]["policy"] = json!(id);
+    }
     if let Some(fix) = &d.fix {
         let replacements: Vec<Value> = fix
             .edits

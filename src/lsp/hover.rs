@@ -236,7 +236,7 @@ fn who_may_pattern(ws: &Workspace, id: usize, permission: &str, pattern: &str, w
     }
     let count = |a: &str| rows.iter().filter(|w| w.action.as_str() == a).count();
     let mut out = format!(
-        "\n**Who may** (`{permission}` on inputs `{pattern}` matches): {} allow, {} ask, {} deny\n\n",
+        "\n\n**Who may** (`{permission}` on inputs `{pattern}` matches): {} allow, {} ask, {} deny\n\n",
         count("allow"),
         count("ask"),
         count("deny")

@@ -236,6 +236,15 @@ impl Workspace {
     }
 }
 
+/// The id of the policy a `policy-violation` finding is about (its message names it first).
+pub fn policy_id(d: &Diagnostic) -> Option<&str> {
+    if d.code != Code::PolicyViolation {
+        return None;
+    }
+    let rest = d.message.strip_prefix("policy `")?;
+    rest.split_once('`').map(|(id, _)| id)
+}
+
 /// "agent `build` (opencode)", "agents `a`, `b` (opencode) and `c` (Claude Code)".
 fn agent_list(group: &[&Judged]) -> String {
     let mut by_dialect: Vec<(Dialect, Vec<&str>)> = Vec::new();
