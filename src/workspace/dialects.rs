@@ -84,6 +84,7 @@ impl Workspace {
                 | Role::Command { .. }
                 | Role::ProjectFile { .. }
                 | Role::Manifest { .. }
+                | Role::ClaudeSettings { .. }
                 | Role::NotRead => {}
                 #[cfg(test)]
                 Role::Example { .. } => {}
@@ -274,6 +275,7 @@ impl Workspace {
             | Role::Command { .. }
             | Role::ProjectFile { .. }
             | Role::Manifest { .. }
+            | Role::ClaudeSettings { .. }
             | Role::NotRead => None,
             #[cfg(test)]
             Role::Example { .. } => None,
@@ -371,6 +373,47 @@ impl Workspace {
                     agent: &c.agent,
                 })
             })
+            .collect()
+    }
+
+    /// The Claude Code settings files that apply in `project_dir`, for a policy engine to
+    /// combine with an agent: `.claude/settings.json`, then `.claude/settings.local.json` (the
+    /// later wins on `defaultMode`; rules of both lists apply), each with its file id.
+    pub fn claude_settings(&self, project_dir: &Path) -> Vec<(usize, &claude::settings::Settings)> {
+        let mut out: Vec<(claude::settings::SettingsFile, usize, &claude::settings::Settings)> = self
+            .files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.live)
+            .filter_map(|(id, f)| match (&f.kind, &f.role, f.analysis.settings()) {
+                (FileKind::Settings(k), Role::ClaudeSettings { dir }, Some(s)) if dir == project_dir => {
+                    Some((*k, id, s))
+                }
+                _ => None,
+            })
+            .collect();
+        out.sort_by_key(|(k, id, _)| (*k, *id));
+        out.into_iter().map(|(_, id, s)| (id, s)).collect()
+    }
+
+    /// The Claude Code agents a permission rule of the settings file `id` applies to: the agents
+    /// of its project (by registered name) whose tools include the rule's tool.
+    pub fn claude_agents_under_rule(&self, id: usize, rule: &claude::settings::PermissionRule) -> Vec<String> {
+        let Role::ClaudeSettings { dir } = &self.files[id].role else {
+            return Vec::new();
+        };
+        // `Task` is the old name of `Agent`; a tool-name glob is not resolved (every agent).
+        let tool = if rule.tool == "Task" {
+            "Agent"
+        } else {
+            rule.tool.as_str()
+        };
+        let files = self.claude_files();
+        claude::project::registry(&files, dir)
+            .into_iter()
+            .filter(|(_, f)| f.agent.loaded())
+            .filter(|(_, f)| tool.contains('*') || claude::card::tool_allowed(f.agent, tool))
+            .map(|(name, _)| name)
             .collect()
     }
 

@@ -197,10 +197,7 @@ pub fn analyze(text: &str) -> (Vec<Diagnostic>, Parsed, Settings) {
             Value::Unknown => {}
             _ => out.push(invalid_type(
                 entry.value.span,
-                format!(
-                    "`permissions` must be an object, not {}; Claude Code does not load these settings",
-                    entry.value.type_name()
-                ),
+                format!("`permissions` must be an object, not {}", entry.value.type_name()),
             )),
         }
     }
@@ -211,7 +208,7 @@ pub fn analyze(text: &str) -> (Vec<Diagnostic>, Parsed, Settings) {
 fn invalid_type(span: Span, message: String) -> Diagnostic {
     Diagnostic::new(Code::InvalidType, span, message)
         .with_severity(Severity::Error)
-        .with_effect(Effect::FileIgnored)
+        .with_effect(Effect::ValueIgnored)
 }
 
 fn default_mode(node: &Node, settings: &mut Settings, out: &mut Vec<Diagnostic>) {
@@ -243,7 +240,7 @@ fn default_mode(node: &Node, settings: &mut Settings, out: &mut Vec<Diagnostic>)
         ),
     )
     .with_severity(Severity::Error)
-    .with_effect(Effect::FileIgnored);
+    .with_effect(Effect::ValueIgnored);
     if let Some(n) = near {
         d = d.with_suggestion(node.span, format!("\"{n}\""));
     }
@@ -325,7 +322,7 @@ fn check(rule: &PermissionRule, text: &str, out: &mut Vec<Diagnostic>) {
                 Code::IgnoredPermissionRule,
                 tool_span,
                 format!(
-                    "Claude Code skips `{tool}` in `allow` (with a startup warning): an allow glob must start with one MCP server, as in `mcp__github__*`"
+                    "Claude Code skips `{tool}` in `allow`: a wildcard in an allow rule's tool name must follow a literal `mcp__<server>__`, as in `mcp__github__*`"
                 ),
             ));
         }
