@@ -191,6 +191,15 @@ pub fn walk(root: &Path) -> Found {
             found.config_dirs.push(dir.clone());
         }
     }
+    // Claude Code reads its settings even when git ignores them (`settings.local.json` usually is).
+    for dir in dirs.keys().filter(|d| d.file_name().is_some_and(|n| n == ".claude")) {
+        for name in ["settings.json", "settings.local.json"] {
+            let p = dir.join(name);
+            if p.is_file() {
+                found.configs.push(p);
+            }
+        }
+    }
     for c in hidden {
         let more = walk_unfiltered(&c);
         found.configs.extend(more.configs);

@@ -419,10 +419,10 @@ pub fn describe(rule: &PermissionRule) -> String {
         } else {
             format!("`{tool}` commands matching `{pattern}`")
         }
-    } else if tool.starts_with("mcp__") {
-        match tool.strip_prefix("mcp__").map(|r| r.split_once("__")) {
-            Some(None) => format!("every tool of the MCP server `{}`", &tool[5..]),
-            Some(Some((server, "*"))) => format!("every tool of the MCP server `{server}`"),
+    } else if let Some(rest) = tool.strip_prefix("mcp__") {
+        match rest.split_once("__") {
+            None => format!("every tool of the MCP server `{rest}`"),
+            Some((server, "*")) => format!("every tool of the MCP server `{server}`"),
             _ => format!("the MCP tool `{tool}`"),
         }
     } else if tool == "*" {
@@ -431,7 +431,9 @@ pub fn describe(rule: &PermissionRule) -> String {
         match (tool, rule.specifier.as_deref()) {
             (_, None) => format!("every use of `{tool}`"),
             ("Read" | "Edit", Some(p)) => format!("`{tool}` on paths matching `{p}` (gitignore-style)"),
-            ("WebFetch", Some(d)) if d.starts_with("domain:") => format!("fetching from `{}`", &d[7..]),
+            ("WebFetch", Some(d)) if d.starts_with("domain:") => {
+                format!("fetching from `{}`", d.trim_start_matches("domain:"))
+            }
             ("Agent" | "Task", Some(a)) => format!("starting the agent `{a}`"),
             (_, Some(s)) => format!("`{tool}` matching `{s}`"),
         }
