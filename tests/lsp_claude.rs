@@ -876,3 +876,87 @@ fn rename_stays_in_the_claude_dialect() {
         ws.s.finish();
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Settings: `.claude/settings.json` permission rules
+// ---------------------------------------------------------------------------------------------
+
+/// A `:*` before the end of a Bash pattern (after CJK and emoji) and a path rule on `Write`.
+const SETTINGS: &str = "{\n  \"permissions\": {\n    \"allow\": [\"Bash(echo 日本🚀 git:* push)\", \"Bash(npm run *)\"],\n    \"ask\": [\"Bash(git push:*)\"],\n    \"deny\": [\"Write(src/**)\", \"Read(./.env)\"]\n  },\n  \"env\": { \"X\": \"1\" }\n}\n";
+const SETTINGS_FILES: &[(&str, &str)] = &[
+    (".claude/settings.json", SETTINGS),
+    (".claude/agents/helper.md", HELPER),
+    (
+        ".claude/agents/shell.md",
+        "---\nname: shell\ndescription: Runs commands\ntools: Bash, Read\n---\nRun.\n",
+    ),
+];
+
+#[test]
+fn settings_diagnostics_hover_and_completion() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (mut ws, scan) = Ws::start(SETTINGS_FILES, enc);
+        let uri = ws.uri(".claude/settings.json");
+        let got = by_uri(&scan);
+        let colon = range_in(SETTINGS, "git:*", ":*", enc);
+        let write = range_in(SETTINGS, "\"Write", "Write", enc);
+        assert_eq!(
+            got[&uri],
+            json!([
+                diag(
+                    colon.clone(),
+                    WARNING,
+                    "ignored-permission-rule",
+                    "`:*` means \"followed by anything\" only at the end of a pattern; here Claude Code matches `:*` literally. Did you mean ` *`?",
+                    fix_data("rule-never-applies", "Replace with ` *`", colon, " *", false),
+                ),
+                diag(
+                    range_of(SETTINGS, "\"Write(src/**)\"", enc),
+                    WARNING,
+                    "ignored-permission-rule",
+                    "Claude Code never consults path rules on `Write` (startup warning): `Edit(...)` rules cover every edit tool, `Read(...)` rules cover reading and `Glob`. Use `Edit(src/**)`",
+                    fix_data(
+                        "rule-never-applies",
+                        "Replace `Write` with `Edit`",
+                        write,
+                        "Edit",
+                        false
+                    ),
+                ),
+            ]),
+            "{}",
+            enc.name()
+        );
+        assert_eq!(got.len(), 1, "only the settings file has findings: {got:?}");
+        let s = &mut ws.s;
+        // Hover on a rule: what it does, and the project's agents whose tools include `Bash`.
+        assert_eq!(
+            hover(s, at(&uri, SETTINGS, "\"Bash(git push", "Bash", enc)),
+            json!({
+                "markdown": "**ask**: `Bash` commands matching `git push *` (also `git push`)\n\n(checked after deny, before allow)\n\nAffects these agents of the project (their tools include `Bash`): `shell`\n",
+                "range": range_of(SETTINGS, "\"Bash(git push:*)\"", enc),
+            })
+        );
+        let read = hover(s, at(&uri, SETTINGS, "\"Read(./.env", "Read", enc));
+        assert_eq!(
+            read["markdown"],
+            "**deny**: `Read` on paths matching `./.env` (gitignore-style)\n\n(deny rules are checked first)\n\nAffects these agents of the project (their tools include `Read`): `helper`, `shell`\n"
+        );
+        // Off a rule: nothing.
+        assert_eq!(hover(s, at(&uri, SETTINGS, "\"env\"", "env", enc)), Value::Null);
+        // Completion of a rule being typed: tool names, replacing the whole string.
+        let text = SETTINGS.replace("\"Read(./.env)\"", "\"Re\"");
+        s.open(&uri, "json", 1, &text);
+        s.expect_version(&uri, 1);
+        let (at_re, _) = within(&text, "\"Re\"", "Re\"");
+        let items = complete(s, &uri, &text, at_re + 2, enc);
+        let labels = labels(&items);
+        assert!(
+            labels.contains(&"Read") && labels.contains(&"Bash") && labels.contains(&"WebFetch"),
+            "{labels:?}"
+        );
+        let read = items.iter().find(|i| i["label"] == "Read").unwrap();
+        assert_eq!(read["textEdit"]["newText"], "\"Read\"");
+        assert_eq!(read["textEdit"]["range"], range_in(&text, "\"Re\"", "\"Re\"", enc));
+    }
+}

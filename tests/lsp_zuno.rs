@@ -238,6 +238,8 @@ fn watched_skills_and_configs() {
                 { "globPattern": "**/skill/**" },
                 { "globPattern": "**/.claude-plugin/plugin.json" },
                 { "globPattern": "**/.claude-plugin/marketplace.json" },
+                { "globPattern": "**/.claude/settings.json" },
+                { "globPattern": "**/.claude/settings.local.json" },
             ] },
         }] })
     );

@@ -132,6 +132,7 @@ fn summary() {
         .claude/commands/git/amend.md:3:16 invalid-type
         .claude/commands/git/amend.md:9:43 placeholder-in-code
         .claude/deploy/SKILL.md:1:1 misplaced-skill
+        .claude/settings.json:20:7 ignored-permission-rule
         .claude/skills/changelog/SKILL.md:2:7 duplicate-skill
         .claude/skills/lint/SKILL.md:2:7 invalid-name
         .claude/skills/lint/SKILL.md:2:7 name-mismatch

@@ -66,6 +66,9 @@ pub enum FileKind {
     ProjectFile,
     /// A Claude Code plugin manifest: `.claude-plugin/plugin.json` or `marketplace.json`.
     Manifest(claude::plugin::Manifest),
+    /// Claude Code's project settings, `.claude/settings.json` or `settings.local.json` (their
+    /// permission rules only).
+    Settings(claude::settings::SettingsFile),
 }
 
 impl FileKind {
@@ -80,7 +83,7 @@ impl FileKind {
             FileKind::Command(k) => k.runtime,
             // Not a runtime's file; it is checked whatever the dialects (see `project_file`).
             FileKind::ProjectFile => Dialect::OpenCode,
-            FileKind::Manifest(_) => Dialect::Claude,
+            FileKind::Manifest(_) | FileKind::Settings(_) => Dialect::Claude,
         }
     }
 
@@ -89,14 +92,18 @@ impl FileKind {
         !self.is_config()
             && !matches!(
                 self,
-                FileKind::Zuno(zuno::FileKind::Config) | FileKind::ProjectFile | FileKind::Manifest(_)
+                FileKind::Zuno(zuno::FileKind::Config)
+                    | FileKind::ProjectFile
+                    | FileKind::Manifest(_)
+                    | FileKind::Settings(_)
             )
     }
 
     /// Where the file's comments are, for `agent-lsp: ignore` directives.
     pub fn comments(&self) -> suppress::Comments {
         match self {
-            FileKind::ProjectFile | FileKind::Manifest(_) => suppress::Comments::None,
+            // Claude Code reads settings as strict JSON: no comment to hold a directive.
+            FileKind::ProjectFile | FileKind::Manifest(_) | FileKind::Settings(_) => suppress::Comments::None,
             k if k.is_markdown() => suppress::Comments::Frontmatter,
             _ => suppress::Comments::Jsonc,
         }
@@ -150,6 +157,14 @@ impl FileKind {
     pub fn manifest(&self) -> Option<claude::plugin::Manifest> {
         match self {
             FileKind::Manifest(k) => Some(*k),
+            _ => None,
+        }
+    }
+
+    /// Claude Code's `.claude/settings.json` or `settings.local.json`.
+    pub fn settings(&self) -> Option<claude::settings::SettingsFile> {
+        match self {
+            FileKind::Settings(k) => Some(*k),
             _ => None,
         }
     }
@@ -235,6 +250,12 @@ impl From<claude::plugin::Manifest> for FileKind {
     }
 }
 
+impl From<claude::settings::SettingsFile> for FileKind {
+    fn from(k: claude::settings::SettingsFile) -> FileKind {
+        FileKind::Settings(k)
+    }
+}
+
 impl From<opencode::FileKind> for FileKind {
     fn from(k: opencode::FileKind) -> FileKind {
         FileKind::OpenCode(k)
@@ -295,6 +316,8 @@ pub enum Facts {
     Project(Box<project_file::ProjectFile>),
     /// Plugin manifests: what they declare.
     Manifest(Box<claude::plugin::ManifestFile>),
+    /// Claude Code settings: their permission rules.
+    Settings(Box<claude::settings::Settings>),
 }
 
 /// An opencode file's facts when the file is not one (no agents, no references).
@@ -378,6 +401,14 @@ impl FileAnalysis {
     pub fn manifest(&self) -> Option<&claude::plugin::ManifestFile> {
         match &self.facts {
             Facts::Manifest(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// Claude Code settings: their permission rules.
+    pub fn settings(&self) -> Option<&claude::settings::Settings> {
+        match &self.facts {
+            Facts::Settings(f) => Some(f),
             _ => None,
         }
     }
@@ -475,6 +506,15 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
                 parsed,
                 diagnostics,
                 facts: Facts::Manifest(Box::new(file)),
+                ..FileAnalysis::default()
+            }
+        }
+        FileKind::Settings(_) => {
+            let (diagnostics, parsed, settings) = claude::settings::analyze(text);
+            FileAnalysis {
+                parsed,
+                diagnostics,
+                facts: Facts::Settings(Box::new(settings)),
                 ..FileAnalysis::default()
             }
         }
@@ -667,6 +707,7 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
         FileKind::OpenCode(k) => opencode::complete::complete(k, text, offset, &known.opencode()),
         FileKind::ProjectFile => project_file::complete(text, offset, policy_vocabulary()),
         FileKind::Manifest(k) => claude::plugin::complete(*k, text, offset),
+        FileKind::Settings(_) => claude::settings::complete(text, offset, &known.claude().mcp_servers),
         #[cfg(test)]
         FileKind::Example(_) => Vec::new(),
     }

@@ -4,8 +4,9 @@
 //! Where each rule is implemented: `opencode/agent.rs` (agent fields), `opencode/permission.rs`
 //! (permission maps), `opencode/config.rs` (top-level config keys), `opencode/markdown.rs`
 //! (frontmatter files), `opencode/project.rs` (cross-file checks on the merged registry);
-//! for Claude Code, `claude/agent.rs` (one agent file, tool lists included) and
-//! `claude/project.rs` (duplicate names, `Agent(<type>)` references). [`Code::dialects`] says
+//! for Claude Code, `claude/agent.rs` (one agent file, tool lists included),
+//! `claude/project.rs` (duplicate names, `Agent(<type>)` references) and `claude/settings.rs`
+//! (the permission rules of `.claude/settings.json`). [`Code::dialects`] says
 //! which dialects a rule checks. Each of those files carries the tests for its rules (a case that fires and a close case that
 //! must not).
 
@@ -235,7 +236,7 @@ document, not an agent: reported as information, since that may be intended.",
         "---\nname: reviewer\n---\nReview the code.\n",
         "---\nname: reviewer\ndescription: Reviews code after each change\n---\nReview the code.\n";
     UnknownTool = "unknown-tool", Warning, ValueIgnored, [],
-        "Claude Code: a `tools`/`disallowedTools` entry that names no tool.",
+        "Claude Code: a `tools`/`disallowedTools` entry or a settings permission rule that names no tool.",
         "Tool names are case-sensitive built-in names (`Read`, `Bash`, ...), `mcp__<server>__<tool>` or \
 `Agent(<type>)`. An entry that names nothing is dropped silently (old names such as `LS` or \
 `MultiEdit` included); when no entry of `tools` resolves, Claude Code refuses to start the agent.",
@@ -351,6 +352,15 @@ lets an input through (or on the agent, when a default does), names a shortest i
 that way, and links the policy and the other rules involved.",
         "# agent-lsp.toml: [[policy]] id = \"no-push\", permission = \"bash\", inputs = [\"git push*\"], at-most = \"ask\"\npermission:\n  bash:\n    \"git *\": allow\n",
         "permission:\n  bash:\n    \"git *\": allow\n    \"git push*\": ask\n";
+    IgnoredPermissionRule = "ignored-permission-rule", Warning, RuleNeverApplies, [],
+        "Claude Code: a settings permission rule that is skipped or never consulted.",
+        "In `.claude/settings.json`, path rules on `Write`, `NotebookEdit`, `Glob` and `MultiEdit` are \
+accepted but never consulted (`Edit(...)` rules cover every edit tool, `Read(...)` covers reading); \
+a parameter rule cannot target a primary field (`Bash(command:...)`, `Read(file_path:...)`); an allow \
+rule whose tool name is a glob not anchored to one MCP server (`*`, `mcp__*`) is skipped; a `:*` \
+before the end of a Bash pattern is matched literally (`Bash(git:* push)` never matches).",
+        "{ \"permissions\": { \"deny\": [\"Write(.env)\", \"Bash(git:* push)\"] } }",
+        "{ \"permissions\": { \"deny\": [\"Edit(.env)\", \"Bash(git * push)\"] } }";
 }
 
 /// The rules the shared layers apply to the files of every dialect (syntax, keys and values,

@@ -18,6 +18,23 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
     if let Some(kind) = f.kind.manifest() {
         return crate::analysis::claude::plugin::hover(kind, &f.analysis.parsed, offset);
     }
+    if let Some(settings) = f.analysis.settings() {
+        // On a permission rule: what it does, and the project's agents it applies to.
+        let rule = settings.rule_at(offset)?;
+        let mut md = crate::analysis::claude::settings::describe(rule);
+        let agents = ws.claude_agents_under_rule(id, rule);
+        if agents.is_empty() {
+            md.push_str("\nNo Claude Code agent of this project has the tool.\n");
+        } else {
+            let names: Vec<String> = agents.iter().map(|a| format!("`{a}`")).collect();
+            md.push_str(&format!(
+                "\nAffects these agents of the project (their tools include `{}`): {}\n",
+                rule.tool,
+                names.join(", ")
+            ));
+        }
+        return Some((md, rule.span));
+    }
     if f.analysis.claude().is_some() {
         return claude_at(ws, id, offset, where_is);
     }

@@ -241,6 +241,9 @@ impl Inner {
                 // Claude Code plugin manifests (they decide what a plugin contributes).
                 glob("**/.claude-plugin/plugin.json"),
                 glob("**/.claude-plugin/marketplace.json"),
+                // Claude Code's project settings (their permission rules).
+                glob("**/.claude/settings.json"),
+                glob("**/.claude/settings.local.json"),
             ],
         };
         let registration = Registration {

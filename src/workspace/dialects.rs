@@ -85,6 +85,7 @@ impl Workspace {
                 | Role::Command { .. }
                 | Role::ProjectFile { .. }
                 | Role::Manifest { .. }
+                | Role::ClaudeSettings { .. }
                 | Role::NotRead => {}
                 #[cfg(test)]
                 Role::Example { .. } => {}
@@ -275,6 +276,7 @@ impl Workspace {
             | Role::Command { .. }
             | Role::ProjectFile { .. }
             | Role::Manifest { .. }
+            | Role::ClaudeSettings { .. }
             | Role::NotRead => None,
             #[cfg(test)]
             Role::Example { .. } => None,
@@ -372,6 +374,76 @@ impl Workspace {
                     agent: &c.agent,
                 })
             })
+            .collect()
+    }
+
+    /// The Claude Code settings files that apply in `project_dir`, for a policy engine to
+    /// combine with an agent: `.claude/settings.json`, then `.claude/settings.local.json` (the
+    /// later wins on `defaultMode`; rules of both lists apply), each with its file id.
+    pub fn claude_settings(&self, project_dir: &Path) -> Vec<(usize, &claude::settings::Settings)> {
+        let mut out: Vec<(claude::settings::SettingsFile, usize, &claude::settings::Settings)> = self
+            .files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.live)
+            .filter_map(|(id, f)| match (&f.kind, &f.role, f.analysis.settings()) {
+                (FileKind::Settings(k), Role::ClaudeSettings { dir }, Some(s)) if dir == project_dir => {
+                    Some((*k, id, s))
+                }
+                _ => None,
+            })
+            .collect();
+        out.sort_by_key(|(k, id, _)| (*k, *id));
+        out.into_iter().map(|(_, id, s)| (id, s)).collect()
+    }
+
+    /// The permission rules of the Claude Code settings files of project `dir`, in file order
+    /// (`settings.json`, then `settings.local.json`), and the `defaultMode` that applies, with
+    /// where it is written (the local file wins).
+    pub fn claude_permission_rules(
+        &self,
+        dir: &Path,
+    ) -> (Vec<claude::policy::SettingsRule<'_>>, Option<(String, Source)>) {
+        use crate::analysis::policy::solve::Action;
+        let mut rules = Vec::new();
+        let mut mode = None;
+        for (id, s) in self.claude_settings(dir) {
+            for r in &s.rules {
+                rules.push(claude::policy::SettingsRule {
+                    action: match r.list {
+                        claude::settings::List::Allow => Action::Allow,
+                        claude::settings::List::Ask => Action::Ask,
+                        claude::settings::List::Deny => Action::Deny,
+                    },
+                    text: &r.text,
+                    source: Source::File { file: id, span: r.span },
+                });
+            }
+            if let Some((m, span)) = &s.default_mode {
+                mode = Some((m.clone(), Source::File { file: id, span: *span }));
+            }
+        }
+        (rules, mode)
+    }
+
+    /// The Claude Code agents a permission rule of the settings file `id` applies to: the agents
+    /// of its project (by registered name) whose tools include the rule's tool.
+    pub fn claude_agents_under_rule(&self, id: usize, rule: &claude::settings::PermissionRule) -> Vec<String> {
+        let Role::ClaudeSettings { dir } = &self.files[id].role else {
+            return Vec::new();
+        };
+        // `Task` is the old name of `Agent`; a tool-name glob is not resolved (every agent).
+        let tool = if rule.tool == "Task" {
+            "Agent"
+        } else {
+            rule.tool.as_str()
+        };
+        let files = self.claude_files();
+        claude::project::registry(&files, dir)
+            .into_iter()
+            .filter(|(_, f)| f.agent.loaded())
+            .filter(|(_, f)| tool.contains('*') || claude::card::tool_allowed(f.agent, tool))
+            .map(|(name, _)| name)
             .collect()
     }
 

@@ -6,6 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::analysis::claude::plugin::{CommandSource, Layout, Manifest};
+use crate::analysis::claude::settings::SettingsFile;
 use crate::analysis::claude::{self, Source};
 use crate::analysis::opencode::{FileKind, agent_name_from_relative_path};
 use crate::analysis::{command, skill, zuno};
@@ -168,6 +169,7 @@ pub fn walk(root: &Path) -> Found {
         } else if ZUNO_CONFIG_NAMES.contains(&name.as_ref())
             || crate::analysis::project_file::NAMES.contains(&name.as_ref())
             || Manifest::of_path(path).is_some()
+            || SettingsFile::of_path(path).is_some()
         {
             found.configs.push(path.to_path_buf());
         } else if name == "SKILL.md" || name.ends_with(".md") && in_agent_folder(path, depth) {
@@ -187,6 +189,15 @@ pub fn walk(root: &Path) -> Found {
     for (dir, (has_config, has_agent_dir)) in &dirs {
         if *has_config && *has_agent_dir && dir.file_name().is_none_or(|n| n != ".opencode") {
             found.config_dirs.push(dir.clone());
+        }
+    }
+    // Claude Code reads its settings even when git ignores them (`settings.local.json` usually is).
+    for dir in dirs.keys().filter(|d| d.file_name().is_some_and(|n| n == ".claude")) {
+        for name in ["settings.json", "settings.local.json"] {
+            let p = dir.join(name);
+            if p.is_file() {
+                found.configs.push(p);
+            }
         }
     }
     for c in hidden {
@@ -279,7 +290,10 @@ fn walk_unfiltered(root: &Path) -> Found {
             } else if CONFIG_NAMES.contains(&name.as_str()) {
                 has_config = true;
                 found.configs.push(path.clone());
-            } else if ZUNO_CONFIG_NAMES.contains(&name.as_str()) || Manifest::of_path(path).is_some() {
+            } else if ZUNO_CONFIG_NAMES.contains(&name.as_str())
+                || Manifest::of_path(path).is_some()
+                || SettingsFile::of_path(path).is_some()
+            {
                 found.configs.push(path.clone());
             } else if name == "SKILL.md"
                 || name.ends_with(".md")
@@ -408,6 +422,18 @@ pub fn skill_files(dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
         (depth(a), a).cmp(&(depth(b), b))
     });
     out
+}
+
+/// Claude Code's project settings: `.claude/settings.json` or `.claude/settings.local.json` of a
+/// project, with the project directory. The user's `~/.claude/settings.json` is not one (only a
+/// project's permission rules are checked).
+pub fn claude_settings(path: &Path, home: Option<&Path>) -> Option<(crate::analysis::FileKind, PathBuf)> {
+    let kind = SettingsFile::of_path(path)?;
+    let project = path.parent()?.parent()?;
+    if home == Some(project) {
+        return None;
+    }
+    Some((crate::analysis::FileKind::Settings(kind), project.to_path_buf()))
 }
 
 /// What a Markdown file is to Claude Code, from its path (spec `claude-code.md` §1.1, §7.1): a

@@ -136,6 +136,9 @@ impl Workspace {
         if let Some(role) = plugin_role(path) {
             return role;
         }
+        if let Some((kind, dir)) = discover::claude_settings(path, self.options.home.as_deref()) {
+            return Some((kind, Role::ClaudeSettings { dir }));
+        }
         if let Some((kind, dir)) = discover::claude_kind(path, self.options.home.as_deref()) {
             return Some((kind.into(), Role::Claude { dir }));
         }

@@ -93,6 +93,9 @@ pub enum Role {
     /// A Claude Code plugin manifest (`.claude-plugin/plugin.json` or `marketplace.json`);
     /// `dir` is the plugin's (or marketplace's) root.
     Manifest { dir: PathBuf },
+    /// Claude Code's `.claude/settings.json` or `settings.local.json`; `dir` is the project
+    /// that holds the `.claude/` folder.
+    ClaudeSettings { dir: PathBuf },
     /// An agent of the test-only Example dialect; `dir` holds its `.example/`.
     #[cfg(test)]
     Example { dir: PathBuf },

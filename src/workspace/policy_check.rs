@@ -18,7 +18,6 @@ use std::sync::Arc;
 
 use super::Workspace;
 use super::dialects::DialectAgents;
-use crate::analysis::claude::policy::SettingsRule;
 use crate::analysis::diagnostic::Location;
 use crate::analysis::policy::judge::{self, Ruleset, Verdict};
 use crate::analysis::policy::solve::{Action, Decider, Order, Outcome, Syntax};
@@ -80,12 +79,6 @@ impl Workspace {
             })
             .filter_map(|id| Some((id, self.files[id].path.parent()?.to_path_buf())))
             .collect()
-    }
-
-    /// The permission rules of the Claude Code settings files that apply in `dir`, and the
-    /// `defaultMode` they set, with where it is written.
-    pub fn claude_permission_rules(&self, _dir: &Path) -> (Vec<SettingsRule<'_>>, Option<(String, Source)>) {
-        (Vec::new(), None)
     }
 
     /// The agents a project file in `dir` governs: every dialect's, from each place its runtime

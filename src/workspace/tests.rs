@@ -517,3 +517,71 @@ fn a_start_directory_sees_its_ancestors_and_user_agents() {
     let ws = Workspace::load(&[empty.path().to_path_buf()], &options).unwrap();
     assert_eq!(ws.view_for(empty.path()).len(), 1);
 }
+
+#[test]
+fn claude_settings_of_a_project() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    // A git repository that ignores the personal settings, which Claude Code reads all the same.
+    fs::create_dir_all(root.join(".git")).unwrap();
+    write(root, ".gitignore", ".claude/settings.local.json\n");
+    write(
+        root,
+        ".claude/settings.json",
+        r#"{"permissions":{"allow":["Bash(git *)"],"deny":["Write(src/**)"],"defaultMode":"plan"}}"#,
+    );
+    write(
+        root,
+        ".claude/settings.local.json",
+        r#"{"permissions":{"ask":["Bash(git push:*)"],"defaultMode":"acceptEdits"}}"#,
+    );
+    // Not settings: another folder's `settings.json`, a file below `.claude/`.
+    write(root, "config/settings.json", r#"{"permissions":{"deny":["Write(x)"]}}"#);
+    write(
+        root,
+        ".claude/x/settings.json",
+        r#"{"permissions":{"deny":["Write(x)"]}}"#,
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let root = ws.roots[0].clone();
+    let found: Vec<_> = ws
+        .claude_settings(&root)
+        .into_iter()
+        .map(|(id, s)| {
+            let rel = ws.files[id]
+                .path
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let rules: Vec<&str> = s.rules.iter().map(|r| r.text.as_str()).collect();
+            (rel, rules, s.default_mode.as_ref().map(|(m, _)| m.clone()))
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                ".claude/settings.json".to_string(),
+                vec!["Bash(git *)", "Write(src/**)"],
+                Some("plan".to_string())
+            ),
+            (
+                ".claude/settings.local.json".to_string(),
+                vec!["Bash(git push:*)"],
+                Some("acceptEdits".to_string())
+            ),
+        ]
+    );
+    assert_eq!(
+        codes(&ws),
+        [(".claude/settings.json".to_string(), "ignored-permission-rule")]
+    );
+    assert!(ws.claude_settings(&root.join("config")).is_empty());
+    // The user's `~/.claude/settings.json` is not a project's.
+    let home = root.join("home");
+    assert_eq!(
+        crate::workspace::discover::claude_settings(&home.join(".claude/settings.json"), Some(&home)),
+        None
+    );
+}

@@ -34,6 +34,9 @@ const GLOBS = [
   // Claude Code: project agents (`<project>/.claude/agents/`, sub-folders included) and user
   // agents (`~/.claude/agents/`).
   "**/.claude/agents/**/*.md",
+  // Claude Code's project settings (their permission rules).
+  "**/.claude/settings.json",
+  "**/.claude/settings.local.json",
   // Zuno: `zuno.json(c)` anywhere in a project (and in `.zuno/`), the Markdown agents of
   // `.zuno/{agent,agents}/` (sub-folders included), the `.zuno/{mode,modes}/*.md` Zuno rejects
   // (the server says so), and the global directory (`~/.config/zuno/agents/**/*.md`).

@@ -19,6 +19,7 @@
 //! - [`command`]: Claude Code's command files (its keys, its reading, tool lists, card,
 //!   completion).
 //! - [`skill`]: Claude Code's skill rules (its keys and values, its reading of the body).
+//! - [`settings`]: the permission rules of `.claude/settings.json` and `settings.local.json`.
 //! - [`plugin`]: the plugin manifests (`plugin.json`, `marketplace.json`) and how a plugin's
 //!   commands and skills are listed.
 
@@ -33,6 +34,7 @@ pub mod project;
 pub mod prompt;
 pub mod read;
 pub mod schema;
+pub mod settings;
 pub mod skill;
 pub mod tools;
 

@@ -1,0 +1,296 @@
+use super::*;
+
+/// The diagnostics of a settings file as `code at "spanned text": message [fix]`.
+fn diags(text: &str) -> Vec<String> {
+    let (out, _, _) = analyze(text);
+    out.iter()
+        .map(|d| {
+            let fix = d
+                .fix
+                .as_ref()
+                .map(|f| {
+                    format!(
+                        " [{} -> {:?}]",
+                        f.title,
+                        f.edits.iter().map(|e| &e.text).collect::<Vec<_>>()
+                    )
+                })
+                .unwrap_or_default();
+            format!("{} at {:?}: {}{fix}", d.code.as_str(), &text[d.span.range()], d.message)
+        })
+        .collect()
+}
+
+fn one(text: &str) -> String {
+    let d = diags(text);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    d[0].clone()
+}
+
+#[test]
+fn real_style_settings_give_nothing() {
+    let text = r#"{"permissions":{"allow":["Bash(npm run test:*)","Read(~/.zshrc)","WebFetch(domain:example.com)","mcp__github__*"],"deny":["Bash(curl:*)","Read(./.env)"],"ask":["Bash(git push:*)"]},"env":{"X":"1"},"hooks":{}}"#;
+    assert_eq!(diags(text), Vec::<String>::new());
+    let text = r#"{
+  // comments are fine
+  "model": "opus",
+  "unknownKey": {"anything": [1, 2]},
+  "permissions": {
+    "allow": ["Bash", "Bash(*)", "Edit(src/**)", "Agent(Explore)", "Task(reviewer)", "Cd(/tmp)", "mcp__github", "mcp__github__get_issue", "mcp__claude_ai_drive__*"],
+    "deny": ["*", "mcp__*", "Bash(run_in_background:true)", "Agent(model:opus)", "my_tool", "Bash(path:*)"],
+    "ask": ["PowerShell(Get-Item *)", "MultiEdit"],
+    "defaultMode": "acceptEdits",
+    "additionalDirectories": ["../docs"]
+  }
+}"#;
+    assert_eq!(diags(text), Vec::<String>::new());
+    assert_eq!(
+        diags(r#"{"permissions":{"defaultMode":"manual"}}"#),
+        Vec::<String>::new()
+    );
+    assert_eq!(diags(r#"{"env":{}}"#), Vec::<String>::new());
+}
+
+#[test]
+fn read_gives_the_rules_in_file_order() {
+    let text = r#"{"permissions":{"deny":["Read(./.env)"],"allow":["Bash(git diff:*)", "Bash"],"defaultMode":"plan"}}"#;
+    let s = read(text);
+    let rules: Vec<_> = s
+        .rules
+        .iter()
+        .map(|r| (r.list, r.tool.as_str(), r.specifier.as_deref(), &text[r.span.range()]))
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            (List::Deny, "Read", Some("./.env"), "\"Read(./.env)\""),
+            (List::Allow, "Bash", Some("git diff:*"), "\"Bash(git diff:*)\""),
+            (List::Allow, "Bash", None, "\"Bash\""),
+        ]
+    );
+    let (mode, span) = s.default_mode.clone().unwrap();
+    assert_eq!((mode.as_str(), &text[span.range()]), ("plan", "\"plan\""));
+    assert_eq!(
+        s.rule_at(text.find("git diff").unwrap()).unwrap().text,
+        "Bash(git diff:*)"
+    );
+}
+
+#[test]
+fn command_patterns_in_wildcard_form() {
+    let pattern = |t: &str| {
+        let (tool, spec) = split_rule(t);
+        command_pattern(&PermissionRule {
+            list: List::Allow,
+            tool: tool.into(),
+            specifier: spec.map(Into::into),
+            span: Span::default(),
+            text: t.into(),
+        })
+    };
+    assert_eq!(pattern("Bash").as_deref(), Some("*"));
+    assert_eq!(pattern("Bash(*)").as_deref(), Some("*"));
+    assert_eq!(pattern("Bash(git diff:*)").as_deref(), Some("git diff *"));
+    assert_eq!(pattern("Bash(git:* push)").as_deref(), Some("git:* push"));
+    assert_eq!(pattern("PowerShell(Get-Item *)").as_deref(), Some("Get-Item *"));
+    assert_eq!(pattern("Read(./.env)"), None);
+}
+
+#[test]
+fn a_colon_star_before_the_end_is_literal() {
+    assert_eq!(
+        one(r#"{"permissions":{"allow":["Bash(git:* push)"]}}"#),
+        "ignored-permission-rule at \":*\": `:*` means \"followed by anything\" only at the end of a pattern; here Claude Code matches `:*` literally. Did you mean ` *`? [Replace with ` *` -> [\" *\"]]"
+    );
+    // At the end it is the legacy prefix form; in another tool it means nothing special.
+    assert_eq!(
+        diags(r#"{"permissions":{"allow":["Bash(git push:*)","Read(a:*b)"]}}"#),
+        Vec::<String>::new()
+    );
+    // Escaped: the whole string.
+    let d = one(r#"{"permissions":{"deny":["Bash(echo \"a\":* b)"]}}"#);
+    assert!(
+        d.starts_with(r#"ignored-permission-rule at "\"Bash(echo \\\"a\\\":* b)\"""#),
+        "{d}"
+    );
+}
+
+#[test]
+fn path_rules_on_tools_that_never_consult_them() {
+    assert_eq!(
+        one(r#"{"permissions":{"deny":["Write(src/**)"]}}"#),
+        "ignored-permission-rule at \"\\\"Write(src/**)\\\"\": Claude Code never consults path rules on `Write` (startup warning): `Edit(...)` rules cover every edit tool, `Read(...)` rules cover reading and `Glob`. Use `Edit(src/**)` [Replace `Write` with `Edit` -> [\"Edit\"]]"
+    );
+    let d = one(r#"{"permissions":{"allow":["NotebookEdit(*.ipynb)"]}}"#);
+    assert!(d.ends_with("[Replace `NotebookEdit` with `Edit` -> [\"Edit\"]]"), "{d}");
+    let d = one(r#"{"permissions":{"ask":["MultiEdit(x)"]}}"#);
+    assert!(d.contains("Use `Edit(x)`"), "{d}");
+    let d = one(r#"{"permissions":{"deny":["Glob(*.env)"]}}"#);
+    assert!(d.contains("Use `Read(*.env)`") && !d.contains('['), "{d}");
+    // The fix applies to the tool name only.
+    let text = r#"{"permissions":{"deny":["Write(src/**)"]}}"#;
+    let (out, _, _) = analyze(text);
+    let e = &out[0].fix.as_ref().unwrap().edits[0];
+    assert_eq!(&text[e.span.range()], "Write");
+    // Bare tools are fine.
+    assert_eq!(
+        diags(r#"{"permissions":{"deny":["Write","Glob"]}}"#),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn unknown_tools() {
+    assert_eq!(
+        one(r#"{"permissions":{"deny":["bash(rm *)"]}}"#),
+        "unknown-tool at \"bash\": `bash` is not a Claude Code tool: Claude Code skips the rule (tool names start with an uppercase letter). Did you mean `Bash`? [Replace with `Bash` -> [\"Bash\"]]"
+    );
+    assert_eq!(
+        one(r#"{"permissions":{"ask":["WebFetc"]}}"#),
+        "unknown-tool at \"WebFetc\": `WebFetc` is not a Claude Code tool: Claude Code warns at start-up and the rule never matches. Did you mean `WebFetch`? [Replace with `WebFetch` -> [\"WebFetch\"]]"
+    );
+    assert_eq!(
+        one(r#"{"permissions":{"allow":["LS"]}}"#),
+        "unknown-tool at \"LS\": `LS` is not a Claude Code tool (`LS` no longer exists; listing files is `Glob` (or `Bash`)): the rule never matches. Did you mean `Glob`? [Replace with `Glob` -> [\"Glob\"]]"
+    );
+    let d = one(r#"{"permissions":{"allow":["Frobnicate(x)"]}}"#);
+    assert!(
+        d.starts_with("unknown-tool at \"Frobnicate\"") && !d.contains("Did you mean"),
+        "{d}"
+    );
+    // Names with `_` or `*` are exempt in deny and ask.
+    assert_eq!(
+        diags(r#"{"permissions":{"deny":["my_tool","Web*","mcp__x__y"]}}"#),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn parameter_rules_on_primary_fields() {
+    assert_eq!(
+        one(r#"{"permissions":{"deny":["Bash(command:rm -rf *)"]}}"#),
+        "ignored-permission-rule at \"\\\"Bash(command:rm -rf *)\\\"\": `command` is `Bash`'s primary field, which a parameter rule cannot target: Claude Code ignores this rule (startup warning). Write the pattern itself, as in `Bash(rm -rf *)`"
+    );
+    let d = one(r#"{"permissions":{"ask":["Read(file_path:/etc/passwd)"]}}"#);
+    assert!(d.contains("`file_path` is `Read`'s primary field"), "{d}");
+    // Param rules are deny/ask only: in allow it is a plain pattern; other params are fine.
+    assert_eq!(
+        diags(
+            r#"{"permissions":{"allow":["Bash(command:ls)"],"deny":["Agent(model:opus)","WebFetch(domain:x.com)"]}}"#
+        ),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn unanchored_allow_globs() {
+    for (rule, tool) in [
+        ("*", "*"),
+        ("mcp__*", "mcp__*"),
+        ("mcp__git*", "mcp__git*"),
+        ("*__search(x)", "*__search"),
+    ] {
+        let text = format!(r#"{{"permissions":{{"allow":["{rule}"]}}}}"#);
+        let d = one(&text);
+        assert_eq!(
+            d,
+            format!(
+                "ignored-permission-rule at \"{tool}\": Claude Code skips `{tool}` in `allow`: a wildcard in an allow rule's tool name must follow a literal `mcp__<server>__`, as in `mcp__github__*`"
+            )
+        );
+    }
+    assert_eq!(
+        diags(r#"{"permissions":{"allow":["mcp__github__*","mcp__a__get_*"]}}"#),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn wrong_types_and_modes() {
+    assert_eq!(
+        diags(r#"{"permissions":{"allow":"Bash","deny":["Read", 3, null]}}"#),
+        [
+            "invalid-type at \"\\\"Bash\\\"\": `allow` must be a list of rule strings, not a string",
+            "invalid-type at \"3\": a permission rule is a string such as `\"Bash(npm test)\"`, not a number",
+            "invalid-type at \"null\": a permission rule is a string such as `\"Bash(npm test)\"`, not null",
+        ]
+    );
+    assert_eq!(
+        one(r#"{"permissions":["Bash"]}"#),
+        "invalid-type at \"[\\\"Bash\\\"]\": `permissions` must be an object, not a list"
+    );
+    assert_eq!(
+        one(r#"{"permissions":{"defaultMode":"acceptedits"}}"#),
+        "invalid-value at \"\\\"acceptedits\\\"\": `acceptedits` is not a permission mode (one of `acceptEdits`, `auto`, `bypassPermissions`, `default`, `dontAsk`, `plan`). Did you mean `acceptEdits`? [Replace with `\"acceptEdits\"` -> [\"\\\"acceptEdits\\\"\"]]"
+    );
+    let d = one(r#"{"permissions":{"defaultMode":true}}"#);
+    assert_eq!(
+        d,
+        "invalid-type at \"true\": `defaultMode` must be a string, not a boolean"
+    );
+    let (out, _, _) = analyze(r#"{"permissions":{"defaultMode":"x"}}"#);
+    assert_eq!(out[0].severity, Severity::Error);
+}
+
+#[test]
+fn hover_says_what_a_rule_does() {
+    let s = read(
+        r#"{"permissions":{"deny":["Bash(git push:*)","Bash","Read(./.env)","mcp__github","WebFetch(domain:x.com)"],"ask":["Agent(Explore)"],"allow":["mcp__github__*","mcp__a__b"]}}"#,
+    );
+    let lines: Vec<String> = s
+        .rules
+        .iter()
+        .map(|r| describe(r).lines().next().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "**deny**: `Bash` commands matching `git push *` (also `git push`)",
+            "**deny**: every `Bash` command",
+            "**deny**: `Read` on paths matching `./.env` (gitignore-style)",
+            "**deny**: every tool of the MCP server `github`",
+            "**deny**: fetching from `x.com`",
+            "**ask**: starting the agent `Explore`",
+            "**allow**: every tool of the MCP server `github`",
+            "**allow**: the MCP tool `mcp__a__b`",
+        ]
+    );
+}
+
+#[test]
+fn completion_offers_tools_in_the_lists_only() {
+    let labels = |text: &str| {
+        let at = text.find('|').unwrap();
+        let text = text.replace('|', "");
+        complete(&text, at, &["mcp__github".to_string()])
+            .into_iter()
+            .map(|i| (i.label, i.insert, text[i.replace.range()].to_string()))
+            .collect::<Vec<_>>()
+    };
+    let items = labels(r#"{"permissions":{"deny":["Ba|"]}}"#);
+    assert!(
+        items.contains(&("Bash".into(), "\"Bash\"".into(), "\"Ba\"".into())),
+        "{items:?}"
+    );
+    assert!(items.iter().any(|(l, _, _)| l == "mcp__github"));
+    assert!(items.iter().any(|(l, _, _)| l == "WebFetch"));
+    let modes = labels(r#"{"permissions":{"defaultMode":"|"}}"#);
+    assert_eq!(modes.len(), PERMISSION_MODES.len());
+    assert_eq!(labels(r#"{"permissions":{"deny":["Bash(gi|"]}}"#), []);
+    assert_eq!(labels(r#"{"env":{"allow":["|"]}}"#), []);
+}
+
+#[test]
+fn the_two_file_names_in_a_claude_folder() {
+    use std::path::Path;
+    assert_eq!(
+        SettingsFile::of_path(Path::new("/p/.claude/settings.json")),
+        Some(SettingsFile::Project)
+    );
+    assert_eq!(
+        SettingsFile::of_path(Path::new("/p/.claude/settings.local.json")),
+        Some(SettingsFile::Local)
+    );
+    assert_eq!(SettingsFile::of_path(Path::new("/p/.claude/x/settings.json")), None);
+    assert_eq!(SettingsFile::of_path(Path::new("/p/settings.json")), None);
+}
