@@ -211,14 +211,12 @@ impl Workspace {
                 groups: Vec::new(),
             });
         }
-        for (pid, _) in self.policy_files() {
-            // Any file may hold a rule of an agent it governs, the project file included.
-            out.push(UnitDef {
-                unit: Unit::Policies(pid),
-                view: Vec::new(),
-                inputs: ids(&|_| true),
-                groups: Vec::new(),
-            });
+        let policy_files = self.policy_files();
+        if !policy_files.is_empty() {
+            let views = self.project_views();
+            for (pid, dir) in policy_files {
+                out.extend(self.policy_units(pid, &dir, &views));
+            }
         }
         out
     }
@@ -307,6 +305,7 @@ impl Workspace {
                 Some(dir) => self.policy_diagnostics(*pid, dir),
                 None => Vec::new(),
             },
+            Unit::PolicyFile { project, file, dir } => self.policy_diagnostics_of_file(*project, *file, &def.view, dir),
         };
         out.retain(|(id, _)| self.files[*id].in_scope);
         (out, deps)

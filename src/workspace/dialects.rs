@@ -215,6 +215,76 @@ impl Workspace {
         }
     }
 
+    /// The agents a project file in `dir` governs: every dialect's, from each place its runtime
+    /// may be started at or below `dir`.
+    pub fn governed_agents(&self, dir: &Path) -> Vec<DialectAgents<'_>> {
+        let mut out = Vec::new();
+        for (view_dir, _) in self.project_views() {
+            if view_dir.starts_with(dir) {
+                out.push(DialectAgents::gather(self, Dialect::OpenCode, &view_dir));
+            }
+        }
+        out.push(DialectAgents::gather(self, Dialect::Claude, dir));
+        for zuno_dir in self.zuno_projects() {
+            if zuno_dir.starts_with(dir) {
+                out.push(DialectAgents::gather(self, Dialect::Zuno, &zuno_dir));
+            }
+        }
+        out
+    }
+
+    /// [`Workspace::governed_agents`] but opencode's: Claude Code's and Zuno's agents.
+    pub fn governed_agents_beside_opencode(&self, dir: &Path) -> Vec<DialectAgents<'_>> {
+        let mut out = vec![DialectAgents::gather(self, Dialect::Claude, dir)];
+        for zuno_dir in self.zuno_projects() {
+            if zuno_dir.starts_with(dir) {
+                out.push(DialectAgents::gather(self, Dialect::Zuno, &zuno_dir));
+            }
+        }
+        out
+    }
+
+    /// [`Workspace::effective_env`], remembered per directory until the files change place
+    /// (it reads the disk for skill folders).
+    pub fn effective_env_cached(&self, start: &Path) -> crate::analysis::opencode::effective::Env {
+        let structure = self.structure;
+        if let Ok(cache) = self.env_cache.lock()
+            && let Some((s, env)) = cache.get(start)
+            && *s == structure
+        {
+            return env.clone();
+        }
+        let env = self.effective_env(start);
+        if let Ok(mut cache) = self.env_cache.lock() {
+            cache.insert(start.to_path_buf(), (structure, env.clone()));
+        }
+        env
+    }
+
+    /// The agent an opencode Markdown agent or mode file defines (its name, from its path).
+    pub fn opencode_markdown_agent(&self, id: usize) -> Option<&str> {
+        match &self.files[id].kind {
+            FileKind::OpenCode(OcKind::Agent { name } | OcKind::Mode { name }) => Some(name),
+            _ => None,
+        }
+    }
+
+    /// opencode's effective agents of `view` (file ids in merge order) as started in `dir`;
+    /// with `only`, just the agents of those names.
+    pub fn opencode_effective(
+        &self,
+        view: &[usize],
+        dir: &Path,
+        only: Option<&crate::analysis::hash::FxHashSet<&str>>,
+    ) -> Vec<EffectiveAgent> {
+        let files = self.view_files(view);
+        let env = self.effective_env_cached(dir);
+        match only {
+            Some(names) => effective::agents_named(&files, &env, names),
+            None => effective::agents(&files, &env),
+        }
+    }
+
     /// The directory of every `SKILL.md` opencode 1.18 finds when started in `start`, in its
     /// order: `~/.claude/skills` and `~/.agents/skills`, the `.claude/skills` and
     /// `.agents/skills` of each directory from `start` up to the worktree, then the
@@ -743,6 +813,15 @@ impl<'ws> DialectAgents<'ws> {
             name,
             agent,
         }
+    }
+}
+
+/// One opencode effective agent as an [`ExplainedAgent`] (policies judge agents of reduced views).
+pub fn explained_opencode(a: &EffectiveAgent) -> ExplainedAgent<'_> {
+    ExplainedAgent {
+        dialect: Dialect::OpenCode,
+        name: &a.name,
+        agent: AgentRef::OpenCode(a),
     }
 }
 

@@ -167,7 +167,10 @@ pub struct Workspace {
     /// The codes an editor setting decides, which project files leave alone.
     pub(super) editor_codes: Vec<Code>,
     /// The policies' verdicts already proved (see `policy_check.rs`).
-    pub(super) policy_memo: super::policy_check::Memo,
+    pub(super) policy_memo: super::units::Memo,
+    /// opencode's environment per start directory, with the structure generation it was found
+    /// for (finding it reads the disk).
+    pub(super) env_cache: std::sync::Mutex<HashMap<PathBuf, (u64, crate::analysis::opencode::effective::Env)>>,
 }
 
 /// A path given by the user that does not exist or is not an opencode file.

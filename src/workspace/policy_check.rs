@@ -11,23 +11,18 @@
 //! (no rule matches), on the agent's definition; for a built-in agent no file touches, on the
 //! policy's `id` in the project file. Agents failing one policy at one place make one finding.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::Workspace;
-use super::dialects::DialectAgents;
 use crate::analysis::diagnostic::Location;
 use crate::analysis::policy::judge::{self, Ruleset, Verdict};
 use crate::analysis::policy::solve::{Action, Decider, Order, Outcome, Syntax};
 use crate::analysis::policy::spec::Policy;
 use crate::analysis::provenance::Source;
 use crate::analysis::{Code, Diagnostic, Dialect, Severity};
-
-/// Remembered verdicts, by the hash of the question.
-#[derive(Debug, Default)]
-pub struct Memo(std::sync::Mutex<HashMap<u64, Arc<Verdict>>>);
 
 /// One policy judged for one agent and tool.
 #[derive(Clone, Debug)]
@@ -81,62 +76,165 @@ impl Workspace {
             .collect()
     }
 
-    /// The agents a project file in `dir` governs: every dialect's, from each place its runtime
-    /// may be started at or below `dir`.
-    pub fn governed_agents(&self, dir: &Path) -> Vec<DialectAgents<'_>> {
-        let mut out = Vec::new();
-        for (view_dir, _) in self.project_views() {
-            if view_dir.starts_with(dir) {
-                out.push(DialectAgents::gather(self, Dialect::OpenCode, &view_dir));
-            }
-        }
-        out.push(DialectAgents::gather(self, Dialect::Claude, dir));
-        for zuno_dir in self.zuno_projects() {
-            if zuno_dir.starts_with(dir) {
-                out.push(DialectAgents::gather(self, Dialect::Zuno, &zuno_dir));
-            }
-        }
-        out
-    }
-
-    /// Every policy of project file `pid` (in `dir`) judged for every agent it selects.
+    /// Every policy of project file `pid` (in `dir`) judged for every agent it selects (what
+    /// hover and the tests read; the cross-file units split the same work by file).
     pub fn judge_policies(&self, pid: usize, dir: &Path) -> Vec<Judged> {
         let Some(project) = self.files[pid].analysis.project() else {
             return Vec::new();
         };
-        let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
         let gathered = self.governed_agents(dir);
         let mut out = Vec::new();
-        let mut seen: std::collections::HashSet<(Dialect, String, usize)> = std::collections::HashSet::new();
+        let mut seen = std::collections::HashSet::new();
         for group in &gathered {
-            for a in group.agents() {
-                for (i, policy) in project.policies.iter().enumerate() {
-                    if !policy.selects(a.name, a.dialect.as_str(), a.mode()) {
-                        continue;
+            self.judge_agents(&project.policies, group.agents().into_iter(), &mut seen, &mut out);
+        }
+        out
+    }
+
+    /// Judge every policy that selects them for `agents`, once per agent (`seen`).
+    fn judge_agents<'a>(
+        &self,
+        policies: &[Policy],
+        agents: impl Iterator<Item = super::dialects::ExplainedAgent<'a>>,
+        seen: &mut std::collections::HashSet<(Dialect, String)>,
+        out: &mut Vec<Judged>,
+    ) {
+        let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
+        for a in agents {
+            if !seen.insert((a.dialect, a.name.to_string())) {
+                continue;
+            }
+            // One ruleset per permission, shared by the policies about it.
+            let mut rulesets: Vec<(&str, Option<Vec<(String, Ruleset)>>)> = Vec::new();
+            for (i, policy) in policies.iter().enumerate() {
+                if !policy.selects(a.name, a.dialect.as_str(), a.mode()) {
+                    continue;
+                }
+                let at = match rulesets.iter().position(|(p, _)| *p == policy.permission) {
+                    Some(at) => at,
+                    None => {
+                        rulesets.push((
+                            &policy.permission,
+                            a.rulesets(self, &policy.permission, home.as_deref()),
+                        ));
+                        rulesets.len() - 1
                     }
-                    // The same agent seen from two start directories is judged once.
-                    if !seen.insert((a.dialect, a.name.to_string(), i)) {
-                        continue;
-                    }
-                    let Some(rulesets) = a.rulesets(self, &policy.permission, home.as_deref()) else {
-                        continue;
-                    };
-                    for (tool, ruleset) in rulesets {
-                        let verdict = self.verdict(policy, &ruleset);
-                        out.push(Judged {
-                            policy: i,
-                            agent: a.name.to_string(),
-                            dialect: a.dialect,
-                            tool,
-                            ruleset,
-                            verdict,
-                            defined_at: a.defined_at(),
-                        });
-                    }
+                };
+                for (tool, ruleset) in rulesets[at].1.iter().flatten() {
+                    let verdict = self.verdict(policy, ruleset);
+                    out.push(Judged {
+                        policy: i,
+                        agent: a.name.to_string(),
+                        dialect: a.dialect,
+                        tool: tool.clone(),
+                        ruleset: ruleset.clone(),
+                        verdict,
+                        defined_at: a.defined_at(),
+                    });
                 }
             }
         }
+    }
+
+    /// The cross-file units of project file `pid`'s policies (in `dir`): one per opencode
+    /// Markdown agent file of the views below `dir` (its agent, judged from the view's config
+    /// files and itself: a keystroke in it costs that agent), and one for every other agent
+    /// (config and built-in agents, Claude Code, Zuno).
+    pub(super) fn policy_units(&self, pid: usize, dir: &Path, views: &[(PathBuf, Vec<usize>)]) -> Vec<super::UnitDef> {
+        use super::{Unit, UnitDef};
+        let mut out = Vec::new();
+        let mut markdown: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
+        for (view_dir, view) in views.iter().filter(|(d, _)| d.starts_with(dir)) {
+            for &id in view {
+                if self.opencode_markdown_agent(id).is_none() || !markdown.insert(id) {
+                    continue;
+                }
+                let reduced: Vec<usize> = view
+                    .iter()
+                    .copied()
+                    .filter(|&v| v == id || self.opencode_markdown_agent(v).is_none())
+                    .collect();
+                let mut inputs = reduced.clone();
+                inputs.push(pid);
+                out.push(UnitDef {
+                    unit: Unit::PolicyFile {
+                        project: pid,
+                        file: id,
+                        dir: view_dir.clone(),
+                    },
+                    view: reduced,
+                    inputs,
+                    groups: Vec::new(),
+                });
+            }
+        }
+        let inputs: Vec<usize> = (0..self.files.len())
+            .filter(|&i| self.files[i].live && !markdown.contains(&i))
+            .collect();
+        out.push(UnitDef {
+            unit: Unit::Policies(pid),
+            view: Vec::new(),
+            inputs,
+            groups: Vec::new(),
+        });
         out
+    }
+
+    /// The findings of unit `Policies(pid)`: every agent but those of opencode Markdown files.
+    pub(super) fn policy_diagnostics(&self, pid: usize, dir: &Path) -> Vec<(usize, Diagnostic)> {
+        let Some(project) = self.files[pid].analysis.project() else {
+            return Vec::new();
+        };
+        let mut judged = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (view_dir, view) in self.project_views().into_iter().filter(|(d, _)| d.starts_with(dir)) {
+            let owned: Vec<&str> = view.iter().filter_map(|&id| self.opencode_markdown_agent(id)).collect();
+            let reduced: Vec<usize> = view
+                .iter()
+                .copied()
+                .filter(|&id| self.opencode_markdown_agent(id).is_none())
+                .collect();
+            let agents = self.opencode_effective(&reduced, &view_dir, None);
+            let agents = agents
+                .iter()
+                .filter(|a| !owned.contains(&a.name.as_str()))
+                .map(super::dialects::explained_opencode);
+            self.judge_agents(&project.policies, agents, &mut seen, &mut judged);
+        }
+        for group in self.governed_agents_beside_opencode(dir) {
+            self.judge_agents(&project.policies, group.agents().into_iter(), &mut seen, &mut judged);
+        }
+        place(pid, &project.policies, &judged, None)
+    }
+
+    /// The findings of unit `PolicyFile`: the agent of opencode Markdown file `file`, built
+    /// from `view` (the view's config files and that file) as opencode started in `dir` would.
+    pub(super) fn policy_diagnostics_of_file(
+        &self,
+        pid: usize,
+        file: usize,
+        view: &[usize],
+        dir: &Path,
+    ) -> Vec<(usize, Diagnostic)> {
+        let (Some(project), Some(name)) = (self.files[pid].analysis.project(), self.opencode_markdown_agent(file))
+        else {
+            return Vec::new();
+        };
+        let only: crate::analysis::hash::FxHashSet<&str> = std::iter::once(name).collect();
+        let agents = self.opencode_effective(view, dir, Some(&only));
+        let mut judged = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        // The agent as its file leaves it (a `disable: true` removes it).
+        let mine = agents
+            .iter()
+            .filter(|a| {
+                a.definitions
+                    .iter()
+                    .any(|d| matches!(d, Source::File { file: f, .. } if *f == file))
+            })
+            .map(super::dialects::explained_opencode);
+        self.judge_agents(&project.policies, mine, &mut seen, &mut judged);
+        place(pid, &project.policies, &judged, Some(file))
     }
 
     fn verdict(&self, policy: &Policy, ruleset: &Ruleset) -> Arc<Verdict> {
@@ -153,80 +251,90 @@ impl Workspace {
         }
         v
     }
+}
 
-    /// The findings of project file `pid`'s policies (in `dir`), placed (see the module
-    /// documentation).
-    pub fn policy_diagnostics(&self, pid: usize, dir: &Path) -> Vec<(usize, Diagnostic)> {
-        let Some(project) = self.files[pid].analysis.project() else {
-            return Vec::new();
-        };
-        let judged = self.judge_policies(pid, dir);
-        // (policy, file, span) -> the violations placed there.
-        let mut places: BTreeMap<(usize, usize, u32, u32), Vec<&Judged>> = BTreeMap::new();
-        let mut unproved: BTreeMap<usize, Vec<&Judged>> = BTreeMap::new();
-        for j in &judged {
-            match &*j.verdict {
-                Verdict::Holds { .. } => {}
-                Verdict::NotProved => unproved.entry(j.policy).or_default().push(j),
-                Verdict::Violated { worst, .. } => {
-                    let policy = &project.policies[j.policy];
-                    let (file, span) = match (j.ruleset.decider(worst.decider).1, j.defined_at) {
-                        (Source::File { file, span }, _) | (Source::BuiltIn, Some(Source::File { file, span })) => {
-                            (file, span)
-                        }
-                        _ => (pid, policy.id_span),
-                    };
-                    places
-                        .entry((j.policy, file, span.start, span.end))
-                        .or_default()
-                        .push(j);
+/// Place the violations of `judged` (see the module documentation): on the deciding rule, the
+/// agent's definition when a default decides, the policy for a built-in agent. With `home`,
+/// every finding stays in that file (a unit of one Markdown agent): a rule written elsewhere
+/// decides, the finding sits on the agent's definition and links the rule.
+fn place(pid: usize, policies: &[Policy], judged: &[Judged], home: Option<usize>) -> Vec<(usize, Diagnostic)> {
+    // (policy, file, span) -> the violations placed there, and the rule written elsewhere.
+    type Place = (usize, usize, u32, u32);
+    let mut places: BTreeMap<Place, (Vec<&Judged>, Option<Source>)> = BTreeMap::new();
+    let mut unproved: BTreeMap<usize, Vec<&Judged>> = BTreeMap::new();
+    for j in judged {
+        match &*j.verdict {
+            Verdict::Holds { .. } => {}
+            Verdict::NotProved => unproved.entry(j.policy).or_default().push(j),
+            Verdict::Violated { worst, .. } => {
+                let policy = &policies[j.policy];
+                let decider = j.ruleset.decider(worst.decider).1;
+                let (mut file, mut span) = match (decider, j.defined_at) {
+                    (Source::File { file, span }, _) | (Source::BuiltIn, Some(Source::File { file, span })) => {
+                        (file, span)
+                    }
+                    _ => (pid, policy.id_span),
+                };
+                let mut elsewhere = None;
+                if let (Some(h), Some(Source::File { file: f, span: s })) = (home, j.defined_at)
+                    && file != h
+                    && f == h
+                {
+                    elsewhere = Some(decider);
+                    (file, span) = (f, s);
                 }
+                let entry = places.entry((j.policy, file, span.start, span.end)).or_default();
+                entry.0.push(j);
+                entry.1 = entry.1.or(elsewhere);
             }
         }
-        let mut out = Vec::new();
-        for ((pi, file, start, end), group) in places {
-            let policy = &project.policies[pi];
-            let span = crate::analysis::text::Span::new(start as usize, end as usize);
-            let mut d = Diagnostic::new(Code::PolicyViolation, span, violation_message(policy, &group));
-            // A default the fact sheets do not confirm (Zuno's) is a warning, not an error.
-            if group.iter().all(|j| {
-                j.ruleset.assumed_default
-                    && matches!(&*j.verdict, Verdict::Violated { worst, .. } if worst.decider == Decider::Default)
-            }) {
-                d = d.with_severity(Severity::Warning);
-            }
-            if file != pid {
-                d = d.with_related(
-                    Location::File {
-                        file: pid,
-                        span: policy.id_span,
-                    },
-                    format!("policy `{}`", policy.id),
-                );
-            }
-            for (loc, message) in involved(&group, file, span) {
-                d = d.with_related(loc, message);
-            }
-            out.push((file, d));
-        }
-        for (pi, group) in unproved {
-            let policy = &project.policies[pi];
-            let names = agent_list(&group);
-            out.push((
-                pid,
-                Diagnostic::new(
-                    Code::PolicyViolation,
-                    policy.id_span,
-                    format!(
-                        "policy `{}` could not be proved for {names}: their rules are too intricate for agent-lsp's proof (it gives up rather than guess); check them with `agent-lsp explain --who`",
-                        policy.id
-                    ),
-                )
-                .with_severity(Severity::Warning),
-            ));
-        }
-        out
     }
+    let mut out = Vec::new();
+    for ((pi, file, start, end), (group, elsewhere)) in places {
+        let policy = &policies[pi];
+        let span = crate::analysis::text::Span::new(start as usize, end as usize);
+        let mut d = Diagnostic::new(Code::PolicyViolation, span, violation_message(policy, &group));
+        // A default the fact sheets do not confirm (Zuno's) is a warning, not an error.
+        if group.iter().all(|j| {
+            j.ruleset.assumed_default
+                && matches!(&*j.verdict, Verdict::Violated { worst, .. } if worst.decider == Decider::Default)
+        }) {
+            d = d.with_severity(Severity::Warning);
+        }
+        if let Some(Source::File { file: f, span: s }) = elsewhere {
+            d = d.with_related(Location::File { file: f, span: s }, "the rule that decides");
+        }
+        if file != pid {
+            d = d.with_related(
+                Location::File {
+                    file: pid,
+                    span: policy.id_span,
+                },
+                format!("policy `{}`", policy.id),
+            );
+        }
+        for (loc, message) in involved(&group, file, span) {
+            d = d.with_related(loc, message);
+        }
+        out.push((file, d));
+    }
+    for (pi, group) in unproved {
+        let policy = &policies[pi];
+        let names = agent_list(&group);
+        out.push((
+            pid,
+            Diagnostic::new(
+                Code::PolicyViolation,
+                policy.id_span,
+                format!(
+                    "policy `{}` could not be proved for {names}: their rules are too intricate for agent-lsp's proof (it gives up rather than guess); check them with `agent-lsp explain --who`",
+                    policy.id
+                ),
+            )
+            .with_severity(Severity::Warning),
+        ));
+    }
+    out
 }
 
 /// The id of the policy a `policy-violation` finding is about (its message names it first).

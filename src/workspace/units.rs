@@ -15,8 +15,16 @@ pub enum Unit {
     Skills,
     Commands,
     Zuno(PathBuf),
-    /// The team policies of one project file (by id) over the agents it governs.
+    /// The team policies of one project file (by id) over the agents it governs, but those of
+    /// opencode Markdown files.
     Policies(usize),
+    /// The team policies of one project file over the agent of one opencode Markdown file, as
+    /// opencode started in `dir` builds it.
+    PolicyFile {
+        project: usize,
+        file: usize,
+        dir: PathBuf,
+    },
 }
 
 /// A unit with the files it reads: `view` (the view's files, in merge order, for `View` and
@@ -53,3 +61,7 @@ pub enum Deps {
     /// declaring an agent whose settings the checks read) the declarations of the names listed.
     Names(Vec<usize>, Vec<String>),
 }
+
+/// The policies' verdicts already proved, by the hash of the question (see `policy_check.rs`).
+#[derive(Debug, Default)]
+pub struct Memo(pub(super) std::sync::Mutex<HashMap<u64, std::sync::Arc<crate::analysis::policy::judge::Verdict>>>);

@@ -647,7 +647,25 @@ fn user_rules(view: &[ViewFile], env: &Env) -> Vec<Rule> {
 /// Every agent of a view, in opencode's insertion order (built-ins first), disabled ones left
 /// out.
 pub fn agents(view: &[ViewFile], env: &Env) -> Vec<EffectiveAgent> {
-    let merged: Vec<Merged> = super::project::declarations_in_merge_order(view)
+    build(view, env, None)
+}
+
+/// The agents of a view called one of `names` (built-ins included when named), as [`agents`]
+/// builds them; the other declarations are not merged, so this costs what those agents cost.
+pub fn agents_named(
+    view: &[ViewFile],
+    env: &Env,
+    names: &crate::analysis::hash::FxHashSet<&str>,
+) -> Vec<EffectiveAgent> {
+    build(view, env, Some(names))
+}
+
+fn build(view: &[ViewFile], env: &Env, only: Option<&crate::analysis::hash::FxHashSet<&str>>) -> Vec<EffectiveAgent> {
+    let declarations = match only {
+        Some(names) => super::project::declarations_named(view, names),
+        None => super::project::declarations_in_merge_order(view),
+    };
+    let merged: Vec<Merged> = declarations
         .into_iter()
         .map(|(name, decls)| {
             let mut m = Merged {
@@ -664,6 +682,7 @@ pub fn agents(view: &[ViewFile], env: &Env) -> Vec<EffectiveAgent> {
     let user = user_rules(view, env);
     let mut out: Vec<EffectiveAgent> = BUILTIN_AGENTS
         .iter()
+        .filter(|b| only.is_none_or(|names| names.contains(b.name)))
         .map(|b| {
             let mut permission = defaults.clone();
             permission.extend(builtin_rules(b.name, env));

@@ -43,7 +43,12 @@ pub fn ruleset(agent: &EffectiveAgent, name: &str, home: Option<&str>) -> Rulese
     let rules = agent
         .permission
         .iter()
-        .filter(|r| crate::analysis::permission::wildcard_match(&permission, &r.permission))
+        .filter(|r| {
+            r.permission == permission
+                || r.permission == "*"
+                || (r.permission.contains(['*', '?', '\\'])
+                    && crate::analysis::permission::wildcard_match(&permission, &r.permission))
+        })
         .filter_map(|r| {
             Some(SourcedRule {
                 pattern: r.pattern.clone(),

@@ -89,6 +89,14 @@ pub fn declarations_in_merge_order<'a>(view: &[ViewFile<'a>]) -> Vec<(&'a str, V
     declarations_of(view, None)
 }
 
+/// [`declarations_in_merge_order`] of the names in `only`.
+pub fn declarations_named<'a>(
+    view: &[ViewFile<'a>],
+    only: &crate::analysis::hash::FxHashSet<&str>,
+) -> Vec<(&'a str, Vec<(usize, &'a super::AgentDecl)>)> {
+    declarations_of(view, Some(only))
+}
+
 /// [`declarations_in_merge_order`], for the names in `only` when given.
 fn declarations_of<'a>(
     view: &[ViewFile<'a>],
