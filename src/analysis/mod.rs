@@ -27,6 +27,7 @@ pub mod fix;
 pub mod hash;
 pub mod opencode;
 pub mod permission;
+pub mod policy;
 pub mod project_file;
 pub mod prompt;
 pub mod provenance;
