@@ -291,6 +291,16 @@ impl Verdict {
         }
     }
 
+    /// The same rank, the rule forgotten.
+    fn rank_only(self) -> Verdict {
+        match self {
+            Verdict::Allow(_) => Verdict::Allow(0),
+            Verdict::Ask(_) => Verdict::Ask(0),
+            Verdict::Deny(_) => Verdict::Deny(0),
+            v => v,
+        }
+    }
+
     fn then(self, part: Verdict) -> Verdict {
         if part.rank() > self.rank() { part } else { self }
     }
@@ -803,32 +813,25 @@ impl<'m> Search<'m> {
     }
 
     fn run(mut self) -> Result<Vec<Outcome>, TooComplex> {
-        let mut start = vec![0; self.stride];
-        start[..self.m.w].copy_from_slice(&self.m.start);
         if self.order.splits() {
-            start[2 * self.m.w] = Header {
-                in_part: false,
-                pending: false,
-                seen: false,
-                verdict: Verdict::Nothing,
-            }
-            .pack();
+            return self.run_split();
         }
-        self.insert(&start, u32::MAX, 0)?;
-        let (mut cur, mut next, mut scratch) = (vec![0; self.stride], vec![0; self.stride], vec![0; self.m.w]);
+        let start = self.m.start.clone();
+        self.intern(&start, u32::MAX, 0)?;
+        self.note(0);
+        let (mut cur, mut next) = (vec![0; self.stride], vec![0; self.stride]);
         let mut try_classes = Vec::new();
         let mut q = 0;
         while q < self.parent.len() && self.found.len() < self.m.possible {
             cur.copy_from_slice(&self.arena[q * self.stride..(q + 1) * self.stride]);
-            self.m.classes_from(&cur[..self.m.w], &mut try_classes);
+            self.m.classes_from(&cur, &mut try_classes);
             for &k in &try_classes {
-                if self.order.splits() {
-                    self.step_split(&cur, k, &mut next, &mut scratch);
-                } else {
-                    self.m.step(&cur, k, &mut next);
-                }
-                if self.m.policy_live(&next[..self.m.w]) {
-                    self.insert(&next, q as u32, k as u32)?;
+                self.m.step(&cur, k, &mut next);
+                if self.m.policy_live(&next) {
+                    let (id, new) = self.intern(&next, q as u32, k as u32)?;
+                    if new {
+                        self.note(id);
+                    }
                 }
             }
             q += 1;
@@ -836,14 +839,14 @@ impl<'m> Search<'m> {
         Ok(self.outcomes())
     }
 
-    /// Adds a state not seen before (and notes the decider it shows, if new).
-    fn insert(&mut self, state: &[u64], parent: u32, via: u32) -> Result<(), TooComplex> {
+    /// The id of `state`, added if new (then `true`).
+    fn intern(&mut self, state: &[u64], parent: u32, via: u32) -> Result<(u32, bool), TooComplex> {
         let h = hash_words(state);
         let mut at = self.table.get(&h).copied().unwrap_or(u32::MAX);
         while at != u32::MAX {
             let i = at as usize;
             if self.arena[i * self.stride..(i + 1) * self.stride] == *state {
-                return Ok(());
+                return Ok((at, false));
             }
             at = self.chain[i];
         }
@@ -855,43 +858,160 @@ impl<'m> Search<'m> {
         self.parent.push(parent);
         self.via.push(via);
         self.chain.push(self.table.insert(h, id).unwrap_or(u32::MAX));
-        if self.m.policy_accepts(&state[..self.m.w]) {
-            let (action, decider) = self.decision(state);
-            self.found.entry(decider).or_insert((action, id));
-        }
-        Ok(())
+        Ok((id, true))
     }
 
-    /// How the rules decide the input that reaches `state`.
-    fn decision(&self, state: &[u64]) -> (Action, Decider) {
+    /// Notes the decider a newly found state shows, if the policy accepts there and the decider
+    /// is new (breadth-first: the first state found is a shortest input).
+    fn note(&mut self, id: u32) {
+        let state = &self.arena[id as usize * self.stride..(id as usize + 1) * self.stride];
+        if !self.m.policy_accepts(state) {
+            return;
+        }
         let default = self.order.default_action();
-        let w = self.m.w;
-        match self.order {
+        let (action, decider) = match self.order {
             Order::LastMatch { .. } => match self.m.last_rule(state) {
                 Some(r) => (self.m.actions[r], Decider::Rule(r)),
                 None => (default, Decider::Default),
             },
-            Order::Claude { split: false, .. } => self.m.claude_verdict(state).outcome(default),
-            Order::Claude { split: true, .. } => {
-                let h = Header::unpack(state[2 * w]);
-                let verdict = if matches!(h.verdict, Verdict::Deny(_)) {
-                    h.verdict
-                } else if h.in_part {
-                    let content = if h.pending { &state[w..2 * w] } else { &state[..w] };
-                    h.verdict.then(self.m.claude_verdict(content))
-                } else if !h.seen {
-                    // Only blanks and separators: one empty part (the rules are at their start).
-                    h.verdict.then(self.m.claude_verdict(&state[..w]))
-                } else {
-                    h.verdict
-                };
-                verdict.outcome(default)
+            Order::Claude { .. } => self.m.claude_verdict(state).outcome(default),
+        };
+        self.found.entry(decider).or_insert((action, id));
+    }
+
+    /// Split mode. The verdict's rule (which part set it) is left out of the states, or it would
+    /// multiply them by the number of rules; the states keep its rank only. Then:
+    ///
+    /// - the forward search visits every state and keeps every edge, with the part verdict that
+    ///   raised the rank on it (an "event": the rule of that part becomes the decider);
+    /// - a backward search gives, for each state, a shortest way on to an accepted input without
+    ///   raising the rank again ("completion");
+    /// - a decider's shortest input is the best of: a shortest path to an event's source, the
+    ///   event, a completion of its target; or a shortest path to an accepted state whose last
+    ///   part raises the rank itself.
+    ///
+    /// The event on an edge depends on the source state only, so the path to the source can be any
+    /// shortest one, and the completion keeps the decider (the rank stays, and a rank is set by
+    /// its first part).
+    fn run_split(mut self) -> Result<Vec<Outcome>, TooComplex> {
+        let w = self.m.w;
+        let mut start = vec![0; self.stride];
+        start[..w].copy_from_slice(&self.m.start);
+        start[2 * w] = Header {
+            in_part: false,
+            pending: false,
+            seen: false,
+            verdict: Verdict::Nothing,
+        }
+        .pack();
+        self.intern(&start, u32::MAX, 0)?;
+        let mut depth = vec![0u32];
+        let mut edges: Vec<Edge> = Vec::new();
+        let (mut cur, mut next, mut scratch) = (vec![0; self.stride], vec![0; self.stride], vec![0; w]);
+        let mut try_classes = Vec::new();
+        let mut q = 0;
+        while q < self.parent.len() {
+            cur.copy_from_slice(&self.arena[q * self.stride..(q + 1) * self.stride]);
+            self.m.classes_from(&cur[..w], &mut try_classes);
+            for &k in &try_classes {
+                let event = self.step_split(&cur, k, &mut next, &mut scratch);
+                if self.m.policy_live(&next[..w]) {
+                    let (to, new) = self.intern(&next, q as u32, k as u32)?;
+                    if new {
+                        depth.push(depth[q] + 1);
+                    }
+                    edges.push(Edge {
+                        from: q as u32,
+                        to,
+                        class: k as u32,
+                        event,
+                    });
+                }
             }
+            q += 1;
+        }
+        let rank = |id: usize| Header::unpack(self.arena[id * self.stride + 2 * w]).verdict.rank();
+        // Accepted states: the verdict of the part the input ends with, if it raises the rank.
+        let mut best: HashMap<Decider, (Action, u32, Witness)> = HashMap::new();
+        let default = self.order.default_action();
+        let mut offer = |verdict: Verdict, len: u32, witness: Witness| {
+            let (action, decider) = verdict.outcome(default);
+            let slot = best.entry(decider).or_insert((action, u32::MAX, witness));
+            if len < slot.1 {
+                *slot = (action, len, witness);
+            }
+        };
+        let mut complete_here = vec![false; self.parent.len()];
+        for (id, done) in complete_here.iter_mut().enumerate() {
+            let state = &self.arena[id * self.stride..(id + 1) * self.stride];
+            if !self.m.policy_accepts(&state[..w]) {
+                continue;
+            }
+            let h = Header::unpack(state[2 * w]);
+            match self.last_part(state) {
+                Some(part) if part.rank() > h.verdict.rank() => offer(part, depth[id], Witness::Path(id as u32)),
+                _ if h.verdict == Verdict::Default => offer(Verdict::Default, depth[id], Witness::Path(id as u32)),
+                _ => *done = true,
+            }
+        }
+        let (completion, onward) = completions(&edges, &complete_here, &rank);
+        for (i, e) in edges.iter().enumerate() {
+            if let Some(part) = e.event
+                && part != Verdict::Default
+                && completion[e.to as usize] != u32::MAX
+            {
+                let len = depth[e.from as usize] + 1 + completion[e.to as usize];
+                offer(part, len, Witness::Via(i as u32));
+            }
+        }
+        Ok(best
+            .into_iter()
+            .map(|(decider, (action, _, witness))| {
+                let text = match witness {
+                    Witness::Path(id) => self.witness(id),
+                    Witness::Via(i) => {
+                        let e = edges[i as usize];
+                        let mut text = self.witness(e.from);
+                        text.push(self.m.classes[e.class as usize].ch);
+                        let mut at = e.to as usize;
+                        while onward[at] != u32::MAX {
+                            let next = edges[onward[at] as usize];
+                            text.push(self.m.classes[next.class as usize].ch);
+                            at = next.to as usize;
+                        }
+                        text
+                    }
+                };
+                Outcome {
+                    decider,
+                    action,
+                    witness: text,
+                }
+            })
+            .collect())
+    }
+
+    /// Split mode: the verdict of the part an input reaching `state` ends with, if any (`None`
+    /// after a separator, or once denied).
+    fn last_part(&self, state: &[u64]) -> Option<Verdict> {
+        let w = self.m.w;
+        let h = Header::unpack(state[2 * w]);
+        if matches!(h.verdict, Verdict::Deny(_)) {
+            None
+        } else if h.in_part {
+            let content = if h.pending { &state[w..2 * w] } else { &state[..w] };
+            Some(self.m.claude_verdict(content))
+        } else if !h.seen {
+            // Only blanks and separators: one empty part (the rules are at their start).
+            Some(self.m.claude_verdict(&state[..w]))
+        } else {
+            None
         }
     }
 
-    /// Split mode: reads one character of class `k` from `cur` into `out`.
-    fn step_split(&self, cur: &[u64], k: usize, out: &mut [u64], stepped: &mut [u64]) {
+    /// Split mode: reads one character of class `k` from `cur` into `out`; returns the verdict
+    /// of the part this closes if it raises the command's rank (the state keeps the rank only).
+    fn step_split(&self, cur: &[u64], k: usize, out: &mut [u64], stepped: &mut [u64]) -> Option<Verdict> {
         let m = self.m;
         let w = m.w;
         let (a, rest) = cur.split_at(w);
@@ -902,13 +1022,18 @@ impl<'m> Search<'m> {
         let (out_b, out_h) = rest.split_at_mut(w);
         // Whether the rules' positions go back to their start (a new part begins).
         let mut restart = false;
+        let mut event = None;
         out_b.fill(0);
         out_a.copy_from_slice(stepped);
         match m.classes[k].kind {
             Kind::Separator => {
                 if h.in_part {
                     let content = if h.pending { before } else { a };
-                    h.verdict = h.verdict.then(m.claude_verdict(content));
+                    let part = m.claude_verdict(content);
+                    if part.rank() > h.verdict.rank() {
+                        event = Some(part);
+                        h.verdict = part.rank_only();
+                    }
                     h.seen = true;
                 }
                 h.in_part = false;
@@ -949,6 +1074,7 @@ impl<'m> Search<'m> {
             }
         }
         out_h[0] = h.pack();
+        event
     }
 
     fn witness(&self, mut id: u32) -> String {
@@ -970,6 +1096,67 @@ impl<'m> Search<'m> {
             })
             .collect()
     }
+}
+
+/// Split mode: a step of the search graph.
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    from: u32,
+    to: u32,
+    class: u32,
+    /// The verdict of the part this step closes, when it raises the command's rank.
+    event: Option<Verdict>,
+}
+
+/// Split mode: where a decider's shortest input comes from.
+#[derive(Clone, Copy, Debug)]
+enum Witness {
+    /// The shortest path to an accepted state.
+    Path(u32),
+    /// The shortest path to an edge's source, the edge, then the shortest completion.
+    Via(u32),
+}
+
+/// Backward breadth-first search from the states where an accepted input ends without raising
+/// the rank (`done`), along edges that keep the rank: per state, the length of a shortest
+/// completion (`u32::MAX`: none) and its first edge (`u32::MAX` at a done state).
+fn completions(edges: &[Edge], done: &[bool], rank: &dyn Fn(usize) -> u64) -> (Vec<u32>, Vec<u32>) {
+    let n = done.len();
+    // Incoming rank-keeping edges of each state, grouped (counting sort).
+    let keeps = |e: &Edge| rank(e.from as usize) == rank(e.to as usize);
+    let mut start = vec![0u32; n + 1];
+    for e in edges.iter().filter(|e| keeps(e)) {
+        start[e.to as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut incoming = vec![0u32; start[n] as usize];
+    for (i, e) in edges.iter().enumerate().filter(|(_, e)| keeps(e)) {
+        incoming[fill[e.to as usize] as usize] = i as u32;
+        fill[e.to as usize] += 1;
+    }
+    let mut completion = vec![u32::MAX; n];
+    let mut onward = vec![u32::MAX; n];
+    let mut queue: Vec<usize> = (0..n).filter(|&i| done[i]).collect();
+    for &i in &queue {
+        completion[i] = 0;
+    }
+    let mut q = 0;
+    while q < queue.len() {
+        let to = queue[q];
+        q += 1;
+        for &e in &incoming[start[to] as usize..start[to + 1] as usize] {
+            let from = edges[e as usize].from as usize;
+            if completion[from] == u32::MAX {
+                completion[from] = completion[to] + 1;
+                onward[from] = e;
+                queue.push(from);
+            }
+        }
+    }
+    (completion, onward)
 }
 
 #[cfg(test)]

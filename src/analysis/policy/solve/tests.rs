@@ -592,4 +592,36 @@ fn timing() {
             found / n as usize
         );
     }
+    // A Claude Code Bash allow list of a usual size.
+    let claude_rules = rules(&[
+        ("git status:*", "allow"),
+        ("git diff:*", "allow"),
+        ("git log:*", "allow"),
+        ("git add:*", "allow"),
+        ("git commit:*", "allow"),
+        ("npm run test:*", "allow"),
+        ("npm run build", "allow"),
+        ("cargo test:*", "allow"),
+        ("cargo build:*", "allow"),
+        ("ls:*", "allow"),
+        ("cat:*", "allow"),
+        ("rm -rf:*", "deny"),
+        ("git push --force:*", "deny"),
+        ("git push:*", "ask"),
+    ]);
+    for policy in [vec!["git push*"], vec!["*git push*"], vec!["rm *", "*rm *"]] {
+        let order = claude(Action::Ask, true);
+        let n: u32 = 200;
+        let t = std::time::Instant::now();
+        let mut found = 0;
+        for _ in 0..n {
+            found += solve(&policy, &claude_rules, Syntax::Claude, order, BUDGET).map_or(0, |o| o.len());
+        }
+        let per = t.elapsed() / n;
+        println!(
+            "{} Claude rules, {policy:?} split: {} outcomes, {per:?} per solve",
+            claude_rules.len(),
+            found / n as usize
+        );
+    }
 }
