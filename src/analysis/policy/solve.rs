@@ -1045,8 +1045,8 @@ impl<'m> Search<'m> {
                 if h.pending {
                     out_b.copy_from_slice(before);
                 } else {
-                    for i in 0..w {
-                        out_b[i] = a[i] & !m.policy[i];
+                    for ((x, a), p) in out_b.iter_mut().zip(a).zip(&m.policy) {
+                        *x = a & !p;
                     }
                 }
                 h.pending = true;
@@ -1064,13 +1064,11 @@ impl<'m> Search<'m> {
                 seen: true,
                 verdict: h.verdict,
             };
-            for i in 0..w {
-                out_a[i] &= m.policy[i];
-            }
+            out_a.iter_mut().zip(&m.policy).for_each(|(x, p)| *x &= p);
             out_b.fill(0);
         } else if restart {
-            for i in 0..w {
-                out_a[i] = (out_a[i] & m.policy[i]) | (m.start[i] & !m.policy[i]);
+            for ((x, p), s) in out_a.iter_mut().zip(&m.policy).zip(&m.start) {
+                *x = (*x & p) | (s & !p);
             }
         }
         out_h[0] = h.pack();
