@@ -52,14 +52,28 @@
 //! which rule decides it. Breadth-first order makes the first visit of a state a shortest path,
 //! so the first input found for each decider is a shortest one. Since every input leads to
 //! exactly one state and every reachable state is visited, the deciders found are all of them:
-//! a proof, not a sample. For split mode a state also carries the rules' state at the last
-//! non-blank character of the current part (so a part's trailing blanks are trimmed), whether
-//! the search is inside a part, and the combined verdict of the parts closed so far.
+//! a proof, not a sample.
+//!
+//! In split mode the policy's positions run over the whole command and the rules' positions
+//! restart at each part. A state also carries the rules' positions at the last non-blank
+//! character of the current part (so a part's trailing blanks are trimmed), whether the search
+//! is inside a part, and the rank of the combined verdict so far (deny > ask > default > allow),
+//! but not which rule set that rank, which would copy every state once per rule. Instead the
+//! search keeps its edges; an edge that closes a part raising the rank names the rule (an
+//! "event"), and a backward search from the accepted ends gives each state a shortest way on
+//! that keeps its rank. A decider's shortest witness is then a shortest path to an event, the
+//! event, and a shortest way on (or a shortest path to an accepted state whose last part raises
+//! the rank itself).
 //!
 //! Before the search, rules whose literal prefix disagrees with every policy pattern's are
-//! dropped (they can never match an input of the policy), as are opencode rules before the last
-//! catch-all `*`. The search stops early once every possible decider has a witness, and gives up
-//! with [`TooComplex`] beyond `budget` states (patterns like `*a*b*` in numbers multiply states).
+//! dropped (they can never match an input of the policy; not in split mode, where a part starts
+//! anywhere), as are rules before the last catch-all `*` under [`Order::LastMatch`] (they never
+//! win). Outside split mode the search stops early once every
+//! possible decider has a witness. It gives up with [`TooComplex`] beyond `budget` states
+//! (patterns like `*a*b*` in numbers multiply states). Measured (release, a loaded 2-core
+//! machine): 15–30 µs for a `git push*` policy over 49 opencode rules, 160–500 µs when the
+//! policy lets every rule decide (`*`), 140 µs to 1 ms for a 14-rule Claude Code Bash list with
+//! splitting, 10 ms and 9,442 states for 49 rules with splitting under `*git push*`.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
