@@ -805,7 +805,7 @@ struct Search<'m> {
     via: Vec<u32>,
     table: HashMap<u64, u32, BuildHasherDefault<WordHasher>>,
     chain: Vec<u32>,
-    /// Per decider (rules, then the default): the action and the state first reaching it.
+    /// Outside split mode, per decider: the action and the state first reaching it.
     found: HashMap<Decider, (Action, u32)>,
 }
 
