@@ -8,7 +8,7 @@ use crate::analysis::provenance::Source;
 
 /// The most automaton states one proof may visit; past it the policy is reported as not proved
 /// for that agent (never as holding).
-pub const BUDGET: usize = 20_000;
+pub const BUDGET: usize = 50_000;
 
 /// One rule that can decide an input of the permission, with where it is written.
 #[derive(Clone, Debug)]

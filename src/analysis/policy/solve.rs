@@ -1,12 +1,91 @@
-//! TEMPORARY stand-in (replaced by the solver branch): same API, candidate inputs only.
-use crate::analysis::permission::wildcard_match;
+//! The solver behind team policies: which rules of an agent can decide an input of a policy's
+//! language, proved over every input, each with a shortest witness input.
+//!
+//! # What is modelled
+//!
+//! A wildcard pattern (opencode's `Wildcard.match`, `../shared/spec/opencode.md` §6.4): `*` is
+//! any run of characters (across `/`), `?` exactly one character, anything else itself,
+//! case-sensitive, anchored; a backslash, in the pattern or the input, is read as `/`; a pattern
+//! ending in `" *"` also matches the text without that suffix (`git diff *` matches `git diff`).
+//! Claude Code patterns ([`Syntax::Claude`], `../shared/spec/claude-code.md` §3) are the same
+//! except that `?` is a literal character and a final `:*` means a final `" *"` (`git diff:*` is
+//! `git diff *`; `git:* push` keeps its `:`). A backslash is read as `/` in both syntaxes.
+//!
+//! Two ways rules decide an input ([`Order`]):
+//!
+//! - opencode and Zuno ([`Order::LastMatch`]): the last rule whose pattern matches wins; when
+//!   none matches, the caller's default.
+//! - Claude Code ([`Order::Claude`]): deny if a deny rule matches, else ask if an ask rule does,
+//!   else allow if an allow rule does, else the default. The decider reported is the first rule
+//!   (in `rules` order) of the winning action that matches. With `split` (Bash), a command is
+//!   cut at every run of the separators `&`, `|`, `;` and newline (this covers `&&`, `||`, `|&`);
+//!   each part is trimmed of white space and empty parts are ignored; the command is deny if a
+//!   part is deny, else ask if a part is ask, else the default if a part matched no rule, else
+//!   allow. The decider is the rule of the first deny part (else of the first ask part), the
+//!   default, or for allow the allow rule of the first part. A command with no non-empty part is
+//!   decided as one empty part.
+//!
+//! The split model is exact for commands without quotes, backslashes, `$` and backticks (a shell
+//! would not split inside quotes or expansions). In split mode the solver therefore only
+//! considers inputs without `"`, `'`, `\`, `$` and `` ` ``: every witness it gives is decided by
+//! Claude Code's splitting as claimed, and what it proves holds for every such input.
+//!
+//! # How
+//!
+//! Each pattern is a small automaton over its positions (position `i` = the first `i` tokens
+//! matched; a `*` position loops on every character). Reading a character moves the set of live
+//! positions of every pattern at once: the positions of all patterns (the policy's, then the
+//! rules' in order) sit side by side in one bit set, so one step is a few shifts and masks
+//! (shift-and). A set of live positions is a state of the subset construction of each pattern,
+//! and the whole bit set is a state of their product.
+//!
+//! The alphabet is infinite but characters fall into a few classes that every pattern treats
+//! alike: each character written literally in some pattern is its own class, and every other
+//! character behaves like one representative (`x`, or the first unused of a fixed list). In
+//! split mode the separators and white space (trimmed) also get classes. From a state, a
+//! literal class that no live position expects moves exactly like the representative, so only
+//! the representative is tried for it.
+//!
+//! A breadth-first search from the start state visits each reachable product state once
+//! (deduplicated in a hash table), keeping a parent pointer. A state where some policy pattern
+//! accepts is an input of the policy's language, and the rule automata that accept there say
+//! which rule decides it. Breadth-first order makes the first visit of a state a shortest path,
+//! so the first input found for each decider is a shortest one. Since every input leads to
+//! exactly one state and every reachable state is visited, the deciders found are all of them:
+//! a proof, not a sample.
+//!
+//! In split mode the policy's positions run over the whole command and the rules' positions
+//! restart at each part. A state also carries the rules' positions at the last non-blank
+//! character of the current part (so a part's trailing blanks are trimmed), whether the search
+//! is inside a part, and the rank of the combined verdict so far (deny > ask > default > allow),
+//! but not which rule set that rank, which would copy every state once per rule. Instead the
+//! search keeps its edges; an edge that closes a part raising the rank names the rule (an
+//! "event"), and a backward search from the accepted ends gives each state a shortest way on
+//! that keeps its rank. A decider's shortest witness is then a shortest path to an event, the
+//! event, and a shortest way on (or a shortest path to an accepted state whose last part raises
+//! the rank itself).
+//!
+//! Before the search, rules whose literal prefix disagrees with every policy pattern's are
+//! dropped (they can never match an input of the policy; not in split mode, where a part starts
+//! anywhere), as are rules before the last catch-all `*` under [`Order::LastMatch`] (they never
+//! win). Outside split mode the search stops early once every
+//! possible decider has a witness. It gives up with [`TooComplex`] beyond `budget` states
+//! (patterns like `*a*b*` in numbers multiply states). Measured (release, a loaded 2-core
+//! machine): 15–30 µs for a `git push*` policy over 49 opencode rules, 160–500 µs when the
+//! policy lets every rule decide (`*`), 140 µs to 1 ms for a 14-rule Claude Code Bash list with
+//! splitting, 10 ms and 9,442 states for 49 rules with splitting under `*git push*`.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A permission decision. Ordered by how much it lets through: deny < ask < allow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Action {
     Deny,
     Ask,
     Allow,
 }
+
 impl Action {
     pub fn parse(s: &str) -> Option<Action> {
         match s {
@@ -16,6 +95,7 @@ impl Action {
             _ => None,
         }
     }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Action::Deny => "deny",
@@ -24,96 +104,98 @@ impl Action {
         }
     }
 }
+
+/// How rule patterns are written (the policy's own patterns are always opencode's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Syntax {
+    /// opencode and Zuno: `*`, `?`.
     OpenCode,
+    /// Claude Code: `*` and a final `:*`; `?` is literal.
     Claude,
 }
-#[derive(Clone, Copy, Debug)]
+
+/// One rule: a pattern and the action it gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rule<'a> {
     pub pattern: &'a str,
     pub action: Action,
 }
-#[derive(Clone, Copy, Debug)]
+
+/// How a list of rules decides an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
+    /// opencode / Zuno: the last matching rule wins; `default` when none matches.
     LastMatch { default: Action },
+    /// Claude Code: deny > ask > allow regardless of order; `split` = Bash compound splitting.
     Claude { default: Action, split: bool },
 }
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+
+impl Order {
+    fn default_action(self) -> Action {
+        match self {
+            Order::LastMatch { default } | Order::Claude { default, .. } => default,
+        }
+    }
+
+    fn splits(self) -> bool {
+        matches!(self, Order::Claude { split: true, .. })
+    }
+}
+
+/// What decided an input: a rule (index into the rules given) or the default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Decider {
     Rule(usize),
     Default,
 }
-#[derive(Clone, Debug)]
+
+/// A decider, the action it gives, and a shortest input of the policy's language it decides.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
     pub decider: Decider,
     pub action: Action,
     pub witness: String,
 }
-#[derive(Clone, Copy, Debug)]
+
+/// The state budget ran out before the proof was complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TooComplex;
 
-fn m(input: &str, p: &str, syntax: Syntax) -> bool {
-    let p = match syntax {
-        Syntax::Claude => p.strip_suffix(":*").map(|s| format!("{s} *")).unwrap_or(p.to_string()),
-        Syntax::OpenCode => p.to_string(),
-    };
-    wildcard_match(input, &p)
-}
-pub fn decide(input: &str, rules: &[Rule], syntax: Syntax, order: Order) -> (Action, Decider) {
-    match order {
-        Order::LastMatch { default } => match rules.iter().rposition(|r| m(input, r.pattern, syntax)) {
-            Some(i) => (rules[i].action, Decider::Rule(i)),
-            None => (default, Decider::Default),
-        },
-        Order::Claude { default, .. } => {
-            for a in [Action::Deny, Action::Ask, Action::Allow] {
-                if let Some(i) = rules.iter().position(|r| r.action == a && m(input, r.pattern, syntax)) {
-                    return (a, Decider::Rule(i));
-                }
-            }
-            (default, Decider::Default)
-        }
-    }
-}
+/// Every decider that decides at least one input matching some pattern of `inputs` (opencode
+/// syntax for the policy's own patterns), each with a shortest such input, sorted by action
+/// descending (then shortest witness). Bounded: at most `budget` automaton states, else
+/// `Err(TooComplex)`.
 pub fn solve(
     inputs: &[&str],
     rules: &[Rule],
     syntax: Syntax,
     order: Order,
-    _budget: usize,
+    budget: usize,
 ) -> Result<Vec<Outcome>, TooComplex> {
-    let mut cands: Vec<String> = Vec::new();
-    for p in inputs.iter().copied().chain(rules.iter().map(|r| r.pattern)) {
-        for fill in ["", "x", " x"] {
-            cands.push(p.trim_end_matches(":*").replace('*', fill).replace('?', "x"));
-        }
-        if let Some(s) = p.strip_suffix(" *") {
-            cands.push(s.to_string());
-        }
+    if inputs.is_empty() {
+        return Ok(Vec::new());
     }
-    let mut out: Vec<Outcome> = Vec::new();
-    for c in cands {
-        if !inputs.iter().any(|p| wildcard_match(&c, p)) {
-            continue;
-        }
-        let (action, decider) = decide(&c, rules, syntax, order);
-        match out.iter_mut().find(|o| o.decider == decider) {
-            Some(o) => {
-                if c.len() < o.witness.len() {
-                    o.witness = c
-                }
-            }
-            None => out.push(Outcome {
-                decider,
-                action,
-                witness: c,
-            }),
-        }
-    }
-    out.sort_by(|a, b| b.action.cmp(&a.action).then(a.witness.len().cmp(&b.witness.len())));
-    Ok(out)
+    let machine = Machine::build(inputs, rules, syntax, order)?;
+    let mut outcomes = Search::new(&machine, order, budget).run()?;
+    outcomes.sort_by(|a, b| {
+        (
+            std::cmp::Reverse(a.action),
+            a.witness.chars().count(),
+            &a.witness,
+            a.decider,
+        )
+            .cmp(&(
+                std::cmp::Reverse(b.action),
+                b.witness.chars().count(),
+                &b.witness,
+                b.decider,
+            ))
+    });
+    Ok(outcomes)
 }
+
+/// The first outcome whose action is above `limit` (the most permissive, then the shortest
+/// witness), if any: the policy is violated.
 pub fn violation(
     inputs: &[&str],
     rules: &[Rule],
@@ -126,3 +208,968 @@ pub fn violation(
         .into_iter()
         .find(|o| o.action > limit))
 }
+
+/// Whether some input matches one of `inputs` at all. Every wildcard pattern matches some text
+/// (read `*` as nothing and `?` as any character), so only an empty list matches nothing.
+pub fn matches_some_input(inputs: &[&str]) -> bool {
+    !inputs.is_empty()
+}
+
+/// One input decided by the rules, by direct evaluation (the reference matcher, independent of
+/// the automata): the action and what decided it.
+pub fn decide(input: &str, rules: &[Rule], syntax: Syntax, order: Order) -> (Action, Decider) {
+    match order {
+        Order::LastMatch { default } => rules
+            .iter()
+            .rposition(|r| pattern_matches(input, r.pattern, syntax))
+            .map_or((default, Decider::Default), |i| (rules[i].action, Decider::Rule(i))),
+        Order::Claude { default, split: false } => claude_part(input, rules, syntax).outcome(default),
+        Order::Claude { default, split: true } => command_parts(input)
+            .iter()
+            .fold(Verdict::Nothing, |v, part| v.then(claude_part(part, rules, syntax)))
+            .outcome(default),
+    }
+}
+
+/// Whether `input` matches `pattern` (written in `syntax`).
+pub fn pattern_matches(input: &str, pattern: &str, syntax: Syntax) -> bool {
+    let glob = Glob::parse(pattern, syntax);
+    let input: Vec<char> = input.chars().map(|c| if c == '\\' { '/' } else { c }).collect();
+    glob_match(&input, &glob.toks) || glob.stem_len().is_some_and(|n| glob_match(&input, &glob.toks[..n]))
+}
+
+/// The parts of a Bash command as the split model reads it: cut at runs of separators, trimmed,
+/// empty parts dropped; a command with no part is one empty part.
+pub fn command_parts(input: &str) -> Vec<&str> {
+    let parts: Vec<&str> = input
+        .split(is_separator)
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.is_empty() { vec![""] } else { parts }
+}
+
+fn is_separator(c: char) -> bool {
+    matches!(c, '&' | '|' | ';' | '\n')
+}
+
+/// Characters no split-mode witness contains (a shell reads them specially).
+fn is_shell_special(c: char) -> bool {
+    matches!(c, '"' | '\'' | '\\' | '$' | '`')
+}
+
+/// One part decided by Claude Code's lists: the first matching deny rule, else ask, else allow.
+fn claude_part(part: &str, rules: &[Rule], syntax: Syntax) -> Verdict {
+    let first = |action| {
+        rules
+            .iter()
+            .position(|r| r.action == action && pattern_matches(part, r.pattern, syntax))
+    };
+    if let Some(i) = first(Action::Deny) {
+        Verdict::Deny(i)
+    } else if let Some(i) = first(Action::Ask) {
+        Verdict::Ask(i)
+    } else if let Some(i) = first(Action::Allow) {
+        Verdict::Allow(i)
+    } else {
+        Verdict::Default
+    }
+}
+
+/// The combined verdict of a command's parts so far, ranked: a higher rank overrides, an equal
+/// one keeps the first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Nothing,
+    Allow(usize),
+    Default,
+    Ask(usize),
+    Deny(usize),
+}
+
+impl Verdict {
+    fn rank(self) -> u64 {
+        match self {
+            Verdict::Nothing => 0,
+            Verdict::Allow(_) => 1,
+            Verdict::Default => 2,
+            Verdict::Ask(_) => 3,
+            Verdict::Deny(_) => 4,
+        }
+    }
+
+    fn rule(self) -> usize {
+        match self {
+            Verdict::Allow(r) | Verdict::Ask(r) | Verdict::Deny(r) => r,
+            Verdict::Nothing | Verdict::Default => 0,
+        }
+    }
+
+    /// The same rank, the rule forgotten.
+    fn rank_only(self) -> Verdict {
+        match self {
+            Verdict::Allow(_) => Verdict::Allow(0),
+            Verdict::Ask(_) => Verdict::Ask(0),
+            Verdict::Deny(_) => Verdict::Deny(0),
+            v => v,
+        }
+    }
+
+    fn then(self, part: Verdict) -> Verdict {
+        if part.rank() > self.rank() { part } else { self }
+    }
+
+    fn outcome(self, default: Action) -> (Action, Decider) {
+        match self {
+            Verdict::Nothing | Verdict::Default => (default, Decider::Default),
+            Verdict::Allow(r) => (Action::Allow, Decider::Rule(r)),
+            Verdict::Ask(r) => (Action::Ask, Decider::Rule(r)),
+            Verdict::Deny(r) => (Action::Deny, Decider::Rule(r)),
+        }
+    }
+
+    /// Packed into the high bits of a state's header word.
+    fn pack(self) -> u64 {
+        (self.rank() << 3) | ((self.rule() as u64) << 32)
+    }
+
+    fn unpack(word: u64) -> Verdict {
+        let rule = (word >> 32) as usize;
+        match (word >> 3) & 7 {
+            1 => Verdict::Allow(rule),
+            2 => Verdict::Default,
+            3 => Verdict::Ask(rule),
+            4 => Verdict::Deny(rule),
+            _ => Verdict::Nothing,
+        }
+    }
+}
+
+/// A pattern token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tok {
+    Lit(char),
+    One,
+    Star,
+}
+
+/// A parsed pattern: its tokens (runs of `*` collapsed, backslashes read as `/`) and whether it
+/// ends in `" *"` (then it also matches its tokens but the last two).
+#[derive(Clone, Debug)]
+struct Glob {
+    toks: Vec<Tok>,
+    stem: bool,
+}
+
+impl Glob {
+    fn parse(pattern: &str, syntax: Syntax) -> Glob {
+        let mut text: String = pattern.chars().map(|c| if c == '\\' { '/' } else { c }).collect();
+        if syntax == Syntax::Claude
+            && let Some(stem) = text.strip_suffix(":*")
+        {
+            text = format!("{stem} *");
+        }
+        let stem = text.ends_with(" *");
+        let mut toks: Vec<Tok> = Vec::with_capacity(text.len());
+        for c in text.chars() {
+            let tok = match c {
+                '*' => Tok::Star,
+                '?' if syntax == Syntax::OpenCode => Tok::One,
+                c => Tok::Lit(c),
+            };
+            if !(tok == Tok::Star && toks.last() == Some(&Tok::Star)) {
+                toks.push(tok);
+            }
+        }
+        Glob { toks, stem }
+    }
+
+    /// With a final `" *"`: how many tokens the stem has.
+    fn stem_len(&self) -> Option<usize> {
+        self.stem.then(|| self.toks.len() - 2)
+    }
+
+    fn is_catch_all(&self) -> bool {
+        self.toks == [Tok::Star]
+    }
+
+    /// The literal text every match starts with.
+    fn literal_prefix(&self) -> Vec<char> {
+        let end = self.stem_len().unwrap_or(self.toks.len());
+        self.toks[..end]
+            .iter()
+            .map_while(|t| match t {
+                Tok::Lit(c) => Some(*c),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// Anchored match by dynamic programming over (input, token) prefixes: the reference matcher.
+fn glob_match(input: &[char], toks: &[Tok]) -> bool {
+    // reach[j]: input[..i] is matched by toks[..j], for the current i.
+    let mut reach = vec![false; toks.len() + 1];
+    reach[0] = true;
+    let star_closure = |reach: &mut Vec<bool>| {
+        for j in 0..toks.len() {
+            if reach[j] && toks[j] == Tok::Star {
+                reach[j + 1] = true;
+            }
+        }
+    };
+    star_closure(&mut reach);
+    for &c in input {
+        let mut next = vec![false; toks.len() + 1];
+        for j in 0..toks.len() {
+            if !reach[j] {
+                continue;
+            }
+            match toks[j] {
+                Tok::Star => next[j] = true,
+                Tok::One => next[j + 1] = true,
+                Tok::Lit(l) if l == c => next[j + 1] = true,
+                Tok::Lit(_) => {}
+            }
+        }
+        star_closure(&mut next);
+        reach = next;
+    }
+    reach[toks.len()]
+}
+
+/// What a character class does in split mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Plain,
+    /// White space: trimmed at the ends of a part.
+    Blank,
+    /// Cuts a command into parts.
+    Separator,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Class {
+    ch: char,
+    kind: Kind,
+}
+
+/// Marks a position that belongs to a policy pattern.
+const POLICY: u32 = u32::MAX;
+/// Marks a position that is not a literal of any class.
+const NO_CLASS: u32 = u32::MAX;
+/// Past this many mask words (classes × words) the automaton is too big to build.
+const MAX_MASK_WORDS: usize = 1 << 22;
+
+/// Every pattern's positions side by side in one bit set, with the masks a step needs.
+struct Machine {
+    /// Words per bit set.
+    w: usize,
+    /// The start state (every pattern at position 0, closed over `*`).
+    start: Vec<u64>,
+    star: Vec<u64>,
+    /// Per class: the positions that advance on it (its literal, or `?`).
+    lits: Vec<Vec<u64>>,
+    /// Per position: the class of its literal token, if any.
+    lit_class: Vec<u32>,
+    /// Positions of policy patterns.
+    policy: Vec<u64>,
+    policy_acc: Vec<u64>,
+    rule_acc: Vec<u64>,
+    /// Per position: the rule it belongs to, or [`POLICY`].
+    owner: Vec<u32>,
+    /// Actions of the rules given (by their index).
+    actions: Vec<Action>,
+    classes: Vec<Class>,
+    /// The class that stands for every character no pattern writes.
+    other: usize,
+    /// Classes tried from every state (split mode: separators and blanks).
+    always: Vec<usize>,
+    /// The deciders that can possibly decide something, to stop early.
+    possible: usize,
+}
+
+impl Machine {
+    fn build(inputs: &[&str], rules: &[Rule], syntax: Syntax, order: Order) -> Result<Machine, TooComplex> {
+        let split = order.splits();
+        let policy: Vec<Glob> = inputs.iter().map(|p| Glob::parse(p, Syntax::OpenCode)).collect();
+        let kept = kept_rules(&policy, rules, syntax, order);
+        let can_default = !kept.iter().any(|(_, g)| g.is_catch_all());
+        let possible = kept.len() + usize::from(can_default);
+        let globs: Vec<(u32, &Glob)> = policy
+            .iter()
+            .map(|g| (POLICY, g))
+            .chain(kept.iter().map(|(i, g)| (*i as u32, g)))
+            .collect();
+        let classes = alphabet(&globs, split);
+        let other = other_char(&globs);
+        let positions: usize = globs.iter().map(|(_, g)| g.toks.len() + 1).sum();
+        let w = positions.div_ceil(64).max(1);
+        if classes.len().saturating_mul(w) > MAX_MASK_WORDS {
+            return Err(TooComplex);
+        }
+        let mut m = Machine {
+            w,
+            start: vec![0; w],
+            star: vec![0; w],
+            lits: vec![vec![0; w]; classes.len()],
+            lit_class: vec![NO_CLASS; positions],
+            policy: vec![0; w],
+            policy_acc: vec![0; w],
+            rule_acc: vec![0; w],
+            owner: vec![POLICY; positions],
+            actions: rules.iter().map(|r| r.action).collect(),
+            other: classes.iter().position(|c| c.ch == other).unwrap_or(0),
+            always: (0..classes.len()).filter(|&k| classes[k].kind != Kind::Plain).collect(),
+            classes,
+            possible,
+        };
+        let mut base = 0;
+        for (owner, glob) in &globs {
+            m.place(base, *owner, glob);
+            base += glob.toks.len() + 1;
+        }
+        let mut start = std::mem::take(&mut m.start);
+        m.close(&mut start);
+        m.start = start;
+        Ok(m)
+    }
+
+    /// Lays out one pattern's positions from `base`.
+    fn place(&mut self, base: usize, owner: u32, glob: &Glob) {
+        let set = |v: &mut Vec<u64>, p: usize| v[p / 64] |= 1 << (p % 64);
+        set(&mut self.start, base);
+        for (i, tok) in glob.toks.iter().enumerate() {
+            let p = base + i;
+            self.owner[p] = owner;
+            match tok {
+                Tok::Star => set(&mut self.star, p),
+                Tok::One => self.lits.iter_mut().for_each(|l| set(l, p)),
+                Tok::Lit(c) => {
+                    if let Some(k) = self.classes.iter().position(|k| k.ch == *c) {
+                        set(&mut self.lits[k], p);
+                        self.lit_class[p] = k as u32;
+                    }
+                }
+            }
+        }
+        let end = base + glob.toks.len();
+        self.owner[end] = owner;
+        let acc = if owner == POLICY {
+            &mut self.policy_acc
+        } else {
+            &mut self.rule_acc
+        };
+        set(acc, end);
+        if let Some(n) = glob.stem_len() {
+            set(acc, base + n);
+        }
+        if owner == POLICY {
+            for p in base..=end {
+                set(&mut self.policy, p);
+            }
+        }
+    }
+
+    /// Adds the position after every live `*` (runs of `*` are collapsed, so one pass does).
+    fn close(&self, bits: &mut [u64]) {
+        let mut carry = 0;
+        for (b, star) in bits.iter_mut().zip(&self.star) {
+            let x = *b & star;
+            *b |= (x << 1) | carry;
+            carry = x >> 63;
+        }
+    }
+
+    /// Reads one character of class `k`: `out` = the positions reached from `bits`.
+    fn step(&self, bits: &[u64], k: usize, out: &mut [u64]) {
+        let mut carry = 0;
+        for i in 0..self.w {
+            let x = bits[i] & self.lits[k][i];
+            out[i] = (x << 1) | carry | (bits[i] & self.star[i]);
+            carry = x >> 63;
+        }
+        self.close(out);
+    }
+
+    fn policy_live(&self, bits: &[u64]) -> bool {
+        bits.iter().zip(&self.policy).any(|(b, p)| b & p != 0)
+    }
+
+    fn policy_accepts(&self, bits: &[u64]) -> bool {
+        bits.iter().zip(&self.policy_acc).any(|(b, p)| b & p != 0)
+    }
+
+    /// The last rule accepting in `bits` (rules are laid out in order).
+    fn last_rule(&self, bits: &[u64]) -> Option<usize> {
+        (0..self.w).rev().find_map(|i| {
+            let x = bits[i] & self.rule_acc[i];
+            (x != 0).then(|| self.owner[i * 64 + 63 - x.leading_zeros() as usize] as usize)
+        })
+    }
+
+    /// Claude Code's verdict on the text whose rule positions are `bits`.
+    fn claude_verdict(&self, bits: &[u64]) -> Verdict {
+        let (mut ask, mut allow) = (None, None);
+        for (i, (b, acc)) in bits.iter().zip(&self.rule_acc).enumerate() {
+            let mut x = b & acc;
+            while x != 0 {
+                let rule = self.owner[i * 64 + x.trailing_zeros() as usize] as usize;
+                x &= x - 1;
+                match self.actions[rule] {
+                    Action::Deny => return Verdict::Deny(rule),
+                    Action::Ask => ask = ask.or(Some(rule)),
+                    Action::Allow => allow = allow.or(Some(rule)),
+                }
+            }
+        }
+        ask.map(Verdict::Ask)
+            .or(allow.map(Verdict::Allow))
+            .unwrap_or(Verdict::Default)
+    }
+
+    /// The classes worth trying from `bits`: the literals some live position expects, the
+    /// representative of every other character, and (split mode) separators and blanks.
+    fn classes_from(&self, bits: &[u64], out: &mut Vec<usize>) {
+        out.clear();
+        out.push(self.other);
+        out.extend_from_slice(&self.always);
+        for (i, b) in bits.iter().enumerate() {
+            let mut x = *b;
+            while x != 0 {
+                let k = self.lit_class[i * 64 + x.trailing_zeros() as usize];
+                x &= x - 1;
+                if k != NO_CLASS {
+                    out.push(k as usize);
+                }
+            }
+        }
+        // Classes are sorted by readability: trying them in index order keeps witnesses readable.
+        out.sort_unstable();
+        out.dedup();
+    }
+}
+
+/// The rules that can matter for the policy, with their patterns: not those whose literal prefix
+/// disagrees with every policy pattern's (split mode excepted: a part starts anywhere), nor, for
+/// opencode's order, those before the last catch-all.
+fn kept_rules(policy: &[Glob], rules: &[Rule], syntax: Syntax, order: Order) -> Vec<(usize, Glob)> {
+    let prefixes: Vec<Vec<char>> = policy.iter().map(Glob::literal_prefix).collect();
+    let first = match order {
+        Order::LastMatch { .. } => rules
+            .iter()
+            .rposition(|r| Glob::parse(r.pattern, syntax).is_catch_all())
+            .unwrap_or(0),
+        Order::Claude { .. } => 0,
+    };
+    rules
+        .iter()
+        .enumerate()
+        .skip(first)
+        .map(|(i, r)| (i, Glob::parse(r.pattern, syntax)))
+        .filter(|(_, g)| {
+            if order.splits() {
+                return true;
+            }
+            let mine = g.literal_prefix();
+            prefixes.iter().any(|p| p.starts_with(&mine) || mine.starts_with(p))
+        })
+        .collect()
+}
+
+/// The character classes: every literal of the patterns, the representative of the rest, and in
+/// split mode one unused separator and one unused blank. Printable ASCII first, then by character.
+fn alphabet(globs: &[(u32, &Glob)], split: bool) -> Vec<Class> {
+    let kind = |c: char| match c {
+        c if split && is_separator(c) => Kind::Separator,
+        c if split && c.is_whitespace() => Kind::Blank,
+        _ => Kind::Plain,
+    };
+    let mut chars: Vec<char> = literals(globs)
+        .into_iter()
+        .filter(|c| !(split && is_shell_special(*c)))
+        .collect();
+    let mut extra = vec![other_char(globs)];
+    if split {
+        let used = literals(globs);
+        extra.extend([';', '&', '|', '\n'].into_iter().find(|c| !used.contains(c)));
+        extra.extend(BLANKS.into_iter().find(|c| !used.contains(c)));
+    }
+    chars.extend(extra);
+    // Printable ASCII first: breadth-first search tries classes in this order, so among
+    // witnesses of one length it picks the readable one.
+    chars.sort_unstable_by_key(|c| (!(' '..='~').contains(c), *c));
+    chars.dedup();
+    chars.into_iter().map(|ch| Class { ch, kind: kind(ch) }).collect()
+}
+
+/// White space other than newline, the space first.
+const BLANKS: [char; 24] = [
+    ' ', '\t', '\r', '\u{b}', '\u{c}', '\u{85}', '\u{a0}', '\u{1680}', '\u{2000}', '\u{2001}', '\u{2002}', '\u{2003}',
+    '\u{2004}', '\u{2005}', '\u{2006}', '\u{2007}', '\u{2008}', '\u{2009}', '\u{200a}', '\u{2028}', '\u{2029}',
+    '\u{202f}', '\u{205f}', '\u{3000}',
+];
+
+/// Every character written literally in the patterns, sorted.
+fn literals(globs: &[(u32, &Glob)]) -> Vec<char> {
+    let mut chars: Vec<char> = globs
+        .iter()
+        .flat_map(|(_, g)| g.toks.iter())
+        .filter_map(|t| match t {
+            Tok::Lit(c) => Some(*c),
+            _ => None,
+        })
+        .collect();
+    chars.sort_unstable();
+    chars.dedup();
+    chars
+}
+
+/// The representative of every character no pattern writes: readable, never white space, a
+/// separator or a character a shell reads specially.
+fn other_char(globs: &[(u32, &Glob)]) -> char {
+    let used = literals(globs);
+    let fits = |c: &char| {
+        !used.contains(c) && !c.is_whitespace() && !is_separator(*c) && !is_shell_special(*c) && !"*?".contains(*c)
+    };
+    "xyzqjkvwabcdefghilmnoprstu0123456789"
+        .chars()
+        .chain((0xC0..=0x10FFFF).filter_map(char::from_u32))
+        .find(fits)
+        .unwrap_or('x')
+}
+
+/// A hasher for state words (already well mixed by the caller's fold).
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(*b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+fn hash_words(words: &[u64]) -> u64 {
+    words.iter().fold(0u64, |h, w| {
+        (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+    })
+}
+
+/// Split mode's per-state flags, kept in the last word of a state with its verdict.
+#[derive(Clone, Copy, Debug)]
+struct Header {
+    /// Inside a non-empty part.
+    in_part: bool,
+    /// Blanks were read since the part's last non-blank character.
+    pending: bool,
+    /// A part was closed.
+    seen: bool,
+    verdict: Verdict,
+}
+
+impl Header {
+    fn pack(self) -> u64 {
+        u64::from(self.in_part) | (u64::from(self.pending) << 1) | (u64::from(self.seen) << 2) | self.verdict.pack()
+    }
+
+    fn unpack(word: u64) -> Header {
+        Header {
+            in_part: word & 1 != 0,
+            pending: word & 2 != 0,
+            seen: word & 4 != 0,
+            verdict: Verdict::unpack(word),
+        }
+    }
+}
+
+/// The breadth-first search over product states. A state is `w` words of live positions (the
+/// policy's and the rules'); in split mode also `w` words of the rules' positions at the current
+/// part's last non-blank character (when blanks are pending) and a [`Header`] word.
+struct Search<'m> {
+    m: &'m Machine,
+    order: Order,
+    budget: usize,
+    stride: usize,
+    arena: Vec<u64>,
+    parent: Vec<u32>,
+    via: Vec<u32>,
+    table: HashMap<u64, u32, BuildHasherDefault<WordHasher>>,
+    chain: Vec<u32>,
+    /// Outside split mode, per decider: the action and the state first reaching it.
+    found: HashMap<Decider, (Action, u32)>,
+}
+
+impl<'m> Search<'m> {
+    fn new(m: &'m Machine, order: Order, budget: usize) -> Search<'m> {
+        let stride = if order.splits() { 2 * m.w + 1 } else { m.w };
+        Search {
+            m,
+            order,
+            budget,
+            stride,
+            arena: Vec::new(),
+            parent: Vec::new(),
+            via: Vec::new(),
+            table: HashMap::default(),
+            chain: Vec::new(),
+            found: HashMap::new(),
+        }
+    }
+
+    fn run(mut self) -> Result<Vec<Outcome>, TooComplex> {
+        if self.order.splits() {
+            return self.run_split();
+        }
+        let start = self.m.start.clone();
+        self.intern(&start, u32::MAX, 0)?;
+        self.note(0);
+        let (mut cur, mut next) = (vec![0; self.stride], vec![0; self.stride]);
+        let mut try_classes = Vec::new();
+        let mut q = 0;
+        while q < self.parent.len() && self.found.len() < self.m.possible {
+            cur.copy_from_slice(&self.arena[q * self.stride..(q + 1) * self.stride]);
+            self.m.classes_from(&cur, &mut try_classes);
+            for &k in &try_classes {
+                self.m.step(&cur, k, &mut next);
+                if self.m.policy_live(&next) {
+                    let (id, new) = self.intern(&next, q as u32, k as u32)?;
+                    if new {
+                        self.note(id);
+                    }
+                }
+            }
+            q += 1;
+        }
+        Ok(self.outcomes())
+    }
+
+    /// The id of `state`, added if new (then `true`).
+    fn intern(&mut self, state: &[u64], parent: u32, via: u32) -> Result<(u32, bool), TooComplex> {
+        let h = hash_words(state);
+        let mut at = self.table.get(&h).copied().unwrap_or(u32::MAX);
+        while at != u32::MAX {
+            let i = at as usize;
+            if self.arena[i * self.stride..(i + 1) * self.stride] == *state {
+                return Ok((at, false));
+            }
+            at = self.chain[i];
+        }
+        if self.parent.len() >= self.budget {
+            return Err(TooComplex);
+        }
+        let id = self.parent.len() as u32;
+        self.arena.extend_from_slice(state);
+        self.parent.push(parent);
+        self.via.push(via);
+        self.chain.push(self.table.insert(h, id).unwrap_or(u32::MAX));
+        Ok((id, true))
+    }
+
+    /// Notes the decider a newly found state shows, if the policy accepts there and the decider
+    /// is new (breadth-first: the first state found is a shortest input).
+    fn note(&mut self, id: u32) {
+        let state = &self.arena[id as usize * self.stride..(id as usize + 1) * self.stride];
+        if !self.m.policy_accepts(state) {
+            return;
+        }
+        let default = self.order.default_action();
+        let (action, decider) = match self.order {
+            Order::LastMatch { .. } => match self.m.last_rule(state) {
+                Some(r) => (self.m.actions[r], Decider::Rule(r)),
+                None => (default, Decider::Default),
+            },
+            Order::Claude { .. } => self.m.claude_verdict(state).outcome(default),
+        };
+        self.found.entry(decider).or_insert((action, id));
+    }
+
+    /// Split mode. The verdict's rule (which part set it) is left out of the states, or it would
+    /// multiply them by the number of rules; the states keep its rank only. Then:
+    ///
+    /// - the forward search visits every state and keeps every edge, with the part verdict that
+    ///   raised the rank on it (an "event": the rule of that part becomes the decider);
+    /// - a backward search gives, for each state, a shortest way on to an accepted input without
+    ///   raising the rank again ("completion");
+    /// - a decider's shortest input is the best of: a shortest path to an event's source, the
+    ///   event, a completion of its target; or a shortest path to an accepted state whose last
+    ///   part raises the rank itself.
+    ///
+    /// The event on an edge depends on the source state only, so the path to the source can be any
+    /// shortest one, and the completion keeps the decider (the rank stays, and a rank is set by
+    /// its first part).
+    fn run_split(mut self) -> Result<Vec<Outcome>, TooComplex> {
+        let w = self.m.w;
+        let mut start = vec![0; self.stride];
+        start[..w].copy_from_slice(&self.m.start);
+        start[2 * w] = Header {
+            in_part: false,
+            pending: false,
+            seen: false,
+            verdict: Verdict::Nothing,
+        }
+        .pack();
+        self.intern(&start, u32::MAX, 0)?;
+        let mut depth = vec![0u32];
+        let mut edges: Vec<Edge> = Vec::new();
+        let (mut cur, mut next, mut scratch) = (vec![0; self.stride], vec![0; self.stride], vec![0; w]);
+        let mut try_classes = Vec::new();
+        let mut q = 0;
+        while q < self.parent.len() {
+            cur.copy_from_slice(&self.arena[q * self.stride..(q + 1) * self.stride]);
+            self.m.classes_from(&cur[..w], &mut try_classes);
+            for &k in &try_classes {
+                let event = self.step_split(&cur, k, &mut next, &mut scratch);
+                if self.m.policy_live(&next[..w]) {
+                    let (to, new) = self.intern(&next, q as u32, k as u32)?;
+                    if new {
+                        depth.push(depth[q] + 1);
+                    }
+                    edges.push(Edge {
+                        from: q as u32,
+                        to,
+                        class: k as u32,
+                        event,
+                    });
+                }
+            }
+            q += 1;
+        }
+        let rank = |id: usize| Header::unpack(self.arena[id * self.stride + 2 * w]).verdict.rank();
+        // Accepted states: the verdict of the part the input ends with, if it raises the rank.
+        let mut best: HashMap<Decider, (Action, u32, Witness)> = HashMap::new();
+        let default = self.order.default_action();
+        let mut offer = |verdict: Verdict, len: u32, witness: Witness| {
+            let (action, decider) = verdict.outcome(default);
+            let slot = best.entry(decider).or_insert((action, u32::MAX, witness));
+            if len < slot.1 {
+                *slot = (action, len, witness);
+            }
+        };
+        let mut complete_here = vec![false; self.parent.len()];
+        for (id, done) in complete_here.iter_mut().enumerate() {
+            let state = &self.arena[id * self.stride..(id + 1) * self.stride];
+            if !self.m.policy_accepts(&state[..w]) {
+                continue;
+            }
+            let h = Header::unpack(state[2 * w]);
+            match self.last_part(state) {
+                Some(part) if part.rank() > h.verdict.rank() => offer(part, depth[id], Witness::Path(id as u32)),
+                _ if h.verdict == Verdict::Default => offer(Verdict::Default, depth[id], Witness::Path(id as u32)),
+                _ => *done = true,
+            }
+        }
+        let (completion, onward) = completions(&edges, &complete_here, &rank);
+        for (i, e) in edges.iter().enumerate() {
+            if let Some(part) = e.event
+                && part != Verdict::Default
+                && completion[e.to as usize] != u32::MAX
+            {
+                let len = depth[e.from as usize] + 1 + completion[e.to as usize];
+                offer(part, len, Witness::Via(i as u32));
+            }
+        }
+        Ok(best
+            .into_iter()
+            .map(|(decider, (action, _, witness))| {
+                let text = match witness {
+                    Witness::Path(id) => self.witness(id),
+                    Witness::Via(i) => {
+                        let e = edges[i as usize];
+                        let mut text = self.witness(e.from);
+                        text.push(self.m.classes[e.class as usize].ch);
+                        let mut at = e.to as usize;
+                        while onward[at] != u32::MAX {
+                            let next = edges[onward[at] as usize];
+                            text.push(self.m.classes[next.class as usize].ch);
+                            at = next.to as usize;
+                        }
+                        text
+                    }
+                };
+                Outcome {
+                    decider,
+                    action,
+                    witness: text,
+                }
+            })
+            .collect())
+    }
+
+    /// Split mode: the verdict of the part an input reaching `state` ends with, if any (`None`
+    /// after a separator, or once denied).
+    fn last_part(&self, state: &[u64]) -> Option<Verdict> {
+        let w = self.m.w;
+        let h = Header::unpack(state[2 * w]);
+        if matches!(h.verdict, Verdict::Deny(_)) {
+            None
+        } else if h.in_part {
+            let content = if h.pending { &state[w..2 * w] } else { &state[..w] };
+            Some(self.m.claude_verdict(content))
+        } else if !h.seen {
+            // Only blanks and separators: one empty part (the rules are at their start).
+            Some(self.m.claude_verdict(&state[..w]))
+        } else {
+            None
+        }
+    }
+
+    /// Split mode: reads one character of class `k` from `cur` into `out`; returns the verdict
+    /// of the part this closes if it raises the command's rank (the state keeps the rank only).
+    fn step_split(&self, cur: &[u64], k: usize, out: &mut [u64], stepped: &mut [u64]) -> Option<Verdict> {
+        let m = self.m;
+        let w = m.w;
+        let (a, rest) = cur.split_at(w);
+        let before = &rest[..w];
+        let mut h = Header::unpack(rest[w]);
+        m.step(a, k, stepped);
+        let (out_a, rest) = out.split_at_mut(w);
+        let (out_b, out_h) = rest.split_at_mut(w);
+        // Whether the rules' positions go back to their start (a new part begins).
+        let mut restart = false;
+        let mut event = None;
+        out_b.fill(0);
+        out_a.copy_from_slice(stepped);
+        match m.classes[k].kind {
+            Kind::Separator => {
+                if h.in_part {
+                    let content = if h.pending { before } else { a };
+                    let part = m.claude_verdict(content);
+                    if part.rank() > h.verdict.rank() {
+                        event = Some(part);
+                        h.verdict = part.rank_only();
+                    }
+                    h.seen = true;
+                }
+                h.in_part = false;
+                h.pending = false;
+                restart = true;
+            }
+            Kind::Blank if !h.in_part => restart = true,
+            Kind::Blank => {
+                if h.pending {
+                    out_b.copy_from_slice(before);
+                } else {
+                    for ((x, a), p) in out_b.iter_mut().zip(a).zip(&m.policy) {
+                        *x = a & !p;
+                    }
+                }
+                h.pending = true;
+            }
+            Kind::Plain => {
+                h.in_part = true;
+                h.pending = false;
+            }
+        }
+        if let Verdict::Deny(_) = h.verdict {
+            // Decided whatever follows: forget the rules.
+            h = Header {
+                in_part: false,
+                pending: false,
+                seen: true,
+                verdict: h.verdict,
+            };
+            out_a.iter_mut().zip(&m.policy).for_each(|(x, p)| *x &= p);
+            out_b.fill(0);
+        } else if restart {
+            for ((x, p), s) in out_a.iter_mut().zip(&m.policy).zip(&m.start) {
+                *x = (*x & p) | (s & !p);
+            }
+        }
+        out_h[0] = h.pack();
+        event
+    }
+
+    fn witness(&self, mut id: u32) -> String {
+        let mut chars = Vec::new();
+        while self.parent[id as usize] != u32::MAX {
+            chars.push(self.m.classes[self.via[id as usize] as usize].ch);
+            id = self.parent[id as usize];
+        }
+        chars.iter().rev().collect()
+    }
+
+    fn outcomes(&self) -> Vec<Outcome> {
+        self.found
+            .iter()
+            .map(|(decider, (action, id))| Outcome {
+                decider: *decider,
+                action: *action,
+                witness: self.witness(*id),
+            })
+            .collect()
+    }
+}
+
+/// Split mode: a step of the search graph.
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    from: u32,
+    to: u32,
+    class: u32,
+    /// The verdict of the part this step closes, when it raises the command's rank.
+    event: Option<Verdict>,
+}
+
+/// Split mode: where a decider's shortest input comes from.
+#[derive(Clone, Copy, Debug)]
+enum Witness {
+    /// The shortest path to an accepted state.
+    Path(u32),
+    /// The shortest path to an edge's source, the edge, then the shortest completion.
+    Via(u32),
+}
+
+/// Backward breadth-first search from the states where an accepted input ends without raising
+/// the rank (`done`), along edges that keep the rank: per state, the length of a shortest
+/// completion (`u32::MAX`: none) and its first edge (`u32::MAX` at a done state).
+fn completions(edges: &[Edge], done: &[bool], rank: &dyn Fn(usize) -> u64) -> (Vec<u32>, Vec<u32>) {
+    let n = done.len();
+    // Incoming rank-keeping edges of each state, grouped (counting sort).
+    let keeps = |e: &Edge| rank(e.from as usize) == rank(e.to as usize);
+    let mut start = vec![0u32; n + 1];
+    for e in edges.iter().filter(|e| keeps(e)) {
+        start[e.to as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut incoming = vec![0u32; start[n] as usize];
+    for (i, e) in edges.iter().enumerate().filter(|(_, e)| keeps(e)) {
+        incoming[fill[e.to as usize] as usize] = i as u32;
+        fill[e.to as usize] += 1;
+    }
+    let mut completion = vec![u32::MAX; n];
+    let mut onward = vec![u32::MAX; n];
+    let mut queue: Vec<usize> = (0..n).filter(|&i| done[i]).collect();
+    for &i in &queue {
+        completion[i] = 0;
+    }
+    let mut q = 0;
+    while q < queue.len() {
+        let to = queue[q];
+        q += 1;
+        for &e in &incoming[start[to] as usize..start[to + 1] as usize] {
+            let from = edges[e as usize].from as usize;
+            if completion[from] == u32::MAX {
+                completion[from] = completion[to] + 1;
+                onward[from] = e;
+                queue.push(from);
+            }
+        }
+    }
+    (completion, onward)
+}
+
+#[cfg(test)]
+mod tests;
