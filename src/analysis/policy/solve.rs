@@ -487,6 +487,12 @@ struct Machine {
     always: Vec<usize>,
     /// The deciders that can possibly decide something, to stop early.
     possible: usize,
+    /// Positions of a rule's final `*`: once live, the rule matches every longer input too.
+    sticky: Vec<u64>,
+    /// Per rule index: where its positions start (rules are laid out in order after the policy).
+    base_of: Vec<usize>,
+    /// Where the rules' positions start.
+    rules_from: usize,
 }
 
 impl Machine {
@@ -523,10 +529,23 @@ impl Machine {
             always: (0..classes.len()).filter(|&k| classes[k].kind != Kind::Plain).collect(),
             classes,
             possible,
+            sticky: vec![0; w],
+            base_of: vec![usize::MAX; rules.len()],
+            rules_from: positions,
         };
         let mut base = 0;
         for (owner, glob) in &globs {
             m.place(base, *owner, glob);
+            if *owner != POLICY {
+                m.rules_from = m.rules_from.min(base);
+                if let Some(b) = m.base_of.get_mut(*owner as usize) {
+                    *b = base;
+                }
+                if glob.toks.last() == Some(&Tok::Star) {
+                    let p = base + glob.toks.len() - 1;
+                    m.sticky[p / 64] |= 1 << (p % 64);
+                }
+            }
             base += glob.toks.len() + 1;
         }
         let mut start = std::mem::take(&mut m.start);
@@ -590,6 +609,24 @@ impl Machine {
             carry = x >> 63;
         }
         self.close(out);
+    }
+
+    /// Last-match order: once a rule whose final `*` is live matches, it matches every longer
+    /// input, so no earlier rule can decide any more. Their positions are cleared, which merges
+    /// states that differ only there (the same inputs reach the same deciders from both).
+    fn prune_dominated(&self, bits: &mut [u64]) {
+        let Some(p) = (0..self.w).rev().find_map(|i| {
+            let x = bits[i] & self.sticky[i];
+            (x != 0).then(|| i * 64 + 63 - x.leading_zeros() as usize)
+        }) else {
+            return;
+        };
+        let Some(&end) = self.base_of.get(self.owner[p] as usize) else {
+            return;
+        };
+        for q in self.rules_from..end {
+            bits[q / 64] &= !(1 << (q % 64));
+        }
     }
 
     fn policy_live(&self, bits: &[u64]) -> bool {
@@ -830,7 +867,11 @@ impl<'m> Search<'m> {
         if self.order.splits() {
             return self.run_split();
         }
-        let start = self.m.start.clone();
+        let mut start = self.m.start.clone();
+        let last_match = matches!(self.order, Order::LastMatch { .. });
+        if last_match {
+            self.m.prune_dominated(&mut start);
+        }
         self.intern(&start, u32::MAX, 0)?;
         self.note(0);
         let (mut cur, mut next) = (vec![0; self.stride], vec![0; self.stride]);
@@ -841,6 +882,9 @@ impl<'m> Search<'m> {
             self.m.classes_from(&cur, &mut try_classes);
             for &k in &try_classes {
                 self.m.step(&cur, k, &mut next);
+                if last_match {
+                    self.m.prune_dominated(&mut next);
+                }
                 if self.m.policy_live(&next) {
                     let (id, new) = self.intern(&next, q as u32, k as u32)?;
                     if new {
