@@ -418,27 +418,6 @@ fn explain_agent(ctx: &Context, name: &str, dialect: Option<Dialect>) -> Result<
     }))
 }
 
-/// The Claude Code tools a permission question is about: an opencode permission key's tools,
-/// or a Claude Code tool named as such (`Task` is `Agent`).
-fn claude_tools(permission: &str) -> Option<Vec<&str>> {
-    let mapped: &[&str] = match permission {
-        "bash" => &["Bash"],
-        "edit" | "write" | "patch" => &["Edit", "Write", "MultiEdit", "NotebookEdit"],
-        "read" => &["Read"],
-        "glob" => &["Glob"],
-        "grep" => &["Grep"],
-        "webfetch" => &["WebFetch"],
-        "websearch" => &["WebSearch"],
-        "task" | "Task" => &["Agent"],
-        "todowrite" => &["TodoWrite"],
-        _ if permission.starts_with("mcp__") || claude::schema::TOOLS.contains(&permission) => {
-            return Some(vec![permission]);
-        }
-        _ => return None,
-    };
-    Some(mapped.to_vec())
-}
-
 /// Whether Claude Code agent `agent` (in file `file`) gets `tool`, and the sentence that says
 /// where that is decided. For `Agent`, `input` is the agent type to start.
 fn claude_grant(ws: &Workspace, agent: &claude::Agent, file: usize, tool: &str, input: &str) -> Value {
@@ -509,7 +488,7 @@ fn claude_decision(
     permission: &str,
     input: &str,
 ) -> Result<Value, String> {
-    let Some(tools) = claude_tools(permission) else {
+    let Some(tools) = claude::policy::tools_for(permission) else {
         let near = suggest::closest(
             permission,
             [
@@ -737,23 +716,6 @@ mod tests {
             err("chek", json!({})),
             "no tool `chek`. Did you mean `check`? The tools: check, explain, decide, who_may, rules"
         );
-    }
-
-    #[test]
-    fn permission_keys_map_to_claude_code_tools() {
-        assert_eq!(claude_tools("bash"), Some(vec!["Bash"]));
-        assert_eq!(
-            claude_tools("edit"),
-            Some(vec!["Edit", "Write", "MultiEdit", "NotebookEdit"])
-        );
-        assert_eq!(claude_tools("task"), Some(vec!["Agent"]));
-        assert_eq!(claude_tools("Task"), Some(vec!["Agent"]));
-        assert_eq!(
-            claude_tools("mcp__github__create_issue"),
-            Some(vec!["mcp__github__create_issue"])
-        );
-        assert_eq!(claude_tools("WebFetch"), Some(vec!["WebFetch"]));
-        assert_eq!(claude_tools("external_directory"), None);
     }
 
     #[test]

@@ -436,7 +436,7 @@ fn involved(group: &[&Judged], file: usize, span: crate::analysis::text::Span) -
         }
         out.push((
             Location::File { file: f, span: s },
-            format!("{label} gives `{}` for {}", o.action.as_str(), show_input(&o.witness)),
+            format!("`{}` for {}: {label}", o.action.as_str(), show_input(&o.witness)),
         ));
         if out.len() == 5 {
             break;

@@ -21,6 +21,7 @@
 
 mod cases;
 mod oracle;
+mod policy;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -658,5 +659,23 @@ fn agent_lsp_agrees_with_the_opencode_runtime() {
         "{} disagreement(s) with opencode:\n{}",
         tally.disagreements.len(),
         tally.disagreements.join("\n")
+    );
+}
+
+#[test]
+#[ignore = "needs the opencode runtime: tests/runtime/run.sh installs it and sets OPENCODE_BIN"]
+fn policy_counterexamples_are_decided_so_by_opencode() {
+    let bin = PathBuf::from(
+        std::env::var_os("OPENCODE_BIN")
+            .expect("set OPENCODE_BIN to the opencode 1.18.34 binary (tests/runtime/run.sh)"),
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = fs::canonicalize(tmp.path()).unwrap();
+    let failures = policy::run(&bin, &tmp);
+    assert!(
+        failures.is_empty(),
+        "{} disagreement(s):\n{}",
+        failures.len(),
+        failures.join("\n\n")
     );
 }

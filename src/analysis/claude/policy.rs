@@ -192,7 +192,19 @@ mod tests {
         assert_eq!(pattern_of("Bash", Some("*")), ("*".into(), false));
         assert_eq!(pattern_of("Bash", Some("git push:*")), ("git push:*".into(), false));
         assert_eq!(pattern_of("Edit", Some("src/**")), ("src/*".into(), true));
-        assert_eq!(tools_for("edit").map(|t| t.len()), Some(4));
+        assert_eq!(tools_for("bash"), Some(vec!["Bash"]));
+        assert_eq!(tools_for("shell"), Some(vec!["Bash"]));
+        assert_eq!(
+            tools_for("edit"),
+            Some(vec!["Edit", "Write", "MultiEdit", "NotebookEdit"])
+        );
+        assert_eq!(tools_for("task"), Some(vec!["Agent"]));
+        assert_eq!(tools_for("Task"), Some(vec!["Agent"]));
+        assert_eq!(
+            tools_for("mcp__github__create_issue"),
+            Some(vec!["mcp__github__create_issue"])
+        );
+        assert_eq!(tools_for("WebFetch"), Some(vec!["WebFetch"]));
         assert_eq!(tools_for("Bash"), Some(vec!["Bash"]));
         assert_eq!(tools_for("external_directory"), None);
     }

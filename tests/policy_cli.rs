@@ -1,0 +1,197 @@
+//! Team policies through the binary: `check` in its formats (the finding, its place, its
+//! counterexample, SARIF's policy id), the exit status, `explain --who` (human and JSON), across
+//! the three dialects, and a policy's own mistakes.
+
+mod cli_support;
+
+use cli_support::*;
+use serde_json::Value;
+
+const CONFIG: &str = r#"{
+  "agent": {
+    "deployer": {
+      "mode": "subagent",
+      "description": "Deploys",
+      "permission": { "bash": { "*": "ask", "git *": "allow" } }
+    }
+  }
+}
+"#;
+const REVIEWER: &str = "---\ndescription: Reviews\nmode: subagent\npermission:\n  bash:\n    \"*\": deny\n    \"git diff *\": allow\n---\nReview.\n";
+const CLAUDE_AGENT: &str = "---\nname: pusher\ndescription: Pushes\ntools: Bash, Read\n---\nPush.\n";
+const CLAUDE_SETTINGS: &str = r#"{"permissions": {"allow": ["Bash(git *)"], "ask": ["Bash(git push:*)"]}}"#;
+const ZUNO: &str = r#"{"agents": {"lead": {"mode": "primary", "description": "Leads", "permission": {"mode": "standard", "rules": {"shell": {"*": "ask", "git *": "allow"}}}}}}"#;
+const POLICY: &str = r#"[[policy]]
+id = "no-unattended-push"
+message = "Pushing needs a human"
+permission = "bash"
+inputs = ["git push", "git push *"]
+at-most = "ask"
+agents = ["deployer", "reviewer", "pusher", "lead"]
+"#;
+
+fn project() -> tempfile::TempDir {
+    workspace(&[
+        ("opencode.json", CONFIG),
+        (".opencode/agents/reviewer.md", REVIEWER),
+        (".claude/agents/pusher.md", CLAUDE_AGENT),
+        (".claude/settings.json", CLAUDE_SETTINGS),
+        ("zuno.json", ZUNO),
+        ("agent-lsp.toml", POLICY),
+    ])
+}
+
+fn policy_findings(v: &Value) -> Vec<(String, u64, String)> {
+    let mut out = Vec::new();
+    for d in v["diagnostics"].as_array().into_iter().flatten() {
+        if d["code"] == "policy-violation" {
+            out.push((
+                d["path"].as_str().unwrap_or_default().to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap_or(0),
+                d["message"].as_str().unwrap_or_default().to_string(),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn check_reports_each_violation_on_its_rule_with_a_counterexample() {
+    let ws = project();
+    let out = agent_lsp(ws.path(), &["check", "--no-global", "--format", "json", "."]);
+    assert_eq!(out.status, 1, "{out:#?}");
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let found = policy_findings(&v);
+    // opencode's deployer: allowed by its `git *` rule. Zuno's lead: its `git *` rule too.
+    // Claude Code's pusher: `Bash(git push:*)` asks for every push (deny, ask, allow order), and
+    // the reviewer denies: both hold.
+    assert_eq!(found.len(), 2, "{found:#?}");
+    let oc = found.iter().find(|f| f.0 == "opencode.json").expect("on opencode.json");
+    assert_eq!(oc.1, 6, "{oc:?}");
+    assert!(
+        oc.2.starts_with("policy `no-unattended-push` does not hold for agent `deployer` (opencode): `bash` `git push` gets `allow` (`bash` \"git *\": allow)"),
+        "{}",
+        oc.2
+    );
+    let zuno = found.iter().find(|f| f.0 == "zuno.json").expect("on zuno.json");
+    assert!(
+        zuno.2.contains("agent `lead` (Zuno): `shell` `git push` gets `allow`"),
+        "{}",
+        zuno.2
+    );
+
+    // SARIF carries the policy's id.
+    let out = agent_lsp(ws.path(), &["check", "--no-global", "--format", "sarif", "."]);
+    let sarif: Value = serde_json::from_str(&out.stdout).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let policy: Vec<&Value> = results.iter().filter(|r| r["ruleId"] == "policy-violation").collect();
+    assert_eq!(policy.len(), 2);
+    assert!(policy.iter().all(|r| r["properties"]["policy"] == "no-unattended-push"));
+    assert!(policy.iter().all(|r| {
+        r["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("agent-lsp.toml"))
+    }));
+
+    // Fixed in both runtimes: nothing, and a clean exit.
+    write(
+        ws.path(),
+        "opencode.json",
+        &CONFIG.replace(r#""git *": "allow" }"#, r#""git *": "allow", "git push*": "ask" }"#),
+    );
+    write(
+        ws.path(),
+        "zuno.json",
+        &ZUNO.replace(r#""git *": "allow"}"#, r#""git *": "allow", "git push*": "deny"}"#),
+    );
+    let out = agent_lsp(ws.path(), &["check", "--no-global", "--format", "json", "."]);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert!(policy_findings(&v).is_empty(), "{}", out.stdout);
+}
+
+#[test]
+fn explain_who_lists_every_agent_with_its_deciding_rule() {
+    let ws = project();
+    let out = agent_lsp(
+        ws.path(),
+        &[
+            "explain",
+            "--no-global",
+            "--who",
+            "bash",
+            "git push origin main",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status, 0, "{out:#?}");
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["permission"], "bash");
+    assert_eq!(v["input"], "git push origin main");
+    let agents = v["agents"].as_array().unwrap();
+    let row = |name: &str, dialect: &str| -> &Value {
+        agents
+            .iter()
+            .find(|a| a["name"] == name && a["dialect"] == dialect)
+            .unwrap_or_else(|| panic!("{name} ({dialect}) in {agents:#?}"))
+    };
+    let d = row("deployer", "opencode");
+    assert_eq!(d["decision"], "allow");
+    assert_eq!(d["rule"]["path"], "opencode.json");
+    assert_eq!(
+        (d["rule"]["line"].as_u64(), d["rule"]["column"].as_u64()),
+        (Some(6), Some(45))
+    );
+    let r = row("reviewer", "opencode");
+    assert_eq!(r["decision"], "deny");
+    assert_eq!(r["rule"]["path"], ".opencode/agents/reviewer.md");
+    assert_eq!(row("pusher", "claude")["decision"], "ask");
+    assert_eq!(row("pusher", "claude")["rule"]["path"], ".claude/settings.json");
+    assert_eq!(row("lead", "zuno")["decision"], "allow");
+    // A built-in default decides: no place.
+    let build = row("build", "opencode");
+    assert_eq!(build["decision"], "allow");
+    assert!(build["rule"].is_null(), "{build:#}");
+    // Strongest first.
+    let ranks: Vec<&str> = agents.iter().filter_map(|a| a["decision"].as_str()).collect();
+    let mut sorted = ranks.clone();
+    sorted.sort_by_key(|a| match *a {
+        "allow" => 0,
+        "ask" => 1,
+        _ => 2,
+    });
+    assert_eq!(ranks, sorted);
+
+    // Human: a count line and a table.
+    let out = agent_lsp(
+        ws.path(),
+        &["explain", "--no-global", "--who", "bash", "git push origin main"],
+    );
+    assert!(out.stdout.contains("bash \"git push origin main\": "), "{}", out.stdout);
+    assert!(out.stdout.contains("deployer (opencode)"), "{}", out.stdout);
+    // A permission no runtime has: a usage error with a did-you-mean.
+    let out = agent_lsp(ws.path(), &["explain", "--no-global", "--who", "bsh", "ls"]);
+    assert_eq!(out.status, 2);
+    assert!(out.stderr.contains("Did you mean `bash`?"), "{}", out.stderr);
+}
+
+#[test]
+fn a_broken_policy_is_reported_and_the_others_still_run() {
+    let ws = project();
+    let broken =
+        format!("{POLICY}\n[[policy]]\nid = \"typo\"\npermission = \"bsh\"\ninputs = [\"*\"]\nat-most = \"deny\"\n");
+    write(ws.path(), "agent-lsp.toml", &broken);
+    let out = agent_lsp(ws.path(), &["check", "--no-global", "--format", "json", "."]);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(policy_findings(&v).len(), 2, "{}", out.stdout);
+    let d = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["path"] == "agent-lsp.toml")
+        .expect("agent-lsp.toml reported");
+    assert_eq!(d["code"], "invalid-value");
+    let start = &d["range"]["start"];
+    assert_eq!((start["line"].as_u64(), start["column"].as_u64()), (Some(11), Some(15)));
+    assert!(d["message"].as_str().unwrap().contains("Did you mean `bash`?"));
+}

@@ -1,0 +1,143 @@
+//! Policy counterexamples against the runtime: for `read` rulesets of the `build` agent, every
+//! input the policy solver names (the shortest input each rule decides) is given to opencode's
+//! own `read` tool (`opencode debug agent build --tool read`), and opencode must deny it exactly
+//! when the solver says the rule deciding it denies. (`debug agent` approves an `ask` by itself,
+//! so the runtime tells deny from the rest: allow and ask both read the file.)
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use agent_lsp::analysis::policy::judge::Verdict;
+use agent_lsp::analysis::policy::solve::Action;
+use agent_lsp::workspace::{Options, Workspace};
+
+use super::oracle::Home;
+
+/// (the `read` rules of `build`, the policy's patterns, its limit).
+const CASES: &[(&str, &str, &str)] = &[
+    (
+        r#"{"*": "allow", "*.env": "deny", "*.env.local": "ask"}"#,
+        r#"["*.env*"]"#,
+        "deny",
+    ),
+    (r#"{"*.env": "deny", "*": "allow"}"#, r#"["*.env"]"#, "deny"),
+    (
+        r#"{"*": "deny", "src/*": "allow", "src/secret/*": "deny", "src/secret/ok?.txt": "allow"}"#,
+        r#"["src/*"]"#,
+        "deny",
+    ),
+    (r#"{"*": "allow", "config/*.json": "deny"}"#, r#"["config/*"]"#, "ask"),
+    (
+        r#"{"*": "deny", "docs/*": "allow", "docs/*.md": "ask", "docs/private/*": "deny", "docs/private/READ?E.md": "allow"}"#,
+        r#"["docs/*"]"#,
+        "ask",
+    ),
+];
+
+struct Probe {
+    case: usize,
+    input: String,
+    action: Action,
+}
+
+pub fn run(bin: &Path, tmp: &Path) -> Vec<String> {
+    let mut probes = Vec::new();
+    let mut dirs = Vec::new();
+    for (i, (rules, inputs, limit)) in CASES.iter().enumerate() {
+        let dir = tmp.join(format!("policy-{i}"));
+        fs::create_dir_all(&dir).unwrap();
+        assert!(
+            Command::new("git")
+                .args(["init", "-q"])
+                .current_dir(&dir)
+                .status()
+                .unwrap()
+                .success()
+        );
+        fs::write(
+            dir.join("opencode.json"),
+            format!(r#"{{"agent": {{"build": {{"permission": {{"read": {rules}}}}}}}}}"#),
+        )
+        .unwrap();
+        fs::write(
+            dir.join("agent-lsp.toml"),
+            format!("[[policy]]\nid = \"p\"\npermission = \"read\"\ninputs = {inputs}\nat-most = \"{limit}\"\nagents = [\"build\"]\n"),
+        )
+        .unwrap();
+        let ws = Workspace::load(std::slice::from_ref(&dir), &Options::isolated()).unwrap();
+        let (pid, pdir) = ws.policy_files().into_iter().next().expect("the project file");
+        let judged = ws.judge_policies(pid, &pdir);
+        assert_eq!(judged.len(), 1, "case {i}: {judged:?}");
+        let outcomes = match &*judged[0].verdict {
+            Verdict::Holds { deciders } => deciders.clone(),
+            Verdict::Violated { worst, others } => {
+                std::iter::once(worst.clone()).chain(others.iter().cloned()).collect()
+            }
+            Verdict::NotProved => panic!("case {i}: not proved"),
+        };
+        assert!(!outcomes.is_empty(), "case {i}: {outcomes:?}");
+        for o in outcomes {
+            // The read tool needs a file: a witness naming a directory or nothing is skipped.
+            if o.witness.is_empty() || o.witness.ends_with('/') {
+                continue;
+            }
+            let path = dir.join(&o.witness);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(&path, "probe\n").unwrap();
+            probes.push(Probe {
+                case: i,
+                input: o.witness.clone(),
+                action: o.action,
+            });
+        }
+        dirs.push(dir);
+    }
+    assert!(probes.len() >= 8, "{} probes", probes.len());
+    let home = Home::new(&tmp.join("policy-home"), None);
+    let mut failures = Vec::new();
+    // Two at a time: each run starts the runtime (about 5 s).
+    for pair in probes.chunks(2) {
+        let handles: Vec<_> = pair
+            .iter()
+            .map(|p| {
+                let dir = dirs[p.case].clone();
+                let mut c = home.command(bin);
+                let params = serde_json::json!({"filePath": dir.join(&p.input)}).to_string();
+                c.args([
+                    "debug", "agent", "build", "--pure", "--tool", "read", "--params", &params,
+                ])
+                .current_dir(&dir);
+                std::thread::spawn(move || c.output().expect("run opencode"))
+            })
+            .collect();
+        for (p, h) in pair.iter().zip(handles) {
+            let out = h.join().unwrap();
+            let text = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let denied = text.contains("prevents you from using this specific tool call");
+            let read = text.contains("\"tool\": \"read\"") && text.contains("probe");
+            let line = format!(
+                "case {} input {:?}: agent-lsp {} , opencode {}",
+                p.case,
+                p.input,
+                p.action.as_str(),
+                if denied {
+                    "denied"
+                } else if read {
+                    "read it"
+                } else {
+                    "?"
+                }
+            );
+            println!("{line}");
+            if denied != (p.action == Action::Deny) || (!denied && !read) {
+                failures.push(format!("{line}\n{}", text.chars().take(600).collect::<String>()));
+            }
+        }
+    }
+    failures
+}
