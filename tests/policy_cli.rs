@@ -195,3 +195,41 @@ fn a_broken_policy_is_reported_and_the_others_still_run() {
     assert_eq!((start["line"].as_u64(), start["column"].as_u64()), (Some(11), Some(15)));
     assert!(d["message"].as_str().unwrap().contains("Did you mean `bash`?"));
 }
+
+#[test]
+fn a_violation_is_suppressed_like_any_code() {
+    let ws = project();
+    let md = "---\ndescription: Ships\nmode: subagent\npermission:\n  bash:\n    \"git *\": allow  # agent-lsp: ignore[policy-violation]\n---\nShip.\n";
+    write(ws.path(), ".opencode/agents/shipper.md", md);
+    write(
+        ws.path(),
+        "agent-lsp.toml",
+        &POLICY.replace("\"lead\"]", "\"lead\", \"shipper\"]"),
+    );
+    let out = agent_lsp(ws.path(), &["check", "--no-global", "--format", "json", "."]);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let found = policy_findings(&v);
+    assert!(found.iter().all(|f| f.0 != ".opencode/agents/shipper.md"), "{found:#?}");
+    assert!(
+        !v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "unused-suppression"),
+        "{}",
+        out.stdout
+    );
+    // Without the comment, it is there.
+    write(
+        ws.path(),
+        ".opencode/agents/shipper.md",
+        &md.replace("  # agent-lsp: ignore[policy-violation]", ""),
+    );
+    let out = agent_lsp(ws.path(), &["check", "--no-global", "--format", "json", "."]);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let found = policy_findings(&v);
+    assert!(
+        found.iter().any(|f| f.0 == ".opencode/agents/shipper.md" && f.1 == 6),
+        "{found:#?}"
+    );
+}

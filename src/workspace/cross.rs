@@ -305,7 +305,9 @@ impl Workspace {
                 Some(dir) => self.policy_diagnostics(*pid, dir),
                 None => Vec::new(),
             },
-            Unit::PolicyFile { project, file, dir } => self.policy_diagnostics_of_file(*project, *file, &def.view, dir),
+            Unit::PolicyFile { project, file } => {
+                self.policy_diagnostics_of_file(*project, *file, (&def.view, &def.groups))
+            }
         };
         out.retain(|(id, _)| self.files[*id].in_scope);
         (out, deps)

@@ -277,11 +277,37 @@ impl Workspace {
         dir: &Path,
         only: Option<&crate::analysis::hash::FxHashSet<&str>>,
     ) -> Vec<EffectiveAgent> {
-        let files = self.view_files(view);
+        self.opencode_effective_grouped(&self.view_files(view), dir, only)
+    }
+
+    /// [`Workspace::opencode_effective`] of `view` whose files' groups are known (`groups[i]`
+    /// for `view[i]`, as [`Workspace::units`] computes them): no pass over the workspace.
+    pub fn opencode_effective_in(
+        &self,
+        view: &[usize],
+        groups: &[usize],
+        dir: &Path,
+        only: Option<&crate::analysis::hash::FxHashSet<&str>>,
+    ) -> Vec<EffectiveAgent> {
+        let files: Vec<project::ViewFile> = view
+            .iter()
+            .zip(groups)
+            .map(|(&id, &group)| self.files[id].effective_analysis().opencode_view(id, group))
+            .collect();
+        self.opencode_effective_grouped(&files, dir, only)
+    }
+
+    fn opencode_effective_grouped(
+        &self,
+        files: &[project::ViewFile],
+        dir: &Path,
+        only: Option<&crate::analysis::hash::FxHashSet<&str>>,
+    ) -> Vec<EffectiveAgent> {
+        let files = files;
         let env = self.effective_env_cached(dir);
         match only {
-            Some(names) => effective::agents_named(&files, &env, names),
-            None => effective::agents(&files, &env),
+            Some(names) => effective::agents_named(files, &env, names),
+            None => effective::agents(files, &env),
         }
     }
 

@@ -143,8 +143,9 @@ impl Workspace {
     pub(super) fn policy_units(&self, pid: usize, dir: &Path, views: &[(PathBuf, Vec<usize>)]) -> Vec<super::UnitDef> {
         use super::{Unit, UnitDef};
         let mut out = Vec::new();
+        let all_groups = self.groups();
         let mut markdown: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
-        for (view_dir, view) in views.iter().filter(|(d, _)| d.starts_with(dir)) {
+        for (_, view) in views.iter().filter(|(d, _)| d.starts_with(dir)) {
             for &id in view {
                 if self.opencode_markdown_agent(id).is_none() || !markdown.insert(id) {
                     continue;
@@ -157,14 +158,10 @@ impl Workspace {
                 let mut inputs = reduced.clone();
                 inputs.push(pid);
                 out.push(UnitDef {
-                    unit: Unit::PolicyFile {
-                        project: pid,
-                        file: id,
-                        dir: view_dir.clone(),
-                    },
+                    unit: Unit::PolicyFile { project: pid, file: id },
+                    groups: reduced.iter().map(|&i| all_groups[i]).collect(),
                     view: reduced,
                     inputs,
-                    groups: Vec::new(),
                 });
             }
         }
@@ -208,20 +205,23 @@ impl Workspace {
     }
 
     /// The findings of unit `PolicyFile`: the agent of opencode Markdown file `file`, built
-    /// from `view` (the view's config files and that file) as opencode started in `dir` would.
+    /// from `view` (the view's config files and that file, with their groups) as opencode
+    /// started in the file's project would.
     pub(super) fn policy_diagnostics_of_file(
         &self,
         pid: usize,
         file: usize,
-        view: &[usize],
-        dir: &Path,
+        (view, groups): (&[usize], &[usize]),
     ) -> Vec<(usize, Diagnostic)> {
-        let (Some(project), Some(name)) = (self.files[pid].analysis.project(), self.opencode_markdown_agent(file))
-        else {
+        let (Some(project), Some(name), Some(dir)) = (
+            self.files[pid].analysis.project(),
+            self.opencode_markdown_agent(file),
+            self.project_dir_of_file(file),
+        ) else {
             return Vec::new();
         };
         let only: crate::analysis::hash::FxHashSet<&str> = std::iter::once(name).collect();
-        let agents = self.opencode_effective(view, dir, Some(&only));
+        let agents = self.opencode_effective_in(view, groups, &dir, Some(&only));
         let mut judged = Vec::new();
         let mut seen = std::collections::HashSet::new();
         // The agent as its file leaves it (a `disable: true` removes it).

@@ -19,11 +19,10 @@ pub enum Unit {
     /// opencode Markdown files.
     Policies(usize),
     /// The team policies of one project file over the agent of one opencode Markdown file, as
-    /// opencode started in `dir` builds it.
+    /// opencode started in the file's project builds it.
     PolicyFile {
         project: usize,
         file: usize,
-        dir: PathBuf,
     },
 }
 
