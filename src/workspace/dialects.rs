@@ -303,7 +303,6 @@ impl Workspace {
         dir: &Path,
         only: Option<&crate::analysis::hash::FxHashSet<&str>>,
     ) -> Vec<EffectiveAgent> {
-        let files = files;
         let env = self.effective_env_cached(dir);
         match only {
             Some(names) => effective::agents_named(files, &env, names),

@@ -24,6 +24,9 @@ use crate::analysis::policy::spec::Policy;
 use crate::analysis::provenance::Source;
 use crate::analysis::{Code, Diagnostic, Dialect, Severity};
 
+/// An agent's rulesets for one permission, by tool (see `ExplainedAgent::rulesets`).
+type Rulesets = Vec<(String, Ruleset)>;
+
 /// One policy judged for one agent and tool.
 #[derive(Clone, Debug)]
 pub struct Judged {
@@ -105,7 +108,7 @@ impl Workspace {
                 continue;
             }
             // One ruleset per permission, shared by the policies about it.
-            let mut rulesets: Vec<(&str, Option<Vec<(String, Ruleset)>>)> = Vec::new();
+            let mut rulesets: Vec<(&str, Option<Rulesets>)> = Vec::new();
             for (i, policy) in policies.iter().enumerate() {
                 if !policy.selects(a.name, a.dialect.as_str(), a.mode()) {
                     continue;
