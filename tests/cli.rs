@@ -891,6 +891,7 @@ fn help_lists_every_command_and_option() {
                 "check",
                 "dialect",
                 "matrix",
+                "who",
                 "graph",
                 "help",
             ],

@@ -132,6 +132,7 @@ fn summary() {
         .claude/commands/git/amend.md:3:16 invalid-type
         .claude/commands/git/amend.md:9:43 placeholder-in-code
         .claude/deploy/SKILL.md:1:1 misplaced-skill
+        .claude/settings.json:5:7 policy-violation
         .claude/settings.json:20:7 ignored-permission-rule
         .claude/skills/changelog/SKILL.md:2:7 duplicate-skill
         .claude/skills/lint/SKILL.md:2:7 invalid-name
@@ -153,6 +154,7 @@ fn summary() {
         .opencode/agents/misplaced-frontmatter.md:2:1 misplaced-frontmatter
         .opencode/agents/prompt-in-frontmatter.md:4:1 prompt-overridden
         .opencode/agents/release-manager.md:1:1 duplicate-agent
+        .opencode/agents/release-manager.md:11:5 policy-violation
         .opencode/agents/shadowed-rules.md:6:5 shadowed-rule
         .opencode/agents/shadowed-rules.md:7:5 shadowed-rule
         .opencode/agents/tools-deprecated.md:4:1 deprecated-field
@@ -187,6 +189,7 @@ fn summary() {
         .zuno/skills/style/SKILL.md:2:7 duplicate-skill
         .zuno/skills/triage_bot/SKILL.md:2:7 invalid-name
         .zuno/triage/SKILL.md:1:1 misplaced-skill
+        agent-lsp.toml:21:7 policy-violation
         opencode.json:6:3 unknown-key
         opencode.json:14:7 broad-pattern
         opencode.json:36:18 bad-file-reference
@@ -208,6 +211,7 @@ fn summary() {
         packages/web/zuno.json:17:17 invalid-value
         packages/web/zuno.json:19:11 unknown-permission
         packages/web/zuno.json:20:22 shadowed-rule
+        packages/web/zuno.json:20:43 policy-violation
         plugins/release-tools/agents/releaser.md:4:1 ignored-field
     "#]]
     .assert_eq(&out);

@@ -237,7 +237,7 @@ fn policy_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opt
     section(format!("Fails for {} of {}", fails.len(), judged.len()), &fails);
     section(format!("Holds for {} of {}", holds.len(), judged.len()), &holds);
     section("Not proved".to_string(), &unproved);
-    Some((out, policy.header))
+    Some((out, policy.range))
 }
 
 /// "Who may": every agent's strongest decision on an input `pattern` matches, for the hover on

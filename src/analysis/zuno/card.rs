@@ -42,26 +42,12 @@ pub fn rules(a: &MergedAgent) -> (String, Vec<(String, String, String)>) {
         .and_then(Json::as_str)
         .unwrap_or("standard")
         .to_string();
-    let rules = perm.get("rules").or(Some(perm)).and_then(Json::as_object);
-    let mut out = Vec::new();
-    for (tool, v) in rules.into_iter().flatten() {
-        if tool == "mode" || tool == "rules" {
-            continue;
-        }
-        match v {
-            Json::String(action) => out.push((tool.clone(), "*".to_string(), action.clone())),
-            Json::Object(p) => {
-                for (pattern, action) in p {
-                    out.push((
-                        tool.clone(),
-                        pattern.clone(),
-                        action.as_str().unwrap_or("?").to_string(),
-                    ));
-                }
-            }
-            _ => {}
-        }
-    }
+    // In the order written (the merged JSON sorts its keys).
+    let out = a
+        .rules
+        .iter()
+        .map(|r| (r.tool.clone(), r.pattern.clone(), r.action.clone()))
+        .collect();
     (mode, out)
 }
 

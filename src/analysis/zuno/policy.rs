@@ -53,7 +53,7 @@ pub fn ruleset(agent: &MergedAgent, name: &str) -> Ruleset {
             assumed_default: false,
         };
     }
-    let (mode, rules) = super::card::rules(agent);
+    let (mode, _) = super::card::rules(agent);
     // The permission block, else the agent's own definition (what a finding points at).
     let defined = agent
         .definitions
@@ -69,14 +69,16 @@ pub fn ruleset(agent: &MergedAgent, name: &str) -> Ruleset {
         .unwrap_or(Source::BuiltIn);
     let all = mode == "allow_all";
     let lift = |a: Action| if all && a == Action::Ask { Action::Allow } else { a };
-    let rules = rules
+    let rules = agent
+        .rules
         .iter()
-        .filter(|(tool, _, _)| wildcard_match(key, tool))
-        .filter_map(|(tool, pattern, action)| {
+        .filter(|r| wildcard_match(key, &r.tool))
+        .filter_map(|r| {
+            let (tool, pattern, action) = (&r.tool, &r.pattern, &r.action);
             Some(SourcedRule {
                 pattern: pattern.clone(),
                 action: lift(Action::parse(action)?),
-                source,
+                source: r.source,
                 label: match all && action == "ask" {
                     true => format!("`{tool}` \"{pattern}\": ask (allow under `allow_all`)"),
                     false => format!("`{tool}` \"{pattern}\": {action}"),

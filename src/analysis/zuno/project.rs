@@ -5,6 +5,7 @@
 //! When Zuno checks a name (at start or when the agent is used) is not confirmed by its
 //! sources, so these are warnings with effect `fails-when-used`.
 
+use crate::analysis::syntax::Node;
 use std::collections::BTreeMap;
 
 use serde_json::Value as Json;
@@ -33,6 +34,58 @@ pub struct MergedAgent {
     pub fields: BTreeMap<String, (Json, Source)>,
     /// Where it is defined, built-in first.
     pub definitions: Vec<Source>,
+    /// Its permission rules in evaluation order, as written (`fields` is a JSON map, which
+    /// sorts keys): a later layer's rule for the same tool and pattern takes the earlier one's
+    /// place, as a merged object keeps its keys' order.
+    pub rules: Vec<ZunoRule>,
+}
+
+/// One permission rule of a Zuno agent: `(tool, pattern, action)` and where it is written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZunoRule {
+    pub tool: String,
+    pub pattern: String,
+    pub action: String,
+    pub source: Source,
+}
+
+/// The rules of a permission block (`{mode, rules}` or the older flat form), in file order.
+fn rules_of(permission: &Node, file: usize, out: &mut Vec<ZunoRule>) {
+    let Some(map) = permission.as_map() else { return };
+    let rules = match map.value("rules").and_then(Node::as_map) {
+        Some(r) => r,
+        None => map,
+    };
+    for e in rules.entries.iter() {
+        let tool = e.key.name.as_str();
+        if tool == "mode" || tool == "rules" {
+            continue;
+        }
+        let mut put = |pattern: &str, action: &Node, span: crate::analysis::text::Span| {
+            let Some(action) = action.as_str() else { return };
+            let rule = ZunoRule {
+                tool: tool.to_string(),
+                pattern: pattern.to_string(),
+                action: action.to_string(),
+                source: Source::File { file, span },
+            };
+            match out
+                .iter_mut()
+                .find(|r| r.tool == rule.tool && r.pattern == rule.pattern)
+            {
+                Some(old) => *old = rule,
+                None => out.push(rule),
+            }
+        };
+        match e.value.as_map() {
+            Some(patterns) => {
+                for p in patterns.entries.iter() {
+                    put(&p.key.name, &p.value, p.key.span.cover(p.value.span));
+                }
+            }
+            None => put("*", &e.value, e.key.span.cover(e.value.span)),
+        }
+    }
 }
 
 impl MergedAgent {
@@ -99,6 +152,7 @@ pub fn registry(view: &[ViewFile]) -> BTreeMap<String, MergedAgent> {
                 builtin: true,
                 fields,
                 definitions: vec![Source::BuiltIn],
+                rules: Vec::new(),
             },
         );
     }
@@ -113,8 +167,17 @@ pub fn registry(view: &[ViewFile]) -> BTreeMap<String, MergedAgent> {
                 builtin: false,
                 fields: BTreeMap::new(),
                 definitions: Vec::new(),
+                rules: Vec::new(),
             });
             entry.definitions.push(source);
+            if let Some(p) = decl
+                .node
+                .as_ref()
+                .and_then(Node::as_map)
+                .and_then(|m| m.value("permission"))
+            {
+                rules_of(p, vf.file, &mut entry.rules);
+            }
             let Some(Json::Object(map)) = decl.node.as_ref().map(|n| n.to_json()) else {
                 continue;
             };
