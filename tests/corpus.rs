@@ -681,15 +681,7 @@ modes = ["subagent"]
         for j in ws.judge_policies(pid, &dir) {
             judged += 1;
             let policy = &project.policies[j.policy];
-            let rules: Vec<solve::Rule> = j
-                .ruleset
-                .rules
-                .iter()
-                .map(|r| solve::Rule {
-                    pattern: &r.pattern,
-                    action: r.action,
-                })
-                .collect();
+            let rules = j.ruleset.solver_rules();
             match &*j.verdict {
                 Verdict::Violated { worst, others } => {
                     violated += 1;

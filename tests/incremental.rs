@@ -55,7 +55,11 @@ const FILES: &[&str] = &[
     ".claude/commands/do.md",
     "zuno.json",
     ".zuno/agents/z.md",
+    // Team policies over every agent, changed as the agents' rules change.
+    "agent-lsp.toml",
 ];
+
+const ACTIONS: &[&str] = &["allow", "ask", "deny"];
 
 fn random_text(rng: &mut Rng, rel: &str) -> String {
     let name = rng.pick(NAMES);
@@ -63,9 +67,27 @@ fn random_text(rng: &mut Rng, rel: &str) -> String {
     let skill = rng.pick(SKILLS);
     if rel == "opencode.json" {
         return format!(
-            "{{\n  \"default_agent\": \"{name}\",\n  \"agent\": {{ \"{}\": {{ \"mode\": \"{mode}\" }} }},\n  \"permission\": {{ \"skill\": {{ \"{skill}\": \"allow\" }} }}\n}}\n",
-            rng.pick(NAMES)
+            "{{\n  \"default_agent\": \"{name}\",\n  \"agent\": {{ \"{}\": {{ \"mode\": \"{mode}\" }} }},\n  \"permission\": {{ \"skill\": {{ \"{skill}\": \"allow\" }}, \"bash\": {{ \"git *\": \"{}\" }} }}\n}}\n",
+            rng.pick(NAMES),
+            rng.pick(ACTIONS)
         );
+    }
+    if rel == "agent-lsp.toml" {
+        return match rng.below(4) {
+            0 => "[rules]\n".to_string(),
+            1 => format!(
+                "[[policy]]\nid = \"p\"\npermission = \"bash\"\ninputs = [\"git push*\"]\nat-most = \"{}\"\n",
+                rng.pick(ACTIONS)
+            ),
+            2 => format!(
+                "[[policy]]\nid = \"p\"\npermission = \"bash\"\ninputs = [\"git *\"]\nat-most = \"ask\"\nagents = [\"{name}\", \"a\", \"team/*\"]\nmodes = [\"{}\"]\n",
+                rng.pick(&["primary", "subagent", "all"])
+            ),
+            _ => format!(
+                "[[policy]]\nid = \"q\"\npermission = \"Bash\"\ninputs = [\"*\"]\nat-most = \"{}\"\n",
+                rng.pick(ACTIONS)
+            ),
+        };
     }
     if rel == "zuno.json" {
         return format!("{{ \"default_agent\": \"{name}\" }}\n");
@@ -104,6 +126,11 @@ fn random_text(rng: &mut Rng, rel: &str) -> String {
         1 => format!("---\ndescription: d\nmode: {mode}\nname: {name}\n---\nBody\n"),
         2 => format!("---\ndescription: d\nmode: {mode}\nname: {name}\ndisable: true\n---\nBody\n"),
         3 => format!("---\ndescription: d\nmode: {mode}\nname: {name}\nhidden: true\n---\nBody\n"),
+        4 => format!(
+            "---\ndescription: d\nmode: {mode}\npermission:\n  bash:\n    \"*\": {}\n    \"git push *\": {}\n---\nBody\n",
+            rng.pick(ACTIONS),
+            rng.pick(ACTIONS)
+        ),
         _ => format!(
             "---\ndescription: d\nmode: {mode}\npermission:\n  skill:\n    {skill}: deny\n---\nBody {}\n",
             rng.below(3)
@@ -176,6 +203,7 @@ fn run(seed: u64, steps: usize) {
     // Open documents: path -> (version, text).
     let mut open: BTreeMap<&str, (i32, String)> = BTreeMap::new();
     let mut checkpoints = 0;
+    let mut policy_findings = 0;
     for step in 0..steps {
         let rel = FILES[rng.below(FILES.len())];
         let u = uri(&root, rel);
@@ -227,9 +255,19 @@ fn run(seed: u64, steps: usize) {
                 open.keys().collect::<Vec<_>>()
             );
             checkpoints += 1;
+            policy_findings += want
+                .values()
+                .flatten()
+                .filter(|d| d.contains("policy-violation"))
+                .count();
         }
     }
     assert!(checkpoints >= steps / 20);
+    // The policies' findings came and went with the rules (not a vacuous agreement).
+    assert!(
+        policy_findings > 0,
+        "seed {seed:#x}: no policy finding at any checkpoint"
+    );
 }
 
 #[test]

@@ -464,121 +464,108 @@ pub struct WhoMay {
 }
 
 impl Workspace {
-    /// Every agent of every dialect under `dir` with its decision for `(permission, input)`:
-    /// what `explain --who` prints.
-    pub fn who_may(&self, dir: &Path, permission: &str, input: &str) -> Vec<WhoMay> {
+    /// Every agent of every dialect under `dir` (each once) with its rulesets for `permission`.
+    fn each_ruleset(&self, dir: &Path, permission: &str, mut f: impl FnMut(&str, Dialect, Vec<(String, Ruleset)>)) {
         let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
-        let mut out: Vec<WhoMay> = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for group in self.governed_agents(dir) {
             for a in group.agents() {
                 if !seen.insert((a.dialect, a.name.to_string())) {
                     continue;
                 }
-                let Some(rulesets) = a.rulesets(self, permission, home.as_deref()) else {
-                    continue;
-                };
-                for (tool, r) in rulesets {
-                    let input = judge::expand_home(input, r.home.as_deref());
-                    let rules: Vec<crate::analysis::policy::solve::Rule> = r
-                        .rules
-                        .iter()
-                        .map(|x| crate::analysis::policy::solve::Rule {
-                            pattern: &x.pattern,
-                            action: x.action,
-                        })
-                        .collect();
-                    let (action, decider) = crate::analysis::policy::solve::decide(&input, &rules, r.syntax, r.order);
-                    let (_, source, by) = r.decider(decider);
-                    out.push(WhoMay {
-                        input: input.clone(),
-                        agent: a.name.to_string(),
-                        dialect: a.dialect,
-                        tool,
-                        action,
-                        rule: match (decider, source) {
-                            (Decider::Rule(_), s @ Source::File { .. }) => Some(s),
-                            (Decider::Default, s @ Source::File { .. }) => Some(s),
-                            _ => None,
-                        },
-                        by: by.to_string(),
-                    });
+                if let Some(rulesets) = a.rulesets(self, permission, home.as_deref()) {
+                    f(a.name, a.dialect, rulesets);
                 }
             }
         }
-        // Claude Code's four edit tools: the strongest decides what the agent may do.
-        out.sort_by(|a, b| {
-            b.action
-                .cmp(&a.action)
-                .then(a.dialect.as_str().cmp(b.dialect.as_str()))
-                .then(a.agent.cmp(&b.agent))
-        });
-        let mut kept: Vec<WhoMay> = Vec::new();
-        for w in out {
-            if !kept.iter().any(|k| k.agent == w.agent && k.dialect == w.dialect) {
-                kept.push(w);
-            }
-        }
-        kept
     }
-}
 
-impl Workspace {
+    /// Every agent of every dialect under `dir` with its decision for `(permission, input)`:
+    /// what `explain --who` prints. Of Claude Code's four edit tools, the one that gives the
+    /// agent the most decides.
+    pub fn who_may(&self, dir: &Path, permission: &str, input: &str) -> Vec<WhoMay> {
+        let mut out: Vec<WhoMay> = Vec::new();
+        self.each_ruleset(dir, permission, |agent, dialect, rulesets| {
+            let mut best: Option<WhoMay> = None;
+            for (tool, r) in rulesets {
+                let input = judge::expand_home(input, r.home.as_deref());
+                let (action, decider) =
+                    crate::analysis::policy::solve::decide(&input, &r.solver_rules(), r.syntax, r.order);
+                let (_, source, by) = r.decider(decider);
+                let row = WhoMay {
+                    input,
+                    agent: agent.to_string(),
+                    dialect,
+                    tool,
+                    action,
+                    rule: matches!(source, Source::File { .. }).then_some(source),
+                    by: by.to_string(),
+                };
+                if best.as_ref().is_none_or(|b| row.action > b.action) {
+                    best = Some(row);
+                }
+            }
+            out.extend(best);
+        });
+        sort_who(&mut out);
+        out
+    }
+
     /// Every agent under `dir` with the strongest decision any input matching `pattern` gets
     /// for `permission` (the pattern key a hover is on), a shortest such input and the rule
     /// deciding it; strongest first.
     pub fn who_may_pattern(&self, dir: &Path, permission: &str, pattern: &str) -> Vec<WhoMay> {
-        let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
+        let nowhere = crate::analysis::text::Span::empty(0);
         let probe = Policy {
             id: String::new(),
-            id_span: crate::analysis::text::Span::empty(0),
-            range: crate::analysis::text::Span::empty(0),
-            header: crate::analysis::text::Span::empty(0),
+            id_span: nowhere,
+            range: nowhere,
+            header: nowhere,
             message: None,
             permission: permission.to_string(),
-            permission_span: crate::analysis::text::Span::empty(0),
-            inputs: vec![(pattern.to_string(), crate::analysis::text::Span::empty(0))],
+            permission_span: nowhere,
+            inputs: vec![(pattern.to_string(), nowhere)],
             at_most: Action::Deny,
-            at_most_span: crate::analysis::text::Span::empty(0),
+            at_most_span: nowhere,
             agents: Vec::new(),
             dialects: None,
             modes: None,
         };
         let mut out: Vec<WhoMay> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for group in self.governed_agents(dir) {
-            for a in group.agents() {
-                if !seen.insert((a.dialect, a.name.to_string())) {
-                    continue;
-                }
-                let Some(rulesets) = a.rulesets(self, permission, home.as_deref()) else {
-                    continue;
+        self.each_ruleset(dir, permission, |agent, dialect, rulesets| {
+            let mut best: Option<WhoMay> = None;
+            for (tool, r) in rulesets {
+                let verdict = self.verdict(&probe, &r);
+                let Some(o) = headline(&verdict) else { continue };
+                let (_, source, by) = r.decider(o.decider);
+                let row = WhoMay {
+                    input: o.witness.clone(),
+                    agent: agent.to_string(),
+                    dialect,
+                    tool,
+                    action: o.action,
+                    rule: matches!(source, Source::File { .. }).then_some(source),
+                    by: by.to_string(),
                 };
-                // Claude Code's edit tools: the strongest of them.
-                let mut best: Option<WhoMay> = None;
-                for (tool, r) in rulesets {
-                    let verdict = self.verdict(&probe, &r);
-                    let Some(o) = headline(&verdict) else { continue };
-                    let (_, source, by) = r.decider(o.decider);
-                    let row = WhoMay {
-                        input: o.witness.clone(),
-                        agent: a.name.to_string(),
-                        dialect: a.dialect,
-                        tool,
-                        action: o.action,
-                        rule: matches!(source, Source::File { .. }).then_some(source),
-                        by: by.to_string(),
-                    };
-                    if best.as_ref().is_none_or(|b| row.action > b.action) {
-                        best = Some(row);
-                    }
+                if best.as_ref().is_none_or(|b| row.action > b.action) {
+                    best = Some(row);
                 }
-                out.extend(best);
             }
-        }
-        out.sort_by(|a, b| b.action.cmp(&a.action).then(a.agent.cmp(&b.agent)));
+            out.extend(best);
+        });
+        sort_who(&mut out);
         out
     }
+}
+
+/// Strongest decision first, then by dialect and name.
+fn sort_who(rows: &mut [WhoMay]) {
+    rows.sort_by(|a, b| {
+        b.action
+            .cmp(&a.action)
+            .then(a.dialect.as_str().cmp(b.dialect.as_str()))
+            .then(a.agent.cmp(&b.agent))
+    });
 }
 
 /// The outcome a policy verdict shows first (for hover): the worst, or the strongest holding.

@@ -44,6 +44,17 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// The rules as the solver takes them.
+    pub fn solver_rules(&self) -> Vec<solve::Rule<'_>> {
+        self.rules
+            .iter()
+            .map(|r| solve::Rule {
+                pattern: &r.pattern,
+                action: r.action,
+            })
+            .collect()
+    }
+
     /// The rule or default behind a decider.
     pub fn decider(&self, d: Decider) -> (Option<&SourcedRule>, Source, &str) {
         match d {
@@ -92,14 +103,7 @@ pub fn judge(policy: &Policy, ruleset: &Ruleset) -> Verdict {
         .map(|(p, _)| expand_home(p, ruleset.home.as_deref()))
         .collect();
     let patterns: Vec<&str> = patterns.iter().map(String::as_str).collect();
-    let rules: Vec<solve::Rule> = ruleset
-        .rules
-        .iter()
-        .map(|r| solve::Rule {
-            pattern: &r.pattern,
-            action: r.action,
-        })
-        .collect();
+    let rules = ruleset.solver_rules();
     let Ok(outcomes) = solve::solve(&patterns, &rules, ruleset.syntax, ruleset.order, BUDGET) else {
         return Verdict::NotProved;
     };
