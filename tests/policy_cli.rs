@@ -233,3 +233,32 @@ fn a_violation_is_suppressed_like_any_code() {
         "{found:#?}"
     );
 }
+
+#[test]
+fn an_agent_is_judged_in_every_view_it_has() {
+    // At the root `build` denies every command; in `packages/web`, whose config is merged over
+    // the root's when opencode starts there, it allows `git *`.
+    let ws = workspace(&[
+        (
+            "opencode.json",
+            r#"{"agent": {"build": {"permission": {"bash": "deny"}}}}"#,
+        ),
+        (
+            "packages/web/opencode.json",
+            r#"{"agent": {"build": {"permission": {"bash": {"git *": "allow"}}}}}"#,
+        ),
+        ("agent-lsp.toml", &POLICY.replace("agents = [", "agents = [\"build\", ")),
+    ]);
+    let out = agent_lsp(ws.path(), &["check", "--no-global", "--format", "json", "."]);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let found = policy_findings(&v);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].0, "packages/web/opencode.json");
+    assert!(
+        found[0]
+            .2
+            .contains("agent `build` (opencode): `bash` `git push` gets `allow`"),
+        "{}",
+        found[0].2
+    );
+}

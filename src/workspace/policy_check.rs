@@ -186,8 +186,10 @@ impl Workspace {
             return Vec::new();
         };
         let mut judged = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        // Each view is judged whole: an agent of one name may have other rules in a package's
+        // view (its config merged over the root's); the same finding twice is placed once.
         for (view_dir, view) in self.project_views().into_iter().filter(|(d, _)| d.starts_with(dir)) {
+            let mut seen = std::collections::HashSet::new();
             let owned: Vec<&str> = view.iter().filter_map(|&id| self.opencode_markdown_agent(id)).collect();
             let reduced: Vec<usize> = view
                 .iter()
@@ -201,6 +203,7 @@ impl Workspace {
                 .map(super::dialects::explained_opencode);
             self.judge_agents(&project.policies, agents, &mut seen, &mut judged);
         }
+        let mut seen = std::collections::HashSet::new();
         for group in self.governed_agents_beside_opencode(dir) {
             self.judge_agents(&project.policies, group.agents().into_iter(), &mut seen, &mut judged);
         }
