@@ -1,9 +1,11 @@
 //! Benchmarks of the analysis core and the workspace layer (std only; `cargo bench --bench
-//! analysis`). Three measurements:
+//! analysis`). Measurements:
 //!
 //! - one typical Markdown agent (a 40-line frontmatter and a body) through `analyze`;
 //! - an `opencode.json` defining 500 agents through `analyze`;
-//! - `Workspace::load` + `diagnostics()` of a generated 2,000-file project on disk.
+//! - `Workspace::load` + `diagnostics()` of a generated 2,000-file project on disk;
+//! - team policies: every policy over 2,500 agents, a keystroke with and without them, and the
+//!   solver alone (`policies`, `solver`).
 //!
 //! Each prints a line like `typical agent file: median 23.1 µs, p95 30.2 µs (2000 runs)`.
 
@@ -465,6 +467,123 @@ fn main() {
     }
     if wanted("policies") {
         bench_policies();
+    }
+    if wanted("solver") {
+        bench_solver();
+    }
+}
+
+/// The policy solver alone: one proof over a 49-rule opencode `bash` map (a catch-all, allows and
+/// denials for five tools) and over a 14-rule Claude Code Bash list with the compound-command
+/// split, for several policies.
+fn bench_solver() {
+    use agent_lsp::analysis::policy::solve::{Action, Order, Rule, Syntax, solve};
+    let mut list: Vec<(String, Action)> = vec![("*".into(), Action::Ask)];
+    for tool in ["git", "npm", "cargo", "docker", "kubectl"] {
+        for sub in ["status", "diff", "log", "push", "rm", "run", "build", "test", "show"] {
+            let action = if sub == "push" || sub == "rm" {
+                Action::Deny
+            } else {
+                Action::Allow
+            };
+            list.push((format!("{tool} {sub} *"), action));
+        }
+    }
+    list.push(("rm -rf *".into(), Action::Deny));
+    list.push(("*--force*".into(), Action::Deny));
+    list.push(("ls*".into(), Action::Allow));
+    let opencode: Vec<Rule> = list.iter().map(|(p, a)| Rule { pattern: p, action: *a }).collect();
+    let claude_list: [(&str, Action); 14] = [
+        ("git status:*", Action::Allow),
+        ("git diff:*", Action::Allow),
+        ("git log:*", Action::Allow),
+        ("git add:*", Action::Allow),
+        ("git commit:*", Action::Allow),
+        ("npm run test:*", Action::Allow),
+        ("npm run build", Action::Allow),
+        ("cargo test:*", Action::Allow),
+        ("cargo build:*", Action::Allow),
+        ("ls:*", Action::Allow),
+        ("cat:*", Action::Allow),
+        ("rm -rf:*", Action::Deny),
+        ("git push --force:*", Action::Deny),
+        ("git push:*", Action::Ask),
+    ];
+    let claude: Vec<Rule> = claude_list
+        .iter()
+        .map(|(p, a)| Rule { pattern: p, action: *a })
+        .collect();
+    let last = Order::LastMatch { default: Action::Ask };
+    let split = Order::Claude {
+        default: Action::Ask,
+        split: true,
+    };
+    // (what, the policy's patterns, the rules, their syntax and order, runs)
+    type Case<'a> = (&'a str, &'a [&'a str], &'a [Rule<'a>], Syntax, Order, usize);
+    let cases: [Case; 7] = [
+        (
+            "opencode, 49 rules",
+            &["git push*"],
+            &opencode,
+            Syntax::OpenCode,
+            last,
+            2000,
+        ),
+        (
+            "opencode, 49 rules",
+            &["rm *", "* rm *"],
+            &opencode,
+            Syntax::OpenCode,
+            last,
+            2000,
+        ),
+        ("opencode, 49 rules", &["*"], &opencode, Syntax::OpenCode, last, 2000),
+        (
+            "Claude Code, 14 rules, split",
+            &["git push*"],
+            &claude,
+            Syntax::Claude,
+            split,
+            200,
+        ),
+        (
+            "Claude Code, 14 rules, split",
+            &["*git push*"],
+            &claude,
+            Syntax::Claude,
+            split,
+            50,
+        ),
+        (
+            "Claude Code, 14 rules, split",
+            &["rm *", "*rm *"],
+            &claude,
+            Syntax::Claude,
+            split,
+            50,
+        ),
+        (
+            "Claude Code, 14 rules, no split",
+            &["git push*"],
+            &claude,
+            Syntax::Claude,
+            Order::Claude {
+                default: Action::Ask,
+                split: false,
+            },
+            2000,
+        ),
+    ];
+    for (what, policy, rules, syntax, order, runs) in cases {
+        let mut outcomes = 0;
+        let times = sample(runs, runs / 20, || {
+            outcomes = solve(policy, rules, syntax, order, 200_000).map_or(0, |o| o.len());
+        });
+        println!(
+            "solver, {what}, policy {policy:?}: {outcomes} deciders, median {:.1} µs, p95 {:.1} µs",
+            micros(percentile(&times, 0.5)),
+            micros(percentile(&times, 0.95)),
+        );
     }
 }
 

@@ -489,26 +489,13 @@ impl Workspace {
     pub fn who_may(&self, dir: &Path, permission: &str, input: &str) -> Vec<WhoMay> {
         let mut out: Vec<WhoMay> = Vec::new();
         self.each_ruleset(dir, permission, |agent, dialect, rulesets| {
-            let mut best: Option<WhoMay> = None;
-            for (tool, r) in rulesets {
+            let rows = rulesets.into_iter().map(|(tool, r)| {
                 let input = judge::expand_home(input, r.home.as_deref());
                 let (action, decider) =
                     crate::analysis::policy::solve::decide(&input, &r.solver_rules(), r.syntax, r.order);
-                let (_, source, by) = r.decider(decider);
-                let row = WhoMay {
-                    input,
-                    agent: agent.to_string(),
-                    dialect,
-                    tool,
-                    action,
-                    rule: matches!(source, Source::File { .. }).then_some(source),
-                    by: by.to_string(),
-                };
-                if best.as_ref().is_none_or(|b| row.action > b.action) {
-                    best = Some(row);
-                }
-            }
-            out.extend(best);
+                WhoMay::new(agent, dialect, tool, &r, decider, action, input)
+            });
+            out.extend(strongest(rows));
         });
         sort_who(&mut out);
         out
@@ -536,29 +523,55 @@ impl Workspace {
         };
         let mut out: Vec<WhoMay> = Vec::new();
         self.each_ruleset(dir, permission, |agent, dialect, rulesets| {
-            let mut best: Option<WhoMay> = None;
-            for (tool, r) in rulesets {
+            let rows = rulesets.into_iter().filter_map(|(tool, r)| {
                 let verdict = self.verdict(&probe, &r);
-                let Some(o) = headline(&verdict) else { continue };
-                let (_, source, by) = r.decider(o.decider);
-                let row = WhoMay {
-                    input: o.witness.clone(),
-                    agent: agent.to_string(),
+                let o = headline(&verdict)?;
+                Some(WhoMay::new(
+                    agent,
                     dialect,
                     tool,
-                    action: o.action,
-                    rule: matches!(source, Source::File { .. }).then_some(source),
-                    by: by.to_string(),
-                };
-                if best.as_ref().is_none_or(|b| row.action > b.action) {
-                    best = Some(row);
-                }
-            }
-            out.extend(best);
+                    &r,
+                    o.decider,
+                    o.action,
+                    o.witness.clone(),
+                ))
+            });
+            out.extend(strongest(rows));
         });
         sort_who(&mut out);
         out
     }
+}
+
+impl WhoMay {
+    fn new(
+        agent: &str,
+        dialect: Dialect,
+        tool: String,
+        r: &Ruleset,
+        decider: Decider,
+        action: Action,
+        input: String,
+    ) -> WhoMay {
+        let (_, source, by) = r.decider(decider);
+        WhoMay {
+            input,
+            agent: agent.to_string(),
+            dialect,
+            tool,
+            action,
+            rule: matches!(source, Source::File { .. }).then_some(source),
+            by: by.to_string(),
+        }
+    }
+}
+
+/// Of one agent's rows (Claude Code's four edit tools), the one that gives it the most.
+fn strongest(rows: impl Iterator<Item = WhoMay>) -> Option<WhoMay> {
+    rows.fold(None, |best: Option<WhoMay>, row| match best {
+        Some(b) if b.action >= row.action => Some(b),
+        _ => Some(row),
+    })
 }
 
 /// Strongest decision first, then by dialect and name.
