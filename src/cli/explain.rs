@@ -568,14 +568,10 @@ fn unknown_permission(agent: &EffectiveAgent, permission: &str) -> Option<Option
 /// input, the rule that decides it and where that rule is written.
 fn who(ws: &Workspace, args: &Args, permission: &str, input: &str) -> Result<(), String> {
     let vocab = crate::analysis::policy_vocabulary();
-    let known = vocab.names.iter().any(|(n, _)| *n == permission)
-        || permission.starts_with("mcp__")
-        || permission.contains('_');
-    if !known {
-        let near = suggest::closest(permission, vocab.names.iter().map(|(n, _)| *n));
+    if !crate::analysis::policy::spec::plausible_permission(permission, vocab) {
         return Err(format!(
             "no runtime consults a permission or tool called `{permission}` (opencode and Zuno permission keys, Claude Code tools, MCP tools).{}",
-            suggest::did_you_mean(near)
+            suggest::did_you_mean(vocab.closest(permission))
         ));
     }
     let root = std::fs::canonicalize(&args.root).unwrap_or_else(|_| args.root.clone());

@@ -351,8 +351,20 @@ fn not_one_of(span: Span, value: &str, known: &[&str], message: String) -> Diagn
 /// Whether `name` is a permission or tool some runtime may consult: a known one, an MCP tool
 /// (`mcp__server__tool` for Claude Code, `server_tool` for opencode), or a custom tool whose
 /// name has an underscore.
-fn plausible_permission(name: &str, vocab: &Vocabulary) -> bool {
-    vocab.names.iter().any(|(n, _)| *n == name) || name.starts_with("mcp__") || name.contains('_')
+pub fn plausible_permission(name: &str, vocab: &Vocabulary) -> bool {
+    vocab.knows(name) || name.starts_with("mcp__") || name.contains('_')
+}
+
+impl Vocabulary {
+    /// Whether a runtime names a permission or tool so.
+    pub fn knows(&self, name: &str) -> bool {
+        self.names.iter().any(|(n, _)| *n == name)
+    }
+
+    /// The known name `name` is nearest to, if any.
+    pub fn closest(&self, name: &str) -> Option<&'static str> {
+        closest(name, self.names.iter().map(|(n, _)| *n))
+    }
 }
 
 fn read_one(
@@ -432,6 +444,22 @@ fn read_one(
                 ),
             ));
             permission_ok = false;
+        } else if !vocab.knows(p)
+            && let Some(near) = vocab.closest(p)
+        {
+            // An underscore makes it a possible MCP or custom tool, but one this close to a
+            // known name is most likely a typo: the policy would govern nothing.
+            r.out.push(
+                Diagnostic::new(
+                    Code::InvalidValue,
+                    *span,
+                    format!(
+                        "`{p}` is no permission or tool a runtime has; unless an MCP or custom tool has exactly this name, this policy governs nothing. Did you mean `{near}`?"
+                    ),
+                )
+                .with_severity(Severity::Warning)
+                .with_suggestion(*span, near),
+            );
         }
     }
     let has_inputs = table.contains_key("inputs");
@@ -709,6 +737,20 @@ at-most = "deny"
         // Only the complete policy runs; the others wait for their fix.
         let ids: Vec<&str> = p.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(ids, ["ok"]);
+        // A name with an underscore may be an MCP tool, but one this close to a known key is a
+        // typo: a warning with the fix, and the policy still runs.
+        let text = "[[policy]]\nid = \"w\"\npermission = \"web_fetch\"\ninputs = [\"*\"]\nat-most = \"deny\"\n";
+        let (typo, found) = read(text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let w = &found[0];
+        assert_eq!(
+            (w.code.as_str(), w.span.text(text), w.severity),
+            ("invalid-value", "web_fetch", Severity::Warning)
+        );
+        assert!(w.message.contains("Did you mean `webfetch`?"), "{}", w.message);
+        assert_eq!(typo.len(), 1);
+        let (_, found) = read(&text.replace("web_fetch", "github_create_issue"));
+        assert!(found.is_empty(), "{found:?}");
         assert!(d[13].related[0].message.contains("first policy"));
     }
 }
