@@ -297,6 +297,41 @@ fn human_cross_file_note_and_info_summary() {
     .assert_eq(&out.stdout);
 }
 
+/// One catch-all written last makes ten rules dead: one finding on it, the first eight dead
+/// rules as notes and a count of the rest (the JSON lists all ten).
+#[test]
+fn human_one_cause_one_finding_with_its_notes_capped() {
+    let rules: String = (0..10).map(|i| format!("    \"tool{i} *\": deny\n")).collect();
+    let agent = format!(
+        "---\ndescription: Runs tools\nmode: subagent\npermission:\n  bash:\n{rules}    \"*\": ask\n---\nYou run tools.\n"
+    );
+    let ws = workspace(&[(".opencode/agents/tools.md", &agent)]);
+    let out = check(ws.path(), &[]);
+    assert_eq!(out.status, 0, "{}", out.stdout);
+    expect![[r#"
+        warning[shadowed-rule]: this catch-all makes 10 rules above it dead: opencode uses the last matching rule, and it matches every input they match. Put it first so that they decide
+          --> .opencode/agents/tools.md:16:5  (effect: rule-never-applies)
+           |
+        16 |     "*": ask
+           |     ^^^
+           = help: Move the catch-all "*": ask to the front
+           = note: never applies: `bash` "tool0 *": deny (.opencode/agents/tools.md:6:5)
+           = note: never applies: `bash` "tool1 *": deny (.opencode/agents/tools.md:7:5)
+           = note: never applies: `bash` "tool2 *": deny (.opencode/agents/tools.md:8:5)
+           = note: never applies: `bash` "tool3 *": deny (.opencode/agents/tools.md:9:5)
+           = note: never applies: `bash` "tool4 *": deny (.opencode/agents/tools.md:10:5)
+           = note: never applies: `bash` "tool5 *": deny (.opencode/agents/tools.md:11:5)
+           = note: never applies: `bash` "tool6 *": deny (.opencode/agents/tools.md:12:5)
+           = note: never applies: `bash` "tool7 *": deny (.opencode/agents/tools.md:13:5)
+           = note: 2 more (`--format json` lists them all)
+
+        Found 1 warning in 1 of 1 file checked
+    "#]]
+    .assert_eq(&out.stdout);
+    let (_, v) = check_json(ws.path(), &[]);
+    assert_eq!(v["diagnostics"][0]["related"].as_array().map(Vec::len), Some(10), "{v}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // JSON format
 // ---------------------------------------------------------------------------------------------

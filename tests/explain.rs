@@ -93,29 +93,30 @@ fn card_project() -> tempfile::TempDir {
 
 /// The rules every agent starts with (opencode's defaults), then the user's `rules`, then the
 /// final allow of the tool-output directory; `home` is `$HOME`.
-fn with_defaults(home: &str, rules: &[(&str, &str, &str, &str)]) -> serde_json::Value {
+/// Each of `rules` is (permission, pattern, action, where, layer).
+fn with_defaults(home: &str, rules: &[(&str, &str, &str, &str, &str)]) -> serde_json::Value {
     let tool_output = format!("{home}/.local/share/opencode/tool-output/*");
     let tmp = format!("{TMP}/opencode/*");
-    let mut all: Vec<(&str, &str, &str, String)> = vec![
-        ("*", "*", "allow", "built-in".into()),
-        ("doom_loop", "*", "ask", "built-in".into()),
-        ("external_directory", "*", "ask", "built-in".into()),
-        ("external_directory", &tool_output, "allow", "built-in".into()),
-        ("external_directory", &tmp, "allow", "built-in".into()),
-        ("question", "*", "deny", "built-in".into()),
-        ("plan_enter", "*", "deny", "built-in".into()),
-        ("plan_exit", "*", "deny", "built-in".into()),
-        ("read", "*", "allow", "built-in".into()),
-        ("read", "*.env", "ask", "built-in".into()),
-        ("read", "*.env.*", "ask", "built-in".into()),
-        ("read", "*.env.example", "allow", "built-in".into()),
+    let mut all: Vec<(&str, &str, &str, &str, &str)> = vec![
+        ("*", "*", "allow", "built-in", "default"),
+        ("doom_loop", "*", "ask", "built-in", "default"),
+        ("external_directory", "*", "ask", "built-in", "default"),
+        ("external_directory", &tool_output, "allow", "built-in", "default"),
+        ("external_directory", &tmp, "allow", "built-in", "default"),
+        ("question", "*", "deny", "built-in", "default"),
+        ("plan_enter", "*", "deny", "built-in", "default"),
+        ("plan_exit", "*", "deny", "built-in", "default"),
+        ("read", "*", "allow", "built-in", "default"),
+        ("read", "*.env", "ask", "built-in", "default"),
+        ("read", "*.env.*", "ask", "built-in", "default"),
+        ("read", "*.env.example", "allow", "built-in", "default"),
     ];
-    all.extend(rules.iter().map(|&(p, pat, a, src)| (p, pat, a, src.to_string())));
-    all.push(("external_directory", &tool_output, "allow", "built-in".into()));
+    all.extend(rules.iter().copied());
+    all.push(("external_directory", &tool_output, "allow", "built-in", "default"));
     serde_json::Value::Array(
         all.into_iter()
-            .map(|(permission, pattern, action, source)| {
-                serde_json::json!({ "permission": permission, "pattern": pattern, "action": action, "source": source })
+            .map(|(permission, pattern, action, source, layer)| {
+                serde_json::json!({ "permission": permission, "pattern": pattern, "action": action, "source": source, "layer": layer })
             })
             .collect(),
     )
@@ -144,10 +145,10 @@ fn json_card_has_the_documented_values() {
         "prompt": "the Markdown body",
         "options": { "reasoningEffort": "high" },
         "permission": with_defaults(home, &[
-            ("edit", "*", "allow", "opencode.json:2:19"),
-            ("bash", "*", "ask", "opencode.json:4:78"),
-            ("bash", "git push *", "deny", "opencode.json:4:90"),
-            ("webfetch", "*", "deny", ".opencode/agents/rev.md:11:3"),
+            ("edit", "*", "allow", "opencode.json:2:19", "config"),
+            ("bash", "*", "ask", "opencode.json:4:78", "agent"),
+            ("bash", "git push *", "deny", "opencode.json:4:90", "agent"),
+            ("webfetch", "*", "deny", ".opencode/agents/rev.md:11:3", "agent"),
         ]),
         "decisions": {
             "*": "allow",
@@ -192,10 +193,10 @@ fn json_card_of_a_merged_agent() {
         "prompt": "the Markdown body",
         "options": {},
         "permission": with_defaults(home, &[
-            ("edit", "*", "allow", "opencode.json:2:19"),
-            ("bash", "*", "ask", "opencode.json:4:98"),
-            ("bash", "git push *", "deny", "opencode.json:4:110"),
-            ("edit", "*", "deny", ".opencode/agents/rev.md:4:3"),
+            ("edit", "*", "allow", "opencode.json:2:19", "config"),
+            ("bash", "*", "ask", "opencode.json:4:98", "agent"),
+            ("bash", "git push *", "deny", "opencode.json:4:110", "agent"),
+            ("edit", "*", "deny", ".opencode/agents/rev.md:4:3", "agent"),
         ]),
         "decisions": {
             "*": "allow",
@@ -620,7 +621,7 @@ fn zuno_agent_card_and_json() {
     assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(
         out,
-        "### `lead`: Zuno primary agent\n\n- **model**: `a/b` (zuno.json:1:38)\n- **reasoning**: `high` (.zuno/agents/lead.md:1:1)\n- **delegates**: `docs` (zuno.json:1:38)\n\n**Permission** mode `strict` (zuno.json:1:38); rules in order, the last match wins:\n\n- `*` `*` → ask\n- `shell` `git *` → allow\n\nDefined in: zuno.json:1:38; .zuno/agents/lead.md:1:1.\n"
+        "### `lead`: Zuno primary agent\n\n**Permission** mode `strict` (zuno.json:1:38); rules in order, the last match wins:\n\n- `*` `*` → ask\n- `shell` `git *` → allow\n\n**Settings**\n\n- **model**: `a/b` (zuno.json:1:38)\n- **reasoning**: `high` (.zuno/agents/lead.md:1:1)\n- **delegates**: `docs` (zuno.json:1:38)\n\nDefined in: zuno.json:1:38; .zuno/agents/lead.md:1:1.\n"
     );
     let (code, out, _) = explain(t.path(), &["lead", "--format", "json"]);
     assert_eq!(code, 0);
@@ -807,4 +808,35 @@ fn check_of_an_unknown_permission_says_so_with_a_did_you_mean() {
     let (_, out, _) = explain(t.path(), &["rev", "--check", "bash", "ls", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v.get("known_permission"), None);
+}
+
+/// `explain AGENT` lists the permissions in the hover card's order, in full: what the agent's
+/// own files set, what else differs from opencode's defaults (with where), then each default.
+#[test]
+fn the_card_leads_with_what_the_agent_sets_and_lists_every_default() {
+    let t = card_project();
+    let (code, out, err) = explain(t.path(), &["rev", "--format", "markdown"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let block = out
+        .split("**Permissions**")
+        .nth(1)
+        .and_then(|rest| rest.split("**Settings**").next())
+        .expect(&out);
+    let lines: Vec<&str> = block.lines().filter(|l| l.starts_with("- ")).collect();
+    assert_eq!(
+        lines,
+        [
+            "- `bash`: **ask**, except `git push *`: deny",
+            "- `webfetch`: **deny**",
+            "- `edit`: **allow** (opencode.json:2:19)",
+            "- `doom_loop`: **ask** (opencode's default)",
+            "- `external_directory`: **ask**, except `<tmpdir>/opencode/*`, `~/.local/share/opencode/tool-output/*`: allow (opencode's default)",
+            "- `question`: **deny** (opencode's default)",
+            "- `plan_enter`: **deny** (opencode's default)",
+            "- `plan_exit`: **deny** (opencode's default)",
+            "- `read`: **allow**, except `*.env`, `*.env.*`: ask (opencode's default)",
+            "- any other permission: **allow** (opencode's default)",
+        ],
+        "{out}"
+    );
 }

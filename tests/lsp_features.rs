@@ -42,8 +42,9 @@ fn hover_shows_the_effective_agent_and_docs() {
         let md = hover_text(&mut s, &cfg, position(CONFIG, at + 2, enc));
         assert!(md.contains("### `rev`: opencode primary agent"), "{md}");
         // Decision first: the summary (`git push *` is overridden by the later `*`, so bash
-        // asks for everything), then the settings, then every rule.
-        let summary = md.find("- `bash`: **ask**\n").expect(&md);
+        // asks for everything; set by the config for every agent, with where), then the
+        // settings, then every rule.
+        let summary = md.find("- `bash`: **ask** (opencode.json:3)\n").expect(&md);
         let settings = md.find("| temperature | 0.2 |").expect(&md);
         let rules = md.find("`bash`, `git push *`: deny").expect(&md);
         assert!(summary < settings && settings < rules, "{md}");
@@ -60,6 +61,57 @@ fn hover_shows_the_effective_agent_and_docs() {
         s.take_publishes();
         s.finish();
     }
+}
+
+#[test]
+fn the_hover_card_leads_with_what_the_agent_sets() {
+    const CONFIG: &str = r#"{
+  "permission": { "edit": "ask" },
+  "agent": { "rev": { "permission": { "bash": { "*": "deny", "git diff *": "allow" } } } }
+}
+"#;
+    const REV: &str = "---\ndescription: Reviews\nmode: subagent\npermission:\n  webfetch: deny\n  external_directory:\n    \"~/notes/*\": allow\n---\nReview.\n";
+    const SKILL: &str = "---\nname: lint\ndescription: Lints the code\n---\nRun the linter.\n";
+    let ws = workspace(&[
+        ("opencode.json", CONFIG),
+        (".opencode/agents/rev.md", REV),
+        (".opencode/skills/lint/SKILL.md", SKILL),
+    ]);
+    let root = root_of(&ws);
+    let mut s = Server::start(&root, Setup::for_enc(Enc::Utf16));
+    s.take_publishes();
+    let md = hover_text(
+        &mut s,
+        &uri_of(&root.join(".opencode/agents/rev.md")),
+        json!({"line": 0, "character": 1}),
+    );
+    let block = md
+        .split("**Permissions**")
+        .nth(1)
+        .and_then(|rest| rest.split("**Settings**").next())
+        .expect(&md);
+    let lines: Vec<&str> = block.lines().filter(|l| l.starts_with("- ")).collect();
+    // Its own files first, in the order written (config entry, then Markdown); then what the
+    // config sets for every agent, with where; then opencode's defaults on one line. The home
+    // is `~`, a skill's folder is named as one.
+    assert_eq!(
+        lines,
+        [
+            "- `bash`: **deny**, except `git diff *`: allow",
+            "- `webfetch`: **deny**",
+            "- `external_directory`: **ask**, except `<tmpdir>/opencode/*`, `~/notes/*`, `~/.local/share/opencode/tool-output/*`, one skill's folder: allow",
+            "- `edit`: **ask** (opencode.json:2)",
+            "- every other permission: opencode's defaults for a subagent (5 with rules of their own: `doom_loop`, `question`, `plan_enter`, `plan_exit`, `read`; the rest **allow**)",
+        ],
+        "{md}"
+    );
+    // Every rule below shows paths the same way, a skill's folder by its name.
+    assert!(
+        md.contains("`.opencode/skills/lint/*` (the `lint` skill's folder): allow (built-in)"),
+        "{md}"
+    );
+    assert!(!md.contains(&root.display().to_string()), "{md}");
+    s.finish();
 }
 
 fn completion_labels(s: &mut Server, uri: &str, pos: Value) -> Vec<String> {

@@ -335,10 +335,10 @@ fn hover(s: &mut Server, params: Value) -> Value {
     json!({ "markdown": r["contents"]["value"], "range": r["range"] })
 }
 
-const LEAD_CARD: &str = "### `lead`: Zuno primary agent\n\nLeads 先導 🚀\n\n- **delegates**: `reviewer`, `writer`, `fixer` (zuno.json:7)\n\n**Permission** mode `strict` (zuno.json:7); rules in order, the last match wins:\n\n- `*` `*` → ask\n- `shell` `*` → ask\n- `shell` `git *` → allow\n\nDefined in: zuno.json:7.\n";
-const REVIEWER_CARD: &str = "### `reviewer`: Zuno subagent\n\n審査 🚀\n\n- **delegates**: `plan` (zuno.json:13)\n- **requiredSkills**: `codemap` (zuno.json:13)\n\n**Permission** mode `standard` (zuno.json:13); rules in order, the last match wins:\n\n- `shell` `echo 🚀*` → allow\n- `write` `*` → deny\n\nDefined in: zuno.json:13.\n";
+const LEAD_CARD: &str = "### `lead`: Zuno primary agent\n\nLeads 先導 🚀\n\n**Permission** mode `strict` (zuno.json:7); rules in order, the last match wins:\n\n- `*` `*` → ask\n- `shell` `*` → ask\n- `shell` `git *` → allow\n\n**Settings**\n\n- **delegates**: `reviewer`, `writer`, `fixer` (zuno.json:7)\n\nDefined in: zuno.json:7.\n";
+const REVIEWER_CARD: &str = "### `reviewer`: Zuno subagent\n\n審査 🚀\n\n**Permission** mode `standard` (zuno.json:13); rules in order, the last match wins:\n\n- `shell` `echo 🚀*` → allow\n- `write` `*` → deny\n\n**Settings**\n\n- **delegates**: `plan` (zuno.json:13)\n- **requiredSkills**: `codemap` (zuno.json:13)\n\nDefined in: zuno.json:13.\n";
 /// `reviewer` as the nested package sees it: its model comes from the package's file.
-const WEB_REVIEWER_CARD: &str = "### `reviewer`: Zuno subagent\n\n審査 🚀\n\n- **model**: `anthropic/claude-sonnet-4` (packages/web/zuno.json:4)\n- **delegates**: `plan` (zuno.json:13)\n- **requiredSkills**: `codemap` (zuno.json:13)\n\n**Permission** mode `standard` (zuno.json:13); rules in order, the last match wins:\n\n- `shell` `echo 🚀*` → allow\n- `write` `*` → deny\n\nDefined in: zuno.json:13; packages/web/zuno.json:4.\n";
+const WEB_REVIEWER_CARD: &str = "### `reviewer`: Zuno subagent\n\n審査 🚀\n\n**Permission** mode `standard` (zuno.json:13); rules in order, the last match wins:\n\n- `shell` `echo 🚀*` → allow\n- `write` `*` → deny\n\n**Settings**\n\n- **model**: `anthropic/claude-sonnet-4` (packages/web/zuno.json:4)\n- **delegates**: `plan` (zuno.json:13)\n- **requiredSkills**: `codemap` (zuno.json:13)\n\nDefined in: zuno.json:13; packages/web/zuno.json:4.\n";
 
 /// On agent names (an `agents` key, a `default_agent` or `delegates` value, a Markdown agent's
 /// `---`): the merged agent of the file's view, with the source of each field and the
@@ -394,7 +394,7 @@ fn hover_shows_the_merged_zuno_agent_and_docs() {
         assert_eq!(
             hover(s, at(&writer, WRITER, "---", "---", enc)),
             card(
-                "### `writer`: Zuno subagent\n\nWrites docs 文書 🚀\n\n- **delegates**: `fixer`, `reviewer` (.zuno/agents/writer.md:1)\n\nDefined in: .zuno/agents/writer.md:1.\n",
+                "### `writer`: Zuno subagent\n\nWrites docs 文書 🚀\n\n**Permission**: none of its own (Zuno's defaults, mode `standard`)\n\n**Settings**\n\n- **delegates**: `fixer`, `reviewer` (.zuno/agents/writer.md:1)\n\nDefined in: .zuno/agents/writer.md:1.\n",
                 range(WRITER, 0, 3, enc)
             )
         );

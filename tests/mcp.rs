@@ -198,7 +198,7 @@ fn check_reports_the_diagnostics_with_effects_and_fixes() {
     let report = s.ok("check", json!({}));
     assert_eq!(
         report["summary"],
-        "0 errors, 3 warnings, 0 infos in 1 of 3 files checked"
+        "0 errors, 2 warnings, 0 infos in 1 of 3 files checked"
     );
     assert_eq!(report["files"], 3);
     let rows: Vec<String> = report["diagnostics"]
@@ -221,8 +221,7 @@ fn check_reports_the_diagnostics_with_effects_and_fixes() {
         .collect();
     expect![[r#"
         .opencode/agents/review.md:4:1 warning unknown-key value-ignored | fix: Replace with `temperature` (safe: false)
-        .opencode/agents/review.md:7:5 warning shadowed-rule rule-never-applies | fix: Move the catch-all "*": ask to the front (safe: false)
-        .opencode/agents/review.md:8:5 warning shadowed-rule rule-never-applies | fix: Move the catch-all "*": ask to the front (safe: false)"#]]
+        .opencode/agents/review.md:9:5 warning shadowed-rule rule-never-applies | fix: Move the catch-all "*": ask to the front (safe: false)"#]]
     .assert_eq(&rows.join("\n"));
     // The fix as text edits: the misspelt key replaced.
     assert_eq!(
@@ -247,7 +246,7 @@ fn check_reads_the_files_again_on_every_call() {
     let one = json!({"paths": [".opencode/agents/review.md"]});
     assert_eq!(
         s.ok("check", one.clone())["diagnostics"].as_array().map(Vec::len),
-        Some(3)
+        Some(2)
     );
     cli_support::write(
         dir.path(),
@@ -393,6 +392,7 @@ fn decide_gives_the_deciding_rule_and_where_it_is_written() {
           "permission": "bash",
           "rule": {
             "action": "ask",
+            "layer": "agent",
             "pattern": "*",
             "permission": "bash",
             "source": ".opencode/agents/review.md:9:5"

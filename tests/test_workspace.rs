@@ -104,8 +104,7 @@ fn summary() {
         .claude/agents/bad-tools.md:4:20 unknown-tool
         .claude/agents/bad-tools.md:4:24 ignored-specifier
         .claude/agents/bad-tools.md:4:43 deprecated-field
-        .claude/agents/bad-tools.md:4:49 shadowed-rule
-        .claude/agents/bad-tools.md:4:69 shadowed-rule
+        .claude/agents/bad-tools.md:4:91 shadowed-rule
         .claude/agents/bad-tools.md:4:97 unknown-agent
         .claude/agents/bad-values.md:4:17 invalid-value
         .claude/agents/bad-values.md:5:9 invalid-value
@@ -155,8 +154,7 @@ fn summary() {
         .opencode/agents/prompt-in-frontmatter.md:4:1 prompt-overridden
         .opencode/agents/release-manager.md:1:1 duplicate-agent
         .opencode/agents/release-manager.md:11:5 policy-violation
-        .opencode/agents/shadowed-rules.md:6:5 shadowed-rule
-        .opencode/agents/shadowed-rules.md:7:5 shadowed-rule
+        .opencode/agents/shadowed-rules.md:8:5 shadowed-rule
         .opencode/agents/tools-deprecated.md:4:1 deprecated-field
         .opencode/agents/tools-deprecated.md:8:1 deprecated-field
         .opencode/agents/typo-keys.md:4:51 unused-suppression

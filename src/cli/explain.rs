@@ -465,6 +465,7 @@ pub fn run(args: Args) -> i32 {
         }
     };
     let labelled = dialects.len() > 1;
+    let paths = ws.path_names(&args.root, &ws.effective_env(&args.root));
     say_banner(if args.json || args.check.is_some() {
         None
     } else {
@@ -494,7 +495,7 @@ pub fn run(args: Args) -> i32 {
                 v["problems"] = problems_json(problems_of_agent(a));
                 outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             }
-            _ => out!("{}", show(a.card(&wi))),
+            _ => out!("{}", show(a.card(&wi, &paths))),
         }
     }
     status

@@ -201,7 +201,10 @@ fn snippet(out: &mut String, ws: &Workspace, file: &File, d: &Diagnostic, style:
         }
         _ => {}
     }
-    for r in &d.related {
+    // A finding with many related places (one catch-all making 60 rules dead) shows the first
+    // few; the JSON and SARIF outputs and the editor list them all.
+    const NOTES: usize = 8;
+    for r in d.related.iter().take(NOTES) {
         let at = match &r.location {
             Location::Here(span) => {
                 let (l, c) = pos(file, span.start);
@@ -215,6 +218,14 @@ fn snippet(out: &mut String, ws: &Workspace, file: &File, d: &Diagnostic, style:
             Location::BuiltIn => "built-in".to_string(),
         };
         let _ = writeln!(out, "{gutter} {} note: {} ({at})", style.paint("1;34", "="), r.message);
+    }
+    if d.related.len() > NOTES {
+        let _ = writeln!(
+            out,
+            "{gutter} {} note: {} more (`--format json` lists them all)",
+            style.paint("1;34", "="),
+            d.related.len() - NOTES
+        );
     }
     out.push('\n');
 }

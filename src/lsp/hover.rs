@@ -302,7 +302,12 @@ fn agent_card(ws: &Workspace, id: usize, name: &str, where_is: WhereIs) -> Optio
     } else {
         Vec::new()
     };
-    Some(card::card(agent, where_is, &changed))
+    let start = ws
+        .project_dir_of_file(id)
+        .or_else(|| ws.roots.first().cloned())
+        .unwrap_or_default();
+    let paths = ws.path_names(&start, &env);
+    Some(card::card(agent, where_is, &changed, &paths, card::Detail::Hover))
 }
 
 /// Hover in a Claude Code agent: the agent card on its name or delimiters and on `Agent(<type>)`

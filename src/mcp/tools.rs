@@ -414,7 +414,7 @@ fn explain_agent(ctx: &Context, name: &str, dialect: Option<Dialect>) -> Result<
     Ok(json!({
         "dialect": a.dialect.as_str(),
         "agent": explain::agent_json(&ws, &gathered, &a),
-        "card": a.card(&|s| explain::where_is(&ws, s)),
+        "card": a.card(&|s| explain::where_is(&ws, s), &ws.path_names(&ctx.root, &ws.effective_env(&ctx.root))),
     }))
 }
 

@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 
 use super::discover;
 use super::model::*;
+use crate::analysis::card::PathNames;
 use crate::analysis::claude::project::ClaudeFile;
 use crate::analysis::opencode::card as opencode_card;
 use crate::analysis::opencode::effective::{self, EffectiveAgent, Rule};
@@ -385,6 +386,18 @@ impl Workspace {
             .or_else(|| self.roots.first().cloned())
             .unwrap_or_else(|| PathBuf::from("/"));
         self.effective_env(&start)
+    }
+
+    /// How cards show the machine's paths for a runtime started in `start` (whose environment
+    /// is `env`): relative to `start`, `~` for the home, skill folders as skills.
+    pub fn path_names(&self, start: &Path, env: &crate::analysis::opencode::effective::Env) -> PathNames {
+        let start = fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
+        PathNames {
+            root: Some(start.to_string_lossy().into_owned()),
+            home: env.home.clone(),
+            tmp: env.tmp_dir.strip_suffix("/opencode").map(str::to_string),
+            skills: env.skill_dirs.clone(),
+        }
     }
 
     /// The project directories of the Zuno files in scope.
@@ -924,10 +937,10 @@ impl<'a> ExplainedAgent<'a> {
         }
     }
 
-    /// Its card, as Markdown.
-    pub fn card(&self, where_is: WhereIs) -> String {
+    /// Its card, as Markdown, in full (`explain`): every permission listed.
+    pub fn card(&self, where_is: WhereIs, paths: &PathNames) -> String {
         match self.agent {
-            AgentRef::OpenCode(a) => opencode_card::card(a, where_is, &[]),
+            AgentRef::OpenCode(a) => opencode_card::card(a, where_is, &[], paths, opencode_card::Detail::Full),
             AgentRef::Claude { file, files, dir } => {
                 claude::card::card(file.agent, self.name, &definers(files, dir, self.name, where_is))
             }
@@ -1045,7 +1058,13 @@ pub fn would_define(f: &File, name: &str) -> Option<Option<String>> {
 
 /// An opencode permission rule as JSON, with where it is set.
 pub fn rule_json(r: &Rule, where_is: WhereIs) -> Value {
-    json!({"permission": r.permission, "pattern": r.pattern, "action": r.action, "source": where_is(r.source)})
+    json!({
+        "permission": r.permission,
+        "pattern": r.pattern,
+        "action": r.action,
+        "source": where_is(r.source),
+        "layer": r.layer.as_str(),
+    })
 }
 
 fn opencode_json(a: &EffectiveAgent, where_is: WhereIs) -> Value {

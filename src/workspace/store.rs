@@ -126,6 +126,7 @@ impl Workspace {
         let home = self.options.home.clone();
         let mut values: HashMap<String, String> = HashMap::new();
         let mut problems = Vec::new();
+        let mut unreadable: Vec<(PathBuf, Diagnostic)> = Vec::new();
         for r in &refs {
             let text = r.text(&f.text).to_string();
             match r.kind {
@@ -146,8 +147,17 @@ impl Workspace {
                             values.insert(text, content.trim().to_string());
                         }
                         Err(why) => {
+                            // One finding per file that cannot be read, on its first reference,
+                            // the others related: one missing file is one mistake.
+                            if let Some((_, first)) = unreadable.iter_mut().find(|(t, _)| *t == target) {
+                                first.related.push(crate::analysis::diagnostic::Related {
+                                    location: crate::analysis::diagnostic::Location::Here(r.span),
+                                    message: "another reference to the same file".into(),
+                                });
+                                continue;
+                            }
                             let missing = !target.exists();
-                            problems.push(Diagnostic::new(
+                            let d = Diagnostic::new(
                                 Code::BadFileReference,
                                 r.span,
                                 if missing {
@@ -161,11 +171,19 @@ impl Workspace {
                                         target.display()
                                     )
                                 },
-                            ));
+                            );
+                            unreadable.push((target, d));
                         }
                     }
                 }
             }
+        }
+        for (_, mut d) in unreadable {
+            if !d.related.is_empty() {
+                d.message
+                    .push_str(&format!(" (referenced {} times in this file)", d.related.len() + 1));
+            }
+            problems.push(d);
         }
         let f = &mut self.files[id];
         f.resolved = f.analysis.substituted(&|t: &str| values.get(t).cloned());

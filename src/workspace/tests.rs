@@ -237,6 +237,49 @@ fn global_config_layout_and_nested_names() {
 }
 
 #[test]
+fn one_missing_file_referenced_three_times_is_one_finding() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write(
+        root,
+        "opencode.json",
+        r#"{"agent": {"a": {"prompt": "{file:./p/gone.md}"}, "b": {"prompt": "{file:./p/gone.md}"}, "c": {"prompt": "{file:p/gone.md}"}, "d": {"prompt": "{file:./other.md}"}}}"#,
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let d = ws.diagnostics();
+    let f = &ws.files[d[0].0];
+    let shown: Vec<(&str, Vec<&str>)> = d
+        .iter()
+        .map(|(_, d)| {
+            assert_eq!(d.code, Code::BadFileReference);
+            let related = d
+                .related
+                .iter()
+                .map(|r| match r.location {
+                    crate::analysis::diagnostic::Location::Here(s) => s.text(&f.text),
+                    _ => "elsewhere",
+                })
+                .collect();
+            (d.span.text(&f.text), related)
+        })
+        .collect();
+    // `./p/gone.md` and `p/gone.md` are the same file; `./other.md` is another mistake.
+    assert_eq!(
+        shown,
+        [
+            ("{file:./p/gone.md}", vec!["{file:./p/gone.md}", "{file:p/gone.md}"]),
+            ("{file:./other.md}", vec![]),
+        ]
+    );
+    assert!(
+        d[0].1.message.ends_with("(referenced 3 times in this file)"),
+        "{}",
+        d[0].1.message
+    );
+    assert!(!d[1].1.message.contains("referenced"), "{}", d[1].1.message);
+}
+
+#[test]
 fn file_references_are_read_and_missing_ones_refuse() {
     use crate::analysis::Effect;
     use crate::analysis::opencode::effective;

@@ -94,13 +94,16 @@ pub fn run(bin: &Path, tmp: &Path) -> Vec<String> {
         dirs.push(dir);
     }
     assert!(probes.len() >= 8, "{} probes", probes.len());
-    let home = Home::new(&tmp.join("policy-home"), None);
+    // One home per concurrent run: two runtimes sharing one home contend for its database
+    // ("database is locked").
+    let homes = [0, 1].map(|slot| Home::new(&tmp.join(format!("policy-home-{slot}")), None));
     let mut failures = Vec::new();
     // Two at a time: each run starts the runtime (about 5 s).
     for pair in probes.chunks(2) {
         let handles: Vec<_> = pair
             .iter()
-            .map(|p| {
+            .zip(&homes)
+            .map(|(p, home)| {
                 let dir = dirs[p.case].clone();
                 let mut c = home.command(bin);
                 let params = serde_json::json!({"filePath": dir.join(&p.input)}).to_string();

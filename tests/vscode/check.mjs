@@ -15,6 +15,7 @@
 //   PLAYWRIGHT_DIR the folder whose node_modules holds playwright-core
 //   CHROMIUM       the Chromium executable (default /usr/bin/chromium)
 //   VSC_TIMEOUT_MS the limit of each wait (default 60000)
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -239,6 +240,61 @@ function findFiles(dir, test) {
   return out;
 }
 
+/** `agent-lsp explain ARGS --format json` on the workspace (paths relative to it). */
+function explainJson(args) {
+  const out = execFileSync(SERVER, ["explain", ...args, "--root", ".", "--no-global", "--format", "json"], {
+    cwd: WS,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  return JSON.parse(out);
+}
+
+/**
+ * What the first permission line of an agent's card may start with (as rendered: no
+ * backticks). opencode: a permission the agent's own files set; else one that differs from
+ * opencode's defaults (the config's top-level `permission`, a built-in agent's restrictions);
+ * else the collapsed defaults line. Claude Code: its tools. Zuno: its tools or its rules.
+ */
+function expectedFirstLine(a) {
+  if (a.dialect === "claude") return ["tools:"];
+  if (a.dialect === "zuno") return ["Tools:", "Permission"];
+  const card = explainJson([a.key, "--dialect", "opencode"]);
+  const keys = (layers) => [...new Set(card.permission.filter((r) => layers.includes(r.layer)).map((r) => r.permission))];
+  const line = (k) => (k === "*" ? "any other permission:" : `${k}:`);
+  const own = keys(["agent"]);
+  if (own.length > 0) return own.map(line);
+  const differs = keys(["config", "built-in agent"]);
+  return [...differs.map(line), "every other permission"];
+}
+
+/** The first permission line of a hover card, its text and where it lies on screen. */
+async function firstPermissionLine(content, dialect) {
+  return content.evaluate((el, dialect) => {
+    const strongs = [...el.querySelectorAll("strong")];
+    let first;
+    if (dialect === "opencode") {
+      const strong = strongs.find((s) => s.textContent.trim() === "Permissions");
+      if (!strong) return { error: "no bold Permissions in the card" };
+      let list = (strong.closest("p") ?? strong).nextElementSibling;
+      while (list && list.tagName !== "UL" && list.tagName !== "OL") list = list.nextElementSibling;
+      first = list?.querySelector("li");
+    } else if (dialect === "claude") {
+      first = el.querySelector("li");
+    } else {
+      first = strongs.find((s) => ["Tools", "Permission"].includes(s.textContent.trim()))?.closest("p");
+    }
+    if (!first) return { error: `no permission line in the ${dialect} card: ${el.textContent.slice(0, 200)}` };
+    const rect = (e) => {
+      const r = e.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+    };
+    const widget = el.closest(".monaco-hover") ?? el;
+    const viewport = first.closest(".monaco-scrollable-element") ?? widget;
+    return { text: first.textContent.trim(), first: rect(first), widget: rect(widget), viewport: rect(viewport) };
+  }, dialect);
+}
+
 async function main() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -417,6 +473,49 @@ async function main() {
       }
       console.log(`     first permission line: ${geometry.text}`);
     });
+
+    // Every agent of the workspace that a file defines: its card leads with what the agent
+    // itself sets, and that first permission line is visible without scrolling.
+    const agents = FULL && SERVER && !SERVER.endsWith("/") && fs.existsSync(SERVER) ? explainJson([]) : [];
+    if (FULL && agents.length === 0) {
+      await check("the agent list from `agent-lsp explain --format json`", async () => {
+        throw new Error(`no agents from ${SERVER}`);
+      });
+    }
+    const seen = new Set();
+    for (const a of agents) {
+      const where = (a.defined_in ?? []).find((d) => d !== "built-in");
+      if (!where || seen.has(`${a.dialect} ${a.key}`)) continue;
+      seen.add(`${a.dialect} ${a.key}`);
+      const [, rel, line, col] = where.match(/^(.*):(\d+):(\d+)$/) ?? [];
+      if (!rel) continue;
+      await check(`hover on ${a.dialect} agent ${a.key} (${where}): the first permission line is its own, visible without scrolling`, async () => {
+        await openFile(rel);
+        await goTo(Number(line), Number(col));
+        const content = page.locator(".monaco-hover-content", { hasText: a.key }).first();
+        await until(`the hover card of ${a.key}`, async () => {
+          await page.keyboard.press("Escape");
+          await page.keyboard.press("Control+K");
+          await page.keyboard.press("Control+I");
+          await content.waitFor({ state: "visible", timeout: 3000 }).catch(() => undefined);
+          return (await content.isVisible()) ? true : "(no hover card naming the agent)";
+        });
+        const geometry = await firstPermissionLine(content, a.dialect);
+        if (geometry.error) throw new Error(geometry.error);
+        const want = expectedFirstLine(a);
+        if (!want.some((w) => geometry.text.startsWith(w))) {
+          throw new Error(`the first permission line is "${geometry.text}"; expected it to start with one of ${JSON.stringify(want)}`);
+        }
+        const inside = (x, box) => x.top >= box.top - 1 && x.bottom <= box.bottom + 1;
+        if (!inside(geometry.first, geometry.widget) || !inside(geometry.first, geometry.viewport)) {
+          throw new Error(
+            `the first permission line ("${geometry.text}") lies outside the hover's visible box: line ${JSON.stringify(geometry.first)}, hover ${JSON.stringify(geometry.widget)}, viewport ${JSON.stringify(geometry.viewport)}`,
+          );
+        }
+        console.log(`     first permission line: ${geometry.text}`);
+        await page.keyboard.press("Escape");
+      });
+    }
   } finally {
     await shot("final");
     await browser.close();

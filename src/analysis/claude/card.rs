@@ -155,17 +155,23 @@ pub fn card(a: &Agent, registered: &str, definers: &[Definer]) -> String {
     }
     let (tools, _) = effective_tools(a);
     let _ = writeln!(out, "\n- **tools**: {tools}");
+    let setting = |out: &mut String, s: &crate::analysis::claude::agent::Setting| {
+        let v: String = s.value.chars().take(120).collect();
+        let _ = writeln!(out, "- **{}**: `{}`", s.key, v.replace('`', "'"));
+    };
+    // What the agent may do first: its tools, what is taken away, its permission mode.
+    for s in a.settings.iter().filter(|s| s.key == "disallowedTools") {
+        setting(&mut out, s);
+    }
     let mode = a
         .setting("permissionMode")
         .map_or("`default` (not set)".to_string(), |m| format!("`{}`", m.value));
     let _ = writeln!(out, "- **permission mode**: {mode}");
     let _ = writeln!(out, "- **model**: {}", model_text(a));
     for s in &a.settings {
-        if matches!(s.key, "model" | "permissionMode") {
-            continue;
+        if !matches!(s.key, "model" | "permissionMode" | "disallowedTools") {
+            setting(&mut out, s);
         }
-        let v: String = s.value.chars().take(120).collect();
-        let _ = writeln!(out, "- **{}**: `{}`", s.key, v.replace('`', "'"));
     }
     if let Some((first, rest)) = definers.split_first() {
         let _ = writeln!(out, "\nDefined in {} ({}).", first.location, first.source);

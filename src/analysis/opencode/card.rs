@@ -4,10 +4,11 @@
 
 use std::fmt::Write as _;
 
-use super::effective::{EffectiveAgent, Prompt};
+use super::effective::{EffectiveAgent, Layer, Prompt, Rule};
 use super::project::{Source, Sourced};
 use super::schema::{self, FieldType};
-use crate::analysis::permission::{covers, pattern_covers};
+pub use crate::analysis::card::PathNames;
+use crate::analysis::permission::{covers, pattern_covers, wildcard_match};
 pub use crate::analysis::provenance::WhereIs;
 
 fn cell(s: &str) -> String {
@@ -43,10 +44,18 @@ fn short_json(v: &serde_json::Value) -> String {
     }
 }
 
+/// How much of the permissions a card lists: the hover card collapses opencode's defaults into
+/// one line, `explain` lists every permission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    Hover,
+    Full,
+}
+
 /// The agent card in Markdown, decision first: what the agent may do (one line per
-/// permission: its action for any input, and the patterns that decide otherwise), then the
-/// settings that are set (with where), then every permission rule in evaluation order.
-pub fn card(a: &EffectiveAgent, where_is: WhereIs, changed: &[String]) -> String {
+/// permission, what its own files set first; see [`permission_summary`]), then the settings
+/// that are set (with where), then every permission rule in evaluation order.
+pub fn card(a: &EffectiveAgent, where_is: WhereIs, changed: &[String], paths: &PathNames, detail: Detail) -> String {
     let mut out = String::new();
     let title = crate::analysis::card::mode_title("opencode", &a.mode.value, a.native);
     let _ = writeln!(out, "### `{}`: {title}", a.name);
@@ -57,7 +66,7 @@ pub fn card(a: &EffectiveAgent, where_is: WhereIs, changed: &[String]) -> String
         out,
         "\n**Permissions**: what it may do (the last matching rule decides; with no rule, ask)\n"
     );
-    for line in permission_summary(a) {
+    for line in permission_summary(a, where_is, paths, detail) {
         let _ = writeln!(out, "- {line}");
     }
     if !changed.is_empty() {
@@ -110,7 +119,11 @@ pub fn card(a: &EffectiveAgent, where_is: WhereIs, changed: &[String]) -> String
         let input = if r.pattern == "*" {
             "any input".to_string()
         } else {
-            format!("`{}`", r.pattern)
+            let shown = format!("`{}`", cell(&paths.show(&r.pattern)));
+            match paths.skill(&r.pattern) {
+                Some(skill) => format!("{shown} (the `{skill}` skill's folder)"),
+                None => shown,
+            }
         };
         let _ = writeln!(out, "{}. {perm}, {input}: {} ({})", i + 1, r.action, where_is(r.source));
     }
@@ -126,67 +139,186 @@ pub fn card(a: &EffectiveAgent, where_is: WhereIs, changed: &[String]) -> String
     out
 }
 
-/// One line per permission the agent's rules name: its action for any input, and the patterns
-/// that decide otherwise (rules after the one deciding `*`, not overridden by a later rule),
-/// grouped by action: "`bash`: **deny**, except `git diff *`, `git log *`: allow". The
-/// catch-all permission `*` comes last, as "any other permission".
-pub fn permission_summary(a: &EffectiveAgent) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut last = None;
-    for (key, action) in a.decisions() {
-        let (_, decider) = a.evaluate(&key, "*");
-        let from = decider
-            .and_then(|d| a.permission.iter().rposition(|r| std::ptr::eq(r, d)))
-            .map_or(0, |i| i + 1);
-        let later = &a.permission[from..];
-        let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
-        for (i, r) in later.iter().enumerate() {
-            if r.pattern == "*" || !(covers(&r.permission, &key) || r.permission == key) {
-                continue;
-            }
-            // Overridden for all its inputs by a later rule of the same permission: it decides
-            // nothing.
-            let overridden = later[i + 1..].iter().any(|l| {
-                (covers(&l.permission, &key) || l.permission == key) && pattern_covers(&l.pattern, &r.pattern)
-            });
-            if overridden || r.action == action {
-                continue;
-            }
-            match groups.iter_mut().find(|(act, _)| *act == r.action) {
-                Some((_, patterns)) => patterns.push(&r.pattern),
-                None => groups.push((&r.action, vec![&r.pattern])),
-            }
+/// What one permission comes to over some rules: the action for any input (and the rule that
+/// decides it), and the patterns that decide otherwise grouped by action.
+struct Decision<'r> {
+    action: &'r str,
+    decider: Option<&'r Rule>,
+    except: Vec<(&'r str, Vec<&'r str>)>,
+}
+
+impl Decision<'_> {
+    /// The same outcome (whichever rules decide it).
+    fn same_as(&self, other: &Decision) -> bool {
+        self.action == other.action && self.except == other.except
+    }
+}
+
+/// The decision for `key` over `rules`: the rules after the one deciding `*` that match `key`,
+/// with another pattern and action, not overridden for all their inputs by a later rule.
+fn decide<'r>(rules: &[&'r Rule], key: &str) -> Decision<'r> {
+    let matches = |r: &Rule| covers(&r.permission, key) || r.permission == key;
+    let at = rules
+        .iter()
+        .rposition(|r| wildcard_match(key, &r.permission) && wildcard_match("*", &r.pattern));
+    let action = at.map_or("ask", |i| rules[i].action.as_str());
+    let later = &rules[at.map_or(0, |i| i + 1)..];
+    let mut except: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (i, r) in later.iter().enumerate() {
+        if r.pattern == "*" || !matches(r) || r.action == action {
+            continue;
         }
-        let except = groups
+        // Overridden for all its inputs by a later rule of the same permission: it decides
+        // nothing.
+        if later[i + 1..]
             .iter()
-            .map(|(act, patterns)| {
-                // A few patterns by name; the full list is in the rules below.
-                const SHOWN: usize = 4;
-                let mut p: Vec<String> = patterns.iter().take(SHOWN).map(|p| format!("`{}`", cell(p))).collect();
-                if patterns.len() > SHOWN {
-                    p.push(format!("{} more", patterns.len() - SHOWN));
-                }
-                format!("{}: {act}", p.join(", "))
-            })
-            .collect::<Vec<_>>()
-            .join("; ");
-        let name = if key == "*" {
-            "any other permission".to_string()
-        } else {
-            format!("`{}`", cell(&key))
-        };
-        let line = if except.is_empty() {
-            format!("{name}: **{action}**")
-        } else {
-            format!("{name}: **{action}**, except {except}")
-        };
-        if key == "*" {
-            last = Some(line);
-        } else {
-            lines.push(line);
+            .any(|l| matches(l) && pattern_covers(&l.pattern, &r.pattern))
+        {
+            continue;
+        }
+        match except.iter_mut().find(|(act, _)| *act == r.action) {
+            Some((_, patterns)) => patterns.push(&r.pattern),
+            None => except.push((&r.action, vec![&r.pattern])),
         }
     }
-    lines.extend(last);
+    Decision {
+        action,
+        decider: at.map(|i| rules[i]),
+        except,
+    }
+}
+
+/// A decision as one line: "`bash`: **deny**, except `git diff *`, `git log *`: allow".
+fn line(key: &str, d: &Decision, paths: &PathNames) -> String {
+    let except = d
+        .except
+        .iter()
+        .map(|(act, patterns)| {
+            // A few patterns by name (skill folders counted as one item); the full list is in
+            // the rules below.
+            const SHOWN: usize = 4;
+            let skills = patterns.iter().filter(|p| paths.skill(p).is_some()).count();
+            let others: Vec<&&str> = patterns.iter().filter(|p| paths.skill(p).is_none()).collect();
+            let mut items: Vec<String> = others
+                .iter()
+                .take(SHOWN)
+                .map(|p| format!("`{}`", cell(&paths.show(p))))
+                .collect();
+            if others.len() > SHOWN {
+                items.push(format!("{} more", others.len() - SHOWN));
+            }
+            match skills {
+                0 => {}
+                1 => items.push("one skill's folder".into()),
+                n => items.push(format!("the folders of {n} skills")),
+            }
+            format!("{}: {act}", items.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let name = if key == "*" {
+        "any other permission".to_string()
+    } else {
+        format!("`{}`", cell(key))
+    };
+    if except.is_empty() {
+        format!("{name}: **{}**", d.action)
+    } else {
+        format!("{name}: **{}**, except {except}", d.action)
+    }
+}
+
+/// One line per permission the agent's rules name: its action for any input, and the patterns
+/// that decide otherwise, grouped by action: "`bash`: **deny**, except `git diff *`, `git log
+/// *`: allow". The catch-all permission `*` is "any other permission".
+///
+/// The order is what a reader of this agent wants first:
+/// 1. what the agent's own files set (its Markdown, its config entry), in the order written;
+/// 2. what else is set apart from opencode's defaults, or differs from them (the config's
+///    top-level `permission`, a built-in agent's own restrictions), each with where it is set;
+/// 3. opencode's defaults, the same for every agent: one collapsed line on hover
+///    ([`Detail::Hover`]), every line with `explain` ([`Detail::Full`]).
+pub fn permission_summary(a: &EffectiveAgent, where_is: WhereIs, paths: &PathNames, detail: Detail) -> Vec<String> {
+    let all: Vec<&Rule> = a.permission.iter().collect();
+    let defaults: Vec<&Rule> = a.permission.iter().filter(|r| r.layer == Layer::Default).collect();
+    let mut own: Vec<(usize, String)> = Vec::new();
+    let mut differs: Vec<String> = Vec::new();
+    let mut same: Vec<(String, String)> = Vec::new();
+    let mut keys = a.decisions();
+    // The catch-all permission last within each group.
+    keys.sort_by_key(|(k, _)| k == "*");
+    for (key, _) in keys {
+        let d = decide(&all, &key);
+        let text = line(&key, &d, paths);
+        if let Some(at) = a
+            .permission
+            .iter()
+            .position(|r| r.layer == Layer::Agent && r.permission == key)
+        {
+            own.push((at, text));
+        } else if a
+            .permission
+            .iter()
+            .any(|r| matches!(r.layer, Layer::Config | Layer::BuiltInAgent) && r.permission == key)
+            || !d.same_as(&decide(&defaults, &key))
+        {
+            // Where the decision comes from: the deciding rule, else the first exception's.
+            let source = d
+                .decider
+                .filter(|r| r.layer != Layer::Default)
+                .map(|r| r.source)
+                .or_else(|| {
+                    a.permission
+                        .iter()
+                        .find(|r| r.layer != Layer::Default && r.permission == key)
+                        .map(|r| r.source)
+                });
+            differs.push(match source {
+                Some(Source::BuiltIn) => format!("{text} (built-in `{}`)", a.name),
+                Some(s) => format!("{text} ({})", where_is(s)),
+                None => text,
+            });
+        } else {
+            same.push((key, text));
+        }
+    }
+    own.sort_by_key(|(at, _)| *at);
+    let mut lines: Vec<String> = own.into_iter().map(|(_, l)| l).collect();
+    lines.extend(differs);
+    match detail {
+        Detail::Full => lines.extend(same.into_iter().map(|(_, l)| format!("{l} (opencode's default)"))),
+        Detail::Hover if !same.is_empty() => {
+            let mode = match a.mode.value.as_str() {
+                "subagent" => "a subagent",
+                "primary" => "a primary agent",
+                _ => "an agent",
+            };
+            let named: Vec<String> = same
+                .iter()
+                .filter(|(k, _)| k != "*")
+                .map(|(k, _)| format!("`{}`", cell(k)))
+                .collect();
+            let rest = same
+                .iter()
+                .find(|(k, _)| k == "*")
+                .map(|_| format!("the rest **{}**", decide(&all, "*").action));
+            let what = match (named.len(), rest) {
+                (0, Some(rest)) => rest,
+                (n, rest) => {
+                    let mut s = format!("{n} with rules of their own: {}", named.join(", "));
+                    if let Some(rest) = rest {
+                        s.push_str("; ");
+                        s.push_str(&rest);
+                    }
+                    s
+                }
+            };
+            lines.push(format!(
+                "every other permission: opencode's defaults for {mode} ({what})"
+            ));
+        }
+        Detail::Hover => {}
+    }
     lines
 }
 

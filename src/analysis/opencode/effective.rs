@@ -98,6 +98,32 @@ pub struct Rule {
     pub pattern: String,
     pub action: String,
     pub source: Source,
+    pub layer: Layer,
+}
+
+/// Which part of opencode's merge a rule comes from (the order they are concatenated in).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layer {
+    /// opencode's defaults, the same for every agent (and the tool-output allow at the end).
+    Default,
+    /// A built-in agent's own restrictions (`plan` denies `edit`, `explore` denies `*`, ...).
+    BuiltInAgent,
+    /// The top-level `permission` of the config files: every agent gets it.
+    Config,
+    /// The agent's own files: its Markdown and its config entry.
+    Agent,
+}
+
+impl Layer {
+    /// Its name in `explain --format json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layer::Default => "default",
+            Layer::BuiltInAgent => "built-in agent",
+            Layer::Config => "config",
+            Layer::Agent => "agent",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -286,7 +312,7 @@ fn js_ordered<T>(items: &[(String, T)]) -> Vec<&(String, T)> {
     idx
 }
 
-fn compile(cfg: &PermCfg, env: &Env) -> Vec<Rule> {
+fn compile(cfg: &PermCfg, env: &Env, layer: Layer) -> Vec<Rule> {
     let mut rules = Vec::new();
     for (key, value) in js_ordered(cfg) {
         match value {
@@ -295,6 +321,7 @@ fn compile(cfg: &PermCfg, env: &Env) -> Vec<Rule> {
                 pattern: "*".into(),
                 action: a.clone(),
                 source: *s,
+                layer,
             }),
             PermValue::Patterns(ps) => {
                 let as_pairs: Vec<(String, (String, Source))> =
@@ -305,6 +332,7 @@ fn compile(cfg: &PermCfg, env: &Env) -> Vec<Rule> {
                         pattern: env.expand(p),
                         action: a.clone(),
                         source: *s,
+                        layer,
                     });
                 }
             }
@@ -352,6 +380,7 @@ fn rule(permission: &str, pattern: &str, action: &str) -> Rule {
         pattern: pattern.into(),
         action: action.into(),
         source: Source::BuiltIn,
+        layer: Layer::Default,
     }
 }
 
@@ -641,7 +670,7 @@ fn user_rules(view: &[ViewFile], env: &Env) -> Vec<Rule> {
             merge_perm(&mut cfg, layer_perm(root, vf.file));
         }
     }
-    compile(&cfg, env)
+    compile(&cfg, env, Layer::Config)
 }
 
 /// Every agent of a view, in opencode's insertion order (built-ins first), disabled ones left
@@ -685,7 +714,10 @@ fn build(view: &[ViewFile], env: &Env, only: Option<&crate::analysis::hash::FxHa
         .filter(|b| only.is_none_or(|names| names.contains(b.name)))
         .map(|b| {
             let mut permission = defaults.clone();
-            permission.extend(builtin_rules(b.name, env));
+            permission.extend(builtin_rules(b.name, env).into_iter().map(|r| Rule {
+                layer: Layer::BuiltInAgent,
+                ..r
+            }));
             permission.extend(user.iter().cloned());
             EffectiveAgent {
                 name: b.name.into(),
@@ -785,7 +817,7 @@ fn build(view: &[ViewFile], env: &Env, only: Option<&crate::analysis::hash::FxHa
             a.prompt = p;
         }
         merge_options(&mut a.options, m.options);
-        a.permission.extend(compile(&m.permission, env));
+        a.permission.extend(compile(&m.permission, env, Layer::Agent));
     }
     let tool_output = format!("{}/tool-output/*", env.data_dir);
     for a in &mut out {
@@ -799,6 +831,7 @@ fn build(view: &[ViewFile], env: &Env, only: Option<&crate::analysis::hash::FxHa
                 pattern: tool_output.clone(),
                 action: "allow".into(),
                 source: Source::BuiltIn,
+                layer: Layer::Default,
             });
         }
     }

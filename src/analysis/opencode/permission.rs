@@ -318,6 +318,8 @@ fn check_shadowing(block: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     }
     const WORK_BUDGET: usize = 1 << 24;
     let mut work = 0usize;
+    // (the shadowing rule, the rules it makes dead), by the shadowing rule.
+    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
     for (i, rule) in rules.iter().enumerate() {
         if work > WORK_BUDGET {
             // Pathological blocks (long patterns that pass the cheap filters): stop claiming.
@@ -332,22 +334,57 @@ fn check_shadowing(block: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         if later.action == rule.action {
             continue;
         }
-        let what = if later.permission == rule.permission {
+        let at = rules.iter().position(|r| std::ptr::eq(r, later)).unwrap_or(i);
+        match groups.iter_mut().find(|(l, _)| *l == at) {
+            Some((_, dead)) => dead.push(i),
+            None => groups.push((at, vec![i])),
+        }
+    }
+    // One finding per cause: a rule that shadows one rule is reported on that rule; a rule
+    // that shadows several, on itself, with the dead rules as related locations.
+    groups.sort_by_key(|(at, dead)| (dead[0], *at));
+    for (at, dead) in groups {
+        let later = &rules[at];
+        let what = if dead.iter().all(|&i| rules[i].permission == later.permission) {
             format!("\"{}\": {}", later.pattern, later.action)
         } else if later.pattern == "*" {
             format!("\"{}\": {}", later.permission, later.action)
         } else {
             format!("{} \"{}\": {}", later.permission, later.pattern, later.action)
         };
-        let mut d = Diagnostic::new(
-            Code::ShadowedRule,
-            rule.span,
-            format!(
-                "this rule never applies: the later rule {what} matches everything it matches, and opencode uses the last matching rule. Put the broader rule first"
-            ),
-        )
-        .with_related(Location::Here(later.span), "the later rule that decides instead");
-        if let Some(edits) = catch_all_to_front(&doc, block, later) {
+        let fix = catch_all_to_front(&doc, block, later);
+        let mut d = match dead.as_slice() {
+            [one] => Diagnostic::new(
+                Code::ShadowedRule,
+                rules[*one].span,
+                format!(
+                    "this rule never applies: the later rule {what} matches everything it matches, and opencode uses the last matching rule. Put the broader rule first"
+                ),
+            )
+            .with_related(Location::Here(later.span), "the later rule that decides instead"),
+            many => {
+                let it = if later.pattern == "*" { "this catch-all" } else { "this rule" };
+                let mut d = Diagnostic::new(
+                    Code::ShadowedRule,
+                    later.span,
+                    format!(
+                        "{it} makes {} rules above it dead: opencode uses the last matching rule, and it matches every input they match. Put it first so that they decide",
+                        many.len()
+                    ),
+                );
+                // The live rule itself is not faded; the dead ones are its related locations.
+                d.tags = &[];
+                for &i in many {
+                    let r = &rules[i];
+                    d = d.with_related(
+                        Location::Here(r.span),
+                        format!("never applies: `{}` \"{}\": {}", r.permission, r.pattern, r.action),
+                    );
+                }
+                d
+            }
+        };
+        if let Some(edits) = fix {
             d = d.with_fix(format!("Move the catch-all {what} to the front"), edits, false);
         }
         out.push(d);
@@ -439,16 +476,74 @@ mod tests {
 
     #[test]
     fn catch_all_last_shadows_earlier_rules() {
-        let text = "permission:\n  bash:\n    \"git push *\": deny\n    \"git status\": allow\n    \"*\": ask\n";
+        // One rule shadowed: the finding is on it.
+        let text = "permission:\n  bash:\n    \"git push *\": deny\n    \"*\": ask\n";
         let d = yaml_diags(text);
-        assert_eq!(codes(&d), ["shadowed-rule", "shadowed-rule"]);
+        assert_eq!(codes(&d), ["shadowed-rule"]);
         assert_eq!(d[0].span.text(text), "\"git push *\"");
-        assert_eq!(d[1].span.text(text), "\"git status\"");
         assert!(d[0].message.contains("\"*\": ask"));
+        assert_eq!(d[0].tags, [crate::analysis::diagnostic::Tag::Unnecessary]);
         // The close case: catch-all first.
         assert!(yaml_diags("permission:\n  bash:\n    \"*\": ask\n    \"git push *\": deny\n").is_empty());
         // Same action: harmless.
         assert!(yaml_diags("permission:\n  bash:\n    \"ls\": ask\n    \"*\": ask\n").is_empty());
+    }
+
+    #[test]
+    fn one_catch_all_shadowing_many_rules_is_one_finding_on_it() {
+        let text = "permission:\n  bash:\n    \"git push *\": deny\n    \"ls\": ask\n    \"git status\": allow\n    \"rm *\": deny\n    \"*\": ask\n";
+        let d = yaml_diags(text);
+        assert_eq!(codes(&d), ["shadowed-rule"]);
+        let d = &d[0];
+        assert_eq!(d.span.text(text), "\"*\"");
+        assert_eq!(
+            d.message,
+            "this catch-all makes 3 rules above it dead: opencode uses the last matching rule, and it matches every input they match. Put it first so that they decide"
+        );
+        // The catch-all itself is live: not faded.
+        assert!(d.tags.is_empty());
+        let related: Vec<(&str, &str)> = d
+            .related
+            .iter()
+            .map(|r| match r.location {
+                Location::Here(span) => (span.text(text), r.message.as_str()),
+                _ => panic!("{r:?}"),
+            })
+            .collect();
+        // `"ls": ask` has the catch-all's action: it is not dead, only redundant.
+        assert_eq!(
+            related,
+            [
+                ("\"git push *\"", "never applies: `bash` \"git push *\": deny"),
+                ("\"git status\"", "never applies: `bash` \"git status\": allow"),
+                ("\"rm *\"", "never applies: `bash` \"rm *\": deny"),
+            ]
+        );
+        let fix = d.fix.as_ref().expect("the move fix");
+        assert_eq!(fix.title, "Move the catch-all \"*\": ask to the front");
+        assert!(!fix.safe, "moving the catch-all changes what opencode does");
+        let fixed = crate::analysis::diagnostic::apply(text, &fix.edits);
+        assert_eq!(
+            fixed,
+            "permission:\n  bash:\n    \"*\": ask\n    \"git push *\": deny\n    \"ls\": ask\n    \"git status\": allow\n    \"rm *\": deny\n"
+        );
+        assert!(yaml_diags(&fixed).is_empty());
+    }
+
+    #[test]
+    fn two_causes_are_two_findings() {
+        // `"git *"` shadows two rules, `"npm *"` one: each cause is reported once.
+        let text = "permission:\n  bash:\n    \"git push\": deny\n    \"git tag\": deny\n    \"git *\": allow\n    \"npm publish\": deny\n    \"npm *\": allow\n";
+        let d = yaml_diags(text);
+        let shown: Vec<(&str, usize)> = d.iter().map(|d| (d.span.text(text), d.related.len())).collect();
+        assert_eq!(shown, [("\"git *\"", 2), ("\"npm publish\"", 1)]);
+        assert!(d[0].message.starts_with("this rule makes 2 rules above it dead"));
+        assert!(
+            d[1].message
+                .starts_with("this rule never applies: the later rule \"npm *\": allow")
+        );
+        // Only a catch-all has the move fix.
+        assert!(d.iter().all(|d| d.fix.is_none()));
     }
 
     #[test]

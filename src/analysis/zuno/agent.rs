@@ -489,25 +489,68 @@ fn shadowed(key: &str, patterns: &[(&str, Span)], map: &Map, out: &mut Vec<Diagn
             .and_then(|e| e.value.as_str())
             .unwrap_or("")
     };
+    // (the later rule, the earlier rules it makes dead), by the later rule.
+    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
     for (i, (earlier, espan)) in patterns.iter().enumerate() {
-        if let Some((later, lspan)) = patterns[i + 1..].iter().find(|(l, _)| pattern_covers(l, earlier)) {
-            if action_of(*espan) == action_of(*lspan) && *later != "*" {
-                continue;
+        let Some(j) = patterns[i + 1..]
+            .iter()
+            .position(|(l, _)| pattern_covers(l, earlier))
+            .map(|j| i + 1 + j)
+        else {
+            continue;
+        };
+        let (later, lspan) = &patterns[j];
+        if action_of(*espan) == action_of(*lspan) && *later != "*" {
+            continue;
+        }
+        match groups.iter_mut().find(|(l, _)| *l == j) {
+            Some((_, dead)) => dead.push(i),
+            None => groups.push((j, vec![i])),
+        }
+    }
+    // One finding per cause: on the dead rule when it is alone, else on the rule that makes
+    // several dead, with them as related locations.
+    for (j, dead) in groups {
+        let (later, lspan) = patterns[j];
+        match dead.as_slice() {
+            [i] => {
+                let earlier = patterns[*i].0;
+                out.push(Diagnostic {
+                    related: vec![Related {
+                        location: Location::Here(lspan),
+                        message: format!("`{later}` comes later and matches everything `{earlier}` matches"),
+                    }],
+                    ..warn(
+                        Code::ShadowedRule,
+                        patterns[*i].1,
+                        Effect::RuleNeverApplies,
+                        format!(
+                            "this `{key}` rule never decides: Zuno applies the last matching rule, and `{later}` below matches everything `{earlier}` matches. Put narrow rules after broad ones"
+                        ),
+                    )
+                });
             }
-            out.push(Diagnostic {
-                related: vec![Related {
-                    location: Location::Here(*lspan),
-                    message: format!("`{later}` comes later and matches everything `{earlier}` matches"),
-                }],
-                ..warn(
+            many => {
+                let mut d = warn(
                     Code::ShadowedRule,
-                    *espan,
+                    lspan,
                     Effect::RuleNeverApplies,
                     format!(
-                        "this `{key}` rule never decides: Zuno applies the last matching rule, and `{later}` below matches everything `{earlier}` matches. Put narrow rules after broad ones"
+                        "this `{key}` rule makes {} rules above it dead: Zuno applies the last matching rule, and `{later}` matches every input they match. Put it before them",
+                        many.len()
                     ),
-                )
-            });
+                );
+                // The live rule itself is not faded; the dead ones are its related locations.
+                d.tags = &[];
+                d.related = many
+                    .iter()
+                    .map(|&i| Related {
+                        location: Location::Here(patterns[i].1),
+                        message: format!("never decides: `{}` → {}", patterns[i].0, action_of(patterns[i].1)),
+                    })
+                    .collect();
+                out.push(d);
+            }
         }
     }
 }
@@ -619,6 +662,32 @@ mod tests {
             [(ShadowedRule, Warning, "\"git push*\"".into())]
         );
         assert_eq!(p(r#"{"rules": {"shell": {"*": "ask", "git push*": "deny"}}}"#), []);
+        // A catch-all that makes several rules dead: one finding, on it, the dead rules related.
+        let text = r#"{"permission": {"rules": {"shell": {"git push*": "deny", "rm *": "deny", "*": "ask"}}}}"#;
+        let mut out = Vec::new();
+        check(jsonc::parse(text).root.as_ref().unwrap(), false, text, &mut out);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(out[0].span.text(text), "\"*\"");
+        assert_eq!(
+            out[0].message,
+            "this `shell` rule makes 2 rules above it dead: Zuno applies the last matching rule, and `*` matches every input they match. Put it before them"
+        );
+        let related: Vec<(&str, &str)> = out[0]
+            .related
+            .iter()
+            .map(|r| match r.location {
+                Location::Here(s) => (s.text(text), r.message.as_str()),
+                _ => panic!("{r:?}"),
+            })
+            .collect();
+        assert_eq!(
+            related,
+            [
+                ("\"git push*\"", "never decides: `git push*` → deny"),
+                ("\"rm *\"", "never decides: `rm *` → deny")
+            ]
+        );
+        assert!(out[0].tags.is_empty());
         // MCP, plugin and skill tool keys are kept.
         assert_eq!(p(r#"{"rules": {"github_create_issue": "ask", "mcp.*": "deny"}}"#), []);
     }

@@ -59,29 +59,25 @@ pub fn card(a: &MergedAgent, where_is: WhereIs) -> String {
     if let Some(d) = a.str("description") {
         let _ = writeln!(out, "\n{}", d.trim());
     }
-    let mut first = true;
-    for key in [
-        "model",
-        "reasoning",
-        "variant",
-        "steps",
-        "temperature",
-        "top_p",
-        "delegates",
-        "tools",
-        "requiredSkills",
-        "color",
-        "hidden",
-    ] {
+    // What the agent may do first: its tools and its permission rules, then the other fields.
+    let field = |out: &mut String, key: &str| {
         if let Some((v, src)) = a.fields.get(key) {
-            if std::mem::take(&mut first) {
-                let _ = writeln!(out);
-            }
             let _ = writeln!(out, "- **{key}**: {} ({})", short(v), where_is(*src));
         }
-    }
+    };
     let (mode, rules) = rules(a);
-    if !rules.is_empty() || a.fields.contains_key("permission") {
+    if let Some((v, src)) = a.fields.get("tools") {
+        let _ = writeln!(out, "\n**Tools**: only {} ({})", short(v), where_is(*src));
+    }
+    if rules.is_empty() && !a.fields.contains_key("permission") {
+        // A built-in agent's own restrictions live in Zuno's source, not in a file: say nothing.
+        if !a.builtin {
+            let _ = writeln!(
+                out,
+                "\n**Permission**: none of its own (Zuno's defaults, mode `standard`)"
+            );
+        }
+    } else {
         let from = a
             .fields
             .get("permission")
@@ -93,6 +89,24 @@ pub fn card(a: &MergedAgent, where_is: WhereIs) -> String {
         );
         for (tool, pattern, action) in rules {
             let _ = writeln!(out, "- `{tool}` `{pattern}` → {action}");
+        }
+    }
+    let others = [
+        "model",
+        "reasoning",
+        "variant",
+        "steps",
+        "temperature",
+        "top_p",
+        "delegates",
+        "requiredSkills",
+        "color",
+        "hidden",
+    ];
+    if others.iter().any(|k| a.fields.contains_key(*k)) {
+        let _ = writeln!(out, "\n**Settings**\n");
+        for key in others {
+            field(&mut out, key);
         }
     }
     let defs: Vec<String> = a.definitions.iter().map(|s| where_is(*s)).collect();
@@ -145,7 +159,7 @@ mod tests {
         };
         assert_eq!(
             card(&reg["rev"], &wi),
-            "### `rev`: Zuno subagent\n\n- **model**: `a/b` (f0:12)\n- **delegates**: `fixer` (f0:12)\n\n**Permission** mode `strict` (f0:12); rules in order, the last match wins:\n\n- `*` `*` → ask\n- `shell` `git *` → allow\n\nDefined in: f0:12.\n"
+            "### `rev`: Zuno subagent\n\n**Permission** mode `strict` (f0:12); rules in order, the last match wins:\n\n- `*` `*` → ask\n- `shell` `git *` → allow\n\n**Settings**\n\n- **model**: `a/b` (f0:12)\n- **delegates**: `fixer` (f0:12)\n\nDefined in: f0:12.\n"
         );
         assert!(card(&reg["orchestrator"], &wi).starts_with("### `orchestrator`: Zuno primary agent (built-in)\n"));
     }

@@ -150,12 +150,12 @@ pub(super) fn check_list(cx: &mut Ctx, agent: &mut Agent, key: &str, v: &Node, l
                 .into(),
         );
     }
-    if agent_entries.len() > 1 {
-        let (last, earlier) = agent_entries.split_last().expect("two or more");
-        for e in earlier {
+    match agent_entries.as_slice() {
+        [] | [_] => {}
+        [first, last] => {
             let d = cx.dropped(
                 Code::ShadowedRule,
-                e.span,
+                first.span,
                 format!(
                     "only the last `Agent(...)` entry applies (`{}`); merge the agent types into one entry",
                     last.text
@@ -165,6 +165,24 @@ pub(super) fn check_list(cx: &mut Ctx, agent: &mut Agent, key: &str, v: &Node, l
                 location: crate::analysis::diagnostic::Location::Here(last.span),
                 message: "the entry that applies".into(),
             });
+        }
+        [earlier @ .., last] => {
+            // One finding for one cause: on the entry that applies, the others related.
+            let d = cx.dropped(
+                Code::ShadowedRule,
+                last.span,
+                format!(
+                    "only this `Agent(...)` entry applies: Claude Code ignores the {} before it; merge the agent types into one entry",
+                    earlier.len()
+                ),
+            );
+            d.tags = &[];
+            for e in earlier {
+                d.related.push(crate::analysis::diagnostic::Related {
+                    location: crate::analysis::diagnostic::Location::Here(e.span),
+                    message: format!("ignored: `{}`", e.text),
+                });
+            }
         }
     }
 }

@@ -216,6 +216,26 @@ fn tool_lists() {
     // Several Agent(...) entries: only the last applies.
     let d = diags(&with("tools: Agent(a), Read, Agent(b)\n"));
     assert_eq!(d, [(Code::ShadowedRule, Severity::Warning, "Agent(a)".into())]);
+    // Three: one finding on the entry that applies, the ignored ones related.
+    let text = with("tools: Agent(a), Read, Agent(b), Agent(c)\n");
+    let all = analyze(&FileKind::project("x"), &text).0;
+    let d: Vec<_> = all.iter().filter(|d| d.code == Code::ShadowedRule).collect();
+    assert_eq!(d.len(), 1, "{all:?}");
+    assert_eq!(d[0].span.text(&text), "Agent(c)");
+    assert_eq!(
+        d[0].message,
+        "only this `Agent(...)` entry applies: Claude Code ignores the 2 before it; merge the agent types into one entry"
+    );
+    let related: Vec<&str> = d[0]
+        .related
+        .iter()
+        .map(|r| match r.location {
+            crate::analysis::diagnostic::Location::Here(s) => s.text(&text),
+            _ => "elsewhere",
+        })
+        .collect();
+    assert_eq!(related, ["Agent(a)", "Agent(b)"]);
+    assert!(d[0].tags.is_empty(), "the entry that applies is not faded");
     // An empty `tools` means no tools; an explicit `[]` is taken as meant.
     assert_eq!(diags(&with("tools:\n"))[0].0, Code::InvalidValue);
     assert_eq!(diags(&with("tools: \"\"\n"))[0].0, Code::InvalidValue);
