@@ -100,7 +100,10 @@ if [[ ! -s $diff ]]; then
     echo "no change to src/**/*.rs since $base: nothing to mutate"
     exit 0
 fi
-listed=$(cargo mutants --in-diff "$diff" --list | wc -l)
+listed=$(cargo mutants --in-diff "$diff" --list 2>"$work/list.err" | wc -l) || {
+    cat "$work/list.err" >&2
+    exit 3
+}
 echo "$listed mutants in the diff against $base ($(git rev-parse --short "$base"))"
 if ((listed == 0)); then
     exit 0
@@ -126,9 +129,10 @@ else
 fi
 
 # Builds go to their own target directory, kept between runs (dependencies are built once), never
-# the checkout's target/debug.
+# the checkout's target/debug. Its parent is not the clone, so `agent-lsp setup` in the tests
+# names the copy's source as the one it was built from (tests/setup.rs pins that path).
 status=0
-CARGO_TARGET_DIR=$root/target/mutants-build TMPDIR=$scratch \
+CARGO_TARGET_DIR=$root/target/mutants/target TMPDIR=$scratch RUST_LIB_BACKTRACE=0 \
     timeout --signal=INT --kill-after=60 "$total" \
     cargo mutants "${args[@]}" "${extra[@]}" -- "${test_args[@]}" || status=$?
 
