@@ -345,4 +345,18 @@ mod tests {
         let j = Doc { text: "", yaml: false };
         assert_eq!(j.scalar("edit"), "\"edit\"");
     }
+
+    #[test]
+    fn a_fix_quotes_what_would_not_stay_a_plain_string() {
+        let y = Doc { text: "", yaml: true };
+        // A leading digit, `-` or `.` would read as a number, a sequence entry or a float.
+        assert_eq!(y.scalar("1.5"), "\"1.5\"");
+        assert_eq!(y.scalar("2x"), "\"2x\"");
+        assert_eq!(y.scalar("-rf"), "\"-rf\"");
+        assert_eq!(y.scalar(".5"), "\".5\"");
+        assert_eq!(y.scalar(".hidden"), "\".hidden\"");
+        // The same characters later on are fine.
+        assert_eq!(y.scalar("v1.5-rc"), "v1.5-rc");
+        assert_eq!(y.scalar("git/push"), "git/push");
+    }
 }

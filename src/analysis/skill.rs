@@ -621,4 +621,18 @@ mod complete_tests {
             ["fork"]
         );
     }
+
+    #[test]
+    fn shell_values() {
+        let t = "---\nname: tdd\nshell: \n---\n";
+        let at = t.find("shell: ").unwrap() + "shell: ".len();
+        let items: Vec<(String, String)> = complete(t, at).into_iter().map(|i| (i.label, i.insert)).collect();
+        assert_eq!(
+            items,
+            [
+                ("bash".to_string(), "bash".to_string()),
+                ("powershell".to_string(), "powershell".to_string())
+            ]
+        );
+    }
 }

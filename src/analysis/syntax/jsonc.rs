@@ -581,6 +581,58 @@ mod tests {
     use super::*;
 
     #[test]
+    fn too_deep_a_collection_is_skipped_and_what_follows_is_read() {
+        let deep = format!("{}\"x]\"{}", "[".repeat(70), "]".repeat(70));
+        let text = format!("{{\"a\": {deep}, \"b\": 1}}");
+        let p = parse(&text);
+        // The `[` at depth MAX_DEPTH (the object is depth 0), 6 bytes after `{"a": `.
+        let cut = "{\"a\": ".len() + MAX_DEPTH - 1;
+        assert_eq!(
+            p.errors,
+            [SyntaxError {
+                span: Span::new(cut, cut + 1),
+                message: format!("nesting deeper than {MAX_DEPTH} levels is not analysed"),
+            }]
+        );
+        let root = p.root.unwrap();
+        let m = root.as_map().unwrap();
+        let mut n = m.value("a").unwrap();
+        for _ in 1..MAX_DEPTH {
+            let Value::Seq(items) = &n.value else {
+                panic!("not a sequence: {n:?}")
+            };
+            n = &items[0];
+        }
+        // The whole too-deep array, up to its own `]` (the `]` in the string does not end it).
+        let skipped = 70 - (MAX_DEPTH - 1);
+        assert_eq!(
+            n.span.text(&text),
+            format!("{}\"x]\"{}", "[".repeat(skipped), "]".repeat(skipped))
+        );
+        assert_eq!(n.value, Value::Unknown);
+        assert_eq!(m.value("b").unwrap().value, Value::Int(1));
+        assert_eq!(m.value("b").unwrap().span.text(&text), "1");
+    }
+
+    #[test]
+    fn a_bracket_that_does_not_close_an_object() {
+        let text = "{\"a\": 1]";
+        let p = parse(text);
+        assert_eq!(
+            p.errors,
+            [SyntaxError {
+                span: Span::new(7, 8),
+                message: "expected `,` or `}`".into(),
+            }]
+        );
+        assert_eq!(p.errors[0].span.text(text), "]");
+        assert_eq!(
+            p.root.unwrap().as_map().unwrap().value("a").unwrap().value,
+            Value::Int(1)
+        );
+    }
+
+    #[test]
     fn comments_trailing_commas_and_spans() {
         let text = "{\n  // c\n  \"agent\": { /* x */ \"rev\": { \"mode\": \"subagent\", }, },\n}\n";
         let p = parse(text);

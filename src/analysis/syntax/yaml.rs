@@ -2390,6 +2390,39 @@ mod tests {
     }
 
     #[test]
+    fn sexagesimal_integers_past_i64_are_the_float_javascript_computes() {
+        let r = root("a: 3000000000000000:00:00\nb: 10000000000000000000:00\nc: 2:03:04\n");
+        let m = r.as_map().unwrap();
+        // 3e15 * 3600 overflows i64: the product of the floats.
+        assert_eq!(m.value("a").unwrap().value, Value::Float(1.08e19));
+        // A head past i64 is a float already: times 60.
+        assert_eq!(m.value("b").unwrap().value, Value::Float(6e20));
+        assert_eq!(m.value("c").unwrap().value, Value::Int(2 * 3600 + 3 * 60 + 4));
+    }
+
+    #[test]
+    fn content_after_a_document_end_is_pointed_at() {
+        // saphyr reads a second `...` as another end marker; js-yaml as the content of a second
+        // document. The error points at its first character.
+        for (text, at) in [
+            ("a: 1\n...\n...\n", 9),
+            ("a: 1\n...\n\n# c\n...\n", 14),
+            ("...\n...\n", 4),
+            ("a: 1\r\n...\r\n...\r\n", 11),
+        ] {
+            let p = parse(text, 0);
+            assert_eq!(
+                p.errors,
+                [SyntaxError {
+                    span: Span::new(at, at + 1),
+                    message: "content after the `...` document end marker: js-yaml reads a second document and rejects the frontmatter".into(),
+                }],
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
     fn quoted_scalars_stay_strings() {
         let r = root("steps: \"5\"\nhidden: 'true'\n");
         let m = r.as_map().unwrap();

@@ -425,6 +425,24 @@ mod tests {
     }
 
     #[test]
+    fn a_config_that_is_not_an_object() {
+        let c = FileKind::Config;
+        assert_eq!(
+            codes(&c, "[1, 2]"),
+            [(Code::InvalidType, Severity::Error, "[1, 2]".into())]
+        );
+        let (d, _, _) = analyze(&c, "\"text\"");
+        assert_eq!(d.len(), 1);
+        assert_eq!(
+            d[0].message,
+            "a Zuno configuration is a JSON object; Zuno refuses to start"
+        );
+        assert_eq!(d[0].span, Span::new(0, 6));
+        // A root that cannot be read is only the syntax error.
+        assert_eq!(codes(&c, "nope"), [(Code::SyntaxError, Severity::Error, "nope".into())]);
+    }
+
+    #[test]
     fn markdown_agents() {
         let (d, _, f) = analyze(&md(), "---\nmode: subagent\ndelegates: [fixer]\n---\nDo it.\n");
         assert_eq!(d, []);

@@ -361,3 +361,26 @@ fn files_without_an_agent() {
     let huge = format!("{OK}---\n{}", "x".repeat(MAX_BYTES));
     assert_eq!(diags(&huge)[0].1, Severity::Error);
 }
+
+#[test]
+fn agent_types_in_tools_are_referenced_at_their_exact_spans() {
+    let t = with("tools:\n  - Read\n  - Agent(Explore, code-reviewer)\n");
+    let refs: Vec<(String, String)> = agent(&t)
+        .agent_refs
+        .iter()
+        .map(|(name, span)| (name.clone(), span.text(&t).to_string()))
+        .collect();
+    assert_eq!(
+        refs,
+        [
+            ("Explore".to_string(), "Explore".to_string()),
+            ("code-reviewer".to_string(), "code-reviewer".to_string())
+        ]
+    );
+    let at = t.find("code-reviewer").unwrap();
+    assert_eq!(agent(&t).agent_refs[1].1, Span::new(at, at + "code-reviewer".len()));
+    // The legacy `Task(...)` names its types the same way (and is deprecated).
+    let t = with("tools: Read, Task(Plan)\n");
+    let at = t.find("Plan").unwrap();
+    assert_eq!(agent(&t).agent_refs, [("Plan".to_string(), Span::new(at, at + 4))]);
+}

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Mutation testing of the Rust code a change touches: cargo-mutants on `git diff BASE` (committed
+# and working-tree changes of `src/**/*.rs` against BASE; new untracked files are not in it).
+#
+# usage: scripts/mutants.sh [BASE] [--timeout-total SECONDS] [--timeout SECONDS] [--output DIR]
+#                           [-- CARGO_MUTANTS_ARGS...]
+#   BASE             the revision to diff against; default origin/main if it exists, else the
+#                    merge base with main, else HEAD~1
+#   --timeout-total  cap on the whole run (default 1800 s); what was found so far is reported
+#   --timeout        per-mutant cap on the test run, in seconds (default: cargo-mutants' own, five
+#                    times the unmutated run's time)
+#   --output DIR     where mutants.out/ goes (default target/mutants-out)
+#   after `--`       passed to cargo mutants as they are (e.g. `-- --jobs 2`)
+#
+# Exit status: 0 no mutant missed, 1 some mutant missed (each printed `file:line:col: replacement`),
+# 2 usage error, 3 cargo-mutants could not test (the unmutated tree fails its tests, the build
+# breaks, ...).
+#
+# The tests run through `cargo nextest run --profile mutants` when cargo-nextest is installed:
+# that profile (.config/nextest.toml) leaves out the slowest tests. Without nextest, `cargo test`
+# with the same tests skipped.
+set -euo pipefail
+
+usage() {
+    sed -n '5,13p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+
+base=""
+total=1800
+per_mutant=""
+output=""
+extra=()
+while (($# > 0)); do
+    case "$1" in
+        --timeout-total)
+            [[ $# -ge 2 && $2 =~ ^[0-9]+$ ]] || usage
+            total=$2
+            shift 2
+            ;;
+        --timeout)
+            [[ $# -ge 2 && $2 =~ ^[0-9]+$ ]] || usage
+            per_mutant=$2
+            shift 2
+            ;;
+        --output)
+            [[ $# -ge 2 ]] || usage
+            output=$2
+            shift 2
+            ;;
+        --)
+            shift
+            extra=("$@")
+            break
+            ;;
+        -h | --help) usage ;;
+        -*)
+            echo "unknown option: $1" >&2
+            usage
+            ;;
+        *)
+            [[ -z $base ]] || usage
+            base=$1
+            shift
+            ;;
+    esac
+done
+
+root=$(git rev-parse --show-toplevel)
+cd "$root"
+command -v cargo-mutants >/dev/null || {
+    echo "cargo-mutants is not installed: cargo install cargo-mutants --locked" >&2
+    exit 3
+}
+
+if [[ -z $base ]]; then
+    if git rev-parse --verify --quiet origin/main >/dev/null; then
+        base=origin/main
+    elif mb=$(git merge-base HEAD main 2>/dev/null); then
+        base=$mb
+    else
+        base=HEAD~1
+    fi
+fi
+git rev-parse --verify --quiet "$base^{commit}" >/dev/null || {
+    echo "not a revision: $base" >&2
+    exit 2
+}
+
+output=${output:-$root/target/mutants-out}
+mkdir -p "$output"
+output=$(cd "$output" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+diff=$work/diff.patch
+git diff "$base" -- 'src/*.rs' >"$diff"
+
+start=$SECONDS
+if [[ ! -s $diff ]]; then
+    echo "no change to src/**/*.rs since $base: nothing to mutate"
+    exit 0
+fi
+listed=$(cargo mutants --in-diff "$diff" --list 2>"$work/list.err" | wc -l) || {
+    cat "$work/list.err" >&2
+    exit 3
+}
+echo "$listed mutants in the diff against $base ($(git rev-parse --short "$base"))"
+if ((listed == 0)); then
+    exit 0
+fi
+
+# cargo-mutants builds in a copy of the tree under $TMPDIR: the tests read ../shared/corpus beside
+# the checkout, so the copy gets one too.
+scratch=$work/scratch
+mkdir -p "$scratch"
+[[ -e $root/../shared ]] && ln -s "$(cd "$root/../shared" && pwd)" "$scratch/shared"
+
+args=(--in-diff "$diff" --output "$output")
+[[ -n $per_mutant ]] && args+=(--timeout "$per_mutant")
+test_args=()
+if cargo nextest --version >/dev/null 2>&1; then
+    args+=(--test-tool nextest)
+    export NEXTEST_PROFILE=mutants
+else
+    # The same tests as the nextest profile `mutants` leaves out.
+    test_args=(-- --skip policies_hold_or_fail_with_counterexamples_on_the_corpus
+        --skip lsp_features_at_every_position_utf16 --skip lsp_features_at_the_end_of_every_prefix
+        --skip agrees_with_brute_force_on_every_short_input)
+fi
+
+# Builds go to their own target directory, kept between runs (dependencies are built once), never
+# the checkout's target/debug. Its parent is not the clone, so `agent-lsp setup` in the tests
+# names the copy's source as the one it was built from (tests/setup.rs pins that path).
+status=0
+CARGO_TARGET_DIR=$root/target/mutants/target TMPDIR=$scratch RUST_LIB_BACKTRACE=0 \
+    timeout --signal=INT --kill-after=60 "$total" \
+    cargo mutants "${args[@]}" "${extra[@]}" -- "${test_args[@]}" || status=$?
+
+out=$output/mutants.out
+count() { if [[ -f $out/$1 ]]; then grep -c . "$out/$1" || true; else echo 0; fi; }
+caught=$(count caught.txt)
+missed=$(count missed.txt)
+timed_out=$(count timeout.txt)
+unviable=$(count unviable.txt)
+wall=$((SECONDS - start))
+
+if ((missed > 0)); then
+    echo
+    echo "missed (no test fails when the code is changed so):"
+    sed 's/^/  /' "$out/missed.txt"
+fi
+echo
+echo "mutants in the diff: $listed"
+echo "caught:              $caught"
+echo "missed:              $missed"
+echo "timed out:           $timed_out"
+echo "unviable:            $unviable"
+echo "wall time:           ${wall} s"
+echo "details:             $out (log/ has each mutant's build and test output)"
+if ((status == 124 || status == 130)); then
+    echo "stopped at the ${total} s cap: $((listed - caught - missed - timed_out - unviable)) mutants not tested"
+fi
+
+if ((missed > 0)); then
+    exit 1
+fi
+# cargo-mutants: 0 all caught, 2 some missed, 3 some timed out; 4 means the unmutated tree failed.
+case $status in
+    0 | 2 | 3 | 124 | 130) exit 0 ;;
+    *)
+        echo "cargo mutants failed (exit $status); see $out/debug.log and $out/log/" >&2
+        exit 3
+        ;;
+esac
