@@ -97,6 +97,22 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
             }
         }
     }
+    // A Markdown agent without a frontmatter opencode reads (none at all, or one after a blank
+    // line): the card on the line where the agent is declared.
+    if is_md
+        && f.analysis.split().and_then(|s| s.frontmatter.as_ref()).is_none()
+        && let Some(decl) = f.analysis.agents().first()
+    {
+        let start = f.text[..(decl.span.start as usize).min(f.text.len())]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        let end = f.text[start..].find('\n').map_or(f.text.len(), |i| start + i);
+        let line = Span::new(start, end.max(start));
+        if (start..=end).contains(&offset) {
+            let name = decl.name.clone();
+            return Some((agent_card(ws, id, &name, where_is)?, line));
+        }
+    }
     let root = f.analysis.parsed.root.as_ref()?;
     let path = path_at(root, offset);
     let last = path.last()?;

@@ -15,7 +15,7 @@
 //   PLAYWRIGHT_DIR the folder whose node_modules holds playwright-core
 //   CHROMIUM       the Chromium executable (default /usr/bin/chromium)
 //   VSC_TIMEOUT_MS the limit of each wait (default 60000)
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -240,14 +240,20 @@ function findFiles(dir, test) {
   return out;
 }
 
-/** `agent-lsp explain ARGS --format json` on the workspace (paths relative to it). */
+/**
+ * `agent-lsp explain ARGS --format json` on the workspace (paths relative to it). Exit status 1
+ * says a runtime refuses the configuration (test-workspace is full of mistakes); the JSON is
+ * printed all the same.
+ */
 function explainJson(args) {
-  const out = execFileSync(SERVER, ["explain", ...args, "--root", ".", "--no-global", "--format", "json"], {
+  const r = spawnSync(SERVER, ["explain", ...args, "--root", ".", "--no-global", "--format", "json"], {
     cwd: WS,
     encoding: "utf8",
-    stdio: ["ignore", "pipe", "ignore"],
   });
-  return JSON.parse(out);
+  if (r.status !== 0 && r.status !== 1) {
+    throw new Error(`agent-lsp explain ${args.join(" ")}: exit ${r.status}: ${r.stderr}`);
+  }
+  return JSON.parse(r.stdout);
 }
 
 /**
@@ -492,7 +498,11 @@ async function main() {
       await check(`hover on ${a.dialect} agent ${a.key} (${where}): the first permission line is its own, visible without scrolling`, async () => {
         await openFile(rel);
         await goTo(Number(line), Number(col));
-        const content = page.locator(".monaco-hover-content", { hasText: a.key }).first();
+        // The card's part of the hover (a diagnostic's part may name the agent too).
+        const content = page
+          .locator(".monaco-hover-content")
+          .filter({ has: page.locator("h3", { hasText: a.key }) })
+          .first();
         await until(`the hover card of ${a.key}`, async () => {
           await page.keyboard.press("Escape");
           await page.keyboard.press("Control+K");

@@ -181,6 +181,8 @@ scenario() {
   "chat.disableAIFeatures": true,
   "workbench.secondarySideBar.defaultVisibility": "hidden",
   "editor.hover.delay": 200,
+  // Offline: fetching opencode.json's \$schema stalls VS Code's JSON hover for a minute.
+  "json.schemaDownload.enable": false,
   "editor.quickSuggestions": { "other": false, "comments": false, "strings": false },
   "files.autoSave": "off"
 }
