@@ -102,8 +102,8 @@ assert "$out" 'all(p.get("description") for x in r["tools"] for p in x["inputSch
 assert "$out" 'all(x["annotations"]["readOnlyHint"] for x in r["tools"])'
 
 inspect --method tools/call --tool-name check
-assert "$out" 'err is False and s["summary"] == "0 errors, 3 warnings, 0 infos in 1 of 3 files checked"'
-assert "$out" '[(d["path"], d["range"]["start"]["line"], d["code"], d["effect"]) for d in s["diagnostics"]] == [(".opencode/agents/review.md", 4, "unknown-key", "value-ignored"), (".opencode/agents/review.md", 7, "shadowed-rule", "rule-never-applies"), (".opencode/agents/review.md", 8, "shadowed-rule", "rule-never-applies")]'
+assert "$out" 'err is False and s["summary"] == "0 errors, 2 warnings, 0 infos in 1 of 3 files checked"'
+assert "$out" '[(d["path"], d["range"]["start"]["line"], d["code"], d["effect"]) for d in s["diagnostics"]] == [(".opencode/agents/review.md", 4, "unknown-key", "value-ignored"), (".opencode/agents/review.md", 9, "shadowed-rule", "rule-never-applies")]'
 assert "$out" 's["diagnostics"][0]["fix"]["edits"][0]["new_text"] == "temperature"'
 
 inspect --method tools/call --tool-name check --tool-arg 'paths=["opencode.json"]'
@@ -117,7 +117,7 @@ inspect --method tools/call --tool-name explain --tool-arg agent=helper --tool-a
 assert "$out" 's["agent"]["tools"] == ["Read", "Grep"] and s["card"].startswith("### `helper`: Claude Code agent")'
 
 inspect --method tools/call --tool-name decide --tool-arg agent=review --tool-arg permission=bash --tool-arg 'input=git push origin main'
-assert "$out" 's["action"] == "ask" and s["rule"] == {"permission": "bash", "pattern": "*", "action": "ask", "source": ".opencode/agents/review.md:9:5"}'
+assert "$out" 's["action"] == "ask" and s["rule"] == {"permission": "bash", "pattern": "*", "action": "ask", "source": ".opencode/agents/review.md:9:5", "layer": "agent"}'
 
 inspect --method tools/call --tool-name decide --tool-arg agent=helper --tool-arg permission=bash --tool-arg input=ls
 assert "$out" 's["action"] == "deny" and s["tools"][0]["decided_by"] == "removed by `disallowedTools` entry `Bash` (.claude/agents/helper.md:5:18)"'

@@ -132,7 +132,8 @@ async function openFile(rel) {
     return label.includes(base);
   });
   await page.locator(".editor-instance .monaco-editor textarea").first().waitFor({ state: "attached" });
-  await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+  // Bounded: when a widget covers that corner, Playwright would wait its whole default timeout.
+  await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click({ position: { x: 5, y: 5 }, timeout: 5000 }).catch(() => undefined);
 }
 
 async function goTo(line, col) {
@@ -503,13 +504,24 @@ async function main() {
           .locator(".monaco-hover-content")
           .filter({ has: page.locator("h3", { hasText: a.key }) })
           .first();
+        let attempts = 0;
+        let seen = "";
+        const started = Date.now();
         await until(`the hover card of ${a.key}`, async () => {
+          attempts++;
           await page.keyboard.press("Escape");
           await page.keyboard.press("Control+K");
           await page.keyboard.press("Control+I");
           await content.waitFor({ state: "visible", timeout: 3000 }).catch(() => undefined);
-          return (await content.isVisible()) ? true : "(no hover card naming the agent)";
+          if (await content.isVisible()) return true;
+          const status = await page.locator("#status\\.editor\\.selection").innerText().catch(() => "");
+          const shown = await page.locator(".monaco-hover-content").evaluateAll((els) => els.map((e) => e.textContent.slice(0, 60)));
+          seen = `${status}; tab ${await page.locator(".tabs-container .tab.active").getAttribute("aria-label").catch(() => "")}; hovers ${JSON.stringify(shown)}`;
+          return `(no hover card naming the agent: ${seen})`;
         });
+        if (attempts > 1) {
+          console.log(`     the card came at attempt ${attempts}, after ${((Date.now() - started) / 1000).toFixed(1)} s; before: ${seen}`);
+        }
         const geometry = await firstPermissionLine(content, a.dialect);
         if (geometry.error) throw new Error(geometry.error);
         const want = expectedFirstLine(a);
