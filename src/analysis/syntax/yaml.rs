@@ -2962,6 +2962,17 @@ mod tests {
     }
 
     #[test]
+    fn depth_counts_every_level_of_maps_and_sequences() {
+        // The bound checks below rest on `depth` being exact: a map holding a sequence holding
+        // a map holding a sequence is five levels deep with its scalar.
+        let p = parse_core("a: [[1], {b: [2]}]\n", 0);
+        assert_eq!(depth(p.root.as_ref().unwrap()), 5);
+        let p = parse_core("- - - x\n", 0);
+        assert_eq!(depth(p.root.as_ref().unwrap()), 4);
+        assert_eq!(depth(parse_core("x\n", 0).root.as_ref().unwrap()), 1);
+    }
+
+    #[test]
     fn core_hostile_input_is_bounded() {
         let mut text = String::from("l0: &l0 [a, b, c, d, e, f, g, h, i, j]\n");
         for level in 1..10 {
