@@ -452,6 +452,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn graph_nodes_are_labelled_by_dialect() {
+        let node = |dialect: &'static str, name: &str, hidden: bool| Node {
+            dialect,
+            name: name.into(),
+            mode: "subagent".into(),
+            hidden,
+        };
+        // `*` is Claude Code's `Agent` without a type, opencode's `task: allow` for any subagent.
+        assert_eq!(node_label(&node("claude", "*", false)), "any agent type");
+        assert_eq!(node_label(&node("opencode", "*", false)), "every subagent");
+        assert_eq!(node_label(&node("opencode", "scout", true)), "scout (hidden)");
+        assert_eq!(node_label(&node("zuno", "fixer", false)), "fixer");
+    }
+
+    #[test]
     fn stacked_tables_fit_and_stay_aligned() {
         let t = Table {
             corner: "agent",

@@ -814,6 +814,20 @@ mod tests {
     }
 
     #[test]
+    fn skill_events_are_skill_files_and_deleted_folders_that_may_hold_skills() {
+        let yes = |p: &str, t| assert!(is_skill_event(Path::new(p), t), "{p} {t:?}");
+        let no = |p: &str, t| assert!(!is_skill_event(Path::new(p), t), "{p} {t:?}");
+        yes("/p/.zuno/skills/lint/SKILL.md", FileChangeType::CHANGED);
+        yes("/p/.agents/skills/lint", FileChangeType::DELETED);
+        yes("/p/.zuno/skill", FileChangeType::DELETED);
+        // A folder created or changed brings no skill until its SKILL.md comes.
+        no("/p/.zuno/skills/lint", FileChangeType::CREATED);
+        // A deleted file that is not a SKILL.md, or a folder outside skill places.
+        no("/p/.zuno/skills/lint/notes.md", FileChangeType::DELETED);
+        no("/p/src/lib", FileChangeType::DELETED);
+    }
+
+    #[test]
     fn untitled_documents_get_single_file_analysis() {
         let mut st = State::new(Vec::new(), Encoding::Utf16, Settings::default());
         let u = uri("untitled:Untitled-1");
