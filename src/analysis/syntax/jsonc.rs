@@ -615,6 +615,15 @@ mod tests {
     }
 
     #[test]
+    fn a_string_cut_by_a_line_break_points_at_its_opening_quote() {
+        let text = "{\"a\": \"b\\n c\n}";
+        let p = parse(text);
+        assert_eq!(p.errors[0].message, "unterminated string (strings cannot span lines)");
+        assert_eq!(p.errors[0].span, Span::new(6, 7));
+        assert_eq!(p.errors[0].span.text(text), "\"");
+    }
+
+    #[test]
     fn a_bracket_that_does_not_close_an_object() {
         let text = "{\"a\": 1]";
         let p = parse(text);

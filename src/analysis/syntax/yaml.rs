@@ -2528,6 +2528,12 @@ mod tests {
         );
         // A lone CR is a line break inside a quoted scalar too.
         assert_eq!(json("d: \"a\rb\""), Ok(serde_json::json!({"d": "a b"})));
+        // Blank lines inside a quoted scalar: n line breaks fold to n - 1 newlines.
+        assert_eq!(
+            json("d: \"a\n\n\n  b\"\nmode: x"),
+            Ok(serde_json::json!({"d": "a\n\nb", "mode": "x"}))
+        );
+        assert_eq!(json("d: 'a\n\n  b'"), Ok(serde_json::json!({"d": "a\nb"})));
         // Escapes, and UTF-16 pairs written as two escapes.
         assert_eq!(
             json("d: \"\\t\\x41\\u00e9\\uD83D\\uDE80\n  x\""),

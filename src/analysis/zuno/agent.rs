@@ -636,6 +636,8 @@ mod tests {
             [(InvalidType, Warning, "{\"edit\": \"deny\"}".into())]
         );
         assert_eq!(p(r#""ask""#), [(InvalidType, Warning, "\"ask\"".into())]);
+        // `null` is no permission block: Zuno's defaults, nothing to report.
+        assert_eq!(p("null"), []);
         assert_eq!(
             p(r#"{"rules": {"write": "deny"}}"#),
             [(UnknownPermission, Error, "\"write\"".into())]

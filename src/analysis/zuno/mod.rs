@@ -425,6 +425,17 @@ mod tests {
     }
 
     #[test]
+    fn a_null_top_level_permission_is_no_permission() {
+        let c = FileKind::Config;
+        assert_eq!(codes(&c, r#"{"permission": null}"#), []);
+        // The close case: a string there is refused.
+        assert_eq!(
+            codes(&c, r#"{"permission": "ask"}"#),
+            [(Code::InvalidType, Severity::Warning, "\"ask\"".into())]
+        );
+    }
+
+    #[test]
     fn a_config_that_is_not_an_object() {
         let c = FileKind::Config;
         assert_eq!(
