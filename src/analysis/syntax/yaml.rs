@@ -2968,6 +2968,16 @@ mod tests {
     }
 
     #[test]
+    fn a_plain_scalar_continued_on_a_line_starting_with_a_quote() {
+        // The tab after `k:` sends the text through the normaliser; the line `  "two` continues
+        // the plain scalar `one` (it is deeper than `c`), so its quote opens nothing.
+        assert_eq!(
+            json("k:\tv\nc: one\n  \"two\nd: 3\n"),
+            Ok(serde_json::json!({"k": "v", "c": "one \"two", "d": 3}))
+        );
+    }
+
+    #[test]
     fn depth_counts_every_level_of_maps_and_sequences() {
         // The bound checks below rest on `depth` being exact: a map holding a sequence holding
         // a map holding a sequence is five levels deep with its scalar.
