@@ -2,10 +2,12 @@
 # Mutation testing of the Rust code a change touches: cargo-mutants on `git diff BASE` (committed
 # and working-tree changes of `src/**/*.rs` against BASE; new untracked files are not in it).
 #
-# usage: scripts/mutants.sh [BASE] [--timeout-total SECONDS] [--timeout SECONDS] [--output DIR]
-#                           [-- CARGO_MUTANTS_ARGS...]
+# usage: scripts/mutants.sh [BASE | --sample K] [--timeout-total SECONDS] [--timeout SECONDS]
+#                           [--output DIR] [-- CARGO_MUTANTS_ARGS...]
 #   BASE             the revision to diff against; default origin/main if it exists, else the
 #                    merge base with main, else HEAD~1
+#   --sample K       instead of a diff: 1 in K of the whole crate's mutants, spread evenly
+#                    (`--shard 0/K --sharding round-robin`), to measure what the suite misses
 #   --timeout-total  cap on the whole run (default 1800 s); what was found so far is reported
 #   --timeout        per-mutant cap on the test run, in seconds (default: cargo-mutants' own, five
 #                    times the unmutated run's time)
@@ -22,11 +24,12 @@
 set -euo pipefail
 
 usage() {
-    sed -n '5,13p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '5,15p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
 base=""
+sample=""
 total=1800
 per_mutant=""
 output=""
@@ -41,6 +44,11 @@ while (($# > 0)); do
         --timeout)
             [[ $# -ge 2 && $2 =~ ^[0-9]+$ ]] || usage
             per_mutant=$2
+            shift 2
+            ;;
+        --sample)
+            [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || usage
+            sample=$2
             shift 2
             ;;
         --output)
@@ -73,7 +81,8 @@ command -v cargo-mutants >/dev/null || {
     exit 3
 }
 
-if [[ -z $base ]]; then
+[[ -z $base || -z $sample ]] || usage
+if [[ -z $base && -z $sample ]]; then
     if git rev-parse --verify --quiet origin/main >/dev/null; then
         base=origin/main
     elif mb=$(git merge-base HEAD main 2>/dev/null); then
@@ -82,29 +91,36 @@ if [[ -z $base ]]; then
         base=HEAD~1
     fi
 fi
-git rev-parse --verify --quiet "$base^{commit}" >/dev/null || {
-    echo "not a revision: $base" >&2
-    exit 2
-}
 
 output=${output:-$root/target/mutants-out}
 mkdir -p "$output"
 output=$(cd "$output" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-diff=$work/diff.patch
-git diff "$base" -- 'src/*.rs' >"$diff"
-
 start=$SECONDS
-if [[ ! -s $diff ]]; then
-    echo "no change to src/**/*.rs since $base: nothing to mutate"
-    exit 0
+
+if [[ -n $sample ]]; then
+    select=(--shard "0/$sample" --sharding round-robin)
+    what="the sample (1 in $sample of the crate's mutants, round-robin)"
+else
+    git rev-parse --verify --quiet "$base^{commit}" >/dev/null || {
+        echo "not a revision: $base" >&2
+        exit 2
+    }
+    diff=$work/diff.patch
+    git diff "$base" -- 'src/*.rs' >"$diff"
+    if [[ ! -s $diff ]]; then
+        echo "no change to src/**/*.rs since $base: nothing to mutate"
+        exit 0
+    fi
+    select=(--in-diff "$diff")
+    what="the diff against $base ($(git rev-parse --short "$base"))"
 fi
-listed=$(cargo mutants --in-diff "$diff" --list 2>"$work/list.err" | wc -l) || {
+listed=$(cargo mutants "${select[@]}" --list 2>"$work/list.err" | wc -l) || {
     cat "$work/list.err" >&2
     exit 3
 }
-echo "$listed mutants in the diff against $base ($(git rev-parse --short "$base"))"
+echo "$listed mutants in $what"
 if ((listed == 0)); then
     exit 0
 fi
@@ -115,7 +131,7 @@ scratch=$work/scratch
 mkdir -p "$scratch"
 [[ -e $root/../shared ]] && ln -s "$(cd "$root/../shared" && pwd)" "$scratch/shared"
 
-args=(--in-diff "$diff" --output "$output")
+args=("${select[@]}" --output "$output")
 [[ -n $per_mutant ]] && args+=(--timeout "$per_mutant")
 test_args=()
 if cargo nextest --version >/dev/null 2>&1; then
@@ -150,7 +166,7 @@ if ((missed > 0)); then
     sed 's/^/  /' "$out/missed.txt"
 fi
 echo
-echo "mutants in the diff: $listed"
+echo "mutants:             $listed"
 echo "caught:              $caught"
 echo "missed:              $missed"
 echo "timed out:           $timed_out"
