@@ -664,6 +664,13 @@ mod tests {
             [(ShadowedRule, Warning, "\"git push*\"".into())]
         );
         assert_eq!(p(r#"{"rules": {"shell": {"*": "ask", "git push*": "deny"}}}"#), []);
+        // A narrower rule under a broader one that is not a catch-all: reported when the actions
+        // differ, not when the broader one decides the same.
+        assert_eq!(
+            p(r#"{"rules": {"shell": {"git push": "deny", "git *": "allow"}}}"#),
+            [(ShadowedRule, Warning, "\"git push\"".into())]
+        );
+        assert_eq!(p(r#"{"rules": {"shell": {"git status": "allow", "git *": "allow"}}}"#), []);
         // A catch-all that makes several rules dead: one finding, on it, the dead rules related.
         let text = r#"{"permission": {"rules": {"shell": {"git push*": "deny", "rm *": "deny", "*": "ask"}}}}"#;
         let mut out = Vec::new();
