@@ -840,3 +840,23 @@ fn the_card_leads_with_what_the_agent_sets_and_lists_every_default() {
         "{out}"
     );
 }
+
+/// A permission the config sets for every agent is shown with the rule that decides it (the
+/// catch-all written last), not the first rule of that permission.
+#[test]
+fn a_config_permission_is_shown_with_its_deciding_rule() {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        t.path(),
+        "opencode.json",
+        "{\n  \"permission\": {\n    \"bash\": {\n      \"git *\": \"allow\",\n      \"*\": \"ask\"\n    }\n  },\n  \"agent\": { \"rev\": { \"description\": \"r\", \"mode\": \"subagent\" } }\n}\n",
+    );
+    let (code, out, _) = explain(t.path(), &["rev", "--format", "markdown"]);
+    assert_eq!(code, 0, "{out}");
+    let first = out
+        .split("**Permissions**")
+        .nth(1)
+        .and_then(|rest| rest.lines().find(|l| l.starts_with("- ")))
+        .expect(&out);
+    assert_eq!(first, "- `bash`: **ask** (opencode.json:5:7)", "{out}");
+}

@@ -114,6 +114,55 @@ fn the_hover_card_leads_with_what_the_agent_sets() {
     s.finish();
 }
 
+#[test]
+fn hover_without_collapsed_line_and_on_a_file_without_frontmatter() {
+    // Every permission with a rule of opencode's own is set by the agent: no collapsed line.
+    const ALL: &str = "---\ndescription: Locked\nmode: subagent\npermission:\n  \"*\": deny\n  doom_loop: deny\n  external_directory: deny\n  question: deny\n  plan_enter: deny\n  plan_exit: deny\n  read: deny\n---\nNothing.\n";
+    const NOTES: &str = "# Notes on agents\nKeep them short.\n";
+    let ws = workspace(&[
+        (".opencode/agents/locked.md", ALL),
+        (".opencode/agents/notes.md", NOTES),
+    ]);
+    let root = root_of(&ws);
+    let mut s = Server::start(&root, Setup::for_enc(Enc::Utf16));
+    s.take_publishes();
+    let md = hover_text(
+        &mut s,
+        &uri_of(&root.join(".opencode/agents/locked.md")),
+        json!({"line": 0, "character": 1}),
+    );
+    let lines: Vec<&str> = md
+        .split("**Permissions**")
+        .nth(1)
+        .and_then(|rest| rest.split("**Settings**").next())
+        .expect(&md)
+        .lines()
+        .filter(|l| l.starts_with("- "))
+        .collect();
+    assert_eq!(lines.len(), 7, "{md}");
+    assert!(lines.iter().all(|l| !l.contains("every other permission")), "{md}");
+    // A Markdown file opencode loads without a frontmatter: the card anywhere on its first line.
+    let notes = uri_of(&root.join(".opencode/agents/notes.md"));
+    let r = s
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": notes}, "position": {"line": 0, "character": 9}}),
+        )
+        .unwrap();
+    assert!(
+        r["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("### `notes`: opencode agent"),
+        "{r}"
+    );
+    assert_eq!(
+        r["range"],
+        json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 17}})
+    );
+    s.finish();
+}
+
 fn completion_labels(s: &mut Server, uri: &str, pos: Value) -> Vec<String> {
     let r = s
         .request(

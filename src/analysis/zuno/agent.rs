@@ -670,7 +670,10 @@ mod tests {
             p(r#"{"rules": {"shell": {"git push": "deny", "git *": "allow"}}}"#),
             [(ShadowedRule, Warning, "\"git push\"".into())]
         );
-        assert_eq!(p(r#"{"rules": {"shell": {"git status": "allow", "git *": "allow"}}}"#), []);
+        assert_eq!(
+            p(r#"{"rules": {"shell": {"git status": "allow", "git *": "allow"}}}"#),
+            []
+        );
         // A catch-all that makes several rules dead: one finding, on it, the dead rules related.
         let text = r#"{"permission": {"rules": {"shell": {"git push*": "deny", "rm *": "deny", "*": "ask"}}}}"#;
         let mut out = Vec::new();
