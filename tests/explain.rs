@@ -860,3 +860,18 @@ fn a_config_permission_is_shown_with_its_deciding_rule() {
         .expect(&out);
     assert_eq!(first, "- `bash`: **ask** (opencode.json:5:7)", "{out}");
 }
+
+/// Rules of the `*` permission with a pattern decide inputs of every permission: they are the
+/// exceptions of a permission the agent denies.
+#[test]
+fn a_wildcard_permission_rule_is_an_exception_of_every_permission() {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        t.path(),
+        ".opencode/agents/rev.md",
+        "---\ndescription: r\nmode: subagent\npermission:\n  bash: deny\n  \"*\":\n    \"git *\": allow\n---\nReview.\n",
+    );
+    let (code, out, _) = explain(t.path(), &["rev", "--format", "markdown"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\n- `bash`: **deny**, except `git *`: allow\n"), "{out}");
+}

@@ -277,6 +277,24 @@ fn one_missing_file_referenced_three_times_is_one_finding() {
         d[0].1.message
     );
     assert!(!d[1].1.message.contains("referenced"), "{}", d[1].1.message);
+    assert!(
+        d[1].1
+            .message
+            .starts_with(&format!("`{}` does not exist;", root.join("other.md").display())),
+        "{}",
+        d[1].1.message
+    );
+    // A path that exists but is no readable file (a folder) says so.
+    fs::create_dir_all(root.join("p/gone.md")).unwrap();
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let d = ws.diagnostics();
+    assert!(
+        d[0].1
+            .message
+            .starts_with(&format!("`{}` cannot be read (", root.join("p/gone.md").display())),
+        "{}",
+        d[0].1.message
+    );
 }
 
 #[test]
