@@ -875,3 +875,22 @@ fn a_wildcard_permission_rule_is_an_exception_of_every_permission() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("\n- `bash`: **deny**, except `git *`: allow\n"), "{out}");
 }
+
+/// A config that only adds an exception to a permission (its catch-all stays opencode's
+/// default): the line says where that exception is written.
+#[test]
+fn a_config_exception_alone_is_shown_with_where_it_is_written() {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        t.path(),
+        "opencode.json",
+        "{\n  \"permission\": {\n    \"edit\": \"ask\",\n    \"bash\": { \"git push *\": \"deny\" }\n  },\n  \"agent\": { \"rev\": { \"description\": \"r\", \"mode\": \"subagent\" } }\n}\n",
+    );
+    let (code, out, _) = explain(t.path(), &["rev", "--format", "markdown"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\n- `edit`: **ask** (opencode.json:3:5)\n"), "{out}");
+    assert!(
+        out.contains("\n- `bash`: **allow**, except `git push *`: deny (opencode.json:4:15)\n"),
+        "{out}"
+    );
+}
