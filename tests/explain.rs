@@ -894,3 +894,22 @@ fn a_config_exception_alone_is_shown_with_where_it_is_written() {
         "{out}"
     );
 }
+
+/// A config rule of the `*` permission with a pattern changes every permission's exceptions: a
+/// permission whose action stays opencode's default is no longer shown as a default.
+#[test]
+fn a_default_permission_with_a_config_exception_is_not_a_default() {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        t.path(),
+        "opencode.json",
+        "{\n  \"permission\": {\n    \"*\": { \"rm *\": \"deny\" }\n  },\n  \"agent\": { \"rev\": { \"description\": \"r\", \"mode\": \"subagent\" } }\n}\n",
+    );
+    let (code, out, _) = explain(t.path(), &["rev", "--format", "markdown"]);
+    assert_eq!(code, 0, "{out}");
+    let read = out.lines().find(|l| l.starts_with("- `read`:")).expect(&out);
+    assert!(
+        read.contains("`rm *`: deny") && !read.ends_with("(opencode's default)"),
+        "{out}"
+    );
+}
