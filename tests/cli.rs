@@ -1068,6 +1068,7 @@ fn a_global_dir_that_does_not_exist_is_an_error() {
     for args in [
         &["check", "--global-dir", "nope"][..],
         &["explain", "--global-dir", "nope"][..],
+        &["mcp", "--global-dir", "nope"][..],
     ] {
         let out = agent_lsp(ws.path(), args);
         assert_eq!(out.status, 2, "{args:?}");
@@ -1077,9 +1078,15 @@ fn a_global_dir_that_does_not_exist_is_an_error() {
             "{args:?}"
         );
     }
-    let out = agent_lsp(ws.path(), &["check", "--global-dir", ".opencode/agents/rev.md"]);
-    assert_eq!(out.status, 2);
-    assert!(out.stderr.ends_with("rev.md: not a directory\n"), "{}", out.stderr);
+    for command in ["check", "mcp"] {
+        let out = agent_lsp(ws.path(), &[command, "--global-dir", ".opencode/agents/rev.md"]);
+        assert_eq!(out.status, 2, "{command}");
+        assert!(
+            out.stderr.ends_with("rev.md: not a directory\n"),
+            "{command}: {}",
+            out.stderr
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -451,10 +451,34 @@ fn decide_for_a_claude_code_agent_answers_from_its_tool_grant() {
         "decide",
         json!({"agent": "helper", "permission": "Read", "input": "README.md"}),
     );
-    assert_eq!(v["action"], "granted");
+    // Granted, and no settings rule matches: read-only tools run without asking.
+    assert_eq!(v["action"], "allow");
+    assert_eq!(
+        v["decided_by"],
+        "no permission rule matches and the mode is `default`: read-only tools run without asking"
+    );
+    assert_eq!(v["where"], Value::Null);
     assert_eq!(
         v["tools"][0]["decided_by"],
         "listed in `tools`: `Read` (.claude/agents/helper.md:4:8)"
+    );
+    // The project's settings rules decide next, read from the disk at each call.
+    std::fs::write(
+        _dir.path().join(".claude/settings.json"),
+        r#"{"permissions": {"deny": ["Read(./.env)"]}}"#,
+    )
+    .expect("write settings");
+    let v = s.ok(
+        "decide",
+        json!({"agent": "helper", "permission": "Read", "input": ".env"}),
+    );
+    assert_eq!(
+        (&v["action"], &v["decided_by"], &v["where"]),
+        (
+            &json!("deny"),
+            &json!("`Read(./.env)` in `permissions.deny`"),
+            &json!(".claude/settings.json:1:27")
+        )
     );
     let v = s.ok(
         "decide",
@@ -487,38 +511,41 @@ fn decide_for_a_claude_code_agent_answers_from_its_tool_grant() {
 fn who_may_lists_every_agent_allow_first() {
     let (_dir, mut s) = session();
     let v = s.ok("who_may", json!({"permission": "bash", "input": "rm -rf /"}));
-    assert_eq!(
-        v["summary"],
-        "bash \"rm -rf /\": 3 allow, 0 granted (Claude Code), 1 ask, 5 deny"
-    );
+    assert_eq!(v["summary"], "bash \"rm -rf /\": 3 allow, 1 ask, 5 deny");
     let rows: Vec<String> = v["agents"]
         .as_array()
         .expect("agents")
         .iter()
         .map(|a| {
             format!(
-                "{} {} {} {}",
+                "{} {} {} {} | {}",
                 a["action"].as_str().unwrap_or(""),
                 a["dialect"].as_str().unwrap_or(""),
                 a["agent"].as_str().unwrap_or(""),
-                a["decided_by"]
-                    .as_str()
-                    .or(a["tools"][0]["decided_by"].as_str())
-                    .unwrap_or("")
+                a["decided_by"].as_str().unwrap_or(""),
+                a["where"].as_str().unwrap_or("built-in")
             )
         })
         .collect();
     expect![[r#"
-        allow opencode plan `*` "*": allow (built-in)
-        allow opencode general `*` "*": allow (built-in)
-        allow opencode explore `bash` "*": allow (built-in)
-        ask opencode review `bash` "*": ask (.opencode/agents/review.md:9:5)
-        deny opencode build `bash` "rm -rf *": deny (opencode.json:5:33)
-        deny opencode compaction `*` "*": deny (built-in)
-        deny opencode title `*` "*": deny (built-in)
-        deny opencode summary `*` "*": deny (built-in)
-        deny claude helper removed by `disallowedTools` entry `Bash` (.claude/agents/helper.md:5:18)"#]]
+        allow opencode explore `bash` "*": allow | built-in
+        allow opencode general `*` "*": allow | built-in
+        allow opencode plan `*` "*": allow | built-in
+        ask opencode review `bash` "*": ask | .opencode/agents/review.md:9:5
+        deny claude helper the agent does not have `Bash` (its `tools` and `disallowedTools`) | .claude/agents/helper.md:5:18
+        deny opencode build `bash` "rm -rf *": deny | opencode.json:5:33
+        deny opencode compaction `*` "*": deny | built-in
+        deny opencode summary `*` "*": deny | built-in
+        deny opencode title `*` "*": deny | built-in"#]]
     .assert_eq(&rows.join("\n"));
+    // Each row is what `decide` answers for that agent.
+    for a in v["agents"].as_array().expect("agents") {
+        let d = s.ok(
+            "decide",
+            json!({"agent": a["agent"], "dialect": a["dialect"], "permission": "bash", "input": "rm -rf /"}),
+        );
+        assert_eq!(d["action"], a["action"], "{a}");
+    }
 }
 
 #[test]
@@ -608,7 +635,7 @@ fn bad_arguments_are_tool_errors_that_say_what_is_wrong() {
 }
 
 #[test]
-fn zuno_agents_are_explained_but_not_decided() {
+fn zuno_agents_are_explained_and_decided() {
     let dir = workspace(&[(
         "zuno.json",
         r#"{
@@ -626,19 +653,42 @@ fn zuno_agents_are_explained_but_not_decided() {
     let v = s.ok("explain", json!({"agent": "lead"}));
     assert_eq!(v["dialect"], "zuno");
     assert!(v["card"].as_str().is_some_and(|c| c.contains("lead")), "{v}");
-    assert_eq!(
-        s.error(
-            "decide",
-            json!({"agent": "lead", "permission": "read", "input": "a.md"})
-        ),
-        "\"lead\" is a Zuno agent: agent-lsp answers permission questions for opencode agents (their rules) and Claude Code agents (their tool grant) only"
+    let v = s.ok(
+        "decide",
+        json!({"agent": "lead", "permission": "read", "input": "a.md"}),
     );
-    let v = s.ok("who_may", json!({"permission": "read", "input": "a.md"}));
-    let unanswered: Vec<&str> = v["not_answered"]
+    expect![[r#"
+        {
+          "action": "allow",
+          "agent": "lead",
+          "decided_by": "`read` \"*\": allow",
+          "dialect": "zuno",
+          "input": "a.md",
+          "permission": "read",
+          "tool": "read",
+          "where": "zuno.json:6:66"
+        }"#]]
+    .assert_eq(&serde_json::to_string_pretty(&v).expect("json"));
+    // `bash` is Zuno's `shell`, which only the `*` rule decides.
+    let v = s.ok("decide", json!({"agent": "lead", "permission": "bash", "input": "ls"}));
+    assert_eq!(
+        (&v["action"], &v["tool"], &v["where"]),
+        (&json!("ask"), &json!("shell"), &json!("zuno.json:6:54"))
+    );
+    // who_may gives the same answer in its row.
+    let w = s.ok("who_may", json!({"permission": "bash", "input": "ls"}));
+    let lead = w["agents"]
         .as_array()
-        .expect("not_answered")
+        .expect("agents")
         .iter()
-        .filter_map(|a| a["agent"].as_str())
-        .collect();
-    assert!(unanswered.contains(&"lead"), "{v}");
+        .find(|a| a["agent"] == "lead" && a["dialect"] == "zuno")
+        .expect("lead")
+        .clone();
+    for key in ["action", "tool", "decided_by", "where"] {
+        assert_eq!(lead[key], v[key], "{key}");
+    }
+    assert_eq!(
+        s.error("decide", json!({"agent": "lead", "permission": "bsh", "input": "ls"})),
+        "no runtime consults a permission or tool called `bsh` (opencode and Zuno permission keys, Claude Code tools, MCP tools). Did you mean `bash`?"
+    );
 }

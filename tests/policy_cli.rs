@@ -262,3 +262,67 @@ fn an_agent_is_judged_in_every_view_it_has() {
         found[0].2
     );
 }
+
+/// Claude Code reads a path rule gitignore-style from the project's root (`./.env`, `//abs`,
+/// `**/`, a name without `/` at any depth): a policy those rules keep is proved to hold, and
+/// `explain --who` decides a path however it is written.
+#[test]
+fn claude_path_rules_are_read_from_the_project_root() {
+    let settings =
+        r#"{"permissions": {"deny": ["Read(./.env)", "Read(secrets/**)", "Read(*.pem)"], "ask": ["Edit(/src/**)"]}}"#;
+    let policy = r#"[[policy]]
+id = "no-env"
+permission = "read"
+inputs = [".env", "./.env", "secrets/*", "deploy/key.pem"]
+at-most = "deny"
+
+[[policy]]
+id = "src-needs-a-human"
+permission = "edit"
+inputs = ["src/*"]
+at-most = "ask"
+"#;
+    let ws = workspace(&[
+        (
+            ".claude/agents/reader.md",
+            "---\nname: reader\ndescription: Reads\ntools: Read, Edit\n---\nRead.\n",
+        ),
+        (".claude/settings.json", settings),
+        ("agent-lsp.toml", policy),
+    ]);
+    let out = agent_lsp(ws.path(), &["check", "--no-global", "--format", "json"]);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(policy_findings(&v), Vec::new(), "{}", out.stdout);
+    let root = std::fs::canonicalize(ws.path()).unwrap();
+    for input in [
+        ".env".to_string(),
+        "./.env".to_string(),
+        format!("{}/.env", root.display()),
+        "secrets/a/b.txt".into(),
+        "deploy/key.pem".into(),
+    ] {
+        let out = agent_lsp(
+            ws.path(),
+            &["explain", "--no-global", "--who", "read", &input, "--format", "json"],
+        );
+        let v: Value = serde_json::from_str(&out.stdout).unwrap();
+        let reader = &v["agents"][0];
+        assert_eq!(
+            (reader["name"].as_str(), reader["decision"].as_str()),
+            (Some("reader"), Some("deny")),
+            "{input}: {v:#}"
+        );
+        assert_eq!(reader["rule"]["path"], ".claude/settings.json", "{input}");
+    }
+    // Elsewhere, reading runs without asking; the policy then fails with that input.
+    std::fs::write(
+        ws.path().join("agent-lsp.toml"),
+        "[[policy]]\nid = \"no-config\"\npermission = \"read\"\ninputs = [\"config/*\"]\nat-most = \"deny\"\n",
+    )
+    .unwrap();
+    let out = agent_lsp(ws.path(), &["check", "--no-global", "--format", "json"]);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let found = policy_findings(&v);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].2.contains("`Read` `config/` gets `allow`"), "{}", found[0].2);
+}

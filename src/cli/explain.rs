@@ -565,16 +565,23 @@ fn unknown_permission(agent: &EffectiveAgent, permission: &str) -> Option<Option
     Some(suggest::closest(permission, names).map(str::to_string))
 }
 
+/// An error unless some runtime consults a permission or tool called `permission` (what
+/// `explain --who` and the MCP tools `who_may` and `decide` ask about).
+pub fn known_permission(permission: &str) -> Result<(), String> {
+    let vocab = crate::analysis::policy_vocabulary();
+    if crate::analysis::policy::spec::plausible_permission(permission, vocab) {
+        return Ok(());
+    }
+    Err(format!(
+        "no runtime consults a permission or tool called `{permission}` (opencode and Zuno permission keys, Claude Code tools, MCP tools).{}",
+        suggest::did_you_mean(vocab.closest(permission))
+    ))
+}
+
 /// `explain --who PERMISSION INPUT`: every agent of every dialect with its decision for the
 /// input, the rule that decides it and where that rule is written.
 fn who(ws: &Workspace, args: &Args, permission: &str, input: &str) -> Result<(), String> {
-    let vocab = crate::analysis::policy_vocabulary();
-    if !crate::analysis::policy::spec::plausible_permission(permission, vocab) {
-        return Err(format!(
-            "no runtime consults a permission or tool called `{permission}` (opencode and Zuno permission keys, Claude Code tools, MCP tools).{}",
-            suggest::did_you_mean(vocab.closest(permission))
-        ));
-    }
+    known_permission(permission)?;
     let root = std::fs::canonicalize(&args.root).unwrap_or_else(|_| args.root.clone());
     let rows: Vec<_> = ws
         .who_may(&root, permission, input)

@@ -255,7 +255,10 @@ pub fn main() -> i32 {
             root,
             no_global,
             global_dir,
-        } => crate::mcp::run(root, no_global, global_dir),
+        } => match global_dir_exists(global_dir.as_deref()) {
+            Err(code) => code,
+            Ok(()) => crate::mcp::run(root, no_global, global_dir),
+        },
         Command::Explain(a) => {
             if let Err(code) = global_dir_exists(a.global_dir.as_deref()) {
                 return code;

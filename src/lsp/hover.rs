@@ -260,10 +260,13 @@ fn policy_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opt
 /// a pattern key of a permission map.
 fn who_may_pattern(ws: &Workspace, id: usize, permission: &str, pattern: &str, where_is: WhereIs) -> String {
     use std::fmt::Write as _;
-    let Some(dir) = ws.project_dir_of_file(id) else {
+    let Some(dir) = ws.who_dir_of_file(id) else {
         return String::new();
     };
-    let rows = ws.who_may_pattern(&dir, permission, pattern);
+    let mut rows = ws.who_may_pattern(&dir, permission, pattern);
+    // Within a decision, the agents a written rule decides first: they are what can be edited
+    // (the built-in agents' defaults follow).
+    rows.sort_by_key(|w| (std::cmp::Reverse(w.action), w.rule.is_none()));
     if rows.is_empty() {
         return String::new();
     }
@@ -298,7 +301,7 @@ fn pattern_hover(block: &Step, perm: &str, pattern: &str) -> Option<String> {
     let rules = permission::compile(map);
     let triples: Vec<(&str, &str, &str)> = rules.iter().map(|r| (r.permission, r.pattern, r.action)).collect();
     let index = triples.iter().position(|(p, q, _)| *p == perm && *q == pattern)?;
-    Some(card::pattern_doc(&triples, index))
+    Some(crate::analysis::permission::pattern_doc(&triples, index))
 }
 
 /// The card of agent `name` as seen from file `id`, with what this file changed.
@@ -482,16 +485,41 @@ fn zuno_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Optio
     } else if let Some(b) = base.filter(|b| keys.len() == b + 1) {
         schema::agent_field(keys[b]).map(|fd| format!("**`{}`** (Zuno agent field)\n\n{}\n", fd.name, fd.doc))
     } else {
-        let rel = &keys[base.unwrap_or(0).min(keys.len())..];
+        let start = base.unwrap_or(0).min(keys.len());
+        let rel = &keys[start..];
         match rel {
             ["permission", "rules", k] => schema::PERMISSION_KEYS
                 .iter()
                 .find(|(n, _)| n == k)
                 .map(|(n, d)| format!("**`{n}`** permission (Zuno)\n\n{d}\n")),
+            ["permission", "rules", perm, pattern] => {
+                let mut text = zuno_pattern_doc(&path[start + 1], perm, pattern)?;
+                text.push_str(&who_may_pattern(ws, id, perm, pattern, where_is));
+                Some(text)
+            }
             _ => None,
         }
     }?;
     Some((doc, last.key.span))
+}
+
+/// The explanation of one pattern rule of a Zuno `permission.rules` block (`rules`: its step),
+/// with the block's rules in the order written (Zuno keeps it; the last match wins).
+fn zuno_pattern_doc(rules: &Step, perm: &str, pattern: &str) -> Option<String> {
+    let mut triples: Vec<(&str, &str, &str)> = Vec::new();
+    for tool in rules.value.as_map()?.entries.iter() {
+        if let Some(action) = tool.value.as_str() {
+            triples.push((&tool.key.name, "*", action));
+        } else if let Some(patterns) = tool.value.as_map() {
+            for rule in patterns.entries.iter() {
+                if let Some(action) = rule.value.as_str() {
+                    triples.push((&tool.key.name, &rule.key.name, action));
+                }
+            }
+        }
+    }
+    let index = triples.iter().position(|(p, q, _)| *p == perm && *q == pattern)?;
+    Some(crate::analysis::permission::pattern_doc(&triples, index))
 }
 
 /// Hover on a placeholder of a Claude Code command or skill (`base_dir`: a skill's folder).
@@ -719,5 +747,43 @@ mod tests {
         );
         // Nothing on a plain value.
         assert!(hover(&ws, "rev.md", "0.2", 1).is_none());
+    }
+
+    /// A pattern key of a Zuno agent's `permission.rules`: what it matches, whether a later rule
+    /// shadows it, and who may run what it matches, in every dialect of the project.
+    #[test]
+    fn zuno_pattern_keys_say_what_they_match_and_who_may() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        fs::write(
+            root.join("zuno.json"),
+            r#"{"agents": {"lead": {"mode": "primary", "description": "Leads", "permission": {"mode": "standard", "rules": {"shell": {"git push*": "deny", "*": "ask", "git status": "allow"}}}}}}"#,
+        )
+        .unwrap();
+        fs::write(
+            root.join("opencode.json"),
+            r#"{"agent": {"pusher": {"mode": "subagent", "description": "Pushes", "permission": {"bash": {"git *": "allow"}}}}}"#,
+        )
+        .unwrap();
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let (md, under) = hover(&ws, "zuno.json", "\"git push*\"", 2).unwrap();
+        assert_eq!(under, "\"git push*\"");
+        assert!(md.starts_with("`shell` rule `\"git push*\": deny`"), "{md}");
+        assert!(
+            md.contains("**Never decides**: the later rule `shell` `\"*\": ask`"),
+            "{md}"
+        );
+        assert!(
+            md.contains("**Who may** (`shell` on inputs `git push*` matches)"),
+            "{md}"
+        );
+        // Zuno's `shell` is opencode's `bash`: the opencode agent is listed with its rule.
+        assert!(md.contains("- `pusher` (opencode): **allow** for `git push`"), "{md}");
+        assert!(md.contains("- `lead` (Zuno): **ask** for `git push`"), "{md}");
+        let (md, _) = hover(&ws, "zuno.json", "\"git status\"", 2).unwrap();
+        assert!(
+            md.contains("Matches exactly `git status`.") && !md.contains("Never decides"),
+            "{md}"
+        );
     }
 }

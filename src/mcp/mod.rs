@@ -92,13 +92,10 @@ impl ServerHandler for Server {
     }
 }
 
-/// `agent-lsp mcp`: serve until stdin closes. Returns the exit status.
+/// `agent-lsp mcp`: serve until stdin closes (the caller has checked `--global-dir`). Returns
+/// the exit status.
 pub fn run(root: PathBuf, no_global: bool, global_dir: Option<PathBuf>) -> i32 {
     crate::lsp::init_logging();
-    if let Some(dir) = global_dir.as_deref().filter(|d| !d.is_dir()) {
-        eprintln!("agent-lsp: error: --global-dir {}: no such directory", dir.display());
-        return 2;
-    }
     let root = match tools::root(&root) {
         Ok(r) => r,
         Err(e) => {

@@ -11,6 +11,7 @@ use crate::analysis::provenance::Source;
 use crate::analysis::{Code, Dialect, RULES, Span, suggest};
 use crate::cli::{explain, render};
 use crate::workspace::dialects::{DialectAgents, ExplainedAgent};
+use crate::workspace::policy_check::WhoMay;
 use crate::workspace::{Options, Workspace};
 
 /// What every call needs: the root the server was started in (canonical) and the options.
@@ -88,12 +89,12 @@ pub const TOOLS: &[ToolSpec] = &[
     },
     ToolSpec {
         name: "decide",
-        description: "Answer one permission question for one agent: allow, ask or deny for PERMISSION on INPUT (opencode: the deciding rule and where it is written, or opencode's default); for a Claude Code agent, whether its tool grant (`tools`, `disallowedTools`) gives it the tool, and where that is written.",
+        description: "Answer one permission question for one agent: allow, ask or deny for PERMISSION on INPUT, the rule that decides and where it is written (`null` where a built-in default decides). opencode and Zuno: the last matching permission rule of the merged agent. Claude Code: the agent's tool grant (`tools`, `disallowedTools`, listed per tool under `tools`), then the project's rules in .claude/settings.json and settings.local.json, then the permission mode.",
         params: &[AGENT, PERMISSION, INPUT, DIALECT],
     },
     ToolSpec {
         name: "who_may",
-        description: "Every agent of the workspace (all dialects) with its decision for PERMISSION on INPUT and the deciding rule's location, `allow` first, then Claude Code's `granted`, `ask`, `deny`.",
+        description: "Every agent of the workspace (all dialects) with its decision for PERMISSION on INPUT, the deciding rule and where it is written, `allow` first, then `ask`, then `deny`: the answers of `agent-lsp explain --who`.",
         params: &[PERMISSION, INPUT],
     },
     ToolSpec {
@@ -224,14 +225,10 @@ impl<'a> Args<'a> {
         let Some(s) = self.optional_string("dialect")? else {
             return Ok(None);
         };
-        let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.as_str()).collect();
-        match Dialect::ALL.into_iter().find(|d| d.as_str() == s) {
-            Some(d) => Ok(Some(d)),
-            None => Err(format!(
-                "unknown dialect `{s}`: one of {}",
-                names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-            )),
-        }
+        Dialect::parse(&s).map(Some).ok_or_else(|| {
+            let names: Vec<String> = Dialect::ALL.iter().map(|d| format!("`{}`", d.as_str())).collect();
+            format!("unknown dialect `{s}`: one of {}", names.join(", "))
+        })
     }
 
     fn paths(&self, key: &str) -> Result<Option<Vec<String>>, String> {
@@ -481,12 +478,14 @@ fn claude_grant(ws: &Workspace, agent: &claude::Agent, file: usize, tool: &str, 
     json!({"tool": tool, "granted": granted, "decided_by": why})
 }
 
-/// A Claude Code agent's answer: its tool grant for the tools of `permission`.
+/// A Claude Code agent's answer: its tool grant for the tools of `permission`, with the
+/// decision `explain --who` gives (the grant, the project's settings rules, the mode).
 fn claude_decision(
     ws: &Workspace,
     (agent, file): (&claude::Agent, usize),
     permission: &str,
     input: &str,
+    row: Option<&WhoMay>,
 ) -> Result<Value, String> {
     let Some(tools) = claude::policy::tools_for(permission) else {
         let near = suggest::closest(
@@ -510,21 +509,35 @@ fn claude_decision(
             suggest::did_you_mean(near)
         ));
     };
+    let Some(row) = row else {
+        return Err(format!(
+            "Claude Code does not load the agent of {}, so it is never asked for a permission; `explain` says why",
+            explain::where_is(
+                ws,
+                Source::File {
+                    file,
+                    span: agent.name_span
+                }
+            )
+        ));
+    };
     let grants: Vec<Value> = tools.iter().map(|t| claude_grant(ws, agent, file, t, input)).collect();
-    let any = grants.iter().any(|g| g["granted"] == json!(true));
     let mode = agent.setting("permissionMode").map(|s| s.value.clone());
     Ok(json!({
         "permission": permission,
         "input": input,
-        "action": if any { "granted" } else { "deny" },
+        "action": row.action.as_str(),
+        "tool": row.tool,
+        "decided_by": row.by,
+        "where": row.rule.map(|s| explain::where_is(ws, s)),
         "tools": grants,
         "permission_mode": mode,
-        "note": "Claude Code agent files grant tools, they do not decide allow or ask: a granted tool runs under the session's permission settings and mode (and the agent's `permissionMode`); tool specifiers such as `Bash(git *)` in `tools` are dropped by the loader, so the input is not matched (except an `Agent(...)` entry's agent types)",
+        "note": "Claude Code decides from the agent's tool grant (`tools`, `disallowedTools`: `tools` says which tool the agent has and where that is written), then the project's permission rules in .claude/settings.json and .claude/settings.local.json (deny first, then ask, then allow), then the permission mode; a specifier such as `Bash(git *)` in `tools` grants all of the tool",
     }))
 }
 
 /// Agent `a`'s answer to one permission question, or why it has none.
-fn decision(ws: &Workspace, a: &ExplainedAgent, permission: &str, input: &str) -> Result<Value, String> {
+fn decision(ws: &Workspace, root: &Path, a: &ExplainedAgent, permission: &str, input: &str) -> Result<Value, String> {
     if let Some(agent) = a.effective() {
         let mut v = explain::check_json(ws, agent, permission, input);
         if let Some(near) = v.get("did_you_mean").and_then(Value::as_str) {
@@ -550,84 +563,67 @@ fn decision(ws: &Workspace, a: &ExplainedAgent, permission: &str, input: &str) -
         }
         return Ok(v);
     }
+    let rows = ws.who_may(root, permission, input);
+    let row = rows.iter().find(|w| w.agent == a.name && w.dialect == a.dialect);
     if let Some(c) = a.claude() {
-        return claude_decision(ws, c, permission, input);
+        return claude_decision(ws, c, permission, input, row);
     }
-    Err(format!(
-        "\"{}\" is a {} agent: agent-lsp answers permission questions for opencode agents (their rules) and Claude Code agents (their tool grant) only",
-        a.name,
-        a.dialect.product()
-    ))
+    explain::known_permission(permission)?;
+    let Some(row) = row else {
+        return Err(format!(
+            "\"{}\" is a {} agent agent-lsp has no permission rules for",
+            a.name,
+            a.dialect.product()
+        ));
+    };
+    Ok(json!({
+        "permission": permission,
+        "input": input,
+        "action": row.action.as_str(),
+        "tool": row.tool,
+        "decided_by": row.by,
+        "where": row.rule.map(|s| explain::where_is(ws, s)),
+    }))
 }
 
 fn decide(ctx: &Context, name: &str, permission: &str, input: &str, dialect: Option<Dialect>) -> Result<Value, String> {
     let ws = load(ctx, std::slice::from_ref(&ctx.root))?;
     let gathered = explain::gather(&ws, &ctx.root, dialect);
     let a = find(&ws, &ctx.root, &gathered, name, dialect)?;
-    let mut v = decision(&ws, &a, permission, input)?;
+    let mut v = decision(&ws, &ctx.root, &a, permission, input)?;
     v["agent"] = json!(a.name);
     v["dialect"] = json!(a.dialect.as_str());
     Ok(v)
 }
 
+/// The answers of `explain --who` (every agent of every dialect, strongest first) as JSON rows.
+fn who_rows(ws: &Workspace, rows: &[WhoMay]) -> Vec<Value> {
+    rows.iter()
+        .map(|w| {
+            json!({
+                "agent": w.agent,
+                "dialect": w.dialect.as_str(),
+                "tool": w.tool,
+                "action": w.action.as_str(),
+                "decided_by": w.by,
+                "where": w.rule.map(|s| explain::where_is(ws, s)),
+            })
+        })
+        .collect()
+}
+
 fn who_may(ctx: &Context, permission: &str, input: &str) -> Result<Value, String> {
+    explain::known_permission(permission)?;
     let ws = load(ctx, std::slice::from_ref(&ctx.root))?;
-    let gathered = explain::gather(&ws, &ctx.root, None);
-    let mut answers = Vec::new();
-    let mut unanswered = Vec::new();
-    let mut errors: Vec<(Dialect, Vec<&str>, String)> = Vec::new();
-    for a in gathered.iter().flat_map(DialectAgents::agents) {
-        match decision(&ws, &a, permission, input) {
-            Ok(v) => {
-                let mut row = json!({"agent": a.name, "dialect": a.dialect.as_str(), "action": v["action"]});
-                for key in ["decided_by", "rule", "tools", "note"] {
-                    if let Some(x) = v.get(key).filter(|x| !x.is_null()) {
-                        row[key] = x.clone();
-                    }
-                }
-                answers.push(row);
-            }
-            Err(why) if a.effective().is_none() && a.claude().is_none() => {
-                unanswered.push(json!({"agent": a.name, "dialect": a.dialect.as_str(), "why": why}));
-            }
-            // The permission means nothing to this agent's runtime: said once per dialect.
-            Err(why) => match errors.iter_mut().find(|(d, _, _)| *d == a.dialect) {
-                Some((_, agents, _)) => agents.push(a.name),
-                None => errors.push((a.dialect, vec![a.name], why)),
-            },
-        }
-    }
-    // No agent could read the permission: a typo.
-    if answers.is_empty() && !errors.is_empty() {
-        let whys: Vec<&str> = errors.iter().map(|(_, _, why)| why.as_str()).collect();
-        return Err(whys.join("\n"));
-    }
-    let rank = |v: &Value| match v["action"].as_str() {
-        Some("allow") => 0,
-        Some("granted") => 1,
-        Some("ask") => 2,
-        _ => 3,
-    };
-    answers.sort_by_key(rank);
-    let count = |action: &str| answers.iter().filter(|v| v["action"] == json!(action)).count();
+    let rows = ws.who_may(&ctx.root, permission, input);
+    let count = |action: &str| rows.iter().filter(|w| w.action.as_str() == action).count();
     let summary = format!(
-        "{permission} \"{input}\": {} allow, {} granted (Claude Code), {} ask, {} deny",
+        "{permission} \"{input}\": {} allow, {} ask, {} deny",
         count("allow"),
-        count("granted"),
         count("ask"),
         count("deny")
     );
-    let mut out = json!({"permission": permission, "input": input, "summary": summary, "agents": answers});
-    if !unanswered.is_empty() {
-        out["not_answered"] = json!(unanswered);
-    }
-    if !errors.is_empty() {
-        out["not_understood"] = errors
-            .iter()
-            .map(|(d, agents, why)| json!({"dialect": d.as_str(), "agents": agents, "why": why}))
-            .collect();
-    }
-    Ok(out)
+    Ok(json!({"permission": permission, "input": input, "summary": summary, "agents": who_rows(&ws, &rows)}))
 }
 
 fn rules(code: Option<&str>) -> Result<Value, String> {

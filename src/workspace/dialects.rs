@@ -357,6 +357,15 @@ impl Workspace {
         dirs
     }
 
+    /// The project directory of an opencode or Zuno file: the agents a "who may" question
+    /// asked from it is about (`governed_agents` of this directory).
+    pub fn who_dir_of_file(&self, id: usize) -> Option<PathBuf> {
+        match &self.files[id].role {
+            Role::Zuno { dir, layer } if !layer.is_global() => Some(dir.clone()),
+            _ => self.project_dir_of_file(id),
+        }
+    }
+
     /// The project directory a file belongs to (where opencode would be started to load it).
     pub fn project_dir_of_file(&self, id: usize) -> Option<PathBuf> {
         match &self.files[id].role {
@@ -986,6 +995,8 @@ impl<'a> ExplainedAgent<'a> {
             AgentRef::Claude { file, dir, .. } => {
                 let tools = claude::policy::tools_for(permission)?;
                 let (rules, mode) = ws.claude_permission_rules(dir);
+                let root = dir.to_string_lossy();
+                let places = claude::policy::Places { root: &root, home };
                 let mode = mode
                     .as_ref()
                     .map(|(m, s)| claude::policy::DefaultMode { mode: m, source: *s });
@@ -995,7 +1006,7 @@ impl<'a> ExplainedAgent<'a> {
                         .map(|t| {
                             (
                                 t.to_string(),
-                                claude::policy::ruleset(file.agent, file.file, t, &rules, mode),
+                                claude::policy::ruleset(file.agent, file.file, t, &rules, mode, places),
                             )
                         })
                         .collect(),

@@ -58,6 +58,7 @@ fn question_key(policy: &Policy, r: &Ruleset) -> u64 {
     }
     matches!(r.syntax, Syntax::Claude).hash(&mut h);
     r.home.hash(&mut h);
+    r.root.hash(&mut h);
     policy.at_most.hash(&mut h);
     h.finish()
 }
@@ -490,7 +491,7 @@ impl Workspace {
         let mut out: Vec<WhoMay> = Vec::new();
         self.each_ruleset(dir, permission, |agent, dialect, rulesets| {
             let rows = rulesets.into_iter().map(|(tool, r)| {
-                let input = judge::expand_home(input, r.home.as_deref());
+                let input = r.input(input);
                 let (action, decider) =
                     crate::analysis::policy::solve::decide(&input, &r.solver_rules(), r.syntax, r.order);
                 WhoMay::new(agent, dialect, tool, &r, decider, action, input)

@@ -55,11 +55,18 @@ fn split(rule: &str) -> Option<(&str, Option<&str>)> {
     }
 }
 
+/// The tools whose rules are about file paths (gitignore-style specifiers).
+const PATH_TOOLS: [&str; 7] = ["Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "Glob", "Grep"];
+
 /// Whether a rule naming `named` (a tool or an MCP glob) applies to `tool`. `Edit` rules cover
-/// every edit tool; `mcp__server` covers the server's tools.
+/// every edit tool, `Read` rules also `Glob` and `Grep`; `mcp__server` covers the server's tools.
 fn names_tool(named: &str, tool: &str) -> bool {
     const EDITS: [&str; 4] = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
-    if named == tool || (named == "Edit" && EDITS.contains(&tool)) || (named == "Task" && tool == "Agent") {
+    if named == tool
+        || (named == "Edit" && EDITS.contains(&tool))
+        || (named == "Read" && matches!(tool, "Glob" | "Grep"))
+        || (named == "Task" && tool == "Agent")
+    {
         return true;
     }
     if named.contains('*') {
@@ -68,13 +75,87 @@ fn names_tool(named: &str, tool: &str) -> bool {
     named.starts_with("mcp__") && !named["mcp__".len()..].contains("__") && tool.starts_with(&format!("{named}__"))
 }
 
-/// The pattern a rule's specifier stands for, and whether it was read approximately.
-fn pattern_of(tool: &str, specifier: Option<&str>) -> (String, bool) {
+/// Where a rule's paths are read from: the project (Claude Code's working directory) and the
+/// home directory.
+#[derive(Clone, Copy, Debug)]
+pub struct Places<'a> {
+    pub root: &'a str,
+    pub home: Option<&'a str>,
+}
+
+/// The wildcards over inputs a rule's specifier stands for, and whether they are approximate
+/// (a `*` of Claude Code's that stops at `/` is read as crossing it).
+fn patterns_of(tool: &str, specifier: Option<&str>, places: Places) -> (Vec<String>, bool) {
     match specifier.map(str::trim) {
-        None | Some("*") | Some("") => ("*".into(), false),
-        Some(s) if matches!(tool, "Bash" | "PowerShell") => (s.to_string(), false),
-        Some(s) => (s.replace("**", "*"), true),
+        None | Some("*") | Some("") => (vec!["*".into()], false),
+        Some(s) if matches!(tool, "Bash" | "PowerShell") => (vec![s.to_string()], false),
+        Some(s) if PATH_TOOLS.contains(&tool) => (path_patterns(s, places), true),
+        Some(s) if tool == "WebFetch" => match s.strip_prefix("domain:") {
+            Some(domain) => (
+                ["http://", "https://"]
+                    .iter()
+                    .flat_map(|scheme| [format!("{scheme}{domain}"), format!("{scheme}{domain}/*")])
+                    .collect(),
+                domain.contains('*'),
+            ),
+            None => (vec![s.to_string()], true),
+        },
+        Some(s) => (vec![s.replace("**", "*")], true),
     }
+}
+
+/// The paths a gitignore-style path specifier matches (§3), relative to the project: `//x` is
+/// the absolute `/x`, `~/x` under the home, `/x` and `./x` from the project's root; a pattern
+/// with no `/` but a trailing one matches at any depth; `**/` matches no folder too; a matched
+/// folder covers what it holds.
+fn path_patterns(spec: &str, places: Places) -> Vec<String> {
+    let (base, anchored) = if let Some(rest) = spec.strip_prefix("//") {
+        (format!("/{rest}"), true)
+    } else if let Some(rest) = spec.strip_prefix("~/") {
+        match places.home {
+            Some(home) => (format!("{}/{rest}", home.trim_end_matches('/')), true),
+            None => (spec.to_string(), true),
+        }
+    } else if let Some(rest) = spec.strip_prefix('/') {
+        (rest.to_string(), true)
+    } else {
+        let rest = spec.trim_start_matches("./");
+        let anchored = rest.len() != spec.len() || rest.trim_end_matches('/').contains('/');
+        (rest.to_string(), anchored)
+    };
+    let base = super::super::policy::judge::relative_path(&base, places.root);
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |p: String| {
+        let p = p.replace("**", "*");
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    };
+    let mut variants = vec![base.clone()];
+    if !anchored && !base.starts_with("**/") {
+        variants.push(format!("**/{base}"));
+    }
+    for v in variants.clone() {
+        if let Some(rest) = v.strip_prefix("**/") {
+            variants.push(rest.to_string());
+        }
+        if v.contains("/**/") {
+            variants.push(v.replace("/**/", "/"));
+        }
+    }
+    for v in variants {
+        match v.strip_suffix('/') {
+            // A folder only: what it holds.
+            Some(folder) => add(format!("{folder}/*")),
+            None => {
+                add(v.clone());
+                if !v.ends_with('*') {
+                    add(format!("{v}/*"));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Where the mode that decides unmatched calls comes from.
@@ -107,6 +188,7 @@ pub fn ruleset(
     tool: &str,
     settings: &[SettingsRule],
     mode: Option<DefaultMode>,
+    places: Places,
 ) -> Ruleset {
     let at = |span| Source::File { file, span };
     if !super::card::tool_allowed(agent, tool) {
@@ -130,6 +212,7 @@ pub fn ruleset(
             default_label: format!("the agent does not have `{tool}` (its `tools` and `disallowedTools`)"),
             default_source: at(span),
             home: None,
+            root: None,
             note: None,
             assumed_default: false,
         };
@@ -143,19 +226,23 @@ pub fn ruleset(
         if !names_tool(named, tool) {
             continue;
         }
-        let (pattern, approx) = pattern_of(tool, specifier);
+        let (patterns, approx) = patterns_of(tool, specifier, places);
         approximate |= approx;
         let list = match r.action {
             Action::Deny => "deny",
             Action::Ask => "ask",
             Action::Allow => "allow",
         };
-        rules.push(SourcedRule {
-            pattern,
-            action: r.action,
-            source: r.source,
-            label: format!("`{}` in `permissions.{list}`", r.text),
-        });
+        // Under Claude Code's order (deny, ask, allow; the first match), a rule read as several
+        // wildcards is those wildcards side by side.
+        for pattern in patterns {
+            rules.push(SourcedRule {
+                pattern,
+                action: r.action,
+                source: r.source,
+                label: format!("`{}` in `permissions.{list}`", r.text),
+            });
+        }
     }
     let (mode, mode_source) = match agent.setting("permissionMode") {
         Some(s) => (s.value.as_str(), at(s.span)),
@@ -171,8 +258,17 @@ pub fn ruleset(
         },
         default_label: format!("no permission rule matches and the mode is `{mode}`: {why}"),
         default_source: mode_source,
-        home: None,
-        note: approximate.then(|| format!("`{tool}` path and domain rules are read as wildcards (`**` as `*`)")),
+        home: places.home.map(str::to_string),
+        root: PATH_TOOLS.contains(&tool).then(|| places.root.to_string()),
+        note: approximate.then(|| {
+            if PATH_TOOLS.contains(&tool) {
+                format!(
+                    "`{tool}` path rules are read gitignore-style from the project's root, with `*` also crossing `/`"
+                )
+            } else {
+                format!("`{tool}` rules are read as wildcards with `*` also crossing `/`")
+            }
+        }),
         assumed_default: false,
     }
 }
@@ -189,9 +285,32 @@ mod tests {
         assert!(names_tool("Edit", "Write") && names_tool("Task", "Agent") && !names_tool("Edit", "Read"));
         assert!(names_tool("mcp__github", "mcp__github__push") && !names_tool("mcp__git", "mcp__github__push"));
         assert!(names_tool("mcp__github__*", "mcp__github__push") && names_tool("*", "Bash"));
-        assert_eq!(pattern_of("Bash", Some("*")), ("*".into(), false));
-        assert_eq!(pattern_of("Bash", Some("git push:*")), ("git push:*".into(), false));
-        assert_eq!(pattern_of("Edit", Some("src/**")), ("src/*".into(), true));
+        assert!(names_tool("Read", "Glob") && names_tool("Read", "Grep") && !names_tool("Read", "Edit"));
+        let places = Places {
+            root: "/p",
+            home: Some("/h"),
+        };
+        assert_eq!(patterns_of("Bash", Some("*"), places), (vec!["*".into()], false));
+        assert_eq!(
+            patterns_of("Bash", Some("git push:*"), places),
+            (vec!["git push:*".into()], false)
+        );
+        assert_eq!(
+            patterns_of("Edit", Some("src/**"), places),
+            (vec!["src/*".into()], true)
+        );
+        assert_eq!(
+            patterns_of("WebFetch", Some("domain:example.com"), places),
+            (
+                vec![
+                    "http://example.com".into(),
+                    "http://example.com/*".into(),
+                    "https://example.com".into(),
+                    "https://example.com/*".into()
+                ],
+                false
+            )
+        );
         assert_eq!(tools_for("bash"), Some(vec!["Bash"]));
         assert_eq!(tools_for("shell"), Some(vec!["Bash"]));
         assert_eq!(
@@ -207,6 +326,42 @@ mod tests {
         assert_eq!(tools_for("WebFetch"), Some(vec!["WebFetch"]));
         assert_eq!(tools_for("Bash"), Some(vec!["Bash"]));
         assert_eq!(tools_for("external_directory"), None);
+    }
+
+    /// Claude Code's path rules (§3) as wildcards over paths relative to the project `/p`.
+    #[test]
+    fn path_rules_are_read_gitignore_style_from_the_project() {
+        let places = Places {
+            root: "/p",
+            home: Some("/h"),
+        };
+        let cases: [(&str, &[&str]); 10] = [
+            // Anchored at the project's root, whichever way it is written.
+            ("./.env", &[".env", ".env/*"]),
+            ("/src/**", &["src/*"]),
+            ("//p/src/main.rs", &["src/main.rs", "src/main.rs/*"]),
+            ("src/*.ts", &["src/*.ts", "src/*.ts/*"]),
+            // No `/` inside: at any depth.
+            (".env", &[".env", ".env/*", "*/.env", "*/.env/*"]),
+            ("*.key", &["*.key", "*.key/*", "*/*.key", "*/*.key/*"]),
+            ("secrets/", &["secrets/*", "*/secrets/*"]),
+            // `**/` also matches no folder.
+            ("**/.env", &["*/.env", "*/.env/*", ".env", ".env/*"]),
+            (
+                "docs/**/draft.md",
+                &[
+                    "docs/*/draft.md",
+                    "docs/*/draft.md/*",
+                    "docs/draft.md",
+                    "docs/draft.md/*",
+                ],
+            ),
+            // Outside the project: absolute, the home expanded.
+            ("~/.ssh/**", &["/h/.ssh/*"]),
+        ];
+        for (spec, want) in cases {
+            assert_eq!(path_patterns(spec, places), want.to_vec(), "{spec}");
+        }
     }
 
     #[test]

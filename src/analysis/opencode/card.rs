@@ -487,30 +487,3 @@ pub fn permission_doc(name: &str) -> Option<String> {
         .find(|(k, _)| *k == name)
         .map(|(k, why)| format!("**`{k}`**: no tool consults this permission ({why})."))
 }
-
-/// What a pattern rule matches and whether a later rule in the same list shadows it.
-pub fn pattern_doc(rules: &[(&str, &str, &str)], index: usize) -> String {
-    let (perm, pattern, action) = rules[index];
-    let mut out = format!("`{perm}` rule `\"{pattern}\": {action}`\n\n");
-    let star = pattern.contains('*') || pattern.contains('?');
-    if pattern == "*" {
-        out.push_str("Matches every input.");
-    } else if !star {
-        out.push_str(&format!("Matches exactly `{pattern}`."));
-    } else {
-        out.push_str("`*` matches any text (including `/`), `?` one character; case-sensitive.");
-        if let Some(stem) = pattern.strip_suffix(" *") {
-            out.push_str(&format!(" Also matches `{stem}` with nothing after it."));
-        }
-    }
-    if let Some((p, pat, act)) = rules[index + 1..]
-        .iter()
-        .rev()
-        .find(|(p, pat, _)| covers(p, perm) && pattern_covers(pat, pattern))
-    {
-        out.push_str(&format!(
-            "\n\n**Never decides**: the later rule `{p}` `\"{pat}\": {act}` matches everything this one matches (last match wins)."
-        ));
-    }
-    out
-}

@@ -65,6 +65,7 @@ pub fn ruleset(agent: &EffectiveAgent, name: &str, home: Option<&str>) -> Rulese
         default_label: format!("no rule of `{permission}` matches: opencode asks"),
         default_source: Source::BuiltIn,
         home: home.map(str::to_string),
+        root: None,
         note: None,
         assumed_default: false,
     }

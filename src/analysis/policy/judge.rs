@@ -35,6 +35,10 @@ pub struct Ruleset {
     /// The home directory for `~` and `$HOME` in the policy's patterns (the runtime expands the
     /// rules' own; `None` leaves them as written).
     pub home: Option<String>,
+    /// The inputs are file paths read relative to this directory (Claude Code's path rules are
+    /// made relative to the project): an input or policy pattern written `./x`, or as an
+    /// absolute path under it, is read as `x`.
+    pub root: Option<String>,
     /// What the proof leaves to the runtime, when something does ("path rules are read as
     /// wildcards").
     pub note: Option<String>,
@@ -53,6 +57,16 @@ impl Ruleset {
                 action: r.action,
             })
             .collect()
+    }
+
+    /// An input or policy pattern in the terms of the rules: `~` expanded, a path made relative
+    /// to the root.
+    pub fn input(&self, p: &str) -> String {
+        let p = expand_home(p, self.home.as_deref());
+        match &self.root {
+            Some(root) => relative_path(&p, root),
+            None => p,
+        }
     }
 
     /// The rule or default behind a decider.
@@ -95,13 +109,22 @@ pub fn expand_home(p: &str, home: Option<&str>) -> String {
     p.to_string()
 }
 
+/// `p` relative to `root` when it names a place under it (`./x`, `<root>/x`), else as written.
+pub fn relative_path(p: &str, root: &str) -> String {
+    let mut p = p;
+    while let Some(rest) = p.strip_prefix("./") {
+        p = rest;
+    }
+    let root = root.trim_end_matches('/');
+    match p.strip_prefix(root).and_then(|r| r.strip_prefix('/')) {
+        Some(rest) if !root.is_empty() => rest.to_string(),
+        _ => p.to_string(),
+    }
+}
+
 /// Judge `policy` against `ruleset`.
 pub fn judge(policy: &Policy, ruleset: &Ruleset) -> Verdict {
-    let patterns: Vec<String> = policy
-        .inputs
-        .iter()
-        .map(|(p, _)| expand_home(p, ruleset.home.as_deref()))
-        .collect();
+    let patterns: Vec<String> = policy.inputs.iter().map(|(p, _)| ruleset.input(p)).collect();
     let patterns: Vec<&str> = patterns.iter().map(String::as_str).collect();
     let rules = ruleset.solver_rules();
     let Ok(outcomes) = solve::solve(&patterns, &rules, ruleset.syntax, ruleset.order, BUDGET) else {

@@ -49,6 +49,7 @@ pub fn ruleset(agent: &MergedAgent, name: &str) -> Ruleset {
             default_label: format!("`{key}` is not among the agent's `tools`"),
             default_source: source,
             home: None,
+            root: None,
             note: None,
             assumed_default: false,
         };
@@ -102,6 +103,7 @@ pub fn ruleset(agent: &MergedAgent, name: &str) -> Ruleset {
         },
         default_source: source,
         home: None,
+        root: None,
         note: None,
         assumed_default: true,
     }
