@@ -523,19 +523,25 @@ fn claude_decision(
     };
     let grants: Vec<Value> = tools.iter().map(|t| claude_grant(ws, agent, file, t, input)).collect();
     let mode = agent.setting("permissionMode").map(|s| s.value.clone());
-    Ok(json!({
-        "permission": permission,
-        "input": input,
-        "action": row.action.as_str(),
-        "tool": row.tool,
-        "decided_by": row.by,
-        "where": row.rule.map(|s| explain::where_is(ws, s)),
-        "tools": grants,
-        "permission_mode": mode,
-        "note": "Claude Code decides from the agent's tool grant (`tools`, `disallowedTools`: `tools` says which tool the agent has and where that is written), then the project's permission rules in .claude/settings.json and .claude/settings.local.json (deny first, then ask, then allow), then the permission mode; a specifier such as `Bash(git *)` in `tools` grants all of the tool",
-    }))
+    let mut v = row_json(ws, row);
+    v["tools"] = json!(grants);
+    v["permission_mode"] = json!(mode);
+    v["note"] = json!(
+        "Claude Code decides from the agent's tool grant (`tools`, `disallowedTools`: `tools` says which tool the agent has and where that is written), then the project's permission rules in .claude/settings.json and .claude/settings.local.json (deny first, then ask, then allow), then the permission mode; a specifier such as `Bash(git *)` in `tools` grants all of the tool"
+    );
+    Ok(v)
 }
 
+/// One decision of [`Workspace::who_may`]: the action, the tool, the deciding rule and where it
+/// is written.
+fn row_json(ws: &Workspace, w: &WhoMay) -> Value {
+    json!({
+        "action": w.action.as_str(),
+        "tool": w.tool,
+        "decided_by": w.by,
+        "where": w.rule.map(|s| explain::where_is(ws, s)),
+    })
+}
 /// Agent `a`'s answer to one permission question, or why it has none.
 fn decision(ws: &Workspace, root: &Path, a: &ExplainedAgent, permission: &str, input: &str) -> Result<Value, String> {
     if let Some(agent) = a.effective() {
@@ -576,14 +582,7 @@ fn decision(ws: &Workspace, root: &Path, a: &ExplainedAgent, permission: &str, i
             a.dialect.product()
         ));
     };
-    Ok(json!({
-        "permission": permission,
-        "input": input,
-        "action": row.action.as_str(),
-        "tool": row.tool,
-        "decided_by": row.by,
-        "where": row.rule.map(|s| explain::where_is(ws, s)),
-    }))
+    Ok(row_json(ws, row))
 }
 
 fn decide(ctx: &Context, name: &str, permission: &str, input: &str, dialect: Option<Dialect>) -> Result<Value, String> {
@@ -591,6 +590,8 @@ fn decide(ctx: &Context, name: &str, permission: &str, input: &str, dialect: Opt
     let gathered = explain::gather(&ws, &ctx.root, dialect);
     let a = find(&ws, &ctx.root, &gathered, name, dialect)?;
     let mut v = decision(&ws, &ctx.root, &a, permission, input)?;
+    v["permission"] = json!(permission);
+    v["input"] = json!(input);
     v["agent"] = json!(a.name);
     v["dialect"] = json!(a.dialect.as_str());
     Ok(v)
@@ -600,14 +601,10 @@ fn decide(ctx: &Context, name: &str, permission: &str, input: &str, dialect: Opt
 fn who_rows(ws: &Workspace, rows: &[WhoMay]) -> Vec<Value> {
     rows.iter()
         .map(|w| {
-            json!({
-                "agent": w.agent,
-                "dialect": w.dialect.as_str(),
-                "tool": w.tool,
-                "action": w.action.as_str(),
-                "decided_by": w.by,
-                "where": w.rule.map(|s| explain::where_is(ws, s)),
-            })
+            let mut v = row_json(ws, w);
+            v["agent"] = json!(w.agent);
+            v["dialect"] = json!(w.dialect.as_str());
+            v
         })
         .collect()
 }
