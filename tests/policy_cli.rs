@@ -294,11 +294,14 @@ at-most = "ask"
     let v: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(policy_findings(&v), Vec::new(), "{}", out.stdout);
     let root = std::fs::canonicalize(ws.path()).unwrap();
+    // `./.env` and `secrets/**` hold at any depth too, as Claude Code 2.1.332 reads them.
     for input in [
         ".env".to_string(),
         "./.env".to_string(),
         format!("{}/.env", root.display()),
+        "sub/.env".into(),
         "secrets/a/b.txt".into(),
+        "lib/secrets/c.txt".into(),
         "deploy/key.pem".into(),
     ] {
         let out = agent_lsp(

@@ -13,6 +13,8 @@
 # (d) agent-lsp's MCP server through both runtimes: the model calls `decide` (opencode: from the
 #     project's `mcp` entry; Claude Code: from the plugin, loading the deferred tool with
 #     ToolSearch first), and the tool result the runtime hands back is asserted.
+# (e) Claude Code's path rules: the model reads 18 files under settings deny rules, and Claude Code
+#     denies exactly the reads agent-lsp decides `deny` (`explain --who Read PATH`).
 # (c) `claude plugin validate` on editors/claude-code and on the marketplace, and agent-lsp's own
 #     check of both.
 #
@@ -355,6 +357,40 @@ python3 "$here/expect.py" "$d/requests.jsonl" "claude MCP decide: a Claude Code 
   --text '"action":"deny"' --text 'not in `tools` (.claude/agents/helper.md:4:8)'
 echo "-- what the model gets back from decide (Claude Code's tool result: the structured content, compact):"
 python3 "$here/expect.py" "$d/requests.jsonl" --excerpt '{"action"' ']}' || true
+
+# ---- (e) Claude Code's path rules, judged by Claude Code: the model reads files under deny
+# rules; Claude Code must deny exactly the reads agent-lsp's policy model decides `deny`.
+step "(e) Claude Code -p: Read under settings deny rules, Claude Code's denials against agent-lsp's decisions"
+d="$tmp/cc-paths"
+new_project "$d"
+paths=(.env sub/.env secrets/a.txt secrets/deep/b.txt sub/secrets/c.txt key.pem deep/dir/key.pem
+  config/prod.json sub/config/prod.json config/dev.json id_rsa a/b/id_rsa build/out.js x/build/y.js
+  secrets.txt notes.pem.txt README.md docs/guide.md)
+for f in "${paths[@]}"; do
+  mkdir -p "$d/project/$(dirname "$f")"
+  echo "the text of $f" > "$d/project/$f"
+done
+mkdir -p "$d/project/.claude/agents"
+printf -- '---\nname: reader\ndescription: Reads files\ntools: Read\n---\nYou read.\n' > "$d/project/.claude/agents/reader.md"
+printf '%s\n' '{"permissions": {"deny": ["Read(./.env)", "Read(secrets/**)", "Read(*.pem)", "Read(/config/prod.json)", "Read(**/id_rsa)", "Read(build/)"]}}' \
+  > "$d/project/.claude/settings.json"
+# One step: the model asks for every read at once.
+python3 -c 'import json, sys
+reads = [{"tool": "Read", "input": {"file_path": "{{PROJECT}}/" + p}} for p in sys.argv[2:]]
+json.dump([reads, [{"text": "done"}]], open(sys.argv[1], "w"))' "$d/script.json" "${paths[@]}"
+start_mock "$d"
+RUN_ENV=(ANTHROPIC_BASE_URL="http://127.0.0.1:$PORT" ANTHROPIC_API_KEY=mock
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 DISABLE_ERROR_REPORTING=1)
+[ "$(id -u)" = 0 ] && RUN_ENV+=(IS_SANDBOX=1)
+run_in "$d/home" "$d/project" "$CLAUDE" -p "go" --output-format stream-json --verbose \
+  --permission-mode default > "$d/out.jsonl" 2> "$d/err.txt" ||
+  fail "claude -p (path rules) failed: $(tail -n 20 "$d/err.txt")"
+RUN_ENV=()
+for f in "${paths[@]}"; do
+  (cd "$d/project" && "$BIN" explain --no-global --who Read "$f" --dialect claude --format json) \
+    > "$d/who.${f//\//_}.json" || fail "agent-lsp explain --who Read $f"
+done
+python3 "$here/paths_judged.py" "$d" "${paths[@]}" || fail "Claude Code and agent-lsp disagree on a path rule (see above)"
 
 # ---- (c) the plugin and the marketplace
 step "(c) claude plugin validate (plugin, marketplace) and agent-lsp check of both"

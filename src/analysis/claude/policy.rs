@@ -104,10 +104,12 @@ fn patterns_of(tool: &str, specifier: Option<&str>, places: Places) -> (Vec<Stri
     }
 }
 
-/// The paths a gitignore-style path specifier matches (§3), relative to the project: `//x` is
-/// the absolute `/x`, `~/x` under the home, `/x` and `./x` from the project's root; a pattern
-/// with no `/` but a trailing one matches at any depth; `**/` matches no folder too; a matched
-/// folder covers what it holds.
+/// The paths a path specifier matches, relative to the project: `//x` is the absolute `/x`,
+/// `~/x` under the home, `/x` from the project's root; any other pattern (`x`, `./x`,
+/// `secrets/**`) at any depth under it, as Claude Code 2.1.332 reads them (`Read(./.env)` also
+/// denies `sub/.env`; the fact sheet's "relative to cwd" does not say so: the runtime test
+/// `tests/agents` shows it). `**/` matches no folder too; a trailing `/` is a folder only; a
+/// matched folder covers what it holds.
 fn path_patterns(spec: &str, places: Places) -> Vec<String> {
     let (base, anchored) = if let Some(rest) = spec.strip_prefix("//") {
         (format!("/{rest}"), true)
@@ -119,9 +121,7 @@ fn path_patterns(spec: &str, places: Places) -> Vec<String> {
     } else if let Some(rest) = spec.strip_prefix('/') {
         (rest.to_string(), true)
     } else {
-        let rest = spec.trim_start_matches("./");
-        let anchored = rest.len() != spec.len() || rest.trim_end_matches('/').contains('/');
-        (rest.to_string(), anchored)
+        (spec.trim_start_matches("./").to_string(), false)
     };
     let base = super::super::policy::judge::relative_path(&base, places.root);
     let mut out: Vec<String> = Vec::new();
@@ -297,7 +297,7 @@ mod tests {
         );
         assert_eq!(
             patterns_of("Edit", Some("src/**"), places),
-            (vec!["src/*".into()], true)
+            (vec!["src/*".into(), "*/src/*".into()], true)
         );
         assert_eq!(
             patterns_of("WebFetch", Some("domain:example.com"), places),
@@ -336,15 +336,16 @@ mod tests {
             home: Some("/h"),
         };
         let cases: [(&str, &[&str]); 10] = [
-            // Anchored at the project's root, whichever way it is written.
-            ("./.env", &[".env", ".env/*"]),
+            // Anchored at the project's root or outside it: `/`, `//`, `~/`.
             ("/src/**", &["src/*"]),
+            ("/config/prod.json", &["config/prod.json", "config/prod.json/*"]),
             ("//p/src/main.rs", &["src/main.rs", "src/main.rs/*"]),
-            ("src/*.ts", &["src/*.ts", "src/*.ts/*"]),
-            // No `/` inside: at any depth.
-            (".env", &[".env", ".env/*", "*/.env", "*/.env/*"]),
+            ("~/.ssh/**", &["/h/.ssh/*"]),
+            // Anything else, `./` or not, at any depth.
+            ("./.env", &[".env", ".env/*", "*/.env", "*/.env/*"]),
+            ("secrets/**", &["secrets/*", "*/secrets/*"]),
             ("*.key", &["*.key", "*.key/*", "*/*.key", "*/*.key/*"]),
-            ("secrets/", &["secrets/*", "*/secrets/*"]),
+            ("build/", &["build/*", "*/build/*"]),
             // `**/` also matches no folder.
             ("**/.env", &["*/.env", "*/.env/*", ".env", ".env/*"]),
             (
@@ -352,12 +353,14 @@ mod tests {
                 &[
                     "docs/*/draft.md",
                     "docs/*/draft.md/*",
+                    "*/docs/*/draft.md",
+                    "*/docs/*/draft.md/*",
                     "docs/draft.md",
                     "docs/draft.md/*",
+                    "*/docs/draft.md",
+                    "*/docs/draft.md/*",
                 ],
             ),
-            // Outside the project: absolute, the home expanded.
-            ("~/.ssh/**", &["/h/.ssh/*"]),
         ];
         for (spec, want) in cases {
             assert_eq!(path_patterns(spec, places), want.to_vec(), "{spec}");
