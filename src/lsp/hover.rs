@@ -765,6 +765,12 @@ mod tests {
             r#"{"agent": {"pusher": {"mode": "subagent", "description": "Pushes", "permission": {"bash": {"git *": "allow"}}}}}"#,
         )
         .unwrap();
+        fs::create_dir_all(root.join(".claude/agents")).unwrap();
+        fs::write(
+            root.join(".claude/agents/helper.md"),
+            "---\nname: helper\ndescription: Helps\ntools: Bash\n---\nHelp.\n",
+        )
+        .unwrap();
         let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
         let (md, under) = hover(&ws, "zuno.json", "\"git push*\"", 2).unwrap();
         assert_eq!(under, "\"git push*\"");
@@ -780,6 +786,8 @@ mod tests {
         // Zuno's `shell` is opencode's `bash`: the opencode agent is listed with its rule.
         assert!(md.contains("- `pusher` (opencode): **allow** for `git push`"), "{md}");
         assert!(md.contains("- `lead` (Zuno): **ask** for `git push`"), "{md}");
+        // The project's Claude Code agents too (Claude Code asks for `Bash` in the default mode).
+        assert!(md.contains("- `helper` (Claude Code): **ask** for `git push`"), "{md}");
         let (md, _) = hover(&ws, "zuno.json", "\"git status\"", 2).unwrap();
         assert!(
             md.contains("Matches exactly `git status`.") && !md.contains("Never decides"),

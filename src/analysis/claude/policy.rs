@@ -89,7 +89,7 @@ fn patterns_of(tool: &str, specifier: Option<&str>, places: Places) -> (Vec<Stri
     match specifier.map(str::trim) {
         None | Some("*") | Some("") => (vec!["*".into()], false),
         Some(s) if matches!(tool, "Bash" | "PowerShell") => (vec![s.to_string()], false),
-        Some(s) if PATH_TOOLS.contains(&tool) => (path_patterns(s, places), true),
+        Some(s) if PATH_TOOLS.contains(&tool) => (path_patterns(s, places), star_stops_matter(s)),
         Some(s) if tool == "WebFetch" => match s.strip_prefix("domain:") {
             Some(domain) => (
                 ["http://", "https://"]
@@ -156,6 +156,22 @@ fn path_patterns(spec: &str, places: Places) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether reading a path specifier's `*` as crossing `/` (as the solver does) can decide a path
+/// other than Claude Code, whose single `*` stops at `/`: a `*` followed by more of the pattern
+/// (`src/*.ts` would cover `src/a/b.ts`). A final `*` is not (a folder it matches covers what the
+/// folder holds), nor a leading one in a pattern without `/` (`*.pem` holds at any depth anyway),
+/// nor `**`.
+fn star_stops_matter(spec: &str) -> bool {
+    let spec = spec.trim_start_matches("./");
+    let chars: Vec<char> = spec.chars().collect();
+    (0..chars.len()).any(|i| {
+        let single = chars[i] == '*' && (i == 0 || chars[i - 1] != '*') && chars.get(i + 1) != Some(&'*');
+        let followed = i + 1 < chars.len();
+        let leading_any_depth = i == 0 && !spec.contains('/');
+        single && followed && !leading_any_depth
+    })
 }
 
 /// Where the mode that decides unmatched calls comes from.
@@ -258,17 +274,10 @@ pub fn ruleset(
         },
         default_label: format!("no permission rule matches and the mode is `{mode}`: {why}"),
         default_source: mode_source,
-        home: places.home.map(str::to_string),
+        home: places.home.filter(|_| PATH_TOOLS.contains(&tool)).map(str::to_string),
         root: PATH_TOOLS.contains(&tool).then(|| places.root.to_string()),
-        note: approximate.then(|| {
-            if PATH_TOOLS.contains(&tool) {
-                format!(
-                    "`{tool}` path rules are read gitignore-style from the project's root, with `*` also crossing `/`"
-                )
-            } else {
-                format!("`{tool}` rules are read as wildcards with `*` also crossing `/`")
-            }
-        }),
+        note: approximate
+            .then(|| format!("`{tool}` rules are read with `*` also crossing `/` (Claude Code's stops at `/`)")),
         assumed_default: false,
     }
 }
@@ -297,8 +306,23 @@ mod tests {
         );
         assert_eq!(
             patterns_of("Edit", Some("src/**"), places),
-            (vec!["src/*".into(), "*/src/*".into()], true)
+            (vec!["src/*".into(), "*/src/*".into()], false)
         );
+        // A `*` with more pattern after it reads differently when it crosses `/`.
+        for (spec, matters) in [
+            ("src/*.ts", true),
+            ("/a/*/b", true),
+            ("./*.env/x", true),
+            ("*.pem", false),
+            ("./*.pem", false),
+            ("secrets/*", false),
+            ("**/id_rsa", false),
+            ("docs/**/x.md", false),
+            (".env", false),
+        ] {
+            assert_eq!(star_stops_matter(spec), matters, "{spec}");
+            assert_eq!(patterns_of("Read", Some(spec), places).1, matters, "{spec}");
+        }
         assert_eq!(
             patterns_of("WebFetch", Some("domain:example.com"), places),
             (
