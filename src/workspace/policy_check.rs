@@ -19,7 +19,7 @@ use std::sync::Arc;
 use super::Workspace;
 use crate::analysis::diagnostic::Location;
 use crate::analysis::policy::judge::{self, Ruleset, Verdict};
-use crate::analysis::policy::solve::{Action, Decider, Order, Outcome, Syntax};
+use crate::analysis::policy::solve::{Action, Decider, Order, Outcome};
 use crate::analysis::policy::spec::Policy;
 use crate::analysis::provenance::Source;
 use crate::analysis::{Code, Diagnostic, Dialect, Severity};
@@ -56,7 +56,7 @@ fn question_key(policy: &Policy, r: &Ruleset) -> u64 {
         Order::LastMatch { default } => (0u8, default, false).hash(&mut h),
         Order::Claude { default, split } => (1u8, default, split).hash(&mut h),
     }
-    matches!(r.syntax, Syntax::Claude).hash(&mut h);
+    (r.syntax as u8).hash(&mut h);
     r.home.hash(&mut h);
     r.root.hash(&mut h);
     policy.at_most.hash(&mut h);

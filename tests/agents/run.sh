@@ -13,7 +13,7 @@
 # (d) agent-lsp's MCP server through both runtimes: the model calls `decide` (opencode: from the
 #     project's `mcp` entry; Claude Code: from the plugin, loading the deferred tool with
 #     ToolSearch first), and the tool result the runtime hands back is asserted.
-# (e) Claude Code's path rules: the model reads 18 files under settings deny rules, and Claude Code
+# (e) Claude Code's path rules: the model reads 22 files under settings deny rules, and Claude Code
 #     denies exactly the reads agent-lsp decides `deny` (`explain --who Read PATH`).
 # (c) `claude plugin validate` on editors/claude-code and on the marketplace, and agent-lsp's own
 #     check of both.
@@ -365,14 +365,14 @@ d="$tmp/cc-paths"
 new_project "$d"
 paths=(.env sub/.env secrets/a.txt secrets/deep/b.txt sub/secrets/c.txt key.pem deep/dir/key.pem
   config/prod.json sub/config/prod.json config/dev.json id_rsa a/b/id_rsa build/out.js x/build/y.js
-  secrets.txt notes.pem.txt README.md docs/guide.md)
+  keys/a.key keys/sub/b.key src/app.ts src/lib/util.ts secrets.txt notes.pem.txt README.md docs/guide.md)
 for f in "${paths[@]}"; do
   mkdir -p "$d/project/$(dirname "$f")"
   echo "the text of $f" > "$d/project/$f"
 done
 mkdir -p "$d/project/.claude/agents"
 printf -- '---\nname: reader\ndescription: Reads files\ntools: Read\n---\nYou read.\n' > "$d/project/.claude/agents/reader.md"
-printf '%s\n' '{"permissions": {"deny": ["Read(./.env)", "Read(secrets/**)", "Read(*.pem)", "Read(/config/prod.json)", "Read(**/id_rsa)", "Read(build/)"]}}' \
+printf '%s\n' '{"permissions": {"deny": ["Read(./.env)", "Read(secrets/**)", "Read(*.pem)", "Read(/config/prod.json)", "Read(**/id_rsa)", "Read(build/)", "Read(/keys/*.key)", "Read(src/*.ts)"]}}' \
   > "$d/project/.claude/settings.json"
 # One step: the model asks for every read at once.
 python3 -c 'import json, sys

@@ -5,8 +5,10 @@
 //! `.claude/settings.local.json`: deny first, then ask, then allow, whatever their order; §3),
 //! and when none matches, the permission mode (the agent's `permissionMode`, else the settings'
 //! `defaultMode`). Bash commands are split at `&&`, `||`, `;`, `|` and `&`, and every part must
-//! be allowed. A path or domain rule on another tool (`Edit(src/**)`, `WebFetch(domain:x)`) is
-//! read as a wildcard over the path or domain (`**` as `*`): the ruleset says so in its note.
+//! be allowed. A path rule (`Read(./.env)`, `Edit(/src/**)`) is read as Claude Code 2.1.332
+//! reads it (`path_patterns`, checked against the runtime by `tests/agents`), over paths
+//! relative to the project. A `WebFetch(domain:x)` rule covers the URLs of that host; a `*` in
+//! the domain is read as crossing `/`, which the ruleset's note says.
 
 use super::agent::Agent;
 use crate::analysis::policy::judge::{Ruleset, SourcedRule};
@@ -83,13 +85,15 @@ pub struct Places<'a> {
     pub home: Option<&'a str>,
 }
 
-/// The wildcards over inputs a rule's specifier stands for, and whether they are approximate
-/// (a `*` of Claude Code's that stops at `/` is read as crossing it).
+/// The wildcards over inputs a rule's specifier stands for (in [`Syntax::ClaudePath`] for the
+/// path tools, else [`Syntax::Claude`]), and whether they are approximate (a domain wildcard's
+/// `*` read as crossing `/`).
 fn patterns_of(tool: &str, specifier: Option<&str>, places: Places) -> (Vec<String>, bool) {
+    let path = PATH_TOOLS.contains(&tool);
     match specifier.map(str::trim) {
-        None | Some("*") | Some("") => (vec!["*".into()], false),
+        None | Some("*") | Some("") => (vec![if path { "**" } else { "*" }.into()], false),
         Some(s) if matches!(tool, "Bash" | "PowerShell") => (vec![s.to_string()], false),
-        Some(s) if PATH_TOOLS.contains(&tool) => (path_patterns(s, places), star_stops_matter(s)),
+        Some(s) if path => (path_patterns(s, places), false),
         Some(s) if tool == "WebFetch" => match s.strip_prefix("domain:") {
             Some(domain) => (
                 ["http://", "https://"]
@@ -104,7 +108,8 @@ fn patterns_of(tool: &str, specifier: Option<&str>, places: Places) -> (Vec<Stri
     }
 }
 
-/// The paths a path specifier matches, relative to the project: `//x` is the absolute `/x`,
+/// The paths a path specifier matches, as [`Syntax::ClaudePath`] patterns over paths relative
+/// to the project: `//x` is the absolute `/x`,
 /// `~/x` under the home, `/x` from the project's root; any other pattern (`x`, `./x`,
 /// `secrets/**`) at any depth under it, as Claude Code 2.1.332 reads them (`Read(./.env)` also
 /// denies `sub/.env`; the fact sheet's "relative to cwd" does not say so: the runtime test
@@ -126,7 +131,6 @@ fn path_patterns(spec: &str, places: Places) -> Vec<String> {
     let base = super::super::policy::judge::relative_path(&base, places.root);
     let mut out: Vec<String> = Vec::new();
     let mut add = |p: String| {
-        let p = p.replace("**", "*");
         if !out.contains(&p) {
             out.push(p);
         }
@@ -146,32 +150,16 @@ fn path_patterns(spec: &str, places: Places) -> Vec<String> {
     for v in variants {
         match v.strip_suffix('/') {
             // A folder only: what it holds.
-            Some(folder) => add(format!("{folder}/*")),
+            Some(folder) => add(format!("{folder}/**")),
             None => {
                 add(v.clone());
-                if !v.ends_with('*') {
-                    add(format!("{v}/*"));
+                if !v.ends_with("**") {
+                    add(format!("{v}/**"));
                 }
             }
         }
     }
     out
-}
-
-/// Whether reading a path specifier's `*` as crossing `/` (as the solver does) can decide a path
-/// other than Claude Code, whose single `*` stops at `/`: a `*` followed by more of the pattern
-/// (`src/*.ts` would cover `src/a/b.ts`). A final `*` is not (a folder it matches covers what the
-/// folder holds), nor a leading one in a pattern without `/` (`*.pem` holds at any depth anyway),
-/// nor `**`.
-fn star_stops_matter(spec: &str) -> bool {
-    let spec = spec.trim_start_matches("./");
-    let chars: Vec<char> = spec.chars().collect();
-    (0..chars.len()).any(|i| {
-        let single = chars[i] == '*' && (i == 0 || chars[i - 1] != '*') && chars.get(i + 1) != Some(&'*');
-        let followed = i + 1 < chars.len();
-        let leading_any_depth = i == 0 && !spec.contains('/');
-        single && followed && !leading_any_depth
-    })
 }
 
 /// Where the mode that decides unmatched calls comes from.
@@ -265,17 +253,18 @@ pub fn ruleset(
         None => mode.map_or(("default", Source::BuiltIn), |m| (m.mode, m.source)),
     };
     let (default, why) = unmatched(mode, tool);
+    let path = PATH_TOOLS.contains(&tool);
     Ruleset {
         rules,
-        syntax: Syntax::Claude,
+        syntax: if path { Syntax::ClaudePath } else { Syntax::Claude },
         order: Order::Claude {
             default,
             split: matches!(tool, "Bash" | "PowerShell"),
         },
         default_label: format!("no permission rule matches and the mode is `{mode}`: {why}"),
         default_source: mode_source,
-        home: places.home.filter(|_| PATH_TOOLS.contains(&tool)).map(str::to_string),
-        root: PATH_TOOLS.contains(&tool).then(|| places.root.to_string()),
+        home: places.home.filter(|_| path).map(str::to_string),
+        root: path.then(|| places.root.to_string()),
         note: approximate
             .then(|| format!("`{tool}` rules are read with `*` also crossing `/` (Claude Code's stops at `/`)")),
         assumed_default: false,
@@ -306,23 +295,9 @@ mod tests {
         );
         assert_eq!(
             patterns_of("Edit", Some("src/**"), places),
-            (vec!["src/*".into(), "*/src/*".into()], false)
+            (vec!["src/**".into(), "**/src/**".into()], false)
         );
-        // A `*` with more pattern after it reads differently when it crosses `/`.
-        for (spec, matters) in [
-            ("src/*.ts", true),
-            ("/a/*/b", true),
-            ("./*.env/x", true),
-            ("*.pem", false),
-            ("./*.pem", false),
-            ("secrets/*", false),
-            ("**/id_rsa", false),
-            ("docs/**/x.md", false),
-            (".env", false),
-        ] {
-            assert_eq!(star_stops_matter(spec), matters, "{spec}");
-            assert_eq!(patterns_of("Read", Some(spec), places).1, matters, "{spec}");
-        }
+        assert_eq!(patterns_of("Read", None, places), (vec!["**".into()], false));
         assert_eq!(
             patterns_of("WebFetch", Some("domain:example.com"), places),
             (
@@ -352,37 +327,39 @@ mod tests {
         assert_eq!(tools_for("external_directory"), None);
     }
 
-    /// Claude Code's path rules (§3) as wildcards over paths relative to the project `/p`.
+    /// Claude Code's path rules (§3) as [`Syntax::ClaudePath`] patterns over paths relative to
+    /// the project `/p`.
     #[test]
     fn path_rules_are_read_gitignore_style_from_the_project() {
         let places = Places {
             root: "/p",
             home: Some("/h"),
         };
-        let cases: [(&str, &[&str]); 10] = [
+        let cases: [(&str, &[&str]); 11] = [
             // Anchored at the project's root or outside it: `/`, `//`, `~/`.
-            ("/src/**", &["src/*"]),
-            ("/config/prod.json", &["config/prod.json", "config/prod.json/*"]),
-            ("//p/src/main.rs", &["src/main.rs", "src/main.rs/*"]),
-            ("~/.ssh/**", &["/h/.ssh/*"]),
+            ("/src/**", &["src/**"]),
+            ("/src/*.ts", &["src/*.ts", "src/*.ts/**"]),
+            ("/config/prod.json", &["config/prod.json", "config/prod.json/**"]),
+            ("//p/src/main.rs", &["src/main.rs", "src/main.rs/**"]),
+            ("~/.ssh/**", &["/h/.ssh/**"]),
             // Anything else, `./` or not, at any depth.
-            ("./.env", &[".env", ".env/*", "*/.env", "*/.env/*"]),
-            ("secrets/**", &["secrets/*", "*/secrets/*"]),
-            ("*.key", &["*.key", "*.key/*", "*/*.key", "*/*.key/*"]),
-            ("build/", &["build/*", "*/build/*"]),
+            ("./.env", &[".env", ".env/**", "**/.env", "**/.env/**"]),
+            ("secrets/**", &["secrets/**", "**/secrets/**"]),
+            ("*.key", &["*.key", "*.key/**", "**/*.key", "**/*.key/**"]),
+            ("build/", &["build/**", "**/build/**"]),
             // `**/` also matches no folder.
-            ("**/.env", &["*/.env", "*/.env/*", ".env", ".env/*"]),
+            ("**/.env", &["**/.env", "**/.env/**", ".env", ".env/**"]),
             (
                 "docs/**/draft.md",
                 &[
-                    "docs/*/draft.md",
-                    "docs/*/draft.md/*",
-                    "*/docs/*/draft.md",
-                    "*/docs/*/draft.md/*",
+                    "docs/**/draft.md",
+                    "docs/**/draft.md/**",
+                    "**/docs/**/draft.md",
+                    "**/docs/**/draft.md/**",
                     "docs/draft.md",
-                    "docs/draft.md/*",
-                    "*/docs/draft.md",
-                    "*/docs/draft.md/*",
+                    "docs/draft.md/**",
+                    "**/docs/draft.md",
+                    "**/docs/draft.md/**",
                 ],
             ),
         ];

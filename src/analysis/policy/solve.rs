@@ -10,6 +10,8 @@
 //! Claude Code patterns ([`Syntax::Claude`], `../shared/spec/claude-code.md` §3) are the same
 //! except that `?` is a literal character and a final `:*` means a final `" *"` (`git diff:*` is
 //! `git diff *`; `git:* push` keeps its `:`). A backslash is read as `/` in both syntaxes.
+//! Claude Code's path rules ([`Syntax::ClaudePath`]) are gitignore's: `**` is any run of
+//! characters, a single `*` any run without `/`, `?` literal, no suffix rule.
 //!
 //! Two ways rules decide an input ([`Order`]):
 //!
@@ -112,6 +114,9 @@ pub enum Syntax {
     OpenCode,
     /// Claude Code: `*` and a final `:*`; `?` is literal.
     Claude,
+    /// Claude Code's path rules (`Read(...)`, `Edit(...)`): `**` is any run of characters, a
+    /// single `*` any run without `/`; `?` is literal; no `:*` or `" *"` suffix.
+    ClaudePath,
 }
 
 /// One rule: a pattern and the action it gives.
@@ -350,7 +355,10 @@ impl Verdict {
 enum Tok {
     Lit(char),
     One,
+    /// Any run of characters.
     Star,
+    /// Any run of characters without `/` ([`Syntax::ClaudePath`]'s single `*`).
+    Seg,
 }
 
 /// A parsed pattern: its tokens (runs of `*` collapsed, backslashes read as `/`) and whether it
@@ -364,6 +372,9 @@ struct Glob {
 impl Glob {
     fn parse(pattern: &str, syntax: Syntax) -> Glob {
         let mut text: String = pattern.chars().map(|c| if c == '\\' { '/' } else { c }).collect();
+        if syntax == Syntax::ClaudePath {
+            return Glob::parse_path(&text);
+        }
         if syntax == Syntax::Claude
             && let Some(stem) = text.strip_suffix(":*")
         {
@@ -382,6 +393,33 @@ impl Glob {
             }
         }
         Glob { toks, stem }
+    }
+
+    /// A [`Syntax::ClaudePath`] pattern: `**` (or longer) is [`Tok::Star`], a single `*`
+    /// [`Tok::Seg`]; a run of stars next to a `**` is one `Star`.
+    fn parse_path(text: &str) -> Glob {
+        let chars: Vec<char> = text.chars().collect();
+        let mut toks: Vec<Tok> = Vec::with_capacity(chars.len());
+        let mut i = 0;
+        while i < chars.len() {
+            if chars[i] != '*' {
+                toks.push(Tok::Lit(chars[i]));
+                i += 1;
+                continue;
+            }
+            let run = chars[i..].iter().take_while(|&&c| c == '*').count();
+            let tok = if run >= 2 { Tok::Star } else { Tok::Seg };
+            match toks.last_mut() {
+                Some(last @ (Tok::Star | Tok::Seg)) => {
+                    if tok == Tok::Star {
+                        *last = Tok::Star;
+                    }
+                }
+                _ => toks.push(tok),
+            }
+            i += run;
+        }
+        Glob { toks, stem: false }
     }
 
     /// With a final `" *"`: how many tokens the stem has.
@@ -413,7 +451,7 @@ fn glob_match(input: &[char], toks: &[Tok]) -> bool {
     reach[0] = true;
     let star_closure = |reach: &mut Vec<bool>| {
         for j in 0..toks.len() {
-            if reach[j] && toks[j] == Tok::Star {
+            if reach[j] && matches!(toks[j], Tok::Star | Tok::Seg) {
                 reach[j + 1] = true;
             }
         }
@@ -427,6 +465,8 @@ fn glob_match(input: &[char], toks: &[Tok]) -> bool {
             }
             match toks[j] {
                 Tok::Star => next[j] = true,
+                Tok::Seg if c != '/' => next[j] = true,
+                Tok::Seg => {}
                 Tok::One => next[j + 1] = true,
                 Tok::Lit(l) if l == c => next[j + 1] = true,
                 Tok::Lit(_) => {}
@@ -467,7 +507,13 @@ struct Machine {
     w: usize,
     /// The start state (every pattern at position 0, closed over `*`).
     start: Vec<u64>,
+    /// Positions of `*` and of a single path `*`: they loop, and are skipped over (matching
+    /// nothing).
     star: Vec<u64>,
+    /// Positions of a single path `*` ([`Tok::Seg`]): they do not loop on `/`.
+    seg: Vec<u64>,
+    /// The class of `/` when a pattern has a [`Tok::Seg`] (then `/` is always tried).
+    slash: Option<usize>,
     /// Per class: the positions that advance on it (its literal, or `?`).
     lits: Vec<Vec<u64>>,
     /// Per position: the class of its literal token, if any.
@@ -508,6 +554,7 @@ impl Machine {
             .chain(kept.iter().map(|(i, g)| (*i as u32, g)))
             .collect();
         let classes = alphabet(&globs, split);
+        let has_seg = globs.iter().any(|(_, g)| g.toks.contains(&Tok::Seg));
         let other = other_char(&globs);
         let positions: usize = globs.iter().map(|(_, g)| g.toks.len() + 1).sum();
         let w = positions.div_ceil(64).max(1);
@@ -518,6 +565,8 @@ impl Machine {
             w,
             start: vec![0; w],
             star: vec![0; w],
+            seg: vec![0; w],
+            slash: classes.iter().position(|c| c.ch == '/').filter(|_| has_seg),
             lits: vec![vec![0; w]; classes.len()],
             lit_class: vec![NO_CLASS; positions],
             policy: vec![0; w],
@@ -526,7 +575,9 @@ impl Machine {
             owner: vec![POLICY; positions],
             actions: rules.iter().map(|r| r.action).collect(),
             other: classes.iter().position(|c| c.ch == other).unwrap_or(0),
-            always: (0..classes.len()).filter(|&k| classes[k].kind != Kind::Plain).collect(),
+            always: (0..classes.len())
+                .filter(|&k| classes[k].kind != Kind::Plain || (has_seg && classes[k].ch == '/'))
+                .collect(),
             classes,
             possible,
             sticky: vec![0; w],
@@ -563,6 +614,10 @@ impl Machine {
             self.owner[p] = owner;
             match tok {
                 Tok::Star => set(&mut self.star, p),
+                Tok::Seg => {
+                    set(&mut self.star, p);
+                    set(&mut self.seg, p);
+                }
                 Tok::One => self.lits.iter_mut().for_each(|l| set(l, p)),
                 Tok::Lit(c) => {
                     if let Some(k) = self.classes.iter().position(|k| k.ch == *c) {
@@ -602,10 +657,16 @@ impl Machine {
 
     /// Reads one character of class `k`: `out` = the positions reached from `bits`.
     fn step(&self, bits: &[u64], k: usize, out: &mut [u64]) {
+        let slash = self.slash == Some(k);
         let mut carry = 0;
         for i in 0..self.w {
             let x = bits[i] & self.lits[k][i];
-            out[i] = (x << 1) | carry | (bits[i] & self.star[i]);
+            let loops = if slash {
+                self.star[i] & !self.seg[i]
+            } else {
+                self.star[i]
+            };
+            out[i] = (x << 1) | carry | (bits[i] & loops);
             carry = x >> 63;
         }
         self.close(out);
@@ -727,6 +788,10 @@ fn alphabet(globs: &[(u32, &Glob)], split: bool) -> Vec<Class> {
         .filter(|c| !(split && is_shell_special(*c)))
         .collect();
     let mut extra = vec![other_char(globs)];
+    // A single path `*` stops at `/`: `/` is a class of its own.
+    if globs.iter().any(|(_, g)| g.toks.contains(&Tok::Seg)) {
+        extra.push('/');
+    }
     if split {
         let used = literals(globs);
         extra.extend([';', '&', '|', '\n'].into_iter().find(|c| !used.contains(c)));

@@ -243,6 +243,32 @@ fn claude_compound_commands_need_every_part() {
 }
 
 #[test]
+fn claude_path_single_star_stops_at_slash() {
+    let order = claude(Action::Allow, false);
+    let r = rules(&[("src/*.ts", "deny"), ("docs/**", "ask")]);
+    let d = |input: &str| decide(input, &r, Syntax::ClaudePath, order);
+    assert_eq!(d("src/a.ts"), (Action::Deny, Decider::Rule(0)));
+    assert_eq!(d("src/a/b.ts"), (Action::Allow, Decider::Default));
+    assert_eq!(d("docs/a/b/c.md"), (Action::Ask, Decider::Rule(1)));
+    assert!(pattern_matches("a/b", "a/*", Syntax::ClaudePath));
+    assert!(!pattern_matches("a/b/c", "a/*", Syntax::ClaudePath));
+    assert!(pattern_matches("a/b/c", "a/***", Syntax::ClaudePath));
+    assert!(pattern_matches("a/", "a/*", Syntax::ClaudePath));
+    // The policy's own `*` crosses `/`: `src/a/b.ts` is its input the default decides, a
+    // shortest one with a `/` after `src/`.
+    assert_eq!(
+        outcomes(&["src/*"], &r, Syntax::ClaudePath, order),
+        vec![
+            (Decider::Default, "allow", "src/".to_string()),
+            (Decider::Rule(0), "deny", "src/.ts".to_string()),
+        ]
+    );
+    let o = solve(&["src/*/*.ts"], &r, Syntax::ClaudePath, order, BUDGET).unwrap();
+    assert_eq!(o.len(), 1, "{o:?}");
+    assert_eq!((o[0].decider, o[0].witness.as_str()), (Decider::Default, "src//.ts"));
+}
+
+#[test]
 fn split_witnesses_avoid_quotes_and_expansions() {
     let r = rules(&[("echo \"$x\"", "allow")]);
     let o = solve(&["echo*"], &r, Syntax::Claude, claude(Action::Ask, true), BUDGET).unwrap();
@@ -388,7 +414,7 @@ fn all_inputs(alphabet: &[char], max: usize) -> Vec<String> {
 
 /// One random case checked against brute force; returns the (ruleset, input) pairs compared.
 fn check_case(rng: &mut Rng, case: usize, inputs: &[String], alphabet: &[char], max: usize) -> usize {
-    let mode = case % 4;
+    let mode = case % 5;
     let default = [Action::Deny, Action::Ask, Action::Allow][rng.below(3)];
     let (syntax, order, rule_chars): (Syntax, Order, &[char]) = match mode {
         0 => (
@@ -402,9 +428,15 @@ fn check_case(rng: &mut Rng, case: usize, inputs: &[String], alphabet: &[char], 
             claude(default, true),
             &['a', 'b', ' ', '*', '?', '&', '|'],
         ),
-        _ => (Syntax::OpenCode, claude(default, true), &['a', ' ', '*', '?', '&', ';']),
+        3 => (Syntax::OpenCode, claude(default, true), &['a', ' ', '*', '?', '&', ';']),
+        // Claude Code's path rules: `**` and a single `*` that stops at `/`.
+        _ => (
+            Syntax::ClaudePath,
+            claude(default, false),
+            &['a', 'b', '/', '*', '*', '?'],
+        ),
     };
-    let policy_chars: &[char] = if mode >= 2 {
+    let policy_chars: &[char] = if mode == 2 || mode == 3 {
         &['a', 'b', ' ', '*', '?', '&']
     } else {
         &['a', 'b', ' ', '/', '*', '?']
@@ -498,7 +530,7 @@ fn agrees_with_brute_force_on_every_short_input() {
     let mut pairs = 0;
     let cases = 800;
     for case in 0..cases {
-        pairs += if case % 4 < 2 {
+        pairs += if !matches!(case % 5, 2 | 3) {
             check_case(&mut rng, case, &plain_inputs, &plain, 5)
         } else {
             check_case(&mut rng, case, &split_inputs, &split, 4)
