@@ -94,7 +94,7 @@ fn patterns_of(tool: &str, specifier: Option<&str>, places: Places) -> (Vec<Stri
         None | Some("*") | Some("") => (vec![if path { "**" } else { "*" }.into()], false),
         Some(s) if matches!(tool, "Bash" | "PowerShell") => (vec![s.to_string()], false),
         Some(s) if path => (path_patterns(s, places), false),
-        Some(s) if tool == "WebFetch" => match s.strip_prefix("domain:") {
+        Some(s) => match s.strip_prefix("domain:").filter(|_| tool == "WebFetch") {
             Some(domain) => (
                 ["http://", "https://"]
                     .iter()
@@ -102,9 +102,9 @@ fn patterns_of(tool: &str, specifier: Option<&str>, places: Places) -> (Vec<Stri
                     .collect(),
                 domain.contains('*'),
             ),
-            None => (vec![s.to_string()], true),
+            // Another specifier (`Agent(Explore)`, an MCP tool's) as a wildcard over the input.
+            None => (vec![s.to_string()], s.contains('*')),
         },
-        Some(s) => (vec![s.replace("**", "*")], true),
     }
 }
 
@@ -298,6 +298,15 @@ mod tests {
             (vec!["src/**".into(), "**/src/**".into()], false)
         );
         assert_eq!(patterns_of("Read", None, places), (vec!["**".into()], false));
+        assert_eq!(
+            patterns_of("Agent", Some("Explore"), places),
+            (vec!["Explore".into()], false)
+        );
+        assert_eq!(
+            patterns_of("Agent", Some("domain:x"), places),
+            (vec!["domain:x".into()], false)
+        );
+        assert_eq!(patterns_of("mcp__s__t", Some("a*"), places), (vec!["a*".into()], true));
         assert_eq!(
             patterns_of("WebFetch", Some("domain:example.com"), places),
             (
