@@ -135,6 +135,13 @@ fn path_patterns(spec: &str, places: Places) -> Vec<String> {
             out.push(p);
         }
     };
+    // An absolute `<dir>/**` over a folder that holds the project covers the project's paths too.
+    if let Some(dir) = base.strip_suffix("/**")
+        && base.starts_with('/')
+        && format!("{}/", places.root.trim_end_matches('/')).starts_with(&format!("{dir}/"))
+    {
+        add("**".to_string());
+    }
     let mut variants = vec![base.clone()];
     if !anchored && !base.starts_with("**/") {
         variants.push(format!("**/{base}"));
@@ -344,13 +351,17 @@ mod tests {
             root: "/p",
             home: Some("/h"),
         };
-        let cases: [(&str, &[&str]); 11] = [
+        let cases: [(&str, &[&str]); 14] = [
             // Anchored at the project's root or outside it: `/`, `//`, `~/`.
             ("/src/**", &["src/**"]),
             ("/src/*.ts", &["src/*.ts", "src/*.ts/**"]),
             ("/config/prod.json", &["config/prod.json", "config/prod.json/**"]),
             ("//p/src/main.rs", &["src/main.rs", "src/main.rs/**"]),
             ("~/.ssh/**", &["/h/.ssh/**"]),
+            // An absolute folder holding the project covers its paths.
+            ("//**", &["**", "/**"]),
+            ("//p/**", &["**"]),
+            ("//q/**", &["/q/**"]),
             // Anything else, `./` or not, at any depth.
             ("./.env", &[".env", ".env/**", "**/.env", "**/.env/**"]),
             ("secrets/**", &["secrets/**", "**/secrets/**"]),
