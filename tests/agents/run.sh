@@ -13,7 +13,7 @@
 # (d) agent-lsp's MCP server through both runtimes: the model calls `decide` (opencode: from the
 #     project's `mcp` entry; Claude Code: from the plugin, loading the deferred tool with
 #     ToolSearch first), and the tool result the runtime hands back is asserted.
-# (e) Claude Code's path rules: the model reads 22 files under settings deny rules, and Claude Code
+# (e) Claude Code's path rules: the model reads 24 files under settings deny rules, and Claude Code
 #     denies exactly the reads agent-lsp decides `deny` (`explain --who Read PATH`).
 # (c) `claude plugin validate` on editors/claude-code and on the marketplace, and agent-lsp's own
 #     check of both.
@@ -365,15 +365,20 @@ d="$tmp/cc-paths"
 new_project "$d"
 paths=(.env sub/.env secrets/a.txt secrets/deep/b.txt sub/secrets/c.txt key.pem deep/dir/key.pem
   config/prod.json sub/config/prod.json config/dev.json id_rsa a/b/id_rsa build/out.js x/build/y.js
-  keys/a.key keys/sub/b.key src/app.ts src/lib/util.ts secrets.txt notes.pem.txt README.md docs/guide.md)
+  keys/a.key keys/sub/b.key src/app.ts src/lib/util.ts vault/x.txt sub/vault/y.txt secrets.txt notes.pem.txt
+  README.md docs/guide.md)
 for f in "${paths[@]}"; do
   mkdir -p "$d/project/$(dirname "$f")"
   echo "the text of $f" > "$d/project/$f"
 done
 mkdir -p "$d/project/.claude/agents"
 printf -- '---\nname: reader\ndescription: Reads files\ntools: Read\n---\nYou read.\n' > "$d/project/.claude/agents/reader.md"
-printf '%s\n' '{"permissions": {"deny": ["Read(./.env)", "Read(secrets/**)", "Read(*.pem)", "Read(/config/prod.json)", "Read(**/id_rsa)", "Read(build/)", "Read(/keys/*.key)", "Read(src/*.ts)"]}}' \
-  > "$d/project/.claude/settings.json"
+# The last rule is absolute (`//` and the project's path).
+python3 -c 'import json, sys
+rules = ["./.env", "secrets/**", "*.pem", "/config/prod.json", "**/id_rsa", "build/", "/keys/*.key", "src/*.ts",
+         "/" + sys.argv[2] + "/vault/**"]
+json.dump({"permissions": {"deny": [f"Read({r})" for r in rules]}}, open(sys.argv[1], "w"))' \
+  "$d/project/.claude/settings.json" "$(cd "$d/project" && pwd -P)"
 # One step: the model asks for every read at once.
 python3 -c 'import json, sys
 reads = [{"tool": "Read", "input": {"file_path": "{{PROJECT}}/" + p}} for p in sys.argv[2:]]
