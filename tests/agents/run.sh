@@ -105,6 +105,14 @@ run_in() {
 }
 RUN_ENV=()
 
+# claude_env: RUN_ENV for Claude Code talking to the mock model on $PORT, offline; as root,
+# bypassPermissions also needs IS_SANDBOX=1.
+claude_env() {
+  RUN_ENV=(ANTHROPIC_BASE_URL="http://127.0.0.1:$PORT" ANTHROPIC_API_KEY=mock
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 DISABLE_ERROR_REPORTING=1)
+  if [ "$(id -u)" = 0 ]; then RUN_ENV+=(IS_SANDBOX=1); fi
+}
+
 new_project() {
   mkdir -p "$1/project"
   git -C "$1/project" init -q
@@ -260,9 +268,7 @@ EOF
 start_mock "$d"
 # Writing under .claude/ needs a permission that --allowedTools does not give (Claude Code
 # protects its own folder), hence bypassPermissions; as root that also needs IS_SANDBOX=1.
-RUN_ENV=(ANTHROPIC_BASE_URL="http://127.0.0.1:$PORT" ANTHROPIC_API_KEY=mock
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 DISABLE_ERROR_REPORTING=1)
-[ "$(id -u)" = 0 ] && RUN_ENV+=(IS_SANDBOX=1)
+claude_env
 run_in "$d/home" "$d/project" "$CLAUDE" -p "go" --output-format stream-json --verbose --plugin-dir "$plugin" \
   --permission-mode bypassPermissions --allowedTools "Write,Edit,Read" --debug > "$d/out.jsonl" 2> "$d/err.txt" ||
   fail "claude -p failed: $(tail -n 20 "$d/err.txt")"
@@ -344,9 +350,7 @@ cat > "$d/script.json" <<'EOF'
 ]
 EOF
 start_mock "$d"
-RUN_ENV=(ANTHROPIC_BASE_URL="http://127.0.0.1:$PORT" ANTHROPIC_API_KEY=mock
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 DISABLE_ERROR_REPORTING=1)
-[ "$(id -u)" = 0 ] && RUN_ENV+=(IS_SANDBOX=1)
+claude_env
 run_in "$d/home" "$d/project" "$CLAUDE" -p "go" --output-format stream-json --verbose --plugin-dir "$plugin" \
   --permission-mode bypassPermissions > "$d/out.jsonl" 2> "$d/err.txt" ||
   fail "claude -p (MCP) failed: $(tail -n 20 "$d/err.txt")"
@@ -384,9 +388,7 @@ python3 -c 'import json, sys
 reads = [{"tool": "Read", "input": {"file_path": "{{PROJECT}}/" + p}} for p in sys.argv[2:]]
 json.dump([reads, [{"text": "done"}]], open(sys.argv[1], "w"))' "$d/script.json" "${paths[@]}"
 start_mock "$d"
-RUN_ENV=(ANTHROPIC_BASE_URL="http://127.0.0.1:$PORT" ANTHROPIC_API_KEY=mock
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 DISABLE_ERROR_REPORTING=1)
-[ "$(id -u)" = 0 ] && RUN_ENV+=(IS_SANDBOX=1)
+claude_env
 run_in "$d/home" "$d/project" "$CLAUDE" -p "go" --output-format stream-json --verbose \
   --permission-mode default > "$d/out.jsonl" 2> "$d/err.txt" ||
   fail "claude -p (path rules) failed: $(tail -n 20 "$d/err.txt")"
