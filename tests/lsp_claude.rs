@@ -929,11 +929,12 @@ fn settings_diagnostics_hover_and_completion() {
         );
         assert_eq!(got.len(), 1, "only the settings file has findings: {got:?}");
         let s = &mut ws.s;
-        // Hover on a rule: what it does, and the project's agents whose tools include `Bash`.
+        // Hover on a rule: what it does, the project's agents whose tools include `Bash`, and
+        // who may run the commands it matches.
         assert_eq!(
             hover(s, at(&uri, SETTINGS, "\"Bash(git push", "Bash", enc)),
             json!({
-                "markdown": "**ask**: `Bash` commands matching `git push *` (also `git push`)\n\n(checked after deny, before allow)\n\nAffects these agents of the project (their tools include `Bash`): `shell`\n",
+                "markdown": "**ask**: `Bash` commands matching `git push *` (also `git push`)\n\n(checked after deny, before allow)\n\nAffects these agents of the project (their tools include `Bash`): `shell`\n\n**Who may** (`bash` on inputs `git push *` matches): 0 allow, 1 ask, 1 deny\n\n- `shell` (Claude Code): **ask** for `git push` — `Bash(git push:*)` in `permissions.ask` (.claude/settings.json:4)\n- `helper` (Claude Code): **deny** for `git push` — the agent does not have `Bash` (its `tools` and `disallowedTools`) (.claude/agents/helper.md:2)\n",
                 "range": range_of(SETTINGS, "\"Bash(git push:*)\"", enc),
             })
         );

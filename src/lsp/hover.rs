@@ -33,6 +33,19 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
                 names.join(", ")
             ));
         }
+        // A Bash rule's commands: who may run them, in every dialect (`git push:*` is `git push *`).
+        if rule.tool == "Bash" {
+            let spec = rule.specifier.as_deref().map(str::trim).unwrap_or("*");
+            let pattern = match spec.strip_suffix(":*") {
+                Some(stem) => format!("{stem} *"),
+                None => spec.to_string(),
+            };
+            let who = who_may_pattern(ws, id, "bash", &pattern, where_is);
+            if !who.is_empty() {
+                md.truncate(md.trim_end().len());
+                md.push_str(&who);
+            }
+        }
         return Some((md, rule.span));
     }
     if f.analysis.claude().is_some() {
@@ -793,5 +806,51 @@ mod tests {
             md.contains("Matches exactly `git status`.") && !md.contains("Never decides"),
             "{md}"
         );
+    }
+
+    /// A Bash rule of Claude Code's settings: the agents it affects, and who may run the commands
+    /// it matches, in every dialect.
+    #[test]
+    fn a_settings_bash_rule_says_who_may_run_what_it_matches() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        fs::create_dir_all(root.join(".claude/agents")).unwrap();
+        fs::write(
+            root.join(".claude/settings.json"),
+            r#"{"permissions": {"ask": ["Bash(git push:*)"], "deny": ["Read(./.env)"]}}"#,
+        )
+        .unwrap();
+        fs::write(
+            root.join(".claude/agents/helper.md"),
+            "---\nname: helper\ndescription: Helps\ntools: Bash, Read\n---\nHelp.\n",
+        )
+        .unwrap();
+        fs::write(
+            root.join("opencode.json"),
+            r#"{"agent": {"pusher": {"mode": "subagent", "description": "Pushes", "permission": {"bash": {"git *": "allow"}}}}}"#,
+        )
+        .unwrap();
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let (md, under) = hover(&ws, "settings.json", "\"Bash(git push", 2).unwrap();
+        assert_eq!(under, "\"Bash(git push:*)\"");
+        assert!(
+            md.contains("Affects these agents of the project (their tools include `Bash`): `helper`"),
+            "{md}"
+        );
+        assert!(
+            md.contains("**Who may** (`bash` on inputs `git push *` matches)"),
+            "{md}"
+        );
+        assert!(
+            md.contains("- `pusher` (opencode): **allow** for `git push` — `bash` \"git *\": allow"),
+            "{md}"
+        );
+        assert!(
+            md.contains("- `helper` (Claude Code): **ask** for `git push` — `Bash(git push:*)` in `permissions.ask`"),
+            "{md}"
+        );
+        // A path rule: no "who may" (its specifier is not an opencode pattern).
+        let (md, _) = hover(&ws, "settings.json", "\"Read(", 2).unwrap();
+        assert!(!md.contains("Who may"), "{md}");
     }
 }

@@ -357,11 +357,12 @@ impl Workspace {
         dirs
     }
 
-    /// The project directory of an opencode or Zuno file: the agents a "who may" question
-    /// asked from it is about (`governed_agents` of this directory).
+    /// The project directory of an opencode or Zuno file or a Claude Code settings file: the
+    /// agents a "who may" question asked from it is about (`governed_agents` of this directory).
     pub fn who_dir_of_file(&self, id: usize) -> Option<PathBuf> {
         match &self.files[id].role {
             Role::Zuno { dir, layer } if !layer.is_global() => Some(dir.clone()),
+            Role::ClaudeSettings { dir } => Some(dir.clone()),
             _ => self.project_dir_of_file(id),
         }
     }
