@@ -396,7 +396,7 @@ impl Glob {
     }
 
     /// A [`Syntax::ClaudePath`] pattern: `**` (or longer) is [`Tok::Star`], a single `*`
-    /// [`Tok::Seg`]; a run of stars next to a `**` is one `Star`.
+    /// [`Tok::Seg`].
     fn parse_path(text: &str) -> Glob {
         let chars: Vec<char> = text.chars().collect();
         let mut toks: Vec<Tok> = Vec::with_capacity(chars.len());
@@ -407,16 +407,9 @@ impl Glob {
                 i += 1;
                 continue;
             }
+            // A whole run of stars at once: `**` (or longer) is one `Star`.
             let run = chars[i..].iter().take_while(|&&c| c == '*').count();
-            let tok = if run >= 2 { Tok::Star } else { Tok::Seg };
-            match toks.last_mut() {
-                Some(last @ (Tok::Star | Tok::Seg)) => {
-                    if tok == Tok::Star {
-                        *last = Tok::Star;
-                    }
-                }
-                _ => toks.push(tok),
-            }
+            toks.push(if run >= 2 { Tok::Star } else { Tok::Seg });
             i += run;
         }
         Glob { toks, stem: false }

@@ -263,6 +263,14 @@ fn claude_path_single_star_stops_at_slash() {
             (Decider::Rule(0), "deny", "src/.ts".to_string()),
         ]
     );
+    // No pattern writes `/`, yet it is what gets past a single `*`.
+    assert_eq!(
+        outcomes(&["a*"], &rules(&[("a*", "deny")]), Syntax::ClaudePath, order),
+        vec![
+            (Decider::Default, "allow", "a/".to_string()),
+            (Decider::Rule(0), "deny", "a".to_string()),
+        ]
+    );
     let o = solve(&["src/*/*.ts"], &r, Syntax::ClaudePath, order, BUDGET).unwrap();
     assert_eq!(o.len(), 1, "{o:?}");
     assert_eq!((o[0].decider, o[0].witness.as_str()), (Decider::Default, "src//.ts"));
