@@ -109,16 +109,18 @@ pub fn expand_home(p: &str, home: Option<&str>) -> String {
     p.to_string()
 }
 
-/// `p` relative to `root` when it names a place under it (`./x`, `<root>/x`), else as written.
+/// `p` relative to the directory `root` (an absolute path) when it names a place under it
+/// (`./x`, `<root>/x`), else as written.
 pub fn relative_path(p: &str, root: &str) -> String {
     let mut p = p;
     while let Some(rest) = p.strip_prefix("./") {
         p = rest;
     }
+    // `/` itself ends up empty: every absolute path is under it.
     let root = root.trim_end_matches('/');
     match p.strip_prefix(root).and_then(|r| r.strip_prefix('/')) {
-        Some(rest) if !root.is_empty() => rest.to_string(),
-        _ => p.to_string(),
+        Some(rest) => rest.to_string(),
+        None => p.to_string(),
     }
 }
 
@@ -138,4 +140,26 @@ pub fn judge(policy: &Policy, ruleset: &Ruleset) -> Verdict {
     let worst = above.remove(0);
     above.extend(within);
     Verdict::Violated { worst, others: above }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_relative_to_the_root() {
+        for (p, root, want) in [
+            ("./.env", "/p", ".env"),
+            ("././a/b", "/p", "a/b"),
+            ("/p/a/b", "/p", "a/b"),
+            ("/p/a/b", "/p/", "a/b"),
+            ("/pa/b", "/p", "/pa/b"),
+            ("/q/a", "/p", "/q/a"),
+            ("a/b", "/p", "a/b"),
+            ("/a/b", "/", "a/b"),
+            ("../a", "/p", "../a"),
+        ] {
+            assert_eq!(relative_path(p, root), want, "{p} under {root}");
+        }
+    }
 }
