@@ -189,12 +189,16 @@ fn summary() {
         .zuno/triage/SKILL.md:1:1 misplaced-skill
         agent-lsp.toml:21:7 policy-violation
         opencode.json:6:3 unknown-key
-        opencode.json:14:7 broad-pattern
-        opencode.json:36:18 bad-file-reference
-        opencode.json:51:61 unknown-agent
-        opencode.json:52:5 missing-template
+        opencode.json:13:7 unknown-key
+        opencode.json:19:45 unsubstituted-variable
+        opencode.json:29:7 broad-pattern
+        opencode.json:51:18 bad-file-reference
+        opencode.json:66:61 unknown-agent
+        opencode.json:67:5 missing-template
         packages/api/opencode.json:3:3 v2-permissions
         packages/web/opencode.json:3:20 invalid-default-agent
+        packages/web/opencode.json:4:20 missing-path
+        packages/web/opencode.json:7:5 missing-field
         packages/web/zuno.json:2:3 unknown-key
         packages/web/zuno.json:4:3 duplicate-key
         packages/web/zuno.json:5:20 invalid-default-agent

@@ -33,6 +33,7 @@ pub mod prompt;
 pub mod provenance;
 pub mod rules;
 pub mod severity;
+pub mod shape;
 pub mod skill;
 pub mod suggest;
 pub mod suppress;
@@ -327,6 +328,7 @@ static NO_OPENCODE_FACTS: opencode::Facts = opencode::Facts {
     agents: Vec::new(),
     refs: Vec::new(),
     has_plugins: false,
+    paths: Vec::new(),
 };
 
 impl FileAnalysis {

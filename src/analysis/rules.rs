@@ -361,6 +361,23 @@ rule whose tool name is a glob not anchored to one MCP server (`*`, `mcp__*`) is
 before the end of a Bash pattern is matched literally (`Bash(git:* push)` never matches).",
         "{ \"permissions\": { \"deny\": [\"Write(.env)\", \"Bash(git:* push)\"] } }",
         "{ \"permissions\": { \"deny\": [\"Edit(.env)\", \"Bash(git * push)\"] } }";
+    UnsubstitutedVariable = "unsubstituted-variable", Warning, FailsWhenUsed, [],
+        "opencode: `${VAR}` in a config value, which opencode leaves as written (it substitutes `{env:VAR}`).",
+        "opencode replaces `{env:VAR}` in its config files with the variable's value (and `{file:path}` \
+with a file's content) before it reads them. The shell's `${VAR}` is not among them: a header \
+`\"Authorization\": \"Bearer ${TOKEN}\"` is sent with those very characters, and the server refuses \
+it. Strings run by a shell (after `sh -c`) are left alone, since the shell expands them.",
+        "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer ${TOKEN}\" } } } }",
+        "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer {env:TOKEN}\" } } } }";
+    MissingPath = "missing-path", Warning, ValueIgnored, [],
+        "opencode: an `instructions` entry, a `skills.paths` folder, a local `references` folder or a plugin path that matches nothing on disk.",
+        "opencode looks these paths up when it starts and skips, without a word in the session, the ones \
+that match no file: an instructions file that was renamed is simply not read, a skills folder that \
+moved loads no skill. Relative paths resolve from the project (`instructions`, `references`) or \
+from the folder opencode starts in (`skills.paths`); `~/` is the home folder. The finding follows \
+the disk: it goes away when the file appears.",
+        "{ \"instructions\": [\"docs/CONTRIBUTNG.md\"] }",
+        "{ \"instructions\": [\"docs/CONTRIBUTING.md\"] }";
 }
 
 /// The rules the shared layers apply to the files of every dialect (syntax, keys and values,

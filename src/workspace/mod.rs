@@ -11,6 +11,7 @@ pub mod dialects;
 pub mod discover;
 mod load;
 mod model;
+mod paths;
 mod policy;
 pub mod policy_check;
 mod queries;

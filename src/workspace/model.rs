@@ -171,6 +171,10 @@ pub struct Workspace {
     /// opencode's environment per start directory, with the structure generation it was found
     /// for (finding it reads the disk).
     pub(super) env_cache: std::sync::Mutex<HashMap<PathBuf, (u64, crate::analysis::opencode::effective::Env)>>,
+    /// What the disk answered for the paths configs name (see `paths.rs`), by config file and
+    /// path as written: a keystroke looks each up once; files appearing or vanishing clear it.
+    pub(super) path_memo:
+        HashMap<(PathBuf, crate::analysis::opencode::sections::PathKind, String), Option<crate::analysis::Diagnostic>>,
 }
 
 /// A path given by the user that does not exist or is not an opencode file.

@@ -1,11 +1,11 @@
 //! `opencode.json` / `opencode.jsonc`: top-level keys, `agent` and `mode` entries, `command`
-//! entries, `default_agent`. Rules: `syntax-error`, `duplicate-key`, `unknown-key`,
-//! `v2-permissions`, `deprecated-field`, `missing-template`, `invalid-type`, `invalid-value`, and
-//! every agent and permission rule for the entries.
+//! entries, `default_agent`; every other section through [`sections`]. Rules: `syntax-error`,
+//! `duplicate-key`, `unknown-key`, `v2-permissions`, `deprecated-field`, `missing-template`,
+//! `invalid-type`, `invalid-value`, and every agent and permission rule for the entries.
 
 use super::agent::{self, Ctx};
 use super::schema::{COMMAND_FIELDS, TOP_LEVEL_KEYS, V2_IGNORED_KEYS, V2_LOWERED_KEYS};
-use super::{AgentDecl, AgentRef, Analysis, DeclOrigin, Facts, RefKind, permission};
+use super::{AgentDecl, AgentRef, Analysis, DeclOrigin, Facts, RefKind, permission, sections};
 use crate::analysis::diagnostic::{Diagnostic, Effect, Location, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::suggest::closest;
@@ -99,16 +99,6 @@ fn check_top_level(root: &Node, map: &Map, ctx: &Ctx, analysis: &mut Facts, out:
                 None if v.is_unknown() => {}
                 None => out.push(agent::type_error(key, "a string (an agent name)", v, ctx)),
             },
-            "subagent_depth" => match &v.value {
-                Value::Int(n) if *n >= 0 => {}
-                Value::Int(_) | Value::Float(_) => out.push(Diagnostic::new(
-                    Code::InvalidValue,
-                    v.span,
-                    "`subagent_depth` must be a whole number, 0 or more; opencode refuses to load the configuration",
-                )),
-                Value::Unknown => {}
-                _ => out.push(agent::type_error(key, "a whole number", v, ctx)),
-            },
             "command" => commands(entry, ctx, analysis, out),
             "plugin" => {
                 if let Value::Seq(items) = &v.value {
@@ -129,6 +119,10 @@ fn check_top_level(root: &Node, map: &Map, ctx: &Ctx, analysis: &mut Facts, out:
             "autoshare" | "reference" | "layout" => deprecated_top_level(root, index, ctx, out),
             _ if TOP_LEVEL_KEYS.contains(&key) => {}
             _ => unknown_top_level(entry, map, analysis, out),
+        }
+        // Every other section, as opencode decodes it (the value that wins a repeated key).
+        if sections::decodes(key) && map.get(key).is_some_and(|last| std::ptr::eq(last, entry)) {
+            sections::check(entry, ctx, &mut analysis.paths, out);
         }
     }
 }

@@ -115,6 +115,31 @@ pub struct Facts {
     pub refs: Vec<AgentRef>,
     /// The config lists plugins, which may define agents this analysis cannot see.
     pub has_plugins: bool,
+    /// Config files: the paths opencode looks up on disk (`instructions`, `skills.paths`, local
+    /// `references` and plugins), for the workspace to check.
+    pub paths: Vec<PathRef>,
+}
+
+/// A path in the config that opencode looks up on disk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathRef {
+    pub kind: PathKind,
+    /// As written.
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PathKind {
+    /// An `instructions` entry: a file path or a glob (relative to the project, `~/` for the
+    /// home folder); URLs are not listed.
+    Instructions,
+    /// A `skills.paths` folder (relative to the directory opencode starts in).
+    SkillsPath,
+    /// A local folder of `references` (`{path}`, or a string that is not a URL).
+    Reference,
+    /// A plugin given as a file path or `file://` URL.
+    Plugin,
 }
 
 /// A hash of a prompt's text, to compare prompts across files without keeping the text.

@@ -154,6 +154,7 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> Analysis {
             agents,
             refs: Vec::new(),
             has_plugins: false,
+            paths: Vec::new(),
         },
     }
 }

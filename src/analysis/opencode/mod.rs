@@ -3,7 +3,8 @@
 //! - [`schema`]: what opencode knows, as data (fields, keys, colors, built-in agents).
 //! - [`agent`]: checks of one agent's fields, shared by JSON entries and Markdown frontmatter.
 //! - [`permission`]: checks of a permission block, and opencode's wildcard matching.
-//! - [`config`]: checks of `opencode.json(c)` top-level keys.
+//! - [`config`]: checks of `opencode.json(c)`: every section, through [`config_schema`] (the
+//!   whole config as data) and the agent, permission and command rules.
 //! - [`markdown`]: checks of a Markdown agent file (frontmatter and body).
 //! - [`project`]: the merged agent registry and the checks that need it (`default_agent`,
 //!   duplicate agents, command agents).
@@ -19,6 +20,7 @@ pub mod card;
 pub mod command;
 pub mod complete;
 pub mod config;
+pub mod config_schema;
 mod ctx;
 mod decl;
 pub mod effective;
@@ -27,6 +29,7 @@ pub mod permission;
 pub mod policy;
 pub mod project;
 pub mod schema;
+pub mod sections;
 pub mod skill;
 pub mod substitute;
 

@@ -390,4 +390,6 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::BroadPattern,
     crate::analysis::rules::Code::BadFileReference,
     crate::analysis::rules::Code::UnknownSkill,
+    crate::analysis::rules::Code::UnsubstitutedVariable,
+    crate::analysis::rules::Code::MissingPath,
 ];

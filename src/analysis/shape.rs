@@ -1,0 +1,938 @@
+//! A runtime's configuration schema as data, and the decoding it describes.
+//!
+//! A [`Shape`] says what a value may be: a string, a number within bounds, one of some literals,
+//! an array, a record (any keys, one shape of value), an object of named fields, or a union.
+//! [`decode`] reads a spanned tree the way a schema decoder with "report every error, ignore
+//! excess keys" reads JSON (opencode's Effect schema): it returns every reason the value is
+//! refused ([`Issue`], each on its exact span) and every key the decoder drops without a word
+//! ([`Dropped`]). The same data answers completion ([`fields_at`], [`values_at`]) and hover
+//! ([`field_at`]), so what is checked, offered and documented never disagree.
+//!
+//! Unions decode like Effect's: the members that can take the value's JSON type (and whose
+//! literal tag fields, such as `"type": "local"`, match) are tried in order, and the first that
+//! takes it wins; its dropped keys are the ones dropped. When none takes it, the issues reported
+//! are those of the member that fits the value best (see [`decode`]).
+//!
+//! The layer knows no dialect: each dialect writes its schema with these types and words the
+//! messages itself.
+
+use super::syntax::{Key, Map, Node, Value};
+use super::text::Span;
+
+/// What a value may be.
+#[derive(Debug)]
+pub enum Shape {
+    /// Anything (a pass-through value the runtime hands on unread).
+    Any,
+    Str,
+    /// A string that must pass a check; the text says what it must be ("a `#rrggbb` color").
+    Pattern(fn(&str) -> bool, &'static str),
+    Bool,
+    Num(Num),
+    /// One of these literal values.
+    Lit(&'static [Lit]),
+    Array(&'static Shape),
+    /// An array of exactly these items.
+    Tuple(&'static [Shape]),
+    /// An object with any keys, each value of this shape.
+    Record(&'static Shape),
+    Object(&'static Object),
+    /// The first member that takes the value.
+    Union(&'static [Shape]),
+    /// A value the dialect checks with its own rules (agents, permissions); accepted here. The
+    /// text says what it is.
+    Custom(&'static str),
+}
+
+/// A number: whole or not, and its bounds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Num {
+    pub int: bool,
+    pub min: Bound,
+    pub max: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bound {
+    None,
+    /// At least this.
+    Incl(f64),
+    /// Greater than this.
+    Excl(f64),
+}
+
+/// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`).
+pub const MAX_SAFE_INT: f64 = 9_007_199_254_740_991.0;
+
+impl Num {
+    pub const ANY: Num = Num {
+        int: false,
+        min: Bound::None,
+        max: None,
+    };
+    /// A whole number greater than 0.
+    pub const POSITIVE_INT: Num = Num {
+        int: true,
+        min: Bound::Excl(0.0),
+        max: None,
+    };
+    /// A whole number, 0 or more.
+    pub const NON_NEGATIVE_INT: Num = Num {
+        int: true,
+        min: Bound::Incl(0.0),
+        max: None,
+    };
+
+    /// Why `n` is refused, if it is.
+    fn refuses(&self, n: f64) -> bool {
+        if self.int && (n.fract() != 0.0 || n.abs() > MAX_SAFE_INT) {
+            return true;
+        }
+        let low = match self.min {
+            Bound::None => false,
+            Bound::Incl(m) => n < m,
+            Bound::Excl(m) => n <= m,
+        };
+        low || self.max.is_some_and(|m| n > m)
+    }
+
+    /// "a whole number greater than 0", "a number from 1 to 65535", ...
+    pub fn describe(&self) -> String {
+        let noun = if self.int { "a whole number" } else { "a number" };
+        match (self.min, self.max) {
+            (Bound::None, None) => noun.to_string(),
+            (Bound::Incl(a), Some(b)) => format!("{noun} from {} to {}", fmt_num(a), fmt_num(b)),
+            (Bound::Excl(a), _) => format!("{noun} greater than {}", fmt_num(a)),
+            (Bound::Incl(a), None) => format!("{noun}, {} or more", fmt_num(a)),
+            (Bound::None, Some(b)) => format!("{noun}, at most {}", fmt_num(b)),
+        }
+    }
+}
+
+fn fmt_num(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        n.to_string()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lit {
+    Str(&'static str),
+    Bool(bool),
+}
+
+impl Lit {
+    fn matches(&self, node: &Node) -> bool {
+        match (self, &node.value) {
+            (Lit::Str(s), Value::Str(v)) => s == v,
+            (Lit::Bool(b), Value::Bool(v)) => b == v,
+            _ => false,
+        }
+    }
+
+    /// As JSON writes it: `"auto"`, `true`.
+    pub fn json(&self) -> String {
+        match self {
+            Lit::Str(s) => format!("\"{s}\""),
+            Lit::Bool(b) => b.to_string(),
+        }
+    }
+}
+
+/// An object of named fields.
+#[derive(Debug)]
+pub struct Object {
+    /// What it is, for messages: "a local MCP server".
+    pub what: &'static str,
+    pub fields: &'static [Field],
+    /// What happens to a key that is not a field.
+    pub rest: Rest,
+}
+
+#[derive(Debug)]
+pub enum Rest {
+    /// Dropped without a word.
+    Drop,
+    /// Kept, and decoded with this shape.
+    Keep(&'static Shape),
+}
+
+#[derive(Debug)]
+pub struct Field {
+    pub name: &'static str,
+    pub shape: Shape,
+    pub required: bool,
+    /// What it does, for hover and completion.
+    pub doc: &'static str,
+    /// Other names people write for it (`env` for `environment`): a did-you-mean that edit
+    /// distance would not find.
+    pub aliases: &'static [&'static str],
+    /// Deprecated: what to use instead.
+    pub deprecated: Option<&'static str>,
+}
+
+impl Field {
+    /// An optional field.
+    pub const fn opt(name: &'static str, shape: Shape, doc: &'static str) -> Field {
+        Field {
+            name,
+            shape,
+            required: false,
+            doc,
+            aliases: &[],
+            deprecated: None,
+        }
+    }
+
+    /// A required field.
+    pub const fn req(name: &'static str, shape: Shape, doc: &'static str) -> Field {
+        Field {
+            required: true,
+            ..Field::opt(name, shape, doc)
+        }
+    }
+
+    pub const fn aka(self, aliases: &'static [&'static str]) -> Field {
+        Field { aliases, ..self }
+    }
+
+    pub const fn deprecated(self, instead: &'static str) -> Field {
+        Field {
+            deprecated: Some(instead),
+            ..self
+        }
+    }
+}
+
+impl Object {
+    pub fn field(&self, name: &str) -> Option<&'static Field> {
+        let fields: &'static [Field] = self.fields;
+        fields.iter().find(|f| f.name == name)
+    }
+
+    /// The field a misspelt or unknown key most likely means.
+    pub fn suggest(&self, key: &str) -> Option<&'static str> {
+        let fields: &'static [Field] = self.fields;
+        if let Some(f) = fields.iter().find(|f| f.aliases.contains(&key)) {
+            return Some(f.name);
+        }
+        if let Some(s) = super::suggest::closest(key, fields.iter().map(|f| f.name)) {
+            return Some(s);
+        }
+        // A prefix of one field only (`env` for `environment`).
+        let lower = key.to_ascii_lowercase();
+        let mut by_prefix = fields
+            .iter()
+            .filter(|f| lower.len() >= 3 && f.name.to_ascii_lowercase().starts_with(&lower));
+        match (by_prefix.next(), by_prefix.next()) {
+            (Some(f), None) => Some(f.name),
+            _ => None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+/// One reason the value is refused.
+#[derive(Debug)]
+pub struct Issue<'a> {
+    /// Where the runtime says it is: keys and array indices from the decoded root.
+    pub path: Vec<String>,
+    /// Where it is reported.
+    pub span: Span,
+    pub kind: IssueKind<'a>,
+}
+
+#[derive(Debug)]
+pub enum IssueKind<'a> {
+    /// A value of the wrong JSON type (or null).
+    Type { expected: &'static Shape, got: &'a Node },
+    /// The right type, but not a value the shape allows (a literal, a pattern).
+    Value { expected: &'static Shape, got: &'a Node },
+    /// A number out of bounds, or not whole.
+    Number { num: &'static Num, got: &'a Node },
+    /// A required field is absent from this object (the span is the object's key).
+    Missing {
+        object: &'static Object,
+        field: &'static Field,
+    },
+    /// An array with more items than its tuple takes (the span is the first extra item).
+    Extra { tuple: &'static Shape },
+    /// An array with fewer items than its tuple takes (the span is the array).
+    MissingItem { tuple: &'static Shape },
+    /// A union none of whose members can take the value. `tag`: the members are objects told
+    /// apart by a literal field (`type`), and this is that field and the value written, if any
+    /// (the span is then that value, or the object's key when the field is absent).
+    NoBranch {
+        union: &'static Shape,
+        got: &'a Node,
+        tag: Option<(&'static Field, Option<&'a Node>)>,
+    },
+}
+
+/// A key the decoder drops without a word.
+#[derive(Debug)]
+pub struct Dropped<'a> {
+    /// The path of the object it is in.
+    pub path: Vec<String>,
+    pub key: &'a Key,
+    pub value: &'a Node,
+    pub object: &'static Object,
+    /// Another member of the union that took this object has the key: the value was read as
+    /// `object` (the first member that takes it), which drops it (`"disabled": true` makes an
+    /// LSP entry the short form, and its `command` is dropped).
+    pub other_member_has_it: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Decoded<'a> {
+    pub issues: Vec<Issue<'a>>,
+    pub dropped: Vec<Dropped<'a>>,
+}
+
+impl Decoded<'_> {
+    pub fn refused(&self) -> bool {
+        !self.issues.is_empty()
+    }
+}
+
+/// Decode `node` as `shape`, as the runtime does. `anchor` is where a missing field of `node`
+/// is reported (its key in the enclosing object); `path` the keys leading to it.
+pub fn decode<'a>(node: &'a Node, shape: &'static Shape, anchor: Span, path: &[String]) -> Decoded<'a> {
+    let mut d = Decoder {
+        path: path.to_vec(),
+        out: Decoded::default(),
+        budget: 200_000,
+    };
+    d.value(node, shape, anchor);
+    d.out
+}
+
+struct Decoder<'a> {
+    path: Vec<String>,
+    out: Decoded<'a>,
+    /// Nodes left to visit: a union tries each member on the same subtree, so nested unions
+    /// could multiply the work; past this, the rest is accepted unread.
+    budget: usize,
+}
+
+impl<'a> Decoder<'a> {
+    fn issue(&mut self, span: Span, kind: IssueKind<'a>) {
+        self.out.issues.push(Issue {
+            path: self.path.clone(),
+            span,
+            kind,
+        });
+    }
+
+    fn value(&mut self, node: &'a Node, shape: &'static Shape, anchor: Span) {
+        if self.budget == 0 {
+            return;
+        }
+        self.budget -= 1;
+        if node.is_unknown() {
+            return;
+        }
+        match shape {
+            Shape::Any | Shape::Custom(_) => {}
+            Shape::Str => {
+                if !matches!(node.value, Value::Str(_)) {
+                    self.issue(
+                        node.span,
+                        IssueKind::Type {
+                            expected: shape,
+                            got: node,
+                        },
+                    );
+                }
+            }
+            Shape::Pattern(ok, _) => match &node.value {
+                Value::Str(s) if ok(s) => {}
+                Value::Str(_) => self.issue(
+                    node.span,
+                    IssueKind::Value {
+                        expected: shape,
+                        got: node,
+                    },
+                ),
+                _ => self.issue(
+                    node.span,
+                    IssueKind::Type {
+                        expected: shape,
+                        got: node,
+                    },
+                ),
+            },
+            Shape::Bool => {
+                if !matches!(node.value, Value::Bool(_)) {
+                    self.issue(
+                        node.span,
+                        IssueKind::Type {
+                            expected: shape,
+                            got: node,
+                        },
+                    );
+                }
+            }
+            Shape::Num(num) => match node.as_f64() {
+                Some(n) if num.refuses(n) => self.issue(node.span, IssueKind::Number { num, got: node }),
+                Some(_) => {}
+                None => self.issue(
+                    node.span,
+                    IssueKind::Type {
+                        expected: shape,
+                        got: node,
+                    },
+                ),
+            },
+            Shape::Lit(lits) => {
+                if !lits.iter().any(|l| l.matches(node)) {
+                    let kind = if accepts_type(shape, node) {
+                        IssueKind::Value {
+                            expected: shape,
+                            got: node,
+                        }
+                    } else {
+                        IssueKind::Type {
+                            expected: shape,
+                            got: node,
+                        }
+                    };
+                    self.issue(node.span, kind);
+                }
+            }
+            Shape::Array(item) => match &node.value {
+                Value::Seq(items) => {
+                    for (i, it) in items.iter().enumerate() {
+                        self.path.push(i.to_string());
+                        self.value(it, item, it.span);
+                        self.path.pop();
+                    }
+                }
+                _ => self.issue(
+                    node.span,
+                    IssueKind::Type {
+                        expected: shape,
+                        got: node,
+                    },
+                ),
+            },
+            Shape::Tuple(items) => match &node.value {
+                Value::Seq(got) => {
+                    for (i, s) in items.iter().enumerate() {
+                        self.path.push(i.to_string());
+                        match got.get(i) {
+                            Some(it) => self.value(it, s, it.span),
+                            None => self.issue(node.span, IssueKind::MissingItem { tuple: shape }),
+                        }
+                        self.path.pop();
+                    }
+                    if let Some(extra) = got.get(items.len()) {
+                        self.path.push(items.len().to_string());
+                        self.issue(extra.span, IssueKind::Extra { tuple: shape });
+                        self.path.pop();
+                    }
+                }
+                _ => self.issue(
+                    node.span,
+                    IssueKind::Type {
+                        expected: shape,
+                        got: node,
+                    },
+                ),
+            },
+            Shape::Record(each) => match &node.value {
+                Value::Map(map) => {
+                    for (key, v) in map.js_entries() {
+                        self.path.push(key.name.clone());
+                        self.value(v, each, key.span);
+                        self.path.pop();
+                    }
+                }
+                _ => self.issue(
+                    node.span,
+                    IssueKind::Type {
+                        expected: shape,
+                        got: node,
+                    },
+                ),
+            },
+            Shape::Object(object) => match &node.value {
+                Value::Map(map) => self.object(map, object, anchor),
+                _ => self.issue(
+                    node.span,
+                    IssueKind::Type {
+                        expected: shape,
+                        got: node,
+                    },
+                ),
+            },
+            Shape::Union(members) => self.union(node, shape, members, anchor),
+        }
+    }
+
+    fn object(&mut self, map: &'a Map, object: &'static Object, anchor: Span) {
+        let entries = map.js_entries();
+        for (key, v) in &entries {
+            match object.field(&key.name) {
+                Some(f) => {
+                    self.path.push(key.name.clone());
+                    self.value(v, &f.shape, key.span);
+                    self.path.pop();
+                }
+                None => match object.rest {
+                    Rest::Drop => self.out.dropped.push(Dropped {
+                        path: self.path.clone(),
+                        key,
+                        value: v,
+                        object,
+                        other_member_has_it: false,
+                    }),
+                    Rest::Keep(each) => {
+                        self.path.push(key.name.clone());
+                        self.value(v, each, key.span);
+                        self.path.pop();
+                    }
+                },
+            }
+        }
+        for f in object.fields.iter().filter(|f| f.required) {
+            if !entries.iter().any(|(k, _)| k.name == f.name) {
+                self.path.push(f.name.to_string());
+                self.issue(anchor, IssueKind::Missing { object, field: f });
+                self.path.pop();
+            }
+        }
+    }
+
+    fn union(&mut self, node: &'a Node, shape: &'static Shape, members: &'static [Shape], anchor: Span) {
+        let candidates: Vec<&'static Shape> = members
+            .iter()
+            .filter(|m| accepts_type(m, node) && tag_matches(m, node))
+            .collect();
+        if candidates.is_empty() {
+            // Objects told apart by a tag: on the tag's value, or on the object's key when the
+            // tag is not written.
+            let tag = tag_of(members).map(|f| (f, node.as_map().and_then(|m| m.value(f.name))));
+            let span = match tag {
+                Some((f, Some(v))) => {
+                    self.path.push(f.name.to_string());
+                    self.issue(
+                        v.span,
+                        IssueKind::NoBranch {
+                            union: shape,
+                            got: node,
+                            tag,
+                        },
+                    );
+                    self.path.pop();
+                    return;
+                }
+                Some((_, None)) if node.as_map().is_some() => anchor,
+                _ => node.span,
+            };
+            self.issue(
+                span,
+                IssueKind::NoBranch {
+                    union: shape,
+                    got: node,
+                    tag,
+                },
+            );
+            return;
+        }
+        // Each candidate on its own; the first that takes the value wins.
+        let mut tries: Vec<Decoded<'a>> = Vec::with_capacity(candidates.len());
+        for m in &candidates {
+            let mut sub = Decoder {
+                path: self.path.clone(),
+                out: Decoded::default(),
+                budget: self.budget,
+            };
+            sub.value(node, m, anchor);
+            self.budget = sub.budget;
+            if !sub.out.refused() {
+                for mut d in sub.out.dropped {
+                    if d.path == self.path {
+                        d.other_member_has_it |= members
+                            .iter()
+                            .any(|other| !std::ptr::eq(other, *m) && knows_key(other, &d.key.name));
+                    }
+                    self.out.dropped.push(d);
+                }
+                return;
+            }
+            tries.push(sub.out);
+        }
+        // None does: report the member that fits best, the one that knows the most keys of
+        // the value and got past its own level (the first among equals, as the runtime lists
+        // its issues in member order).
+        let keys: Vec<&str> = node
+            .as_map()
+            .map(|m| m.entries.iter().map(|e| e.key.name.as_str()).collect())
+            .unwrap_or_default();
+        let score = |i: usize| {
+            let known = keys.iter().filter(|k| knows_key(candidates[i], k)).count();
+            let got_in = !tries[i]
+                .issues
+                .iter()
+                .any(|x| matches!(x.kind, IssueKind::NoBranch { got, .. } if std::ptr::eq(got, node)));
+            (known, got_in)
+        };
+        let best = (0..tries.len())
+            .max_by(|&a, &b| score(a).cmp(&score(b)).then(b.cmp(&a)))
+            .unwrap_or(0);
+        let chosen = tries.swap_remove(best);
+        // A scalar member refused on the value itself: the union's whole choice says it better.
+        let at_node = chosen
+            .issues
+            .iter()
+            .all(|x| x.span == node.span && matches!(x.kind, IssueKind::Type { .. } | IssueKind::Value { .. }));
+        if at_node && node.as_map().is_none() && !matches!(node.value, Value::Seq(_)) {
+            let kind = if members.iter().any(|m| accepts_type(m, node)) {
+                IssueKind::Value {
+                    expected: shape,
+                    got: node,
+                }
+            } else {
+                IssueKind::Type {
+                    expected: shape,
+                    got: node,
+                }
+            };
+            self.issue(node.span, kind);
+            return;
+        }
+        self.out.issues.extend(chosen.issues);
+        self.out.dropped.extend(chosen.dropped);
+    }
+}
+
+/// Whether a member of this shape can take a value of `node`'s JSON type.
+fn accepts_type(shape: &Shape, node: &Node) -> bool {
+    match (shape, &node.value) {
+        (Shape::Any | Shape::Custom(_), _) | (_, Value::Unknown) => true,
+        (Shape::Str | Shape::Pattern(..), Value::Str(_)) => true,
+        (Shape::Bool, Value::Bool(_)) => true,
+        (Shape::Num(_), Value::Int(_) | Value::Float(_)) => true,
+        (Shape::Lit(lits), v) => lits
+            .iter()
+            .any(|l| matches!((l, v), (Lit::Str(_), Value::Str(_)) | (Lit::Bool(_), Value::Bool(_)))),
+        (Shape::Array(_) | Shape::Tuple(_), Value::Seq(_)) => true,
+        (Shape::Record(_) | Shape::Object(_), Value::Map(_)) => true,
+        (Shape::Union(ms), _) => ms.iter().any(|m| accepts_type(m, node)),
+        _ => false,
+    }
+}
+
+/// An object member's literal tag fields (a required field of literal values) must hold one of
+/// their values; other members always match.
+fn tag_matches(shape: &Shape, node: &Node) -> bool {
+    let (Shape::Object(o), Some(map)) = (shape, node.as_map()) else {
+        return true;
+    };
+    o.fields
+        .iter()
+        .filter(|f| f.required && matches!(f.shape, Shape::Lit(_)))
+        .all(|f| match (&f.shape, map.value(f.name)) {
+            (Shape::Lit(lits), Some(v)) => lits.iter().any(|l| l.matches(v)),
+            _ => false,
+        })
+}
+
+/// The tag field shared by every member of a union of tagged objects.
+fn tag_of(members: &'static [Shape]) -> Option<&'static Field> {
+    let mut tag: Option<&'static Field> = None;
+    for m in members {
+        let Shape::Object(o) = m else { return None };
+        let fields: &'static [Field] = o.fields;
+        let f = fields.iter().find(|f| f.required && matches!(f.shape, Shape::Lit(_)))?;
+        if tag.is_some_and(|t| t.name != f.name) {
+            return None;
+        }
+        tag = Some(f);
+    }
+    tag
+}
+
+/// The values a union's tag field takes, in member order.
+pub fn tag_values(union: &Shape) -> Vec<Lit> {
+    let Shape::Union(members) = union else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for m in members.iter() {
+        if let Shape::Object(o) = m {
+            for f in o.fields.iter().filter(|f| f.required) {
+                if let Shape::Lit(lits) = f.shape {
+                    out.extend(lits.iter().copied());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn knows_key(shape: &Shape, key: &str) -> bool {
+    match shape {
+        Shape::Object(o) => o.field(key).is_some(),
+        Shape::Union(ms) => ms.iter().any(|m| knows_key(m, key)),
+        _ => false,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Words
+
+/// What a value of this shape must be, for messages: "an array of strings", `"auto" or
+/// "stretch"`, "true, false or \"notify\"".
+pub fn describe(shape: &Shape) -> String {
+    match shape {
+        Shape::Any => "any value".into(),
+        Shape::Str => "a string".into(),
+        Shape::Pattern(_, what) | Shape::Custom(what) => (*what).into(),
+        Shape::Bool => "true or false".into(),
+        Shape::Num(n) => n.describe(),
+        Shape::Lit(lits) => either(lits.iter().map(Lit::json).collect()),
+        Shape::Array(item) => format!("an array of {}", plural(item)),
+        Shape::Tuple(items) => format!(
+            "an array of exactly {} items ({})",
+            items.len(),
+            items.iter().map(describe).collect::<Vec<_>>().join(", then ")
+        ),
+        Shape::Record(each) => match each {
+            Shape::Any => "an object".into(),
+            Shape::Str => "an object whose values are strings".into(),
+            _ => {
+                let mut parts = Vec::new();
+                union_parts(each, &mut parts);
+                format!("an object whose values are each {}", either(parts))
+            }
+        },
+        Shape::Object(o) => format!("an object ({})", o.what),
+        Shape::Union(_) => {
+            let mut parts: Vec<String> = Vec::new();
+            union_parts(shape, &mut parts);
+            parts.dedup();
+            either(parts)
+        }
+    }
+}
+
+/// A union's choices, nested unions flattened: `true`, `false` and literals one by one, objects
+/// by what they are ("a remote MCP server").
+fn union_parts(shape: &Shape, parts: &mut Vec<String>) {
+    match shape {
+        Shape::Union(ms) => {
+            for m in ms.iter() {
+                union_parts(m, parts);
+            }
+        }
+        Shape::Bool => {
+            parts.push("true".into());
+            parts.push("false".into());
+        }
+        Shape::Lit(lits) => parts.extend(lits.iter().map(Lit::json)),
+        Shape::Object(o) => parts.push(o.what.into()),
+        other => parts.push(describe(other)),
+    }
+}
+
+/// Items of an array of this shape: "strings", "objects (an MCP server)".
+fn plural(shape: &Shape) -> String {
+    match shape {
+        Shape::Str => "strings".into(),
+        Shape::Bool => "booleans".into(),
+        Shape::Num(n) if n.int => "whole numbers".into(),
+        Shape::Num(_) => "numbers".into(),
+        Shape::Object(_) | Shape::Record(_) => "objects".into(),
+        Shape::Lit(lits) => either(lits.iter().map(Lit::json).collect()),
+        Shape::Union(_) => format!("items that are each {}", describe(shape)),
+        other => format!("items that are each {}", describe(other)),
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`.
+pub fn either(parts: Vec<String>) -> String {
+    match parts.len() {
+        0 => String::new(),
+        1 => parts.into_iter().next().unwrap_or_default(),
+        n => format!("{} or {}", parts[..n - 1].join(", "), parts[n - 1]),
+    }
+}
+
+/// The string literals a shape allows (for a did-you-mean on a bad value).
+pub fn string_literals(shape: &Shape) -> Vec<&'static str> {
+    match shape {
+        Shape::Lit(lits) => lits
+            .iter()
+            .filter_map(|l| match l {
+                Lit::Str(s) => Some(*s),
+                Lit::Bool(_) => None,
+            })
+            .collect(),
+        Shape::Union(ms) => ms.iter().flat_map(string_literals).collect(),
+        _ => Vec::new(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lookup, for completion and hover
+
+/// The shapes a value at `path` (keys from `root`; arrays are looked through) may have.
+pub fn shapes_at<'s>(root: &'s Shape, path: &[&str]) -> Vec<&'s Shape> {
+    let mut here: Vec<&'s Shape> = vec![root];
+    for key in path {
+        let mut next = Vec::new();
+        for s in here {
+            step(s, key, &mut next);
+        }
+        if next.is_empty() {
+            return next;
+        }
+        here = next;
+    }
+    here
+}
+
+fn step<'s>(shape: &'s Shape, key: &str, out: &mut Vec<&'s Shape>) {
+    match shape {
+        Shape::Object(o) => match (o.fields.iter().find(|f| f.name == key), &o.rest) {
+            (Some(f), _) => push_through_arrays(&f.shape, out),
+            (None, Rest::Keep(each)) => push_through_arrays(each, out),
+            (None, Rest::Drop) => {}
+        },
+        Shape::Record(each) => push_through_arrays(each, out),
+        Shape::Union(ms) => {
+            for m in ms.iter() {
+                step(m, key, out);
+            }
+        }
+        Shape::Array(item) => step(item, key, out),
+        Shape::Tuple(items) => {
+            for i in items.iter() {
+                step(i, key, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// An array's items stand for the array: completion paths name keys only.
+fn push_through_arrays<'s>(shape: &'s Shape, out: &mut Vec<&'s Shape>) {
+    match shape {
+        Shape::Array(item) => push_through_arrays(item, out),
+        Shape::Tuple(items) => {
+            for i in items.iter() {
+                push_through_arrays(i, out);
+            }
+        }
+        Shape::Union(ms) => {
+            out.push(shape);
+            for m in ms.iter() {
+                if matches!(m, Shape::Array(_) | Shape::Tuple(_)) {
+                    push_through_arrays(m, out);
+                }
+            }
+        }
+        _ => out.push(shape),
+    }
+}
+
+/// The fields an object at `path` may have, each once, with the object it belongs to (for a
+/// union of objects, every member's), in schema order.
+pub fn fields_at(root: &'static Shape, path: &[&str]) -> Vec<(&'static Object, &'static Field)> {
+    let mut out: Vec<(&'static Object, &'static Field)> = Vec::new();
+    fn collect(s: &'static Shape, out: &mut Vec<(&'static Object, &'static Field)>) {
+        match s {
+            Shape::Object(o) => {
+                let fields: &'static [Field] = o.fields;
+                for f in fields {
+                    if !out.iter().any(|(_, g)| g.name == f.name) {
+                        out.push((o, f));
+                    }
+                }
+            }
+            Shape::Union(ms) => {
+                for m in ms.iter() {
+                    collect(m, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    for s in shapes_at(root, path) {
+        collect(s, &mut out);
+    }
+    out
+}
+
+/// The field named by the last key of `path`, with the objects that have it (one per union
+/// member that does), for hover.
+pub fn field_at(root: &'static Shape, path: &[&str]) -> Vec<(&'static Object, &'static Field)> {
+    let Some((last, parent)) = path.split_last() else {
+        return Vec::new();
+    };
+    let mut out: Vec<(&'static Object, &'static Field)> = Vec::new();
+    fn collect(s: &'static Shape, name: &str, out: &mut Vec<(&'static Object, &'static Field)>) {
+        match s {
+            Shape::Object(o) => {
+                if let Some(f) = o.field(name)
+                    && !out.iter().any(|(p, g)| std::ptr::eq(*p, *o) && g.name == f.name)
+                {
+                    out.push((o, f));
+                }
+            }
+            Shape::Union(ms) => {
+                for m in ms.iter() {
+                    collect(m, name, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    for s in shapes_at(root, parent) {
+        collect(s, last, &mut out);
+    }
+    out
+}
+
+/// The literal values a value at `path` may take (booleans as `true`/`false`), for completion.
+pub fn values_at(root: &'static Shape, path: &[&str]) -> Vec<Lit> {
+    let mut out: Vec<Lit> = Vec::new();
+    fn collect(s: &Shape, out: &mut Vec<Lit>) {
+        match s {
+            Shape::Bool => {
+                for b in [true, false] {
+                    if !out.contains(&Lit::Bool(b)) {
+                        out.push(Lit::Bool(b));
+                    }
+                }
+            }
+            Shape::Lit(lits) => {
+                for l in lits.iter() {
+                    if !out.contains(l) {
+                        out.push(*l);
+                    }
+                }
+            }
+            Shape::Union(ms) => {
+                for m in ms.iter() {
+                    collect(m, out);
+                }
+            }
+            Shape::Array(item) => collect(item, out),
+            _ => {}
+        }
+    }
+    for s in shapes_at(root, path) {
+        collect(s, &mut out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

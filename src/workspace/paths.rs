@@ -1,0 +1,348 @@
+//! The paths an opencode config names on disk (`instructions`, `skills.paths`, local
+//! `references`, local plugins), looked up as opencode 1.18.34 looks them up; the ones that
+//! match nothing are `missing-path` warnings on the config. Run when a config is analysed and
+//! again by [`Workspace::refresh_config_paths`] when files appear or vanish.
+//!
+//! How opencode resolves each (from its code, confirmed by the runtime tests):
+//! - an `instructions` entry: `~/` is the home folder; an absolute path is a glob of its last
+//!   segment in its folder; anything else is a glob tried in the folder opencode starts in and
+//!   each parent up to the worktree's root; URLs are fetched instead;
+//! - a `skills.paths` folder: `~/` is the home folder; relative to the folder opencode starts in;
+//!   it must be a folder;
+//! - a local `references` folder: `~/` is the home folder; relative to the config's folder;
+//! - a plugin path (`file://`, `./`, `../`, absolute): relative to the config's folder.
+//!
+//! agent-lsp takes the project a config belongs to as the folder opencode starts in. In a global
+//! config, relative `instructions` and `skills.paths` depend on the project opencode is started
+//! in, so they are not checked.
+
+use std::path::{Path, PathBuf};
+
+use super::model::*;
+use crate::analysis::diagnostic::{Effect, Severity};
+use crate::analysis::opencode::sections::{PathKind, PathRef};
+use crate::analysis::{Code, Diagnostic};
+
+/// How many directory entries a glob may visit before it is taken to match (a huge tree must not
+/// stall a keystroke; a warning is only given when the answer is certain).
+const GLOB_BUDGET: usize = 20_000;
+
+impl Workspace {
+    /// Look up the paths of config `id` and replace its `missing-path` findings; returns
+    /// whether they changed.
+    pub(super) fn check_config_paths(&mut self, id: usize) -> bool {
+        let f = &self.files[id];
+        let paths: &[PathRef] = &f.analysis.opencode().paths;
+        let had = f.analysis.diagnostics.iter().any(|d| d.code == Code::MissingPath);
+        if paths.is_empty() && !had {
+            return false;
+        }
+        let Some(config_dir) = f.path.parent() else {
+            return false;
+        };
+        // The folder opencode starts in, for a project's config; none for a global one.
+        let project: Option<&Path> = match &f.role {
+            Role::ProjectConfig { dir } => Some(dir),
+            Role::DirConfig { dir } if dir.file_name().is_some_and(|n| n == ".opencode") => dir.parent(),
+            _ => None,
+        };
+        let home = self.options.home.as_deref();
+        let mut found = Vec::new();
+        for p in paths {
+            let key = (f.path.clone(), p.kind, p.text.clone());
+            let d = match self.path_memo.get(&key) {
+                Some(d) => d.clone(),
+                None => {
+                    let d = missing(p, config_dir, project, home);
+                    self.path_memo.insert(key, d.clone());
+                    d
+                }
+            };
+            // The same finding where the path is written now.
+            if let Some(mut d) = d {
+                d.span = p.span;
+                found.push(d);
+            }
+        }
+        let f = &mut self.files[id];
+        let old: Vec<&Diagnostic> = f
+            .analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::MissingPath)
+            .collect();
+        let same = old.len() == found.len()
+            && old
+                .iter()
+                .zip(&found)
+                .all(|(a, b)| a.span == b.span && a.message == b.message);
+        if same {
+            return false;
+        }
+        f.analysis.diagnostics.retain(|d| d.code != Code::MissingPath);
+        f.analysis.diagnostics.extend(found);
+        f.analysis
+            .diagnostics
+            .sort_by_key(|d| (d.span.start, d.span.end, d.code));
+        true
+    }
+
+    /// Look up the paths of every config again (files were created or deleted); returns the
+    /// configs whose findings changed.
+    pub fn refresh_config_paths(&mut self) -> Vec<usize> {
+        self.path_memo.clear();
+        let ids: Vec<usize> = (0..self.files.len())
+            .filter(|&i| {
+                let f = &self.files[i];
+                f.live && f.kind.is_config() && !f.analysis.opencode().paths.is_empty()
+            })
+            .collect();
+        ids.into_iter().filter(|&id| self.check_config_paths(id)).collect()
+    }
+}
+
+/// The finding for a path that matches nothing, if it does.
+fn missing(p: &PathRef, config_dir: &Path, project: Option<&Path>, home: Option<&Path>) -> Option<Diagnostic> {
+    let text = p.text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let in_home = |rest: &str| home.map(|h| h.join(rest));
+    let relative = !text.starts_with("~/") && !Path::new(text).is_absolute();
+    let (found, message) = match p.kind {
+        PathKind::Instructions => {
+            let found = match text.strip_prefix("~/") {
+                Some(rest) => {
+                    let path = in_home(rest)?;
+                    glob_in(path.parent()?, &file_name(&path)?)
+                }
+                None if Path::new(text).is_absolute() => {
+                    let path = PathBuf::from(text);
+                    glob_in(path.parent()?, &file_name(&path)?)
+                }
+                None => up_to_worktree(project?).any(|dir| glob_in(&dir, text)),
+            };
+            let place = if relative {
+                " in the project's folder or its parents up to the repository's root"
+            } else {
+                ""
+            };
+            (
+                found,
+                format!("`{text}` matches no file{place}: opencode skips this instructions entry without a word"),
+            )
+        }
+        PathKind::SkillsPath => {
+            let path = match text.strip_prefix("~/") {
+                Some(rest) => in_home(rest)?,
+                None if Path::new(text).is_absolute() => PathBuf::from(text),
+                None => project?.join(text),
+            };
+            let place = if relative { " in the project's folder" } else { "" };
+            (
+                path.is_dir(),
+                format!(
+                    "there is no folder `{text}`{place}: opencode skips it (it only logs \"skill path not found\")"
+                ),
+            )
+        }
+        PathKind::Reference => {
+            let path = match text.strip_prefix("~/") {
+                Some(rest) => in_home(rest)?,
+                None => config_dir.join(text),
+            };
+            let place = if relative { " beside this config" } else { "" };
+            (
+                path.is_dir(),
+                format!("there is no folder `{text}`{place}: the agents find nothing in this reference"),
+            )
+        }
+        PathKind::Plugin => {
+            let raw = text.strip_prefix("file://").unwrap_or(text);
+            let place = if !Path::new(raw).is_absolute() {
+                " beside this config"
+            } else {
+                ""
+            };
+            (
+                config_dir.join(raw).exists(),
+                format!("there is no file `{raw}`{place}: opencode cannot load this plugin"),
+            )
+        }
+    };
+    if found {
+        return None;
+    }
+    Some(
+        Diagnostic::new(Code::MissingPath, p.span, message)
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::ValueIgnored),
+    )
+}
+
+fn file_name(path: &Path) -> Option<String> {
+    Some(path.file_name()?.to_string_lossy().into_owned())
+}
+
+/// The folder opencode starts in and its parents, up to the repository's root (the first holding
+/// `.git`; the file system's root outside a repository), as opencode's `globUp` walks them.
+fn up_to_worktree(start: &Path) -> impl Iterator<Item = PathBuf> {
+    let mut next = Some(start.to_path_buf());
+    let mut depth = 0;
+    std::iter::from_fn(move || {
+        let dir = next.take()?;
+        depth += 1;
+        if !dir.join(".git").exists() && depth < 64 {
+            next = dir.parent().map(Path::to_path_buf);
+        }
+        Some(dir)
+    })
+}
+
+/// Whether `pattern` (a path or a glob, relative to `dir`) matches a file in `dir`.
+fn glob_in(dir: &Path, pattern: &str) -> bool {
+    let is_glob = pattern.contains(['*', '?', '[', '{']);
+    if !is_glob {
+        return dir.join(pattern).is_file();
+    }
+    let Ok(glob) = globset::GlobBuilder::new(pattern).literal_separator(true).build() else {
+        // A pattern the glob reader cannot read: no verdict.
+        return true;
+    };
+    let matcher = glob.compile_matcher();
+    // Walk only below the pattern's literal prefix, no deeper than it can reach.
+    let literal: Vec<&str> = pattern
+        .split('/')
+        .take_while(|s| !s.contains(['*', '?', '[', '{']))
+        .collect();
+    let base = dir.join(literal.join("/"));
+    let segments = pattern.split('/').count();
+    let max_depth = if pattern.contains("**") {
+        None
+    } else {
+        Some(segments - literal.len())
+    };
+    let mut walk = ignore::WalkBuilder::new(&base);
+    walk.standard_filters(false).hidden(true).max_depth(max_depth);
+    let mut budget = GLOB_BUDGET;
+    for entry in walk.build().flatten() {
+        if budget == 0 {
+            return true;
+        }
+        budget -= 1;
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        if let Ok(rel) = entry.path().strip_prefix(dir)
+            && matcher.is_match(rel)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path_ref(kind: PathKind, text: &str) -> PathRef {
+        PathRef {
+            kind,
+            text: text.into(),
+            span: crate::analysis::Span::new(0, 1),
+        }
+    }
+
+    #[test]
+    fn each_kind_is_looked_up_where_opencode_looks() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::create_dir_all(root.join("app/.opencode")).unwrap();
+        std::fs::create_dir_all(root.join("docs/guides")).unwrap();
+        std::fs::create_dir_all(root.join("app/skills")).unwrap();
+        std::fs::create_dir_all(root.join("home/notes")).unwrap();
+        std::fs::write(root.join("RULES.md"), "r").unwrap();
+        std::fs::write(root.join("docs/guides/a.md"), "a").unwrap();
+        std::fs::write(root.join("app/.opencode/plugin.ts"), "p").unwrap();
+        std::fs::write(root.join("home/notes/n.md"), "n").unwrap();
+        let project = root.join("app");
+        let config_dir = root.join("app/.opencode");
+        let home = root.join("home");
+        let check =
+            |kind, text: &str| missing(&path_ref(kind, text), &config_dir, Some(&project), Some(&home)).is_none();
+        // Instructions: from the project up to the repository's root; globs; the home folder.
+        assert!(check(PathKind::Instructions, "RULES.md"));
+        assert!(check(PathKind::Instructions, "docs/guides/*.md"));
+        assert!(check(PathKind::Instructions, "docs/**/*.md"));
+        assert!(check(PathKind::Instructions, "~/notes/*.md"));
+        assert!(!check(PathKind::Instructions, "RULE.md"));
+        assert!(!check(PathKind::Instructions, "docs/*.md"));
+        assert!(!check(PathKind::Instructions, "~/notes/x.md"));
+        // A folder is not an instructions file.
+        assert!(!check(PathKind::Instructions, "docs"));
+        // Skills folders: from the project.
+        assert!(check(PathKind::SkillsPath, "skills"));
+        assert!(check(PathKind::SkillsPath, "./skills"));
+        assert!(!check(PathKind::SkillsPath, "skill"));
+        // References and plugins: from the config's folder.
+        assert!(check(PathKind::Reference, "../../docs"));
+        assert!(!check(PathKind::Reference, "./docs"));
+        assert!(check(PathKind::Plugin, "./plugin.ts"));
+        assert!(check(
+            PathKind::Plugin,
+            &format!("file://{}", root.join("app/.opencode/plugin.ts").display())
+        ));
+        assert!(!check(PathKind::Plugin, "./plugins/x.ts"));
+        // Nothing is said where the answer depends on what is unknown.
+        let global = missing(&path_ref(PathKind::Instructions, "nope.md"), &config_dir, None, None);
+        assert!(global.is_none());
+        let no_home = missing(
+            &path_ref(PathKind::SkillsPath, "~/nope"),
+            &config_dir,
+            Some(&project),
+            None,
+        );
+        assert!(no_home.is_none());
+        // The message says where it looked.
+        let message = |kind, text: &str| {
+            let d = missing(&path_ref(kind, text), &config_dir, Some(&project), Some(&home)).unwrap();
+            assert_eq!(
+                (d.code, d.severity, d.effect),
+                (Code::MissingPath, Severity::Warning, Effect::ValueIgnored)
+            );
+            d.message
+        };
+        assert_eq!(
+            message(PathKind::Instructions, "RULE.md"),
+            "`RULE.md` matches no file in the project's folder or its parents up to the repository's root: opencode skips this instructions entry without a word"
+        );
+        assert_eq!(
+            message(PathKind::Instructions, "~/notes/x.md"),
+            "`~/notes/x.md` matches no file: opencode skips this instructions entry without a word"
+        );
+        assert_eq!(
+            message(PathKind::SkillsPath, "skill"),
+            "there is no folder `skill` in the project's folder: opencode skips it (it only logs \"skill path not found\")"
+        );
+        assert_eq!(
+            message(PathKind::Reference, "./docs"),
+            "there is no folder `./docs` beside this config: the agents find nothing in this reference"
+        );
+        assert_eq!(
+            message(PathKind::Plugin, "file://./plugins/x.ts"),
+            "there is no file `./plugins/x.ts` beside this config: opencode cannot load this plugin"
+        );
+    }
+
+    #[test]
+    fn the_walk_up_stops_at_the_repository_root() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("repo");
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::create_dir_all(root.join("a/b")).unwrap();
+        let dirs: Vec<PathBuf> = up_to_worktree(&root.join("a/b")).collect();
+        assert_eq!(dirs, [root.join("a/b"), root.join("a"), root.clone()]);
+    }
+}
