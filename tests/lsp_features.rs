@@ -783,3 +783,68 @@ fn completion_of_models_used_elsewhere_in_the_workspace() {
         s.finish();
     }
 }
+
+/// Every section of `opencode.json`, over the protocol: the dropped key and the refused value on
+/// their exact ranges (after CJK and emoji), the did-you-mean fix, completion of a section's
+/// fields and hover on them, in both encodings.
+#[test]
+fn every_config_section_over_the_protocol() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (ws, mut s) = start(enc);
+        let root = root_of(&ws);
+        let uri = uri_of(&root.join("opencode.json"));
+        let text = "{\n  \"username\": \"审查 🚀\", \"mcp\": { \"gh\": { \"type\": \"local\", \"command\": \"npx gh\", \"env\": {} } }\n}\n";
+        s.open(&uri, "json", 1, text);
+        let publish = s.expect_version(&uri, 1);
+        let diags = publish["diagnostics"].as_array().unwrap().clone();
+        let got: Vec<(String, Value)> = diags
+            .iter()
+            .map(|d| (d["code"].as_str().unwrap().to_string(), d["range"].clone()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("invalid-type".to_string(), range_of(text, "\"npx gh\"", enc)),
+                ("unknown-key".to_string(), range_of(text, "\"env\"", enc)),
+            ]
+        );
+        // The fixes: split the command, rename `env` to `environment`.
+        let r = s
+            .request(
+                "textDocument/codeAction",
+                json!({"textDocument": {"uri": uri}, "range": range(text, 0, 0, enc),
+                       "context": {"diagnostics": diags, "only": ["quickfix"]}}),
+            )
+            .unwrap();
+        let titles: Vec<&str> = r
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["title"].as_str().unwrap())
+            .filter(|t| !t.starts_with("Ignore"))
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                "Split into an array: `[\"npx\", \"gh\"]`",
+                "Replace with `\"environment\"`"
+            ]
+        );
+        // Completion in the server entry, and hover on a field.
+        let half = "{\n  \"username\": \"审查 🚀\", \"mcp\": { \"gh\": { \"type\": \"remote\", \"";
+        s.change_full(&uri, 2, half);
+        s.expect_version(&uri, 2);
+        let labels = completion_labels(&mut s, &uri, position(half, half.len(), enc));
+        assert!(
+            labels.contains(&"url".to_string()) && labels.contains(&"headers".to_string()),
+            "{labels:?}"
+        );
+        s.change_full(&uri, 3, text);
+        s.expect_version(&uri, 3);
+        let (at, _) = find(text, "\"command\"");
+        let md = hover_text(&mut s, &uri, position(text, at + 2, enc));
+        assert!(md.starts_with("**`command`** (a local MCP server)"), "{md}");
+        s.take_publishes();
+        s.finish();
+    }
+}

@@ -188,6 +188,12 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
     {
         return Some((card::field_doc(&last.key.name)?, last.key.span));
     }
+    // Every other key of the config, and its value: what the field does and takes.
+    if !is_md && agent_base.is_none() {
+        let doc = crate::analysis::opencode::config_schema::hover(&keys)?;
+        let span = if last.on_key { last.key.span } else { last.value.span };
+        return Some((doc, span));
+    }
     None
 }
 
@@ -740,6 +746,36 @@ mod tests {
         // A task pattern naming an agent.
         let (md, _) = hover(&ws, "opencode.json", "\"rev\": \"allow\"", 1).unwrap();
         assert!(md.contains("### `rev`"), "{md}");
+    }
+
+    #[test]
+    fn docs_on_every_config_section() {
+        let t = tempfile::tempdir().unwrap();
+        fs::write(
+            t.path().join("opencode.json"),
+            r#"{"share": "auto", "lsp": {"rust": {"command": ["ra"], "env": {}}}, "mcp": {"docs": {"type": "remote", "url": "u"}}}"#,
+        )
+        .unwrap();
+        let ws = Workspace::load(&[t.path().to_path_buf()], &Options::isolated()).unwrap();
+        // A key deep in a section, and a value: the field's meaning and what it takes.
+        let (text, on) = hover(&ws, "opencode.json", "\"env\"", 2).unwrap();
+        assert_eq!(on, "\"env\"");
+        assert!(text.starts_with("**`env`** (a language server)"), "{text}");
+        assert!(text.contains("Value: an object whose values are strings."), "{text}");
+        let (text, on) = hover(&ws, "opencode.json", "\"remote\"", 2).unwrap();
+        assert_eq!(on, "\"remote\"");
+        assert!(
+            text.starts_with("**`type`** (a local MCP server or a remote MCP server)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Required: opencode refuses to start without it."),
+            "{text}"
+        );
+        let (text, _) = hover(&ws, "opencode.json", "\"share\"", 2).unwrap();
+        assert!(text.contains("Value: \"manual\", \"auto\" or \"disabled\"."), "{text}");
+        // A name of the user's (an MCP server's) is not a field.
+        assert!(hover(&ws, "opencode.json", "\"docs\"", 2).is_none());
     }
 
     #[test]

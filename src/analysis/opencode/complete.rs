@@ -4,9 +4,11 @@
 //! incremental bracket/string scan in JSON), not from a full parse.
 
 use super::FileKind;
-use super::schema::{self, ACTIONS, AGENT_FIELDS, FieldType, MODES, PERMISSION_KEYS, THEME_COLORS, TOP_LEVEL_KEYS};
+use super::config_schema::{BUILTIN_LSP_SERVERS, CONFIG};
+use super::schema::{self, ACTIONS, AGENT_FIELDS, FieldType, MODES, PERMISSION_KEYS, THEME_COLORS};
 use crate::analysis::complete::{Context, item, json_context, yaml_context};
 pub use crate::analysis::complete::{Item, ItemKind};
+use crate::analysis::shape;
 
 /// What the workspace knows that completion offers.
 #[derive(Clone, Debug, Default)]
@@ -156,33 +158,35 @@ fn keys(ctx: &Context, is_md: bool, known: &Known) -> Vec<Item> {
         }
         return Vec::new();
     }
-    if !is_md && path.is_empty() {
-        return TOP_LEVEL_KEYS
-            .iter()
-            .filter(|k| absent(k) && !matches!(**k, "mode" | "tools" | "reference"))
-            .map(|k| {
-                item(
-                    k,
-                    ItemKind::Key,
-                    "opencode config",
-                    None,
-                    if matches!(*k, "agent" | "default_agent" | "permission" | "model") {
-                        0
-                    } else {
-                        1
-                    },
-                )
-            })
-            .collect();
+    if is_md {
+        return Vec::new();
     }
-    if !is_md && path.len() == 2 && path[0] == "command" {
-        return schema::COMMAND_FIELDS
-            .iter()
-            .filter(|k| absent(k))
-            .map(|k| item(k, ItemKind::Key, "command field", None, 0))
-            .collect();
+    // Every other section, from the config's table.
+    let keys: Vec<&str> = path.iter().map(String::as_str).collect();
+    let mut out: Vec<Item> = shape::fields_at(&CONFIG, &keys)
+        .into_iter()
+        .filter(|(_, f)| absent(f.name) && f.deprecated.is_none())
+        .map(|(o, f)| {
+            let rank = match (keys.is_empty(), f.required) {
+                (true, _) if matches!(f.name, "agent" | "default_agent" | "permission" | "model") => 0,
+                (true, _) => 1,
+                (false, true) => 0,
+                (false, false) => 1,
+            };
+            let detail = if keys.is_empty() { "opencode config" } else { o.what };
+            item(f.name, ItemKind::Key, detail, Some(f.doc.to_string()), rank)
+        })
+        .collect();
+    // The language servers opencode knows by name.
+    if keys == ["lsp"] {
+        out.extend(
+            BUILTIN_LSP_SERVERS
+                .iter()
+                .filter(|n| absent(n))
+                .map(|n| item(n, ItemKind::Key, "built-in language server", None, 1)),
+        );
     }
-    Vec::new()
+    out
 }
 
 fn values(ctx: &Context, key: &str, is_md: bool, known: &Known) -> Vec<Item> {
@@ -225,7 +229,7 @@ fn values(ctx: &Context, key: &str, is_md: bool, known: &Known) -> Vec<Item> {
         return match key {
             "default_agent" => agents(&|m| m != "subagent"),
             "model" | "small_model" => models(),
-            _ => Vec::new(),
+            _ => table_values(path, key),
         };
     }
     if !is_md && path.len() == 2 && path[0] == "command" {
@@ -240,7 +244,8 @@ fn values(ctx: &Context, key: &str, is_md: bool, known: &Known) -> Vec<Item> {
         };
     }
     let Some(b) = agent_base(path, is_md) else {
-        return Vec::new();
+        // Every other section: the values its table allows.
+        return if is_md { Vec::new() } else { table_values(path, key) };
     };
     if path.len() != b {
         return Vec::new();
@@ -283,6 +288,23 @@ fn values(ctx: &Context, key: &str, is_md: bool, known: &Known) -> Vec<Item> {
         _ => Vec::new(),
     }
 }
+/// The values the config's table allows for `key` in the object at `path`.
+fn table_values(path: &[String], key: &str) -> Vec<Item> {
+    let mut keys: Vec<&str> = path.iter().map(String::as_str).collect();
+    keys.push(key);
+    shape::values_at(&CONFIG, &keys)
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let (label, detail) = match v {
+                shape::Lit::Str(s) => (s.to_string(), key),
+                shape::Lit::Bool(b) => (b.to_string(), "boolean"),
+            };
+            item(&label, ItemKind::Value, detail, None, i as u8)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -405,6 +427,74 @@ mod tests {
         assert_eq!(
             insert(&c, "{\"agent\": {\"x\": {\"hidden\": |", "true"),
             "{\"agent\": {\"x\": {\"hidden\": true"
+        );
+    }
+
+    #[test]
+    fn every_section_completes_from_the_table() {
+        let c = FileKind::Config;
+        // Top level: deprecated keys are not offered, present ones neither.
+        let l = labels(&c, "{\"share\": \"auto\", \"|");
+        assert!(
+            l.contains(&"mcp".to_string()) && l.contains(&"lsp".to_string()),
+            "{l:?}"
+        );
+        assert!(
+            !l.iter().any(|k| k == "share" || k == "autoshare" || k == "layout"),
+            "{l:?}"
+        );
+        // An MCP server: both forms' fields, the required ones first.
+        let l = labels(&c, "{\"mcp\": {\"github\": {\"type\": \"local\", \"|");
+        assert_eq!(
+            l,
+            [
+                "command",
+                "url",
+                "cwd",
+                "enabled",
+                "environment",
+                "headers",
+                "oauth",
+                "timeout"
+            ]
+        );
+        assert_eq!(
+            insert(&c, "{\"mcp\": {\"g\": {\"env|", "environment"),
+            "{\"mcp\": {\"g\": {\"environment\": "
+        );
+        // Deeper: a model's limits, a remote server's OAuth settings.
+        assert_eq!(
+            labels(&c, "{\"provider\": {\"p\": {\"models\": {\"m\": {\"limit\": {\"|"),
+            ["context", "output", "input"]
+        );
+        assert!(labels(&c, "{\"mcp\": {\"r\": {\"oauth\": {\"|").contains(&"clientId".to_string()));
+        // Inside an array of objects.
+        assert_eq!(
+            labels(&c, "{\"experimental\": {\"policies\": [{\"|"),
+            ["action", "effect", "resource"]
+        );
+        // Values: literals and booleans, in every section, in the table's order.
+        assert_eq!(labels(&c, "{\"share\": \"|"), ["manual", "auto", "disabled"]);
+        assert_eq!(labels(&c, "{\"autoupdate\": |"), ["true", "false", "notify"]);
+        assert_eq!(
+            insert(&c, "{\"autoupdate\": |}", "notify"),
+            "{\"autoupdate\": \"notify\"}"
+        );
+        assert_eq!(labels(&c, "{\"mcp\": {\"x\": {\"type\": \"|"), ["local", "remote"]);
+        assert_eq!(labels(&c, "{\"logLevel\": \"|"), ["DEBUG", "INFO", "WARN", "ERROR"]);
+        assert_eq!(
+            labels(
+                &c,
+                "{\"provider\": {\"p\": {\"models\": {\"m\": {\"modalities\": {\"input\": [\"|"
+            ),
+            ["text", "audio", "image", "video", "pdf"]
+        );
+        // Language servers opencode knows by name.
+        assert!(labels(&c, "{\"lsp\": {\"|").contains(&"rust".to_string()));
+        // Commands: their fields.
+        assert_eq!(
+            labels(&c, "{\"command\": {\"x\": {\"|"),
+            ["template", "agent", "description", "model", "subtask", "variant"]
         );
     }
 }

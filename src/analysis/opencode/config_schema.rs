@@ -51,9 +51,10 @@ static TOP: &[Field] = &[
     ),
     Field::opt(
         "command",
-        Shape::Custom("an object of command name to settings"),
-        "Custom commands: name to `{template, description, agent, model, variant, subtask}`. `template` is required.",
-    ),
+        Shape::Record(&Shape::Object(&COMMAND)),
+        "Custom commands by name, run as `/name`: `template` (required), `description`, `agent`, `model`, `variant`, `subtask`.",
+    )
+    .aka(&["commands"]),
     Field::opt(
         "skills",
         Shape::Object(&SKILLS),
@@ -114,17 +115,17 @@ static TOP: &[Field] = &[
     ),
     Field::opt(
         "model",
-        Shape::Custom("a string `provider/model`"),
+        STR,
         "The default model, `provider/model` (for example `anthropic/claude-sonnet-4-5`).",
     ),
     Field::opt(
         "small_model",
-        Shape::Custom("a string `provider/model`"),
+        STR,
         "The model for small tasks such as session titles, `provider/model`.",
     ),
     Field::opt(
         "default_agent",
-        Shape::Custom("a string (an agent name)"),
+        STR,
         "The agent a session starts with. It must exist, be primary (or `all`) and not hidden, or commands such as `opencode run` fail.",
     ),
     Field::opt(
@@ -218,6 +219,44 @@ static TOP: &[Field] = &[
         "Experimental settings; they may change or go in any release.",
     ),
 ];
+
+/// Top-level keys checked by rules of their own (agents, permissions, commands, models): the
+/// shape here serves completion and hover, and the drift test.
+pub const OWN_RULES: &[&str] = &[
+    "agent",
+    "mode",
+    "permission",
+    "tools",
+    "command",
+    "model",
+    "small_model",
+    "default_agent",
+];
+
+static COMMAND: Object = Object {
+    what: "a command",
+    fields: &[
+        Field::req(
+            "template",
+            STR,
+            "The prompt sent when the command runs: `$ARGUMENTS` is everything after `/name`, `$1`, `$2`, ... its words; `` !`cmd` `` inserts a command's output, `@path` a file.",
+        ),
+        Field::opt("description", STR, "What the command does, shown in the `/` menu."),
+        Field::opt(
+            "agent",
+            STR,
+            "The agent that runs it (a subagent runs it as a subtask unless `subtask` is `false`).",
+        ),
+        Field::opt("model", STR, "The model it runs with, `provider/model`."),
+        Field::opt("variant", STR, "The model variant it runs with."),
+        Field::opt(
+            "subtask",
+            BOOL,
+            "`true` runs it as a subtask (a child session), whatever its agent's mode.",
+        ),
+    ],
+    rest: Rest::Drop,
+};
 
 static SERVER: Object = Object {
     what: "server settings",
@@ -873,6 +912,30 @@ static POLICY: Object = Object {
     ],
     rest: Rest::Drop,
 };
+
+/// The hover text of the config key at `path` (keys from the root): what it does, what it
+/// takes, what it belongs to; `None` outside the table (agents and permissions have their own).
+pub fn hover(path: &[&str]) -> Option<String> {
+    use crate::analysis::shape;
+    let found = shape::field_at(&CONFIG, path);
+    let (_, f) = found.first()?;
+    let owners: Vec<String> = found.iter().map(|(o, _)| o.what.to_string()).collect();
+    let mut md = format!(
+        "**`{}`** ({})\n\n{}\n\nValue: {}.",
+        f.name,
+        shape::either(owners),
+        f.doc,
+        shape::describe(&f.shape)
+    );
+    if f.required {
+        md.push_str(" Required: opencode refuses to start without it.");
+    }
+    if let Some(instead) = f.deprecated {
+        md.push_str(&format!("\n\nDeprecated: use `{instead}`."));
+    }
+    md.push('\n');
+    Some(md)
+}
 
 #[cfg(test)]
 mod tests;

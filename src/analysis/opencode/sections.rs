@@ -15,7 +15,7 @@
 //!   local plugins) are handed to the workspace as [`PathRef`]s, which reports those that match
 //!   nothing (`missing-path`).
 
-use super::config_schema::{BUILTIN_LSP_SERVERS, CONFIG};
+use super::config_schema::{BUILTIN_LSP_SERVERS, CONFIG, OWN_RULES};
 use super::ctx::{Ctx, type_error};
 pub use super::decl::{PathKind, PathRef};
 use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
@@ -28,7 +28,7 @@ use crate::analysis::text::Span;
 /// The top-level fields these checks decode (the others have rules of their own).
 pub fn decodes(key: &str) -> bool {
     let Shape::Object(top) = &CONFIG else { return false };
-    top.field(key).is_some_and(|f| !matches!(f.shape, Shape::Custom(_)))
+    top.field(key).is_some() && !OWN_RULES.contains(&key)
 }
 
 /// Check one top-level entry of the config (one that [`decodes`]), the one that wins when the
