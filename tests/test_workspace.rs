@@ -202,18 +202,19 @@ fn summary() {
         packages/web/zuno.json:2:3 unknown-key
         packages/web/zuno.json:4:3 duplicate-key
         packages/web/zuno.json:5:20 invalid-default-agent
-        packages/web/zuno.json:9:16 invalid-model
-        packages/web/zuno.json:10:7 deprecated-field
-        packages/web/zuno.json:11:7 unknown-key
-        packages/web/zuno.json:12:16 invalid-color
-        packages/web/zuno.json:13:17 invalid-type
-        packages/web/zuno.json:14:21 invalid-value
-        packages/web/zuno.json:14:29 unknown-agent
-        packages/web/zuno.json:15:26 invalid-value
-        packages/web/zuno.json:17:17 invalid-value
-        packages/web/zuno.json:19:11 unknown-permission
-        packages/web/zuno.json:20:22 shadowed-rule
-        packages/web/zuno.json:20:43 policy-violation
+        packages/web/zuno.json:6:24 invalid-value
+        packages/web/zuno.json:10:16 invalid-model
+        packages/web/zuno.json:11:7 deprecated-field
+        packages/web/zuno.json:12:7 unknown-key
+        packages/web/zuno.json:13:16 invalid-color
+        packages/web/zuno.json:14:17 invalid-type
+        packages/web/zuno.json:15:21 invalid-value
+        packages/web/zuno.json:15:29 unknown-agent
+        packages/web/zuno.json:16:26 invalid-value
+        packages/web/zuno.json:18:17 invalid-value
+        packages/web/zuno.json:20:11 unknown-permission
+        packages/web/zuno.json:21:22 shadowed-rule
+        packages/web/zuno.json:21:43 policy-violation
         plugins/release-tools/agents/releaser.md:4:1 ignored-field
     "#]]
     .assert_eq(&out);

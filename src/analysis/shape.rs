@@ -25,6 +25,8 @@ pub enum Shape {
     /// Anything (a pass-through value the runtime hands on unread).
     Any,
     Str,
+    /// `null` (a runtime that reads an absent and a null value alike writes `Union[X, Null]`).
+    Null,
     /// A string that must pass a check; the text says what it must be ("a `#rrggbb` color").
     Pattern(fn(&str) -> bool, &'static str),
     Bool,
@@ -338,6 +340,17 @@ impl<'a> Decoder<'a> {
         }
         match shape {
             Shape::Any | Shape::Custom(_) => {}
+            Shape::Null => {
+                if !matches!(node.value, Value::Null) {
+                    self.issue(
+                        node.span,
+                        IssueKind::Type {
+                            expected: shape,
+                            got: node,
+                        },
+                    );
+                }
+            }
             Shape::Str => {
                 if !matches!(node.value, Value::Str(_)) {
                     self.issue(
@@ -616,6 +629,7 @@ fn accepts_type(shape: &Shape, node: &Node) -> bool {
     match (shape, &node.value) {
         (Shape::Any | Shape::Custom(_), _) | (_, Value::Unknown) => true,
         (Shape::Str | Shape::Pattern(..), Value::Str(_)) => true,
+        (Shape::Null, Value::Null) => true,
         (Shape::Bool, Value::Bool(_)) => true,
         (Shape::Num(_), Value::Int(_) | Value::Float(_)) => true,
         (Shape::Lit(lits), v) => lits
@@ -693,6 +707,7 @@ pub fn describe(shape: &Shape) -> String {
     match shape {
         Shape::Any => "any value".into(),
         Shape::Str => "a string".into(),
+        Shape::Null => "null".into(),
         Shape::Pattern(_, what) | Shape::Custom(what) => (*what).into(),
         Shape::Bool => "true or false".into(),
         Shape::Num(n) => n.describe(),

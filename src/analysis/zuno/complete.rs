@@ -71,6 +71,29 @@ pub fn complete(config: bool, text: &str, offset: usize, known: &Known) -> Vec<I
                 "permission",
             )
         }
+        // The documented sections: their fields.
+        (None, None) if ctx.path.len() == 1 && super::sections::shape_of(&ctx.path[0]).is_some() => {
+            let shape = super::sections::shape_of(&ctx.path[0]).unwrap_or(&crate::analysis::shape::Shape::Any);
+            let fields: Vec<(&str, &str)> = crate::analysis::shape::fields_at(shape, &[])
+                .into_iter()
+                .map(|(_, f)| (f.name, f.doc))
+                .collect();
+            keys(&ctx, fields.into_iter(), &ctx.path[0])
+        }
+        (Some(key), None) if ctx.path.len() == 1 && super::sections::shape_of(&ctx.path[0]).is_some() => {
+            let shape = super::sections::shape_of(&ctx.path[0]).unwrap_or(&crate::analysis::shape::Shape::Any);
+            crate::analysis::shape::values_at(shape, &[key])
+                .into_iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    let label = match l {
+                        crate::analysis::shape::Lit::Str(s) => s.to_string(),
+                        crate::analysis::shape::Lit::Bool(b) => b.to_string(),
+                    };
+                    item(&label, ItemKind::Value, key, None, i as u8)
+                })
+                .collect()
+        }
         (Some(key), _) => values(key, &rel, config && base.is_none(), known),
         _ => Vec::new(),
     };
@@ -234,5 +257,14 @@ mod tests {
             "the built-ins come from the workspace list"
         );
         assert!(labels(false, "---\nre|\n---\n").contains(&"requiredSkills".to_string()));
+        // The documented sections: their fields and values.
+        let mut l = labels(true, "{\"sandbox\": {\"|\"}}");
+        l.sort();
+        assert_eq!(l, ["mode", "network", "onUnavailable"]);
+        assert_eq!(
+            labels(true, "{\"sandbox\": {\"mode\": \"|\"}}"),
+            ["read-only", "workspace-write", "danger-full-access"]
+        );
+        assert!(labels(true, "{\"skills\": {\"|\"}}").contains(&"paths".to_string()));
     }
 }

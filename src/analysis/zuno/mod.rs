@@ -16,6 +16,7 @@
 //! - [`command`]: the keys of a command file and how Zuno reads one (for the shared template
 //!   reading).
 //! - [`skill`]: Zuno's skill rules (for the shared skill checks).
+//! - [`sections`]: the documented sections of `zuno.json` (`sandbox`, `skills`).
 
 pub mod agent;
 pub mod card;
@@ -25,6 +26,7 @@ mod decl;
 pub mod policy;
 pub mod project;
 pub mod schema;
+pub mod sections;
 pub mod skill;
 
 use super::diagnostic::{Diagnostic, Edit, Effect, Severity};
@@ -165,6 +167,7 @@ fn config(text: &str) -> (Vec<Diagnostic>, Parsed, ZunoFile) {
                     "`subagent_depth` must be an integer of at least 0".into(),
                 ));
             }
+            "sandbox" | "skills" => sections::check(e, &mut out),
             "model" | "small_model" => {
                 if let Value::Str(s) = &e.value.value
                     && !s.contains('/')

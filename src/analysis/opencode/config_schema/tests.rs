@@ -159,7 +159,7 @@ fn compare(defs: &J, json: &J, shape: &Shape, path: &str, out: &mut Vec<String>)
                 compare(defs, j, s, &format!("{path}|{i}"), out);
             }
         }
-        Shape::Any | Shape::Pattern(..) => out.push(format!("{path}: {shape:?} is not in this table")),
+        Shape::Any | Shape::Null | Shape::Pattern(..) => out.push(format!("{path}: {shape:?} is not in this table")),
     }
 }
 
