@@ -390,4 +390,5 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::BroadPattern,
     crate::analysis::rules::Code::BadFileReference,
     crate::analysis::rules::Code::UnknownSkill,
+    crate::analysis::rules::Code::LenientParse,
 ];
