@@ -1305,6 +1305,106 @@ fn plugins_are_checked_whole() {
     }
 }
 
+/// A `SKILL.md` whose description holds `: ` is not valid YAML, yet opencode 1.18.34 (its
+/// sanitizer) and Claude Code 2.1.332 (its quoting retry) both load it (`tests/runtime`,
+/// `tests/claude_runtime`): a `lenient-parse` warning with a fix, never an error; the skill's
+/// name counts for the `skill` permission. A key set twice is an error naming opencode, which
+/// skips that skill (js-yaml throws; Claude Code keeps the last).
+#[test]
+fn skills_with_a_colon_in_a_value_load_in_every_runtime() {
+    let long = format!(
+        "Use this skill when: {}",
+        "the user asks for release notes. ".repeat(33)
+    );
+    let long = &long[..1100];
+    let plugin_skill = format!("---\nname: notes\ndescription: {long}\n---\nBody\n");
+    let ws = workspace(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        (
+            ".opencode/skills/demo/SKILL.md",
+            "---\nname: demo\ndescription: Use this when: the user asks\n---\nBody\n",
+        ),
+        (
+            ".claude/skills/demo2/SKILL.md",
+            "---\nname: demo2\ndescription: Use this when: the user asks\n---\nBody\n",
+        ),
+        (
+            ".opencode/agents/a.md",
+            "---\ndescription: d\nmode: subagent\npermission:\n  skill:\n    demo: allow\n    demo2: allow\n---\nA\n",
+        ),
+        (
+            "plugins/kit/.claude-plugin/plugin.json",
+            "{\"name\": \"kit\", \"version\": \"1.0.0\", \"description\": \"d\", \"author\": {\"name\": \"a\"}}\n",
+        ),
+        ("plugins/kit/skills/notes/SKILL.md", &plugin_skill),
+    ]);
+    let out = check(ws.path(), &["."]);
+    assert_eq!(out.status, 0, "warnings only: {out:#?}");
+    assert_eq!(
+        human_locations(&out.stdout),
+        [
+            ".claude/skills/demo2/SKILL.md:3:14",
+            ".opencode/skills/demo/SKILL.md:3:14",
+            "plugins/kit/skills/notes/SKILL.md:3:14",
+            "plugins/kit/skills/notes/SKILL.md:3:14",
+        ]
+    );
+    let (_, report) = check_json(ws.path(), &["."]);
+    assert_eq!(
+        json_summary(&report),
+        [
+            ".claude/skills/demo2/SKILL.md:3:14-3:42 warning lenient-parse",
+            ".opencode/skills/demo/SKILL.md:3:14-3:42 warning lenient-parse",
+            "plugins/kit/skills/notes/SKILL.md:3:14-3:1114 warning invalid-value",
+            "plugins/kit/skills/notes/SKILL.md:3:14-3:1114 warning lenient-parse",
+        ]
+    );
+    let messages: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "this value is not valid YAML (a plain value may not contain `: `); Claude Code and opencode read the skill only through their lenient retry, which reads it as plain text. Quote it so that every YAML reader agrees",
+            "this value is not valid YAML (a plain value may not contain `: `); opencode reads the skill only through its lenient retry, which reads it as plain text. Quote it so that every YAML reader agrees",
+            "the Agent Skills format wants a description of 1 to 1024 characters; this one has 1100",
+            "this value is not valid YAML (a plain value may not contain `: `); Claude Code reads the skill only through its lenient retry, which reads it as plain text. Quote it so that every YAML reader agrees",
+        ]
+    );
+    // The fix quotes each value; then every reader agrees and only the length is left.
+    let out = check(ws.path(), &["--fix", "."]);
+    assert_eq!(out.status, 0, "{out:#?}");
+    assert_eq!(
+        fs::read_to_string(ws.path().join(".opencode/skills/demo/SKILL.md")).unwrap(),
+        "---\nname: demo\ndescription: \"Use this when: the user asks\"\n---\nBody\n"
+    );
+    let (_, report) = check_json(ws.path(), &["."]);
+    assert_eq!(
+        json_summary(&report),
+        ["plugins/kit/skills/notes/SKILL.md:3:14-3:1116 warning invalid-value"]
+    );
+    // A key set twice: opencode skips the skill (an error), Claude Code reads it.
+    fs::write(
+        ws.path().join(".claude/skills/demo2/SKILL.md"),
+        "---\nname: demo2\ndescription: d\nname: demo2\n---\nBody\n",
+    )
+    .unwrap();
+    let (status, report) = check_json(ws.path(), &[".claude/skills/demo2/SKILL.md"]);
+    assert_eq!(status, 1);
+    assert_eq!(
+        json_summary(&report),
+        [".claude/skills/demo2/SKILL.md:4:1-4:5 error syntax-error"]
+    );
+    assert_eq!(
+        report["diagnostics"][0]["message"],
+        "`name` is set twice, which js-yaml rejects: opencode cannot read this frontmatter, even with its lenient retry: it skips this skill; Claude Code reads it"
+    );
+    assert_eq!(report["diagnostics"][0]["effect"], "file-ignored");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Cross-file: default_agent
 // ---------------------------------------------------------------------------------------------

@@ -172,6 +172,7 @@ fn summary() {
         .opencode/skills/api/SKILL.md:2:7 name-mismatch
         .opencode/skills/api/SKILL.md:5:72 broken-link
         .opencode/skills/changelog/SKILL.md:2:7 duplicate-skill
+        .opencode/skills/migrations/SKILL.md:3:14 lenient-parse
         .opencode/skills/release-notes/SKILL.md:2:7 missing-field
         .zuno/agents/bad-yaml.md:4:1 syntax-error
         .zuno/agents/binary.md:1:1 unchecked-file

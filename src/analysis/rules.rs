@@ -250,11 +250,12 @@ settings or with hooks.",
         "tools: Bash(git diff:*)\n",
         "tools: Bash\n";
     LenientParse = "lenient-parse", Warning, Works, [],
-        "Claude Code: a frontmatter that is not valid YAML and loads only through Claude Code's retry.",
+        "A frontmatter that is not valid YAML and loads only through a runtime's retry (Claude Code; opencode for skills).",
         "When the frontmatter does not parse, Claude Code quotes every top-level value that holds `: ` \
-or a character YAML reserves, and parses again. The agent loads, but other tools (and opencode) \
-reject the file, ` #` in a rescued value is no longer a comment, and a CRLF file is never rescued. \
-The fix quotes the value exactly as the retry does.",
+or a character YAML reserves, and parses again; opencode (for a `SKILL.md`) rewrites every top-level \
+plain value that holds `:` as a block of text, and parses again. The file loads, but other tools \
+reject it, ` #` in a rescued value is no longer a comment, and Claude Code never rescues a CRLF \
+file. The fix quotes the value, as Claude Code's retry does.",
         "description: Use it when: the user asks\n",
         "description: \"Use it when: the user asks\"\n";
     TruncatedFrontmatter = "truncated-frontmatter", Warning, ValueIgnored, [],

@@ -10,17 +10,23 @@
 //! - Claude Code (`claude-code.md` §5): every field optional; the name falls back to the folder;
 //!   its own reading of the body is `claude/skill.rs`.
 //!
+//! Each runtime reads the frontmatter with its own reader ([`Loader::read`]): opencode's retries
+//! after its sanitizer, Claude Code's after quoting values, and either may not read a file the
+//! other reads. A skill every runtime at its place reads, some only through their retry, gets a
+//! `lenient-parse` warning on each value to quote; one a runtime that needs a name cannot read is
+//! an error naming that runtime; the other checks run on what the runtimes read.
+//!
 //! The composition (the format's checks, then each loader's) is `analyze_skill` in
 //! `analysis/mod.rs`.
 
 use super::complete::{Item, ItemKind, item, yaml_context_in};
-use super::diagnostic::{Diagnostic, Effect, Severity};
+use super::diagnostic::{Diagnostic, Edit, Effect, Severity};
 use super::dialect::Dialect;
 use super::prompt::{Link, Placeholder};
 use super::rules::Code;
 use super::suggest;
 use super::syntax::frontmatter;
-use super::syntax::{Node, Parsed, Value, yaml};
+use super::syntax::{Node, Parsed, SyntaxError, Value, yaml};
 use super::text::Span;
 
 /// Where a `SKILL.md` is, decided by the caller from its path.
@@ -61,6 +67,76 @@ pub struct SkillDecl {
     pub arguments: Vec<String>,
     /// For a skill Claude Code loads: the placeholders of the body it fills in.
     pub placeholders: Vec<Placeholder>,
+    /// What each runtime that loads skills at this place makes of it, in the order of
+    /// [`SkillKind::loaders`].
+    pub runtimes: Vec<RuntimeSkill>,
+}
+
+impl SkillDecl {
+    /// The name `runtime` registers the skill under, if it loads it.
+    pub fn name_for(&self, runtime: Dialect) -> Option<&str> {
+        self.runtimes
+            .iter()
+            .find(|r| r.runtime == runtime && r.loads == Some(true))
+            .and_then(|r| r.name.as_deref())
+    }
+}
+
+/// What one runtime makes of a skill, read as it reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuntimeSkill {
+    pub runtime: Dialect,
+    /// Whether it loads the skill; `None` when that is not known (Zuno and a frontmatter that is
+    /// not valid YAML).
+    pub loads: Option<bool>,
+    /// The name it registers (its `name`, or the folder's where it falls back to it).
+    pub name: Option<String>,
+    /// The `description` it reads (the frontmatter's string).
+    pub description: Option<String>,
+}
+
+/// How a runtime's reader reads the frontmatter of a `SKILL.md` (each runtime's `skill::read`,
+/// its [`Loader::read`]): what its skill loader then finds in it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reading {
+    pub outcome: Outcome,
+    /// The opening `---`, when there is a frontmatter.
+    pub open: Option<Span>,
+    /// For [`Outcome::Parsed`] and [`Outcome::Retry`]: what the loader gets, spans in the file (a
+    /// value a retry rewrote spans the value as written). An empty frontmatter has no root or a
+    /// null one.
+    pub parsed: Parsed,
+    /// For [`Outcome::Retry`]: the values the retry rewrote (quoted, or made a block of text),
+    /// as written.
+    pub retried: Vec<Span>,
+    /// When strict YAML does not read it: the first thing it rejects.
+    pub error: Option<SyntaxError>,
+    /// For [`Outcome::Failed`]: why the retry does not rescue it, when the reason is particular
+    /// (a clause for the message).
+    pub note: Option<String>,
+}
+
+impl Reading {
+    /// The loader gets a tree (the frontmatter read, as written or through the retry).
+    pub fn has_tree(&self) -> bool {
+        matches!(self.outcome, Outcome::Parsed | Outcome::Retry)
+    }
+}
+
+/// What a runtime's reader makes of a `SKILL.md`'s frontmatter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Outcome {
+    /// No frontmatter that the reader finds: no fields.
+    #[default]
+    NoFrontmatter,
+    /// Read as written.
+    Parsed,
+    /// Strict YAML rejects it; the runtime's lenient retry reads it.
+    Retry,
+    /// Neither its first reading nor its retry reads it: the loader finds no fields.
+    Failed,
+    /// Strict YAML rejects it, and what the runtime does then is not known.
+    Unknown,
 }
 
 /// The keys of the Agent Skills format (a runtime's own keys are its [`Loader::keys`]).
@@ -105,6 +181,8 @@ pub struct Loader {
     /// What it does with two skills of one project sharing a name, for the `duplicate-skill`
     /// message.
     pub duplicate: &'static str,
+    /// How its reader reads a `SKILL.md`'s frontmatter.
+    pub read: fn(&str) -> Reading,
 }
 
 /// Every key a skill may have: the format's, then each runtime's own (`runtimes`: every
@@ -194,7 +272,11 @@ pub fn analyze(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Vec<Diagno
     (out, parsed, decl)
 }
 
-/// The frontmatter of a `SKILL.md` against the runtimes that load it.
+/// The frontmatter of a `SKILL.md` against the runtimes that load it, each reading it with its
+/// own reader ([`Loader::read`]): what each one cannot read, skips or reads only through a retry
+/// (per runtime), then the format's checks on the reading a YAML reader shares with a runtime
+/// (the first runtime's that reads it as written, else the first's that reads it through its
+/// retry; [`strict`] for a skill no runtime loads).
 fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Vec<Diagnostic>, Parsed, SkillDecl) {
     let mut out = Vec::new();
     let first = crate::analysis::text::first_line(text);
@@ -214,93 +296,105 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
         );
     }
     let loaders = loaders_of(kind, runtimes);
-    let strict: Vec<Dialect> = loaders.iter().filter(|l| l.needs_name).map(|l| l.runtime).collect();
-    // A loader that names a skill after its folder.
-    let alias = loaders.iter().copied().find(|l| l.folder_alias);
-    // Skipped by the runtimes that need a name: an error only if one of them loads it here.
-    let skipped = |span: Span, why: String| {
-        let sev = if strict.is_empty() {
-            Severity::Warning
-        } else {
-            Severity::Error
-        };
-        let who = if strict.is_empty() {
-            let all: Vec<Dialect> = runtimes.iter().filter(|l| l.needs_name).map(|l| l.runtime).collect();
-            format!("{} would skip this skill", list(&all))
-        } else {
-            format!(
-                "{} skip{} this skill",
-                list(&strict),
-                if strict.len() == 1 { "s" } else { "" }
-            )
-        };
-        Diagnostic::new(Code::MissingField, span, format!("{why}: {who}"))
-            .with_severity(sev)
-            .with_effect(Effect::FileIgnored)
+    let seen: Vec<(&Loader, Reading)> = loaders.iter().map(|l| (*l, (l.read)(text))).collect();
+    // Every runtime that would skip a skill without a string `name` (for the skills no such
+    // runtime loads).
+    let all_strict: Vec<Dialect> = runtimes.iter().filter(|l| l.needs_name).map(|l| l.runtime).collect();
+    // The format's own reading of a skill no runtime loads.
+    let format_reading = if seen.is_empty() {
+        strict_without_loader(text, first, &mut out)
+    } else {
+        syntax(text, first, &seen, &mut out);
+        None
     };
-    let split = frontmatter::split(text);
-    let Some(fm) = split.frontmatter.filter(|f| f.close.is_some()) else {
-        if !strict.is_empty() {
-            out.push(skipped(first, "no frontmatter with a `name`".into()));
-        }
-        if alias.is_some() {
-            decl.name = Some(kind.folder.clone());
-        }
-        return (out, Parsed::default(), decl);
+    let reference = match &format_reading {
+        Some(r) => Some(r),
+        None => seen
+            .iter()
+            .map(|(_, r)| r)
+            .find(|r| r.outcome == Outcome::Parsed)
+            .or_else(|| seen.iter().map(|(_, r)| r).find(|r| r.outcome == Outcome::Retry)),
     };
-    let parsed = yaml::parse_core(fm.yaml.text(text), fm.yaml.start as usize);
-    if let Some(e) = parsed.errors.first() {
-        let sev = if kind.loaders.is_empty() {
-            Severity::Warning
-        } else {
-            Severity::Error
-        };
+    // What each runtime that needs a name finds missing or of the wrong type, on its own reading.
+    let mut skips: Vec<(Span, String, Vec<Dialect>)> = Vec::new();
+    for (l, r) in seen.iter().filter(|(l, r)| l.needs_name && r.has_tree()) {
+        if let Some((span, why)) = skip_reason(r, first) {
+            match skips.iter_mut().find(|(s, w, _)| *s == span && *w == why) {
+                Some((_, _, who)) => who.push(l.runtime),
+                None => skips.push((span, why, vec![l.runtime])),
+            }
+        }
+    }
+    for (span, why, who) in skips {
         out.push(
             Diagnostic::new(
-                Code::SyntaxError,
-                e.span,
+                Code::MissingField,
+                span,
                 format!(
-                    "{}: the frontmatter does not parse, so the skill has no name or description",
-                    e.message
+                    "{why}: {} skip{} this skill",
+                    list(&who),
+                    if who.len() == 1 { "s" } else { "" }
                 ),
             )
-            .with_severity(sev)
+            .with_severity(Severity::Error)
             .with_effect(Effect::FileIgnored),
         );
-        return (out, parsed, decl);
     }
-    let Some(map) = parsed.root.as_ref().and_then(Node::as_map) else {
-        out.push(skipped(
-            fm.open,
-            "the frontmatter is not a mapping of `key: value` pairs".into(),
-        ));
-        return (out, parsed, decl);
+    // No runtime here needs a name: what the others would skip (a warning).
+    if !loaders.iter().any(|l| l.needs_name)
+        && let Some(r) = reference
+        && let Some((span, why)) = skip_reason(r, first)
+        && why != NO_NAME
+    {
+        out.push(
+            Diagnostic::new(
+                Code::MissingField,
+                span,
+                format!("{why}: {} would skip this skill", list(&all_strict)),
+            )
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::FileIgnored),
+        );
+    }
+    decl.runtimes = seen.iter().map(|(l, r)| runtime_skill(kind, l, r)).collect();
+    let alias = loaders.iter().copied().find(|l| l.folder_alias);
+    let parsed = match reference {
+        Some(r) => r.parsed.clone(),
+        None => seen.iter().map(|(_, r)| r.parsed.clone()).next().unwrap_or_default(),
+    };
+    let map = match reference.map(|r| r.parsed.root.as_ref()) {
+        None => {
+            // Nothing a YAML reader shares: a runtime that names the skill after its folder
+            // still loads it so.
+            if alias.is_some() {
+                decl.name = Some(kind.folder.clone());
+            }
+            return (out, parsed, decl);
+        }
+        Some(None) => None,
+        Some(Some(root)) => match &root.value {
+            Value::Map(m) => Some(m),
+            Value::Null => None,
+            _ => return (out, parsed, decl),
+        },
     };
     // name
-    match map.get("name").map(|e| (&e.value, e.key.span)) {
+    match map.and_then(|m| m.get("name")).map(|e| &e.value) {
         None => {
-            if !strict.is_empty() {
-                out.push(skipped(fm.open, "there is no `name`".into()));
-            }
             if alias.is_some() {
                 decl.name = Some(kind.folder.clone());
             }
         }
-        Some((v, _)) => match &v.value {
-            Value::Str(s) => {
+        Some(v) => {
+            if let Value::Str(s) = &v.value {
                 decl.name = Some(s.clone());
                 decl.span = v.span;
                 format_name(kind, s, v, alias, &mut out);
             }
-            Value::Unknown => {}
-            _ => out.push(skipped(
-                v.span,
-                format!("`name` must be a string, not {}", v.type_name()),
-            )),
-        },
+        }
     }
     // description
-    match map.get("description").map(|e| &e.value) {
+    match map.and_then(|m| m.get("description")).map(|e| &e.value) {
         None => out.push(
             Diagnostic::new(
                 Code::MissingField,
@@ -314,32 +408,27 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
             .with_effect(Effect::ValueIgnored),
         ),
         Some(v) => {
-            match &v.value {
-                Value::Str(s) => {
-                    decl.description = Some(s.clone());
-                    let n = s.chars().count();
-                    if n == 0 || n > 1024 {
-                        out.push(
+            if let Value::Str(s) = &v.value {
+                decl.description = Some(s.clone());
+                let n = s.chars().count();
+                if n == 0 || n > 1024 {
+                    out.push(
                         Diagnostic::new(
                             Code::InvalidValue,
                             v.span,
-                            format!("the Agent Skills format wants a description of 1 to 1024 characters; this one has {n}"),
+                            format!(
+                                "the Agent Skills format wants a description of 1 to 1024 characters; this one has {n}"
+                            ),
                         )
                         .with_severity(Severity::Warning)
                         .with_effect(Effect::Works),
                     );
-                    }
                 }
-                Value::Unknown => {}
-                _ => out.push(skipped(
-                    v.span,
-                    format!("`description` must be a string, not {}", v.type_name()),
-                )),
             }
         }
     }
     // Keys no runtime reads.
-    for e in map.entries.iter() {
+    for e in map.iter().flat_map(|m| m.entries.iter()) {
         if keys(runtimes).any(|(k, _)| *k == e.key.name) {
             continue;
         }
@@ -364,6 +453,405 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
     }
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     (out, parsed, decl)
+}
+
+const NO_NAME: &str = "there is no `name`";
+
+/// Why a runtime that needs a string `name` (and a `description` that is absent or a string)
+/// skips a skill, on its reading (one with a tree): the span to point at and the reason.
+fn skip_reason(r: &Reading, first: Span) -> Option<(Span, String)> {
+    let open = r.open.unwrap_or(first);
+    let map = match r.parsed.root.as_ref() {
+        None => None,
+        Some(root) => match &root.value {
+            Value::Map(m) => Some(m),
+            Value::Null => None,
+            Value::Unknown => return None,
+            _ => {
+                return Some((open, "the frontmatter is not a mapping of `key: value` pairs".into()));
+            }
+        },
+    };
+    match map.and_then(|m| m.get("name")).map(|e| &e.value) {
+        None => return Some((open, NO_NAME.into())),
+        Some(v) if !matches!(v.value, Value::Str(_) | Value::Unknown) => {
+            return Some((v.span, format!("`name` must be a string, not {}", v.type_name())));
+        }
+        Some(_) => {}
+    }
+    match map.and_then(|m| m.get("description")).map(|e| &e.value) {
+        Some(v) if !matches!(v.value, Value::Str(_) | Value::Unknown) => {
+            Some((v.span, format!("`description` must be a string, not {}", v.type_name())))
+        }
+        _ => None,
+    }
+}
+
+/// What one runtime makes of the skill, from its reading.
+fn runtime_skill(kind: &SkillKind, l: &Loader, r: &Reading) -> RuntimeSkill {
+    let map = r
+        .has_tree()
+        .then(|| r.parsed.root.as_ref().and_then(Node::as_map))
+        .flatten();
+    let string = |key: &str| {
+        map.and_then(|m| m.value(key))
+            .and_then(Node::as_str)
+            .map(str::to_string)
+    };
+    let (name, description) = (string("name"), string("description"));
+    if l.needs_name {
+        let loads = match r.outcome {
+            Outcome::Unknown => None,
+            _ => Some(r.has_tree() && skip_reason(r, Span::default()).is_none()),
+        };
+        RuntimeSkill {
+            runtime: l.runtime,
+            loads,
+            name: if loads == Some(true) { name } else { None },
+            description: if loads == Some(true) { description } else { None },
+        }
+    } else {
+        // It loads every skill at its place, named after its folder when `name` is no string.
+        let named = map.and_then(|m| m.value("name")).is_some();
+        RuntimeSkill {
+            runtime: l.runtime,
+            loads: Some(true),
+            name: match name {
+                Some(n) => Some(n),
+                None if !named && l.folder_alias => Some(kind.folder.clone()),
+                None => None,
+            },
+            description,
+        }
+    }
+}
+
+/// A skill no runtime loads, read as the Agent Skills format (strict YAML): a frontmatter that
+/// does not parse is a warning. Returns the reading for the format's checks.
+fn strict_without_loader(text: &str, first: Span, out: &mut Vec<Diagnostic>) -> Option<Reading> {
+    let r = strict(text);
+    match r.outcome {
+        Outcome::NoFrontmatter => None,
+        Outcome::Parsed | Outcome::Retry => Some(r),
+        Outcome::Failed | Outcome::Unknown => {
+            let e = r.error.clone().unwrap_or(SyntaxError {
+                span: first,
+                message: "not YAML".into(),
+            });
+            out.push(
+                Diagnostic::new(
+                    Code::SyntaxError,
+                    e.span,
+                    format!(
+                        "{}: the frontmatter does not parse, so the skill has no name or description",
+                        e.message
+                    ),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::FileIgnored),
+            );
+            None
+        }
+    }
+}
+
+/// "its" or "their".
+fn its(n: usize) -> &'static str {
+    if n == 1 { "its" } else { "their" }
+}
+
+/// The third person singular `s` for one subject.
+fn s(n: usize) -> &'static str {
+    if n == 1 { "s" } else { "" }
+}
+
+/// The start of the line that holds `offset`.
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].rfind('\n').map_or(0, |i| i + 1)
+}
+
+/// What the runtimes that load a skill cannot read in its frontmatter, or read only through a
+/// retry (`seen`: each loader with its reading): a skipped file is an error naming the runtimes
+/// that skip it; a file every runtime reads, some only through a retry, a `lenient-parse`
+/// warning on each value to quote. Nothing when every runtime reads it as written.
+fn syntax(text: &str, first: Span, seen: &[(&Loader, Reading)], out: &mut Vec<Diagnostic>) {
+    let of = |o: Outcome| -> Vec<&(&Loader, Reading)> { seen.iter().filter(|(_, r)| r.outcome == o).collect() };
+    let runtimes = |v: &[&(&Loader, Reading)]| -> Vec<Dialect> { v.iter().map(|(l, _)| l.runtime).collect() };
+    // Skipped for lack of a frontmatter.
+    let none: Vec<Dialect> = of(Outcome::NoFrontmatter)
+        .iter()
+        .filter(|(l, _)| l.needs_name)
+        .map(|(l, _)| l.runtime)
+        .collect();
+    if !none.is_empty() {
+        out.push(
+            Diagnostic::new(
+                Code::MissingField,
+                first,
+                format!(
+                    "no frontmatter with a `name`: {} skip{} this skill",
+                    list(&none),
+                    s(none.len())
+                ),
+            )
+            .with_severity(Severity::Error)
+            .with_effect(Effect::FileIgnored),
+        );
+    }
+    let (failed, retry, parsed, unknown) = (
+        of(Outcome::Failed),
+        of(Outcome::Retry),
+        of(Outcome::Parsed),
+        runtimes(&of(Outcome::Unknown)),
+    );
+    let unknown_note = (!unknown.is_empty()).then(|| {
+        format!(
+            "how {} read{} a frontmatter that is not valid YAML is not documented (it may skip the skill)",
+            list(&unknown),
+            s(unknown.len())
+        )
+    });
+    // The values to quote: those a retry rewrote that a YAML reader rejects or reads otherwise,
+    // one per line (the runtimes whose retry rewrote it).
+    let mut values: Vec<(Span, Vec<Dialect>)> = Vec::new();
+    for (l, r) in &retry {
+        for v in r.retried.iter().filter(|v| needs_quotes(v.text(text))) {
+            let line = line_of(text, v.start as usize);
+            match values.iter_mut().find(|(s, _)| line_of(text, s.start as usize) == line) {
+                Some((_, who)) => who.push(l.runtime),
+                None => values.push((*v, vec![l.runtime])),
+            }
+        }
+    }
+    let retried_by = |who: &[Dialect]| {
+        format!(
+            "{} read{} it only through {} lenient retry",
+            list(who),
+            s(who.len()),
+            its(who.len())
+        )
+    };
+    // The runtimes that cannot read it, per error.
+    let mut reported: Vec<usize> = Vec::new();
+    let mut groups: Vec<(SyntaxError, Vec<&(&Loader, Reading)>)> = Vec::new();
+    for f in &failed {
+        let e = f.1.error.clone().unwrap_or(SyntaxError {
+            span: f.1.open.unwrap_or(first),
+            message: "not YAML".into(),
+        });
+        match groups.iter_mut().find(|(g, _)| g.span == e.span) {
+            Some((_, v)) => v.push(*f),
+            None => groups.push((e, vec![*f])),
+        }
+    }
+    for (e, group) in groups {
+        let skip: Vec<Dialect> = group
+            .iter()
+            .filter(|(l, _)| l.needs_name)
+            .map(|(l, _)| l.runtime)
+            .collect();
+        let all = runtimes(&group);
+        let notes: Vec<&str> = group.iter().filter_map(|(_, r)| r.note.as_deref()).collect();
+        // What each one then does: one that needs a name skips the skill, another loads it
+        // bare.
+        let mut does = Vec::new();
+        let who = |d: &[Dialect]| if all.len() == 1 { "it".to_string() } else { list(d) };
+        if !skip.is_empty() {
+            does.push(format!(
+                "{} skip{} this skill",
+                who(&skip),
+                s(if all.len() == 1 { 1 } else { skip.len() })
+            ));
+        }
+        let bare: Vec<Dialect> = group
+            .iter()
+            .filter(|(l, _)| !l.needs_name)
+            .map(|(l, _)| l.runtime)
+            .collect();
+        if !bare.is_empty() {
+            does.push(format!(
+                "{} load{} the skill with none of its settings",
+                who(&bare),
+                s(if all.len() == 1 { 1 } else { bare.len() })
+            ));
+        }
+        let mut parts = vec![format!(
+            "{} cannot read this frontmatter, even with {} lenient retry{}: {}",
+            list(&all),
+            its(all.len()),
+            if notes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", notes.join("; "))
+            },
+            does.join(", and ")
+        )];
+        if !retry.is_empty() {
+            parts.push(retried_by(&runtimes(&retry)));
+        }
+        if !parsed.is_empty() {
+            let who = runtimes(&parsed);
+            parts.push(format!("{} read{} it", list(&who), s(who.len())));
+        }
+        parts.extend(unknown_note.clone());
+        let line = line_of(text, e.span.start as usize);
+        reported.push(line);
+        let quote = values.iter().find(|(v, _)| line_of(text, v.start as usize) == line);
+        let mut d = Diagnostic::new(
+            Code::SyntaxError,
+            e.span,
+            format!(
+                "{}: {}{}",
+                e.message,
+                parts.join("; "),
+                if quote.is_some() {
+                    ". Quote the value so that every YAML reader agrees"
+                } else {
+                    ""
+                }
+            ),
+        );
+        d = if skip.is_empty() {
+            d.with_severity(Severity::Warning).with_effect(Effect::ValueIgnored)
+        } else {
+            d.with_severity(Severity::Error).with_effect(Effect::FileIgnored)
+        };
+        if let Some((v, _)) = quote {
+            d = d.with_fix("Quote the value", vec![quote_edit(text, *v)], true);
+        }
+        out.push(d);
+    }
+    // Read, some only through a retry: each value to quote.
+    for (v, who) in values
+        .iter()
+        .filter(|(v, _)| !reported.contains(&line_of(text, v.start as usize)))
+    {
+        let raw = v.text(text);
+        let mut message = format!(
+            "this value is not valid YAML ({}); {} read{} the skill only through {} lenient retry, which reads it as plain text",
+            why_quote(raw),
+            list(who),
+            s(who.len()),
+            its(who.len())
+        );
+        if let Some(n) = &unknown_note {
+            message.push_str("; ");
+            message.push_str(n);
+        }
+        message.push_str(". Quote it so that every YAML reader agrees");
+        out.push(
+            Diagnostic::new(Code::LenientParse, *v, message)
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::Works)
+                .with_fix("Quote the value", vec![quote_edit(text, *v)], true),
+        );
+    }
+    // A retry that rescued it otherwise (tabs made spaces, ...): on the error.
+    if failed.is_empty() && values.is_empty() && !retry.is_empty() {
+        let e = retry.iter().find_map(|(_, r)| r.error.clone());
+        let span = e.as_ref().map_or(first, |e| e.span);
+        let mut message = format!(
+            "this frontmatter is not valid YAML{}; {}",
+            e.map(|e| format!(" ({})", e.message)).unwrap_or_default(),
+            retried_by(&runtimes(&retry))
+        );
+        if let Some(n) = &unknown_note {
+            message.push_str("; ");
+            message.push_str(n);
+        }
+        message.push_str(". Fix it so that every YAML reader agrees");
+        out.push(
+            Diagnostic::new(Code::LenientParse, span, message)
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::Works),
+        );
+    }
+    // Only runtimes whose reading is not known cannot read it.
+    if failed.is_empty()
+        && retry.is_empty()
+        && let Some(n) = &unknown_note
+    {
+        let e = seen
+            .iter()
+            .find_map(|(l, r)| unknown.contains(&l.runtime).then(|| r.error.clone()).flatten());
+        let span = e.as_ref().map_or(first, |e| e.span);
+        out.push(
+            Diagnostic::new(
+                Code::SyntaxError,
+                span,
+                format!(
+                    "{}: {n}. Fix the YAML so that every reader agrees",
+                    e.map_or("not valid YAML".into(), |e| e.message)
+                ),
+            )
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::FileIgnored),
+        );
+    }
+}
+
+/// Whether a value a retry read as plain text needs quoting for every YAML reader to read the
+/// same: strict YAML (js-yaml's and YAML 1.2's) rejects it on a line of its own, or reads
+/// something else.
+fn needs_quotes(raw: &str) -> bool {
+    let value = raw.trim_end_matches([' ', '\t']);
+    let line = format!("k: {value}\n");
+    [yaml::parse(&line, 0), yaml::parse_core(&line, 0)].iter().any(|p| {
+        !p.errors.is_empty()
+            || p.root
+                .as_ref()
+                .and_then(Node::as_map)
+                .and_then(|m| m.value("k"))
+                .and_then(Node::as_str)
+                != Some(value)
+    })
+}
+
+/// Why a value needs quoting, for the message.
+fn why_quote(raw: &str) -> &'static str {
+    if raw.contains(": ") {
+        "a plain value may not contain `: `"
+    } else if raw.trim_end().ends_with(':') {
+        "a plain value may not end with `:`"
+    } else if raw.contains(" #") {
+        "` #` would start a comment"
+    } else {
+        "it starts with or holds a character YAML reserves"
+    }
+}
+
+/// The value `span` written as a double-quoted YAML string (trailing blanks left out).
+fn quote_edit(text: &str, span: Span) -> Edit {
+    let raw = span.text(text);
+    let value = raw.trim_end_matches([' ', '\t']);
+    let span = Span::new(span.start as usize, span.start as usize + value.len());
+    Edit::new(
+        span,
+        format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\"")),
+    )
+}
+
+/// The Agent Skills format's own reading of a `SKILL.md`: a closed frontmatter (gray-matter's
+/// split) as strict YAML 1.2, with no retry ([`Outcome::Failed`] when it does not parse). For a
+/// skill no runtime loads, and for a runtime known to read skills so.
+pub fn strict(text: &str) -> Reading {
+    let split = frontmatter::split(text);
+    let Some(fm) = split.frontmatter.filter(|f| f.close.is_some()) else {
+        return Reading::default();
+    };
+    let parsed = yaml::parse_core(fm.yaml.text(text), fm.yaml.start as usize);
+    Reading {
+        outcome: if parsed.errors.is_empty() {
+            Outcome::Parsed
+        } else {
+            Outcome::Failed
+        },
+        open: Some(fm.open),
+        error: parsed.errors.first().cloned(),
+        parsed,
+        retried: Vec::new(),
+        note: None,
+    }
 }
 
 /// The Agent Skills name rules (warnings: no runtime enforces them).
@@ -422,6 +910,7 @@ fn format_name(kind: &SkillKind, s: &str, v: &Node, alias: Option<&Loader>, out:
 mod tests {
     use super::*;
     use crate::analysis::analyze_skill as analyze;
+    use expect_test::expect;
 
     fn kind(loaders: &[Dialect]) -> SkillKind {
         SkillKind {
@@ -482,10 +971,259 @@ mod tests {
             diags(&kind(OC), "---\nname: tdd\n---\n"),
             [(MissingField, Severity::Warning, "tdd".into())]
         );
-        // Broken YAML.
+        // Broken YAML that opencode cannot read, even through its retry.
         assert_eq!(
-            diags(&kind(OC), "---\nname: tdd\ndescription: a: b\n---\n")[0].0,
-            SyntaxError
+            diags(&kind(OC), "---\nname: tdd\ndescription: a\nfoo: \"b\n---\n"),
+            [(SyntaxError, Severity::Error, "\"".into())]
+        );
+    }
+
+    /// Every diagnostic of a skill at a place `loaders` read: code, severity, the text under its
+    /// span, its message, and the file after its fix.
+    fn render(loaders: &[Dialect], text: &str) -> String {
+        let mut out = String::new();
+        for d in analyze(&kind(loaders), text).0 {
+            out.push_str(&format!(
+                "{} {} `{}`: {}\n",
+                d.code.as_str(),
+                d.severity.as_str(),
+                d.span.text(text),
+                d.message
+            ));
+            if let Some(f) = d.fix.as_ref() {
+                out.push_str(&format!(
+                    "  fix: {:?}\n",
+                    crate::analysis::diagnostic::apply(text, &f.edits)
+                ));
+            }
+        }
+        out
+    }
+
+    /// A runtime, whether it loads the skill, the name and the description it reads.
+    type Seen = (Dialect, Option<bool>, Option<String>, Option<String>);
+
+    /// What each runtime makes of the skill.
+    fn runtimes(loaders: &[Dialect], text: &str) -> Vec<Seen> {
+        analyze(&kind(loaders), text)
+            .2
+            .runtimes
+            .into_iter()
+            .map(|r| (r.runtime, r.loads, r.name, r.description))
+            .collect()
+    }
+
+    const COLON: &str = "---\nname: tdd\ndescription: Use this when: the user asks\n---\nBody\n";
+
+    #[test]
+    fn a_value_with_a_colon_loads_through_each_runtimes_retry() {
+        // opencode alone (`.opencode/skills/`): its sanitizer reads the value as text.
+        expect![[r#"
+            lenient-parse warning `Use this when: the user asks`: this value is not valid YAML (a plain value may not contain `: `); opencode reads the skill only through its lenient retry, which reads it as plain text. Quote it so that every YAML reader agrees
+              fix: "---\nname: tdd\ndescription: \"Use this when: the user asks\"\n---\nBody\n"
+        "#]]
+        .assert_eq(&render(OC, COLON));
+        let said = |d: Dialect| {
+            (
+                d,
+                Some(true),
+                Some("tdd".to_string()),
+                Some("Use this when: the user asks".to_string()),
+            )
+        };
+        assert_eq!(runtimes(OC, COLON), [said(Dialect::OpenCode)]);
+        let decl = analyze(&kind(OC), COLON).2;
+        assert_eq!(decl.name.as_deref(), Some("tdd"));
+        assert_eq!(decl.span.text(COLON), "tdd");
+        assert_eq!(decl.description.as_deref(), Some("Use this when: the user asks"));
+        assert_eq!(decl.name_for(Dialect::OpenCode), Some("tdd"));
+        // `.claude/skills/`: Claude Code's retry quotes it, opencode's reads it.
+        expect![[r#"
+            lenient-parse warning `Use this when: the user asks`: this value is not valid YAML (a plain value may not contain `: `); Claude Code and opencode read the skill only through their lenient retry, which reads it as plain text. Quote it so that every YAML reader agrees
+              fix: "---\nname: tdd\ndescription: \"Use this when: the user asks\"\n---\nBody\n"
+        "#]]
+        .assert_eq(&render(CLAUDE, COLON));
+        assert_eq!(
+            runtimes(CLAUDE, COLON),
+            [said(Dialect::Claude), said(Dialect::OpenCode)]
+        );
+        // A plugin's skill: Claude Code alone.
+        expect![[r#"
+            lenient-parse warning `Use this when: the user asks`: this value is not valid YAML (a plain value may not contain `: `); Claude Code reads the skill only through its lenient retry, which reads it as plain text. Quote it so that every YAML reader agrees
+              fix: "---\nname: tdd\ndescription: \"Use this when: the user asks\"\n---\nBody\n"
+        "#]]
+        .assert_eq(&render(&[Dialect::Claude], COLON));
+        // `.agents/skills/`: opencode's retry reads it; what Zuno does is not known (a warning).
+        let agents = &[Dialect::OpenCode, Dialect::Zuno];
+        expect![[r#"
+            lenient-parse warning `Use this when: the user asks`: this value is not valid YAML (a plain value may not contain `: `); opencode reads the skill only through its lenient retry, which reads it as plain text; how Zuno reads a frontmatter that is not valid YAML is not documented (it may skip the skill). Quote it so that every YAML reader agrees
+              fix: "---\nname: tdd\ndescription: \"Use this when: the user asks\"\n---\nBody\n"
+        "#]]
+        .assert_eq(&render(agents, COLON));
+        assert_eq!(
+            runtimes(agents, COLON),
+            [said(Dialect::OpenCode), (Dialect::Zuno, None, None, None)]
+        );
+        // `.zuno/skills/`: Zuno alone, never an error.
+        expect![[r#"
+            syntax-error warning `:`: mapping values are not allowed in this context: how Zuno reads a frontmatter that is not valid YAML is not documented (it may skip the skill). Fix the YAML so that every reader agrees
+        "#]]
+        .assert_eq(&render(&[Dialect::Zuno], COLON));
+        // Quoted, it is clean everywhere.
+        let quoted = "---\nname: tdd\ndescription: \"Use this when: the user asks\"\n---\nBody\n";
+        for loaders in [OC, CLAUDE, agents, &[Dialect::Zuno], &[Dialect::Claude]] {
+            assert_eq!(render(loaders, quoted), "", "{loaders:?}");
+        }
+    }
+
+    #[test]
+    fn the_checks_run_on_what_the_runtimes_read() {
+        // A real plugin skill's shape: 1,100 characters of description with a `: ` in it.
+        let long = format!(
+            "Use this skill when: {}",
+            "the user asks for release notes. ".repeat(33)
+        );
+        let long = &long[..1100];
+        let t = format!("---\nname: Release_Notes\ndescription: {long}\nlicence: MIT\n---\nBody\n");
+        let got: Vec<(Code, Severity, String)> = diags(&kind(CLAUDE), &t);
+        assert_eq!(
+            got,
+            [
+                (Code::InvalidName, Severity::Warning, "Release_Notes".into()),
+                (Code::NameMismatch, Severity::Warning, "Release_Notes".into()),
+                (Code::InvalidValue, Severity::Warning, long.to_string()),
+                (Code::LenientParse, Severity::Warning, long.to_string()),
+                (Code::UnknownKey, Severity::Warning, "licence".into()),
+            ]
+        );
+        let d = analyze(&kind(CLAUDE), &t).0;
+        assert_eq!(
+            d[2].message,
+            "the Agent Skills format wants a description of 1 to 1024 characters; this one has 1100"
+        );
+        let decl = analyze(&kind(OC), &t).2;
+        assert_eq!(decl.name.as_deref(), Some("Release_Notes"));
+        assert_eq!(decl.description.as_deref(), Some(long));
+        // A name that is no string, read through the retry: opencode skips the skill.
+        expect![[r#"
+            missing-field error `42`: `name` must be a string, not a number: opencode skips this skill
+            lenient-parse warning `a: b`: this value is not valid YAML (a plain value may not contain `: `); opencode reads the skill only through its lenient retry, which reads it as plain text. Quote it so that every YAML reader agrees
+              fix: "---\nname: 42\ndescription: \"a: b\"\n---\n"
+        "#]]
+        .assert_eq(&render(OC, "---\nname: 42\ndescription: a: b\n---\n"));
+        assert_eq!(
+            runtimes(OC, "---\nname: 42\ndescription: a: b\n---\n"),
+            [(Dialect::OpenCode, Some(false), None, None)]
+        );
+    }
+
+    #[test]
+    fn one_runtime_skips_what_another_reads() {
+        // CRLF: Claude Code's retry does nothing (it loads the skill bare), opencode's reads it.
+        let crlf = "---\r\nname: tdd\r\ndescription: Use this when: crlf\r\n---\r\nBody\r\n";
+        expect![[r#"
+            syntax-error warning `:`: mapping values are not allowed in this context: Claude Code cannot read this frontmatter, even with its lenient retry (the file has CRLF line endings, so the retry, which quotes values with `: `, does nothing for it): it loads the skill with none of its settings; opencode reads it only through its lenient retry. Quote the value so that every YAML reader agrees
+              fix: "---\r\nname: tdd\r\ndescription: \"Use this when: crlf\"\r\n---\r\nBody\r\n"
+        "#]]
+        .assert_eq(&render(CLAUDE, crlf));
+        assert_eq!(
+            runtimes(CLAUDE, crlf),
+            [
+                (Dialect::Claude, Some(true), Some("tdd".into()), None),
+                (
+                    Dialect::OpenCode,
+                    Some(true),
+                    Some("tdd".into()),
+                    Some("Use this when: crlf".into())
+                )
+            ]
+        );
+        // A key set twice: Claude Code keeps the last, js-yaml throws and the sanitizer changes
+        // nothing, so opencode finds no name.
+        let twice = "---\nname: tdd\ndescription: d\nname: tdd\n---\nBody\n";
+        expect![[r#"
+            syntax-error error `name`: `name` is set twice, which js-yaml rejects: opencode cannot read this frontmatter, even with its lenient retry: it skips this skill; Claude Code reads it
+        "#]]
+        .assert_eq(&render(CLAUDE, twice));
+        assert_eq!(analyze(&kind(CLAUDE), twice).2.name_for(Dialect::OpenCode), None);
+        assert_eq!(analyze(&kind(CLAUDE), twice).2.name_for(Dialect::Claude), Some("tdd"));
+        // Neither reads it: opencode skips the skill, Claude Code loads it bare.
+        let broken = "---\nname: tdd\ndescription: a\nfoo: \"b\n---\nBody\n";
+        expect![[r#"
+            syntax-error error `"`: while scanning a quoted scalar, found unexpected end of stream: Claude Code and opencode cannot read this frontmatter, even with their lenient retry: opencode skips this skill, and Claude Code loads the skill with none of its settings
+        "#]]
+        .assert_eq(&render(CLAUDE, broken));
+        assert_eq!(analyze(&kind(CLAUDE), broken).2.name.as_deref(), Some("tdd"));
+        // The sanitizer rewrote a value, but the retry throws on another line: the error is
+        // there.
+        let retry_fails = "---\nname: tdd\ndescription: Use it: now\nmetadata:\n  x: a: b\n---\nBody\n";
+        let d = analyze(&kind(OC), retry_fails).0;
+        assert_eq!(
+            d.iter().map(|d| (d.code, d.severity, d.span.start)).collect::<Vec<_>>(),
+            [(
+                Code::SyntaxError,
+                Severity::Error,
+                retry_fails.find("a: b").unwrap() as u32 + 1
+            )]
+        );
+        assert_eq!(
+            d[0].message,
+            "mapping values are not allowed in this context: opencode cannot read this frontmatter, even with its lenient retry: it skips this skill"
+        );
+    }
+
+    #[test]
+    fn what_opencodes_reader_reads_and_the_format_alone_does_not() {
+        // An unclosed frontmatter: gray-matter reads the rest of the file as YAML.
+        let unclosed = "---\nname: tdd\ndescription: d\n";
+        assert_eq!(diags(&kind(OC), unclosed), []);
+        assert_eq!(
+            runtimes(OC, unclosed),
+            [(Dialect::OpenCode, Some(true), Some("tdd".into()), Some("d".into()))]
+        );
+        // Zuno reads none: a closed frontmatter is needed.
+        assert_eq!(
+            diags(&kind(&[Dialect::Zuno]), unclosed),
+            [(Code::MissingField, Severity::Error, "---".into())]
+        );
+        // js-yaml's `1:30` is a number (sexagesimal): no name for opencode.
+        assert_eq!(
+            diags(&kind(OC), "---\nname: 1:30\ndescription: d\n---\n"),
+            [(Code::MissingField, Severity::Error, "1:30".into())]
+        );
+        // A `---js` frontmatter runs as code in gray-matter: not known, so no error.
+        assert!(
+            diags(&kind(OC), "---js\n{name: 'tdd'}\n---\nBody\n")
+                .iter()
+                .all(|d| d.1 != Severity::Error)
+        );
+        // A skill no runtime loads: a warning, as before.
+        let k = SkillKind {
+            misplaced: Some("`.opencode/skills/tdd/`".into()),
+            ..kind(&[])
+        };
+        let t = "---\nname: tdd\ndescription: a: b\n---\n";
+        let got: Vec<(Code, Severity, String, String)> = analyze(&k, t)
+            .0
+            .into_iter()
+            .map(|d| (d.code, d.severity, d.span.text(t).to_string(), d.message))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    Code::MisplacedSkill,
+                    Severity::Warning,
+                    "---".into(),
+                    "no runtime loads a `SKILL.md` here; move this folder to `.opencode/skills/tdd/`".into()
+                ),
+                (
+                    Code::SyntaxError,
+                    Severity::Warning,
+                    ":".into(),
+                    "mapping values are not allowed in this context: the frontmatter does not parse, so the skill has no name or description".into()
+                ),
+            ]
         );
     }
 

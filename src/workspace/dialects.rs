@@ -603,11 +603,12 @@ impl Workspace {
             else {
                 continue;
             };
+            // The name opencode registers, when it loads the skill (as it reads it).
             if kind.loaders.contains(&crate::analysis::Dialect::OpenCode)
                 && project.starts_with(dir)
-                && let Some(name) = &decl.name
+                && let Some(name) = decl.name_for(crate::analysis::Dialect::OpenCode)
             {
-                out.push((name.clone(), Some(id)));
+                out.push((name.to_string(), Some(id)));
             }
         }
         out

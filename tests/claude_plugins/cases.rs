@@ -296,6 +296,19 @@ fn discovery() -> Vec<Gen> {
                 "skills/s3/SKILL.md",
                 "---\nname: s3\nargument-hint: [x]\ndescription: d\n---\nb\n",
             ),
+            // Not valid YAML: loaded through the retry, which quotes the value (a real plugin
+            // skill has this shape, with 1,100 characters of description).
+            (
+                "skills/s4/SKILL.md",
+                "---\nname: s4\ndescription: Use this when: the user asks\n---\nb\n",
+            ),
+            (
+                "skills/s5/SKILL.md",
+                &format!(
+                    "---\nname: s5\ndescription: Use this skill when: {}\n---\nb\n",
+                    "the user asks for release notes. ".repeat(33)
+                ),
+            ),
         ],
     );
     vec![layout, custom, named, listing]

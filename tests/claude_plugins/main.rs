@@ -12,7 +12,8 @@
 //!   commands (name, description, argument hint; skills are listed as commands) of the plugins
 //!   it loaded. agent-lsp must list the same: the agents, commands and skills of every plugin
 //!   whose manifest has no diagnostic with the effect `file-ignored`, named as
-//!   `discover::plugin_kind` names them, listed as `claude::plugin::listed` lists them.
+//!   `discover::plugin_kind` names them, listed as `claude::plugin::listed` lists them; and no
+//!   skill Claude Code lists gets an error that it is skipped (`file-ignored`).
 //!
 //! Workspaces: the generated plugins and marketplaces of `cases.rs`, `test-workspace/plugins`,
 //! and the corpus (`../shared/corpus/`) laid out as one plugin per repository (its Claude
@@ -399,6 +400,33 @@ impl Ours {
         out
     }
 
+    /// The errors agent-lsp reports that a skill of a loading plugin is skipped (`file-ignored`),
+    /// by the name Claude Code lists it under: none is right for a skill Claude Code lists (it
+    /// is the only runtime that loads a plugin's skills).
+    fn skill_errors(&self) -> BTreeMap<String, Vec<String>> {
+        let loading = self.loading();
+        let diagnostics = self.ws.diagnostics();
+        let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (id, f) in self.ws.files.iter().enumerate().filter(|(_, f)| f.live) {
+            let (FileKind::Skill(k), Role::Skill { dir }) = (&f.kind, &f.role) else {
+                continue;
+            };
+            let Some(ns) = k.namespace.as_ref().filter(|_| loading.contains_key(dir)) else {
+                continue;
+            };
+            let errors: Vec<String> = diagnostics
+                .iter()
+                .filter(|(i, d)| *i == id && d.severity == Severity::Error && d.effect == Effect::FileIgnored)
+                .map(|(_, d)| format!("{} {}", d.code.as_str(), d.message))
+                .collect();
+            if !errors.is_empty() {
+                let l = plugin::listed(&format!("{ns}:{}", k.folder), true, &f.text);
+                out.entry(l.name).or_default().extend(errors);
+            }
+        }
+        out
+    }
+
     /// The agents and commands of the loading plugins, as Claude Code lists them.
     fn listed(&self) -> (Vec<Item>, Vec<Item>) {
         let loading = self.loading();
@@ -715,6 +743,20 @@ fn compare(case: &Case, failures: &mut Vec<String>) -> Tally {
         let names: BTreeSet<&str> = loading.values().map(String::as_str).collect();
         let ours_only = |n: &str| names.contains(n.split(':').next().unwrap_or_default());
         let (our_agents, our_commands) = ours.listed();
+        // A skill Claude Code lists gets no error that it is skipped.
+        let skill_errors = ours.skill_errors();
+        for (n, _, _) in &their_commands {
+            if let Some(errors) = skill_errors.get(n) {
+                report(
+                    &mut t,
+                    format!("command {n}"),
+                    format!(
+                        "Claude Code lists it; agent-lsp reports that it is skipped: {}",
+                        errors.join("; ")
+                    ),
+                );
+            }
+        }
         // Descriptions of plugin commands are prefixed with `(plugin) `.
         let their_commands: Vec<Item> = their_commands
             .into_iter()

@@ -3,7 +3,7 @@
 //! (§7.2), the first pass and the lenient retry (§7.3: its quoting, CRLF, tabs, BOM, ` #`
 //! comments, `!tags`, duplicate keys, block scalars), required fields of every YAML type (§7.4),
 //! `model` (§7.5), unknown keys (§7.6), plugin agents (§7.9), precedence across project, user and
-//! plugin agents, and commands and skills (§4, §5).
+//! plugin agents, and commands and skills (§4, §5; a skill's frontmatter through the retry).
 //!
 //! Agents of one workspace have distinct names and descriptions, so that the name Claude Code
 //! lists and its description tell which file it read.
@@ -437,8 +437,22 @@ pub fn cases() -> Vec<GenCase> {
             .file(".claude/skills/s-nodesc/SKILL.md", "---\nname: s-nodesc\n---\nFirst paragraph\nof it.\n\nSecond.\n")
             .home(".claude/commands/c-user.md", "---\ndescription: user command\n---\nGo\n")
             .home(".claude/commands/c-desc.md", "---\ndescription: user loses\n---\nGo\n"),
+        // §5, §7.3: a skill's frontmatter goes through the agents' retry; opencode reads the
+        // same files with its own (tests/runtime).
+        case("skills-lenient")
+            .file(".claude/skills/sk-colon/SKILL.md", "---\nname: sk-colon\ndescription: Use this when: the user asks\n---\nBody\n")
+            .file(".claude/skills/sk-long/SKILL.md", &format!("---\nname: sk-long\ndescription: {LONG}\n---\nBody\n"))
+            .file(".claude/skills/sk-crlf/SKILL.md", "---\r\nname: sk-crlf\r\ndescription: Use this when: crlf\r\n---\r\nFirst paragraph of sk-crlf\r\n")
+            .file(".claude/skills/sk-twice/SKILL.md", "---\nname: sk-twice\ndescription: the last wins\nname: sk-twice\n---\nBody\n")
+            .file(".claude/skills/sk-broken/SKILL.md", "---\nname: sk-broken\ndescription: d\nfoo: \"open\n---\nFirst paragraph of sk-broken\n")
+            .file(".claude/skills/sk-quoted-then/SKILL.md", "---\nname: sk-quoted-then\ndescription: \"Quoted\" then: more\n---\nBody\n")
+            .file(".claude/skills/sk-endcolon/SKILL.md", "---\nname: sk-endcolon\ndescription: Examples:\n---\nBody\n"),
     ]
 }
+
+/// A skill description of 1,100 characters (over the Agent Skills format's 1,024) with a `: `,
+/// the shape of a real plugin skill's.
+const LONG: &str = "Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use now.";
 
 /// A file of exactly `size` bytes: `head`, then prompt text.
 fn sized(head: &str, size: usize) -> Vec<u8> {

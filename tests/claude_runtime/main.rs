@@ -19,7 +19,10 @@
 //!   malformed `hooks`); which are over 1 MiB.
 //! - **Commands** (agent-lsp's reading of `.claude/commands/**/*.md` and Claude Code skills, from
 //!   the library, since no command of agent-lsp prints them): the same commands load, with the
-//!   same description and argument hint.
+//!   same description and argument hint; a skill Claude Code lists is one agent-lsp says Claude
+//!   Code loads (the skill's `SkillDecl::runtimes`), and gets no error that it is skipped
+//!   (`file-ignored`) unless agent-lsp says another runtime that loads it there (opencode, judged
+//!   by `tests/runtime`) skips it.
 //!
 //! Workspaces: `test-workspace/`; the public corpus (`../shared/corpus/`), one workspace per
 //! repository with its Claude Code agents, commands and skills at their real paths (a repository
@@ -40,9 +43,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use agent_lsp::analysis::FileKind;
 use agent_lsp::analysis::claude::agent::Status;
 use agent_lsp::analysis::claude::read::Outcome;
+use agent_lsp::analysis::{Effect, FileKind, Severity};
 use agent_lsp::workspace::{Options, Role, Workspace};
 use oracle::Home;
 use serde_json::Value;
@@ -321,6 +324,11 @@ struct OurCommand {
     description: Option<String>,
     argument_hint: Option<String>,
     file: PathBuf,
+    /// For a skill: agent-lsp says Claude Code loads it.
+    loads: bool,
+    /// For a skill: agent-lsp's errors that it is skipped (`file-ignored`), unless it says
+    /// another runtime that loads it there skips it.
+    skip_errors: Vec<String>,
 }
 
 /// agent-lsp's reading of the workspace through the library: the Claude agent files, and the
@@ -333,7 +341,8 @@ fn our_files(case: &Case) -> (BTreeMap<PathBuf, OurFile>, Vec<(String, OurComman
     let ws = Workspace::load(std::slice::from_ref(&case.root), &opts).unwrap_or_else(|e| panic!("{}: {e}", case.name));
     let mut files = BTreeMap::new();
     let mut commands = Vec::new();
-    for f in ws.files.iter().filter(|f| f.live) {
+    let diagnostics = ws.diagnostics();
+    for (id, f) in ws.files.iter().enumerate().filter(|(_, f)| f.live) {
         match (&f.kind, &f.role) {
             (FileKind::Claude(kind), Role::Claude { .. }) => {
                 if let Some(c) = f.analysis.claude() {
@@ -363,6 +372,8 @@ fn our_files(case: &Case) -> (BTreeMap<PathBuf, OurFile>, Vec<(String, OurComman
                         description: decl.and_then(|d| d.description.clone()),
                         argument_hint: decl.and_then(|d| d.argument_hint.clone()),
                         file: canon(&f.path),
+                        loads: true,
+                        skip_errors: Vec::new(),
                     },
                 ));
             }
@@ -374,6 +385,20 @@ fn our_files(case: &Case) -> (BTreeMap<PathBuf, OurFile>, Vec<(String, OurComman
                         .is_some_and(|p| p.ends_with(".claude/skills")) =>
             {
                 let decl = f.analysis.skill();
+                let runtimes = decl.map(|d| d.runtimes.as_slice()).unwrap_or_default();
+                let skipped_by_another = runtimes
+                    .iter()
+                    .any(|r| r.runtime != agent_lsp::analysis::Dialect::Claude && r.loads == Some(false));
+                let skip_errors = diagnostics
+                    .iter()
+                    .filter(|(i, d)| {
+                        *i == id
+                            && d.severity == Severity::Error
+                            && d.effect == Effect::FileIgnored
+                            && !skipped_by_another
+                    })
+                    .map(|(_, d)| format!("{} {}", d.code.as_str(), d.message))
+                    .collect();
                 // agent-lsp's word: "Claude Code names the command after the folder".
                 commands.push((
                     kind.folder.clone(),
@@ -382,6 +407,10 @@ fn our_files(case: &Case) -> (BTreeMap<PathBuf, OurFile>, Vec<(String, OurComman
                         description: decl.and_then(|d| d.shown_description.clone()),
                         argument_hint: decl.and_then(|d| d.argument_hint.clone()),
                         file: canon(&f.path),
+                        loads: runtimes
+                            .iter()
+                            .any(|r| r.runtime == agent_lsp::analysis::Dialect::Claude && r.loads == Some(true)),
+                        skip_errors,
                     },
                 ));
             }
@@ -693,6 +722,23 @@ fn compare_case(tally: &mut Tally, case: &Case, bin: &Path, builtin: &[oracle::A
                             subject.clone(),
                             "argument-hint".into(),
                             format!("agent-lsp {:?} | Claude Code {:?}", o.argument_hint, t.argument_hint),
+                        ));
+                    }
+                    if !o.loads {
+                        problems.push((
+                            subject.clone(),
+                            "loads".into(),
+                            "Claude Code lists it; agent-lsp says Claude Code does not load it".into(),
+                        ));
+                    }
+                    if !o.skip_errors.is_empty() {
+                        problems.push((
+                            subject.clone(),
+                            "error".into(),
+                            format!(
+                                "Claude Code lists it; agent-lsp reports that it is skipped: {}",
+                                o.skip_errors.join("; ")
+                            ),
                         ));
                     }
                 }

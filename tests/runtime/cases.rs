@@ -1,6 +1,7 @@
 //! Generated workspaces: each exercises one part of how opencode builds its agents (merge order,
 //! `disable`, `mode` entries, `tools`/`maxSteps`, broken YAML and the sanitizer, substitutions,
-//! permission shapes) or one reason it refuses a configuration.
+//! permission shapes, skills as opencode reads their frontmatter) or one reason it refuses a
+//! configuration.
 
 pub struct GenCase {
     pub name: &'static str,
@@ -16,6 +17,14 @@ const fn case(name: &'static str, files: &'static [(&'static str, &'static str)]
         files,
         global: &[],
     }
+}
+
+/// A skill description of 1,100 characters (over the Agent Skills format's 1,024) with a `: `,
+/// the shape of a real plugin skill's.
+macro_rules! long_description {
+    () => {
+        "Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use this skill when: the user asks for release notes, a changelog entry or a version bump. Use now."
+    };
 }
 
 pub const CASES: &[GenCase] = &[
@@ -445,6 +454,79 @@ pub const CASES: &[GenCase] = &[
             ),
             ("sub/.claude/skills/inner/SKILL.md", "---\nname: inner\n---\nI\n"),
             ("sub/opencode.json", "{}"),
+        ],
+    ),
+    // A `SKILL.md` that is not valid YAML: opencode's sanitizer rescues a top-level value holding
+    // `:` (as a block of text); when it changes nothing (a key set twice, a broken quote) the
+    // cache hands back no data, and when its retry throws too the skill is skipped.
+    case(
+        "skill-lenient-yaml",
+        &[
+            (
+                ".opencode/skills/colon/SKILL.md",
+                "---\nname: colon\ndescription: Use this when: the user asks\n---\nBody\n",
+            ),
+            (
+                ".opencode/skills/long/SKILL.md",
+                concat!("---\nname: long\ndescription: ", long_description!(), "\n---\nBody\n"),
+            ),
+            (
+                ".claude/skills/colon2/SKILL.md",
+                "---\nname: colon2\ndescription: Use this when: the user asks\n---\nBody\n",
+            ),
+            (
+                ".claude/skills/long2/SKILL.md",
+                concat!("---\nname: long2\ndescription: ", long_description!(), "\n---\nBody\n"),
+            ),
+            (
+                ".agents/skills/colon3/SKILL.md",
+                "---\nname: colon3\ndescription: Use this when: the user asks\n---\nBody\n",
+            ),
+            (
+                ".opencode/skills/crlf/SKILL.md",
+                "---\r\nname: crlf\r\ndescription: Use this when: crlf\r\n---\r\nBody\r\n",
+            ),
+            (
+                ".claude/skills/crlf2/SKILL.md",
+                "---\r\nname: crlf2\r\ndescription: Use this when: crlf\r\n---\r\nBody\r\n",
+            ),
+            (
+                ".opencode/skills/endcolon/SKILL.md",
+                "---\nname: endcolon\ndescription: Examples:\n---\nBody\n",
+            ),
+            (
+                ".opencode/skills/quoted-then/SKILL.md",
+                "---\nname: quoted-then\ndescription: \"Quoted\" then: more\n---\nBody\n",
+            ),
+            (
+                ".opencode/skills/unclosed/SKILL.md",
+                "---\nname: unclosed\ndescription: u\n",
+            ),
+            (".opencode/skills/nodesc/SKILL.md", "---\nname: nodesc\n---\nBody\n"),
+            (
+                ".opencode/skills/twice/SKILL.md",
+                "---\nname: twice\ndescription: t\nname: twice\n---\nBody\n",
+            ),
+            (
+                ".claude/skills/twice2/SKILL.md",
+                "---\nname: twice2\ndescription: t\nname: twice2\n---\nBody\n",
+            ),
+            (
+                ".opencode/skills/bare/SKILL.md",
+                "---\nname: bare\ndescription: ok\nbad: \"open\n---\nBody\n",
+            ),
+            (
+                ".opencode/skills/retry-fails/SKILL.md",
+                "---\nname: retry-fails\ndescription: Use it: now\nmetadata:\n  x: a: b\n---\nBody\n",
+            ),
+            (
+                ".opencode/skills/sexagesimal/SKILL.md",
+                "---\nname: 1:30\ndescription: a number for js-yaml\n---\nBody\n",
+            ),
+            (
+                ".opencode/skills/nulldesc/SKILL.md",
+                "---\nname: nulldesc\ndescription:\n---\nBody\n",
+            ),
         ],
     ),
     case(

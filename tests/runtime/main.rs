@@ -9,6 +9,11 @@
 //! - **Agents:** the same agent names, and for each agent the same mode, native, hidden,
 //!   description, model, variant, temperature, top_p, color, steps, options (as JSON values) and
 //!   permission rules (permission, pattern, action), rule by rule in evaluation order.
+//! - **Skills:** opencode's skills (`GET /skill?directory=P`, built-ins aside) are those agent-lsp
+//!   says opencode loads in P (each `SKILL.md` read as opencode reads it: the skill's
+//!   `SkillDecl::runtimes`), with the same names, files and descriptions; and a skill opencode
+//!   loads gets no error that it is skipped (`file-ignored`) unless agent-lsp says another
+//!   runtime that loads it there skips it.
 //!
 //! Workspaces: `test-workspace/`, the public corpus (`../shared/corpus/`, each repository laid
 //! out at its files' real paths; a repository laid out as a global config directory is checked
@@ -28,6 +33,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use agent_lsp::analysis::{Dialect, FileKind};
 use agent_lsp::workspace::{Options, Role, Workspace};
 use oracle::{Answer, Home, Server};
 use serde_json::Value;
@@ -133,22 +139,78 @@ fn our_agents(home: &Home, dir: &Path) -> Vec<Value> {
         .collect()
 }
 
-/// The paths (canonical) with a `refuses-to-start` diagnostic, from `check --format json`.
-fn refusing_files(home: &Home, root: &Path) -> BTreeMap<PathBuf, Vec<String>> {
+/// What `check --format json` reports that the runtime can confirm, per path (canonical).
+#[derive(Default)]
+struct Findings {
+    /// The diagnostics whose effect is `refuses-to-start`.
+    refusing: BTreeMap<PathBuf, Vec<String>>,
+    /// The errors whose effect is `file-ignored` (a skill, an agent skipped).
+    skipping: BTreeMap<PathBuf, Vec<String>>,
+}
+
+/// The findings of `check --format json` on `root`.
+fn findings(home: &Home, root: &Path) -> Findings {
     let report = run_json(home, &["check", "--format", "json", &root.to_string_lossy()]);
-    let mut out: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
+    let mut out = Findings::default();
     for d in report["diagnostics"].as_array().into_iter().flatten() {
-        if d["effect"] == "refuses-to-start" {
-            let path = PathBuf::from(d["path"].as_str().unwrap_or_default());
-            let path = if path.is_absolute() { path } else { root.join(path) };
-            let path = fs::canonicalize(&path).unwrap_or(path);
-            out.entry(path).or_default().push(format!(
-                "{} {}:{}",
-                d["code"].as_str().unwrap_or_default(),
-                d["range"]["start"]["line"],
-                d["range"]["start"]["column"]
-            ));
+        let list = if d["effect"] == "refuses-to-start" {
+            &mut out.refusing
+        } else if d["effect"] == "file-ignored" && d["severity"] == "error" {
+            &mut out.skipping
+        } else {
+            continue;
+        };
+        let path = PathBuf::from(d["path"].as_str().unwrap_or_default());
+        let path = if path.is_absolute() { path } else { root.join(path) };
+        let path = fs::canonicalize(&path).unwrap_or(path);
+        list.entry(path).or_default().push(format!(
+            "{} {}:{}",
+            d["code"].as_str().unwrap_or_default(),
+            d["range"]["start"]["line"],
+            d["range"]["start"]["column"]
+        ));
+    }
+    out
+}
+
+/// A skill agent-lsp says opencode loads in a project directory.
+struct OurSkill {
+    /// Its `SKILL.md` (canonical).
+    path: PathBuf,
+    description: Option<String>,
+    /// agent-lsp says another runtime that loads skills at its place skips it (so an error that
+    /// it is skipped can be right).
+    skipped_by_another: bool,
+}
+
+/// The skills agent-lsp says opencode loads when started in `project`, by name: the `SKILL.md`
+/// files of the project's and its ancestors' skill folders, each as opencode reads it.
+fn our_skills(ws: &Workspace, project: &Path) -> BTreeMap<String, Vec<OurSkill>> {
+    let canon = |p: &Path| fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut out: BTreeMap<String, Vec<OurSkill>> = BTreeMap::new();
+    for f in ws.files.iter().filter(|f| f.live) {
+        let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.skill()) else {
+            continue;
+        };
+        if !kind.loaders.contains(&Dialect::OpenCode) || !project.starts_with(canon(dir)) {
+            continue;
         }
+        let Some(oc) = decl.runtimes.iter().find(|r| r.runtime == Dialect::OpenCode) else {
+            continue;
+        };
+        if oc.loads != Some(true) {
+            continue;
+        }
+        out.entry(oc.name.clone().unwrap_or_default())
+            .or_default()
+            .push(OurSkill {
+                path: canon(&f.path),
+                description: oc.description.clone(),
+                skipped_by_another: decl
+                    .runtimes
+                    .iter()
+                    .any(|r| r.runtime != Dialect::OpenCode && r.loads == Some(false)),
+            });
     }
     out
 }
@@ -263,6 +325,8 @@ struct Tally {
     allowed: Vec<String>,
     agents: usize,
     agents_agreeing: usize,
+    skills: usize,
+    skills_agreeing: usize,
     projects: usize,
     projects_agreeing: usize,
 }
@@ -282,6 +346,7 @@ thread_local! {
 }
 
 /// Compare one start directory.
+#[allow(clippy::too_many_arguments)]
 fn compare_project(
     tally: &mut Tally,
     label: &str,
@@ -289,8 +354,10 @@ fn compare_project(
     home: &Home,
     dir: &Path,
     view: &BTreeSet<PathBuf>,
-    refusing: &BTreeMap<PathBuf, Vec<String>>,
+    found: &Findings,
+    skills: &BTreeMap<String, Vec<OurSkill>>,
 ) {
+    let refusing = &found.refusing;
     let mut problems: Vec<(String, String, String)> = Vec::new();
     let mut note = |agent: &str, field: &str, text: String| {
         problems.push((agent.to_string(), field.to_string(), text));
@@ -304,6 +371,7 @@ fn compare_project(
         })
         .collect();
     let (n_ours, n_theirs, n_agree);
+    let skills_before = (tally.skills, tally.skills_agreeing);
     if std::env::var_os("RUNTIME_TRACE").is_some() {
         eprintln!("asking opencode: {label}");
     }
@@ -356,6 +424,7 @@ fn compare_project(
                 }
             }
             n_agree = agree;
+            compare_skills(tally, server, dir, skills, &found.skipping, &mut note);
         }
     }
     tally.projects += 1;
@@ -375,8 +444,13 @@ fn compare_project(
     if open == 0 {
         tally.projects_agreeing += 1;
     }
+    let skills = format!(
+        "{}/{}",
+        tally.skills_agreeing - skills_before.1,
+        tally.skills - skills_before.0
+    );
     tally.rows.push(format!(
-        "{label:<70} {:>5} {:>5} {:>6} {:>5}",
+        "{label:<70} {:>5} {:>5} {:>6} {skills:>7} {:>5}",
         n_ours,
         n_theirs,
         n_agree,
@@ -388,6 +462,87 @@ fn compare_project(
     ));
 }
 
+/// Compare the skills opencode loads in `dir` with those agent-lsp says it loads (`ours`), and
+/// the errors agent-lsp reports on them (`skipping`: the `file-ignored` errors per file).
+fn compare_skills(
+    tally: &mut Tally,
+    server: &Server,
+    dir: &Path,
+    ours: &BTreeMap<String, Vec<OurSkill>>,
+    skipping: &BTreeMap<PathBuf, Vec<String>>,
+    note: &mut impl FnMut(&str, &str, String),
+) {
+    let Some(theirs) = server.skills(dir) else { return };
+    let canon = |p: &Path| fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    // opencode keeps one skill of a name (which one is not deterministic).
+    let theirs: BTreeMap<&str, &oracle::Skill> = theirs.iter().map(|s| (s.name.as_str(), s)).collect();
+    let names: BTreeSet<&str> = ours.keys().map(String::as_str).chain(theirs.keys().copied()).collect();
+    for name in names {
+        let subject = format!("skill {name}");
+        tally.skills += 1;
+        match (ours.get(name), theirs.get(name)) {
+            (Some(os), Some(t)) => {
+                let location = canon(&t.location);
+                let Some(o) = os.iter().find(|o| o.path == location) else {
+                    note(
+                        &subject,
+                        "file",
+                        format!("opencode reads {}, agent-lsp another file", location.display()),
+                    );
+                    continue;
+                };
+                let mut agree = true;
+                if o.description != t.description {
+                    agree = false;
+                    note(
+                        &subject,
+                        "description",
+                        format!("agent-lsp {:?} | opencode {:?}", o.description, t.description),
+                    );
+                }
+                if let Some(errors) = skipping.get(&o.path).filter(|_| !o.skipped_by_another) {
+                    agree = false;
+                    note(
+                        &subject,
+                        "error",
+                        format!(
+                            "opencode loads it; agent-lsp reports that it is skipped: {}",
+                            errors.join(", ")
+                        ),
+                    );
+                }
+                if agree {
+                    tally.skills_agreeing += 1;
+                }
+            }
+            (Some(os), None) => note(
+                &subject,
+                "exists",
+                format!(
+                    "agent-lsp says opencode loads {}; opencode does not",
+                    os[0].path.display()
+                ),
+            ),
+            (None, Some(t)) => {
+                let location = canon(&t.location);
+                let said = skipping
+                    .get(&location)
+                    .map(|e| format!(" (agent-lsp: {})", e.join(", ")));
+                note(
+                    &subject,
+                    "exists",
+                    format!(
+                        "opencode loads {}; agent-lsp says it does not{}",
+                        location.display(),
+                        said.unwrap_or_default()
+                    ),
+                );
+            }
+            (None, None) => {}
+        }
+    }
+}
+
 /// Compare every project directory of a workspace (its views), or, for a global layout, the
 /// empty start directory with that global directory.
 fn compare_case(tally: &mut Tally, case: &Case, server: &Server, home: &Home) {
@@ -397,9 +552,11 @@ fn compare_case(tally: &mut Tally, case: &Case, server: &Server, home: &Home) {
         roots.push(g.clone());
     }
     let ws = Workspace::load(&roots, &opts).unwrap_or_else(|e| panic!("{}: {e}", case.name));
-    let mut refusing = BTreeMap::new();
+    let mut found = Findings::default();
     for r in &roots {
-        refusing.extend(refusing_files(home, r));
+        let f = findings(home, r);
+        found.refusing.extend(f.refusing);
+        found.skipping.extend(f.skipping);
     }
     let canon = |p: &Path| fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     // Project directories laid out like a global config directory are compared as the global
@@ -436,16 +593,17 @@ fn compare_case(tally: &mut Tally, case: &Case, server: &Server, home: &Home) {
         } else {
             format!("{}:{rel}", case.name)
         };
-        compare_project(tally, &label, server, home, &p, &view, &refusing);
+        let skills = our_skills(&ws, &p);
+        compare_project(tally, &label, server, home, &p, &view, &found, &skills);
     }
 }
 
 /// opencode refused to start at all (a bad global layer): agent-lsp must predict a refusal.
 fn compare_start_refusal(tally: &mut Tally, case: &Case, home: &Home, why: &str) {
     let mut refusing = BTreeMap::new();
-    refusing.extend(refusing_files(home, &case.root));
+    refusing.extend(findings(home, &case.root).refusing);
     if let Some(g) = &case.global {
-        refusing.extend(refusing_files(home, g));
+        refusing.extend(findings(home, g).refusing);
     }
     tally.projects += 1;
     let ok = !refusing.is_empty();
@@ -461,8 +619,9 @@ fn compare_start_refusal(tally: &mut Tally, case: &Case, home: &Home, why: &str)
         tally.disagreements.push(line);
     }
     tally.rows.push(format!(
-        "{:<70} {:>5} {:>5} {:>6} {:>5}",
+        "{:<70} {:>5} {:>5} {:>6} {:>7} {:>5}",
         case.name,
+        "-",
         "-",
         "-",
         "-",
@@ -629,15 +788,20 @@ fn agent_lsp_agrees_with_the_opencode_runtime() {
     }
 
     eprintln!(
-        "\n{:<70} {:>5} {:>5} {:>6} {:>5}",
-        "workspace[:project]", "ours", "oc", "agree", "ok"
+        "\n{:<70} {:>5} {:>5} {:>6} {:>7} {:>5}",
+        "workspace[:project]", "ours", "oc", "agree", "skills", "ok"
     );
     for r in &tally.rows {
         eprintln!("{r}");
     }
     eprintln!(
-        "\nprojects agreeing: {}/{}; agents agreeing on every field: {}/{}",
-        tally.projects_agreeing, tally.projects, tally.agents_agreeing, tally.agents
+        "\nprojects agreeing: {}/{}; agents agreeing on every field: {}/{}; skills: {}/{}",
+        tally.projects_agreeing,
+        tally.projects,
+        tally.agents_agreeing,
+        tally.agents,
+        tally.skills_agreeing,
+        tally.skills
     );
     if !tally.allowed.is_empty() {
         eprintln!("\nallowed disagreements ({}):", tally.allowed.len());

@@ -1,5 +1,6 @@
 //! The released opencode runtime as an oracle: `opencode serve --pure` in an empty home, asked
-//! for the agents it builds in a directory (`GET /agent?directory=...`).
+//! for the agents it builds in a directory (`GET /agent?directory=...`) and the skills it loads
+//! there (`GET /skill?directory=...`, what `opencode debug skill` prints).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -62,6 +63,15 @@ pub enum Answer {
     Agents(Vec<Value>),
     /// It refused the configuration: the error's name and data.
     Refused(String),
+}
+
+/// A skill opencode loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skill {
+    pub name: String,
+    pub description: Option<String>,
+    /// Its `SKILL.md`.
+    pub location: PathBuf,
 }
 
 pub struct Server {
@@ -131,6 +141,27 @@ impl Server {
             Value::Array(items) if status == 200 => Answer::Agents(items),
             other => Answer::Refused(describe_error(&other)),
         }
+    }
+
+    /// The skills opencode loads when started in `dir` (name, description, location), the
+    /// built-in ones (location `<built-in>`) left out; `None` when it refuses the configuration.
+    pub fn skills(&self, dir: &Path) -> Option<Vec<Skill>> {
+        let query = format!("/skill?directory={}", percent_encode(&dir.to_string_lossy()));
+        let (status, body) = self.get(&query);
+        let value: Value =
+            serde_json::from_str(&body).unwrap_or_else(|e| panic!("GET {query}: {status}, not JSON ({e}): {body}"));
+        let Value::Array(items) = value else { return None };
+        (status == 200).then(|| {
+            items
+                .iter()
+                .filter(|s| s["location"] != "<built-in>")
+                .map(|s| Skill {
+                    name: s["name"].as_str().unwrap_or_default().to_string(),
+                    description: s.get("description").and_then(Value::as_str).map(str::to_string),
+                    location: PathBuf::from(s["location"].as_str().unwrap_or_default()),
+                })
+                .collect()
+        })
     }
 
     fn get(&self, path: &str) -> (u16, String) {

@@ -8,7 +8,7 @@ use super::{command, prompt, read};
 use crate::analysis::complete::{Item, ItemKind, item};
 use crate::analysis::diagnostic::Diagnostic;
 use crate::analysis::dialect::Dialect;
-use crate::analysis::skill::{Loader, SkillDecl, SkillKind};
+use crate::analysis::skill::{self, Loader, Outcome, SkillDecl, SkillKind};
 use crate::analysis::syntax::{Node, Value};
 use crate::analysis::text::Span;
 
@@ -21,7 +21,41 @@ pub const LOADER: Loader = Loader {
     keys: KEYS,
     values,
     duplicate: "Claude Code keeps one",
+    read,
 };
+
+/// A `SKILL.md`'s frontmatter as Claude Code reads it (as an agent's, [`read::read`]): its block
+/// (closed by the first `---` anywhere), the first pass, the retry that quotes values. A
+/// frontmatter neither reads (a CRLF file is never rescued) leaves the skill with none of its
+/// settings; a list or a single value reads as empty.
+pub fn read(text: &str) -> skill::Reading {
+    let r = read::read(text);
+    let outcome = match r.outcome {
+        read::Outcome::NoFrontmatter => Outcome::NoFrontmatter,
+        read::Outcome::FirstPass => Outcome::Parsed,
+        read::Outcome::Retry => Outcome::Retry,
+        read::Outcome::Failed => Outcome::Failed,
+        read::Outcome::NotMapping if r.first_errors.is_empty() => Outcome::Parsed,
+        read::Outcome::NotMapping => Outcome::Retry,
+    };
+    let crlf = r.block.as_ref().is_some_and(|b| b.yaml.text(text).contains("\r\n"));
+    skill::Reading {
+        outcome,
+        open: r.block.as_ref().map(|b| b.open),
+        retried: if outcome == Outcome::Retry {
+            r.quoted
+        } else {
+            Vec::new()
+        },
+        // What it cannot read: what the retry rejects, else what the first pass rejects.
+        error: r.retry_errors.into_iter().chain(r.first_errors).next(),
+        note: (outcome == Outcome::Failed && crlf).then(|| {
+            "the file has CRLF line endings, so the retry, which quotes values with `: `, does nothing for it"
+                .to_string()
+        }),
+        parsed: r.parsed,
+    }
+}
 
 /// The keys of Claude Code's skills beyond the Agent Skills format's.
 pub const KEYS: &[(&str, &str)] = &[
@@ -151,6 +185,7 @@ mod tests {
             keys: &[],
             values: |_| Vec::new(),
             duplicate: "keeps one",
+            read: skill::strict,
         };
         let (mut out, parsed, mut decl) = crate::analysis::skill::analyze(kind, text, &[needs_name, LOADER]);
         if kind.loaders.contains(&Dialect::Claude) {

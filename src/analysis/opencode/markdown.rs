@@ -13,7 +13,7 @@ use super::{AgentDecl, Analysis, DeclOrigin, Facts};
 use crate::analysis::diagnostic::{Diagnostic, Effect, Location, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::syntax::frontmatter::{self, Frontmatter};
-use crate::analysis::syntax::{Node, Parsed, Style, Value, yaml};
+use crate::analysis::syntax::{Node, Parsed, Style, SyntaxError, Value, yaml};
 use crate::analysis::text::Span;
 
 pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> Analysis {
@@ -229,16 +229,89 @@ pub fn read(text: &str) -> Read {
 const LOADED_BARE: &str =
     "opencode silently loads the whole file, frontmatter included, as the prompt of a plain `mode: all` agent";
 
-/// Parse the frontmatter as opencode does; returns the tree to check (the strict parse, or the
-/// sanitizer's rewrite mapped back to original offsets) and how opencode reads it.
-fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) -> (Parsed, Reading) {
-    let offset = fm.yaml.start as usize;
-    // gray-matter's block stops before the line break of the closing `\n---`.
+/// gray-matter's frontmatter block: the YAML text, without the line break before the closing
+/// `\n---`.
+fn block_text<'a>(text: &'a str, fm: &Frontmatter) -> &'a str {
     let yaml_text = fm.yaml.text(text);
-    let yaml_text = match fm.close {
+    match fm.close {
         Some(_) => yaml_text.strip_suffix('\n').unwrap_or(yaml_text),
         None => yaml_text,
-    };
+    }
+}
+
+/// The engine the rest of the opening line names for gray-matter (`""` for none), lowercased.
+pub(super) fn engine(text: &str, fm: &Frontmatter) -> String {
+    Span::new(fm.open.end as usize, fm.yaml.start as usize)
+        .text(text)
+        .trim_end_matches(['\r', '\n'])
+        .trim_matches(is_js_space)
+        .to_lowercase()
+}
+
+/// What opencode's fallback makes of a frontmatter strict YAML does not read (see
+/// [`parse_frontmatter`]).
+pub(super) struct Fallback {
+    /// The first thing js-yaml rejects: an error, or a key set twice.
+    pub strict: Option<SyntaxError>,
+    /// When the sanitizer rewrote the block and the retry threw too: its first error, on the
+    /// original text.
+    pub retry: Option<SyntaxError>,
+    /// The values the sanitizer rewrites as blocks of text (the trimmed values, in the file).
+    pub values: Vec<Span>,
+}
+
+/// The first thing js-yaml rejects in `parsed`, spans as they are.
+fn first_problem(parsed: &Parsed) -> Option<SyntaxError> {
+    parsed.errors.first().cloned().or_else(|| {
+        parsed.duplicates.first().map(|d| SyntaxError {
+            span: d.duplicate,
+            message: format!("`{}` is set twice, which js-yaml rejects", d.name),
+        })
+    })
+}
+
+/// opencode's fallback on a frontmatter: what strict YAML rejects, what the sanitizer rewrites
+/// and what its retry rejects.
+pub(super) fn fallback(text: &str, fm: &Frontmatter) -> Fallback {
+    let offset = fm.yaml.start as usize;
+    let yaml_text = block_text(text, fm);
+    let strict = first_problem(&yaml::parse(yaml_text, offset));
+    let mut values = Vec::new();
+    let mut retry = None;
+    if let Some(s) = sanitizable(text, fm).then(|| sanitize(yaml_text)).flatten() {
+        let mut pos = offset;
+        for raw in yaml_text.split('\n') {
+            let line = raw.strip_suffix('\r').unwrap_or(raw);
+            if let Some((_, value)) = rewrite_point(line) {
+                values.push(value.shifted(pos));
+            }
+            pos += raw.len() + 1;
+        }
+        if s.rewritten {
+            retry = first_problem(&yaml::parse(&s.text, 0)).map(|e| SyntaxError {
+                span: Span::new(
+                    s.original(e.span.start as usize) + offset,
+                    s.original(e.span.end as usize) + offset,
+                ),
+                message: e.message,
+            });
+        }
+    }
+    Fallback { strict, retry, values }
+}
+
+/// opencode retries once with its sanitizer; it only rewrites a closed block that follows a
+/// bare `---` line.
+fn sanitizable(text: &str, fm: &Frontmatter) -> bool {
+    fm.close.is_some() && fm.open.start == 0 && (text[3..].starts_with('\n') || text[3..].starts_with("\r\n"))
+}
+
+/// Parse the frontmatter as opencode does; returns the tree to check (the strict parse, or the
+/// sanitizer's rewrite mapped back to original offsets) and how opencode reads it.
+pub(super) fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) -> (Parsed, Reading) {
+    let offset = fm.yaml.start as usize;
+    // gray-matter's block stops before the line break of the closing `\n---`.
+    let yaml_text = block_text(text, fm);
     // Only blank and `# comment` lines: gray-matter does not parse it and gives no settings.
     if gray_matter_empty(yaml_text) {
         return (Parsed::default(), Reading::Parsed);
@@ -246,10 +319,7 @@ fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) ->
     // The rest of the opening line names gray-matter's engine.
     let language_span = Span::new(fm.open.end as usize, fm.yaml.start as usize);
     let raw = language_span.text(text);
-    let language = raw
-        .trim_end_matches(['\r', '\n'])
-        .trim_matches(is_js_space)
-        .to_lowercase();
+    let language = engine(text, fm);
     match language.as_str() {
         "" | "yaml" | "yml" => {}
         "json" => return parse_json_frontmatter(fm, yaml_text, out),
@@ -288,14 +358,12 @@ fn parse_frontmatter(text: &str, fm: &Frontmatter, out: &mut Vec<Diagnostic>) ->
     if !broken {
         return (parsed, Reading::Parsed);
     }
-    // opencode retries once with its sanitizer; it only rewrites a closed block that follows a
-    // bare `---` line.
-    let sanitized =
-        if fm.close.is_some() && fm.open.start == 0 && (text[3..].starts_with('\n') || text[3..].starts_with("\r\n")) {
-            sanitize(yaml_text)
-        } else {
-            None
-        };
+    // opencode retries once with its sanitizer.
+    let sanitized = if sanitizable(text, fm) {
+        sanitize(yaml_text)
+    } else {
+        None
+    };
     let retry = sanitized
         .as_ref()
         .filter(|s| s.rewritten)

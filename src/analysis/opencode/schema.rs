@@ -392,4 +392,5 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::UnknownSkill,
     crate::analysis::rules::Code::UnsubstitutedVariable,
     crate::analysis::rules::Code::MissingPath,
+    crate::analysis::rules::Code::LenientParse,
 ];

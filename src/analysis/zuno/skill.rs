@@ -1,10 +1,14 @@
 //! Skills as Zuno (`zuno.md` §4.1): `name` must be a string (else the skill is dropped); a `description`
 //! present but not a string drops it; one absent hides it from discovery.
 //!
+//! How Zuno reads a `SKILL.md`'s frontmatter is not in its fact sheet: as the Agent Skills format
+//! (a closed frontmatter, strict YAML). What it does with one that is not valid YAML is not
+//! known, so that is a warning, never an error (the sheet's rule for what it does not confirm).
+//!
 //! Its rules are those the shared checks of [`crate::analysis::skill`] make, given as data.
 
 use crate::analysis::dialect::Dialect;
-use crate::analysis::skill::Loader;
+use crate::analysis::skill::{self, Loader, Outcome, Reading};
 
 /// Zuno's skill rules, for the shared checks.
 pub const LOADER: Loader = Loader {
@@ -15,4 +19,15 @@ pub const LOADER: Loader = Loader {
     keys: &[],
     values: |_| Vec::new(),
     duplicate: "Zuno cannot resolve a required skill named twice",
+    read,
 };
+
+/// A `SKILL.md`'s frontmatter as Zuno is known to read it: strict YAML; what it does when that
+/// fails is not known.
+pub fn read(text: &str) -> Reading {
+    let mut r = skill::strict(text);
+    if r.outcome == Outcome::Failed {
+        r.outcome = Outcome::Unknown;
+    }
+    r
+}
