@@ -3,6 +3,9 @@
 //!
 //! - one typical Markdown agent (a 40-line frontmatter and a body) through `analyze`;
 //! - an `opencode.json` defining 500 agents through `analyze`;
+//! - a typical `opencode.json` using every section (providers and models, MCP servers, language
+//!   servers, formatters, commands, ...) through `analyze`, and one with 200 providers of 10
+//!   models each;
 //! - `Workspace::load` + `diagnostics()` of a generated 2,000-file project on disk;
 //! - team policies: every policy over 2,500 agents, a keystroke with and without them, and the
 //!   solver alone (`policies`, `solver`).
@@ -224,6 +227,103 @@ fn bench_big_config() {
     });
     println!(
         "opencode.json with {agents} agents ({} lines, {} KB): median {:.0} µs, p95 {:.0} µs ({runs} runs)",
+        text.lines().count(),
+        text.len() / 1024,
+        micros(percentile(&times, 0.5)),
+        micros(percentile(&times, 0.95)),
+    );
+}
+
+/// A realistic config that uses every section of opencode 1.18.34's schema.
+const TYPICAL_CONFIG: &str = r#"{
+  "$schema": "https://opencode.ai/config.json",
+  "model": "anthropic/claude-sonnet-4-5",
+  "small_model": "anthropic/claude-haiku-4-5",
+  "share": "manual",
+  "autoupdate": "notify",
+  "snapshot": true,
+  "logLevel": "INFO",
+  "username": "dev",
+  "instructions": ["https://example.com/rules.md"],
+  "server": {"port": 4096, "hostname": "127.0.0.1", "cors": ["https://app.example.com"]},
+  "watcher": {"ignore": ["dist/**", "node_modules/**"]},
+  "plugin": ["opencode-helicone-session", ["opencode-notify", {"sound": true}]],
+  "provider": {
+    "local": {
+      "npm": "@ai-sdk/openai-compatible",
+      "name": "Local models",
+      "options": {"baseURL": "http://127.0.0.1:8080/v1", "timeout": 600000, "headers": {"X-Team": "core"}},
+      "models": {
+        "qwen-coder": {"name": "Qwen Coder", "tool_call": true, "limit": {"context": 131072, "output": 8192},
+                       "cost": {"input": 0, "output": 0}, "modalities": {"input": ["text"], "output": ["text"]}},
+        "deepseek": {"name": "DeepSeek", "reasoning": true, "interleaved": {"field": "reasoning_content"},
+                     "limit": {"context": 65536, "output": 8192}, "variants": {"high": {"reasoningEffort": "high"}}}
+      }
+    },
+    "anthropic": {"options": {"setCacheKey": true}}
+  },
+  "mcp": {
+    "github": {"type": "local", "command": ["npx", "-y", "@modelcontextprotocol/server-github"],
+               "environment": {"GITHUB_TOKEN": "{env:GITHUB_TOKEN}"}, "timeout": 10000},
+    "sentry": {"type": "remote", "url": "https://mcp.sentry.dev/mcp", "headers": {"Authorization": "Bearer {env:SENTRY}"},
+               "oauth": {"clientId": "abc", "scope": "read"}},
+    "legacy": {"enabled": false}
+  },
+  "lsp": {"rust": {"command": ["rust-analyzer"]}, "eslint": {"disabled": true},
+          "tailwind": {"command": ["tailwindcss-language-server", "--stdio"], "extensions": [".tsx", ".css"]}},
+  "formatter": {"prettier": {"disabled": true}, "biome": {"command": ["biome", "format", "$FILE"], "extensions": [".ts"]}},
+  "command": {"test": {"template": "Run the tests and fix failures: $ARGUMENTS", "description": "Test", "subtask": true}},
+  "skills": {"urls": ["https://example.com/.well-known/skills/"]},
+  "references": {"lib": {"repository": "owner/lib", "branch": "main", "description": "The library"}},
+  "attachment": {"image": {"auto_resize": true, "max_width": 2000}},
+  "tool_output": {"max_lines": 2000, "max_bytes": 51200},
+  "compaction": {"auto": true, "prune": false, "preserve_recent_tokens": 20000},
+  "experimental": {"batch_tool": true, "policies": [{"action": "provider.use", "effect": "deny", "resource": "openai"}]},
+  "permission": {"edit": "ask", "bash": {"*": "ask", "git status *": "allow", "git diff *": "allow"}},
+  "agent": {"review": {"mode": "subagent", "description": "Reviews changes", "permission": {"edit": "deny"}}}
+}
+"#;
+
+fn config_with_providers(n: usize, models: usize) -> String {
+    let mut s = String::from("{\n  \"provider\": {\n");
+    for i in 0..n {
+        let _ = write!(s, "    \"p{i}\": {{\"npm\": \"@ai-sdk/openai-compatible\", \"options\": {{\"baseURL\": \"http://127.0.0.1:{i}/v1\"}}, \"models\": {{");
+        for m in 0..models {
+            let _ = write!(
+                s,
+                "\"m{m}\": {{\"name\": \"Model {m}\", \"limit\": {{\"context\": 128000, \"output\": 8192}}, \"cost\": {{\"input\": 1, \"output\": 2}}}}{}",
+                if m + 1 < models { ", " } else { "" }
+            );
+        }
+        let _ = writeln!(s, "}}}}{}", if i + 1 < n { "," } else { "" });
+    }
+    s.push_str("  }\n}\n");
+    s
+}
+
+fn bench_config_sections() {
+    let a = analyze(&FileKind::Config, TYPICAL_CONFIG);
+    assert!(a.diagnostics.is_empty(), "the typical config should be clean: {:?}", a.diagnostics);
+    let runs = 2000;
+    let times = sample(runs, 200, || {
+        black_box(analyze(black_box(&FileKind::Config), black_box(TYPICAL_CONFIG)));
+    });
+    println!(
+        "typical opencode.json, every section ({} lines, {} bytes): median {:.1} µs, p95 {:.1} µs ({runs} runs)",
+        TYPICAL_CONFIG.lines().count(),
+        TYPICAL_CONFIG.len(),
+        micros(percentile(&times, 0.5)),
+        micros(percentile(&times, 0.95)),
+    );
+    let text = config_with_providers(200, 10);
+    let a = analyze(&FileKind::Config, &text);
+    assert!(a.diagnostics.is_empty(), "{:?}", &a.diagnostics[..a.diagnostics.len().min(3)]);
+    let runs = 100;
+    let times = sample(runs, 10, || {
+        black_box(analyze(black_box(&FileKind::Config), black_box(&text)));
+    });
+    println!(
+        "opencode.json with 200 providers of 10 models ({} lines, {} KB): median {:.0} µs, p95 {:.0} µs ({runs} runs)",
         text.lines().count(),
         text.len() / 1024,
         micros(percentile(&times, 0.5)),
@@ -455,6 +555,7 @@ fn main() {
     }
     if wanted("config") {
         bench_big_config();
+        bench_config_sections();
     }
     if wanted("workspace") {
         bench_workspace();

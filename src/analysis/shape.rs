@@ -305,7 +305,8 @@ impl Decoded<'_> {
 /// is reported (its key in the enclosing object); `path` the keys leading to it.
 pub fn decode<'a>(node: &'a Node, shape: &'static Shape, anchor: Span, path: &[String]) -> Decoded<'a> {
     let mut d = Decoder {
-        path: path.to_vec(),
+        path: Vec::new(),
+        prefix: path.to_vec(),
         out: Decoded::default(),
         budget: 200_000,
     };
@@ -313,8 +314,27 @@ pub fn decode<'a>(node: &'a Node, shape: &'static Shape, anchor: Span, path: &[S
     d.out
 }
 
+/// One step of the path to a value: a key of the tree (or of the schema), or an array index.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn path_strings(path: &[Seg]) -> Vec<String> {
+    path.iter()
+        .map(|s| match s {
+            Seg::Key(k) => (*k).to_string(),
+            Seg::Index(i) => i.to_string(),
+        })
+        .collect()
+}
+
 struct Decoder<'a> {
-    path: Vec<String>,
+    /// The path, as segments (strings are made only for what is reported).
+    path: Vec<Seg<'a>>,
+    /// The keys above the decoded root, given by the caller.
+    prefix: Vec<String>,
     out: Decoded<'a>,
     /// Nodes left to visit: a union tries each member on the same subtree, so nested unions
     /// could multiply the work; past this, the rest is accepted unread.
@@ -323,11 +343,15 @@ struct Decoder<'a> {
 
 impl<'a> Decoder<'a> {
     fn issue(&mut self, span: Span, kind: IssueKind<'a>) {
-        self.out.issues.push(Issue {
-            path: self.path.clone(),
-            span,
-            kind,
-        });
+        let path = self.full_path();
+        self.out.issues.push(Issue { path, span, kind });
+    }
+
+    /// The path as the runtime names it: the caller's keys, then the segments.
+    fn full_path(&self) -> Vec<String> {
+        let mut out = self.prefix.clone();
+        out.extend(path_strings(&self.path));
+        out
     }
 
     fn value(&mut self, node: &'a Node, shape: &'static Shape, anchor: Span) {
@@ -420,7 +444,7 @@ impl<'a> Decoder<'a> {
             Shape::Array(item) => match &node.value {
                 Value::Seq(items) => {
                     for (i, it) in items.iter().enumerate() {
-                        self.path.push(i.to_string());
+                        self.path.push(Seg::Index(i));
                         self.value(it, item, it.span);
                         self.path.pop();
                     }
@@ -436,7 +460,7 @@ impl<'a> Decoder<'a> {
             Shape::Tuple(items) => match &node.value {
                 Value::Seq(got) => {
                     for (i, s) in items.iter().enumerate() {
-                        self.path.push(i.to_string());
+                        self.path.push(Seg::Index(i));
                         match got.get(i) {
                             Some(it) => self.value(it, s, it.span),
                             None => self.issue(node.span, IssueKind::MissingItem { tuple: shape }),
@@ -444,7 +468,7 @@ impl<'a> Decoder<'a> {
                         self.path.pop();
                     }
                     if let Some(extra) = got.get(items.len()) {
-                        self.path.push(items.len().to_string());
+                        self.path.push(Seg::Index(items.len()));
                         self.issue(extra.span, IssueKind::Extra { tuple: shape });
                         self.path.pop();
                     }
@@ -460,7 +484,7 @@ impl<'a> Decoder<'a> {
             Shape::Record(each) => match &node.value {
                 Value::Map(map) => {
                     for (key, v) in map.js_entries() {
-                        self.path.push(key.name.clone());
+                        self.path.push(Seg::Key(&key.name));
                         self.value(v, each, key.span);
                         self.path.pop();
                     }
@@ -492,20 +516,20 @@ impl<'a> Decoder<'a> {
         for (key, v) in &entries {
             match object.field(&key.name) {
                 Some(f) => {
-                    self.path.push(key.name.clone());
+                    self.path.push(Seg::Key(&key.name));
                     self.value(v, &f.shape, key.span);
                     self.path.pop();
                 }
                 None => match object.rest {
                     Rest::Drop => self.out.dropped.push(Dropped {
-                        path: self.path.clone(),
+                        path: self.full_path(),
                         key,
                         value: v,
                         object,
                         other_member_has_it: false,
                     }),
                     Rest::Keep(each) => {
-                        self.path.push(key.name.clone());
+                        self.path.push(Seg::Key(&key.name));
                         self.value(v, each, key.span);
                         self.path.pop();
                     }
@@ -514,7 +538,7 @@ impl<'a> Decoder<'a> {
         }
         for f in object.fields.iter().filter(|f| f.required) {
             if !entries.iter().any(|(k, _)| k.name == f.name) {
-                self.path.push(f.name.to_string());
+                self.path.push(Seg::Key(f.name));
                 self.issue(anchor, IssueKind::Missing { object, field: f });
                 self.path.pop();
             }
@@ -532,7 +556,7 @@ impl<'a> Decoder<'a> {
             let tag = tag_of(members).map(|f| (f, node.as_map().and_then(|m| m.value(f.name))));
             let span = match tag {
                 Some((f, Some(v))) => {
-                    self.path.push(f.name.to_string());
+                    self.path.push(Seg::Key(f.name));
                     self.issue(
                         v.span,
                         IssueKind::NoBranch {
@@ -562,14 +586,16 @@ impl<'a> Decoder<'a> {
         for m in &candidates {
             let mut sub = Decoder {
                 path: self.path.clone(),
+                prefix: self.prefix.clone(),
                 out: Decoded::default(),
                 budget: self.budget,
             };
             sub.value(node, m, anchor);
             self.budget = sub.budget;
             if !sub.out.refused() {
+                let here = self.full_path();
                 for mut d in sub.out.dropped {
-                    if d.path == self.path {
+                    if d.path == here {
                         d.other_member_has_it |= members
                             .iter()
                             .any(|other| !std::ptr::eq(other, *m) && knows_key(other, &d.key.name));

@@ -254,6 +254,17 @@ impl Map {
         if self.entries.len() < 2 {
             return self.entries.iter().map(|e| (&e.key, &e.value)).collect();
         }
+        // A small map: look back for a repeated key instead of building a table.
+        if self.entries.len() <= 16 {
+            let mut out: Vec<(&Key, &Node)> = Vec::with_capacity(self.entries.len());
+            for e in self.entries.iter() {
+                match out.iter().position(|(k, _)| k.name == e.key.name) {
+                    Some(i) => out[i].1 = &e.value,
+                    None => out.push((&e.key, &e.value)),
+                }
+            }
+            return out;
+        }
         let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         let mut out: Vec<(&Key, &Node)> = Vec::with_capacity(self.entries.len());
         for e in self.entries.iter() {
