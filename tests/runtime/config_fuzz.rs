@@ -1468,12 +1468,12 @@ fn dropped_keys(schema: &Schema, input: &Value, output: &Value) -> Vec<Vec<Seg>>
                     path.pop();
                 }
             }
-            // Elements were removed (opencode keeps one `plugin` entry per name): an element with
-            // no equal one left in the output was dropped.
+            // Elements were removed (opencode keeps the last `plugin` entry of a name): matched
+            // from the end, an element with no equal one left in the output was dropped.
             (Value::Array(a), Value::Array(b)) => {
                 let mut used = vec![false; b.len()];
-                for (i, x) in a.iter().enumerate() {
-                    match (0..b.len()).find(|&j| !used[j] && super::num_eq(x, &b[j])) {
+                for (i, x) in a.iter().enumerate().rev() {
+                    match (0..b.len()).rev().find(|&j| !used[j] && super::num_eq(x, &b[j])) {
                         Some(j) => used[j] = true,
                         None => {
                             path.push(Seg::Index(i));
