@@ -21,10 +21,14 @@
 //! of `cases.rs`. The test prints a table of agreement per workspace and fails on any
 //! disagreement that `ALLOWED` does not list with its reason.
 //!
+//! `config_fuzz.rs` is a second test of this target: generated `opencode.json` files, each judged
+//! by opencode's `GET /config` (see its module docs).
+//!
 //! It needs the runtime: `tests/runtime/run.sh` installs it from npm (pinned in
 //! `tests/runtime/package.json`) and runs this test with `OPENCODE_BIN` set.
 
 mod cases;
+mod config_fuzz;
 mod oracle;
 mod policy;
 

@@ -164,6 +164,22 @@ impl Server {
         })
     }
 
+    /// `GET <endpoint>?directory=<dir>`: the HTTP status and the JSON body. For `/config`, the
+    /// decoded configuration on 200, else the error (its name and data: the issues and their
+    /// paths); for `/agent`, the agents, else the error.
+    pub fn ask(&self, endpoint: &str, dir: &Path) -> (u16, Value) {
+        let query = format!("{endpoint}?directory={}", percent_encode(&dir.to_string_lossy()));
+        let (status, body) = self.get(&query);
+        let value =
+            serde_json::from_str(&body).unwrap_or_else(|e| panic!("GET {query}: {status}, not JSON ({e}): {body}"));
+        (status, value)
+    }
+
+    /// The server's process id (to read its memory use).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     fn get(&self, path: &str) -> (u16, String) {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to opencode serve");
         stream.set_read_timeout(Some(Duration::from_secs(120))).ok();

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The runtime differential test: install the pinned opencode release from npm (no network is
-# needed once installed) and compare agent-lsp with it on every workspace of tests/runtime.
+# needed once installed) and compare agent-lsp with it on every workspace of tests/runtime, and
+# on the generated opencode.json cases of config_fuzz.rs (300 from seed 1; CONFIG_FUZZ_CASES and
+# CONFIG_FUZZ_SEED change that, scripts/config-fuzz.sh runs a larger batch).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
