@@ -81,10 +81,11 @@ without a message.",
         "---\ndescription: \"Reviews code\nmode: subagent\n---\n",
         "---\ndescription: \"Reviews code\"\nmode: subagent\n---\n";
     DuplicateKey = "duplicate-key", Error, FileIgnored, [],
-        "The same key twice in one mapping (an error in opencode frontmatter; in Claude Code the last one wins).",
+        "The same key twice in one mapping (an error in opencode frontmatter; in Claude Code the last one wins), or the same plugin twice in opencode's `plugin` list.",
         "In frontmatter, a duplicate key is a YAML error: opencode drops the whole frontmatter and uses \
 the file as a bare prompt. In JSON, the last value silently wins and the first is ignored, which \
-is reported as a warning.",
+is reported as a warning. opencode also loads each plugin once, from its last entry in `plugin` (an \
+npm package by its name, whatever the version): an earlier entry and its options are dropped.",
         "mode: subagent\nmode: primary\n",
         "mode: subagent\n";
     UnknownKey = "unknown-key", Warning, ValueIgnored, [],

@@ -72,7 +72,9 @@ fn check_field(entry: &Entry, ty: FieldType, at: (&Node, usize), ctx: &Ctx, out:
     }
     match ty {
         FieldType::Name => {
-            if !matches!(v.value, Value::Str(_) | Value::Null) {
+            // A disabled agent is deleted before its name is read: nothing fails.
+            let disabled = at.0.as_map().and_then(|m| m.value("disable")).and_then(Node::as_bool) == Some(true);
+            if !matches!(v.value, Value::Str(_) | Value::Null) && !disabled {
                 out.push(Diagnostic::new(
                     Code::InvalidType,
                     v.span,
@@ -288,9 +290,19 @@ fn check_steps(entry: &Entry, at: (&Node, usize), ctx: &Ctx, out: &mut Vec<Diagn
     let Some(map) = at.0.as_map() else { return };
     let key = entry.key.name.as_str();
     let v = &entry.value;
+    // A JavaScript number is a whole number only up to 2^53 - 1.
+    let safe = crate::analysis::shape::MAX_SAFE_INT;
     match &v.value {
-        Value::Int(n) if *n > 0 => {}
-        Value::Float(f) if f.fract() == 0.0 && *f > 0.0 => {}
+        Value::Int(n) if *n > 0 && (*n as f64) <= safe => {}
+        Value::Float(f) if f.fract() == 0.0 && *f > 0.0 && *f <= safe => {}
+        Value::Int(n) if *n > 0 => out.push(Diagnostic::new(
+            Code::InvalidValue,
+            v.span,
+            format!(
+                "`{key}` must be a whole number opencode can hold (at most 9007199254740991), got {n}; {}",
+                ctx.consequence()
+            ),
+        )),
         Value::Int(n) => out.push(Diagnostic::new(
             Code::InvalidValue,
             v.span,

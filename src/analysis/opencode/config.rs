@@ -690,5 +690,19 @@ mod tests {
         assert_eq!(a.diagnostics.len(), 1);
         assert_eq!(a.diagnostics[0].code, Code::InvalidType);
         assert_eq!(a.diagnostics[0].effect, Effect::RefusesToStart);
+        // A disabled agent is deleted before its name is read (opencode 1.18.34 starts).
+        let a = analyze(r#"{"agent": {"a": {"name": 42, "disable": true}}}"#);
+        assert!(a.diagnostics.is_empty(), "{:#?}", a.diagnostics);
+    }
+
+    #[test]
+    fn steps_beyond_what_a_javascript_number_holds() {
+        let a = analyze(r#"{"agent": {"a": {"steps": 9007199254740992}, "b": {"steps": 9007199254740991}}}"#);
+        assert_eq!(codes(&a), ["invalid-value"]);
+        assert!(
+            a.diagnostics[0].message.contains("at most 9007199254740991"),
+            "{}",
+            a.diagnostics[0].message
+        );
     }
 }

@@ -67,6 +67,12 @@ pub fn check(entry: &Entry, ctx: &Ctx, paths: &mut Vec<PathRef>, out: &mut Vec<D
     if key == "lsp" {
         custom_lsp_without_extensions(v, out);
     }
+    if key == "skills" {
+        skill_urls(v, out);
+    }
+    if key == "plugin" {
+        repeated_plugins(v, out);
+    }
     variables(v, ctx.text, out);
     collect_paths(key, v, paths);
 }
@@ -359,6 +365,117 @@ fn custom_lsp_without_extensions(v: &Node, out: &mut Vec<Diagnostic>) {
         }
         out.push(d);
     }
+}
+
+/// A plugin listed twice: opencode loads each plugin once, from its last entry (an npm package
+/// by its name whatever the version, a file by its path), and drops the earlier ones.
+fn repeated_plugins(v: &Node, out: &mut Vec<Diagnostic>) {
+    let Value::Seq(items) = &v.value else { return };
+    let specs: Vec<Option<(String, &Node)>> = items
+        .iter()
+        .map(|item| {
+            let spec = match &item.value {
+                Value::Str(_) => item,
+                Value::Seq(pair) => pair.first()?,
+                _ => return None,
+            };
+            Some((plugin_identity(spec.as_str()?), item))
+        })
+        .collect();
+    for (i, spec) in specs.iter().enumerate() {
+        let Some((id, item)) = spec else { continue };
+        let Some((_, last)) = specs[i + 1..].iter().flatten().rev().find(|(other, _)| other == id) else {
+            continue;
+        };
+        out.push(
+            Diagnostic::new(
+                Code::DuplicateKey,
+                item.span,
+                format!(
+                    "the plugin `{id}` is listed again later: opencode loads each plugin once, from its last entry (with that entry's options), so this one is dropped"
+                ),
+            )
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::ValueIgnored)
+            .with_related(crate::analysis::diagnostic::Location::Here(last.span), "the entry that is loaded"),
+        );
+    }
+}
+
+/// What opencode tells plugins apart by: an npm package's name (without its version), a file's
+/// path.
+fn plugin_identity(spec: &str) -> String {
+    let spec = spec.trim();
+    // A `file://` URL is taken as written; a path is resolved (here: normalised).
+    if spec.starts_with("file://") {
+        return spec.to_string();
+    }
+    if plugin_is_path(spec) {
+        let path = spec;
+        let mut parts: Vec<&str> = Vec::new();
+        for seg in path.split('/') {
+            match seg {
+                "." | "" if !parts.is_empty() => {}
+                ".." if parts.last().is_some_and(|p| *p != "..") => {
+                    parts.pop();
+                }
+                s => parts.push(s),
+            }
+        }
+        return parts.join("/");
+    }
+    // `@scope/name@1.2` and `name@1.2`: the name is up to the version's `@`.
+    let at = if let Some(rest) = spec.strip_prefix('@') {
+        rest.find('@').map(|i| i + 1)
+    } else {
+        spec.find('@')
+    };
+    match at {
+        Some(i) => spec[..i].to_string(),
+        None => spec.to_string(),
+    }
+}
+
+/// A `skills.urls` entry that is not an absolute URL: opencode resolves `index.json` against it
+/// when it builds the agents, the resolution throws, and nothing starts (the configuration
+/// itself decodes).
+fn skill_urls(v: &Node, out: &mut Vec<Diagnostic>) {
+    let Some(Value::Seq(urls)) = v.as_map().and_then(|m| m.value("urls")).map(|n| &n.value) else {
+        return;
+    };
+    for u in urls {
+        let Some(s) = u.as_str() else { continue };
+        if has_scheme(s) {
+            continue;
+        }
+        out.push(
+            Diagnostic::new(
+                Code::InvalidValue,
+                u.span,
+                format!(
+                    "`{s}` is not a URL opencode can fetch skills from (`index.json` cannot be resolved against it): it fails when it builds the agents, so nothing starts. Write the whole URL (`https://...`); a folder belongs in `skills.paths`"
+                ),
+            )
+            .with_effect(Effect::RefusesToStart),
+        );
+    }
+}
+
+/// An absolute URL that a relative path resolves against: a scheme (`https:`, `file:`), and
+/// either a scheme the URL standard treats as special or a path after it (`mailto:x` has none,
+/// so `index.json` cannot be resolved against it; `http:host` reads as `http://host/`).
+fn has_scheme(s: &str) -> bool {
+    let s = s.trim();
+    let Some(i) = s.find(':').filter(|i| *i > 0) else {
+        return false;
+    };
+    let scheme = s[..i].to_ascii_lowercase();
+    let well_formed = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    let special = matches!(scheme.as_str(), "http" | "https" | "file" | "ftp" | "ws" | "wss");
+    well_formed && (special || s[i + 1..].starts_with('/'))
 }
 
 /// `${VAR}` in a string: opencode substitutes `{env:VAR}`, so the text stays as written. Not in

@@ -255,3 +255,28 @@ fn json_with_comments_keeps_spans() {
         "#]],
     );
 }
+
+#[test]
+fn skill_urls_must_be_urls() {
+    check(
+        r#"{"skills": {"urls": ["https://x.dev/skills/", "file:///tmp/s", "http:host", "skills/shared", "mailto:x"]}}"#,
+        expect![[r#"
+            invalid-value error refuses-to-start `"skills/shared"`: `skills/shared` is not a URL opencode can fetch skills from (`index.json` cannot be resolved against it): it fails when it builds the agents, so nothing starts. Write the whole URL (`https://...`); a folder belongs in `skills.paths`
+            invalid-value error refuses-to-start `"mailto:x"`: `mailto:x` is not a URL opencode can fetch skills from (`index.json` cannot be resolved against it): it fails when it builds the agents, so nothing starts. Write the whole URL (`https://...`); a folder belongs in `skills.paths`
+        "#]],
+    );
+}
+
+#[test]
+fn a_plugin_listed_twice_keeps_its_last_entry() {
+    check(
+        r#"{"plugin": ["gamma", ["gamma@2", {"x": 1}], "@acme/tool@1", "@acme/tool", "./p.ts", "file://./p.ts", "other"]}"#,
+        expect![[r#"
+            duplicate-key warning value-ignored `"gamma"`: the plugin `gamma` is listed again later: opencode loads each plugin once, from its last entry (with that entry's options), so this one is dropped
+            duplicate-key warning value-ignored `"@acme/tool@1"`: the plugin `@acme/tool` is listed again later: opencode loads each plugin once, from its last entry (with that entry's options), so this one is dropped
+        "#]],
+    );
+    assert_eq!(plugin_identity("@acme/tool@1.2.3"), "@acme/tool");
+    assert_eq!(plugin_identity("name@latest"), "name");
+    assert_eq!(plugin_identity("./a/../p.ts"), "./p.ts");
+}
