@@ -85,7 +85,12 @@ pub fn shape_of(key: &str) -> Option<&'static Shape> {
 /// Check one top-level entry whose section is described here.
 pub fn check(entry: &Entry, out: &mut Vec<Diagnostic>) {
     let Some(shape) = shape_of(&entry.key.name) else { return };
-    let decoded = shape::decode(&entry.value, shape, entry.key.span, std::slice::from_ref(&entry.key.name));
+    let decoded = shape::decode(
+        &entry.value,
+        shape,
+        entry.key.span,
+        std::slice::from_ref(&entry.key.name),
+    );
     for issue in &decoded.issues {
         let path = issue.path.join(".");
         let message = match &issue.kind {
