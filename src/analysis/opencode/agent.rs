@@ -583,6 +583,7 @@ mod tests {
             origin: DeclOrigin::Markdown,
             text,
             lost: false,
+            tui: false,
         };
         check(parsed.root.as_ref().unwrap(), &ctx, &mut out);
         out
@@ -595,6 +596,7 @@ mod tests {
             origin: DeclOrigin::AgentKey,
             text,
             lost: false,
+            tui: false,
         };
         check(parsed.root.as_ref().unwrap(), &ctx, &mut out);
         out
