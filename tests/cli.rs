@@ -1492,6 +1492,71 @@ fn a_sub_project_given_as_a_relative_path_sees_the_enclosing_project() {
 const HELPER_AGENT: &str = "---\ndescription: Helps\nmode: primary\n---\nYou help.\n";
 
 /// A project whose `default_agent` is defined only in a global config directory.
+/// opencode's terminal settings: a project's `tui.json`, a `.opencode/` folder's `tui.jsonc`
+/// and one in a package below are found by the walk and checked (each refusal on its value,
+/// with opencode's effect: the file is skipped); `--fix` writes the legacy wrapper's keys at
+/// the top level; the file `$OPENCODE_TUI_CONFIG` names is read whatever its name.
+#[test]
+fn tui_json_is_discovered_and_checked() {
+    let ws = workspace(&[
+        (
+            "tui.json",
+            "{\n  \"theme\": \"opencode\",\n  \"scroll_speed\": 0,\n  \"keybinds\": {\"app_exitt\": \"ctrl+q\"}\n}\n",
+        ),
+        (".opencode/tui.jsonc", "{\"mouse\": 1}"),
+        ("packages/web/tui.json", "{\"tui\": {\"diff_style\": \"auto\"}}\n"),
+        ("terminal/mine.json", "{\"cursor\": {\"style\": \"bar\"}}"),
+    ]);
+    let (status, report) = check_json(ws.path(), &[]);
+    assert_eq!(status, 1);
+    assert_eq!(report["files"], 3, "{report:#}");
+    expect![[r#"
+        [
+            ".opencode/tui.jsonc:1:11-1:12 error invalid-type",
+            "packages/web/tui.json:1:2-1:7 warning deprecated-field",
+            "tui.json:3:19-3:20 error invalid-value",
+            "tui.json:4:16-4:27 warning unknown-key",
+        ]
+    "#]]
+    .assert_debug_eq(&json_summary(&report));
+    let effects: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["effect"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        effects,
+        ["file-ignored", "works-but-risky", "file-ignored", "value-ignored"]
+    );
+    // Given by path, alone.
+    let out = check(ws.path(), &[".opencode/tui.jsonc"]);
+    assert_eq!(last_line(&out.stdout), "Found 1 error in 1 of 1 file checked");
+    // The safe fix unwraps the legacy `tui`.
+    let out = check(ws.path(), &["--fix", "packages/web/tui.json"]);
+    assert_eq!(out.status, 0, "{out:#?}");
+    assert_eq!(
+        fs::read_to_string(ws.path().join("packages/web/tui.json")).unwrap(),
+        "{\"diff_style\": \"auto\"}\n"
+    );
+    // `$OPENCODE_TUI_CONFIG`: read and reported when it lies under the paths checked.
+    let custom = fs::canonicalize(ws.path()).unwrap().join("terminal/mine.json");
+    let global = ws.path().join("no-global");
+    fs::create_dir_all(&global).unwrap();
+    let out = run(command(
+        ws.path(),
+        &["check", "--format", "json", "--global-dir", "no-global", "terminal"],
+    )
+    .env("OPENCODE_TUI_CONFIG", &custom));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    expect![[r#"
+        [
+            "terminal/mine.json:1:22-1:27 error invalid-value",
+        ]
+    "#]]
+    .assert_debug_eq(&json_summary(&report));
+}
+
 fn project_using_global_helper() -> TempDir {
     workspace(&[
         ("project/opencode.json", "{\n  \"default_agent\": \"helper\"\n}\n"),

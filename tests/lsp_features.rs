@@ -848,3 +848,108 @@ fn every_config_section_over_the_protocol() {
         s.finish();
     }
 }
+
+/// opencode's `tui.json` over the protocol: a file opened in the project is checked (the
+/// refused value after CJK and emoji, the unknown keybind with its did-you-mean fix, on their
+/// exact ranges), completion of keybind names with what each does, hover on a keybind and on a
+/// setting, in both encodings; a `.opencode/tui.jsonc` created on disk is checked when the
+/// client reports it.
+#[test]
+fn tui_json_over_the_protocol() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (ws, mut s) = start(enc);
+        let root = root_of(&ws);
+        let uri = uri_of(&root.join("tui.json"));
+        let text = "{\n  \"theme\": \"审查 🚀\", \"diff_style\": \"stackd\",\n  \"keybinds\": { \"app_exitt\": \"ctrl+q\" }\n}\n";
+        s.open(&uri, "json", 1, text);
+        let publish = s.expect_version(&uri, 1);
+        let diags = publish["diagnostics"].as_array().unwrap().clone();
+        let got: Vec<(String, String, Value)> = diags
+            .iter()
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_string(),
+                    d["severity"].to_string(),
+                    d["range"].clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "invalid-value".to_string(),
+                    "1".to_string(),
+                    range_of(text, "\"stackd\"", enc)
+                ),
+                (
+                    "unknown-key".to_string(),
+                    "2".to_string(),
+                    range_of(text, "\"app_exitt\"", enc)
+                ),
+            ]
+        );
+        assert!(
+            diags[0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("; opencode skips this whole file, so none of its settings apply"),
+            "{diags:#?}"
+        );
+        let r = s
+            .request(
+                "textDocument/codeAction",
+                json!({"textDocument": {"uri": uri}, "range": range(text, 0, 0, enc),
+                       "context": {"diagnostics": diags, "only": ["quickfix"]}}),
+            )
+            .unwrap();
+        let titles: Vec<&str> = r
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["title"].as_str().unwrap())
+            .filter(|t| !t.starts_with("Ignore"))
+            .collect();
+        assert_eq!(titles, ["Replace with `\"stacked\"`", "Replace with `\"app_exit\"`"]);
+        // Completion of the keybinds opencode knows, each with what it does.
+        let half = "{\n  \"theme\": \"审查 🚀\",\n  \"keybinds\": { \"session_n";
+        s.change_full(&uri, 2, half);
+        s.expect_version(&uri, 2);
+        let r = s
+            .request(
+                "textDocument/completion",
+                json!({"textDocument": {"uri": uri}, "position": position(half, half.len(), enc)}),
+            )
+            .unwrap();
+        let items = r.as_array().unwrap();
+        assert_eq!(items.len(), 184, "every keybind");
+        let new = items.iter().find(|i| i["label"] == "session_new").unwrap();
+        assert_eq!(new["detail"], "keybind");
+        assert_eq!(new["documentation"]["value"], "Create a new session.");
+        // Hover: the keybind's action, a setting's values.
+        s.change_full(&uri, 3, text);
+        s.expect_version(&uri, 3);
+        let (at, _) = find(text, "\"diff_style\"");
+        let md = hover_text(&mut s, &uri, position(text, at + 2, enc));
+        assert!(md.starts_with("**`diff_style`** (the tui.json settings)"), "{md}");
+        assert!(md.contains("Value: \"auto\" or \"stacked\"."), "{md}");
+        // Created on disk, reported by the client's watcher.
+        let created = root.join(".opencode/tui.jsonc");
+        std::fs::write(&created, "{\n  // on disk\n  \"mouse\": \"no\"\n}\n").unwrap();
+        s.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({ "changes": [{ "uri": uri_of(&created), "type": 1 }] }),
+        );
+        let p = s.expect_publish(&uri_of(&created));
+        let got: Vec<(&str, &Value)> = p["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["code"].as_str().unwrap(), &d["range"]))
+            .collect();
+        let on_disk = "{\n  // on disk\n  \"mouse\": \"no\"\n}\n";
+        assert_eq!(got, [("invalid-type", &range_of(on_disk, "\"no\"", enc))]);
+        s.take_publishes();
+        s.finish();
+    }
+}

@@ -227,6 +227,8 @@ fn watched_skills_and_configs() {
             "registerOptions": { "watchers": [
                 { "globPattern": "**/opencode.json" },
                 { "globPattern": "**/opencode.jsonc" },
+                { "globPattern": "**/tui.json" },
+                { "globPattern": "**/tui.jsonc" },
                 { "globPattern": "**/zuno.json" },
                 { "globPattern": "**/zuno.jsonc" },
                 { "globPattern": "**/agent-lsp.toml" },

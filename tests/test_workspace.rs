@@ -217,6 +217,10 @@ fn summary() {
         packages/web/zuno.json:21:22 shadowed-rule
         packages/web/zuno.json:21:43 policy-violation
         plugins/release-tools/agents/releaser.md:4:1 ignored-field
+        tui.json:6:5 unknown-key
+        tui.json:9:17 invalid-value
+        tui.json:10:3 unknown-key
+        tui.json:11:3 deprecated-field
     "#]]
     .assert_eq(&out);
 }

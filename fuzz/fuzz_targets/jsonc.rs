@@ -198,4 +198,11 @@ fuzz_target!(|data: &[u8]| {
     check_analysis(text, &zuno);
     assert!(zuno.parsed == parsed, "Zuno parsed the configuration differently");
     assert!(analysis.parsed == parsed, "the analysis parsed differently");
+    // The same text as opencode's `tui.json` (an empty file is no settings, not an error).
+    let tui = analyze(&FileKind::Tui.into(), text);
+    check_analysis(text, &tui);
+    assert!(
+        tui.parsed == parsed || text.is_empty(),
+        "tui.json parsed the text differently"
+    );
 });

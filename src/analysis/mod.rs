@@ -94,6 +94,7 @@ impl FileKind {
             && !matches!(
                 self,
                 FileKind::Zuno(zuno::FileKind::Config)
+                    | FileKind::OpenCode(opencode::FileKind::Tui)
                     | FileKind::ProjectFile
                     | FileKind::Manifest(_)
                     | FileKind::Settings(_)
@@ -113,6 +114,11 @@ impl FileKind {
     /// An opencode config file (`opencode.json(c)`).
     pub fn is_config(&self) -> bool {
         matches!(self, FileKind::OpenCode(opencode::FileKind::Config))
+    }
+
+    /// opencode's `tui.json(c)`: the terminal interface's settings.
+    pub fn is_tui(&self) -> bool {
+        matches!(self, FileKind::OpenCode(opencode::FileKind::Tui))
     }
 
     pub fn opencode(&self) -> Option<&opencode::FileKind> {

@@ -92,19 +92,21 @@ npm package by its name, whatever the version): an earlier entry and its options
         "A key the runtime does not know, usually a typo.",
         "An unknown agent key is not an error for opencode: it is moved into the provider `options` \
 and sent to the model provider, so `temprature: 0.2` silently does nothing. Unknown top-level \
-config keys are silently dropped. `permissions` (plural) is ignored in frontmatter.",
+config keys are silently dropped, and so are the settings and keybind names `tui.json` does not \
+know. `permissions` (plural) is ignored in frontmatter.",
         "temprature: 0.2\ntopP: 0.9\n",
         "temperature: 0.2\ntop_p: 0.9\n";
     InvalidType = "invalid-type", Error, RefusesToStart, [],
         "A value of the wrong type: a quoted number, `yes` for a boolean, a list for `tools`.",
         "opencode validates agent fields with a schema; a wrong type makes the whole configuration \
 invalid and opencode refuses to start (`Configuration is invalid at ...`). Schema errors in a \
-`mode/` file make opencode skip that agent silently.",
+`mode/` file make opencode skip that agent silently, and in `tui.json` the whole file (its terminal \
+interface starts without those settings).",
         "steps: \"5\"\nhidden: yes\n",
         "steps: 5\nhidden: true\n";
     InvalidValue = "invalid-value", Error, RefusesToStart, [],
         "A value of the right type that the runtime rejects: an unknown mode or action, `steps: 0`, `permissionMode: Plan`.",
-        "The configuration is invalid and opencode refuses to start.",
+        "The configuration is invalid and opencode refuses to start; in `tui.json`, opencode skips the whole file.",
         "mode: main\npermission:\n  bash: maybe\n",
         "mode: primary\npermission:\n  bash: ask\n";
     InvalidColor = "invalid-color", Error, RefusesToStart, [],

@@ -15,6 +15,10 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
     if f.analysis.project().is_some() {
         return policy_at(ws, id, offset, where_is);
     }
+    if f.kind.is_tui() {
+        // opencode's terminal settings: what the setting or keybind under the cursor does.
+        return crate::analysis::opencode::tui::hover(&f.analysis.parsed, offset);
+    }
     if let Some(kind) = f.kind.manifest() {
         return crate::analysis::claude::plugin::hover(kind, &f.analysis.parsed, offset);
     }

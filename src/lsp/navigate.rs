@@ -34,7 +34,10 @@ fn inner(text: &str, span: Span) -> Span {
 /// frontmatter), with its span.
 pub fn skill_pattern_at(ws: &Workspace, file: usize, offset: usize) -> Option<(String, Span)> {
     let f = &ws.files[file];
-    f.kind.opencode()?;
+    // `tui.json` has no permissions (a `permission` key there is dropped).
+    if f.kind.opencode().is_none() || f.kind.is_tui() {
+        return None;
+    }
     let root = f.analysis.parsed.root.as_ref()?;
     let path = crate::analysis::syntax::path_at(root, offset);
     let names: Vec<&str> = path.iter().map(|s| s.key.name.as_str()).collect();

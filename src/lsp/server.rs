@@ -225,6 +225,8 @@ impl Inner {
             watchers: vec![
                 glob("**/opencode.json"),
                 glob("**/opencode.jsonc"),
+                glob("**/tui.json"),
+                glob("**/tui.jsonc"),
                 glob("**/zuno.json"),
                 glob("**/zuno.jsonc"),
                 glob("**/agent-lsp.toml"),

@@ -321,7 +321,7 @@ impl State {
         let Some(doc) = self.docs.get(key) else { return };
         let text = doc.rope.to_string();
         let lang = match &doc.solo {
-            Some(s) if s.kind.is_config() => "json",
+            Some(s) if s.kind.is_config() || s.kind.is_tui() => "json",
             _ => "markdown",
         };
         let _ = self.attach(key, lang, text);
@@ -784,6 +784,9 @@ fn solo_kind(path: Option<&Path>, uri: &Uri, language_id: &str, text: &str) -> O
         .unwrap_or_else(|| uri.as_str().rsplit('/').next().unwrap_or("").to_string());
     let is_json = matches!(language_id, "json" | "jsonc") || name.ends_with(".json") || name.ends_with(".jsonc");
     if is_json {
+        if discover::TUI_NAMES.contains(&name.as_str()) || text.contains("opencode.ai/tui.json") {
+            return Some(OcKind::Tui.into());
+        }
         let named = discover::CONFIG_NAMES.contains(&name.as_str());
         return (named || text.contains("opencode.ai/config.json")).then_some(OcKind::Config.into());
     }

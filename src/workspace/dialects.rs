@@ -80,6 +80,7 @@ impl Workspace {
                     _ => {}
                 },
                 Role::UserConfig(_)
+                | Role::Tui { .. }
                 | Role::Claude { .. }
                 | Role::Zuno { .. }
                 | Role::Skill { .. }
@@ -376,6 +377,7 @@ impl Workspace {
             }
             Role::DirConfig { dir } | Role::Markdown { dir } => Some(dir.clone()),
             Role::UserConfig(_)
+            | Role::Tui { .. }
             | Role::Claude { .. }
             | Role::Zuno { .. }
             | Role::Skill { .. }

@@ -31,6 +31,9 @@ const MAX_ENTRIES: usize = 500_000;
 
 pub const CONFIG_NAMES: &[&str] = &["opencode.json", "opencode.jsonc"];
 pub const ZUNO_CONFIG_NAMES: &[&str] = &["zuno.json", "zuno.jsonc"];
+/// The settings of opencode's terminal interface, read from a project (and the folders above
+/// it), every `.opencode/` folder, and the user config directories.
+pub const TUI_NAMES: &[&str] = &["tui.json", "tui.jsonc"];
 
 /// Where a Zuno file sits in Zuno's merge order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -58,8 +61,8 @@ impl ZunoLayer {
 /// Everything found under one root.
 #[derive(Debug, Default)]
 pub struct Found {
-    /// Config files (`opencode.json(c)`, `zuno.json(c)`, `agent-lsp.toml`, Claude Code plugin
-    /// manifests), sorted.
+    /// Config files (`opencode.json(c)`, `tui.json(c)`, `zuno.json(c)`, `agent-lsp.toml`,
+    /// Claude Code plugin manifests), sorted.
     pub configs: Vec<PathBuf>,
     /// Config directories: every `.opencode/` and every directory laid out like a global config
     /// directory (an `opencode.json(c)` next to an `agent(s)/` or `mode(s)/` folder).
@@ -167,6 +170,7 @@ pub fn walk(root: &Path) -> Found {
             dirs.entry(parent).or_default().0 = true;
             found.configs.push(path.to_path_buf());
         } else if ZUNO_CONFIG_NAMES.contains(&name.as_ref())
+            || TUI_NAMES.contains(&name.as_ref())
             || crate::analysis::project_file::NAMES.contains(&name.as_ref())
             || Manifest::of_path(path).is_some()
             || SettingsFile::of_path(path).is_some()
@@ -291,6 +295,7 @@ fn walk_unfiltered(root: &Path) -> Found {
                 has_config = true;
                 found.configs.push(path.clone());
             } else if ZUNO_CONFIG_NAMES.contains(&name.as_str())
+                || TUI_NAMES.contains(&name.as_str())
                 || Manifest::of_path(path).is_some()
                 || SettingsFile::of_path(path).is_some()
             {

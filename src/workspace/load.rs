@@ -110,6 +110,12 @@ impl Workspace {
         if self.options.config_file.as_deref() == Some(path) {
             return Some((OcKind::Config.into(), Role::UserConfig(3)));
         }
+        // opencode's terminal interface reads `tui.json(c)` wherever it reads a config, and the
+        // file `$OPENCODE_TUI_CONFIG` names.
+        if discover::TUI_NAMES.contains(&name.as_ref()) || self.options.tui_config.as_deref() == Some(path) {
+            let dir = parent.to_path_buf();
+            return Some((OcKind::Tui.into(), Role::Tui { dir }));
+        }
         if crate::analysis::project_file::NAMES.contains(&name.as_ref()) {
             return Some((
                 discover::project_file(),
@@ -263,6 +269,15 @@ impl Workspace {
         for dir in [&o.home_dot_opencode, &o.config_dir].into_iter().flatten() {
             user_files.extend(discover::CONFIG_NAMES.iter().map(|n| dir.join(n)));
         }
+        // The terminal interface's settings: of the user config directories, and
+        // `$OPENCODE_TUI_CONFIG`.
+        for dir in [&o.global_dir, &o.home_dot_opencode, &o.config_dir]
+            .into_iter()
+            .flatten()
+        {
+            user_files.extend(discover::TUI_NAMES.iter().map(|n| dir.join(n)));
+        }
+        user_files.extend(o.tui_config.clone());
         for f in user_files {
             if f.is_file()
                 && let Some((kind, role)) = self.role_of(&f)

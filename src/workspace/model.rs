@@ -23,6 +23,8 @@ pub struct Options {
     pub config_file: Option<PathBuf>,
     /// `$OPENCODE_CONFIG_DIR`: one extra config directory.
     pub config_dir: Option<PathBuf>,
+    /// `$OPENCODE_TUI_CONFIG`: one extra `tui.json` for the terminal interface.
+    pub tui_config: Option<PathBuf>,
     /// The home directory, for user-level skills (`~/.claude/skills`, `~/.agents/skills`).
     pub home: Option<PathBuf>,
     /// Zuno's global config directory (`$XDG_CONFIG_HOME/zuno` or `~/.config/zuno`).
@@ -53,6 +55,7 @@ impl Options {
             home_dot_opencode: home.as_ref().map(|h| h.join(".opencode")),
             config_file: env("OPENCODE_CONFIG"),
             config_dir: env("OPENCODE_CONFIG_DIR"),
+            tui_config: env("OPENCODE_TUI_CONFIG"),
             zuno_global: env("XDG_CONFIG_HOME")
                 .map(|x| x.join("zuno"))
                 .or_else(|| home.as_ref().map(|h| h.join(".config").join("zuno"))),
@@ -74,6 +77,10 @@ pub enum Role {
     DirConfig { dir: PathBuf },
     /// A Markdown agent of a config directory.
     Markdown { dir: PathBuf },
+    /// `tui.json(c)`, the settings of opencode's terminal interface (a project's, a
+    /// `.opencode/` folder's, a user config directory's, or `$OPENCODE_TUI_CONFIG`); `dir`
+    /// holds it. Read on its own: no view merges it.
+    Tui { dir: PathBuf },
     /// A Claude Code agent file; `dir` owns its `.claude/agents/` (the project, or the home
     /// directory for user agents) or is the plugin's root.
     Claude { dir: PathBuf },

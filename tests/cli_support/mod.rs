@@ -46,6 +46,7 @@ pub fn command(cwd: &Path, args: &[&str]) -> Command {
         "XDG_DATA_HOME",
         "OPENCODE_CONFIG",
         "OPENCODE_CONFIG_DIR",
+        "OPENCODE_TUI_CONFIG",
     ] {
         cmd.env_remove(var);
     }

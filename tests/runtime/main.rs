@@ -23,6 +23,8 @@
 //!
 //! `config_fuzz.rs` is a second test of this target: generated `opencode.json` files, each judged
 //! by opencode's `GET /config` (see its module docs).
+//! `tui.rs` makes opencode's terminal interface the judge of `tui.json` the same way (its own
+//! test below).
 //!
 //! It needs the runtime: `tests/runtime/run.sh` installs it from npm (pinned in
 //! `tests/runtime/package.json`) and runs this test with `OPENCODE_BIN` set.
@@ -31,6 +33,7 @@ mod cases;
 mod config_fuzz;
 mod oracle;
 mod policy;
+mod tui;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -112,6 +115,7 @@ fn options(home: &Home) -> Options {
         home_dot_opencode: Some(home.home.join(".opencode")),
         config_file: None,
         config_dir: None,
+        tui_config: None,
         home: Some(home.home.clone()),
         zuno_global: Some(home.xdg_config.join("zuno")),
     }
@@ -845,5 +849,24 @@ fn policy_counterexamples_are_decided_so_by_opencode() {
         "{} disagreement(s):\n{}",
         failures.len(),
         failures.join("\n\n")
+    );
+}
+
+#[test]
+#[ignore = "needs the opencode runtime: tests/runtime/run.sh installs it and sets OPENCODE_BIN"]
+fn tui_json_is_judged_as_opencode_s_terminal_judges_it() {
+    let bin = PathBuf::from(
+        std::env::var_os("OPENCODE_BIN")
+            .expect("set OPENCODE_BIN to the opencode 1.18.34 binary (tests/runtime/run.sh)"),
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = fs::canonicalize(tmp.path()).unwrap();
+    let (cases, failures) = tui::run(&bin, &tmp);
+    eprintln!("\ntui.json: {cases} cases, {} disagreement(s)", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} disagreement(s) with opencode's terminal interface:\n{}",
+        failures.len(),
+        failures.join("\n")
     );
 }

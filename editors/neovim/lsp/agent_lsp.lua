@@ -1,7 +1,7 @@
 ---@brief
 ---
 --- agent-lsp: diagnostics, hover, completion and navigation for opencode agent files
---- (`.opencode/agents/**/*.md`, `.opencode/{mode,modes}/*.md`), `opencode.json(c)`, Claude
+--- (`.opencode/agents/**/*.md`, `.opencode/{mode,modes}/*.md`), `opencode.json(c)`, `tui.json(c)`, Claude
 --- Code agent files (`.claude/agents/**/*.md`, `~/.claude/agents/**/*.md`, and `agents/**/*.md`
 --- of a plugin, a directory with `.claude-plugin/plugin.json`), and Zuno files (`zuno.json(c)`,
 --- `.zuno/agents/**/*.md`, `~/.config/zuno/agents/**/*.md`); command files

@@ -28,6 +28,10 @@ const GLOBS = [
   "**/.opencode/{mode,modes}/*.md",
   "**/opencode.json",
   "**/opencode.jsonc",
+  // opencode's terminal settings, wherever opencode reads them (a project, `.opencode/`, the
+  // global configuration directory).
+  "**/tui.json",
+  "**/tui.jsonc",
   // The global configuration directory (`~/.config/opencode/agents/*.md`) and directories laid
   // out like it.
   "**/opencode/{agent,agents}/**/*.md",

@@ -595,6 +595,7 @@ mod tests {
             origin: DeclOrigin::Markdown,
             text,
             lost: false,
+            tui: false,
         };
         check(parsed.root.as_ref().unwrap(), &ctx, &mut out);
         out
@@ -607,6 +608,7 @@ mod tests {
             origin: DeclOrigin::AgentKey,
             text,
             lost: false,
+            tui: false,
         };
         check(parsed.root.as_ref().unwrap(), &ctx, &mut out);
         out

@@ -1,7 +1,8 @@
-//! Completion for agent frontmatter and `opencode.json(c)`: keys valid at the cursor (without
-//! those already present) and values for the key being written. It works on half-typed text:
-//! the context comes from a scan of the text before the cursor (indentation in YAML, an
-//! incremental bracket/string scan in JSON), not from a full parse.
+//! Completion for agent frontmatter, `opencode.json(c)` and `tui.json(c)` (from its own table,
+//! see [`super::tui::complete`]): keys valid at the cursor (without those already present) and
+//! values for the key being written. It works on half-typed text: the context comes from a scan
+//! of the text before the cursor (indentation in YAML, an incremental bracket/string scan in
+//! JSON), not from a full parse.
 
 use super::FileKind;
 use super::config_schema::{BUILTIN_LSP_SERVERS, CONFIG};
@@ -25,14 +26,15 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &Known) -> Ve
         return Vec::new();
     }
     let (ctx, yaml) = match kind {
-        FileKind::Config => (json_context(text, offset), false),
-        _ => (yaml_context(text, offset), true),
+        FileKind::Config | FileKind::Tui => (json_context(text, offset), false),
+        FileKind::Agent { .. } | FileKind::Mode { .. } => (yaml_context(text, offset), true),
     };
     let Some(ctx) = ctx else { return Vec::new() };
     let is_md = kind.is_markdown();
-    let mut items = match &ctx.value_of {
-        None => keys(&ctx, is_md, known),
-        Some(key) => values(&ctx, key, is_md, known),
+    let mut items = match (&ctx.value_of, kind) {
+        (_, FileKind::Tui) => super::tui::complete(&ctx),
+        (None, _) => keys(&ctx, is_md, known),
+        (Some(key), _) => values(&ctx, key, is_md, known),
     };
     let write = |s: &str, item_kind: ItemKind| -> String {
         if yaml {

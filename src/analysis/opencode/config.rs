@@ -41,6 +41,7 @@ pub fn analyze(text: &str) -> Analysis {
         origin: DeclOrigin::AgentKey,
         text,
         lost: false,
+        tui: false,
     };
     if let Some(root) = &parsed.root {
         match &root.value {
@@ -318,13 +319,19 @@ fn unknown_top_level(entry: &Entry, map: &Map, analysis: &mut Facts, out: &mut V
         }
         return;
     }
-    // Terminal settings moved out of `opencode.json` into `tui.json` (opencode 1.x).
+    // Terminal settings moved out of `opencode.json` into `tui.json` (opencode 1.x); the
+    // terminal interface migrates them once, when no `tui.json` is beside the file.
     if TUI_KEYS.contains(&key) {
+        let what = if key == "tui" {
+            "When there is no `tui.json` beside this file, opencode's terminal interface moves only its `scroll_speed`, `scroll_acceleration` and `diff_style` into a new one, at the top level, and drops the rest"
+        } else {
+            "When there is no `tui.json` beside this file, opencode's terminal interface moves it into a new one"
+        };
         out.push(Diagnostic::new(
             Code::UnknownKey,
             span,
             format!(
-                "`{key}` is not an opencode config key; opencode 1.18 silently ignores it (older versions refuse to start). Terminal settings live in `tui.json` now (beside `opencode.json`, or `~/.config/opencode/tui.json`): move `\"{key}\"` there"
+                "`{key}` is not an opencode config key: it is a setting of the terminal interface, which reads `tui.json`. {what} (rewriting this file, with a `.tui-migration.bak` copy of it); when there is one, opencode ignores `{key}` here. Move it to `tui.json`"
             ),
         ));
         return;
@@ -369,6 +376,7 @@ fn agents(entry: &Entry, origin: DeclOrigin, ctx: &Ctx, analysis: &mut Facts, ou
         origin,
         text: ctx.text,
         lost: false,
+        tui: false,
     };
     for e in map.entries.iter() {
         agent::check(&e.value, &agent_ctx, out);
@@ -589,7 +597,12 @@ mod tests {
         assert_eq!(spans, ["\"theme\"", "\"keybinds\"", "\"tui\""]);
         assert_eq!(
             a.diagnostics[0].message,
-            "`theme` is not an opencode config key; opencode 1.18 silently ignores it (older versions refuse to start). Terminal settings live in `tui.json` now (beside `opencode.json`, or `~/.config/opencode/tui.json`): move `\"theme\"` there"
+            "`theme` is not an opencode config key: it is a setting of the terminal interface, which reads `tui.json`. When there is no `tui.json` beside this file, opencode's terminal interface moves it into a new one (rewriting this file, with a `.tui-migration.bak` copy of it); when there is one, opencode ignores `theme` here. Move it to `tui.json`"
+        );
+        assert!(
+            a.diagnostics[2]
+                .message
+                .contains("moves only its `scroll_speed`, `scroll_acceleration` and `diff_style`")
         );
         // No did-you-mean replacement: no config key is meant.
         assert!(a.diagnostics.iter().all(|d| d.fix.is_none()), "{:#?}", a.diagnostics);

@@ -13,6 +13,9 @@ pub struct Ctx<'a> {
     pub text: &'a str,
     /// The frontmatter does not parse, so opencode reads none of these settings for now.
     pub lost: bool,
+    /// The file is `tui.json(c)`: a value opencode refuses makes it skip the whole file (and
+    /// start without it), not refuse to start.
+    pub tui: bool,
 }
 
 impl Ctx<'_> {
@@ -22,6 +25,9 @@ impl Ctx<'_> {
 
     /// What happens when the schema rejects a value, in this kind of file.
     pub fn consequence(&self) -> &'static str {
+        if self.tui {
+            return "opencode skips this whole file, so none of its settings apply";
+        }
         if self.lost {
             return "once the YAML error is fixed, opencode will refuse to load the configuration because of it";
         }

@@ -16,11 +16,14 @@ pub enum FileKind {
     Agent { name: String },
     /// A Markdown agent from a deprecated `mode/` or `modes/` directory (forced `mode: primary`).
     Mode { name: String },
+    /// `tui.json` or `tui.jsonc`: the settings of opencode's terminal interface (theme,
+    /// keybinds, scrolling...), read apart from the config.
+    Tui,
 }
 
 impl FileKind {
     pub fn is_markdown(&self) -> bool {
-        !matches!(self, FileKind::Config)
+        matches!(self, FileKind::Agent { .. } | FileKind::Mode { .. })
     }
 }
 

@@ -57,6 +57,7 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> Analysis {
             origin,
             text,
             lost: reading.lost(),
+            tui: false,
         };
         let mut fields = Vec::new();
         if let Some(root) = &parsed.root {

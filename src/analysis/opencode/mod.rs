@@ -11,6 +11,8 @@
 //! - [`command`]: the keys of a command file and how opencode reads one (for the shared
 //!   template reading).
 //! - [`skill`]: opencode's skill rules (for the shared skill checks).
+//! - [`tui`]: checks of `tui.json(c)`, the terminal interface's settings, through
+//!   [`tui_schema`] (the file as data, with the keybinds opencode knows).
 //!
 //! [`analyze`] checks one file; [`project::check`] checks a set of files that opencode would
 //! load together (a "view"), in precedence order.
@@ -32,6 +34,8 @@ pub mod schema;
 pub mod sections;
 pub mod skill;
 pub mod substitute;
+pub mod tui;
+pub mod tui_schema;
 
 pub use decl::{
     AgentDecl, AgentRef, Analysis, DeclOrigin, Facts, FileKind, RefKind, agent_name_from_relative_path, prompt_hash,
@@ -43,6 +47,7 @@ pub fn analyze(kind: &FileKind, text: &str) -> Analysis {
         FileKind::Config => config::analyze(text),
         FileKind::Agent { name } => markdown::analyze(text, name, DeclOrigin::Markdown),
         FileKind::Mode { name } => markdown::analyze(text, name, DeclOrigin::ModeFile),
+        FileKind::Tui => tui::analyze(text),
     };
     analysis.diagnostics.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     analysis

@@ -430,6 +430,7 @@ mod tests {
             origin: DeclOrigin::Markdown,
             text,
             lost: false,
+            tui: false,
         };
         let root = parsed.root.unwrap();
         check(root.as_map().unwrap().value("permission").unwrap(), &ctx, &mut out);

@@ -107,7 +107,7 @@ fn dotted(path: &[String]) -> String {
     path.join(".")
 }
 
-fn issue_diagnostic(issue: &Issue, ctx: &Ctx) -> Diagnostic {
+pub(super) fn issue_diagnostic(issue: &Issue, ctx: &Ctx) -> Diagnostic {
     let path = dotted(&issue.path);
     let refuses = ctx.consequence();
     match &issue.kind {
@@ -250,7 +250,7 @@ fn wrap_fix(expected: &Shape, got: &Node, key: Option<&str>) -> Option<(String, 
     Some((format!("Make it an array: `{text}`"), text))
 }
 
-fn dropped(d: &Dropped) -> Diagnostic {
+pub(super) fn dropped(d: &Dropped) -> Diagnostic {
     let key = d.key.name.as_str();
     let at = if d.path.is_empty() {
         String::new()
