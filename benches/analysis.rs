@@ -287,7 +287,10 @@ const TYPICAL_CONFIG: &str = r#"{
 fn config_with_providers(n: usize, models: usize) -> String {
     let mut s = String::from("{\n  \"provider\": {\n");
     for i in 0..n {
-        let _ = write!(s, "    \"p{i}\": {{\"npm\": \"@ai-sdk/openai-compatible\", \"options\": {{\"baseURL\": \"http://127.0.0.1:{i}/v1\"}}, \"models\": {{");
+        let _ = write!(
+            s,
+            "    \"p{i}\": {{\"npm\": \"@ai-sdk/openai-compatible\", \"options\": {{\"baseURL\": \"http://127.0.0.1:{i}/v1\"}}, \"models\": {{"
+        );
         for m in 0..models {
             let _ = write!(
                 s,
@@ -303,7 +306,11 @@ fn config_with_providers(n: usize, models: usize) -> String {
 
 fn bench_config_sections() {
     let a = analyze(&FileKind::Config, TYPICAL_CONFIG);
-    assert!(a.diagnostics.is_empty(), "the typical config should be clean: {:?}", a.diagnostics);
+    assert!(
+        a.diagnostics.is_empty(),
+        "the typical config should be clean: {:?}",
+        a.diagnostics
+    );
     let runs = 2000;
     let times = sample(runs, 200, || {
         black_box(analyze(black_box(&FileKind::Config), black_box(TYPICAL_CONFIG)));
@@ -317,7 +324,11 @@ fn bench_config_sections() {
     );
     let text = config_with_providers(200, 10);
     let a = analyze(&FileKind::Config, &text);
-    assert!(a.diagnostics.is_empty(), "{:?}", &a.diagnostics[..a.diagnostics.len().min(3)]);
+    assert!(
+        a.diagnostics.is_empty(),
+        "{:?}",
+        &a.diagnostics[..a.diagnostics.len().min(3)]
+    );
     let runs = 100;
     let times = sample(runs, 10, || {
         black_box(analyze(black_box(&FileKind::Config), black_box(&text)));
