@@ -159,6 +159,8 @@ pub enum Rest {
     Drop,
     /// Kept, and decoded with this shape.
     Keep(&'static Shape),
+    /// Refused: the value is invalid (a strict object, zod's `.strict()`).
+    Refuse,
 }
 
 #[derive(Debug)]
@@ -261,6 +263,8 @@ pub enum IssueKind<'a> {
         object: &'static Object,
         field: &'static Field,
     },
+    /// A key a strict object does not take (the span is the key).
+    Unknown { object: &'static Object },
     /// An array with more items than its tuple takes (the span is the first extra item).
     Extra { tuple: &'static Shape },
     /// An array with fewer items than its tuple takes (the span is the array).
@@ -531,6 +535,11 @@ impl<'a> Decoder<'a> {
                     Rest::Keep(each) => {
                         self.path.push(Seg::Key(&key.name));
                         self.value(v, each, key.span);
+                        self.path.pop();
+                    }
+                    Rest::Refuse => {
+                        self.path.push(Seg::Key(&key.name));
+                        self.issue(key.span, IssueKind::Unknown { object });
                         self.path.pop();
                     }
                 },
@@ -844,7 +853,7 @@ fn step<'s>(shape: &'s Shape, key: &str, out: &mut Vec<&'s Shape>) {
         Shape::Object(o) => match (o.fields.iter().find(|f| f.name == key), &o.rest) {
             (Some(f), _) => push_through_arrays(&f.shape, out),
             (None, Rest::Keep(each)) => push_through_arrays(each, out),
-            (None, Rest::Drop) => {}
+            (None, Rest::Drop | Rest::Refuse) => {}
         },
         Shape::Record(each) => push_through_arrays(each, out),
         Shape::Union(ms) => {

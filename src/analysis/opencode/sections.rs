@@ -154,6 +154,12 @@ pub(super) fn issue_diagnostic(issue: &Issue, ctx: &Ctx) -> Diagnostic {
             .with_severity(Severity::Error)
             .with_effect(Effect::RefusesToStart)
         }
+        // opencode's objects drop unknown keys; none of its shapes is strict.
+        IssueKind::Unknown { object } => Diagnostic::new(
+            Code::UnknownKey,
+            issue.span,
+            format!("`{path}` is not a field of {}; {refuses}", object.what),
+        ),
         IssueKind::Extra { tuple } => {
             let parent = dotted(&issue.path[..issue.path.len().saturating_sub(1)]);
             Diagnostic::new(

@@ -312,3 +312,19 @@ fn a_deep_union_costs_bounded_work() {
     let d = decode(&root, &ROOT, Span::new(0, 1), &[]);
     assert!(d.refused());
 }
+
+#[test]
+fn a_strict_object_refuses_an_unknown_key_on_the_key() {
+    static STRICT: Shape = Shape::Object(&Object {
+        what: "a strict thing",
+        fields: &[Field::opt("a", Shape::Bool, "a")],
+        rest: Rest::Refuse,
+    });
+    let text = r#"{"a": true, "b": 1}"#;
+    let root = jsonc::parse(text).root.unwrap();
+    let d = decode(&root, &STRICT, Span::new(0, 1), &["x".to_string()]);
+    assert!(d.dropped.is_empty());
+    let got: Vec<(String, &str)> = d.issues.iter().map(|i| (i.path.join("."), i.span.text(text))).collect();
+    assert_eq!(got, [("x.b".to_string(), "\"b\"")]);
+    assert!(matches!(d.issues[0].kind, IssueKind::Unknown { object } if object.what == "a strict thing"));
+}

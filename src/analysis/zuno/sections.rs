@@ -115,7 +115,10 @@ pub fn check(entry: &Entry, out: &mut Vec<Diagnostic>) {
                 got.display()
             ),
             // No required field, tuple or tagged union in these sections.
-            IssueKind::Missing { .. } | IssueKind::Extra { .. } | IssueKind::MissingItem { .. } => {
+            IssueKind::Missing { .. }
+            | IssueKind::Extra { .. }
+            | IssueKind::MissingItem { .. }
+            | IssueKind::Unknown { .. } => {
                 format!("`{path}` is not what Zuno expects; Zuno refuses the configuration")
             }
         };
