@@ -89,6 +89,7 @@ fn run(text: &str) -> (Vec<String>, Vec<String>) {
                 IssueKind::Number { num, .. } => format!("number, expected {}", num.describe()),
                 IssueKind::Missing { object, field } => format!("missing {} of {}", field.name, object.what),
                 IssueKind::Extra { .. } => "extra item".into(),
+                IssueKind::Unknown { object } => format!("unknown key of {}", object.what),
                 IssueKind::MissingItem { .. } => "missing item".into(),
                 IssueKind::NoBranch { tag, .. } => format!("no branch (tag {:?})", tag.map(|(f, _)| f.name)),
             };
