@@ -654,3 +654,54 @@ fn claude_settings_of_a_project() {
         None
     );
 }
+
+#[test]
+fn hook_scripts_that_name_no_file() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    write(root, ".claude/hooks/guard.sh", "#!/bin/sh\n");
+    write(
+        root,
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh"},
+            {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/gaurd.sh --strict"},
+            {"type": "command", "command": "./scripts/lint.sh && echo ok"},
+            {"type": "command", "command": "$HOME/bin/x.sh; npm test"}
+        ]}]}}"#,
+    );
+    // An agent's hooks: relative to the project.
+    write(
+        root,
+        ".claude/agents/rev.md",
+        "---\nname: rev\ndescription: d\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: .claude/hooks/stop.sh\n---\n",
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let found: Vec<(String, String)> = ws
+        .diagnostics()
+        .into_iter()
+        .filter(|(_, d)| d.code == Code::MissingPath)
+        .map(|(id, d)| {
+            let f = &ws.files[id];
+            let rel = f
+                .path
+                .strip_prefix(&ws.roots[0])
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (rel, d.span.text(&f.text).to_string())
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (".claude/agents/rev.md".to_string(), ".claude/hooks/stop.sh".to_string()),
+            (
+                ".claude/settings.json".to_string(),
+                "/.claude/hooks/gaurd.sh".to_string()
+            ),
+            (".claude/settings.json".to_string(), "./scripts/lint.sh".to_string()),
+        ]
+    );
+}

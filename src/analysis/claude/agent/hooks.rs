@@ -98,7 +98,10 @@ pub(super) fn hooks(cx: &mut Ctx, agent: &mut Agent, v: &Node) {
             cx.dropped(
                 p.code,
                 p.span,
-                format!("{}: Claude Code ignores this entry (the agent loads without it)", p.message),
+                format!(
+                    "{}: Claude Code ignores this entry (the agent loads without it)",
+                    p.message
+                ),
             );
         }
     }

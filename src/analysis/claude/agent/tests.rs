@@ -255,7 +255,11 @@ fn hooks_problems_skip_the_file_only_under_a_guard_event() {
     for (hooks, code, under) in [
         ("hooks: x\n", Code::InvalidType, "x"),
         ("hooks:\n  PreToolUse: ./check.sh\n", Code::InvalidType, "./check.sh"),
-        ("hooks:\n  PreToolUse:\n    - matcher: Bash\n", Code::MissingField, "matcher"),
+        (
+            "hooks:\n  PreToolUse:\n    - matcher: Bash\n",
+            Code::MissingField,
+            "matcher",
+        ),
         (
             "hooks:\n  PermissionRequest:\n    - hooks:\n        - type: shell\n",
             Code::InvalidValue,
@@ -273,11 +277,15 @@ fn hooks_problems_skip_the_file_only_under_a_guard_event() {
     let t = with("hooks:\n  Stop:\n    - hooks:\n        - type: shell\n");
     assert_eq!(diags(&t), [(Code::InvalidValue, Severity::Warning, "shell".into())]);
     assert!(agent(&t).loaded());
-    let t = with("hooks:\n  PostToolUse:\n    - hooks:\n        - type: command\n          command: x\n          timeout: \"5\"\n");
+    let t = with(
+        "hooks:\n  PostToolUse:\n    - hooks:\n        - type: command\n          command: x\n          timeout: \"5\"\n",
+    );
     assert_eq!(diags(&t), [(Code::InvalidType, Severity::Warning, "\"5\"".into())]);
     assert!(agent(&t).loaded());
     // What loads but is likely a mistake: a matcher on an event without matchers, milliseconds.
-    let t = with("hooks:\n  Stop:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: x\n          timeout: 5000\n");
+    let t = with(
+        "hooks:\n  Stop:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: x\n          timeout: 5000\n",
+    );
     let d = diags(&t);
     assert_eq!(
         d,
@@ -289,7 +297,9 @@ fn hooks_problems_skip_the_file_only_under_a_guard_event() {
     );
     assert!(agent(&t).loaded());
     // The scripts the commands run are handed on.
-    let a = agent(&with("hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: $CLAUDE_PROJECT_DIR/.claude/hooks/stop.sh --quiet\n"));
+    let a = agent(&with(
+        "hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: $CLAUDE_PROJECT_DIR/.claude/hooks/stop.sh --quiet\n",
+    ));
     assert_eq!(
         a.hook_scripts.iter().map(|s| s.path.as_str()).collect::<Vec<_>>(),
         ["$CLAUDE_PROJECT_DIR/.claude/hooks/stop.sh"]
