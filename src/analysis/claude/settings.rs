@@ -233,6 +233,24 @@ pub fn analyze(text: &str, file: SettingsFile) -> (Vec<Diagnostic>, Parsed, Sett
             },
         }
     }
+    // Each rule of a voided file says so, and where the reason is.
+    if let Some(v) = &settings.voided {
+        let line = text[..(v.span.start as usize).min(text.len())].matches('\n').count() + 1;
+        for r in &settings.rules {
+            out.push(
+                Diagnostic::new(
+                    Code::IgnoredPermissionRule,
+                    r.span,
+                    format!(
+                        "this rule does not apply: Claude Code applies nothing of this file because of line {line} ({})",
+                        v.why
+                    ),
+                )
+                .with_severity(Severity::Info)
+                .with_effect(Effect::FileIgnored),
+            );
+        }
+    }
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     (out, parsed, settings)
 }

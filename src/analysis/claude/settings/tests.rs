@@ -211,6 +211,7 @@ fn wrong_types_and_modes() {
         diags(r#"{"permissions":{"allow":"Bash","deny":["Read", 3, null]}}"#),
         [
             format!("invalid-type at \"\\\"Bash\\\"\": `permissions.allow` must be an array of rule strings, got \"Bash\": {VOIDS}"),
+            "ignored-permission-rule at \"\\\"Read\\\"\": this rule does not apply: Claude Code applies nothing of this file because of line 1 (`permissions.allow` must be an array of rule strings, got \"Bash\")".to_string(),
             "invalid-type at \"3\": a permission rule is a string such as `\"Bash(npm test)\"`, not a number: Claude Code removes this item (the rest of the list applies)".to_string(),
             "invalid-type at \"null\": a permission rule is a string such as `\"Bash(npm test)\"`, not null: Claude Code removes this item (the rest of the list applies)".to_string(),
         ]
@@ -327,9 +328,14 @@ fn a_refused_value_voids_the_whole_file_as_claude_code_does() {
         r#"{"model": 5, "cleanupPeriodDays": 0, "permissions": {"defaultMode": "acceptEdits", "allow": ["Bash(git diff *)"]}}"#,
         SettingsFile::Project,
     );
-    assert_eq!(d.len(), 2, "{d:#?}");
+    assert_eq!(d.len(), 3, "{d:#?}");
     assert!(d[0].starts_with("invalid-type error file-ignored at \"5\": `model` must be a string, got 5: Claude Code applies nothing of this settings file"), "{d:#?}");
     assert!(d[1].starts_with("invalid-value error file-ignored at \"0\": `cleanupPeriodDays` must be a whole number greater than 0, got 0"), "{d:#?}");
+    // The rule it voids says so.
+    assert_eq!(
+        d[2],
+        "ignored-permission-rule info file-ignored at \"\\\"Bash(git diff *)\\\"\": this rule does not apply: Claude Code applies nothing of this file because of line 1 (`model` must be a string, got 5)"
+    );
     let v = s.voided.unwrap();
     assert_eq!(v.why, "`model` must be a string, got 5");
 }
@@ -368,21 +374,27 @@ fn what_claude_code_strips_and_keeps_the_rest() {
 #[test]
 fn a_broken_guard_hook_voids_the_file_and_its_rules() {
     let (d, s) = whole(
-        r#"{"permissions": {"deny": ["Read(./.env)"]}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "shell", "command": "x"}]}]}}"#,
+        "{\"permissions\": {\"deny\": [\"Read(./.env)\"]},\n \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"shell\", \"command\": \"x\"}]}]}}",
         SettingsFile::Project,
     );
-    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d.len(), 2, "{d:#?}");
+    // The rule it voids points at the hook's line.
     assert!(
-        d[0].starts_with("invalid-value error file-ignored at \"\\\"shell\\\"\": `shell` is not a hook type"),
+        d[0].starts_with("ignored-permission-rule info file-ignored at \"\\\"Read(./.env)\\\"\": this rule does not apply: Claude Code applies nothing of this file because of line 2 (`shell` is not a hook type"),
         "{}",
         d[0]
     );
     assert!(
-        d[0].contains(
+        d[1].starts_with("invalid-value error file-ignored at \"\\\"shell\\\"\": `shell` is not a hook type"),
+        "{}",
+        d[1]
+    );
+    assert!(
+        d[1].contains(
             "may be what guards the permissions beside it: Claude Code applies nothing of this settings file"
         ),
         "{}",
-        d[0]
+        d[1]
     );
     assert!(s.voided.is_some());
     // `hooks` that is not an object: the field is ignored, the rest applies.
