@@ -767,8 +767,30 @@ pub fn complete(text: &str, offset: usize, mcp_servers: &[String]) -> Vec<Item> 
     let Some(ctx) = json_context(text, offset) else {
         return Vec::new();
     };
-    if ctx.path.as_slice() != ["permissions"] {
-        return Vec::new();
+    let rule_list = matches!(ctx.value_of.as_deref(), Some("allow" | "ask" | "deny" | "defaultMode"));
+    if ctx.path.as_slice() != ["permissions"] || !rule_list {
+        // Every other key and value, from the tables.
+        let mut items = editor::complete(&ctx);
+        let end = if ctx.quoted && text[offset..].starts_with('"') && ctx.value_of.is_some() {
+            offset + 1
+        } else {
+            offset
+        };
+        for it in &mut items {
+            let body = if it.kind == ItemKind::Value && matches!(it.label.as_str(), "true" | "false") {
+                it.label.clone()
+            } else {
+                format!("\"{}\"", it.label)
+            };
+            it.insert = if ctx.value_of.is_none() {
+                format!("{body}: ")
+            } else {
+                body
+            };
+            it.replace = Span::new(ctx.replace.start as usize, end);
+        }
+        items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
+        return items;
     }
     let typed = &text[ctx.replace.range()];
     // After `Tool(` nothing is offered.
@@ -804,6 +826,10 @@ pub fn complete(text: &str, offset: usize, mcp_servers: &[String]) -> Vec<Item> 
     items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
     items
 }
+
+mod editor;
+
+pub use editor::hover;
 
 #[cfg(test)]
 mod tests;

@@ -443,3 +443,83 @@ fn bypass_and_auto_are_not_granted_by_a_project() {
     let (_, s) = whole(r#"{"permissions": {"defaultMode": "manual"}}"#, SettingsFile::Project);
     assert_eq!(s.default_mode.map(|(m, _)| m), Some("default".to_string()));
 }
+
+#[test]
+fn completion_offers_every_key_and_value_of_the_tables() {
+    let labels = |text: &str| {
+        let at = text.find('|').unwrap();
+        let text = text.replace('|', "");
+        complete(&text, at, &[])
+            .into_iter()
+            .map(|i| (i.label, i.insert))
+            .collect::<Vec<(String, String)>>()
+    };
+    let has = |items: &[(String, String)], label: &str| items.iter().any(|(l, _)| l == label);
+    // Top-level settings, those present left out, written as JSON keys.
+    let top = labels(r#"{"model": "x", "|"}"#);
+    assert!(
+        top.contains(&("permissions".into(), "\"permissions\": ".into())),
+        "{top:?}"
+    );
+    assert!(has(&top, "hooks") && has(&top, "env") && has(&top, "enabledPlugins"));
+    assert!(!has(&top, "model"), "{top:?}");
+    // Inside `permissions`: its keys; the values of an enum.
+    let perms = labels(r#"{"permissions": {"|"}}"#);
+    assert!(
+        ["allow", "ask", "deny", "defaultMode", "additionalDirectories"]
+            .iter()
+            .all(|k| has(&perms, k)),
+        "{perms:?}"
+    );
+    // Hook events, then a matcher's keys, then a handler's keys and types.
+    let events = labels(r#"{"hooks": {"|"}}"#);
+    assert_eq!(events.len(), crate::analysis::claude::hooks::EVENTS.len());
+    assert!(has(&events, "PreToolUse"));
+    let matcher = labels(r#"{"hooks": {"Stop": [{"|"}]}}"#);
+    assert_eq!(
+        matcher.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>(),
+        ["hooks", "matcher"]
+    );
+    let handler = labels(r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "|"}]}]}}"#);
+    assert!(
+        has(&handler, "command") && has(&handler, "timeout") && has(&handler, "url"),
+        "{handler:?}"
+    );
+    assert!(!has(&handler, "type"));
+    let types = labels(r#"{"hooks": {"Stop": [{"hooks": [{"type": "|"}]}]}}"#);
+    assert_eq!(
+        types.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>(),
+        ["command", "prompt", "agent", "http", "mcp_tool"]
+    );
+    // A boolean is written bare.
+    let b = labels(r#"{"includeGitInstructions": |}"#);
+    assert!(b.contains(&("true".into(), "true".into())), "{b:?}");
+}
+
+#[test]
+fn hover_says_what_each_setting_and_hook_field_does() {
+    let at = |text: &str, needle: &str| {
+        let (_, parsed, _) = analyze(text, SettingsFile::Project);
+        let offset = text.find(needle).unwrap() + 1;
+        super::hover(&parsed, offset).map(|(md, span)| (md, span.text(text).to_string()))
+    };
+    let text = r#"{"model": "opus", "theme": 5, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x", "timeout": 10}]}]}}"#;
+    let (md, under) = at(text, "\"model\"").unwrap();
+    assert_eq!(under, "\"model\"");
+    assert!(md.starts_with("**`model`** (Claude Code's settings)"), "{md}");
+    assert!(md.contains("voids the whole file"), "{md}");
+    let (md, _) = at(text, "\"theme\"").unwrap();
+    assert!(md.contains("dropped without a word"), "{md}");
+    let (md, under) = at(text, "\"PreToolUse\"").unwrap();
+    assert_eq!(under, "\"PreToolUse\"");
+    assert!(md.contains("voids the whole file it sits in"), "{md}");
+    let (md, under) = at(text, "\"timeout\"").unwrap();
+    assert_eq!(under, "\"timeout\"");
+    assert!(md.starts_with("**`timeout`**") && md.contains("Seconds"), "{md}");
+    // On a value: the setting it belongs to.
+    let (md, under) = at(text, "\"opus\"").unwrap();
+    assert_eq!(under, "\"opus\"");
+    assert!(md.starts_with("**`model`**"), "{md}");
+    // Nothing on an unknown key.
+    assert_eq!(at(r#"{"modle": 1}"#, "\"modle\""), None);
+}
