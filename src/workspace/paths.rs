@@ -19,8 +19,10 @@
 use std::path::{Path, PathBuf};
 
 use super::model::*;
+use crate::analysis::Span;
 use crate::analysis::claude::Source;
-use crate::analysis::claude::settings::SettingsFile;
+use crate::analysis::claude::settings::{PermissionRule, SettingsFile};
+use crate::analysis::diagnostic::Edit;
 use crate::analysis::diagnostic::{Effect, Severity};
 use crate::analysis::opencode::sections::{PathKind, PathRef};
 use crate::analysis::{Code, Diagnostic};
@@ -119,8 +121,10 @@ impl Workspace {
     /// user's files are left alone: the project they run in is not known.
     pub(super) fn check_hook_scripts(&mut self, id: usize) -> bool {
         let f = &self.files[id];
+        let mut rules: &[PermissionRule] = &[];
         let (scripts, project, plugin) = match (&f.role, f.analysis.settings(), f.analysis.claude()) {
             (Role::ClaudeSettings { dir }, Some(s), _) if f.kind.settings() != Some(SettingsFile::User) => {
+                rules = &s.rules;
                 (&s.scripts, Some(dir.as_path()), None)
             }
             // A plugin's agents ignore `hooks`; a user's run in whichever project.
@@ -130,10 +134,44 @@ impl Workspace {
             _ => return false,
         };
         let had = f.analysis.diagnostics.iter().any(|d| d.code == Code::MissingPath);
-        if scripts.is_empty() && !had {
+        if scripts.is_empty() && rules.is_empty() && !had {
             return false;
         }
         let mut found = Vec::new();
+        // A path rule with one leading `/` is anchored at the project: a first folder the
+        // project does not hold most likely meant the absolute path (`//etc/**`).
+        for r in rules {
+            let Some(project) = project else { break };
+            let Some(at) = project_anchored(r).filter(|&at| f.text.as_bytes().get(at) == Some(&b'/')) else {
+                continue;
+            };
+            let first = r.specifier.as_deref().unwrap_or_default()[1..]
+                .split('/')
+                .next()
+                .unwrap_or_default();
+            if first.is_empty() || first.contains(['*', '?', '[', '{']) {
+                continue;
+            }
+            let path = project.join(first);
+            let exists = *self.script_memo.entry(path.clone()).or_insert_with(|| path.exists());
+            if exists {
+                continue;
+            }
+            let spec = r.specifier.as_deref().unwrap_or_default();
+            let slash = Span::new(at, at + 1);
+            found.push(
+                Diagnostic::new(
+                    Code::MissingPath,
+                    slash,
+                    format!(
+                        "`{spec}` starts at the project's root (one leading `/`), which holds no `{first}`: for the absolute path write `/{spec}`"
+                    ),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::RuleNeverApplies)
+                .with_fix(format!("Write the absolute path `/{spec}`"), vec![Edit::new(Span::new(at, at), "/")], false),
+            );
+        }
         for s in scripts {
             let Some((base, rest, anchor)) = script_base(&s.path, project, plugin) else {
                 continue;
@@ -176,6 +214,24 @@ impl Workspace {
             .sort_by_key(|d| (d.span.start, d.span.end, d.code));
         true
     }
+}
+
+/// The byte offset of the leading `/` of a path rule anchored at the project (`Edit(/src/**)`):
+/// a file tool, a specifier with exactly one leading slash, written as read (no escapes).
+fn project_anchored(r: &PermissionRule) -> Option<usize> {
+    if !matches!(
+        r.tool.as_str(),
+        "Read" | "Edit" | "Write" | "MultiEdit" | "NotebookEdit"
+    ) {
+        return None;
+    }
+    let spec = r.specifier.as_deref()?;
+    if !spec.starts_with('/') || spec.starts_with("//") {
+        return None;
+    }
+    // The rule's text starts right after the opening quote.
+    let open = r.text.find('(')?;
+    (r.text.get(open + 1..open + 2) == Some("/")).then_some(r.span.start as usize + 1 + open + 1)
 }
 
 /// Where a hook's script path starts: (folder, path below it, how the message names the folder).

@@ -705,3 +705,45 @@ fn hook_scripts_that_name_no_file() {
         ]
     );
 }
+
+#[test]
+fn a_path_rule_with_one_slash_is_read_from_the_project() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    write(root, "src/main.rs", "");
+    write(
+        root,
+        ".claude/settings.json",
+        r#"{"permissions": {"deny": ["Edit(/etc/**)", "Read(/src/**)", "Read(//etc/passwd)", "Bash(/etc/x)", "Read(/*.env)"]}}"#,
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let found: Vec<(String, String, String)> = ws
+        .diagnostics()
+        .into_iter()
+        .filter(|(_, d)| d.code == Code::MissingPath)
+        .map(|(id, d)| {
+            let f = &ws.files[id];
+            let fix = d.fix.as_ref().expect("a fix");
+            let mut fixed = f.text.clone();
+            for e in fix.edits.iter().rev() {
+                fixed.replace_range(e.span.range(), &e.text);
+            }
+            let start = fixed.find("\"Edit(").unwrap();
+            let end = start + fixed[start + 1..].find('"').unwrap() + 2;
+            (
+                d.span.text(&f.text).to_string(),
+                d.message.clone(),
+                fixed[start..end].to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "/".to_string(),
+            "`/etc/**` starts at the project's root (one leading `/`), which holds no `etc`: for the absolute path write `//etc/**`".to_string(),
+            "\"Edit(//etc/**)\"".to_string()
+        )]
+    );
+}
