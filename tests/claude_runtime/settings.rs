@@ -15,6 +15,9 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use agent_lsp::analysis::claude::settings_schema::SETTINGS;
+use agent_lsp::analysis::shape::Shape;
+
 use super::oracle::{self, Home};
 use super::{agent_lsp, canon, git_init, write};
 
@@ -29,11 +32,23 @@ fn cases() -> Vec<(&'static str, Value)> {
         ("env-string", json!({"env": "A=1"})),
         ("statusline-no-command", json!({"statusLine": {"type": "command"}})),
         ("coauthor-string", json!({"includeCoAuthoredBy": "yes"})),
-        ("guard-timeout", json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x", "timeout": "5"}]}]}})),
-        ("guard-type", json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "shell", "command": "x"}]}]}})),
-        ("guard-no-hooks", json!({"hooks": {"PermissionRequest": [{"matcher": "Bash"}]}})),
+        (
+            "guard-timeout",
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x", "timeout": "5"}]}]}}),
+        ),
+        (
+            "guard-type",
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "shell", "command": "x"}]}]}}),
+        ),
+        (
+            "guard-no-hooks",
+            json!({"hooks": {"PermissionRequest": [{"matcher": "Bash"}]}}),
+        ),
         ("guard-not-array", json!({"hooks": {"PreToolUse": "./guard.sh"}})),
-        ("guard-no-command", json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command"}]}]}})),
+        (
+            "guard-no-command",
+            json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command"}]}]}}),
+        ),
         // Strips entries, applies the rest.
         (
             "rules-stripped",
@@ -51,8 +66,19 @@ fn cases() -> Vec<(&'static str, Value)> {
         ("hooks-string", json!({"hooks": "x"})),
         // Silently dropped or kept: applied, no skip line (agent-lsp warns).
         ("silent-theme", json!({"theme": 5, "effortLevel": "extreme"})),
-        ("unknown-keys", json!({"permisions": {"allow": ["Read"]}, "hook": {}, "modle": "opus"})),
+        (
+            "unknown-keys",
+            json!({"permisions": {"allow": ["Read"]}, "hook": {}, "modle": "opus"}),
+        ),
+        // Read from managed settings only: deleted first, whatever the value; the file applies.
+        (
+            "managed-only",
+            json!({"deniedModels": 5, "isolation": "x", "attributionProjectPolicy": {}}),
+        ),
         ("env-any-value", json!({"env": {"A": 5, "B": {"x": 1}, "C": null}})),
+        // The whole table: a wrong kind of value for every setting, every permissions key.
+        ("every-setting-wrong", every_setting_wrong()),
+        ("every-nested-key-wrong", every_nested_key_wrong()),
         // Valid, applied whole.
         (
             "valid",
@@ -79,6 +105,84 @@ fn cases() -> Vec<(&'static str, Value)> {
     ]
 }
 
+/// A value of a kind `shape` takes none of (`None` when it takes anything).
+fn wrong(shape: &Shape) -> Option<Value> {
+    fn kinds(s: &Shape, k: &mut [bool; 6]) {
+        // string, number, bool, array, object, null
+        match s {
+            Shape::Any | Shape::Custom(_) => *k = [true; 6],
+            Shape::Str | Shape::Pattern(..) => k[0] = true,
+            Shape::Lit(_) => {}
+            Shape::Num(_) => k[1] = true,
+            Shape::Bool => k[2] = true,
+            Shape::Array(_) | Shape::Tuple(_) => k[3] = true,
+            Shape::Record(_) | Shape::Object(_) => k[4] = true,
+            Shape::Null => k[5] = true,
+            Shape::Union(ms) => ms.iter().for_each(|m| kinds(m, k)),
+        }
+    }
+    let mut k = [false; 6];
+    kinds(shape, &mut k);
+    [
+        json!("zz-not-a-value"),
+        json!(12.5),
+        json!(true),
+        json!(["zz"]),
+        json!({"zz": 1}),
+    ]
+    .into_iter()
+    .zip(k)
+    .find(|(_, taken)| !taken)
+    .map(|(v, _)| v)
+}
+
+/// Every setting of the table (but `permissions` and `hooks`, which have cases of their own) with
+/// a value of a kind it does not take: Claude Code logs a skip line for each it checks.
+fn every_setting_wrong() -> Value {
+    let Shape::Object(top) = &SETTINGS else { unreachable!() };
+    let mut m = serde_json::Map::new();
+    for f in top.fields {
+        if matches!(f.name, "permissions" | "hooks") {
+            continue;
+        }
+        if let Some(v) = wrong(&f.shape) {
+            m.insert(f.name.to_string(), v);
+        }
+    }
+    Value::Object(m)
+}
+
+/// Every object-shaped setting (`permissions`, `sandbox`, `statusLine`, ...) with a value of a
+/// wrong kind for each of its keys, one level further down for the objects inside (but
+/// `permissions.defaultMode`, the marker).
+fn every_nested_key_wrong() -> Value {
+    fn object(shape: &Shape, depth: usize, top: bool) -> Option<Value> {
+        let Shape::Object(o) = shape else { return None };
+        let mut m = serde_json::Map::new();
+        for f in o.fields {
+            if top && f.name == "defaultMode" {
+                continue;
+            }
+            let v = match (&f.shape, depth) {
+                (Shape::Object(_), 0) => object(&f.shape, 1, false),
+                _ => wrong(&f.shape),
+            };
+            if let Some(v) = v {
+                m.insert(f.name.to_string(), v);
+            }
+        }
+        (!m.is_empty()).then_some(Value::Object(m))
+    }
+    let Shape::Object(top) = &SETTINGS else { unreachable!() };
+    let mut m = serde_json::Map::new();
+    for f in top.fields {
+        if let Some(v) = object(&f.shape, 0, f.name == "permissions") {
+            m.insert(f.name.to_string(), v);
+        }
+    }
+    Value::Object(m)
+}
+
 /// `value` printed as JSON, one key or item per line; the lines (0-based, first and last) of the
 /// value at each path (`a.b.0.c`) are recorded.
 fn print(value: &Value) -> (String, Vec<(String, usize, usize)>) {
@@ -86,7 +190,13 @@ fn print(value: &Value) -> (String, Vec<(String, usize, usize)>) {
         let line = |out: &String| out.matches('\n').count();
         let start = line(out);
         let pad = "  ".repeat(indent + 1);
-        let child = |k: &str| if path.is_empty() { k.to_string() } else { format!("{path}.{k}") };
+        let child = |k: &str| {
+            if path.is_empty() {
+                k.to_string()
+            } else {
+                format!("{path}.{k}")
+            }
+        };
         match v {
             Value::Object(m) if !m.is_empty() => {
                 out.push_str("{\n");
@@ -134,7 +244,8 @@ fn skipped_paths(log: &oracle::Log, file: &Path) -> Vec<(String, String)> {
 #[test]
 #[ignore = "needs Claude Code: tests/claude_runtime/run.sh installs it and sets CLAUDE_BIN"]
 fn settings_files_agree_with_claude_code() {
-    let bin = std::path::PathBuf::from(std::env::var_os("CLAUDE_BIN").expect("set CLAUDE_BIN (tests/claude_runtime/run.sh)"));
+    let bin =
+        std::path::PathBuf::from(std::env::var_os("CLAUDE_BIN").expect("set CLAUDE_BIN (tests/claude_runtime/run.sh)"));
     let tmp = tempfile::tempdir().unwrap();
     let tmp = canon(tmp.path());
     let mut disagreements = Vec::new();
@@ -193,18 +304,33 @@ fn settings_files_agree_with_claude_code() {
                 "Claude Code {} the file (mode {:?}); agent-lsp {}",
                 if applied { "applies" } else { "does not apply" },
                 load.mode,
-                if voids { "says it is voided" } else { "does not say it is voided" }
+                if voids {
+                    "says it is voided"
+                } else {
+                    "does not say it is voided"
+                }
             ));
         }
         for (path, msg) in &skipped {
             let span = lines.iter().find(|(p, _, _)| p == path);
             // agent-lsp's lines are 1-based.
             let found = ours.iter().any(|(s, _, line, _)| {
-                matches!(s.as_str(), "error" | "warning")
-                    && span.is_none_or(|(_, a, b)| (a + 1..=b + 1).contains(line))
+                matches!(s.as_str(), "error" | "warning") && span.is_none_or(|(_, a, b)| (a + 1..=b + 1).contains(line))
             });
             if !found {
                 say(format!("nothing of agent-lsp on `{path}` ({msg})"));
+            }
+        }
+        // Each error of agent-lsp lies in what Claude Code skipped.
+        for (s, _, line, msg) in &ours {
+            let covered = skipped.iter().any(|(path, _)| {
+                lines
+                    .iter()
+                    .find(|(p, _, _)| p == path)
+                    .is_none_or(|(_, a, b)| (a + 1..=b + 1).contains(line))
+            });
+            if s == "error" && !covered {
+                say(format!("agent-lsp's error on line {line} matches no skip line: {msg}"));
             }
         }
         if applied && skipped.is_empty() && ours.iter().any(|(s, _, _, _)| s == "error") {

@@ -16,7 +16,7 @@
 //!   rule, an unknown `defaultMode`.
 
 use super::schema::{LEGACY_TOOLS, PERMISSION_MODES, TOOLS};
-use super::settings_schema::{SETTINGS, SILENT};
+use super::settings_schema::{MANAGED_ONLY, SETTINGS, silent};
 use crate::analysis::complete::{Item, ItemKind, item, json_context};
 use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
 use crate::analysis::rules::Code;
@@ -227,6 +227,18 @@ pub fn analyze(text: &str, file: SettingsFile) -> (Vec<Diagnostic>, Parsed, Sett
         match name {
             "permissions" => permissions(value, key.span, text, file, &mut settings, &mut out),
             "hooks" => hooks(value, text, &mut settings, &mut out),
+            // Deleted before the rest is read, whatever its value.
+            _ if MANAGED_ONLY.contains(&name) => out.push(
+                Diagnostic::new(
+                    Code::IgnoredField,
+                    key.span,
+                    format!(
+                        "`{name}` is read from managed settings only: Claude Code ignores it in this file (it logs that it \"was ignored here\")"
+                    ),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::ValueIgnored),
+            ),
             _ => match top.field(name) {
                 Some(field) => setting(name, field, value, key.span, &mut settings, &mut out),
                 None => unknown_setting(key, map, &mut out),
@@ -337,10 +349,9 @@ fn setting(
     out: &mut Vec<Diagnostic>,
 ) {
     let decoded = shape::decode(value, &field.shape, key_span, &[name.to_string()]);
-    let silent = SILENT.contains(&name);
     for issue in &decoded.issues {
         let (code, what) = issue_words(issue);
-        if silent {
+        if silent(&issue.path) {
             out.push(
                 Diagnostic::new(
                     code,
@@ -425,7 +436,19 @@ fn permissions(
     let decoded = shape::decode(value, &field.shape, key_span, &["permissions".to_string()]);
     for issue in &decoded.issues {
         let (code, what) = issue_words(issue);
-        void(out, settings, code, issue.span, what);
+        if silent(&issue.path) {
+            out.push(
+                Diagnostic::new(
+                    code,
+                    issue.span,
+                    format!("{what}: Claude Code replaces this value with nothing, without a word (the rest of the file applies)"),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::ValueIgnored),
+            );
+        } else {
+            void(out, settings, code, issue.span, what);
+        }
         suggest_last(out, issue);
     }
     dropped(&decoded, out);

@@ -5,7 +5,7 @@
 //! ([`super::complete`], [`super::describe`]).
 
 use crate::analysis::claude::hooks::{EVENTS, GUARDS, MATCHER, NO_MATCHER};
-use crate::analysis::claude::settings_schema::{SETTINGS, SILENT};
+use crate::analysis::claude::settings_schema::{MANAGED_ONLY, SETTINGS, silent};
 use crate::analysis::complete::{Context, Item, ItemKind, item};
 use crate::analysis::shape::{self, Lit, Shape};
 use crate::analysis::syntax::{Node, Parsed, Value};
@@ -151,10 +151,13 @@ fn describe(root: &'static Shape, path: &[&str], settings: Option<&[&str]>) -> O
         md.push_str("\n\n");
     }
     md.push_str(&format!("Value: {}.", shape::describe(&f.shape)));
-    if let Some([name]) = settings {
-        if SILENT.contains(name) {
+    if let Some(path) = settings {
+        let keys: Vec<String> = path.iter().map(|k| k.to_string()).collect();
+        if MANAGED_ONLY.contains(path.first().unwrap_or(&"")) {
+            md.push_str(" Read from managed settings only: in this file Claude Code ignores it.");
+        } else if silent(&keys) {
             md.push_str(" A value Claude Code cannot read is dropped without a word; the rest of the file applies.");
-        } else if !matches!(*name, "hooks" | "env") {
+        } else if !matches!(path.first(), Some(&"hooks" | &"env")) {
             md.push_str(" A value Claude Code cannot read voids the whole file (its permission rules too).");
         }
     }
