@@ -447,7 +447,57 @@ pub fn cases() -> Vec<GenCase> {
             .file(".claude/skills/sk-broken/SKILL.md", "---\nname: sk-broken\ndescription: d\nfoo: \"open\n---\nFirst paragraph of sk-broken\n")
             .file(".claude/skills/sk-quoted-then/SKILL.md", "---\nname: sk-quoted-then\ndescription: \"Quoted\" then: more\n---\nBody\n")
             .file(".claude/skills/sk-endcolon/SKILL.md", "---\nname: sk-endcolon\ndescription: Examples:\n---\nBody\n"),
+        // §4, §5, §7.3: the YAML edge cases of a description and an argument hint, each written
+        // as a command and as a skill.
+        prompt_edges(),
     ]
+}
+
+/// Frontmatters that try YAML's corners on `description` and `argument-hint`: quoting, `: `
+/// (the retry), block scalars, comments, tags, anchors, non-strings, duplicates, tabs, CRLF.
+const PROMPT_EDGES: &[&str] = &[
+    "description: Use it: now\nargument-hint: <a>\n",
+    "description: 'single: quoted'\n",
+    "description: \"double \\\"escaped\\\"\"\n",
+    "description: >\n  folded\n  text\n",
+    "description: |\n  literal\n  text\n",
+    "description: plain # a comment\n",
+    "description: !!str 42\n",
+    "description: [a, b]\n",
+    "description: {a: b}\n",
+    "description: true\n",
+    "description: 1e3\n",
+    "description: null\n",
+    "description: ~\n",
+    "description: first\ndescription: second\n",
+    "description:\ttabbed\n",
+    "argument-hint: <file> [--fix]\ndescription: hinted\n",
+    "argument-hint: [x, y]\ndescription: list hint\n",
+    "argument-hint: 5\ndescription: number hint\n",
+    "argument-hint: \"[a] [b]\"\ndescription: quoted hint\n",
+    "description: &d anchored\nargument-hint: *d\n",
+    "description: *undefined\n",
+    "description: Use this: <example>x: y</example>\n",
+    "description: \"unterminated\n",
+    "description: \"Quoted\" then: more\n",
+    "description: Examples:\n",
+    "description: a #not-a-comment and a: colon\n",
+    "description: crlf: here\r\nargument-hint: <c>\r\n",
+    "when_to_use: later\ndescription: with when\n",
+    "description: ''\n",
+    "description: \"\"\nargument-hint: \"\"\n",
+];
+
+fn prompt_edges() -> GenCase {
+    let mut c = case("prompt-edges");
+    for (i, fm) in PROMPT_EDGES.iter().enumerate() {
+        let nl = if fm.contains('\r') { "\r\n" } else { "\n" };
+        let text = format!("---{nl}{fm}---{nl}First line of pe-{i}.{nl}");
+        c = c
+            .file(&format!(".claude/commands/pe-{i}.md"), &text)
+            .file(&format!(".claude/skills/ps-{i}/SKILL.md"), &text.replace("pe-", "ps-"));
+    }
+    c
 }
 
 /// A skill description of 1,100 characters (over the Agent Skills format's 1,024) with a `: `,
