@@ -70,6 +70,8 @@ pub enum FileKind {
     /// Claude Code's project settings, `.claude/settings.json` or `settings.local.json` (their
     /// permission rules only).
     Settings(claude::settings::SettingsFile),
+    /// A Claude Code plugin's `hooks/hooks.json`.
+    PluginHooks,
 }
 
 impl FileKind {
@@ -84,7 +86,7 @@ impl FileKind {
             FileKind::Command(k) => k.runtime,
             // Not a runtime's file; it is checked whatever the dialects (see `project_file`).
             FileKind::ProjectFile => Dialect::OpenCode,
-            FileKind::Manifest(_) | FileKind::Settings(_) => Dialect::Claude,
+            FileKind::Manifest(_) | FileKind::Settings(_) | FileKind::PluginHooks => Dialect::Claude,
         }
     }
 
@@ -98,6 +100,7 @@ impl FileKind {
                     | FileKind::ProjectFile
                     | FileKind::Manifest(_)
                     | FileKind::Settings(_)
+                    | FileKind::PluginHooks
             )
     }
 
@@ -105,7 +108,9 @@ impl FileKind {
     pub fn comments(&self) -> suppress::Comments {
         match self {
             // Claude Code reads settings as strict JSON: no comment to hold a directive.
-            FileKind::ProjectFile | FileKind::Manifest(_) | FileKind::Settings(_) => suppress::Comments::None,
+            FileKind::ProjectFile | FileKind::Manifest(_) | FileKind::Settings(_) | FileKind::PluginHooks => {
+                suppress::Comments::None
+            }
             k if k.is_markdown() => suppress::Comments::Frontmatter,
             _ => suppress::Comments::Jsonc,
         }
@@ -325,6 +330,8 @@ pub enum Facts {
     Manifest(Box<claude::plugin::ManifestFile>),
     /// Claude Code settings: their permission rules.
     Settings(Box<claude::settings::Settings>),
+    /// A plugin's `hooks/hooks.json`: the scripts its hooks run.
+    PluginHooks(Vec<claude::hooks::Script>),
 }
 
 /// An opencode file's facts when the file is not one (no agents, no references).
@@ -414,6 +421,14 @@ impl FileAnalysis {
     }
 
     /// Claude Code settings: their permission rules.
+    /// A plugin's `hooks/hooks.json`: the scripts its hooks run.
+    pub fn plugin_hook_scripts(&self) -> Option<&[claude::hooks::Script]> {
+        match &self.facts {
+            Facts::PluginHooks(s) => Some(s),
+            _ => None,
+        }
+    }
+
     pub fn settings(&self) -> Option<&claude::settings::Settings> {
         match &self.facts {
             Facts::Settings(f) => Some(f),
@@ -514,6 +529,15 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
                 parsed,
                 diagnostics,
                 facts: Facts::Manifest(Box::new(file)),
+                ..FileAnalysis::default()
+            }
+        }
+        FileKind::PluginHooks => {
+            let (diagnostics, parsed, scripts) = claude::plugin::hooks_file::analyze(text);
+            FileAnalysis {
+                parsed,
+                diagnostics,
+                facts: Facts::PluginHooks(scripts),
                 ..FileAnalysis::default()
             }
         }
@@ -716,6 +740,7 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
         FileKind::ProjectFile => project_file::complete(text, offset, policy_vocabulary()),
         FileKind::Manifest(k) => claude::plugin::complete(*k, text, offset),
         FileKind::Settings(_) => claude::settings::complete(text, offset, &known.claude().mcp_servers),
+        FileKind::PluginHooks => Vec::new(),
         #[cfg(test)]
         FileKind::Example(_) => Vec::new(),
     }

@@ -174,6 +174,7 @@ pub fn walk(root: &Path) -> Found {
             || crate::analysis::project_file::NAMES.contains(&name.as_ref())
             || Manifest::of_path(path).is_some()
             || SettingsFile::of_path(path).is_some()
+            || plugin_hooks_root(path).is_some()
         {
             found.configs.push(path.to_path_buf());
         } else if name == "SKILL.md" || name.ends_with(".md") && in_agent_folder(path, depth) {
@@ -298,6 +299,7 @@ fn walk_unfiltered(root: &Path) -> Found {
                 || TUI_NAMES.contains(&name.as_str())
                 || Manifest::of_path(path).is_some()
                 || SettingsFile::of_path(path).is_some()
+                || plugin_hooks_root(path).is_some()
             {
                 found.configs.push(path.clone());
             } else if name == "SKILL.md"
@@ -657,6 +659,23 @@ pub fn command_kind(path: &Path) -> Option<(command::CommandKind, PathBuf)> {
         ));
     }
     None
+}
+
+/// The plugin whose `hooks/hooks.json` `path` is: the folder above `hooks/` when it holds
+/// `.claude-plugin/plugin.json`.
+pub fn plugin_hooks_root(path: &Path) -> Option<PathBuf> {
+    if path.file_name()? != "hooks.json" {
+        return None;
+    }
+    let hooks = path.parent()?;
+    if hooks.file_name()? != "hooks" {
+        return None;
+    }
+    let root = hooks.parent()?;
+    root.join(".claude-plugin")
+        .join("plugin.json")
+        .is_file()
+        .then(|| root.to_path_buf())
 }
 
 /// A Claude Code plugin on disk: a directory with `.claude-plugin/plugin.json`.

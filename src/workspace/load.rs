@@ -632,6 +632,9 @@ pub(super) fn plugin_role(path: &Path) -> Option<Option<(FileKind, Role)>> {
         let dir = path.parent()?.parent()?.to_path_buf();
         return Some(Some((FileKind::from(m), Role::Manifest { dir })));
     }
+    if let Some(dir) = discover::plugin_hooks_root(path) {
+        return Some(Some((FileKind::PluginHooks, Role::Manifest { dir })));
+    }
     let name = path.file_name()?.to_string_lossy();
     if !name.ends_with(".md") {
         return None;

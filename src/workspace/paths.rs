@@ -25,7 +25,7 @@ use crate::analysis::claude::settings::{PermissionRule, SettingsFile};
 use crate::analysis::diagnostic::Edit;
 use crate::analysis::diagnostic::{Effect, Severity};
 use crate::analysis::opencode::sections::{PathKind, PathRef};
-use crate::analysis::{Code, Diagnostic};
+use crate::analysis::{Code, Diagnostic, FileKind};
 
 /// How many directory entries a glob may visit before it is taken to match (a huge tree must not
 /// stall a keystroke; a warning is only given when the answer is certain).
@@ -125,11 +125,17 @@ impl Workspace {
         let (scripts, project, plugin) = match (&f.role, f.analysis.settings(), f.analysis.claude()) {
             (Role::ClaudeSettings { dir }, Some(s), _) if f.kind.settings() != Some(SettingsFile::User) => {
                 rules = &s.rules;
-                (&s.scripts, Some(dir.as_path()), None)
+                (s.scripts.as_slice(), Some(dir.as_path()), None)
             }
+            // A plugin's hooks file: `${CLAUDE_PLUGIN_ROOT}` is the plugin.
+            (Role::Manifest { dir }, _, _) if f.kind == FileKind::PluginHooks => (
+                f.analysis.plugin_hook_scripts().unwrap_or_default(),
+                None,
+                Some(dir.as_path()),
+            ),
             // A plugin's agents ignore `hooks`; a user's run in whichever project.
             (Role::Claude { dir }, _, Some(c)) if f.kind.claude().map(|k| &k.source) == Some(&Source::Project) => {
-                (&c.agent.hook_scripts, Some(dir.as_path()), None)
+                (c.agent.hook_scripts.as_slice(), Some(dir.as_path()), None)
             }
             _ => return false,
         };

@@ -747,3 +747,54 @@ fn a_path_rule_with_one_slash_is_read_from_the_project() {
         )]
     );
 }
+
+#[test]
+fn a_plugin_hooks_file_is_read_and_its_scripts_looked_up() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    write(root, "plug/.claude-plugin/plugin.json", r#"{"name": "plug"}"#);
+    write(root, "plug/scripts/ok.sh", "");
+    write(
+        root,
+        "plug/hooks/hooks.json",
+        r#"{"hooks": {"Stop": [{"hooks": [
+            {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/ok.sh"},
+            {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/gone.sh"},
+            {"type": "shell", "command": "x"}
+        ]}]}}"#,
+    );
+    // Not a plugin's: not read.
+    write(root, "other/hooks/hooks.json", r#"{"hooks": 5}"#);
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let found: Vec<(String, &str, String)> = ws
+        .diagnostics()
+        .into_iter()
+        .map(|(id, d)| {
+            let f = &ws.files[id];
+            let rel = f
+                .path
+                .strip_prefix(&ws.roots[0])
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (rel, d.code.as_str(), d.span.text(&f.text).to_string())
+        })
+        .filter(|(rel, _, _)| !rel.ends_with("plugin.json"))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "plug/hooks/hooks.json".to_string(),
+                "missing-path",
+                "${CLAUDE_PLUGIN_ROOT}/scripts/gone.sh".to_string()
+            ),
+            (
+                "plug/hooks/hooks.json".to_string(),
+                "invalid-value",
+                "\"shell\"".to_string()
+            ),
+        ]
+    );
+}

@@ -32,6 +32,7 @@ mod check;
 mod components;
 mod cx;
 mod editor;
+pub mod hooks_file;
 mod listed;
 mod marketplace;
 mod model;
