@@ -49,6 +49,9 @@ fn complete_any(
             agent_lsp::analysis::project_file::complete(text, at, agent_lsp::analysis::policy_vocabulary())
         }
         agent_lsp::analysis::FileKind::Manifest(k) => agent_lsp::analysis::claude::plugin::complete(*k, text, at),
+        agent_lsp::analysis::FileKind::PluginHooks => {
+            agent_lsp::analysis::claude::plugin::hooks_file::complete(text, at)
+        }
         agent_lsp::analysis::FileKind::Settings(_) => {
             agent_lsp::analysis::claude::settings::complete(text, at, &["mcp__github".into()])
         }

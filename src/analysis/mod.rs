@@ -740,7 +740,7 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
         FileKind::ProjectFile => project_file::complete(text, offset, policy_vocabulary()),
         FileKind::Manifest(k) => claude::plugin::complete(*k, text, offset),
         FileKind::Settings(_) => claude::settings::complete(text, offset, &known.claude().mcp_servers),
-        FileKind::PluginHooks => Vec::new(),
+        FileKind::PluginHooks => claude::plugin::hooks_file::complete(text, offset),
         #[cfg(test)]
         FileKind::Example(_) => Vec::new(),
     }

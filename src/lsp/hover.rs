@@ -19,6 +19,10 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
         // opencode's terminal settings: what the setting or keybind under the cursor does.
         return crate::analysis::opencode::tui::hover(&f.analysis.parsed, offset);
     }
+    if f.kind == crate::analysis::FileKind::PluginHooks {
+        // A plugin's hooks: the same documentation as the settings' `hooks`.
+        return crate::analysis::claude::settings::hover(&f.analysis.parsed, offset);
+    }
     if let Some(kind) = f.kind.manifest() {
         return crate::analysis::claude::plugin::hover(kind, &f.analysis.parsed, offset);
     }

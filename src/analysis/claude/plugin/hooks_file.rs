@@ -128,6 +128,43 @@ pub fn analyze(text: &str) -> (Vec<Diagnostic>, Parsed, Vec<Script>) {
     (out, parsed, scripts)
 }
 
+/// Completion in a hooks file: its three keys at the top, then what the settings' `hooks` takes
+/// (events, matchers, handlers, their values).
+pub fn complete(text: &str, offset: usize) -> Vec<crate::analysis::complete::Item> {
+    use crate::analysis::complete::{ItemKind, item, json_context};
+    let offset = offset.min(text.len());
+    if !text.is_char_boundary(offset) {
+        return Vec::new();
+    }
+    let Some(ctx) = json_context(text, offset) else {
+        return Vec::new();
+    };
+    match (ctx.path.first().map(String::as_str), &ctx.value_of) {
+        (Some("hooks"), _) | (None, Some(_)) => crate::analysis::claude::settings::complete(text, offset, &[]),
+        (None, None) => {
+            let docs = [
+                "The hooks: hook event to a list of `{matcher, hooks}`.",
+                "Hooks modules (JavaScript files).",
+                "What these hooks do.",
+            ];
+            let mut items: Vec<_> = KEYS
+                .iter()
+                .zip(docs)
+                .filter(|(k, _)| !ctx.present.iter().any(|p| p == *k))
+                .map(|(k, d)| {
+                    let mut it = item(k, ItemKind::Key, "plugin hooks file", Some(d.to_string()), 0);
+                    it.insert = format!("\"{k}\": ");
+                    it.replace = ctx.replace;
+                    it
+                })
+                .collect();
+            items.sort_by(|a, b| a.label.cmp(&b.label));
+            items
+        }
+        _ => Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,6 +183,18 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn completion_offers_the_keys_then_the_hooks() {
+        let labels = |text: &str| {
+            let at = text.find('|').unwrap();
+            let text = text.replace('|', "");
+            complete(&text, at).into_iter().map(|i| i.label).collect::<Vec<_>>()
+        };
+        assert_eq!(labels(r#"{"|"}"#), ["description", "hooks", "modules"]);
+        assert!(labels(r#"{"hooks": {"|"}}"#).contains(&"PreToolUse".to_string()));
+        assert!(labels(r#"{"hooks": {"Stop": [{"hooks": [{"type": "|"}]}]}}"#).contains(&"command".to_string()));
     }
 
     #[test]
