@@ -181,6 +181,16 @@ impl FileKind {
         }
     }
 
+    /// A Claude Code plugin's `hooks/hooks.json`.
+    pub fn plugin_hooks() -> FileKind {
+        FileKind::PluginHooks
+    }
+
+    /// A Claude Code plugin's `hooks/hooks.json`.
+    pub fn is_plugin_hooks(&self) -> bool {
+        matches!(self, FileKind::PluginHooks)
+    }
+
     /// `agent-lsp.toml`: agent-lsp's own settings for a project.
     pub fn is_project_file(&self) -> bool {
         matches!(self, FileKind::ProjectFile)

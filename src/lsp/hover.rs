@@ -19,7 +19,7 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
         // opencode's terminal settings: what the setting or keybind under the cursor does.
         return crate::analysis::opencode::tui::hover(&f.analysis.parsed, offset);
     }
-    if f.kind == crate::analysis::FileKind::PluginHooks {
+    if f.kind.is_plugin_hooks() {
         // A plugin's hooks: the same documentation as the settings' `hooks`.
         return crate::analysis::claude::settings::hover(&f.analysis.parsed, offset);
     }

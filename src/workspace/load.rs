@@ -633,7 +633,7 @@ pub(super) fn plugin_role(path: &Path) -> Option<Option<(FileKind, Role)>> {
         return Some(Some((FileKind::from(m), Role::Manifest { dir })));
     }
     if let Some(dir) = discover::plugin_hooks_root(path) {
-        return Some(Some((FileKind::PluginHooks, Role::Manifest { dir })));
+        return Some(Some((FileKind::plugin_hooks(), Role::Manifest { dir })));
     }
     let name = path.file_name()?.to_string_lossy();
     if !name.ends_with(".md") {

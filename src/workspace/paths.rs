@@ -25,7 +25,7 @@ use crate::analysis::claude::settings::{PermissionRule, SettingsFile};
 use crate::analysis::diagnostic::Edit;
 use crate::analysis::diagnostic::{Effect, Severity};
 use crate::analysis::opencode::sections::{PathKind, PathRef};
-use crate::analysis::{Code, Diagnostic, FileKind};
+use crate::analysis::{Code, Diagnostic};
 
 /// How many directory entries a glob may visit before it is taken to match (a huge tree must not
 /// stall a keystroke; a warning is only given when the answer is certain).
@@ -128,7 +128,7 @@ impl Workspace {
                 (s.scripts.as_slice(), Some(dir.as_path()), None)
             }
             // A plugin's hooks file: `${CLAUDE_PLUGIN_ROOT}` is the plugin.
-            (Role::Manifest { dir }, _, _) if f.kind == FileKind::PluginHooks => (
+            (Role::Manifest { dir }, _, _) if f.kind.is_plugin_hooks() => (
                 f.analysis.plugin_hook_scripts().unwrap_or_default(),
                 None,
                 Some(dir.as_path()),
