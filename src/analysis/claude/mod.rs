@@ -27,6 +27,7 @@ pub mod agent;
 pub mod card;
 pub mod command;
 pub mod complete;
+pub mod hooks;
 mod kind;
 pub mod plugin;
 pub mod policy;
@@ -35,6 +36,7 @@ pub mod prompt;
 pub mod read;
 pub mod schema;
 pub mod settings;
+pub mod settings_schema;
 pub mod skill;
 pub mod tools;
 
