@@ -176,7 +176,7 @@ pub fn walk(root: &Path) -> Found {
             || SettingsFile::of_path(path).is_some()
         {
             found.configs.push(path.to_path_buf());
-        } else if name == "SKILL.md" || name.ends_with(".md") && in_agent_folder(path, depth) {
+        } else if name == "SKILL.md" || name.ends_with(".md") && in_agent_folder(path, depth) || is_memory(path) {
             found.markdown.push(path.to_path_buf());
         }
     }
@@ -193,6 +193,13 @@ pub fn walk(root: &Path) -> Found {
     for (dir, (has_config, has_agent_dir)) in &dirs {
         if *has_config && *has_agent_dir && dir.file_name().is_none_or(|n| n != ".opencode") {
             found.config_dirs.push(dir.clone());
+        }
+    }
+    // Claude Code reads `CLAUDE.local.md` even when git ignores it (it usually is).
+    for dir in dirs.keys() {
+        let p = dir.join("CLAUDE.local.md");
+        if p.is_file() {
+            found.markdown.push(p);
         }
     }
     // Claude Code reads its settings even when git ignores them (`settings.local.json` usually is).
@@ -308,6 +315,7 @@ fn walk_unfiltered(root: &Path) -> Found {
                                 .contains(&n.to_string_lossy().as_ref())
                         })
                     })
+                || is_memory(path)
             {
                 found.markdown.push(path.clone());
             }
@@ -441,6 +449,52 @@ pub fn claude_settings(path: &Path, home: Option<&Path>) -> Option<(crate::analy
         (false, k) => k,
     };
     Some((crate::analysis::FileKind::Settings(kind), project.to_path_buf()))
+}
+
+/// Whether a path names a Claude Code memory file (see [`memory_kind`]).
+fn is_memory(path: &Path) -> bool {
+    memory_kind(path, None).is_some()
+}
+
+/// What a memory file is to Claude Code, from its path, with the folder it belongs to (see
+/// [`claude::memory`] for when Claude Code reads each): `CLAUDE.md` of any folder (a project's, a
+/// parent's, a sub-folder's) and `.claude/CLAUDE.md`, `CLAUDE.local.md`, a Markdown file at any
+/// depth of `.claude/rules/`; under the home directory's `.claude/`, the user's. A `CLAUDE.md` of
+/// an agents, modes or commands folder is one of their files instead.
+pub fn memory_kind(path: &Path, home: Option<&Path>) -> Option<(claude::memory::MemoryFile, PathBuf)> {
+    use claude::memory::MemoryFile;
+    let name = path.file_name()?.to_str()?;
+    let parent = path.parent()?;
+    let parent_name = parent.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let in_home = |dot_claude: &Path| home.is_some_and(|h| dot_claude.parent() == Some(h));
+    match name {
+        "CLAUDE.md" if parent_name == ".claude" => {
+            let dir = parent.parent()?.to_path_buf();
+            let kind = if in_home(parent) { MemoryFile::User } else { MemoryFile::Project };
+            return Some((kind, dir));
+        }
+        "CLAUDE.md" | "CLAUDE.local.md"
+            if !matches!(
+                parent_name,
+                "agent" | "agents" | "mode" | "modes" | "command" | "commands" | "rules"
+            ) =>
+        {
+            let kind = if name == "CLAUDE.md" { MemoryFile::Project } else { MemoryFile::Local };
+            return Some((kind, parent.to_path_buf()));
+        }
+        _ => {}
+    }
+    if !name.ends_with(".md") {
+        return None;
+    }
+    // `.claude/rules/**/*.md`.
+    let rules = path
+        .ancestors()
+        .skip(1)
+        .find(|a| a.file_name().is_some_and(|n| n == "rules") && a.parent().and_then(Path::file_name).is_some_and(|n| n == ".claude"))?;
+    let dot_claude = rules.parent()?;
+    let kind = if in_home(dot_claude) { MemoryFile::User } else { MemoryFile::Rule };
+    Some((kind, dot_claude.parent()?.to_path_buf()))
 }
 
 /// What a Markdown file is to Claude Code, from its path (spec `claude-code.md` §1.1, §7.1): a

@@ -32,6 +32,10 @@ impl Workspace {
     /// whether they changed.
     pub(super) fn check_config_paths(&mut self, id: usize) -> bool {
         let f = &self.files[id];
+        // Other files' `missing-path` findings are theirs (Claude Code's imports, `imports.rs`).
+        if f.kind.opencode().is_none() {
+            return false;
+        }
         let paths: &[PathRef] = &f.analysis.opencode().paths;
         let had = f.analysis.diagnostics.iter().any(|d| d.code == Code::MissingPath);
         if paths.is_empty() && !had {

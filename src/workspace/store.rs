@@ -74,6 +74,7 @@ impl Workspace {
         }
         self.substitute(id);
         self.check_links(id);
+        self.check_imports(id);
         self.check_config_paths(id);
         self.check_manifest(id);
         // A config with substitutions, a plugin manifest, may read other files: always a new
@@ -205,6 +206,7 @@ impl Workspace {
         f.in_scope = true;
         self.substitute(id);
         self.check_links(id);
+        self.check_imports(id);
         self.check_config_paths(id);
         self.check_manifest(id);
         let force = self.files[id].resolved.is_some() || self.files[id].kind.manifest().is_some();

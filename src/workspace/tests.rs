@@ -654,3 +654,103 @@ fn claude_settings_of_a_project() {
         None
     );
 }
+
+#[test]
+fn memory_imports_that_name_no_file() {
+    use crate::analysis::claude::memory::MemoryFile;
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    let memory = "# Project\nRead @docs/guide.md, @missing.md and @docs here.\nNot in code: `@code.md`; @logo.png\n";
+    write(root, "CLAUDE.md", memory);
+    write(root, "docs/guide.md", "guide");
+    write(root, "logo.png", "png");
+    write(root, "CLAUDE.local.md", "@~/none.md\n");
+    write(root, ".claude/CLAUDE.md", "@../docs/guide.md\n");
+    write(root, ".claude/rules/go/style.md", "@gone.md\n");
+    write(root, "pkg/CLAUDE.md", "@../docs/guide.md\n");
+    write(root, ".claude/commands/ship.md", "---\ndescription: d\n---\nSee @docs/guide.md, @nope.md. and @\"docs/a b.md\"\n");
+    let mut ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let kinds: Vec<(String, Option<MemoryFile>)> = ws
+        .files
+        .iter()
+        .filter(|f| f.kind.memory().is_some())
+        .map(|f| (f.path.strip_prefix(root).unwrap().to_string_lossy().into_owned(), f.kind.memory()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (".claude/CLAUDE.md".to_string(), Some(MemoryFile::Project)),
+            (".claude/rules/go/style.md".to_string(), Some(MemoryFile::Rule)),
+            ("CLAUDE.local.md".to_string(), Some(MemoryFile::Local)),
+            ("CLAUDE.md".to_string(), Some(MemoryFile::Project)),
+            ("pkg/CLAUDE.md".to_string(), Some(MemoryFile::Project)),
+        ]
+    );
+    let missing = |ws: &Workspace| -> Vec<(String, String)> {
+        ws.diagnostics()
+            .into_iter()
+            .filter(|(_, d)| d.code == Code::MissingPath)
+            .map(|(i, d)| {
+                let rel = ws.files[i].path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                (rel, d.span.text(&ws.files[i].text).to_string())
+            })
+            .collect()
+    };
+    assert_eq!(
+        missing(&ws),
+        [
+            (".claude/commands/ship.md".to_string(), "nope.md".to_string()),
+            (".claude/commands/ship.md".to_string(), "docs/a b.md".to_string()),
+            (".claude/rules/go/style.md".to_string(), "gone.md".to_string()),
+            ("CLAUDE.md".to_string(), "docs/guide.md,".to_string()),
+            ("CLAUDE.md".to_string(), "missing.md".to_string()),
+            ("CLAUDE.md".to_string(), "docs".to_string()),
+            ("CLAUDE.md".to_string(), "logo.png".to_string()),
+        ]
+    );
+    let id = ws.id(&root.join("CLAUDE.md")).unwrap();
+    let message = |ws: &Workspace, written: &str| {
+        ws.diagnostics()
+            .into_iter()
+            .find(|(i, d)| *i == id && d.span.text(memory) == written)
+            .unwrap()
+            .1
+            .message
+    };
+    assert_eq!(
+        message(&ws, "missing.md"),
+        "`missing.md` names no file (an import resolves from this file's folder): Claude Code leaves the import out without a word, so the model never sees it"
+    );
+    assert_eq!(
+        message(&ws, "docs/guide.md,"),
+        "`docs/guide.md,` names no file: the `,` right after the path is part of it for Claude Code, which leaves the import out without a word (`docs/guide.md` exists; put a blank before the `,`)"
+    );
+    assert_eq!(
+        message(&ws, "docs"),
+        "`docs` is a folder: Claude Code imports files only and leaves this import out without a word"
+    );
+    // The file appears: the warning goes; an edit checks again.
+    write(root, "missing.md", "here");
+    assert_eq!(ws.refresh_imports(), [id]);
+    assert_eq!(missing(&ws).len(), 6);
+    ws.set_text(id, "@still-missing.md\n".into());
+    assert!(missing(&ws).contains(&("CLAUDE.md".to_string(), "still-missing.md".to_string())));
+    // Document links: the imports that lead somewhere.
+    let links: Vec<String> = ws
+        .file_ref_links(ws.id(&root.join("pkg/CLAUDE.md")).unwrap())
+        .into_iter()
+        .map(|(_, p)| p.strip_prefix(root).unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(links, ["docs/guide.md"]);
+    // The user's `~/.claude/CLAUDE.md` and rules.
+    let home = root.join("home");
+    assert_eq!(
+        crate::workspace::discover::memory_kind(&home.join(".claude/CLAUDE.md"), Some(&home)),
+        Some((MemoryFile::User, home.clone()))
+    );
+    assert_eq!(
+        crate::workspace::discover::memory_kind(&home.join(".claude/rules/a.md"), Some(&home)),
+        Some((MemoryFile::User, home.clone()))
+    );
+    assert_eq!(crate::workspace::discover::memory_kind(&root.join(".claude/agents/CLAUDE.md"), None), None);
+}

@@ -111,6 +111,67 @@ pub fn one_line(s: &str) -> String {
     out
 }
 
+/// The files a command's body names for Claude Code to attach, `@path` (2.1.332, from its
+/// prompt's mention reader; confirmed by running `claude -p /name` against a mock model, which
+/// received a `Read` of the file named and nothing for a missing one):
+///
+/// - an `@` at the start of the text or after a blank (or `。`, `、`, `？`, `！`), then either
+///   `"a quoted path"` or the run of non-blanks, whose trailing characters other than letters,
+///   digits and `_` are dropped (`@notes.md.` names `notes.md`); code is not left out, but a
+///   `` `@x` `` has a backtick before its `@`, so it is no mention;
+/// - `#` and what follows it is cut off (`#L10-20`, a line range);
+/// - relative to the folder Claude Code starts in (not the command's), `~` the home folder; a
+///   folder is listed, a missing file attaches nothing, without a word.
+///
+/// Left out: `@agent-<name>` (an agent mention), mentions with `:` (an MCP resource) or a `$`
+/// (a placeholder, filled in when the command runs).
+pub fn mentions(text: &str, body: Span) -> Vec<crate::analysis::prompt::FileRef> {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let opens = |prev: Option<char>| prev.is_none_or(|c| js_space(c) || "\u{3002}\u{3001}\u{ff1f}\u{ff01}".contains(c));
+    let (from, to) = (body.start as usize, (body.end as usize).min(text.len()));
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = from;
+    while let Some(k) = text[i..to].find('@') {
+        let at = i + k;
+        i = at + 1;
+        if !opens(text[from..at].chars().next_back()) {
+            continue;
+        }
+        let (start, end) = if b.get(at + 1) == Some(&b'"') {
+            // `@"a path"`: up to the next quote.
+            let Some(close) = text[at + 2..to].find('"') else { continue };
+            let path = &text[at + 2..at + 2 + close];
+            if path.is_empty() || path.ends_with(" (agent)") {
+                continue;
+            }
+            (at + 2, at + 2 + close)
+        } else {
+            let run = text[at..to].find(js_space).map_or(to, |n| at + n);
+            let mut end = run;
+            while end > at + 1 && !word(b[end - 1]) {
+                end -= 1;
+            }
+            if end < at + 2 || b[at + 1] == b'"' {
+                continue;
+            }
+            (at + 1, end)
+        };
+        i = end.max(i);
+        let written = &text[start..end];
+        let path = written.split('#').next().unwrap_or("");
+        if path.is_empty() || path.starts_with("agent-") || path.contains(['$', ':']) {
+            continue;
+        }
+        out.push(crate::analysis::prompt::FileRef {
+            path: path.to_string(),
+            span: Span::new(start, end),
+            in_code: false,
+        });
+    }
+    out
+}
+
 /// `<` and `>` as the listing escapes them in descriptions.
 pub fn escape_angles(s: &str) -> String {
     s.replace('<', "&lt;").replace('>', "&gt;")

@@ -262,6 +262,7 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::UnknownSkill,
     crate::analysis::rules::Code::PlaceholderInCode,
     crate::analysis::rules::Code::IgnoredPermissionRule,
+    crate::analysis::rules::Code::MissingPath,
 ];
 
 #[cfg(test)]
