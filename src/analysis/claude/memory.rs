@@ -23,6 +23,18 @@
 //! others are skipped with a debug-log line); a missing file, a folder, a file already read and an
 //! import more than four imports deep are skipped without a word; a project file's import outside
 //! the folder Claude Code starts in is read only once the user approved external imports.
+//!
+//! How this was checked with the runtime (Claude Code 2.1.332, `claude -p go` with an empty home
+//! against the scripted mock model of `tests/agents/`, which logs every request): the first
+//! request holds one `Contents of <path> (<label>):` section per memory file and per import
+//! read. An import that names a file arrives right after its importer (an import of an import
+//! too, from the importing file's folder); `@missing.md`, `@notes.md,` (looked up as
+//! `notes.md,`), `@sub` (a folder) and `` `@code.md` `` arrive nowhere, and nothing in the
+//! session or the output says so; `--debug-file` logs only the folder ("not a regular file") and
+//! the non-text file ("Skipping non-text file in @include"), not the missing one. A rule of
+//! `.claude/rules/` imports from its own folder (`@x.md` in `.claude/rules/r.md` is
+//! `.claude/rules/x.md`). A nested `CLAUDE.md` below the start folder is not in the first request.
+//! Step (f) of `tests/agents/run.sh` repeats this and compares it with `agent-lsp check`.
 
 use crate::analysis::prompt::{FileRef, inline_code};
 use crate::analysis::syntax::Parsed;
