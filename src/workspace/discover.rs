@@ -25,6 +25,10 @@ const SKIP_DIRS: &[&str] = &[
     ".svn",
 ];
 
+/// The folders of [`SKIP_DIRS`] a repository may still ship a Claude Code plugin in (a plugin built
+/// into `dist/claude/plugins/go-dev/`): searched for plugin and marketplace manifests only.
+const PLUGIN_DIRS: &[&str] = &["dist", "build"];
+
 /// Limits that keep a walk of a hostile tree bounded.
 const MAX_DEPTH: usize = 40;
 const MAX_ENTRIES: usize = 500_000;
@@ -85,6 +89,11 @@ const CONFIG_FOLDERS: &[&str] = &[".opencode", ".claude", ".zuno", ".agents"];
 /// walked even when ignored, since the runtimes read them regardless.
 /// The walk's rules (see the module documentation), without the order.
 fn walker(root: &Path) -> ignore::WalkBuilder {
+    walker_skipping(root, SKIP_DIRS)
+}
+
+/// [`walker`] leaving out the folders named in `skip` (below the root).
+fn walker_skipping(root: &Path, skip: &'static [&'static str]) -> ignore::WalkBuilder {
     let mut b = ignore::WalkBuilder::new(root);
     b.hidden(false)
         .parents(true)
@@ -97,9 +106,40 @@ fn walker(root: &Path) -> ignore::WalkBuilder {
         .filter_entry(|e| {
             !(e.depth() > 0
                 && e.file_type().is_some_and(|t| t.is_dir())
-                && SKIP_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
+                && skip.contains(&e.file_name().to_string_lossy().as_ref()))
         });
     b
+}
+
+/// Whether the ignore rules of [`walker`] leave out the folder `name` of `dir` (a walk that starts
+/// in a folder does not judge the folder itself).
+fn ignored(dir: &Path, name: &str) -> bool {
+    let name = std::ffi::OsString::from(name);
+    !walker_skipping(dir, &[])
+        .max_depth(Some(1))
+        .filter_entry(move |e| e.depth() == 0 || e.file_name() == name.as_os_str())
+        .build()
+        .flatten()
+        .any(|e| e.depth() == 1)
+}
+
+/// The Claude Code plugin and marketplace manifests (`.claude-plugin/plugin.json`,
+/// `marketplace.json`) under `root`, at any depth, the ignore rules of [`walker`] honoured but
+/// the build folders of [`PLUGIN_DIRS`] entered (a repository may commit a built plugin there).
+fn plugin_manifests(root: &Path) -> Vec<PathBuf> {
+    const SKIP: &[&str] = &[".git", "node_modules", "target", ".venv", "venv", "__pycache__", ".hg", ".svn"];
+    let mut out = Vec::new();
+    let mut entries = 0usize;
+    for entry in walker_skipping(root, SKIP).build().flatten() {
+        entries += 1;
+        if entries > MAX_ENTRIES {
+            break;
+        }
+        if entry.file_type().is_some_and(|t| t.is_file()) && Manifest::of_path(entry.path()).is_some() {
+            out.push(entry.path().to_path_buf());
+        }
+    }
+    out
 }
 
 /// The Markdown and JSON files under `root` that the walk would visit, counted up to just
@@ -178,6 +218,16 @@ pub fn walk(root: &Path) -> Found {
             found.configs.push(path.to_path_buf());
         } else if name == "SKILL.md" || name.ends_with(".md") && in_agent_folder(path, depth) || is_memory(path) {
             found.markdown.push(path.to_path_buf());
+        }
+    }
+    // Plugins in the build folders the walk leaves out (`dist/`, `build/`), where the ignore
+    // rules let them be.
+    for dir in dirs.keys() {
+        for name in PLUGIN_DIRS {
+            let d = dir.join(name);
+            if !dirs.contains_key(&d) && d.is_dir() && !ignored(dir, name) {
+                found.configs.extend(plugin_manifests(&d));
+            }
         }
     }
     // Config folders the ignore rules hid.

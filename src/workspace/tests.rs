@@ -754,3 +754,34 @@ fn memory_imports_that_name_no_file() {
     );
     assert_eq!(crate::workspace::discover::memory_kind(&root.join(".claude/agents/CLAUDE.md"), None), None);
 }
+
+#[test]
+fn a_plugin_is_found_at_any_depth_even_in_a_build_folder() {
+    let t = tempfile::tempdir().unwrap();
+    let root = &fs::canonicalize(t.path()).unwrap();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    // `build/` is ignored: a plugin there is left out; `dist/` is committed.
+    write(root, ".gitignore", "build/\n");
+    let manifest = "{\n  \"name\": \"go-dev\",\n  \"version\": \"1.0.0\",\n  \"description\": \"d\",\n  \"author\": {\"name\": \"a\"}\n}\n";
+    let agent = "---\nname: gopher\ndescription: Writes Go\ntools: Read, LS\n---\nWrite Go.\n";
+    for base in ["dist/claude/plugins/go-dev", "build/go-dev", "packages/a/b/c/tool"] {
+        write(root, &format!("{base}/.claude-plugin/plugin.json"), manifest);
+        write(root, &format!("{base}/agents/gopher.md"), agent);
+    }
+    write(
+        root,
+        "dist/claude/.claude-plugin/marketplace.json",
+        "{\n  \"name\": \"m\",\n  \"owner\": {\"name\": \"o\"},\n  \"plugins\": [{\"name\": \"go-dev\", \"source\": \"./plugins/go-dev\"}]\n}\n",
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let found: Vec<(String, &str)> = codes(&ws).into_iter().filter(|(_, c)| *c == "unknown-tool").collect();
+    assert_eq!(
+        found,
+        [
+            ("dist/claude/plugins/go-dev/agents/gopher.md".to_string(), "unknown-tool"),
+            ("packages/a/b/c/tool/agents/gopher.md".to_string(), "unknown-tool"),
+        ]
+    );
+    assert!(ws.id(&root.join("dist/claude/.claude-plugin/marketplace.json")).is_some());
+    assert!(ws.id(&root.join("build/go-dev/.claude-plugin/plugin.json")).is_none());
+}
