@@ -1332,7 +1332,10 @@ fn plugins_anywhere_and_memory_imports_from_the_root() {
     let (_, report) = check_json(ws.path(), &["dist/claude/plugins/go-dev"]);
     assert_eq!(json_summary(&report), want[1..]);
     // File by file, as pre-commit passes them.
-    for (file, want) in [("CLAUDE.md", &want[..1]), ("dist/claude/plugins/go-dev/agents/gopher.md", &want[1..])] {
+    for (file, want) in [
+        ("CLAUDE.md", &want[..1]),
+        ("dist/claude/plugins/go-dev/agents/gopher.md", &want[1..]),
+    ] {
         let (_, report) = check_json(ws.path(), &[file]);
         assert_eq!(json_summary(&report), want, "{file}");
     }

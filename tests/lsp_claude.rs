@@ -1005,10 +1005,9 @@ fn memory_imports_diagnostics_and_document_links() {
         );
         let style = uri_of(&ws.root.join("docs/style.md"));
         for (doc, text) in [(&uri, MEMORY), (&ship, MENTIONS)] {
-            let links = ws
-                .s
-                .request("textDocument/documentLink", json!({ "textDocument": { "uri": doc } }))
-                .unwrap();
+            let links =
+                ws.s.request("textDocument/documentLink", json!({ "textDocument": { "uri": doc } }))
+                    .unwrap();
             let links = links.as_array().unwrap();
             assert_eq!(links.len(), 1, "{links:?}");
             assert_eq!(links[0]["range"], range_in(text, "@docs/style", "docs/style.md", enc));

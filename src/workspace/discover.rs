@@ -127,7 +127,16 @@ fn ignored(dir: &Path, name: &str) -> bool {
 /// `marketplace.json`) under `root`, at any depth, the ignore rules of [`walker`] honoured but
 /// the build folders of [`PLUGIN_DIRS`] entered (a repository may commit a built plugin there).
 fn plugin_manifests(root: &Path) -> Vec<PathBuf> {
-    const SKIP: &[&str] = &[".git", "node_modules", "target", ".venv", "venv", "__pycache__", ".hg", ".svn"];
+    const SKIP: &[&str] = &[
+        ".git",
+        "node_modules",
+        "target",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".hg",
+        ".svn",
+    ];
     let mut out = Vec::new();
     let mut entries = 0usize;
     for entry in walker_skipping(root, SKIP).build().flatten() {
@@ -520,7 +529,11 @@ pub fn memory_kind(path: &Path, home: Option<&Path>) -> Option<(claude::memory::
     match name {
         "CLAUDE.md" if parent_name == ".claude" => {
             let dir = parent.parent()?.to_path_buf();
-            let kind = if in_home(parent) { MemoryFile::User } else { MemoryFile::Project };
+            let kind = if in_home(parent) {
+                MemoryFile::User
+            } else {
+                MemoryFile::Project
+            };
             return Some((kind, dir));
         }
         "CLAUDE.md" | "CLAUDE.local.md"
@@ -529,7 +542,11 @@ pub fn memory_kind(path: &Path, home: Option<&Path>) -> Option<(claude::memory::
                 "agent" | "agents" | "mode" | "modes" | "command" | "commands" | "rules"
             ) =>
         {
-            let kind = if name == "CLAUDE.md" { MemoryFile::Project } else { MemoryFile::Local };
+            let kind = if name == "CLAUDE.md" {
+                MemoryFile::Project
+            } else {
+                MemoryFile::Local
+            };
             return Some((kind, parent.to_path_buf()));
         }
         _ => {}
@@ -538,12 +555,16 @@ pub fn memory_kind(path: &Path, home: Option<&Path>) -> Option<(claude::memory::
         return None;
     }
     // `.claude/rules/**/*.md`.
-    let rules = path
-        .ancestors()
-        .skip(1)
-        .find(|a| a.file_name().is_some_and(|n| n == "rules") && a.parent().and_then(Path::file_name).is_some_and(|n| n == ".claude"))?;
+    let rules = path.ancestors().skip(1).find(|a| {
+        a.file_name().is_some_and(|n| n == "rules")
+            && a.parent().and_then(Path::file_name).is_some_and(|n| n == ".claude")
+    })?;
     let dot_claude = rules.parent()?;
-    let kind = if in_home(dot_claude) { MemoryFile::User } else { MemoryFile::Rule };
+    let kind = if in_home(dot_claude) {
+        MemoryFile::User
+    } else {
+        MemoryFile::Rule
+    };
     Some((kind, dot_claude.parent()?.to_path_buf()))
 }
 

@@ -144,7 +144,11 @@ fn problem(which: Refs, r: &FileRef, base: &Path, home: Option<&Path>) -> Option
         Refs::Import if !t.exists() => format!(
             "`{}` names no file (an import resolves from this file's folder{}): Claude Code leaves the import out without a word, so the model never sees it",
             r.path,
-            if r.path.starts_with("~/") { ", `~/` from the home folder" } else { "" }
+            if r.path.starts_with("~/") {
+                ", `~/` from the home folder"
+            } else {
+                ""
+            }
         ),
         Refs::Mention if !t.exists() => format!(
             "`{}` names no file (a command's `@path` resolves from the folder Claude Code starts in, the project): Claude Code attaches nothing for it, without a word",

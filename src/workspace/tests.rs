@@ -668,13 +668,22 @@ fn memory_imports_that_name_no_file() {
     write(root, ".claude/CLAUDE.md", "@../docs/guide.md\n");
     write(root, ".claude/rules/go/style.md", "@gone.md\n");
     write(root, "pkg/CLAUDE.md", "@../docs/guide.md\n");
-    write(root, ".claude/commands/ship.md", "---\ndescription: d\n---\nSee @docs/guide.md, @nope.md. and @\"docs/a b.md\"\n");
+    write(
+        root,
+        ".claude/commands/ship.md",
+        "---\ndescription: d\n---\nSee @docs/guide.md, @nope.md. and @\"docs/a b.md\"\n",
+    );
     let mut ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
     let kinds: Vec<(String, Option<MemoryFile>)> = ws
         .files
         .iter()
         .filter(|f| f.kind.memory().is_some())
-        .map(|f| (f.path.strip_prefix(root).unwrap().to_string_lossy().into_owned(), f.kind.memory()))
+        .map(|f| {
+            (
+                f.path.strip_prefix(root).unwrap().to_string_lossy().into_owned(),
+                f.kind.memory(),
+            )
+        })
         .collect();
     assert_eq!(
         kinds,
@@ -691,7 +700,12 @@ fn memory_imports_that_name_no_file() {
             .into_iter()
             .filter(|(_, d)| d.code == Code::MissingPath)
             .map(|(i, d)| {
-                let rel = ws.files[i].path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                let rel = ws.files[i]
+                    .path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
                 (rel, d.span.text(&ws.files[i].text).to_string())
             })
             .collect()
@@ -752,7 +766,10 @@ fn memory_imports_that_name_no_file() {
         crate::workspace::discover::memory_kind(&home.join(".claude/rules/a.md"), Some(&home)),
         Some((MemoryFile::User, home.clone()))
     );
-    assert_eq!(crate::workspace::discover::memory_kind(&root.join(".claude/agents/CLAUDE.md"), None), None);
+    assert_eq!(
+        crate::workspace::discover::memory_kind(&root.join(".claude/agents/CLAUDE.md"), None),
+        None
+    );
 }
 
 #[test]
@@ -778,10 +795,16 @@ fn a_plugin_is_found_at_any_depth_even_in_a_build_folder() {
     assert_eq!(
         found,
         [
-            ("dist/claude/plugins/go-dev/agents/gopher.md".to_string(), "unknown-tool"),
+            (
+                "dist/claude/plugins/go-dev/agents/gopher.md".to_string(),
+                "unknown-tool"
+            ),
             ("packages/a/b/c/tool/agents/gopher.md".to_string(), "unknown-tool"),
         ]
     );
-    assert!(ws.id(&root.join("dist/claude/.claude-plugin/marketplace.json")).is_some());
+    assert!(
+        ws.id(&root.join("dist/claude/.claude-plugin/marketplace.json"))
+            .is_some()
+    );
     assert!(ws.id(&root.join("build/go-dev/.claude-plugin/plugin.json")).is_none());
 }

@@ -77,13 +77,112 @@ pub struct Memory {
 /// The extensions of the files an import may name (compared in lower case); a path without an
 /// extension is read too.
 pub const TEXT_EXTENSIONS: &[&str] = &[
-    "md", "txt", "text", "json", "yaml", "yml", "toml", "xml", "csv", "html", "htm", "css", "scss", "sass", "less",
-    "js", "ts", "tsx", "jsx", "mjs", "cjs", "mts", "cts", "py", "pyi", "pyw", "rb", "erb", "rake", "go", "rs", "java",
-    "kt", "kts", "scala", "c", "cpp", "cc", "cxx", "h", "hpp", "hxx", "cs", "swift", "sh", "bash", "zsh", "fish",
-    "ps1", "bat", "cmd", "env", "ini", "cfg", "conf", "config", "properties", "sql", "graphql", "gql", "proto",
-    "vue", "svelte", "astro", "ejs", "hbs", "pug", "jade", "php", "pl", "pm", "lua", "r", "dart", "ex", "exs", "erl",
-    "hrl", "clj", "cljs", "cljc", "edn", "hs", "lhs", "elm", "ml", "mli", "f", "f90", "f95", "for", "cmake", "make",
-    "makefile", "gradle", "sbt", "rst", "adoc", "asciidoc", "org", "tex", "latex", "lock", "log", "diff", "patch",
+    "md",
+    "txt",
+    "text",
+    "json",
+    "yaml",
+    "yml",
+    "toml",
+    "xml",
+    "csv",
+    "html",
+    "htm",
+    "css",
+    "scss",
+    "sass",
+    "less",
+    "js",
+    "ts",
+    "tsx",
+    "jsx",
+    "mjs",
+    "cjs",
+    "mts",
+    "cts",
+    "py",
+    "pyi",
+    "pyw",
+    "rb",
+    "erb",
+    "rake",
+    "go",
+    "rs",
+    "java",
+    "kt",
+    "kts",
+    "scala",
+    "c",
+    "cpp",
+    "cc",
+    "cxx",
+    "h",
+    "hpp",
+    "hxx",
+    "cs",
+    "swift",
+    "sh",
+    "bash",
+    "zsh",
+    "fish",
+    "ps1",
+    "bat",
+    "cmd",
+    "env",
+    "ini",
+    "cfg",
+    "conf",
+    "config",
+    "properties",
+    "sql",
+    "graphql",
+    "gql",
+    "proto",
+    "vue",
+    "svelte",
+    "astro",
+    "ejs",
+    "hbs",
+    "pug",
+    "jade",
+    "php",
+    "pl",
+    "pm",
+    "lua",
+    "r",
+    "dart",
+    "ex",
+    "exs",
+    "erl",
+    "hrl",
+    "clj",
+    "cljs",
+    "cljc",
+    "edn",
+    "hs",
+    "lhs",
+    "elm",
+    "ml",
+    "mli",
+    "f",
+    "f90",
+    "f95",
+    "for",
+    "cmake",
+    "make",
+    "makefile",
+    "gradle",
+    "sbt",
+    "rst",
+    "adoc",
+    "asciidoc",
+    "org",
+    "tex",
+    "latex",
+    "lock",
+    "log",
+    "diff",
+    "patch",
 ];
 
 /// The extension of a path's last segment as Node's `path.extname` gives it, without the dot:
@@ -138,11 +237,68 @@ enum HtmlEnd {
 
 /// The block tags that start an HTML block of kind 6.
 const BLOCK_TAGS: &[&str] = &[
-    "address", "article", "aside", "base", "basefont", "blockquote", "body", "caption", "center", "col", "colgroup", "dd",
-    "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "frame",
-    "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hr", "html", "iframe", "legend", "li", "link",
-    "main", "menu", "menuitem", "nav", "noframes", "ol", "optgroup", "option", "p", "param", "search", "section",
-    "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr", "track", "ul",
+    "address",
+    "article",
+    "aside",
+    "base",
+    "basefont",
+    "blockquote",
+    "body",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "frame",
+    "frameset",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hr",
+    "html",
+    "iframe",
+    "legend",
+    "li",
+    "link",
+    "main",
+    "menu",
+    "menuitem",
+    "nav",
+    "noframes",
+    "ol",
+    "optgroup",
+    "option",
+    "p",
+    "param",
+    "search",
+    "section",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "title",
+    "tr",
+    "track",
+    "ul",
 ];
 
 /// The HTML block a line (its text after the indentation) starts, if any; `in_paragraph`: the
@@ -187,7 +343,8 @@ fn html_start(rest: &str, in_paragraph: bool) -> Option<HtmlEnd> {
     }
     let name = &lower[name_at..name_at + name_len];
     let after = &lower[name_at + name_len..];
-    if BLOCK_TAGS.contains(&name) && (after.is_empty() || after.starts_with(['>', ' ', '\t']) || after.starts_with("/>"))
+    if BLOCK_TAGS.contains(&name)
+        && (after.is_empty() || after.starts_with(['>', ' ', '\t']) || after.starts_with("/>"))
     {
         return Some(HtmlEnd::Blank);
     }
@@ -275,7 +432,9 @@ fn imports_from(text: &str, body: usize) -> Vec<FileRef> {
             let mut at = 0;
             while let Some(open) = block[at..].find("<!--") {
                 let open = at + open;
-                let Some(close) = block[open + 4..].find("-->") else { break };
+                let Some(close) = block[open + 4..].find("-->") else {
+                    break;
+                };
                 let close = open + 4 + close + 3;
                 skip.push(Span::new(from + open, from + close));
                 at = close;
@@ -426,7 +585,9 @@ fn imports_from(text: &str, body: usize) -> Vec<FileRef> {
                         i = to;
                         continue;
                     }
-                } else if b.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?'))
+                } else if b
+                    .get(i + 1)
+                    .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?'))
                     && let Some(close) = para[i + 1..].find(['>', '<', '\n'])
                     && b[i + 1 + close] == b'>'
                 {
@@ -493,7 +654,9 @@ fn imports_from(text: &str, body: usize) -> Vec<FileRef> {
                 continue;
             }
             i = end;
-            let Some(path) = path.filter(|p| valid(p)) else { continue };
+            let Some(path) = path.filter(|p| valid(p)) else {
+                continue;
+            };
             out.push(FileRef {
                 path,
                 span: Span::new(at + 1, end),
@@ -616,7 +779,8 @@ fn starts_text(text: &str, at: usize, starts: &[usize], ends: &[usize]) -> Optio
             }
             // A closing run later on the line, after a non-blank.
             let line_end = text[at..].find('\n').map_or(text.len(), |n| at + n);
-            let closes = (at + 1..line_end).any(|k| b[k] == c && !js_space(text[..k].chars().next_back().unwrap_or(' ')));
+            let closes =
+                (at + 1..line_end).any(|k| b[k] == c && !js_space(text[..k].chars().next_back().unwrap_or(' ')));
             closes.then_some(Opener::Emphasis(c))
         }
         _ => None,
@@ -625,7 +789,13 @@ fn starts_text(text: &str, at: usize, starts: &[usize], ends: &[usize]) -> Optio
 
 /// The import token after the `@` (from `from`, before `last`): where it ends and the path it
 /// names (`None` when empty after the anchor is cut).
-fn token(text: &str, from: usize, last: usize, opener: Opener, skipped: &dyn Fn(usize) -> bool) -> (usize, Option<String>) {
+fn token(
+    text: &str,
+    from: usize,
+    last: usize,
+    opener: Opener,
+    skipped: &dyn Fn(usize) -> bool,
+) -> (usize, Option<String>) {
     let b = text.as_bytes();
     let mut end = from;
     while end < last {

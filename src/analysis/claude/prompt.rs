@@ -140,7 +140,9 @@ pub fn mentions(text: &str, body: Span) -> Vec<crate::analysis::prompt::FileRef>
         }
         let (start, end) = if b.get(at + 1) == Some(&b'"') {
             // `@"a path"`: up to the next quote.
-            let Some(close) = text[at + 2..to].find('"') else { continue };
+            let Some(close) = text[at + 2..to].find('"') else {
+                continue;
+            };
             let path = &text[at + 2..at + 2 + close];
             if path.is_empty() || path.ends_with(" (agent)") {
                 continue;

@@ -36,7 +36,10 @@ fn trailing_punctuation_is_part_of_the_path() {
 
 #[test]
 fn not_after_a_word_an_email_or_another_at() {
-    check("mail me@example.com, @@x.md, a@b.md, @ alone, @/ root, @#anchor, @*x\n", expect![[""]]);
+    check(
+        "mail me@example.com, @@x.md, a@b.md, @ alone, @/ root, @#anchor, @*x\n",
+        expect![[""]],
+    );
 }
 
 #[test]
@@ -71,7 +74,10 @@ fn code_spans_and_blocks_are_left_out() {
 
 #[test]
 fn an_unclosed_fence_runs_to_the_end() {
-    check("@before.md\n```\n@inside.md\n", expect![[r#"before.md <- "before.md""#]]);
+    check(
+        "@before.md\n```\n@inside.md\n",
+        expect![[r#"before.md <- "before.md""#]],
+    );
 }
 
 #[test]
