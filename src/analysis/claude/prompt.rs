@@ -746,4 +746,44 @@ mod tests {
             let _ = body_line(&s);
         }
     }
+
+    /// A command's `@path` mentions: the path and the text it is written as.
+    fn mentioned(text: &str, expected: expect_test::Expect) {
+        let out: Vec<String> = mentions(text, Span::new(0, text.len()))
+            .iter()
+            .map(|r| format!("{} <- {:?}", r.path, &text[r.span.start as usize..r.span.end as usize]))
+            .collect();
+        expected.assert_eq(&out.join("\n"));
+    }
+
+    #[test]
+    fn mentions_drop_trailing_punctuation_and_anchors() {
+        mentioned(
+            "See @docs/a.md, then @b.md. And (@c.md) @d.md#L10-20 @e.md#intro\n",
+            expect_test::expect![[r#"
+                docs/a.md <- "docs/a.md"
+                b.md <- "b.md"
+                d.md <- "d.md#L10-20"
+                e.md <- "e.md#intro""#]],
+        );
+    }
+
+    #[test]
+    fn mentions_start_after_a_blank_quoted_paths_keep_blanks() {
+        mentioned(
+            "@first.md me@mail.com `@code.md` ` @spaced.md` @\"my notes.md\" @\"helper (agent)\"\n",
+            expect_test::expect![[r#"
+                first.md <- "first.md"
+                spaced.md <- "spaced.md"
+                my notes.md <- "my notes.md""#]],
+        );
+    }
+
+    #[test]
+    fn mentions_that_are_not_files() {
+        mentioned(
+            "@agent-reviewer @github:repo://x @$1 @$ARGUMENTS @. @,\n",
+            expect_test::expect![[""]],
+        );
+    }
 }
