@@ -6,7 +6,9 @@
 //! (frontmatter files), `opencode/project.rs` (cross-file checks on the merged registry);
 //! for Claude Code, `claude/agent.rs` (one agent file, tool lists included),
 //! `claude/project.rs` (duplicate names, `Agent(<type>)` references) and `claude/settings.rs`
-//! (the permission rules of `.claude/settings.json`). [`Code::dialects`] says
+//! (the permission rules of `.claude/settings.json`); the checks that need the disk live in the
+//! workspace layer (`workspace/paths.rs`: opencode's paths; `workspace/imports.rs`: Claude Code's
+//! `@path` imports and mentions, both `missing-path`). [`Code::dialects`] says
 //! which dialects a rule checks. Each of those files carries the tests for its rules (a case that fires and a close case that
 //! must not).
 

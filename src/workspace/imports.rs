@@ -105,6 +105,9 @@ impl Workspace {
     }
 }
 
+/// The punctuation a sentence puts right after a path, which Claude Code keeps in an import.
+const TRAILING: &[char] = &['.', ',', ';', ':', '!', '?', ')', ']', '"', '\''];
+
 /// Where a path leads: `~/` from the home folder, an absolute path as is, anything else from
 /// `base`.
 fn target(path: &str, base: &Path, home: Option<&Path>) -> Option<PathBuf> {
@@ -132,12 +135,13 @@ fn problem(which: Refs, r: &FileRef, base: &Path, home: Option<&Path>) -> Option
         ),
         Refs::Import
             if !t.exists()
-                && let Some(p) = r.path.strip_suffix(['.', ','])
+                && let p = r.path.trim_end_matches(TRAILING)
+                && p.len() < r.path.len()
                 && target(p, base, home).is_some_and(|t| t.is_file()) =>
         {
             let punct = &r.path[p.len()..];
             format!(
-                "`{}` names no file: the `{punct}` right after the path is part of it for Claude Code, which leaves the import out without a word (`{p}` exists; put a blank before the `{punct}`)",
+                "`{}` names no file: `{punct}` right after the path is part of it for Claude Code, which leaves the import out without a word (`{p}` exists; put a blank before the `{punct}`)",
                 r.path
             )
         }

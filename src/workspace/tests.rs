@@ -737,7 +737,7 @@ fn memory_imports_that_name_no_file() {
     );
     assert_eq!(
         message(&ws, "docs/guide.md,"),
-        "`docs/guide.md,` names no file: the `,` right after the path is part of it for Claude Code, which leaves the import out without a word (`docs/guide.md` exists; put a blank before the `,`)"
+        "`docs/guide.md,` names no file: `,` right after the path is part of it for Claude Code, which leaves the import out without a word (`docs/guide.md` exists; put a blank before the `,`)"
     );
     assert_eq!(
         message(&ws, "docs"),
