@@ -11,7 +11,7 @@ use super::model::*;
 use crate::analysis::claude::memory;
 use crate::analysis::diagnostic::{Effect, Severity};
 use crate::analysis::prompt::FileRef;
-use crate::analysis::{Code, Diagnostic, Dialect};
+use crate::analysis::{Code, Diagnostic};
 
 /// Which kind of reference: where a relative path starts and what the finding says.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -29,9 +29,9 @@ impl Workspace {
         if let Some(m) = f.analysis.memory() {
             return Some((Refs::Import, &m.imports, f.path.parent()?.to_path_buf()));
         }
-        let kind = f.kind.command()?;
-        if kind.runtime != Dialect::Claude || kind.plugin {
-            // A plugin's command runs in whatever project the user starts Claude Code in.
+        // Only Claude Code's reading of a command finds mentions; a plugin's command runs in
+        // whatever project the user starts Claude Code in.
+        if f.kind.command()?.plugin {
             return None;
         }
         let Role::Command { dir } = &f.role else { return None };
