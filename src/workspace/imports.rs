@@ -66,7 +66,15 @@ impl Workspace {
         let found: Vec<Diagnostic> = match self.file_refs(id) {
             Some((which, refs, base)) => {
                 let home = self.options.home.as_deref();
-                refs.iter().filter_map(|r| problem(which, r, &base, home)).collect()
+                let mut out = Vec::new();
+                for r in refs {
+                    match problem(which, r, &base, home) {
+                        Some(d) => out.push(d),
+                        None if which == Refs::Import => out.extend(nested(r, &base, home)),
+                        None => {}
+                    }
+                }
+                out
             }
             // Not a file with references: its `missing-path` findings, if any, are another
             // check's (opencode's paths, `paths.rs`).
@@ -103,6 +111,61 @@ impl Workspace {
             .collect();
         ids.into_iter().filter(|&id| self.check_imports(id)).collect()
     }
+}
+
+/// The imports of the file an import reads, and theirs, as deep as Claude Code goes
+/// ([`memory::MAX_IMPORT_DEPTH`]), that name no file: each a finding on `r`, the import that leads
+/// there (the file imported is no file agent-lsp checks on its own). A file Claude Code reads as a
+/// memory file anyway (a `CLAUDE.md`, a rule) is checked on its own, and not followed here.
+fn nested(r: &FileRef, base: &Path, home: Option<&Path>) -> Vec<Diagnostic> {
+    let Some(first) = target(&r.path, base, home) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut seen = vec![first.clone()];
+    // (the file, how deep it is, the chain of paths that leads to it)
+    let mut stack = vec![(first, 1usize, vec![r.path.clone()])];
+    while let Some((file, depth, chain)) = stack.pop() {
+        if depth >= memory::MAX_IMPORT_DEPTH
+            || super::discover::memory_kind(&file, home).is_some()
+            || !memory::is_text(&file.to_string_lossy())
+        {
+            continue;
+        }
+        let Ok((text, _)) = super::read::read_text(&file) else {
+            continue;
+        };
+        let Some(folder) = file.parent() else { continue };
+        for inner in memory::imports(&text) {
+            let Some(t) = target(&inner.path, folder, home) else {
+                continue;
+            };
+            if seen.contains(&t) {
+                continue;
+            }
+            seen.push(t.clone());
+            let via = chain.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" → ");
+            if !t.exists() {
+                out.push(
+                    Diagnostic::new(
+                        Code::MissingPath,
+                        r.span,
+                        format!(
+                            "`{}` (imported by {via}, from its folder) names no file: Claude Code leaves that import out without a word",
+                            inner.path
+                        ),
+                    )
+                    .with_severity(Severity::Warning)
+                    .with_effect(Effect::ValueIgnored),
+                );
+            } else if t.is_file() {
+                let mut chain = chain.clone();
+                chain.push(inner.path.clone());
+                stack.push((t, depth + 1, chain));
+            }
+        }
+    }
+    out
 }
 
 /// The punctuation a sentence puts right after a path, which Claude Code keeps in an import.

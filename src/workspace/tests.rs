@@ -662,7 +662,8 @@ fn memory_imports_that_name_no_file() {
     let root = t.path();
     let memory = "# Project\nRead @docs/guide.md, @missing.md and @docs here.\nNot in code: `@code.md`; @logo.png\n";
     write(root, "CLAUDE.md", memory);
-    write(root, "docs/guide.md", "guide");
+    write(root, "docs/guide.md", "guide @part.md @gone-too.md @../CLAUDE.md");
+    write(root, "docs/part.md", "@deeper/none.md");
     write(root, "logo.png", "png");
     write(root, "CLAUDE.local.md", "@~/none.md\n");
     write(root, ".claude/CLAUDE.md", "@../docs/guide.md\n");
@@ -713,6 +714,8 @@ fn memory_imports_that_name_no_file() {
     assert_eq!(
         missing(&ws),
         [
+            (".claude/CLAUDE.md".to_string(), "../docs/guide.md".to_string()),
+            (".claude/CLAUDE.md".to_string(), "../docs/guide.md".to_string()),
             (".claude/commands/ship.md".to_string(), "nope.md".to_string()),
             (".claude/commands/ship.md".to_string(), "docs/a b.md".to_string()),
             (".claude/rules/go/style.md".to_string(), "gone.md".to_string()),
@@ -720,6 +723,23 @@ fn memory_imports_that_name_no_file() {
             ("CLAUDE.md".to_string(), "missing.md".to_string()),
             ("CLAUDE.md".to_string(), "docs".to_string()),
             ("CLAUDE.md".to_string(), "logo.png".to_string()),
+            ("pkg/CLAUDE.md".to_string(), "../docs/guide.md".to_string()),
+            ("pkg/CLAUDE.md".to_string(), "../docs/guide.md".to_string()),
+        ]
+    );
+    // An import of an import that names no file: on the import that leads there.
+    let pkg = ws.id(&root.join("pkg/CLAUDE.md")).unwrap();
+    let nested: Vec<String> = ws
+        .diagnostics()
+        .into_iter()
+        .filter(|(i, _)| *i == pkg)
+        .map(|(_, d)| d.message)
+        .collect();
+    assert_eq!(
+        nested,
+        [
+            "`deeper/none.md` (imported by `../docs/guide.md` → `part.md`, from its folder) names no file: Claude Code leaves that import out without a word",
+            "`gone-too.md` (imported by `../docs/guide.md`, from its folder) names no file: Claude Code leaves that import out without a word",
         ]
     );
     let id = ws.id(&root.join("CLAUDE.md")).unwrap();
@@ -746,7 +766,7 @@ fn memory_imports_that_name_no_file() {
     // The file appears: the warning goes; an edit checks again.
     write(root, "missing.md", "here");
     assert_eq!(ws.refresh_imports(), [id]);
-    assert_eq!(missing(&ws).len(), 6);
+    assert_eq!(missing(&ws).len(), 10);
     ws.set_text(id, "@still-missing.md\n".into());
     assert!(missing(&ws).contains(&("CLAUDE.md".to_string(), "still-missing.md".to_string())));
     // Document links: the imports that lead somewhere.

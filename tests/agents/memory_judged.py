@@ -43,6 +43,7 @@ fails = []
 # What agent-lsp reports: exactly these, nothing else.
 expected = [
     (".claude/commands/ship.md", "cmd-missing.md"),
+    ("CLAUDE.md", "deeper-missing.md"),  # imported by docs/present.md, said on its import
     ("CLAUDE.md", "image.png"),
     ("CLAUDE.md", "missing.md"),
     ("CLAUDE.md", "notes.md,"),
@@ -57,7 +58,7 @@ if other:
 reached = {
     "docs/present.md": True,  # an import that names a file
     "docs/deeper.md": True,  # an import of an import, from the importing file's folder
-    "docs/deeper-missing.md": False,  # (agent-lsp checks the imports of memory files only)
+    "docs/deeper-missing.md": False,
     "notes.md": False,  # written `@notes.md,`: Claude Code looks for `notes.md,`
     "missing.md": False,
     "image.png": False,  # a file, not text
