@@ -376,17 +376,20 @@ it. Strings run by a shell (after `sh -c`) are left alone, since the shell expan
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer ${TOKEN}\" } } } }",
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer {env:TOKEN}\" } } } }";
     MissingPath = "missing-path", Warning, ValueIgnored, [],
-        "A path the runtime reads that names nothing on disk: opencode's `instructions`, `skills.paths`, local `references` and plugin paths; Claude Code's `@path` imports in `CLAUDE.md` and the other memory files, and a command's `@path` mentions.",
+        "A path that matches nothing on disk. opencode: an `instructions` entry, a `skills.paths` folder, a local `references` folder or a plugin path. Claude Code: the script a hook's `command` runs (under `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PLUGIN_ROOT}` or relative to the project), an `@path` import of `CLAUDE.md` and the other memory files, a command's `@path` mention.",
         "opencode looks these paths up when it starts and skips, without a word in the session, the ones \
 that match no file: an instructions file that was renamed is simply not read, a skills folder that \
 moved loads no skill. Relative paths resolve from the project (`instructions`, `references`) or \
-from the folder opencode starts in (`skills.paths`); `~/` is the home folder. Claude Code does the \
-same with the `@path` imports of its memory files (`CLAUDE.md`, `CLAUDE.local.md`, \
-`.claude/CLAUDE.md`, `.claude/rules/**/*.md`, `~/.claude/CLAUDE.md`): an import that names no file, \
-a folder or a file that is not text is left out of what the model is given, and nothing says so; \
-an import resolves from the importing file's folder. A command's `@path` (resolved from the folder \
-Claude Code starts in) that names no file attaches nothing, without a word either. The finding \
-follows the disk: it goes away when the file appears.",
+from the folder opencode starts in (`skills.paths`); `~/` is the home folder. The finding follows \
+the disk: it goes away when the file appears. Claude Code runs a hook's `command` as written: \
+when the script it names is missing, the command fails every time, and a failing hook blocks \
+nothing (only exit code 2 does), so a `PreToolUse` guard with a mistyped path guards nothing. \
+Claude Code leaves out, without a word either, the `@path` imports of its memory files \
+(`CLAUDE.md`, `CLAUDE.local.md`, `.claude/CLAUDE.md`, `.claude/rules/**/*.md`, \
+`~/.claude/CLAUDE.md`, and the files they import) that name no file, a folder or a file that is \
+not text: the model is never given them. An import resolves from the importing file's folder, and \
+a `.` or `,` written right after the path is part of it. A command's `@path` (resolved from the \
+folder Claude Code starts in) that names no file attaches nothing.",
         "{ \"instructions\": [\"docs/CONTRIBUTNG.md\"] }",
         "{ \"instructions\": [\"docs/CONTRIBUTING.md\"] }";
 }

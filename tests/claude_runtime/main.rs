@@ -38,6 +38,7 @@
 
 mod cases;
 mod oracle;
+mod settings;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

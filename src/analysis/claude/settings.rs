@@ -233,6 +233,24 @@ pub fn analyze(text: &str, file: SettingsFile) -> (Vec<Diagnostic>, Parsed, Sett
             },
         }
     }
+    // Each rule of a voided file says so, and where the reason is.
+    if let Some(v) = &settings.voided {
+        let line = text[..(v.span.start as usize).min(text.len())].matches('\n').count() + 1;
+        for r in &settings.rules {
+            out.push(
+                Diagnostic::new(
+                    Code::IgnoredPermissionRule,
+                    r.span,
+                    format!(
+                        "this rule does not apply: Claude Code applies nothing of this file because of line {line} ({})",
+                        v.why
+                    ),
+                )
+                .with_severity(Severity::Info)
+                .with_effect(Effect::FileIgnored),
+            );
+        }
+    }
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     (out, parsed, settings)
 }
@@ -749,8 +767,30 @@ pub fn complete(text: &str, offset: usize, mcp_servers: &[String]) -> Vec<Item> 
     let Some(ctx) = json_context(text, offset) else {
         return Vec::new();
     };
-    if ctx.path.as_slice() != ["permissions"] {
-        return Vec::new();
+    let rule_list = matches!(ctx.value_of.as_deref(), Some("allow" | "ask" | "deny" | "defaultMode"));
+    if ctx.path.as_slice() != ["permissions"] || !rule_list {
+        // Every other key and value, from the tables.
+        let mut items = editor::complete(&ctx);
+        let end = if ctx.quoted && text[offset..].starts_with('"') && ctx.value_of.is_some() {
+            offset + 1
+        } else {
+            offset
+        };
+        for it in &mut items {
+            let body = if it.kind == ItemKind::Value && matches!(it.label.as_str(), "true" | "false") {
+                it.label.clone()
+            } else {
+                format!("\"{}\"", it.label)
+            };
+            it.insert = if ctx.value_of.is_none() {
+                format!("{body}: ")
+            } else {
+                body
+            };
+            it.replace = Span::new(ctx.replace.start as usize, end);
+        }
+        items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
+        return items;
     }
     let typed = &text[ctx.replace.range()];
     // After `Tool(` nothing is offered.
@@ -786,6 +826,10 @@ pub fn complete(text: &str, offset: usize, mcp_servers: &[String]) -> Vec<Item> 
     items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
     items
 }
+
+mod editor;
+
+pub use editor::hover;
 
 #[cfg(test)]
 mod tests;
