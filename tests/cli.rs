@@ -1305,6 +1305,42 @@ fn plugins_are_checked_whole() {
     }
 }
 
+/// A plugin built into a folder the walk otherwise leaves out (`dist/`), and deep below the root,
+/// is found by `check` at the repository's root, as when its folder is given by path; and a
+/// `CLAUDE.md` with an import that names no file gets `missing-path`, at the root and by path.
+#[test]
+fn plugins_anywhere_and_memory_imports_from_the_root() {
+    let ws = workspace(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        (
+            "dist/claude/plugins/go-dev/.claude-plugin/plugin.json",
+            "{\n  \"name\": \"go-dev\",\n  \"version\": \"1.0.0\",\n  \"description\": \"d\",\n  \"author\": {\"name\": \"a\"}\n}\n",
+        ),
+        (
+            "dist/claude/plugins/go-dev/agents/gopher.md",
+            "---\nname: gopher\ndescription: Writes Go\ntools: Read, LS\n---\nWrite Go.\n",
+        ),
+        ("CLAUDE.md", "# Rules\nSee @docs/style.md and @docs/gone.md\n"),
+        ("docs/style.md", "Style.\n"),
+    ]);
+    let want = [
+        "CLAUDE.md:2:25-2:37 warning missing-path",
+        "dist/claude/plugins/go-dev/agents/gopher.md:4:14-4:16 warning unknown-tool",
+    ];
+    let (_, report) = check_json(ws.path(), &["."]);
+    assert_eq!(json_summary(&report), want);
+    let (_, report) = check_json(ws.path(), &["dist/claude/plugins/go-dev"]);
+    assert_eq!(json_summary(&report), want[1..]);
+    // File by file, as pre-commit passes them.
+    for (file, want) in [
+        ("CLAUDE.md", &want[..1]),
+        ("dist/claude/plugins/go-dev/agents/gopher.md", &want[1..]),
+    ] {
+        let (_, report) = check_json(ws.path(), &[file]);
+        assert_eq!(json_summary(&report), want, "{file}");
+    }
+}
+
 /// A `SKILL.md` whose description holds `: ` is not valid YAML, yet opencode 1.18.34 (its
 /// sanitizer) and Claude Code 2.1.332 (its quoting retry) both load it (`tests/runtime`,
 /// `tests/claude_runtime`): a `lenient-parse` warning with a fix, never an error; the skill's

@@ -46,6 +46,9 @@ fn initialize_result_with_utf8_offered() {
               ]
             },
             "definitionProvider": true,
+            "documentLinkProvider": {
+              "resolveProvider": false
+            },
             "documentSymbolProvider": true,
             "hoverProvider": true,
             "positionEncoding": "utf-8",
@@ -93,6 +96,9 @@ fn initialize_result_without_encodings_is_utf16() {
               ]
             },
             "definitionProvider": true,
+            "documentLinkProvider": {
+              "resolveProvider": false
+            },
             "documentSymbolProvider": true,
             "hoverProvider": true,
             "positionEncoding": "utf-16",

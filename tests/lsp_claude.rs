@@ -961,3 +961,57 @@ fn settings_diagnostics_hover_and_completion() {
         assert_eq!(read["textEdit"]["range"], range_in(&text, "\"Re\"", "\"Re\"", enc));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Memory files (`CLAUDE.md`): imports, their diagnostics and document links
+// ---------------------------------------------------------------------------------------------
+
+/// CJK and emoji before each import, on its line, so that UTF-8 and UTF-16 columns differ.
+const MEMORY: &str = "# 規約 🚀\n規約 🚀 @docs/style.md and 規約 🚀 @docs/gone.md\n";
+/// A command's mentions resolve from the project, not from `.claude/commands/`.
+const MENTIONS: &str = "---\ndescription: Ship 🚀\n---\n出荷 🚀 @docs/style.md then 🚀 @nope.md\n";
+const MEMORY_FILES: &[(&str, &str)] = &[
+    ("CLAUDE.md", MEMORY),
+    ("docs/style.md", "Style."),
+    (".claude/commands/ship.md", MENTIONS),
+];
+
+#[test]
+fn memory_imports_diagnostics_and_document_links() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (mut ws, scan) = Ws::start(MEMORY_FILES, enc);
+        let uri = ws.uri("CLAUDE.md");
+        let ship = ws.uri(".claude/commands/ship.md");
+        let got = by_uri(&scan);
+        assert_eq!(
+            got[&uri],
+            json!([diag(
+                range_in(MEMORY, "@docs/gone", "docs/gone.md", enc),
+                WARNING,
+                "missing-path",
+                "`docs/gone.md` names no file (an import resolves from this file's folder): Claude Code leaves the import out without a word, so the model never sees it",
+                json!({ "effect": "value-ignored" }),
+            )])
+        );
+        assert_eq!(
+            got[&ship],
+            json!([diag(
+                range_in(MENTIONS, "@nope", "nope.md", enc),
+                WARNING,
+                "missing-path",
+                "`nope.md` names no file (a command's `@path` resolves from the folder Claude Code starts in, the project): Claude Code attaches nothing for it, without a word",
+                json!({ "effect": "value-ignored" }),
+            )])
+        );
+        let style = uri_of(&ws.root.join("docs/style.md"));
+        for (doc, text) in [(&uri, MEMORY), (&ship, MENTIONS)] {
+            let links =
+                ws.s.request("textDocument/documentLink", json!({ "textDocument": { "uri": doc } }))
+                    .unwrap();
+            let links = links.as_array().unwrap();
+            assert_eq!(links.len(), 1, "{links:?}");
+            assert_eq!(links[0]["range"], range_in(text, "@docs/style", "docs/style.md", enc));
+            assert_eq!(links[0]["target"], json!(style));
+        }
+    }
+}

@@ -55,6 +55,8 @@ fn complete_any(
         agent_lsp::analysis::FileKind::Settings(_) => {
             agent_lsp::analysis::claude::settings::complete(text, at, &["mcp__github".into()])
         }
+        // Memory files offer no completion.
+        agent_lsp::analysis::FileKind::Memory(_) => Vec::new(),
         agent_lsp::analysis::FileKind::Command(k) => agent_lsp::analysis::complete_command(
             k.runtime,
             text,

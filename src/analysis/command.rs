@@ -60,6 +60,8 @@ pub struct CommandDecl {
     pub body: Span,
     /// The template (the trimmed body).
     pub template: String,
+    /// Claude Code: the files the body names with `@path` for Claude Code to attach.
+    pub mentions: Vec<crate::analysis::prompt::FileRef>,
 }
 
 /// How a runtime reads a template command (opencode, Zuno): what differs between them.

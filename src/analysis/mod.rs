@@ -72,6 +72,9 @@ pub enum FileKind {
     Settings(claude::settings::SettingsFile),
     /// A Claude Code plugin's `hooks/hooks.json`.
     PluginHooks,
+    /// A Claude Code memory file: `CLAUDE.md`, `CLAUDE.local.md`, `.claude/CLAUDE.md`, a rule of
+    /// `.claude/rules/`, the user's `~/.claude/CLAUDE.md`.
+    Memory(claude::memory::MemoryFile),
 }
 
 impl FileKind {
@@ -86,7 +89,9 @@ impl FileKind {
             FileKind::Command(k) => k.runtime,
             // Not a runtime's file; it is checked whatever the dialects (see `project_file`).
             FileKind::ProjectFile => Dialect::OpenCode,
-            FileKind::Manifest(_) | FileKind::Settings(_) | FileKind::PluginHooks => Dialect::Claude,
+            FileKind::Manifest(_) | FileKind::Settings(_) | FileKind::PluginHooks | FileKind::Memory(_) => {
+                Dialect::Claude
+            }
         }
     }
 
@@ -191,6 +196,14 @@ impl FileKind {
         matches!(self, FileKind::PluginHooks)
     }
 
+    /// A Claude Code memory file (`CLAUDE.md` and the like).
+    pub fn memory(&self) -> Option<claude::memory::MemoryFile> {
+        match self {
+            FileKind::Memory(k) => Some(*k),
+            _ => None,
+        }
+    }
+
     /// `agent-lsp.toml`: agent-lsp's own settings for a project.
     pub fn is_project_file(&self) -> bool {
         matches!(self, FileKind::ProjectFile)
@@ -278,6 +291,12 @@ impl From<claude::settings::SettingsFile> for FileKind {
     }
 }
 
+impl From<claude::memory::MemoryFile> for FileKind {
+    fn from(k: claude::memory::MemoryFile) -> FileKind {
+        FileKind::Memory(k)
+    }
+}
+
 impl From<opencode::FileKind> for FileKind {
     fn from(k: opencode::FileKind) -> FileKind {
         FileKind::OpenCode(k)
@@ -342,6 +361,8 @@ pub enum Facts {
     Settings(Box<claude::settings::Settings>),
     /// A plugin's `hooks/hooks.json`: the scripts its hooks run.
     PluginHooks(Vec<claude::hooks::Script>),
+    /// Claude Code memory files: their `@path` imports.
+    Memory(Box<claude::memory::Memory>),
 }
 
 /// An opencode file's facts when the file is not one (no agents, no references).
@@ -442,6 +463,14 @@ impl FileAnalysis {
     pub fn settings(&self) -> Option<&claude::settings::Settings> {
         match &self.facts {
             Facts::Settings(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// Claude Code memory files: their imports.
+    pub fn memory(&self) -> Option<&claude::memory::Memory> {
+        match &self.facts {
+            Facts::Memory(f) => Some(f),
             _ => None,
         }
     }
@@ -557,6 +586,14 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
                 parsed,
                 diagnostics,
                 facts: Facts::Settings(Box::new(settings)),
+                ..FileAnalysis::default()
+            }
+        }
+        FileKind::Memory(_) => {
+            let (parsed, memory) = claude::memory::analyze(text);
+            FileAnalysis {
+                parsed,
+                facts: Facts::Memory(Box::new(memory)),
                 ..FileAnalysis::default()
             }
         }
@@ -751,6 +788,7 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
         FileKind::Manifest(k) => claude::plugin::complete(*k, text, offset),
         FileKind::Settings(_) => claude::settings::complete(text, offset, &known.claude().mcp_servers),
         FileKind::PluginHooks => claude::plugin::hooks_file::complete(text, offset),
+        FileKind::Memory(_) => Vec::new(),
         #[cfg(test)]
         FileKind::Example(_) => Vec::new(),
     }

@@ -1,8 +1,8 @@
 //! The body of a command or skill, as data shared by the runtimes that read one: where a shown
 //! description comes from, the placeholders a runtime fills in, and the Markdown the body holds
-//! (its code spans and its relative links to files). Dialect neutral: what a runtime makes of a
-//! body (Claude Code's description, hint and expansion) lives in its folder
-//! (`claude/prompt.rs`).
+//! (its code spans, its relative links to files, the files it names). Dialect neutral: what a
+//! runtime makes of a body (Claude Code's description, hint and expansion, its `@path`
+//! references) lives in its folder (`claude/prompt.rs`, `claude/memory.rs`).
 
 use crate::analysis::text::Span;
 
@@ -108,8 +108,8 @@ pub fn code_spans(text: &str, body: Span) -> Vec<Span> {
     out
 }
 
-/// Inline code spans of one paragraph (its lines, with their offsets).
-fn inline_code(lines: &[(usize, &str)], out: &mut Vec<Span>) {
+/// Inline code spans of one paragraph (its lines, with their offsets), backticks excluded.
+pub(crate) fn inline_code(lines: &[(usize, &str)], out: &mut Vec<Span>) {
     let Some(&(first, _)) = lines.first() else { return };
     let text: String = lines.iter().map(|(_, l)| *l).collect();
     let b = text.as_bytes();
@@ -157,6 +157,19 @@ fn inline_code(lines: &[(usize, &str)], out: &mut Vec<Span>) {
             }
         }
     }
+}
+
+/// A file a body names by path for its runtime to read (Claude Code's `@path`): the path as the
+/// runtime resolves it, where it is written, and whether it is inside code. Where a relative path
+/// starts is the runtime's (see the function that found it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileRef {
+    /// The path as the runtime reads it (an anchor cut off, escapes undone).
+    pub path: String,
+    /// The path as written (after the `@`).
+    pub span: Span,
+    /// Inside a fenced code block or an inline code span.
+    pub in_code: bool,
 }
 
 /// A relative link of a Markdown body to a file: the path as written (relative to the file's

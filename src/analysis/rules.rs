@@ -6,7 +6,9 @@
 //! (frontmatter files), `opencode/project.rs` (cross-file checks on the merged registry);
 //! for Claude Code, `claude/agent.rs` (one agent file, tool lists included),
 //! `claude/project.rs` (duplicate names, `Agent(<type>)` references) and `claude/settings.rs`
-//! (the permission rules of `.claude/settings.json`). [`Code::dialects`] says
+//! (the permission rules of `.claude/settings.json`); the checks that need the disk live in the
+//! workspace layer (`workspace/paths.rs`: opencode's paths; `workspace/imports.rs`: Claude Code's
+//! `@path` imports and mentions, both `missing-path`). [`Code::dialects`] says
 //! which dialects a rule checks. Each of those files carries the tests for its rules (a case that fires and a close case that
 //! must not).
 
@@ -374,14 +376,20 @@ it. Strings run by a shell (after `sh -c`) are left alone, since the shell expan
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer ${TOKEN}\" } } } }",
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer {env:TOKEN}\" } } } }";
     MissingPath = "missing-path", Warning, ValueIgnored, [],
-        "A path that matches nothing on disk. opencode: an `instructions` entry, a `skills.paths` folder, a local `references` folder or a plugin path. Claude Code: the script a hook's `command` runs (under `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PLUGIN_ROOT}` or relative to the project).",
+        "A path that matches nothing on disk. opencode: an `instructions` entry, a `skills.paths` folder, a local `references` folder or a plugin path. Claude Code: the script a hook's `command` runs (under `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PLUGIN_ROOT}` or relative to the project), an `@path` import of `CLAUDE.md` and the other memory files, a command's `@path` mention.",
         "opencode looks these paths up when it starts and skips, without a word in the session, the ones \
 that match no file: an instructions file that was renamed is simply not read, a skills folder that \
 moved loads no skill. Relative paths resolve from the project (`instructions`, `references`) or \
 from the folder opencode starts in (`skills.paths`); `~/` is the home folder. The finding follows \
 the disk: it goes away when the file appears. Claude Code runs a hook's `command` as written: \
 when the script it names is missing, the command fails every time, and a failing hook blocks \
-nothing (only exit code 2 does), so a `PreToolUse` guard with a mistyped path guards nothing.",
+nothing (only exit code 2 does), so a `PreToolUse` guard with a mistyped path guards nothing. \
+Claude Code leaves out, without a word either, the `@path` imports of its memory files \
+(`CLAUDE.md`, `CLAUDE.local.md`, `.claude/CLAUDE.md`, `.claude/rules/**/*.md`, \
+`~/.claude/CLAUDE.md`, and the files they import) that name no file, a folder or a file that is \
+not text: the model is never given them. An import resolves from the importing file's folder, and \
+a `.` or `,` written right after the path is part of it. A command's `@path` (resolved from the \
+folder Claude Code starts in) that names no file attaches nothing.",
         "{ \"instructions\": [\"docs/CONTRIBUTNG.md\"] }",
         "{ \"instructions\": [\"docs/CONTRIBUTING.md\"] }";
 }

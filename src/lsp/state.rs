@@ -529,6 +529,7 @@ impl State {
         }
         if links {
             touched.extend(self.ws.refresh_skill_links());
+            touched.extend(self.ws.refresh_imports());
             touched.extend(self.ws.refresh_config_paths());
         }
         if skills && !self.ws.zuno_projects().is_empty() {

@@ -88,6 +88,7 @@ impl Workspace {
                 | Role::ProjectFile { .. }
                 | Role::Manifest { .. }
                 | Role::ClaudeSettings { .. }
+                | Role::Memory { .. }
                 | Role::NotRead => {}
                 #[cfg(test)]
                 Role::Example { .. } => {}
@@ -385,6 +386,7 @@ impl Workspace {
             | Role::ProjectFile { .. }
             | Role::Manifest { .. }
             | Role::ClaudeSettings { .. }
+            | Role::Memory { .. }
             | Role::NotRead => None,
             #[cfg(test)]
             Role::Example { .. } => None,

@@ -25,6 +25,10 @@ const SKIP_DIRS: &[&str] = &[
     ".svn",
 ];
 
+/// The folders of [`SKIP_DIRS`] a repository may still ship a Claude Code plugin in (a plugin built
+/// into `dist/claude/plugins/go-dev/`): searched for plugin and marketplace manifests only.
+const PLUGIN_DIRS: &[&str] = &["dist", "build"];
+
 /// Limits that keep a walk of a hostile tree bounded.
 const MAX_DEPTH: usize = 40;
 const MAX_ENTRIES: usize = 500_000;
@@ -85,6 +89,11 @@ const CONFIG_FOLDERS: &[&str] = &[".opencode", ".claude", ".zuno", ".agents"];
 /// walked even when ignored, since the runtimes read them regardless.
 /// The walk's rules (see the module documentation), without the order.
 fn walker(root: &Path) -> ignore::WalkBuilder {
+    walker_skipping(root, SKIP_DIRS)
+}
+
+/// [`walker`] leaving out the folders named in `skip` (below the root).
+fn walker_skipping(root: &Path, skip: &'static [&'static str]) -> ignore::WalkBuilder {
     let mut b = ignore::WalkBuilder::new(root);
     b.hidden(false)
         .parents(true)
@@ -97,9 +106,49 @@ fn walker(root: &Path) -> ignore::WalkBuilder {
         .filter_entry(|e| {
             !(e.depth() > 0
                 && e.file_type().is_some_and(|t| t.is_dir())
-                && SKIP_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
+                && skip.contains(&e.file_name().to_string_lossy().as_ref()))
         });
     b
+}
+
+/// Whether the ignore rules of [`walker`] leave out the folder `name` of `dir` (a walk that starts
+/// in a folder does not judge the folder itself).
+fn ignored(dir: &Path, name: &str) -> bool {
+    let name = std::ffi::OsString::from(name);
+    !walker_skipping(dir, &[])
+        .max_depth(Some(1))
+        .filter_entry(move |e| e.depth() == 0 || e.file_name() == name.as_os_str())
+        .build()
+        .flatten()
+        .any(|e| e.depth() == 1)
+}
+
+/// The Claude Code plugin and marketplace manifests (`.claude-plugin/plugin.json`,
+/// `marketplace.json`) under `root`, at any depth, the ignore rules of [`walker`] honoured but
+/// the build folders of [`PLUGIN_DIRS`] entered (a repository may commit a built plugin there).
+fn plugin_manifests(root: &Path) -> Vec<PathBuf> {
+    const SKIP: &[&str] = &[
+        ".git",
+        "node_modules",
+        "target",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".hg",
+        ".svn",
+    ];
+    let mut out = Vec::new();
+    let mut entries = 0usize;
+    for entry in walker_skipping(root, SKIP).build().flatten() {
+        entries += 1;
+        if entries > MAX_ENTRIES {
+            break;
+        }
+        if entry.file_type().is_some_and(|t| t.is_file()) && Manifest::of_path(entry.path()).is_some() {
+            out.push(entry.path().to_path_buf());
+        }
+    }
+    out
 }
 
 /// The Markdown and JSON files under `root` that the walk would visit, counted up to just
@@ -177,8 +226,18 @@ pub fn walk(root: &Path) -> Found {
             || plugin_hooks_root(path).is_some()
         {
             found.configs.push(path.to_path_buf());
-        } else if name == "SKILL.md" || name.ends_with(".md") && in_agent_folder(path, depth) {
+        } else if name == "SKILL.md" || name.ends_with(".md") && in_agent_folder(path, depth) || is_memory(path) {
             found.markdown.push(path.to_path_buf());
+        }
+    }
+    // Plugins in the build folders the walk leaves out (`dist/`, `build/`), where the ignore
+    // rules let them be.
+    for dir in dirs.keys() {
+        for name in PLUGIN_DIRS {
+            let d = dir.join(name);
+            if !dirs.contains_key(&d) && d.is_dir() && !ignored(dir, name) {
+                found.configs.extend(plugin_manifests(&d));
+            }
         }
     }
     // Config folders the ignore rules hid.
@@ -194,6 +253,13 @@ pub fn walk(root: &Path) -> Found {
     for (dir, (has_config, has_agent_dir)) in &dirs {
         if *has_config && *has_agent_dir && dir.file_name().is_none_or(|n| n != ".opencode") {
             found.config_dirs.push(dir.clone());
+        }
+    }
+    // Claude Code reads `CLAUDE.local.md` even when git ignores it (it usually is).
+    for dir in dirs.keys() {
+        let p = dir.join("CLAUDE.local.md");
+        if p.is_file() {
+            found.markdown.push(p);
         }
     }
     // Claude Code reads its settings even when git ignores them (`settings.local.json` usually is).
@@ -310,6 +376,7 @@ fn walk_unfiltered(root: &Path) -> Found {
                                 .contains(&n.to_string_lossy().as_ref())
                         })
                     })
+                || is_memory(path)
             {
                 found.markdown.push(path.clone());
             }
@@ -443,6 +510,64 @@ pub fn claude_settings(path: &Path, home: Option<&Path>) -> Option<(crate::analy
         (false, k) => k,
     };
     Some((crate::analysis::FileKind::Settings(kind), project.to_path_buf()))
+}
+
+/// Whether a path names a Claude Code memory file (see [`memory_kind`]).
+fn is_memory(path: &Path) -> bool {
+    memory_kind(path, None).is_some()
+}
+
+/// What a memory file is to Claude Code, from its path, with the folder it belongs to (see
+/// [`claude::memory`] for when Claude Code reads each): `CLAUDE.md` of any folder (a project's, a
+/// parent's, a sub-folder's) and `.claude/CLAUDE.md`, `CLAUDE.local.md`, a Markdown file at any
+/// depth of `.claude/rules/`; under the home directory's `.claude/`, the user's. A `CLAUDE.md` of
+/// an agents, modes or commands folder is one of their files instead.
+pub fn memory_kind(path: &Path, home: Option<&Path>) -> Option<(claude::memory::MemoryFile, PathBuf)> {
+    use claude::memory::MemoryFile;
+    let name = path.file_name()?.to_str()?;
+    let parent = path.parent()?;
+    let parent_name = parent.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let in_home = |dot_claude: &Path| home.is_some_and(|h| dot_claude.parent() == Some(h));
+    match name {
+        "CLAUDE.md" if parent_name == ".claude" => {
+            let dir = parent.parent()?.to_path_buf();
+            let kind = if in_home(parent) {
+                MemoryFile::User
+            } else {
+                MemoryFile::Project
+            };
+            return Some((kind, dir));
+        }
+        "CLAUDE.md" | "CLAUDE.local.md"
+            if !matches!(
+                parent_name,
+                "agent" | "agents" | "mode" | "modes" | "command" | "commands" | "rules"
+            ) =>
+        {
+            let kind = if name == "CLAUDE.md" {
+                MemoryFile::Project
+            } else {
+                MemoryFile::Local
+            };
+            return Some((kind, parent.to_path_buf()));
+        }
+        _ => {}
+    }
+    if !name.ends_with(".md") {
+        return None;
+    }
+    // `.claude/rules/**/*.md`.
+    let rules = path.ancestors().skip(1).find(|a| {
+        a.file_name().is_some_and(|n| n == "rules")
+            && a.parent().and_then(Path::file_name).is_some_and(|n| n == ".claude")
+    })?;
+    let dot_claude = rules.parent()?;
+    let kind = if in_home(dot_claude) {
+        MemoryFile::User
+    } else {
+        MemoryFile::Rule
+    };
+    Some((kind, dot_claude.parent()?.to_path_buf()))
 }
 
 /// What a Markdown file is to Claude Code, from its path (spec `claude-code.md` §1.1, §7.1): a

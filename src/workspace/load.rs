@@ -161,6 +161,9 @@ impl Workspace {
         if let Some((kind, dir)) = discover::command_kind(path) {
             return Some((FileKind::from(kind), Role::Command { dir }));
         }
+        if let Some((kind, dir)) = discover::memory_kind(path, self.options.home.as_deref()) {
+            return Some((FileKind::from(kind), Role::Memory { dir }));
+        }
         if path.extension().is_none_or(|e| e != "md") {
             return None;
         }
@@ -676,6 +679,9 @@ pub(super) fn explicit_role(path: &Path) -> Option<(FileKind, Role)> {
     }
     if let Some((kind, dir, layer)) = discover::zuno_kind(path, None) {
         return Some((kind.into(), Role::Zuno { dir, layer }));
+    }
+    if let Some((kind, dir)) = discover::memory_kind(path, None) {
+        return Some((FileKind::from(kind), Role::Memory { dir }));
     }
     let kind = discover::classify(path)?;
     let parent = path.parent().unwrap_or(Path::new("")).to_path_buf();

@@ -9,6 +9,7 @@
 mod cross;
 pub mod dialects;
 pub mod discover;
+mod imports;
 mod load;
 mod model;
 mod paths;

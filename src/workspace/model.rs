@@ -103,6 +103,10 @@ pub enum Role {
     /// Claude Code's `.claude/settings.json` or `settings.local.json`; `dir` is the project
     /// that holds the `.claude/` folder.
     ClaudeSettings { dir: PathBuf },
+    /// A Claude Code memory file (`CLAUDE.md`, `CLAUDE.local.md`, `.claude/CLAUDE.md`, a rule of
+    /// `.claude/rules/`); `dir` is the folder it belongs to (the one holding it or its
+    /// `.claude/`; the home directory for the user's).
+    Memory { dir: PathBuf },
     /// An agent of the test-only Example dialect; `dir` holds its `.example/`.
     #[cfg(test)]
     Example { dir: PathBuf },

@@ -36,6 +36,8 @@ impl Workspace {
     /// whether they changed.
     pub(super) fn check_config_paths(&mut self, id: usize) -> bool {
         let f = &self.files[id];
+        // Other files' `missing-path` findings are theirs (Claude Code's imports, `imports.rs`;
+        // hooks, below).
         if !f.kind.is_config() {
             return false;
         }

@@ -74,6 +74,7 @@ impl Workspace {
         }
         self.substitute(id);
         self.check_links(id);
+        self.check_imports(id);
         self.check_config_paths(id);
         self.check_hook_scripts(id);
         self.check_manifest(id);
@@ -206,6 +207,7 @@ impl Workspace {
         f.in_scope = true;
         self.substitute(id);
         self.check_links(id);
+        self.check_imports(id);
         self.check_config_paths(id);
         self.check_hook_scripts(id);
         self.check_manifest(id);

@@ -656,6 +656,180 @@ fn claude_settings_of_a_project() {
 }
 
 #[test]
+fn memory_imports_that_name_no_file() {
+    use crate::analysis::claude::memory::MemoryFile;
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    let memory = "# Project\nRead @docs/guide.md, @missing.md and @docs here.\nNot in code: `@code.md`; @logo.png\n";
+    write(root, "CLAUDE.md", memory);
+    write(root, "docs/guide.md", "guide @part.md @gone-too.md @../CLAUDE.md");
+    write(root, "docs/part.md", "@deeper/none.md");
+    write(root, "logo.png", "png");
+    write(root, "CLAUDE.local.md", "@~/none.md\n");
+    write(root, ".claude/CLAUDE.md", "@../docs/guide.md\n");
+    write(root, ".claude/rules/go/style.md", "@gone.md\n");
+    write(root, "pkg/CLAUDE.md", "@../docs/guide.md\n");
+    write(
+        root,
+        ".claude/commands/ship.md",
+        "---\ndescription: d\n---\nSee @docs/guide.md, @nope.md. and @\"docs/a b.md\"\n",
+    );
+    let mut ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let kinds: Vec<(String, Option<MemoryFile>)> = ws
+        .files
+        .iter()
+        .filter(|f| f.kind.memory().is_some())
+        .map(|f| {
+            (
+                f.path.strip_prefix(root).unwrap().to_string_lossy().into_owned(),
+                f.kind.memory(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (".claude/CLAUDE.md".to_string(), Some(MemoryFile::Project)),
+            (".claude/rules/go/style.md".to_string(), Some(MemoryFile::Rule)),
+            ("CLAUDE.local.md".to_string(), Some(MemoryFile::Local)),
+            ("CLAUDE.md".to_string(), Some(MemoryFile::Project)),
+            ("pkg/CLAUDE.md".to_string(), Some(MemoryFile::Project)),
+        ]
+    );
+    let missing = |ws: &Workspace| -> Vec<(String, String)> {
+        ws.diagnostics()
+            .into_iter()
+            .filter(|(_, d)| d.code == Code::MissingPath)
+            .map(|(i, d)| {
+                let rel = ws.files[i]
+                    .path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                (rel, d.span.text(&ws.files[i].text).to_string())
+            })
+            .collect()
+    };
+    assert_eq!(
+        missing(&ws),
+        [
+            (".claude/CLAUDE.md".to_string(), "../docs/guide.md".to_string()),
+            (".claude/CLAUDE.md".to_string(), "../docs/guide.md".to_string()),
+            (".claude/commands/ship.md".to_string(), "nope.md".to_string()),
+            (".claude/commands/ship.md".to_string(), "docs/a b.md".to_string()),
+            (".claude/rules/go/style.md".to_string(), "gone.md".to_string()),
+            ("CLAUDE.md".to_string(), "docs/guide.md,".to_string()),
+            ("CLAUDE.md".to_string(), "missing.md".to_string()),
+            ("CLAUDE.md".to_string(), "docs".to_string()),
+            ("CLAUDE.md".to_string(), "logo.png".to_string()),
+            ("pkg/CLAUDE.md".to_string(), "../docs/guide.md".to_string()),
+            ("pkg/CLAUDE.md".to_string(), "../docs/guide.md".to_string()),
+        ]
+    );
+    // An import of an import that names no file: on the import that leads there.
+    let pkg = ws.id(&root.join("pkg/CLAUDE.md")).unwrap();
+    let nested: Vec<String> = ws
+        .diagnostics()
+        .into_iter()
+        .filter(|(i, _)| *i == pkg)
+        .map(|(_, d)| d.message)
+        .collect();
+    assert_eq!(
+        nested,
+        [
+            "`deeper/none.md` (imported by `../docs/guide.md` → `part.md`, from its folder) names no file: Claude Code leaves that import out without a word",
+            "`gone-too.md` (imported by `../docs/guide.md`, from its folder) names no file: Claude Code leaves that import out without a word",
+        ]
+    );
+    let id = ws.id(&root.join("CLAUDE.md")).unwrap();
+    let message = |ws: &Workspace, written: &str| {
+        ws.diagnostics()
+            .into_iter()
+            .find(|(i, d)| *i == id && d.span.text(memory) == written)
+            .unwrap()
+            .1
+            .message
+    };
+    assert_eq!(
+        message(&ws, "missing.md"),
+        "`missing.md` names no file (an import resolves from this file's folder): Claude Code leaves the import out without a word, so the model never sees it"
+    );
+    assert_eq!(
+        message(&ws, "docs/guide.md,"),
+        "`docs/guide.md,` names no file: `,` right after the path is part of it for Claude Code, which leaves the import out without a word (`docs/guide.md` exists; put a blank before the `,`)"
+    );
+    assert_eq!(
+        message(&ws, "docs"),
+        "`docs` is a folder: Claude Code imports files only and leaves this import out without a word"
+    );
+    // The file appears: the warning goes; an edit checks again.
+    write(root, "missing.md", "here");
+    assert_eq!(ws.refresh_imports(), [id]);
+    assert_eq!(missing(&ws).len(), 10);
+    ws.set_text(id, "@still-missing.md\n".into());
+    assert!(missing(&ws).contains(&("CLAUDE.md".to_string(), "still-missing.md".to_string())));
+    // Document links: the imports that lead somewhere.
+    let links: Vec<String> = ws
+        .file_ref_links(ws.id(&root.join("pkg/CLAUDE.md")).unwrap())
+        .into_iter()
+        .map(|(_, p)| p.strip_prefix(root).unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(links, ["docs/guide.md"]);
+    // The user's `~/.claude/CLAUDE.md` and rules.
+    let home = root.join("home");
+    assert_eq!(
+        crate::workspace::discover::memory_kind(&home.join(".claude/CLAUDE.md"), Some(&home)),
+        Some((MemoryFile::User, home.clone()))
+    );
+    assert_eq!(
+        crate::workspace::discover::memory_kind(&home.join(".claude/rules/a.md"), Some(&home)),
+        Some((MemoryFile::User, home.clone()))
+    );
+    assert_eq!(
+        crate::workspace::discover::memory_kind(&root.join(".claude/agents/CLAUDE.md"), None),
+        None
+    );
+}
+
+#[test]
+fn a_plugin_is_found_at_any_depth_even_in_a_build_folder() {
+    let t = tempfile::tempdir().unwrap();
+    let root = &fs::canonicalize(t.path()).unwrap();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    // `build/` is ignored: a plugin there is left out; `dist/` is committed.
+    write(root, ".gitignore", "build/\n");
+    let manifest = "{\n  \"name\": \"go-dev\",\n  \"version\": \"1.0.0\",\n  \"description\": \"d\",\n  \"author\": {\"name\": \"a\"}\n}\n";
+    let agent = "---\nname: gopher\ndescription: Writes Go\ntools: Read, LS\n---\nWrite Go.\n";
+    for base in ["dist/claude/plugins/go-dev", "build/go-dev", "packages/a/b/c/tool"] {
+        write(root, &format!("{base}/.claude-plugin/plugin.json"), manifest);
+        write(root, &format!("{base}/agents/gopher.md"), agent);
+    }
+    write(
+        root,
+        "dist/claude/.claude-plugin/marketplace.json",
+        "{\n  \"name\": \"m\",\n  \"owner\": {\"name\": \"o\"},\n  \"plugins\": [{\"name\": \"go-dev\", \"source\": \"./plugins/go-dev\"}]\n}\n",
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let found: Vec<(String, &str)> = codes(&ws).into_iter().filter(|(_, c)| *c == "unknown-tool").collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "dist/claude/plugins/go-dev/agents/gopher.md".to_string(),
+                "unknown-tool"
+            ),
+            ("packages/a/b/c/tool/agents/gopher.md".to_string(), "unknown-tool"),
+        ]
+    );
+    assert!(
+        ws.id(&root.join("dist/claude/.claude-plugin/marketplace.json"))
+            .is_some()
+    );
+    assert!(ws.id(&root.join("build/go-dev/.claude-plugin/plugin.json")).is_none());
+}
+
+#[test]
 fn hook_scripts_that_name_no_file() {
     let t = tempfile::tempdir().unwrap();
     let root = t.path();

@@ -15,6 +15,8 @@
 #     ToolSearch first), and the tool result the runtime hands back is asserted.
 # (e) Claude Code's path rules: the model reads 24 files under settings deny rules, and Claude Code
 #     denies exactly the reads agent-lsp decides `deny` (`explain --who Read PATH`).
+# (f) CLAUDE.md imports and a command's @mentions: the files Claude Code hands the model are
+#     exactly those agent-lsp does not report as `missing-path`.
 # (c) `claude plugin validate` on editors/claude-code and on the marketplace, and agent-lsp's own
 #     check of both.
 #
@@ -398,6 +400,35 @@ for f in "${paths[@]}"; do
     > "$d/who.${f//\//_}.json" || fail "agent-lsp explain --who Read $f"
 done
 python3 "$here/paths_judged.py" "$d" "${paths[@]}" || fail "Claude Code and agent-lsp disagree on a path rule (see above)"
+
+# ---- (f) CLAUDE.md imports and a command's @mentions, judged by Claude Code: what reaches the
+# model is exactly what agent-lsp does not report as `missing-path`.
+step "(f) Claude Code -p: CLAUDE.md imports and a command's @mentions against agent-lsp's missing-path"
+d="$tmp/cc-memory"
+new_project "$d"
+mkdir -p "$d/project/docs" "$d/project/sub" "$d/project/.claude/commands"
+printf '# Project\nRead @docs/present.md and @missing.md then @notes.md, too.\nNot an import: `@code.md`. Not text: @image.png here. A folder: @sub here.\n' \
+  > "$d/project/CLAUDE.md"
+printf 'PRESENT-MARKER @deeper.md @deeper-missing.md\n' > "$d/project/docs/present.md"
+echo "DEEPER-MARKER" > "$d/project/docs/deeper.md"
+echo "NOTES-MARKER" > "$d/project/notes.md"
+echo "CODE-MARKER" > "$d/project/code.md"
+echo "PNG-MARKER" > "$d/project/image.png"
+printf -- '---\ndescription: Ship it\n---\nCommand body @docs/present.md and @cmd-missing.md\n' \
+  > "$d/project/.claude/commands/ship.md"
+echo '[[{"text": "done"}]]' > "$d/script.json"
+start_mock "$d"
+claude_env
+run_in "$d/home" "$d/project" "$CLAUDE" -p "go" --output-format stream-json --verbose \
+  > "$d/out.jsonl" 2> "$d/err.txt" || fail "claude -p (memory) failed: $(tail -n 20 "$d/err.txt")"
+mv "$d/requests.jsonl" "$d/requests.go.jsonl"
+run_in "$d/home" "$d/project" "$CLAUDE" -p "/ship" --output-format stream-json --verbose \
+  > "$d/out.cmd.jsonl" 2> "$d/err.txt" || fail "claude -p /ship failed: $(tail -n 20 "$d/err.txt")"
+RUN_ENV=()
+mv "$d/requests.jsonl" "$d/requests.cmd.jsonl"
+mv "$d/requests.go.jsonl" "$d/requests.jsonl"
+(cd "$d/project" && "$BIN" check . --no-global --format json > "$d/check.json") || true
+python3 "$here/memory_judged.py" "$d" || fail "Claude Code and agent-lsp disagree on imports (see above)"
 
 # ---- (c) the plugin and the marketplace
 step "(c) claude plugin validate (plugin, marketplace) and agent-lsp check of both"

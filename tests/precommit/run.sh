@@ -33,13 +33,17 @@ checked = [
     ".opencode/tdd/SKILL.md", ".agents/skills/x/SKILL.md", ".zuno/skill/x/SKILL.md", ".zuno/agents/a.md",
     ".zuno/mode/m.md", ".zuno/commands/c.md", "pkg/.claude/agents/a.md", "agent-lsp.toml",
     "pkg/.agent-lsp.toml", ".claude-plugin/plugin.json", "plugins/p/.claude-plugin/plugin.json",
-    ".claude-plugin/marketplace.json",
+    ".claude-plugin/marketplace.json", "CLAUDE.md", "pkg/CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md",
+    ".claude/rules/go.md", ".claude/rules/lang/go.md", "dist/claude/plugins/go-dev/.claude-plugin/plugin.json",
+    "dist/claude/plugins/go-dev/agents/gopher.md", "plugins/kit/commands/x/ship.md",
+    "plugins/kit/skills/notes/SKILL.md", "dist/.claude-plugin/marketplace.json",
 ]
 not_checked = [
     "README.md", "docs/agents/a.md", "opencode.json.bak", "myopencode.json", ".claude/command/c.md",
     ".opencode/agents/a.txt", "SKILL.md", "skills/x/SKILL.md", ".opencode/modes/a/b.md",
     ".claude/settings.json", "package.json", "my-agent-lsp.toml", "agent-lsp.toml.bak",
-    "plugin.json", ".claude-plugin/other.json",
+    "plugin.json", ".claude-plugin/other.json", "MYCLAUDE.md", "CLAUDE.md.bak", "docs/claude.md",
+    ".claude/rules/go.txt", "plugins/agents/a.md", "plugins/kit/skills/SKILL.md", "plugins/kit/docs/a.md",
 ]
 wrong = [p for p in checked if not files.search(p)] + [p for p in not_checked if files.search(p)]
 if wrong:

@@ -41,6 +41,11 @@ const GLOBS = [
   // Claude Code's project settings (their permission rules).
   "**/.claude/settings.json",
   "**/.claude/settings.local.json",
+  // Claude Code's memory files (their `@path` imports): `CLAUDE.md` of any folder,
+  // `CLAUDE.local.md`, `.claude/CLAUDE.md` and the rules of `.claude/rules/`.
+  "**/CLAUDE.md",
+  "**/CLAUDE.local.md",
+  "**/.claude/rules/**/*.md",
   // Zuno: `zuno.json(c)` anywhere in a project (and in `.zuno/`), the Markdown agents of
   // `.zuno/{agent,agents}/` (sub-folders included), the `.zuno/{mode,modes}/*.md` Zuno rejects
   // (the server says so), and the global directory (`~/.config/zuno/agents/**/*.md`).

@@ -63,6 +63,7 @@ pub fn analyze(kind: &CommandKind, text: &str) -> (Vec<Diagnostic>, Parsed, Comm
     decl.body = Span::new(body_start, text.len());
     let body = &text[body_start..];
     decl.template = body.trim().to_string();
+    decl.mentions = super::prompt::mentions(text, decl.body);
     let first = crate::analysis::text::first_line(text);
     if decl.template.is_empty() {
         out.push(warn(

@@ -20,6 +20,8 @@
 //!   completion).
 //! - [`skill`]: Claude Code's skill rules (its keys and values, its reading of the body).
 //! - [`settings`]: the permission rules of `.claude/settings.json` and `settings.local.json`.
+//! - [`memory`]: the memory files (`CLAUDE.md`, `CLAUDE.local.md`, `.claude/rules/`) and their
+//!   `@path` imports.
 //! - [`plugin`]: the plugin manifests (`plugin.json`, `marketplace.json`) and how a plugin's
 //!   commands and skills are listed.
 
@@ -29,6 +31,7 @@ pub mod command;
 pub mod complete;
 pub mod hooks;
 mod kind;
+pub mod memory;
 pub mod plugin;
 pub mod policy;
 pub mod project;

@@ -111,6 +111,69 @@ pub fn one_line(s: &str) -> String {
     out
 }
 
+/// The files a command's body names for Claude Code to attach, `@path` (2.1.332, from its
+/// prompt's mention reader; confirmed by running `claude -p /name` against a mock model, which
+/// received a `Read` of the file named and nothing for a missing one):
+///
+/// - an `@` at the start of the text or after a blank (or `。`, `、`, `？`, `！`), then either
+///   `"a quoted path"` or the run of non-blanks, whose trailing characters other than letters,
+///   digits and `_` are dropped (`@notes.md.` names `notes.md`); code is not left out, but a
+///   `` `@x` `` has a backtick before its `@`, so it is no mention;
+/// - `#` and what follows it is cut off (`#L10-20`, a line range);
+/// - relative to the folder Claude Code starts in (not the command's), `~` the home folder; a
+///   folder is listed, a missing file attaches nothing, without a word.
+///
+/// Left out: `@agent-<name>` (an agent mention), mentions with `:` (an MCP resource) or a `$`
+/// (a placeholder, filled in when the command runs).
+pub fn mentions(text: &str, body: Span) -> Vec<crate::analysis::prompt::FileRef> {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let opens = |prev: Option<char>| prev.is_none_or(|c| js_space(c) || "\u{3002}\u{3001}\u{ff1f}\u{ff01}".contains(c));
+    let (from, to) = (body.start as usize, (body.end as usize).min(text.len()));
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = from;
+    while let Some(k) = text[i..to].find('@') {
+        let at = i + k;
+        i = at + 1;
+        if !opens(text[from..at].chars().next_back()) {
+            continue;
+        }
+        let (start, end) = if b.get(at + 1) == Some(&b'"') {
+            // `@"a path"`: up to the next quote.
+            let Some(close) = text[at + 2..to].find('"') else {
+                continue;
+            };
+            let path = &text[at + 2..at + 2 + close];
+            if path.is_empty() || path.ends_with(" (agent)") {
+                continue;
+            }
+            (at + 2, at + 2 + close)
+        } else {
+            let run = text[at..to].find(js_space).map_or(to, |n| at + n);
+            let mut end = run;
+            while end > at + 1 && !word(b[end - 1]) {
+                end -= 1;
+            }
+            if end < at + 2 || b[at + 1] == b'"' {
+                continue;
+            }
+            (at + 1, end)
+        };
+        i = end.max(i);
+        let written = &text[start..end];
+        let path = written.split('#').next().unwrap_or("");
+        if path.is_empty() || path.starts_with("agent-") || path.contains(['$', ':']) {
+            continue;
+        }
+        out.push(crate::analysis::prompt::FileRef {
+            path: path.to_string(),
+            span: Span::new(start, end),
+            in_code: false,
+        });
+    }
+    out
+}
+
 /// `<` and `>` as the listing escapes them in descriptions.
 pub fn escape_angles(s: &str) -> String {
     s.replace('<', "&lt;").replace('>', "&gt;")
@@ -682,5 +745,45 @@ mod tests {
             let _ = expand(&s, "a b", &names);
             let _ = body_line(&s);
         }
+    }
+
+    /// A command's `@path` mentions: the path and the text it is written as.
+    fn mentioned(text: &str, expected: expect_test::Expect) {
+        let out: Vec<String> = mentions(text, Span::new(0, text.len()))
+            .iter()
+            .map(|r| format!("{} <- {:?}", r.path, &text[r.span.start as usize..r.span.end as usize]))
+            .collect();
+        expected.assert_eq(&out.join("\n"));
+    }
+
+    #[test]
+    fn mentions_drop_trailing_punctuation_and_anchors() {
+        mentioned(
+            "See @docs/a.md, then @b.md. And (@c.md) @d.md#L10-20 @e.md#intro\n",
+            expect_test::expect![[r#"
+                docs/a.md <- "docs/a.md"
+                b.md <- "b.md"
+                d.md <- "d.md#L10-20"
+                e.md <- "e.md#intro""#]],
+        );
+    }
+
+    #[test]
+    fn mentions_start_after_a_blank_quoted_paths_keep_blanks() {
+        mentioned(
+            "@first.md me@mail.com `@code.md` ` @spaced.md` @\"my notes.md\" @\"helper (agent)\"\n",
+            expect_test::expect![[r#"
+                first.md <- "first.md"
+                spaced.md <- "spaced.md"
+                my notes.md <- "my notes.md""#]],
+        );
+    }
+
+    #[test]
+    fn mentions_that_are_not_files() {
+        mentioned(
+            "@agent-reviewer @github:repo://x @$1 @$ARGUMENTS @. @,\n",
+            expect_test::expect![[""]],
+        );
     }
 }

@@ -3,6 +3,38 @@
 use super::*;
 
 impl State {
+    /// Document links: a memory file's `@path` imports and a Claude Code command's `@path`
+    /// mentions that lead to a file or folder, a skill's relative links to files that exist.
+    /// Reads the disk (whether each target exists).
+    pub fn document_links(&self, uri: &Uri) -> Option<Vec<lsp::DocumentLink>> {
+        let id = match self.docs.get(uri.as_str()).and_then(|d| d.file) {
+            Some(id) => id,
+            None => self.ws.id(&path_of(uri)?)?,
+        };
+        let f = &self.ws.files[id];
+        let mut targets = self.ws.file_ref_links(id);
+        if let (Some(skill), Some(folder)) = (f.analysis.skill(), f.path.parent()) {
+            for link in &skill.links {
+                let t = folder.join(&link.path);
+                if t.exists() {
+                    targets.push((link.span, t));
+                }
+            }
+        }
+        let links = targets
+            .into_iter()
+            .filter_map(|(span, path)| {
+                Some(lsp::DocumentLink {
+                    range: convert::range(&f.text, &f.index, span, self.encoding),
+                    target: Some(Uri::from_file_path(&path)?),
+                    tooltip: Some(path.display().to_string()),
+                    data: None,
+                })
+            })
+            .collect();
+        Some(links)
+    }
+
     /// Hover: the effective agent on an agent name, documentation on a field or permission key,
     /// what a permission pattern matches. Works on the indexed text, without touching disk.
     pub fn hover(&self, uri: &Uri, pos: lsp::Position) -> Option<lsp::Hover> {
