@@ -195,6 +195,7 @@ fn summary() {
         .zuno/skills/style/SKILL.md:2:7 duplicate-skill
         .zuno/skills/triage_bot/SKILL.md:2:7 invalid-name
         .zuno/triage/SKILL.md:1:1 misplaced-skill
+        CLAUDE.md:4:32 missing-path
         agent-lsp.toml:21:7 policy-violation
         opencode.json:6:3 unknown-key
         opencode.json:13:7 unknown-key
