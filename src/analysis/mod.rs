@@ -70,6 +70,8 @@ pub enum FileKind {
     /// Claude Code's project settings, `.claude/settings.json` or `settings.local.json` (their
     /// permission rules only).
     Settings(claude::settings::SettingsFile),
+    /// A project's MCP servers for Claude Code: `.mcp.json`.
+    McpJson,
 }
 
 impl FileKind {
@@ -84,7 +86,7 @@ impl FileKind {
             FileKind::Command(k) => k.runtime,
             // Not a runtime's file; it is checked whatever the dialects (see `project_file`).
             FileKind::ProjectFile => Dialect::OpenCode,
-            FileKind::Manifest(_) | FileKind::Settings(_) => Dialect::Claude,
+            FileKind::Manifest(_) | FileKind::Settings(_) | FileKind::McpJson => Dialect::Claude,
         }
     }
 
@@ -98,6 +100,7 @@ impl FileKind {
                     | FileKind::ProjectFile
                     | FileKind::Manifest(_)
                     | FileKind::Settings(_)
+                    | FileKind::McpJson
             )
     }
 
@@ -105,7 +108,9 @@ impl FileKind {
     pub fn comments(&self) -> suppress::Comments {
         match self {
             // Claude Code reads settings as strict JSON: no comment to hold a directive.
-            FileKind::ProjectFile | FileKind::Manifest(_) | FileKind::Settings(_) => suppress::Comments::None,
+            FileKind::ProjectFile | FileKind::Manifest(_) | FileKind::Settings(_) | FileKind::McpJson => {
+                suppress::Comments::None
+            }
             k if k.is_markdown() => suppress::Comments::Frontmatter,
             _ => suppress::Comments::Jsonc,
         }
@@ -174,6 +179,11 @@ impl FileKind {
             FileKind::Settings(k) => Some(*k),
             _ => None,
         }
+    }
+
+    /// Claude Code's `.mcp.json`.
+    pub fn is_mcp_json(&self) -> bool {
+        matches!(self, FileKind::McpJson)
     }
 
     /// `agent-lsp.toml`: agent-lsp's own settings for a project.
@@ -325,6 +335,8 @@ pub enum Facts {
     Manifest(Box<claude::plugin::ManifestFile>),
     /// Claude Code settings: their permission rules.
     Settings(Box<claude::settings::Settings>),
+    /// `.mcp.json`: the MCP servers it declares.
+    Mcp(Box<claude::mcp::McpFile>),
 }
 
 /// An opencode file's facts when the file is not one (no agents, no references).
@@ -417,6 +429,14 @@ impl FileAnalysis {
     pub fn settings(&self) -> Option<&claude::settings::Settings> {
         match &self.facts {
             Facts::Settings(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// `.mcp.json`: the MCP servers it declares.
+    pub fn mcp(&self) -> Option<&claude::mcp::McpFile> {
+        match &self.facts {
+            Facts::Mcp(f) => Some(f),
             _ => None,
         }
     }
@@ -523,6 +543,15 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
                 parsed,
                 diagnostics,
                 facts: Facts::Settings(Box::new(settings)),
+                ..FileAnalysis::default()
+            }
+        }
+        FileKind::McpJson => {
+            let (diagnostics, parsed, file) = claude::mcp::analyze(text);
+            FileAnalysis {
+                parsed,
+                diagnostics,
+                facts: Facts::Mcp(Box::new(file)),
                 ..FileAnalysis::default()
             }
         }
@@ -716,6 +745,7 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
         FileKind::ProjectFile => project_file::complete(text, offset, policy_vocabulary()),
         FileKind::Manifest(k) => claude::plugin::complete(*k, text, offset),
         FileKind::Settings(_) => claude::settings::complete(text, offset, &known.claude().mcp_servers),
+        FileKind::McpJson => claude::mcp::complete(text, offset),
         #[cfg(test)]
         FileKind::Example(_) => Vec::new(),
     }

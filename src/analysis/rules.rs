@@ -366,13 +366,27 @@ before the end of a Bash pattern is matched literally (`Bash(git:* push)` never 
         "{ \"permissions\": { \"deny\": [\"Write(.env)\", \"Bash(git:* push)\"] } }",
         "{ \"permissions\": { \"deny\": [\"Edit(.env)\", \"Bash(git * push)\"] } }";
     UnsubstitutedVariable = "unsubstituted-variable", Warning, FailsWhenUsed, [],
-        "opencode: `${VAR}` in a config value, which opencode leaves as written (it substitutes `{env:VAR}`).",
+        "A variable the runtime leaves as written: `${VAR}` in opencode's config (it substitutes `{env:VAR}`); in Claude Code's `.mcp.json`, `{env:VAR}` or another form than `${VAR}`/`${VAR:-default}`, or `${VAR}` in a field it does not expand.",
         "opencode replaces `{env:VAR}` in its config files with the variable's value (and `{file:path}` \
 with a file's content) before it reads them. The shell's `${VAR}` is not among them: a header \
 `\"Authorization\": \"Bearer ${TOKEN}\"` is sent with those very characters, and the server refuses \
-it. Strings run by a shell (after `sh -c`) are left alone, since the shell expands them.",
+it. Strings run by a shell (after `sh -c`) are left alone, since the shell expands them. Claude Code \
+is the other way round: in `.mcp.json` it replaces `${VAR}` and `${VAR:-default}` in a server's \
+`command`, `args`, `env` values, `url` and `headers` values, and nothing else (`{env:VAR}`, \
+`${VAR-x}` and the `oauth` settings are used as written).",
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer ${TOKEN}\" } } } }",
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer {env:TOKEN}\" } } } }";
+    UnknownMcpServer = "unknown-mcp-server", Warning, RuleNeverApplies, [],
+        "Claude Code: an `enabledMcpjsonServers`/`disabledMcpjsonServers` entry that names no server of the project's `.mcp.json`; an `mcp__<server>__<tool>` tool entry whose server nothing declares (info).",
+        "Claude Code asks each user to approve the servers of a project's `.mcp.json`; the settings \
+lists `enabledMcpjsonServers` and `disabledMcpjsonServers` answer for them by name. An approval \
+needs the server's exact name (`\"a_b\"` does not approve `\"a.b\"`), and an entry that names no \
+server does nothing, silently. A tool entry `mcp__<server>__<tool>` whose server is declared \
+nowhere (no `.mcp.json` of the project or above it, not the user's `~/.claude.json`, no agent's \
+`mcpServers`) gives the agent nothing; it is reported only when all of those were read, and never \
+for plugin servers (`mcp__plugin_...`) or claude.ai connectors.",
+        "{ \"enabledMcpjsonServers\": [\"github_tools\"] }",
+        "{ \"enabledMcpjsonServers\": [\"github-tools\"] }";
     MissingPath = "missing-path", Warning, ValueIgnored, [],
         "opencode: an `instructions` entry, a `skills.paths` folder, a local `references` folder or a plugin path that matches nothing on disk.",
         "opencode looks these paths up when it starts and skips, without a word in the session, the ones \

@@ -20,6 +20,8 @@
 //!   completion).
 //! - [`skill`]: Claude Code's skill rules (its keys and values, its reading of the body).
 //! - [`settings`]: the permission rules of `.claude/settings.json` and `settings.local.json`.
+//! - [`mcp`]: a project's `.mcp.json` (its MCP servers), and the names of MCP servers across
+//!   files (settings approvals, `mcp__<server>__<tool>` entries).
 //! - [`plugin`]: the plugin manifests (`plugin.json`, `marketplace.json`) and how a plugin's
 //!   commands and skills are listed.
 
@@ -28,6 +30,7 @@ pub mod card;
 pub mod command;
 pub mod complete;
 mod kind;
+pub mod mcp;
 pub mod plugin;
 pub mod policy;
 pub mod project;
