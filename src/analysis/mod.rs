@@ -537,8 +537,8 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
                 ..FileAnalysis::default()
             }
         }
-        FileKind::Settings(_) => {
-            let (diagnostics, parsed, settings) = claude::settings::analyze(text);
+        FileKind::Settings(k) => {
+            let (diagnostics, parsed, settings) = claude::settings::analyze(text, *k);
             FileAnalysis {
                 parsed,
                 diagnostics,

@@ -498,8 +498,10 @@ impl Workspace {
     }
 
     /// The Claude Code settings files that apply in `project_dir`, for a policy engine to
-    /// combine with an agent: `.claude/settings.json`, then `.claude/settings.local.json` (the
-    /// later wins on `defaultMode`; rules of both lists apply), each with its file id.
+    /// combine with an agent: the user's `~/.claude/settings.json` when it is loaded, then
+    /// `.claude/settings.json`, then `.claude/settings.local.json` (the later wins on
+    /// `defaultMode`; rules of every list apply), each with its file id. A file Claude Code
+    /// applies nothing of (a refused value, a broken guard hook) is left out.
     pub fn claude_settings(&self, project_dir: &Path) -> Vec<(usize, &claude::settings::Settings)> {
         let mut out: Vec<(claude::settings::SettingsFile, usize, &claude::settings::Settings)> = self
             .files
@@ -507,7 +509,11 @@ impl Workspace {
             .enumerate()
             .filter(|(_, f)| f.live)
             .filter_map(|(id, f)| match (&f.kind, &f.role, f.analysis.settings()) {
-                (FileKind::Settings(k), Role::ClaudeSettings { dir }, Some(s)) if dir == project_dir => {
+                // A file Claude Code voids contributes nothing.
+                (_, _, Some(s)) if s.voided.is_some() => None,
+                (FileKind::Settings(k), Role::ClaudeSettings { dir }, Some(s))
+                    if dir == project_dir || *k == claude::settings::SettingsFile::User =>
+                {
                     Some((*k, id, s))
                 }
                 _ => None,

@@ -429,15 +429,17 @@ pub fn skill_files(dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
     out
 }
 
-/// Claude Code's project settings: `.claude/settings.json` or `.claude/settings.local.json` of a
-/// project, with the project directory. The user's `~/.claude/settings.json` is not one (only a
-/// project's permission rules are checked).
+/// Claude Code's settings files: `.claude/settings.json` or `.claude/settings.local.json` of a
+/// project, with the project directory, and the user's `~/.claude/settings.json` (with the home
+/// directory; `settings.local.json` is not read there).
 pub fn claude_settings(path: &Path, home: Option<&Path>) -> Option<(crate::analysis::FileKind, PathBuf)> {
     let kind = SettingsFile::of_path(path)?;
     let project = path.parent()?.parent()?;
-    if home == Some(project) {
-        return None;
-    }
+    let kind = match (home == Some(project), kind) {
+        (true, SettingsFile::Project) => SettingsFile::User,
+        (true, _) => return None,
+        (false, k) => k,
+    };
     Some((crate::analysis::FileKind::Settings(kind), project.to_path_buf()))
 }
 

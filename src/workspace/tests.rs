@@ -639,10 +639,18 @@ fn claude_settings_of_a_project() {
         [(".claude/settings.json".to_string(), "ignored-permission-rule")]
     );
     assert!(ws.claude_settings(&root.join("config")).is_empty());
-    // The user's `~/.claude/settings.json` is not a project's.
+    // The user's `~/.claude/settings.json` is the user's settings, read in every project; a
+    // `settings.local.json` there is not read.
     let home = root.join("home");
     assert_eq!(
         crate::workspace::discover::claude_settings(&home.join(".claude/settings.json"), Some(&home)),
+        Some((
+            crate::analysis::FileKind::Settings(crate::analysis::claude::settings::SettingsFile::User),
+            home.clone()
+        ))
+    );
+    assert_eq!(
+        crate::workspace::discover::claude_settings(&home.join(".claude/settings.local.json"), Some(&home)),
         None
     );
 }

@@ -29,6 +29,7 @@ pub mod agent;
 pub mod card;
 pub mod command;
 pub mod complete;
+pub mod hooks;
 mod kind;
 pub mod mcp;
 pub mod plugin;
@@ -38,6 +39,7 @@ pub mod prompt;
 pub mod read;
 pub mod schema;
 pub mod settings;
+pub mod settings_schema;
 pub mod skill;
 pub mod tools;
 

@@ -16,9 +16,11 @@
 //!   rule, an unknown `defaultMode`.
 
 use super::schema::{LEGACY_TOOLS, PERMISSION_MODES, TOOLS};
+use super::settings_schema::{SETTINGS, SILENT};
 use crate::analysis::complete::{Item, ItemKind, item, json_context};
 use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
 use crate::analysis::rules::Code;
+use crate::analysis::shape::{self, Shape};
 use crate::analysis::suggest::{closest, did_you_mean};
 use crate::analysis::syntax::{Node, Parsed, Value, jsonc};
 use crate::analysis::text::Span;
@@ -26,6 +28,8 @@ use crate::analysis::text::Span;
 /// Which settings file: the shared one or the personal one (git-ignored, wins over the shared).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SettingsFile {
+    /// The user's `~/.claude/settings.json` (read in every project, beneath the project's).
+    User,
     /// `.claude/settings.json`.
     Project,
     /// `.claude/settings.local.json`.
@@ -47,7 +51,7 @@ impl SettingsFile {
 
     pub fn file_name(self) -> &'static str {
         match self {
-            SettingsFile::Project => "settings.json",
+            SettingsFile::Project | SettingsFile::User => "settings.json",
             SettingsFile::Local => "settings.local.json",
         }
     }
@@ -92,8 +96,14 @@ pub struct PermissionRule {
 pub struct Settings {
     /// Every string rule of `allow`, `ask` and `deny`, in file order.
     pub rules: Vec<PermissionRule>,
-    /// `permissions.defaultMode` when it is a string, with the span of its value.
+    /// `permissions.defaultMode` when it is a string Claude Code applies from this file, with
+    /// the span of its value (`bypassPermissions` and `auto` are not applied from a project's
+    /// files).
     pub default_mode: Option<(String, Span)>,
+    /// Claude Code applies nothing of this file, and why.
+    pub voided: Option<Voided>,
+    /// The scripts its hooks run (for the workspace to look up).
+    pub scripts: Vec<super::hooks::Script>,
 }
 
 impl Settings {
@@ -153,11 +163,24 @@ pub fn command_pattern(rule: &PermissionRule) -> Option<String> {
 
 /// The rules and `defaultMode` of a settings file.
 pub fn read(text: &str) -> Settings {
-    analyze(text).2
+    analyze(text, SettingsFile::Project).2
 }
 
-/// Analyse a settings file: diagnostics on its permission rules, the parsed tree, the rules.
-pub fn analyze(text: &str) -> (Vec<Diagnostic>, Parsed, Settings) {
+/// Why Claude Code applies nothing of a settings file: the span of the first reason and what it
+/// is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Voided {
+    pub span: Span,
+    pub why: String,
+}
+
+/// What a voided file loses, appended to the reason.
+const VOIDS: &str = "Claude Code applies nothing of this settings file (its permission rules, hooks and every other setting) until this is fixed; it only logs `Invalid setting skipped`";
+
+/// Analyse a settings file as Claude Code 2.1.332 reads it: every setting against its schema
+/// ([`super::settings_schema`]), the permission rules one by one, the hooks; the parsed tree; the
+/// rules, and whether the file is voided.
+pub fn analyze(text: &str, file: SettingsFile) -> (Vec<Diagnostic>, Parsed, Settings) {
     let parsed = jsonc::parse(text);
     let mut out: Vec<Diagnostic> = parsed
         .errors
@@ -166,85 +189,301 @@ pub fn analyze(text: &str) -> (Vec<Diagnostic>, Parsed, Settings) {
             Diagnostic::new(
                 Code::SyntaxError,
                 e.span,
-                format!("{}: Claude Code cannot read this settings file", e.message),
+                format!(
+                    "{}: Claude Code cannot read this settings file and applies none of it",
+                    e.message
+                ),
             )
             .with_effect(Effect::FileIgnored)
         })
         .collect();
     let mut settings = Settings::default();
-    let permissions = parsed
-        .root
-        .as_ref()
-        .and_then(Node::as_map)
-        .and_then(|m| m.get("permissions"));
-    if let Some(entry) = permissions {
-        match &entry.value.value {
-            Value::Map(map) => {
-                for e in map.entries.iter() {
-                    let list = match e.key.name.as_str() {
-                        "allow" => List::Allow,
-                        "ask" => List::Ask,
-                        "deny" => List::Deny,
-                        "defaultMode" => {
-                            default_mode(&e.value, &mut settings, &mut out);
-                            continue;
-                        }
-                        _ => continue,
-                    };
-                    rules(list, &e.value, text, &mut settings, &mut out);
-                }
-            }
-            Value::Unknown => {}
-            _ => out.push(invalid_type(
-                entry.value.span,
-                format!("`permissions` must be an object, not {}", entry.value.type_name()),
-            )),
+    if let Some(e) = parsed.errors.first() {
+        settings.voided = Some(Voided {
+            span: e.span,
+            why: "the file does not parse".into(),
+        });
+    }
+    let Some(root) = parsed.root.as_ref() else {
+        return (out, parsed, settings);
+    };
+    let Some(map) = root.as_map() else {
+        if !matches!(root.value, Value::Unknown) {
+            void(
+                &mut out,
+                &mut settings,
+                Code::InvalidType,
+                root.span,
+                format!("a settings file is a JSON object, not {}", root.type_name()),
+            );
+        }
+        return (out, parsed, settings);
+    };
+    let Shape::Object(top) = &SETTINGS else {
+        return (out, parsed, settings);
+    };
+    for (key, value) in map.js_entries() {
+        let name = key.name.as_str();
+        match name {
+            "permissions" => permissions(value, key.span, text, file, &mut settings, &mut out),
+            "hooks" => hooks(value, text, &mut settings, &mut out),
+            _ => match top.field(name) {
+                Some(field) => setting(name, field, value, key.span, &mut settings, &mut out),
+                None => unknown_setting(key, map, &mut out),
+            },
         }
     }
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     (out, parsed, settings)
 }
 
-fn invalid_type(span: Span, message: String) -> Diagnostic {
-    Diagnostic::new(Code::InvalidType, span, message)
-        .with_severity(Severity::Error)
-        .with_effect(Effect::ValueIgnored)
+/// A problem that voids the file: an error on it, and the file's first reason recorded.
+fn void(out: &mut Vec<Diagnostic>, settings: &mut Settings, code: Code, span: Span, what: String) {
+    if settings.voided.is_none() {
+        settings.voided = Some(Voided {
+            span,
+            why: what.clone(),
+        });
+    }
+    out.push(
+        Diagnostic::new(code, span, format!("{what}: {VOIDS}"))
+            .with_severity(Severity::Error)
+            .with_effect(Effect::FileIgnored),
+    );
 }
 
-fn default_mode(node: &Node, settings: &mut Settings, out: &mut Vec<Diagnostic>) {
-    let Some(mode) = node.as_str() else {
-        if !node.is_unknown() {
-            out.push(invalid_type(
-                node.span,
-                format!("`defaultMode` must be a string, not {}", node.type_name()),
-            ));
-        }
-        return;
-    };
-    settings.default_mode = Some((mode.to_string(), node.span));
-    if PERMISSION_MODES.contains(&mode) || mode == "manual" {
-        return;
+/// The literal a refused string most likely meant (for a replacement).
+fn meant(issue: &shape::Issue) -> Option<&'static str> {
+    match &issue.kind {
+        shape::IssueKind::Value { expected, got } => got
+            .as_str()
+            .and_then(|s| closest(s, shape::string_literals(expected).iter().copied())),
+        _ => None,
     }
-    let near = closest(mode, PERMISSION_MODES.iter().copied());
+}
+
+/// What a refused value is, in words.
+fn issue_words(issue: &shape::Issue) -> (Code, String) {
+    let path = issue.path.join(".");
+    match &issue.kind {
+        shape::IssueKind::Type { expected, got } => (
+            Code::InvalidType,
+            format!("`{path}` must be {}, got {}", shape::describe(expected), got.display()),
+        ),
+        shape::IssueKind::Value { expected, got } => {
+            let near = got
+                .as_str()
+                .and_then(|s| closest(s, shape::string_literals(expected).iter().copied()));
+            (
+                Code::InvalidValue,
+                format!(
+                    "`{path}` must be {}, got {}{}",
+                    shape::describe(expected),
+                    got.display(),
+                    near.map(|n| format!(" (did you mean `{n}`?)")).unwrap_or_default()
+                ),
+            )
+        }
+        shape::IssueKind::Number { num, got } => (
+            Code::InvalidValue,
+            format!("`{path}` must be {}, got {}", num.describe(), got.display()),
+        ),
+        shape::IssueKind::Missing { object, field } => {
+            let parent = issue.path[..issue.path.len().saturating_sub(1)].join(".");
+            (
+                Code::MissingField,
+                format!("`{parent}` has no `{}`, which {} needs", field.name, object.what),
+            )
+        }
+        shape::IssueKind::NoBranch { union, got, .. } => (
+            Code::InvalidType,
+            format!("`{path}` must be {}, got {}", shape::describe(union), got.display()),
+        ),
+        shape::IssueKind::Unknown { object } => {
+            (Code::UnknownKey, format!("`{path}` is not a field of {}", object.what))
+        }
+        shape::IssueKind::Extra { tuple } | shape::IssueKind::MissingItem { tuple } => (
+            Code::InvalidValue,
+            format!("`{path}` must be {}", shape::describe(tuple)),
+        ),
+    }
+}
+
+/// One setting against its schema.
+fn setting(
+    name: &str,
+    field: &'static shape::Field,
+    value: &Node,
+    key_span: Span,
+    settings: &mut Settings,
+    out: &mut Vec<Diagnostic>,
+) {
+    let decoded = shape::decode(value, &field.shape, key_span, &[name.to_string()]);
+    let silent = SILENT.contains(&name);
+    for issue in &decoded.issues {
+        let (code, what) = issue_words(issue);
+        if silent {
+            out.push(
+                Diagnostic::new(
+                    code,
+                    issue.span,
+                    format!("{what}: Claude Code replaces this value with nothing, without a word (the rest of the file applies)"),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::ValueIgnored),
+            );
+        } else {
+            void(out, settings, code, issue.span, what);
+        }
+        suggest_last(out, issue);
+    }
+    dropped(&decoded, out);
+}
+
+/// The did-you-mean replacement of a refused literal, on the finding just pushed.
+fn suggest_last(out: &mut [Diagnostic], issue: &shape::Issue) {
+    if let (Some(n), Some(d)) = (meant(issue), out.last_mut()) {
+        *d = d.clone().with_suggestion(issue.span, format!("\"{n}\""));
+    }
+}
+
+/// Keys of a nested object that no field takes: never read.
+fn dropped(decoded: &shape::Decoded, out: &mut Vec<Diagnostic>) {
+    for d in &decoded.dropped {
+        let key = d.key.name.as_str();
+        let near = d.object.suggest(key);
+        let mut diag = Diagnostic::new(
+            Code::UnknownKey,
+            d.key.span,
+            format!(
+                "`{key}` is not a field of {}: Claude Code never reads it.{}",
+                d.object.what,
+                did_you_mean(near)
+            ),
+        )
+        .with_severity(Severity::Warning)
+        .with_effect(Effect::ValueIgnored);
+        if let Some(n) = near {
+            diag = diag.with_suggestion(d.key.span, format!("\"{n}\""));
+        }
+        out.push(diag);
+    }
+}
+
+/// A top-level key that is no setting: kept in the file, never read.
+fn unknown_setting(key: &crate::analysis::syntax::Key, map: &crate::analysis::syntax::Map, out: &mut Vec<Diagnostic>) {
+    let Shape::Object(top) = &SETTINGS else { return };
+    let name = key.name.as_str();
+    let near = top.suggest(name);
     let mut d = Diagnostic::new(
-        Code::InvalidValue,
-        node.span,
+        Code::UnknownKey,
+        key.span,
         format!(
-            "`{mode}` is not a permission mode (one of {}).{}",
-            PERMISSION_MODES
-                .iter()
-                .map(|m| format!("`{m}`"))
-                .collect::<Vec<_>>()
-                .join(", "),
+            "`{name}` is not a Claude Code setting: Claude Code keeps it without a word and never reads it.{}",
             did_you_mean(near)
         ),
     )
-    .with_severity(Severity::Error)
+    .with_severity(Severity::Warning)
     .with_effect(Effect::ValueIgnored);
-    if let Some(n) = near {
-        d = d.with_suggestion(node.span, format!("\"{n}\""));
+    if let Some(n) = near.filter(|n| !map.contains(n)) {
+        d = d.with_suggestion(key.span, format!("\"{n}\""));
     }
     out.push(d);
+}
+
+/// `permissions`: its settings against the schema, and its rule lists item by item (a
+/// non-string item or a malformed rule is dropped alone; a list that is not a list voids the
+/// file). `defaultMode: bypassPermissions` or `auto` in a project's file is ignored.
+fn permissions(
+    value: &Node,
+    key_span: Span,
+    text: &str,
+    file: SettingsFile,
+    settings: &mut Settings,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Shape::Object(top) = &SETTINGS else { return };
+    let Some(field) = top.field("permissions") else { return };
+    let decoded = shape::decode(value, &field.shape, key_span, &["permissions".to_string()]);
+    for issue in &decoded.issues {
+        let (code, what) = issue_words(issue);
+        void(out, settings, code, issue.span, what);
+        suggest_last(out, issue);
+    }
+    dropped(&decoded, out);
+    let Some(map) = value.as_map() else { return };
+    for (key, v) in map.js_entries() {
+        let list = match key.name.as_str() {
+            "allow" => List::Allow,
+            "ask" => List::Ask,
+            "deny" => List::Deny,
+            "defaultMode" => {
+                default_mode(v, file, settings, out);
+                continue;
+            }
+            _ => continue,
+        };
+        rules(list, v, text, settings, out);
+    }
+}
+
+/// `hooks`, read as Claude Code reads them (see [`super::hooks`]).
+fn hooks(value: &Node, text: &str, settings: &mut Settings, out: &mut Vec<Diagnostic>) {
+    let report = super::hooks::check(value, text);
+    for p in &report.problems {
+        if p.guard {
+            void(
+                out,
+                settings,
+                p.code,
+                p.span,
+                format!(
+                    "{} — a broken PreToolUse or PermissionRequest hook may be what guards the permissions beside it",
+                    p.message
+                ),
+            );
+        } else {
+            let cost = if p.whole {
+                "Claude Code ignores `hooks` (the rest of the file applies)"
+            } else {
+                "Claude Code ignores this entry (the rest of the file applies)"
+            };
+            out.push(
+                Diagnostic::new(p.code, p.span, format!("{}: {cost}", p.message))
+                    .with_severity(Severity::Error)
+                    .with_effect(Effect::ValueIgnored),
+            );
+        }
+    }
+    out.extend(report.advice);
+    settings.scripts = report.scripts;
+}
+
+/// `defaultMode`: its validity is the schema's; what applies is recorded here. A project's files
+/// cannot grant `bypassPermissions` or `auto` (Claude Code ignores them there, with a warning in
+/// its log: they are repo-controllable).
+fn default_mode(node: &Node, file: SettingsFile, settings: &mut Settings, out: &mut Vec<Diagnostic>) {
+    let Some(mode) = node.as_str() else { return };
+    let mode = if mode == "manual" { "default" } else { mode };
+    if !PERMISSION_MODES.contains(&mode) {
+        return;
+    }
+    if matches!(mode, "bypassPermissions" | "auto") && file != SettingsFile::User {
+        out.push(
+            Diagnostic::new(
+                Code::IgnoredField,
+                node.span,
+                format!(
+                    "Claude Code ignores `defaultMode: {mode}` in a project's {}: only the user's settings, managed settings and the command line may grant it (this file is repo-controllable), so sessions start in `default` mode",
+                    file.file_name()
+                ),
+            )
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::ValueIgnored),
+        );
+        return;
+    }
+    settings.default_mode = Some((mode.to_string(), node.span));
 }
 
 fn rules(list: List, node: &Node, text: &str, settings: &mut Settings, out: &mut Vec<Diagnostic>) {
@@ -252,30 +491,50 @@ fn rules(list: List, node: &Node, text: &str, settings: &mut Settings, out: &mut
         Value::Seq(items) => items,
         Value::Unknown => return,
         _ => {
-            out.push(invalid_type(
+            void(
+                out,
+                settings,
+                Code::InvalidType,
                 node.span,
                 format!(
-                    "`{}` must be a list of rule strings, not {}",
+                    "`permissions.{}` must be an array of rule strings, got {}",
                     list.as_str(),
-                    node.type_name()
+                    node.display()
                 ),
-            ));
+            );
             return;
         }
     };
     for it in items {
         let Some(s) = it.as_str() else {
             if !it.is_unknown() {
-                out.push(invalid_type(
-                    it.span,
-                    format!(
-                        "a permission rule is a string such as `\"Bash(npm test)\"`, not {}",
-                        it.type_name()
-                    ),
-                ));
+                out.push(
+                    Diagnostic::new(
+                        Code::InvalidType,
+                        it.span,
+                        format!(
+                            "a permission rule is a string such as `\"Bash(npm test)\"`, not {}: Claude Code removes this item (the rest of the list applies)",
+                            it.type_name()
+                        ),
+                    )
+                    .with_severity(Severity::Error)
+                    .with_effect(Effect::ValueIgnored),
+                );
             }
             continue;
         };
+        if let Some(why) = malformed(s) {
+            out.push(
+                Diagnostic::new(
+                    Code::InvalidValue,
+                    it.span,
+                    format!("{why}: Claude Code skips this rule (the rest of the list applies)"),
+                )
+                .with_severity(Severity::Error)
+                .with_effect(Effect::RuleNeverApplies),
+            );
+            continue;
+        }
         let (tool, specifier) = split_rule(s);
         let rule = PermissionRule {
             list,
@@ -284,8 +543,32 @@ fn rules(list: List, node: &Node, text: &str, settings: &mut Settings, out: &mut
             span: it.span,
             text: s.to_string(),
         };
-        check(&rule, text, out);
-        settings.rules.push(rule);
+        if check(&rule, text, out) {
+            settings.rules.push(rule);
+        }
+    }
+}
+
+/// Why Claude Code skips a rule before reading its tool: it is empty, its parentheses are not
+/// `Tool(content)` ending at the last `)`, or they are empty.
+fn malformed(rule: &str) -> Option<String> {
+    if rule.is_empty() {
+        return Some("an empty permission rule".into());
+    }
+    match rule.find('(') {
+        Some(_) if !rule.ends_with(')') => Some(if rule.contains(')') {
+            format!("`{rule}` has text after its closing `)`: a rule is `Tool` or `Tool(content)`, ending at the `)`")
+        } else {
+            format!("`{rule}` has no closing `)`: a rule is `Tool` or `Tool(content)`, ending at the `)`")
+        }),
+        Some(open) if open + 2 == rule.len() => Some(format!(
+            "`{rule}` has empty parentheses: write a pattern between them, or `{}` alone for every use",
+            &rule[..open]
+        )),
+        None if rule.contains(')') => Some(format!(
+            "`{rule}` has a `)` without its `(`: a rule is `Tool` or `Tool(content)`"
+        )),
+        _ => None,
     }
 }
 
@@ -306,8 +589,9 @@ fn warn(code: Code, span: Span, message: String) -> Diagnostic {
         .with_effect(Effect::RuleNeverApplies)
 }
 
-/// The checks of one rule.
-fn check(rule: &PermissionRule, text: &str, out: &mut Vec<Diagnostic>) {
+/// The checks of one rule; whether Claude Code keeps it (it skips a wildcard allow not anchored
+/// to one MCP server, and a tool name starting in lower case).
+fn check(rule: &PermissionRule, text: &str, out: &mut Vec<Diagnostic>) -> bool {
     let tool = rule.tool.as_str();
     let tool_span = sub_span(rule, text, 0, tool.len());
     // An allow glob over tool names that is not anchored to one MCP server.
@@ -318,22 +602,26 @@ fn check(rule: &PermissionRule, text: &str, out: &mut Vec<Diagnostic>) {
             .and_then(|rest| rest.find("__").filter(|&i| i > 0))
             .is_some();
         if !anchored {
-            out.push(warn(
-                Code::IgnoredPermissionRule,
-                tool_span,
-                format!(
-                    "Claude Code skips `{tool}` in `allow`: a wildcard in an allow rule's tool name must follow a literal `mcp__<server>__`, as in `mcp__github__*`"
-                ),
-            ));
+            out.push(
+                warn(
+                    Code::IgnoredPermissionRule,
+                    tool_span,
+                    format!(
+                        "Claude Code skips `{tool}` in `allow`: a wildcard in an allow rule's tool name must follow a literal `mcp__<server>__`, as in `mcp__github__*`"
+                    ),
+                )
+                .with_severity(Severity::Error),
+            );
         }
-        return;
+        return anchored;
     }
     if !is_known_tool(tool) && !tool.contains('_') && !tool.contains('*') {
         let legacy = LEGACY_TOOLS.iter().find(|(n, _, _)| *n == tool);
         let near = legacy
             .and_then(|(_, to, _)| *to)
             .or_else(|| closest(tool, TOOLS.iter().chain(RULE_ONLY_TOOLS).copied()));
-        let does = if tool.starts_with(|c: char| c.is_ascii_lowercase()) {
+        let lower = tool.starts_with(|c: char| c.is_ascii_lowercase());
+        let does = if lower {
             // Measured: `claude doctor` lists the rule as skipped in any list.
             "Claude Code skips the rule (tool names start with an uppercase letter)"
         } else {
@@ -351,11 +639,15 @@ fn check(rule: &PermissionRule, text: &str, out: &mut Vec<Diagnostic>) {
         if let Some(n) = near {
             d = d.with_suggestion(tool_span, n);
         }
+        // A skipped rule is an error; one that never matches a warning.
+        if lower {
+            d = d.with_severity(Severity::Error);
+        }
         out.push(d);
-        return;
+        return !lower;
     }
     let Some(spec) = rule.specifier.as_deref() else {
-        return;
+        return true;
     };
     let spec_at = tool.len() + 1;
     if let Some((_, instead)) = UNCONSULTED_PATHS.iter().find(|(t, _)| *t == tool) {
@@ -374,7 +666,7 @@ fn check(rule: &PermissionRule, text: &str, out: &mut Vec<Diagnostic>) {
             );
         }
         out.push(d);
-        return;
+        return true;
     }
     if matches!(rule.list, List::Ask | List::Deny)
         && let Some((param, value)) = spec.split_once(':')
@@ -389,7 +681,7 @@ fn check(rule: &PermissionRule, text: &str, out: &mut Vec<Diagnostic>) {
                 "`{param}` is `{tool}`'s primary field, which a parameter rule cannot target: Claude Code ignores this rule (startup warning). Write the pattern itself, as in `{tool}({value})`"
             ),
         ));
-        return;
+        return true;
     }
     if tool == "Bash" || tool == "PowerShell" {
         let body = spec.strip_suffix(":*").unwrap_or(spec);
@@ -405,6 +697,7 @@ fn check(rule: &PermissionRule, text: &str, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+    true
 }
 
 /// What a rule does, in words, for hover.

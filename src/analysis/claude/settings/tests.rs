@@ -2,7 +2,7 @@ use super::*;
 
 /// The diagnostics of a settings file as `code at "spanned text": message [fix]`.
 fn diags(text: &str) -> Vec<String> {
-    let (out, _, _) = analyze(text);
+    let (out, _, _) = analyze(text, SettingsFile::Project);
     out.iter()
         .map(|d| {
             let fix = d
@@ -34,7 +34,6 @@ fn real_style_settings_give_nothing() {
     let text = r#"{
   // comments are fine
   "model": "opus",
-  "unknownKey": {"anything": [1, 2]},
   "permissions": {
     "allow": ["Bash", "Bash(*)", "Edit(src/**)", "Agent(Explore)", "Task(reviewer)", "Cd(/tmp)", "mcp__github", "mcp__github__get_issue", "mcp__claude_ai_drive__*"],
     "deny": ["*", "mcp__*", "Bash(run_in_background:true)", "Agent(model:opus)", "my_tool", "Bash(path:*)"],
@@ -129,7 +128,7 @@ fn path_rules_on_tools_that_never_consult_them() {
     assert!(d.contains("Use `Read(*.env)`") && !d.contains('['), "{d}");
     // The fix applies to the tool name only.
     let text = r#"{"permissions":{"deny":["Write(src/**)"]}}"#;
-    let (out, _, _) = analyze(text);
+    let (out, _, _) = analyze(text, SettingsFile::Project);
     let e = &out[0].fix.as_ref().unwrap().edits[0];
     assert_eq!(&text[e.span.range()], "Write");
     // Bare tools are fine.
@@ -207,29 +206,35 @@ fn unanchored_allow_globs() {
 
 #[test]
 fn wrong_types_and_modes() {
+    const VOIDS: &str = "Claude Code applies nothing of this settings file (its permission rules, hooks and every other setting) until this is fixed; it only logs `Invalid setting skipped`";
     assert_eq!(
         diags(r#"{"permissions":{"allow":"Bash","deny":["Read", 3, null]}}"#),
         [
-            "invalid-type at \"\\\"Bash\\\"\": `allow` must be a list of rule strings, not a string",
-            "invalid-type at \"3\": a permission rule is a string such as `\"Bash(npm test)\"`, not a number",
-            "invalid-type at \"null\": a permission rule is a string such as `\"Bash(npm test)\"`, not null",
+            format!("invalid-type at \"\\\"Bash\\\"\": `permissions.allow` must be an array of rule strings, got \"Bash\": {VOIDS}"),
+            "invalid-type at \"3\": a permission rule is a string such as `\"Bash(npm test)\"`, not a number: Claude Code removes this item (the rest of the list applies)".to_string(),
+            "invalid-type at \"null\": a permission rule is a string such as `\"Bash(npm test)\"`, not null: Claude Code removes this item (the rest of the list applies)".to_string(),
         ]
     );
     assert_eq!(
         one(r#"{"permissions":["Bash"]}"#),
-        "invalid-type at \"[\\\"Bash\\\"]\": `permissions` must be an object, not a list"
+        format!(
+            "invalid-type at \"[\\\"Bash\\\"]\": `permissions` must be an object (the `permissions` setting), got [\"Bash\"]: {VOIDS}"
+        )
     );
     assert_eq!(
         one(r#"{"permissions":{"defaultMode":"acceptedits"}}"#),
-        "invalid-value at \"\\\"acceptedits\\\"\": `acceptedits` is not a permission mode (one of `acceptEdits`, `auto`, `bypassPermissions`, `default`, `dontAsk`, `plan`). Did you mean `acceptEdits`? [Replace with `\"acceptEdits\"` -> [\"\\\"acceptEdits\\\"\"]]"
+        format!(
+            "invalid-value at \"\\\"acceptedits\\\"\": `permissions.defaultMode` must be \"acceptEdits\", \"auto\", \"bypassPermissions\", \"default\", \"dontAsk\", \"plan\" or \"manual\", got \"acceptedits\" (did you mean `acceptEdits`?): {VOIDS} [Replace with `\"acceptEdits\"` -> [\"\\\"acceptEdits\\\"\"]]"
+        )
     );
     let d = one(r#"{"permissions":{"defaultMode":true}}"#);
-    assert_eq!(
-        d,
-        "invalid-type at \"true\": `defaultMode` must be a string, not a boolean"
+    assert!(
+        d.starts_with("invalid-type at \"true\": `permissions.defaultMode` must be"),
+        "{d}"
     );
-    let (out, _, _) = analyze(r#"{"permissions":{"defaultMode":"x"}}"#);
+    let (out, _, s) = analyze(r#"{"permissions":{"defaultMode":"x"}}"#, SettingsFile::Project);
     assert_eq!(out[0].severity, Severity::Error);
+    assert!(s.voided.is_some());
 }
 
 #[test]
@@ -293,4 +298,136 @@ fn the_two_file_names_in_a_claude_folder() {
     );
     assert_eq!(SettingsFile::of_path(Path::new("/p/.claude/x/settings.json")), None);
     assert_eq!(SettingsFile::of_path(Path::new("/p/settings.json")), None);
+}
+
+/// `code severity effect at "spanned": message` of a settings file of `kind`.
+fn whole(text: &str, kind: SettingsFile) -> (Vec<String>, Settings) {
+    let (out, _, s) = analyze(text, kind);
+    let lines = out
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {} {} at {:?}: {}",
+                d.code.as_str(),
+                d.severity.as_str(),
+                d.effect.as_str(),
+                &text[d.span.range()],
+                d.message
+            )
+        })
+        .collect();
+    (lines, s)
+}
+
+#[test]
+fn a_refused_value_voids_the_whole_file_as_claude_code_does() {
+    // Measured with 2.1.332: `model: 5` beside a valid `defaultMode` leaves sessions in `default`
+    // mode (the whole file is dropped, whatever the log line says).
+    let (d, s) = whole(
+        r#"{"model": 5, "cleanupPeriodDays": 0, "permissions": {"defaultMode": "acceptEdits", "allow": ["Bash(git diff *)"]}}"#,
+        SettingsFile::Project,
+    );
+    assert_eq!(d.len(), 2, "{d:#?}");
+    assert!(d[0].starts_with("invalid-type error file-ignored at \"5\": `model` must be a string, got 5: Claude Code applies nothing of this settings file"), "{d:#?}");
+    assert!(d[1].starts_with("invalid-value error file-ignored at \"0\": `cleanupPeriodDays` must be a whole number greater than 0, got 0"), "{d:#?}");
+    let v = s.voided.unwrap();
+    assert_eq!(v.why, "`model` must be a string, got 5");
+}
+
+#[test]
+fn what_claude_code_strips_and_keeps_the_rest() {
+    let (d, s) = whole(
+        r#"{"permissions": {"allow": ["Bash(npm test:*", "bash", "Bash()", "", "*", "Read(src/**)", 5],
+             "deny": ["Bash)", "Bash(a)b"]},
+            "hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "x", "timeout": "5"}]}], "NotAnEvent": []},
+            "env": {"A": 5, "B": {"x": 1}, "C": null}}"#,
+        SettingsFile::Project,
+    );
+    assert!(s.voided.is_none(), "{d:#?}");
+    let rules: Vec<&str> = s.rules.iter().map(|r| r.text.as_str()).collect();
+    assert_eq!(rules, ["Read(src/**)"]);
+    let brief: Vec<String> = d.iter().map(|l| l.split(": ").next().unwrap().to_string()).collect();
+    assert_eq!(
+        brief,
+        [
+            "invalid-value error rule-never-applies at \"\\\"Bash(npm test:*\\\"\"",
+            "unknown-tool error rule-never-applies at \"bash\"",
+            "invalid-value error rule-never-applies at \"\\\"Bash()\\\"\"",
+            "invalid-value error rule-never-applies at \"\\\"\\\"\"",
+            "ignored-permission-rule error rule-never-applies at \"*\"",
+            "invalid-type error value-ignored at \"5\"",
+            "invalid-value error rule-never-applies at \"\\\"Bash)\\\"\"",
+            "invalid-value error rule-never-applies at \"\\\"Bash(a)b\\\"\"",
+            "invalid-type error value-ignored at \"\\\"5\\\"\"",
+            "unknown-key warning value-ignored at \"\\\"NotAnEvent\\\"\"",
+        ]
+    );
+    assert!(d[0].ends_with("`Bash(npm test:*` has no closing `)`: a rule is `Tool` or `Tool(content)`, ending at the `)`: Claude Code skips this rule (the rest of the list applies)"), "{}", d[0]);
+}
+
+#[test]
+fn a_broken_guard_hook_voids_the_file_and_its_rules() {
+    let (d, s) = whole(
+        r#"{"permissions": {"deny": ["Read(./.env)"]}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "shell", "command": "x"}]}]}}"#,
+        SettingsFile::Project,
+    );
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert!(
+        d[0].starts_with("invalid-value error file-ignored at \"\\\"shell\\\"\": `shell` is not a hook type"),
+        "{}",
+        d[0]
+    );
+    assert!(
+        d[0].contains(
+            "may be what guards the permissions beside it: Claude Code applies nothing of this settings file"
+        ),
+        "{}",
+        d[0]
+    );
+    assert!(s.voided.is_some());
+    // `hooks` that is not an object: the field is ignored, the rest applies.
+    let (d, s) = whole(
+        r#"{"hooks": "x", "permissions": {"defaultMode": "plan"}}"#,
+        SettingsFile::Project,
+    );
+    assert!(s.voided.is_none());
+    assert_eq!(s.default_mode.as_ref().map(|(m, _)| m.as_str()), Some("plan"));
+    assert!(
+        d[0].ends_with("Claude Code ignores `hooks` (the rest of the file applies)"),
+        "{d:#?}"
+    );
+}
+
+#[test]
+fn silent_settings_unknown_keys_and_nested_keys() {
+    let (d, s) = whole(
+        r#"{"bashOutputMaxChars": -1, "effortLevel": "max", "permisions": {}, "statusLine": {"type": "command", "command": "x", "paddin": 1}}"#,
+        SettingsFile::Project,
+    );
+    assert!(s.voided.is_none());
+    assert_eq!(
+        d,
+        [
+            "invalid-value warning value-ignored at \"-1\": `bashOutputMaxChars` must be a whole number greater than 0, got -1: Claude Code replaces this value with nothing, without a word (the rest of the file applies)",
+            "invalid-value warning value-ignored at \"\\\"max\\\"\": `effortLevel` must be \"low\", \"medium\", \"high\" or \"xhigh\", got \"max\": Claude Code replaces this value with nothing, without a word (the rest of the file applies)",
+            "unknown-key warning value-ignored at \"\\\"permisions\\\"\": `permisions` is not a Claude Code setting: Claude Code keeps it without a word and never reads it. Did you mean `permissions`?",
+            "unknown-key warning value-ignored at \"\\\"paddin\\\"\": `paddin` is not a field of the `statusLine` setting: Claude Code never reads it. Did you mean `padding`?",
+        ]
+    );
+}
+
+#[test]
+fn bypass_and_auto_are_not_granted_by_a_project() {
+    for kind in [SettingsFile::Project, SettingsFile::Local] {
+        let (d, s) = whole(r#"{"permissions": {"defaultMode": "bypassPermissions"}}"#, kind);
+        assert_eq!(s.default_mode, None);
+        assert_eq!(d.len(), 1);
+        assert!(d[0].starts_with("ignored-field warning value-ignored at \"\\\"bypassPermissions\\\"\": Claude Code ignores `defaultMode: bypassPermissions`"), "{}", d[0]);
+    }
+    let (d, s) = whole(r#"{"permissions": {"defaultMode": "auto"}}"#, SettingsFile::User);
+    assert!(d.is_empty(), "{d:#?}");
+    assert_eq!(s.default_mode.map(|(m, _)| m), Some("auto".to_string()));
+    // `manual` is read as `default`.
+    let (_, s) = whole(r#"{"permissions": {"defaultMode": "manual"}}"#, SettingsFile::Project);
+    assert_eq!(s.default_mode.map(|(m, _)| m), Some("default".to_string()));
 }

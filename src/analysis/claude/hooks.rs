@@ -1,0 +1,656 @@
+//! Hooks, wherever Claude Code 2.1.332 reads them: a settings file's `hooks`, a plugin's
+//! `hooks/hooks.json` or manifest `hooks`, an agent's frontmatter. One reading, one set of
+//! checks; what a problem costs depends on where the hooks are written, so [`check`] reports each
+//! problem with whether it sits under a guard event and the caller words the consequence.
+//!
+//! How the runtime reads them (measured with 2.1.332, `tests/claude_runtime`):
+//! - an event it does not know is ignored; an event's matchers must be an array, each matcher an
+//!   object with a string `matcher` (optional) and a `hooks` array of handlers, each handler an
+//!   object whose `type` is `command`, `prompt`, `agent`, `http` or `mcp_tool` with that type's
+//!   fields (see [`HANDLER`]); a broken entry is ignored and the rest is read;
+//! - under `PreToolUse` and `PermissionRequest` (the [`GUARDS`]), a broken entry voids what holds
+//!   it (the settings file with its permission rules, the agent, the plugin): such a hook may be
+//!   what guards the permissions declared beside it;
+//! - `hooks` that is not an object: a settings file ignores the field, an agent is not loaded.
+//!
+//! Beyond what the runtime refuses: a `matcher` on an event that ignores matchers, a `timeout`
+//! that reads like milliseconds (the unit is seconds), a handler key no handler has, and the
+//! script a `command` runs (handed to the workspace, which reports one that names no file).
+
+use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
+use crate::analysis::rules::Code;
+use crate::analysis::shape::{self, Bound, Field, IssueKind, Lit, Num, Object, Rest, Shape};
+use crate::analysis::suggest::{closest, did_you_mean};
+use crate::analysis::syntax::{Node, Value};
+use crate::analysis::text::Span;
+
+/// The hook events of 2.1.332.
+pub const EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Notification",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "SessionStart",
+    "SessionEnd",
+    "Stop",
+    "StopFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "PreModelSwitch",
+    "PostModelSwitch",
+    "PermissionRequest",
+    "PermissionDenied",
+    "Setup",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "Elicitation",
+    "ElicitationResult",
+    "ConfigChange",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "InstructionsLoaded",
+    "CwdChanged",
+    "FileChanged",
+    "DirectoryAdded",
+    "MessageDisplay",
+    "PreSkillShellCommand",
+];
+
+/// Events whose broken entry voids what holds it.
+pub const GUARDS: &[&str] = &["PreToolUse", "PermissionRequest"];
+
+/// Events that take no matcher: their hooks run whatever the matcher says.
+pub const NO_MATCHER: &[&str] = &[
+    "UserPromptSubmit",
+    "Stop",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "WorktreeCreate",
+    "MessageDisplay",
+];
+
+/// The handler types.
+pub const TYPES: &[&str] = &["command", "prompt", "agent", "http", "mcp_tool"];
+
+const STR: Shape = Shape::Str;
+const BOOL: Shape = Shape::Bool;
+const SECONDS: Shape = Shape::Num(Num {
+    int: false,
+    min: Bound::Excl(0.0),
+    max: None,
+});
+const TIMEOUT: &str = "Seconds the hook may run before it is stopped.";
+const IF: &str = "A permission rule (`Bash(git *)`) the tool call must match for the hook to run.";
+const STATUS: &str = "The text shown while the hook runs.";
+const ONCE: &str = "Run once, then remove the hook.";
+const ON_FAILURE: Shape = Shape::Lit(&[Lit::Str("continue"), Lit::Str("block")]);
+
+static COMMAND: Object = Object {
+    what: "a command hook",
+    fields: &[
+        Field::req(
+            "type",
+            Shape::Lit(&[Lit::Str("command")]),
+            "`command`: run a shell command.",
+        ),
+        Field::req(
+            "command",
+            STR,
+            "The command; `$CLAUDE_PROJECT_DIR` is the project, `${CLAUDE_PLUGIN_ROOT}` a plugin's folder.",
+        ),
+        Field::opt(
+            "args",
+            Shape::Array(&STR),
+            "Arguments: `command` is then run as a program with them, without a shell.",
+        ),
+        Field::opt("if", STR, IF),
+        Field::opt(
+            "shell",
+            Shape::Lit(&[Lit::Str("bash"), Lit::Str("powershell")]),
+            "`bash` or `powershell`.",
+        ),
+        Field::opt("timeout", SECONDS, TIMEOUT),
+        Field::opt("onFailure", ON_FAILURE, "`continue` or `block` when the hook fails."),
+        Field::opt("statusMessage", STR, STATUS),
+        Field::opt("once", BOOL, ONCE),
+        Field::opt("async", BOOL, "Run in the background without waiting."),
+        Field::opt("asyncRewake", BOOL, "Wake Claude when the background hook ends."),
+        Field::opt("holdsTools", BOOL, "Hold the tools while the background hook runs."),
+        Field::opt("rewakeMessage", STR, "The message Claude gets when it is woken."),
+        Field::opt("rewakeSummary", STR, "The summary shown when Claude is woken."),
+        Field::opt(
+            "cloud",
+            Shape::Lit(&[Lit::Str("device"), Lit::Str("skip")]),
+            "Where the hook runs in cloud sessions.",
+        ),
+    ],
+    rest: Rest::Drop,
+};
+
+static PROMPT: Object = Object {
+    what: "a prompt hook",
+    fields: &[
+        Field::req("type", Shape::Lit(&[Lit::Str("prompt")]), "`prompt`: ask a model."),
+        Field::req("prompt", STR, "The prompt; `$ARGUMENTS` is the hook's input."),
+        Field::opt("if", STR, IF),
+        Field::opt("timeout", SECONDS, TIMEOUT),
+        Field::opt("model", STR, "The model asked."),
+        Field::opt("continueOnBlock", BOOL, "Go on when the answer blocks."),
+        Field::opt("statusMessage", STR, STATUS),
+        Field::opt("once", BOOL, ONCE),
+    ],
+    rest: Rest::Drop,
+};
+
+static AGENT: Object = Object {
+    what: "an agent hook",
+    fields: &[
+        Field::req(
+            "type",
+            Shape::Lit(&[Lit::Str("agent")]),
+            "`agent`: run an agent that verifies.",
+        ),
+        Field::req(
+            "prompt",
+            STR,
+            "What the agent checks; `$ARGUMENTS` is the hook's input.",
+        ),
+        Field::opt("if", STR, IF),
+        Field::opt("timeout", SECONDS, TIMEOUT),
+        Field::opt("model", STR, "The agent's model."),
+        Field::opt("statusMessage", STR, STATUS),
+        Field::opt("once", BOOL, ONCE),
+    ],
+    rest: Rest::Drop,
+};
+
+static HTTP: Object = Object {
+    what: "an HTTP hook",
+    fields: &[
+        Field::req(
+            "type",
+            Shape::Lit(&[Lit::Str("http")]),
+            "`http`: post the hook's input to a URL.",
+        ),
+        Field::req("url", STR, "The URL."),
+        Field::opt("if", STR, IF),
+        Field::opt("timeout", SECONDS, TIMEOUT),
+        Field::opt("onFailure", ON_FAILURE, "`continue` or `block` when the call fails."),
+        Field::opt(
+            "headers",
+            Shape::Record(&STR),
+            "HTTP headers (`$VAR` from `allowedEnvVars`).",
+        ),
+        Field::opt(
+            "allowedEnvVars",
+            Shape::Array(&STR),
+            "Environment variables the headers may use.",
+        ),
+        Field::opt("statusMessage", STR, STATUS),
+        Field::opt("once", BOOL, ONCE),
+        Field::opt(
+            "cloud",
+            Shape::Lit(&[Lit::Str("device"), Lit::Str("skip")]),
+            "Where the hook runs in cloud sessions.",
+        ),
+    ],
+    rest: Rest::Drop,
+};
+
+static MCP_TOOL: Object = Object {
+    what: "an MCP tool hook",
+    fields: &[
+        Field::req(
+            "type",
+            Shape::Lit(&[Lit::Str("mcp_tool")]),
+            "`mcp_tool`: call a tool of an MCP server.",
+        ),
+        Field::req("server", STR, "The MCP server."),
+        Field::req("tool", STR, "The tool."),
+        Field::opt("input", Shape::Record(&Shape::Any), "The tool's input."),
+        Field::opt("if", STR, IF),
+        Field::opt("timeout", SECONDS, TIMEOUT),
+        Field::opt("onFailure", ON_FAILURE, "`continue` or `block` when the call fails."),
+        Field::opt("statusMessage", STR, STATUS),
+        Field::opt("once", BOOL, ONCE),
+    ],
+    rest: Rest::Drop,
+};
+
+/// A handler: one of the five types, told apart by `type`.
+pub static HANDLER: Shape = Shape::Union(&[
+    Shape::Object(&COMMAND),
+    Shape::Object(&PROMPT),
+    Shape::Object(&AGENT),
+    Shape::Object(&HTTP),
+    Shape::Object(&MCP_TOOL),
+]);
+
+/// A matcher: what it matches and its handlers (for completion and hover).
+pub static MATCHER: Shape = Shape::Object(&Object {
+    what: "a hook matcher",
+    fields: &[
+        Field::opt(
+            "matcher",
+            STR,
+            "What the event must match: tool names for tool events (`Bash`, `Edit|Write`, a regular expression); other events match other values.",
+        ),
+        Field::req(
+            "hooks",
+            Shape::Array(&HANDLER),
+            "The handlers run when the matcher matches.",
+        ),
+    ],
+    rest: Rest::Drop,
+});
+
+/// Something the runtime cannot load.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    pub span: Span,
+    pub code: Code,
+    /// What is wrong (the caller adds what it costs).
+    pub message: String,
+    /// Under a guard event: what holds the hooks is voided.
+    pub guard: bool,
+    /// `hooks` itself is not an object.
+    pub whole: bool,
+}
+
+/// The script a `command` handler runs, as written (`$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Script {
+    pub span: Span,
+    pub path: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    pub problems: Vec<Problem>,
+    /// Warnings about what loads but is likely a mistake (or is ignored).
+    pub advice: Vec<Diagnostic>,
+    pub scripts: Vec<Script>,
+}
+
+impl Report {
+    /// The first problem under a guard event, if any (what voids the container).
+    pub fn voiding(&self) -> Option<&Problem> {
+        self.problems.iter().find(|p| p.guard || p.whole)
+    }
+}
+
+/// Read a `hooks` value as Claude Code reads it.
+pub fn check(node: &Node, text: &str) -> Report {
+    let mut r = Report::default();
+    let Value::Map(events) = &node.value else {
+        if !matches!(node.value, Value::Unknown | Value::Null) {
+            r.problems.push(Problem {
+                span: node.span,
+                code: Code::InvalidType,
+                message: format!(
+                    "`hooks` must be an object of hook event to matchers, not {}",
+                    node.type_name()
+                ),
+                guard: false,
+                whole: true,
+            });
+        }
+        return r;
+    };
+    for (key, value) in events.js_entries() {
+        let event = key.name.as_str();
+        if !EVENTS.contains(&event) {
+            let near = closest(event, EVENTS.iter().copied());
+            let mut d = Diagnostic::new(
+                Code::UnknownKey,
+                key.span,
+                format!(
+                    "`{event}` is not a hook event: Claude Code ignores its hooks.{}",
+                    did_you_mean(near)
+                ),
+            )
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::ValueIgnored);
+            if let Some(n) = near {
+                d = d.with_suggestion(key.span, format!("\"{n}\""));
+            }
+            r.advice.push(d);
+            continue;
+        }
+        let guard = GUARDS.contains(&event);
+        let problem = |r: &mut Report, span: Span, code: Code, message: String| {
+            r.problems.push(Problem {
+                span,
+                code,
+                message,
+                guard,
+                whole: false,
+            })
+        };
+        let Value::Seq(matchers) = &value.value else {
+            if !value.is_unknown() {
+                problem(
+                    &mut r,
+                    value.span,
+                    Code::InvalidType,
+                    format!("`{event}` must be an array of matchers, not {}", value.type_name()),
+                );
+            }
+            continue;
+        };
+        for (i, m) in matchers.iter().enumerate() {
+            let Some(mm) = m.as_map() else {
+                if !m.is_unknown() {
+                    problem(
+                        &mut r,
+                        m.span,
+                        Code::InvalidType,
+                        format!(
+                            "a matcher of `{event}` must be an object with `hooks`, not {}",
+                            m.type_name()
+                        ),
+                    );
+                }
+                continue;
+            };
+            if let Some(mt) = mm.value("matcher") {
+                match &mt.value {
+                    Value::Str(s) if NO_MATCHER.contains(&event) && !s.is_empty() && s != "*" => {
+                        r.advice.push(
+                            Diagnostic::new(
+                                Code::IgnoredField,
+                                mt.span,
+                                format!(
+                                    "`{event}` takes no matcher: its hooks run every time, whatever `\"{s}\"` says"
+                                ),
+                            )
+                            .with_severity(Severity::Warning)
+                            .with_effect(Effect::ValueIgnored),
+                        );
+                    }
+                    Value::Str(_) | Value::Null | Value::Unknown => {}
+                    _ => {
+                        problem(
+                            &mut r,
+                            mt.span,
+                            Code::InvalidType,
+                            format!("`{event}.{i}.matcher` must be a string, not {}", mt.type_name()),
+                        );
+                        continue;
+                    }
+                }
+            }
+            let handlers = match mm.get("hooks") {
+                Some(e) => &e.value,
+                None => {
+                    let at = mm.entries.first().map_or(m.span, |e| e.key.span);
+                    problem(
+                        &mut r,
+                        at,
+                        Code::MissingField,
+                        format!("this matcher of `{event}` has no `hooks` array of handlers"),
+                    );
+                    continue;
+                }
+            };
+            let Value::Seq(items) = &handlers.value else {
+                if !handlers.is_unknown() {
+                    problem(
+                        &mut r,
+                        handlers.span,
+                        Code::InvalidType,
+                        format!(
+                            "`hooks` of a matcher must be an array of handlers, not {}",
+                            handlers.type_name()
+                        ),
+                    );
+                }
+                continue;
+            };
+            for (j, h) in items.iter().enumerate() {
+                let path = vec![event.to_string(), i.to_string(), "hooks".to_string(), j.to_string()];
+                handler(h, &path, text, guard, &mut r);
+            }
+        }
+    }
+    r
+}
+
+fn handler(h: &Node, path: &[String], text: &str, guard: bool, r: &mut Report) {
+    let Some(map) = h.as_map() else {
+        if !h.is_unknown() {
+            r.problems.push(Problem {
+                span: h.span,
+                code: Code::InvalidType,
+                message: format!("a hook handler must be an object with `type`, not {}", h.type_name()),
+                guard,
+                whole: false,
+            });
+        }
+        return;
+    };
+    let decoded = shape::decode(h, &HANDLER, h.span, path);
+    let at = path.join(".");
+    for issue in &decoded.issues {
+        let (code, message) = match &issue.kind {
+            IssueKind::NoBranch { got, tag, .. } => match tag.and_then(|(_, v)| v) {
+                Some(v) => {
+                    let s = v.as_str().unwrap_or_default();
+                    let near = closest(s, TYPES.iter().copied());
+                    (
+                        Code::InvalidValue,
+                        format!(
+                            "`{}` is not a hook type (`command`, `prompt`, `agent`, `http` or `mcp_tool`){}",
+                            v.display().trim_matches('"'),
+                            near.map(|n| format!(". Did you mean `{n}`?")).unwrap_or_default()
+                        ),
+                    )
+                }
+                None if got.as_map().is_some() => (
+                    Code::MissingField,
+                    "this hook handler has no `type` (`command`, `prompt`, `agent`, `http` or `mcp_tool`)".to_string(),
+                ),
+                None => (Code::InvalidType, format!("`{at}` must be a hook handler object")),
+            },
+            IssueKind::Missing { object, field } => (
+                Code::MissingField,
+                format!("{} needs `{}`", capital(object.what), field.name),
+            ),
+            IssueKind::Type { expected, got } => (
+                Code::InvalidType,
+                format!(
+                    "`{}` must be {}, got {}",
+                    issue.path.last().map(String::as_str).unwrap_or("value"),
+                    shape::describe(expected),
+                    got.display()
+                ),
+            ),
+            IssueKind::Value { expected, got } => (
+                Code::InvalidValue,
+                format!(
+                    "`{}` must be {}, got {}",
+                    issue.path.last().map(String::as_str).unwrap_or("value"),
+                    shape::describe(expected),
+                    got.display()
+                ),
+            ),
+            IssueKind::Number { num, got } => (
+                Code::InvalidValue,
+                format!(
+                    "`{}` must be {}, got {}",
+                    issue.path.last().map(String::as_str).unwrap_or("value"),
+                    num.describe(),
+                    got.display()
+                ),
+            ),
+            IssueKind::Unknown { .. } | IssueKind::Extra { .. } | IssueKind::MissingItem { .. } => (
+                Code::InvalidValue,
+                format!("`{at}` is not a hook handler Claude Code reads"),
+            ),
+        };
+        // The handler's `type` span when the tag is wrong; a missing field on the handler's
+        // opening, the value otherwise.
+        let span = if matches!(issue.kind, IssueKind::Missing { .. }) || issue.span == h.span {
+            map.value("type").map_or(h.span, |t| t.span)
+        } else {
+            issue.span
+        };
+        r.problems.push(Problem {
+            span,
+            code,
+            message,
+            guard,
+            whole: false,
+        });
+    }
+    if decoded.refused() {
+        return;
+    }
+    for d in &decoded.dropped {
+        let key = d.key.name.as_str();
+        let near = d.object.suggest(key);
+        let mut diag = Diagnostic::new(
+            Code::UnknownKey,
+            d.key.span,
+            format!(
+                "`{key}` is not a field of {}: Claude Code ignores it.{}",
+                d.object.what,
+                did_you_mean(near)
+            ),
+        )
+        .with_severity(Severity::Warning)
+        .with_effect(Effect::ValueIgnored);
+        if let Some(n) = near {
+            diag = diag.with_suggestion(d.key.span, format!("\"{n}\""));
+        }
+        r.advice.push(diag);
+    }
+    // A timeout in milliseconds where the unit is seconds.
+    if let Some(t) = map.value("timeout")
+        && let Some(n) = t.as_f64()
+        && n >= 1000.0
+    {
+        let minutes = n / 60.0;
+        let mut d = Diagnostic::new(
+            Code::InvalidValue,
+            t.span,
+            format!(
+                "a hook's `timeout` is in seconds: {} is {:.0} minutes. Did you mean {}?",
+                t.display(),
+                minutes,
+                fmt(n / 1000.0)
+            ),
+        )
+        .with_severity(Severity::Warning)
+        .with_effect(Effect::Works);
+        if (n / 1000.0).fract() == 0.0 {
+            d = d.with_fix(
+                format!("Write {} seconds", fmt(n / 1000.0)),
+                vec![Edit::new(t.span, fmt(n / 1000.0))],
+                false,
+            );
+        }
+        r.advice.push(d);
+    }
+    if map.value("type").and_then(Node::as_str) == Some("command")
+        && let Some(c) = map.value("command")
+        && let Some(command) = c.as_str()
+    {
+        for path in script_paths(command) {
+            r.scripts.push(Script { span: c.span, path });
+        }
+    }
+    let _ = text;
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn fmt(n: f64) -> String {
+    if n.fract() == 0.0 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
+}
+
+/// The script paths a command names: words under `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PLUGIN_ROOT}`
+/// or relative to the project (`./x`, `.claude/...`), quotes removed. Words with another variable,
+/// a glob or a command substitution are left out (nothing can be said of them).
+pub fn script_paths(command: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in words(command) {
+        let anchored = [
+            "$CLAUDE_PROJECT_DIR/",
+            "${CLAUDE_PROJECT_DIR}/",
+            "${CLAUDE_PLUGIN_ROOT}/",
+            "$CLAUDE_PLUGIN_ROOT/",
+        ]
+        .iter()
+        .any(|p| word.starts_with(p));
+        let relative = word.starts_with("./") || word.starts_with(".claude/");
+        if !(anchored || relative) {
+            continue;
+        }
+        let rest = word
+            .trim_start_matches("${CLAUDE_PROJECT_DIR}")
+            .trim_start_matches("$CLAUDE_PROJECT_DIR")
+            .trim_start_matches("${CLAUDE_PLUGIN_ROOT}")
+            .trim_start_matches("$CLAUDE_PLUGIN_ROOT");
+        if rest.contains(['$', '*', '?', '[', '`', '(']) {
+            continue;
+        }
+        out.push(word);
+    }
+    out
+}
+
+/// A command's words, shell-style: quotes group, a backslash escapes, `;`, `&`, `|` split.
+fn words(command: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') => {
+                if let Some(n) = chars.next() {
+                    cur.push(n);
+                }
+            }
+            (Some(_), c) => cur.push(c),
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '\\') => {
+                if let Some(n) = chars.next() {
+                    cur.push(n);
+                }
+            }
+            (None, c) if c.is_whitespace() || matches!(c, ';' | '&' | '|' | '<' | '>') => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            (None, c) => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,99 @@
+use super::*;
+use crate::analysis::syntax::jsonc;
+
+/// Problems as `guard? code `span`: message`, then advice as `code `span`: message`, then scripts.
+fn show(text: &str) -> Vec<String> {
+    let root = jsonc::parse(text).root.unwrap();
+    let r = check(&root, text);
+    let mut out: Vec<String> = r
+        .problems
+        .iter()
+        .map(|p| {
+            format!(
+                "{}{} `{}`: {}",
+                if p.guard {
+                    "guard "
+                } else if p.whole {
+                    "whole "
+                } else {
+                    ""
+                },
+                p.code.as_str(),
+                p.span.text(text),
+                p.message
+            )
+        })
+        .collect();
+    out.extend(
+        r.advice
+            .iter()
+            .map(|d| format!("advice {} `{}`: {}", d.code.as_str(), d.span.text(text), d.message)),
+    );
+    out.extend(r.scripts.iter().map(|s| format!("script {}", s.path)));
+    out
+}
+
+#[test]
+fn valid_hooks_of_every_type_are_silent() {
+    let text = r#"{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hi", "timeout": 30, "shell": "bash"}]}],
+        "PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "prompt", "prompt": "Check $ARGUMENTS"}, {"type": "agent", "prompt": "Verify"},
+                         {"type": "http", "url": "http://127.0.0.1:9/h", "headers": {"A": "b"}}, {"type": "mcp_tool", "server": "s", "tool": "t", "input": {"x": 1}}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "make lint"}]}]}"#;
+    assert_eq!(show(text), Vec::<String>::new());
+}
+
+#[test]
+fn what_the_runtime_refuses_under_a_guard_and_elsewhere() {
+    let text = r#"{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "shell", "command": "x"}]}],
+        "PermissionRequest": [{"hooks": [{"type": "command", "command": "x", "timeout": "5"}]}],
+        "PostToolUse": [{"hooks": [{"type": "command", "timeout": 0}]}, {"matcher": 5, "hooks": []}, {"matcher": "x"}],
+        "Stop": "x"}"#;
+    assert_eq!(
+        show(text),
+        [
+            "guard invalid-value `\"shell\"`: `shell` is not a hook type (`command`, `prompt`, `agent`, `http` or `mcp_tool`)",
+            "guard invalid-type `\"5\"`: `timeout` must be a number greater than 0, got \"5\"",
+            "invalid-value `0`: `timeout` must be a number greater than 0, got 0",
+            "missing-field `\"command\"`: A command hook needs `command`",
+            "invalid-type `5`: `PostToolUse.1.matcher` must be a string, not a number",
+            "missing-field `\"matcher\"`: this matcher of `PostToolUse` has no `hooks` array of handlers",
+            "invalid-type `\"x\"`: `Stop` must be an array of matchers, not a string",
+        ]
+    );
+}
+
+#[test]
+fn hooks_that_are_not_an_object() {
+    assert_eq!(
+        show(r#""x""#),
+        ["whole invalid-type `\"x\"`: `hooks` must be an object of hook event to matchers, not a string"]
+    );
+}
+
+#[test]
+fn advice_on_what_loads() {
+    let text = r#"{"PreToolUze": [],
+        "Stop": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "bash $CLAUDE_PROJECT_DIR/.claude/hooks/check.sh --fast", "timeout": 5000, "comand": "x"}]}],
+        "PostToolUse": [{"hooks": [{"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}/scripts/fmt.sh\" && ./bin/after $HOME/x", "timeout": 600}]}]}"#;
+    assert_eq!(
+        show(text),
+        [
+            "advice unknown-key `\"PreToolUze\"`: `PreToolUze` is not a hook event: Claude Code ignores its hooks. Did you mean `PreToolUse`?",
+            "advice ignored-field `\"Bash\"`: `Stop` takes no matcher: its hooks run every time, whatever `\"Bash\"` says",
+            "advice unknown-key `\"comand\"`: `comand` is not a field of a command hook: Claude Code ignores it. Did you mean `command`?",
+            "advice invalid-value `5000`: a hook's `timeout` is in seconds: 5000 is 83 minutes. Did you mean 5?",
+            "script $CLAUDE_PROJECT_DIR/.claude/hooks/check.sh",
+            "script ${CLAUDE_PLUGIN_ROOT}/scripts/fmt.sh",
+            "script ./bin/after",
+        ]
+    );
+}
+
+#[test]
+fn script_paths_leave_out_what_cannot_be_known() {
+    assert_eq!(script_paths("node ./x.js"), ["./x.js"]);
+    assert_eq!(script_paths("$CLAUDE_PROJECT_DIR/$NAME.sh"), Vec::<String>::new());
+    assert_eq!(script_paths("python3 .claude/hooks/*.py"), Vec::<String>::new());
+    assert_eq!(script_paths("echo 'a ./b'"), Vec::<String>::new());
+    assert_eq!(script_paths("a;./b|./c"), ["./b", "./c"]);
+}
