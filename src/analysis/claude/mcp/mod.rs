@@ -162,19 +162,28 @@ fn check_root(root: &Node, text: &str, file: &mut McpFile, out: &mut Vec<Diagnos
         }
     };
     let Shape::Object(top) = &schema::FILE else { return };
+    // Without `mcpServers`, the key that reads like it (`servers`, `mcp_servers`, ...) carries
+    // the error that no server loads, with the rename.
+    let stand_in = match map.value("mcpServers") {
+        None => map
+            .js_entries()
+            .into_iter()
+            .map(|(k, _)| k)
+            .find(|k| top.field(&k.name).is_none() && top.suggest(&k.name) == Some("mcpServers")),
+        Some(_) => None,
+    };
     for (key, _) in map.js_entries() {
-        if top.field(&key.name).is_some() {
+        if top.field(&key.name).is_some() || stand_in.is_some_and(|s| s.span == key.span) {
             continue;
         }
         out.push(unknown_top_key(key, top.suggest(&key.name), map));
     }
     match map.value("mcpServers") {
         None => {
-            let servers = map.get("servers");
-            let (span, tail) = match servers {
-                Some(e) => (
-                    e.key.span,
-                    " It has `servers`: Claude Code reads servers from `mcpServers` only".to_string(),
+            let (span, tail) = match stand_in {
+                Some(k) => (
+                    k.span,
+                    format!(" It has `{}`: Claude Code reads servers from `mcpServers` only", k.name),
                 ),
                 None => (Span::new(root.span.start as usize, root.span.start as usize + 1), String::new()),
             };
@@ -185,8 +194,12 @@ fn check_root(root: &Node, text: &str, file: &mut McpFile, out: &mut Vec<Diagnos
             )
             .with_severity(Severity::Error)
             .with_effect(Effect::FileIgnored);
-            if let Some(e) = servers {
-                d = d.with_fix("Rename `servers` to `mcpServers`", vec![Edit::new(e.key.span, "\"mcpServers\"")], true);
+            if let Some(k) = stand_in {
+                d = d.with_fix(
+                    format!("Rename `{}` to `mcpServers`", k.name),
+                    vec![Edit::new(k.span, "\"mcpServers\"")],
+                    true,
+                );
             }
             out.push(d);
         }
@@ -204,9 +217,8 @@ fn check_root(root: &Node, text: &str, file: &mut McpFile, out: &mut Vec<Diagnos
                     Code::InvalidType,
                     node.span,
                     format!(
-                        "`mcpServers` must be an object of servers by name, got {} ({}): Claude Code loads none of the servers of this file",
-                        node.type_name(),
-                        node.display()
+                        "`mcpServers` must be an object of servers by name, got {}: Claude Code loads none of the servers of this file",
+                        got_text(node)
                     ),
                 )
                 .with_effect(Effect::FileIgnored),
@@ -383,6 +395,13 @@ fn subject(path: &[String], name: &str) -> String {
     }
 }
 
+/// A value as a message shows it: its type, and the value when that says more (`a number (5)`,
+/// `null`).
+fn got_text(node: &Node) -> String {
+    let (t, d) = (node.type_name(), node.display());
+    if d == t { t.to_string() } else { format!("{t} ({d})") }
+}
+
 fn issue_diagnostic(issue: &Issue, name: &str) -> Diagnostic {
     let what = subject(&issue.path, name);
     let skip = skipped(name);
@@ -390,10 +409,9 @@ fn issue_diagnostic(issue: &Issue, name: &str) -> Diagnostic {
         IssueKind::Type { expected, got } => (
             Code::InvalidType,
             format!(
-                "{what} must be {}, got {} ({}): {skip}",
+                "{what} must be {}, got {}: {skip}",
                 shape::describe(expected),
-                got.type_name(),
-                got.display()
+                got_text(got)
             ),
             None,
         ),
