@@ -19,6 +19,10 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
         // opencode's terminal settings: what the setting or keybind under the cursor does.
         return crate::analysis::opencode::tui::hover(&f.analysis.parsed, offset);
     }
+    if f.kind.is_mcp_json() {
+        // `.mcp.json`: the server under the cursor, or the field and what it takes.
+        return crate::analysis::claude::mcp::hover(&f.analysis.parsed, offset);
+    }
     if let Some(kind) = f.kind.manifest() {
         return crate::analysis::claude::plugin::hover(kind, &f.analysis.parsed, offset);
     }

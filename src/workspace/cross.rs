@@ -202,6 +202,20 @@ impl Workspace {
                 groups: Vec::new(),
             });
         }
+        let settings = ids(&|f| {
+            matches!(f.role, Role::ClaudeSettings { .. })
+                && !matches!(f.kind, FileKind::Settings(crate::analysis::claude::settings::SettingsFile::User))
+        });
+        if !settings.is_empty() {
+            let mut inputs = settings;
+            inputs.extend(ids(&|f| matches!(f.role, Role::McpJson { .. })));
+            out.push(UnitDef {
+                unit: Unit::McpNames,
+                view: Vec::new(),
+                inputs,
+                groups: Vec::new(),
+            });
+        }
         for dir in self.zuno_projects() {
             let view = self.zuno_view_for(&dir);
             out.push(UnitDef {
@@ -301,6 +315,7 @@ impl Workspace {
                 let skills = self.zuno_skills.get(dir).map(Vec::as_slice);
                 crate::analysis::zuno::project::check(&self.zuno_view_files(&def.view), skills)
             }
+            Unit::McpNames => self.mcp_approvals(),
             Unit::Policies(pid) => match self.files[*pid].path.parent() {
                 Some(dir) => self.policy_diagnostics(*pid, dir),
                 None => Vec::new(),

@@ -88,6 +88,7 @@ impl Workspace {
                 | Role::ProjectFile { .. }
                 | Role::Manifest { .. }
                 | Role::ClaudeSettings { .. }
+                | Role::McpJson { .. }
                 | Role::NotRead => {}
                 #[cfg(test)]
                 Role::Example { .. } => {}
@@ -385,6 +386,7 @@ impl Workspace {
             | Role::ProjectFile { .. }
             | Role::Manifest { .. }
             | Role::ClaudeSettings { .. }
+            | Role::McpJson { .. }
             | Role::NotRead => None,
             #[cfg(test)]
             Role::Example { .. } => None,
@@ -521,6 +523,41 @@ impl Workspace {
             .collect();
         out.sort_by_key(|(k, id, _)| (*k, *id));
         out.into_iter().map(|(_, id, s)| (id, s)).collect()
+    }
+
+    /// The `.mcp.json` files of the workspace, each with its folder.
+    pub fn mcp_files(&self) -> Vec<claude::mcp::names::McpView<'_>> {
+        self.files
+            .iter()
+            .filter(|f| f.live)
+            .filter_map(|f| match (&f.role, f.analysis.mcp()) {
+                (Role::McpJson { dir }, Some(file)) => Some(claude::mcp::names::McpView { dir, file }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// `unknown-mcp-server` on the `enabledMcpjsonServers` and `disabledMcpjsonServers` entries
+    /// of the project settings files that name no server of the `.mcp.json` files Claude Code
+    /// reads for their project.
+    pub(crate) fn mcp_approvals(&self) -> Vec<(usize, crate::analysis::Diagnostic)> {
+        let views = self.mcp_files();
+        let mut out = Vec::new();
+        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
+            let (Role::ClaudeSettings { dir }, FileKind::Settings(k)) = (&f.role, &f.kind) else {
+                continue;
+            };
+            if *k == claude::settings::SettingsFile::User {
+                continue;
+            }
+            let root = f.analysis.parsed.root.as_ref();
+            out.extend(
+                claude::mcp::names::check_approvals(root, dir, &views)
+                    .into_iter()
+                    .map(|d| (id, d)),
+            );
+        }
+        out
     }
 
     /// The permission rules of the Claude Code settings files of project `dir`, in file order

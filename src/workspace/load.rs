@@ -88,6 +88,8 @@ impl Workspace {
     pub fn scan(&mut self) {
         for root in self.roots.clone() {
             self.load_root(&root);
+            let root = fs::canonicalize(&root).unwrap_or(root);
+            self.load_mcp_above(&root);
         }
     }
 
@@ -141,6 +143,9 @@ impl Workspace {
         }
         if let Some(role) = plugin_role(path) {
             return role;
+        }
+        if let Some(dir) = discover::mcp_json(path) {
+            return Some((FileKind::McpJson, Role::McpJson { dir }));
         }
         if let Some((kind, dir)) = discover::claude_settings(path, self.options.home.as_deref()) {
             return Some((kind, Role::ClaudeSettings { dir }));
@@ -519,8 +524,24 @@ impl Workspace {
                 break;
             }
         }
+        self.load_mcp_above(&project);
         if !self.context_roots.contains(&top) {
             self.context_roots.push(top);
+        }
+    }
+
+    /// Read, without reporting on them, the `.mcp.json` files of `dir`'s ancestors: Claude Code
+    /// started in `dir` reads those of every folder above it, past the repository's top too.
+    pub(super) fn load_mcp_above(&mut self, dir: &Path) {
+        for anc in dir.ancestors().take(64) {
+            let f = anc.join(discover::MCP_JSON);
+            if self.id(&f).is_none()
+                && f.is_file()
+                && let Some((kind, role)) = self.role_of(&f)
+            {
+                let in_scope = self.in_roots(&f);
+                self.read_and_add(&f, kind, role, in_scope);
+            }
         }
     }
 

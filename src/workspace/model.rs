@@ -103,6 +103,8 @@ pub enum Role {
     /// Claude Code's `.claude/settings.json` or `settings.local.json`; `dir` is the project
     /// that holds the `.claude/` folder.
     ClaudeSettings { dir: PathBuf },
+    /// Claude Code's `.mcp.json`; `dir` holds it (Claude Code started there or below reads it).
+    McpJson { dir: PathBuf },
     /// An agent of the test-only Example dialect; `dir` holds its `.example/`.
     #[cfg(test)]
     Example { dir: PathBuf },

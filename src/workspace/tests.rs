@@ -654,3 +654,84 @@ fn claude_settings_of_a_project() {
         None
     );
 }
+
+#[test]
+fn mcp_json_found_where_claude_code_reads_it() {
+    let t = tempfile::tempdir().unwrap();
+    let outer = fs::canonicalize(t.path()).unwrap();
+    // Above the repository: Claude Code reads it too (not reported on).
+    write(&outer, ".mcp.json", r#"{"mcpServers": {"above": {"command": "x"}}}"#);
+    let root = outer.join("repo");
+    fs::create_dir_all(root.join(".git")).unwrap();
+    // Ignored by git, read all the same.
+    write(&root, ".gitignore", ".mcp.json\n");
+    write(&root, ".mcp.json", r#"{"mcpServers": {"github-tools": {"command": "x"}, "a.b": {"command": 5}}}"#);
+    write(&root, "sub/.mcp.json", r#"{"mcpServers": {"below": {"command": "x"}}}"#);
+    // A plugin's `.mcp.json` is the plugin's (not a project's).
+    write(&root, "plug/.claude-plugin/plugin.json", r#"{"name": "plug"}"#);
+    write(&root, "plug/.mcp.json", r#"{"mcpServers": {"p": {"command": 5}}}"#);
+    write(
+        &root,
+        ".claude/settings.local.json",
+        r#"{"enabledMcpjsonServers": ["github-tools", "above", "below", "a_b", "nothere"], "disabledMcpjsonServers": ["gone"]}"#,
+    );
+    let ws = Workspace::load(&[root.clone()], &Options::isolated()).unwrap();
+    let mut mcp: Vec<(String, bool)> = ws
+        .files
+        .iter()
+        .filter(|f| f.live && f.kind.is_mcp_json())
+        .map(|f| (f.path.strip_prefix(&outer).unwrap().to_string_lossy().into_owned(), f.in_scope))
+        .collect();
+    mcp.sort();
+    assert_eq!(
+        mcp,
+        [
+            (".mcp.json".to_string(), false),
+            ("repo/.mcp.json".to_string(), true),
+            ("repo/sub/.mcp.json".to_string(), true),
+        ]
+    );
+    let id = ws.id(&root.join(".mcp.json")).unwrap();
+    assert_eq!(ws.files[id].role, Role::McpJson { dir: root.clone() });
+    let settings = ws.id(&root.join(".claude/settings.local.json")).unwrap();
+    let got: Vec<(String, String)> = ws
+        .diagnostics()
+        .into_iter()
+        .map(|(id, d)| {
+            let f = &ws.files[id];
+            let rel = f.path.strip_prefix(&root).unwrap().to_string_lossy().into_owned();
+            (format!("{rel} {}", d.code.as_str()), f.text[d.span.range()].to_string())
+        })
+        .filter(|(what, _)| !what.starts_with("plug/"))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (".claude/settings.local.json unknown-mcp-server".to_string(), "\"a_b\"".to_string()),
+            (".claude/settings.local.json unknown-mcp-server".to_string(), "\"nothere\"".to_string()),
+            (".claude/settings.local.json unknown-mcp-server".to_string(), "\"gone\"".to_string()),
+            (".mcp.json invalid-type".to_string(), "5".to_string()),
+        ],
+        "{settings}"
+    );
+}
+
+#[test]
+fn mcp_json_names_are_unknown_while_a_file_does_not_parse() {
+    let t = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(t.path()).unwrap();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    write(&root, ".mcp.json", "{\"mcpServers\": {\"a\": {\"command\": \"x\"},}}");
+    write(&root, ".claude/settings.json", r#"{"enabledMcpjsonServers": ["b"]}"#);
+    let ws = Workspace::load(&[root.clone()], &Options::isolated()).unwrap();
+    let got: Vec<&str> = ws.diagnostics().into_iter().map(|(_, d)| d.code.as_str()).collect();
+    assert_eq!(got, ["syntax-error"]);
+    // No `.mcp.json` at all: an approval approves nothing.
+    fs::remove_file(root.join(".mcp.json")).unwrap();
+    let ws = Workspace::load(&[root.clone()], &Options::isolated()).unwrap();
+    let got: Vec<String> = ws.diagnostics().into_iter().map(|(_, d)| d.message).collect();
+    assert_eq!(
+        got,
+        ["`enabledMcpjsonServers` names `b`, but there is no `.mcp.json` in this project: this approval approves nothing."]
+    );
+}

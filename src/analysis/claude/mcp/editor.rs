@@ -34,11 +34,33 @@ pub fn complete(text: &str, offset: usize) -> Vec<Item> {
     };
     let path: Vec<&str> = ctx.path.iter().map(String::as_str).collect();
     let in_server = path.len() == 2 && path[0] == "mcpServers";
+    // In a server whose `type` is written: that transport's fields only.
+    let transport = if in_server {
+        let parsed = crate::analysis::syntax::jsonc::parse(text);
+        let ty = parsed
+            .root
+            .as_ref()
+            .and_then(Node::as_map)
+            .and_then(|m| m.value("mcpServers"))
+            .and_then(Node::as_map)
+            .and_then(|m| m.value(path[1]))
+            .and_then(Node::as_map)
+            .and_then(|m| m.value("type"))
+            .and_then(Node::as_str)
+            .map(str::to_string);
+        ty.and_then(|t| match schema::transport(Some(&t)) {
+            Some(Shape::Object(o)) => Some(*o),
+            _ => None,
+        })
+    } else {
+        None
+    };
     let mut items: Vec<Item> = match &ctx.value_of {
         None => shape::fields_at(&FILE, &path)
             .into_iter()
             .filter(|(_, f)| !ctx.present.iter().any(|p| p == f.name))
             .filter(|(_, f)| !(in_server && INTERNAL.contains(&f.name)))
+            .filter(|(_, f)| transport.is_none_or(|o: &Object| o.field(f.name).is_some()))
             .map(|(o, f)| {
                 let (detail, rank) = if in_server {
                     let rank = match f.name {
