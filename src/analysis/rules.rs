@@ -377,14 +377,15 @@ is the other way round: in `.mcp.json` it replaces `${VAR}` and `${VAR:-default}
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer ${TOKEN}\" } } } }",
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer {env:TOKEN}\" } } } }";
     UnknownMcpServer = "unknown-mcp-server", Warning, RuleNeverApplies, [],
-        "Claude Code: an `enabledMcpjsonServers`/`disabledMcpjsonServers` entry that names no server of the project's `.mcp.json`; an `mcp__<server>__<tool>` tool entry whose server nothing declares (info).",
-        "Claude Code asks each user to approve the servers of a project's `.mcp.json`; the settings \
-lists `enabledMcpjsonServers` and `disabledMcpjsonServers` answer for them by name. An approval \
-needs the server's exact name (`\"a_b\"` does not approve `\"a.b\"`), and an entry that names no \
-server does nothing, silently. A tool entry `mcp__<server>__<tool>` whose server is declared \
-nowhere (no `.mcp.json` of the project or above it, not the user's `~/.claude.json`, no agent's \
-`mcpServers`) gives the agent nothing; it is reported only when all of those were read, and never \
-for plugin servers (`mcp__plugin_...`) or claude.ai connectors.",
+        "Claude Code: an `enabledMcpjsonServers`/`disabledMcpjsonServers` entry of the project settings that names no server of the `.mcp.json` files Claude Code reads.",
+        "Claude Code asks each user to approve the servers of a project's `.mcp.json` (the one of the \
+folder it starts in and those of every folder above it); the settings lists `enabledMcpjsonServers` \
+and `disabledMcpjsonServers` answer for them by name. An approval needs the server's exact name \
+(`\"a_b\"` does not approve `\"a.b\"`), a rejection also matches a name that reads the same once \
+written as a tool prefix, and a rejection wins over an approval. An entry that names no server \
+does nothing, silently. Nothing is said while a `.mcp.json` Claude Code would read does not parse \
+(its servers are unknown then); `enableAllProjectMcpServers: true` with no server to approve is an \
+info.",
         "{ \"enabledMcpjsonServers\": [\"github_tools\"] }",
         "{ \"enabledMcpjsonServers\": [\"github-tools\"] }";
     MissingPath = "missing-path", Warning, ValueIgnored, [],
