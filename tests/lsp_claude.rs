@@ -997,9 +997,18 @@ fn mcp_json_diagnostics_hover_completion_and_approvals() {
         assert_eq!(card["range"], range_of(MCP, "\"gh\"", enc));
         // On a field: its documentation for the server's transport.
         let url = hover(s, at(&uri, MCP, "\"url\"", "url", enc));
-        assert!(url["markdown"].as_str().unwrap().starts_with("**`url`** (a remote (http) MCP server)"), "{url}");
+        assert!(
+            url["markdown"]
+                .as_str()
+                .unwrap()
+                .starts_with("**`url`** (a remote (http) MCP server)"),
+            "{url}"
+        );
         // Completion of a key inside a server.
-        let text = MCP.replace("\"url\": \"https://x.dev/mcp\"}", "\"url\": \"https://x.dev/mcp\", \"\"}");
+        let text = MCP.replace(
+            "\"url\": \"https://x.dev/mcp\"}",
+            "\"url\": \"https://x.dev/mcp\", \"\"}",
+        );
         s.open(&uri, "json", 1, &text);
         s.expect_version(&uri, 1);
         let (at_key, _) = within(&text, "mcp\", \"\"", "\"\"");

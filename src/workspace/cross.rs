@@ -204,7 +204,7 @@ impl Workspace {
         }
         let settings = ids(&|f| {
             matches!(f.role, Role::ClaudeSettings { .. })
-                && !matches!(f.kind, FileKind::Settings(crate::analysis::claude::settings::SettingsFile::User))
+                && f.kind.settings() != Some(crate::analysis::claude::settings::SettingsFile::User)
         });
         if !settings.is_empty() {
             let mut inputs = settings;

@@ -440,14 +440,15 @@ pub fn skill_files(dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
     out
 }
 
-/// A project's `.mcp.json` (Claude Code's MCP servers), with the folder that holds it. Not a
-/// plugin's `.mcp.json` (beside `.claude-plugin/`), which Claude Code reads with the plugin.
-pub fn mcp_json(path: &Path) -> Option<PathBuf> {
+/// A project's `.mcp.json` (Claude Code's MCP servers): its kind, with the folder that holds
+/// it. Not a plugin's `.mcp.json` (beside `.claude-plugin/`), which Claude Code reads with the
+/// plugin.
+pub fn mcp_json(path: &Path) -> Option<(crate::analysis::FileKind, PathBuf)> {
     if path.file_name()? != MCP_JSON {
         return None;
     }
     let dir = path.parent()?;
-    (!dir.join(".claude-plugin").is_dir()).then(|| dir.to_path_buf())
+    (!dir.join(".claude-plugin").is_dir()).then(|| (crate::analysis::FileKind::McpJson, dir.to_path_buf()))
 }
 
 /// Claude Code's settings files: `.claude/settings.json` or `.claude/settings.local.json` of a

@@ -144,8 +144,8 @@ impl Workspace {
         if let Some(role) = plugin_role(path) {
             return role;
         }
-        if let Some(dir) = discover::mcp_json(path) {
-            return Some((FileKind::McpJson, Role::McpJson { dir }));
+        if let Some((kind, dir)) = discover::mcp_json(path) {
+            return Some((kind, Role::McpJson { dir }));
         }
         if let Some((kind, dir)) = discover::claude_settings(path, self.options.home.as_deref()) {
             return Some((kind, Role::ClaudeSettings { dir }));

@@ -665,7 +665,11 @@ fn mcp_json_found_where_claude_code_reads_it() {
     fs::create_dir_all(root.join(".git")).unwrap();
     // Ignored by git, read all the same.
     write(&root, ".gitignore", ".mcp.json\n");
-    write(&root, ".mcp.json", r#"{"mcpServers": {"github-tools": {"command": "x"}, "a.b": {"command": 5}}}"#);
+    write(
+        &root,
+        ".mcp.json",
+        r#"{"mcpServers": {"github-tools": {"command": "x"}, "a.b": {"command": 5}}}"#,
+    );
     write(&root, "sub/.mcp.json", r#"{"mcpServers": {"below": {"command": "x"}}}"#);
     // A plugin's `.mcp.json` is the plugin's (not a project's).
     write(&root, "plug/.claude-plugin/plugin.json", r#"{"name": "plug"}"#);
@@ -680,7 +684,12 @@ fn mcp_json_found_where_claude_code_reads_it() {
         .files
         .iter()
         .filter(|f| f.live && f.kind.is_mcp_json())
-        .map(|f| (f.path.strip_prefix(&outer).unwrap().to_string_lossy().into_owned(), f.in_scope))
+        .map(|f| {
+            (
+                f.path.strip_prefix(&outer).unwrap().to_string_lossy().into_owned(),
+                f.in_scope,
+            )
+        })
         .collect();
     mcp.sort();
     assert_eq!(
@@ -707,9 +716,18 @@ fn mcp_json_found_where_claude_code_reads_it() {
     assert_eq!(
         got,
         [
-            (".claude/settings.local.json unknown-mcp-server".to_string(), "\"a_b\"".to_string()),
-            (".claude/settings.local.json unknown-mcp-server".to_string(), "\"nothere\"".to_string()),
-            (".claude/settings.local.json unknown-mcp-server".to_string(), "\"gone\"".to_string()),
+            (
+                ".claude/settings.local.json unknown-mcp-server".to_string(),
+                "\"a_b\"".to_string()
+            ),
+            (
+                ".claude/settings.local.json unknown-mcp-server".to_string(),
+                "\"nothere\"".to_string()
+            ),
+            (
+                ".claude/settings.local.json unknown-mcp-server".to_string(),
+                "\"gone\"".to_string()
+            ),
             (".mcp.json invalid-type".to_string(), "5".to_string()),
         ],
         "{settings}"
@@ -732,6 +750,8 @@ fn mcp_json_names_are_unknown_while_a_file_does_not_parse() {
     let got: Vec<String> = ws.diagnostics().into_iter().map(|(_, d)| d.message).collect();
     assert_eq!(
         got,
-        ["`enabledMcpjsonServers` names `b`, but there is no `.mcp.json` in this project: this approval approves nothing."]
+        [
+            "`enabledMcpjsonServers` names `b`, but there is no `.mcp.json` in this project: this approval approves nothing."
+        ]
     );
 }

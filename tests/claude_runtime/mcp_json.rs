@@ -73,12 +73,27 @@ fn hand_written() -> Vec<McpCase> {
             "stdio",
             &[
                 s("ok-plain", r#"{"command": "npx", "args": ["-y", "@scope/server"]}"#),
-                s("ok-typed", r#"{"type": "stdio", "command": "./bin/s", "env": {"A": "1"}, "timeout": 3000}"#),
-                s("ok-vars", r#"{"command": "${HOME}/bin/s", "args": ["${A:-x}", "${B}"], "env": {"K": "${K:-d}"}}"#),
-                s("ok-forms", r#"{"command": "x", "args": ["{env:TOKEN}", "${A-x}", "${env:B}", "${1}"]}"#),
+                s(
+                    "ok-typed",
+                    r#"{"type": "stdio", "command": "./bin/s", "env": {"A": "1"}, "timeout": 3000}"#,
+                ),
+                s(
+                    "ok-vars",
+                    r#"{"command": "${HOME}/bin/s", "args": ["${A:-x}", "${B}"], "env": {"K": "${K:-d}"}}"#,
+                ),
+                s(
+                    "ok-forms",
+                    r#"{"command": "x", "args": ["{env:TOKEN}", "${A-x}", "${env:B}", "${1}"]}"#,
+                ),
                 s("ok-blank", r#"{"command": " x ", "args": ["a "], "env": {" K": "v "}}"#),
-                s("ok-dropped", r#"{"command": "x", "cwd": "/tmp", "disabled": true, "url": "https://x", "comand": "y"}"#),
-                s("ok-internal", r#"{"command": "x", "role": 5, "bareElicitationCapability": true, "alwaysLoad": false}"#),
+                s(
+                    "ok-dropped",
+                    r#"{"command": "x", "cwd": "/tmp", "disabled": true, "url": "https://x", "comand": "y"}"#,
+                ),
+                s(
+                    "ok-internal",
+                    r#"{"command": "x", "role": 5, "bareElicitationCapability": true, "alwaysLoad": false}"#,
+                ),
                 s("bad-command-number", r#"{"command": 5}"#),
                 s("bad-command-empty", r#"{"command": ""}"#),
                 s("bad-command-missing", r#"{"comand": "x"}"#),
@@ -97,20 +112,53 @@ fn hand_written() -> Vec<McpCase> {
         servers(
             "remote",
             &[
-                s("ok-sse", r#"{"type": "sse", "url": "https://x.dev/sse", "headers": {"Authorization": "Bearer ${API_KEY}"}}"#),
-                s("ok-http", r#"{"type": "http", "url": "${BASE:-https://x.dev}/mcp", "oauth": {"clientId": "c", "callbackPort": 8080, "authServerMetadataUrl": "https://auth.x.dev/.well-known", "scopes": "read write", "xaa": false}, "tools": [{"name": "t", "permission_policy": "always_ask"}], "toolPermissions": {"t": "allow"}, "headersHelper": "./token.sh", "discoveryCache": true}"#),
-                s("ok-streamable", r#"{"type": "streamable-http", "url": "https://x.dev/mcp"}"#),
+                s(
+                    "ok-sse",
+                    r#"{"type": "sse", "url": "https://x.dev/sse", "headers": {"Authorization": "Bearer ${API_KEY}"}}"#,
+                ),
+                s(
+                    "ok-http",
+                    r#"{"type": "http", "url": "${BASE:-https://x.dev}/mcp", "oauth": {"clientId": "c", "callbackPort": 8080, "authServerMetadataUrl": "https://auth.x.dev/.well-known", "scopes": "read write", "xaa": false}, "tools": [{"name": "t", "permission_policy": "always_ask"}], "toolPermissions": {"t": "allow"}, "headersHelper": "./token.sh", "discoveryCache": true}"#,
+                ),
+                s(
+                    "ok-streamable",
+                    r#"{"type": "streamable-http", "url": "https://x.dev/mcp"}"#,
+                ),
                 s("ok-ws", r#"{"type": "ws", "url": "wss://x.dev/ws"}"#),
-                s("ok-loose", r#"{"type": "http", "url": "https://x.dev", "displayName": 5, "role": [], "request_timeout_ms": "soon", "orgMaxPermission": 1}"#),
-                s("ok-oauth-vars", r#"{"type": "http", "url": "https://x/{env:HOST}", "oauth": {"clientId": "${CLIENT_ID}", "clientid": "x"}}"#),
-                s("ok-ws-dropped", r#"{"type": "ws", "url": "wss://x", "oauth": {"clientId": 5}, "tools": 5}"#),
+                s(
+                    "ok-loose",
+                    r#"{"type": "http", "url": "https://x.dev", "displayName": 5, "role": [], "request_timeout_ms": "soon", "orgMaxPermission": 1}"#,
+                ),
+                s(
+                    "ok-oauth-vars",
+                    r#"{"type": "http", "url": "https://x/{env:HOST}", "oauth": {"clientId": "${CLIENT_ID}", "clientid": "x"}}"#,
+                ),
+                s(
+                    "ok-ws-dropped",
+                    r#"{"type": "ws", "url": "wss://x", "oauth": {"clientId": 5}, "tools": 5}"#,
+                ),
                 s("bad-url-missing", r#"{"type": "http"}"#),
                 s("bad-url-number", r#"{"type": "http", "url": 5}"#),
-                s("bad-callback-port", r#"{"type": "sse", "url": "https://x", "oauth": {"callbackPort": "1"}}"#),
-                s("bad-metadata-http", r#"{"type": "http", "url": "https://x", "oauth": {"authServerMetadataUrl": "http://x"}}"#),
-                s("bad-tools", r#"{"type": "http", "url": "https://x", "tools": [{"permission_policy": "always"}]}"#),
-                s("bad-tool-permission", r#"{"type": "http", "url": "https://x", "toolPermissions": {"a": "deny"}}"#),
-                s("bad-headers", r#"{"type": "sse", "url": "https://x", "headers": {"A": 1}}"#),
+                s(
+                    "bad-callback-port",
+                    r#"{"type": "sse", "url": "https://x", "oauth": {"callbackPort": "1"}}"#,
+                ),
+                s(
+                    "bad-metadata-http",
+                    r#"{"type": "http", "url": "https://x", "oauth": {"authServerMetadataUrl": "http://x"}}"#,
+                ),
+                s(
+                    "bad-tools",
+                    r#"{"type": "http", "url": "https://x", "tools": [{"permission_policy": "always"}]}"#,
+                ),
+                s(
+                    "bad-tool-permission",
+                    r#"{"type": "http", "url": "https://x", "toolPermissions": {"a": "deny"}}"#,
+                ),
+                s(
+                    "bad-headers",
+                    r#"{"type": "sse", "url": "https://x", "headers": {"A": 1}}"#,
+                ),
                 s("bad-url-no-type", r#"{"url": "https://x.dev/mcp"}"#),
             ],
         ),
@@ -121,7 +169,10 @@ fn hand_written() -> Vec<McpCase> {
                 s("bad-type-case", r#"{"type": "HTTP", "url": "https://x"}"#),
                 s("bad-type-websocket", r#"{"type": "websocket", "url": "wss://x"}"#),
                 s("bad-type-sdk", r#"{"type": "sdk", "name": "x"}"#),
-                s("bad-type-proxy", r#"{"type": "claudeai-proxy", "url": "https://x", "id": "y"}"#),
+                s(
+                    "bad-type-proxy",
+                    r#"{"type": "claudeai-proxy", "url": "https://x", "id": "y"}"#,
+                ),
                 s("workspace", r#"{"command": "x"}"#),
                 s("__proto__", r#"{"command": "x"}"#),
                 s("Claude in Chrome", r#"{"command": "x"}"#),
@@ -135,7 +186,10 @@ fn hand_written() -> Vec<McpCase> {
             ],
         ),
         raw("comment", "{\"mcpServers\": {\"a\": {\"command\": \"x\"}} // c\n}\n"),
-        raw("block-comment", "/* c */ {\"mcpServers\": {\"a\": {\"command\": \"x\"}}}\n"),
+        raw(
+            "block-comment",
+            "/* c */ {\"mcpServers\": {\"a\": {\"command\": \"x\"}}}\n",
+        ),
         raw("trailing-comma", "{\"mcpServers\": {\"a\": {\"command\": \"x\"},}}\n"),
         raw("unclosed", "{\"mcpServers\": {\"a\": {\"command\": \"x\"}\n"),
         raw("top-array", "[1]\n"),
@@ -152,8 +206,14 @@ fn hand_written() -> Vec<McpCase> {
         raw("empty-file", ""),
         raw("bom", "\u{feff}{\"mcpServers\": {\"a\": {\"command\": \"x\"}}}\n"),
         raw("no-servers", "{\"mcpServers\": {}}\n"),
-        raw("extra-keys", "{\"$schema\": \"x\", \"mcpServers\": {\"a\": {\"command\": \"x\"}}, \"version\": 1}\n"),
-        raw("duplicate-server", "{\"mcpServers\": {\"a\": {\"command\": 5}, \"a\": {\"command\": \"x\"}}}\n"),
+        raw(
+            "extra-keys",
+            "{\"$schema\": \"x\", \"mcpServers\": {\"a\": {\"command\": \"x\"}}, \"version\": 1}\n",
+        ),
+        raw(
+            "duplicate-server",
+            "{\"mcpServers\": {\"a\": {\"command\": 5}, \"a\": {\"command\": \"x\"}}}\n",
+        ),
         raw("single-quotes", "{'mcpServers': {}}\n"),
     ]
 }
@@ -161,8 +221,33 @@ fn hand_written() -> Vec<McpCase> {
 /// Values of every JSON type and the edges of each field's constraint, each given to a field of
 /// a server that is otherwise valid.
 fn generated() -> Vec<McpCase> {
-    let any = ["5", "1.5", "-1", "0", "true", "null", "\"\"", "\" \"", "\"x\"", "[]", "[\"x\"]", "[1]", "{}", "{\"a\": \"b\"}", "{\"a\": 1}"];
-    let fields_stdio = ["command", "args", "env", "timeout", "alwaysLoad", "bareElicitationCapability", "role", "type"];
+    let any = [
+        "5",
+        "1.5",
+        "-1",
+        "0",
+        "true",
+        "null",
+        "\"\"",
+        "\" \"",
+        "\"x\"",
+        "[]",
+        "[\"x\"]",
+        "[1]",
+        "{}",
+        "{\"a\": \"b\"}",
+        "{\"a\": 1}",
+    ];
+    let fields_stdio = [
+        "command",
+        "args",
+        "env",
+        "timeout",
+        "alwaysLoad",
+        "bareElicitationCapability",
+        "role",
+        "type",
+    ];
     let fields_remote = [
         "url",
         "headers",
@@ -194,12 +279,26 @@ fn generated() -> Vec<McpCase> {
         "{\"authServerMetadataUrl\": 5}",
         "{\"unknown\": 1}",
     ];
-    let tools = ["[{\"name\": 5}]", "[{\"name\": \"t\", \"permission_policy\": 5}]", "[\"t\"]", "[{}]", "[{\"name\": \"t\", \"x\": 1}]"];
+    let tools = [
+        "[{\"name\": 5}]",
+        "[{\"name\": \"t\", \"permission_policy\": 5}]",
+        "[\"t\"]",
+        "[{}]",
+        "[{\"name\": \"t\", \"x\": 1}]",
+    ];
     let long_url = format!("\"https://x.dev/{}\"", "a".repeat(65_536));
     let mut out = Vec::new();
     let mut list = Vec::new();
     for f in fields_stdio {
-        let values: Vec<&str> = any.iter().copied().chain(if f == "timeout" { extra_timeout.to_vec() } else { Vec::new() }).collect();
+        let values: Vec<&str> = any
+            .iter()
+            .copied()
+            .chain(if f == "timeout" {
+                extra_timeout.to_vec()
+            } else {
+                Vec::new()
+            })
+            .collect();
         for (i, v) in values.iter().enumerate() {
             let server = if f == "command" {
                 format!("{{\"command\": {v}}}")
@@ -259,12 +358,12 @@ fn claude_mcp_list(bin: &Path, home: &Home, dir: &Path, declared: &[String]) -> 
     let mut theirs = Theirs::default();
     for line in text.lines() {
         let t = line.trim_start_matches([' ', '├', '└', '│']);
-        let rest = t
-            .strip_prefix("[Warning] ")
-            .or_else(|| t.strip_prefix("[Error] "));
+        let rest = t.strip_prefix("[Warning] ").or_else(|| t.strip_prefix("[Error] "));
         if let Some(rest) = rest {
             // `[name] mcpServers.name: message`, or a line about the file.
-            let server = declared.iter().find(|n| rest.starts_with(&format!("[{n}] mcpServers.{n}: ")));
+            let server = declared
+                .iter()
+                .find(|n| rest.starts_with(&format!("[{n}] mcpServers.{n}: ")));
             match server {
                 Some(n) => {
                     let msg = rest[format!("[{n}] mcpServers.{n}: ").len()..].to_string();
@@ -279,9 +378,10 @@ fn claude_mcp_list(bin: &Path, home: &Home, dir: &Path, declared: &[String]) -> 
             continue;
         }
         // The listing: `name: what - status`.
-        if let Some(n) = declared.iter().find(|n| {
-            line.strip_prefix(&format!("{n}: ")).is_some_and(|r| r.contains(" - "))
-        }) {
+        if let Some(n) = declared
+            .iter()
+            .find(|n| line.strip_prefix(&format!("{n}: ")).is_some_and(|r| r.contains(" - ")))
+        {
             theirs.listed.insert(n.clone());
         }
     }
@@ -314,7 +414,9 @@ fn our_diagnostics(home: &Home, root: &Path) -> BTreeMap<String, Vec<Ours>> {
     let mut by_case: BTreeMap<String, Vec<Ours>> = BTreeMap::new();
     for d in v["diagnostics"].as_array().expect("diagnostics") {
         let path = d["path"].as_str().unwrap_or_default();
-        let Some(case) = path.strip_suffix("/.mcp.json") else { continue };
+        let Some(case) = path.strip_suffix("/.mcp.json") else {
+            continue;
+        };
         let case = case.trim_start_matches("./").to_string();
         by_case.entry(case).or_default().push(Ours {
             line: d["range"]["start"]["line"].as_u64().unwrap_or(0) as usize,
@@ -362,7 +464,10 @@ fn mcp_json_agrees_with_claude_code() {
     let mut problems: Vec<String> = Vec::new();
     let (mut servers_total, mut skipped_total, mut files_total, mut file_level) = (0, 0, 0, 0);
     let mut servers_agreeing = 0;
-    eprintln!("\n{:<22} {:>8} {:>8} {:>8} {:>6}", "case", "servers", "skipped", "agree", "file");
+    eprintln!(
+        "\n{:<22} {:>8} {:>8} {:>8} {:>6}",
+        "case", "servers", "skipped", "agree", "file"
+    );
     for c in &cases {
         let dir = root.join(&c.name);
         let names = declared(&c.text);
@@ -382,7 +487,11 @@ fn mcp_json_agrees_with_claude_code() {
                 c.name,
                 if they_refuse_file { "refuses" } else { "reads" },
                 theirs.file,
-                if we_refuse_file { "says it is ignored" } else { "does not say it is ignored" }
+                if we_refuse_file {
+                    "says it is ignored"
+                } else {
+                    "does not say it is ignored"
+                }
             ));
         }
         // Each server: skipped or kept.
@@ -398,7 +507,10 @@ fn mcp_json_agrees_with_claude_code() {
                 Some(why) => {
                     let ok = !on_line.is_empty();
                     if !ok {
-                        problems.push(format!("{} `{name}` (line {line}): Claude Code skips it ({why}); agent-lsp has no error there", c.name));
+                        problems.push(format!(
+                            "{} `{name}` (line {line}): Claude Code skips it ({why}); agent-lsp has no error there",
+                            c.name
+                        ));
                     }
                     ok
                 }
@@ -406,11 +518,17 @@ fn mcp_json_agrees_with_claude_code() {
                     let ok = on_line.is_empty();
                     if !ok {
                         let ds: Vec<String> = on_line.iter().map(|d| format!("{}: {}", d.code, d.message)).collect();
-                        problems.push(format!("{} `{name}` (line {line}): Claude Code keeps it; agent-lsp errors: {ds:?}", c.name));
+                        problems.push(format!(
+                            "{} `{name}` (line {line}): Claude Code keeps it; agent-lsp errors: {ds:?}",
+                            c.name
+                        ));
                     }
                     // The parse of Claude Code's output: a kept server is listed.
                     if !theirs.listed.contains(name) && !name.is_empty() && !they_refuse_file {
-                        problems.push(format!("{} `{name}`: neither skipped nor listed by Claude Code (parse of its output?)", c.name));
+                        problems.push(format!(
+                            "{} `{name}`: neither skipped nor listed by Claude Code (parse of its output?)",
+                            c.name
+                        ));
                     }
                     ok
                 }

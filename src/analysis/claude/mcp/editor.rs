@@ -17,7 +17,10 @@ fn transports_of(name: &str) -> String {
     match with.len() {
         4 => "every MCP server".into(),
         1 => format!("{} server", with[0]),
-        _ => format!("{} servers", shape::either(with.iter().map(|t| t.to_string()).collect())),
+        _ => format!(
+            "{} servers",
+            shape::either(with.iter().map(|t| t.to_string()).collect())
+        ),
     }
 }
 
@@ -148,10 +151,7 @@ fn field_doc(server: &'static Object, path: &[&str]) -> Option<String> {
 }
 
 fn doc(name: &str, what: &str, text: &str, shape: &Shape, required: bool) -> String {
-    let mut md = format!(
-        "**`{name}`** ({what})\n\n{text}\n\nValue: {}.",
-        shape::describe(shape)
-    );
+    let mut md = format!("**`{name}`** ({what})\n\n{text}\n\nValue: {}.", shape::describe(shape));
     if required {
         md.push_str(" Required: without it Claude Code skips the server.");
     }
@@ -167,7 +167,11 @@ fn server_card(name: &str, value: &Node) -> String {
     let mut md = format!("**`{name}`** (MCP server of this project)\n\n");
     match (schema::transport(ty), ty) {
         (Some(_), None | Some("stdio")) => {
-            let mut line: Vec<String> = get("command").and_then(Node::as_str).map(str::to_string).into_iter().collect();
+            let mut line: Vec<String> = get("command")
+                .and_then(Node::as_str)
+                .map(str::to_string)
+                .into_iter()
+                .collect();
             if let Some(args) = get("args").and_then(|a| match &a.value {
                 crate::analysis::syntax::Value::Seq(items) => Some(items),
                 _ => None,

@@ -89,7 +89,14 @@ pub fn analyze(text: &str) -> (Vec<Diagnostic>, Parsed, McpFile) {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     if body.trim().is_empty() {
         // Claude Code reads a blank file as no servers.
-        return (out, Parsed::default(), McpFile { read: true, servers: Vec::new() });
+        return (
+            out,
+            Parsed::default(),
+            McpFile {
+                read: true,
+                servers: Vec::new(),
+            },
+        );
     }
     let parsed = jsonc::parse(text);
     let not_json = |message: &str| {
@@ -268,7 +275,10 @@ fn check_server(key: &Key, value: &Node, text: &str, out: &mut Vec<Diagnostic>) 
         out.push(error(
             Code::InvalidName,
             key.span,
-            format!("\"{name}\" is a reserved MCP server name (a property of every JavaScript object): {}", skipped(name)),
+            format!(
+                "\"{name}\" is a reserved MCP server name (a property of every JavaScript object): {}",
+                skipped(name)
+            ),
         ));
         server.skip = Some(Skip::Reserved);
         return server;
@@ -286,13 +296,20 @@ fn check_server(key: &Key, value: &Node, text: &str, out: &mut Vec<Diagnostic>) 
             out.push(error(
                 Code::InvalidValue,
                 tn.span,
-                format!("a server of `.mcp.json` cannot have `\"type\": \"{t}\"`: {why}. {}", skipped(name)),
+                format!(
+                    "a server of `.mcp.json` cannot have `\"type\": \"{t}\"`: {why}. {}",
+                    skipped(name)
+                ),
             ));
             server.skip = Some(Skip::RefusedType);
         } else {
             let types = schema::TRANSPORTS.iter().map(|(t, _)| *t);
-            let near = closest(t, types.clone())
-                .or_else(|| schema::TRANSPORTS.iter().map(|(t, _)| *t).find(|k| k.eq_ignore_ascii_case(t)));
+            let near = closest(t, types.clone()).or_else(|| {
+                schema::TRANSPORTS
+                    .iter()
+                    .map(|(t, _)| *t)
+                    .find(|k| k.eq_ignore_ascii_case(t))
+            });
             let mut d = error(
                 Code::InvalidValue,
                 tn.span,
@@ -358,7 +375,11 @@ fn check_server(key: &Key, value: &Node, text: &str, out: &mut Vec<Diagnostic>) 
     } else {
         server.transport = Some(match ty.unwrap_or("stdio") {
             "streamable-http" => "http",
-            t => schema::TRANSPORTS.iter().map(|(n, _)| *n).find(|n| *n == t).unwrap_or("stdio"),
+            t => schema::TRANSPORTS
+                .iter()
+                .map(|(n, _)| *n)
+                .find(|n| *n == t)
+                .unwrap_or("stdio"),
         });
     }
     let other_transports: Vec<&Shape> = schema::TRANSPORTS
@@ -454,7 +475,11 @@ fn issue_diagnostic(issue: &Issue, name: &str) -> Diagnostic {
         ),
         IssueKind::NoBranch { union, got, .. } => (
             Code::InvalidType,
-            format!("{what} must be {}, got {}: {skip}", shape::describe(union), got.display()),
+            format!(
+                "{what} must be {}, got {}: {skip}",
+                shape::describe(union),
+                got.display()
+            ),
             None,
         ),
     };
@@ -622,7 +647,8 @@ fn expansion(s: &str) -> Option<&str> {
 
 fn is_var_name(name: &str) -> bool {
     let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// A variable written in a form Claude Code does not expand: opencode's `{env:VAR}`, or a
@@ -637,7 +663,9 @@ fn unexpanded_form(s: &str) -> Option<&str> {
     let mut from = 0;
     while let Some(i) = s[from..].find("${") {
         let start = from + i;
-        let Some(end) = s[start + 2..].find('}') else { return None };
+        let Some(end) = s[start + 2..].find('}') else {
+            return None;
+        };
         let inner = &s[start + 2..start + 2 + end];
         let name = inner.split_once(":-").map_or(inner, |(n, _)| n);
         if !is_var_name(name) {

@@ -84,7 +84,10 @@ pub fn check_approvals(root: Option<&Node>, project: &Path, files: &[McpView]) -
         )
     };
     let rejects = |entry: &str, server: &str| {
-        entry == server || (!entry.starts_with("plugin:") && !server.starts_with("plugin:") && tool_prefix(entry) == tool_prefix(server))
+        entry == server
+            || (!entry.starts_with("plugin:")
+                && !server.starts_with("plugin:")
+                && tool_prefix(entry) == tool_prefix(server))
     };
     let warn = |span: Span, message: String| {
         Diagnostic::new(Code::UnknownMcpServer, span, message)
@@ -218,7 +221,11 @@ fn servers_meant(entry: &str) -> Vec<&str> {
     if rest.is_empty() || rest.contains('*') {
         return Vec::new();
     }
-    let mut out: Vec<&str> = rest.match_indices("__").map(|(i, _)| &rest[..i]).filter(|s| !s.is_empty()).collect();
+    let mut out: Vec<&str> = rest
+        .match_indices("__")
+        .map(|(i, _)| &rest[..i])
+        .filter(|s| !s.is_empty())
+        .collect();
     out.push(rest);
     out
 }
@@ -308,7 +315,11 @@ pub fn check_refs(
     let prefixes: Vec<String> = declared.iter().map(|n| tool_prefix(n)).collect();
     for r in refs {
         let meant = servers_meant(r.text);
-        if meant.is_empty() || meant.iter().any(|m| provided_elsewhere(m) || prefixes.iter().any(|p| p == m)) {
+        if meant.is_empty()
+            || meant
+                .iter()
+                .any(|m| provided_elsewhere(m) || prefixes.iter().any(|p| p == m))
+        {
             continue;
         }
         // The server part as a tool list writes it: up to the first `__`.

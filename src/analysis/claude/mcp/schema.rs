@@ -85,10 +85,12 @@ const HEADERS_DOC: &str = "HTTP headers sent with every request, each a string (
 const HEADERS_HELPER_DOC: &str =
     "A command that prints a JSON object of headers (a short-lived token, say), run before connecting.";
 const TIMEOUT_DOC: &str = "How long a tool call may take, in milliseconds: a whole number greater than 0.";
-const ALWAYS_LOAD_DOC: &str = "`true`: the server's tools are always in the model's context, even when tool search would defer them.";
+const ALWAYS_LOAD_DOC: &str =
+    "`true`: the server's tools are always in the model's context, even when tool search would defer them.";
 const BARE_ELICITATION_DOC: &str =
     "`true`: announce the bare elicitation capability to the server (no form or URL modes).";
-const ROLE_DOC: &str = "Internal: `\"comms\"` marks the server a coordinator uses to reach the user. Any other value is read as unset.";
+const ROLE_DOC: &str =
+    "Internal: `\"comms\"` marks the server a coordinator uses to reach the user. Any other value is read as unset.";
 const TYPE_STDIO_DOC: &str = "The transport: `stdio` (the default), `sse`, `http` (`streamable-http` is the same), or `ws`. Another value, or `sdk` or `claudeai-proxy`, makes Claude Code skip the server.";
 
 const fn type_field(values: &'static [Lit], required: bool) -> Field {
@@ -106,12 +108,11 @@ pub static STDIO_SERVER: Object = Object {
     what: "a local (stdio) MCP server",
     fields: &[
         type_field(&[Lit::Str("stdio")], false).aka(&["transport", "transportType"]),
-        Field::req(
-            "command",
-            Shape::Pattern(non_empty, "a non-empty string"),
-            COMMAND_DOC,
-        )
-        .aka(&["cmd", "executable", "program"]),
+        Field::req("command", Shape::Pattern(non_empty, "a non-empty string"), COMMAND_DOC).aka(&[
+            "cmd",
+            "executable",
+            "program",
+        ]),
         Field::opt("args", Shape::Array(&STR), ARGS_DOC).aka(&["arguments", "argv"]),
         Field::opt("env", Shape::Record(&STR), ENV_DOC).aka(&["environment", "envs", "envVars"]),
         Field::opt("timeout", POSITIVE_INT, TIMEOUT_DOC),
@@ -198,8 +199,12 @@ pub static WS_SERVER: Object = Object {
 pub static OAUTH: Object = Object {
     what: "the OAuth settings",
     fields: &[
-        Field::opt("clientId", STR, "A pre-registered OAuth client id (otherwise Claude Code registers itself with the server).")
-            .aka(&["client_id", "clientID"]),
+        Field::opt(
+            "clientId",
+            STR,
+            "A pre-registered OAuth client id (otherwise Claude Code registers itself with the server).",
+        )
+        .aka(&["client_id", "clientID"]),
         Field::opt(
             "callbackPort",
             POSITIVE_INT,
@@ -217,7 +222,11 @@ pub static OAUTH: Object = Object {
             "The OAuth scopes to ask for, space-separated.",
         )
         .aka(&["scope"]),
-        Field::opt("xaa", BOOL, "`true`: sign in through the organization's identity provider (cross-app access)."),
+        Field::opt(
+            "xaa",
+            BOOL,
+            "`true`: sign in through the organization's identity provider (cross-app access).",
+        ),
     ],
     rest: Rest::Drop,
 };
@@ -238,8 +247,9 @@ fn url_length(s: &str) -> bool {
 /// An `https://` URL with a host, of at most [`MAX_METADATA_URL`] characters.
 fn https_metadata_url(s: &str) -> bool {
     js_len(s) <= MAX_METADATA_URL
-        && s.strip_prefix("https://")
-            .is_some_and(|rest| rest.chars().next().is_some_and(|c| !matches!(c, '/' | '?' | '#')) && !rest.contains(char::is_whitespace))
+        && s.strip_prefix("https://").is_some_and(|rest| {
+            rest.chars().next().is_some_and(|c| !matches!(c, '/' | '?' | '#')) && !rest.contains(char::is_whitespace)
+        })
 }
 
 /// An item of `tools`.
@@ -249,7 +259,11 @@ static TOOL: Shape = Shape::Object(&Object {
         Field::req("name", STR, "The tool's name, as the server lists it."),
         Field::opt(
             "permission_policy",
-            Shape::Lit(&[Lit::Str("always_allow"), Lit::Str("always_ask"), Lit::Str("always_deny")]),
+            Shape::Lit(&[
+                Lit::Str("always_allow"),
+                Lit::Str("always_ask"),
+                Lit::Str("always_deny"),
+            ]),
             "Whether Claude Code may call the tool without asking: `always_allow`, `always_ask` or `always_deny`.",
         ),
     ],
@@ -259,7 +273,12 @@ static TOOL: Shape = Shape::Object(&Object {
 static TOOL_PERMISSION: Shape = Shape::Lit(&[Lit::Str("allow"), Lit::Str("ask"), Lit::Str("blocked")]);
 
 /// Fields Claude Code reads that completion does not offer (internal ones).
-pub const INTERNAL: &[&str] = &["role", "request_timeout_ms", "orgMaxPermission", "bareElicitationCapability"];
+pub const INTERNAL: &[&str] = &[
+    "role",
+    "request_timeout_ms",
+    "orgMaxPermission",
+    "bareElicitationCapability",
+];
 
 /// The names of object keys Claude Code refuses as server names before it reads them (they are
 /// properties of every JavaScript object).
@@ -295,7 +314,13 @@ pub const RESERVED: &[&str] = &[
 /// than an ASCII letter, a digit, `_` or `-` becomes `_`.
 pub fn tool_prefix(name: &str) -> String {
     name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 

@@ -100,7 +100,9 @@ fn a_value_the_transport_refuses_skips_that_server_only() {
         a ["a"]: skipped Invalid(["command"])
         ok ["ok"]: stdio
     "#]]
-    .assert_eq(&servers(r#"{"mcpServers": {"a": {"command": 5}, "ok": {"command": "x"}}}"#));
+    .assert_eq(&servers(
+        r#"{"mcpServers": {"a": {"command": 5}, "ok": {"command": "x"}}}"#,
+    ));
 }
 
 #[test]
@@ -139,7 +141,9 @@ fn a_server_that_is_not_an_object_or_has_a_bad_type() {
         r ["r"]: skipped Invalid(["(root)"])
         s ["s"]: skipped Invalid(["type"])
     "#]]
-    .assert_eq(&servers(r#"{"mcpServers": {"r": "str", "s": {"type": 5, "command": "x"}}}"#));
+    .assert_eq(&servers(
+        r#"{"mcpServers": {"r": "str", "s": {"type": 5, "command": "x"}}}"#,
+    ));
 }
 
 #[test]
@@ -163,7 +167,9 @@ fn unknown_and_refused_types() {
         c ["c"]: skipped UnknownType
         d ["d"]: skipped RefusedType
     "#]]
-    .assert_eq(&servers(r#"{"mcpServers": {"c": {"type": "stdioo"}, "d": {"type": "sdk"}}}"#));
+    .assert_eq(&servers(
+        r#"{"mcpServers": {"c": {"type": "stdioo"}, "d": {"type": "sdk"}}}"#,
+    ));
 }
 
 #[test]
@@ -225,7 +231,9 @@ fn unknown_keys_are_warnings_with_did_you_mean() {
         "#]],
     );
     check(
-        &one(r#"{"type": "http", "url": "https://x", "oauth": {"clientid": "c", "scope": "s"}, "tools": [{"name": "t", "policy": "x"}]}"#),
+        &one(
+            r#"{"type": "http", "url": "https://x", "oauth": {"clientid": "c", "scope": "s"}, "tools": [{"name": "t", "policy": "x"}]}"#,
+        ),
         expect![[r#"
             warning unknown-key value-ignored ["clientid"]: `clientid` is not a field of the OAuth settings: Claude Code drops it from `oauth` of the server `a` without a word. Did you mean `clientId`?
               fix: Replace with `"clientId"` ["\"clientId\""]
@@ -391,7 +399,9 @@ fn variables() {
         "#]],
     );
     check(
-        &one(r#"{"type": "http", "url": "https://x/{env:HOST}", "headers": {"A": "Bearer ${TOKEN"}, "oauth": {"clientId": "${CLIENT_ID}"}}"#),
+        &one(
+            r#"{"type": "http", "url": "https://x/{env:HOST}", "headers": {"A": "Bearer ${TOKEN"}, "oauth": {"clientId": "${CLIENT_ID}"}}"#,
+        ),
         expect![[r#"
             warning unsubstituted-variable fails-when-used ["https://x/{env:HOST}"]: `url` holds `{env:HOST}`, which Claude Code does not expand: it replaces `${VAR}` and `${VAR:-default}` only, and sends the rest as written
             warning unsubstituted-variable fails-when-used ["${CLIENT_ID}"]: `oauth.clientId` holds `${CLIENT_ID}`, but Claude Code replaces variables only in `command`, `args`, `env`, `url` and `headers`: this value is used as written

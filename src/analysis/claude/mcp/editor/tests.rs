@@ -11,11 +11,20 @@ fn completion_offers_the_fields_of_the_server_s_transport() {
     // No `type` yet: the fields of every transport, required ones first, internal ones left out.
     let got = labels(r#"{"mcpServers": {"a": {"": 1}}}"#, r#"{"a": {""#);
     assert_eq!(&got[..3], ["command", "type", "url"], "{got:?}");
-    assert!(got.contains(&"oauth".to_string()) && !got.contains(&"role".to_string()), "{got:?}");
+    assert!(
+        got.contains(&"oauth".to_string()) && !got.contains(&"role".to_string()),
+        "{got:?}"
+    );
     // `type: ws`: the WebSocket server's fields only, without those written.
     let got = labels(r#"{"mcpServers": {"a": {"type": "ws", "": 1}}}"#, r#""ws", ""#);
-    assert!(got.contains(&"url".to_string()) && !got.contains(&"type".to_string()), "{got:?}");
-    assert!(!got.contains(&"oauth".to_string()) && !got.contains(&"command".to_string()), "{got:?}");
+    assert!(
+        got.contains(&"url".to_string()) && !got.contains(&"type".to_string()),
+        "{got:?}"
+    );
+    assert!(
+        !got.contains(&"oauth".to_string()) && !got.contains(&"command".to_string()),
+        "{got:?}"
+    );
     // Values of `type`.
     let got = labels(r#"{"mcpServers": {"a": {"type": ""}}}"#, r#""type": ""#);
     assert_eq!(got, ["stdio", "sse", "http", "streamable-http", "ws"]);

@@ -18,8 +18,17 @@ fn approvals(settings: &str, files: &[(&str, &str)], want: Expect) {
     let got: String = out
         .iter()
         .map(|d| {
-            let fix = d.fix.as_ref().map(|f| format!(" -> {}", f.edits[0].text)).unwrap_or_default();
-            format!("{} [{}]: {}{fix}\n", d.severity.as_str(), d.span.text(settings), d.message)
+            let fix = d
+                .fix
+                .as_ref()
+                .map(|f| format!(" -> {}", f.edits[0].text))
+                .unwrap_or_default();
+            format!(
+                "{} [{}]: {}{fix}\n",
+                d.severity.as_str(),
+                d.span.text(settings),
+                d.message
+            )
         })
         .collect();
     want.assert_eq(&got);
@@ -100,7 +109,11 @@ fn which_files_count() {
     );
     // Not an object, or no lists: nothing.
     approvals("[1]", &[("/p", GH)], expect![""]);
-    approvals(r#"{"enabledMcpjsonServers": "github-tools"}"#, &[("/p", GH)], expect![""]);
+    approvals(
+        r#"{"enabledMcpjsonServers": "github-tools"}"#,
+        &[("/p", GH)],
+        expect![""],
+    );
 }
 
 fn refs(entries: &[&str], files: &[(&str, &str)], user: &UserServers, inline: &[&str], want: Expect) {
@@ -124,7 +137,11 @@ fn refs(entries: &[&str], files: &[(&str, &str)], user: &UserServers, inline: &[
     let got: String = out
         .iter()
         .map(|d| {
-            let fix = d.fix.as_ref().map(|f| format!(" -> {}", f.edits[0].text)).unwrap_or_default();
+            let fix = d
+                .fix
+                .as_ref()
+                .map(|f| format!(" -> {}", f.edits[0].text))
+                .unwrap_or_default();
             format!("{} [{}]: {}{fix}\n", d.severity.as_str(), d.span.text(&text), d.message)
         })
         .collect();
@@ -135,7 +152,10 @@ fn refs(entries: &[&str], files: &[(&str, &str)], user: &UserServers, inline: &[
 fn tool_entries_name_declared_servers() {
     let user = UserServers {
         user: vec!["mine".into()],
-        local: vec![(PathBuf::from("/p"), vec!["local-one".into()]), (PathBuf::from("/q"), vec!["elsewhere".into()])],
+        local: vec![
+            (PathBuf::from("/p"), vec!["local-one".into()]),
+            (PathBuf::from("/q"), vec!["elsewhere".into()]),
+        ],
     };
     refs(
         &[
@@ -170,7 +190,13 @@ fn tool_entries_name_declared_servers() {
         expect![""],
     );
     // A `.mcp.json` that does not parse: nothing is said.
-    refs(&["mcp__x__y"], &[("/p", "{,}")], &UserServers::default(), &[], expect![""]);
+    refs(
+        &["mcp__x__y"],
+        &[("/p", "{,}")],
+        &UserServers::default(),
+        &[],
+        expect![""],
+    );
 }
 
 #[test]

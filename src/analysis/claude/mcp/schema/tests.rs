@@ -6,7 +6,13 @@ fn tool_prefixes_and_reserved_names() {
     assert_eq!(tool_prefix("my-tools_1"), "my-tools_1");
     assert_eq!(tool_prefix("日本"), "__");
     // Checked with Claude Code 2.1.332 (`claude mcp list`): reserved, and not.
-    for name in ["workspace", "__proto__", "Claude in Chrome", "computer-use", "claude_ai"] {
+    for name in [
+        "workspace",
+        "__proto__",
+        "Claude in Chrome",
+        "computer-use",
+        "claude_ai",
+    ] {
         assert!(is_reserved(name), "{name}");
     }
     for name in ["my-workspace", "ide", "a.b", "Workspace", ""] {
