@@ -52,6 +52,7 @@ fn complete_any(
         agent_lsp::analysis::FileKind::Settings(_) => {
             agent_lsp::analysis::claude::settings::complete(text, at, &["mcp__github".into()])
         }
+        agent_lsp::analysis::FileKind::McpJson => agent_lsp::analysis::claude::mcp::complete(text, at),
         agent_lsp::analysis::FileKind::Command(k) => agent_lsp::analysis::complete_command(
             k.runtime,
             text,

@@ -679,7 +679,7 @@ fn mcp_json_found_where_claude_code_reads_it() {
         ".claude/settings.local.json",
         r#"{"enabledMcpjsonServers": ["github-tools", "above", "below", "a_b", "nothere"], "disabledMcpjsonServers": ["gone"]}"#,
     );
-    let ws = Workspace::load(&[root.clone()], &Options::isolated()).unwrap();
+    let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
     let mut mcp: Vec<(String, bool)> = ws
         .files
         .iter()
@@ -741,12 +741,12 @@ fn mcp_json_names_are_unknown_while_a_file_does_not_parse() {
     fs::create_dir_all(root.join(".git")).unwrap();
     write(&root, ".mcp.json", "{\"mcpServers\": {\"a\": {\"command\": \"x\"},}}");
     write(&root, ".claude/settings.json", r#"{"enabledMcpjsonServers": ["b"]}"#);
-    let ws = Workspace::load(&[root.clone()], &Options::isolated()).unwrap();
+    let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
     let got: Vec<&str> = ws.diagnostics().into_iter().map(|(_, d)| d.code.as_str()).collect();
     assert_eq!(got, ["syntax-error"]);
     // No `.mcp.json` at all: an approval approves nothing.
     fs::remove_file(root.join(".mcp.json")).unwrap();
-    let ws = Workspace::load(&[root.clone()], &Options::isolated()).unwrap();
+    let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
     let got: Vec<String> = ws.diagnostics().into_iter().map(|(_, d)| d.message).collect();
     assert_eq!(
         got,

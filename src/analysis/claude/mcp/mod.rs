@@ -663,9 +663,7 @@ fn unexpanded_form(s: &str) -> Option<&str> {
     let mut from = 0;
     while let Some(i) = s[from..].find("${") {
         let start = from + i;
-        let Some(end) = s[start + 2..].find('}') else {
-            return None;
-        };
+        let end = s[start + 2..].find('}')?;
         let inner = &s[start + 2..start + 2 + end];
         let name = inner.split_once(":-").map_or(inner, |(n, _)| n);
         if !is_var_name(name) {

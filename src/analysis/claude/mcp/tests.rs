@@ -467,3 +467,16 @@ fn a_key_that_reads_like_mcp_servers_carries_the_error() {
         "#]],
     );
 }
+
+#[test]
+fn every_prefix_and_position_is_safe() {
+    // Analysis of every prefix, completion and hover at every position: no panic.
+    let text = "{\n  \"mcpServers\": {\n    \"日本🚀\": {\"command\": \"npx\", \"args\": [\"-y\", \"${A:-x}\"], \"env\": {\"K\": \"{env:K}\"}},\n    \"r\": {\"type\": \"http\", \"url\": \"https://x\", \"oauth\": {\"clientId\": \"c\"}, \"tools\": [{\"name\": \"t\"}]},\n    \"u\": {\"url\": \"https://x\"}\n  }\n}\n";
+    let parsed = jsonc::parse(text);
+    for i in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+        analyze(&text[..i]);
+        complete(text, i);
+        complete(&text[..i], i);
+        hover(&parsed, i);
+    }
+}
