@@ -12,7 +12,13 @@
 //!   lists that names a server nothing declares: an info, and only when every place a server
 //!   may come from is known (the caller passes [`UserServers`] only when it read the user's
 //!   `~/.claude.json` and no organization config exists). Plugin servers (`mcp__plugin_...`),
-//!   claude.ai connectors and Claude Code's own servers are never reported.
+//!   claude.ai connectors and Claude Code's own servers are never reported. Not wired into the
+//!   workspace yet: it needs the user's `~/.claude.json` read and the organization's
+//!   `managed-mcp.json` ruled out, which the workspace does not do; tested on its own.
+//!
+//! Checked with Claude Code 2.1.332 (`claude mcp list`, the folder trusted in `~/.claude.json`):
+//! `enabledMcpjsonServers: ["a_b"]` leaves `a.b` pending, `disabledMcpjsonServers: ["a_b"]` hides
+//! it, and a server in both lists is hidden. Before the folder is trusted no approval counts.
 
 use std::path::Path;
 

@@ -176,11 +176,11 @@ fn unknown_and_refused_types() {
 fn a_url_without_type_is_skipped_with_a_fix() {
     // Claude Code: `has a "url" but no "type"; add "type": "http" (or "sse" / "ws")`.
     check(
-        &one(r#"{"url": "https://x.dev/mcp"}"#),
+        &one(r#"{"url": "https://x.dev/mcp", "headers": {"A": "b"}, "cwd": "/"}"#),
         expect![[r#"
             error missing-field value-ignored ["a"]: the server `a` has a `url` but no `type`: Claude Code reads it as a local server, which needs a `command`, so it skips it (the others load). Add `"type": "http"` (or `"sse"` / `"ws"`)
               fix: Add `"type": "http"` ["\"type\": \"http\", "]
-            warning unknown-key value-ignored ["url"]: `url` is not read for a local (stdio) MCP server (it is a field of another transport): Claude Code drops it from the server `a` without a word
+            warning unknown-key value-ignored ["cwd"]: `cwd` is not a field of a local (stdio) MCP server: Claude Code drops it from the server `a` without a word. Claude Code has no working-directory setting for a server.
         "#]],
     );
     // With a `command` too it is a local server: `url` is dropped.
