@@ -329,3 +329,65 @@ at-most = "ask"
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].2.contains("`Read` `config/` gets `allow`"), "{}", found[0].2);
 }
+
+/// A settings file that Claude Code voids (here a `PreToolUse` hook of an unknown type) applies
+/// none of its rules: `--who` and the policies no longer count its `ask`, and the voiding hook
+/// and the voided rule both say so.
+#[test]
+fn a_voided_settings_file_counts_for_nothing() {
+    let ws = project();
+    write(
+        ws.path(),
+        ".claude/settings.json",
+        r#"{"permissions": {"allow": ["Bash(git *)"], "ask": ["Bash(git push:*)"]},
+ "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "shell", "command": "./guard.sh"}]}]}}"#,
+    );
+    let out = agent_lsp(
+        ws.path(),
+        &[
+            "explain",
+            "--no-global",
+            "--who",
+            "bash",
+            "git push origin main",
+            "--format",
+            "json",
+        ],
+    );
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let pusher = v["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "pusher" && a["dialect"] == "claude")
+        .expect("pusher")
+        .clone();
+    // No rule of the file decides: the default mode asks, and no settings line is named.
+    assert_eq!(pusher["decision"], "ask", "{pusher:#}");
+    assert!(pusher["rule"].is_null(), "{pusher:#}");
+    let out = agent_lsp(ws.path(), &["check", "--no-global", "--format", "json", "."]);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let on_settings: Vec<(String, String, u64)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["path"] == ".claude/settings.json")
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["severity"].as_str().unwrap().to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        on_settings,
+        [
+            ("ignored-permission-rule".to_string(), "info".to_string(), 1),
+            ("ignored-permission-rule".to_string(), "info".to_string(), 1),
+            ("invalid-value".to_string(), "error".to_string(), 2),
+        ],
+        "{:#}",
+        v["diagnostics"]
+    );
+}

@@ -133,6 +133,13 @@ fn summary() {
         .claude/deploy/SKILL.md:1:1 misplaced-skill
         .claude/settings.json:5:7 policy-violation
         .claude/settings.json:20:7 ignored-permission-rule
+        .claude/settings.local.json:3:14 ignored-permission-rule
+        .claude/settings.local.json:3:20 missing-path
+        .claude/settings.local.json:9:29 invalid-value
+        .claude/settings.local.json:14:20 ignored-field
+        .claude/settings.local.json:15:52 missing-path
+        .claude/settings.local.json:15:85 invalid-value
+        .claude/settings.local.json:19:3 unknown-key
         .claude/skills/changelog/SKILL.md:2:7 duplicate-skill
         .claude/skills/lint/SKILL.md:2:7 invalid-name
         .claude/skills/lint/SKILL.md:2:7 name-mismatch

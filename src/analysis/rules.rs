@@ -389,12 +389,14 @@ info.",
         "{ \"enabledMcpjsonServers\": [\"github_tools\"] }",
         "{ \"enabledMcpjsonServers\": [\"github-tools\"] }";
     MissingPath = "missing-path", Warning, ValueIgnored, [],
-        "opencode: an `instructions` entry, a `skills.paths` folder, a local `references` folder or a plugin path that matches nothing on disk.",
+        "A path that matches nothing on disk. opencode: an `instructions` entry, a `skills.paths` folder, a local `references` folder or a plugin path. Claude Code: the script a hook's `command` runs (under `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PLUGIN_ROOT}` or relative to the project).",
         "opencode looks these paths up when it starts and skips, without a word in the session, the ones \
 that match no file: an instructions file that was renamed is simply not read, a skills folder that \
 moved loads no skill. Relative paths resolve from the project (`instructions`, `references`) or \
 from the folder opencode starts in (`skills.paths`); `~/` is the home folder. The finding follows \
-the disk: it goes away when the file appears.",
+the disk: it goes away when the file appears. Claude Code runs a hook's `command` as written: \
+when the script it names is missing, the command fails every time, and a failing hook blocks \
+nothing (only exit code 2 does), so a `PreToolUse` guard with a mistyped path guards nothing.",
         "{ \"instructions\": [\"docs/CONTRIBUTNG.md\"] }",
         "{ \"instructions\": [\"docs/CONTRIBUTING.md\"] }";
 }

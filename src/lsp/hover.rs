@@ -27,8 +27,11 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
         return crate::analysis::claude::plugin::hover(kind, &f.analysis.parsed, offset);
     }
     if let Some(settings) = f.analysis.settings() {
-        // On a permission rule: what it does, and the project's agents it applies to.
-        let rule = settings.rule_at(offset)?;
+        // On a permission rule: what it does, and the project's agents it applies to; elsewhere
+        // what the setting under the cursor does.
+        let Some(rule) = settings.rule_at(offset) else {
+            return crate::analysis::claude::settings::hover(&f.analysis.parsed, offset);
+        };
         let mut md = crate::analysis::claude::settings::describe(rule);
         let agents = ws.claude_agents_under_rule(id, rule);
         if agents.is_empty() {

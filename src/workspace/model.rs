@@ -184,6 +184,8 @@ pub struct Workspace {
     /// path as written: a keystroke looks each up once; files appearing or vanishing clear it.
     pub(super) path_memo:
         HashMap<(PathBuf, crate::analysis::opencode::sections::PathKind, String), Option<crate::analysis::Diagnostic>>,
+    /// Whether each file a Claude Code hook runs exists (see `paths.rs`), by its resolved path.
+    pub(super) script_memo: HashMap<PathBuf, bool>,
 }
 
 /// A path given by the user that does not exist or is not an opencode file.

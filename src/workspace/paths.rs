@@ -19,6 +19,10 @@
 use std::path::{Path, PathBuf};
 
 use super::model::*;
+use crate::analysis::Span;
+use crate::analysis::claude::Source;
+use crate::analysis::claude::settings::{PermissionRule, SettingsFile};
+use crate::analysis::diagnostic::Edit;
 use crate::analysis::diagnostic::{Effect, Severity};
 use crate::analysis::opencode::sections::{PathKind, PathRef};
 use crate::analysis::{Code, Diagnostic};
@@ -32,6 +36,9 @@ impl Workspace {
     /// whether they changed.
     pub(super) fn check_config_paths(&mut self, id: usize) -> bool {
         let f = &self.files[id];
+        if !f.kind.is_config() {
+            return false;
+        }
         let paths: &[PathRef] = &f.analysis.opencode().paths;
         let had = f.analysis.diagnostics.iter().any(|d| d.code == Code::MissingPath);
         if paths.is_empty() && !had {
@@ -91,14 +98,164 @@ impl Workspace {
     /// configs whose findings changed.
     pub fn refresh_config_paths(&mut self) -> Vec<usize> {
         self.path_memo.clear();
+        self.script_memo.clear();
+        let live: Vec<usize> = (0..self.files.len()).filter(|&i| self.files[i].live).collect();
+        let scripts: Vec<usize> = live.into_iter().filter(|&id| self.check_hook_scripts(id)).collect();
         let ids: Vec<usize> = (0..self.files.len())
             .filter(|&i| {
                 let f = &self.files[i];
                 f.live && f.kind.is_config() && !f.analysis.opencode().paths.is_empty()
             })
             .collect();
-        ids.into_iter().filter(|&id| self.check_config_paths(id)).collect()
+        let mut changed: Vec<usize> = ids.into_iter().filter(|&id| self.check_config_paths(id)).collect();
+        changed.extend(scripts);
+        changed.sort_unstable();
+        changed.dedup();
+        changed
     }
+
+    /// Look up the scripts the hooks of Claude Code file `id` run (a settings file's, an agent's)
+    /// and replace its `missing-path` findings; returns whether they changed. A path under
+    /// `$CLAUDE_PROJECT_DIR`, or relative (hooks run in the folder Claude Code starts in), is
+    /// looked up in the project; under `${CLAUDE_PLUGIN_ROOT}`, in a plugin agent's plugin. The
+    /// user's files are left alone: the project they run in is not known.
+    pub(super) fn check_hook_scripts(&mut self, id: usize) -> bool {
+        let f = &self.files[id];
+        let mut rules: &[PermissionRule] = &[];
+        let (scripts, project, plugin) = match (&f.role, f.analysis.settings(), f.analysis.claude()) {
+            (Role::ClaudeSettings { dir }, Some(s), _) if f.kind.settings() != Some(SettingsFile::User) => {
+                rules = &s.rules;
+                (&s.scripts, Some(dir.as_path()), None)
+            }
+            // A plugin's agents ignore `hooks`; a user's run in whichever project.
+            (Role::Claude { dir }, _, Some(c)) if f.kind.claude().map(|k| &k.source) == Some(&Source::Project) => {
+                (&c.agent.hook_scripts, Some(dir.as_path()), None)
+            }
+            _ => return false,
+        };
+        let had = f.analysis.diagnostics.iter().any(|d| d.code == Code::MissingPath);
+        if scripts.is_empty() && rules.is_empty() && !had {
+            return false;
+        }
+        let mut found = Vec::new();
+        // A path rule with one leading `/` is anchored at the project: a first folder the
+        // project does not hold most likely meant the absolute path (`//etc/**`).
+        for r in rules {
+            let Some(project) = project else { break };
+            let Some(at) = project_anchored(r).filter(|&at| f.text.as_bytes().get(at) == Some(&b'/')) else {
+                continue;
+            };
+            let first = r.specifier.as_deref().unwrap_or_default()[1..]
+                .split('/')
+                .next()
+                .unwrap_or_default();
+            if first.is_empty() || first.contains(['*', '?', '[', '{']) {
+                continue;
+            }
+            let path = project.join(first);
+            let exists = *self.script_memo.entry(path.clone()).or_insert_with(|| path.exists());
+            if exists {
+                continue;
+            }
+            let spec = r.specifier.as_deref().unwrap_or_default();
+            let slash = Span::new(at, at + 1);
+            found.push(
+                Diagnostic::new(
+                    Code::MissingPath,
+                    slash,
+                    format!(
+                        "`{spec}` starts at the project's root (one leading `/`), which holds no `{first}`: for the absolute path write `/{spec}`"
+                    ),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::RuleNeverApplies)
+                .with_fix(format!("Write the absolute path `/{spec}`"), vec![Edit::new(Span::new(at, at), "/")], false),
+            );
+        }
+        for s in scripts {
+            let Some((base, rest, anchor)) = script_base(&s.path, project, plugin) else {
+                continue;
+            };
+            let path = base.join(rest);
+            let exists = *self.script_memo.entry(path.clone()).or_insert_with(|| path.exists());
+            if !exists {
+                found.push(
+                    Diagnostic::new(
+                        Code::MissingPath,
+                        s.span,
+                        format!(
+                            "there is no file `{rest}` in {anchor}: this hook's command fails each time it runs (and a failing hook blocks nothing)"
+                        ),
+                    )
+                    .with_severity(Severity::Warning)
+                    .with_effect(Effect::ValueIgnored),
+                );
+            }
+        }
+        let f = &mut self.files[id];
+        let old: Vec<&Diagnostic> = f
+            .analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::MissingPath)
+            .collect();
+        let same = old.len() == found.len()
+            && old
+                .iter()
+                .zip(&found)
+                .all(|(a, b)| a.span == b.span && a.message == b.message);
+        if same {
+            return false;
+        }
+        f.analysis.diagnostics.retain(|d| d.code != Code::MissingPath);
+        f.analysis.diagnostics.extend(found);
+        f.analysis
+            .diagnostics
+            .sort_by_key(|d| (d.span.start, d.span.end, d.code));
+        true
+    }
+}
+
+/// The byte offset of the leading `/` of a path rule anchored at the project (`Edit(/src/**)`):
+/// a file tool, a specifier with exactly one leading slash, written as read (no escapes).
+fn project_anchored(r: &PermissionRule) -> Option<usize> {
+    if !matches!(
+        r.tool.as_str(),
+        "Read" | "Edit" | "Write" | "MultiEdit" | "NotebookEdit"
+    ) {
+        return None;
+    }
+    let spec = r.specifier.as_deref()?;
+    if !spec.starts_with('/') || spec.starts_with("//") {
+        return None;
+    }
+    // The rule's text starts right after the opening quote.
+    let open = r.text.find('(')?;
+    (r.text.get(open + 1..open + 2) == Some("/")).then_some(r.span.start as usize + 1 + open + 1)
+}
+
+/// Where a hook's script path starts: (folder, path below it, how the message names the folder).
+fn script_base<'a>(
+    path: &'a str,
+    project: Option<&'a Path>,
+    plugin: Option<&'a Path>,
+) -> Option<(&'a Path, &'a str, &'static str)> {
+    for prefix in ["${CLAUDE_PROJECT_DIR}/", "$CLAUDE_PROJECT_DIR/"] {
+        if let Some(rest) = path.strip_prefix(prefix) {
+            return Some((project?, rest, "the project (`$CLAUDE_PROJECT_DIR`)"));
+        }
+    }
+    for prefix in ["${CLAUDE_PLUGIN_ROOT}/", "$CLAUDE_PLUGIN_ROOT/"] {
+        if let Some(rest) = path.strip_prefix(prefix) {
+            return Some((plugin?, rest, "the plugin (`${CLAUDE_PLUGIN_ROOT}`)"));
+        }
+    }
+    let rest = path.strip_prefix("./").unwrap_or(path);
+    Some((
+        project?,
+        rest,
+        "the project (hooks run in the folder Claude Code starts in)",
+    ))
 }
 
 /// The finding for a path that matches nothing, if it does.

@@ -75,6 +75,7 @@ impl Workspace {
         self.substitute(id);
         self.check_links(id);
         self.check_config_paths(id);
+        self.check_hook_scripts(id);
         self.check_manifest(id);
         // A config with substitutions, a plugin manifest, may read other files: always a new
         // stamp.
@@ -206,6 +207,7 @@ impl Workspace {
         self.substitute(id);
         self.check_links(id);
         self.check_config_paths(id);
+        self.check_hook_scripts(id);
         self.check_manifest(id);
         let force = self.files[id].resolved.is_some() || self.files[id].kind.manifest().is_some();
         self.restamp(id, force);

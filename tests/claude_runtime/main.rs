@@ -39,6 +39,7 @@
 mod cases;
 mod mcp_json;
 mod oracle;
+mod settings;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

@@ -82,6 +82,9 @@ pub struct Load {
     pub version: String,
     pub agents: Vec<Agent>,
     pub commands: Vec<Cmd>,
+    /// The session's permission mode (`current_permission_mode`): `plan` only when a settings
+    /// file saying so was applied.
+    pub mode: Option<String>,
     pub log: Log,
 }
 
@@ -360,6 +363,7 @@ pub fn load(bin: &Path, home: &Home, cwd: &Path, plugins: &[PathBuf], debug_file
         version: text(&r["claude_code_version"]),
         agents,
         commands,
+        mode: r["current_permission_mode"].as_str().map(str::to_string),
         log,
     }
 }

@@ -27,8 +27,6 @@ use model::Ctx;
 pub use model::{Agent, Setting, Status};
 
 pub use fields::{effort, max_turns};
-pub use hooks::HOOK_EVENTS;
-pub(crate) use hooks::HOOK_TYPES;
 pub(crate) use lenient::{lenient_parse, truncated};
 
 /// Check one file and build its agent.

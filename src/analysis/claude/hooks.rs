@@ -563,11 +563,24 @@ fn handler(h: &Node, path: &[String], text: &str, guard: bool, r: &mut Report) {
         && let Some(c) = map.value("command")
         && let Some(command) = c.as_str()
     {
+        // The path's own span where the value holds it as written (no escape before it).
+        let raw = c.span.text(text);
         for path in script_paths(command) {
-            r.scripts.push(Script { span: c.span, path });
+            // The whole path, else what follows its variable (`"$CLAUDE_PROJECT_DIR"/x.sh`).
+            let tail = path.find('/').map_or(path.as_str(), |i| &path[i..]);
+            let span = [path.as_str(), tail]
+                .into_iter()
+                .find_map(|p| match (raw.find(p), raw.matches(p).count()) {
+                    (Some(at), 1) => Some(Span {
+                        start: c.span.start + at as u32,
+                        end: c.span.start + (at + p.len()) as u32,
+                    }),
+                    _ => None,
+                })
+                .unwrap_or(c.span);
+            r.scripts.push(Script { span, path });
         }
     }
-    let _ = text;
 }
 
 fn capital(s: &str) -> String {

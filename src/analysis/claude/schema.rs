@@ -264,6 +264,7 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::IgnoredPermissionRule,
     crate::analysis::rules::Code::UnsubstitutedVariable,
     crate::analysis::rules::Code::UnknownMcpServer,
+    crate::analysis::rules::Code::MissingPath,
 ];
 
 #[cfg(test)]

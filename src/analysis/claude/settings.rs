@@ -16,7 +16,7 @@
 //!   rule, an unknown `defaultMode`.
 
 use super::schema::{LEGACY_TOOLS, PERMISSION_MODES, TOOLS};
-use super::settings_schema::{SETTINGS, SILENT};
+use super::settings_schema::{MANAGED_ONLY, SETTINGS, silent};
 use crate::analysis::complete::{Item, ItemKind, item, json_context};
 use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
 use crate::analysis::rules::Code;
@@ -227,10 +227,40 @@ pub fn analyze(text: &str, file: SettingsFile) -> (Vec<Diagnostic>, Parsed, Sett
         match name {
             "permissions" => permissions(value, key.span, text, file, &mut settings, &mut out),
             "hooks" => hooks(value, text, &mut settings, &mut out),
+            // Deleted before the rest is read, whatever its value.
+            _ if MANAGED_ONLY.contains(&name) => out.push(
+                Diagnostic::new(
+                    Code::IgnoredField,
+                    key.span,
+                    format!(
+                        "`{name}` is read from managed settings only: Claude Code ignores it in this file (it logs that it \"was ignored here\")"
+                    ),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::ValueIgnored),
+            ),
             _ => match top.field(name) {
                 Some(field) => setting(name, field, value, key.span, &mut settings, &mut out),
                 None => unknown_setting(key, map, &mut out),
             },
+        }
+    }
+    // Each rule of a voided file says so, and where the reason is.
+    if let Some(v) = &settings.voided {
+        let line = text[..(v.span.start as usize).min(text.len())].matches('\n').count() + 1;
+        for r in &settings.rules {
+            out.push(
+                Diagnostic::new(
+                    Code::IgnoredPermissionRule,
+                    r.span,
+                    format!(
+                        "this rule does not apply: Claude Code applies nothing of this file because of line {line} ({})",
+                        v.why
+                    ),
+                )
+                .with_severity(Severity::Info)
+                .with_effect(Effect::FileIgnored),
+            );
         }
     }
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
@@ -319,10 +349,9 @@ fn setting(
     out: &mut Vec<Diagnostic>,
 ) {
     let decoded = shape::decode(value, &field.shape, key_span, &[name.to_string()]);
-    let silent = SILENT.contains(&name);
     for issue in &decoded.issues {
         let (code, what) = issue_words(issue);
-        if silent {
+        if silent(&issue.path) {
             out.push(
                 Diagnostic::new(
                     code,
@@ -407,7 +436,19 @@ fn permissions(
     let decoded = shape::decode(value, &field.shape, key_span, &["permissions".to_string()]);
     for issue in &decoded.issues {
         let (code, what) = issue_words(issue);
-        void(out, settings, code, issue.span, what);
+        if silent(&issue.path) {
+            out.push(
+                Diagnostic::new(
+                    code,
+                    issue.span,
+                    format!("{what}: Claude Code replaces this value with nothing, without a word (the rest of the file applies)"),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::ValueIgnored),
+            );
+        } else {
+            void(out, settings, code, issue.span, what);
+        }
         suggest_last(out, issue);
     }
     dropped(&decoded, out);
@@ -749,8 +790,30 @@ pub fn complete(text: &str, offset: usize, mcp_servers: &[String]) -> Vec<Item> 
     let Some(ctx) = json_context(text, offset) else {
         return Vec::new();
     };
-    if ctx.path.as_slice() != ["permissions"] {
-        return Vec::new();
+    let rule_list = matches!(ctx.value_of.as_deref(), Some("allow" | "ask" | "deny" | "defaultMode"));
+    if ctx.path.as_slice() != ["permissions"] || !rule_list {
+        // Every other key and value, from the tables.
+        let mut items = editor::complete(&ctx);
+        let end = if ctx.quoted && text[offset..].starts_with('"') && ctx.value_of.is_some() {
+            offset + 1
+        } else {
+            offset
+        };
+        for it in &mut items {
+            let body = if it.kind == ItemKind::Value && matches!(it.label.as_str(), "true" | "false") {
+                it.label.clone()
+            } else {
+                format!("\"{}\"", it.label)
+            };
+            it.insert = if ctx.value_of.is_none() {
+                format!("{body}: ")
+            } else {
+                body
+            };
+            it.replace = Span::new(ctx.replace.start as usize, end);
+        }
+        items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
+        return items;
     }
     let typed = &text[ctx.replace.range()];
     // After `Tool(` nothing is offered.
@@ -786,6 +849,10 @@ pub fn complete(text: &str, offset: usize, mcp_servers: &[String]) -> Vec<Item> 
     items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
     items
 }
+
+mod editor;
+
+pub use editor::hover;
 
 #[cfg(test)]
 mod tests;

@@ -47,6 +47,8 @@ pub struct Agent {
     /// The entries of `skills` (skills preloaded into the agent), with the spans of those a fix
     /// may replace exactly.
     pub skills: Vec<(String, Span, bool)>,
+    /// The scripts its hooks' `command`s run, for the workspace to look up.
+    pub hook_scripts: Vec<crate::analysis::claude::hooks::Script>,
 }
 
 impl Agent {

@@ -250,20 +250,60 @@ fn tool_lists() {
 }
 
 #[test]
-fn hooks_problems_skip_the_file() {
-    for (hooks, under) in [
-        ("hooks: x\n", "x"),
-        ("hooks:\n  PreToolUse: ./check.sh\n", "./check.sh"),
-        ("hooks:\n  PreToolUse:\n    - matcher: Bash\n", "matcher: Bash\n"),
-        ("hooks:\n  Stop:\n    - hooks:\n        - type: shell\n", "shell"),
+fn hooks_problems_skip_the_file_only_under_a_guard_event() {
+    // `hooks` that is no object, or a broken PreToolUse/PermissionRequest entry: not loaded.
+    for (hooks, code, under) in [
+        ("hooks: x\n", Code::InvalidType, "x"),
+        ("hooks:\n  PreToolUse: ./check.sh\n", Code::InvalidType, "./check.sh"),
+        (
+            "hooks:\n  PreToolUse:\n    - matcher: Bash\n",
+            Code::MissingField,
+            "matcher",
+        ),
+        (
+            "hooks:\n  PermissionRequest:\n    - hooks:\n        - type: shell\n",
+            Code::InvalidValue,
+            "shell",
+        ),
     ] {
         let t = with(hooks);
         let d = diags(&t);
         assert_eq!(d.len(), 1, "{hooks}: {d:?}");
-        assert_eq!((d[0].0, d[0].1), (Code::InvalidType, Severity::Error), "{hooks}");
+        assert_eq!((d[0].0, d[0].1), (code, Severity::Error), "{hooks}");
         assert!(under.starts_with(d[0].2.trim_end()), "{hooks}: {:?}", d[0].2);
         assert!(!agent(&t).loaded(), "{hooks}");
     }
+    // The same entry under another event is dropped, and the agent loads (2.1.332).
+    let t = with("hooks:\n  Stop:\n    - hooks:\n        - type: shell\n");
+    assert_eq!(diags(&t), [(Code::InvalidValue, Severity::Warning, "shell".into())]);
+    assert!(agent(&t).loaded());
+    let t = with(
+        "hooks:\n  PostToolUse:\n    - hooks:\n        - type: command\n          command: x\n          timeout: \"5\"\n",
+    );
+    assert_eq!(diags(&t), [(Code::InvalidType, Severity::Warning, "\"5\"".into())]);
+    assert!(agent(&t).loaded());
+    // What loads but is likely a mistake: a matcher on an event without matchers, milliseconds.
+    let t = with(
+        "hooks:\n  Stop:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: x\n          timeout: 5000\n",
+    );
+    let d = diags(&t);
+    assert_eq!(
+        d,
+        [
+            (Code::IgnoredField, Severity::Warning, "Bash".into()),
+            (Code::InvalidValue, Severity::Warning, "5000".into()),
+        ],
+        "{d:?}"
+    );
+    assert!(agent(&t).loaded());
+    // The scripts the commands run are handed on.
+    let a = agent(&with(
+        "hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: $CLAUDE_PROJECT_DIR/.claude/hooks/stop.sh --quiet\n",
+    ));
+    assert_eq!(
+        a.hook_scripts.iter().map(|s| s.path.as_str()).collect::<Vec<_>>(),
+        ["$CLAUDE_PROJECT_DIR/.claude/hooks/stop.sh"]
+    );
     // An unknown event is a warning (lenient).
     let d = diags(&with(
         "hooks:\n  PreTool:\n    - hooks:\n        - type: command\n          command: x\n",

@@ -3,7 +3,7 @@
 
 use super::cx::{Cx, Fate, Scope, list};
 use super::model::{CommandSource, DeclaredPath, Want};
-use crate::analysis::claude::agent;
+use crate::analysis::claude::hooks as hook_table;
 use crate::analysis::diagnostic::{Diagnostic, Effect, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::suggest;
@@ -201,8 +201,8 @@ pub(super) fn inline(cx: &mut Cx, key: &'static str, m: &Map, scope: Scope) {
         "hooks" => {
             for e in m.entries.iter() {
                 let event = e.key.name.as_str();
-                if !agent::HOOK_EVENTS.contains(&event) {
-                    let near = suggest::closest(event, agent::HOOK_EVENTS.iter().copied());
+                if !hook_table::EVENTS.contains(&event) {
+                    let near = suggest::closest(event, hook_table::EVENTS.iter().copied());
                     cx.warn(
                         Code::UnknownKey,
                         e.key.span,
@@ -270,13 +270,13 @@ pub(super) fn inline(cx: &mut Cx, key: &'static str, m: &Map, scope: Scope) {
                     for h in items.iter() {
                         if let Some(t) = h.as_map().and_then(|m| m.value("type"))
                             && let Some(s) = t.as_str()
-                            && !agent::HOOK_TYPES.contains(&s)
+                            && !hook_table::TYPES.contains(&s)
                         {
                             problem(
                                 cx,
                                 Code::InvalidValue,
                                 t.span,
-                                format!("`{s}` is no hook type (one of {})", list(agent::HOOK_TYPES)),
+                                format!("`{s}` is no hook type (one of {})", list(hook_table::TYPES)),
                             );
                         }
                     }

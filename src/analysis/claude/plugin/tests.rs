@@ -307,7 +307,7 @@ fn structure_fields() {
             warning unknown-key value-ignored ["PreToolUze"]: `PreToolUze` is no hook event: Claude Code ignores its hooks. Did you mean `PreToolUse`?
             warning invalid-type value-ignored ["x"]: `Stop` must be a list of matchers, not a string: Claude Code ignores this `Stop` entry
             warning invalid-type value-ignored ["y"]: a matcher of `SubagentStop` must be an object, not a string: Claude Code ignores this `SubagentStop` entry
-            error invalid-value file-ignored ["nope"]: `nope` is no hook type (one of `command`, `http`, `mcp_tool`, `prompt`, `agent`): Claude Code does not load the plugin
+            error invalid-value file-ignored ["nope"]: `nope` is no hook type (one of `command`, `prompt`, `agent`, `http`, `mcp_tool`): Claude Code does not load the plugin
             error missing-field file-ignored ["s"]: the server `s` of `mcpServers` needs a `command` (or a `url`): Claude Code does not load the plugin
             error invalid-value works-but-risky ["latest"]: `engines.claude-code` must be a version range such as `">=2.1.0"`, not "latest"; Claude Code ignores it: `claude plugin validate` rejects it, though Claude Code loads the plugin
         "#]],

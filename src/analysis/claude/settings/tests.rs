@@ -211,6 +211,7 @@ fn wrong_types_and_modes() {
         diags(r#"{"permissions":{"allow":"Bash","deny":["Read", 3, null]}}"#),
         [
             format!("invalid-type at \"\\\"Bash\\\"\": `permissions.allow` must be an array of rule strings, got \"Bash\": {VOIDS}"),
+            "ignored-permission-rule at \"\\\"Read\\\"\": this rule does not apply: Claude Code applies nothing of this file because of line 1 (`permissions.allow` must be an array of rule strings, got \"Bash\")".to_string(),
             "invalid-type at \"3\": a permission rule is a string such as `\"Bash(npm test)\"`, not a number: Claude Code removes this item (the rest of the list applies)".to_string(),
             "invalid-type at \"null\": a permission rule is a string such as `\"Bash(npm test)\"`, not null: Claude Code removes this item (the rest of the list applies)".to_string(),
         ]
@@ -327,9 +328,14 @@ fn a_refused_value_voids_the_whole_file_as_claude_code_does() {
         r#"{"model": 5, "cleanupPeriodDays": 0, "permissions": {"defaultMode": "acceptEdits", "allow": ["Bash(git diff *)"]}}"#,
         SettingsFile::Project,
     );
-    assert_eq!(d.len(), 2, "{d:#?}");
+    assert_eq!(d.len(), 3, "{d:#?}");
     assert!(d[0].starts_with("invalid-type error file-ignored at \"5\": `model` must be a string, got 5: Claude Code applies nothing of this settings file"), "{d:#?}");
     assert!(d[1].starts_with("invalid-value error file-ignored at \"0\": `cleanupPeriodDays` must be a whole number greater than 0, got 0"), "{d:#?}");
+    // The rule it voids says so.
+    assert_eq!(
+        d[2],
+        "ignored-permission-rule info file-ignored at \"\\\"Bash(git diff *)\\\"\": this rule does not apply: Claude Code applies nothing of this file because of line 1 (`model` must be a string, got 5)"
+    );
     let v = s.voided.unwrap();
     assert_eq!(v.why, "`model` must be a string, got 5");
 }
@@ -368,21 +374,27 @@ fn what_claude_code_strips_and_keeps_the_rest() {
 #[test]
 fn a_broken_guard_hook_voids_the_file_and_its_rules() {
     let (d, s) = whole(
-        r#"{"permissions": {"deny": ["Read(./.env)"]}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "shell", "command": "x"}]}]}}"#,
+        "{\"permissions\": {\"deny\": [\"Read(./.env)\"]},\n \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"shell\", \"command\": \"x\"}]}]}}",
         SettingsFile::Project,
     );
-    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d.len(), 2, "{d:#?}");
+    // The rule it voids points at the hook's line.
     assert!(
-        d[0].starts_with("invalid-value error file-ignored at \"\\\"shell\\\"\": `shell` is not a hook type"),
+        d[0].starts_with("ignored-permission-rule info file-ignored at \"\\\"Read(./.env)\\\"\": this rule does not apply: Claude Code applies nothing of this file because of line 2 (`shell` is not a hook type"),
         "{}",
         d[0]
     );
     assert!(
-        d[0].contains(
+        d[1].starts_with("invalid-value error file-ignored at \"\\\"shell\\\"\": `shell` is not a hook type"),
+        "{}",
+        d[1]
+    );
+    assert!(
+        d[1].contains(
             "may be what guards the permissions beside it: Claude Code applies nothing of this settings file"
         ),
         "{}",
-        d[0]
+        d[1]
     );
     assert!(s.voided.is_some());
     // `hooks` that is not an object: the field is ignored, the rest applies.
@@ -430,4 +442,84 @@ fn bypass_and_auto_are_not_granted_by_a_project() {
     // `manual` is read as `default`.
     let (_, s) = whole(r#"{"permissions": {"defaultMode": "manual"}}"#, SettingsFile::Project);
     assert_eq!(s.default_mode.map(|(m, _)| m), Some("default".to_string()));
+}
+
+#[test]
+fn completion_offers_every_key_and_value_of_the_tables() {
+    let labels = |text: &str| {
+        let at = text.find('|').unwrap();
+        let text = text.replace('|', "");
+        complete(&text, at, &[])
+            .into_iter()
+            .map(|i| (i.label, i.insert))
+            .collect::<Vec<(String, String)>>()
+    };
+    let has = |items: &[(String, String)], label: &str| items.iter().any(|(l, _)| l == label);
+    // Top-level settings, those present left out, written as JSON keys.
+    let top = labels(r#"{"model": "x", "|"}"#);
+    assert!(
+        top.contains(&("permissions".into(), "\"permissions\": ".into())),
+        "{top:?}"
+    );
+    assert!(has(&top, "hooks") && has(&top, "env") && has(&top, "enabledPlugins"));
+    assert!(!has(&top, "model"), "{top:?}");
+    // Inside `permissions`: its keys; the values of an enum.
+    let perms = labels(r#"{"permissions": {"|"}}"#);
+    assert!(
+        ["allow", "ask", "deny", "defaultMode", "additionalDirectories"]
+            .iter()
+            .all(|k| has(&perms, k)),
+        "{perms:?}"
+    );
+    // Hook events, then a matcher's keys, then a handler's keys and types.
+    let events = labels(r#"{"hooks": {"|"}}"#);
+    assert_eq!(events.len(), crate::analysis::claude::hooks::EVENTS.len());
+    assert!(has(&events, "PreToolUse"));
+    let matcher = labels(r#"{"hooks": {"Stop": [{"|"}]}}"#);
+    assert_eq!(
+        matcher.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>(),
+        ["hooks", "matcher"]
+    );
+    let handler = labels(r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "|"}]}]}}"#);
+    assert!(
+        has(&handler, "command") && has(&handler, "timeout") && has(&handler, "url"),
+        "{handler:?}"
+    );
+    assert!(!has(&handler, "type"));
+    let types = labels(r#"{"hooks": {"Stop": [{"hooks": [{"type": "|"}]}]}}"#);
+    assert_eq!(
+        types.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>(),
+        ["command", "prompt", "agent", "http", "mcp_tool"]
+    );
+    // A boolean is written bare.
+    let b = labels(r#"{"includeGitInstructions": |}"#);
+    assert!(b.contains(&("true".into(), "true".into())), "{b:?}");
+}
+
+#[test]
+fn hover_says_what_each_setting_and_hook_field_does() {
+    let at = |text: &str, needle: &str| {
+        let (_, parsed, _) = analyze(text, SettingsFile::Project);
+        let offset = text.find(needle).unwrap() + 1;
+        super::hover(&parsed, offset).map(|(md, span)| (md, span.text(text).to_string()))
+    };
+    let text = r#"{"model": "opus", "theme": 5, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x", "timeout": 10}]}]}}"#;
+    let (md, under) = at(text, "\"model\"").unwrap();
+    assert_eq!(under, "\"model\"");
+    assert!(md.starts_with("**`model`** (Claude Code's settings)"), "{md}");
+    assert!(md.contains("voids the whole file"), "{md}");
+    let (md, _) = at(text, "\"theme\"").unwrap();
+    assert!(md.contains("dropped without a word"), "{md}");
+    let (md, under) = at(text, "\"PreToolUse\"").unwrap();
+    assert_eq!(under, "\"PreToolUse\"");
+    assert!(md.contains("voids the whole file it sits in"), "{md}");
+    let (md, under) = at(text, "\"timeout\"").unwrap();
+    assert_eq!(under, "\"timeout\"");
+    assert!(md.starts_with("**`timeout`**") && md.contains("Seconds"), "{md}");
+    // On a value: the setting it belongs to.
+    let (md, under) = at(text, "\"opus\"").unwrap();
+    assert_eq!(under, "\"opus\"");
+    assert!(md.starts_with("**`model`**"), "{md}");
+    // Nothing on an unknown key.
+    assert_eq!(at(r#"{"modle": 1}"#, "\"modle\""), None);
 }

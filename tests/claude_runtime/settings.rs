@@ -1,0 +1,362 @@
+//! Settings files judged by Claude Code 2.1.332: each case is a project's `.claude/settings.json`
+//! holding `"permissions": {"defaultMode": "plan"}` beside what is tried. Claude Code started
+//! there tells two things: the `Invalid setting skipped` lines of its debug file, each with the
+//! JSON path of what it skipped, and the session's permission mode, which is `plan` only when it
+//! applied the file. agent-lsp must agree on both:
+//!
+//! - the file is applied exactly when agent-lsp reports no error that voids it (`file-ignored`);
+//! - every skipped entry has an agent-lsp error or warning within the lines of the value the
+//!   path names;
+//! - a file Claude Code applies whole, with no skip line, gets no agent-lsp error.
+//!
+//! The case files are printed here, one key per line, so that a path's lines are known.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use agent_lsp::analysis::claude::settings_schema::SETTINGS;
+use agent_lsp::analysis::shape::Shape;
+
+use super::oracle::{self, Home};
+use super::{agent_lsp, canon, git_init, write};
+
+/// Each case: a name and the settings beside the `plan` marker.
+fn cases() -> Vec<(&'static str, Value)> {
+    vec![
+        // Voids the file.
+        ("model-number", json!({"model": 5})),
+        ("plugins-array", json!({"enabledPlugins": ["a@b"]})),
+        ("allow-string", json!({"permissions": {"allow": "Bash"}})),
+        ("cleanup-zero", json!({"cleanupPeriodDays": 0})),
+        ("env-string", json!({"env": "A=1"})),
+        ("statusline-no-command", json!({"statusLine": {"type": "command"}})),
+        ("coauthor-string", json!({"includeCoAuthoredBy": "yes"})),
+        (
+            "guard-timeout",
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x", "timeout": "5"}]}]}}),
+        ),
+        (
+            "guard-type",
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "shell", "command": "x"}]}]}}),
+        ),
+        (
+            "guard-no-hooks",
+            json!({"hooks": {"PermissionRequest": [{"matcher": "Bash"}]}}),
+        ),
+        ("guard-not-array", json!({"hooks": {"PreToolUse": "./guard.sh"}})),
+        (
+            "guard-no-command",
+            json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command"}]}]}}),
+        ),
+        // Strips entries, applies the rest.
+        (
+            "rules-stripped",
+            json!({"permissions": {"allow": ["Bash(npm test:*", "bash", 5, "Read(src/**)", "Bash()", "*"], "deny": ["Bash)", "Bash(a)b", ""]}}),
+        ),
+        (
+            "hooks-stripped",
+            json!({"hooks": {
+                "PostToolUse": [{"hooks": [{"type": "command", "command": "x", "timeout": "5"}]}],
+                "Stop": [{"hooks": [{"type": "shell"}]}],
+                "SessionStart": [{"matcher": 5, "hooks": []}],
+                "NotAnEvent": []
+            }}),
+        ),
+        ("hooks-string", json!({"hooks": "x"})),
+        // Silently dropped or kept: applied, no skip line (agent-lsp warns).
+        ("silent-theme", json!({"theme": 5, "effortLevel": "extreme"})),
+        (
+            "unknown-keys",
+            json!({"permisions": {"allow": ["Read"]}, "hook": {}, "modle": "opus"}),
+        ),
+        // Read from managed settings only: deleted first, whatever the value; the file applies.
+        (
+            "managed-only",
+            json!({"deniedModels": 5, "isolation": "x", "attributionProjectPolicy": {}}),
+        ),
+        ("env-any-value", json!({"env": {"A": 5, "B": {"x": 1}, "C": null}})),
+        // The whole table: a wrong kind of value for every setting, every permissions key.
+        ("every-setting-wrong", every_setting_wrong()),
+        ("every-nested-key-wrong", every_nested_key_wrong()),
+        // Valid, applied whole.
+        (
+            "valid",
+            json!({
+                "model": "opus",
+                "env": {"NODE_ENV": "test"},
+                "cleanupPeriodDays": 30,
+                "includeCoAuthoredBy": false,
+                "enabledPlugins": {"formatter@tools": true},
+                "statusLine": {"type": "command", "command": "echo hi"},
+                "permissions": {
+                    "allow": ["Bash(npm test:*)", "Read(src/**)", "mcp__github__get_issue", "WebFetch(domain:docs.rs)"],
+                    "ask": ["Bash(git push:*)"],
+                    "deny": ["Read(./.env)", "Edit(//etc/**)"],
+                    "additionalDirectories": ["../shared"]
+                },
+                "hooks": {
+                    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo ok", "timeout": 10}]}],
+                    "PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "prompt", "prompt": "check $ARGUMENTS"}]}],
+                    "Stop": [{"hooks": [{"type": "http", "url": "http://127.0.0.1:9/x"}]}]
+                }
+            }),
+        ),
+    ]
+}
+
+/// A value of a kind `shape` takes none of (`None` when it takes anything).
+fn wrong(shape: &Shape) -> Option<Value> {
+    fn kinds(s: &Shape, k: &mut [bool; 6]) {
+        // string, number, bool, array, object, null
+        match s {
+            Shape::Any | Shape::Custom(_) => *k = [true; 6],
+            Shape::Str | Shape::Pattern(..) => k[0] = true,
+            Shape::Lit(_) => {}
+            Shape::Num(_) => k[1] = true,
+            Shape::Bool => k[2] = true,
+            Shape::Array(_) | Shape::Tuple(_) => k[3] = true,
+            Shape::Record(_) | Shape::Object(_) => k[4] = true,
+            Shape::Null => k[5] = true,
+            Shape::Union(ms) => ms.iter().for_each(|m| kinds(m, k)),
+        }
+    }
+    let mut k = [false; 6];
+    kinds(shape, &mut k);
+    [
+        json!("zz-not-a-value"),
+        json!(12.5),
+        json!(true),
+        json!(["zz"]),
+        json!({"zz": 1}),
+    ]
+    .into_iter()
+    .zip(k)
+    .find(|(_, taken)| !taken)
+    .map(|(v, _)| v)
+}
+
+/// Every setting of the table (but `permissions` and `hooks`, which have cases of their own) with
+/// a value of a kind it does not take: Claude Code logs a skip line for each it checks.
+fn every_setting_wrong() -> Value {
+    let Shape::Object(top) = &SETTINGS else { unreachable!() };
+    let mut m = serde_json::Map::new();
+    for f in top.fields {
+        if matches!(f.name, "permissions" | "hooks") {
+            continue;
+        }
+        if let Some(v) = wrong(&f.shape) {
+            m.insert(f.name.to_string(), v);
+        }
+    }
+    Value::Object(m)
+}
+
+/// Every object-shaped setting (`permissions`, `sandbox`, `statusLine`, ...) with a value of a
+/// wrong kind for each of its keys, one level further down for the objects inside (but
+/// `permissions.defaultMode`, the marker).
+fn every_nested_key_wrong() -> Value {
+    fn object(shape: &Shape, depth: usize, top: bool) -> Option<Value> {
+        let Shape::Object(o) = shape else { return None };
+        let mut m = serde_json::Map::new();
+        for f in o.fields {
+            if top && f.name == "defaultMode" {
+                continue;
+            }
+            let v = match (&f.shape, depth) {
+                (Shape::Object(_), 0) => object(&f.shape, 1, false),
+                _ => wrong(&f.shape),
+            };
+            if let Some(v) = v {
+                m.insert(f.name.to_string(), v);
+            }
+        }
+        (!m.is_empty()).then_some(Value::Object(m))
+    }
+    let Shape::Object(top) = &SETTINGS else { unreachable!() };
+    let mut m = serde_json::Map::new();
+    for f in top.fields {
+        if let Some(v) = object(&f.shape, 0, f.name == "permissions") {
+            m.insert(f.name.to_string(), v);
+        }
+    }
+    Value::Object(m)
+}
+
+/// `value` printed as JSON, one key or item per line; the lines (0-based, first and last) of the
+/// value at each path (`a.b.0.c`) are recorded.
+fn print(value: &Value) -> (String, Vec<(String, usize, usize)>) {
+    fn go(v: &Value, path: &str, indent: usize, out: &mut String, at: &mut Vec<(String, usize, usize)>) {
+        let line = |out: &String| out.matches('\n').count();
+        let start = line(out);
+        let pad = "  ".repeat(indent + 1);
+        let child = |k: &str| {
+            if path.is_empty() {
+                k.to_string()
+            } else {
+                format!("{path}.{k}")
+            }
+        };
+        match v {
+            Value::Object(m) if !m.is_empty() => {
+                out.push_str("{\n");
+                for (i, (k, x)) in m.iter().enumerate() {
+                    out.push_str(&format!("{pad}{}: ", Value::String(k.clone())));
+                    go(x, &child(k), indent + 1, out, at);
+                    out.push_str(if i + 1 < m.len() { ",\n" } else { "\n" });
+                }
+                out.push_str(&format!("{}}}", "  ".repeat(indent)));
+            }
+            Value::Array(items) if !items.is_empty() => {
+                out.push_str("[\n");
+                for (i, x) in items.iter().enumerate() {
+                    out.push_str(&pad);
+                    go(x, &child(&i.to_string()), indent + 1, out, at);
+                    out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
+                }
+                out.push_str(&format!("{}]", "  ".repeat(indent)));
+            }
+            _ => out.push_str(&v.to_string()),
+        }
+        at.push((path.to_string(), start, line(out)));
+    }
+    let mut out = String::new();
+    let mut at = Vec::new();
+    go(value, "", 0, &mut out, &mut at);
+    out.push('\n');
+    (out, at)
+}
+
+/// The JSON path of a skip line about `file`: `<file>: <path>: <message>`.
+fn skipped_paths(log: &oracle::Log, file: &Path) -> Vec<(String, String)> {
+    let head = format!("{}: ", file.display());
+    log.entries
+        .iter()
+        .filter_map(|(_, m)| {
+            let rest = m.split_once("Invalid setting skipped")?.1;
+            let rest = &rest[rest.find(&head)? + head.len()..];
+            let (path, msg) = rest.split_once(": ")?;
+            Some((path.to_string(), msg.lines().next().unwrap_or_default().to_string()))
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "needs Claude Code: tests/claude_runtime/run.sh installs it and sets CLAUDE_BIN"]
+fn settings_files_agree_with_claude_code() {
+    let bin =
+        std::path::PathBuf::from(std::env::var_os("CLAUDE_BIN").expect("set CLAUDE_BIN (tests/claude_runtime/run.sh)"));
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = canon(tmp.path());
+    let mut disagreements = Vec::new();
+    let mut rows = Vec::new();
+    for (name, mut value) in cases() {
+        let base = tmp.join(name);
+        let root = base.join("proj");
+        git_init(&root);
+        let home = Home::new(&base);
+        let perms = value
+            .as_object_mut()
+            .unwrap()
+            .entry("permissions")
+            .or_insert_with(|| json!({}));
+        if let Some(p) = perms.as_object_mut() {
+            p.insert("defaultMode".into(), json!("plan"));
+        }
+        let (text, lines) = print(&value);
+        write(&root, ".claude/settings.json", text.as_bytes());
+        let file = canon(&root.join(".claude/settings.json"));
+
+        let load = oracle::load(&bin, &home, &root, &[], &base.join("debug.txt"));
+        assert_eq!(load.version, oracle::VERSION);
+        let applied = load.mode.as_deref() == Some("plan");
+        let skipped = skipped_paths(&load.log, &file);
+
+        let out = home
+            .command(&agent_lsp())
+            .args(["check", "--no-global", "--format", "json", "."])
+            .current_dir(&root)
+            .output()
+            .expect("run agent-lsp");
+        let v: Value = serde_json::from_slice(&out.stdout).expect("check --format json");
+        let ours: Vec<(String, String, usize, String)> = v["diagnostics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|d| d["path"] == ".claude/settings.json")
+            .map(|d| {
+                (
+                    d["severity"].as_str().unwrap_or_default().to_string(),
+                    d["effect"].as_str().unwrap_or_default().to_string(),
+                    d["range"]["start"]["line"].as_u64().unwrap_or(0) as usize,
+                    d["message"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect();
+        let voids = ours.iter().any(|(s, e, _, _)| s == "error" && e == "file-ignored");
+        let mut ok = true;
+        let mut say = |what: String| {
+            ok = false;
+            disagreements.push(format!("{name}: {what}\n{text}ours: {ours:#?}\nskipped: {skipped:#?}"));
+        };
+        if applied == voids {
+            say(format!(
+                "Claude Code {} the file (mode {:?}); agent-lsp {}",
+                if applied { "applies" } else { "does not apply" },
+                load.mode,
+                if voids {
+                    "says it is voided"
+                } else {
+                    "does not say it is voided"
+                }
+            ));
+        }
+        for (path, msg) in &skipped {
+            let span = lines.iter().find(|(p, _, _)| p == path);
+            // agent-lsp's lines are 1-based.
+            let found = ours.iter().any(|(s, _, line, _)| {
+                matches!(s.as_str(), "error" | "warning") && span.is_none_or(|(_, a, b)| (a + 1..=b + 1).contains(line))
+            });
+            if !found {
+                say(format!("nothing of agent-lsp on `{path}` ({msg})"));
+            }
+        }
+        // Each error of agent-lsp lies in what Claude Code skipped.
+        for (s, _, line, msg) in &ours {
+            let covered = skipped.iter().any(|(path, _)| {
+                lines
+                    .iter()
+                    .find(|(p, _, _)| p == path)
+                    .is_none_or(|(_, a, b)| (a + 1..=b + 1).contains(line))
+            });
+            if s == "error" && !covered {
+                say(format!("agent-lsp's error on line {line} matches no skip line: {msg}"));
+            }
+        }
+        if applied && skipped.is_empty() && ours.iter().any(|(s, _, _, _)| s == "error") {
+            say("Claude Code takes the file whole, agent-lsp reports an error".into());
+        }
+        rows.push(format!(
+            "{name:<24} applied {:<5} skipped {:>2}  ours {:>2}  {}",
+            applied,
+            skipped.len(),
+            ours.len(),
+            if ok { "ok" } else { "DISAGREE" }
+        ));
+    }
+    eprintln!("\nsettings files against Claude Code {}:", oracle::VERSION);
+    for r in &rows {
+        eprintln!("  {r}");
+    }
+    eprintln!(
+        "agreeing: {}/{}",
+        rows.iter().filter(|r| r.ends_with("ok")).count(),
+        rows.len()
+    );
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreement(s) with Claude Code:\n{}",
+        disagreements.len(),
+        disagreements.join("\n\n")
+    );
+}
