@@ -943,8 +943,16 @@ fn settings_diagnostics_hover_and_completion() {
             read["markdown"],
             "**deny**: `Read` on paths matching `./.env` (gitignore-style)\n\n(deny rules are checked first)\n\nAffects these agents of the project (their tools include `Read`): `helper`, `shell`\n"
         );
-        // Off a rule: nothing.
-        assert_eq!(hover(s, at(&uri, SETTINGS, "\"env\"", "env", enc)), Value::Null);
+        // Off a rule: the setting's documentation (main's settings editor).
+        let env = hover(s, at(&uri, SETTINGS, "\"env\"", "env", enc));
+        assert!(
+            env["markdown"]
+                .as_str()
+                .unwrap()
+                .starts_with("**`env`** (Claude Code's settings)"),
+            "{env}"
+        );
+        assert_eq!(env["range"], range_of(SETTINGS, "\"env\"", enc));
         // Completion of a rule being typed: tool names, replacing the whole string.
         let text = SETTINGS.replace("\"Read(./.env)\"", "\"Re\"");
         s.open(&uri, "json", 1, &text);
