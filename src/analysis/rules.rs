@@ -377,7 +377,7 @@ is the other way round: in `.mcp.json` it replaces `${VAR}` and `${VAR:-default}
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer ${TOKEN}\" } } } }",
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer {env:TOKEN}\" } } } }";
     UnknownMcpServer = "unknown-mcp-server", Warning, RuleNeverApplies, [],
-        "Claude Code: an `enabledMcpjsonServers`/`disabledMcpjsonServers` entry of the project settings that names no server of the `.mcp.json` files Claude Code reads.",
+        "Claude Code: an `enabledMcpjsonServers`/`disabledMcpjsonServers` entry of the project settings that names no server of the `.mcp.json` files Claude Code reads; an agent's `mcp__<server>__<tool>` entry whose server nothing declares (info).",
         "Claude Code asks each user to approve the servers of a project's `.mcp.json` (the one of the \
 folder it starts in and those of every folder above it); the settings lists `enabledMcpjsonServers` \
 and `disabledMcpjsonServers` answer for them by name. An approval needs the server's exact name \
@@ -385,7 +385,11 @@ and `disabledMcpjsonServers` answer for them by name. An approval needs the serv
 written as a tool prefix, and a rejection wins over an approval. An entry that names no server \
 does nothing, silently. Nothing is said while a `.mcp.json` Claude Code would read does not parse \
 (its servers are unknown then); `enableAllProjectMcpServers: true` with no server to approve is an \
-info.",
+info. A project agent's `tools` or `disallowedTools` entry `mcp__<server>__<tool>` whose server no \
+`.mcp.json` of the project (or above it), no server of the user's `~/.claude.json` and no agent's \
+`mcpServers` declares gives the agent nothing: an info, said only when all of those were read (not \
+with `--no-global`, `CLAUDE_CONFIG_DIR` or an organization's `managed-mcp.json`), and never for \
+plugin servers (`mcp__plugin_...`), claude.ai connectors or Claude Code's own servers.",
         "{ \"enabledMcpjsonServers\": [\"github_tools\"] }",
         "{ \"enabledMcpjsonServers\": [\"github-tools\"] }";
     MissingPath = "missing-path", Warning, ValueIgnored, [],

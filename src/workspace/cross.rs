@@ -206,8 +206,14 @@ impl Workspace {
             matches!(f.role, Role::ClaudeSettings { .. })
                 && f.kind.settings() != Some(crate::analysis::claude::settings::SettingsFile::User)
         });
-        if !settings.is_empty() {
+        let agents = if self.claude_user_servers.is_some() {
+            ids(&|f| matches!(f.role, Role::Claude { .. }))
+        } else {
+            Vec::new()
+        };
+        if !settings.is_empty() || !agents.is_empty() {
             let mut inputs = settings;
+            inputs.extend(agents);
             inputs.extend(ids(&|f| matches!(f.role, Role::McpJson { .. })));
             out.push(UnitDef {
                 unit: Unit::McpNames,
@@ -315,7 +321,11 @@ impl Workspace {
                 let skills = self.zuno_skills.get(dir).map(Vec::as_slice);
                 crate::analysis::zuno::project::check(&self.zuno_view_files(&def.view), skills)
             }
-            Unit::McpNames => self.mcp_approvals(),
+            Unit::McpNames => {
+                let mut d = self.mcp_approvals();
+                d.extend(self.mcp_tool_refs());
+                d
+            }
             Unit::Policies(pid) => match self.files[*pid].path.parent() {
                 Some(dir) => self.policy_diagnostics(*pid, dir),
                 None => Vec::new(),

@@ -560,6 +560,47 @@ impl Workspace {
         out
     }
 
+    /// `unknown-mcp-server` (info) on the `mcp__<server>__...` entries of the `tools` and
+    /// `disallowedTools` of a project's Claude Code agents whose server no `.mcp.json` Claude
+    /// Code reads there, no server of the user's `~/.claude.json` and no agent's own
+    /// `mcpServers` declares. Only when the user's servers are known; never for user or plugin
+    /// agents (they run in any project).
+    pub(crate) fn mcp_tool_refs(&self) -> Vec<(usize, crate::analysis::Diagnostic)> {
+        let Some(user) = &self.claude_user_servers else {
+            return Vec::new();
+        };
+        let views = self.mcp_files();
+        let files = self.claude_files();
+        let inline: Vec<String> = files
+            .iter()
+            .filter_map(|f| f.agent.setting("mcpServers"))
+            .flat_map(|s| s.value.split(", ").map(str::to_string).collect::<Vec<_>>())
+            .collect();
+        let inline: Vec<&str> = inline.iter().map(String::as_str).collect();
+        let mut out = Vec::new();
+        for f in files.iter().filter(|f| f.kind.source == claude::Source::Project) {
+            let refs: Vec<claude::mcp::names::ToolRef> = [&f.agent.tools, &f.agent.disallowed]
+                .into_iter()
+                .flatten()
+                .flat_map(|l| l.items())
+                .map(|i| claude::mcp::names::ToolRef {
+                    text: &i.text,
+                    span: i.span,
+                    exact: i.exact,
+                })
+                .collect();
+            if refs.is_empty() {
+                continue;
+            }
+            out.extend(
+                claude::mcp::names::check_refs(&refs, f.owner, &views, user, &inline)
+                    .into_iter()
+                    .map(|d| (f.file, d)),
+            );
+        }
+        out
+    }
+
     /// The permission rules of the Claude Code settings files of project `dir`, in file order
     /// (`settings.json`, then `settings.local.json`), and the `defaultMode` that applies, with
     /// where it is written (the local file wins).

@@ -240,6 +240,7 @@ impl Workspace {
 
     pub(super) fn load_user_layers(&mut self) {
         self.load_user_skills();
+        self.claude_user_servers = self.options.home.as_deref().and_then(claude_user_servers);
         // Claude Code user agents (`~/.claude/agents/`): read for resolution, not reported on.
         if let Some(home) = self.options.home.clone() {
             for p in discover::claude_agents(&home.join(".claude").join("agents")) {
@@ -605,6 +606,26 @@ impl Workspace {
             .filter_map(|(text, _)| skill_name(&text))
             .collect();
         self.zuno_skills.insert(project.to_path_buf(), names);
+    }
+}
+
+/// The MCP servers Claude Code reads from the user's configuration (`~/.claude.json`): none
+/// when it does not exist; `None` when they cannot be known: the file is unreadable or not JSON
+/// of that shape, `CLAUDE_CONFIG_DIR` moves it, or an organization's `managed-mcp.json` may add
+/// servers.
+fn claude_user_servers(home: &Path) -> Option<crate::analysis::claude::mcp::names::UserServers> {
+    const MANAGED: &[&str] = &[
+        "/etc/claude-code/managed-mcp.json",
+        "/Library/Application Support/ClaudeCode/managed-mcp.json",
+        "C:\\Program Files\\ClaudeCode\\managed-mcp.json",
+    ];
+    if std::env::var_os("CLAUDE_CONFIG_DIR").is_some() || MANAGED.iter().any(|p| Path::new(p).exists()) {
+        return None;
+    }
+    match fs::read_to_string(home.join(".claude.json")) {
+        Ok(text) => crate::analysis::claude::mcp::names::UserServers::parse(&text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Default::default()),
+        Err(_) => None,
     }
 }
 

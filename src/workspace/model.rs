@@ -165,6 +165,10 @@ pub struct Workspace {
     pub(super) user_skills: Vec<String>,
     /// The user's Claude Code skills (`~/.claude/skills/<name>/SKILL.md`), by folder name.
     pub(super) user_claude_skills: Vec<String>,
+    /// The MCP servers of the user's `~/.claude.json` (user and local scope); `None` when they
+    /// cannot be known (no home, the file unreadable, `CLAUDE_CONFIG_DIR` set, an organization's
+    /// `managed-mcp.json`), and then no `mcp__` tool entry is judged.
+    pub(super) claude_user_servers: Option<crate::analysis::claude::mcp::names::UserServers>,
     /// The last stamp given to a file.
     pub(super) clock: u64,
     /// Bumped when a file is added or removed or changes role, kind or scope.

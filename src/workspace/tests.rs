@@ -848,3 +848,48 @@ fn a_path_rule_with_one_slash_is_read_from_the_project() {
         )]
     );
 }
+
+#[test]
+fn mcp_tool_entries_of_project_agents() {
+    let t = tempfile::tempdir().unwrap();
+    let top = fs::canonicalize(t.path()).unwrap();
+    let home = top.join("home");
+    let root = top.join("repo");
+    fs::create_dir_all(root.join(".git")).unwrap();
+    write(&root, ".mcp.json", r#"{"mcpServers": {"github": {"command": "x"}}}"#);
+    let agent = "---\nname: a\ndescription: d\ntools: Read, mcp__github__get_issue, mcp__githb__x, mcp__plugin_p_s__t, mcp__inl__t, mcp__mine__x, mcp__here__x\nmcpServers:\n  - inl: {command: x}\n---\nBody\n";
+    write(&root, ".claude/agents/a.md", agent);
+    let local = format!(
+        r#"{{"mcpServers": {{"mine": {{"command": "x"}}}}, "projects": {{"{}": {{"mcpServers": {{"here": {{}}}}}}}}}}"#,
+        root.display()
+    );
+    write(&home, ".claude.json", &local);
+    let options = Options {
+        home: Some(home.clone()),
+        ..Options::isolated()
+    };
+    let entries = |ws: &Workspace| -> Vec<String> {
+        ws.diagnostics()
+            .into_iter()
+            .filter(|(_, d)| d.code == Code::UnknownMcpServer)
+            .map(|(id, d)| ws.files[id].text[d.span.range()].to_string())
+            .collect()
+    };
+    let ws = Workspace::load(std::slice::from_ref(&root), &options).unwrap();
+    if ws.claude_user_servers.is_none() {
+        // This machine has `CLAUDE_CONFIG_DIR` or an organization's `managed-mcp.json`.
+        return;
+    }
+    assert_eq!(entries(&ws), ["mcp__githb__x"]);
+    // The user's configuration unreadable as such: nothing is judged.
+    write(&home, ".claude.json", r#"{"mcpServers": []}"#);
+    let ws = Workspace::load(std::slice::from_ref(&root), &options).unwrap();
+    assert!(entries(&ws).is_empty());
+    // Without a home (`--no-global`): nothing either.
+    let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+    assert!(entries(&ws).is_empty());
+    // No `~/.claude.json` at all: the project's and the agents' servers are all there is.
+    fs::remove_file(home.join(".claude.json")).unwrap();
+    let ws = Workspace::load(std::slice::from_ref(&root), &options).unwrap();
+    assert_eq!(entries(&ws), ["mcp__githb__x", "mcp__mine__x", "mcp__here__x"]);
+}

@@ -12,9 +12,10 @@
 //!   lists that names a server nothing declares: an info, and only when every place a server
 //!   may come from is known (the caller passes [`UserServers`] only when it read the user's
 //!   `~/.claude.json` and no organization config exists). Plugin servers (`mcp__plugin_...`),
-//!   claude.ai connectors and Claude Code's own servers are never reported. Not wired into the
-//!   workspace yet: it needs the user's `~/.claude.json` read and the organization's
-//!   `managed-mcp.json` ruled out, which the workspace does not do; tested on its own.
+//!   claude.ai connectors and Claude Code's own servers are never reported. The workspace runs
+//!   it on the tool lists of project agents only (user and plugin agents run in any project),
+//!   and only when it read the user's `~/.claude.json` (or there is none), `CLAUDE_CONFIG_DIR`
+//!   is unset and no organization's `managed-mcp.json` exists.
 //!
 //! Checked with Claude Code 2.1.332 (`claude mcp list`, the folder trusted in `~/.claude.json`):
 //! `enabledMcpjsonServers: ["a_b"]` leaves `a.b` pending, `disabledMcpjsonServers: ["a_b"]` hides
