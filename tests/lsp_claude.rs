@@ -1022,3 +1022,66 @@ fn memory_imports_diagnostics_and_document_links() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// `.mcp.json`: a project's MCP servers, and the settings that approve them by name
+// ---------------------------------------------------------------------------------------------
+
+/// A server named in CJK and emoji whose `command` Claude Code refuses, and a remote server.
+const MCP: &str = "{\n  \"mcpServers\": {\n    \"日本🚀\": {\"command\": 5},\n    \"gh\": {\"type\": \"http\", \"url\": \"https://x.dev/mcp\"}\n  }\n}\n";
+const MCP_SETTINGS: &str = "{\"enabledMcpjsonServers\": [\"gh\", \"ghh\"]}\n";
+
+#[test]
+fn mcp_json_diagnostics_hover_completion_and_approvals() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (mut ws, scan) = Ws::start(
+            &[(".mcp.json", MCP), (".claude/settings.local.json", MCP_SETTINGS)],
+            enc,
+        );
+        let uri = ws.uri(".mcp.json");
+        let settings = ws.uri(".claude/settings.local.json");
+        let got = by_uri(&scan);
+        let d = &got[&uri][0];
+        assert_eq!(d["code"], "invalid-type", "{}", enc.name());
+        assert_eq!(d["range"], range_in(MCP, "\"command\": 5", "5", enc));
+        assert_eq!(got[&uri].as_array().unwrap().len(), 1);
+        let a = &got[&settings];
+        assert_eq!(a.as_array().unwrap().len(), 1, "{a}");
+        assert_eq!(a[0]["code"], "unknown-mcp-server");
+        assert_eq!(a[0]["range"], range_of(MCP_SETTINGS, "\"ghh\"", enc));
+        let s = &mut ws.s;
+        // Hover on a server: what Claude Code runs or reaches, and its tools' prefix.
+        let card = hover(s, at(&uri, MCP, "\"gh\"", "gh", enc));
+        let md = card["markdown"].as_str().unwrap();
+        assert!(md.contains("A remote server (http) at `https://x.dev/mcp`"), "{md}");
+        assert!(md.contains("`mcp__gh__<tool>`"), "{md}");
+        assert_eq!(card["range"], range_of(MCP, "\"gh\"", enc));
+        // On a field: its documentation for the server's transport.
+        let url = hover(s, at(&uri, MCP, "\"url\"", "url", enc));
+        assert!(
+            url["markdown"]
+                .as_str()
+                .unwrap()
+                .starts_with("**`url`** (a remote (http) MCP server)"),
+            "{url}"
+        );
+        // Completion of a key inside a server.
+        let text = MCP.replace(
+            "\"url\": \"https://x.dev/mcp\"}",
+            "\"url\": \"https://x.dev/mcp\", \"\"}",
+        );
+        s.open(&uri, "json", 1, &text);
+        s.expect_version(&uri, 1);
+        let (at_key, _) = within(&text, "mcp\", \"\"", "\"\"");
+        let items = complete(s, &uri, &text, at_key + 1, enc);
+        let labels = labels(&items);
+        assert!(labels.contains(&"headers") && labels.contains(&"oauth"), "{labels:?}");
+        assert!(!labels.contains(&"url") && !labels.contains(&"command"), "{labels:?}");
+        // Declaring `ghh` answers the approval: the settings file's finding goes.
+        let text = MCP.replace("\"gh\": {", "\"ghh\": {\"command\": \"x\"}, \"gh\": {");
+        s.change_full(&uri, 2, &text);
+        let publishes = by_uri(&s.take_publishes());
+        assert_eq!(publishes[&settings], json!([]), "{}", enc.name());
+        ws.s.finish();
+    }
+}

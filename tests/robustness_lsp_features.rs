@@ -57,6 +57,7 @@ fn complete_any(
         }
         // Memory files offer no completion.
         agent_lsp::analysis::FileKind::Memory(_) => Vec::new(),
+        agent_lsp::analysis::FileKind::McpJson => agent_lsp::analysis::claude::mcp::complete(text, at),
         agent_lsp::analysis::FileKind::Command(k) => agent_lsp::analysis::complete_command(
             k.runtime,
             text,

@@ -133,6 +133,7 @@ fn summary() {
         .claude/deploy/SKILL.md:1:1 misplaced-skill
         .claude/settings.json:5:7 policy-violation
         .claude/settings.json:20:7 ignored-permission-rule
+        .claude/settings.json:25:39 unknown-mcp-server
         .claude/settings.local.json:3:14 ignored-permission-rule
         .claude/settings.local.json:3:20 missing-path
         .claude/settings.local.json:9:29 invalid-value
@@ -145,6 +146,11 @@ fn summary() {
         .claude/skills/lint/SKILL.md:2:7 name-mismatch
         .claude/skills/release-check/SKILL.md:4:16 unknown-tool
         .claude/skills/release-check/SKILL.md:6:28 broken-link
+        .mcp.json:7:7 unknown-key
+        .mcp.json:9:5 missing-field
+        .mcp.json:15:37 unsubstituted-variable
+        .mcp.json:20:18 invalid-type
+        .mcp.json:22:5 invalid-name
         .opencode/agents/NOTES.md:1:1 no-frontmatter
         .opencode/agents/bad-color.md:4:8 invalid-color
         .opencode/agents/bad-mode.md:3:7 invalid-value

@@ -75,6 +75,8 @@ pub enum FileKind {
     /// A Claude Code memory file: `CLAUDE.md`, `CLAUDE.local.md`, `.claude/CLAUDE.md`, a rule of
     /// `.claude/rules/`, the user's `~/.claude/CLAUDE.md`.
     Memory(claude::memory::MemoryFile),
+    /// A project's MCP servers for Claude Code: `.mcp.json`.
+    McpJson,
 }
 
 impl FileKind {
@@ -89,9 +91,11 @@ impl FileKind {
             FileKind::Command(k) => k.runtime,
             // Not a runtime's file; it is checked whatever the dialects (see `project_file`).
             FileKind::ProjectFile => Dialect::OpenCode,
-            FileKind::Manifest(_) | FileKind::Settings(_) | FileKind::PluginHooks | FileKind::Memory(_) => {
-                Dialect::Claude
-            }
+            FileKind::Manifest(_)
+            | FileKind::Settings(_)
+            | FileKind::PluginHooks
+            | FileKind::Memory(_)
+            | FileKind::McpJson => Dialect::Claude,
         }
     }
 
@@ -106,6 +110,7 @@ impl FileKind {
                     | FileKind::Manifest(_)
                     | FileKind::Settings(_)
                     | FileKind::PluginHooks
+                    | FileKind::McpJson
             )
     }
 
@@ -113,9 +118,11 @@ impl FileKind {
     pub fn comments(&self) -> suppress::Comments {
         match self {
             // Claude Code reads settings as strict JSON: no comment to hold a directive.
-            FileKind::ProjectFile | FileKind::Manifest(_) | FileKind::Settings(_) | FileKind::PluginHooks => {
-                suppress::Comments::None
-            }
+            FileKind::ProjectFile
+            | FileKind::Manifest(_)
+            | FileKind::Settings(_)
+            | FileKind::PluginHooks
+            | FileKind::McpJson => suppress::Comments::None,
             k if k.is_markdown() => suppress::Comments::Frontmatter,
             _ => suppress::Comments::Jsonc,
         }
@@ -202,6 +209,11 @@ impl FileKind {
             FileKind::Memory(k) => Some(*k),
             _ => None,
         }
+    }
+
+    /// Claude Code's `.mcp.json`.
+    pub fn is_mcp_json(&self) -> bool {
+        matches!(self, FileKind::McpJson)
     }
 
     /// `agent-lsp.toml`: agent-lsp's own settings for a project.
@@ -363,6 +375,8 @@ pub enum Facts {
     PluginHooks(Vec<claude::hooks::Script>),
     /// Claude Code memory files: their `@path` imports.
     Memory(Box<claude::memory::Memory>),
+    /// `.mcp.json`: the MCP servers it declares.
+    Mcp(Box<claude::mcp::McpFile>),
 }
 
 /// An opencode file's facts when the file is not one (no agents, no references).
@@ -471,6 +485,14 @@ impl FileAnalysis {
     pub fn memory(&self) -> Option<&claude::memory::Memory> {
         match &self.facts {
             Facts::Memory(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// `.mcp.json`: the MCP servers it declares.
+    pub fn mcp(&self) -> Option<&claude::mcp::McpFile> {
+        match &self.facts {
+            Facts::Mcp(f) => Some(f),
             _ => None,
         }
     }
@@ -594,6 +616,15 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
             FileAnalysis {
                 parsed,
                 facts: Facts::Memory(Box::new(memory)),
+                ..FileAnalysis::default()
+            }
+        }
+        FileKind::McpJson => {
+            let (diagnostics, parsed, file) = claude::mcp::analyze(text);
+            FileAnalysis {
+                parsed,
+                diagnostics,
+                facts: Facts::Mcp(Box::new(file)),
                 ..FileAnalysis::default()
             }
         }
@@ -789,6 +820,7 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
         FileKind::Settings(_) => claude::settings::complete(text, offset, &known.claude().mcp_servers),
         FileKind::PluginHooks => claude::plugin::hooks_file::complete(text, offset),
         FileKind::Memory(_) => Vec::new(),
+        FileKind::McpJson => claude::mcp::complete(text, offset),
         #[cfg(test)]
         FileKind::Example(_) => Vec::new(),
     }

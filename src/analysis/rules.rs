@@ -368,13 +368,32 @@ before the end of a Bash pattern is matched literally (`Bash(git:* push)` never 
         "{ \"permissions\": { \"deny\": [\"Write(.env)\", \"Bash(git:* push)\"] } }",
         "{ \"permissions\": { \"deny\": [\"Edit(.env)\", \"Bash(git * push)\"] } }";
     UnsubstitutedVariable = "unsubstituted-variable", Warning, FailsWhenUsed, [],
-        "opencode: `${VAR}` in a config value, which opencode leaves as written (it substitutes `{env:VAR}`).",
+        "A variable the runtime leaves as written: `${VAR}` in opencode's config (it substitutes `{env:VAR}`); in Claude Code's `.mcp.json`, `{env:VAR}` or another form than `${VAR}`/`${VAR:-default}`, or `${VAR}` in a field it does not expand.",
         "opencode replaces `{env:VAR}` in its config files with the variable's value (and `{file:path}` \
 with a file's content) before it reads them. The shell's `${VAR}` is not among them: a header \
 `\"Authorization\": \"Bearer ${TOKEN}\"` is sent with those very characters, and the server refuses \
-it. Strings run by a shell (after `sh -c`) are left alone, since the shell expands them.",
+it. Strings run by a shell (after `sh -c`) are left alone, since the shell expands them. Claude Code \
+is the other way round: in `.mcp.json` it replaces `${VAR}` and `${VAR:-default}` in a server's \
+`command`, `args`, `env` values, `url` and `headers` values, and nothing else (`{env:VAR}`, \
+`${VAR-x}` and the `oauth` settings are used as written).",
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer ${TOKEN}\" } } } }",
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer {env:TOKEN}\" } } } }";
+    UnknownMcpServer = "unknown-mcp-server", Warning, RuleNeverApplies, [],
+        "Claude Code: an `enabledMcpjsonServers`/`disabledMcpjsonServers` entry of the project settings that names no server of the `.mcp.json` files Claude Code reads; an agent's `mcp__<server>__<tool>` entry whose server nothing declares (info).",
+        "Claude Code asks each user to approve the servers of a project's `.mcp.json` (the one of the \
+folder it starts in and those of every folder above it); the settings lists `enabledMcpjsonServers` \
+and `disabledMcpjsonServers` answer for them by name. An approval needs the server's exact name \
+(`\"a_b\"` does not approve `\"a.b\"`), a rejection also matches a name that reads the same once \
+written as a tool prefix, and a rejection wins over an approval. An entry that names no server \
+does nothing, silently. Nothing is said while a `.mcp.json` Claude Code would read does not parse \
+(its servers are unknown then); `enableAllProjectMcpServers: true` with no server to approve is an \
+info. A project agent's `tools` or `disallowedTools` entry `mcp__<server>__<tool>` whose server no \
+`.mcp.json` of the project (or above it), no server of the user's `~/.claude.json` and no agent's \
+`mcpServers` declares gives the agent nothing: an info, said only when all of those were read (not \
+with `--no-global`, `CLAUDE_CONFIG_DIR` or an organization's `managed-mcp.json`), and never for \
+plugin servers (`mcp__plugin_...`), claude.ai connectors or Claude Code's own servers.",
+        "{ \"enabledMcpjsonServers\": [\"github_tools\"] }",
+        "{ \"enabledMcpjsonServers\": [\"github-tools\"] }";
     MissingPath = "missing-path", Warning, ValueIgnored, [],
         "A path that matches nothing on disk. opencode: an `instructions` entry, a `skills.paths` folder, a local `references` folder or a plugin path. Claude Code: the script a hook's `command` runs (under `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PLUGIN_ROOT}` or relative to the project), an `@path` import of `CLAUDE.md` and the other memory files, a command's `@path` mention.",
         "opencode looks these paths up when it starts and skips, without a word in the session, the ones \

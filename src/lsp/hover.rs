@@ -23,6 +23,10 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
         // A plugin's hooks: the same documentation as the settings' `hooks`.
         return crate::analysis::claude::settings::hover(&f.analysis.parsed, offset);
     }
+    if f.kind.is_mcp_json() {
+        // `.mcp.json`: the server under the cursor, or the field and what it takes.
+        return crate::analysis::claude::mcp::hover(&f.analysis.parsed, offset);
+    }
     if let Some(kind) = f.kind.manifest() {
         return crate::analysis::claude::plugin::hover(kind, &f.analysis.parsed, offset);
     }

@@ -246,6 +246,8 @@ impl Inner {
                 // Claude Code's project settings (their permission rules).
                 glob("**/.claude/settings.json"),
                 glob("**/.claude/settings.local.json"),
+                // Claude Code's project MCP servers (their names answer the settings' approvals).
+                glob("**/.mcp.json"),
             ],
         };
         let registration = Registration {

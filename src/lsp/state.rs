@@ -785,6 +785,11 @@ fn solo_kind(path: Option<&Path>, uri: &Uri, language_id: &str, text: &str) -> O
         .unwrap_or_else(|| uri.as_str().rsplit('/').next().unwrap_or("").to_string());
     let is_json = matches!(language_id, "json" | "jsonc") || name.ends_with(".json") || name.ends_with(".jsonc");
     if is_json {
+        // `.mcp.json` (an untitled one is not beside a plugin's manifest).
+        let at = path.map_or_else(|| Path::new("/").join(&name), Path::to_path_buf);
+        if let Some((kind, _)) = discover::mcp_json(&at) {
+            return Some(kind);
+        }
         if discover::TUI_NAMES.contains(&name.as_str()) || text.contains("opencode.ai/tui.json") {
             return Some(OcKind::Tui.into());
         }

@@ -202,6 +202,26 @@ impl Workspace {
                 groups: Vec::new(),
             });
         }
+        let settings = ids(&|f| {
+            matches!(f.role, Role::ClaudeSettings { .. })
+                && f.kind.settings() != Some(crate::analysis::claude::settings::SettingsFile::User)
+        });
+        let agents = if self.claude_user_servers.is_some() {
+            ids(&|f| matches!(f.role, Role::Claude { .. }))
+        } else {
+            Vec::new()
+        };
+        if !settings.is_empty() || !agents.is_empty() {
+            let mut inputs = settings;
+            inputs.extend(agents);
+            inputs.extend(ids(&|f| matches!(f.role, Role::McpJson { .. })));
+            out.push(UnitDef {
+                unit: Unit::McpNames,
+                view: Vec::new(),
+                inputs,
+                groups: Vec::new(),
+            });
+        }
         for dir in self.zuno_projects() {
             let view = self.zuno_view_for(&dir);
             out.push(UnitDef {
@@ -300,6 +320,11 @@ impl Workspace {
             Unit::Zuno(dir) => {
                 let skills = self.zuno_skills.get(dir).map(Vec::as_slice);
                 crate::analysis::zuno::project::check(&self.zuno_view_files(&def.view), skills)
+            }
+            Unit::McpNames => {
+                let mut d = self.mcp_approvals();
+                d.extend(self.mcp_tool_refs());
+                d
             }
             Unit::Policies(pid) => match self.files[*pid].path.parent() {
                 Some(dir) => self.policy_diagnostics(*pid, dir),

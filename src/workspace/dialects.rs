@@ -89,6 +89,7 @@ impl Workspace {
                 | Role::Manifest { .. }
                 | Role::ClaudeSettings { .. }
                 | Role::Memory { .. }
+                | Role::McpJson { .. }
                 | Role::NotRead => {}
                 #[cfg(test)]
                 Role::Example { .. } => {}
@@ -387,6 +388,7 @@ impl Workspace {
             | Role::Manifest { .. }
             | Role::ClaudeSettings { .. }
             | Role::Memory { .. }
+            | Role::McpJson { .. }
             | Role::NotRead => None,
             #[cfg(test)]
             Role::Example { .. } => None,
@@ -523,6 +525,82 @@ impl Workspace {
             .collect();
         out.sort_by_key(|(k, id, _)| (*k, *id));
         out.into_iter().map(|(_, id, s)| (id, s)).collect()
+    }
+
+    /// The `.mcp.json` files of the workspace, each with its folder.
+    pub fn mcp_files(&self) -> Vec<claude::mcp::names::McpView<'_>> {
+        self.files
+            .iter()
+            .filter(|f| f.live)
+            .filter_map(|f| match (&f.role, f.analysis.mcp()) {
+                (Role::McpJson { dir }, Some(file)) => Some(claude::mcp::names::McpView { dir, file }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// `unknown-mcp-server` on the `enabledMcpjsonServers` and `disabledMcpjsonServers` entries
+    /// of the project settings files that name no server of the `.mcp.json` files Claude Code
+    /// reads for their project.
+    pub(crate) fn mcp_approvals(&self) -> Vec<(usize, crate::analysis::Diagnostic)> {
+        let views = self.mcp_files();
+        let mut out = Vec::new();
+        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
+            let (Role::ClaudeSettings { dir }, FileKind::Settings(k)) = (&f.role, &f.kind) else {
+                continue;
+            };
+            if *k == claude::settings::SettingsFile::User {
+                continue;
+            }
+            let root = f.analysis.parsed.root.as_ref();
+            out.extend(
+                claude::mcp::names::check_approvals(root, dir, &views)
+                    .into_iter()
+                    .map(|d| (id, d)),
+            );
+        }
+        out
+    }
+
+    /// `unknown-mcp-server` (info) on the `mcp__<server>__...` entries of the `tools` and
+    /// `disallowedTools` of a project's Claude Code agents whose server no `.mcp.json` Claude
+    /// Code reads there, no server of the user's `~/.claude.json` and no agent's own
+    /// `mcpServers` declares. Only when the user's servers are known; never for user or plugin
+    /// agents (they run in any project).
+    pub(crate) fn mcp_tool_refs(&self) -> Vec<(usize, crate::analysis::Diagnostic)> {
+        let Some(user) = &self.claude_user_servers else {
+            return Vec::new();
+        };
+        let views = self.mcp_files();
+        let files = self.claude_files();
+        let inline: Vec<String> = files
+            .iter()
+            .filter_map(|f| f.agent.setting("mcpServers"))
+            .flat_map(|s| s.value.split(", ").map(str::to_string).collect::<Vec<_>>())
+            .collect();
+        let inline: Vec<&str> = inline.iter().map(String::as_str).collect();
+        let mut out = Vec::new();
+        for f in files.iter().filter(|f| f.kind.source == claude::Source::Project) {
+            let refs: Vec<claude::mcp::names::ToolRef> = [&f.agent.tools, &f.agent.disallowed]
+                .into_iter()
+                .flatten()
+                .flat_map(|l| l.items())
+                .map(|i| claude::mcp::names::ToolRef {
+                    text: &i.text,
+                    span: i.span,
+                    exact: i.exact,
+                })
+                .collect();
+            if refs.is_empty() {
+                continue;
+            }
+            out.extend(
+                claude::mcp::names::check_refs(&refs, f.owner, &views, user, &inline)
+                    .into_iter()
+                    .map(|d| (f.file, d)),
+            );
+        }
+        out
     }
 
     /// The permission rules of the Claude Code settings files of project `dir`, in file order

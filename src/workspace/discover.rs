@@ -38,6 +38,8 @@ pub const ZUNO_CONFIG_NAMES: &[&str] = &["zuno.json", "zuno.jsonc"];
 /// The settings of opencode's terminal interface, read from a project (and the folders above
 /// it), every `.opencode/` folder, and the user config directories.
 pub const TUI_NAMES: &[&str] = &["tui.json", "tui.jsonc"];
+/// Claude Code's project MCP servers, read in the folder it starts in and every folder above.
+pub const MCP_JSON: &str = ".mcp.json";
 
 /// Where a Zuno file sits in Zuno's merge order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -224,6 +226,7 @@ pub fn walk(root: &Path) -> Found {
             || Manifest::of_path(path).is_some()
             || SettingsFile::of_path(path).is_some()
             || plugin_hooks_root(path).is_some()
+            || mcp_json(path).is_some()
         {
             found.configs.push(path.to_path_buf());
         } else if name == "SKILL.md" || name.ends_with(".md") && in_agent_folder(path, depth) || is_memory(path) {
@@ -260,6 +263,13 @@ pub fn walk(root: &Path) -> Found {
         let p = dir.join("CLAUDE.local.md");
         if p.is_file() {
             found.markdown.push(p);
+        }
+    }
+    // Claude Code reads `.mcp.json` even when git ignores it (it may hold credentials).
+    for dir in dirs.keys() {
+        let p = dir.join(MCP_JSON);
+        if mcp_json(&p).is_some() && p.is_file() {
+            found.configs.push(p);
         }
     }
     // Claude Code reads its settings even when git ignores them (`settings.local.json` usually is).
@@ -366,6 +376,7 @@ fn walk_unfiltered(root: &Path) -> Found {
                 || Manifest::of_path(path).is_some()
                 || SettingsFile::of_path(path).is_some()
                 || plugin_hooks_root(path).is_some()
+                || mcp_json(path).is_some()
             {
                 found.configs.push(path.clone());
             } else if name == "SKILL.md"
@@ -496,6 +507,17 @@ pub fn skill_files(dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
         (depth(a), a).cmp(&(depth(b), b))
     });
     out
+}
+
+/// A project's `.mcp.json` (Claude Code's MCP servers): its kind, with the folder that holds
+/// it. Not a plugin's `.mcp.json` (beside `.claude-plugin/`), which Claude Code reads with the
+/// plugin.
+pub fn mcp_json(path: &Path) -> Option<(crate::analysis::FileKind, PathBuf)> {
+    if path.file_name()? != MCP_JSON {
+        return None;
+    }
+    let dir = path.parent()?;
+    (!dir.join(".claude-plugin").is_dir()).then(|| (crate::analysis::FileKind::McpJson, dir.to_path_buf()))
 }
 
 /// Claude Code's settings files: `.claude/settings.json` or `.claude/settings.local.json` of a

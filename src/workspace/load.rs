@@ -88,6 +88,8 @@ impl Workspace {
     pub fn scan(&mut self) {
         for root in self.roots.clone() {
             self.load_root(&root);
+            let root = fs::canonicalize(&root).unwrap_or(root);
+            self.load_mcp_above(&root);
         }
     }
 
@@ -141,6 +143,9 @@ impl Workspace {
         }
         if let Some(role) = plugin_role(path) {
             return role;
+        }
+        if let Some((kind, dir)) = discover::mcp_json(path) {
+            return Some((kind, Role::McpJson { dir }));
         }
         if let Some((kind, dir)) = discover::claude_settings(path, self.options.home.as_deref()) {
             return Some((kind, Role::ClaudeSettings { dir }));
@@ -238,6 +243,7 @@ impl Workspace {
 
     pub(super) fn load_user_layers(&mut self) {
         self.load_user_skills();
+        self.claude_user_servers = self.options.home.as_deref().and_then(claude_user_servers);
         // Claude Code user agents (`~/.claude/agents/`): read for resolution, not reported on.
         if let Some(home) = self.options.home.clone() {
             for p in discover::claude_agents(&home.join(".claude").join("agents")) {
@@ -522,8 +528,24 @@ impl Workspace {
                 break;
             }
         }
+        self.load_mcp_above(&project);
         if !self.context_roots.contains(&top) {
             self.context_roots.push(top);
+        }
+    }
+
+    /// Read, without reporting on them, the `.mcp.json` files of `dir`'s ancestors: Claude Code
+    /// started in `dir` reads those of every folder above it, past the repository's top too.
+    pub(super) fn load_mcp_above(&mut self, dir: &Path) {
+        for anc in dir.ancestors().take(64) {
+            let f = anc.join(discover::MCP_JSON);
+            if self.id(&f).is_none()
+                && f.is_file()
+                && let Some((kind, role)) = self.role_of(&f)
+            {
+                let in_scope = self.in_roots(&f);
+                self.read_and_add(&f, kind, role, in_scope);
+            }
         }
     }
 
@@ -587,6 +609,26 @@ impl Workspace {
             .filter_map(|(text, _)| skill_name(&text))
             .collect();
         self.zuno_skills.insert(project.to_path_buf(), names);
+    }
+}
+
+/// The MCP servers Claude Code reads from the user's configuration (`~/.claude.json`): none
+/// when it does not exist; `None` when they cannot be known: the file is unreadable or not JSON
+/// of that shape, `CLAUDE_CONFIG_DIR` moves it, or an organization's `managed-mcp.json` may add
+/// servers.
+fn claude_user_servers(home: &Path) -> Option<crate::analysis::claude::mcp::names::UserServers> {
+    const MANAGED: &[&str] = &[
+        "/etc/claude-code/managed-mcp.json",
+        "/Library/Application Support/ClaudeCode/managed-mcp.json",
+        "C:\\Program Files\\ClaudeCode\\managed-mcp.json",
+    ];
+    if std::env::var_os("CLAUDE_CONFIG_DIR").is_some() || MANAGED.iter().any(|p| Path::new(p).exists()) {
+        return None;
+    }
+    match fs::read_to_string(home.join(".claude.json")) {
+        Ok(text) => crate::analysis::claude::mcp::names::UserServers::parse(&text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Default::default()),
+        Err(_) => None,
     }
 }
 

@@ -107,6 +107,8 @@ pub enum Role {
     /// `.claude/rules/`); `dir` is the folder it belongs to (the one holding it or its
     /// `.claude/`; the home directory for the user's).
     Memory { dir: PathBuf },
+    /// Claude Code's `.mcp.json`; `dir` holds it (Claude Code started there or below reads it).
+    McpJson { dir: PathBuf },
     /// An agent of the test-only Example dialect; `dir` holds its `.example/`.
     #[cfg(test)]
     Example { dir: PathBuf },
@@ -167,6 +169,10 @@ pub struct Workspace {
     pub(super) user_skills: Vec<String>,
     /// The user's Claude Code skills (`~/.claude/skills/<name>/SKILL.md`), by folder name.
     pub(super) user_claude_skills: Vec<String>,
+    /// The MCP servers of the user's `~/.claude.json` (user and local scope); `None` when they
+    /// cannot be known (no home, the file unreadable, `CLAUDE_CONFIG_DIR` set, an organization's
+    /// `managed-mcp.json`), and then no `mcp__` tool entry is judged.
+    pub(super) claude_user_servers: Option<crate::analysis::claude::mcp::names::UserServers>,
     /// The last stamp given to a file.
     pub(super) clock: u64,
     /// Bumped when a file is added or removed or changes role, kind or scope.

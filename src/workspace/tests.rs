@@ -972,3 +972,149 @@ fn a_plugin_hooks_file_is_read_and_its_scripts_looked_up() {
         ]
     );
 }
+
+#[test]
+fn mcp_json_found_where_claude_code_reads_it() {
+    let t = tempfile::tempdir().unwrap();
+    let outer = fs::canonicalize(t.path()).unwrap();
+    // Above the repository: Claude Code reads it too (not reported on).
+    write(&outer, ".mcp.json", r#"{"mcpServers": {"above": {"command": "x"}}}"#);
+    let root = outer.join("repo");
+    fs::create_dir_all(root.join(".git")).unwrap();
+    // Ignored by git, read all the same.
+    write(&root, ".gitignore", ".mcp.json\n");
+    write(
+        &root,
+        ".mcp.json",
+        r#"{"mcpServers": {"github-tools": {"command": "x"}, "a.b": {"command": 5}}}"#,
+    );
+    write(&root, "sub/.mcp.json", r#"{"mcpServers": {"below": {"command": "x"}}}"#);
+    // A plugin's `.mcp.json` is the plugin's (not a project's).
+    write(&root, "plug/.claude-plugin/plugin.json", r#"{"name": "plug"}"#);
+    write(&root, "plug/.mcp.json", r#"{"mcpServers": {"p": {"command": 5}}}"#);
+    write(
+        &root,
+        ".claude/settings.local.json",
+        r#"{"enabledMcpjsonServers": ["github-tools", "above", "below", "a_b", "nothere"], "disabledMcpjsonServers": ["gone"]}"#,
+    );
+    let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+    let mut mcp: Vec<(String, bool)> = ws
+        .files
+        .iter()
+        .filter(|f| f.live && f.kind.is_mcp_json())
+        .map(|f| {
+            (
+                f.path.strip_prefix(&outer).unwrap().to_string_lossy().into_owned(),
+                f.in_scope,
+            )
+        })
+        .collect();
+    mcp.sort();
+    assert_eq!(
+        mcp,
+        [
+            (".mcp.json".to_string(), false),
+            ("repo/.mcp.json".to_string(), true),
+            ("repo/sub/.mcp.json".to_string(), true),
+        ]
+    );
+    let id = ws.id(&root.join(".mcp.json")).unwrap();
+    assert_eq!(ws.files[id].role, Role::McpJson { dir: root.clone() });
+    let settings = ws.id(&root.join(".claude/settings.local.json")).unwrap();
+    let got: Vec<(String, String)> = ws
+        .diagnostics()
+        .into_iter()
+        .map(|(id, d)| {
+            let f = &ws.files[id];
+            let rel = f.path.strip_prefix(&root).unwrap().to_string_lossy().into_owned();
+            (format!("{rel} {}", d.code.as_str()), f.text[d.span.range()].to_string())
+        })
+        .filter(|(what, _)| !what.starts_with("plug/"))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                ".claude/settings.local.json unknown-mcp-server".to_string(),
+                "\"a_b\"".to_string()
+            ),
+            (
+                ".claude/settings.local.json unknown-mcp-server".to_string(),
+                "\"nothere\"".to_string()
+            ),
+            (
+                ".claude/settings.local.json unknown-mcp-server".to_string(),
+                "\"gone\"".to_string()
+            ),
+            (".mcp.json invalid-type".to_string(), "5".to_string()),
+        ],
+        "{settings}"
+    );
+}
+
+#[test]
+fn mcp_json_names_are_unknown_while_a_file_does_not_parse() {
+    let t = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(t.path()).unwrap();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    write(&root, ".mcp.json", "{\"mcpServers\": {\"a\": {\"command\": \"x\"},}}");
+    write(&root, ".claude/settings.json", r#"{"enabledMcpjsonServers": ["b"]}"#);
+    let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+    let got: Vec<&str> = ws.diagnostics().into_iter().map(|(_, d)| d.code.as_str()).collect();
+    assert_eq!(got, ["syntax-error"]);
+    // No `.mcp.json` at all: an approval approves nothing.
+    fs::remove_file(root.join(".mcp.json")).unwrap();
+    let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+    let got: Vec<String> = ws.diagnostics().into_iter().map(|(_, d)| d.message).collect();
+    assert_eq!(
+        got,
+        [
+            "`enabledMcpjsonServers` names `b`, but there is no `.mcp.json` in this project: this approval approves nothing."
+        ]
+    );
+}
+
+#[test]
+fn mcp_tool_entries_of_project_agents() {
+    let t = tempfile::tempdir().unwrap();
+    let top = fs::canonicalize(t.path()).unwrap();
+    let home = top.join("home");
+    let root = top.join("repo");
+    fs::create_dir_all(root.join(".git")).unwrap();
+    write(&root, ".mcp.json", r#"{"mcpServers": {"github": {"command": "x"}}}"#);
+    let agent = "---\nname: a\ndescription: d\ntools: Read, mcp__github__get_issue, mcp__githb__x, mcp__plugin_p_s__t, mcp__inl__t, mcp__mine__x, mcp__here__x\nmcpServers:\n  - inl: {command: x}\n---\nBody\n";
+    write(&root, ".claude/agents/a.md", agent);
+    let local = format!(
+        r#"{{"mcpServers": {{"mine": {{"command": "x"}}}}, "projects": {{"{}": {{"mcpServers": {{"here": {{}}}}}}}}}}"#,
+        root.display()
+    );
+    write(&home, ".claude.json", &local);
+    let options = Options {
+        home: Some(home.clone()),
+        ..Options::isolated()
+    };
+    let entries = |ws: &Workspace| -> Vec<String> {
+        ws.diagnostics()
+            .into_iter()
+            .filter(|(_, d)| d.code == Code::UnknownMcpServer)
+            .map(|(id, d)| ws.files[id].text[d.span.range()].to_string())
+            .collect()
+    };
+    let ws = Workspace::load(std::slice::from_ref(&root), &options).unwrap();
+    if ws.claude_user_servers.is_none() {
+        // This machine has `CLAUDE_CONFIG_DIR` or an organization's `managed-mcp.json`.
+        return;
+    }
+    assert_eq!(entries(&ws), ["mcp__githb__x"]);
+    // The user's configuration unreadable as such: nothing is judged.
+    write(&home, ".claude.json", r#"{"mcpServers": []}"#);
+    let ws = Workspace::load(std::slice::from_ref(&root), &options).unwrap();
+    assert!(entries(&ws).is_empty());
+    // Without a home (`--no-global`): nothing either.
+    let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+    assert!(entries(&ws).is_empty());
+    // No `~/.claude.json` at all: the project's and the agents' servers are all there is.
+    fs::remove_file(home.join(".claude.json")).unwrap();
+    let ws = Workspace::load(std::slice::from_ref(&root), &options).unwrap();
+    assert_eq!(entries(&ws), ["mcp__githb__x", "mcp__mine__x", "mcp__here__x"]);
+}

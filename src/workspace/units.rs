@@ -15,6 +15,9 @@ pub enum Unit {
     Skills,
     Commands,
     Zuno(PathBuf),
+    /// The MCP server names of Claude Code's settings files (`enabledMcpjsonServers`, ...)
+    /// against the `.mcp.json` files.
+    McpNames,
     /// The team policies of one project file (by id) over the agents it governs, but those of
     /// opencode Markdown files.
     Policies(usize),

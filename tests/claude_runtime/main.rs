@@ -37,6 +37,7 @@
 //! `CLAUDE_BIN` set.
 
 mod cases;
+mod mcp_json;
 mod oracle;
 mod settings;
 

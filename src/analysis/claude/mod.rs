@@ -22,6 +22,8 @@
 //! - [`settings`]: the permission rules of `.claude/settings.json` and `settings.local.json`.
 //! - [`memory`]: the memory files (`CLAUDE.md`, `CLAUDE.local.md`, `.claude/rules/`) and their
 //!   `@path` imports.
+//! - [`mcp`]: a project's `.mcp.json` (its MCP servers), and the names of MCP servers across
+//!   files (settings approvals, `mcp__<server>__<tool>` entries).
 //! - [`plugin`]: the plugin manifests (`plugin.json`, `marketplace.json`) and how a plugin's
 //!   commands and skills are listed.
 
@@ -31,6 +33,7 @@ pub mod command;
 pub mod complete;
 pub mod hooks;
 mod kind;
+pub mod mcp;
 pub mod memory;
 pub mod plugin;
 pub mod policy;

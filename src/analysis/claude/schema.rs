@@ -262,6 +262,8 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::UnknownSkill,
     crate::analysis::rules::Code::PlaceholderInCode,
     crate::analysis::rules::Code::IgnoredPermissionRule,
+    crate::analysis::rules::Code::UnsubstitutedVariable,
+    crate::analysis::rules::Code::UnknownMcpServer,
     crate::analysis::rules::Code::MissingPath,
 ];
 

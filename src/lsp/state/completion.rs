@@ -118,6 +118,15 @@ impl State {
                 }
             }
         }
+        // The servers of the `.mcp.json` files, by the prefix their tools get.
+        for v in self.ws.mcp_files() {
+            for s in v.file.servers.iter().filter(|s| s.skip.is_none()) {
+                let server = format!("mcp__{}", analysis::claude::mcp::schema::tool_prefix(&s.name));
+                if !known.mcp_servers.contains(&server) {
+                    known.mcp_servers.push(server);
+                }
+            }
+        }
         known
     }
 

@@ -123,7 +123,7 @@ pub fn analyze(kind: Manifest, text: &str) -> (Vec<Diagnostic>, Parsed, Manifest
 
 /// What makes the text invalid as strict JSON although the recovering parser reads it: comments
 /// and trailing commas, with what each is.
-fn strict_json(text: &str) -> Vec<(Span, &'static str)> {
+pub(crate) fn strict_json(text: &str) -> Vec<(Span, &'static str)> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
