@@ -242,6 +242,8 @@ fn watched_skills_and_configs() {
                 { "globPattern": "**/.claude-plugin/marketplace.json" },
                 { "globPattern": "**/.claude/settings.json" },
                 { "globPattern": "**/.claude/settings.local.json" },
+                { "globPattern": "**/.mcp.json" },
+                { "globPattern": "**/hooks/hooks.json" }
             ] },
         }] })
     );

@@ -248,6 +248,8 @@ impl Inner {
                 glob("**/.claude/settings.local.json"),
                 // Claude Code's project MCP servers (their names answer the settings' approvals).
                 glob("**/.mcp.json"),
+                // A Claude Code plugin's hooks.
+                glob("**/hooks/hooks.json"),
             ],
         };
         let registration = Registration {
