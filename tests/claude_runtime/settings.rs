@@ -250,8 +250,28 @@ fn settings_files_agree_with_claude_code() {
     let tmp = canon(tmp.path());
     let mut disagreements = Vec::new();
     let mut rows = Vec::new();
-    for (name, mut value) in cases() {
-        let base = tmp.join(name);
+    let mut all: Vec<(String, Value)> = cases().into_iter().map(|(n, v)| (n.to_string(), v)).collect();
+    // Held-out settings files (not in this repository): `CLAUDE_SETTINGS_EXTRA=DIR`, each
+    // `*.json` of DIR a case.
+    if let Some(dir) = std::env::var_os("CLAUDE_SETTINGS_EXTRA") {
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .expect("CLAUDE_SETTINGS_EXTRA is a folder")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        paths.sort();
+        for p in paths {
+            let text = std::fs::read_to_string(&p).unwrap_or_default();
+            match serde_json::from_str::<Value>(&text) {
+                Ok(v) if v.is_object() => all.push((format!("extra/{}", p.file_stem().unwrap().to_string_lossy()), v)),
+                _ => eprintln!("skipped (not a JSON object): {}", p.display()),
+            }
+        }
+    }
+    for (name, mut value) in all {
+        let name = name.as_str();
+        let base = tmp.join(name.replace('/', "_"));
         let root = base.join("proj");
         git_init(&root);
         let home = Home::new(&base);

@@ -409,7 +409,11 @@ fn unknown_setting(key: &crate::analysis::syntax::Key, map: &crate::analysis::sy
         key.span,
         format!(
             "`{name}` is not a Claude Code setting: Claude Code keeps it without a word and never reads it.{}",
-            did_you_mean(near)
+            if name == "mcpServers" {
+                " MCP servers go in the project's `.mcp.json` (or `claude mcp add`), not in settings.".to_string()
+            } else {
+                did_you_mean(near)
+            }
         ),
     )
     .with_severity(Severity::Warning)

@@ -523,3 +523,14 @@ fn hover_says_what_each_setting_and_hook_field_does() {
     // Nothing on an unknown key.
     assert_eq!(at(r#"{"modle": 1}"#, "\"modle\""), None);
 }
+
+#[test]
+fn mcp_servers_in_settings_point_at_mcp_json() {
+    let (d, _) = whole(r#"{"mcpServers": {"a": {"command": "x"}}}"#, SettingsFile::Project);
+    assert_eq!(
+        d,
+        [
+            "unknown-key warning value-ignored at \"\\\"mcpServers\\\"\": `mcpServers` is not a Claude Code setting: Claude Code keeps it without a word and never reads it. MCP servers go in the project's `.mcp.json` (or `claude mcp add`), not in settings."
+        ]
+    );
+}
