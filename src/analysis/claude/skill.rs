@@ -139,6 +139,7 @@ pub fn check(kind: &SkillKind, text: &str, decl: &mut SkillDecl, out: &mut Vec<D
     decl.shown_description =
         Some(prompt::description(map.and_then(|m| m.value("description")), body_text, "Skill").text);
     if let Some(map) = map {
+        listing_cut(map, out);
         for key in ["allowed-tools", "disallowed-tools"] {
             if let Some(v) = map.value(key) {
                 command::tools(key, v, text, out);
@@ -157,11 +158,79 @@ pub fn check(kind: &SkillKind, text: &str, decl: &mut SkillDecl, out: &mut Vec<D
     out.extend(command::placeholders_in_code(&kind.folder, text, &decl.placeholders));
 }
 
+/// The most of `description` (then ` - ` and `when_to_use`) Claude Code 2.1.332 shows the
+/// model in its skill listing, in UTF-16 units: past it, the first 1,535 and `…` (measured).
+const LISTING_MAX: usize = 1536;
+
+/// A description (with `when_to_use`) longer than the listing shows: a warning on the value
+/// where the cut falls.
+fn listing_cut(map: &crate::analysis::syntax::Map, out: &mut Vec<Diagnostic>) {
+    use crate::analysis::diagnostic::{Effect, Severity};
+    use crate::analysis::rules::Code;
+    let units = |s: &str| s.encode_utf16().count();
+    let Some(desc) = map.value("description") else { return };
+    let Some(d) = desc.as_str() else { return };
+    let when = map
+        .value("when_to_use")
+        .filter(|w| w.as_str().is_some_and(|s| !s.is_empty()));
+    let total = units(d) + when.and_then(Node::as_str).map_or(0, |w| 3 + units(w));
+    if total <= LISTING_MAX {
+        return;
+    }
+    let (at, what) = match when {
+        Some(w) if units(d) + 3 < LISTING_MAX => (w, "`description` and `when_to_use` together"),
+        _ => (desc, "`description`"),
+    };
+    out.push(
+        Diagnostic::new(
+            Code::InvalidValue,
+            at.span,
+            format!(
+                "{what} come to {total} characters: Claude Code's skill listing shows the model only the first {} and `…`, so the rest never helps it choose this skill",
+                LISTING_MAX - 1
+            ),
+        )
+        .with_severity(Severity::Warning)
+        .with_effect(Effect::ValueIgnored),
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::analysis::diagnostic::Severity;
     use crate::analysis::rules::Code;
+
+    #[test]
+    fn the_listing_cuts_a_long_description() {
+        let long = "d".repeat(1536);
+        let cut = |fm: &str| {
+            let t = format!("---\nname: tdd\n{fm}---\nBody\n");
+            let mut out = Vec::new();
+            check(&kind(&[Dialect::Claude]), &t, &mut SkillDecl::default(), &mut out);
+            out.iter()
+                .map(|d| (d.code, d.span.text(&t).chars().take(12).collect::<String>()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(cut(&format!("description: {long}\n")), []);
+        assert_eq!(
+            cut(&format!("description: {long}x\n")),
+            [(Code::InvalidValue, "dddddddddddd".to_string())]
+        );
+        // With `when_to_use`: ` - ` joins them, and the cut falls in `when_to_use`.
+        let half = "d".repeat(800);
+        assert_eq!(
+            cut(&format!("description: {half}\nwhen_to_use: {}\n", "w".repeat(734))),
+            [(Code::InvalidValue, "wwwwwwwwwwww".to_string())]
+        );
+        assert_eq!(
+            cut(&format!("description: {half}\nwhen_to_use: {}\n", "w".repeat(733))),
+            []
+        );
+        // UTF-16 units: an emoji counts two.
+        assert_eq!(cut(&format!("description: {}\n", "😀".repeat(768))), []);
+        assert_eq!(cut(&format!("description: {}x\n", "😀".repeat(768))).len(), 1);
+    }
 
     fn kind(loaders: &[Dialect]) -> SkillKind {
         SkillKind {

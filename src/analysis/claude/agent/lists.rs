@@ -61,6 +61,15 @@ pub(super) fn check_list(cx: &mut Ctx, agent: &mut Agent, key: &str, v: &Node, l
                             "in an agent's `tools`, `({spec})` has no effect: Claude Code grants the whole `{name}` tool. Restrict it with permission rules or hooks"
                         ),
                     );
+                } else if key == "disallowedTools" && spec.trim() != "*" {
+                    // Measured with 2.1.332: the agent's first request has no `Bash` at all.
+                    cx.dropped(
+                        Code::IgnoredSpecifier,
+                        item.span,
+                        format!(
+                            "in an agent's `disallowedTools`, `({spec})` is not read: Claude Code removes the whole `{name}` tool from this agent. To deny only these uses, write `{name}({spec})` in `permissions.deny` of the settings"
+                        ),
+                    );
                 }
             }
             continue;

@@ -243,7 +243,12 @@ fn tool_lists() {
     // `*` means every tool; lists, MCP names and Agent types are fine.
     assert_eq!(diags(&with("tools: \"*\"\n")), []);
     assert_eq!(diags(&with("tools:\n  - Read\n  - mcp__x\n  - Agent(a, b)\n")), []);
-    assert_eq!(diags(&with("disallowedTools: Bash(rm:*)\n")), []);
+    // A specifier in `disallowedTools` removes the whole tool (2.1.332).
+    assert_eq!(
+        diags(&with("disallowedTools: Bash(rm:*)\n")),
+        [(Code::IgnoredSpecifier, Severity::Warning, "Bash(rm:*)".into())]
+    );
+    assert_eq!(diags(&with("disallowedTools: Bash, mcp__x__y\n")), []);
     // Entries of a YAML list sit on the exact item.
     let t = with("tools:\n  - Read\n  - \"grepp\"\n");
     assert_eq!(diags(&t), [(Code::UnknownTool, Severity::Warning, "grepp".into())]);
