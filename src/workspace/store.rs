@@ -451,6 +451,53 @@ impl Workspace {
                 }
             }
             Manifest::Marketplace => {
+                // An entry's `version` beside a local plugin's own: plugin.json wins at install.
+                let items = f
+                    .analysis
+                    .parsed
+                    .root
+                    .as_ref()
+                    .and_then(|r| r.as_map())
+                    .and_then(|r| r.value("plugins"))
+                    .and_then(|p| match &p.value {
+                        crate::analysis::syntax::Value::Seq(items) => Some(items),
+                        _ => None,
+                    });
+                for item in items.into_iter().flatten() {
+                    let Some(entry) = item.as_map() else { continue };
+                    let (Some(name), Some(version)) =
+                        (entry.value("name").and_then(|n| n.as_str()), entry.value("version"))
+                    else {
+                        continue;
+                    };
+                    let Some(written) = version.as_str() else { continue };
+                    let Some(Some((p, _))) = m.entries.iter().find(|(n, _)| n == name).map(|(_, s)| s) else {
+                        continue;
+                    };
+                    let manifest = root.join(p).join(".claude-plugin").join("plugin.json");
+                    let own = fs::read_to_string(&manifest)
+                        .ok()
+                        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                        .and_then(|v| v.get("version").and_then(|v| v.as_str()).map(str::to_string));
+                    if let Some(own) = own.filter(|o| o != written) {
+                        out.push(
+                            Diagnostic::new(
+                                Code::InvalidValue,
+                                version.span,
+                                format!(
+                                    "`{name}`'s plugin.json says version \"{own}\": Claude Code installs \"{own}\" and ignores this one (`claude plugin validate` warns)"
+                                ),
+                            )
+                            .with_severity(Severity::Warning)
+                            .with_effect(Effect::ValueIgnored)
+                            .with_fix(
+                                format!("Write \"{own}\""),
+                                vec![crate::analysis::diagnostic::Edit::new(version.span, format!("\"{own}\""))],
+                                true,
+                            ),
+                        );
+                    }
+                }
                 for (name, source) in &m.entries {
                     let Some((p, span)) = source else { continue };
                     if !root.join(p).is_dir() {

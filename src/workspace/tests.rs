@@ -1118,3 +1118,42 @@ fn mcp_tool_entries_of_project_agents() {
     let ws = Workspace::load(std::slice::from_ref(&root), &options).unwrap();
     assert_eq!(entries(&ws), ["mcp__githb__x", "mcp__mine__x", "mcp__here__x"]);
 }
+
+#[test]
+fn a_marketplace_entry_version_that_its_plugin_contradicts() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    write(
+        root,
+        ".claude-plugin/marketplace.json",
+        r#"{"name": "market", "owner": {"name": "o"}, "plugins": [
+            {"name": "pp", "source": "./plugins/pp", "version": "2.0.0"},
+            {"name": "qq", "source": "./plugins/qq", "version": "1.0.0"}
+        ]}"#,
+    );
+    write(
+        root,
+        "plugins/pp/.claude-plugin/plugin.json",
+        r#"{"name": "pp", "version": "1.0.0"}"#,
+    );
+    write(
+        root,
+        "plugins/qq/.claude-plugin/plugin.json",
+        r#"{"name": "qq", "version": "1.0.0"}"#,
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let found: Vec<(String, String)> = ws
+        .diagnostics()
+        .into_iter()
+        .filter(|(id, d)| ws.files[*id].path.ends_with("marketplace.json") && d.message.contains("plugin.json says"))
+        .map(|(id, d)| (d.span.text(&ws.files[id].text).to_string(), d.message.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "\"2.0.0\"".to_string(),
+            "`pp`'s plugin.json says version \"1.0.0\": Claude Code installs \"1.0.0\" and ignores this one (`claude plugin validate` warns)".to_string()
+        )]
+    );
+}

@@ -79,10 +79,6 @@ const THEIRS_ONLY: &[(&str, &str)] = &[
         "plugin.json →",
         "a finding on a plugin's own plugin.json, compared when that plugin is validated",
     ),
-    (
-        "Entry declares version",
-        "an entry's version against its plugin.json (another file): not checked by agent-lsp",
-    ),
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -37,11 +37,14 @@ checked = [
     ".claude/rules/go.md", ".claude/rules/lang/go.md", "dist/claude/plugins/go-dev/.claude-plugin/plugin.json",
     "dist/claude/plugins/go-dev/agents/gopher.md", "plugins/kit/commands/x/ship.md",
     "plugins/kit/skills/notes/SKILL.md", "dist/.claude-plugin/marketplace.json",
+    ".claude/settings.json", ".claude/settings.local.json", "pkg/.claude/settings.json", ".mcp.json",
+    "pkg/.mcp.json",
 ]
 not_checked = [
     "README.md", "docs/agents/a.md", "opencode.json.bak", "myopencode.json", ".claude/command/c.md",
     ".opencode/agents/a.txt", "SKILL.md", "skills/x/SKILL.md", ".opencode/modes/a/b.md",
-    ".claude/settings.json", "package.json", "my-agent-lsp.toml", "agent-lsp.toml.bak",
+    "settings.json", ".claude/x/settings.json", "package.json", "my-agent-lsp.toml", "agent-lsp.toml.bak",
+    "mcp.json", ".mcp.json.bak",
     "plugin.json", ".claude-plugin/other.json", "MYCLAUDE.md", "CLAUDE.md.bak", "docs/claude.md",
     ".claude/rules/go.txt", "plugins/agents/a.md", "plugins/kit/skills/SKILL.md", "plugins/kit/docs/a.md",
 ]
