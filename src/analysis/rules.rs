@@ -217,7 +217,7 @@ Only a reference on a line that starts with `//` is left alone.",
         "{ \"agent\": { \"r\": { \"prompt\": \"{file:./prompts/missing.md}\" } } }",
         "{ \"agent\": { \"r\": { \"prompt\": \"{file:./prompts/reviewer.md}\" } } }";
     UnknownAgent = "unknown-agent", Warning, FailsWhenUsed, [],
-        "A reference to an agent that does not exist: a command's `agent` (opencode), an `Agent(<type>)` tool entry (Claude Code).",
+        "A reference to an agent that does not exist: a command's `agent` (opencode), an `Agent(<type>)` tool entry or a forked skill's `agent` (Claude Code).",
         "Running the command fails with `Agent not found: \"x\". Available agents: ...`. Nested \
 agents are named by their path (`team/reviewer`).",
         "{ \"command\": { \"r\": { \"template\": \"...\", \"agent\": \"reviewr\" } } }",

@@ -309,6 +309,7 @@ impl Workspace {
                 let skills = |owner: &std::path::Path| self.claude_skills(owner);
                 let mut d = claude::project::check(&files);
                 d.extend(claude::project::check_skills(&files, &skills));
+                d.extend(claude::project::check_skill_agents(&files, &self.claude_skill_agents()));
                 d
             }
             Unit::Skills => self.duplicate_skills(),

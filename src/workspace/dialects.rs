@@ -665,6 +665,32 @@ impl Workspace {
     /// The skills Claude Code finds for the project in `owner`, by the name an agent's `skills`
     /// uses (the folder): the project's `.claude/skills/<name>/` and the user's; and whether
     /// the project has skills of its own.
+    /// The forked skills Claude Code loads that name an `agent`: (file, its project, the agent,
+    /// where it is written).
+    pub fn claude_skill_agents(&self) -> Vec<(usize, &Path, &str, crate::analysis::Span)> {
+        let mut out = Vec::new();
+        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
+            let (Role::Skill { dir }, FileKind::Skill(kind)) = (&f.role, &f.kind) else {
+                continue;
+            };
+            if !kind.loaders.contains(&crate::analysis::Dialect::Claude) {
+                continue;
+            }
+            let Some(map) = f.analysis.parsed.root.as_ref().and_then(|r| r.as_map()) else {
+                continue;
+            };
+            if map.value("context").and_then(|c| c.as_str()) != Some("fork") {
+                continue;
+            }
+            if let Some(agent) = map.value("agent")
+                && let Some(name) = agent.as_str()
+            {
+                out.push((id, dir.as_path(), name, agent.span));
+            }
+        }
+        out
+    }
+
     pub fn claude_skills(&self, owner: &Path) -> (Vec<&str>, bool) {
         let mut names: Vec<&str> = Vec::new();
         for f in self.files.iter().filter(|f| f.live) {

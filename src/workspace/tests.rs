@@ -1157,3 +1157,50 @@ fn a_marketplace_entry_version_that_its_plugin_contradicts() {
         )]
     );
 }
+
+#[test]
+fn a_forked_skill_names_an_agent_the_project_has() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    write(
+        root,
+        ".claude/agents/rev.md",
+        "---\nname: reviewer\ndescription: d\n---\nP\n",
+    );
+    write(
+        root,
+        ".claude/skills/a/SKILL.md",
+        "---\nname: a\ndescription: d\ncontext: fork\nagent: reviewer\n---\nB\n",
+    );
+    write(
+        root,
+        ".claude/skills/b/SKILL.md",
+        "---\nname: b\ndescription: d\ncontext: fork\nagent: Explore\n---\nB\n",
+    );
+    write(
+        root,
+        ".claude/skills/c/SKILL.md",
+        "---\nname: c\ndescription: d\ncontext: fork\nagent: reviwer\n---\nB\n",
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let found: Vec<(String, String)> = ws
+        .diagnostics()
+        .into_iter()
+        .filter(|(_, d)| d.code == Code::UnknownAgent)
+        .map(|(id, d)| {
+            let f = &ws.files[id];
+            let rel = f
+                .path
+                .strip_prefix(&ws.roots[0])
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (rel, d.span.text(&f.text).to_string())
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [(".claude/skills/c/SKILL.md".to_string(), "reviwer".to_string())]
+    );
+}

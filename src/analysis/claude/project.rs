@@ -205,6 +205,43 @@ pub fn check(files: &[ClaudeFile]) -> Vec<(usize, Diagnostic)> {
     out
 }
 
+/// `unknown-agent` on a forked skill's `agent` (`context: fork`) that names no agent the
+/// project sees (its agents, the user's, the plugins', the built-in ones): Claude Code 2.1.332
+/// runs the skill on `general-purpose` instead, with a debug-log line only. `skills`: (file,
+/// the skill's project, the agent named, where).
+pub fn check_skill_agents(
+    files: &[ClaudeFile],
+    skills: &[(usize, &Path, &str, crate::analysis::Span)],
+) -> Vec<(usize, Diagnostic)> {
+    let mut out = Vec::new();
+    for &(file, owner, name, span) in skills {
+        let known: Vec<String> = registry(files, owner)
+            .into_iter()
+            .map(|(n, _)| n)
+            .chain(super::schema::BUILTIN_AGENTS.iter().map(|(n, _)| n.to_string()))
+            .collect();
+        if known.iter().any(|k| k == name) {
+            continue;
+        }
+        let near = crate::analysis::suggest::closest(name, known.iter().map(String::as_str));
+        let mut d = Diagnostic::new(
+            Code::UnknownAgent,
+            span,
+            format!(
+                "no agent `{name}` for this project: Claude Code runs this forked skill on `general-purpose` instead, and says so only in its debug log.{}",
+                crate::analysis::suggest::did_you_mean(near)
+            ),
+        )
+        .with_severity(Severity::Warning)
+        .with_effect(Effect::FailsWhenUsed);
+        if let Some(n) = near {
+            d = d.with_suggestion(span, n);
+        }
+        out.push((file, d));
+    }
+    out
+}
+
 /// `unknown-skill`: a `skills` entry of a project agent that names no skill Claude Code finds.
 /// `skills` gives, per owner directory, the skills found for that project (its
 /// `.claude/skills/<name>/` folders and the user's `~/.claude/skills/<name>/`: a personal or

@@ -140,6 +140,7 @@ pub fn check(kind: &SkillKind, text: &str, decl: &mut SkillDecl, out: &mut Vec<D
         Some(prompt::description(map.and_then(|m| m.value("description")), body_text, "Skill").text);
     if let Some(map) = map {
         listing_cut(map, out);
+        fork(map, out);
         for key in ["allowed-tools", "disallowed-tools"] {
             if let Some(v) = map.value(key) {
                 command::tools(key, v, text, out);
@@ -156,6 +157,43 @@ pub fn check(kind: &SkillKind, text: &str, decl: &mut SkillDecl, out: &mut Vec<D
     decl.arguments = prompt::argument_names(map.and_then(|m| m.value("arguments")));
     decl.placeholders = prompt::placeholders(text, decl.body, &decl.arguments);
     out.extend(command::placeholders_in_code(&kind.folder, text, &decl.placeholders));
+}
+
+/// `context` and `agent`: only `context: fork` forks, and only then is `agent` read (2.1.332:
+/// anything else runs the skill inline, without a word). Whether the agent exists is a
+/// cross-file question (`claude::project::check_skill_agents`).
+fn fork(map: &crate::analysis::syntax::Map, out: &mut Vec<Diagnostic>) {
+    use crate::analysis::diagnostic::{Effect, Severity};
+    use crate::analysis::rules::Code;
+    let context = map.value("context");
+    let forks = context.and_then(Node::as_str) == Some("fork");
+    if let Some(c) = context.filter(|c| !forks && !matches!(c.value, Value::Null)) {
+        let mut d = Diagnostic::new(
+            Code::InvalidValue,
+            c.span,
+            format!(
+                "`context` takes only `fork`, not {}: Claude Code runs this skill inline, in the conversation",
+                c.display()
+            ),
+        )
+        .with_severity(Severity::Warning)
+        .with_effect(Effect::ValueIgnored);
+        if c.as_str().is_some_and(|s| strsim::levenshtein(s, "fork") <= 2) {
+            d = d.with_suggestion(c.span, "fork");
+        }
+        out.push(d);
+    }
+    if let Some(a) = map.get("agent").filter(|_| !forks) {
+        out.push(
+            Diagnostic::new(
+                Code::IgnoredField,
+                a.key.span,
+                "`agent` is read only with `context: fork`: Claude Code runs this skill inline and never starts the agent".to_string(),
+            )
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::ValueIgnored),
+        );
+    }
 }
 
 /// The most of `description` (then ` - ` and `when_to_use`) Claude Code 2.1.332 shows the
@@ -200,6 +238,27 @@ mod tests {
     use super::*;
     use crate::analysis::diagnostic::Severity;
     use crate::analysis::rules::Code;
+
+    #[test]
+    fn agent_is_read_only_when_the_skill_forks() {
+        let found = |fm: &str| {
+            let t = format!("---\nname: tdd\ndescription: d\n{fm}---\nBody\n");
+            let mut out = Vec::new();
+            check(&kind(&[Dialect::Claude]), &t, &mut SkillDecl::default(), &mut out);
+            out.iter()
+                .map(|d| (d.code, d.span.text(&t).to_string()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(found("context: fork\nagent: Explore\n"), []);
+        assert_eq!(found("agent: Explore\n"), [(Code::IgnoredField, "agent".to_string())]);
+        assert_eq!(
+            found("context: forkk\nagent: Explore\n"),
+            [
+                (Code::InvalidValue, "forkk".to_string()),
+                (Code::IgnoredField, "agent".to_string())
+            ]
+        );
+    }
 
     #[test]
     fn the_listing_cuts_a_long_description() {
