@@ -2,6 +2,7 @@
 //! analysis`). Measurements:
 //!
 //! - one typical Markdown agent (a 40-line frontmatter and a body) through `analyze`;
+//! - a typical Claude Code agent, `settings.json` (30 rules, hooks) and `.mcp.json` (10 servers);
 //! - an `opencode.json` defining 500 agents through `analyze`;
 //! - a typical `opencode.json` using every section (providers and models, MCP servers, language
 //!   servers, formatters, commands, ...) through `analyze`, and one with 200 providers of 10
@@ -175,6 +176,85 @@ fn bench_claude_agent() {
         micros(percentile(&times, 0.5)),
         micros(percentile(&times, 0.95)),
     );
+}
+
+/// A project's Claude Code settings as written in practice: 30 permission rules, guard and
+/// post-edit hooks, env, a status line, plugins.
+const TYPICAL_CLAUDE_SETTINGS: &str = r#"{
+  "$schema": "https://json.schemastore.org/claude-code-settings.json",
+  "model": "opus",
+  "includeCoAuthoredBy": false,
+  "cleanupPeriodDays": 30,
+  "env": {"NODE_ENV": "development", "DEBUG": "app:*"},
+  "enabledPlugins": {"formatter@tools": true, "linter@tools": false},
+  "statusLine": {"type": "command", "command": "~/.claude/statusline.sh", "padding": 0},
+  "enabledMcpjsonServers": ["github"],
+  "permissions": {
+    "allow": ["Bash(git status:*)", "Bash(git diff:*)", "Bash(git log:*)", "Bash(git add:*)",
+      "Bash(git commit:*)", "Bash(npm run build:*)", "Bash(npm run lint:*)", "Bash(npm test:*)",
+      "Bash(npx tsc:*)", "Bash(ls:*)", "Bash(cat:*)", "Bash(grep:*)", "Bash(rg:*)", "Read(src/**)",
+      "Edit(src/**)", "WebFetch(domain:docs.anthropic.com)", "WebFetch(domain:github.com)",
+      "mcp__github__get_issue", "mcp__github__get_pull_request", "Agent(code-reviewer)"],
+    "ask": ["Bash(git push:*)", "Bash(npm publish:*)", "Edit(package.json)"],
+    "deny": ["Read(./.env)", "Read(./.env.*)", "Read(./secrets/**)", "Edit(//etc/**)", "Bash(curl:*)",
+      "Bash(rm -rf:*)", "WebFetch(domain:pastebin.com)"],
+    "defaultMode": "acceptEdits",
+    "additionalDirectories": ["../shared"]
+  },
+  "hooks": {
+    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo check", "timeout": 10}]}],
+    "PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "npx prettier --write .", "timeout": 30}]}],
+    "Stop": [{"hooks": [{"type": "prompt", "prompt": "Did the task finish? $ARGUMENTS"}]}]
+  }
+}
+"#;
+
+/// A project's `.mcp.json` with ten servers of every transport.
+fn typical_mcp_json() -> String {
+    let mut servers = Vec::new();
+    for i in 0..10 {
+        servers.push(match i % 3 {
+            0 => format!(r#""local{i}": {{"command": "npx", "args": ["-y", "@scope/server-{i}"], "env": {{"TOKEN": "${{TOKEN_{i}}}"}}}}"#),
+            1 => format!(r#""http{i}": {{"type": "http", "url": "https://mcp{i}.example.com/mcp", "headers": {{"Authorization": "Bearer ${{KEY:-none}}"}}}}"#),
+            _ => format!(r#""sse{i}": {{"type": "sse", "url": "https://sse{i}.example.com/sse"}}"#),
+        });
+    }
+    format!("{{\"mcpServers\": {{{}}}}}\n", servers.join(",\n"))
+}
+
+fn bench_claude_files() {
+    use agent_lsp::analysis::claude::settings::SettingsFile;
+    let cases: Vec<(&str, agent_lsp::analysis::FileKind, String)> = vec![
+        (
+            "typical Claude Code settings.json",
+            agent_lsp::analysis::FileKind::Settings(SettingsFile::Project),
+            TYPICAL_CLAUDE_SETTINGS.to_string(),
+        ),
+        (
+            "typical .mcp.json (10 servers)",
+            agent_lsp::analysis::FileKind::McpJson,
+            typical_mcp_json(),
+        ),
+    ];
+    for (what, kind, text) in &cases {
+        let a = agent_lsp::analysis::analyze(kind, text);
+        assert!(
+            a.diagnostics.iter().all(|d| d.severity != Severity::Error),
+            "{what} should have no error: {:?}",
+            a.diagnostics
+        );
+        let runs = 2000;
+        let times = sample(runs, 200, || {
+            black_box(agent_lsp::analysis::analyze(black_box(kind), black_box(text)));
+        });
+        println!(
+            "{what} ({} lines, {} bytes): median {:.1} µs, p95 {:.1} µs ({runs} runs)",
+            text.lines().count(),
+            text.len(),
+            micros(percentile(&times, 0.5)),
+            micros(percentile(&times, 0.95)),
+        );
+    }
 }
 
 fn config_with_agents(n: usize) -> String {
@@ -563,6 +643,7 @@ fn main() {
     }
     if wanted("claude") {
         bench_claude_agent();
+        bench_claude_files();
     }
     if wanted("config") {
         bench_big_config();
