@@ -716,7 +716,7 @@ fn syntax(text: &str, first: Span, seen: &[(&Loader, Reading)], out: &mut Vec<Di
         } else {
             d.with_severity(Severity::Error).with_effect(Effect::FileIgnored)
         };
-        if let Some((v, _)) = quote {
+        if let Some((v, _)) = quote.filter(|(v, _)| !continued(text, *v)) {
             d = d.with_fix("Quote the value", vec![quote_edit(text, *v)], true);
         }
         out.push(d);
@@ -739,12 +739,16 @@ fn syntax(text: &str, first: Span, seen: &[(&Loader, Reading)], out: &mut Vec<Di
             message.push_str(n);
         }
         message.push_str(". Quote it so that every YAML reader agrees");
-        out.push(
-            Diagnostic::new(Code::LenientParse, *v, message)
-                .with_severity(Severity::Warning)
-                .with_effect(Effect::Works)
-                .with_fix("Quote the value", vec![quote_edit(text, *v)], true),
-        );
+        let d = Diagnostic::new(Code::LenientParse, *v, message)
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::Works);
+        // A value whose next line is indented goes on there: quoting its first line alone
+        // would leave the rest as broken YAML, so no fix is offered.
+        out.push(if continued(text, *v) {
+            d
+        } else {
+            d.with_fix("Quote the value", vec![quote_edit(text, *v)], true)
+        });
     }
     // A retry that rescued it otherwise (tabs made spaces, ...): on the error.
     if failed.is_empty() && values.is_empty() && !retry.is_empty() {
@@ -818,6 +822,15 @@ fn why_quote(raw: &str) -> &'static str {
     } else {
         "it starts with or holds a character YAML reserves"
     }
+}
+
+/// The line after the one `span` ends on is indented and holds something: a continuation of the
+/// value (or of the structure it opens).
+fn continued(text: &str, span: Span) -> bool {
+    let rest = text.get(span.end as usize..).unwrap_or_default();
+    let Some(nl) = rest.find('\n') else { return false };
+    let next = rest[nl + 1..].lines().next().unwrap_or_default();
+    next.starts_with([' ', '\t']) && !next.trim().is_empty() && !next.trim_start().starts_with('#')
 }
 
 /// The value `span` written as a double-quoted YAML string (trailing blanks left out).
@@ -1073,6 +1086,28 @@ mod tests {
         let quoted = "---\nname: tdd\ndescription: \"Use this when: the user asks\"\n---\nBody\n";
         for loaders in [OC, CLAUDE, agents, &[Dialect::Zuno], &[Dialect::Claude]] {
             assert_eq!(render(loaders, quoted), "", "{loaders:?}");
+        }
+    }
+
+    #[test]
+    fn no_quote_fix_for_a_value_that_goes_on_below() {
+        // Found by the fuzzer: quoting the first line of a value continued on an indented next
+        // line left broken YAML behind. The warning stays; the fix is withheld.
+        let t = "---\nname: tdd\ndescription: Use this when: the user\n  asks for it\n---\nBody\n";
+        let d = analyze(&kind(CLAUDE), t).0;
+        let lenient: Vec<_> = d.iter().filter(|d| d.code == Code::LenientParse).collect();
+        assert_eq!(lenient.len(), 1, "{d:#?}");
+        assert!(lenient[0].fix.is_none(), "{:#?}", lenient[0]);
+        // A comment or a blank line below is no continuation: the fix is offered.
+        for below in ["# note\n", "\n", "other: x\n"] {
+            let t = format!("---\nname: tdd\ndescription: Use this when: asked\n{below}---\nBody\n");
+            let d = analyze(&kind(CLAUDE), &t).0;
+            let fixes: usize = d
+                .iter()
+                .filter(|d| d.code == Code::LenientParse)
+                .filter(|d| d.fix.is_some())
+                .count();
+            assert_eq!(fixes, 1, "{below:?}: {d:#?}");
         }
     }
 
