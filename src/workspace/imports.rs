@@ -80,27 +80,7 @@ impl Workspace {
             // check's (opencode's paths, `paths.rs`).
             None => return false,
         };
-        let f = &mut self.files[id];
-        let old: Vec<&Diagnostic> = f
-            .analysis
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == Code::MissingPath)
-            .collect();
-        let same = old.len() == found.len()
-            && old
-                .iter()
-                .zip(&found)
-                .all(|(a, b)| a.span == b.span && a.message == b.message);
-        if same {
-            return false;
-        }
-        f.analysis.diagnostics.retain(|d| d.code != Code::MissingPath);
-        f.analysis.diagnostics.extend(found);
-        f.analysis
-            .diagnostics
-            .sort_by_key(|d| (d.span.start, d.span.end, d.code));
-        true
+        self.replace_findings(id, Code::MissingPath, found)
     }
 
     /// Look up the references of every memory file and Claude Code command again (files were

@@ -73,27 +73,7 @@ impl Workspace {
                 found.push(d);
             }
         }
-        let f = &mut self.files[id];
-        let old: Vec<&Diagnostic> = f
-            .analysis
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == Code::MissingPath)
-            .collect();
-        let same = old.len() == found.len()
-            && old
-                .iter()
-                .zip(&found)
-                .all(|(a, b)| a.span == b.span && a.message == b.message);
-        if same {
-            return false;
-        }
-        f.analysis.diagnostics.retain(|d| d.code != Code::MissingPath);
-        f.analysis.diagnostics.extend(found);
-        f.analysis
-            .diagnostics
-            .sort_by_key(|d| (d.span.start, d.span.end, d.code));
-        true
+        self.replace_findings(id, Code::MissingPath, found)
     }
 
     /// Look up the paths of every config again (files were created or deleted); returns the
@@ -200,27 +180,7 @@ impl Workspace {
                 );
             }
         }
-        let f = &mut self.files[id];
-        let old: Vec<&Diagnostic> = f
-            .analysis
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == Code::MissingPath)
-            .collect();
-        let same = old.len() == found.len()
-            && old
-                .iter()
-                .zip(&found)
-                .all(|(a, b)| a.span == b.span && a.message == b.message);
-        if same {
-            return false;
-        }
-        f.analysis.diagnostics.retain(|d| d.code != Code::MissingPath);
-        f.analysis.diagnostics.extend(found);
-        f.analysis
-            .diagnostics
-            .sort_by_key(|d| (d.span.start, d.span.end, d.code));
-        true
+        self.replace_findings(id, Code::MissingPath, found)
     }
 }
 

@@ -249,22 +249,22 @@ impl Workspace {
                 .with_effect(Effect::FailsWhenUsed),
             );
         }
+        self.replace_findings(id, Code::BrokenLink, found)
+    }
+
+    /// Replace the findings of `code` in file `id` by `found` (those a disk lookup gave); returns
+    /// whether they changed (same spans and messages: nothing to publish).
+    pub(super) fn replace_findings(&mut self, id: usize, code: Code, found: Vec<Diagnostic>) -> bool {
         let f = &mut self.files[id];
-        let old: Vec<&Diagnostic> = f
-            .analysis
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == Code::BrokenLink)
-            .collect();
-        let same = old.len() == found.len()
-            && old
+        let mut old = f.analysis.diagnostics.iter().filter(|d| d.code == code);
+        let same = old.clone().count() == found.len()
+            && found
                 .iter()
-                .zip(&found)
-                .all(|(a, b)| a.span == b.span && a.message == b.message);
+                .all(|b| old.next().is_some_and(|a| a.span == b.span && a.message == b.message));
         if same {
             return false;
         }
-        f.analysis.diagnostics.retain(|d| d.code != Code::BrokenLink);
+        f.analysis.diagnostics.retain(|d| d.code != code);
         f.analysis.diagnostics.extend(found);
         f.analysis
             .diagnostics
