@@ -439,6 +439,8 @@ fn handler(h: &Node, path: &[String], text: &str, guard: bool, r: &mut Report) {
     let decoded = shape::decode(h, &HANDLER, h.span, path);
     let at = path.join(".");
     for issue in &decoded.issues {
+        let field = issue.path.last().map_or("value", String::as_str);
+        let must = |what: &str, got: &Node| format!("`{field}` must be {what}, got {}", got.display());
         let (code, message) = match &issue.kind {
             IssueKind::NoBranch { got, tag, .. } => match tag.and_then(|(_, v)| v) {
                 Some(v) => {
@@ -463,33 +465,9 @@ fn handler(h: &Node, path: &[String], text: &str, guard: bool, r: &mut Report) {
                 Code::MissingField,
                 format!("{} needs `{}`", capital(object.what), field.name),
             ),
-            IssueKind::Type { expected, got } => (
-                Code::InvalidType,
-                format!(
-                    "`{}` must be {}, got {}",
-                    issue.path.last().map(String::as_str).unwrap_or("value"),
-                    shape::describe(expected),
-                    got.display()
-                ),
-            ),
-            IssueKind::Value { expected, got } => (
-                Code::InvalidValue,
-                format!(
-                    "`{}` must be {}, got {}",
-                    issue.path.last().map(String::as_str).unwrap_or("value"),
-                    shape::describe(expected),
-                    got.display()
-                ),
-            ),
-            IssueKind::Number { num, got } => (
-                Code::InvalidValue,
-                format!(
-                    "`{}` must be {}, got {}",
-                    issue.path.last().map(String::as_str).unwrap_or("value"),
-                    num.describe(),
-                    got.display()
-                ),
-            ),
+            IssueKind::Type { expected, got } => (Code::InvalidType, must(&shape::describe(expected), got)),
+            IssueKind::Value { expected, got } => (Code::InvalidValue, must(&shape::describe(expected), got)),
+            IssueKind::Number { num, got } => (Code::InvalidValue, must(&num.describe(), got)),
             IssueKind::Unknown { .. } | IssueKind::Extra { .. } | IssueKind::MissingItem { .. } => (
                 Code::InvalidValue,
                 format!("`{at}` is not a hook handler Claude Code reads"),
