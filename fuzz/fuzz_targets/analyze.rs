@@ -58,6 +58,11 @@ fuzz_target!(|data: &[u8]| {
             runtime,
             name: "fuzz".into(),
         }),
+        // Claude Code's settings, `.mcp.json`, a plugin's hooks file, a memory file.
+        9 if selector / 10 % 5 == 1 => FileKind::Settings(claude::settings::SettingsFile::Project),
+        9 if selector / 10 % 5 == 2 => FileKind::McpJson,
+        9 if selector / 10 % 5 == 3 => FileKind::plugin_hooks(),
+        9 if selector / 10 % 5 == 4 => FileKind::Memory(claude::memory::MemoryFile::Project),
         9 => FileKind::ProjectFile,
         4 if selector / 10 % 3 == 1 => FileKind::Manifest(Manifest::Plugin),
         4 if selector / 10 % 3 == 2 => FileKind::Manifest(Manifest::Marketplace),
