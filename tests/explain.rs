@@ -834,7 +834,7 @@ fn the_card_leads_with_what_the_agent_sets_and_lists_every_default() {
             "- `question`: **deny** (opencode's default)",
             "- `plan_enter`: **deny** (opencode's default)",
             "- `plan_exit`: **deny** (opencode's default)",
-            "- `read`: **allow**, except `*.env`, `*.env.*`: ask (opencode's default)",
+            "- `read`: **allow**, except `*.env`, `*.env.*`: ask; `*.env.example`: allow (opencode's default)",
             "- any other permission: **allow** (opencode's default)",
         ],
         "{out}"

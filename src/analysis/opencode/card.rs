@@ -140,7 +140,8 @@ pub fn card(a: &EffectiveAgent, where_is: WhereIs, changed: &[String], paths: &P
 }
 
 /// What one permission comes to over some rules: the action for any input (and the rule that
-/// decides it), and the patterns that decide otherwise grouped by action.
+/// decides it), and the patterns that decide otherwise, as runs of one action in the order
+/// written (a later run wins over an earlier one where both match).
 struct Decision<'r> {
     action: &'r str,
     decider: Option<&'r Rule>,
@@ -154,8 +155,10 @@ impl Decision<'_> {
     }
 }
 
-/// The decision for `key` over `rules`: the rules after the one deciding `*` that match `key`,
-/// with another pattern and action, not overridden for all their inputs by a later rule.
+/// The decision for `key` over `rules`: the rules after the one deciding `*` that match `key`
+/// with another pattern, not overridden for all their inputs by a later rule, in the order
+/// written. A rule with the general action is kept once an exception precedes it: it may take
+/// back part of that exception (`*.env.*`: ask, then `*.env.example`: allow).
 fn decide<'r>(rules: &[&'r Rule], key: &str) -> Decision<'r> {
     let matches = |r: &Rule| covers(&r.permission, key) || r.permission == key;
     let at = rules
@@ -165,7 +168,7 @@ fn decide<'r>(rules: &[&'r Rule], key: &str) -> Decision<'r> {
     let later = &rules[at.map_or(0, |i| i + 1)..];
     let mut except: Vec<(&str, Vec<&str>)> = Vec::new();
     for (i, r) in later.iter().enumerate() {
-        if r.pattern == "*" || !matches(r) || r.action == action {
+        if r.pattern == "*" || !matches(r) || (r.action == action && except.is_empty()) {
             continue;
         }
         // Overridden for all its inputs by a later rule of the same permission: it decides
@@ -176,9 +179,9 @@ fn decide<'r>(rules: &[&'r Rule], key: &str) -> Decision<'r> {
         {
             continue;
         }
-        match except.iter_mut().find(|(act, _)| *act == r.action) {
-            Some((_, patterns)) => patterns.push(&r.pattern),
-            None => except.push((&r.action, vec![&r.pattern])),
+        match except.last_mut() {
+            Some((act, patterns)) if *act == r.action => patterns.push(&r.pattern),
+            _ => except.push((&r.action, vec![&r.pattern])),
         }
     }
     Decision {
@@ -486,4 +489,111 @@ pub fn permission_doc(name: &str) -> Option<String> {
         .iter()
         .find(|(k, _)| *k == name)
         .map(|(k, why)| format!("**`{k}`**: no tool consults this permission ({why})."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::permission::last_match;
+
+    /// What a permission line says for `input`: its general action, then each run of patterns
+    /// in order, a later run winning where it matches.
+    fn said(text: &str, input: &str) -> String {
+        let (_, rest) = text.split_once(": **").expect("a general action");
+        let (general, rest) = rest.split_once("**").expect("a general action");
+        let mut action = general.to_string();
+        if let Some(runs) = rest.strip_prefix(", except ") {
+            for run in runs.split("; ") {
+                let (patterns, act) = run.rsplit_once(": ").expect("a run's action");
+                let patterns: Vec<&str> = patterns.split(", ").map(|p| p.trim_matches('`')).collect();
+                if patterns.iter().any(|p| wildcard_match(input, p)) {
+                    action = act.to_string();
+                }
+            }
+        } else {
+            assert!(rest.is_empty(), "{text}");
+        }
+        action
+    }
+
+    fn rule(permission: &str, pattern: &str, action: &str) -> Rule {
+        Rule {
+            permission: permission.into(),
+            pattern: pattern.into(),
+            action: action.into(),
+            source: Source::BuiltIn,
+            layer: Layer::Config,
+        }
+    }
+
+    #[test]
+    fn a_rule_taking_back_part_of_an_exception_is_shown() {
+        // opencode's defaults for `read`: the `*.env.example` allow decides for `.env.example`.
+        let rules = [
+            rule("*", "*", "allow"),
+            rule("read", "*", "allow"),
+            rule("read", "*.env", "ask"),
+            rule("read", "*.env.*", "ask"),
+            rule("read", "*.env.example", "allow"),
+        ];
+        let refs: Vec<&Rule> = rules.iter().collect();
+        let text = line("read", &decide(&refs, "read"), &PathNames::default());
+        assert_eq!(
+            text,
+            "`read`: **allow**, except `*.env`, `*.env.*`: ask; `*.env.example`: allow"
+        );
+        assert_eq!(said(&text, "a.env.example"), "allow");
+        assert_eq!(said(&text, "a.env.local"), "ask");
+        // An allow before any exception changes nothing: not shown.
+        let rules = [rule("read", "*", "allow"), rule("read", "a*", "allow"), rule("read", "b*", "deny")];
+        let refs: Vec<&Rule> = rules.iter().collect();
+        let text = line("read", &decide(&refs, "read"), &PathNames::default());
+        assert_eq!(text, "`read`: **allow**, except `b*`: deny");
+    }
+
+    /// Generated rulesets: the line a card prints for a permission gives, for every input, the
+    /// action opencode decides (the last matching rule).
+    #[test]
+    fn the_line_agrees_with_the_decision_on_generated_rulesets() {
+        const PERMISSIONS: [&str; 4] = ["read", "*", "re*", "edit"];
+        const PATTERNS: [&str; 12] = [
+            "*", "*.env", "*.env.*", "*.env.example", "a*", "ab*", "abc", "*c", "a?c", "src/*", "src/**", "b",
+        ];
+        const ACTIONS: [&str; 3] = ["allow", "ask", "deny"];
+        const INPUTS: [&str; 14] = [
+            "x", ".env", "a.env", "a.env.example", "a.env.local", "abc", "ab", "a", "src/x", "src/a/b", "ac", "axc",
+            "b", "*",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut checked = 0;
+        for _ in 0..3000 {
+            let rules: Vec<Rule> = (0..1 + next(8))
+                .map(|_| {
+                    rule(
+                        PERMISSIONS[next(PERMISSIONS.len())],
+                        PATTERNS[next(PATTERNS.len())],
+                        ACTIONS[next(ACTIONS.len())],
+                    )
+                })
+                .collect();
+            let refs: Vec<&Rule> = rules.iter().collect();
+            let text = line("read", &decide(&refs, "read"), &PathNames::default());
+            if text.contains(" more") {
+                continue; // a long run is cut; the rules list below the line has it whole
+            }
+            for input in INPUTS {
+                let decided = last_match(&rules, "read", input, |r| (&r.permission, &r.pattern))
+                    .map_or("ask", |r| r.action.as_str());
+                assert_eq!(said(&text, input), decided, "{input:?} under {text}\nrules: {rules:#?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 30_000, "{checked}");
+    }
 }
