@@ -94,6 +94,15 @@ fn card_project() -> tempfile::TempDir {
 /// The rules every agent starts with (opencode's defaults), then the user's `rules`, then the
 /// final allow of the tool-output directory; `home` is `$HOME`.
 /// Each of `rules` is (permission, pattern, action, where, layer).
+/// The one answer of an `explain NAME --format json` list (one entry per dialect that has the
+/// agent).
+fn one(out: &str) -> serde_json::Value {
+    let v: serde_json::Value = serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let list = v.as_array().unwrap_or_else(|| panic!("not a list: {out}"));
+    assert_eq!(list.len(), 1, "{out}");
+    list[0].clone()
+}
+
 fn with_defaults(home: &str, rules: &[(&str, &str, &str, &str, &str)]) -> serde_json::Value {
     let tool_output = format!("{home}/.local/share/opencode/tool-output/*");
     let tmp = format!("{TMP}/opencode/*");
@@ -128,8 +137,9 @@ fn json_card_has_the_documented_values() {
     let home = t.path().to_str().unwrap();
     let (code, out, err) = explain(t.path(), &["rev", "--format", "json"]);
     assert_eq!((code, err.as_str()), (0, ""));
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v: serde_json::Value = one(&out);
     let expected = serde_json::json!({
+        "dialect": "opencode",
         "name": "rev",
         "key": "rev",
         "mode": "subagent",
@@ -176,8 +186,9 @@ fn json_card_of_a_merged_agent() {
     let home = t.path().to_str().unwrap();
     let (code, out, _) = explain(t.path(), &["rev", "--format", "json"]);
     assert_eq!(code, 0);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v: serde_json::Value = one(&out);
     let expected = serde_json::json!({
+        "dialect": "opencode",
         "name": "rev",
         "key": "rev",
         "mode": "subagent",
@@ -247,13 +258,13 @@ fn root_explains_another_directory() {
     let root = t.path().to_str().unwrap();
     let (code, out, err) = explain_in(elsewhere.path(), home, &["rev", "--root", root, "--format", "json"]);
     assert_eq!((code, err.as_str()), (0, ""));
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v: serde_json::Value = one(&out);
     // The same card as from inside the project, with the file sources under the root.
     let (_, inside, _) = explain(t.path(), &["rev", "--format", "json"]);
     let inside = inside
         .replace("\"opencode.json:", &format!("\"{root}/opencode.json:"))
         .replace("\".opencode/agents/", &format!("\"{root}/.opencode/agents/"));
-    assert_eq!(v, serde_json::from_str::<serde_json::Value>(&inside).unwrap(), "{out}");
+    assert_eq!(v, one(&inside), "{out}");
     assert_eq!(v["defined_in"][1], format!("{root}/.opencode/agents/rev.md:1:1"));
     // The list, and `--check`, from elsewhere too.
     let (code, out, _) = explain_in(elsewhere.path(), home, &["--root", root]);
@@ -278,7 +289,7 @@ fn root_explains_another_directory() {
         ],
     );
     assert_eq!(code, 0);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v: serde_json::Value = one(&out);
     assert_eq!(v["action"], "deny");
     assert_eq!(v["rule"]["source"], format!("{root}/opencode.json:4:90"));
     // From the current directory without --root, the project is not found: only built-ins.
@@ -301,7 +312,7 @@ fn check_answers_one_question_with_the_deciding_rule() {
         &["rev", "--check", "bash", "git push origin", "--format", "json"],
     );
     assert_eq!(code, 0);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v: serde_json::Value = one(&out);
     assert_eq!(v["action"], "deny");
     assert_eq!(v["rule"]["pattern"], "git push *");
     assert_eq!(v["rule"]["source"], "opencode.json:4:110");
@@ -313,7 +324,7 @@ fn check_answers_one_question_with_the_deciding_rule() {
         t.path(),
         &["plan", "--check", "edit", ".opencode/plans/x.md", "--format", "json"],
     );
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v: serde_json::Value = one(&out);
     assert_eq!(v["action"], "allow");
 }
 
@@ -462,7 +473,7 @@ fn claude_agent_card_and_json() {
     );
     let (code, out, _) = explain(t.path(), &["reviewer", "--format", "json"]);
     assert_eq!(code, 0);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v: serde_json::Value = one(&out);
     assert_eq!(
         v,
         serde_json::json!({
@@ -500,7 +511,7 @@ fn claude_unset_model_is_the_default() {
     let json = |name: &str| -> serde_json::Value {
         let (code, out, _) = explain(t.path(), &[name, "--format", "json"]);
         assert_eq!(code, 0, "{out}");
-        serde_json::from_str(&out).unwrap()
+        one(&out)
     };
     let (helper, explicit) = (json("helper"), json("explicit"));
     assert_eq!(
@@ -551,24 +562,23 @@ fn a_name_in_both_dialects() {
         out.contains("\nClaude Code:\n\n### `reviewer`: Claude Code agent"),
         "{out}"
     );
+    // JSON: a list with every dialect's agent, in the order of the text.
     let (code, out, err) = explain(t.path(), &["reviewer", "--format", "json"]);
-    assert_eq!((code, out.as_str()), (2, ""));
-    assert_eq!(
-        err,
-        "agent-lsp: error: \"reviewer\" is an agent of several dialects here (opencode, Claude Code); add --dialect opencode or --dialect claude\n"
-    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let dialects: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["dialect"].as_str().unwrap())
+        .collect();
+    assert_eq!(dialects, ["opencode", "claude"]);
     let (code, out, _) = explain(t.path(), &["reviewer", "--format", "json", "--dialect", "claude"]);
     assert_eq!(code, 0);
-    assert_eq!(
-        serde_json::from_str::<serde_json::Value>(&out).unwrap()["dialect"],
-        "claude"
-    );
+    assert_eq!(one(&out)["dialect"], "claude");
     let (code, out, _) = explain(t.path(), &["reviewer", "--format", "json", "--dialect", "opencode"]);
     assert_eq!(code, 0);
-    assert_eq!(
-        serde_json::from_str::<serde_json::Value>(&out).unwrap()["mode"],
-        "subagent"
-    );
+    assert_eq!(one(&out)["mode"], "subagent");
     // The list names both dialects.
     let (_, out, _) = explain(t.path(), &["--format", "json", "--dialect", "claude"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -579,10 +589,20 @@ fn a_name_in_both_dialects() {
         .map(|a| a["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["helper", "reviewer"]);
-    // `--check` answers opencode questions: only opencode can, so no `--dialect` is needed.
+    // `--check` answers for every dialect that has the agent: Claude Code's from its tool grant
+    // (`Read`, `Agent(helper)`: no `Edit`).
     let (code, out, err) = explain(t.path(), &["reviewer", "--check", "edit", "a.md"]);
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
-    assert!(out.starts_with("reviewer: edit \"a.md\" → "), "{out}");
+    assert!(out.starts_with("opencode:\nreviewer: edit \"a.md\" → "), "{out}");
+    assert!(
+        out.contains("\nClaude Code:\nreviewer: edit \"a.md\" → deny\n"),
+        "{out}"
+    );
+    let (_, out, _) = explain(
+        t.path(),
+        &["reviewer", "--check", "edit", "a.md", "--dialect", "claude"],
+    );
+    assert!(out.starts_with("reviewer: edit \"a.md\" → deny\n"), "{out}");
     // An unknown name suggests from both dialects.
     let (code, _, err) = explain(t.path(), &["helpr"]);
     assert_eq!(code, 2);
@@ -625,7 +645,7 @@ fn zuno_agent_card_and_json() {
     );
     let (code, out, _) = explain(t.path(), &["lead", "--format", "json"]);
     assert_eq!(code, 0);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v: serde_json::Value = one(&out);
     assert_eq!(
         v,
         serde_json::json!({
@@ -654,13 +674,17 @@ fn zuno_agent_card_and_json() {
         names.contains(&"lead") && names.contains(&"docs") && names.contains(&"orchestrator"),
         "{names:?}"
     );
-    // `--check` is an opencode question.
-    let (code, _, err) = explain(t.path(), &["lead", "--check", "bash", "ls"]);
-    assert_eq!(code, 2);
+    // `--check` answers for a Zuno agent too (its permission rules, `shell` for `bash`).
+    let (code, out, err) = explain(t.path(), &["lead", "--check", "bash", "ls"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(out.starts_with("lead: bash \"ls\" → "), "{out}");
+    let (_, out, _) = explain(t.path(), &["lead", "--check", "bash", "ls", "--format", "json"]);
+    let v = one(&out);
     assert_eq!(
-        err,
-        "agent-lsp: error: --check answers opencode permission questions; \"lead\" is a Zuno agent\n"
+        (&v["dialect"], &v["agent"]),
+        (&serde_json::json!("zuno"), &serde_json::json!("lead"))
     );
+    assert!(v["action"].is_string(), "{out}");
 }
 
 /// A project opencode refuses (`mode: main`), a Claude Code agent it skips (no
@@ -760,7 +784,7 @@ fn explain_says_first_when_the_runtime_refuses_or_leaves_files_out() {
     );
     let (_, out, err) = explain(t.path(), &["planner", "--format", "json"]);
     assert_eq!(err, expected_err);
-    let card: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let card = one(&out);
     assert_eq!(card["problems"][0]["code"], "invalid-value");
     let (code, out, _) = explain(t.path(), &["--matrix"]);
     assert_eq!(code, 1);
@@ -794,10 +818,10 @@ fn check_of_an_unknown_permission_says_so_with_a_did_you_mean() {
     assert_eq!(code, 0);
     assert_eq!(
         out.lines().last().unwrap(),
-        "  note: `bahs` is no permission opencode knows and no rule of this agent names it (did you mean `bash`?); only a tool of that name would be decided so"
+        "  note: `bahs` is no permission opencode knows and no rule of this agent names it (did you mean `bash`?); only a custom or MCP tool of that name would be decided so"
     );
     let (_, out, _) = explain(t.path(), &["rev", "--check", "bahs", "ls", "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v: serde_json::Value = one(&out);
     assert_eq!(
         (&v["known_permission"], &v["did_you_mean"]),
         (&serde_json::json!(false), &serde_json::json!("bash"))
@@ -806,7 +830,7 @@ fn check_of_an_unknown_permission_says_so_with_a_did_you_mean() {
     let (_, out, _) = explain(t.path(), &["rev", "--check", "bash", "ls"]);
     assert!(!out.contains("note:"), "{out}");
     let (_, out, _) = explain(t.path(), &["rev", "--check", "bash", "ls", "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v: serde_json::Value = one(&out);
     assert_eq!(v.get("known_permission"), None);
 }
 

@@ -307,6 +307,30 @@ pub fn agent_json(ws: &Workspace, gathered: &[DialectAgents], a: &dialects::Expl
     v
 }
 
+/// The agents of `found` (one per dialect) as `explain NAME --format json` prints them and the
+/// MCP tool `explain` returns them: a list in the dialects' order, each with its problems and,
+/// with `card`, its card as Markdown.
+pub fn explained_json(
+    ws: &Workspace,
+    root: &Path,
+    gathered: &[DialectAgents],
+    found: &[dialects::ExplainedAgent],
+    card: bool,
+) -> Vec<Value> {
+    let paths = ws.path_names(root, &ws.effective_env(root));
+    found
+        .iter()
+        .map(|a| {
+            let mut v = agent_json(ws, gathered, a);
+            v["dialect"] = json!(a.dialect.as_str());
+            if card {
+                v["card"] = json!(a.card(&|s| where_is(ws, s), &paths));
+            }
+            v
+        })
+        .collect()
+}
+
 /// Returns the exit status.
 pub fn run(args: Args) -> i32 {
     let ws = match Workspace::load(std::slice::from_ref(&args.root), &args.options) {
@@ -413,7 +437,7 @@ pub fn run(args: Args) -> i32 {
         }
         return status(&all_dialects);
     };
-    let mut found: Vec<dialects::ExplainedAgent> = gathered.iter().filter_map(|g| g.find(name)).collect();
+    let found: Vec<dialects::ExplainedAgent> = gathered.iter().filter_map(|g| g.find(name)).collect();
     if found.is_empty() {
         let names = || gathered.iter().flat_map(DialectAgents::names);
         let unloaded = unloaded_definers(&ws, name);
@@ -432,30 +456,7 @@ pub fn run(args: Args) -> i32 {
         // A name that names nothing is a usage error, as an unknown rule code is.
         return 2;
     }
-    // `--check` answers opencode permission questions: a name that is also an agent of another
-    // dialect needs no `--dialect` for it.
-    let answers_check = |a: &dialects::ExplainedAgent| a.effective().is_some();
-    if args.check.is_some() && found.iter().any(answers_check) && args.dialect.is_none() {
-        found.retain(answers_check);
-    }
     let dialects: Vec<Dialect> = found.iter().map(|a| a.dialect).collect();
-    if dialects.len() > 1 && (args.json || args.check.is_some()) {
-        let products: Vec<&str> = dialects.iter().map(|d| d.product()).collect();
-        let flags: Vec<String> = dialects.iter().map(|d| format!("--dialect {}", d.as_str())).collect();
-        eprintln!(
-            "agent-lsp: error: \"{name}\" is an agent of several dialects here ({}); add {}",
-            products.join(", "),
-            flags.join(" or ")
-        );
-        return 2;
-    }
-    if args.check.is_some() && !found.iter().any(answers_check) {
-        eprintln!(
-            "agent-lsp: error: --check answers opencode permission questions; \"{name}\" is a {} agent",
-            dialects[0].product()
-        );
-        return 2;
-    }
     // A card is Markdown; on a terminal it is rendered, with `--format markdown` it is not.
     let show = |md: String| {
         if args.markdown {
@@ -482,57 +483,39 @@ pub fn run(args: Args) -> i32 {
         }
     }
     let status = status(&dialects);
+    // Every dialect that has the agent answers, in the same order and shape as over MCP.
+    if let Some((permission, input)) = &args.check {
+        let answers = super::decide::answers(&ws, &args.root, &found, permission, input);
+        if let Some(errors) = super::decide::all_failed(&answers) {
+            eprintln!("agent-lsp: error: {errors}");
+            return 2;
+        }
+        if args.json {
+            outln!("{}", serde_json::to_string_pretty(&answers).unwrap_or_default());
+        } else {
+            for (i, (v, a)) in answers.iter().zip(&found).enumerate() {
+                if labelled {
+                    outln!("{}{}:", if i > 0 { "\n" } else { "" }, a.dialect.product());
+                }
+                out!("{}", super::decide::text(v));
+            }
+        }
+        return status;
+    }
+    if args.json {
+        let list = explained_json(&ws, &args.root, &gathered, &found, false);
+        outln!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
+        return status;
+    }
     let mut printed = false;
     for a in &found {
         if labelled {
             outln!("{}{}:\n", if printed { "\n" } else { "" }, a.dialect.product());
             printed = true;
         }
-        match (&args.check, a.effective()) {
-            (Some((permission, input)), Some(agent)) => check(&ws, agent, permission, input, args.json),
-            _ if args.json => {
-                let mut v = a.json(&wi);
-                v["problems"] = problems_json(problems_of_agent(a));
-                outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-            }
-            _ => out!("{}", show(a.card(&wi, &paths))),
-        }
+        out!("{}", show(a.card(&wi, &paths)));
     }
     status
-}
-
-/// `explain NAME --check PERMISSION INPUT`: which rule of opencode agent `agent` decides.
-fn check(ws: &Workspace, agent: &EffectiveAgent, permission: &str, input: &str, json: bool) {
-    if json {
-        let out = check_json(ws, agent, permission, input);
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
-        return;
-    }
-    let wi = |s: Source| where_is(ws, s);
-    let (action, rule) = agent.evaluate(permission, input);
-    let unknown = unknown_permission(agent, permission);
-    match rule {
-        Some(r) => outln!(
-            "{}: {permission} \"{input}\" → {action}\n  decided by `{}` \"{}\": {} ({})",
-            agent.name,
-            r.permission,
-            r.pattern,
-            r.action,
-            wi(r.source)
-        ),
-        None => outln!(
-            "{}: {permission} \"{input}\" → ask\n  no rule matches (opencode asks)",
-            agent.name
-        ),
-    }
-    if let Some(near) = &unknown {
-        outln!(
-            "  note: `{permission}` is no permission opencode knows and no rule of this agent names it{}; only a tool of that name would be decided so",
-            near.as_deref()
-                .map(|n| format!(" (did you mean `{n}`?)"))
-                .unwrap_or_default()
-        );
-    }
 }
 
 /// `explain NAME --check PERMISSION INPUT --format json`: the action, the deciding rule and

@@ -3,6 +3,7 @@
 #[macro_use]
 mod out;
 
+pub mod decide;
 pub mod explain;
 pub mod hook;
 pub mod matrix;
@@ -146,11 +147,13 @@ struct ExplainArgs {
     /// Use this directory as the global config directory instead of ~/.config/opencode.
     #[arg(long, value_name = "DIR")]
     global_dir: Option<PathBuf>,
-    /// Answer one question: the action for PERMISSION on INPUT (e.g. `--check bash "git push"`).
+    /// Answer one question: the action for PERMISSION on INPUT and the rule that decides it, for
+    /// every dialect that has the agent (e.g. `--check bash "git push"`; Claude Code: a tool
+    /// name or the opencode key that maps to it).
     #[arg(long, num_args = 2, value_names = ["PERMISSION", "INPUT"])]
     check: Option<Vec<String>>,
-    /// Only this dialect's agents (`opencode`, `claude` or `zuno`); needed for JSON when a name
-    /// exists in several.
+    /// Only this dialect's agents (`opencode`, `claude` or `zuno`); without it, a name of several
+    /// dialects answers for each (a list in JSON).
     #[arg(long, value_enum)]
     dialect: Option<DialectArg>,
     /// Every agent against every permission key: the action for an input only `*` matches, and

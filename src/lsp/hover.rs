@@ -710,7 +710,12 @@ fn claude_card(ws: &Workspace, dir: &std::path::Path, name: &str, where_is: Wher
             source: f.kind.source.label(),
         })
         .collect();
-    Some(card::card(first.agent, name, &definers))
+    // The project's settings rules for its tools, as `explain` shows them.
+    let (rules, mode) = ws.claude_permission_rules(dir);
+    let mode = mode.as_ref().map(|(m, s)| (m.as_str(), *s));
+    let mut md = card::card(first.agent, name, &definers);
+    md.push_str(&card::settings_section(first.agent, &rules, mode, where_is));
+    Some(md)
 }
 
 #[cfg(test)]

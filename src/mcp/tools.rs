@@ -6,10 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use crate::analysis::claude;
-use crate::analysis::provenance::Source;
-use crate::analysis::{Code, Dialect, RULES, Span, suggest};
-use crate::cli::{explain, render};
+use crate::analysis::{Code, Dialect, RULES, suggest};
+use crate::cli::{decide, explain, render};
 use crate::workspace::dialects::{DialectAgents, ExplainedAgent};
 use crate::workspace::policy_check::WhoMay;
 use crate::workspace::{Options, Workspace};
@@ -42,7 +40,7 @@ const DIALECT: Param = Param {
     name: "dialect",
     ty: "string",
     required: false,
-    description: "Only this dialect's agent: `opencode`, `claude` (Claude Code) or `zuno`. Needed when the name is an agent of several dialects.",
+    description: "Only this dialect's agent: `opencode`, `claude` (Claude Code) or `zuno`. Without it, every dialect that has an agent of that name answers.",
     one_of: &["opencode", "claude", "zuno"],
 };
 
@@ -84,12 +82,12 @@ pub const TOOLS: &[ToolSpec] = &[
     },
     ToolSpec {
         name: "explain",
-        description: "Show an agent as its runtime builds it: the effective agent as JSON (merged layers, model, mode, resolved permission rules with where each is written, tools) and its card as Markdown. Call it before editing an agent file.",
+        description: "Show an agent as its runtime builds it: `agents`, one entry per dialect that has an agent of that name (opencode, Claude Code, Zuno, in that order), each the effective agent as JSON (merged layers, model, mode, resolved permission rules with where each is written, tools, problems) with its `card` as Markdown; what `agent-lsp explain NAME --format json` prints. Call it before editing an agent file.",
         params: &[AGENT, DIALECT],
     },
     ToolSpec {
         name: "decide",
-        description: "Answer one permission question for one agent: allow, ask or deny for PERMISSION on INPUT, the rule that decides and where it is written (`null` where a built-in default decides). opencode and Zuno: the last matching permission rule of the merged agent. Claude Code: the agent's tool grant (`tools`, `disallowedTools`, listed per tool under `tools`), then the project's rules in .claude/settings.json and settings.local.json, then the permission mode.",
+        description: "Answer one permission question for one agent: `answers`, one per dialect that has an agent of that name (as `agent-lsp explain NAME --check PERMISSION INPUT --format json`), each with allow, ask or deny for PERMISSION on INPUT, the rule that decides (`decided_by`) and where it is written (`where`). opencode and Zuno: the last matching permission rule of the merged agent. Claude Code: the agent's tool grant (`tools`, `disallowedTools`, listed per tool under `tools`), then the project's rules in .claude/settings.json and settings.local.json, then the permission mode.",
         params: &[AGENT, PERMISSION, INPUT, DIALECT],
     },
     ToolSpec {
@@ -343,27 +341,19 @@ fn scope(dialect: Option<Dialect>) -> String {
         .unwrap_or_default()
 }
 
-/// The one agent called `name`, or what is wrong: no such agent (with the near names and the
-/// agents there are), defined but not loaded, or a name of several dialects.
+/// The agents called `name`, one per dialect that has one (in the dialects' list order), or
+/// what is wrong: no such agent (with the near names and the agents there are), or defined but
+/// not loaded.
 fn find<'g>(
     ws: &Workspace,
     root: &Path,
     gathered: &'g [DialectAgents],
     name: &str,
     dialect: Option<Dialect>,
-) -> Result<ExplainedAgent<'g>, String> {
-    let mut found: Vec<ExplainedAgent> = gathered.iter().filter_map(|g| g.find(name)).collect();
-    if found.len() > 1 {
-        let names: Vec<String> = found.iter().map(|a| format!("`{}`", a.dialect.as_str())).collect();
-        let products: Vec<&str> = found.iter().map(|a| a.dialect.product()).collect();
-        return Err(format!(
-            "\"{name}\" is an agent of several dialects here ({}); pass `dialect`: {}",
-            products.join(", "),
-            names.join(" or ")
-        ));
-    }
-    if let Some(a) = found.pop() {
-        return Ok(a);
+) -> Result<Vec<ExplainedAgent<'g>>, String> {
+    let found: Vec<ExplainedAgent> = gathered.iter().filter_map(|g| g.find(name)).collect();
+    if !found.is_empty() {
+        return Ok(found);
     }
     let unloaded = explain::unloaded_definers(ws, name);
     if !unloaded.is_empty() {
@@ -407,201 +397,27 @@ fn find<'g>(
 fn explain_agent(ctx: &Context, name: &str, dialect: Option<Dialect>) -> Result<Value, String> {
     let ws = load(ctx, std::slice::from_ref(&ctx.root))?;
     let gathered = explain::gather(&ws, &ctx.root, dialect);
-    let a = find(&ws, &ctx.root, &gathered, name, dialect)?;
-    Ok(json!({
-        "dialect": a.dialect.as_str(),
-        "agent": explain::agent_json(&ws, &gathered, &a),
-        "card": a.card(&|s| explain::where_is(&ws, s), &ws.path_names(&ctx.root, &ws.effective_env(&ctx.root))),
-    }))
-}
-
-/// Whether Claude Code agent `agent` (in file `file`) gets `tool`, and the sentence that says
-/// where that is decided. For `Agent`, `input` is the agent type to start.
-fn claude_grant(ws: &Workspace, agent: &claude::Agent, file: usize, tool: &str, input: &str) -> Value {
-    use claude::tools::List;
-    let at = |span: Span| explain::where_is(ws, Source::File { file, span });
-    let granted = claude::card::tool_allowed(agent, tool);
-    // Which single entry decides: probe the agent with that entry alone.
-    let deciding = |list: &Option<List>, grants: bool| -> Option<String> {
-        let items = list.as_ref()?.items();
-        items.iter().rev().find_map(|item| {
-            let mut probe = agent.clone();
-            let alone = Some(List::Items(vec![item.clone()]));
-            if grants {
-                (probe.tools, probe.disallowed) = (alone, None);
-            } else {
-                (probe.tools, probe.disallowed) = (None, alone);
-            }
-            (claude::card::tool_allowed(&probe, tool) == grants).then(|| format!("`{}` ({})", item.text, at(item.span)))
-        })
-    };
-    let (mut granted, mut why) = match (&agent.tools, granted) {
-        (_, false) if deciding(&agent.disallowed, false).is_some() => (
-            false,
-            format!(
-                "removed by `disallowedTools` entry {}",
-                deciding(&agent.disallowed, false).unwrap_or_default()
-            ),
-        ),
-        (None | Some(List::All(_)), true) => (
-            true,
-            format!(
-                "no `tools` restriction: every tool of the conversation that starts it ({})",
-                at(agent.name_span)
-            ),
-        ),
-        (Some(List::Items(_)), true) => (
-            true,
-            format!(
-                "listed in `tools`: {}",
-                deciding(&agent.tools, true).unwrap_or_default()
-            ),
-        ),
-        (Some(List::Empty(span)), _) => (false, format!("an empty `tools` gives no tool ({})", at(*span))),
-        (Some(List::Items(items)), _) => (
-            false,
-            format!(
-                "not in `tools` ({})",
-                items.first().map(|i| at(i.span)).unwrap_or_else(|| at(agent.name_span))
-            ),
-        ),
-        (_, false) => (false, format!("not granted ({})", at(agent.name_span))),
-    };
-    if tool == "Agent" && granted {
-        if let claude::card::Starts::Only(types) = claude::card::starts(agent) {
-            if !types.iter().any(|t| t == input) {
-                granted = false;
-                why = format!("{why}; its `Agent(...)` entry names only {}", types.join(", "));
-            }
-        }
-    }
-    json!({"tool": tool, "granted": granted, "decided_by": why})
-}
-
-/// A Claude Code agent's answer: its tool grant for the tools of `permission`, with the
-/// decision `explain --who` gives (the grant, the project's settings rules, the mode).
-fn claude_decision(
-    ws: &Workspace,
-    (agent, file): (&claude::Agent, usize),
-    permission: &str,
-    input: &str,
-    row: Option<&WhoMay>,
-) -> Result<Value, String> {
-    let Some(tools) = claude::policy::tools_for(permission) else {
-        let near = suggest::closest(
-            permission,
-            [
-                "bash",
-                "edit",
-                "read",
-                "glob",
-                "grep",
-                "webfetch",
-                "websearch",
-                "task",
-                "todowrite",
-            ]
-            .into_iter()
-            .chain(claude::schema::TOOLS.iter().copied()),
-        );
-        return Err(format!(
-            "`{permission}` names no Claude Code tool: give an opencode permission key that maps to one (bash, edit, read, glob, grep, webfetch, websearch, task, todowrite) or a Claude Code tool name (Bash, Read, mcp__server__tool, ...).{}",
-            suggest::did_you_mean(near)
-        ));
-    };
-    let Some(row) = row else {
-        return Err(format!(
-            "Claude Code does not load the agent of {}, so it is never asked for a permission; `explain` says why",
-            explain::where_is(
-                ws,
-                Source::File {
-                    file,
-                    span: agent.name_span
-                }
-            )
-        ));
-    };
-    let grants: Vec<Value> = tools.iter().map(|t| claude_grant(ws, agent, file, t, input)).collect();
-    let mode = agent.setting("permissionMode").map(|s| s.value.clone());
-    let mut v = row_json(ws, row);
-    v["tools"] = json!(grants);
-    v["permission_mode"] = json!(mode);
-    v["note"] = json!(
-        "Claude Code decides from the agent's tool grant (`tools`, `disallowedTools`: `tools` says which tool the agent has and where that is written), then the project's permission rules in .claude/settings.json and .claude/settings.local.json (deny first, then ask, then allow), then the permission mode; a specifier such as `Bash(git *)` in `tools` grants all of the tool"
-    );
-    Ok(v)
-}
-
-/// One decision of [`Workspace::who_may`]: the action, the tool, the deciding rule and where it
-/// is written.
-fn row_json(ws: &Workspace, w: &WhoMay) -> Value {
-    json!({
-        "action": w.action.as_str(),
-        "tool": w.tool,
-        "decided_by": w.by,
-        "where": w.rule.map(|s| explain::where_is(ws, s)),
-    })
-}
-/// Agent `a`'s answer to one permission question, or why it has none.
-fn decision(ws: &Workspace, root: &Path, a: &ExplainedAgent, permission: &str, input: &str) -> Result<Value, String> {
-    if let Some(agent) = a.effective() {
-        let mut v = explain::check_json(ws, agent, permission, input);
-        if let Some(near) = v.get("did_you_mean").and_then(Value::as_str) {
-            return Err(format!(
-                "`{permission}` is no permission opencode knows and no rule of agent \"{}\" names it. Did you mean `{near}`?",
-                a.name
-            ));
-        }
-        v["decided_by"] = json!(match v["rule"].is_null() {
-            true => "no rule matches: opencode asks".to_string(),
-            false => format!(
-                "`{}` \"{}\": {} ({})",
-                v["rule"]["permission"].as_str().unwrap_or(""),
-                v["rule"]["pattern"].as_str().unwrap_or(""),
-                v["rule"]["action"].as_str().unwrap_or(""),
-                v["rule"]["source"].as_str().unwrap_or("")
-            ),
-        });
-        if v.get("known_permission").is_some() {
-            v["note"] = json!(
-                "no permission opencode knows and no rule of this agent names it: only a custom or MCP tool of that name would be decided so"
-            );
-        }
-        return Ok(v);
-    }
-    let rows = ws.who_may(root, permission, input);
-    let row = rows.iter().find(|w| w.agent == a.name && w.dialect == a.dialect);
-    if let Some(c) = a.claude() {
-        return claude_decision(ws, c, permission, input, row);
-    }
-    explain::known_permission(permission)?;
-    let Some(row) = row else {
-        return Err(format!(
-            "\"{}\" is a {} agent agent-lsp has no permission rules for",
-            a.name,
-            a.dialect.product()
-        ));
-    };
-    Ok(row_json(ws, row))
+    let found = find(&ws, &ctx.root, &gathered, name, dialect)?;
+    Ok(json!({"agent": name, "agents": explain::explained_json(&ws, &ctx.root, &gathered, &found, true)}))
 }
 
 fn decide(ctx: &Context, name: &str, permission: &str, input: &str, dialect: Option<Dialect>) -> Result<Value, String> {
     let ws = load(ctx, std::slice::from_ref(&ctx.root))?;
     let gathered = explain::gather(&ws, &ctx.root, dialect);
-    let a = find(&ws, &ctx.root, &gathered, name, dialect)?;
-    let mut v = decision(&ws, &ctx.root, &a, permission, input)?;
-    v["permission"] = json!(permission);
-    v["input"] = json!(input);
-    v["agent"] = json!(a.name);
-    v["dialect"] = json!(a.dialect.as_str());
-    Ok(v)
+    let found = find(&ws, &ctx.root, &gathered, name, dialect)?;
+    let answers = decide::answers(&ws, &ctx.root, &found, permission, input);
+    // No dialect could answer: the question is wrong (as `explain --check` exits 2).
+    if let Some(errors) = decide::all_failed(&answers) {
+        return Err(errors);
+    }
+    Ok(json!({"agent": name, "permission": permission, "input": input, "answers": answers}))
 }
 
 /// The answers of `explain --who` (every agent of every dialect, strongest first) as JSON rows.
 fn who_rows(ws: &Workspace, rows: &[WhoMay]) -> Vec<Value> {
     rows.iter()
         .map(|w| {
-            let mut v = row_json(ws, w);
+            let mut v = decide::row_json(ws, w);
             v["agent"] = json!(w.agent);
             v["dialect"] = json!(w.dialect.as_str());
             v

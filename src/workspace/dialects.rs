@@ -790,10 +790,16 @@ enum Agents<'ws> {
         files: Vec<ClaudeFile<'ws>>,
         dir: PathBuf,
         registry: Vec<(String, ClaudeFile<'ws>)>,
+        /// The project's settings rules and `defaultMode` (what decides for its agents' tools).
+        settings: ClaudeSettings<'ws>,
     },
     /// Zuno's merged agents, by name (disabled ones included).
     Zuno(BTreeMap<String, MergedAgent>),
 }
+
+/// The permission rules of a project's Claude Code settings files and its `defaultMode`, with
+/// where it is written.
+type ClaudeSettings<'ws> = (Vec<claude::policy::SettingsRule<'ws>>, Option<(String, Source)>);
 
 /// One agent of one dialect, as `explain` shows it.
 pub struct ExplainedAgent<'a> {
@@ -810,6 +816,7 @@ enum AgentRef<'a> {
         file: &'a ClaudeFile<'a>,
         files: &'a [ClaudeFile<'a>],
         dir: &'a Path,
+        settings: &'a ClaudeSettings<'a>,
     },
     Zuno(&'a MergedAgent),
 }
@@ -849,7 +856,16 @@ impl<'ws> DialectAgents<'ws> {
                 let ids = (0..ws.files.len())
                     .filter(|&id| matches!(ws.files[id].kind, FileKind::Claude(_)))
                     .collect();
-                (ids, Agents::Claude { files, dir, registry })
+                let settings = ws.claude_permission_rules(&dir);
+                (
+                    ids,
+                    Agents::Claude {
+                        files,
+                        dir,
+                        registry,
+                        settings,
+                    },
+                )
             }
             Dialect::Zuno => {
                 let view = ws.zuno_view_for(&dir);
@@ -884,9 +900,24 @@ impl<'ws> DialectAgents<'ws> {
                 .iter()
                 .map(|a| self.explained(AgentRef::OpenCode(a), &a.name))
                 .collect(),
-            Agents::Claude { files, dir, registry } => registry
+            Agents::Claude {
+                files,
+                dir,
+                registry,
+                settings,
+            } => registry
                 .iter()
-                .map(|(n, file)| self.explained(AgentRef::Claude { file, files, dir }, n))
+                .map(|(n, file)| {
+                    self.explained(
+                        AgentRef::Claude {
+                            file,
+                            files,
+                            dir,
+                            settings,
+                        },
+                        n,
+                    )
+                })
                 .collect(),
             Agents::Zuno(agents) => agents
                 .iter()
@@ -904,10 +935,22 @@ impl<'ws> DialectAgents<'ws> {
                 .find(|a| a.name == name)
                 .or_else(|| agents.iter().find(|a| shown_name(a) == name))
                 .map(|a| self.explained(AgentRef::OpenCode(a), &a.name)),
-            Agents::Claude { files, dir, registry } => registry
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(n, file)| self.explained(AgentRef::Claude { file, files, dir }, n)),
+            Agents::Claude {
+                files,
+                dir,
+                registry,
+                settings,
+            } => registry.iter().find(|(n, _)| n == name).map(|(n, file)| {
+                self.explained(
+                    AgentRef::Claude {
+                        file,
+                        files,
+                        dir,
+                        settings,
+                    },
+                    n,
+                )
+            }),
             Agents::Zuno(agents) => agents
                 .get_key_value(name)
                 .filter(|(_, a)| !a.flag("disable"))
@@ -931,7 +974,9 @@ impl<'ws> DialectAgents<'ws> {
                 let marked = |a: &EffectiveAgent| marked(&self.explained(AgentRef::OpenCode(a), &a.name));
                 Listing::Text(opencode_card::list(agents, where_is, &marked))
             }
-            Agents::Claude { files, dir, registry } => Listing::Rows {
+            Agents::Claude {
+                files, dir, registry, ..
+            } => Listing::Rows {
                 detail: "model",
                 rows: registry
                     .iter()
@@ -1055,7 +1100,7 @@ impl<'a> ExplainedAgent<'a> {
     pub fn json(&self, where_is: WhereIs) -> Value {
         match self.agent {
             AgentRef::OpenCode(a) => opencode_json(a, where_is),
-            AgentRef::Claude { file, files, dir } => {
+            AgentRef::Claude { file, files, dir, .. } => {
                 claude::card::json(file.agent, self.name, &definers(files, dir, self.name, where_is))
             }
             AgentRef::Zuno(a) => zuno::card::json(a, where_is),
@@ -1066,8 +1111,16 @@ impl<'a> ExplainedAgent<'a> {
     pub fn card(&self, where_is: WhereIs, paths: &PathNames) -> String {
         match self.agent {
             AgentRef::OpenCode(a) => opencode_card::card(a, where_is, &[], paths, opencode_card::Detail::Full),
-            AgentRef::Claude { file, files, dir } => {
-                claude::card::card(file.agent, self.name, &definers(files, dir, self.name, where_is))
+            AgentRef::Claude {
+                file,
+                files,
+                dir,
+                settings: (rules, mode),
+            } => {
+                let mode = mode.as_ref().map(|(m, s)| (m.as_str(), *s));
+                let mut card = claude::card::card(file.agent, self.name, &definers(files, dir, self.name, where_is));
+                card.push_str(&claude::card::settings_section(file.agent, rules, mode, where_is));
+                card
             }
             AgentRef::Zuno(a) => zuno::card::card(a, where_is),
         }

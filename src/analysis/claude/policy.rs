@@ -48,7 +48,7 @@ pub struct SettingsRule<'a> {
 }
 
 /// `Tool(specifier)` split; `None` for a text that is no rule.
-fn split(rule: &str) -> Option<(&str, Option<&str>)> {
+pub(super) fn split(rule: &str) -> Option<(&str, Option<&str>)> {
     let rule = rule.trim();
     match rule.split_once('(') {
         Some((tool, rest)) => Some((tool.trim(), Some(rest.strip_suffix(')')?))),
@@ -62,7 +62,7 @@ const PATH_TOOLS: [&str; 7] = ["Read", "Edit", "Write", "MultiEdit", "NotebookEd
 
 /// Whether a rule naming `named` (a tool or an MCP glob) applies to `tool`. `Edit` rules cover
 /// every edit tool, `Read` rules also `Glob` and `Grep`; `mcp__server` covers the server's tools.
-fn names_tool(named: &str, tool: &str) -> bool {
+pub(super) fn names_tool(named: &str, tool: &str) -> bool {
     const EDITS: [&str; 4] = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
     if named == tool
         || (named == "Edit" && EDITS.contains(&tool))

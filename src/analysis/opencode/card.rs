@@ -545,7 +545,11 @@ mod tests {
         assert_eq!(said(&text, "a.env.example"), "allow");
         assert_eq!(said(&text, "a.env.local"), "ask");
         // An allow before any exception changes nothing: not shown.
-        let rules = [rule("read", "*", "allow"), rule("read", "a*", "allow"), rule("read", "b*", "deny")];
+        let rules = [
+            rule("read", "*", "allow"),
+            rule("read", "a*", "allow"),
+            rule("read", "b*", "deny"),
+        ];
         let refs: Vec<&Rule> = rules.iter().collect();
         let text = line("read", &decide(&refs, "read"), &PathNames::default());
         assert_eq!(text, "`read`: **allow**, except `b*`: deny");
@@ -557,12 +561,35 @@ mod tests {
     fn the_line_agrees_with_the_decision_on_generated_rulesets() {
         const PERMISSIONS: [&str; 4] = ["read", "*", "re*", "edit"];
         const PATTERNS: [&str; 12] = [
-            "*", "*.env", "*.env.*", "*.env.example", "a*", "ab*", "abc", "*c", "a?c", "src/*", "src/**", "b",
+            "*",
+            "*.env",
+            "*.env.*",
+            "*.env.example",
+            "a*",
+            "ab*",
+            "abc",
+            "*c",
+            "a?c",
+            "src/*",
+            "src/**",
+            "b",
         ];
         const ACTIONS: [&str; 3] = ["allow", "ask", "deny"];
         const INPUTS: [&str; 14] = [
-            "x", ".env", "a.env", "a.env.example", "a.env.local", "abc", "ab", "a", "src/x", "src/a/b", "ac", "axc",
-            "b", "*",
+            "x",
+            ".env",
+            "a.env",
+            "a.env.example",
+            "a.env.local",
+            "abc",
+            "ab",
+            "a",
+            "src/x",
+            "src/a/b",
+            "ac",
+            "axc",
+            "b",
+            "*",
         ];
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut next = |n: usize| {
