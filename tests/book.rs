@@ -268,7 +268,10 @@ fn heading_id(text: &str) -> String {
 #[test]
 fn heading_ids_are_mdbooks() {
     assert_eq!(heading_id(" --matrix and --graph"), "--matrix-and---graph");
-    assert_eq!(heading_id("The project file: agent-lsp.toml"), "the-project-file-agent-lsptoml");
+    assert_eq!(
+        heading_id("The project file: agent-lsp.toml"),
+        "the-project-file-agent-lsptoml"
+    );
     assert_eq!(heading_id("What the runtime does"), "what-the-runtime-does");
     let ids = heading_ids("# `unknown-key`\n\n## Example\n\n```\n# not a heading\n```\n\n## Example\n");
     assert_eq!(
@@ -321,7 +324,10 @@ fn every_relative_link_resolves() {
                 if target.extension().is_none_or(|e| e != "md") {
                     failures.push(format!("{at}: an anchor into a file that is no Markdown page"));
                 } else if !heading_ids(&read(&target)).contains(anchor) {
-                    failures.push(format!("{at}: no heading of {} has the id `{anchor}`", target.display()));
+                    failures.push(format!(
+                        "{at}: no heading of {} has the id `{anchor}`",
+                        target.display()
+                    ));
                 }
             }
         }

@@ -587,7 +587,7 @@ fn rules(code: Option<&str>, format: ExplainFormat) -> i32 {
     0
 }
 
-/// One rule as `agent-lsp rules --format json` prints it (the README documents the fields).
+/// One rule as `agent-lsp rules --format json` prints it (`book/src/rules-command.md` documents the fields).
 fn rule_json(r: &crate::analysis::Rule) -> serde_json::Value {
     let dialects: Vec<&str> = r.code.dialects().iter().map(|d| d.as_str()).collect();
     let tags: Vec<String> = r.tags.iter().map(|t| format!("{t:?}").to_lowercase()).collect();

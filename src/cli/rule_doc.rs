@@ -55,7 +55,11 @@ pub fn rule_page(code: Code) -> String {
         })
         .collect::<String>();
     let block = |s: &str| {
-        let lang = if s.trim_start().starts_with('{') { "jsonc" } else { "yaml" };
+        let lang = if s.trim_start().starts_with('{') {
+            "jsonc"
+        } else {
+            "yaml"
+        };
         format!("```{lang}\n{}\n```", s.trim_end())
     };
     let silence = if code == Code::UnusedSuppression {
@@ -177,8 +181,15 @@ mod tests {
     #[test]
     fn a_rule_page_has_its_sections() {
         let page = rule_page(Code::UnknownKey);
-        assert!(page.contains("\n# `unknown-key`\n\nA key the runtime does not know"), "{page}");
-        for section in ["## What the runtime does", "## An example that triggers it", "## The fix"] {
+        assert!(
+            page.contains("\n# `unknown-key`\n\nA key the runtime does not know"),
+            "{page}"
+        );
+        for section in [
+            "## What the runtime does",
+            "## An example that triggers it",
+            "## The fix",
+        ] {
             assert!(page.contains(section), "{section}");
         }
         assert!(page.contains("```yaml\ntemprature: 0.2\ntopP: 0.9\n```"), "{page}");
