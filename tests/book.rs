@@ -353,3 +353,24 @@ fn rule_urls_name_the_rules_pages() {
         "https://github.com/agent-lsp/agent-lsp/blob/main/book/src/rules/unknown-key.md"
     );
 }
+
+/// `agent-lsp rules CODE --format markdown` prints the rule's page, and without CODE the index.
+#[test]
+fn the_command_line_prints_the_pages() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_agent-lsp"))
+            .args(args)
+            .output()
+            .expect("run agent-lsp");
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(
+        run(&["rules", "shadowed-rule", "--format", "markdown"]),
+        read(&book().join("rules/shadowed-rule.md"))
+    );
+    assert_eq!(
+        run(&["rules", "--format", "markdown"]),
+        read(&book().join("rules/index.md"))
+    );
+}
