@@ -6,6 +6,8 @@
 
 mod lsp_support;
 
+use std::path::Path;
+
 use expect_test::expect;
 use lsp_support::*;
 use serde_json::{Value, json};
@@ -179,6 +181,14 @@ fn diagnostics_on_open() {
     assert_eq!(d["code"], "invalid-value");
     assert_eq!(d["source"], "agent-lsp");
     assert_eq!(d["severity"], 1);
+    // The code links to the rule's page of the book, a file of this repository.
+    let href = d["codeDescription"]["href"].as_str().expect("codeDescription.href");
+    assert_eq!(
+        href,
+        "https://github.com/agent-lsp/agent-lsp/blob/main/book/src/rules/invalid-value.md"
+    );
+    let page = href.split("/blob/main/").nth(1).unwrap();
+    assert!(Path::new(env!("CARGO_MANIFEST_DIR")).join(page).is_file(), "{page}");
     assert_eq!(
         d["range"],
         json!({ "start": { "line": 2, "character": 6 }, "end": { "line": 2, "character": 10 } })

@@ -1,4 +1,5 @@
-//! The README's commands and outputs stay true.
+//! The README's and the book's commands and outputs stay true (the book's pages are every
+//! Markdown file under `book/src/`).
 //!
 //! - Every ```` ```console ```` block is a transcript: lines starting with `$ agent-lsp ` are run
 //!   (the built binary, from the repository root, no colour, no user configuration) and must
@@ -14,6 +15,30 @@ const README: &str = include_str!("../README.md");
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The README and every page of the book: (path from the repository root, text).
+fn documents() -> Vec<(String, String)> {
+    let mut out = vec![("README.md".to_string(), README.to_string())];
+    let mut stack = vec![root().join("book/src")];
+    let mut pages = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                pages.push(path);
+            }
+        }
+    }
+    pages.sort();
+    for path in pages {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = path.strip_prefix(root()).unwrap().display().to_string();
+        out.push((name, text));
+    }
+    out
 }
 
 /// The fenced blocks of a Markdown text: (info string, body).
@@ -86,11 +111,10 @@ fn run(args: &[String]) -> (i32, String) {
     )
 }
 
-#[test]
-fn console_transcripts_are_what_the_binary_prints() {
+/// The transcripts of one document that differ from what the binary prints; and how many it has.
+fn check_transcripts(name: &str, md: &str, failures: &mut Vec<String>) -> usize {
     let mut checked = 0;
-    let mut failures = Vec::new();
-    for (info, body) in blocks(README) {
+    for (info, body) in blocks(md) {
         if info != "console" {
             continue;
         }
@@ -118,7 +142,7 @@ fn console_transcripts_are_what_the_binary_prints() {
             let want: Vec<&str> = expected.iter().map(|l| l.trim_end()).collect();
             if got != want {
                 failures.push(format!(
-                    "$ {cmd}\n--- README\n{}\n--- agent-lsp\n{}",
+                    "$ {cmd}\n--- {name}\n{}\n--- agent-lsp\n{}",
                     want.join("\n"),
                     got.join("\n")
                 ));
@@ -126,12 +150,27 @@ fn console_transcripts_are_what_the_binary_prints() {
             if let Some(s) = status
                 && s != code
             {
-                failures.push(format!("$ {cmd}: exit {code}, the README says {s}"));
+                failures.push(format!("$ {cmd}: exit {code}, {name} says {s}"));
             }
             checked += 1;
         }
     }
-    assert!(checked >= 3, "the README shows only {checked} transcripts");
+    checked
+}
+
+#[test]
+fn console_transcripts_are_what_the_binary_prints() {
+    let mut failures = Vec::new();
+    let mut in_book = 0;
+    for (name, text) in documents() {
+        let n = check_transcripts(&name, &text, &mut failures);
+        if name == "README.md" {
+            assert!(n >= 3, "the README shows only {n} transcripts");
+        } else {
+            in_book += n;
+        }
+    }
+    assert!(in_book >= 3, "the book shows only {in_book} transcripts");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
@@ -176,10 +215,26 @@ fn commands_written(md: &str) -> Vec<String> {
 
 #[test]
 fn commands_use_subcommands_and_options_that_exist() {
-    const SUBCOMMANDS: &[&str] = &["check", "explain", "serve", "rules"];
-    let mut checked = 0;
     let mut failures = Vec::new();
-    for cmd in commands_written(README) {
+    let mut in_book = 0;
+    for (name, text) in documents() {
+        let n = check_commands(&name, &text, &mut failures);
+        if name == "README.md" {
+            assert!(n >= 10, "the README shows only {n} agent-lsp commands");
+        } else {
+            in_book += n;
+        }
+    }
+    assert!(in_book >= 20, "the book shows only {in_book} agent-lsp commands");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The commands of one document that use a subcommand or option that does not exist; and how
+/// many commands it has.
+fn check_commands(name_of_doc: &str, md: &str, failures: &mut Vec<String>) -> usize {
+    const SUBCOMMANDS: &[&str] = &["check", "explain", "serve", "rules", "mcp", "setup", "hook"];
+    let mut checked = 0;
+    for cmd in commands_written(md) {
         let argv: Vec<String> = words(&cmd)
             .into_iter()
             .map(|w| w.trim_matches(['[', ']']).to_string())
@@ -195,13 +250,15 @@ fn commands_use_subcommands_and_options_that_exist() {
                 .lines()
                 .any(|l| l.trim_start().split([' ', ',', '=']).any(|w| w == name));
             if !listed {
-                failures.push(format!("`agent-lsp {cmd}`: `agent-lsp {sub}` has no option {name}"));
+                failures.push(format!(
+                    "{doc}: `agent-lsp {cmd}`: `agent-lsp {sub}` has no option {name}",
+                    doc = name_of_doc
+                ));
             }
         }
         checked += 1;
     }
-    assert!(checked >= 20, "the README shows only {checked} agent-lsp commands");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    checked
 }
 
 #[test]

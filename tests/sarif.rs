@@ -1,6 +1,6 @@
 //! `agent-lsp check --format sarif`: the log validates against the official SARIF 2.1.0 schema
 //! (vendored in `tests/sarif/`, see its README), and its rules, levels, URIs and UTF-16 regions
-//! are what the README documents.
+//! are what the book documents (`book/src/sarif.md`).
 
 use std::fs;
 use std::path::Path;
@@ -131,6 +131,17 @@ fn sarif_driver_lists_every_rule_of_the_catalog() {
         };
         assert_eq!(r["defaultConfiguration"]["level"], level, "{}", rule.name);
         assert_eq!(r["properties"]["effect"], rule.effect.as_str());
+        // The rule's page of the book, a file of this repository.
+        let help_uri = r["helpUri"].as_str().expect("helpUri");
+        assert_eq!(
+            help_uri,
+            format!(
+                "https://github.com/agent-lsp/agent-lsp/blob/main/book/src/rules/{}.md",
+                rule.name
+            )
+        );
+        let page = help_uri.split("/blob/main/").nth(1).unwrap();
+        assert!(Path::new(env!("CARGO_MANIFEST_DIR")).join(page).is_file(), "{page}");
     }
     assert!(rules.iter().any(|r| r["defaultConfiguration"]["level"] == "note"));
 }

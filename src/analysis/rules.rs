@@ -1,5 +1,6 @@
 //! The rule catalog: every diagnostic code, its default severity and its documentation, in one
-//! table. `agent-lsp rules` prints it; the README's rule list is checked against it by a test.
+//! table. `agent-lsp rules` prints it, and the book's rule pages (`book/src/rules/`) are generated
+//! from it (`tests/book.rs` holds them to it).
 //!
 //! Where each rule is implemented: `opencode/agent.rs` (agent fields), `opencode/permission.rs`
 //! (permission maps), `opencode/config.rs` (top-level config keys), `opencode/markdown.rs`
@@ -70,6 +71,17 @@ impl Code {
 
     pub fn from_name(name: &str) -> Option<Code> {
         RULES.iter().find(|r| r.name == name).map(|r| r.code)
+    }
+
+    /// The rule's page of the book in the repository (`book/src/rules/CODE.md`, generated from
+    /// this catalog): the `codeDescription` of an LSP diagnostic and the `helpUri` of a SARIF
+    /// rule. It names the default branch, so it exists whenever the repository does.
+    pub fn doc_url(self) -> String {
+        format!(
+            "{}/blob/main/book/src/rules/{}.md",
+            env!("CARGO_PKG_REPOSITORY"),
+            self.as_str()
+        )
     }
 }
 

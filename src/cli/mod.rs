@@ -67,7 +67,8 @@ enum Command {
     Rules {
         /// A rule code, e.g. `shadowed-rule`.
         code: Option<String>,
-        /// Output format: `json` prints the catalog (or the one rule) as JSON.
+        /// Output format: `json` prints the catalog (or the one rule) as JSON; `markdown` the
+        /// book's page of the rule (or the rules' index page).
         #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
         format: ExplainFormat,
     },
@@ -314,9 +315,9 @@ pub fn main() -> i32 {
         }
         Command::Setup(a) => setup::run(a.runtime, &a.root, a.write, write_atomically),
         Command::Rules { code, format } => match format {
-            ExplainFormat::Human | ExplainFormat::Json => rules(code.as_deref(), matches!(format, ExplainFormat::Json)),
+            ExplainFormat::Human | ExplainFormat::Json | ExplainFormat::Markdown => rules(code.as_deref(), format),
             _ => {
-                eprintln!("agent-lsp: error: rules prints human or json");
+                eprintln!("agent-lsp: error: rules prints human, json or markdown");
                 2
             }
         },
@@ -527,9 +528,11 @@ fn sarif_root(paths: &[PathBuf]) -> PathBuf {
     std::fs::canonicalize(&dir).unwrap_or(dir)
 }
 
-fn rules(code: Option<&str>, json: bool) -> i32 {
+fn rules(code: Option<&str>, format: ExplainFormat) -> i32 {
+    let json = matches!(format, ExplainFormat::Json);
     let mut out = String::new();
     match code {
+        None if matches!(format, ExplainFormat::Markdown) => out = rule_doc::rules_index(),
         None if json => {
             let all: Vec<serde_json::Value> = RULES.iter().map(rule_json).collect();
             out = serde_json::to_string_pretty(&serde_json::json!({ "rules": all })).unwrap_or_default();
@@ -576,6 +579,8 @@ fn rules(code: Option<&str>, json: bool) -> i32 {
             if json {
                 out = serde_json::to_string_pretty(&rule_json(code.rule())).unwrap_or_default();
                 out.push('\n');
+            } else if matches!(format, ExplainFormat::Markdown) {
+                out = rule_doc::rule_page(code);
             } else {
                 out.push_str(&rule_doc(code));
             }
@@ -585,7 +590,7 @@ fn rules(code: Option<&str>, json: bool) -> i32 {
     0
 }
 
-/// One rule as `agent-lsp rules --format json` prints it (the README documents the fields).
+/// One rule as `agent-lsp rules --format json` prints it (`book/src/rules-command.md` documents the fields).
 fn rule_json(r: &crate::analysis::Rule) -> serde_json::Value {
     let dialects: Vec<&str> = r.code.dialects().iter().map(|d| d.as_str()).collect();
     let tags: Vec<String> = r.tags.iter().map(|t| format!("{t:?}").to_lowercase()).collect();

@@ -38,3 +38,160 @@ pub fn rule_doc(code: Code) -> String {
         indent(r.good)
     )
 }
+
+/// A rule's page of the book, `book/src/rules/CODE.md`, as `agent-lsp rules CODE --format
+/// markdown` prints it: what the rule reports, what the runtime does, an example that triggers
+/// it and the fix. Generated from the catalog; `tests/book.rs` holds the pages to it
+/// (`UPDATE_BOOK=1 cargo test --test book` rewrites them).
+pub fn rule_page(code: Code) -> String {
+    let r = code.rule();
+    let dialects: Vec<&str> = code.dialects().iter().map(|d| d.product()).collect();
+    let tags = r
+        .tags
+        .iter()
+        .map(|t| match t {
+            crate::analysis::Tag::Deprecated => "| editors show it | struck through (deprecated) |\n",
+            crate::analysis::Tag::Unnecessary => "| editors show it | faded (unnecessary) |\n",
+        })
+        .collect::<String>();
+    let block = |s: &str| {
+        let lang = if s.trim_start().starts_with('{') {
+            "jsonc"
+        } else {
+            "yaml"
+        };
+        format!("```{lang}\n{}\n```", s.trim_end())
+    };
+    let silence = if code == Code::UnusedSuppression {
+        "It cannot be suppressed itself. Turn it off for a project with `\"unused-suppression\" = \"off\"` \
+under `[rules]` in [`agent-lsp.toml`](../project-file.md), or in the editor's `agentLsp.severity` \
+setting."
+            .to_string()
+    } else {
+        format!(
+            "To keep one finding, write `agent-lsp: ignore[{name}]` in a comment on its line (see \
+[Suppressions](../suppressions.md)). To change the rule's level for a project, set \
+`\"{name}\" = \"off\"` (or `error`, `warning`, `info`, `hint`) under `[rules]` in \
+[`agent-lsp.toml`](../project-file.md); in an editor, the `agentLsp.severity` setting does the \
+same.",
+            name = r.name
+        )
+    };
+    format!(
+        "<!-- Generated from the rule catalog (src/analysis/rules.rs) by `agent-lsp rules {name} --format markdown`; \
+UPDATE_BOOK=1 cargo test --test book rewrites it. -->\n\n\
+# `{name}`\n\n\
+{summary}\n\n\
+| | |\n|---|---|\n\
+| default severity | {severity} |\n\
+| effect | [`{effect}`](index.md#effects): {describe} |\n\
+| dialects | {dialects} |\n\
+{tags}\n\
+## What the runtime does\n\n\
+{explanation}\n\n\
+## An example that triggers it\n\n\
+{bad}\n\n\
+## The fix\n\n\
+{good}\n\n\
+## Keeping a finding, or turning the rule off\n\n\
+{silence}\n",
+        name = r.name,
+        summary = escape(r.summary),
+        severity = r.severity.as_str(),
+        effect = r.effect.as_str(),
+        describe = r.effect.describe(),
+        dialects = dialects.join(", "),
+        explanation = escape(r.explanation),
+        bad = block(r.bad),
+        good = block(r.good),
+    )
+}
+
+/// The rules' index page of the book, `book/src/rules/index.md`, as `agent-lsp rules --format
+/// markdown` prints it: the effects, then one row per rule linking to its page.
+pub fn rules_index() -> String {
+    let mut out = String::from(
+        "<!-- Generated from the rule catalog (src/analysis/rules.rs) by `agent-lsp rules --format markdown`; \
+UPDATE_BOOK=1 cargo test --test book rewrites it. -->\n\n\
+# Rules\n\n\
+Every finding has a rule code, a severity and an effect. Severity and effect below are each \
+rule's defaults, which are opencode's. In Claude Code files the severity follows what Claude \
+Code does: an error only where it skips the file, a warning where it drops or changes a value, \
+info for a file it reads as a reference document. `agent-lsp rules` lists the rules in a \
+terminal, `agent-lsp rules CODE` prints one in full and `agent-lsp rules --format json` prints \
+the catalog for tools.\n\n\
+## Effects\n\n\
+Every diagnostic says what the runtime does about it, its effect (in `check`'s report, in \
+`--format json`, in the language server's `Diagnostic.data` and in SARIF's `properties`). \
+`agent-lsp check --effect EFFECT` reports only those, and `--fail-on effect` fails on every \
+effect but `works-but-risky`.\n\n\
+| effect | what the runtime does |\n|---|---|\n",
+    );
+    for e in crate::analysis::Effect::ALL {
+        out.push_str(&format!("| `{}` | {} |\n", e.as_str(), e.describe()));
+    }
+    out.push_str(
+        "\n## Every rule\n\n\
+| code | dialects | severity | effect | what it reports |\n|---|---|---|---|---|\n",
+    );
+    for r in crate::analysis::RULES {
+        let dialects: Vec<&str> = r.code.dialects().iter().map(|d| d.as_str()).collect();
+        out.push_str(&format!(
+            "| [`{name}`]({name}.md) | {} | {} | `{}` | {} |\n",
+            dialects.join(", "),
+            r.severity.as_str(),
+            r.effect.as_str(),
+            escape(r.summary),
+            name = r.name,
+        ));
+    }
+    out
+}
+
+/// Catalog prose as Markdown: outside code spans, `<` would open an HTML tag and `*` emphasis.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_code = false;
+    for c in text.chars() {
+        match c {
+            '`' => {
+                in_code = !in_code;
+                out.push(c);
+            }
+            '<' if !in_code => out.push_str("&lt;"),
+            '*' if !in_code => out.push_str("\\*"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prose_is_escaped_outside_code_spans_only() {
+        assert_eq!(
+            escape("a \"*\": ask and `\"*\": ask` and <path> and `<path>`"),
+            "a \"\\*\": ask and `\"*\": ask` and &lt;path> and `<path>`"
+        );
+    }
+
+    #[test]
+    fn a_rule_page_has_its_sections() {
+        let page = rule_page(Code::UnknownKey);
+        assert!(
+            page.contains("\n# `unknown-key`\n\nA key the runtime does not know"),
+            "{page}"
+        );
+        for section in [
+            "## What the runtime does",
+            "## An example that triggers it",
+            "## The fix",
+        ] {
+            assert!(page.contains(section), "{section}");
+        }
+        assert!(page.contains("```yaml\ntemprature: 0.2\ntopP: 0.9\n```"), "{page}");
+    }
+}

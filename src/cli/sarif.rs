@@ -95,6 +95,7 @@ fn rule_descriptor(r: &Rule) -> Value {
         "shortDescription": {"text": r.summary},
         "fullDescription": {"text": r.explanation},
         "help": help(r),
+        "helpUri": r.code.doc_url(),
         "defaultConfiguration": {"level": level(r.severity)},
         "properties": {"effect": r.effect.as_str(), "dialects": dialects},
     })

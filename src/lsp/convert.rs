@@ -140,13 +140,21 @@ pub fn diagnostic(
         range: range(here.text, here.index, d.span, enc),
         severity: Some(severity),
         code: Some(NumberOrString::String(d.code.as_str().to_string())),
-        code_description: None,
+        code_description: code_description(d.code),
         source: Some("agent-lsp".to_string()),
         message: settings.message_for(d),
         related_information: (!related.is_empty()).then_some(related),
         tags: (!tags.is_empty()).then_some(tags),
         data,
     })
+}
+
+/// The rule's page (`Code::doc_url`), which editors link from the code (always a valid URI).
+fn code_description(code: analysis::Code) -> Option<lsp::CodeDescription> {
+    use std::str::FromStr;
+    lsp::Uri::from_str(&code.doc_url())
+        .ok()
+        .map(|href| lsp::CodeDescription { href })
 }
 
 /// Why a change could not be applied.

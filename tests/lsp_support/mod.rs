@@ -990,12 +990,24 @@ pub fn at(uri: &str, text: &str, context: &str, needle: &str, enc: Enc) -> Value
 pub const ERROR: i64 = 1;
 pub const WARNING: i64 = 2;
 
+/// The page of the book a diagnostic of `code` links to (`codeDescription.href`): the rule's
+/// page in the repository, a file of `book/src/rules/`.
+pub fn rule_href(code: &str) -> String {
+    let page = format!("book/src/rules/{code}.md");
+    assert!(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(&page).is_file(),
+        "{page} does not exist"
+    );
+    format!("{}/blob/main/{page}", env!("CARGO_PKG_REPOSITORY"))
+}
+
 /// A diagnostic as the server publishes it (`data` carries the effect and the fix).
 pub fn diag(range: Value, severity: i64, code: &str, message: &str, data: Value) -> Value {
     json!({
         "range": range,
         "severity": severity,
         "code": code,
+        "codeDescription": { "href": rule_href(code) },
         "source": "agent-lsp",
         "message": message,
         "data": data,

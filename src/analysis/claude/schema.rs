@@ -250,7 +250,7 @@ pub fn loader_hint(key: &str) -> Option<&'static str> {
 }
 
 /// The rules that check Claude Code files beyond those every dialect has
-/// ([`crate::analysis::rules::EVERY_DIALECT`]); the README and `agent-lsp rules` list them by
+/// ([`crate::analysis::rules::EVERY_DIALECT`]); the book's rules index and `agent-lsp rules` list them by
 /// dialect.
 pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::NoFrontmatter,

@@ -377,7 +377,7 @@ pub static BUILTIN_AGENTS: &[BuiltinAgent] = &[
 pub const COMMAND_FIELDS: &[&str] = &["template", "description", "agent", "model", "variant", "subtask"];
 
 /// The rules that check opencode files beyond those every dialect has
-/// ([`crate::analysis::rules::EVERY_DIALECT`]); the README and `agent-lsp rules` list them by
+/// ([`crate::analysis::rules::EVERY_DIALECT`]); the book's rules index and `agent-lsp rules` list them by
 /// dialect.
 pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::NoFrontmatter,

@@ -378,7 +378,7 @@ pub fn builtin(name: &str) -> Option<&'static BuiltinAgent> {
 }
 
 /// The rules that check Zuno files beyond those every dialect has
-/// ([`crate::analysis::rules::EVERY_DIALECT`]); the README and `agent-lsp rules` list them by
+/// ([`crate::analysis::rules::EVERY_DIALECT`]); the book's rules index and `agent-lsp rules` list them by
 /// dialect.
 pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::InvalidDefaultAgent,
