@@ -104,7 +104,13 @@ pub fn text(v: &Value) -> String {
 /// Agent `a`'s answer to one permission question, or why it has none.
 fn decision(ws: &Workspace, root: &Path, a: &ExplainedAgent, permission: &str, input: &str) -> Result<Value, String> {
     if let Some(agent) = a.effective() {
-        let mut v = explain::check_json(ws, agent, permission, input);
+        // A Claude Code tool or Zuno permission names opencode's key (`Bash` is `bash`), as
+        // `explain --who` and the team policies read it.
+        let key = crate::analysis::opencode::policy::permission_for(permission);
+        let mut v = explain::check_json(ws, agent, &key, input);
+        if key != permission {
+            v["opencode_permission"] = json!(key);
+        }
         let rule = v["rule"].clone();
         v["decided_by"] = json!(match rule.is_null() {
             true => "no rule matches: opencode asks".to_string(),
