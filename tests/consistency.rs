@@ -2,9 +2,7 @@
 //! server and the language server's hover gets the same answer. The workspace has an agent
 //! `reviewer` in all three dialects, so every front end must answer for each, in one order.
 
-#[allow(dead_code)]
 mod cli_support;
-#[allow(dead_code)]
 mod lsp_support;
 
 use std::io::{BufRead, BufReader, Write};
