@@ -945,7 +945,7 @@ fn help_lists_every_command_and_option() {
         (
             "setup",
             "Usage: agent-lsp setup [OPTIONS] <RUNTIME>",
-            &["root", "write", "help"],
+            &["root", "write", "absolute", "global", "hook", "help"],
         ),
     ] {
         for args in [vec![command, "--help"], vec!["help", command]] {

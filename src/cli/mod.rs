@@ -84,9 +84,24 @@ struct SetupArgs {
     /// The project directory.
     #[arg(long, default_value = ".")]
     root: PathBuf,
-    /// Merge the entries into the project's config file (keeping its formatting and comments).
+    /// Merge the entries into the config files (keeping their formatting and comments).
     #[arg(long)]
     write: bool,
+    /// Name agent-lsp by this binary's absolute path: a path of this machine, wrong for a file
+    /// others share. Without it, the entries run `agent-lsp` from PATH, or the project's own
+    /// package when package.json pins agent-lsp (through npx, pnpm, yarn or bun).
+    #[arg(long)]
+    absolute: bool,
+    /// The user's own config instead of the project's, for every project: opencode's
+    /// `$XDG_CONFIG_HOME/opencode/opencode.json` (`~/.config/opencode/`); Claude Code's
+    /// `~/.claude.json` (user MCP servers) and `~/.claude/settings.json` (the hook).
+    #[arg(long, conflicts_with = "root")]
+    global: bool,
+    /// Claude Code: also the PostToolUse hook (`agent-lsp hook` after Write, Edit and
+    /// MultiEdit) in `.claude/settings.json`, which hands the findings on a file Claude Code
+    /// writes to the model in the same turn.
+    #[arg(long)]
+    hook: bool,
 }
 
 #[derive(clap::Args)]
@@ -309,7 +324,17 @@ pub fn main() -> i32 {
                     .and_then(|d| crate::analysis::Dialect::parse(d.to_possible_value()?.get_name())),
             })
         }
-        Command::Setup(a) => setup::run(a.runtime, &a.root, a.write, write_atomically),
+        Command::Setup(a) => setup::run(
+            &setup::Args {
+                runtime: a.runtime,
+                root: a.root,
+                write: a.write,
+                absolute: a.absolute,
+                global: a.global,
+                hook: a.hook,
+            },
+            write_atomically,
+        ),
         Command::Rules { code, format } => match format {
             ExplainFormat::Human | ExplainFormat::Json => rules(code.as_deref(), matches!(format, ExplainFormat::Json)),
             _ => {
