@@ -95,8 +95,12 @@ fn human_locations(stdout: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The summary: the last line, but for the count of unsafe fixes after it.
 fn last_line(s: &str) -> &str {
-    s.lines().last().unwrap_or("")
+    s.lines()
+        .rev()
+        .find(|l| !l.contains(" available with --unsafe-fixes "))
+        .unwrap_or("")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,6 +140,7 @@ fn human_broken_agent() {
           |        ^^^
 
         Found 3 errors, 1 warning in 1 of 1 file checked
+        2 more fixes available with --unsafe-fixes (review: `--diff --unsafe-fixes`)
     "##]]
     .assert_eq(&out.stdout);
 }
@@ -169,6 +174,7 @@ fn human_wide_characters_before_the_error() {
           |                                                          ^^^^^^
 
         Found 2 errors in 2 of 2 files checked
+        2 more fixes available with --unsafe-fixes (review: `--diff --unsafe-fixes`)
     "#]]
     .assert_eq(&out.stdout);
 
@@ -213,6 +219,7 @@ fn human_crlf_file() {
           |        ^^^
 
         Found 2 errors in 1 of 1 file checked
+        1 more fix available with --unsafe-fixes (review: `--diff --unsafe-fixes`)
     "#]]
     .assert_eq(&out.stdout);
 }
@@ -244,6 +251,7 @@ fn human_bom_files() {
           |                   ^
 
         Found 2 errors in 2 of 2 files checked
+        1 more fix available with --unsafe-fixes (review: `--diff --unsafe-fixes`)
     "#]]
     .assert_eq(&out.stdout);
 }
@@ -326,6 +334,7 @@ fn human_one_cause_one_finding_with_its_notes_capped() {
            = note: 2 more (`--format json` lists them all)
 
         Found 1 warning in 1 of 1 file checked
+        1 more fix available with --unsafe-fixes (review: `--diff --unsafe-fixes`)
     "#]]
     .assert_eq(&out.stdout);
     let (_, v) = check_json(ws.path(), &[]);
@@ -911,6 +920,8 @@ fn help_lists_every_command_and_option() {
                 "deny-warnings",
                 "fail-on",
                 "fix",
+                "unsafe-fixes",
+                "diff",
                 "effect",
                 "help",
             ][..],
@@ -945,7 +956,7 @@ fn help_lists_every_command_and_option() {
         (
             "setup",
             "Usage: agent-lsp setup [OPTIONS] <RUNTIME>",
-            &["root", "write", "help"],
+            &["root", "write", "absolute", "global", "hook", "help"],
         ),
     ] {
         for args in [vec![command, "--help"], vec!["help", command]] {

@@ -493,3 +493,111 @@ fn fix_all_applies_overlapping_fixes_in_rounds() {
         .is_empty()
     );
 }
+
+/// `--unsafe-fixes` applies the did-you-mean replacements too (`mode: sub-agent` makes opencode
+/// refuse to start, and only an unsafe fix repairs it); `--diff` shows what `--fix` would do,
+/// writes nothing, and exits 1 when there is something to change.
+#[test]
+fn check_unsafe_fixes_and_diff() {
+    use std::fs;
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    fs::create_dir_all(root.join(".opencode/agents")).unwrap();
+    let path = root.join(".opencode/agents/rev.md");
+    // The safe `tools` conversion and the unsafe `mode` replacement.
+    let original = "---\ndescription: Reviews code\nmode: sub-agent\ntools:\n  write: false\n---\nReview.\n";
+    fs::write(&path, original).unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_agent-lsp"))
+            .args(["check", "--no-global"])
+            .args(args)
+            .current_dir(root)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+
+    // The summary counts the unsafe fixes left.
+    let (code, stdout, _) = run(&[]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.ends_with("1 more fix available with --unsafe-fixes (review: `--diff --unsafe-fixes`)\n"),
+        "{stdout}"
+    );
+
+    // --diff: the safe fixes only, nothing written.
+    let (code, stdout, stderr) = run(&["--diff"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        stdout,
+        "--- .opencode/agents/rev.md\n+++ .opencode/agents/rev.md\n@@ -1,7 +1,7 @@\n ---\n description: Reviews code\n mode: sub-agent\n-tools:\n-  write: false\n+permission:\n+  edit: deny\n ---\n Review.\n"
+    );
+    assert_eq!(
+        stderr,
+        "would fix .opencode/agents/rev.md: Convert `tools` to `permission`\n1 more fix available with --unsafe-fixes (review: `--diff --unsafe-fixes`)\n"
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), original);
+    // --diff --unsafe-fixes: the mode too.
+    let (code, stdout, stderr) = run(&["--diff", "--unsafe-fixes"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stdout.contains("\n-mode: sub-agent\n-tools:\n-  write: false\n+mode: subagent\n+permission:\n"),
+        "{stdout}"
+    );
+    assert_eq!(
+        stderr,
+        "would fix .opencode/agents/rev.md: Convert `tools` to `permission`; Replace with `subagent`\n"
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), original);
+    // --diff and --format do not go together.
+    assert_eq!(run(&["--diff", "--format", "json"]).0, 2);
+
+    // --fix leaves the refusal; --fix --unsafe-fixes repairs it, and the file checks clean.
+    let (code, stdout, _) = run(&["--fix"]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("1 more fix available with --unsafe-fixes"), "{stdout}");
+    assert!(fs::read_to_string(&path).unwrap().contains("mode: sub-agent\n"));
+    fs::write(&path, original).unwrap();
+    let (code, stdout, _) = run(&["--fix", "--unsafe-fixes"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.starts_with("fixed .opencode/agents/rev.md: Convert `tools` to `permission`; Replace with `subagent`\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("--unsafe-fixes"), "{stdout}");
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "---\ndescription: Reviews code\nmode: subagent\npermission:\n  edit: deny\n---\nReview.\n"
+    );
+    // Nothing left to change: --diff prints nothing and exits 0.
+    assert_eq!(run(&["--diff", "--unsafe-fixes"]), (0, String::new(), String::new()));
+
+    // Overlapping fixes in one file: the unsafe did-you-mean on `sub-agent` lies inside the
+    // legacy `mode` block that the safe fix moves (giving it `mode: primary`): the safe fix goes
+    // first, the unsafe one is skipped, and the next round has nothing left to fix.
+    fs::remove_file(&path).unwrap();
+    let config = root.join("opencode.json");
+    fs::write(
+        &config,
+        "{\"mode\": {\"focus\": {\"mode\": \"sub-agent\", \"maxSteps\": 4}}}\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(&["--diff", "--unsafe-fixes"]);
+    assert_eq!(code, 1, "{stderr}");
+    let fixed = "{\"agent\": {\"focus\": {\"mode\": \"primary\", \"steps\": 4}}}\n";
+    assert_eq!(
+        stdout,
+        format!(
+            "--- opencode.json\n+++ opencode.json\n@@ -1 +1 @@\n-{}+{fixed}",
+            fs::read_to_string(&config).unwrap()
+        )
+    );
+    let (code, stdout, _) = run(&["--fix", "--unsafe-fixes"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(fs::read_to_string(&config).unwrap(), fixed);
+}

@@ -48,6 +48,36 @@ fn run_with_path(dir: &Path, args: &[&str], path: &Path) -> Run {
     }
 }
 
+/// Run `agent-lsp` in `dir` with `PATH` set to `path`, `HOME` to `home`, and the variables that
+/// move the user's config unset but for `env`.
+fn run_env(dir: &Path, args: &[&str], path: &Path, home: &Path, env: &[(&str, &Path)]) -> Run {
+    let mut cmd = Command::new(exe());
+    cmd.args(args)
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("HOME", home)
+        .env("NO_COLOR", "1")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("CLAUDE_CONFIG_DIR");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: normalise(&String::from_utf8_lossy(&out.stdout)),
+        stderr: normalise(&String::from_utf8_lossy(&out.stderr)),
+    }
+}
+
+/// An executable `agent-lsp` in `dir` (a stand-in: nothing runs it).
+fn fake_agent_lsp(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir.join("agent-lsp");
+    fs::write(&p, "#!/bin/sh\n").unwrap();
+    fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).unwrap();
+}
+
 fn run(dir: &Path, args: &[&str]) -> Run {
     let empty = TempDir::new().unwrap();
     run_with_path(dir, args, empty.path())
@@ -63,20 +93,26 @@ fn write_opencode(name: &str, text: &str) -> (Run, String) {
     (r, after)
 }
 
-/// The `lsp` and `mcp` entries of a merged config, as JSON: the real values.
+/// The `lsp` and `mcp` entries of a merged config, as JSON: the real values. Nothing else
+/// applies in these projects (no package.json, an empty PATH): the entries run `agent-lsp`.
 fn assert_entries(text: &str) {
+    assert_entries_run(text, &["agent-lsp"]);
+}
+
+/// The `lsp` and `mcp` entries of a merged config run `argv`.
+fn assert_entries_run(text: &str, argv: &[&str]) {
     let v = agent_lsp::analysis::syntax::jsonc::parse(text);
     assert!(v.errors.is_empty(), "{:?}", v.errors);
     let v = v.root.unwrap().to_json();
+    let with = |args: &[&str]| serde_json::json!(argv.iter().chain(args).collect::<Vec<_>>());
     assert_eq!(
         v["lsp"]["agent-lsp"],
-        serde_json::json!({"command": [exe_str(), "serve", "--for-agents"], "extensions": [".md", ".json", ".jsonc"]})
+        serde_json::json!({"command": with(&["serve", "--for-agents"]), "extensions": [".md", ".json", ".jsonc"]})
     );
     assert_eq!(
         v["mcp"]["agent-lsp"],
-        serde_json::json!({"type": "local", "command": [exe_str(), "mcp"], "enabled": true})
+        serde_json::json!({"type": "local", "command": with(&["mcp"]), "enabled": true})
     );
-    assert!(Path::new(v["lsp"]["agent-lsp"]["command"][0].as_str().unwrap()).is_absolute());
 }
 
 /// The merged text as a snapshot: placeholders for paths, `␍` for CR, `<BOM>` for a BOM.
@@ -104,14 +140,14 @@ fn no_file_creates_opencode_json() {
               "$schema": "https://opencode.ai/config.json",
               "lsp": {
                 "agent-lsp": {
-                  "command": ["<agent-lsp>", "serve", "--for-agents"],
+                  "command": ["agent-lsp", "serve", "--for-agents"],
                   "extensions": [".md", ".json", ".jsonc"]
                 }
               },
               "mcp": {
                 "agent-lsp": {
                   "type": "local",
-                  "command": ["<agent-lsp>", "mcp"],
+                  "command": ["agent-lsp", "mcp"],
                   "enabled": true
                 }
               }
@@ -120,7 +156,7 @@ fn no_file_creates_opencode_json() {
     );
     expect![[r#"
         agent-lsp binary: <agent-lsp>
-        note: this binary is in a cargo target directory, which `cargo clean` deletes; for a lasting path, install it (`cargo install --path <clone>`) and run `agent-lsp setup` from the installed binary
+        command in the config: agent-lsp (not on PATH yet: see the warning)
         created opencode.json: added `lsp.agent-lsp`; added `mcp.agent-lsp`
         note: the file had no `lsp`; where no config sets it, opencode runs no language server at all, and an `lsp` object also turns on opencode's built-in servers (TypeScript, Python, Go, ...); turn one off with `"<name>": {"disabled": true}` in `lsp`
         opencode starts them from its next session in this project; `opencode debug config` shows the merged `lsp` and `mcp`
@@ -139,14 +175,14 @@ fn empty_object() {
             {
               "lsp": {
                 "agent-lsp": {
-                  "command": ["<agent-lsp>", "serve", "--for-agents"],
+                  "command": ["agent-lsp", "serve", "--for-agents"],
                   "extensions": [".md", ".json", ".jsonc"]
                 }
               },
               "mcp": {
                 "agent-lsp": {
                   "type": "local",
-                  "command": ["<agent-lsp>", "mcp"],
+                  "command": ["agent-lsp", "mcp"],
                   "enabled": true
                 }
               }
@@ -185,14 +221,14 @@ fn comments_and_trailing_commas_are_kept() {
                 },
                 "lsp": {
                     "agent-lsp": {
-                        "command": ["<agent-lsp>", "serve", "--for-agents"],
+                        "command": ["agent-lsp", "serve", "--for-agents"],
                         "extensions": [".md", ".json", ".jsonc"],
                     },
                 },
                 "mcp": {
                     "agent-lsp": {
                         "type": "local",
-                        "command": ["<agent-lsp>", "mcp"],
+                        "command": ["agent-lsp", "mcp"],
                         "enabled": true,
                     },
                 },
@@ -224,7 +260,7 @@ fn lsp_object_with_another_server_keeps_it() {
               "lsp": {
                 "rust": {"command": ["rust-analyzer"], "extensions": [".rs"]}, // ours
                 "agent-lsp": {
-                  "command": ["<agent-lsp>", "serve", "--for-agents"],
+                  "command": ["agent-lsp", "serve", "--for-agents"],
                   "extensions": [".md", ".json", ".jsonc"]
                 }
               },
@@ -232,7 +268,7 @@ fn lsp_object_with_another_server_keeps_it() {
                 "docs": {"type": "remote", "url": "https://example.com/mcp"},
                 "agent-lsp": {
                   "type": "local",
-                  "command": ["<agent-lsp>", "mcp"],
+                  "command": ["agent-lsp", "mcp"],
                   "enabled": true
                 }
               }
@@ -270,12 +306,12 @@ fn old_agent_lsp_entry_is_replaced() {
             {
               "lsp": {
                 "agent-lsp": {
-                  "command": ["<agent-lsp>", "serve", "--for-agents"],
+                  "command": ["agent-lsp", "serve", "--for-agents"],
                   "extensions": [".md", ".json", ".jsonc"]
                 },
                 "rust": {"command": ["rust-analyzer"], "extensions": [".rs"]}
               },
-              "mcp": {"agent-lsp": {"type": "local", "command": ["<agent-lsp>", "mcp"], "enabled": true}}
+              "mcp": {"agent-lsp": {"type": "local", "command": ["agent-lsp", "mcp"], "enabled": true}}
             }
         "#]],
     );
@@ -295,14 +331,14 @@ fn lsp_true_becomes_an_object() {
             {
               "lsp": {
                 "agent-lsp": {
-                  "command": ["<agent-lsp>", "serve", "--for-agents"],
+                  "command": ["agent-lsp", "serve", "--for-agents"],
                   "extensions": [".md", ".json", ".jsonc"]
                 }
               },
               "mcp": {
                 "agent-lsp": {
                   "type": "local",
-                  "command": ["<agent-lsp>", "mcp"],
+                  "command": ["agent-lsp", "mcp"],
                   "enabled": true
                 }
               }
@@ -357,14 +393,14 @@ fn crlf_bom_and_tabs_are_kept() {
             →   "$schema": "https://opencode.ai/config.json",␍
             →   "lsp": {␍
             →   →   "agent-lsp": {␍
-            →   →   →   "command": ["<agent-lsp>", "serve", "--for-agents"],␍
+            →   →   →   "command": ["agent-lsp", "serve", "--for-agents"],␍
             →   →   →   "extensions": [".md", ".json", ".jsonc"]␍
             →   →   }␍
             →   },␍
             →   "mcp": {␍
             →   →   "agent-lsp": {␍
             →   →   →   "type": "local",␍
-            →   →   →   "command": ["<agent-lsp>", "mcp"],␍
+            →   →   →   "command": ["agent-lsp", "mcp"],␍
             →   →   →   "enabled": true␍
             →   →   }␍
             →   }␍
@@ -385,14 +421,14 @@ fn jsonc_file_is_used() {
               // mine
               "lsp": {
                 "agent-lsp": {
-                  "command": ["<agent-lsp>", "serve", "--for-agents"],
+                  "command": ["agent-lsp", "serve", "--for-agents"],
                   "extensions": [".md", ".json", ".jsonc"]
                 }
               },
               "mcp": {
                 "agent-lsp": {
                   "type": "local",
-                  "command": ["<agent-lsp>", "mcp"],
+                  "command": ["agent-lsp", "mcp"],
                   "enabled": true
                 }
               }
@@ -418,12 +454,12 @@ fn both_files_the_jsonc_wins() {
     check_text(
         &text,
         expect![[r#"
-            {"theme": "dark", "lsp": {"agent-lsp": {"command": ["<agent-lsp>", "serve", "--for-agents"], "extensions": [".md", ".json", ".jsonc"]}}, "mcp": {"agent-lsp": {"type": "local", "command": ["<agent-lsp>", "mcp"], "enabled": true}}}
+            {"theme": "dark", "lsp": {"agent-lsp": {"command": ["agent-lsp", "serve", "--for-agents"], "extensions": [".md", ".json", ".jsonc"]}}, "mcp": {"agent-lsp": {"type": "local", "command": ["agent-lsp", "mcp"], "enabled": true}}}
         "#]],
     );
     expect![[r#"
         agent-lsp binary: <agent-lsp>
-        note: this binary is in a cargo target directory, which `cargo clean` deletes; for a lasting path, install it (`cargo install --path <clone>`) and run `agent-lsp setup` from the installed binary
+        command in the config: agent-lsp (not on PATH yet: see the warning)
         note: both opencode.json and opencode.jsonc exist; opencode reads both and opencode.jsonc wins, so the entries go there
         updated opencode.jsonc: added `lsp.agent-lsp`; added `mcp.agent-lsp`
         note: the file had no `lsp`; where no config sets it, opencode runs no language server at all, and an `lsp` object also turns on opencode's built-in servers (TypeScript, Python, Go, ...); turn one off with `"<name>": {"disabled": true}` in `lsp`
@@ -505,20 +541,20 @@ fn print_opencode() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     expect![[r#"
         agent-lsp binary: <agent-lsp>
-        note: this binary is in a cargo target directory, which `cargo clean` deletes; for a lasting path, install it (`cargo install --path <clone>`) and run `agent-lsp setup` from the installed binary
+        command in the config: agent-lsp (not on PATH yet: see the warning)
 
         Add to opencode.json (merged with what is there):
         {
           "lsp": {
             "agent-lsp": {
-              "command": ["<agent-lsp>", "serve", "--for-agents"],
+              "command": ["agent-lsp", "serve", "--for-agents"],
               "extensions": [".md", ".json", ".jsonc"]
             }
           },
           "mcp": {
             "agent-lsp": {
               "type": "local",
-              "command": ["<agent-lsp>", "mcp"],
+              "command": ["agent-lsp", "mcp"],
               "enabled": true
             }
           }
@@ -528,7 +564,7 @@ fn print_opencode() {
         Merge it (comments and formatting kept): agent-lsp setup opencode --write
     "#]]
     .assert_eq(&r.stdout);
-    assert!(r.stdout.contains("\"command\": [\"<agent-lsp>\", \"serve\""));
+    assert!(r.stdout.contains("\"command\": [\"agent-lsp\", \"serve\""));
 }
 
 #[test]
@@ -538,7 +574,7 @@ fn print_claude() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     expect![[r#"
         agent-lsp binary: <agent-lsp>
-        note: this binary is in a cargo target directory, which `cargo clean` deletes; for a lasting path, install it (`cargo install --path <clone>`) and run `agent-lsp setup` from the installed binary
+        command in the config: agent-lsp (not on PATH yet: see the warning)
 
         Language server: the agent-lsp plugin (editors/claude-code)
           claude plugin marketplace add <clone>
@@ -549,20 +585,23 @@ fn print_claude() {
           ln -s <agent-lsp> ~/.local/bin/agent-lsp
         or install it: cargo install --path <clone>
 
-        MCP server (the plugin declares it too: this is for a project without the plugin): add to .mcp.json (merged with what is there):
+        MCP server (the plugin declares it too: this is for a project without the plugin):
+        Add to .mcp.json (merged with what is there):
         {
           "mcpServers": {
             "agent-lsp": {
-              "command": "<agent-lsp>",
+              "command": "agent-lsp",
               "args": ["mcp"]
             }
           }
         }
-        or, for you only:
-          claude mcp add agent-lsp -- <agent-lsp> mcp
 
         .mcp.json: not there yet; --write creates it
         Merge it (comments and formatting kept): agent-lsp setup claude --write
+        or, for you only:
+          claude mcp add agent-lsp -- agent-lsp mcp
+
+        Hook (the plugin declares it too): a PostToolUse hook that hands the findings on a file Claude Code writes to the model in the same turn: agent-lsp setup claude --hook
     "#]]
     .assert_eq(&r.stdout);
 
@@ -580,7 +619,7 @@ fn print_claude() {
         r.stdout
     );
     let other = TempDir::new().unwrap();
-    fs::write(other.path().join("agent-lsp"), "#!/bin/sh\n").unwrap();
+    fake_agent_lsp(other.path());
     let r = run_with_path(dir.path(), &["setup", "claude"], other.path());
     assert!(r.stdout.contains(&format!(
         "The plugin runs `agent-lsp` from PATH: that is {}, not this binary\n",
@@ -602,7 +641,7 @@ fn claude_write_merges_into_mcp_json() {
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(
         v["mcpServers"]["agent-lsp"],
-        serde_json::json!({"command": exe_str(), "args": ["mcp"]})
+        serde_json::json!({"command": "agent-lsp", "args": ["mcp"]})
     );
     check_text(
         &text,
@@ -611,7 +650,7 @@ fn claude_write_merges_into_mcp_json() {
                 "mcpServers": {
                     "docs": {"type": "http", "url": "https://example.com/mcp"},
                     "agent-lsp": {
-                        "command": "<agent-lsp>",
+                        "command": "agent-lsp",
                         "args": ["mcp"]
                     }
                 }
@@ -643,7 +682,7 @@ fn claude_write_creates_mcp_json() {
             {
               "mcpServers": {
                 "agent-lsp": {
-                  "command": "<agent-lsp>",
+                  "command": "agent-lsp",
                   "args": ["mcp"]
                 }
               }
@@ -721,7 +760,7 @@ fn opencode_reads_the_merged_files() {
         if let Some(text) = text {
             fs::write(dir.path().join(name), text).unwrap();
         }
-        let r = run(dir.path(), &["setup", "opencode", "--write"]);
+        let r = run(dir.path(), &["setup", "opencode", "--write", "--absolute"]);
         assert_eq!(r.code, 0, "{}", r.stderr);
         let h = home.path();
         let out = Command::new(&bin)
@@ -768,4 +807,403 @@ fn print_says_what_write_would_change() {
         "{}",
         r.stdout
     );
+}
+
+#[test]
+fn the_shared_files_run_agent_lsp_from_path_not_this_machines_binary() {
+    // Not on PATH: still `agent-lsp`, with a warning that says how to put it there.
+    let dir = TempDir::new().unwrap();
+    let r = run(dir.path(), &["setup", "opencode", "--write"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = fs::read_to_string(dir.path().join("opencode.json")).unwrap();
+    assert_entries(&text);
+    assert!(!text.contains(&exe_str()), "{text}");
+    assert!(
+        r.stdout
+            .contains("command in the config: agent-lsp (not on PATH yet: see the warning)\n")
+    );
+    expect![[r#"
+        agent-lsp: warning: `agent-lsp` is not on PATH, so the entries do not start it yet. Install it for the project (`npm i -D agent-lsp`, then run this again: the entries then run the project's package) or for you (`cargo install --locked agent-lsp`, or link this binary: `ln -s <agent-lsp> ~/.local/bin/agent-lsp`); --absolute writes this binary's path instead
+    "#]]
+    .assert_eq(&r.stderr);
+
+    // On PATH: `agent-lsp`, without a word on stderr.
+    let bin = TempDir::new().unwrap();
+    fake_agent_lsp(bin.path());
+    let dir = TempDir::new().unwrap();
+    let r = run_with_path(dir.path(), &["setup", "claude", "--write"], bin.path());
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    let v: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join(".mcp.json")).unwrap()).unwrap();
+    assert_eq!(
+        v["mcpServers"]["agent-lsp"],
+        serde_json::json!({"command": "agent-lsp", "args": ["mcp"]})
+    );
+    assert!(r.stdout.contains(&format!(
+        "command in the config: agent-lsp (on PATH: {})\n",
+        bin.path().join("agent-lsp").display()
+    )));
+
+    // What does not count as on PATH: a file that is not executable, a `node_modules/.bin` (npx
+    // puts one on PATH for the command it runs), a relative directory.
+    let not_exec = TempDir::new().unwrap();
+    fs::write(not_exec.path().join("agent-lsp"), "#!/bin/sh\n").unwrap();
+    let npx = TempDir::new().unwrap();
+    fs::create_dir_all(npx.path().join("node_modules/.bin")).unwrap();
+    fake_agent_lsp(&npx.path().join("node_modules/.bin"));
+    let path =
+        std::env::join_paths([not_exec.path(), &npx.path().join("node_modules/.bin"), Path::new("bin")]).unwrap();
+    let dir = TempDir::new().unwrap();
+    fs::create_dir(dir.path().join("bin")).unwrap();
+    fake_agent_lsp(&dir.path().join("bin"));
+    let r = run_with_path(dir.path(), &["setup", "opencode"], Path::new(&path));
+    assert_eq!(r.code, 0);
+    assert!(r.stderr.contains("`agent-lsp` is not on PATH"), "{}", r.stderr);
+}
+
+#[test]
+fn absolute_writes_this_binary_and_warns() {
+    let dir = TempDir::new().unwrap();
+    let bin = TempDir::new().unwrap();
+    fake_agent_lsp(bin.path());
+    let r = run_with_path(dir.path(), &["setup", "opencode", "--write", "--absolute"], bin.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = fs::read_to_string(dir.path().join("opencode.json")).unwrap();
+    assert_entries_run(&text, &[&exe_str()]);
+    assert!(Path::new(&exe_str()).is_absolute());
+    expect![[r#"
+        agent-lsp: warning: the entries name agent-lsp by a path of this machine (<agent-lsp>): whoever else uses the project's files cannot start it. Without --absolute, setup writes `agent-lsp` (run from PATH) or, when package.json pins agent-lsp, the package manager's command
+    "#]]
+    .assert_eq(&r.stderr);
+    expect![[r#"
+        agent-lsp binary: <agent-lsp>
+        command in the config: <agent-lsp> (--absolute: a path of this machine)
+        note: this binary is in a cargo target directory, which `cargo clean` deletes; for a lasting path, install it (`cargo install --path <clone>`) and run `agent-lsp setup` from the installed binary
+        created opencode.json: added `lsp.agent-lsp`; added `mcp.agent-lsp`
+        note: the file had no `lsp`; where no config sets it, opencode runs no language server at all, and an `lsp` object also turns on opencode's built-in servers (TypeScript, Python, Go, ...); turn one off with `"<name>": {"disabled": true}` in `lsp`
+        opencode starts them from its next session in this project; `opencode debug config` shows the merged `lsp` and `mcp`
+    "#]]
+    .assert_eq(&r.stdout);
+    let r = run(dir.path(), &["setup", "claude", "--write", "--absolute"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join(".mcp.json")).unwrap()).unwrap();
+    assert_eq!(v["mcpServers"]["agent-lsp"]["command"], exe_str());
+    assert!(r.stderr.contains("a path of this machine"), "{}", r.stderr);
+}
+
+#[test]
+fn a_project_that_pins_agent_lsp_runs_its_package() {
+    // package.json, other files of the project, what the entries run.
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a [&'a str]);
+    let cases: &[Case] = &[
+        (
+            r#"{"devDependencies": {"agent-lsp": "^0.1.0"}}"#,
+            &[],
+            &["npx", "--no-install", "agent-lsp"],
+        ),
+        (
+            r#"{"dependencies": {"agent-lsp": "0.1.0"}}"#,
+            &[("package-lock.json", "{}")],
+            &["npx", "--no-install", "agent-lsp"],
+        ),
+        (
+            r#"{"devDependencies": {"agent-lsp": "0.1.0"}}"#,
+            &[("pnpm-lock.yaml", "lockfileVersion: '9.0'\n")],
+            &["pnpm", "exec", "agent-lsp"],
+        ),
+        (
+            r#"{"devDependencies": {"agent-lsp": "0.1.0"}}"#,
+            &[("yarn.lock", "# THIS IS AN AUTOGENERATED FILE.\n# yarn lockfile v1\n")],
+            &["yarn", "--silent", "agent-lsp"],
+        ),
+        (
+            r#"{"devDependencies": {"agent-lsp": "0.1.0"}}"#,
+            &[("yarn.lock", "__metadata:\n  version: 8\n")],
+            &["yarn", "agent-lsp"],
+        ),
+        (
+            r#"{"devDependencies": {"agent-lsp": "0.1.0"}}"#,
+            &[("bun.lock", "{}")],
+            &["bun", "run", "agent-lsp"],
+        ),
+        // `packageManager` says which, before any lockfile.
+        (
+            r#"{"packageManager": "pnpm@9.1.0", "devDependencies": {"agent-lsp": "0.1.0"}}"#,
+            &[("package-lock.json", "{}")],
+            &["pnpm", "exec", "agent-lsp"],
+        ),
+    ];
+    let bin = TempDir::new().unwrap();
+    fake_agent_lsp(bin.path());
+    for (manifest, files, argv) in cases {
+        let dir = TempDir::new().unwrap();
+        fs::write(dir.path().join("package.json"), manifest).unwrap();
+        for (name, text) in *files {
+            fs::write(dir.path().join(name), text).unwrap();
+        }
+        // Before `agent-lsp` on PATH: the project's version is the one everyone runs.
+        let r = run_with_path(dir.path(), &["setup", "opencode", "--write"], bin.path());
+        assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{manifest}");
+        assert_entries_run(&fs::read_to_string(dir.path().join("opencode.json")).unwrap(), argv);
+        let r = run_with_path(dir.path(), &["setup", "claude", "--write"], bin.path());
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(dir.path().join(".mcp.json")).unwrap()).unwrap();
+        let mut args: Vec<&str> = argv[1..].to_vec();
+        args.push("mcp");
+        assert_eq!(
+            v["mcpServers"]["agent-lsp"],
+            serde_json::json!({"command": argv[0], "args": args}),
+            "{manifest}"
+        );
+    }
+    // The lockfile of a workspace is at its root, above the package.
+    let ws = TempDir::new().unwrap();
+    fs::write(ws.path().join("pnpm-lock.yaml"), "").unwrap();
+    fs::create_dir(ws.path().join("app")).unwrap();
+    fs::write(
+        ws.path().join("app/package.json"),
+        r#"{"devDependencies": {"agent-lsp": "0.1.0"}}"#,
+    )
+    .unwrap();
+    let r = run(ws.path(), &["setup", "opencode", "--write", "--root", "app"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_entries_run(
+        &fs::read_to_string(ws.path().join("app/opencode.json")).unwrap(),
+        &["pnpm", "exec", "agent-lsp"],
+    );
+    // Another package of the same name elsewhere does not count.
+    let dir = TempDir::new().unwrap();
+    fs::write(
+        dir.path().join("package.json"),
+        r#"{"peerDependencies": {"agent-lsp": "*"}}"#,
+    )
+    .unwrap();
+    let r = run(dir.path(), &["setup", "opencode", "--write"]);
+    assert_entries(&fs::read_to_string(dir.path().join("opencode.json")).unwrap());
+    assert!(r.stderr.contains("not on PATH"));
+}
+
+#[test]
+fn global_writes_the_users_own_config() {
+    // opencode: `$XDG_CONFIG_HOME/opencode/opencode.json`, created with its directory.
+    let home = TempDir::new().unwrap();
+    let xdg = TempDir::new().unwrap();
+    let project = TempDir::new().unwrap();
+    let empty = TempDir::new().unwrap();
+    let r = run_env(
+        project.path(),
+        &["setup", "opencode", "--global", "--write"],
+        empty.path(),
+        home.path(),
+        &[("XDG_CONFIG_HOME", xdg.path())],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Not on PATH: the user's own file may name this binary.
+    assert_entries_run(
+        &fs::read_to_string(xdg.path().join("opencode/opencode.json")).unwrap(),
+        &[&exe_str()],
+    );
+    assert_eq!(r.stderr, "");
+    assert!(!project.path().join("opencode.json").exists());
+    assert!(
+        r.stdout
+            .contains("opencode starts them from its next session, in every project")
+    );
+    // Without XDG_CONFIG_HOME: `~/.config/opencode`; on PATH: `agent-lsp`.
+    let bin = TempDir::new().unwrap();
+    fake_agent_lsp(bin.path());
+    let r = run_env(
+        project.path(),
+        &["setup", "opencode", "--global", "--write"],
+        bin.path(),
+        home.path(),
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_entries(&fs::read_to_string(home.path().join(".config/opencode/opencode.json")).unwrap());
+
+    // Claude Code: the user's MCP servers in `~/.claude.json` (other keys kept), the hook in
+    // `~/.claude/settings.json`.
+    fs::write(home.path().join(".claude.json"), "{\n  \"numStartups\": 3\n}\n").unwrap();
+    let r = run_env(
+        project.path(),
+        &["setup", "claude", "--global", "--hook", "--write"],
+        bin.path(),
+        home.path(),
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(home.path().join(".claude.json")).unwrap()).unwrap();
+    assert_eq!(v["numStartups"], 3);
+    assert_eq!(
+        v["mcpServers"]["agent-lsp"],
+        serde_json::json!({"command": "agent-lsp", "args": ["mcp"]})
+    );
+    let settings: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(home.path().join(".claude/settings.json")).unwrap()).unwrap();
+    assert_eq!(
+        settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
+        "agent-lsp hook"
+    );
+    assert!(!project.path().join(".mcp.json").exists());
+    assert!(!project.path().join(".claude").exists());
+
+    // CLAUDE_CONFIG_DIR moves the user's files: refused, with what to run instead.
+    let r = run_env(
+        project.path(),
+        &["setup", "claude", "--global", "--write"],
+        bin.path(),
+        home.path(),
+        &[("CLAUDE_CONFIG_DIR", home.path())],
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("claude mcp add --scope user"), "{}", r.stderr);
+    // --global is not for a project directory.
+    let r = run(project.path(), &["setup", "opencode", "--global", "--root", "."]);
+    assert_eq!(r.code, 2);
+}
+
+#[test]
+fn claude_hook_is_merged_into_settings() {
+    let dir = TempDir::new().unwrap();
+    let bin = TempDir::new().unwrap();
+    fake_agent_lsp(bin.path());
+    // Printed: what to add, and where.
+    let r = run_with_path(dir.path(), &["setup", "claude", "--hook"], bin.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let hook_part = &r.stdout[r.stdout.find("\nHook").unwrap()..];
+    expect![[r#"
+
+        Hook (the plugin declares it too: with the plugin, it would run twice): `agent-lsp hook` after each Write, Edit, MultiEdit, which hands the findings on the file written to the model in the same turn:
+        Add to .claude/settings.json (merged with what is there):
+        {
+          "hooks": {
+            "PostToolUse": [
+              {
+                "matcher": "Write|Edit|MultiEdit",
+                "hooks": [
+                  {
+                    "type": "command",
+                    "command": "agent-lsp hook",
+                    "timeout": 30
+                  }
+                ]
+              }
+            ]
+          }
+        }
+
+        .claude/settings.json: not there yet; --write creates it
+        Merge it (comments and formatting kept): agent-lsp setup claude --write --hook
+    "#]]
+    .assert_eq(hook_part);
+    assert!(!dir.path().join(".claude").exists());
+
+    // Written into settings that have hooks of their own: those stay, before it.
+    fs::create_dir(dir.path().join(".claude")).unwrap();
+    let original = r#"{
+  // the team's
+  "permissions": {"allow": ["Bash(npm test)"]},
+  "hooks": {
+    "PostToolUse": [
+      {"matcher": "Write", "hooks": [{"type": "command", "command": "npx prettier --write ."}]}
+    ],
+    "Stop": [{"hooks": [{"type": "command", "command": "echo done"}]}]
+  }
+}
+"#;
+    fs::write(dir.path().join(".claude/settings.json"), original).unwrap();
+    let r = run_with_path(dir.path(), &["setup", "claude", "--hook", "--write"], bin.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = fs::read_to_string(dir.path().join(".claude/settings.json")).unwrap();
+    check_text(
+        &text,
+        expect![[r#"
+            {
+              // the team's
+              "permissions": {"allow": ["Bash(npm test)"]},
+              "hooks": {
+                "PostToolUse": [
+                  {"matcher": "Write", "hooks": [{"type": "command", "command": "npx prettier --write ."}]},
+                  {
+                    "matcher": "Write|Edit|MultiEdit",
+                    "hooks": [
+                      {
+                        "type": "command",
+                        "command": "agent-lsp hook",
+                        "timeout": 30
+                      }
+                    ]
+                  }
+                ],
+                "Stop": [{"hooks": [{"type": "command", "command": "echo done"}]}]
+              }
+            }
+        "#]],
+    );
+    assert!(
+        r.stdout
+            .contains("updated .claude/settings.json: added an entry to `hooks.PostToolUse`\n"),
+        "{}",
+        r.stdout
+    );
+    // agent-lsp's own check finds nothing in what it wrote.
+    let check = Command::new(exe())
+        .args(["check", "--no-global", "--format", "json", ".claude/settings.json"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(report["diagnostics"], serde_json::json!([]), "{report}");
+    assert_eq!(check.status.code(), Some(0));
+
+    // Again: nothing changes, and a hook that runs agent-lsp otherwise counts as there.
+    let again = run_with_path(dir.path(), &["setup", "claude", "--hook", "--write"], bin.path());
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(
+        again
+            .stdout
+            .ends_with(".claude/settings.json: already set up; nothing changed\n"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join(".claude/settings.json")).unwrap(),
+        text
+    );
+    let other = TempDir::new().unwrap();
+    fs::create_dir(other.path().join(".claude")).unwrap();
+    let npx_hook = r#"{"hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "npx --no-install agent-lsp hook"}]}]}}"#;
+    fs::write(other.path().join(".claude/settings.json"), npx_hook).unwrap();
+    let r = run_with_path(other.path(), &["setup", "claude", "--hook", "--write"], bin.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        fs::read_to_string(other.path().join(".claude/settings.json")).unwrap(),
+        npx_hook
+    );
+
+    // A fresh project: created, and clean too.
+    let fresh = TempDir::new().unwrap();
+    let r = run_with_path(fresh.path(), &["setup", "claude", "--hook", "--write"], bin.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let check = Command::new(exe())
+        .args(["check", "--no-global", "--format", "json", "."])
+        .current_dir(fresh.path())
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(report["diagnostics"], serde_json::json!([]), "{report}");
+
+    // `hooks` that is not an object: refused, the file as it was.
+    fs::write(other.path().join(".claude/settings.json"), "{\"hooks\": []}").unwrap();
+    let r = run_with_path(other.path(), &["setup", "claude", "--hook", "--write"], bin.path());
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("must be an object"), "{}", r.stderr);
+    // And --hook is for Claude Code.
+    let r = run(dir.path(), &["setup", "opencode", "--hook"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--hook is for `setup claude`"), "{}", r.stderr);
 }

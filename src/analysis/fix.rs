@@ -12,21 +12,30 @@ pub fn is_broken(d: &Diagnostic) -> bool {
 /// The safe fixes of `diagnostics` that can be applied together: each once, and none whose
 /// edits overlap an earlier one's (the later waits for the next round).
 pub fn safe_fixes<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> Vec<&'a Fix> {
+    fixes_to_apply(diagnostics, false)
+}
+
+/// The fixes of `diagnostics` that can be applied together, the unsafe ones too when
+/// `unsafe_fixes` (`check --fix --unsafe-fixes`): each once, and none whose edits overlap one
+/// taken already (it waits for the next round). Safe fixes are taken first, so that an unsafe
+/// one never holds one back.
+pub fn fixes_to_apply<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>, unsafe_fixes: bool) -> Vec<&'a Fix> {
+    let fixes: Vec<&Fix> = diagnostics.into_iter().filter_map(|d| d.fix.as_deref()).collect();
     let mut taken: Vec<&Fix> = Vec::new();
-    for d in diagnostics {
-        let Some(f) = d.fix.as_deref().filter(|f| f.safe) else {
-            continue;
-        };
-        if taken.contains(&f) {
-            continue;
-        }
-        let overlaps = taken.iter().flat_map(|t| &t.edits).any(|a| {
-            f.edits.iter().any(|b| {
-                a.span.start < b.span.end.max(b.span.start + 1) && b.span.start < a.span.end.max(a.span.start + 1)
-            })
-        });
-        if !overlaps {
-            taken.push(f);
+    let passes: &[bool] = if unsafe_fixes { &[true, false] } else { &[true] };
+    for &safe in passes {
+        for &f in fixes.iter().filter(|f| f.safe == safe) {
+            if taken.contains(&f) {
+                continue;
+            }
+            let overlaps = taken.iter().flat_map(|t| &t.edits).any(|a| {
+                f.edits.iter().any(|b| {
+                    a.span.start < b.span.end.max(b.span.start + 1) && b.span.start < a.span.end.max(a.span.start + 1)
+                })
+            });
+            if !overlaps {
+                taken.push(f);
+            }
         }
     }
     taken
@@ -41,6 +50,15 @@ pub const FIX_ROUNDS: usize = 32;
 
 /// `analysis::fix_all` on any analysis function.
 pub fn fix_all_with(text: &str, diagnose: &dyn Fn(&str) -> Vec<Diagnostic>) -> (String, Vec<String>) {
+    fix_all_rounds(text, diagnose, false)
+}
+
+/// [`fix_all_with`], with the unsafe fixes too when `unsafe_fixes`.
+pub fn fix_all_rounds(
+    text: &str,
+    diagnose: &dyn Fn(&str) -> Vec<Diagnostic>,
+    unsafe_fixes: bool,
+) -> (String, Vec<String>) {
     let mut text = text.to_string();
     let mut applied = Vec::new();
     for _ in 0..FIX_ROUNDS {
@@ -50,7 +68,7 @@ pub fn fix_all_with(text: &str, diagnose: &dyn Fn(&str) -> Vec<Diagnostic>) -> (
         if broken {
             break;
         }
-        let taken = safe_fixes(&diagnostics);
+        let taken = fixes_to_apply(&diagnostics, unsafe_fixes);
         if taken.is_empty() {
             break;
         }
@@ -63,4 +81,50 @@ pub fn fix_all_with(text: &str, diagnose: &dyn Fn(&str) -> Vec<Diagnostic>) -> (
         text = next;
     }
     (text, applied)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::Span;
+
+    fn with(span: (usize, usize), text: &str, safe: bool) -> Diagnostic {
+        Diagnostic::new(Code::InvalidValue, Span::new(span.0, span.1), "m").with_fix(
+            text,
+            vec![Edit::new(Span::new(span.0, span.1), text)],
+            safe,
+        )
+    }
+
+    #[test]
+    fn unsafe_fixes_only_when_asked_and_never_over_a_safe_one() {
+        // An unsafe fix first in the file, overlapping the safe one after it; a third apart.
+        let ds = [
+            with((0, 4), "unsafe", false),
+            with((2, 6), "safe", true),
+            with((10, 12), "apart", false),
+        ];
+        let titles = |fs: Vec<&Fix>| fs.iter().map(|f| f.title.clone()).collect::<Vec<_>>();
+        assert_eq!(titles(fixes_to_apply(&ds, false)), ["safe"]);
+        assert_eq!(titles(safe_fixes(&ds)), ["safe"]);
+        // The safe one is taken first; the unsafe one it overlaps waits (for a round that may
+        // never come: the safe fix can make it go away).
+        assert_eq!(titles(fixes_to_apply(&ds, true)), ["safe", "apart"]);
+        // Two unsafe fixes that overlap: the later one waits.
+        let ds = [with((0, 4), "first", false), with((3, 5), "second", false)];
+        assert_eq!(titles(fixes_to_apply(&ds, true)), ["first"]);
+        // Rounds: the waiting one is applied on the text the first left, if it still applies.
+        let (text, applied) = fix_all_rounds(
+            "abcdefgh",
+            &|t| {
+                if t == "abcdefgh" {
+                    vec![with((0, 4), "WXYZ", false), with((3, 5), "D", false)]
+                } else {
+                    Vec::new()
+                }
+            },
+            true,
+        );
+        assert_eq!((text.as_str(), applied), ("WXYZefgh", vec!["WXYZ".to_string()]));
+    }
 }

@@ -44,7 +44,7 @@ pub mod zuno;
 pub use card::mode_title;
 pub use diagnostic::{Diagnostic, Edit, Effect, Fix, Location, Related, Severity, Tag};
 pub use dialect::Dialect;
-pub use fix::{FIX_ROUNDS, fix_all_with, is_broken, safe_fixes};
+pub use fix::{FIX_ROUNDS, fix_all_rounds, fix_all_with, fixes_to_apply, is_broken, safe_fixes};
 pub use rules::{Code, Level, RULES, Rule};
 pub use text::{Encoding, LineCol, LineIndex, Span};
 
@@ -770,15 +770,22 @@ pub fn ignore_edit(kind: &FileKind, text: &str, analysis: &FileAnalysis, at: usi
 /// return the new text with the titles of the fixes applied. Overlapping fixes wait for the
 /// next round.
 pub fn fix_all(kind: &FileKind, text: &str) -> (String, Vec<String>) {
-    fix_all_with(text, &|t| {
+    fix_all_including(kind, text, false)
+}
+
+/// [`fix_all`], with the unsafe fixes too when `unsafe_fixes` (the did-you-mean replacements:
+/// `check --fix --unsafe-fixes`).
+pub fn fix_all_including(kind: &FileKind, text: &str, unsafe_fixes: bool) -> (String, Vec<String>) {
+    let diagnose = |t: &str| {
         let a = analyze(kind, t);
         if a.diagnostics.iter().any(is_broken) {
-            // Left as is: `fix_all_with` stops on it.
+            // Left as is: `fix_all_rounds` stops on it.
             return a.diagnostics;
         }
         // A suppressed diagnostic is not fixed either.
         suppress::apply(&a.suppressions, a.diagnostics, suppress::Report::Nothing)
-    })
+    };
+    fix_all_rounds(text, &diagnose, unsafe_fixes)
 }
 
 // The server's questions to the registration (completion, built-in agents, navigation).

@@ -4,6 +4,7 @@
 mod out;
 
 pub mod decide;
+mod diff;
 pub mod explain;
 pub mod hook;
 pub mod matrix;
@@ -86,9 +87,24 @@ struct SetupArgs {
     /// The project directory.
     #[arg(long, default_value = ".")]
     root: PathBuf,
-    /// Merge the entries into the project's config file (keeping its formatting and comments).
+    /// Merge the entries into the config files (keeping their formatting and comments).
     #[arg(long)]
     write: bool,
+    /// Name agent-lsp by this binary's absolute path: a path of this machine, wrong for a file
+    /// others share. Without it, the entries run `agent-lsp` from PATH, or the project's own
+    /// package when package.json pins agent-lsp (through npx, pnpm, yarn or bun).
+    #[arg(long)]
+    absolute: bool,
+    /// The user's own config instead of the project's, for every project: opencode's
+    /// `$XDG_CONFIG_HOME/opencode/opencode.json` (`~/.config/opencode/`); Claude Code's
+    /// `~/.claude.json` (user MCP servers) and `~/.claude/settings.json` (the hook).
+    #[arg(long, conflicts_with = "root")]
+    global: bool,
+    /// Claude Code: also the PostToolUse hook (`agent-lsp hook` after Write, Edit and
+    /// MultiEdit) in `.claude/settings.json`, which hands the findings on a file Claude Code
+    /// writes to the model in the same turn.
+    #[arg(long)]
+    hook: bool,
 }
 
 #[derive(clap::Args)]
@@ -118,6 +134,14 @@ struct CheckArgs {
     /// are not touched), then report what remains.
     #[arg(long)]
     fix: bool,
+    /// With `--fix` or `--diff`: the unsafe fixes too (did-you-mean replacements and other fixes
+    /// that change what the runtime does; review them with `--diff` first).
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print what `--fix` would change as a unified diff per file, and write nothing; exit with
+    /// status 1 when there is something to change, 0 when not.
+    #[arg(long, conflicts_with = "format")]
+    diff: bool,
     /// Report only diagnostics with these runtime effects (comma-separated), e.g.
     /// `--effect refuses-to-start`.
     #[arg(long, value_delimiter = ',', value_name = "EFFECT", value_parser = parse_effect)]
@@ -313,7 +337,17 @@ pub fn main() -> i32 {
                     .and_then(|d| crate::analysis::Dialect::parse(d.to_possible_value()?.get_name())),
             })
         }
-        Command::Setup(a) => setup::run(a.runtime, &a.root, a.write, write_atomically),
+        Command::Setup(a) => setup::run(
+            &setup::Args {
+                runtime: a.runtime,
+                root: a.root,
+                write: a.write,
+                absolute: a.absolute,
+                global: a.global,
+                hook: a.hook,
+            },
+            write_atomically,
+        ),
         Command::Rules { code, format } => match format {
             ExplainFormat::Human | ExplainFormat::Json | ExplainFormat::Markdown => rules(code.as_deref(), format),
             _ => {
@@ -336,10 +370,13 @@ fn check(args: CheckArgs) -> i32 {
             return 2;
         }
     };
+    if args.diff {
+        return diff(ws, args.unsafe_fixes);
+    }
     let mut fixed = render::Fixed::new();
     if args.fix {
-        match fix(&mut ws, &args.paths, &options) {
-            Ok(f) => fixed = f,
+        match fix(&mut ws, &args.paths, &options, args.unsafe_fixes) {
+            Ok((f, _)) => fixed = f,
             Err(code) => return code,
         }
     }
@@ -355,7 +392,11 @@ fn check(args: CheckArgs) -> i32 {
     let report = match args.format {
         Format::Human => {
             let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            render::human(&ws, &diags, color)
+            let mut report = render::human(&ws, &diags, color);
+            if !args.unsafe_fixes {
+                report.push_str(&unsafe_fixes_hint(&diags));
+            }
+            report
         }
         Format::Json => render::json(&ws, &diags, args.fix.then_some(&fixed)),
         Format::Github => render::github(&ws, &diags),
@@ -421,45 +462,116 @@ fn global_dir_exists(dir: Option<&std::path::Path>) -> Result<(), i32> {
     }
 }
 
-/// `check --fix`: apply the safe fixes of every reported file on disk, in two rounds. First each
-/// file's own fixes ([`crate::analysis::fix_all`]); then, with every file read again, the
-/// removal of unused suppressions, which only the whole workspace can tell (a suppression of a
-/// cross-file code is used or not depending on other files). Files with nothing to fix are not
-/// touched. Returns what was fixed, per file in path order, or the exit status on a write
-/// failure.
-fn fix(ws: &mut Workspace, paths: &[PathBuf], options: &Options) -> Result<render::Fixed, i32> {
-    let mut fixed = render::Fixed::new();
-    let write = |path: &std::path::Path, text: &str| {
-        write_atomically(path, text).map_err(|e| {
+/// "N more fixes available with --unsafe-fixes" for the human summary: the unsafe fixes of the
+/// findings reported (each once), or nothing.
+fn unsafe_fixes_hint(diags: &[(usize, crate::analysis::Diagnostic)]) -> String {
+    let mut unsafe_fixes: Vec<(usize, &crate::analysis::Fix)> = diags
+        .iter()
+        .filter_map(|(id, d)| Some((*id, d.fix.as_deref().filter(|f| !f.safe)?)))
+        .collect();
+    unsafe_fixes.dedup();
+    match unsafe_fixes.len() {
+        0 => String::new(),
+        n => format!(
+            "{n} more fix{} available with --unsafe-fixes (review: `--diff --unsafe-fixes`)\n",
+            if n == 1 { "" } else { "es" }
+        ),
+    }
+}
+
+/// What the fixes change: per file, the text before and after.
+type Changes = std::collections::BTreeMap<PathBuf, (String, String)>;
+
+/// `check --diff`: what `check --fix` would change, as a unified diff per file on stdout, and
+/// the fixes per file on stderr; nothing is written. Exit status 1 when there is a change.
+fn diff(mut ws: Workspace, unsafe_fixes: bool) -> i32 {
+    let (fixed, changes) = match fix_in(&mut ws, unsafe_fixes, &mut |_, _, _| Ok(())) {
+        Ok(done) => done,
+        Err(code) => return code,
+    };
+    let mut out = String::new();
+    for (path, (before, after)) in &changes {
+        out.push_str(&diff::unified(&render::display_path(path), before, after));
+    }
+    let mut stdout = std::io::stdout().lock();
+    if stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush()).is_err() {
+        return 2;
+    }
+    for (path, titles) in &fixed {
+        eprintln!("would fix {path}: {}", titles.join("; "));
+    }
+    if !unsafe_fixes {
+        let mut diags = ws.diagnostics();
+        diags.extend(ws.global_refusal());
+        eprint!("{}", unsafe_fixes_hint(&diags));
+    }
+    for (path, why) in &ws.errors {
+        eprintln!("agent-lsp: warning: {}: {why}", render::display_path(path));
+    }
+    i32::from(!changes.is_empty())
+}
+
+/// `check --fix`: apply the safe fixes (and the unsafe ones with `unsafe_fixes`) of every
+/// reported file on disk, then read the workspace again. See [`fix_in`].
+fn fix(
+    ws: &mut Workspace,
+    paths: &[PathBuf],
+    options: &Options,
+    unsafe_fixes: bool,
+) -> Result<(render::Fixed, Changes), i32> {
+    let mut written = false;
+    let done = fix_in(ws, unsafe_fixes, &mut |ws, id, text| {
+        let path = ws.files[id].path.clone();
+        write_atomically(&path, text).map_err(|e| {
             eprintln!(
                 "agent-lsp: error: {}: cannot write the fixes: {e}",
-                render::display_path(path)
+                render::display_path(&path)
             );
             2
-        })
-    };
-    let reload = |ws: &mut Workspace| -> Result<(), i32> {
+        })?;
+        written = true;
+        Ok(())
+    });
+    if written {
         *ws = Workspace::load(paths, options).map_err(|e| {
             eprintln!("agent-lsp: error: {e}");
             2
         })?;
-        Ok(())
-    };
+    }
+    done
+}
+
+/// The fixes of every reported file, in two rounds. First each file's own fixes
+/// ([`crate::analysis::fix_all_including`], round after round until nothing changes: fixes that
+/// overlap wait for the next round); then, with the workspace holding every file as fixed, the
+/// removal of unused suppressions, which only the whole workspace can tell (a suppression of a
+/// cross-file code is used or not depending on other files). `put(ws, id, text)` writes the
+/// new text of file `id` to disk (`--fix`), or does nothing (`--diff`); either way the
+/// workspace then holds and analyses the new text. Files with nothing to fix are not touched. Returns what
+/// was fixed per file (in path order) and the texts before and after, or the exit status on a
+/// failure.
+fn fix_in(
+    ws: &mut Workspace,
+    unsafe_fixes: bool,
+    put: &mut dyn FnMut(&mut Workspace, usize, &str) -> Result<(), i32>,
+) -> Result<(render::Fixed, Changes), i32> {
+    let mut fixed = render::Fixed::new();
+    let mut changes = Changes::new();
     let reported: Vec<usize> = (0..ws.files.len())
         .filter(|&i| ws.files[i].in_scope && ws.files[i].live && !ws.excluded(i))
         .collect();
-    let mut changed = false;
-    for f in reported.iter().map(|&i| &ws.files[i]) {
-        let (text, titles) = crate::analysis::fix_all(&f.kind, &f.text);
+    for id in reported {
+        let f = &ws.files[id];
+        let (text, titles) = crate::analysis::fix_all_including(&f.kind, &f.text, unsafe_fixes);
         if titles.is_empty() || text == f.text {
             continue;
         }
-        write(&f.path, &text)?;
-        changed = true;
-        fixed.entry(render::display_path(&f.path)).or_default().extend(titles);
-    }
-    if changed {
-        reload(ws)?;
+        let path = f.path.clone();
+        changes.insert(path.clone(), (f.text.clone(), text.clone()));
+        fixed.entry(render::display_path(&path)).or_default().extend(titles);
+        put(ws, id, &text)?;
+        // The text now in place, as read (`set_text` keeps it; a write is read back the same).
+        ws.set_text(id, text);
     }
     // Unused suppressions, now that every file is as fixed.
     let diags = ws.diagnostics();
@@ -470,7 +582,7 @@ fn fix(ws: &mut Workspace, paths: &[PathBuf], options: &Options) -> Result<rende
             by_file.entry(*id).or_default().push(d);
         }
     }
-    let mut changed = false;
+    let mut second = Vec::new();
     for (id, ds) in by_file {
         // In a file that does not parse, what a suppression would suppress may not be read yet.
         if ws.files[id].analysis.diagnostics.iter().any(crate::analysis::is_broken) {
@@ -486,17 +598,17 @@ fn fix(ws: &mut Workspace, paths: &[PathBuf], options: &Options) -> Result<rende
         if text == f.text {
             continue;
         }
-        write(&f.path, &text)?;
-        changed = true;
-        fixed
-            .entry(render::display_path(&f.path))
-            .or_default()
-            .extend(fixes.iter().map(|f| f.title.clone()));
+        second.push((id, text, fixes.iter().map(|f| f.title.clone()).collect::<Vec<_>>()));
     }
-    if changed {
-        reload(ws)?;
+    for (id, text, titles) in second {
+        let path = ws.files[id].path.clone();
+        let before = ws.files[id].text.clone();
+        changes.entry(path.clone()).or_insert((before, String::new())).1 = text.clone();
+        fixed.entry(render::display_path(&path)).or_default().extend(titles);
+        put(ws, id, &text)?;
+        ws.set_text(id, text);
     }
-    Ok(fixed)
+    Ok((fixed, changes))
 }
 
 /// Write through a temporary file in the same directory and rename it over the original, so

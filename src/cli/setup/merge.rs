@@ -1,8 +1,8 @@
-//! Merging one `"parent": {"name": value}` entry into a JSONC file by text edits on the byte
-//! spans of [`jsonc::parse`]: the rest of the file (comments, order, indentation, trailing
-//! commas, CRLF, a byte-order mark) stays byte for byte as it was. The file is never
-//! re-serialised; new text follows the indentation, line breaks and trailing-comma habit of the
-//! file.
+//! Merging one `"parent": {"name": value}` entry into a JSONC file, or one item into a
+//! `"parent": {"name": [...]}` array, by text edits on the byte spans of [`jsonc::parse`]: the
+//! rest of the file (comments, order, indentation, trailing commas, CRLF, a byte-order mark)
+//! stays byte for byte as it was. The file is never re-serialised; new text follows the
+//! indentation, line breaks and trailing-comma habit of the file.
 
 use crate::analysis::diagnostic::apply;
 use crate::analysis::syntax::{Map, Node, Value, jsonc};
@@ -13,6 +13,8 @@ use crate::analysis::{Edit, Encoding, LineIndex, Span};
 #[derive(Clone, Debug)]
 pub enum J {
     Obj(Vec<(String, J)>),
+    /// An array laid out over lines like an object (one item a line).
+    Arr(Vec<J>),
     Val(serde_json::Value),
 }
 
@@ -26,9 +28,20 @@ impl J {
             J::Obj(members) => {
                 serde_json::Value::Object(members.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())
             }
+            J::Arr(items) => serde_json::Value::Array(items.iter().map(J::to_json).collect()),
             J::Val(v) => v.clone(),
         }
     }
+}
+
+/// Where the value goes.
+#[derive(Clone, Copy)]
+pub enum Place {
+    /// `parent.name` is the value.
+    Member,
+    /// `parent.name` is an array and the value one of its items: appended, unless an item is
+    /// `ours` already (e.g. a hook entry that runs `agent-lsp hook`, whatever its matcher).
+    Append { ours: fn(&serde_json::Value) -> bool },
 }
 
 /// What to do when the parent key holds `true` or `false` rather than an object.
@@ -38,6 +51,7 @@ pub struct Want<'a> {
     /// The entry under it (`agent-lsp`).
     pub name: &'a str,
     pub value: J,
+    pub place: Place,
     /// `true` as the parent's value means the same as an object (opencode's `lsp: true`: the
     /// built-in servers on), so it may become one.
     pub true_is_object: bool,
@@ -94,6 +108,9 @@ pub fn merge(text: &str, want: &Want) -> Result<(String, Change), String> {
         let p = LineIndex::new(text).line_col(text, span.start as usize, Encoding::Utf32);
         format!("{}:{}", p.line + 1, p.col + 1)
     };
+    if let Place::Append { ours } = want.place {
+        return append(text, &root, &f, want, ours, &at);
+    }
     let Some(parent) = map.get(want.parent) else {
         let value = J::Obj(vec![(want.name.to_string(), want.value.clone())]);
         let edits = f.insert_member(&root, want.parent, &value, true);
@@ -134,6 +151,53 @@ pub fn merge(text: &str, want: &Want) -> Result<(String, Change), String> {
             want.parent,
             describe(node),
             want.name
+        )),
+    }
+}
+
+/// [`merge`] of a [`Place::Append`] value.
+fn append(
+    text: &str,
+    root: &Node,
+    f: &Format,
+    want: &Want,
+    ours: fn(&serde_json::Value) -> bool,
+    at: &dyn Fn(Span) -> String,
+) -> Result<(String, Change), String> {
+    let map = root.as_map().expect("parse_object returns an object");
+    let in_lines = root.span.text(text).contains('\n');
+    let array = J::Arr(vec![want.value.clone()]);
+    let Some(parent) = map.get(want.parent) else {
+        let value = J::Obj(vec![(want.name.to_string(), array)]);
+        let edits = f.insert_member(root, want.parent, &value, true);
+        return Ok((apply(text, &edits), Change::AddedParent));
+    };
+    let Some(m) = parent.value.as_map() else {
+        return Err(format!(
+            "{}: `{}` is {}; it must be an object to hold `{}`. Fix it, then run this again",
+            at(parent.key.span),
+            want.parent,
+            describe(&parent.value),
+            want.name
+        ));
+    };
+    let Some(entry) = m.get(want.name) else {
+        let edits = f.insert_member(&parent.value, want.name, &array, in_lines);
+        return Ok((apply(text, &edits), Change::Added));
+    };
+    match &entry.value.value {
+        Value::Seq(items) if items.iter().any(|i| ours(&i.to_json())) => Ok((text.to_string(), Change::Unchanged)),
+        Value::Seq(_) => {
+            let in_lines = parent.value.span.text(text).contains('\n');
+            let edits = f.insert_item(&entry.value, &want.value, in_lines);
+            Ok((apply(text, &edits), Change::Added))
+        }
+        _ => Err(format!(
+            "{}: `{}.{}` is {}; it must be an array. Fix it, then run this again",
+            at(entry.key.span),
+            want.parent,
+            want.name,
+            describe(&entry.value)
         )),
     }
 }
@@ -255,6 +319,25 @@ impl<'a> Format<'a> {
                     .collect();
                 format!("{{{}}}", inner.join(", "))
             }
+            J::Arr(items) if items.is_empty() => "[]".to_string(),
+            J::Arr(items) if multiline => {
+                let inner = format!("{base}{}", self.unit);
+                let mut out = String::from("[");
+                for (i, v) in items.iter().enumerate() {
+                    let comma = if i + 1 < items.len() || self.trailing_commas {
+                        ","
+                    } else {
+                        ""
+                    };
+                    out.push_str(&format!("{}{inner}{}{comma}", self.nl, self.render(v, &inner, true)));
+                }
+                out.push_str(&format!("{}{base}]", self.nl));
+                out
+            }
+            J::Arr(items) => {
+                let inner: Vec<String> = items.iter().map(|v| self.render(v, "", false)).collect();
+                format!("[{}]", inner.join(", "))
+            }
             J::Val(v) => inline(v),
         }
     }
@@ -262,23 +345,58 @@ impl<'a> Format<'a> {
     /// The edits that add `"name": value` as the last member of the object `node`. An empty
     /// object is opened over lines when `in_lines` (its container is laid out over lines).
     fn insert_member(&self, node: &Node, name: &str, value: &J, in_lines: bool) -> Vec<Edit> {
-        let text = self.text;
         let map: &Map = node.as_map().expect("an object");
+        let last = map
+            .entries
+            .last()
+            .map(|e| (e.key.span.start as usize, e.value.span.end as usize));
+        self.insert_last(
+            node,
+            last,
+            &|base, multiline| format!("{}: {}", key(name), self.render(value, base, multiline)),
+            in_lines,
+        )
+    }
+
+    /// The edits that add `value` as the last item of the array `node`.
+    fn insert_item(&self, node: &Node, value: &J, in_lines: bool) -> Vec<Edit> {
+        let last = match &node.value {
+            Value::Seq(items) => items.last().map(|v| (v.span.start as usize, v.span.end as usize)),
+            _ => None,
+        };
+        self.insert_last(
+            node,
+            last,
+            &|base, multiline| self.render(value, base, multiline),
+            in_lines,
+        )
+    }
+
+    /// The edits that add a member or item (`new(indentation, multiline)` is its text) after the
+    /// last one of the collection `node`, which starts at `last.0` and ends at `last.1`.
+    fn insert_last(
+        &self,
+        node: &Node,
+        last: Option<(usize, usize)>,
+        new: &dyn Fn(&str, bool) -> String,
+        in_lines: bool,
+    ) -> Vec<Edit> {
+        let text = self.text;
         let open = node.span.start as usize;
         let close = node.span.end as usize - 1;
         let multiline = text[open..=close].contains('\n');
-        let Some(last) = map.entries.last() else {
+        let Some((last_start, end)) = last else {
             // An empty object: `{}` becomes `{⏎  "name": value⏎}`; comments inside stay before it.
             let base = self.indent_of_line(open);
             let inner = format!("{base}{}", self.unit);
-            let member = format!("{}: {}", key(name), self.render(value, &inner, true));
+            let member = new(&inner, true);
             let comma = if self.trailing_commas { "," } else { "" };
             let mut ip = close;
             while ip > open + 1 && matches!(text.as_bytes()[ip - 1], b' ' | b'\t' | b'\r' | b'\n') {
                 ip -= 1;
             }
             if !in_lines && !text[open..close].contains('\n') {
-                let member = format!("{}: {}", key(name), self.render(value, "", false));
+                let member = new("", false);
                 let space = if ip > open + 1 { " " } else { "" };
                 return vec![Edit::new(Span::new(ip, close), format!("{space}{member}"))];
             }
@@ -291,21 +409,20 @@ impl<'a> Format<'a> {
                 )]
             };
         };
-        let end = last.value.span.end as usize;
         let after = scan_after(text, end, close);
         if !multiline {
-            let member = format!("{}: {}", key(name), self.render(value, "", false));
+            let member = new("", false);
             return match after.comma {
                 Some(c) => vec![Edit::new(Span::empty(c + 1), format!(" {member},"))],
                 None => vec![Edit::new(Span::empty(end), format!(", {member}"))],
             };
         }
-        let indent = if self.starts_line(last.key.span.start as usize) {
-            self.indent_of_line(last.key.span.start as usize).to_string()
+        let indent = if self.starts_line(last_start) {
+            self.indent_of_line(last_start).to_string()
         } else {
             format!("{}{}", self.indent_of_line(open), self.unit)
         };
-        let member = format!("{}: {}", key(name), self.render(value, &indent, true));
+        let member = new(&indent, true);
         let nl = self.nl;
         match (after.comma, after.line_end) {
             // `"a": 1, // note⏎` → the new member on the next line, with its own trailing comma.
@@ -394,6 +511,7 @@ mod tests {
             parent: "lsp",
             name: "x",
             value: J::obj(vec![("command", J::Val(serde_json::json!(["a", "b"])))]),
+            place: Place::Member,
             true_is_object,
             false_refusal: Some("turns it off"),
             note_if_added: None,
@@ -480,5 +598,63 @@ mod tests {
             "2:6: expected `:` after \"a\""
         );
         assert!(merge("[]", &want(true)).unwrap_err().contains("an array"));
+    }
+
+    fn hook_want() -> Want<'static> {
+        Want {
+            parent: "hooks",
+            name: "Post",
+            value: J::obj(vec![("command", J::Val(serde_json::json!("x")))]),
+            place: Place::Append {
+                ours: |v| v["command"] == "x",
+            },
+            true_is_object: false,
+            false_refusal: None,
+            note_if_added: None,
+        }
+    }
+
+    fn appended(text: &str) -> String {
+        let (out, change) = merge(text, &hook_want()).unwrap();
+        assert!(jsonc::parse(&out).errors.is_empty(), "{out}");
+        assert_ne!(change, Change::Unchanged, "{text}");
+        // Once there, it stays one.
+        assert_eq!(merge(&out, &hook_want()).unwrap(), (out.clone(), Change::Unchanged));
+        out
+    }
+
+    #[test]
+    fn append_to_an_array() {
+        assert_eq!(
+            appended("{}"),
+            "{\n  \"hooks\": {\n    \"Post\": [\n      {\n        \"command\": \"x\"\n      }\n    ]\n  }\n}"
+        );
+        assert_eq!(
+            appended("{\n  \"hooks\": {\n    \"Pre\": []\n  }\n}"),
+            "{\n  \"hooks\": {\n    \"Pre\": [],\n    \"Post\": [\n      {\n        \"command\": \"x\"\n      }\n    ]\n  }\n}"
+        );
+        // The other entries stay, before it.
+        assert_eq!(
+            appended("{\n  \"hooks\": {\n    \"Post\": [\n      {\"command\": \"lint\"} // mine\n    ]\n  }\n}"),
+            "{\n  \"hooks\": {\n    \"Post\": [\n      {\"command\": \"lint\"}, // mine\n      {\n        \"command\": \"x\"\n      }\n    ]\n  }\n}"
+        );
+        assert_eq!(
+            appended("{\"hooks\": {\"Post\": [{\"command\": \"lint\"}]}}"),
+            "{\"hooks\": {\"Post\": [{\"command\": \"lint\"}, {\"command\": \"x\"}]}}"
+        );
+        assert_eq!(
+            appended("{\n  \"hooks\": {\n    \"Post\": []\n  }\n}"),
+            "{\n  \"hooks\": {\n    \"Post\": [\n      {\n        \"command\": \"x\"\n      }\n    ]\n  }\n}"
+        );
+        assert!(
+            merge("{\"hooks\": {\"Post\": {}}}", &hook_want())
+                .unwrap_err()
+                .contains("must be an array")
+        );
+        assert!(
+            merge("{\"hooks\": []}", &hook_want())
+                .unwrap_err()
+                .contains("must be an object")
+        );
     }
 }
