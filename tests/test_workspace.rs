@@ -127,6 +127,9 @@ fn summary() {
         .claude/commands/commit.md:2:1 unknown-key
         .claude/commands/commit.md:3:53 unknown-tool
         .claude/commands/empty.md:1:1 missing-template
+        .claude/commands/fix-issue.md:5:16 argument-index
+        .claude/commands/fix-issue.md:5:80 placeholder-in-code
+        .claude/commands/fix-issue.md:5:80 argument-index
         .claude/commands/git/amend.md:2:14 lenient-parse
         .claude/commands/git/amend.md:3:16 invalid-type
         .claude/commands/git/amend.md:9:43 placeholder-in-code

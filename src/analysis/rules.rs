@@ -351,6 +351,17 @@ backslash keeps a placeholder literal: `\\$1` sends `$1`. `$ARGUMENTS` and `$ARG
 which nothing else spells so, are not reported; hover on any placeholder shows what it becomes.",
         "```sh\nawk '{print $1}' data.txt\n```\n",
         "```sh\nawk '{print \\$1}' data.txt\n```\n";
+    ArgumentIndex = "argument-index", Warning, FailsWhenUsed, [],
+        "Claude Code: a command or skill whose body uses `$1` and never the first argument, or an index past the arguments its `argument-hint` or `arguments` declares.",
+        "Claude Code counts a command's arguments from `$0`: `/fix-issue 123` puts `123` in `$0` \
+(and `$ARGUMENTS[0]`), and `$1` is the second argument. A body that uses `$1` but never `$0`, \
+`$ARGUMENTS` or the first name of `arguments` was almost always written counting from one: the \
+argument the user types goes nowhere, and `$1` stays as written when there is no second argument. \
+So does an index past the arguments the `argument-hint` (`[issue] [branch]`, every word in \
+brackets) or `arguments` declares. Wherever the placeholder is, prose or code, it is replaced. \
+The fix counts from `$0` (unsafe: it changes what the command sends).",
+        "---\nargument-hint: \"[issue]\"\n---\nLook at issue #$1 and fix it.\n",
+        "---\nargument-hint: \"[issue]\"\n---\nLook at issue #$0 and fix it.\n";
     BrokenLink = "broken-link", Warning, FailsWhenUsed, [],
         "A relative link in a `SKILL.md` to a file that does not exist.",
         "A skill's body points the model at its supporting files with relative links \

@@ -139,6 +139,13 @@ pub fn analyze(kind: &CommandKind, text: &str) -> (Vec<Diagnostic>, Parsed, Comm
     decl.arguments = prompt::argument_names(map.and_then(|m| m.value("arguments")));
     decl.placeholders = prompt::placeholders(text, decl.body, &decl.arguments);
     out.extend(placeholders_in_code(&kind.name, text, &decl.placeholders));
+    out.extend(argument_indexes(
+        &kind.name,
+        text,
+        &decl.placeholders,
+        decl.argument_hint.as_deref(),
+        &decl.arguments,
+    ));
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     (out, reading.parsed, decl)
 }
@@ -387,6 +394,107 @@ pub(crate) fn placeholders_in_code(name: &str, text: &str, found: &[prompt::Plac
         );
     }
     out
+}
+
+/// How many arguments the `argument-hint` declares: `Some(n)` when every word of it is one
+/// argument in brackets (`[issue] <branch>`), none of them open-ended (`[files...]`).
+fn declared_by_hint(hint: &str) -> Option<usize> {
+    let words: Vec<&str> = hint.split_whitespace().collect();
+    let one = |w: &&str| {
+        ((w.starts_with('[') && w.ends_with(']')) || (w.starts_with('<') && w.ends_with('>')))
+            && w.len() > 2
+            && !w.contains("...")
+            && !w.contains('…')
+    };
+    (!words.is_empty() && words.iter().all(one)).then_some(words.len())
+}
+
+/// Placeholders that count from one (`$1` in a body whose prose never uses the first argument),
+/// reported wherever they are, or written in prose past the arguments the command declares.
+pub(crate) fn argument_indexes(
+    name: &str,
+    text: &str,
+    found: &[prompt::Placeholder],
+    hint: Option<&str>,
+    arguments: &[String],
+) -> Vec<Diagnostic> {
+    use prompt::PlaceholderKind as K;
+    let index = |p: &prompt::Placeholder| match p.kind {
+        K::Index(n) | K::ArgumentsIndex(n) => Some(n),
+        _ => None,
+    };
+    // `$ARGUMENTS` holds the first argument too; so does the first name of `arguments`.
+    let uses_first = found
+        .iter()
+        .any(|p| matches!(p.kind, K::All | K::Named(_, 0)) || index(p) == Some(0));
+    let (declared, by) = if arguments.is_empty() {
+        match hint.and_then(|h| declared_by_hint(h).map(|n| (n, h))) {
+            Some((n, h)) => (Some(n), format!("the `argument-hint` `{h}`")),
+            None => (None, String::new()),
+        }
+    } else {
+        (Some(arguments.len()), "`arguments`".to_string())
+    };
+    // Counted from one: judged on the prose (in code, `$1` may be an awk field or a shell
+    // parameter, which `placeholder-in-code` speaks for), then reported and fixed everywhere.
+    let counts_from_one = !uses_first && found.iter().any(|p| !p.in_code && index(p).is_some_and(|n| n >= 1));
+    let declares = |n: usize| match n {
+        1 => "1 argument".to_string(),
+        n => format!("{n} arguments"),
+    };
+    // The fix for a body counted from one: every `$N` and `$ARGUMENTS[N]`, one lower.
+    let shifted: Vec<Edit> = found
+        .iter()
+        .filter_map(|p| {
+            let n = index(p)?;
+            let new = match p.kind {
+                K::Index(_) => format!("${}", n.checked_sub(1)?),
+                _ => format!("$ARGUMENTS[{}]", n.checked_sub(1)?),
+            };
+            Some(Edit::new(p.span, new))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for p in found.iter().filter(|p| counts_from_one || !p.in_code) {
+        let Some(n) = index(p) else { continue };
+        let written = p.span.text(text);
+        let past = declared.filter(|d| n >= *d);
+        let message = if counts_from_one && n >= 1 {
+            let mut m = format!(
+                "Claude Code counts arguments from `$0`: `{written}` is {}, and this body never uses the first (`$0`), so the argument typed after `/{name}` goes nowhere",
+                ordinal_argument(n)
+            );
+            if let Some(d) = declared {
+                m.push_str(&format!("; {by} declares {}", declares(d)));
+            }
+            m.push_str(". Count from `$0`");
+            m
+        } else if let Some(d) = past {
+            format!(
+                "`{written}` is {}, but {by} declares {}: unless more are typed, Claude Code leaves `{written}` as written",
+                ordinal_argument(n),
+                declares(d)
+            )
+        } else {
+            continue;
+        };
+        let mut d = warn(Code::ArgumentIndex, p.span, Effect::FailsWhenUsed, message);
+        if counts_from_one && n >= 1 && !shifted.is_empty() {
+            d = d.with_fix("Count the arguments from `$0`", shifted.clone(), false);
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// "the second argument" for index 1.
+fn ordinal_argument(n: usize) -> String {
+    prompt::PlaceholderKind::Index(n)
+        .meaning()
+        .split(" (")
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// `allowed-tools` and `disallowed-tools` of a command or skill: permission rules `Tool` or
@@ -679,6 +787,59 @@ mod tests {
         assert_eq!(
             diags("---\n- a\n---\nGo\n"),
             [(Code::InvalidType, Severity::Warning, "- a\n".into())]
+        );
+    }
+
+    #[test]
+    fn arguments_counted_from_one_or_past_the_hint() {
+        // The classic: `$1` for the one argument the hint declares, in prose and in code.
+        // (Only in code, `$1` may be a shell's: `placeholder-in-code` alone speaks for it.)
+        assert!(!claude("---\ndescription: d\n---\nRun `awk '{print $1}'`\n").contains("argument-index"));
+        let t = "---\nargument-hint: \"[issue]\"\ndescription: d\n---\nLook at issue #$1.\nThen `gh issue view $1`.\n";
+        expect![[r#"
+            argument-index warning `$1`: Claude Code counts arguments from `$0`: `$1` is the second argument, and this body never uses the first (`$0`), so the argument typed after `/review` goes nowhere; the `argument-hint` `[issue]` declares 1 argument. Count from `$0`
+              fix (editor): "---\nargument-hint: \"[issue]\"\ndescription: d\n---\nLook at issue #$0.\nThen `gh issue view $0`.\n"
+            placeholder-in-code warning `$1`: Claude Code replaces `$1` inside code too: it is the second argument (Claude Code counts from `$0`) and `/review one two three` puts `two` here. Write `\$1` to keep it literal
+              fix (editor): "---\nargument-hint: \"[issue]\"\ndescription: d\n---\nLook at issue #$1.\nThen `gh issue view \\$1`.\n"
+            argument-index warning `$1`: Claude Code counts arguments from `$0`: `$1` is the second argument, and this body never uses the first (`$0`), so the argument typed after `/review` goes nowhere; the `argument-hint` `[issue]` declares 1 argument. Count from `$0`
+              fix (editor): "---\nargument-hint: \"[issue]\"\ndescription: d\n---\nLook at issue #$0.\nThen `gh issue view $0`.\n"
+        "#]]
+        .assert_eq(&claude(t));
+        // `$ARGUMENTS[N]` counts the same; the fix shifts every index.
+        let t = "---\ndescription: d\n---\nFrom $ARGUMENTS[1] to $2.\n";
+        expect![[r#"
+            argument-index warning `$ARGUMENTS[1]`: Claude Code counts arguments from `$0`: `$ARGUMENTS[1]` is the second argument, and this body never uses the first (`$0`), so the argument typed after `/review` goes nowhere. Count from `$0`
+              fix (editor): "---\ndescription: d\n---\nFrom $ARGUMENTS[0] to $1.\n"
+            argument-index warning `$2`: Claude Code counts arguments from `$0`: `$2` is the third argument, and this body never uses the first (`$0`), so the argument typed after `/review` goes nowhere. Count from `$0`
+              fix (editor): "---\ndescription: d\n---\nFrom $ARGUMENTS[0] to $1.\n"
+        "#]]
+        .assert_eq(&claude(t));
+        // Counted from `$0`, but past the two the hint declares.
+        let t = "---\nargument-hint: \"[from] <to>\"\ndescription: d\n---\nFrom $0 to $1, then $2.\n";
+        expect![[r#"
+            argument-index warning `$2`: `$2` is the third argument, but the `argument-hint` `[from] <to>` declares 2 arguments: unless more are typed, Claude Code leaves `$2` as written
+        "#]]
+        .assert_eq(&claude(t));
+        // Nothing to say: counted from `$0` within the hint; `$ARGUMENTS` or the first name holds
+        // the first argument; an open-ended or free-text hint declares no count.
+        for t in [
+            "---\nargument-hint: \"[a] [b]\"\ndescription: d\n---\n$0 and $1\n",
+            "---\ndescription: d\n---\nAll of $ARGUMENTS, the second is $1\n",
+            "---\narguments: [a, b]\ndescription: d\n---\n$a then $1\n",
+            "---\nargument-hint: \"[files...]\"\ndescription: d\n---\n$0 $1 $2 $3\n",
+            "---\nargument-hint: the issue number\ndescription: d\n---\n$0 $1 $2\n",
+            "---\ndescription: d\n---\nPrice: \\$1\n",
+        ] {
+            assert_eq!(claude(t), "", "{t}");
+        }
+        // `arguments` declares the count too.
+        let t = "---\narguments: [a]\ndescription: d\n---\n$a then $1\n";
+        assert!(
+            claude(t).starts_with(
+                "argument-index warning `$1`: `$1` is the second argument, but `arguments` declares 1 argument"
+            ),
+            "{}",
+            claude(t)
         );
     }
 

@@ -261,6 +261,7 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::IgnoredField,
     crate::analysis::rules::Code::UnknownSkill,
     crate::analysis::rules::Code::PlaceholderInCode,
+    crate::analysis::rules::Code::ArgumentIndex,
     crate::analysis::rules::Code::IgnoredPermissionRule,
     crate::analysis::rules::Code::UnsubstitutedVariable,
     crate::analysis::rules::Code::UnknownMcpServer,

@@ -157,6 +157,13 @@ pub fn check(kind: &SkillKind, text: &str, decl: &mut SkillDecl, out: &mut Vec<D
     decl.arguments = prompt::argument_names(map.and_then(|m| m.value("arguments")));
     decl.placeholders = prompt::placeholders(text, decl.body, &decl.arguments);
     out.extend(command::placeholders_in_code(&kind.folder, text, &decl.placeholders));
+    out.extend(command::argument_indexes(
+        &kind.folder,
+        text,
+        &decl.placeholders,
+        decl.argument_hint.as_deref(),
+        &decl.arguments,
+    ));
 }
 
 /// `context` and `agent`: only `context: fork` forks, and only then is `agent` read (2.1.332:
