@@ -423,7 +423,12 @@ pub fn changes(before: Option<&EffectiveAgent>, after: &EffectiveAgent, file: us
 /// The agents as a table; when `marked` holds for some (their files have problems that make
 /// opencode refuse or skip them), a first column marks those with `!`.
 pub fn list(agents: &[EffectiveAgent], where_is: WhereIs, marked: &dyn Fn(&EffectiveAgent) -> bool) -> String {
-    let width = agents.iter().map(|a| a.name.len()).max().unwrap_or(4).max(4);
+    use unicode_width::UnicodeWidthStr;
+    // Columns as wide as their widest cell (a mode opencode does not know, a CJK name), so that
+    // every row stays in line.
+    let name_w = agents.iter().map(|a| a.name.width()).chain([4]).max().unwrap_or(4);
+    let mode_w = agents.iter().map(|a| a.mode.value.width()).chain([8]).max().unwrap_or(8);
+    let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.width())));
     let marks = agents.iter().any(marked);
     let mark = |a: Option<&EffectiveAgent>| match (marks, a) {
         (false, _) => "",
@@ -433,20 +438,20 @@ pub fn list(agents: &[EffectiveAgent], where_is: WhereIs, marked: &dyn Fn(&Effec
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}{:<width$}  {:<8}  {:<6}  defined in",
+        "{}{}  {}  {:<6}  defined in",
         mark(None),
-        "name",
-        "mode",
+        pad("name", name_w),
+        pad("mode", mode_w),
         "hidden"
     );
     for a in agents {
         let defs: Vec<String> = a.definitions.iter().map(|s| where_is(*s)).collect();
         let _ = writeln!(
             out,
-            "{}{:<width$}  {:<8}  {:<6}  {}",
+            "{}{}  {}  {:<6}  {}",
             mark(Some(a)),
-            a.name,
-            a.mode.value,
+            pad(&a.name, name_w),
+            pad(&a.mode.value, mode_w),
             if a.hidden.value { "yes" } else { "no" },
             defs.join(", ")
         );
@@ -553,6 +558,22 @@ mod tests {
         let refs: Vec<&Rule> = rules.iter().collect();
         let text = line("read", &decide(&refs, "read"), &PathNames::default());
         assert_eq!(text, "`read`: **allow**, except `b*`: deny");
+    }
+
+    #[test]
+    fn the_list_stays_in_line_with_an_unknown_mode_and_wide_names() {
+        let env = crate::analysis::opencode::effective::Env::default();
+        let mut agents = crate::analysis::opencode::effective::agents(&[], &env);
+        agents.truncate(2);
+        agents[0].name = "審査🚀".into();
+        agents[1].mode.value = "sub-agent-mode".into();
+        let text = list(&agents, &|_| "built-in".into(), &|_| false);
+        use unicode_width::UnicodeWidthStr;
+        // Every row's `defined in` column starts where the header's does.
+        let at = |l: &str| l.find("built-in").or_else(|| l.find("defined in")).map(|i| l[..i].width());
+        let columns: Vec<Option<usize>> = text.lines().map(at).collect();
+        assert_eq!(columns.len(), 3, "{text}");
+        assert!(columns.iter().all(|c| *c == columns[0] && c.is_some()), "{text}");
     }
 
     /// Generated rulesets: the line a card prints for a permission gives, for every input, the
