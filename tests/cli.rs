@@ -752,7 +752,7 @@ fn exit_status_2_for_usage_errors() {
         ),
         (
             &["check", "--effect", "sometimes"],
-            "error: invalid value 'sometimes' for '--effect <EFFECT>': unknown effect `sometimes`; one of refuses-to-start, file-ignored, value-ignored, rule-never-applies, fails-when-used, works-but-risky",
+            "error: invalid value 'sometimes' for '--effect <EFFECT>': unknown effect `sometimes`; one of refuses-to-start, file-ignored, value-ignored, rule-never-applies, fails-when-used, works-but-risky, not-applied",
             None,
         ),
         (

@@ -258,6 +258,16 @@ fn check_reads_the_files_again_on_every_call() {
     assert_eq!(report["diagnostics"], json!([]));
 }
 
+/// A mistake in agent-lsp.toml affects no runtime: its effect is `not-applied`.
+#[test]
+fn check_gives_a_project_file_mistake_the_effect_not_applied() {
+    let (dir, mut s) = session();
+    cli_support::write(dir.path(), "agent-lsp.toml", "[rules]\nbroad-pattern = \"of\"\n");
+    let report = s.ok("check", json!({"paths": ["agent-lsp.toml"]}));
+    let d = &report["diagnostics"][0];
+    assert_eq!((d["code"].as_str(), d["effect"].as_str()), (Some("invalid-value"), Some("not-applied")), "{report:#}");
+}
+
 #[test]
 fn check_refuses_paths_outside_the_root() {
     let (dir, mut s) = session();
