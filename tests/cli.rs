@@ -116,24 +116,28 @@ fn human_broken_agent() {
           |
         3 | mode: main
           |       ^^^^
+          = help: Replace with `primary`
 
         error[invalid-color]: unquoted, `#FF5733` is a YAML comment, so `color` is null and opencode refuses to load the configuration; quote it: "#FF5733"
          --> .opencode/agents/rev.md:4:8  (effect: refuses-to-start)
           |
         4 | color: #FF5733
           |        ^^^^^^^
+          = help: Quote the color (writes `"#FF5733"`) (safe: `check --fix` applies it)
 
         warning[unknown-key]: `temprature` is not an agent field; opencode passes it to the model provider as `options.temprature`. Did you mean `temperature`?
          --> .opencode/agents/rev.md:5:1  (effect: value-ignored)
           |
         5 | temprature: 0.2
           | ^^^^^^^^^^
+          = help: Replace with `temperature`
 
         error[invalid-type]: `steps` must be a whole number greater than 0, got the string "5"; opencode refuses to load the configuration. Remove the quotes
          --> .opencode/agents/rev.md:6:8  (effect: refuses-to-start)
           |
         6 | steps: "5"
           |        ^^^
+          = help: Remove the quotes (writes `5`) (safe: `check --fix` applies it)
 
         Found 3 errors, 1 warning in 1 of 1 file checked
     "##]]
@@ -161,12 +165,14 @@ fn human_wide_characters_before_the_error() {
           |
         2 | {description: "审查代码 🚀", mode: main}
           |                                    ^^^^
+          = help: Replace with `primary`
 
         error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
          --> opencode.json:1:53  (effect: refuses-to-start)
           |
         1 | {"agent": {"rev": {"description": "审查代码 🚀", "mode": "main"}}}
           |                                                          ^^^^^^
+          = help: Replace with `"primary"`
 
         Found 2 errors in 2 of 2 files checked
     "#]]
@@ -205,12 +211,14 @@ fn human_crlf_file() {
           |
         3 | mode: main
           |       ^^^^
+          = help: Replace with `primary`
 
         error[invalid-type]: `steps` must be a whole number greater than 0, got the string "5"; opencode refuses to load the configuration. Remove the quotes
          --> .opencode/agents/rev.md:4:8  (effect: refuses-to-start)
           |
         4 | steps: "5"
           |        ^^^
+          = help: Remove the quotes (writes `5`) (safe: `check --fix` applies it)
 
         Found 2 errors in 1 of 1 file checked
     "#]]
@@ -236,6 +244,7 @@ fn human_bom_files() {
           |
         2 | mode: main
           |       ^^^^
+          = help: Replace with `primary`
 
         error[invalid-type]: `default_agent` must be a string (an agent name), got a number (5); opencode refuses to load the configuration
          --> opencode.json:1:19  (effect: refuses-to-start)
@@ -502,6 +511,40 @@ fn json_related_locations_and_suggestions() {
             "replacement": "primary",
         })
     );
+}
+
+/// A diagnostic with a fix tells it in every format: the JSON's `suggestion`, the hook's
+/// `Fix:` line and the human output's `help:` line name the same replacement, even where the
+/// message lists the valid values rather than saying "did you mean".
+#[test]
+fn every_format_gives_the_same_suggestion() {
+    let agent = "---\nname: a\ndescription: Edits files\npermissionMode: acceptEdit\n---\nEdit.\n";
+    let ws = workspace(&[(".claude/agents/a.md", agent)]);
+    let (_, report) = check_json(ws.path(), &[]);
+    let d = &report["diagnostics"][0];
+    assert_eq!(d["code"], "invalid-value", "{report:#}");
+    assert_eq!(d["suggestion"]["replacement"], "acceptEdits", "{report:#}");
+
+    let human = check(ws.path(), &[]);
+    assert!(
+        human.stdout.contains("= help: Replace with `acceptEdits`"),
+        "{}",
+        human.stdout
+    );
+
+    let event = serde_json::json!({
+        "hook_event_name": "PostToolUse",
+        "cwd": ws.path(),
+        "tool_input": {"file_path": ".claude/agents/a.md"},
+    });
+    let mut cmd = command(ws.path(), &["hook"]);
+    cmd.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("start agent-lsp hook");
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), event.to_string().as_bytes()).unwrap();
+    let out = child.wait_with_output().expect("hook output");
+    let hook: Value = serde_json::from_slice(&out.stdout).expect("the hook prints JSON");
+    let told = hook["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    assert!(told.contains("Fix: Replace with `acceptEdits`"), "{told}");
 }
 
 #[test]

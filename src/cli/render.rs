@@ -187,19 +187,15 @@ fn snippet(out: &mut String, ws: &Workspace, file: &File, d: &Diagnostic, style:
         " ".repeat(pad),
         style.paint(marker, &"^".repeat(width))
     );
-    // The message usually names the fix already ("Did you mean `x`?"); repeat it as a help
-    // line only when it does not.
-    match (&d.fix, d.suggestion()) {
-        (Some(_), Some(s)) if d.message.contains(s.text.trim_matches('"')) => {}
-        (Some(f), _) => {
-            let safe = if f.safe {
-                " (safe: `check --fix` applies it)"
-            } else {
-                ""
-            };
-            let _ = writeln!(out, "{gutter} {} help: {}{safe}", style.paint("1;34", "="), f.title);
-        }
-        _ => {}
+    // The fix, as the hook and the JSON's `suggestion` give it: on every diagnostic that has
+    // one (a message naming a valid value is no "did you mean").
+    if let (Some(f), Some(words)) = (&d.fix, d.fix_in_words()) {
+        let safe = if f.safe {
+            " (safe: `check --fix` applies it)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "{gutter} {} help: {words}{safe}", style.paint("1;34", "="));
     }
     // A finding with many related places (one catch-all making 60 rules dead) shows the first
     // few; the JSON and SARIF outputs and the editor list them all.
