@@ -1105,6 +1105,22 @@ fn files_agent_lsp_does_not_analyse_are_findings_in_every_format() {
     assert_eq!(check(ws.path(), &["--deny-warnings"]).status, 1);
 }
 
+/// A file agent-lsp did not read (a README given by path) has no excerpt in the human output:
+/// its text is not known, so no line 1 is shown as empty.
+#[test]
+fn human_output_shows_no_excerpt_of_a_file_not_read() {
+    let ws = workspace(&[("README.md", "# Title\n\nText.\n")]);
+    let out = check(ws.path(), &["README.md"]);
+    assert_eq!(out.status, 0, "{out:#?}");
+    expect![[r#"
+        info[unchecked-file]: no runtime reads this file where it is, so agent-lsp does not analyse it: an agent goes in `.opencode/agents/` or `.claude/agents/`, a command in `.opencode/commands/` or `.claude/commands/`, a skill in `.claude/skills/<name>/SKILL.md` or `.opencode/skills/<name>/SKILL.md`
+         --> README.md:1:1  (effect: file-ignored)
+
+        Found 1 info in 1 of 1 file checked
+    "#]]
+    .assert_eq(&out.stdout);
+}
+
 #[test]
 fn a_global_dir_that_does_not_exist_is_an_error() {
     let ws = workspace(&[(".opencode/agents/rev.md", CLEAN_AGENT)]);
