@@ -538,7 +538,8 @@ fn every_format_gives_the_same_suggestion() {
         "tool_input": {"file_path": ".claude/agents/a.md"},
     });
     let mut cmd = command(ws.path(), &["hook"]);
-    cmd.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped());
+    cmd.stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped());
     let mut child = cmd.spawn().expect("start agent-lsp hook");
     std::io::Write::write_all(&mut child.stdin.take().unwrap(), event.to_string().as_bytes()).unwrap();
     let out = child.wait_with_output().expect("hook output");

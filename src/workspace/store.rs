@@ -252,8 +252,8 @@ impl Workspace {
                 message.push_str(&format!(".{}", crate::analysis::suggest::did_you_mean(Some(p))));
             }
             let mut d = Diagnostic::new(Code::BrokenLink, link.span, message)
-            .with_severity(Severity::Warning)
-            .with_effect(Effect::FailsWhenUsed);
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::FailsWhenUsed);
             if let (Some(n), Some(span)) = (&near, fix) {
                 d = d.with_suggestion(span, n.as_str());
             }

@@ -76,7 +76,8 @@ fn skill_links_to_missing_files() {
 fn a_broken_link_suggests_the_closest_file_of_its_folder() {
     let t = tempfile::tempdir().unwrap();
     let root = t.path();
-    let skill = "---\nname: env\ndescription: d\n---\nSee [vars](references/env-vars.md#list) and [x](references/zzz.md).\n";
+    let skill =
+        "---\nname: env\ndescription: d\n---\nSee [vars](references/env-vars.md#list) and [x](references/zzz.md).\n";
     write(root, ".claude/skills/env/SKILL.md", skill);
     write(root, ".claude/skills/env/references/env-var.md", "vars");
     write(root, ".claude/skills/env/references/other.md", "other");
@@ -100,7 +101,11 @@ fn a_broken_link_suggests_the_closest_file_of_its_folder() {
     fixed.replace_range(fix.edits[0].span.range(), &fix.edits[0].text);
     assert!(fixed.contains("[vars](references/env-var.md#list)"), "{fixed}");
     // Nothing close: no suggestion.
-    assert!(!found[1].message.contains("Did you mean") && found[1].fix.is_none(), "{:?}", found[1]);
+    assert!(
+        !found[1].message.contains("Did you mean") && found[1].fix.is_none(),
+        "{:?}",
+        found[1]
+    );
 }
 
 const PRIMARY: &str = "---\nmode: primary\n---\nPrompt\n";

@@ -118,9 +118,7 @@ fn push_string(node: &Node, value: &str, source: &str, out: &mut Vec<Item>) {
         // (or up to a piece opening a parenthesis of its own).
         let comma = value[a..].find(',').map_or(value.len(), |k| a + k);
         let entry = &value[a..comma];
-        let open = text.contains('(')
-            && !text.contains(')')
-            && entry.matches('(').count() > entry.matches(')').count();
+        let open = text.contains('(') && !text.contains(')') && entry.matches('(').count() > entry.matches(')').count();
         let mut last = i;
         while open
             && let Some(&(na, nb)) = pieces.get(last + 1)
@@ -192,7 +190,10 @@ impl Unclosed {
     /// What is wrong, for a message ending with what the runtime then does (`effect`).
     pub fn message(&self, effect: &str) -> String {
         let how = match self.pieces.as_slice() {
-            [_] => format!("Claude Code reads it as a tool named `{}`, which does not exist", self.text),
+            [_] => format!(
+                "Claude Code reads it as a tool named `{}`, which does not exist",
+                self.text
+            ),
             pieces => format!(
                 "Claude Code cuts it at the spaces into `{}`, which are no tools",
                 pieces.join("`, `")
@@ -313,7 +314,8 @@ mod tests {
         let text = "tools: Read, Bash(npm test:* x, Grep Bash(git\n";
         let map = parsed.root.as_ref().and_then(Node::as_map).unwrap();
         let list = read(map.value("tools").unwrap(), text);
-        let got: Vec<(String, Option<(String, Option<usize>)>, bool)> = list
+        type Row = (String, Option<(String, Option<usize>)>, bool);
+        let got: Vec<Row> = list
             .items()
             .iter()
             .map(|i| {

@@ -445,7 +445,11 @@ fn a_tool_entry_missing_its_closing_parenthesis() {
         assert_eq!(found.len(), 1, "{key}: {d:#?}");
         let d = found[0];
         assert_eq!(d.span.text(&t), "Bash(npm test:*", "{key}");
-        assert!(d.message.contains("`Bash(npm test:*` has no closing `)`"), "{}", d.message);
+        assert!(
+            d.message.contains("`Bash(npm test:*` has no closing `)`"),
+            "{}",
+            d.message
+        );
         let fix = d.fix.as_ref().expect("a fix");
         assert_eq!(fix.title, "Add the missing `)`");
         let mut fixed = t.clone();
