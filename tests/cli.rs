@@ -116,7 +116,6 @@ fn human_broken_agent() {
           |
         3 | mode: main
           |       ^^^^
-          = help: Replace with `primary`
 
         error[invalid-color]: unquoted, `#FF5733` is a YAML comment, so `color` is null and opencode refuses to load the configuration; quote it: "#FF5733"
          --> .opencode/agents/rev.md:4:8  (effect: refuses-to-start)
@@ -130,7 +129,6 @@ fn human_broken_agent() {
           |
         5 | temprature: 0.2
           | ^^^^^^^^^^
-          = help: Replace with `temperature`
 
         error[invalid-type]: `steps` must be a whole number greater than 0, got the string "5"; opencode refuses to load the configuration. Remove the quotes
          --> .opencode/agents/rev.md:6:8  (effect: refuses-to-start)
@@ -165,14 +163,12 @@ fn human_wide_characters_before_the_error() {
           |
         2 | {description: "审查代码 🚀", mode: main}
           |                                    ^^^^
-          = help: Replace with `primary`
 
         error[invalid-value]: `mode` must be "subagent", "primary" or "all", got "main"; opencode refuses to load the configuration. Did you mean `primary`?
          --> opencode.json:1:53  (effect: refuses-to-start)
           |
         1 | {"agent": {"rev": {"description": "审查代码 🚀", "mode": "main"}}}
           |                                                          ^^^^^^
-          = help: Replace with `"primary"`
 
         Found 2 errors in 2 of 2 files checked
     "#]]
@@ -211,7 +207,6 @@ fn human_crlf_file() {
           |
         3 | mode: main
           |       ^^^^
-          = help: Replace with `primary`
 
         error[invalid-type]: `steps` must be a whole number greater than 0, got the string "5"; opencode refuses to load the configuration. Remove the quotes
          --> .opencode/agents/rev.md:4:8  (effect: refuses-to-start)
@@ -244,7 +239,6 @@ fn human_bom_files() {
           |
         2 | mode: main
           |       ^^^^
-          = help: Replace with `primary`
 
         error[invalid-type]: `default_agent` must be a string (an agent name), got a number (5); opencode refuses to load the configuration
          --> opencode.json:1:19  (effect: refuses-to-start)

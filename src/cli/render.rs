@@ -170,9 +170,14 @@ fn snippet(out: &mut String, ws: &Workspace, id: usize, d: &Diagnostic, style: &
     if !unread {
         excerpt(out, file, d, line, &gutter, style);
     }
-    // The fix, as the hook and the JSON's `suggestion` give it: on every diagnostic that has
-    // one (a message naming a valid value is no "did you mean").
-    if let (Some(f), Some(words)) = (&d.fix, d.fix_in_words()) {
+    // The fix, as the hook and the JSON's `suggestion` give it, on every diagnostic that has
+    // one, unless the message already says "Did you mean `x`?" of its replacement (a message
+    // merely naming a valid value among others does not).
+    let said = d.suggestion().is_some_and(|s| {
+        let mean = format!("did you mean `{}`", s.text.trim_matches('"')).to_lowercase();
+        d.message.to_lowercase().contains(&mean)
+    });
+    if let (Some(f), Some(words), false) = (&d.fix, d.fix_in_words(), said) {
         let safe = if f.safe {
             " (safe: `check --fix` applies it)"
         } else {
