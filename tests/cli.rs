@@ -126,6 +126,7 @@ fn human_broken_agent() {
           |
         4 | color: #FF5733
           |        ^^^^^^^
+          = help: Quote the color (writes `"#FF5733"`) (safe: `check --fix` applies it)
 
         warning[unknown-key]: `temprature` is not an agent field; opencode passes it to the model provider as `options.temprature`. Did you mean `temperature`?
          --> .opencode/agents/rev.md:5:1  (effect: value-ignored)
@@ -138,6 +139,7 @@ fn human_broken_agent() {
           |
         6 | steps: "5"
           |        ^^^
+          = help: Remove the quotes (writes `5`) (safe: `check --fix` applies it)
 
         Found 3 errors, 1 warning in 1 of 1 file checked
         2 more fixes available with --unsafe-fixes (review: `--diff --unsafe-fixes`)
@@ -217,6 +219,7 @@ fn human_crlf_file() {
           |
         4 | steps: "5"
           |        ^^^
+          = help: Remove the quotes (writes `5`) (safe: `check --fix` applies it)
 
         Found 2 errors in 1 of 1 file checked
         1 more fix available with --unsafe-fixes (review: `--diff --unsafe-fixes`)
@@ -513,6 +516,41 @@ fn json_related_locations_and_suggestions() {
     );
 }
 
+/// A diagnostic with a fix tells it in every format: the JSON's `suggestion`, the hook's
+/// `Fix:` line and the human output's `help:` line name the same replacement, even where the
+/// message lists the valid values rather than saying "did you mean".
+#[test]
+fn every_format_gives_the_same_suggestion() {
+    let agent = "---\nname: a\ndescription: Edits files\npermissionMode: acceptEdit\n---\nEdit.\n";
+    let ws = workspace(&[(".claude/agents/a.md", agent)]);
+    let (_, report) = check_json(ws.path(), &[]);
+    let d = &report["diagnostics"][0];
+    assert_eq!(d["code"], "invalid-value", "{report:#}");
+    assert_eq!(d["suggestion"]["replacement"], "acceptEdits", "{report:#}");
+
+    let human = check(ws.path(), &[]);
+    assert!(
+        human.stdout.contains("= help: Replace with `acceptEdits`"),
+        "{}",
+        human.stdout
+    );
+
+    let event = serde_json::json!({
+        "hook_event_name": "PostToolUse",
+        "cwd": ws.path(),
+        "tool_input": {"file_path": ".claude/agents/a.md"},
+    });
+    let mut cmd = command(ws.path(), &["hook"]);
+    cmd.stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("start agent-lsp hook");
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), event.to_string().as_bytes()).unwrap();
+    let out = child.wait_with_output().expect("hook output");
+    let hook: Value = serde_json::from_slice(&out.stdout).expect("the hook prints JSON");
+    let told = hook["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    assert!(told.contains("Fix: Replace with `acceptEdits`"), "{told}");
+}
+
 #[test]
 fn json_clean_workspace_and_severities() {
     let ws = workspace(&[(".opencode/agents/rev.md", CLEAN_AGENT)]);
@@ -761,7 +799,7 @@ fn exit_status_2_for_usage_errors() {
         ),
         (
             &["check", "--effect", "sometimes"],
-            "error: invalid value 'sometimes' for '--effect <EFFECT>': unknown effect `sometimes`; one of refuses-to-start, file-ignored, value-ignored, rule-never-applies, fails-when-used, works-but-risky",
+            "error: invalid value 'sometimes' for '--effect <EFFECT>': unknown effect `sometimes`; one of refuses-to-start, file-ignored, value-ignored, rule-never-applies, fails-when-used, works-but-risky, not-applied",
             None,
         ),
         (
@@ -1071,6 +1109,22 @@ fn files_agent_lsp_does_not_analyse_are_findings_in_every_format() {
         out.stdout
     );
     assert_eq!(check(ws.path(), &["--deny-warnings"]).status, 1);
+}
+
+/// A file agent-lsp did not read (a README given by path) has no excerpt in the human output:
+/// its text is not known, so no line 1 is shown as empty.
+#[test]
+fn human_output_shows_no_excerpt_of_a_file_not_read() {
+    let ws = workspace(&[("README.md", "# Title\n\nText.\n")]);
+    let out = check(ws.path(), &["README.md"]);
+    assert_eq!(out.status, 0, "{out:#?}");
+    expect![[r#"
+        info[unchecked-file]: no runtime reads this file where it is, so agent-lsp does not analyse it: an agent goes in `.opencode/agents/` or `.claude/agents/`, a command in `.opencode/commands/` or `.claude/commands/`, a skill in `.claude/skills/<name>/SKILL.md` or `.opencode/skills/<name>/SKILL.md`
+         --> README.md:1:1  (effect: file-ignored)
+
+        Found 1 info in 1 of 1 file checked
+    "#]]
+    .assert_eq(&out.stdout);
 }
 
 #[test]

@@ -1252,6 +1252,50 @@ fn exit_without_shutdown_is_status_1() {
     assert_eq!(status.code(), Some(1));
 }
 
+/// `exit` sent right after `shutdown`, without waiting for its reply: the shutdown request was
+/// received, so status 0.
+#[test]
+fn exit_right_after_shutdown_without_waiting_is_status_0() {
+    let ws = workspace(&[]);
+    let mut s = Server::start(&root_of(&ws), Setup::default());
+    s.sync();
+    s.send(&json!({"jsonrpc": "2.0", "id": 9999, "method": "shutdown"}));
+    s.notify("exit", Value::Null);
+    let status = s.wait_exit();
+    assert_eq!(status.and_then(|st| st.code()), Some(0), "{}", s.stderr_text());
+}
+
+/// Before `initialize`, a notification (here `didOpen`) is dropped, as the protocol asks, and
+/// the log says which; a request gets error -32002, logged too.
+#[test]
+fn messages_before_initialize_are_dropped_or_refused_and_logged() {
+    let ws = workspace(&[]);
+    let root = root_of(&ws);
+    let mut s = Server::spawn(&root);
+    let uri = uri_of(&root.join(".opencode/agents/a.md"));
+    s.open(&uri, "markdown", 1, "---\nmode: main\n---\nx\n");
+    s.wait_log("textDocument/didOpen before initialize: dropped");
+    let error = s
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 7}}),
+        )
+        .unwrap_err();
+    assert_eq!(error["code"], -32002, "{error}");
+    s.wait_log("textDocument/hover before initialize");
+    // Once initialized, the document dropped is not open: a hover finds nothing there.
+    s.initialize(&Setup::default());
+    s.notify("initialized", json!({}));
+    s.sync();
+    s.take_publishes();
+    let hover = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 7}}),
+    );
+    assert_eq!(hover, Ok(Value::Null), "{}", s.stderr_text());
+    s.finish();
+}
+
 #[test]
 fn closing_stdin_ends_the_process() {
     let ws = workspace(&[]);

@@ -123,6 +123,8 @@ fn a_violation_sits_on_the_rule_that_lets_the_input_through_and_follows_edits() 
         let d = &t["diagnostics"][0];
         assert_eq!(d["code"], "invalid-value");
         assert_eq!(d["range"], range_of(&broken, "bsh", enc));
+        // No runtime is affected: agent-lsp does not apply the policy.
+        assert_eq!(d["data"]["effect"], "not-applied", "{d:#}");
         let p = got
             .iter()
             .rfind(|p| p["uri"] == cfg)

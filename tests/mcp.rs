@@ -271,6 +271,64 @@ fn check_reads_the_files_again_on_every_call() {
     assert_eq!(report["diagnostics"], json!([]));
 }
 
+/// A mistake in agent-lsp.toml affects no runtime: its effect is `not-applied`.
+#[test]
+fn check_gives_a_project_file_mistake_the_effect_not_applied() {
+    let (dir, mut s) = session();
+    cli_support::write(dir.path(), "agent-lsp.toml", "[rules]\nbroad-pattern = \"of\"\n");
+    let report = s.ok("check", json!({"paths": ["agent-lsp.toml"]}));
+    let d = &report["diagnostics"][0];
+    assert_eq!(
+        (d["code"].as_str(), d["effect"].as_str()),
+        (Some("invalid-value"), Some("not-applied")),
+        "{report:#}"
+    );
+}
+
+/// JSON-RPC 2.0 corners: a line that is not JSON gets a parse error (id null), JSON that is
+/// no message an invalid-request error, an unknown method an error that says what is wrong; the
+/// session goes on after each.
+#[test]
+fn protocol_errors_are_answered_and_the_session_goes_on() {
+    let (_dir, mut s) = session();
+    let next = |s: &mut Session| -> Value {
+        let mut line = String::new();
+        assert!(
+            s.stdout.read_line(&mut line).expect("read") > 0,
+            "the server closed stdout"
+        );
+        serde_json::from_str(&line).expect("one JSON message per line")
+    };
+    writeln!(s.stdin, "not json").unwrap();
+    s.stdin.flush().unwrap();
+    let reply = next(&mut s);
+    assert_eq!(reply["jsonrpc"], "2.0", "{reply}");
+    assert_eq!(reply["id"], Value::Null, "{reply}");
+    assert!(
+        reply.as_object().unwrap().contains_key("id"),
+        "the id is there, as null: {reply}"
+    );
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+
+    writeln!(s.stdin, r#"{{"jsonrpc": "2.0", "id": 41, "hello": 1}}"#).unwrap();
+    s.stdin.flush().unwrap();
+    let reply = next(&mut s);
+    assert_eq!(
+        (reply["id"].clone(), reply["error"]["code"].clone()),
+        (json!(41), json!(-32600)),
+        "{reply}"
+    );
+
+    let reply = s.request("foo", json!({}));
+    assert_eq!(reply["error"]["code"], -32601, "{reply}");
+    assert_eq!(reply["error"]["message"], "method not found: foo", "{reply}");
+    // A method of MCP this server does not offer says the same.
+    let reply = s.request("prompts/get", json!({"name": "x"}));
+    assert_eq!(reply["error"]["message"], "method not found: prompts/get", "{reply}");
+    // Still serving.
+    assert!(s.request("tools/list", json!({}))["result"]["tools"].is_array());
+}
+
 #[test]
 fn check_refuses_paths_outside_the_root() {
     let (dir, mut s) = session();

@@ -196,6 +196,61 @@ fn a_broken_policy_is_reported_and_the_others_still_run() {
     assert!(d["message"].as_str().unwrap().contains("Did you mean `bash`?"));
 }
 
+/// A mistake in agent-lsp.toml changes nothing a runtime does: its effect is `not-applied`
+/// (the policy is not checked), the same in every format, never `refuses-to-start`.
+#[test]
+fn a_mistake_in_the_project_file_is_not_applied_in_every_format() {
+    let ws = project();
+    let broken =
+        format!("{POLICY}\n[[policy]]\nid = \"typo\"\npermission = \"bsh\"\ninputs = [\"*\"]\nat-most = \"never\"\n");
+    write(ws.path(), "agent-lsp.toml", &broken);
+    let json = agent_lsp(
+        ws.path(),
+        &["check", "--no-global", "--format", "json", "agent-lsp.toml"],
+    );
+    let v: Value = serde_json::from_str(&json.stdout).unwrap();
+    let effects: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["path"] == "agent-lsp.toml")
+        .map(|d| d["effect"].as_str().unwrap())
+        .collect();
+    assert_eq!(effects, ["not-applied", "not-applied"], "{}", json.stdout);
+    let human = agent_lsp(ws.path(), &["check", "--no-global", "agent-lsp.toml"]);
+    assert_eq!(
+        human.stdout.matches("(effect: not-applied)").count(),
+        2,
+        "{}",
+        human.stdout
+    );
+    assert!(!human.stdout.contains("refuses-to-start"), "{}", human.stdout);
+    let sarif = agent_lsp(
+        ws.path(),
+        &["check", "--no-global", "--format", "sarif", "agent-lsp.toml"],
+    );
+    let v: Value = serde_json::from_str(&sarif.stdout).unwrap();
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "{}", sarif.stdout);
+    for r in results {
+        assert_eq!(r["properties"]["effect"], "not-applied", "{r}");
+    }
+    // A project file agent-lsp cannot read: its settings are not applied either.
+    std::fs::write(ws.path().join("agent-lsp.toml"), b"[rules]\0\n").unwrap();
+    let json = agent_lsp(
+        ws.path(),
+        &["check", "--no-global", "--format", "json", "agent-lsp.toml"],
+    );
+    let v: Value = serde_json::from_str(&json.stdout).unwrap();
+    let d = &v["diagnostics"][0];
+    assert_eq!(
+        (d["code"].as_str(), d["effect"].as_str()),
+        (Some("unchecked-file"), Some("not-applied")),
+        "{}",
+        json.stdout
+    );
+}
+
 #[test]
 fn a_violation_is_suppressed_like_any_code() {
     let ws = project();

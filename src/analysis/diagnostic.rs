@@ -142,9 +142,17 @@ impl Diagnostic {
     /// The message with its fix told in words (`\nFix: ...`), for a reader who sees no code
     /// actions: a model in a coding agent.
     pub fn message_with_fix(&self) -> String {
-        let Some(fix) = &self.fix else {
-            return self.message.clone();
-        };
+        match self.fix_in_words() {
+            Some(fix) => format!("{}\nFix: {fix}.", self.message),
+            None => self.message.clone(),
+        }
+    }
+
+    /// The fix told in words, the same in every output that shows it (the hook's and an agent
+    /// client's `Fix:`, the human output's `help:`): its title, and what it writes when the
+    /// title does not say.
+    pub fn fix_in_words(&self) -> Option<String> {
+        let fix = self.fix.as_ref()?;
         let writes = match fix.edits.as_slice() {
             [e] if !e.text.is_empty()
                 && !e.text.contains('\n')
@@ -155,7 +163,7 @@ impl Diagnostic {
             }
             _ => String::new(),
         };
-        format!("{}\nFix: {}{writes}.", self.message, fix.title.trim_end_matches('.'))
+        Some(format!("{}{writes}", fix.title.trim_end_matches('.')))
     }
 
     /// The fix's edit when it is a single replacement.

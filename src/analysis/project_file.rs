@@ -18,7 +18,7 @@
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use toml_edit::{Item, Key, TableLike, Value};
 
-use super::diagnostic::{Diagnostic, Severity};
+use super::diagnostic::{Diagnostic, Effect, Severity};
 use super::dialect::Dialect;
 use super::policy::spec::{Policy, Vocabulary};
 use super::rules::{Code, Level};
@@ -121,11 +121,14 @@ pub fn parse(text: &str, vocab: &Vocabulary) -> (ProjectFile, Vec<Diagnostic>) {
                 .span()
                 .map_or(Span::empty(0), |r| Span::new(r.start, r.end.max(r.start)));
             let message = e.message().trim().to_string();
-            out.push(Diagnostic::new(
-                Code::SyntaxError,
-                span,
-                format!("{message}; agent-lsp ignores this file until it parses"),
-            ));
+            out.push(
+                Diagnostic::new(
+                    Code::SyntaxError,
+                    span,
+                    format!("{message}; agent-lsp ignores this file until it parses"),
+                )
+                .with_effect(Effect::NotApplied),
+            );
             return (file, out);
         }
     };
@@ -147,6 +150,11 @@ pub fn parse(text: &str, vocab: &Vocabulary) -> (ProjectFile, Vec<Diagnostic>) {
         }
     }
     out.sort_by_key(|d| (d.span.start, d.span.end));
+    // No runtime reads this file: a mistake in it only means agent-lsp does not apply the
+    // setting (whatever the rule's default effect says about a runtime's file).
+    for d in &mut out {
+        d.effect = Effect::NotApplied;
+    }
     (file, out)
 }
 
@@ -445,6 +453,20 @@ mod tests {
         // What could be read still applies.
         assert!(f.rules.is_empty() && f.exclude.is_empty());
         assert_eq!(f.dialects, Some(vec![]));
+    }
+
+    /// No runtime reads agent-lsp.toml: a mistake in it never refuses to start or ignores a
+    /// runtime's value; agent-lsp does not apply the setting (a policy goes unchecked).
+    #[test]
+    fn every_mistake_has_the_effect_not_applied() {
+        let text = "[rulez]\n[rules]\nbroad-pattern = \"of\"\nshadowed-rule = 3\n[files]\nexclude = [\"a/[b\"]\n[[policy]]\nid = \"x\"\npermision = \"bash\"\n";
+        let (_, d) = parse(text);
+        assert!(d.len() >= 6, "{d:?}");
+        for d in &d {
+            assert_eq!(d.effect, Effect::NotApplied, "{d:?}");
+        }
+        let (_, d) = parse("[rules]\nunknown-key = \"error\n");
+        assert_eq!(d[0].effect, Effect::NotApplied);
     }
 
     #[test]

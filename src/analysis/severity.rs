@@ -46,16 +46,21 @@ pub enum Effect {
     FailsWhenUsed,
     /// Works as written, but is deprecated or risky.
     Works,
+    /// A mistake in agent-lsp's own project file (`agent-lsp.toml`): no runtime is affected,
+    /// but agent-lsp does not apply the setting (a policy is not checked, a level or an exclude
+    /// not used).
+    NotApplied,
 }
 
 impl Effect {
-    pub const ALL: [Effect; 6] = [
+    pub const ALL: [Effect; 7] = [
         Effect::RefusesToStart,
         Effect::FileIgnored,
         Effect::ValueIgnored,
         Effect::RuleNeverApplies,
         Effect::FailsWhenUsed,
         Effect::Works,
+        Effect::NotApplied,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -66,6 +71,7 @@ impl Effect {
             Effect::RuleNeverApplies => "rule-never-applies",
             Effect::FailsWhenUsed => "fails-when-used",
             Effect::Works => "works-but-risky",
+            Effect::NotApplied => "not-applied",
         }
     }
 
@@ -78,6 +84,7 @@ impl Effect {
             Effect::RuleNeverApplies => "the rule never applies",
             Effect::FailsWhenUsed => "fails when used",
             Effect::Works => "works, but deprecated or risky",
+            Effect::NotApplied => "agent-lsp does not apply this setting of agent-lsp.toml (no runtime is affected)",
         }
     }
 

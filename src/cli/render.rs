@@ -85,8 +85,7 @@ pub fn human(ws: &Workspace, diags: &[(usize, Diagnostic)], color: bool) -> Stri
     let style = Style { color };
     let mut out = String::new();
     for (id, d) in diags {
-        let file = &ws.files[*id];
-        snippet(&mut out, ws, file, d, &style);
+        snippet(&mut out, ws, *id, d, &style);
     }
     let c = counts(diags);
     let files = ws.files_in_scope();
@@ -141,7 +140,8 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn snippet(out: &mut String, ws: &Workspace, file: &File, d: &Diagnostic, style: &Style) {
+fn snippet(out: &mut String, ws: &Workspace, id: usize, d: &Diagnostic, style: &Style) {
+    let file = &ws.files[id];
     let (line, col) = pos(file, d.span.start);
     let _ = writeln!(
         out,
@@ -164,42 +164,26 @@ fn snippet(out: &mut String, ws: &Workspace, file: &File, d: &Diagnostic, style:
         style.paint("1;34", "-->"),
         display_path(&file.path)
     );
-    let range = file.index.line_range(&file.text, line as usize - 1);
-    let text = &file.text[range.clone()];
-    let text_shown = text.trim_start_matches('\u{feff}');
-    let bom = text.len() - text_shown.len();
-    let start = (d.span.start as usize).clamp(range.start + bom, range.end);
-    let end = (d.span.end as usize).clamp(start, range.end);
-    let pad = UnicodeWidthStr::width(&file.text[range.start + bom..start]);
-    let width = UnicodeWidthStr::width(&file.text[start..end]).max(1);
-    let bar = style.paint("1;34", "|");
-    let _ = writeln!(out, "{gutter} {bar}");
-    let _ = writeln!(
-        out,
-        "{} {bar} {}",
-        style.paint("1;34", &line.to_string()),
-        text_shown.replace('\t', " ")
-    );
-    let marker = if d.severity == Severity::Error { "1;31" } else { "1;33" };
-    let _ = writeln!(
-        out,
-        "{gutter} {bar} {}{}",
-        " ".repeat(pad),
-        style.paint(marker, &"^".repeat(width))
-    );
-    // The message usually names the fix already ("Did you mean `x`?"); repeat it as a help
-    // line only when it does not.
-    match (&d.fix, d.suggestion()) {
-        (Some(_), Some(s)) if d.message.contains(s.text.trim_matches('"')) => {}
-        (Some(f), _) => {
-            let safe = if f.safe {
-                " (safe: `check --fix` applies it)"
-            } else {
-                ""
-            };
-            let _ = writeln!(out, "{gutter} {} help: {}{safe}", style.paint("1;34", "="), f.title);
-        }
-        _ => {}
+    // A file agent-lsp did not read (binary, too large, where no runtime reads it) has no text
+    // to show: no excerpt, rather than an empty line 1.
+    let unread = d.code == crate::analysis::Code::UncheckedFile && file.text.is_empty();
+    if !unread {
+        excerpt(out, file, d, line, &gutter, style);
+    }
+    // The fix, as the hook and the JSON's `suggestion` give it, on every diagnostic that has
+    // one, unless the message already says "Did you mean `x`?" of its replacement (a message
+    // merely naming a valid value among others does not).
+    let said = d.suggestion().is_some_and(|s| {
+        let mean = format!("did you mean `{}`", s.text.trim_matches('"')).to_lowercase();
+        d.message.to_lowercase().contains(&mean)
+    });
+    if let (Some(f), Some(words), false) = (&d.fix, d.fix_in_words(), said) {
+        let safe = if f.safe {
+            " (safe: `check --fix` applies it)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "{gutter} {} help: {words}{safe}", style.paint("1;34", "="));
     }
     // A finding with many related places (one catch-all making 60 rules dead) shows the first
     // few; the JSON and SARIF outputs and the editor list them all.
@@ -228,6 +212,33 @@ fn snippet(out: &mut String, ws: &Workspace, file: &File, d: &Diagnostic, style:
         );
     }
     out.push('\n');
+}
+
+/// The line of `d`'s start, with `^` under its span.
+fn excerpt(out: &mut String, file: &File, d: &Diagnostic, line: u32, gutter: &str, style: &Style) {
+    let range = file.index.line_range(&file.text, line as usize - 1);
+    let text = &file.text[range.clone()];
+    let text_shown = text.trim_start_matches('\u{feff}');
+    let bom = text.len() - text_shown.len();
+    let start = (d.span.start as usize).clamp(range.start + bom, range.end);
+    let end = (d.span.end as usize).clamp(start, range.end);
+    let pad = UnicodeWidthStr::width(&file.text[range.start + bom..start]);
+    let width = UnicodeWidthStr::width(&file.text[start..end]).max(1);
+    let bar = style.paint("1;34", "|");
+    let _ = writeln!(out, "{gutter} {bar}");
+    let _ = writeln!(
+        out,
+        "{} {bar} {}",
+        style.paint("1;34", &line.to_string()),
+        text_shown.replace('\t', " ")
+    );
+    let marker = if d.severity == Severity::Error { "1;31" } else { "1;33" };
+    let _ = writeln!(
+        out,
+        "{gutter} {bar} {}{}",
+        " ".repeat(pad),
+        style.paint(marker, &"^".repeat(width))
+    );
 }
 
 #[derive(Serialize)]

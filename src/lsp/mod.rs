@@ -39,6 +39,7 @@ pub fn run(defaults: settings::Settings) -> i32 {
     };
     let shutdown = Arc::new(AtomicBool::new(false));
     let flag = shutdown.clone();
+    let received = shutdown.clone();
     runtime.block_on(async move {
         // Our own messages to stdout, serialized: the guard's replies and the diagnostics.
         let (own_tx, own_rx) = tokio::sync::mpsc::unbounded_channel();
@@ -54,7 +55,7 @@ pub fn run(defaults: settings::Settings) -> i32 {
         // stdin → guard → server → merge → stdout (see `transport`).
         let (server_in, guard_out) = tokio::io::duplex(1 << 16);
         let (merge_in, server_out) = tokio::io::duplex(1 << 16);
-        let input = tokio::spawn(transport::guard_input(stdio::input(), guard_out, own_tx));
+        let input = tokio::spawn(transport::guard_input(stdio::input(), guard_out, own_tx, received));
         let output = tokio::spawn(transport::merge_output(merge_in, stdio::output(), own_rx));
         Server::new(server_in, server_out, socket).serve(service).await;
         input.abort();

@@ -6,7 +6,12 @@
 //! clients can produce when they split a surrogate pair) is replaced by U+FFFD; a body that is
 //! not JSON is answered with a parse error (-32700), one that is not a JSON-RPC message with an
 //! invalid-request error (-32600); neither reaches the server. Replies of our own are written
-//! between the server's frames, never inside one.
+//! between the server's frames, never inside one. The guard also follows the session: a
+//! notification before `initialize` is dropped and logged, and a `shutdown` request counts as
+//! received as soon as it arrives (see `Session::pass`).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
@@ -89,8 +94,17 @@ fn repair_surrogates(text: &str) -> String {
     out
 }
 
+/// An incoming message to pass on: its body (possibly repaired), its method, whether it is a
+/// request (it has an id).
+#[derive(Debug)]
+struct Checked {
+    body: Vec<u8>,
+    method: Option<String>,
+    request: bool,
+}
+
 /// What to do with an incoming body: pass it on (possibly repaired) or answer it ourselves.
-fn check(body: Vec<u8>) -> Result<Vec<u8>, Value> {
+fn check(body: Vec<u8>) -> Result<Checked, Value> {
     let parsed = match serde_json::from_slice::<Value>(&body) {
         Ok(v) => Ok((v, body)),
         Err(_) => {
@@ -112,7 +126,11 @@ fn check(body: Vec<u8>) -> Result<Vec<u8>, Value> {
                     || v.get("result").is_some()
                     || v.get("error").is_some());
             if is_rpc {
-                Ok(body)
+                Ok(Checked {
+                    body,
+                    method: v.get("method").and_then(Value::as_str).map(str::to_string),
+                    request: v.get("id").is_some_and(|id| !id.is_null()),
+                })
             } else {
                 warn!("ignoring a message that is not JSON-RPC 2.0");
                 let id = v.get("id").cloned().unwrap_or(Value::Null);
@@ -130,17 +148,56 @@ fn check(body: Vec<u8>) -> Result<Vec<u8>, Value> {
     }
 }
 
-/// Copy frames from `input` to `to_server`, answering undecodable ones through `replies`.
+/// What the guard knows of the session from the messages it passed on.
+#[derive(Default)]
+struct Session {
+    /// The `initialize` request was received.
+    initialize: bool,
+}
+
+impl Session {
+    /// Whether to pass `m` on to the server. Before `initialize`, a notification other than
+    /// `exit` is dropped (the protocol asks it), a request is answered -32002 by the server;
+    /// both are logged. A `shutdown` request after `initialize` counts as received when it
+    /// arrives: an `exit` right behind it, sent without waiting for the reply, ends the process
+    /// with status 0.
+    fn pass(&mut self, m: &Checked, shutdown: &AtomicBool) -> bool {
+        let Some(method) = m.method.as_deref() else {
+            return true;
+        };
+        if method == "initialize" {
+            self.initialize = true;
+            return true;
+        }
+        if !self.initialize && method != "exit" {
+            if m.request {
+                warn!("{method} before initialize: answered with error -32002 (server not initialized)");
+            } else {
+                warn!("{method} before initialize: dropped, as the protocol asks");
+                return false;
+            }
+        }
+        if method == "shutdown" && m.request && self.initialize {
+            shutdown.store(true, Ordering::SeqCst);
+        }
+        true
+    }
+}
+
+/// Copy frames from `input` to `to_server`, answering undecodable ones through `replies`;
+/// `shutdown` is set when a `shutdown` request is received (see [`Session::pass`]).
 pub async fn guard_input<R: AsyncRead + Unpin, W: AsyncWrite + Unpin>(
     input: R,
     mut to_server: W,
     replies: mpsc::UnboundedSender<Vec<u8>>,
+    shutdown: Arc<AtomicBool>,
 ) {
     let mut r = BufReader::new(input);
+    let mut session = Session::default();
     while let Some(body) = read_frame(&mut r).await {
         match check(body) {
-            Ok(body) => {
-                if to_server.write_all(&frame(&body)).await.is_err() {
+            Ok(m) => {
+                if session.pass(&m, &shutdown) && to_server.write_all(&frame(&m.body)).await.is_err() {
                     break;
                 }
             }
@@ -211,6 +268,6 @@ mod tests {
         assert_eq!(check(b"{ nope".to_vec()).unwrap_err()["error"]["code"], -32700);
         assert_eq!(check(br#"{"hello":1}"#.to_vec()).unwrap_err()["error"]["code"], -32600);
         let repaired = check(br#"{"jsonrpc":"2.0","method":"x","params":{"t":"\ud83d"}}"#.to_vec()).unwrap();
-        assert!(String::from_utf8(repaired).unwrap().contains("\\ufffd"));
+        assert!(String::from_utf8(repaired.body).unwrap().contains("\\ufffd"));
     }
 }

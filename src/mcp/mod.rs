@@ -3,11 +3,14 @@
 //!
 //! - [`tools`]: the tools (`check`, `explain`, `decide`, `who_may`, `rules`), their schemas, and
 //!   their answers as JSON, on the same workspace and renderers as the command line.
+//! - [`transport`]: newline-delimited JSON-RPC on stdin/stdout, with the errors JSON-RPC asks
+//!   for (a line that is not JSON, an unknown method).
 //!
 //! Read-only: it reads the workspace from disk on every call and writes nothing. stdout carries
 //! the protocol; logs go to stderr through `tracing` (`AGENT_LSP_LOG=debug`).
 
 pub mod tools;
+pub mod transport;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -127,7 +130,7 @@ pub fn run(root: PathBuf, no_global: bool, global_dir: Option<PathBuf>) -> i32 {
             env!("CARGO_PKG_VERSION"),
             server.ctx.root.display()
         );
-        let transport = (crate::lsp::stdio::input(), crate::lsp::stdio::output());
+        let transport = transport::Lines::new(crate::lsp::stdio::input(), crate::lsp::stdio::output());
         match server.serve(transport).await {
             Ok(running) => match running.waiting().await {
                 Ok(reason) => {

@@ -71,7 +71,7 @@ const INPUT: Param = Param {
 pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "check",
-        description: "Check agent definition files (opencode, Claude Code and Zuno agents, opencode.json, commands, skills) and report the diagnostics: file, line/column range (1-based), severity, code, what the runtime does about it (`effect`: refuses-to-start, file-ignored, value-ignored, rule-never-applies, fails-when-used, works-but-risky, ...), the message, and the fix as text edits (`safe` fixes keep behaviour). Call it after writing or editing an agent file.",
+        description: "Check agent definition files (opencode, Claude Code and Zuno agents, opencode.json, commands, skills) and report the diagnostics: file, line/column range (1-based), severity, code, what the runtime does about it (`effect`: refuses-to-start, file-ignored, value-ignored, rule-never-applies, fails-when-used, works-but-risky; `not-applied` for a mistake in agent-lsp.toml), the message, and the fix as text edits (`safe` fixes keep behaviour). Call it after writing or editing an agent file.",
         params: &[Param {
             name: "paths",
             ty: "array",

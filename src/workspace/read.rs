@@ -73,7 +73,8 @@ pub fn unchecked_file(kind: &FileKind, why: &Unread) -> Diagnostic {
         k if k.is_project_file() => Diagnostic {
             message: format!("{reason}; its settings are not applied"),
             ..d
-        },
+        }
+        .with_effect(analysis::Effect::NotApplied),
         _ => Diagnostic {
             message: format!(
                 "{reason}; {} still reads it, so whatever it defines is unchecked and unknown to the other checks",

@@ -236,18 +236,28 @@ impl Workspace {
             if target.exists() {
                 continue;
             }
-            found.push(
-                Diagnostic::new(
-                    Code::BrokenLink,
-                    link.span,
-                    format!(
-                        "`{}` does not exist (links resolve from the skill's folder): a model that follows this link finds no file",
-                        link.path
-                    ),
-                )
-                .with_severity(Severity::Warning)
-                .with_effect(Effect::FailsWhenUsed),
+            let near = closest_sibling(&target);
+            let (path_near, fix) = match &near {
+                Some(n) => {
+                    let dir = link.path.rfind('/').map_or("", |i| &link.path[..=i]);
+                    (Some(format!("{dir}{n}")), name_span(&f.text, link.span, &target))
+                }
+                None => (None, None),
+            };
+            let mut message = format!(
+                "`{}` does not exist (links resolve from the skill's folder): a model that follows this link finds no file",
+                link.path
             );
+            if let Some(p) = &path_near {
+                message.push_str(&format!(".{}", crate::analysis::suggest::did_you_mean(Some(p))));
+            }
+            let mut d = Diagnostic::new(Code::BrokenLink, link.span, message)
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::FailsWhenUsed);
+            if let (Some(n), Some(span)) = (&near, fix) {
+                d = d.with_suggestion(span, n.as_str());
+            }
+            found.push(d);
         }
         self.replace_findings(id, Code::BrokenLink, found)
     }
@@ -521,4 +531,26 @@ impl Workspace {
             .diagnostics
             .sort_by_key(|d| (d.span.start, d.span.end, d.code));
     }
+}
+
+/// The name of the entry beside `target` (a missing file) closest to its own, when one is close
+/// enough to be a typo (`env-var.md` for `env-vars.md`).
+fn closest_sibling(target: &Path) -> Option<String> {
+    let name = target.file_name()?.to_str()?;
+    let names: Vec<String> = std::fs::read_dir(target.parent()?)
+        .ok()?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    crate::analysis::suggest::closest(name, names.iter().map(String::as_str)).map(str::to_string)
+}
+
+/// Where the file name of `target` is written inside the link at `span` (its last occurrence,
+/// before any `#anchor`).
+fn name_span(text: &str, span: Span, target: &Path) -> Option<Span> {
+    let name = target.file_name()?.to_str()?;
+    let written = text.get(span.range())?;
+    let written = written.split('#').next().unwrap_or(written);
+    let at = written.rfind(name)?;
+    let start = span.start as usize + at;
+    Some(Span::new(start, start + name.len()))
 }

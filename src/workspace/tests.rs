@@ -70,6 +70,44 @@ fn skill_links_to_missing_files() {
     assert_eq!(broken(&ws).len(), 2);
 }
 
+/// A link to a file that is not there, beside one of a close name: "did you mean" with a fix
+/// that writes the existing name into the link.
+#[test]
+fn a_broken_link_suggests_the_closest_file_of_its_folder() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    let skill =
+        "---\nname: env\ndescription: d\n---\nSee [vars](references/env-vars.md#list) and [x](references/zzz.md).\n";
+    write(root, ".claude/skills/env/SKILL.md", skill);
+    write(root, ".claude/skills/env/references/env-var.md", "vars");
+    write(root, ".claude/skills/env/references/other.md", "other");
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let id = ws.id(&root.join(".claude/skills/env/SKILL.md")).unwrap();
+    let found: Vec<_> = ws
+        .diagnostics()
+        .into_iter()
+        .filter(|(i, d)| *i == id && d.code == Code::BrokenLink)
+        .map(|(_, d)| d)
+        .collect();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found[0].message.ends_with("Did you mean `references/env-var.md`?"),
+        "{}",
+        found[0].message
+    );
+    let fix = found[0].fix.as_ref().expect("a fix");
+    assert_eq!(fix.title, "Replace with `env-var.md`");
+    let mut fixed = skill.to_string();
+    fixed.replace_range(fix.edits[0].span.range(), &fix.edits[0].text);
+    assert!(fixed.contains("[vars](references/env-var.md#list)"), "{fixed}");
+    // Nothing close: no suggestion.
+    assert!(
+        !found[1].message.contains("Did you mean") && found[1].fix.is_none(),
+        "{:?}",
+        found[1]
+    );
+}
+
 const PRIMARY: &str = "---\nmode: primary\n---\nPrompt\n";
 const SUBAGENT: &str = "---\nmode: subagent\n---\nPrompt\n";
 

@@ -507,6 +507,17 @@ pub(crate) fn tools(key: &str, v: &Node, text: &str, out: &mut Vec<Diagnostic>) 
         "this rule pre-approves nothing"
     };
     for item in tools::read(v, text).items() {
+        if item.cut {
+            continue;
+        }
+        if let Some(u) = &item.unclosed {
+            let mut d = warn(Code::UnknownTool, u.span, Effect::ValueIgnored, u.message(effect));
+            if let Some(edit) = u.fix() {
+                d = d.with_fix(tools::ADD_PARENTHESIS, vec![edit], false);
+            }
+            out.push(d);
+            continue;
+        }
         let (name, _) = tools::parts(&item.text);
         if item.text.starts_with("mcp__") || schema::TOOLS.contains(&name) || name == "Task" {
             continue;
@@ -747,6 +758,17 @@ mod tests {
         let d = claude_decl("---\nargument-hint: x\n---\n");
         assert_eq!(d.description.as_deref(), Some("Custom command"));
         assert_eq!(d.description_from, Some(prompt::DescriptionFrom::Default));
+    }
+
+    /// `allowed-tools: Bash(npm test:*`: one finding that the `)` is missing, with its fix.
+    #[test]
+    fn a_rule_missing_its_closing_parenthesis() {
+        let t = "---\nallowed-tools: Bash(npm test:*, Read\n---\nGo\n";
+        expect![[r#"
+            unknown-tool warning `Bash(npm test:*`: `Bash(npm test:*` has no closing `)`: Claude Code cuts it at the spaces into `Bash(npm`, `test:*`, which are no tools; this rule pre-approves nothing
+              fix (editor): "---\nallowed-tools: Bash(npm test:*), Read\n---\nGo\n"
+        "#]]
+        .assert_eq(&claude(t));
     }
 
     #[test]

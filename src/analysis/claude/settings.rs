@@ -569,15 +569,23 @@ fn rules(list: List, node: &Node, text: &str, settings: &mut Settings, out: &mut
             continue;
         };
         if let Some(why) = malformed(s) {
-            out.push(
-                Diagnostic::new(
-                    Code::InvalidValue,
-                    it.span,
-                    format!("{why}: Claude Code skips this rule (the rest of the list applies)"),
-                )
-                .with_severity(Severity::Error)
-                .with_effect(Effect::RuleNeverApplies),
-            );
+            let mut d = Diagnostic::new(
+                Code::InvalidValue,
+                it.span,
+                format!("{why}: Claude Code skips this rule (the rest of the list applies)"),
+            )
+            .with_severity(Severity::Error)
+            .with_effect(Effect::RuleNeverApplies);
+            // Only a `)` missing at the end: add it, where the string is spelled out as is.
+            let inner = (it.span.start as usize + 1, (it.span.end as usize).saturating_sub(1));
+            if s.contains('(') && !s.contains(')') && text.get(inner.0..inner.1) == Some(s) {
+                d = d.with_fix(
+                    super::tools::ADD_PARENTHESIS,
+                    vec![Edit::new(Span::new(inner.1, inner.1), ")")],
+                    false,
+                );
+            }
+            out.push(d);
             continue;
         }
         let (tool, specifier) = split_rule(s);

@@ -17,6 +17,23 @@ pub struct Item {
     pub span: Span,
     /// The span covers exactly `text` (a fix may replace it).
     pub exact: bool,
+    /// On the first piece of an entry whose `(` is never closed (`Bash(npm test:*`): the whole
+    /// entry, which the loader cuts open at its spaces.
+    pub unclosed: Option<Unclosed>,
+    /// A later piece of such an entry (`test:*`): told with the first, not on its own.
+    pub cut: bool,
+}
+
+/// An entry whose `(` is never closed, from its `(` piece to the next comma.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unclosed {
+    /// The entry as written, and the pieces the loader cuts it into.
+    pub text: String,
+    pub pieces: Vec<String>,
+    /// The entry's span when the value is spelled out (else the value's).
+    pub span: Span,
+    /// Where the missing `)` goes, when the value is spelled out.
+    pub close_at: Option<usize>,
 }
 
 /// How a list field reads.
@@ -87,16 +104,57 @@ fn exact_start(node: &Node, value: &str, source: &str) -> Option<usize> {
 
 fn push_string(node: &Node, value: &str, source: &str, out: &mut Vec<Item>) {
     let base = exact_start(node, value, source);
-    for (a, b) in split(value) {
-        let (span, exact) = match base {
-            Some(s) => (Span::new(s + a, s + b), true),
-            None => (node.span, false),
-        };
+    let place = |a: usize, b: usize| match base {
+        Some(s) => (Span::new(s + a, s + b), true),
+        None => (node.span, false),
+    };
+    let pieces = split(value);
+    let mut i = 0;
+    while i < pieces.len() {
+        let (a, b) = pieces[i];
+        let (span, exact) = place(a, b);
+        let text = &value[a..b];
+        // An entry whose `(` is never closed before the next comma: its pieces up to that comma
+        // (or up to a piece opening a parenthesis of its own).
+        let comma = value[a..].find(',').map_or(value.len(), |k| a + k);
+        let entry = &value[a..comma];
+        let open = text.contains('(') && !text.contains(')') && entry.matches('(').count() > entry.matches(')').count();
+        let mut last = i;
+        while open
+            && let Some(&(na, nb)) = pieces.get(last + 1)
+            && na < comma
+            && !value[na..nb].contains('(')
+        {
+            last += 1;
+        }
+        let unclosed = open.then(|| {
+            let end = pieces[last].1;
+            let (span, exact) = place(a, end);
+            Unclosed {
+                text: value[a..end].to_string(),
+                pieces: pieces[i..=last].iter().map(|&(x, y)| value[x..y].to_string()).collect(),
+                span,
+                close_at: exact.then_some(span.end as usize),
+            }
+        });
         out.push(Item {
-            text: value[a..b].to_string(),
+            text: text.to_string(),
             span,
             exact,
+            unclosed,
+            cut: false,
         });
+        for &(x, y) in &pieces[i + 1..=last] {
+            let (span, exact) = place(x, y);
+            out.push(Item {
+                text: value[x..y].to_string(),
+                span,
+                exact,
+                unclosed: None,
+                cut: true,
+            });
+        }
+        i = last + 1;
     }
 }
 
@@ -127,6 +185,32 @@ pub fn read(node: &Node, source: &str) -> List {
     }
     List::Items(items)
 }
+
+impl Unclosed {
+    /// What is wrong, for a message ending with what the runtime then does (`effect`).
+    pub fn message(&self, effect: &str) -> String {
+        let how = match self.pieces.as_slice() {
+            [_] => format!(
+                "Claude Code reads it as a tool named `{}`, which does not exist",
+                self.text
+            ),
+            pieces => format!(
+                "Claude Code cuts it at the spaces into `{}`, which are no tools",
+                pieces.join("`, `")
+            ),
+        };
+        format!("`{}` has no closing `)`: {how}; {effect}", self.text)
+    }
+
+    /// The fix: the `)` written at the end of the entry, when the value is spelled out.
+    pub fn fix(&self) -> Option<crate::analysis::diagnostic::Edit> {
+        self.close_at
+            .map(|at| crate::analysis::diagnostic::Edit::new(Span::new(at, at), ")"))
+    }
+}
+
+/// The title of [`Unclosed::fix`].
+pub const ADD_PARENTHESIS: &str = "Add the missing `)`";
 
 /// An entry's tool name and its parenthesised specifier, if any (`Bash(git diff:*)`).
 pub fn parts(entry: &str) -> (&str, Option<&str>) {
@@ -220,6 +304,42 @@ mod tests {
         assert_eq!(cut(" , ,"), Vec::<&str>::new());
         assert_eq!(cut("[Read"), ["[Read"]);
         assert_eq!(cut("Read,Read"), ["Read", "Read"]);
+    }
+
+    /// An entry whose `(` is never closed: the loader cuts it, and the pieces up to the next
+    /// comma are marked as one unclosed entry.
+    #[test]
+    fn an_unclosed_parenthesis_is_one_entry_cut_open() {
+        let parsed = yaml::parse_core("tools: Read, Bash(npm test:* x, Grep Bash(git\n", 0);
+        let text = "tools: Read, Bash(npm test:* x, Grep Bash(git\n";
+        let map = parsed.root.as_ref().and_then(Node::as_map).unwrap();
+        let list = read(map.value("tools").unwrap(), text);
+        type Row = (String, Option<(String, Option<usize>)>, bool);
+        let got: Vec<Row> = list
+            .items()
+            .iter()
+            .map(|i| {
+                let u = i.unclosed.as_ref().map(|u| (u.span.text(text).to_string(), u.close_at));
+                (i.text.clone(), u, i.cut)
+            })
+            .collect();
+        let s = |x: &str| x.to_string();
+        assert_eq!(
+            got,
+            [
+                (s("Read"), None, false),
+                (s("Bash(npm"), Some((s("Bash(npm test:* x"), Some(30))), false),
+                (s("test:*"), None, true),
+                (s("x"), None, true),
+                (s("Grep"), None, false),
+                (s("Bash(git"), Some((s("Bash(git"), Some(45))), false),
+            ]
+        );
+        // Nested parentheses are cut open, but nothing is left unclosed.
+        let parsed = yaml::parse_core("tools: Bash(echo (a) b)\n", 0);
+        let map = parsed.root.as_ref().and_then(Node::as_map).unwrap();
+        let list = read(map.value("tools").unwrap(), "tools: Bash(echo (a) b)\n");
+        assert!(list.items().iter().all(|i| i.unclosed.is_none() && !i.cut));
     }
 
     #[test]

@@ -32,6 +32,16 @@ pub(super) fn check_list(cx: &mut Ctx, agent: &mut Agent, key: &str, v: &Node, l
     let mut resolved = 0;
     let mut agent_entries = Vec::new();
     for item in items {
+        if item.cut {
+            continue;
+        }
+        if let Some(u) = &item.unclosed {
+            let d = cx.dropped(Code::UnknownTool, u.span, u.message("the agent does not get it"));
+            if let Some(edit) = u.fix() {
+                *d = d.clone().with_fix(tools::ADD_PARENTHESIS, vec![edit], false);
+            }
+            continue;
+        }
         let (name, spec) = tools::parts(&item.text);
         if item.text.starts_with("mcp__") {
             resolved += 1;

@@ -429,3 +429,32 @@ fn agent_types_in_tools_are_referenced_at_their_exact_spans() {
     let at = t.find("Plan").unwrap();
     assert_eq!(agent(&t).agent_refs, [("Plan".to_string(), Span::new(at, at + 4))]);
 }
+
+/// `Bash(npm test:*` in `tools`: the loader cuts it at the space; one finding says the `)` is
+/// missing (not that `test:*` is no tool), with a fix that adds it.
+#[test]
+fn a_tool_entry_missing_its_closing_parenthesis() {
+    for (key, line) in [
+        ("tools", "tools: Read, Bash(npm test:*\n"),
+        ("tools", "tools: [Read, \"Bash(npm test:*\"]\n"),
+        ("disallowedTools", "disallowedTools: Bash(npm test:*, Write\n"),
+    ] {
+        let t = with(line);
+        let (d, _, _) = analyze(&FileKind::project("x"), &t);
+        let found: Vec<_> = d.iter().filter(|d| d.code == Code::UnknownTool).collect();
+        assert_eq!(found.len(), 1, "{key}: {d:#?}");
+        let d = found[0];
+        assert_eq!(d.span.text(&t), "Bash(npm test:*", "{key}");
+        assert!(
+            d.message.contains("`Bash(npm test:*` has no closing `)`"),
+            "{}",
+            d.message
+        );
+        let fix = d.fix.as_ref().expect("a fix");
+        assert_eq!(fix.title, "Add the missing `)`");
+        let mut fixed = t.clone();
+        fixed.replace_range(fix.edits[0].span.range(), &fix.edits[0].text);
+        assert!(fixed.contains("Bash(npm test:*)"), "{fixed}");
+        assert!(diags(&fixed).iter().all(|(c, _, _)| *c != Code::UnknownTool), "{fixed}");
+    }
+}

@@ -534,3 +534,20 @@ fn mcp_servers_in_settings_point_at_mcp_json() {
         ]
     );
 }
+
+/// A rule missing its `)` says so, with a fix that adds it.
+#[test]
+fn a_rule_missing_its_closing_parenthesis_gets_it_added() {
+    let d = one(r#"{"permissions": {"allow": ["Bash(npm test:*"]}}"#);
+    assert!(d.contains("`Bash(npm test:*` has no closing `)`"), "{d}");
+    assert!(d.ends_with(r#" [Add the missing `)` -> [")"]]"#), "{d}");
+    let text = r#"{"permissions": {"allow": ["Bash(npm test:*"]}}"#;
+    let (out, _, _) = analyze(text, SettingsFile::Project);
+    let edit = &out[0].fix.as_ref().unwrap().edits[0];
+    let mut fixed = text.to_string();
+    fixed.replace_range(edit.span.range(), &edit.text);
+    assert_eq!(fixed, r#"{"permissions": {"allow": ["Bash(npm test:*)"]}}"#);
+    // Written with an escape, the rule's place in the text is not known: no fix.
+    let d = one(r#"{"permissions": {"deny": ["Bash(\u0072m:*"]}}"#);
+    assert!(d.contains("has no closing `)`") && !d.contains(" ["), "{d}");
+}
