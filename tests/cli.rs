@@ -1111,20 +1111,28 @@ fn files_agent_lsp_does_not_analyse_are_findings_in_every_format() {
     assert_eq!(check(ws.path(), &["--deny-warnings"]).status, 1);
 }
 
-/// A file agent-lsp did not read (a README given by path) has no excerpt in the human output:
-/// its text is not known, so no line 1 is shown as empty.
+/// A file agent-lsp did not read (a README given by path) shows its real first line, read from
+/// the disk, never an empty line 1; a binary file shows no excerpt.
 #[test]
-fn human_output_shows_no_excerpt_of_a_file_not_read() {
-    let ws = workspace(&[("README.md", "# Title\n\nText.\n")]);
+fn human_output_shows_the_first_line_of_a_file_not_read() {
+    let ws = workspace(&[("README.md", "\u{feff}# Title 見出し\r\n\r\nText.\r\n")]);
     let out = check(ws.path(), &["README.md"]);
     assert_eq!(out.status, 0, "{out:#?}");
     expect![[r#"
         info[unchecked-file]: no runtime reads this file where it is, so agent-lsp does not analyse it: an agent goes in `.opencode/agents/` or `.claude/agents/`, a command in `.opencode/commands/` or `.claude/commands/`, a skill in `.claude/skills/<name>/SKILL.md` or `.opencode/skills/<name>/SKILL.md`
          --> README.md:1:1  (effect: file-ignored)
+          |
+        1 | # Title 見出し
+          | ^
 
         Found 1 info in 1 of 1 file checked
     "#]]
     .assert_eq(&out.stdout);
+    std::fs::create_dir_all(ws.path().join(".opencode/agents")).unwrap();
+    std::fs::write(ws.path().join(".opencode/agents/bin.md"), b"\0\x01\x02\n").unwrap();
+    let out = check(ws.path(), &[".opencode/agents/bin.md"]);
+    assert!(out.stdout.contains("--> .opencode/agents/bin.md:1:1"), "{}", out.stdout);
+    assert!(!out.stdout.contains(" | "), "{}", out.stdout);
 }
 
 #[test]

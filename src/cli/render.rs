@@ -164,11 +164,17 @@ fn snippet(out: &mut String, ws: &Workspace, id: usize, d: &Diagnostic, style: &
         style.paint("1;34", "-->"),
         display_path(&file.path)
     );
-    // A file agent-lsp did not read (binary, too large, where no runtime reads it) has no text
-    // to show: no excerpt, rather than an empty line 1.
+    // A file agent-lsp did not read (where no runtime reads it, binary, too large) has no text
+    // in the workspace: its first line is read from the disk when it is text, else no excerpt
+    // is shown (rather than an empty line 1).
     let unread = d.code == crate::analysis::Code::UncheckedFile && file.text.is_empty();
     if !unread {
         excerpt(out, file, d, line, &gutter, style);
+    } else if let Some(first) = first_line_on_disk(&file.path) {
+        let bar = style.paint("1;34", "|");
+        let _ = writeln!(out, "{gutter} {bar}");
+        let _ = writeln!(out, "{} {bar} {}", style.paint("1;34", "1"), first.replace('\t', " "));
+        let _ = writeln!(out, "{gutter} {bar} {}", style.paint("1;34", "^"));
     }
     // The fix, as the hook and the JSON's `suggestion` give it, on every diagnostic that has
     // one, unless the message already says "Did you mean `x`?" of its replacement (a message
@@ -212,6 +218,21 @@ fn snippet(out: &mut String, ws: &Workspace, id: usize, d: &Diagnostic, style: &
         );
     }
     out.push('\n');
+}
+
+/// The first line of the file at `path` when it reads as text (at most 4 KiB looked at, no NUL
+/// byte, valid UTF-8 up to the line's end; a BOM and a CR left out).
+fn first_line_on_disk(path: &std::path::Path) -> Option<String> {
+    use std::io::Read as _;
+    let mut head = Vec::new();
+    std::fs::File::open(path).ok()?.take(4096).read_to_end(&mut head).ok()?;
+    if head.contains(&0) {
+        return None;
+    }
+    let line = head.split(|b| *b == b'\n').next()?;
+    let line = std::str::from_utf8(line).ok()?;
+    let line = line.trim_start_matches('\u{feff}').trim_end_matches('\r');
+    (!line.trim().is_empty()).then(|| line.to_string())
 }
 
 /// The line of `d`'s start, with `^` under its span.

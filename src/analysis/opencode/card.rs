@@ -427,7 +427,12 @@ pub fn list(agents: &[EffectiveAgent], where_is: WhereIs, marked: &dyn Fn(&Effec
     // Columns as wide as their widest cell (a mode opencode does not know, a CJK name), so that
     // every row stays in line.
     let name_w = agents.iter().map(|a| a.name.width()).chain([4]).max().unwrap_or(4);
-    let mode_w = agents.iter().map(|a| a.mode.value.width()).chain([8]).max().unwrap_or(8);
+    let mode_w = agents
+        .iter()
+        .map(|a| a.mode.value.width())
+        .chain([8])
+        .max()
+        .unwrap_or(8);
     let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.width())));
     let marks = agents.iter().any(marked);
     let mark = |a: Option<&EffectiveAgent>| match (marks, a) {
@@ -570,7 +575,11 @@ mod tests {
         let text = list(&agents, &|_| "built-in".into(), &|_| false);
         use unicode_width::UnicodeWidthStr;
         // Every row's `defined in` column starts where the header's does.
-        let at = |l: &str| l.find("built-in").or_else(|| l.find("defined in")).map(|i| l[..i].width());
+        let at = |l: &str| {
+            l.find("built-in")
+                .or_else(|| l.find("defined in"))
+                .map(|i| l[..i].width())
+        };
         let columns: Vec<Option<usize>> = text.lines().map(at).collect();
         assert_eq!(columns.len(), 3, "{text}");
         assert!(columns.iter().all(|c| *c == columns[0] && c.is_some()), "{text}");
