@@ -6,12 +6,12 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::explain;
 use crate::analysis::claude;
+use crate::analysis::opencode::effective::EffectiveAgent;
 use crate::analysis::provenance::Source;
 use crate::analysis::{Span, suggest};
 use crate::workspace::Workspace;
-use crate::workspace::dialects::ExplainedAgent;
+use crate::workspace::dialects::{self, ExplainedAgent};
 use crate::workspace::policy_check::WhoMay;
 
 /// Every agent of `found` (one per dialect) answering PERMISSION on INPUT: an answer, or
@@ -107,7 +107,7 @@ fn decision(ws: &Workspace, root: &Path, a: &ExplainedAgent, permission: &str, i
         // A Claude Code tool or Zuno permission names opencode's key (`Bash` is `bash`), as
         // `explain --who` and the team policies read it.
         let key = crate::analysis::opencode::policy::permission_for(permission);
-        let mut v = explain::check_json(ws, agent, &key, input);
+        let mut v = check_json(ws, agent, &key, input);
         if key != permission {
             v["opencode_permission"] = json!(key);
         }
@@ -138,7 +138,7 @@ fn decision(ws: &Workspace, root: &Path, a: &ExplainedAgent, permission: &str, i
     if let Some(c) = a.claude() {
         return claude_decision(ws, c, permission, input, row);
     }
-    explain::known_permission(permission)?;
+    known_permission(permission)?;
     let Some(row) = row else {
         return Err(format!(
             "\"{}\" is a {} agent agent-lsp has no permission rules for",
@@ -156,7 +156,7 @@ pub fn row_json(ws: &Workspace, w: &WhoMay) -> Value {
         "action": w.action.as_str(),
         "tool": w.tool,
         "decided_by": w.by,
-        "where": w.rule.map(|s| explain::where_is(ws, s)),
+        "where": w.rule.map(|s| super::render::where_is(ws, s)),
     })
 }
 
@@ -164,7 +164,7 @@ pub fn row_json(ws: &Workspace, w: &WhoMay) -> Value {
 /// where that is decided. For `Agent`, `input` is the agent type to start.
 fn claude_grant(ws: &Workspace, agent: &claude::Agent, file: usize, tool: &str, input: &str) -> Value {
     use claude::tools::List;
-    let at = |span: Span| explain::where_is(ws, Source::File { file, span });
+    let at = |span: Span| super::render::where_is(ws, Source::File { file, span });
     let granted = claude::card::tool_allowed(agent, tool);
     // Which single entry decides: probe the agent with that entry alone.
     let deciding = |list: &Option<List>, grants: bool| -> Option<String> {
@@ -257,7 +257,7 @@ fn claude_decision(
     let Some(row) = row else {
         return Err(format!(
             "Claude Code does not load the agent of {}, so it is never asked for a permission; `explain` says why",
-            explain::where_is(
+            super::render::where_is(
                 ws,
                 Source::File {
                     file,
@@ -275,4 +275,47 @@ fn claude_decision(
         "Claude Code decides from the agent's tool grant (`tools`, `disallowedTools`: `tools` says which tool the agent has and where that is written), then the project's permission rules in .claude/settings.json and .claude/settings.local.json (deny first, then ask, then allow), then the permission mode; a specifier such as `Bash(git *)` in `tools` grants all of the tool"
     );
     Ok(v)
+}
+
+/// `explain NAME --check PERMISSION INPUT --format json`: the action, the deciding rule and
+/// where it is written, and whether opencode knows the permission.
+pub fn check_json(ws: &Workspace, agent: &EffectiveAgent, permission: &str, input: &str) -> Value {
+    let wi = |s: Source| super::render::where_is(ws, s);
+    let (action, rule) = agent.evaluate(permission, input);
+    let mut out = json!({"permission": permission, "input": input, "action": action, "rule": rule.map(|r| dialects::rule_json(r, &wi))});
+    if let Some(near) = unknown_permission(agent, permission) {
+        out["known_permission"] = json!(false);
+        out["did_you_mean"] = json!(near);
+    }
+    out
+}
+
+/// `Some(near miss)` when `permission` is neither a permission key opencode knows nor named by
+/// one of the agent's rules (a custom or MCP tool would be, or is matched by `*` only).
+fn unknown_permission(agent: &EffectiveAgent, permission: &str) -> Option<Option<String>> {
+    use crate::analysis::opencode::schema;
+    if schema::permission_key(permission).is_some() || agent.permission.iter().any(|r| r.permission == permission) {
+        return None;
+    }
+    let names = schema::PERMISSION_KEYS.iter().map(|k| k.name).chain(
+        agent
+            .permission
+            .iter()
+            .map(|r| r.permission.as_str())
+            .filter(|p| *p != "*"),
+    );
+    Some(suggest::closest(permission, names).map(str::to_string))
+}
+
+/// An error unless some runtime consults a permission or tool called `permission` (what
+/// `explain --who` and the MCP tools `who_may` and `decide` ask about).
+pub fn known_permission(permission: &str) -> Result<(), String> {
+    let vocab = crate::analysis::policy_vocabulary();
+    if crate::analysis::policy::spec::plausible_permission(permission, vocab) {
+        return Ok(());
+    }
+    Err(format!(
+        "no runtime consults a permission or tool called `{permission}` (opencode and Zuno permission keys, Claude Code tools, MCP tools).{}",
+        suggest::did_you_mean(vocab.closest(permission))
+    ))
 }

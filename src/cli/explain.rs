@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::analysis::opencode::effective::EffectiveAgent;
 use crate::analysis::provenance::Source;
 use crate::analysis::{Code, Dialect, Effect, Encoding, Severity, suggest};
 use crate::workspace::dialects::{self, DialectAgents, Listing};
@@ -42,17 +41,7 @@ fn terminal_width() -> usize {
         .unwrap_or(100)
 }
 
-/// Where a value comes from, as `path:line:column` (1-based) or `built-in`.
-pub fn where_is(ws: &Workspace, s: Source) -> String {
-    match s {
-        Source::BuiltIn => "built-in".into(),
-        Source::File { file, span } => {
-            let f = &ws.files[file];
-            let p = f.index.line_col(&f.text, span.start as usize, Encoding::Utf32);
-            format!("{}:{}:{}", super::render::display_path(&f.path), p.line + 1, p.col + 1)
-        }
-    }
-}
+pub use super::render::where_is;
 
 /// " Did you mean `x`?": the near miss `closest`, and the nested agents whose last name is
 /// `name` (`team/reviewer` for `reviewer`, on a `/` boundary).
@@ -518,53 +507,10 @@ pub fn run(args: Args) -> i32 {
     status
 }
 
-/// `explain NAME --check PERMISSION INPUT --format json`: the action, the deciding rule and
-/// where it is written, and whether opencode knows the permission.
-pub fn check_json(ws: &Workspace, agent: &EffectiveAgent, permission: &str, input: &str) -> Value {
-    let wi = |s: Source| where_is(ws, s);
-    let (action, rule) = agent.evaluate(permission, input);
-    let mut out = json!({"permission": permission, "input": input, "action": action, "rule": rule.map(|r| dialects::rule_json(r, &wi))});
-    if let Some(near) = unknown_permission(agent, permission) {
-        out["known_permission"] = json!(false);
-        out["did_you_mean"] = json!(near);
-    }
-    out
-}
-
-/// `Some(near miss)` when `permission` is neither a permission key opencode knows nor named by
-/// one of the agent's rules (a custom or MCP tool would be, or is matched by `*` only).
-fn unknown_permission(agent: &EffectiveAgent, permission: &str) -> Option<Option<String>> {
-    use crate::analysis::opencode::schema;
-    if schema::permission_key(permission).is_some() || agent.permission.iter().any(|r| r.permission == permission) {
-        return None;
-    }
-    let names = schema::PERMISSION_KEYS.iter().map(|k| k.name).chain(
-        agent
-            .permission
-            .iter()
-            .map(|r| r.permission.as_str())
-            .filter(|p| *p != "*"),
-    );
-    Some(suggest::closest(permission, names).map(str::to_string))
-}
-
-/// An error unless some runtime consults a permission or tool called `permission` (what
-/// `explain --who` and the MCP tools `who_may` and `decide` ask about).
-pub fn known_permission(permission: &str) -> Result<(), String> {
-    let vocab = crate::analysis::policy_vocabulary();
-    if crate::analysis::policy::spec::plausible_permission(permission, vocab) {
-        return Ok(());
-    }
-    Err(format!(
-        "no runtime consults a permission or tool called `{permission}` (opencode and Zuno permission keys, Claude Code tools, MCP tools).{}",
-        suggest::did_you_mean(vocab.closest(permission))
-    ))
-}
-
 /// `explain --who PERMISSION INPUT`: every agent of every dialect with its decision for the
 /// input, the rule that decides it and where that rule is written.
 fn who(ws: &Workspace, args: &Args, permission: &str, input: &str) -> Result<(), String> {
-    known_permission(permission)?;
+    super::decide::known_permission(permission)?;
     let root = std::fs::canonicalize(&args.root).unwrap_or_else(|_| args.root.clone());
     let rows: Vec<_> = ws
         .who_may(&root, permission, input)

@@ -411,3 +411,16 @@ pub fn github(ws: &Workspace, diags: &[(usize, Diagnostic)]) -> String {
     }
     out
 }
+
+/// Where a value comes from, as `path:line:column` (1-based) or `built-in`.
+pub fn where_is(ws: &Workspace, s: crate::analysis::provenance::Source) -> String {
+    use crate::analysis::provenance::Source;
+    match s {
+        Source::BuiltIn => "built-in".into(),
+        Source::File { file, span } => {
+            let f = &ws.files[file];
+            let p = f.index.line_col(&f.text, span.start as usize, Encoding::Utf32);
+            format!("{}:{}:{}", display_path(&f.path), p.line + 1, p.col + 1)
+        }
+    }
+}

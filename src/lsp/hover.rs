@@ -714,7 +714,12 @@ fn claude_card(ws: &Workspace, dir: &std::path::Path, name: &str, where_is: Wher
     let (rules, mode) = ws.claude_permission_rules(dir);
     let mode = mode.as_ref().map(|(m, s)| (m.as_str(), *s));
     let mut md = card::card(first.agent, name, &definers);
-    md.push_str(&card::settings_section(first.agent, &rules, mode, where_is));
+    md.push_str(&crate::analysis::claude::policy::settings_section(
+        first.agent,
+        &rules,
+        mode,
+        where_is,
+    ));
     Some(md)
 }
 

@@ -426,7 +426,7 @@ fn who_rows(ws: &Workspace, rows: &[WhoMay]) -> Vec<Value> {
 }
 
 fn who_may(ctx: &Context, permission: &str, input: &str) -> Result<Value, String> {
-    explain::known_permission(permission)?;
+    decide::known_permission(permission)?;
     let ws = load(ctx, std::slice::from_ref(&ctx.root))?;
     let rows = ws.who_may(&ctx.root, permission, input);
     let count = |action: &str| rows.iter().filter(|w| w.action.as_str() == action).count();

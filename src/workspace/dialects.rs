@@ -1119,7 +1119,7 @@ impl<'a> ExplainedAgent<'a> {
             } => {
                 let mode = mode.as_ref().map(|(m, s)| (m.as_str(), *s));
                 let mut card = claude::card::card(file.agent, self.name, &definers(files, dir, self.name, where_is));
-                card.push_str(&claude::card::settings_section(file.agent, rules, mode, where_is));
+                card.push_str(&claude::policy::settings_section(file.agent, rules, mode, where_is));
                 card
             }
             AgentRef::Zuno(a) => zuno::card::card(a, where_is),

@@ -8,7 +8,6 @@ use std::fmt::Write as _;
 use super::agent::{Agent, Status};
 use super::schema;
 use super::tools::List;
-use crate::analysis::provenance::{Source, WhereIs};
 
 /// The tools the agent gets, as a sentence and as a list (`None`: every tool of the parent).
 pub fn effective_tools(a: &Agent) -> (String, Option<Vec<String>>) {
@@ -192,57 +191,6 @@ pub fn unset(a: &Agent) -> Vec<&'static str> {
         .collect()
 }
 
-/// What decides for the agent's tools besides its grant: the project's settings rules that
-/// name a tool it has (deny first, then ask, then allow, each in the order written) and the
-/// settings' `defaultMode` when the agent sets no `permissionMode`. Empty when there is none.
-pub fn settings_section(
-    a: &Agent,
-    rules: &[super::policy::SettingsRule],
-    default_mode: Option<(&str, Source)>,
-    where_is: WhereIs,
-) -> String {
-    use crate::analysis::policy::solve::Action;
-    let has = |named: &str| {
-        tool_allowed(a, named)
-            || schema::TOOLS
-                .iter()
-                .any(|t| super::policy::names_tool(named, t) && tool_allowed(a, t))
-    };
-    let mut out = String::new();
-    if a.setting("permissionMode").is_none()
-        && let Some((mode, source)) = default_mode
-    {
-        let _ = writeln!(
-            out,
-            "\nIts permission mode is the project's `defaultMode`: `{mode}` ({}).",
-            where_is(source)
-        );
-    }
-    let applying: Vec<&super::policy::SettingsRule> = rules
-        .iter()
-        .filter(|r| super::policy::split(r.text).is_some_and(|(named, _)| has(named)))
-        .collect();
-    if applying.is_empty() {
-        return out;
-    }
-    let _ = writeln!(
-        out,
-        "\nPermission rules for its tools (project settings: deny first, then ask, then allow)\n"
-    );
-    for action in [Action::Deny, Action::Ask, Action::Allow] {
-        for r in applying.iter().filter(|r| r.action == action) {
-            let _ = writeln!(
-                out,
-                "- {}: `{}` ({})",
-                action.as_str(),
-                r.text.replace('`', "'"),
-                where_is(r.source)
-            );
-        }
-    }
-    out
-}
-
 /// The agent as JSON, for `explain --format json`. `model` and `permissionMode` are the values
 /// the agent runs with; `unset` names those of them that are defaults, not set in the file.
 pub fn json(a: &Agent, registered: &str, definers: &[Definer]) -> serde_json::Value {
@@ -276,67 +224,6 @@ mod tests {
 
     fn agent(text: &str) -> Agent {
         analyze(&FileKind::project("x"), text).1
-    }
-
-    #[test]
-    fn the_settings_rules_that_decide_for_its_tools() {
-        use crate::analysis::claude::policy::SettingsRule;
-        use crate::analysis::policy::solve::Action;
-        let at = |n: u32| Source::File {
-            file: 0,
-            span: crate::analysis::Span::new(n as usize, n as usize + 1),
-        };
-        let rules = [
-            SettingsRule {
-                action: Action::Allow,
-                text: "Bash(npm test:*)",
-                source: at(1),
-            },
-            SettingsRule {
-                action: Action::Deny,
-                text: "Bash(rm -rf:*)",
-                source: at(2),
-            },
-            SettingsRule {
-                action: Action::Ask,
-                text: "Edit(src/**)",
-                source: at(3),
-            },
-            SettingsRule {
-                action: Action::Deny,
-                text: "WebFetch",
-                source: at(4),
-            },
-        ];
-        let where_is = |s: Source| match s {
-            Source::File { span, .. } => format!("s.json:{}", span.start),
-            Source::BuiltIn => "built-in".into(),
-        };
-        // Bash and Write (named by `Edit` rules): the WebFetch rule decides nothing for it.
-        let a = agent("---\nname: a\ndescription: d\ntools: Bash, Write\n---\n");
-        expect_test::expect![[r#"
-
-            Its permission mode is the project's `defaultMode`: `acceptEdits` (s.json:9).
-
-            Permission rules for its tools (project settings: deny first, then ask, then allow)
-
-            - deny: `Bash(rm -rf:*)` (s.json:2)
-            - ask: `Edit(src/**)` (s.json:3)
-            - allow: `Bash(npm test:*)` (s.json:1)
-        "#]]
-        .assert_eq(&settings_section(&a, &rules, Some(("acceptEdits", at(9))), &where_is));
-        // Its own mode wins; no tool a rule names: nothing to say.
-        let own = agent("---\nname: a\ndescription: d\ntools: Read\npermissionMode: plan\n---\n");
-        assert_eq!(
-            settings_section(&own, &rules, Some(("acceptEdits", at(9))), &where_is),
-            ""
-        );
-        // No `tools`: every rule names a tool it has.
-        let all = agent("---\nname: a\ndescription: d\n---\n");
-        assert_eq!(
-            settings_section(&all, &rules, None, &where_is).matches("\n- ").count(),
-            4
-        );
     }
 
     #[test]

@@ -13,7 +13,9 @@
 use super::agent::Agent;
 use crate::analysis::policy::judge::{Ruleset, SourcedRule};
 use crate::analysis::policy::solve::{Action, Order, Syntax};
-use crate::analysis::provenance::Source;
+use std::fmt::Write as _;
+
+use crate::analysis::provenance::{Source, WhereIs};
 
 /// The Claude Code tools a policy's `permission` is about: an opencode or Zuno permission key's
 /// tools, or a Claude Code tool named as such (`Task` is `Agent`); `None` when no tool of
@@ -278,9 +280,124 @@ pub fn ruleset(
     }
 }
 
+/// What decides for the agent's tools besides its grant: the project's settings rules that
+/// name a tool it has (deny first, then ask, then allow, each in the order written) and the
+/// settings' `defaultMode` when the agent sets no `permissionMode`. Empty when there is none.
+pub fn settings_section(
+    a: &Agent,
+    rules: &[SettingsRule],
+    default_mode: Option<(&str, Source)>,
+    where_is: WhereIs,
+) -> String {
+    let has = |named: &str| {
+        super::card::tool_allowed(a, named)
+            || super::schema::TOOLS
+                .iter()
+                .any(|t| names_tool(named, t) && super::card::tool_allowed(a, t))
+    };
+    let mut out = String::new();
+    if a.setting("permissionMode").is_none()
+        && let Some((mode, source)) = default_mode
+    {
+        let _ = writeln!(
+            out,
+            "\nIts permission mode is the project's `defaultMode`: `{mode}` ({}).",
+            where_is(source)
+        );
+    }
+    let applying: Vec<&SettingsRule> = rules
+        .iter()
+        .filter(|r| split(r.text).is_some_and(|(named, _)| has(named)))
+        .collect();
+    if applying.is_empty() {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "\nPermission rules for its tools (project settings: deny first, then ask, then allow)\n"
+    );
+    for action in [Action::Deny, Action::Ask, Action::Allow] {
+        for r in applying.iter().filter(|r| r.action == action) {
+            let _ = writeln!(
+                out,
+                "- {}: `{}` ({})",
+                action.as_str(),
+                r.text.replace('`', "'"),
+                where_is(r.source)
+            );
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn agent_of(text: &str) -> Agent {
+        crate::analysis::claude::analyze(&crate::analysis::claude::FileKind::project("x"), text).1
+    }
+
+    #[test]
+    fn the_settings_rules_that_decide_for_its_tools() {
+        use crate::analysis::claude::policy::SettingsRule;
+        use crate::analysis::policy::solve::Action;
+        let at = |n: u32| Source::File {
+            file: 0,
+            span: crate::analysis::Span::new(n as usize, n as usize + 1),
+        };
+        let rules = [
+            SettingsRule {
+                action: Action::Allow,
+                text: "Bash(npm test:*)",
+                source: at(1),
+            },
+            SettingsRule {
+                action: Action::Deny,
+                text: "Bash(rm -rf:*)",
+                source: at(2),
+            },
+            SettingsRule {
+                action: Action::Ask,
+                text: "Edit(src/**)",
+                source: at(3),
+            },
+            SettingsRule {
+                action: Action::Deny,
+                text: "WebFetch",
+                source: at(4),
+            },
+        ];
+        let where_is = |s: Source| match s {
+            Source::File { span, .. } => format!("s.json:{}", span.start),
+            Source::BuiltIn => "built-in".into(),
+        };
+        // Bash and Write (named by `Edit` rules): the WebFetch rule decides nothing for it.
+        let a = agent_of("---\nname: a\ndescription: d\ntools: Bash, Write\n---\n");
+        expect_test::expect![[r#"
+
+            Its permission mode is the project's `defaultMode`: `acceptEdits` (s.json:9).
+
+            Permission rules for its tools (project settings: deny first, then ask, then allow)
+
+            - deny: `Bash(rm -rf:*)` (s.json:2)
+            - ask: `Edit(src/**)` (s.json:3)
+            - allow: `Bash(npm test:*)` (s.json:1)
+        "#]]
+        .assert_eq(&settings_section(&a, &rules, Some(("acceptEdits", at(9))), &where_is));
+        // Its own mode wins; no tool a rule names: nothing to say.
+        let own = agent_of("---\nname: a\ndescription: d\ntools: Read\npermissionMode: plan\n---\n");
+        assert_eq!(
+            settings_section(&own, &rules, Some(("acceptEdits", at(9))), &where_is),
+            ""
+        );
+        // No `tools`: every rule names a tool it has.
+        let all = agent_of("---\nname: a\ndescription: d\n---\n");
+        assert_eq!(
+            settings_section(&all, &rules, None, &where_is).matches("\n- ").count(),
+            4
+        );
+    }
 
     #[test]
     fn rules_name_their_tools() {
