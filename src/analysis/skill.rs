@@ -824,10 +824,21 @@ fn why_quote(raw: &str) -> &'static str {
     }
 }
 
-/// The line after the one `span` ends on is indented and holds something: a continuation of the
-/// value (or of the structure it opens).
+/// The value at `span` goes on past it: the line after the one `span` ends on is indented and
+/// holds something (a continuation of the value, or of the structure it opens), or something
+/// other than a comment follows it on its line.
 fn continued(text: &str, span: Span) -> bool {
     let rest = text.get(span.end as usize..).unwrap_or_default();
+    // What follows the value on its own line (a control character the value's span leaves out)
+    // would stand after the closing quote: no fix either.
+    let line = rest
+        .split('\n')
+        .next()
+        .unwrap_or_default()
+        .trim_matches([' ', '\t', '\r']);
+    if !line.is_empty() && !line.starts_with('#') {
+        return true;
+    }
     let Some(nl) = rest.find('\n') else { return false };
     let next = rest[nl + 1..].lines().next().unwrap_or_default();
     next.starts_with([' ', '\t']) && !next.trim().is_empty() && !next.trim_start().starts_with('#')
@@ -838,10 +849,20 @@ fn quote_edit(text: &str, span: Span) -> Edit {
     let raw = span.text(text);
     let value = raw.trim_end_matches([' ', '\t']);
     let span = Span::new(span.start as usize, span.start as usize + value.len());
-    Edit::new(
-        span,
-        format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\"")),
-    )
+    let mut quoted = String::with_capacity(value.len() + 2);
+    quoted.push('"');
+    for c in value.chars() {
+        match c {
+            '\\' => quoted.push_str("\\\\"),
+            '"' => quoted.push_str("\\\""),
+            // A control character is no printable YAML character: written as an escape, it
+            // reads back as itself (a tab may stand as it is).
+            c if c.is_control() && c != '\t' => quoted.push_str(&format!("\\u{:04x}", c as u32)),
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    Edit::new(span, quoted)
 }
 
 /// The Agent Skills format's own reading of a `SKILL.md`: a closed frontmatter (gray-matter's
@@ -1098,6 +1119,13 @@ mod tests {
         let lenient: Vec<_> = d.iter().filter(|d| d.code == Code::LenientParse).collect();
         assert_eq!(lenient.len(), 1, "{d:#?}");
         assert!(lenient[0].fix.is_none(), "{:#?}", lenient[0]);
+        // Something the value's span leaves out after it on its line (found by the fuzzer: a
+        // vertical tab): no fix.
+        assert!(continued("x: a\u{b}\n", Span::new(3, 4)));
+        assert!(!continued("x: a # note\n", Span::new(3, 4)));
+        // A control character inside the value is escaped in the quotes.
+        let e = quote_edit("x: a\u{1}b\n", Span::new(3, 6));
+        assert_eq!(e.text, "\"a\\u0001b\"");
         // A comment or a blank line below is no continuation: the fix is offered.
         for below in ["# note\n", "\n", "other: x\n"] {
             let t = format!("---\nname: tdd\ndescription: Use this when: asked\n{below}---\nBody\n");
