@@ -38,17 +38,20 @@ pub(super) fn content_key(kind: &FileKind, text: &str) -> u64 {
     let t = text.strip_prefix('\u{feff}').unwrap_or(text);
     let cut = if kind.is_markdown() && t.starts_with("---") {
         // The end of the last line starting with `---`: conservative (a `---` in the body only
-        // makes more of the text count).
+        // makes more of the text count). With the opening line alone the frontmatter is never
+        // closed and the runtimes read the rest as its YAML: all of the text counts.
         let offset = text.len() - t.len();
         let mut end = None;
         let mut pos = 0;
+        let mut fences = 0;
         for line in t.split_inclusive('\n') {
             if line.starts_with("---") {
                 end = Some(pos + line.len());
+                fences += 1;
             }
             pos += line.len();
         }
-        end.map(|e| offset + e)
+        end.filter(|_| fences > 1).map(|e| offset + e)
     } else {
         None
     };
@@ -579,5 +582,34 @@ impl Workspace {
                 _ => id,
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::content_key;
+    use crate::analysis::FileKind;
+    use crate::analysis::opencode::FileKind as OcKind;
+
+    #[test]
+    fn an_unclosed_frontmatter_counts_whole() {
+        let kind = FileKind::OpenCode(OcKind::Agent {
+            name: "reviewer".into(),
+        });
+        // Found by the LSP fuzzer: the opening `---` alone used to be all that counted, so a
+        // `name` typed below it changed nothing the cross-file checks saw.
+        assert_ne!(
+            content_key(&kind, "---\nname: a\n"),
+            content_key(&kind, "---\nname: b\n")
+        );
+        // A closed frontmatter: the body does not count, only whether there is one.
+        assert_eq!(
+            content_key(&kind, "---\nmode: all\n---\nOne.\n"),
+            content_key(&kind, "---\nmode: all\n---\nTwo.\n")
+        );
+        assert_ne!(
+            content_key(&kind, "---\nmode: all\n---\n"),
+            content_key(&kind, "---\nmode: all\n---\nBody\n")
+        );
     }
 }
