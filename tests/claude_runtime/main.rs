@@ -208,6 +208,8 @@ fn our_agents(home: &Home, root: &Path, dir: &Path) -> BTreeMap<String, OurAgent
                 "json",
             ],
         );
+        // A list with the one Claude Code entry (`--dialect claude`).
+        let v = v.as_array().and_then(|l| l.first()).cloned().unwrap_or(v);
         let unset: Vec<&str> = v["unset"]
             .as_array()
             .unwrap_or_else(|| panic!("explain {name}: no `unset` in {v}"))

@@ -110,17 +110,17 @@ inspect --method tools/call --tool-name check --tool-arg 'paths=["opencode.json"
 assert "$out" 's == {"files": 1, "diagnostics": [], "summary": "1 file checked, no problems"}'
 
 inspect --method tools/call --tool-name explain --tool-arg agent=review
-assert "$out" 's["dialect"] == "opencode" and s["agent"]["key"] == "review" and s["agent"]["mode"] == "subagent"'
-assert "$out" '"`review`" in s["card"]'
+assert "$out" 'len(s["agents"]) == 1 and s["agents"][0]["dialect"] == "opencode" and s["agents"][0]["key"] == "review" and s["agents"][0]["mode"] == "subagent"'
+assert "$out" '"`review`" in s["agents"][0]["card"]'
 
 inspect --method tools/call --tool-name explain --tool-arg agent=helper --tool-arg dialect=claude
-assert "$out" 's["agent"]["tools"] == ["Read", "Grep"] and s["card"].startswith("### `helper`: Claude Code agent")'
+assert "$out" 's["agents"][0]["tools"] == ["Read", "Grep"] and s["agents"][0]["card"].startswith("### `helper`: Claude Code agent")'
 
 inspect --method tools/call --tool-name decide --tool-arg agent=review --tool-arg permission=bash --tool-arg 'input=git push origin main'
-assert "$out" 's["action"] == "ask" and s["rule"] == {"permission": "bash", "pattern": "*", "action": "ask", "source": ".opencode/agents/review.md:9:5", "layer": "agent"}'
+assert "$out" 's["answers"][0]["action"] == "ask" and s["answers"][0]["rule"] == {"permission": "bash", "pattern": "*", "action": "ask", "source": ".opencode/agents/review.md:9:5", "layer": "agent"}'
 
 inspect --method tools/call --tool-name decide --tool-arg agent=helper --tool-arg permission=bash --tool-arg input=ls
-assert "$out" 's["action"] == "deny" and s["tools"][0]["decided_by"] == "removed by `disallowedTools` entry `Bash` (.claude/agents/helper.md:5:18)"'
+assert "$out" 's["answers"][0]["action"] == "deny" and s["answers"][0]["tools"][0]["decided_by"] == "removed by `disallowedTools` entry `Bash` (.claude/agents/helper.md:5:18)"'
 
 inspect --method tools/call --tool-name who_may --tool-arg permission=bash --tool-arg 'input=rm -rf /'
 assert "$out" 's["summary"] == "bash \"rm -rf /\": 3 allow, 1 ask, 5 deny"'

@@ -142,7 +142,21 @@ fn our_agents(home: &Home, dir: &Path) -> Vec<Value> {
         .iter()
         .map(|a| {
             let key = a["key"].as_str().expect("key");
-            run_json(home, &["explain", key, "--root", &d, "--format", "json"])
+            // One entry per dialect that has an agent of that name: opencode's.
+            let v = run_json(
+                home,
+                &[
+                    "explain",
+                    key,
+                    "--root",
+                    &d,
+                    "--dialect",
+                    "opencode",
+                    "--format",
+                    "json",
+                ],
+            );
+            v.as_array().and_then(|l| l.first()).cloned().unwrap_or(v)
         })
         .collect()
 }

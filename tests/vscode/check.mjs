@@ -266,7 +266,8 @@ function explainJson(args) {
 function expectedFirstLine(a) {
   if (a.dialect === "claude") return ["tools:"];
   if (a.dialect === "zuno") return ["Tools:", "Permission"];
-  const card = explainJson([a.key, "--dialect", "opencode"]);
+  const listed = explainJson([a.key, "--dialect", "opencode"]);
+  const card = Array.isArray(listed) ? listed[0] : listed;
   const keys = (layers) => [...new Set(card.permission.filter((r) => layers.includes(r.layer)).map((r) => r.permission))];
   const line = (k) => (k === "*" ? "any other permission:" : `${k}:`);
   const own = keys(["agent"]);
