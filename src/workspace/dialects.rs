@@ -935,22 +935,8 @@ impl<'ws> DialectAgents<'ws> {
                 .find(|a| a.name == name)
                 .or_else(|| agents.iter().find(|a| shown_name(a) == name))
                 .map(|a| self.explained(AgentRef::OpenCode(a), &a.name)),
-            Agents::Claude {
-                files,
-                dir,
-                registry,
-                settings,
-            } => registry.iter().find(|(n, _)| n == name).map(|(n, file)| {
-                self.explained(
-                    AgentRef::Claude {
-                        file,
-                        files,
-                        dir,
-                        settings,
-                    },
-                    n,
-                )
-            }),
+            // The registry holds one file per name: its agent is the one of that name.
+            Agents::Claude { .. } => self.agents().into_iter().find(|a| a.name == name),
             Agents::Zuno(agents) => agents
                 .get_key_value(name)
                 .filter(|(_, a)| !a.flag("disable"))

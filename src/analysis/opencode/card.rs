@@ -503,6 +503,7 @@ pub fn permission_doc(name: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::effective::rule;
     use super::*;
     use crate::analysis::permission::last_match;
 
@@ -524,16 +525,6 @@ mod tests {
             assert!(rest.is_empty(), "{text}");
         }
         action
-    }
-
-    fn rule(permission: &str, pattern: &str, action: &str) -> Rule {
-        Rule {
-            permission: permission.into(),
-            pattern: pattern.into(),
-            action: action.into(),
-            source: Source::BuiltIn,
-            layer: Layer::Config,
-        }
     }
 
     #[test]

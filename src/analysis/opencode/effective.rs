@@ -374,7 +374,8 @@ fn layer_perm(decl_node: &Node, file: usize) -> PermCfg {
     cfg
 }
 
-fn rule(permission: &str, pattern: &str, action: &str) -> Rule {
+/// A rule of opencode's defaults (no place in a file).
+pub(super) fn rule(permission: &str, pattern: &str, action: &str) -> Rule {
     Rule {
         permission: permission.into(),
         pattern: pattern.into(),
