@@ -2,12 +2,17 @@
 # Mutation testing of the Rust code a change touches: cargo-mutants on `git diff BASE` (committed
 # and working-tree changes of `src/**/*.rs` against BASE; new untracked files are not in it).
 #
-# usage: scripts/mutants.sh [BASE | --sample K] [--timeout-total SECONDS] [--timeout SECONDS]
-#                           [--output DIR] [-- CARGO_MUTANTS_ARGS...]
+# usage: scripts/mutants.sh [BASE | --sample K[/SHARD] | --mutants FILE] [--timeout-total SECONDS]
+#                           [--timeout SECONDS] [--output DIR] [--log] [-- CARGO_MUTANTS_ARGS...]
 #   BASE             the revision to diff against; default origin/main if it exists, else the
 #                    merge base with main, else HEAD~1
-#   --sample K       instead of a diff: 1 in K of the whole crate's mutants, spread evenly
-#                    (`--shard 0/K --sharding round-robin`), to measure what the suite misses
+#   --sample K/S     instead of a diff: shard S of K of the whole crate's mutants, round-robin
+#                    (`--shard S/K --sharding round-robin`: every K-th mutant from the S-th), to
+#                    measure what the suite misses; `--sample K` alone picks S from today's date
+#                    (days since 1970 mod K), so that each day measures where nobody looked
+#   --mutants FILE   exactly the mutants FILE names, one per line as this script prints a miss
+#                    (`src/x.rs:12:5: replace ...`), e.g. to check that new tests kill them
+#   --log            with --sample: append the run's line to scripts/mutants-log.md
 #   --timeout-total  cap on the whole run (default 1800 s); what was found so far is reported
 #   --timeout        per-mutant cap on the test run, in seconds (default: cargo-mutants' own, five
 #                    times the unmutated run's time)
@@ -24,12 +29,15 @@
 set -euo pipefail
 
 usage() {
-    sed -n '5,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '5,21p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
 base=""
 sample=""
+shard=""
+named=""
+log=""
 total=1800
 per_mutant=""
 output=""
@@ -47,9 +55,19 @@ while (($# > 0)); do
             shift 2
             ;;
         --sample)
-            [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || usage
-            sample=$2
+            [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*(/[0-9]+)?$ ]] || usage
+            sample=${2%%/*}
+            [[ $2 == */* ]] && shard=${2#*/}
             shift 2
+            ;;
+        --mutants)
+            [[ $# -ge 2 && -f $2 ]] || usage
+            named=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+            shift 2
+            ;;
+        --log)
+            log=1
+            shift
             ;;
         --output)
             [[ $# -ge 2 ]] || usage
@@ -81,8 +99,18 @@ command -v cargo-mutants >/dev/null || {
     exit 3
 }
 
-[[ -z $base || -z $sample ]] || usage
-if [[ -z $base && -z $sample ]]; then
+modes=0
+for m in "$base" "$sample" "$named"; do [[ -n $m ]] && modes=$((modes + 1)); done
+((modes <= 1)) || usage
+[[ -z $log || -n $sample ]] || usage
+if [[ -n $sample && -z $shard ]]; then
+    shard=$(($(date -u +%s) / 86400 % sample))
+fi
+[[ -z $shard ]] || ((shard < sample)) || {
+    echo "the shard must be below K: --sample $sample/$shard" >&2
+    exit 2
+}
+if ((modes == 0)); then
     if git rev-parse --verify --quiet origin/main >/dev/null; then
         base=origin/main
     elif mb=$(git merge-base HEAD main 2>/dev/null); then
@@ -100,8 +128,17 @@ trap 'rm -rf "$work"' EXIT
 start=$SECONDS
 
 if [[ -n $sample ]]; then
-    select=(--shard "0/$sample" --sharding round-robin)
-    what="the sample (1 in $sample of the crate's mutants, round-robin)"
+    select=(--shard "$shard/$sample" --sharding round-robin)
+    what="the sample (shard $shard of $sample of the crate's mutants, round-robin)"
+elif [[ -n $named ]]; then
+    # One anchored name filter per mutant and the files they are in (cargo-mutants 27 lists its
+    # struct-field deletions whatever the name filter says: --file keeps those to these files).
+    select=()
+    while IFS= read -r line; do
+        [[ -n $line ]] || continue
+        select+=(-F "^$(printf '%s' "$line" | sed 's/[][\.^$*+?(){}|]/\\&/g')\$" --file "${line%%:*}")
+    done <"$named"
+    what="the mutants named in $named"
 else
     git rev-parse --verify --quiet "$base^{commit}" >/dev/null || {
         echo "not a revision: $base" >&2
@@ -131,7 +168,8 @@ scratch=$work/scratch
 mkdir -p "$scratch"
 [[ -e $root/../shared ]] && ln -s "$(cd "$root/../shared" && pwd)" "$scratch/shared"
 
-args=("${select[@]}" --output "$output")
+# The `mutants` cargo profile (Cargo.toml): the dev profile without debug info, linked faster.
+args=("${select[@]}" --output "$output" --profile mutants)
 [[ -n $per_mutant ]] && args+=(--timeout "$per_mutant")
 test_args=()
 if cargo nextest --version >/dev/null 2>&1; then
@@ -175,6 +213,15 @@ echo "wall time:           ${wall} s"
 echo "details:             $out (log/ has each mutant's build and test output)"
 if ((status == 124 || status == 130)); then
     echo "stopped at the ${total} s cap: $((listed - caught - missed - timed_out - unviable)) mutants not tested"
+fi
+
+if [[ -n $log ]] && ((status != 124 && status != 130)); then
+    viable=$((caught + missed + timed_out))
+    rate=$(awk -v m="$missed" -v v="$viable" 'BEGIN { printf "%.1f %%", v ? 100 * m / v : 0 }')
+    printf '| %s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s s |\n' "$(date -u +%F)" \
+        "$(git rev-parse --short HEAD)" "$shard" "$sample" "$listed" "$caught" "$missed" "$timed_out" \
+        "$unviable" "$rate" "$wall" >>"$root/scripts/mutants-log.md"
+    echo "logged in scripts/mutants-log.md"
 fi
 
 if ((missed > 0)); then

@@ -36,6 +36,14 @@
 //!
 //! The test fails on any disagreement not covered by [`ALLOWED`], where each accepted difference
 //! is argued.
+//!
+//! **Recorded verdicts.** The oracle's answers on the fixed cases and the first 4,000 generated
+//! ones of seed 1 are kept in `tests/verdicts/yaml-frontmatter.jsonl`. `yaml_recorded_verdicts`
+//! (not ignored: plain `cargo test` runs it, with no Node) regenerates those cases, checks each
+//! input's hash and requires agent-lsp to agree with the recorded answer as the live test does
+//! (the same comparison and allow-list). The live test compares the oracle's answers with the
+//! recording on every run and fails when they differ; `RECORD_VERDICTS=1 tests/yaml_diff/run.sh`
+//! rewrites it (after a change of the generator, the allow-list or the pinned packages).
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -43,6 +51,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Instant;
+
+#[path = "verdict_support/mod.rs"]
+mod verdict_support;
 
 use agent_lsp::analysis::opencode::DeclOrigin;
 use agent_lsp::analysis::opencode::markdown::{self, Reading};
@@ -1887,6 +1898,43 @@ fn allowed(d: &Diff, case: &Case) -> Option<&'static Allow> {
     ALLOWED.iter().find(|a| (a.applies)(d, case))
 }
 
+/// What the allow-list says of one difference of a case.
+enum Verdict {
+    /// An entry of [`ALLOWED`] covers it.
+    Allowed(&'static Allow),
+    /// It follows from an allowed difference of the same case: an allowed difference in the YAML
+    /// layer explains the case's outcome, data and content differences; an allowed outcome
+    /// difference explains its data and content.
+    Inherited,
+    Failing,
+}
+
+fn judged(diffs: Vec<Diff>, case: &Case) -> Vec<(Diff, Verdict)> {
+    let direct: Vec<Option<&'static Allow>> = diffs.iter().map(|d| allowed(d, case)).collect();
+    let yaml_allowed = diffs
+        .iter()
+        .zip(&direct)
+        .any(|(d, a)| d.level == Level::Yaml && a.is_some());
+    let outcome_allowed = diffs
+        .iter()
+        .zip(&direct)
+        .any(|(d, a)| d.level == Level::Outcome && a.is_some());
+    diffs
+        .into_iter()
+        .zip(direct)
+        .map(|(d, a)| {
+            let verdict = match a {
+                Some(a) => Verdict::Allowed(a),
+                None if d.level != Level::Yaml && (yaml_allowed || (outcome_allowed && d.level != Level::Outcome)) => {
+                    Verdict::Inherited
+                }
+                None => Verdict::Failing,
+            };
+            (d, verdict)
+        })
+        .collect()
+}
+
 // ---------------------------------------------------------------------------------------------
 // Minimisation: the smallest input (lines, then characters) that keeps a disagreement class.
 
@@ -1930,6 +1978,299 @@ fn minimize(oracle: &mut Oracle, case: &Case, level: Level, class: &str, budget:
     units.concat()
 }
 
+// ---------------------------------------------------------------------------------------------
+// The recorded verdicts (`tests/verdicts/yaml-frontmatter.jsonl`): the oracle's answers on the
+// fixed cases and the first `RECORDED` generated cases of seed 1, replayed by plain `cargo test`
+// (`yaml_recorded_verdicts`), rewritten by the live test under `RECORD_VERDICTS=1` and compared
+// with what the oracle says on every live run.
+//
+// One line per case, the oracle's answer made compact (each rule checked by a round trip when
+// recording): `o` outcome; `m` the matter as byte offsets of a substring of the text (or the
+// string itself, absent when null); `v` js-yaml's value or `e` its error (first line, without
+// its position); `d` the data only when it is not that value (or the sanitized one's); `c` the
+// content as the byte offset of a suffix of the text (or the string; absent when null); `s` the
+// sanitized text's `m`/`v`/`e`; `x` the top-level error.
+
+const RECORDING: &str = "yaml-frontmatter";
+/// How many generated cases (seed 1) are recorded, besides the fixed ones.
+const RECORDED: usize = 4000;
+const RECORDED_SEED: u64 = 1;
+
+fn short_error(msg: &str) -> String {
+    msg.split(" at line ").next().unwrap_or(msg).to_string()
+}
+
+/// The oracle's answer as the comparison reads it, with errors shortened as they are recorded.
+fn normalised(js: &J) -> J {
+    let mut js = js.clone();
+    if let Some(o) = js.as_object_mut() {
+        o.remove("id");
+        if let Some(J::String(e)) = o.get_mut("error") {
+            *e = short_error(e);
+        }
+        for y in [o.get_mut("yaml")].into_iter().flatten() {
+            if let Some(J::String(e)) = y.get_mut("error") {
+                *e = short_error(e);
+            }
+        }
+        if let Some(J::Object(s)) = o.get_mut("sanitized")
+            && let Some(J::String(e)) = s.get_mut("yaml").and_then(|y| y.get_mut("error"))
+        {
+            *e = short_error(e);
+        }
+    }
+    js
+}
+
+fn compact_yaml(text: &str, matter: &J, yaml: &J, out: &mut serde_json::Map<String, J>) {
+    if let J::String(m) = matter {
+        match text.find(m.as_str()) {
+            Some(a) => out.insert("m".into(), json!([a, a + m.len()])),
+            None => out.insert("m".into(), json!(m)),
+        };
+    }
+    if let Some(v) = yaml.get("ok") {
+        out.insert("v".into(), v.clone());
+    } else if let Some(e) = yaml.get("error") {
+        out.insert("e".into(), e.clone());
+    }
+}
+
+fn expand_yaml(text: &str, rec: &serde_json::Map<String, J>) -> (J, J) {
+    let matter = match rec.get("m") {
+        Some(J::Array(ab)) => {
+            let (a, b) = (
+                ab[0].as_u64().unwrap_or(0) as usize,
+                ab[1].as_u64().unwrap_or(0) as usize,
+            );
+            json!(text.get(a..b).unwrap_or_default())
+        }
+        Some(m) => m.clone(),
+        None => J::Null,
+    };
+    let yaml = if let Some(v) = rec.get("v") {
+        json!({"ok": v})
+    } else if let Some(e) = rec.get("e") {
+        json!({"error": e})
+    } else {
+        J::Null
+    };
+    (matter, yaml)
+}
+
+/// The data a case has when `d` is not recorded: the value the sanitized text gave, else the
+/// first parse's.
+fn implied_data(rec: &serde_json::Map<String, J>) -> Option<J> {
+    rec.get("s").and_then(|s| s.get("v")).or_else(|| rec.get("v")).cloned()
+}
+
+/// The compact form of an answer, or `{"raw": answer}` when expanding it would not give the
+/// answer back.
+fn compact(text: &str, js: &J) -> J {
+    let full = normalised(js);
+    let mut out = serde_json::Map::new();
+    out.insert("o".into(), full["outcome"].clone());
+    compact_yaml(text, &full["matter"], &full["yaml"], &mut out);
+    if let J::Object(s) = &full["sanitized"] {
+        let mut so = serde_json::Map::new();
+        compact_yaml("", &s["matter"], &s["yaml"], &mut so);
+        // The sanitizer rewrites a few lines: its matter as an edit of the first one.
+        if let (Some(J::String(after)), J::String(before)) = (so.get("m"), &full["matter"]) {
+            let edit = edit_of(before, after);
+            so.insert("m".into(), edit);
+        }
+        out.insert("s".into(), J::Object(so));
+    }
+    if let Some(x) = full.get("error")
+        && Some(x) != implied_error(&out)
+    {
+        out.insert("x".into(), x.clone());
+    }
+    if implied_data(&out).as_ref() != Some(&full["data"]) {
+        out.insert("d".into(), full["data"].clone());
+    }
+    match &full["content"] {
+        J::String(c) if text.ends_with(c.as_str()) => {
+            out.insert("c".into(), json!(text.len() - c.len()));
+        }
+        J::Null => {}
+        c => {
+            out.insert("c".into(), c.clone());
+        }
+    }
+    let compacted = J::Object(out);
+    if expand(text, &compacted) == full {
+        compacted
+    } else {
+        json!({"raw": full})
+    }
+}
+
+/// The oracle's answer (as [`normalised`]) from its compact form.
+fn expand(text: &str, rec: &J) -> J {
+    if let Some(raw) = rec.get("raw") {
+        return raw.clone();
+    }
+    let empty = serde_json::Map::new();
+    let r = rec.as_object().unwrap_or(&empty);
+    let (matter, yaml) = expand_yaml(text, r);
+    let mut out = serde_json::Map::new();
+    out.insert("outcome".into(), r.get("o").cloned().unwrap_or(J::Null));
+    out.insert(
+        "data".into(),
+        r.get("d").cloned().or_else(|| implied_data(r)).unwrap_or(J::Null),
+    );
+    out.insert(
+        "content".into(),
+        match r.get("c") {
+            Some(J::Number(n)) => json!(text.get(n.as_u64().unwrap_or(0) as usize..).unwrap_or_default()),
+            Some(c) => c.clone(),
+            None => J::Null,
+        },
+    );
+    if let Some(x) = r.get("x").or_else(|| {
+        (r.get("o") != Some(&json!("parsed")))
+            .then(|| implied_error(r))
+            .flatten()
+    }) {
+        out.insert("error".into(), x.clone());
+    }
+    if let Some(J::Object(s)) = r.get("s") {
+        let (_, y) = expand_yaml("", s);
+        let m = match (s.get("m"), &matter) {
+            (Some(J::Array(edit)), J::String(before)) => json!(apply_edit(before, edit)),
+            (Some(m), _) => m.clone(),
+            (None, _) => J::Null,
+        };
+        out.insert("sanitized".into(), json!({"matter": m, "yaml": y}));
+    }
+    out.insert("matter".into(), matter);
+    out.insert("yaml".into(), yaml);
+    J::Object(out)
+}
+
+/// The top-level error a case has when `x` is not recorded: the sanitized text's YAML error,
+/// else the first one's.
+fn implied_error(rec: &serde_json::Map<String, J>) -> Option<&J> {
+    rec.get("s").and_then(|s| s.get("e")).or_else(|| rec.get("e"))
+}
+
+/// `after` as `[common prefix bytes, common suffix bytes, the middle of after]` of `before`.
+fn edit_of(before: &str, after: &str) -> J {
+    let prefix = before
+        .char_indices()
+        .zip(after.chars())
+        .find(|((_, a), b)| a != b)
+        .map_or(before.len().min(after.len()), |((i, _), _)| i);
+    let prefix = (0..=prefix).rev().find(|&i| after.is_char_boundary(i)).unwrap_or(0);
+    let (b_rest, a_rest) = (&before[prefix..], &after[prefix..]);
+    let suffix = b_rest
+        .chars()
+        .rev()
+        .zip(a_rest.chars().rev())
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a.len_utf8())
+        .sum::<usize>();
+    let suffix = suffix.min(b_rest.len()).min(a_rest.len());
+    json!([prefix, suffix, &a_rest[..a_rest.len() - suffix]])
+}
+
+fn apply_edit(before: &str, edit: &[J]) -> String {
+    let prefix = edit.first().and_then(J::as_u64).unwrap_or(0) as usize;
+    let suffix = edit.get(1).and_then(J::as_u64).unwrap_or(0) as usize;
+    let middle = edit.get(2).and_then(J::as_str).unwrap_or_default();
+    let head = before.get(..prefix).unwrap_or_default();
+    let tail = before.get(before.len().saturating_sub(suffix)..).unwrap_or_default();
+    format!("{head}{middle}{tail}")
+}
+
+/// The cases a recording covers, by id: the fixed ones and the first `generated` of `seed`.
+fn recorded_cases(generated: usize, seed: u64) -> Vec<Case> {
+    let mut cases = fixed_cases();
+    cases.extend(generate(generated, seed));
+    cases
+}
+
+/// The recording of these cases' answers.
+fn recording_of(cases: &[Case], answers: &[J]) -> verdict_support::Recording {
+    let mut rec = verdict_support::Recording::new(
+        RECORDING,
+        "gray-matter 4.0.3 + js-yaml 3.14 as opencode 1.18.34 calls them (tests/yaml_diff/oracle.mjs)",
+        "RECORD_VERDICTS=1 tests/yaml_diff/run.sh",
+    );
+    rec.header["generated"] = json!(RECORDED);
+    rec.header["seed"] = json!(RECORDED_SEED);
+    for (case, js) in cases.iter().zip(answers) {
+        rec.push(
+            &case.id,
+            &verdict_support::hash(case.text.as_bytes()),
+            compact(&case.text, js),
+        );
+    }
+    rec
+}
+
+/// The failing differences of a case with this (recorded or live) answer.
+fn failing_diffs(case: &Case, js: &J) -> Vec<Diff> {
+    judged(check(&case.text, js).diffs, case)
+        .into_iter()
+        .filter(|(_, v)| matches!(v, Verdict::Failing))
+        .map(|(d, _)| d)
+        .collect()
+}
+
+#[test]
+fn yaml_recorded_verdicts() {
+    let rec = verdict_support::Recording::load(RECORDING);
+    let generated = rec.header["generated"].as_u64().expect("header: generated") as usize;
+    let seed = rec.header["seed"].as_u64().expect("header: seed");
+    let cases = recorded_cases(generated, seed);
+    let by_id: BTreeMap<&str, &Case> = cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    assert_eq!(
+        rec.cases.len(),
+        cases.len(),
+        "the recording holds {} cases, the generator and the corpus give {}: rerun RECORD_VERDICTS=1 tests/yaml_diff/run.sh",
+        rec.cases.len(),
+        cases.len()
+    );
+    let mut failing = Vec::new();
+    let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
+    for r in &rec.cases {
+        let id = r["id"].as_str().unwrap_or_default();
+        let case = by_id
+            .get(id)
+            .unwrap_or_else(|| panic!("recorded case {id} is no longer a case: rerun the recording"));
+        verdict_support::require_same_input(&rec, r, &verdict_support::hash(case.text.as_bytes()));
+        let js = expand(&case.text, r);
+        *outcomes
+            .entry(js["outcome"].as_str().unwrap_or("?").to_string())
+            .or_default() += 1;
+        for d in failing_diffs(case, &js) {
+            failing.push(format!(
+                "{id} [{}] {}\n    input:  {:?}\n    ours:   {}\n    theirs: {}",
+                d.level.name(),
+                d.class,
+                d.input,
+                d.ours,
+                d.theirs
+            ));
+        }
+    }
+    // The recording covers every outcome the reader distinguishes.
+    for o in ["none", "empty", "parsed", "rescued", "bare", "skipped"] {
+        assert!(
+            outcomes.get(o).copied().unwrap_or(0) > 0,
+            "no recorded case has the outcome {o}"
+        );
+    }
+    let n = failing.len();
+    failing.truncate(15);
+    assert!(
+        n == 0,
+        "{n} recorded verdicts of js-yaml/gray-matter disagree with agent-lsp's reading:\n{}",
+        failing.join("\n")
+    );
+}
 // ---------------------------------------------------------------------------------------------
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -1995,6 +2336,15 @@ fn yaml_differential() {
     let results = oracle.batch(&cases);
     let oracle_time = started.elapsed();
 
+    // The recording: written under RECORD_VERDICTS=1, else it must still be what the oracle says.
+    let mut stale = Vec::new();
+    if seed == RECORDED_SEED && count >= RECORDED {
+        let n = fixed.len() + RECORDED;
+        stale = recording_of(&cases[..n], &results[..n]).write_or_compare();
+    } else {
+        println!("(the recording covers seed {RECORDED_SEED} and {RECORDED} cases: not compared on this run)");
+    }
+
     let mut compared: BTreeMap<Level, usize> = BTreeMap::new();
     let mut agreed: BTreeMap<Level, usize> = BTreeMap::new();
     let mut allowed_by: BTreeMap<&'static str, usize> = BTreeMap::new();
@@ -2020,29 +2370,19 @@ fn yaml_differential() {
                 *agreed.entry(*level).or_default() += 1;
             }
         }
-        // A difference in the YAML layer that is allowed also explains this case's outcome, data
-        // and content differences; an allowed outcome difference explains its data and content.
-        let direct: Vec<Option<&'static Allow>> = out.diffs.iter().map(|d| allowed(d, case)).collect();
-        let yaml_allowed = out
-            .diffs
-            .iter()
-            .zip(&direct)
-            .any(|(d, a)| d.level == Level::Yaml && a.is_some());
-        let outcome_allowed = out
-            .diffs
-            .iter()
-            .zip(&direct)
-            .any(|(d, a)| d.level == Level::Outcome && a.is_some());
-        for (d, a) in out.diffs.into_iter().zip(direct) {
-            if let Some(a) = a {
-                *allowed_by.entry(a.name).or_default() += 1;
-                *allowed_levels.entry(d.level).or_default() += 1;
-                continue;
-            }
-            if d.level != Level::Yaml && (yaml_allowed || (outcome_allowed && d.level != Level::Outcome)) {
-                inherited += 1;
-                *allowed_levels.entry(d.level).or_default() += 1;
-                continue;
+        for (d, verdict) in judged(out.diffs, case) {
+            match verdict {
+                Verdict::Allowed(a) => {
+                    *allowed_by.entry(a.name).or_default() += 1;
+                    *allowed_levels.entry(d.level).or_default() += 1;
+                    continue;
+                }
+                Verdict::Inherited => {
+                    inherited += 1;
+                    *allowed_levels.entry(d.level).or_default() += 1;
+                    continue;
+                }
+                Verdict::Failing => {}
             }
             if dump.as_deref().is_some_and(|c| d.class.contains(c)) && dumped < 30 {
                 dumped += 1;
@@ -2119,4 +2459,5 @@ fn yaml_differential() {
     }
     let total: usize = failing.values().map(|v| v.0).sum();
     assert!(total == 0, "{total} disagreements outside the allow-list (see above)");
+    assert!(stale.is_empty(), "{}", stale.join("\n"));
 }

@@ -1242,3 +1242,107 @@ fn a_forked_skill_names_an_agent_the_project_has() {
         [(".claude/skills/c/SKILL.md".to_string(), "reviwer".to_string())]
     );
 }
+
+#[test]
+fn a_config_in_a_config_directory_is_read_as_one_wherever_that_directory_is() {
+    // opencode reads `opencode.json` in `.opencode/`, `~/.opencode/` and `$OPENCODE_CONFIG_DIR`
+    // as a directory's config (merged with its agents), anywhere else as a project's.
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    let options = Options {
+        home_dot_opencode: Some(root.join("home/.opencode")),
+        config_dir: Some(root.join("conf")),
+        ..Options::isolated()
+    };
+    let ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
+    let role = |rel: &str| ws.role_of(&root.join(rel)).map(|(_, role)| role);
+    let dir = |rel: &str| root.join(rel);
+    assert_eq!(
+        role(".opencode/opencode.json"),
+        Some(Role::DirConfig { dir: dir(".opencode") })
+    );
+    assert_eq!(
+        role("home/.opencode/opencode.json"),
+        Some(Role::DirConfig {
+            dir: dir("home/.opencode")
+        })
+    );
+    assert_eq!(role("conf/opencode.json"), Some(Role::DirConfig { dir: dir("conf") }));
+    assert_eq!(role("app/opencode.json"), Some(Role::ProjectConfig { dir: dir("app") }));
+}
+
+#[test]
+fn an_opencode_markdown_agent_is_named_by_its_file_and_judged_in_its_own_unit() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write(root, ".opencode/agents/review.md", SUBAGENT);
+    write(root, ".opencode/modes/plan2.md", "---\ndescription: d\n---\nPrompt\n");
+    write(root, "opencode.json", r#"{"agent": {"build": {"model": "a/b"}}}"#);
+    write(
+        root,
+        "agent-lsp.toml",
+        "[[policy]]\nid = \"p\"\npermission = \"bash\"\ninputs = [\"rm -rf /\"]\nat-most = \"deny\"\n",
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let id = |rel: &str| ws.files.iter().position(|f| f.path == root.join(rel)).unwrap();
+    assert_eq!(
+        ws.opencode_markdown_agent(id(".opencode/agents/review.md")),
+        Some("review")
+    );
+    assert_eq!(
+        ws.opencode_markdown_agent(id(".opencode/modes/plan2.md")),
+        Some("plan2")
+    );
+    assert_eq!(ws.opencode_markdown_agent(id("opencode.json")), None);
+    // A keystroke in the agent's file costs that agent: it has a unit of its own, which a
+    // config's agents do not.
+    let units: Vec<super::Unit> = ws.units().into_iter().map(|u| u.unit).collect();
+    let md = id(".opencode/agents/review.md");
+    assert!(
+        units
+            .iter()
+            .any(|u| matches!(u, super::Unit::PolicyFile { file, .. } if *file == md)),
+        "{units:?}"
+    );
+    assert!(
+        !units
+            .iter()
+            .any(|u| matches!(u, super::Unit::PolicyFile { file, .. } if *file == id("opencode.json"))),
+        "{units:?}"
+    );
+}
+
+#[test]
+fn who_may_answers_for_the_claude_code_edit_tool_that_gives_the_most() {
+    use crate::analysis::Dialect;
+    use crate::analysis::policy::solve::Action;
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    // Each agent is granted one of the four edit tools: the others are denied to it, and the
+    // one it has decides (asks, by default), whichever comes first in the list of tools.
+    write(
+        root,
+        ".claude/agents/a.md",
+        "---\nname: a\ndescription: A\ntools: Edit\n---\nBody\n",
+    );
+    write(
+        root,
+        ".claude/agents/b.md",
+        "---\nname: b\ndescription: B\ntools: NotebookEdit\n---\nBody\n",
+    );
+    write(
+        root,
+        ".claude/agents/c.md",
+        "---\nname: c\ndescription: C\ntools: Read\n---\nBody\n",
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let rows = ws.who_may(root, "edit", "src/a.rs");
+    let of = |name: &str| {
+        rows.iter()
+            .find(|r| r.agent == name && r.dialect == Dialect::Claude)
+            .map(|r| (r.tool.as_str(), r.action))
+    };
+    assert_eq!(of("a"), Some(("Edit", Action::Ask)), "{rows:?}");
+    assert_eq!(of("b"), Some(("NotebookEdit", Action::Ask)), "{rows:?}");
+    assert_eq!(of("c").map(|(_, a)| a), Some(Action::Deny), "{rows:?}");
+}

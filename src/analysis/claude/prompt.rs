@@ -640,6 +640,21 @@ mod tests {
     }
 
     #[test]
+    fn a_backslash_escapes_a_placeholder_unless_it_is_escaped_itself() {
+        let found = |text: &str| -> Vec<String> {
+            placeholders(text, Span::new(0, text.len()), &[])
+                .into_iter()
+                .map(|p| p.span.text(text).to_string())
+                .collect()
+        };
+        assert_eq!(found("abc\\$1"), Vec::<String>::new());
+        // The backslash before `$` is itself escaped: the placeholder stands (the pair is looked
+        // for right before the `$`, wherever in the text it is).
+        assert_eq!(found("abc\\\\$1"), ["$1"]);
+        assert_eq!(found("Cost: abcdefgh\\\\$2 and \\$3 and x\\$4"), ["$2"]);
+    }
+
+    #[test]
     fn placeholders_and_whether_they_are_in_code() {
         let text = "---\narguments: file\n---\nUse $0 and \\$1 and $file.\n```sh\nawk '{print $1}' $ARGUMENTS\n```\nSee `$ARGUMENTS[2]` and ``a ` $3``.\n$1abc $filex\n";
         let body = Span::new(text.find("Use").unwrap(), text.len());

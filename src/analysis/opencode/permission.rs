@@ -491,6 +491,23 @@ mod tests {
     }
 
     #[test]
+    fn the_shadowing_scan_stops_claiming_past_its_work_budget() {
+        // Eighteen rules of `n` characters, then two where the last makes the one before it dead.
+        let block = |n: usize| {
+            let mut text = "permission:\n  bash:\n".to_string();
+            for j in 0..18 {
+                text += &format!("    \"{}{j:02}\": deny\n", "q".repeat(n));
+            }
+            text + "    \"git push\": deny\n    \"git *\": ask\n"
+        };
+        assert_eq!(codes(&yaml_diags(&block(50))), ["shadowed-rule"]);
+        // With 1,000 characters (a YAML key has at most 1,024), comparing the first rule with
+        // the 17 long ones after it costs 17 × 1,002 × 1,002 steps, past the budget of 2^24: the
+        // scan stops there and never reaches the last two.
+        assert_eq!(codes(&yaml_diags(&block(1000))), Vec::<&str>::new());
+    }
+
+    #[test]
     fn one_catch_all_shadowing_many_rules_is_one_finding_on_it() {
         let text = "permission:\n  bash:\n    \"git push *\": deny\n    \"ls\": ask\n    \"git status\": allow\n    \"rm *\": deny\n    \"*\": ask\n";
         let d = yaml_diags(text);

@@ -283,6 +283,9 @@ impl P<'_> {
                             self.error(Span::new(esc_start, end), "invalid escape sequence");
                         }
                     }
+                    // `char_end` is past `pos` whenever a character starts there, as one does
+                    // after the ASCII `\`: the `max` only guards the loop against a position
+                    // inside a character, which no input reaches (a mutant of it is equivalent).
                     self.pos = self.char_end(self.pos).max(self.pos + 1).min(self.src.len());
                 }
                 c if c < 0x20 => {

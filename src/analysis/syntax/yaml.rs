@@ -1726,10 +1726,8 @@ fn float_syntax(b: &[u8]) -> bool {
         let mut i = signed;
         match b.get(i) {
             Some(b'0') => i += 1,
-            Some(b'1'..=b'9') => {
-                i += 1;
-                digits(&mut i);
-            }
+            // The first digit is one of `digits`.
+            Some(b'1'..=b'9') => _ = digits(&mut i),
             _ => return false,
         }
         if b.get(i) == Some(&b'.') {
@@ -1754,7 +1752,6 @@ fn float_syntax(b: &[u8]) -> bool {
         if !b.get(i).is_some_and(u8::is_ascii_digit) {
             return false;
         }
-        i += 1;
         digits(&mut i);
         let mut parts = 0;
         while b.get(i) == Some(&b':') {

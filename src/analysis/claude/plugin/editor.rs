@@ -28,12 +28,9 @@ pub fn complete(kind: Manifest, text: &str, offset: usize) -> Vec<Item> {
     let quote = |s: &str| format!("\"{s}\"");
     let mut items: Vec<Item> = match &ctx.value_of {
         None => {
-            let table: &[Field] = match (kind, ctx.path.as_slice()) {
-                (_, [p]) if p == "author" || p == "owner" => &[],
-                (Manifest::Marketplace, [p]) if p == "metadata" => &[],
-                (Manifest::Plugin, [p]) if p == "experimental" => &[],
-                _ => table_at(kind, &ctx.path).unwrap_or(&[]),
-            };
+            // The nested objects (`author`, `owner`, `metadata`, `experimental`) have no table:
+            // their keys are the `extra` ones below.
+            let table: &[Field] = table_at(kind, &ctx.path).unwrap_or(&[]);
             let mut out: Vec<Item> = table
                 .iter()
                 .filter(|f| !ctx.present.iter().any(|p| p == f.name))
