@@ -35,11 +35,45 @@
 //! It needs the runtime: `tests/claude_runtime/run.sh` installs it from npm (pinned in
 //! `package.json`, with integrity hashes in `package-lock.json`) and runs this test with
 //! `CLAUDE_BIN` set.
+//!
+//! # Recorded verdicts and their replay
+//!
+//! The live tests (`#[ignore]`d, run by `run.sh`) record what Claude Code answered, in the form
+//! the comparison reads it (`answers.rs`, with `tests/verdict_support`), one JSON line per case:
+//!
+//! - `tests/verdicts/claude-agents.jsonl`: per start (`id` = `workspace[:directory]`), the
+//!   agents loaded (built-ins left out) with name, description and model; the commands and
+//!   skills listed with description, argument hint and aliases; the `Duplicate agent name` active
+//!   files; and, for a workspace's first start, what the debug file says about files (unknown
+//!   keys, parse failures, skips with their reason, files over 1 MiB);
+//! - `tests/verdicts/claude-settings.jsonl` (`settings.rs`): per settings case, the session's
+//!   permission mode and the skipped JSON paths with their message;
+//! - `tests/verdicts/claude-mcp.jsonl` (`mcp_json.rs`): per `.mcp.json`, the lines about the
+//!   whole file, the servers skipped with their message, the servers listed.
+//!
+//! Paths are written relative to the workspace, as `~/...` in the home, or `$TMP/...`; each line
+//! carries `h`, the hash of the case's input (every file of the workspace and its home, the
+//! settings or `.mcp.json` text). With `RECORD_VERDICTS=1 tests/claude_runtime/run.sh` the live
+//! tests write the recordings; without it they fail when Claude Code's answers differ from the
+//! committed ones (the recording is stale: the test names the cases). `CLAUDE_RUNTIME_ONLY`
+//! (part of the workspaces) turns the comparison with the recording off, and refuses to record.
+//!
+//! The replays (`*_recorded_claude_code`, not ignored: plain `cargo test --test claude_runtime`,
+//! with neither node nor Claude Code) lay every case out again, require its input to hash as
+//! recorded (else the cases or their files changed since: record again), take Claude Code's
+//! answer from the recording and run agent-lsp's side and the comparison exactly as the live
+//! tests do (`compare_case`, `settings::compare`, `mcp_json::compare`: the only difference is
+//! where the answer comes from), failing on any disagreement `ALLOWED` does not list and on an
+//! `ALLOWED` entry that matches nothing. So a change of agent-lsp that breaks agreement with
+//! Claude Code fails `cargo test` (and mutation testing sees it), not only the runtime's CI step.
 
+mod answers;
 mod cases;
 mod mcp_json;
 mod oracle;
 mod settings;
+#[path = "../verdict_support/mod.rs"]
+mod verdict_support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -49,8 +83,10 @@ use agent_lsp::analysis::claude::agent::Status;
 use agent_lsp::analysis::claude::read::Outcome;
 use agent_lsp::analysis::{Effect, FileKind, Severity};
 use agent_lsp::workspace::{Options, Role, Workspace};
+use answers::{Answer, Places};
 use oracle::Home;
 use serde_json::Value;
+use verdict_support::Recording;
 
 /// Disagreements that are understood and accepted: (workspace name prefix, subject or `*`,
 /// field, reason). A subject is `agent NAME`, `file PATH` (relative to the workspace) or
@@ -96,6 +132,46 @@ struct Case {
     name: String,
     root: PathBuf,
     home: Home,
+    /// The hash of its files (`verdict_support::hash_files`), taken once they are laid out.
+    input: String,
+}
+
+impl Case {
+    /// A workspace whose files are laid out: its input is hashed now, before anything runs in it
+    /// (Claude Code writes into the home).
+    fn new(name: String, root: PathBuf, home: Home) -> Case {
+        let mut files = Vec::new();
+        tree_files(&root, "", &mut files);
+        tree_files(&home.home, "~/", &mut files);
+        let input = verdict_support::hash_files(files.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
+        Case {
+            name,
+            root,
+            home,
+            input,
+        }
+    }
+
+    /// Where its recorded paths are relative to (`tmp`: the run's temporary folder).
+    fn places(&self, tmp: &Path) -> Places {
+        Places::new(&self.root, &self.home.home, tmp)
+    }
+}
+
+/// Every file under `dir` (but `.git`), named `prefix` + its path relative to `dir`.
+fn tree_files(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) {
+    let Ok(rd) = fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let name = format!("{prefix}{}", e.file_name().to_string_lossy());
+        let Ok(t) = e.file_type() else { continue };
+        if t.is_dir() {
+            if e.file_name() != ".git" {
+                tree_files(&e.path(), &format!("{name}/"), out);
+            }
+        } else if t.is_file() {
+            out.push((name, fs::read(e.path()).unwrap()));
+        }
+    }
 }
 
 fn agent_lsp() -> PathBuf {
@@ -440,19 +516,16 @@ struct Tally {
     files_agreeing: usize,
     commands: usize,
     commands_agreeing: usize,
-}
-
-thread_local! {
     /// Allow-list entries that matched a disagreement in this run.
-    static USED: std::cell::RefCell<BTreeSet<usize>> = const { std::cell::RefCell::new(BTreeSet::new()) };
+    used: BTreeSet<usize>,
 }
 
 /// The reason an allow-list entry gives for this disagreement; the entry is marked used.
-fn allowed(workspace: &str, subject: &str, field: &str) -> Option<&'static str> {
+fn allowed(used: &mut BTreeSet<usize>, workspace: &str, subject: &str, field: &str) -> Option<&'static str> {
     let i = ALLOWED
         .iter()
         .position(|(w, s, f, _)| workspace.starts_with(w) && (*s == "*" || *s == subject) && *f == field)?;
-    USED.with(|u| u.borrow_mut().insert(i));
+    used.insert(i);
     Some(ALLOWED[i].3)
 }
 
@@ -486,8 +559,19 @@ fn strip_source(description: &str) -> &str {
     description
 }
 
-/// Compare one workspace: every start directory.
-fn compare_case(tally: &mut Tally, case: &Case, bin: &Path, builtin: &[oracle::Agent], tmp: &Path) {
+/// One start of Claude Code in a workspace: the directory, and the plugin folders it is given.
+struct Start<'a> {
+    /// Its place among the workspace's starts: the first, in the root, reads the files.
+    index: usize,
+    /// `workspace[:directory relative to the root]`, the recorded id.
+    label: &'a str,
+    dir: &'a Path,
+    plugins: &'a [PathBuf],
+}
+
+/// Compare one workspace: every start directory. `judge` gives Claude Code's answer for a
+/// start: live (`oracle::load`) or recorded (`tests/verdicts/claude-agents.jsonl`).
+fn compare_case(tally: &mut Tally, case: &Case, judge: &mut dyn FnMut(&Case, &Start) -> Answer) {
     let root = canon(&case.root);
     let (our_files, our_commands) = our_files(case);
     // Unknown keys: the workspace, and the user's agents (outside it; checked on their own).
@@ -518,12 +602,14 @@ fn compare_case(tally: &mut Tally, case: &Case, bin: &Path, builtin: &[oracle::A
             format!("{}:{rel}", case.name)
         };
         let visible_plugins: Vec<PathBuf> = plugins.iter().filter(|p| p.starts_with(dir)).cloned().collect();
-        let load = oracle::load(
-            bin,
-            &case.home,
-            dir,
-            &visible_plugins,
-            &tmp.join(format!("debug-{}-{i}.txt", case.name.replace('/', "_"))),
+        let load = judge(
+            case,
+            &Start {
+                index: i,
+                label: &label,
+                dir,
+                plugins: &visible_plugins,
+            },
         );
         let mut problems: Vec<(String, String, String)> = Vec::new();
         let rel_of = |p: &Path| -> String {
@@ -539,15 +625,10 @@ fn compare_case(tally: &mut Tally, case: &Case, bin: &Path, builtin: &[oracle::A
 
         // --- agents
         let ours = our_agents(&case.home, &root, dir);
-        let theirs: BTreeMap<String, &oracle::Agent> = load
-            .agents
-            .iter()
-            .filter(|a| !builtin.contains(a))
-            .map(|a| (a.name.clone(), a))
-            .collect();
+        let theirs: BTreeMap<String, &oracle::Agent> = load.agents.iter().map(|a| (a.name.clone(), a)).collect();
         let names: BTreeSet<&String> = ours.keys().chain(theirs.keys()).collect();
         let mut agree = 0;
-        let dups = load.log.duplicates();
+        let dups = &load.duplicates;
         for name in &names {
             let subject = format!("agent {name}");
             let before = problems.len();
@@ -598,12 +679,11 @@ fn compare_case(tally: &mut Tally, case: &Case, bin: &Path, builtin: &[oracle::A
 
         // --- files: read once per workspace, from the first start (the root sees them all)
         if i == 0 {
-            let their_keys = load.log.unknown_keys();
-            let failures = load.log.parse_failures();
-            let skipped = load.log.skipped();
-            let too_big = load.log.too_big();
+            let log = load.files.as_ref().expect("the first start reads the files");
+            let (their_keys, failures, skipped, too_big) =
+                (&log.unknown_keys, &log.parse_failures, &log.skipped, &log.too_big);
             let mut paths: BTreeSet<PathBuf> = our_files.keys().cloned().collect();
-            for p in their_keys.keys().chain(&failures).chain(skipped.keys()).chain(&too_big) {
+            for p in their_keys.keys().chain(failures).chain(skipped.keys()).chain(too_big) {
                 let p = canon(p);
                 if p.components().any(|c| c.as_os_str() == "agents") {
                     paths.insert(p);
@@ -791,7 +871,7 @@ fn compare_case(tally: &mut Tally, case: &Case, bin: &Path, builtin: &[oracle::A
         let mut open = 0;
         for (subject, field, text) in problems {
             let line = format!("{label}: {subject}: {field}: {text}");
-            match allowed(&label, &subject, &field) {
+            match allowed(&mut tally.used, &label, &subject, &field) {
                 Some(why) => tally.allowed.push(format!("{line}\n      allowed: {why}")),
                 None => {
                     open += 1;
@@ -901,11 +981,7 @@ fn corpus_cases(tmp: &Path) -> Vec<Case> {
                 write(&home.user_agents(), &e.path, &bytes);
             }
         }
-        out.push(Case {
-            name: format!("corpus/{repo}"),
-            root,
-            home,
-        });
+        out.push(Case::new(format!("corpus/{repo}"), root, home));
     }
     out
 }
@@ -924,48 +1000,46 @@ fn generated_cases(tmp: &Path) -> Vec<Case> {
             for (path, bytes) in &c.home {
                 write(&home.home, path, bytes);
             }
-            Case {
-                name: format!("gen/{}", c.name),
-                root,
-                home,
-            }
+            Case::new(format!("gen/{}", c.name), root, home)
         })
         .collect()
 }
 
-#[test]
-#[ignore = "needs Claude Code: tests/claude_runtime/run.sh installs it and sets CLAUDE_BIN"]
-fn agent_lsp_agrees_with_claude_code() {
-    let bin = PathBuf::from(
-        std::env::var_os("CLAUDE_BIN")
-            .expect("set CLAUDE_BIN to the Claude Code 2.1.332 executable (tests/claude_runtime/run.sh)"),
-    );
-    let tmp = tempfile::tempdir().unwrap();
-    let tmp = canon(tmp.path());
-    let builtin = builtins(&bin, &tmp);
-
+/// Every workspace, laid out under `tmp`: `test-workspace/`, the corpus, the generated cases.
+fn workspaces(tmp: &Path) -> Vec<Case> {
     let mut all = Vec::new();
     let tw_base = tmp.join("test-workspace");
     let tw = tw_base.join("repo");
     copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("test-workspace"), &tw);
     git_init(&tw);
-    all.push(Case {
-        name: "test-workspace".into(),
-        root: tw,
-        home: Home::new(&tw_base),
-    });
-    all.extend(corpus_cases(&tmp));
-    all.extend(generated_cases(&tmp));
-    let only = std::env::var("CLAUDE_RUNTIME_ONLY").ok();
+    all.push(Case::new("test-workspace".into(), tw, Home::new(&tw_base)));
+    all.extend(corpus_cases(tmp));
+    all.extend(generated_cases(tmp));
+    all
+}
 
+/// `CLAUDE_RUNTIME_ONLY=TEXT`: only the workspaces whose name contains it.
+fn only() -> Option<String> {
+    std::env::var("CLAUDE_RUNTIME_ONLY").ok()
+}
+
+/// Compare every workspace (but those `only` leaves out), with Claude Code's answers from
+/// `judge`.
+fn compare_all(all: &[Case], judge: &mut dyn FnMut(&Case, &Start) -> Answer) -> Tally {
+    let only = only();
     let mut tally = Tally::default();
-    for case in &all {
+    for case in all {
         if only.as_ref().is_some_and(|o| !case.name.contains(o.as_str())) {
             continue;
         }
-        compare_case(&mut tally, case, &bin, &builtin, &tmp);
+        compare_case(&mut tally, case, judge);
     }
+    tally
+}
 
+/// Print the table and fail on any disagreement not allowed, and on an allow-list entry that
+/// matched nothing (when every workspace was compared).
+fn report(tally: &Tally, judge: &str) {
     eprintln!(
         "\n{:<58} {:>7} {:>7} {:>9} {:>7}",
         "workspace[:start directory]", "agents", "files", "commands", "ok"
@@ -991,10 +1065,10 @@ fn agent_lsp_agrees_with_claude_code() {
         }
     }
     assert!(tally.agents > 0 && tally.files > 0, "nothing was compared");
-    if only.is_none() {
+    if only().is_none() {
         // An entry that no longer matches anything is stale: the list must not rot.
         let stale: Vec<String> = (0..ALLOWED.len())
-            .filter(|i| !USED.with(|u| u.borrow().contains(i)))
+            .filter(|i| !tally.used.contains(i))
             .map(|i| format!("{} {} {}", ALLOWED[i].0, ALLOWED[i].1, ALLOWED[i].2))
             .collect();
         assert!(
@@ -1004,8 +1078,95 @@ fn agent_lsp_agrees_with_claude_code() {
     }
     assert!(
         tally.disagreements.is_empty(),
-        "{} disagreement(s) with Claude Code:\n{}",
+        "{} disagreement(s) with {judge}:\n{}",
         tally.disagreements.len(),
         tally.disagreements.join("\n")
     );
+}
+
+/// The recording of the agent starts.
+const AGENTS: &str = "claude-agents";
+
+/// How every recording of this harness is redone.
+const REGENERATE: &str = "RECORD_VERDICTS=1 tests/claude_runtime/run.sh";
+
+/// The judge, as the recordings' headers name it.
+fn judge_name() -> String {
+    format!("Claude Code {} (@anthropic-ai/claude-code, linux-x64)", oracle::VERSION)
+}
+
+/// Fail on the differences between what the judge answered and the committed recording (or
+/// write it, with `RECORD_VERDICTS=1`). Skipped, with a word, when only some cases ran.
+fn check_recording(rec: &Recording, partial: bool) {
+    if partial {
+        assert!(
+            !verdict_support::recording(),
+            "RECORD_VERDICTS with a filter (CLAUDE_RUNTIME_ONLY, CLAUDE_SETTINGS_EXTRA) would record part of {}",
+            rec.name
+        );
+        eprintln!(
+            "{}: some cases left out, the recording is neither compared nor written",
+            rec.name
+        );
+        return;
+    }
+    let stale = rec.write_or_compare();
+    assert!(stale.is_empty(), "{}", stale.join("\n"));
+}
+
+#[test]
+#[ignore = "needs Claude Code: tests/claude_runtime/run.sh installs it and sets CLAUDE_BIN"]
+fn agent_lsp_agrees_with_claude_code() {
+    let bin = PathBuf::from(
+        std::env::var_os("CLAUDE_BIN")
+            .expect("set CLAUDE_BIN to the Claude Code 2.1.332 executable (tests/claude_runtime/run.sh)"),
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = canon(tmp.path());
+    let builtin = builtins(&bin, &tmp);
+    let all = workspaces(&tmp);
+    let mut rec = Recording::new(AGENTS, &judge_name(), REGENERATE);
+    let tally = compare_all(&all, &mut |case, start| {
+        let debug = tmp.join(format!("debug-{}-{}.txt", case.name.replace('/', "_"), start.index));
+        let load = oracle::load(&bin, &case.home, start.dir, start.plugins, &debug);
+        let answer = Answer::from_load(&load, &builtin, start.index == 0);
+        rec.push(start.label, &case.input, answer.to_json(&case.places(&tmp)));
+        answer
+    });
+    // The recording first: a stale one is the news when agent-lsp also disagrees.
+    check_recording(&rec, only().is_some());
+    report(&tally, &judge_name());
+}
+
+/// The replay: Claude Code's answers from `tests/verdicts/claude-agents.jsonl`, agent-lsp run as
+/// the live test runs it, on the same workspaces laid out again.
+#[test]
+fn agent_lsp_agrees_with_recorded_claude_code() {
+    let rec = Recording::load(AGENTS);
+    let by_id = rec.by_id();
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = canon(tmp.path());
+    let all = workspaces(&tmp);
+    let mut replayed: BTreeSet<String> = BTreeSet::new();
+    let tally = compare_all(&all, &mut |case, start| {
+        let v = by_id.get(start.label).unwrap_or_else(|| {
+            panic!(
+                "{}: no recorded start {} (a new case? {REGENERATE})",
+                Recording::path_of(AGENTS).display(),
+                start.label
+            )
+        });
+        verdict_support::require_same_input(&rec, v, &case.input);
+        replayed.insert(start.label.to_string());
+        Answer::from_json(v, &case.places(&tmp))
+    });
+    if only().is_none() {
+        let left: Vec<&String> = by_id.keys().filter(|id| !replayed.contains(*id)).collect();
+        assert!(
+            left.is_empty(),
+            "{}: recorded starts that are no longer cases: {left:?} ({REGENERATE})",
+            Recording::path_of(AGENTS).display()
+        );
+    }
+    report(&tally, &format!("the recorded {}", judge_name()));
 }

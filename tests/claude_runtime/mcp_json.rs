@@ -18,15 +18,27 @@
 //! `mcpServers`), and generated ones: each field of each transport given values of every JSON
 //! type and the edge values of its constraint. The test prints a tally and fails on any
 //! disagreement.
+//!
+//! Recorded: the live test writes what `claude mcp list` said per case (the lines about the
+//! file, the servers skipped with their message, the servers listed) to
+//! `tests/verdicts/claude-mcp.jsonl` with `RECORD_VERDICTS=1`, and otherwise fails when it
+//! differs from that file. `mcp_json_agrees_with_recorded_claude_code` (plain `cargo test`) lays
+//! the cases out again, checks that each file hashes as recorded, runs agent-lsp the same way and
+//! compares it with the recorded answers (`compare`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
+use super::answers::Places;
 use super::oracle::Home;
-use super::{agent_lsp, canon};
+use super::verdict_support::{self, Recording};
+use super::{REGENERATE, agent_lsp, canon, check_recording, judge_name};
+
+/// The recording of the `.mcp.json` cases.
+const MCP_REC: &str = "claude-mcp";
 
 /// One `.mcp.json` to judge.
 struct McpCase {
@@ -335,7 +347,7 @@ fn generated() -> Vec<McpCase> {
 }
 
 /// What Claude Code said about one folder's `.mcp.json`.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 struct Theirs {
     /// Servers it skipped, with its message.
     skipped: BTreeMap<String, String>,
@@ -442,6 +454,170 @@ fn declared(text: &str) -> Vec<String> {
     names
 }
 
+impl Theirs {
+    /// The recorded form: what the comparison reads (not the warnings), paths in messages
+    /// written relative to the case's folder (`at`).
+    fn to_json(&self, at: &Places) -> Value {
+        let mut v = json!({"listed": self.listed});
+        if !self.file.is_empty() {
+            v["file"] = json!(self.file.iter().map(|l| at.text(l)).collect::<Vec<_>>());
+        }
+        if !self.skipped.is_empty() {
+            let m: serde_json::Map<String, Value> = self
+                .skipped
+                .iter()
+                .map(|(n, m)| (n.clone(), json!(at.text(m))))
+                .collect();
+            v["skipped"] = Value::Object(m);
+        }
+        v
+    }
+
+    fn from_json(v: &Value) -> Theirs {
+        let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+        Theirs {
+            skipped: v["skipped"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(n, m)| (n.clone(), text(m)))
+                .collect(),
+            warned: BTreeMap::new(),
+            file: v["file"].as_array().into_iter().flatten().map(text).collect(),
+            listed: v["listed"].as_array().into_iter().flatten().map(text).collect(),
+        }
+    }
+}
+
+/// The cases, laid out under `root` (a folder each), and the home they run in.
+fn lay_out(tmp: &Path) -> (Vec<McpCase>, Home, std::path::PathBuf) {
+    let home = Home::new(tmp);
+    let root = tmp.join("cases");
+    let mut cases = hand_written();
+    cases.extend(generated());
+    for c in &cases {
+        let dir = root.join(&c.name);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join(".mcp.json"), &c.text).unwrap();
+    }
+    (cases, home, root)
+}
+
+/// The tally of the comparison.
+#[derive(Default)]
+struct Tally {
+    problems: Vec<String>,
+    rows: Vec<String>,
+    servers: usize,
+    skipped: usize,
+    files: usize,
+    refused: usize,
+    servers_agreeing: usize,
+}
+
+/// Compare agent-lsp's diagnostics on one case (`mine`) with what Claude Code said about it.
+fn compare(t: &mut Tally, c: &McpCase, theirs: &Theirs, mine: &[Ours]) {
+    let errors: Vec<&Ours> = mine.iter().filter(|d| d.severity == "error").collect();
+    t.files += 1;
+    // The whole file.
+    let they_refuse_file = !theirs.file.is_empty();
+    let we_refuse_file = errors.iter().any(|d| d.effect == "file-ignored");
+    if they_refuse_file {
+        t.refused += 1;
+    }
+    if they_refuse_file != we_refuse_file {
+        t.problems.push(format!(
+            "{}: Claude Code {} the file ({:?}); agent-lsp {}",
+            c.name,
+            if they_refuse_file { "refuses" } else { "reads" },
+            theirs.file,
+            if we_refuse_file {
+                "says it is ignored"
+            } else {
+                "does not say it is ignored"
+            }
+        ));
+    }
+    // Each server: skipped or kept.
+    let mut agree = 0;
+    for (line, name) in &c.lines {
+        t.servers += 1;
+        let skipped = theirs.skipped.get(name);
+        let on_line: Vec<&&Ours> = errors.iter().filter(|d| d.line == *line).collect();
+        if skipped.is_some() {
+            t.skipped += 1;
+        }
+        let ok = match skipped {
+            Some(why) => {
+                let ok = !on_line.is_empty();
+                if !ok {
+                    t.problems.push(format!(
+                        "{} `{name}` (line {line}): Claude Code skips it ({why}); agent-lsp has no error there",
+                        c.name
+                    ));
+                }
+                ok
+            }
+            None => {
+                let ok = on_line.is_empty();
+                if !ok {
+                    let ds: Vec<String> = on_line.iter().map(|d| format!("{}: {}", d.code, d.message)).collect();
+                    t.problems.push(format!(
+                        "{} `{name}` (line {line}): Claude Code keeps it; agent-lsp errors: {ds:?}",
+                        c.name
+                    ));
+                }
+                // The parse of Claude Code's output: a kept server is listed.
+                if !theirs.listed.contains(name) && !name.is_empty() && !they_refuse_file {
+                    t.problems.push(format!(
+                        "{} `{name}`: neither skipped nor listed by Claude Code (parse of its output?)",
+                        c.name
+                    ));
+                }
+                ok
+            }
+        };
+        if ok {
+            agree += 1;
+        }
+    }
+    t.servers_agreeing += agree;
+    t.rows.push(format!(
+        "{:<22} {:>8} {:>8} {:>8} {:>6}",
+        c.name,
+        c.lines.len(),
+        c.lines.values().filter(|n| theirs.skipped.contains_key(*n)).count(),
+        agree,
+        if they_refuse_file { "refused" } else { "read" }
+    ));
+}
+
+/// Print the tally; fail on any disagreement.
+fn report(t: &Tally, judge: &str) {
+    eprintln!(
+        "\n{:<22} {:>8} {:>8} {:>8} {:>6}",
+        "case", "servers", "skipped", "agree", "file"
+    );
+    for r in &t.rows {
+        eprintln!("{r}");
+    }
+    eprintln!(
+        "\n.mcp.json against {judge}: {} files ({} refused whole), {} servers on their own line ({} skipped); servers agreeing: {}/{}; disagreements: {}",
+        t.files,
+        t.refused,
+        t.servers,
+        t.skipped,
+        t.servers_agreeing,
+        t.servers,
+        t.problems.len()
+    );
+    for p in &t.problems {
+        eprintln!("  {p}");
+    }
+    assert!(t.servers > 0 && t.skipped > 0, "nothing was compared");
+    assert!(t.problems.is_empty(), "{} disagreements with {judge}", t.problems.len());
+}
+
 #[test]
 #[ignore = "needs Claude Code: tests/claude_runtime/run.sh installs it and sets CLAUDE_BIN"]
 fn mcp_json_agrees_with_claude_code() {
@@ -451,109 +627,85 @@ fn mcp_json_agrees_with_claude_code() {
     );
     let tmp = tempfile::tempdir().unwrap();
     let tmp = canon(tmp.path());
-    let home = Home::new(&tmp);
-    let root = tmp.join("cases");
-    let mut cases = hand_written();
-    cases.extend(generated());
-    for c in &cases {
-        let dir = root.join(&c.name);
-        fs::create_dir_all(&dir).unwrap();
-        fs::write(dir.join(".mcp.json"), &c.text).unwrap();
-    }
+    let (cases, home, root) = lay_out(&tmp);
     let ours = our_diagnostics(&home, &root);
-    let mut problems: Vec<String> = Vec::new();
-    let (mut servers_total, mut skipped_total, mut files_total, mut file_level) = (0, 0, 0, 0);
-    let mut servers_agreeing = 0;
-    eprintln!(
-        "\n{:<22} {:>8} {:>8} {:>8} {:>6}",
-        "case", "servers", "skipped", "agree", "file"
-    );
+    let mut rec = Recording::new(MCP_REC, &judge_name(), REGENERATE);
+    let mut t = Tally::default();
     for c in &cases {
         let dir = root.join(&c.name);
-        let names = declared(&c.text);
-        let theirs = claude_mcp_list(&bin, &home, &dir, &names);
-        let mine = ours.get(&c.name).cloned().unwrap_or_default();
-        let errors: Vec<&Ours> = mine.iter().filter(|d| d.severity == "error").collect();
-        files_total += 1;
-        // The whole file.
-        let they_refuse_file = !theirs.file.is_empty();
-        let we_refuse_file = errors.iter().any(|d| d.effect == "file-ignored");
-        if they_refuse_file {
-            file_level += 1;
-        }
-        if they_refuse_file != we_refuse_file {
-            problems.push(format!(
-                "{}: Claude Code {} the file ({:?}); agent-lsp {}",
-                c.name,
-                if they_refuse_file { "refuses" } else { "reads" },
-                theirs.file,
-                if we_refuse_file {
-                    "says it is ignored"
-                } else {
-                    "does not say it is ignored"
-                }
-            ));
-        }
-        // Each server: skipped or kept.
-        let mut agree = 0;
-        for (line, name) in &c.lines {
-            servers_total += 1;
-            let skipped = theirs.skipped.get(name);
-            let on_line: Vec<&&Ours> = errors.iter().filter(|d| d.line == *line).collect();
-            if skipped.is_some() {
-                skipped_total += 1;
-            }
-            let ok = match skipped {
-                Some(why) => {
-                    let ok = !on_line.is_empty();
-                    if !ok {
-                        problems.push(format!(
-                            "{} `{name}` (line {line}): Claude Code skips it ({why}); agent-lsp has no error there",
-                            c.name
-                        ));
-                    }
-                    ok
-                }
-                None => {
-                    let ok = on_line.is_empty();
-                    if !ok {
-                        let ds: Vec<String> = on_line.iter().map(|d| format!("{}: {}", d.code, d.message)).collect();
-                        problems.push(format!(
-                            "{} `{name}` (line {line}): Claude Code keeps it; agent-lsp errors: {ds:?}",
-                            c.name
-                        ));
-                    }
-                    // The parse of Claude Code's output: a kept server is listed.
-                    if !theirs.listed.contains(name) && !name.is_empty() && !they_refuse_file {
-                        problems.push(format!(
-                            "{} `{name}`: neither skipped nor listed by Claude Code (parse of its output?)",
-                            c.name
-                        ));
-                    }
-                    ok
-                }
-            };
-            if ok {
-                agree += 1;
-            }
-        }
-        servers_agreeing += agree;
-        eprintln!(
-            "{:<22} {:>8} {:>8} {:>8} {:>6}",
-            c.name,
-            c.lines.len(),
-            c.lines.values().filter(|n| theirs.skipped.contains_key(*n)).count(),
-            agree,
-            if they_refuse_file { "refused" } else { "read" }
+        let theirs = claude_mcp_list(&bin, &home, &dir, &declared(&c.text));
+        rec.push(
+            &c.name,
+            &verdict_support::hash(c.text.as_bytes()),
+            theirs.to_json(&Places::new(&dir, &home.home, &tmp)),
+        );
+        compare(
+            &mut t,
+            c,
+            &theirs,
+            ours.get(&c.name).map(Vec::as_slice).unwrap_or_default(),
         );
     }
-    eprintln!(
-        "\n.mcp.json: {files_total} files ({file_level} refused whole by Claude Code), {servers_total} servers on their own line ({skipped_total} skipped by Claude Code); servers agreeing: {servers_agreeing}/{servers_total}; disagreements: {}",
-        problems.len()
-    );
-    for p in &problems {
-        eprintln!("  {p}");
+    check_recording(&rec, false);
+    report(&t, &judge_name());
+}
+
+/// The replay: `claude mcp list`'s answers from `tests/verdicts/claude-mcp.jsonl`.
+#[test]
+fn mcp_json_agrees_with_recorded_claude_code() {
+    let rec = Recording::load(MCP_REC);
+    let by_id = rec.by_id();
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = canon(tmp.path());
+    let (cases, home, root) = lay_out(&tmp);
+    let ours = our_diagnostics(&home, &root);
+    let mut t = Tally::default();
+    for c in &cases {
+        let recorded = by_id.get(&c.name).unwrap_or_else(|| {
+            panic!(
+                "{}: case {} is not recorded ({REGENERATE})",
+                Recording::path_of(MCP_REC).display(),
+                c.name
+            )
+        });
+        verdict_support::require_same_input(&rec, recorded, &verdict_support::hash(c.text.as_bytes()));
+        let theirs = Theirs::from_json(recorded);
+        compare(
+            &mut t,
+            c,
+            &theirs,
+            ours.get(&c.name).map(Vec::as_slice).unwrap_or_default(),
+        );
     }
-    assert!(servers_total > 0 && skipped_total > 0, "nothing was compared");
-    assert!(problems.is_empty(), "{} disagreements with Claude Code", problems.len());
+    let left: Vec<&String> = by_id
+        .keys()
+        .filter(|id| !cases.iter().any(|c| &c.name == *id))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "{}: recorded cases that are no longer cases: {left:?} ({REGENERATE})",
+        Recording::path_of(MCP_REC).display()
+    );
+    report(&t, &format!("the recorded {}", judge_name()));
+}
+
+#[test]
+fn an_mcp_answer_survives_its_recording() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = canon(tmp.path());
+    let at = Places::new(&t.join("c"), &t.join("home"), &t);
+    let theirs = Theirs {
+        skipped: [("a".to_string(), "Skipped — x".to_string())].into(),
+        warned: BTreeMap::new(),
+        file: vec![format!(
+            "MCP config is not a valid JSON: {}/.mcp.json",
+            t.join("c").display()
+        )],
+        listed: ["b".to_string()].into(),
+    };
+    let v = theirs.to_json(&at);
+    assert_eq!(v["file"][0], "MCP config is not a valid JSON: ./.mcp.json");
+    let back = Theirs::from_json(&v);
+    assert_eq!((&back.skipped, &back.listed), (&theirs.skipped, &theirs.listed));
+    assert_eq!(back.to_json(&at), v);
 }

@@ -3,6 +3,9 @@
 # with integrity hashes; it needs no network once installed, no login and no key) and compare
 # agent-lsp with it on every workspace of tests/claude_runtime; then, when it exists, the plugin
 # harness tests/claude_plugins with the same executable.
+# The claude_runtime tests also compare Claude Code's answers with the recordings
+# tests/verdicts/claude-{agents,settings,mcp}.jsonl (which plain `cargo test` replays without the
+# runtime) and fail when they are stale; with RECORD_VERDICTS=1 they write them instead.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"

@@ -10,8 +10,15 @@
 //! - a file Claude Code applies whole, with no skip line, gets no agent-lsp error.
 //!
 //! The case files are printed here, one key per line, so that a path's lines are known.
+//!
+//! Recorded: the live test writes Claude Code's answer per case (the mode, and the skipped paths
+//! with their messages) to `tests/verdicts/claude-settings.jsonl` with `RECORD_VERDICTS=1`, and
+//! otherwise fails when it differs from that file. `settings_files_agree_with_recorded_claude_code`
+//! (plain `cargo test`) lays each case out again, checks that its file hashes as recorded, and
+//! compares agent-lsp with the recorded answer the same way (`compare`). Held-out files
+//! (`CLAUDE_SETTINGS_EXTRA`) are compared live only.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
@@ -19,7 +26,11 @@ use agent_lsp::analysis::claude::settings_schema::SETTINGS;
 use agent_lsp::analysis::shape::Shape;
 
 use super::oracle::{self, Home};
-use super::{agent_lsp, canon, git_init, write};
+use super::verdict_support::{self, Recording};
+use super::{REGENERATE, agent_lsp, canon, check_recording, git_init, judge_name, write};
+
+/// The recording of the settings cases.
+const SETTINGS_REC: &str = "claude-settings";
 
 /// Each case: a name and the settings beside the `plan` marker.
 fn cases() -> Vec<(&'static str, Value)> {
@@ -241,6 +252,183 @@ fn skipped_paths(log: &oracle::Log, file: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
+/// One case laid out: a project with its `.claude/settings.json`, in its own home.
+struct Laid {
+    name: String,
+    root: PathBuf,
+    home: Home,
+    base: PathBuf,
+    /// The settings file's text, and the lines of the value at each JSON path.
+    text: String,
+    lines: Vec<(String, usize, usize)>,
+    /// The settings file (canonical).
+    file: PathBuf,
+}
+
+/// Lay out a case under `tmp`: the marker `permissions.defaultMode: plan` added to `value`.
+fn lay_out(tmp: &Path, name: &str, mut value: Value) -> Laid {
+    let base = tmp.join(name.replace('/', "_"));
+    let root = base.join("proj");
+    git_init(&root);
+    let home = Home::new(&base);
+    let perms = value
+        .as_object_mut()
+        .unwrap()
+        .entry("permissions")
+        .or_insert_with(|| json!({}));
+    if let Some(p) = perms.as_object_mut() {
+        p.insert("defaultMode".into(), json!("plan"));
+    }
+    let (text, lines) = print(&value);
+    write(&root, ".claude/settings.json", text.as_bytes());
+    let file = canon(&root.join(".claude/settings.json"));
+    Laid {
+        name: name.to_string(),
+        root,
+        home,
+        base,
+        text,
+        lines,
+        file,
+    }
+}
+
+/// What Claude Code made of a settings file: the session's permission mode, and the paths it
+/// skipped with its message.
+#[derive(Debug, Default, PartialEq)]
+struct Answer {
+    mode: Option<String>,
+    skipped: Vec<(String, String)>,
+}
+
+impl Answer {
+    fn to_json(&self) -> Value {
+        let mut v = json!({"mode": self.mode});
+        if !self.skipped.is_empty() {
+            v["skipped"] = json!(self.skipped);
+        }
+        v
+    }
+
+    fn from_json(v: &Value) -> Answer {
+        let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+        Answer {
+            mode: v["mode"].as_str().map(str::to_string),
+            skipped: v["skipped"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|p| (text(&p[0]), text(&p[1])))
+                .collect(),
+        }
+    }
+}
+
+/// agent-lsp's diagnostics on the case's settings file: severity, effect, line, message.
+fn ours(laid: &Laid) -> Vec<(String, String, usize, String)> {
+    let out = laid
+        .home
+        .command(&agent_lsp())
+        .args(["check", "--no-global", "--format", "json", "."])
+        .current_dir(&laid.root)
+        .output()
+        .expect("run agent-lsp");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("check --format json");
+    v["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["path"] == ".claude/settings.json")
+        .map(|d| {
+            (
+                d["severity"].as_str().unwrap_or_default().to_string(),
+                d["effect"].as_str().unwrap_or_default().to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap_or(0) as usize,
+                d["message"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Compare agent-lsp with Claude Code's answer on one case: its row of the table, and the
+/// disagreements.
+fn compare(laid: &Laid, answer: &Answer) -> (String, Vec<String>) {
+    let (name, text, lines) = (&laid.name, &laid.text, &laid.lines);
+    let applied = answer.mode.as_deref() == Some("plan");
+    let skipped = &answer.skipped;
+    let ours = ours(laid);
+    let voids = ours.iter().any(|(s, e, _, _)| s == "error" && e == "file-ignored");
+    let mut disagreements = Vec::new();
+    let mut say = |what: String| {
+        disagreements.push(format!("{name}: {what}\n{text}ours: {ours:#?}\nskipped: {skipped:#?}"));
+    };
+    if applied == voids {
+        say(format!(
+            "Claude Code {} the file (mode {:?}); agent-lsp {}",
+            if applied { "applies" } else { "does not apply" },
+            answer.mode,
+            if voids {
+                "says it is voided"
+            } else {
+                "does not say it is voided"
+            }
+        ));
+    }
+    for (path, msg) in skipped {
+        let span = lines.iter().find(|(p, _, _)| p == path);
+        // agent-lsp's lines are 1-based.
+        let found = ours.iter().any(|(s, _, line, _)| {
+            matches!(s.as_str(), "error" | "warning") && span.is_none_or(|(_, a, b)| (a + 1..=b + 1).contains(line))
+        });
+        if !found {
+            say(format!("nothing of agent-lsp on `{path}` ({msg})"));
+        }
+    }
+    // Each error of agent-lsp lies in what Claude Code skipped.
+    for (s, _, line, msg) in &ours {
+        let covered = skipped.iter().any(|(path, _)| {
+            lines
+                .iter()
+                .find(|(p, _, _)| p == path)
+                .is_none_or(|(_, a, b)| (a + 1..=b + 1).contains(line))
+        });
+        if s == "error" && !covered {
+            say(format!("agent-lsp's error on line {line} matches no skip line: {msg}"));
+        }
+    }
+    if applied && skipped.is_empty() && ours.iter().any(|(s, _, _, _)| s == "error") {
+        say("Claude Code takes the file whole, agent-lsp reports an error".into());
+    }
+    let row = format!(
+        "{name:<24} applied {:<5} skipped {:>2}  ours {:>2}  {}",
+        applied,
+        skipped.len(),
+        ours.len(),
+        if disagreements.is_empty() { "ok" } else { "DISAGREE" }
+    );
+    (row, disagreements)
+}
+
+/// Print the table; fail on any disagreement.
+fn report(rows: &[String], disagreements: &[String], judge: &str) {
+    eprintln!("\nsettings files against {judge}:");
+    for r in rows {
+        eprintln!("  {r}");
+    }
+    eprintln!(
+        "agreeing: {}/{}",
+        rows.iter().filter(|r| r.ends_with("ok")).count(),
+        rows.len()
+    );
+    assert!(!rows.is_empty(), "nothing was compared");
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreement(s) with {judge}:\n{}",
+        disagreements.len(),
+        disagreements.join("\n\n")
+    );
+}
+
 #[test]
 #[ignore = "needs Claude Code: tests/claude_runtime/run.sh installs it and sets CLAUDE_BIN"]
 fn settings_files_agree_with_claude_code() {
@@ -253,8 +441,9 @@ fn settings_files_agree_with_claude_code() {
     let mut all: Vec<(String, Value)> = cases().into_iter().map(|(n, v)| (n.to_string(), v)).collect();
     // Held-out settings files (not in this repository): `CLAUDE_SETTINGS_EXTRA=DIR`, each
     // `*.json` of DIR a case.
-    if let Some(dir) = std::env::var_os("CLAUDE_SETTINGS_EXTRA") {
-        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+    let extra = std::env::var_os("CLAUDE_SETTINGS_EXTRA");
+    if let Some(dir) = &extra {
+        let mut paths: Vec<_> = std::fs::read_dir(dir)
             .expect("CLAUDE_SETTINGS_EXTRA is a folder")
             .flatten()
             .map(|e| e.path())
@@ -269,114 +458,66 @@ fn settings_files_agree_with_claude_code() {
             }
         }
     }
-    for (name, mut value) in all {
-        let name = name.as_str();
-        let base = tmp.join(name.replace('/', "_"));
-        let root = base.join("proj");
-        git_init(&root);
-        let home = Home::new(&base);
-        let perms = value
-            .as_object_mut()
-            .unwrap()
-            .entry("permissions")
-            .or_insert_with(|| json!({}));
-        if let Some(p) = perms.as_object_mut() {
-            p.insert("defaultMode".into(), json!("plan"));
-        }
-        let (text, lines) = print(&value);
-        write(&root, ".claude/settings.json", text.as_bytes());
-        let file = canon(&root.join(".claude/settings.json"));
-
-        let load = oracle::load(&bin, &home, &root, &[], &base.join("debug.txt"));
+    let mut rec = Recording::new(SETTINGS_REC, &judge_name(), REGENERATE);
+    for (name, value) in all {
+        let laid = lay_out(&tmp, &name, value);
+        let load = oracle::load(&bin, &laid.home, &laid.root, &[], &laid.base.join("debug.txt"));
         assert_eq!(load.version, oracle::VERSION);
-        let applied = load.mode.as_deref() == Some("plan");
-        let skipped = skipped_paths(&load.log, &file);
-
-        let out = home
-            .command(&agent_lsp())
-            .args(["check", "--no-global", "--format", "json", "."])
-            .current_dir(&root)
-            .output()
-            .expect("run agent-lsp");
-        let v: Value = serde_json::from_slice(&out.stdout).expect("check --format json");
-        let ours: Vec<(String, String, usize, String)> = v["diagnostics"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|d| d["path"] == ".claude/settings.json")
-            .map(|d| {
-                (
-                    d["severity"].as_str().unwrap_or_default().to_string(),
-                    d["effect"].as_str().unwrap_or_default().to_string(),
-                    d["range"]["start"]["line"].as_u64().unwrap_or(0) as usize,
-                    d["message"].as_str().unwrap_or_default().to_string(),
-                )
-            })
-            .collect();
-        let voids = ours.iter().any(|(s, e, _, _)| s == "error" && e == "file-ignored");
-        let mut ok = true;
-        let mut say = |what: String| {
-            ok = false;
-            disagreements.push(format!("{name}: {what}\n{text}ours: {ours:#?}\nskipped: {skipped:#?}"));
+        let answer = Answer {
+            mode: load.mode.clone(),
+            skipped: skipped_paths(&load.log, &laid.file),
         };
-        if applied == voids {
-            say(format!(
-                "Claude Code {} the file (mode {:?}); agent-lsp {}",
-                if applied { "applies" } else { "does not apply" },
-                load.mode,
-                if voids {
-                    "says it is voided"
-                } else {
-                    "does not say it is voided"
-                }
-            ));
+        // Held-out files are not recorded (the replay could not lay them out).
+        if !name.starts_with("extra/") {
+            rec.push(&name, &verdict_support::hash(laid.text.as_bytes()), answer.to_json());
         }
-        for (path, msg) in &skipped {
-            let span = lines.iter().find(|(p, _, _)| p == path);
-            // agent-lsp's lines are 1-based.
-            let found = ours.iter().any(|(s, _, line, _)| {
-                matches!(s.as_str(), "error" | "warning") && span.is_none_or(|(_, a, b)| (a + 1..=b + 1).contains(line))
-            });
-            if !found {
-                say(format!("nothing of agent-lsp on `{path}` ({msg})"));
-            }
-        }
-        // Each error of agent-lsp lies in what Claude Code skipped.
-        for (s, _, line, msg) in &ours {
-            let covered = skipped.iter().any(|(path, _)| {
-                lines
-                    .iter()
-                    .find(|(p, _, _)| p == path)
-                    .is_none_or(|(_, a, b)| (a + 1..=b + 1).contains(line))
-            });
-            if s == "error" && !covered {
-                say(format!("agent-lsp's error on line {line} matches no skip line: {msg}"));
-            }
-        }
-        if applied && skipped.is_empty() && ours.iter().any(|(s, _, _, _)| s == "error") {
-            say("Claude Code takes the file whole, agent-lsp reports an error".into());
-        }
-        rows.push(format!(
-            "{name:<24} applied {:<5} skipped {:>2}  ours {:>2}  {}",
-            applied,
-            skipped.len(),
-            ours.len(),
-            if ok { "ok" } else { "DISAGREE" }
-        ));
+        let (row, d) = compare(&laid, &answer);
+        rows.push(row);
+        disagreements.extend(d);
     }
-    eprintln!("\nsettings files against Claude Code {}:", oracle::VERSION);
-    for r in &rows {
-        eprintln!("  {r}");
+    check_recording(&rec, false);
+    report(&rows, &disagreements, &judge_name());
+}
+
+/// The replay: Claude Code's answers from `tests/verdicts/claude-settings.jsonl`.
+#[test]
+fn settings_files_agree_with_recorded_claude_code() {
+    let rec = Recording::load(SETTINGS_REC);
+    let by_id = rec.by_id();
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = canon(tmp.path());
+    let (mut rows, mut disagreements) = (Vec::new(), Vec::new());
+    let names: Vec<&str> = cases().iter().map(|(n, _)| *n).collect();
+    for (name, value) in cases() {
+        let laid = lay_out(&tmp, name, value);
+        let recorded = by_id.get(name).unwrap_or_else(|| {
+            panic!(
+                "{}: case {name} is not recorded ({REGENERATE})",
+                Recording::path_of(SETTINGS_REC).display()
+            )
+        });
+        verdict_support::require_same_input(&rec, recorded, &verdict_support::hash(laid.text.as_bytes()));
+        let (row, d) = compare(&laid, &Answer::from_json(recorded));
+        rows.push(row);
+        disagreements.extend(d);
     }
-    eprintln!(
-        "agreeing: {}/{}",
-        rows.iter().filter(|r| r.ends_with("ok")).count(),
-        rows.len()
-    );
+    let left: Vec<&String> = by_id.keys().filter(|id| !names.contains(&id.as_str())).collect();
     assert!(
-        disagreements.is_empty(),
-        "{} disagreement(s) with Claude Code:\n{}",
-        disagreements.len(),
-        disagreements.join("\n\n")
+        left.is_empty(),
+        "{}: recorded cases that are no longer cases: {left:?} ({REGENERATE})",
+        Recording::path_of(SETTINGS_REC).display()
     );
+    report(&rows, &disagreements, &format!("the recorded {}", judge_name()));
+}
+
+#[test]
+fn a_settings_answer_survives_its_recording() {
+    let a = Answer {
+        mode: Some("plan".into()),
+        skipped: vec![("permissions.allow.1".into(), "Invalid rule".into())],
+    };
+    assert_eq!(Answer::from_json(&a.to_json()), a);
+    let b = Answer::default();
+    assert_eq!(b.to_json(), json!({"mode": null}));
+    assert_eq!(Answer::from_json(&b.to_json()), b);
 }
