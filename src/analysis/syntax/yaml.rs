@@ -1971,7 +1971,10 @@ fn normalise(text: &str) -> Option<(String, Vec<Segment>)> {
                 edits.push((start + spaces, start + blank_end, with));
             }
             if flow > 0 && !blank && (spaces < flow_col || blank_end > spaces) {
-                // js-yaml does not check the indentation of a flow collection's lines.
+                // js-yaml does not check the indentation of a flow collection's lines. (Only the
+                // lines that need it are rewritten; rewriting every line, as a mutant `>=` of
+                // `blank_end > spaces` does, reads the same: the line keeps at least the column
+                // the collection needs, and the map back keeps every node's offsets.)
                 edits.push((start, start + blank_end, " ".repeat(flow_col)));
             }
             if blank || comment {

@@ -325,13 +325,16 @@ impl Exe {
             .to_str()
             .ok_or_else(|| format!("{}: the binary's path is not UTF-8", exe.display()))?
             .to_string();
-        // `target/debug/agent-lsp`, `target/<triple>/release/agent-lsp`.
-        let target = exe.ancestors().find(|a| {
-            a.file_name().is_some_and(|n| n == "target")
-                && exe.strip_prefix(a).is_ok_and(|rest| {
-                    rest.components()
-                        .any(|c| c.as_os_str() == "debug" || c.as_os_str() == "release")
-                })
+        // `target/debug/agent-lsp`, `target/<triple>/release/agent-lsp`, or any profile's folder
+        // in a target directory cargo marked with its `CACHEDIR.TAG` (`CARGO_TARGET_DIR`
+        // elsewhere, a custom profile such as the `mutants` one).
+        let target = exe.ancestors().skip(1).find(|a| {
+            a.join("CACHEDIR.TAG").is_file()
+                || a.file_name().is_some_and(|n| n == "target")
+                    && exe.strip_prefix(a).is_ok_and(|rest| {
+                        rest.components()
+                            .any(|c| c.as_os_str() == "debug" || c.as_os_str() == "release")
+                    })
         });
         let is_clone = |d: &Path| d.join("Cargo.toml").is_file() && d.join("editors").is_dir();
         let clone = target

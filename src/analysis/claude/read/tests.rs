@@ -730,3 +730,17 @@ fn time_is_linear_ish() {
     // 32 times the input: far below quadratic (1024x).
     assert!(b < a * 200 + std::time::Duration::from_millis(200), "{a:?} vs {b:?}");
 }
+
+#[test]
+fn retry_reads_a_tab_after_a_colon_above_a_quoted_value() {
+    // The retry parses a copy with `description`'s value quoted; the tab after `model:` lies
+    // before that edit, and Bun reads it as a space there too (the patch finds the tab's place
+    // in the copy through the part of the map that holds it, not the one after the edit).
+    let text = agent("name: a\nmodel:\tsonnet\ndescription: Use when: x\ncolor: blue\n");
+    let r = read_checked(&text);
+    assert_eq!(r.outcome, Outcome::Retry);
+    assert_eq!(str_of(&r, "model"), "sonnet");
+    assert_eq!(str_of(&r, "description"), "Use when: x");
+    assert_eq!(get(&r, "model").span.text(&text), "sonnet");
+    assert_eq!(str_of(&r, "color"), "blue");
+}
