@@ -41,7 +41,19 @@
 //! prints N disagreeing cases in full (default 30). `scripts/config-fuzz.sh [CASES] [SEED]` runs a
 //! larger batch.
 //!
-//! `CONFIG_FUZZ_RECORD=<file>` writes one JSON line per case, in case order, with sorted keys and no
+//! **Recorded verdicts.** The default run (seed 1, 300 cases: CI's) records opencode's answers in
+//! `tests/verdicts/opencode-config.jsonl` (header `seed`; per case: `id`, the case number; `h`,
+//! the hash of the case's text; and what the verdict reads of the answer, see `Answer::record`:
+//! the stage and error of a refusal with its issues, or the decoded config cut to the input's
+//! keys). The live test judges every case from its record, so the record holds all the verdict
+//! needs; with `RECORD_VERDICTS=1` it writes the file, else it fails when opencode's answers
+//! differ from it. The replay, `config_fuzz_agrees_with_the_recorded_opencode_verdicts` (plain
+//! `cargo test`, no opencode), generates each recorded case again from the seed and its number,
+//! requires it to hash as recorded, has agent-lsp analyse it as the live test does, and judges it
+//! against the record with the same `judge` and `ALLOWED`. Other sizes and seeds
+//! (`scripts/config-fuzz.sh`) neither write nor compare the recording.
+//!
+//! `CONFIG_FUZZ_RECORD=<file>` (for looking at a run, not replayed) writes one JSON line per case, in case order, with sorted keys and no
 //! temporary path: `seed`, `case`, `kind`, `section`, `site` and `mutation` (what the generator
 //! did), `config` (the input; its text is `serde_json::to_string_pretty` of it plus a newline),
 //! `refused`, `stage` (`config` or `agents` when refused), `error` (the error's name), `issues`
@@ -61,6 +73,7 @@ use agent_lsp::workspace::{Options, Workspace};
 use serde_json::{Map, Value, json};
 
 use crate::oracle::{Home, Server};
+use crate::verdict_support::{Recording, hash, require_same_input};
 
 /// Disagreements that are the runtime's own inconsistency: (kind, shape prefix, reason). Empty:
 /// every disagreement so far is agent-lsp's to fix.
@@ -1348,6 +1361,94 @@ impl Answer {
     }
 }
 
+impl Answer {
+    /// The answer as recorded (`tests/verdicts/opencode-config.jsonl`), what the verdict reads of
+    /// it and no more: when it refused, `refused` (the stage: `config` or `agents`), `error` (the
+    /// error's name) and `issues` (`[path, message]` each) or, with no issues, `data` (the error's
+    /// data but its `path` and `ref`, a random reference to the server's log); when it accepted,
+    /// `output`, the decoded config cut to the keys of the input (see [`as_far_as_read`]). The
+    /// case's directory is written `<dir>`, the run's temporary directory `<tmp>`.
+    fn record(&self, input: &Value, norm: &crate::Norm) -> Value {
+        let mut out = Map::new();
+        if let Some(stage) = self.stage() {
+            out.insert("refused".into(), json!(stage));
+            out.insert("error".into(), json!(self.error_name()));
+            let issues = self.issues();
+            if issues.is_empty() {
+                let mut data = self.error().map_or(Value::Null, |e| e["data"].clone());
+                if let Some(m) = data.as_object_mut() {
+                    // Where the config is, and the server's random reference to its log.
+                    m.remove("path");
+                    m.remove("ref");
+                }
+                out.insert("data".into(), data);
+            } else {
+                let issues: Vec<Value> = issues.into_iter().map(|(p, m)| json!([p, m])).collect();
+                out.insert("issues".into(), json!(issues));
+            }
+        } else {
+            out.insert("output".into(), as_far_as_read(input, &self.body));
+        }
+        norm.record(&Value::Object(out))
+    }
+
+    /// The answer a record stands for (the verdict reads of it what it would of the answer).
+    fn from_record(r: &Value) -> Answer {
+        let error = |r: &Value| {
+            let mut data = r.get("data").cloned().unwrap_or_else(|| json!({}));
+            if let Some(issues) = r.get("issues").and_then(Value::as_array) {
+                data["issues"] = issues.iter().map(|i| json!({"path": i[0], "message": i[1]})).collect();
+            }
+            json!({"name": r["error"], "data": data})
+        };
+        match r.get("refused").and_then(Value::as_str) {
+            None => Answer {
+                status: 200,
+                body: r["output"].clone(),
+                agents_error: None,
+            },
+            Some("agents") => Answer {
+                status: 200,
+                body: json!({}),
+                agents_error: Some(error(r)),
+            },
+            Some(_) => Answer {
+                status: 400,
+                body: error(r),
+                agents_error: None,
+            },
+        }
+    }
+}
+
+/// The decoded config `output` as far as the verdict reads it: the keys of `input` (each
+/// object cut to the keys the input has there, arrays of the input's length element by element,
+/// other arrays whole), the transformed sections left out.
+fn as_far_as_read(input: &Value, output: &Value) -> Value {
+    fn cut(input: &Value, output: &Value) -> Value {
+        match (input, output) {
+            (Value::Object(a), Value::Object(b)) => Value::Object(
+                b.iter()
+                    .filter_map(|(k, y)| a.get(k).map(|x| (k.clone(), cut(x, y))))
+                    .collect(),
+            ),
+            (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+                Value::Array(a.iter().zip(b).map(|(x, y)| cut(x, y)).collect())
+            }
+            _ => output.clone(),
+        }
+    }
+    match (input, output) {
+        (Value::Object(a), Value::Object(b)) => Value::Object(
+            b.iter()
+                .filter(|(k, _)| !TRANSFORMED.contains(&k.as_str()))
+                .filter_map(|(k, y)| a.get(k).map(|x| (k.clone(), cut(x, y))))
+                .collect(),
+        ),
+        _ => output.clone(),
+    }
+}
+
 fn issue_path_text(p: &[Value]) -> String {
     p.iter()
         .map(|s| s.as_str().map_or_else(|| s.to_string(), str::to_string))
@@ -1725,15 +1826,88 @@ fn record_line(case: &Case, seed: u64, ans: &Answer, dir: &Path) -> String {
     line.to_string().replace(&*dir.to_string_lossy(), "<dir>")
 }
 
+/// The recording of the default run (seed 1, 300 cases).
+const RECORDING: &str = "opencode-config";
+const RECORDED_SEED: u64 = 1;
+const RECORDED_CASES: usize = 300;
+
+/// The home both sides run in (with the global layer opencode would create) and the repository
+/// agent-lsp reads each case in (the least `git` recognises: HEAD, objects/, refs/; removing
+/// thousands of files costs seconds on a slow disk).
+fn lay_out(tmp: &Path) -> (Home, PathBuf) {
+    let home = Home::new(&tmp.join("home"), None);
+    super::write(
+        &home.xdg_config,
+        "opencode/opencode.jsonc",
+        br#"{"$schema": "https://opencode.ai/config.json"}"#,
+    );
+    let lsp_dir = tmp.join("lsp");
+    repository(&lsp_dir);
+    let top = std::process::Command::new("git")
+        .arg("-C")
+        .arg(&lsp_dir)
+        .args(["rev-parse", "--show-toplevel"])
+        .output()
+        .expect("run git");
+    assert_eq!(
+        String::from_utf8_lossy(&top.stdout).trim(),
+        lsp_dir.to_string_lossy(),
+        "git does not see a repository"
+    );
+    (home, lsp_dir)
+}
+
+fn repository(d: &Path) {
+    fs::create_dir_all(d.join(".git/objects")).unwrap();
+    fs::create_dir_all(d.join(".git/refs")).unwrap();
+    fs::write(d.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+}
+
+/// agent-lsp's diagnostics of each case, read in `lsp_dir` (the file rewritten case after case).
+fn our_side(cases: &[Case], lsp_dir: &Path, home: &Home) -> Vec<Vec<Diag>> {
+    let opts = super::options(home);
+    cases
+        .iter()
+        .map(|c| {
+            fs::write(lsp_dir.join("opencode.json"), &c.text).unwrap();
+            our_diagnostics(lsp_dir, &opts)
+        })
+        .collect()
+}
+
+/// Judge every case, print the report, and fail on any disagreement not allowed or on
+/// `recording` (the differences between opencode's answers and the recording).
+fn conclude(
+    schema: &Schema,
+    tools: &Tools,
+    seed: u64,
+    cases: &[Case],
+    answers: &[Answer],
+    ours: &[Vec<Diag>],
+    recording: &[String],
+) {
+    let findings: Vec<Vec<Finding>> = cases
+        .iter()
+        .zip(answers)
+        .zip(ours)
+        .map(|((c, a), d)| judge(schema, c, a, d))
+        .collect();
+    report(tools, seed, cases, answers, ours, &findings);
+    let n = cases.len();
+    let open: usize = findings.iter().flatten().filter(|f| allowed(f).is_none()).count();
+    assert!(
+        open == 0,
+        "{open} disagreement(s) with opencode (seed {seed}, {n} cases); see the report above"
+    );
+    assert!(recording.is_empty(), "{}", recording.join("\n"));
+}
+
 #[test]
 #[ignore = "needs the opencode runtime: tests/runtime/run.sh installs it and sets OPENCODE_BIN"]
 fn config_fuzz_agrees_with_opencode() {
-    let bin = PathBuf::from(
-        std::env::var_os("OPENCODE_BIN")
-            .expect("set OPENCODE_BIN to the opencode 1.18.34 binary (tests/runtime/run.sh)"),
-    );
-    let n = env_number("CONFIG_FUZZ_CASES", 300) as usize;
-    let seed = env_number("CONFIG_FUZZ_SEED", 1);
+    let bin = super::opencode_bin();
+    let n = env_number("CONFIG_FUZZ_CASES", RECORDED_CASES as u64) as usize;
+    let seed = env_number("CONFIG_FUZZ_SEED", RECORDED_SEED);
     let jobs = env_number("CONFIG_FUZZ_JOBS", 2).max(1) as usize;
     let batch = env_number("CONFIG_FUZZ_BATCH", 500).max(1) as usize;
     let started = Instant::now();
@@ -1760,34 +1934,10 @@ fn config_fuzz_agrees_with_opencode() {
 
     // Lay out: per case a git repository with a copy for opencode (it writes `$schema` into a
     // config it reads, and keeps an instance per directory); agent-lsp reads the originals in one
-    // repository, the file rewritten case after case. Each repository is the least `git`
-    // recognises (HEAD, objects/, refs/): removing thousands of files costs seconds on a slow disk.
+    // repository, the file rewritten case after case.
     let tmp_dir = tempfile::tempdir().unwrap();
     let tmp = fs::canonicalize(tmp_dir.path()).unwrap();
-    let home = Home::new(&tmp.join("home"), None);
-    super::write(
-        &home.xdg_config,
-        "opencode/opencode.jsonc",
-        br#"{"$schema": "https://opencode.ai/config.json"}"#,
-    );
-    let repository = |d: &Path| {
-        fs::create_dir_all(d.join(".git/objects")).unwrap();
-        fs::create_dir_all(d.join(".git/refs")).unwrap();
-        fs::write(d.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
-    };
-    let lsp_dir = tmp.join("lsp");
-    repository(&lsp_dir);
-    let top = std::process::Command::new("git")
-        .arg("-C")
-        .arg(&lsp_dir)
-        .args(["rev-parse", "--show-toplevel"])
-        .output()
-        .expect("run git");
-    assert_eq!(
-        String::from_utf8_lossy(&top.stdout).trim(),
-        lsp_dir.to_string_lossy(),
-        "git does not see a repository"
-    );
+    let (home, lsp_dir) = lay_out(&tmp);
     let oc_dirs: Vec<PathBuf> = cases
         .iter()
         .map(|c| {
@@ -1803,18 +1953,10 @@ fn config_fuzz_agrees_with_opencode() {
     // with every directory it has seen: about 0.5 MB each, more once it built their agents);
     // agent-lsp on a thread of its own meanwhile.
     let answers: Vec<Mutex<Option<Answer>>> = (0..n).map(|_| Mutex::new(None)).collect();
-    let opts = super::options(&home);
     let (ours, t_ours, t_runtime, rss) = std::thread::scope(|scope| {
         let ours = scope.spawn(|| {
             let started = Instant::now();
-            let ours: Vec<Vec<Diag>> = cases
-                .iter()
-                .map(|c| {
-                    fs::write(lsp_dir.join("opencode.json"), &c.text).unwrap();
-                    our_diagnostics(&lsp_dir, &opts)
-                })
-                .collect();
-            (ours, started.elapsed())
+            (our_side(&cases, &lsp_dir, &home), started.elapsed())
         });
         let runtime_started = Instant::now();
         let mut rss = None;
@@ -1855,15 +1997,28 @@ fn config_fuzz_agrees_with_opencode() {
         }
         fs::write(&path, text).unwrap_or_else(|e| panic!("write {}: {e}", PathBuf::from(&path).display()));
     }
+    // The recorded verdicts: the cases are judged from their records, as the replay judges them.
+    let mut recording = Recording::new(RECORDING, crate::JUDGE, crate::REGENERATE);
+    recording.header["seed"] = json!(seed);
+    for ((c, a), oc) in cases.iter().zip(&answers).zip(&oc_dirs) {
+        let norm = crate::Norm::new(&tmp).with("<dir>", oc);
+        recording.push(
+            &c.index.to_string(),
+            &hash(c.text.as_bytes()),
+            a.record(&c.value, &norm),
+        );
+    }
+    let answers: Vec<Answer> = recording.cases.iter().map(Answer::from_record).collect();
+    let recorded = if seed == RECORDED_SEED && n == RECORDED_CASES && only.is_none() {
+        recording.write_or_compare()
+    } else {
+        eprintln!(
+            "(not the recorded run, seed {RECORDED_SEED} with {RECORDED_CASES} cases: {} left as it is)",
+            Recording::path_of(RECORDING).display()
+        );
+        Vec::new()
+    };
 
-    // Judge.
-    let findings: Vec<Vec<Finding>> = cases
-        .iter()
-        .zip(&answers)
-        .zip(&ours)
-        .map(|((c, a), d)| judge(&schema, c, a, d))
-        .collect();
-    report(&tools, seed, &cases, &answers, &ours, &findings);
     let removing = Instant::now();
     drop(tmp_dir);
     eprintln!(
@@ -1877,11 +2032,41 @@ fn config_fuzz_agrees_with_opencode() {
         started.elapsed().as_secs_f64(),
         rss.map_or("?".into(), |m| m.to_string())
     );
-    let open: usize = findings.iter().flatten().filter(|f| allowed(f).is_none()).count();
-    assert!(
-        open == 0,
-        "{open} disagreement(s) with opencode (seed {seed}, {n} cases); see the report above"
+    conclude(&schema, &tools, seed, &cases, &answers, &ours, &recorded);
+}
+
+/// The replay of `config_fuzz_agrees_with_opencode`: each case of
+/// `tests/verdicts/opencode-config.jsonl` generated again from its seed and number (it must hash
+/// as recorded), analysed by agent-lsp as the live test does, and judged against the recorded
+/// answer.
+#[test]
+fn config_fuzz_agrees_with_the_recorded_opencode_verdicts() {
+    let started = Instant::now();
+    let recording = Recording::load(RECORDING);
+    let seed = recording.header["seed"].as_u64().expect("the recording's seed");
+    let schema = Schema::load();
+    let tools = Tools::new(&schema, seed);
+    let cases: Vec<Case> = recording
+        .cases
+        .iter()
+        .map(|line| {
+            let index: usize = line["id"].as_str().and_then(|i| i.parse().ok()).expect("a case number");
+            let case = tools.case(seed, index);
+            require_same_input(&recording, line, &hash(case.text.as_bytes()));
+            case
+        })
+        .collect();
+    let answers: Vec<Answer> = recording.cases.iter().map(Answer::from_record).collect();
+    let tmp_dir = tempfile::tempdir().unwrap();
+    let tmp = fs::canonicalize(tmp_dir.path()).unwrap();
+    let (home, lsp_dir) = lay_out(&tmp);
+    let ours = our_side(&cases, &lsp_dir, &home);
+    eprintln!(
+        "replayed {} cases in {:.1} s",
+        cases.len(),
+        started.elapsed().as_secs_f64()
     );
+    conclude(&schema, &tools, seed, &cases, &answers, &ours, &[]);
 }
 
 fn report(tools: &Tools, seed: u64, cases: &[Case], answers: &[Answer], ours: &[Vec<Diag>], findings: &[Vec<Finding>]) {

@@ -26,14 +26,41 @@
 //! `tui.rs` makes opencode's terminal interface the judge of `tui.json` the same way (its own
 //! test below).
 //!
-//! It needs the runtime: `tests/runtime/run.sh` installs it from npm (pinned in
-//! `tests/runtime/package.json`) and runs this test with `OPENCODE_BIN` set.
+//! The live tests need the runtime: `tests/runtime/run.sh` installs it from npm (pinned in
+//! `tests/runtime/package.json`) and runs them (`--ignored`) with `OPENCODE_BIN` set.
+//!
+//! **Recorded verdicts.** Each live test also writes down what opencode answered, in
+//! `tests/verdicts/` (the format: `tests/verdict_support/mod.rs`; one JSON line per case, with the
+//! hash of its input): `opencode-agents.jsonl` (this test: per start directory, opencode's refusal
+//! and why, or each agent's compared fields and the skills; per global layout that stops
+//! opencode, why), `opencode-config.jsonl` (`config_fuzz.rs`), `opencode-tui.jsonl` (`tui.rs`)
+//! and `opencode-policy.jsonl` (`policy.rs`). A recording keeps only what the comparison reads,
+//! and no path of the run: `<root>` is the workspace, `<home>` its home, `<tmp>` the run's
+//! temporary directory, `<TMPDIR>` the system's (see [`Norm`]); a run of permission rules that
+//! every agent of a directory has is written once (see [`factor_rules`]). With
+//! `RECORD_VERDICTS=1` the live tests write these files; without it they fail when opencode's
+//! answers are no longer the recorded ones (so CI, running them, proves the recordings current).
+//! The live tests judge opencode's answer as read back from its record, so what is recorded is
+//! all the judgement reads.
+//!
+//! **Replays.** The tests that are not ignored (plain `cargo test --test runtime`; no opencode,
+//! node or network, about 15 s in a debug build) read those files, lay out the same inputs,
+//! require each to hash as recorded, run agent-lsp's side exactly as the live tests do, and
+//! compare it with the recorded answers through the same functions and allow-lists: live and
+//! replay differ only in where opencode's answer comes from (the [`Opencode`] trait here,
+//! [`Source`] in `tui.rs` and `policy.rs`, `Answer::from_record` in `config_fuzz.rs`). A start
+//! directory agent-lsp no longer finds, or one it finds that was never asked about, fails the
+//! replay: rerun `RECORD_VERDICTS=1 tests/runtime/run.sh`. opencode writes into the files it
+//! reads (a `$schema` line, `.opencode/.gitignore`): the live test puts the workspace back as
+//! laid out after each answer, so that agent-lsp reads what the replay lays out.
 
 mod cases;
 mod config_fuzz;
 mod oracle;
 mod policy;
 mod tui;
+#[path = "../verdict_support/mod.rs"]
+mod verdict_support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -42,8 +69,9 @@ use std::process::Command;
 
 use agent_lsp::analysis::{Dialect, FileKind};
 use agent_lsp::workspace::{Options, Role, Workspace};
-use oracle::{Answer, Home, Server};
-use serde_json::Value;
+use oracle::{Home, Server, Skill};
+use serde_json::{Map, Value, json};
+use verdict_support::{Recording, hash_files, require_same_input};
 
 /// Disagreements that are understood and accepted: (workspace name prefix, agent name or `*`,
 /// field, reason).
@@ -69,6 +97,91 @@ struct Case {
     root: PathBuf,
     /// Files of the global config directory (`$XDG_CONFIG_HOME/opencode`), relative to it.
     global: Option<PathBuf>,
+    /// The files and folders as laid out (`.git` aside), to put back what opencode writes.
+    layout: Layout,
+    /// The hash of the files as laid out (`project/PATH`, `global/PATH`): the recorded input.
+    h: String,
+}
+
+impl Case {
+    /// A case laid out at `root` (and `global`): its files are read now.
+    fn new(name: String, root: PathBuf, global: Option<PathBuf>) -> Case {
+        let layout = Layout::of([Some(&root), global.as_ref()].into_iter().flatten());
+        let named: Vec<(String, &[u8])> = layout
+            .files
+            .iter()
+            .map(|(path, bytes)| {
+                let (prefix, rel) = match (path.strip_prefix(&root), &global) {
+                    (Ok(rel), _) => ("project", rel),
+                    (Err(_), Some(g)) => ("global", path.strip_prefix(g).unwrap()),
+                    (Err(_), None) => unreachable!(),
+                };
+                (format!("{prefix}/{}", rel.to_string_lossy()), bytes.as_slice())
+            })
+            .collect();
+        let h = hash_files(named.iter().map(|(n, b)| (n.as_str(), *b)));
+        Case {
+            name,
+            root,
+            global,
+            layout,
+            h,
+        }
+    }
+}
+
+/// Files (with their bytes) and folders under some roots, `.git` left out: what was laid out,
+/// to be put back after opencode wrote into it.
+struct Layout {
+    roots: Vec<PathBuf>,
+    files: BTreeMap<PathBuf, Vec<u8>>,
+    dirs: BTreeSet<PathBuf>,
+}
+
+impl Layout {
+    fn of<'a>(roots: impl IntoIterator<Item = &'a PathBuf>) -> Layout {
+        let mut layout = Layout {
+            roots: roots.into_iter().cloned().collect(),
+            files: BTreeMap::new(),
+            dirs: BTreeSet::new(),
+        };
+        for r in layout.roots.clone() {
+            layout.read(&r);
+        }
+        layout
+    }
+
+    fn read(&mut self, dir: &Path) {
+        let Ok(entries) = fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let p = e.path();
+            if e.file_name() == ".git" {
+                continue;
+            }
+            if p.is_dir() {
+                self.dirs.insert(p.clone());
+                self.read(&p);
+            } else {
+                self.files.insert(p.clone(), fs::read(&p).unwrap());
+            }
+        }
+    }
+
+    /// Put back the files as laid out: rewrite those changed, remove what was added.
+    fn restore(&self) {
+        let now = Layout::of(&self.roots);
+        for path in now.files.keys().filter(|p| !self.files.contains_key(*p)) {
+            fs::remove_file(path).unwrap();
+        }
+        for dir in now.dirs.iter().rev().filter(|d| !self.dirs.contains(*d)) {
+            let _ = fs::remove_dir(dir);
+        }
+        for (path, bytes) in &self.files {
+            if now.files.get(path) != Some(bytes) {
+                fs::write(path, bytes).unwrap();
+            }
+        }
+    }
 }
 
 fn agent_lsp() -> PathBuf {
@@ -238,6 +351,375 @@ fn our_skills(ws: &Workspace, project: &Path) -> BTreeMap<String, Vec<OurSkill>>
 }
 
 // ---------------------------------------------------------------------------------------------
+// opencode's side: asked live, or read from the recording
+
+const AGENTS_RECORDING: &str = "opencode-agents";
+const JUDGE: &str = "opencode 1.18.34 (opencode-linux-x64 from npm), opencode serve --pure";
+const REGENERATE: &str = "RECORD_VERDICTS=1 tests/runtime/run.sh";
+
+/// The paths of a run that differ between machines and runs, and their placeholders in a
+/// recording: the run's temporary directory (`<tmp>`: every workspace and home is laid out in
+/// it), the system's (`<TMPDIR>`: opencode allows `$TMPDIR/opencode/*`), and the places of a
+/// case ([`Norm::with`]: `<root>`, `<home>`, `<dir>`).
+pub(crate) struct Norm {
+    /// (placeholder, path), replaced in this order when recording, in the reverse order back.
+    pairs: Vec<(String, String)>,
+}
+
+impl Norm {
+    pub(crate) fn new(tmp: &Path) -> Norm {
+        let temp_dir = std::env::temp_dir();
+        let temp_dir = temp_dir.to_string_lossy();
+        Norm {
+            pairs: vec![
+                ("<tmp>".into(), tmp.to_string_lossy().into_owned()),
+                (
+                    "<TMPDIR>/opencode/".into(),
+                    format!("{}/opencode/", temp_dir.trim_end_matches('/')),
+                ),
+            ],
+        }
+    }
+
+    /// This norm with `path` (inside the run's temporary directory) written `placeholder`.
+    pub(crate) fn with(mut self, placeholder: &str, path: &Path) -> Norm {
+        self.pairs
+            .insert(0, (placeholder.into(), path.to_string_lossy().into_owned()));
+        self
+    }
+
+    /// A value as recorded: this run's paths replaced by their placeholders.
+    pub(crate) fn record(&self, v: &Value) -> Value {
+        let mut text = v.to_string();
+        for (placeholder, path) in &self.pairs {
+            text = text.replace(path.as_str(), placeholder);
+        }
+        serde_json::from_str(&text).expect("JSON with placeholders")
+    }
+
+    /// A recorded value with this run's paths.
+    pub(crate) fn this_run(&self, v: &Value) -> Value {
+        let mut text = v.to_string();
+        for (placeholder, path) in self.pairs.iter().rev() {
+            text = text.replace(placeholder.as_str(), path);
+        }
+        serde_json::from_str(&text).expect("JSON with paths")
+    }
+}
+
+/// The norm of a case: its root is `<root>`, its home `<home>`.
+fn case_norm(tmp: &Path, case: &Case, home: &Home) -> Norm {
+    Norm::new(tmp).with("<home>", &home.home).with("<root>", &case.root)
+}
+
+/// The fields of opencode's agents that `compare_agent` reads (one absent reads as null).
+const AGENT_FIELDS: &[&str] = &[
+    "mode",
+    "native",
+    "hidden",
+    "description",
+    "model",
+    "variant",
+    "temperature",
+    "topP",
+    "color",
+    "steps",
+    "options",
+    "permission",
+];
+
+/// What opencode says in one start directory, as recorded: `{"refused": why}`, or `{"agents":
+/// {NAME: fields}, "rules": {"@N": rules}, "skills": {NAME: {"description", "file"}}}`. The
+/// fields are those of [`AGENT_FIELDS`] that are not null; each permission rule is `[permission,
+/// pattern, action]`, each run of [`adjacent_runs_sorted`] sorted (their order there is the file
+/// system's), and a run of rules that every agent has is written once in `rules` and `"@N"` in
+/// the agents' lists (see [`factor_rules`]). The skills are those of `GET /skill` but the
+/// built-in ones, one per name (`skills` is absent when that request fails).
+fn ask_opencode(server: &Server, dir: &Path, norm: &Norm) -> Value {
+    let (status, agents) = server.ask("/agent", dir);
+    let agents = norm.record(&agents);
+    let Some(list) = agents.as_array().filter(|_| status == 200) else {
+        return json!({ "refused": oracle::describe_error(&agents) });
+    };
+    let mut by_name: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
+    for a in list {
+        let mut fields = Map::new();
+        for &k in AGENT_FIELDS {
+            match a.get(k) {
+                None | Some(Value::Null) => {}
+                Some(rules) if k == "permission" => {
+                    let rules = adjacent_runs_sorted(permission_rules(rules));
+                    fields.insert(
+                        k.into(),
+                        rules.into_iter().map(|(p, pat, act)| json!([p, pat, act])).collect(),
+                    );
+                }
+                Some(v) => {
+                    fields.insert(k.into(), v.clone());
+                }
+            }
+        }
+        by_name.insert(a["name"].as_str().unwrap_or_default().into(), fields);
+    }
+    let with_rules: Vec<String> = by_name
+        .iter()
+        .filter(|(_, f)| f.get("permission").is_some_and(Value::is_array))
+        .map(|(n, _)| n.clone())
+        .collect();
+    let mut lists: Vec<Vec<Value>> = with_rules
+        .iter()
+        .map(|n| match by_name.get_mut(n).unwrap().remove("permission") {
+            Some(Value::Array(rules)) => rules,
+            _ => unreachable!(),
+        })
+        .collect();
+    let blocks = factor_rules(&mut lists);
+    for (n, rules) in with_rules.iter().zip(lists) {
+        by_name
+            .get_mut(n)
+            .unwrap()
+            .insert("permission".into(), Value::Array(rules));
+    }
+    let mut answer = json!({ "agents": by_name });
+    if !blocks.is_empty() {
+        answer["rules"] = Value::Object(blocks);
+    }
+    if let Some(skills) = server.skills(dir) {
+        let by_name: Map<String, Value> = skills
+            .into_iter()
+            .map(|s| {
+                let mut v = json!({ "file": s.location });
+                if let Some(d) = s.description {
+                    v["description"] = json!(d);
+                }
+                (s.name, v)
+            })
+            .collect();
+        answer["skills"] = norm.record(&Value::Object(by_name));
+    }
+    answer
+}
+
+/// Factor out of rule lists (rules as arrays) the runs of rules that all of them have: the
+/// longest such run (the first of the shortest list) becomes `"@1"` wherever it occurs, then the
+/// longest of what is left `"@2"`, and so on. Returns the runs by name.
+fn factor_rules(lists: &mut [Vec<Value>]) -> Map<String, Value> {
+    let mut blocks = Map::new();
+    if lists.len() < 2 {
+        return blocks;
+    }
+    let occurs = |list: &[Value], run: &[Value]| list.windows(run.len()).any(|w| w == run);
+    loop {
+        let base = lists.iter().min_by_key(|l| l.len()).unwrap().clone();
+        let mut best: Option<&[Value]> = None;
+        for i in 0..base.len() {
+            for j in (i + 1..=base.len()).rev() {
+                if best.is_some_and(|b| j - i <= b.len()) {
+                    break;
+                }
+                let run = &base[i..j];
+                if run.iter().all(Value::is_array) && lists.iter().all(|l| occurs(l, run)) {
+                    best = Some(run);
+                    break;
+                }
+            }
+        }
+        let Some(run) = best else { break };
+        let name = format!("@{}", blocks.len() + 1);
+        for list in lists.iter_mut() {
+            let mut out = Vec::new();
+            let mut k = 0;
+            while k < list.len() {
+                if list[k..].starts_with(run) {
+                    out.push(json!(name));
+                    k += run.len();
+                } else {
+                    out.push(list[k].clone());
+                    k += 1;
+                }
+            }
+            *list = out;
+        }
+        blocks.insert(name, Value::Array(run.to_vec()));
+    }
+    blocks
+}
+
+/// What opencode says in one start directory, read back from its record (with this run's paths).
+struct Theirs {
+    /// It refuses the configuration there: its error, in a line.
+    refused: Option<String>,
+    /// The agents it builds, as `GET /agent` gives them (the fields compared).
+    agents: Vec<Value>,
+    /// The skills it loads (built-in ones aside); `None` when it refuses.
+    skills: Option<Vec<Skill>>,
+}
+
+impl Theirs {
+    fn from_record(record: &Value, norm: &Norm) -> Theirs {
+        let v = norm.this_run(record);
+        if let Some(why) = v.get("refused") {
+            return Theirs {
+                refused: Some(why.as_str().unwrap_or_default().to_string()),
+                agents: Vec::new(),
+                skills: None,
+            };
+        }
+        let agents = v["agents"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(name, fields)| {
+                let mut a = fields.clone();
+                a["name"] = json!(name);
+                if let Some(rules) = fields.get("permission").and_then(Value::as_array) {
+                    a["permission"] = rules
+                        .iter()
+                        .flat_map(|r| match r.as_str() {
+                            Some(block) => v["rules"][block].as_array().expect("a recorded run of rules").clone(),
+                            None => vec![r.clone()],
+                        })
+                        .map(|r| json!({"permission": r[0], "pattern": r[1], "action": r[2]}))
+                        .collect();
+                }
+                a
+            })
+            .collect();
+        let skills = v.get("skills").and_then(Value::as_object).map(|m| {
+            m.iter()
+                .map(|(name, s)| Skill {
+                    name: name.clone(),
+                    description: s.get("description").and_then(Value::as_str).map(str::to_string),
+                    location: PathBuf::from(s["file"].as_str().unwrap_or_default()),
+                })
+                .collect()
+        });
+        Theirs {
+            refused: None,
+            agents,
+            skills,
+        }
+    }
+}
+
+/// Where opencode's answers come from: the running release ([`Live`], which records them as they
+/// come) or the recording ([`Replay`]).
+trait Opencode {
+    /// opencode started in `cwd` with `home`. For a workspace with a global layer (`case`): `Err`
+    /// with what it printed when it refuses to start. The shared server must start.
+    fn start(&mut self, home: &Home, cwd: &Path, case: Option<&Case>) -> Result<(), String>;
+    /// What it says in the start directory `dir` of `case` (`label` names both); `None` when
+    /// there is no recorded answer for it.
+    fn answer(&mut self, case: &Case, home: &Home, label: &str, dir: &Path) -> Option<Theirs>;
+}
+
+/// The released opencode, asked over HTTP.
+struct Live {
+    bin: PathBuf,
+    tmp: PathBuf,
+    server: Option<Server>,
+    recording: Recording,
+}
+
+impl Opencode for Live {
+    fn start(&mut self, home: &Home, cwd: &Path, case: Option<&Case>) -> Result<(), String> {
+        self.server = None;
+        let started = Server::start(&self.bin, home, cwd);
+        if let Some(case) = case {
+            case.layout.restore();
+        }
+        match started {
+            Ok(server) => {
+                self.server = Some(server);
+                Ok(())
+            }
+            Err(why) => {
+                if let Some(case) = case {
+                    let why = case_norm(&self.tmp, case, home).record(&json!(why));
+                    self.recording
+                        .push(&case.name, &case.h, json!({ "start_refused": why }));
+                }
+                Err(why)
+            }
+        }
+    }
+
+    fn answer(&mut self, case: &Case, home: &Home, label: &str, dir: &Path) -> Option<Theirs> {
+        if std::env::var_os("RUNTIME_TRACE").is_some() {
+            eprintln!("asking opencode: {label}");
+        }
+        let server = self.server.as_ref().expect("opencode started");
+        let norm = case_norm(&self.tmp, case, home);
+        let record = ask_opencode(server, dir, &norm);
+        case.layout.restore();
+        self.recording.push(label, &case.h, record.clone());
+        // Judged from the record, as the replay judges: what is recorded is all that is judged.
+        Some(Theirs::from_record(&record, &norm))
+    }
+}
+
+/// opencode's recorded answers.
+struct Replay {
+    recording: Recording,
+    tmp: PathBuf,
+    used: BTreeSet<String>,
+}
+
+impl Replay {
+    fn new(tmp: &Path) -> Replay {
+        Replay {
+            recording: Recording::load(AGENTS_RECORDING),
+            tmp: tmp.to_path_buf(),
+            used: BTreeSet::new(),
+        }
+    }
+
+    /// The recorded line `id` of `case` (its input must hash as recorded).
+    fn line(&mut self, id: &str, case: &Case) -> Option<Value> {
+        let line = self.recording.get(id)?.clone();
+        require_same_input(&self.recording, &line, &case.h);
+        self.used.insert(id.to_string());
+        Some(line)
+    }
+
+    /// Recorded answers that nothing asked for (agent-lsp's start directories changed).
+    fn unused(&self) -> Vec<String> {
+        self.recording
+            .cases
+            .iter()
+            .filter_map(|c| c["id"].as_str())
+            .filter(|id| !self.used.contains(*id))
+            .map(|id| {
+                format!("{id}: recorded, but no longer a start directory that is compared (rerun with {REGENERATE})")
+            })
+            .collect()
+    }
+}
+
+impl Opencode for Replay {
+    fn start(&mut self, home: &Home, _: &Path, case: Option<&Case>) -> Result<(), String> {
+        let Some(case) = case else { return Ok(()) };
+        let refused = self
+            .recording
+            .get(&case.name)
+            .is_some_and(|l| l.get("start_refused").is_some());
+        match refused.then(|| self.line(&case.name, case)).flatten() {
+            Some(line) => {
+                let why = case_norm(&self.tmp, case, home).this_run(&line["start_refused"]);
+                Err(why.as_str().unwrap_or_default().to_string())
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn answer(&mut self, case: &Case, home: &Home, label: &str, _: &Path) -> Option<Theirs> {
+        let line = self.line(label, case)?;
+        let norm = case_norm(&self.tmp, case, home);
+        (line.get("start_refused").is_none()).then(|| Theirs::from_record(&line, &norm))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Comparison
 
 fn num_eq(a: &Value, b: &Value) -> bool {
@@ -294,19 +776,9 @@ fn compare_agent(ours: &Value, theirs: &Value) -> Vec<(String, String, String)> 
     field("color", ours["color"].clone(), or_null(theirs.get("color")));
     field("steps", ours["steps"].clone(), or_null(theirs.get("steps")));
     field("options", ours["options"].clone(), or_null(theirs.get("options")));
-    let rules = |v: &Value| -> Vec<(String, String, String)> {
-        v.as_array()
-            .into_iter()
-            .flatten()
-            .map(|r| {
-                let s = |k: &str| r[k].as_str().unwrap_or_default().to_string();
-                (s("permission"), s("pattern"), s("action"))
-            })
-            .collect()
-    };
     let (a, b) = (
-        adjacent_runs_sorted(rules(&ours["permission"])),
-        adjacent_runs_sorted(rules(&theirs["permission"])),
+        adjacent_runs_sorted(permission_rules(&ours["permission"])),
+        adjacent_runs_sorted(permission_rules(&theirs["permission"])),
     );
     if a != b {
         let first = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)).unwrap_or(0);
@@ -321,6 +793,18 @@ fn compare_agent(ours: &Value, theirs: &Value) -> Vec<(String, String, String)> 
         ));
     }
     diffs
+}
+
+/// An agent's permission rules: (permission, pattern, action), in evaluation order.
+fn permission_rules(v: &Value) -> Vec<(String, String, String)> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| {
+            let s = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+            (s("permission"), s("pattern"), s("action"))
+        })
+        .collect()
 }
 
 /// Rules next to each other with the same permission and action can be reordered without
@@ -372,7 +856,7 @@ thread_local! {
 fn compare_project(
     tally: &mut Tally,
     label: &str,
-    server: &Server,
+    theirs: &Theirs,
     home: &Home,
     dir: &Path,
     view: &BTreeSet<PathBuf>,
@@ -394,11 +878,8 @@ fn compare_project(
         .collect();
     let (n_ours, n_theirs, n_agree);
     let skills_before = (tally.skills, tally.skills_agreeing);
-    if std::env::var_os("RUNTIME_TRACE").is_some() {
-        eprintln!("asking opencode: {label}");
-    }
-    match server.agents(dir) {
-        Answer::Refused(why) => {
+    match &theirs.refused {
+        Some(why) => {
             if predicted.is_empty() {
                 note(
                     "*",
@@ -408,7 +889,7 @@ fn compare_project(
             }
             (n_ours, n_theirs, n_agree) = (0, 0, 0);
         }
-        Answer::Agents(theirs) => {
+        None => {
             if !predicted.is_empty() {
                 note(
                     "*",
@@ -425,7 +906,7 @@ fn compare_project(
                     .map(|a| (a["name"].as_str().unwrap_or_default().to_string(), a.clone()))
                     .collect()
             };
-            let (o, t) = (by_name(&ours), by_name(&theirs));
+            let (o, t) = (by_name(&ours), by_name(&theirs.agents));
             n_ours = o.len();
             n_theirs = t.len();
             let mut agree = 0;
@@ -446,7 +927,7 @@ fn compare_project(
                 }
             }
             n_agree = agree;
-            compare_skills(tally, server, dir, skills, &found.skipping, &mut note);
+            compare_skills(tally, theirs.skills.as_deref(), skills, &found.skipping, &mut note);
         }
     }
     tally.projects += 1;
@@ -484,20 +965,20 @@ fn compare_project(
     ));
 }
 
-/// Compare the skills opencode loads in `dir` with those agent-lsp says it loads (`ours`), and
-/// the errors agent-lsp reports on them (`skipping`: the `file-ignored` errors per file).
+/// Compare the skills opencode loads in a directory (`theirs`, none when it refuses) with those
+/// agent-lsp says it loads (`ours`), and the errors agent-lsp reports on them (`skipping`: the
+/// `file-ignored` errors per file).
 fn compare_skills(
     tally: &mut Tally,
-    server: &Server,
-    dir: &Path,
+    theirs: Option<&[Skill]>,
     ours: &BTreeMap<String, Vec<OurSkill>>,
     skipping: &BTreeMap<PathBuf, Vec<String>>,
     note: &mut impl FnMut(&str, &str, String),
 ) {
-    let Some(theirs) = server.skills(dir) else { return };
+    let Some(theirs) = theirs else { return };
     let canon = |p: &Path| fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     // opencode keeps one skill of a name (which one is not deterministic).
-    let theirs: BTreeMap<&str, &oracle::Skill> = theirs.iter().map(|s| (s.name.as_str(), s)).collect();
+    let theirs: BTreeMap<&str, &Skill> = theirs.iter().map(|s| (s.name.as_str(), s)).collect();
     let names: BTreeSet<&str> = ours.keys().map(String::as_str).chain(theirs.keys().copied()).collect();
     for name in names {
         let subject = format!("skill {name}");
@@ -567,7 +1048,7 @@ fn compare_skills(
 
 /// Compare every project directory of a workspace (its views), or, for a global layout, the
 /// empty start directory with that global directory.
-fn compare_case(tally: &mut Tally, case: &Case, server: &Server, home: &Home) {
+fn compare_case(tally: &mut Tally, case: &Case, opencode: &mut dyn Opencode, home: &Home) {
     let opts = options(home);
     let mut roots = vec![case.root.clone()];
     if let Some(g) = &case.global {
@@ -616,7 +1097,14 @@ fn compare_case(tally: &mut Tally, case: &Case, server: &Server, home: &Home) {
             format!("{}:{rel}", case.name)
         };
         let skills = our_skills(&ws, &p);
-        compare_project(tally, &label, server, home, &p, &view, &found, &skills);
+        let Some(theirs) = opencode.answer(case, home, &label, &p) else {
+            tally.projects += 1;
+            tally.disagreements.push(format!(
+                "{label}: no recorded answer of opencode's for this start directory (rerun with {REGENERATE})"
+            ));
+            continue;
+        };
+        compare_project(tally, &label, &theirs, home, &p, &view, &found, &skills);
     }
 }
 
@@ -713,11 +1201,7 @@ fn corpus_cases(tmp: &Path) -> (Vec<Case>, Vec<Case>) {
             let bytes = fs::read(corpus_dir().join(&e.local_file)).unwrap();
             write(dest, &e.path, &bytes);
         }
-        let case = Case {
-            name: format!("corpus/{repo}"),
-            root,
-            global: global_dir,
-        };
+        let case = Case::new(format!("corpus/{repo}"), root, global_dir);
         if is_global {
             global.push(case);
         } else {
@@ -742,11 +1226,7 @@ fn generated_cases(tmp: &Path) -> (Vec<Case>, Vec<Case>) {
                 write(g, path, text.as_bytes());
             }
         }
-        let case = Case {
-            name: format!("gen/{}", c.name),
-            root,
-            global: global_dir,
-        };
+        let case = Case::new(format!("gen/{}", c.name), root, global_dir);
         if case.global.is_some() {
             global.push(case);
         } else {
@@ -756,28 +1236,16 @@ fn generated_cases(tmp: &Path) -> (Vec<Case>, Vec<Case>) {
     (project, global)
 }
 
-#[test]
-#[ignore = "needs the opencode runtime: tests/runtime/run.sh installs it and sets OPENCODE_BIN"]
-fn agent_lsp_agrees_with_the_opencode_runtime() {
-    let bin = PathBuf::from(
-        std::env::var_os("OPENCODE_BIN")
-            .expect("set OPENCODE_BIN to the opencode 1.18.34 binary (tests/runtime/run.sh)"),
-    );
-    let tmp = tempfile::tempdir().unwrap();
-    let tmp = fs::canonicalize(tmp.path()).unwrap();
-
+/// Lay out every workspace in `tmp` and compare agent-lsp with `opencode` on each.
+fn judge_workspaces(tmp: &Path, opencode: &mut dyn Opencode) -> Tally {
     // Project workspaces share one server and one empty home.
     let mut project_cases = Vec::new();
     let tw = tmp.join("test-workspace");
     copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("test-workspace"), &tw);
     git_init(&tw);
-    project_cases.push(Case {
-        name: "test-workspace".into(),
-        root: tw,
-        global: None,
-    });
-    let (corpus_project, corpus_global) = corpus_cases(&tmp);
-    let (gen_project, gen_global) = generated_cases(&tmp);
+    project_cases.push(Case::new("test-workspace".into(), tw, None));
+    let (corpus_project, corpus_global) = corpus_cases(tmp);
+    let (gen_project, gen_global) = generated_cases(tmp);
     project_cases.extend(corpus_project);
     project_cases.extend(gen_project);
 
@@ -790,11 +1258,13 @@ fn agent_lsp_agrees_with_the_opencode_runtime() {
         "opencode/opencode.jsonc",
         br#"{"$schema": "https://opencode.ai/config.json"}"#,
     );
-    {
-        let server = Server::start(&bin, &shared, &tmp).unwrap_or_else(|e| panic!("opencode serve: {e}"));
-        for case in &project_cases {
-            compare_case(&mut tally, case, &server, &shared);
-        }
+    let shared_layer = Layout::of([&shared.xdg_config.join("opencode")]);
+    opencode
+        .start(&shared, tmp, None)
+        .unwrap_or_else(|e| panic!("opencode serve: {e}"));
+    for case in &project_cases {
+        shared_layer.restore();
+        compare_case(&mut tally, case, opencode, &shared);
     }
     // A global config directory is per process: one server each.
     for case in corpus_global.iter().chain(&gen_global) {
@@ -802,13 +1272,18 @@ fn agent_lsp_agrees_with_the_opencode_runtime() {
         let g = case.global.as_ref().unwrap();
         let base = g.ancestors().nth(3).unwrap();
         let home = Home::new(base, None);
-        match Server::start(&bin, &home, &case.root) {
-            Ok(server) => compare_case(&mut tally, case, &server, &home),
+        match opencode.start(&home, &case.root, Some(case)) {
+            Ok(()) => compare_case(&mut tally, case, opencode, &home),
             // opencode reads the global layer when it starts: a refusal there stops the server.
             Err(why) => compare_start_refusal(&mut tally, case, &home, &why),
         }
     }
+    tally
+}
 
+/// Print the table and fail on any disagreement not allowed, on an allow-list entry that matched
+/// nothing, and on `recording` (the differences between opencode's answers and the recording).
+fn conclude(tally: &Tally, recording: &[String]) {
     eprintln!(
         "\n{:<70} {:>5} {:>5} {:>6} {:>7} {:>5}",
         "workspace[:project]", "ours", "oc", "agree", "skills", "ok"
@@ -846,18 +1321,76 @@ fn agent_lsp_agrees_with_the_opencode_runtime() {
         tally.disagreements.len(),
         tally.disagreements.join("\n")
     );
+    assert!(recording.is_empty(), "{}", recording.join("\n"));
+}
+
+fn opencode_bin() -> PathBuf {
+    PathBuf::from(
+        std::env::var_os("OPENCODE_BIN")
+            .expect("set OPENCODE_BIN to the opencode 1.18.34 binary (tests/runtime/run.sh)"),
+    )
+}
+
+#[test]
+#[ignore = "needs the opencode runtime: tests/runtime/run.sh installs it and sets OPENCODE_BIN"]
+fn agent_lsp_agrees_with_the_opencode_runtime() {
+    let bin = opencode_bin();
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = fs::canonicalize(tmp.path()).unwrap();
+    let mut live = Live {
+        bin,
+        tmp: tmp.clone(),
+        server: None,
+        recording: Recording::new(AGENTS_RECORDING, JUDGE, REGENERATE),
+    };
+    let tally = judge_workspaces(&tmp, &mut live);
+    live.server = None;
+    conclude(&tally, &live.recording.write_or_compare());
+}
+
+/// The replay of `agent_lsp_agrees_with_the_opencode_runtime`: opencode's answers are those of
+/// `tests/verdicts/opencode-agents.jsonl`.
+#[test]
+fn agent_lsp_agrees_with_the_recorded_opencode_agents() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = fs::canonicalize(tmp.path()).unwrap();
+    let mut replay = Replay::new(&tmp);
+    let tally = judge_workspaces(&tmp, &mut replay);
+    conclude(&tally, &replay.unused());
+}
+
+/// Where opencode's answers come from in `policy.rs` and `tui.rs`: the binary, run (its answers
+/// recorded), or the recording.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    Live(&'a Path),
+    Replay(&'a Recording),
 }
 
 #[test]
 #[ignore = "needs the opencode runtime: tests/runtime/run.sh installs it and sets OPENCODE_BIN"]
 fn policy_counterexamples_are_decided_so_by_opencode() {
-    let bin = PathBuf::from(
-        std::env::var_os("OPENCODE_BIN")
-            .expect("set OPENCODE_BIN to the opencode 1.18.34 binary (tests/runtime/run.sh)"),
-    );
+    let bin = opencode_bin();
     let tmp = tempfile::tempdir().unwrap();
     let tmp = fs::canonicalize(tmp.path()).unwrap();
-    let failures = policy::run(&bin, &tmp);
+    let (failures, recording) = policy::run(Source::Live(&bin), &tmp);
+    let recorded = recording.write_or_compare();
+    assert!(
+        failures.is_empty(),
+        "{} disagreement(s):\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    assert!(recorded.is_empty(), "{}", recorded.join("\n"));
+}
+
+/// The replay of `policy_counterexamples_are_decided_so_by_opencode`.
+#[test]
+fn policy_counterexamples_are_decided_so_by_the_recorded_opencode() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = fs::canonicalize(tmp.path()).unwrap();
+    let recording = Recording::load("opencode-policy");
+    let (failures, _) = policy::run(Source::Replay(&recording), &tmp);
     assert!(
         failures.is_empty(),
         "{} disagreement(s):\n{}",
@@ -869,13 +1402,11 @@ fn policy_counterexamples_are_decided_so_by_opencode() {
 #[test]
 #[ignore = "needs the opencode runtime: tests/runtime/run.sh installs it and sets OPENCODE_BIN"]
 fn tui_json_is_judged_as_opencode_s_terminal_judges_it() {
-    let bin = PathBuf::from(
-        std::env::var_os("OPENCODE_BIN")
-            .expect("set OPENCODE_BIN to the opencode 1.18.34 binary (tests/runtime/run.sh)"),
-    );
+    let bin = opencode_bin();
     let tmp = tempfile::tempdir().unwrap();
     let tmp = fs::canonicalize(tmp.path()).unwrap();
-    let (cases, failures) = tui::run(&bin, &tmp);
+    let (cases, failures, recording) = tui::run(Source::Live(&bin), &tmp);
+    let recorded = recording.write_or_compare();
     eprintln!("\ntui.json: {cases} cases, {} disagreement(s)", failures.len());
     assert!(
         failures.is_empty(),
@@ -883,4 +1414,53 @@ fn tui_json_is_judged_as_opencode_s_terminal_judges_it() {
         failures.len(),
         failures.join("\n")
     );
+    assert!(recorded.is_empty(), "{}", recorded.join("\n"));
+}
+
+/// The replay of `tui_json_is_judged_as_opencode_s_terminal_judges_it`.
+#[test]
+fn tui_json_is_judged_as_the_recorded_opencode_judged_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = fs::canonicalize(tmp.path()).unwrap();
+    let recording = Recording::load("opencode-tui");
+    let (cases, failures, _) = tui::run(Source::Replay(&recording), &tmp);
+    eprintln!("\ntui.json: {cases} cases, {} disagreement(s)", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} disagreement(s) with the recorded terminal interface:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// A recorded start directory's rule lists read back as they were: the runs factored out of them
+/// expand to the same rules.
+#[test]
+fn factored_rules_read_back_as_they_were() {
+    let r = |p: &str, pat: &str, a: &str| json!([p, pat, a]);
+    let common = vec![r("*", "*", "allow"), r("read", "*.env", "ask")];
+    let mut lists = vec![
+        [common.clone(), vec![r("edit", "*", "deny")], common.clone()].concat(),
+        [vec![r("bash", "*", "ask")], common.clone()].concat(),
+        [common.clone(), vec![r("bash", "*", "ask")]].concat(),
+    ];
+    let before = lists.clone();
+    let blocks = factor_rules(&mut lists);
+    assert_eq!(blocks["@1"], json!(common));
+    assert_eq!(lists[0], vec![json!("@1"), r("edit", "*", "deny"), json!("@1")]);
+    let mut agents = Map::new();
+    for (i, l) in lists.iter().enumerate() {
+        agents.insert(format!("a{i}"), json!({ "permission": l }));
+    }
+    let record = json!({ "agents": agents, "rules": blocks });
+    let theirs = Theirs::from_record(&record, &Norm::new(Path::new("/nowhere")));
+    for (a, b) in theirs.agents.iter().zip(&before) {
+        let rules: Vec<Value> = a["permission"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| json!([x["permission"], x["pattern"], x["action"]]))
+            .collect();
+        assert_eq!(&rules, b);
+    }
 }

@@ -56,15 +56,6 @@ impl Home {
     }
 }
 
-/// What the runtime says about one start directory.
-#[derive(Debug)]
-pub enum Answer {
-    /// The agents it built (the array of `GET /agent`).
-    Agents(Vec<Value>),
-    /// It refused the configuration: the error's name and data.
-    Refused(String),
-}
-
 /// A skill opencode loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Skill {
@@ -129,18 +120,6 @@ impl Server {
             }
         };
         Ok(Server { child, port })
-    }
-
-    /// The agents opencode builds when started in `dir`.
-    pub fn agents(&self, dir: &Path) -> Answer {
-        let query = format!("/agent?directory={}", percent_encode(&dir.to_string_lossy()));
-        let (status, body) = self.get(&query);
-        let value: Value =
-            serde_json::from_str(&body).unwrap_or_else(|e| panic!("GET {query}: {status}, not JSON ({e}): {body}"));
-        match value {
-            Value::Array(items) if status == 200 => Answer::Agents(items),
-            other => Answer::Refused(describe_error(&other)),
-        }
     }
 
     /// The skills opencode loads when started in `dir` (name, description, location), the
@@ -277,8 +256,9 @@ fn percent_encode(s: &str) -> String {
     out
 }
 
-/// One line for an error answer: its name and the first issue or message.
-fn describe_error(v: &Value) -> String {
+/// One line for an error answer: its name and the first issue or message (cut at 160
+/// characters).
+pub fn describe_error(v: &Value) -> String {
     let name = v.get("name").and_then(Value::as_str).unwrap_or("error");
     let data = v.get("data").cloned().unwrap_or(Value::Null);
     let detail = data

@@ -3,6 +3,10 @@
 //! own `read` tool (`opencode debug agent build --tool read`), and opencode must deny it exactly
 //! when the solver says the rule deciding it denies. (`debug agent` approves an `ask` by itself,
 //! so the runtime tells deny from the rest: allow and ask both read the file.)
+//!
+//! opencode's verdict on each input is recorded in `tests/verdicts/opencode-policy.jsonl`
+//! (`denied`, `read` or `?`, by case number and input), and the replay (`Source::Replay`, plain
+//! `cargo test`) holds the solver's inputs and actions to it with the same code.
 
 use std::fs;
 use std::path::Path;
@@ -12,7 +16,14 @@ use agent_lsp::analysis::policy::judge::Verdict;
 use agent_lsp::analysis::policy::solve::Action;
 use agent_lsp::workspace::{Options, Workspace};
 
+use serde_json::json;
+
+use super::Source;
 use super::oracle::Home;
+use super::verdict_support::{Recording, hash, require_same_input};
+
+const RECORDING: &str = "opencode-policy";
+const JUDGE: &str = "opencode 1.18.34 (opencode-linux-x64 from npm), opencode debug agent build --pure --tool read";
 
 /// (the `read` rules of `build`, the policy's patterns, its limit).
 const CASES: &[(&str, &str, &str)] = &[
@@ -41,7 +52,36 @@ struct Probe {
     action: Action,
 }
 
-pub fn run(bin: &Path, tmp: &Path) -> Vec<String> {
+impl Probe {
+    /// Its name in the recording.
+    fn id(&self) -> String {
+        format!("{} {}", self.case, self.input)
+    }
+
+    /// The hash of its input: the case's rules, patterns and limit, and the input.
+    fn hash(&self) -> String {
+        let (rules, inputs, limit) = CASES[self.case];
+        hash(format!("{rules}\n{inputs}\n{limit}\n{}", self.input).as_bytes())
+    }
+
+    /// The disagreement, if any, when opencode's verdict is `theirs` (`denied`, `read` or `?`).
+    fn judge(&self, theirs: &str) -> Option<String> {
+        let line = format!(
+            "case {} input {:?}: agent-lsp {} , opencode {}",
+            self.case,
+            self.input,
+            self.action.as_str(),
+            if theirs == "read" { "read it" } else { theirs }
+        );
+        println!("{line}");
+        let denied = theirs == "denied";
+        (denied != (self.action == Action::Deny) || (!denied && theirs != "read")).then_some(line)
+    }
+}
+
+/// Judge every probe: opencode's side from `source`. Returns the disagreements and (live) the
+/// recording of opencode's verdicts.
+pub fn run(source: Source, tmp: &Path) -> (Vec<String>, Recording) {
     let mut probes = Vec::new();
     let mut dirs = Vec::new();
     for (i, (rules, inputs, limit)) in CASES.iter().enumerate() {
@@ -94,10 +134,38 @@ pub fn run(bin: &Path, tmp: &Path) -> Vec<String> {
         dirs.push(dir);
     }
     assert!(probes.len() >= 8, "{} probes", probes.len());
+    let mut recording = Recording::new(RECORDING, JUDGE, super::REGENERATE);
+    let mut failures = Vec::new();
+    let bin = match source {
+        Source::Live(bin) => bin,
+        Source::Replay(rec) => {
+            for p in &probes {
+                let Some(line) = rec.get(&p.id()) else {
+                    failures.push(format!(
+                        "case {} input {:?}: the solver names an input opencode was not asked about (rerun with {})",
+                        p.case,
+                        p.input,
+                        super::REGENERATE
+                    ));
+                    continue;
+                };
+                require_same_input(rec, line, &p.hash());
+                failures.extend(p.judge(line["opencode"].as_str().unwrap_or_default()));
+            }
+            for id in rec.cases.iter().filter_map(|c| c["id"].as_str()) {
+                if !probes.iter().any(|p| p.id() == id) {
+                    failures.push(format!(
+                        "{id}: recorded, but the solver no longer names it (rerun with {})",
+                        super::REGENERATE
+                    ));
+                }
+            }
+            return (failures, recording);
+        }
+    };
     // One home per concurrent run: two runtimes sharing one home contend for its database
     // ("database is locked").
     let homes = [0, 1].map(|slot| Home::new(&tmp.join(format!("policy-home-{slot}")), None));
-    let mut failures = Vec::new();
     // Two at a time: each run starts the runtime (about 5 s).
     for pair in probes.chunks(2) {
         let handles: Vec<_> = pair
@@ -123,24 +191,18 @@ pub fn run(bin: &Path, tmp: &Path) -> Vec<String> {
             );
             let denied = text.contains("prevents you from using this specific tool call");
             let read = text.contains("\"tool\": \"read\"") && text.contains("probe");
-            let line = format!(
-                "case {} input {:?}: agent-lsp {} , opencode {}",
-                p.case,
-                p.input,
-                p.action.as_str(),
-                if denied {
-                    "denied"
-                } else if read {
-                    "read it"
-                } else {
-                    "?"
-                }
-            );
-            println!("{line}");
-            if denied != (p.action == Action::Deny) || (!denied && !read) {
+            let theirs = if denied {
+                "denied"
+            } else if read {
+                "read"
+            } else {
+                "?"
+            };
+            recording.push(&p.id(), &p.hash(), json!({ "opencode": theirs }));
+            if let Some(line) = p.judge(theirs) {
                 failures.push(format!("{line}\n{}", text.chars().take(600).collect::<String>()));
             }
         }
     }
-    failures
+    (failures, recording)
 }

@@ -18,6 +18,10 @@
 //!   around one, and the other way round (opencode lists the failure of every form a union
 //!   allows, such as the key missing from the other form of a keybind object; agent-lsp the
 //!   form meant).
+//!
+//! What opencode did is recorded per case in `tests/verdicts/opencode-tui.jsonl` (each file, by its
+//! path in the case directory: `applied`, `read`, or `{"skipped": reasons}`), and the replay
+//! (`Source::Replay`, plain `cargo test`) judges agent-lsp against that record with the same code.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -29,7 +33,15 @@ use std::time::{Duration, Instant};
 use agent_lsp::analysis::{Effect, Severity};
 use agent_lsp::workspace::{Options, Workspace};
 
+use serde_json::{Map, Value, json};
+
+use super::Source;
 use super::oracle::Home;
+use super::verdict_support::{Recording, hash_files, require_same_input};
+
+const RECORDING: &str = "opencode-tui";
+const JUDGE: &str =
+    "opencode 1.18.34 (opencode-linux-x64 from npm), its terminal interface (opencode --pure) and its log";
 
 /// One case: files relative to the case directory (`proj/` is the git project, `home/` the
 /// home directory), where opencode starts (below `proj/`) and `$OPENCODE_TUI_CONFIG` (relative
@@ -345,8 +357,65 @@ fn explained(theirs: &(String, bool), ours: &str) -> bool {
     related(ours, t) || (*missing && parent(t) == parent(ours))
 }
 
-pub fn run(bin: &Path, tmp: &Path) -> (usize, Vec<String>) {
+/// The input of a case, hashed: its files, where opencode starts and `$OPENCODE_TUI_CONFIG`.
+fn case_hash(case: &Case) -> String {
+    let mut named: Vec<(String, &[u8])> = case
+        .files
+        .iter()
+        .map(|(rel, text)| (format!("file/{rel}"), text.as_bytes()))
+        .collect();
+    named.push(("start".into(), case.start.as_bytes()));
+    named.push(("tui_config".into(), case.tui_config.unwrap_or_default().as_bytes()));
+    hash_files(named.iter().map(|(n, b)| (n.as_str(), *b)))
+}
+
+/// What opencode did with each file, as recorded: `{"files": {PATH: "applied" | "read" |
+/// {"skipped": reasons}}}`, each path relative to the case directory (`<dir>` stands for it in
+/// the reasons).
+fn record(reads: &BTreeMap<PathBuf, Read>, dir: &Path) -> Value {
+    let d = dir.to_string_lossy();
+    let files: Map<String, Value> = reads
+        .iter()
+        .map(|(path, read)| {
+            let rel = path.strip_prefix(dir).map_or_else(
+                |_| path.to_string_lossy().replace(&*d, "<dir>"),
+                |r| r.to_string_lossy().into_owned(),
+            );
+            let what = match (&read.skipped, read.applied) {
+                (Some(reason), _) => json!({ "skipped": reason.replace(&*d, "<dir>") }),
+                (None, true) => json!("applied"),
+                (None, false) => json!("read"),
+            };
+            (rel, what)
+        })
+        .collect();
+    json!({ "files": files })
+}
+
+/// The reads a record stands for, in the case directory `dir`.
+fn from_record(record: &Value, dir: &Path) -> BTreeMap<PathBuf, Read> {
+    let d = dir.to_string_lossy();
+    record["files"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(rel, what)| {
+            let read = Read {
+                applied: what == "applied",
+                skipped: what
+                    .get("skipped")
+                    .map(|r| r.as_str().unwrap_or_default().replace("<dir>", &d)),
+            };
+            (dir.join(rel.replace("<dir>", &d)), read)
+        })
+        .collect()
+}
+
+/// Judge every case: opencode's side from `source`. Returns the number of cases, the
+/// disagreements, and (live) the recording of opencode's answers.
+pub fn run(source: Source, tmp: &Path) -> (usize, Vec<String>, Recording) {
     let mut failures = Vec::new();
+    let mut recording = Recording::new(RECORDING, JUDGE, super::REGENERATE);
     let cases = cases();
     for case in &cases {
         let dir = tmp.join(format!("tui-{}", case.name));
@@ -376,7 +445,32 @@ pub fn run(bin: &Path, tmp: &Path) -> (usize, Vec<String>) {
             .filter(|(_, text)| !text.is_empty())
             .map(|(rel, _)| dir.join(rel))
             .collect();
-        let theirs = opencode_reads(bin, &home, &start, &env, &expected);
+        let h = case_hash(case);
+        let theirs = match source {
+            Source::Live(bin) => {
+                // What opencode writes (its log, its database, a `$schema` line) is removed after:
+                // agent-lsp reads the case as laid out, as in the replay.
+                let layout = super::Layout::of([&dir]);
+                let reads = opencode_reads(bin, &home, &start, &env, &expected);
+                layout.restore();
+                let record = record(&reads, &dir);
+                recording.push(case.name, &h, record.clone());
+                // Judged from the record, as the replay judges.
+                from_record(&record, &dir)
+            }
+            Source::Replay(rec) => {
+                let Some(line) = rec.get(case.name) else {
+                    failures.push(format!(
+                        "{}: no recorded answer of opencode's (rerun with {})",
+                        case.name,
+                        super::REGENERATE
+                    ));
+                    continue;
+                };
+                require_same_input(rec, line, &h);
+                from_record(line, &dir)
+            }
+        };
 
         // agent-lsp, over every folder a file of the case is in (so that each is reported).
         let options = Options {
@@ -490,5 +584,15 @@ pub fn run(bin: &Path, tmp: &Path) -> (usize, Vec<String>) {
             }
         }
     }
-    (cases.len(), failures)
+    if let Source::Replay(rec) = source {
+        for id in rec.cases.iter().filter_map(|c| c["id"].as_str()) {
+            if !cases.iter().any(|c| c.name == id) {
+                failures.push(format!(
+                    "{id}: recorded, but no longer a case (rerun with {})",
+                    super::REGENERATE
+                ));
+            }
+        }
+    }
+    (cases.len(), failures, recording)
 }
