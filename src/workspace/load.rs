@@ -393,6 +393,9 @@ impl Workspace {
         for (p, kind, role, in_scope) in known {
             self.read_and_add(&p, kind, role, in_scope);
         }
+        // Reading on one thread or on several gives the same workspace (the files are added in
+        // the order given either way): this choice is speed only, and no test can tell a
+        // changed condition here (`threads == 2`, say) from this one.
         if threads < 2 || fresh.len() < 32 {
             for (p, kind, role, in_scope) in fresh {
                 self.read_and_add(&p, kind, role, in_scope);

@@ -227,6 +227,53 @@ fn global_layer_disable_and_agents() {
 }
 
 #[test]
+fn user_configs_merge_in_opencode_s_order_whatever_order_they_were_read_in() {
+    let t = tempfile::tempdir().unwrap();
+    let g = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write(root, "opencode.json", "{}");
+    write(g.path(), "opencode.jsonc", "{}");
+    write(g.path(), "opencode.json", "{}");
+    write(g.path(), "custom/settings.json", "{}");
+    let options = Options {
+        global_dir: Some(g.path().to_path_buf()),
+        config_file: Some(g.path().join("custom/settings.json")),
+        ..Options::default()
+    };
+    let mut ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
+    // `config.json` appears while the server runs: read last, merged first.
+    write(g.path(), "config.json", "{}");
+    let late = g.path().join("config.json");
+    let (kind, role) = ws.role_of(&late).unwrap();
+    ws.read_and_add(&late, kind, role, false);
+    let views = ws.views();
+    assert_eq!(views.len(), 1);
+    let order: Vec<String> = views[0]
+        .iter()
+        .map(|&i| {
+            let p = &ws.files[i].path;
+            let (base, tag) = if p.starts_with(g.path()) {
+                (g.path(), "~")
+            } else {
+                (root, ".")
+            };
+            format!("{tag}/{}", p.strip_prefix(base).unwrap().to_string_lossy())
+        })
+        .collect();
+    // Later wins: config.json, opencode.json, opencode.jsonc, `$OPENCODE_CONFIG`, the project.
+    assert_eq!(
+        order,
+        [
+            "~/config.json",
+            "~/opencode.json",
+            "~/opencode.jsonc",
+            "~/custom/settings.json",
+            "./opencode.json"
+        ]
+    );
+}
+
+#[test]
 fn global_config_layout_and_nested_names() {
     let t = tempfile::tempdir().unwrap();
     let root = t.path();
@@ -1167,7 +1214,7 @@ fn a_marketplace_entry_version_that_its_plugin_contradicts() {
         ".claude-plugin/marketplace.json",
         r#"{"name": "market", "owner": {"name": "o"}, "plugins": [
             {"name": "pp", "source": "./plugins/pp", "version": "2.0.0"},
-            {"name": "qq", "source": "./plugins/qq", "version": "1.0.0"}
+            {"name": "qq", "source": "./plugins/qq", "version": "3.0.0"}
         ]}"#,
     );
     write(
@@ -1178,8 +1225,10 @@ fn a_marketplace_entry_version_that_its_plugin_contradicts() {
     write(
         root,
         "plugins/qq/.claude-plugin/plugin.json",
-        r#"{"name": "qq", "version": "1.0.0"}"#,
+        r#"{"name": "qq", "version": "3.0.0"}"#,
     );
+    // Each entry is compared with its own plugin's version (the two differ, so that reading the
+    // other entry's plugin.json would show).
     let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
     let found: Vec<(String, String)> = ws
         .diagnostics()

@@ -813,6 +813,15 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_value_sets_nothing_and_is_no_mistake() {
+        // `model:` with nothing after it: Claude Code reads no model (YAML null), as if absent.
+        let t = "---\nmodel:\ncontext:\neffort:\nagent:\n---\nGo\n";
+        assert_eq!(diags(t), []);
+        let d = claude_decl(t);
+        assert_eq!((d.model, d.agent), (None, None));
+    }
+
+    #[test]
     fn arguments_counted_from_one_or_past_the_hint() {
         // The classic: `$1` for the one argument the hint declares, in prose and in code.
         // (Only in code, `$1` may be a shell's: `placeholder-in-code` alone speaks for it.)

@@ -293,6 +293,16 @@ mod tests {
             cut(&format!("description: {half}\nwhen_to_use: {}\n", "w".repeat(733))),
             []
         );
+        // The warning sits where the cut falls: in `when_to_use` when the description and ` - `
+        // are shown whole (1,532 + 3 units), else in the description (1,533: the cut falls in
+        // ` - `, and nothing of `when_to_use` is shown).
+        for (d, on) in [(1532, "ww"), (1533, "dddddddddddd")] {
+            assert_eq!(
+                cut(&format!("description: {}\nwhen_to_use: ww\n", "d".repeat(d))),
+                [(Code::InvalidValue, on.to_string())],
+                "{d}"
+            );
+        }
         // UTF-16 units: an emoji counts two.
         assert_eq!(cut(&format!("description: {}\n", "😀".repeat(768))), []);
         assert_eq!(cut(&format!("description: {}x\n", "😀".repeat(768))).len(), 1);

@@ -689,6 +689,9 @@ mod tests {
         assert_eq!(one("steps: 0\n").code, Code::InvalidValue);
         assert_eq!(one("steps: 2.5\n").code, Code::InvalidValue);
         assert!(yaml_diags("mode: all\nsteps: 1\n").is_empty());
+        // `5.0` is the JavaScript number 5, a whole number: taken; `0.0` is not above 0.
+        assert!(yaml_diags("steps: 5.0\n").is_empty());
+        assert_eq!(one("steps: 0.0\n").code, Code::InvalidValue);
     }
 
     #[test]

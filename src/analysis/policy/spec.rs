@@ -143,7 +143,7 @@ fn inner(span: Span, text: &str) -> Span {
     } else {
         0
     };
-    if q > 0 && written.len() >= 2 * q {
+    if written.len() >= 2 * q {
         Span::new(span.start as usize + q, span.end as usize - q)
     } else {
         span

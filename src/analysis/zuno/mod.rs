@@ -428,6 +428,19 @@ mod tests {
     }
 
     #[test]
+    fn a_null_default_agent_is_no_default_agent() {
+        let c = FileKind::Config;
+        // Lenient, as for `permission` (Zuno's sheet is silent on null): no error, no reference.
+        assert_eq!(codes(&c, r#"{"default_agent": null}"#), []);
+        assert!(analyze(&c, r#"{"default_agent": null}"#).2.refs.is_empty());
+        // The close case: a number there is refused, on the value.
+        assert_eq!(
+            codes(&c, r#"{"default_agent": 3}"#),
+            [(Code::InvalidType, Severity::Error, "3".into())]
+        );
+    }
+
+    #[test]
     fn a_null_top_level_permission_is_no_permission() {
         let c = FileKind::Config;
         assert_eq!(codes(&c, r#"{"permission": null}"#), []);

@@ -96,3 +96,33 @@ fn classify_paths() {
     );
     assert_eq!(classify(Path::new("a.txt")), None);
 }
+
+#[test]
+fn a_skill_is_loaded_by_the_runtimes_whose_folder_holds_it_at_the_depth_they_read() {
+    use crate::analysis::Dialect::{Claude, OpenCode, Zuno};
+    // (path below the project `p`, the runtimes that load it, where it should go instead)
+    let cases: &[(&str, &[crate::analysis::Dialect], Option<&str>)] = &[
+        (".claude/skills/a/SKILL.md", &[Claude, OpenCode], None),
+        // Claude Code reads one level below `.claude/skills/`; opencode's glob reads any depth.
+        (".claude/skills/group/a/SKILL.md", &[OpenCode], None),
+        (".opencode/skill/a/SKILL.md", &[OpenCode], None),
+        (".opencode/skills/group/a/SKILL.md", &[OpenCode], None),
+        (".agents/skills/a/SKILL.md", &[OpenCode, Zuno], None),
+        (".zuno/skills/x/y/SKILL.md", &[Zuno], None),
+        (".claude/other/a/SKILL.md", &[], Some("`.claude/skills/a/`")),
+        (".opencode/agents/a/SKILL.md", &[], Some("`.opencode/skills/a/`")),
+    ];
+    let root = Path::new("/p");
+    for &(path, loaders, misplaced) in cases {
+        let (kind, project) = skill_kind(&root.join(path)).unwrap_or_else(|| panic!("{path}: no skill"));
+        assert_eq!(
+            (kind.loaders.as_slice(), kind.misplaced.as_deref(), project.as_path()),
+            (loaders, misplaced, root),
+            "{path}"
+        );
+        assert_eq!(kind.folder, path.rsplit('/').nth(1).unwrap(), "{path}");
+    }
+    // Not a skill: another file name, or a `SKILL.md` outside the runtimes' folders.
+    assert_eq!(skill_kind(Path::new("/p/.claude/skills/a/README.md")), None);
+    assert_eq!(skill_kind(Path::new("/p/docs/a/SKILL.md")), None);
+}
