@@ -297,3 +297,33 @@ fn claude_commands_and_skills_as_claude_code_expands_them() {
         s.assert_quiet();
     }
 }
+
+#[test]
+fn a_command_without_frontmatter_shows_its_card_on_its_first_line_up_to_its_end() {
+    const PLAN: &str = "Plan 計画 🚀 $ARGUMENTS.\nThen stop.\n";
+    let nl = PLAN.find('\n').unwrap();
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let dir = workspace(&[(".opencode/commands/plan.md", PLAN)]);
+        let root = root_of(&dir);
+        let mut s = Server::start(&root, Setup::for_enc(enc));
+        let plan = uri_of(&root.join(".opencode/commands/plan.md"));
+        let _ = s.take_publishes();
+        let mut hover = |offset: usize| {
+            s.request(
+                "textDocument/hover",
+                json!({ "textDocument": { "uri": plan }, "position": position(PLAN, offset, enc) }),
+            )
+            .unwrap()
+        };
+        // At its start, after the emoji, and at the end of the line (the cursor after typing it).
+        let (emoji, _) = find(PLAN, " $ARGUMENTS");
+        for offset in [0, emoji, nl] {
+            let r = hover(offset);
+            assert_eq!(r["range"], range(PLAN, 0, nl, enc), "{offset}");
+            let card = r["contents"]["value"].as_str().unwrap();
+            assert!(card.starts_with("### `/plan`: opencode command"), "{card}");
+        }
+        // The next line is the template's, not the card's.
+        assert_eq!(hover(nl + 1), Value::Null);
+    }
+}

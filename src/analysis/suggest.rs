@@ -137,5 +137,12 @@ mod tests {
         assert_eq!(closest("quickSwitch", fields), None);
         assert_eq!(closest("category", fields), None);
         assert_eq!(closest("mode", fields), None);
+        // Case and separators alone are no edit, however many there are: four `_` are past the
+        // edit distance's limit of 3, and still the same name.
+        let env = ["DISABLE_NON_ESSENTIAL_MODEL_CALLS", "DISABLE_TELEMETRY"];
+        for word in ["disableNonEssentialModelCalls", "disable-non-essential-model-calls"] {
+            assert_eq!(closest(word, env), Some(env[0]), "{word}");
+        }
+        assert_eq!(closest("disable-telemetry", env), Some(env[1]));
     }
 }

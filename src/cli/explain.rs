@@ -568,3 +568,18 @@ fn who(ws: &Workspace, args: &Args, permission: &str, input: &str) -> Result<(),
     out!("{}", table(["agent", "decision", "decided by", "where"], &table_rows));
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::first_line;
+
+    #[test]
+    fn a_listed_description_is_its_first_line_cut_at_60_characters() {
+        assert_eq!(first_line(None), "");
+        assert_eq!(first_line(Some("  Reviews code\nThen more")), "Reviews code");
+        // Characters, not bytes: sixty `é` are whole; one more is cut with `…`.
+        let sixty = "é".repeat(60);
+        assert_eq!(first_line(Some(&sixty)), sixty);
+        assert_eq!(first_line(Some(&format!("{sixty}x"))), format!("{sixty}…"));
+    }
+}

@@ -89,7 +89,10 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
             .as_ref()
             .is_some_and(|fm| fm.open.contains(offset) || fm.close.is_some_and(|c| c.contains(offset)));
         let on_agent = decl.agent.as_ref().is_some_and(|(_, s)| s.contains(offset));
-        if on_delims || on_agent || fm.is_none() && offset < f.text.find('\n').unwrap_or(f.text.len()) {
+        // Without a frontmatter, the first line stands for the command, up to its end (where
+        // the cursor sits after typing it), as every other span here counts its end.
+        let first_line = Span::new(0, f.text.find('\n').unwrap_or(f.text.len()));
+        if on_delims || on_agent || fm.is_none() && first_line.contains(offset) {
             let agents = ws.agents_for_command(kind.runtime, dir);
             let mode = decl
                 .agent
@@ -100,7 +103,7 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
                 (Some((_, s)), _) if on_agent => *s,
                 (_, Some(fm)) if fm.open.contains(offset) => fm.open,
                 (_, Some(fm)) => fm.close.unwrap_or(fm.open),
-                _ => Span::new(0, f.text.find('\n').unwrap_or(f.text.len())),
+                _ => first_line,
             };
             return Some((crate::analysis::command_card(kind, decl, mode, &f.text), span));
         }

@@ -1395,3 +1395,29 @@ fn who_may_answers_for_the_claude_code_edit_tool_that_gives_the_most() {
     assert_eq!(of("b"), Some(("NotebookEdit", Action::Ask)), "{rows:?}");
     assert_eq!(of("c").map(|(_, a)| a), Some(Action::Deny), "{rows:?}");
 }
+
+#[test]
+fn a_file_in_a_runtime_s_own_folder_is_the_project_s_even_where_a_plugin_lists_it() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write(
+        root,
+        ".claude-plugin/plugin.json",
+        r#"{"name": "pp", "agents": ["./.claude/agents/a.md", "./extra/b.md"]}"#,
+    );
+    let agent = "---\nname: a\ndescription: d\n---\nP\n";
+    write(root, ".claude/agents/a.md", agent);
+    write(root, "extra/b.md", agent);
+    // `.claude/agents/` is Claude Code's project folder: not looked up as a plugin's file.
+    assert!(super::load::plugin_role(&root.join(".claude/agents/a.md")).is_none());
+    // Elsewhere the manifest's list makes it the plugin's agent.
+    match super::load::plugin_role(&root.join("extra/b.md")) {
+        Some(Some((FileKind::Claude(k), Role::Claude { dir }))) => {
+            assert_eq!(
+                (k.source, dir.as_path()),
+                (claude::Source::Plugin { plugin: "pp".into() }, root)
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}

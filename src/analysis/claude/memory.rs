@@ -716,8 +716,8 @@ fn comment_block_text(text: &str, body: usize, skip: &[Span], paragraphs: &[Vec<
         let line_end = text[to..].find('\n').map_or(text.len(), |n| to + n);
         let mut gap_end = line_end;
         for &(a, b) in &covered {
-            if a >= to && a < gap_end {
-                gap_end = a;
+            if a >= to {
+                gap_end = gap_end.min(a);
             }
             if a < to && b > to {
                 gap_end = to;

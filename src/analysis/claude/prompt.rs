@@ -154,7 +154,7 @@ pub fn mentions(text: &str, body: Span) -> Vec<crate::analysis::prompt::FileRef>
             while end > at + 1 && !word(b[end - 1]) {
                 end -= 1;
             }
-            if end < at + 2 || b[at + 1] == b'"' {
+            if end < at + 2 {
                 continue;
             }
             (at + 1, end)

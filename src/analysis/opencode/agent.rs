@@ -728,6 +728,18 @@ mod tests {
         assert!(d[0].message.contains("under `options`"));
         // JSON `permissions` is the V2 hard error.
         assert_eq!(codes(&json_diags("{\"permissions\": []}")), ["v2-permissions"]);
+        // The fix writes the key as the file writes it: bare in YAML, quoted where it is quoted.
+        for (text, fix) in [
+            ("temprature: 0.2\n", "temperature"),
+            ("\"temprature\": 0.2\n", "\"temperature\""),
+            ("'temprature': 0.2\n", "\"temperature\""),
+        ] {
+            assert_eq!(yaml_diags(text)[0].suggestion().unwrap().text, fix, "{text}");
+        }
+        assert_eq!(
+            json_diags("{\"temprature\": 0.2}")[0].suggestion().unwrap().text,
+            "\"temperature\""
+        );
     }
 
     #[test]

@@ -811,6 +811,34 @@ mod tests {
     }
 
     #[test]
+    fn a_hidden_default_agent_points_at_where_it_is_hidden_and_defined() {
+        let md = "---\nmode: primary\nhidden: true\n---\nP\n";
+        let d = view_diags(&[
+            (FileKind::Config, r#"{"default_agent": "helper"}"#),
+            (agent("helper"), md),
+        ]);
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert!(d[0].1.message.contains("is hidden"), "{}", d[0].1.message);
+        let related: Vec<(&str, Option<usize>)> = d[0]
+            .1
+            .related
+            .iter()
+            .map(|r| {
+                let file = match r.location {
+                    Location::File { file, .. } => Some(file),
+                    _ => None,
+                };
+                (r.message.as_str(), file)
+            })
+            .collect();
+        // Both in the Markdown agent (file 1), the definition that is not the built-in one.
+        assert_eq!(
+            related,
+            [("hidden here", Some(1)), ("\"helper\" is defined here", Some(1))]
+        );
+    }
+
+    #[test]
     fn duplicate_markdown_agents_and_command_agents() {
         let d = view_diags(&[
             (agent("core/opencoder"), "---\nname: OpenCoder\n---\nA\n"),

@@ -627,6 +627,23 @@ mod tests {
     }
 
     #[test]
+    fn after_a_stray_character_the_object_resumes_past_the_collection_that_follows_it() {
+        let text = r#"{"a": 1, @{"x": 1, "y": [2, {"z": 3}]}, "c": 3}"#;
+        let p = parse(text);
+        assert_eq!(p.errors.len(), 1, "{:?}", p.errors);
+        assert_eq!(p.errors[0].span.text(text), "@");
+        let root = p.root.unwrap();
+        let keys: Vec<&str> = root
+            .as_map()
+            .unwrap()
+            .entries
+            .iter()
+            .map(|e| e.key.name.as_str())
+            .collect();
+        assert_eq!(keys, ["a", "c"]);
+    }
+
+    #[test]
     fn a_bracket_that_does_not_close_an_object() {
         let text = "{\"a\": 1]";
         let p = parse(text);

@@ -2387,6 +2387,11 @@ mod tests {
             assert_eq!(&resolve_plain(text), want, "{text}");
         }
         assert_eq!(resolve_plain(".inf"), Value::Float(f64::INFINITY));
+        // Past 128 bits, digit by digit as JavaScript's parseInt (node 24 answered these).
+        assert_eq!(
+            resolve_plain(&format!("0x{}", "f".repeat(33))),
+            Value::Float(5.444517870735016e39)
+        );
     }
 
     #[test]
@@ -2470,6 +2475,18 @@ mod tests {
     }
 
     #[test]
+    fn edits_that_do_not_fit_the_text_are_skipped() {
+        // Inverted, past the end, inside a character, overlapping the previous one: the copy
+        // takes only the one that fits, and maps back through it.
+        let text = "añb: 1";
+        let edits = [(3, 2, "x"), (4, 99, "y"), (2, 3, "z"), (0, 1, "A"), (0, 2, "B")];
+        let (copy, back) = apply(text, edits.into_iter());
+        assert_eq!(copy, "Añb: 1");
+        let runs: Vec<(usize, usize, usize)> = back.iter().map(|s| (s.copy, s.original, s.len)).collect();
+        assert_eq!(runs, [(0, 0, 0), (0, 0, 1), (1, 1, 6)]);
+    }
+
+    #[test]
     fn tabs_read_as_js_yaml_reads_them() {
         // Only spaces indent for js-yaml: a tab-indented line is at column 0, so this
         // permission block is empty and `bash` a top-level key (as opencode reads it).
@@ -2495,6 +2512,11 @@ mod tests {
             json("a: |\n  x\n  \ty\nb:\tz"),
             Ok(serde_json::json!({"a": "x\n\ty\n", "b": "z"}))
         );
+        // A blank line holding a tab, no deeper than the block's parent, ends the block scalar
+        // (gray-matter 4.0.3 + js-yaml 3 answered so for both).
+        for text in ["a: |\n  text\n\t\nb: 1\n", "a: |\n  text\n \t\nb: 1\n"] {
+            assert_eq!(json(text), Ok(serde_json::json!({"a": "text\n", "b": 1})), "{text:?}");
+        }
         // Spans stay in the original text.
         let text = "mode: x\npermission:\n\tbash: deny\n";
         let r = parse(text, 0).root.unwrap();

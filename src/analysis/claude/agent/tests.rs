@@ -301,6 +301,17 @@ fn hooks_problems_skip_the_file_only_under_a_guard_event() {
         "{d:?}"
     );
     assert!(agent(&t).loaded());
+    // The card lists the events the agent hooks, in file order.
+    let a = agent(&with(
+        "hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: x\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: y\n",
+    ));
+    let hooks: Vec<&str> = a
+        .settings
+        .iter()
+        .filter(|s| s.key == "hooks")
+        .map(|s| s.value.as_str())
+        .collect();
+    assert_eq!(hooks, ["Stop, PreToolUse"]);
     // The scripts the commands run are handed on.
     let a = agent(&with(
         "hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: $CLAUDE_PROJECT_DIR/.claude/hooks/stop.sh --quiet\n",

@@ -129,6 +129,24 @@ fn block_quotes_and_lists_hold_text() {
 }
 
 #[test]
+fn a_list_item_s_text_is_indented_less_than_its_code() {
+    // The item's text starts 2 columns in: 4 columns is its paragraph, 6 its indented code.
+    check(
+        "- item\n\n    @in-item.md\n\n- item\n\n      @code.md\n",
+        expect![[r#"in-item.md <- "in-item.md""#]],
+    );
+}
+
+#[test]
+fn text_after_a_comment_counts_up_to_what_starts_there() {
+    // Up to the line's end; a code span that starts right at the comment's end leaves nothing.
+    check(
+        "<!-- c --> @after.md\n\n<!-- c -->`@code.md` x\n",
+        expect![[r#"after.md <- "after.md""#]],
+    );
+}
+
+#[test]
 fn extensions_and_text_files() {
     assert_eq!(extension("a/b.MD"), Some("MD"));
     assert_eq!(extension("NOTES"), None);

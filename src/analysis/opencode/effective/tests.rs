@@ -79,6 +79,16 @@ fn builtins_match_the_spec() {
     assert_eq!(explore.evaluate("edit", "a").0, "deny");
     assert_eq!(explore.evaluate("grep", "x").0, "allow");
     assert_eq!(explore.prompt.value, Prompt::BuiltIn("agent/prompt/explore.txt"));
+    // opencode 1.18.34's agent.ts: the hidden agents' own prompts; build and plan have none.
+    for (name, prompt) in [
+        ("compaction", Prompt::BuiltIn("prompt/compaction.txt")),
+        ("title", Prompt::BuiltIn("prompt/title.txt")),
+        ("summary", Prompt::BuiltIn("prompt/summary.txt")),
+        ("build", Prompt::ProviderDefault),
+        ("plan", Prompt::ProviderDefault),
+    ] {
+        assert_eq!(get(&a, name).prompt.value, prompt, "{name}");
+    }
     let title = get(&a, "title");
     assert!(title.hidden.value);
     assert_eq!(title.temperature.as_ref().unwrap().value, 0.5);
