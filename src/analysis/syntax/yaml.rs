@@ -2127,7 +2127,8 @@ fn apply<'e>(text: &str, edits: impl Iterator<Item = (usize, usize, &'e str)>) -
     let mut back = Vec::new();
     let mut at = 0;
     for (from, to, with) in edits {
-        if from < at || to < from || to > text.len() || !text.is_char_boundary(from) || !text.is_char_boundary(to) {
+        // (`is_char_boundary` is false past the end too.)
+        if from < at || to < from || !text.is_char_boundary(from) || !text.is_char_boundary(to) {
             continue;
         }
         back.push(Segment {
@@ -2479,7 +2480,7 @@ mod tests {
         // Inverted, past the end, inside a character, overlapping the previous one: the copy
         // takes only the one that fits, and maps back through it.
         let text = "añb: 1";
-        let edits = [(3, 2, "x"), (4, 99, "y"), (2, 3, "z"), (0, 1, "A"), (0, 2, "B")];
+        let edits = [(3, 1, "x"), (4, 99, "y"), (2, 3, "z"), (0, 1, "A"), (0, 2, "B")];
         let (copy, back) = apply(text, edits.into_iter());
         assert_eq!(copy, "Añb: 1");
         let runs: Vec<(usize, usize, usize)> = back.iter().map(|s| (s.copy, s.original, s.len)).collect();
@@ -2517,6 +2518,10 @@ mod tests {
         for text in ["a: |\n  text\n\t\nb: 1\n", "a: |\n  text\n \t\nb: 1\n"] {
             assert_eq!(json(text), Ok(serde_json::json!({"a": "text\n", "b": 1})), "{text:?}");
         }
+        // So an indented line after it is no more of the block, but a mistake ("bad indentation
+        // of a mapping entry" for js-yaml).
+        assert!(json("a: |\n  text\n\t\n  more\n").is_err());
+        assert!(json("a: >\n  text\n\t\n  more\nb: 1\n").is_err());
         // Spans stay in the original text.
         let text = "mode: x\npermission:\n\tbash: deny\n";
         let r = parse(text, 0).root.unwrap();
