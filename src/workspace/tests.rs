@@ -1421,3 +1421,35 @@ fn a_file_in_a_runtime_s_own_folder_is_the_project_s_even_where_a_plugin_lists_i
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn relative_instructions_are_judged_only_where_the_start_folder_is_known() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    let config = r#"{"instructions": ["NOWHERE.md"]}"#;
+    // `$OPENCODE_CONFIG_DIR` (a folder not named `.opencode`): opencode reads its relative
+    // instructions from wherever it starts, which no file says; a project's `.opencode/` is read
+    // from the project.
+    write(root, "cfg/opencode.json", config);
+    write(root, "app/.opencode/opencode.json", config);
+    let options = Options {
+        config_dir: Some(root.join("cfg")),
+        ..Options::isolated()
+    };
+    let ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
+    let missing: Vec<String> = ws
+        .diagnostics()
+        .into_iter()
+        .filter(|(_, d)| d.code == Code::MissingPath)
+        .map(|(id, _)| {
+            ws.files[id]
+                .path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    assert_eq!(missing, ["app/.opencode/opencode.json"]);
+}

@@ -69,6 +69,19 @@ fn hash_in_quotes_and_block_scalars_is_not_a_comment() {
 }
 
 #[test]
+fn an_escaped_quote_does_not_end_a_double_quoted_scalar() {
+    // `\"` stays inside the string: the first `#` is text, the last one the comment.
+    let text = "---\ndescription: \"Say \\\"hi # agent-lsp: ignore[unknown-key]\\\" to all\\\\\" # agent-lsp: ignore[invalid-type]\n---\n";
+    assert_eq!(
+        parse(&md(), text)
+            .into_iter()
+            .map(|(_, _, names)| names)
+            .collect::<Vec<_>>(),
+        [vec!["invalid-type".to_string()]]
+    );
+}
+
+#[test]
 fn the_markdown_body_and_files_without_frontmatter_take_no_directive() {
     assert!(parse(&md(), "no frontmatter # agent-lsp: ignore[unknown-key]\n").is_empty());
     assert!(parse(&md(), "---\na: 1\n---\nbody # agent-lsp: ignore[unknown-key]\n").is_empty());

@@ -2532,6 +2532,16 @@ mod tests {
 
     #[test]
     fn quoted_scalars_read_as_js_yaml_reads_them() {
+        // Hex escapes of 2, 4 and 8 digits, and a surrogate pair, on one line and over two
+        // (where the blank before the break is kept): gray-matter 4.0.3 + js-yaml 3 answered so.
+        assert_eq!(
+            json("a: \"caf\\u00e9 \\U0001F680 \\x41 \\ud83d\\ude80\""),
+            Ok(serde_json::json!({"a": "café 🚀 A 🚀"}))
+        );
+        assert_eq!(
+            json("a: \"caf\\u00e9 \\U0001F680 \n  \\x41 \\ud83d\\ude80\""),
+            Ok(serde_json::json!({"a": "café 🚀  A 🚀"}))
+        );
         // Continuation lines need no indentation, and a line's trailing blanks are kept before
         // the fold.
         let text = "description: \"Use when\nthe user asks  \n  for a review\"\nmode: subagent";

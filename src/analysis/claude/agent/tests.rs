@@ -210,6 +210,10 @@ fn tool_lists() {
             (Code::UnknownTool, Severity::Warning, "Frobnicate".into()),
         ]
     );
+    // A near name is offered (a case slip, or two edits away); a far one is not.
+    let all = analyze(&FileKind::project("x"), &with("tools: Read, grep, Raed, Frobnicate\n")).0;
+    let offered: Vec<Option<&str>> = all.iter().map(|d| d.suggestion().map(|e| e.text.as_str())).collect();
+    assert_eq!(offered, [Some("Grep"), Some("Read"), None]);
     // Nothing resolves: the agent would start with zero tools.
     let d = analyze(&FileKind::project("x"), &with("tools: Frob, Nicate\n")).0;
     assert!(d.iter().any(|d| d.message.contains("zero tools")), "{d:?}");
