@@ -203,14 +203,7 @@ impl Answer {
         let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
         let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
         let map = |v: &Value| v.as_object().cloned().unwrap_or_default();
-        let agents = list(&v["agents"])
-            .iter()
-            .map(|a| Agent {
-                name: text(&a["name"]),
-                description: text(&a["description"]),
-                model: a.get("model").and_then(Value::as_str).map(str::to_string),
-            })
-            .collect();
+        let agents = list(&v["agents"]).iter().map(Agent::from_json).collect();
         let commands = list(&v["commands"])
             .iter()
             .map(|c| Cmd {

@@ -86,7 +86,7 @@ use agent_lsp::workspace::{Options, Role, Workspace};
 use answers::{Answer, Places};
 use oracle::Home;
 use serde_json::Value;
-use verdict_support::Recording;
+use verdict_support::{Recording, Replay};
 
 /// Disagreements that are understood and accepted: (workspace name prefix, subject or `*`,
 /// field, reason). A subject is `agent NAME`, `file PATH` (relative to the workspace) or
@@ -1142,31 +1142,15 @@ fn agent_lsp_agrees_with_claude_code() {
 /// the live test runs it, on the same workspaces laid out again.
 #[test]
 fn agent_lsp_agrees_with_recorded_claude_code() {
-    let rec = Recording::load(AGENTS);
-    let by_id = rec.by_id();
+    let mut replay = Replay::load(AGENTS);
     let tmp = tempfile::tempdir().unwrap();
     let tmp = canon(tmp.path());
     let all = workspaces(&tmp);
-    let mut replayed: BTreeSet<String> = BTreeSet::new();
     let tally = compare_all(&all, &mut |case, start| {
-        let v = by_id.get(start.label).unwrap_or_else(|| {
-            panic!(
-                "{}: no recorded start {} (a new case? {REGENERATE})",
-                Recording::path_of(AGENTS).display(),
-                start.label
-            )
-        });
-        verdict_support::require_same_input(&rec, v, &case.input);
-        replayed.insert(start.label.to_string());
-        Answer::from_json(v, &case.places(&tmp))
+        Answer::from_json(replay.expect(start.label, &case.input), &case.places(&tmp))
     });
     if only().is_none() {
-        let left: Vec<&String> = by_id.keys().filter(|id| !replayed.contains(*id)).collect();
-        assert!(
-            left.is_empty(),
-            "{}: recorded starts that are no longer cases: {left:?} ({REGENERATE})",
-            Recording::path_of(AGENTS).display()
-        );
+        replay.finish();
     }
     report(&tally, &format!("the recorded {}", judge_name()));
 }

@@ -34,7 +34,7 @@ use serde_json::{Value, json};
 
 use super::answers::Places;
 use super::oracle::Home;
-use super::verdict_support::{self, Recording};
+use super::verdict_support::{self, Recording, Replay};
 use super::{REGENERATE, agent_lsp, canon, check_recording, judge_name};
 
 /// The recording of the `.mcp.json` cases.
@@ -653,23 +653,14 @@ fn mcp_json_agrees_with_claude_code() {
 /// The replay: `claude mcp list`'s answers from `tests/verdicts/claude-mcp.jsonl`.
 #[test]
 fn mcp_json_agrees_with_recorded_claude_code() {
-    let rec = Recording::load(MCP_REC);
-    let by_id = rec.by_id();
+    let mut replay = Replay::load(MCP_REC);
     let tmp = tempfile::tempdir().unwrap();
     let tmp = canon(tmp.path());
     let (cases, home, root) = lay_out(&tmp);
     let ours = our_diagnostics(&home, &root);
     let mut t = Tally::default();
     for c in &cases {
-        let recorded = by_id.get(&c.name).unwrap_or_else(|| {
-            panic!(
-                "{}: case {} is not recorded ({REGENERATE})",
-                Recording::path_of(MCP_REC).display(),
-                c.name
-            )
-        });
-        verdict_support::require_same_input(&rec, recorded, &verdict_support::hash(c.text.as_bytes()));
-        let theirs = Theirs::from_json(recorded);
+        let theirs = Theirs::from_json(replay.expect(&c.name, &verdict_support::hash(c.text.as_bytes())));
         compare(
             &mut t,
             c,
@@ -677,15 +668,7 @@ fn mcp_json_agrees_with_recorded_claude_code() {
             ours.get(&c.name).map(Vec::as_slice).unwrap_or_default(),
         );
     }
-    let left: Vec<&String> = by_id
-        .keys()
-        .filter(|id| !cases.iter().any(|c| &c.name == *id))
-        .collect();
-    assert!(
-        left.is_empty(),
-        "{}: recorded cases that are no longer cases: {left:?} ({REGENERATE})",
-        Recording::path_of(MCP_REC).display()
-    );
+    replay.finish();
     report(&t, &format!("the recorded {}", judge_name()));
 }
 

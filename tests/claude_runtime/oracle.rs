@@ -66,6 +66,19 @@ pub struct Agent {
     pub model: Option<String>,
 }
 
+impl Agent {
+    /// An agent as Claude Code lists it in its `initialize` answer (`name`, `description`,
+    /// `model`), the recordings keep the same fields.
+    pub fn from_json(a: &Value) -> Agent {
+        let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+        Agent {
+            name: text(&a["name"]),
+            description: text(&a["description"]),
+            model: a.get("model").and_then(Value::as_str).map(str::to_string),
+        }
+    }
+}
+
 /// A command (or skill) Claude Code loaded; built-in and bundled ones are left out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cmd {
@@ -340,11 +353,7 @@ pub fn load(bin: &Path, home: &Home, cwd: &Path, plugins: &[PathBuf], debug_file
         .as_array()
         .expect("agents in the answer")
         .iter()
-        .map(|a| Agent {
-            name: text(&a["name"]),
-            description: text(&a["description"]),
-            model: a.get("model").and_then(Value::as_str).map(str::to_string),
-        })
+        .map(Agent::from_json)
         .collect();
     let commands = r["commands"]
         .as_array()

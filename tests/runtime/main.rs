@@ -71,7 +71,7 @@ use agent_lsp::analysis::{Dialect, FileKind};
 use agent_lsp::workspace::{Options, Role, Workspace};
 use oracle::{Home, Server, Skill};
 use serde_json::{Map, Value, json};
-use verdict_support::{Recording, hash_files, require_same_input};
+use verdict_support::{Recording, hash_files};
 
 /// Disagreements that are understood and accepted: (workspace name prefix, agent name or `*`,
 /// field, reason).
@@ -660,39 +660,21 @@ impl Opencode for Live {
 
 /// opencode's recorded answers.
 struct Replay {
-    recording: Recording,
+    recorded: verdict_support::Replay,
     tmp: PathBuf,
-    used: BTreeSet<String>,
 }
 
 impl Replay {
     fn new(tmp: &Path) -> Replay {
         Replay {
-            recording: Recording::load(AGENTS_RECORDING),
+            recorded: verdict_support::Replay::load(AGENTS_RECORDING),
             tmp: tmp.to_path_buf(),
-            used: BTreeSet::new(),
         }
     }
 
     /// The recorded line `id` of `case` (its input must hash as recorded).
     fn line(&mut self, id: &str, case: &Case) -> Option<Value> {
-        let line = self.recording.get(id)?.clone();
-        require_same_input(&self.recording, &line, &case.h);
-        self.used.insert(id.to_string());
-        Some(line)
-    }
-
-    /// Recorded answers that nothing asked for (agent-lsp's start directories changed).
-    fn unused(&self) -> Vec<String> {
-        self.recording
-            .cases
-            .iter()
-            .filter_map(|c| c["id"].as_str())
-            .filter(|id| !self.used.contains(*id))
-            .map(|id| {
-                format!("{id}: recorded, but no longer a start directory that is compared (rerun with {REGENERATE})")
-            })
-            .collect()
+        self.recorded.answer(id, &case.h).cloned()
     }
 }
 
@@ -700,6 +682,7 @@ impl Opencode for Replay {
     fn start(&mut self, home: &Home, _: &Path, case: Option<&Case>) -> Result<(), String> {
         let Some(case) = case else { return Ok(()) };
         let refused = self
+            .recorded
             .recording
             .get(&case.name)
             .is_some_and(|l| l.get("start_refused").is_some());
@@ -1356,7 +1339,7 @@ fn agent_lsp_agrees_with_the_recorded_opencode_agents() {
     let tmp = fs::canonicalize(tmp.path()).unwrap();
     let mut replay = Replay::new(&tmp);
     let tally = judge_workspaces(&tmp, &mut replay);
-    conclude(&tally, &replay.unused());
+    conclude(&tally, &replay.recorded.unasked());
 }
 
 /// Where opencode's answers come from in `policy.rs` and `tui.rs`: the binary, run (its answers
@@ -1364,7 +1347,7 @@ fn agent_lsp_agrees_with_the_recorded_opencode_agents() {
 #[derive(Clone, Copy)]
 enum Source<'a> {
     Live(&'a Path),
-    Replay(&'a Recording),
+    Replay(&'a std::cell::RefCell<verdict_support::Replay>),
 }
 
 #[test]
@@ -1389,8 +1372,8 @@ fn policy_counterexamples_are_decided_so_by_opencode() {
 fn policy_counterexamples_are_decided_so_by_the_recorded_opencode() {
     let tmp = tempfile::tempdir().unwrap();
     let tmp = fs::canonicalize(tmp.path()).unwrap();
-    let recording = Recording::load("opencode-policy");
-    let (failures, _) = policy::run(Source::Replay(&recording), &tmp);
+    let recorded = std::cell::RefCell::new(verdict_support::Replay::load("opencode-policy"));
+    let (failures, _) = policy::run(Source::Replay(&recorded), &tmp);
     assert!(
         failures.is_empty(),
         "{} disagreement(s):\n{}",
@@ -1422,8 +1405,8 @@ fn tui_json_is_judged_as_opencode_s_terminal_judges_it() {
 fn tui_json_is_judged_as_the_recorded_opencode_judged_it() {
     let tmp = tempfile::tempdir().unwrap();
     let tmp = fs::canonicalize(tmp.path()).unwrap();
-    let recording = Recording::load("opencode-tui");
-    let (cases, failures, _) = tui::run(Source::Replay(&recording), &tmp);
+    let recorded = std::cell::RefCell::new(verdict_support::Replay::load("opencode-tui"));
+    let (cases, failures, _) = tui::run(Source::Replay(&recorded), &tmp);
     eprintln!("\ntui.json: {cases} cases, {} disagreement(s)", failures.len());
     assert!(
         failures.is_empty(),

@@ -20,7 +20,7 @@ use serde_json::json;
 
 use super::Source;
 use super::oracle::Home;
-use super::verdict_support::{Recording, hash, require_same_input};
+use super::verdict_support::{Recording, hash};
 
 const RECORDING: &str = "opencode-policy";
 const JUDGE: &str = "opencode 1.18.34 (opencode-linux-x64 from npm), opencode debug agent build --pure --tool read";
@@ -138,28 +138,20 @@ pub fn run(source: Source, tmp: &Path) -> (Vec<String>, Recording) {
     let mut failures = Vec::new();
     let bin = match source {
         Source::Live(bin) => bin,
-        Source::Replay(rec) => {
+        Source::Replay(recorded) => {
+            let mut recorded = recorded.borrow_mut();
             for p in &probes {
-                let Some(line) = rec.get(&p.id()) else {
+                let Some(line) = recorded.answer(&p.id(), &p.hash()) else {
                     failures.push(format!(
-                        "case {} input {:?}: the solver names an input opencode was not asked about (rerun with {})",
-                        p.case,
+                        "input {:?} the solver names: {}",
                         p.input,
-                        super::REGENERATE
+                        recorded.not_recorded(&p.id())
                     ));
                     continue;
                 };
-                require_same_input(rec, line, &p.hash());
                 failures.extend(p.judge(line["opencode"].as_str().unwrap_or_default()));
             }
-            for id in rec.cases.iter().filter_map(|c| c["id"].as_str()) {
-                if !probes.iter().any(|p| p.id() == id) {
-                    failures.push(format!(
-                        "{id}: recorded, but the solver no longer names it (rerun with {})",
-                        super::REGENERATE
-                    ));
-                }
-            }
+            failures.extend(recorded.unasked());
             return (failures, recording);
         }
     };

@@ -37,7 +37,7 @@ use serde_json::{Map, Value, json};
 
 use super::Source;
 use super::oracle::Home;
-use super::verdict_support::{Recording, hash_files, require_same_input};
+use super::verdict_support::{Recording, hash_files};
 
 const RECORDING: &str = "opencode-tui";
 const JUDGE: &str =
@@ -458,16 +458,12 @@ pub fn run(source: Source, tmp: &Path) -> (usize, Vec<String>, Recording) {
                 // Judged from the record, as the replay judges.
                 from_record(&record, &dir)
             }
-            Source::Replay(rec) => {
-                let Some(line) = rec.get(case.name) else {
-                    failures.push(format!(
-                        "{}: no recorded answer of opencode's (rerun with {})",
-                        case.name,
-                        super::REGENERATE
-                    ));
+            Source::Replay(recorded) => {
+                let mut recorded = recorded.borrow_mut();
+                let Some(line) = recorded.answer(case.name, &h) else {
+                    failures.push(recorded.not_recorded(case.name));
                     continue;
                 };
-                require_same_input(rec, line, &h);
                 from_record(line, &dir)
             }
         };
@@ -584,15 +580,8 @@ pub fn run(source: Source, tmp: &Path) -> (usize, Vec<String>, Recording) {
             }
         }
     }
-    if let Source::Replay(rec) = source {
-        for id in rec.cases.iter().filter_map(|c| c["id"].as_str()) {
-            if !cases.iter().any(|c| c.name == id) {
-                failures.push(format!(
-                    "{id}: recorded, but no longer a case (rerun with {})",
-                    super::REGENERATE
-                ));
-            }
-        }
+    if let Source::Replay(recorded) = source {
+        failures.extend(recorded.borrow().unasked());
     }
     (cases.len(), failures, recording)
 }

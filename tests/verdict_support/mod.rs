@@ -16,7 +16,7 @@
 //! require agent-lsp's answer to match the recorded one.
 #![allow(dead_code)] // each test binary uses its own part
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -217,6 +217,69 @@ pub fn require_same_input(rec: &Recording, case: &Value, h: &str) {
     );
 }
 
+/// A replay test's reading of a recording: the recorded answer of each case it lays out (whose
+/// input must hash as recorded), and at the end the recorded cases it no longer lays out. Its
+/// messages name the recording and the command in its header that redoes it.
+pub struct Replay {
+    pub recording: Recording,
+    asked: BTreeSet<String>,
+}
+
+impl Replay {
+    pub fn load(name: &str) -> Replay {
+        Replay {
+            recording: Recording::load(name),
+            asked: BTreeSet::new(),
+        }
+    }
+
+    fn redo(&self) -> String {
+        let path = Recording::path_of(&self.recording.name);
+        let command = self.recording.header["regenerate"]
+            .as_str()
+            .unwrap_or("scripts/record-verdicts.sh");
+        format!("{} (rerun {command})", path.display())
+    }
+
+    /// The recorded answer of case `id`, whose input hashes to `h` (a different input panics:
+    /// the recording is stale); `None` when no case `id` was recorded.
+    pub fn answer(&mut self, id: &str, h: &str) -> Option<&Value> {
+        let line = self.recording.get(id)?;
+        require_same_input(&self.recording, line, h);
+        self.asked.insert(id.to_string());
+        Some(line)
+    }
+
+    /// [`Replay::answer`] for a case that must have been recorded.
+    pub fn expect(&mut self, id: &str, h: &str) -> &Value {
+        let redo = self.redo();
+        self.answer(id, h)
+            .unwrap_or_else(|| panic!("case {id} is not recorded in {redo}"))
+    }
+
+    /// The message for a case laid out but not recorded (for a harness that collects failures).
+    pub fn not_recorded(&self, id: &str) -> String {
+        format!("case {id} is not recorded in {}", self.redo())
+    }
+
+    /// One line per recorded case that no [`Replay::answer`] asked for.
+    pub fn unasked(&self) -> Vec<String> {
+        self.recording
+            .cases
+            .iter()
+            .filter_map(|c| c["id"].as_str())
+            .filter(|id| !self.asked.contains(*id))
+            .map(|id| format!("{id}: recorded, but no longer a case, in {}", self.redo()))
+            .collect()
+    }
+
+    /// Panics when a recorded case was not asked for.
+    pub fn finish(&self) {
+        let left = self.unasked();
+        assert!(left.is_empty(), "{}", left.join("\n"));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,6 +290,30 @@ mod tests {
         assert_eq!(hash(b""), "cbf29ce484222325");
         assert_eq!(hash(b"a"), "af63dc4c8601ec8c");
         assert_eq!(hash(b"foobar"), "85944171f73967e8");
+    }
+
+    #[test]
+    fn a_replay_checks_each_input_and_names_the_cases_left_over() {
+        let mut rec = Recording::new("example", "a judge", "RECORD_VERDICTS=1 run.sh");
+        rec.push("a", &hash(b"A"), json!({"v": 1}));
+        rec.push("b", &hash(b"B"), json!({"v": 2}));
+        let mut replay = Replay {
+            recording: rec,
+            asked: BTreeSet::new(),
+        };
+        assert_eq!(replay.answer("a", &hash(b"A")).map(|v| v["v"].clone()), Some(json!(1)));
+        assert!(replay.answer("c", &hash(b"C")).is_none());
+        let left = replay.unasked();
+        assert_eq!(left.len(), 1);
+        assert!(
+            left[0].starts_with("b: recorded, but no longer a case") && left[0].contains("RECORD_VERDICTS=1 run.sh")
+        );
+        assert!(replay.not_recorded("c").contains("case c is not recorded"));
+        // A changed input is a stale recording.
+        let stale = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            replay.answer("b", &hash(b"changed"));
+        }));
+        assert!(stale.is_err());
     }
 
     #[test]
