@@ -8,18 +8,20 @@ pub enum Dialect {
     OpenCode,
     Claude,
     Zuno,
+    Copilot,
     #[cfg(test)]
     Example,
 }
 
 impl Dialect {
-    pub const ALL: [Dialect; 3] = [Dialect::OpenCode, Dialect::Claude, Dialect::Zuno];
+    pub const ALL: [Dialect; 4] = [Dialect::OpenCode, Dialect::Claude, Dialect::Zuno, Dialect::Copilot];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::OpenCode => "opencode",
             Dialect::Claude => "claude",
             Dialect::Zuno => "zuno",
+            Dialect::Copilot => "copilot",
             #[cfg(test)]
             Dialect::Example => "example",
         }
@@ -31,6 +33,7 @@ impl Dialect {
             Dialect::OpenCode => "opencode",
             Dialect::Claude => "Claude Code",
             Dialect::Zuno => "Zuno",
+            Dialect::Copilot => "GitHub Copilot",
             #[cfg(test)]
             Dialect::Example => "Example",
         }
@@ -44,6 +47,7 @@ impl Dialect {
             Dialect::OpenCode => Some("1.18.34"),
             Dialect::Claude => Some("2.1.332"),
             Dialect::Zuno => None,
+            Dialect::Copilot => Some("VS Code 1.x in code-server 4.139.1"),
             #[cfg(test)]
             Dialect::Example => None,
         }
@@ -54,6 +58,7 @@ impl Dialect {
             "opencode" => Some(Dialect::OpenCode),
             "claude" | "claude-code" | "claudecode" => Some(Dialect::Claude),
             "zuno" => Some(Dialect::Zuno),
+            "copilot" | "github-copilot" | "vscode" => Some(Dialect::Copilot),
             #[cfg(test)]
             "example" => Some(Dialect::Example),
             _ => None,

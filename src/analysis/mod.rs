@@ -18,6 +18,7 @@ pub mod claude;
 pub mod color;
 pub mod command;
 pub mod complete;
+pub mod copilot;
 pub mod diagnostic;
 pub mod dialect;
 pub mod edit;
@@ -57,6 +58,8 @@ pub enum FileKind {
     OpenCode(opencode::FileKind),
     Claude(claude::FileKind),
     Zuno(zuno::FileKind),
+    /// A GitHub Copilot file: a custom agent, prompt, instructions, `.vscode/mcp.json`.
+    Copilot(copilot::FileKind),
     #[cfg(test)]
     Example(example::FileKind),
     /// A `SKILL.md`, read by several runtimes.
@@ -85,6 +88,7 @@ impl FileKind {
             FileKind::OpenCode(_) => Dialect::OpenCode,
             FileKind::Claude(_) => Dialect::Claude,
             FileKind::Zuno(_) => Dialect::Zuno,
+            FileKind::Copilot(_) => Dialect::Copilot,
             #[cfg(test)]
             FileKind::Example(_) => Dialect::Example,
             FileKind::Skill(k) => k.family,
@@ -105,6 +109,7 @@ impl FileKind {
             && !matches!(
                 self,
                 FileKind::Zuno(zuno::FileKind::Config)
+                    | FileKind::Copilot(copilot::FileKind::Mcp)
                     | FileKind::OpenCode(opencode::FileKind::Tui)
                     | FileKind::ProjectFile
                     | FileKind::Manifest(_)
@@ -149,6 +154,14 @@ impl FileKind {
     pub fn claude(&self) -> Option<&claude::FileKind> {
         match self {
             FileKind::Claude(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// A GitHub Copilot file.
+    pub fn copilot(&self) -> Option<&copilot::FileKind> {
+        match self {
+            FileKind::Copilot(k) => Some(k),
             _ => None,
         }
     }
@@ -248,6 +261,7 @@ pub fn rules_of(dialect: Dialect) -> &'static [Code] {
         Dialect::OpenCode => opencode::schema::RULES,
         Dialect::Claude => claude::schema::RULES,
         Dialect::Zuno => zuno::schema::RULES,
+        Dialect::Copilot => copilot::schema::RULES,
         #[cfg(test)]
         Dialect::Example => example::RULES,
     }
@@ -321,6 +335,12 @@ impl From<zuno::FileKind> for FileKind {
     }
 }
 
+impl From<copilot::FileKind> for FileKind {
+    fn from(k: copilot::FileKind) -> FileKind {
+        FileKind::Copilot(k)
+    }
+}
+
 impl From<claude::FileKind> for FileKind {
     fn from(k: claude::FileKind) -> FileKind {
         FileKind::Claude(k)
@@ -359,6 +379,8 @@ pub enum Facts {
     Claude(Box<ClaudeFile>),
     /// Zuno files: the agents declared and the names referred to.
     Zuno(Box<zuno::ZunoFile>),
+    /// GitHub Copilot files: what their frontmatter (or `mcp.json`) declares.
+    Copilot(Box<copilot::CopilotFile>),
     #[cfg(test)]
     Example(Box<example::Facts>),
     /// `SKILL.md` files: the skill declared.
@@ -426,6 +448,13 @@ impl FileAnalysis {
     pub fn claude(&self) -> Option<&ClaudeFile> {
         match &self.facts {
             Facts::Claude(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    pub fn copilot(&self) -> Option<&copilot::CopilotFile> {
+        match &self.facts {
+            Facts::Copilot(f) => Some(f),
             _ => None,
         }
     }
@@ -637,6 +666,15 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
                 ..FileAnalysis::default()
             }
         }
+        FileKind::Copilot(k) => {
+            let (diagnostics, parsed, file) = copilot::analyze(k, text);
+            FileAnalysis {
+                parsed,
+                diagnostics,
+                facts: Facts::Copilot(Box::new(file)),
+                ..FileAnalysis::default()
+            }
+        }
         #[cfg(test)]
         FileKind::Example(k) => {
             let (diagnostics, parsed, facts) = example::analyze(k, text);
@@ -658,6 +696,8 @@ pub fn analyze_command(kind: &command::CommandKind, text: &str) -> (Vec<Diagnost
         Dialect::Claude => return claude::command::analyze(kind, text),
         Dialect::OpenCode => opencode::command::TEMPLATE,
         Dialect::Zuno => zuno::command::TEMPLATE,
+        // Copilot's prompt files are its own kind (`copilot::FileKind::Prompt`), never a command.
+        Dialect::Copilot => return Default::default(),
         #[cfg(test)]
         Dialect::Example => return Default::default(),
     };
@@ -674,6 +714,7 @@ pub fn command_keys(runtime: Dialect) -> &'static [(&'static str, &'static str)]
         Dialect::Claude => claude::command::KEYS,
         Dialect::OpenCode => opencode::command::KEYS,
         Dialect::Zuno => zuno::command::KEYS,
+        Dialect::Copilot => &[],
         #[cfg(test)]
         Dialect::Example => &[],
     }
@@ -690,6 +731,7 @@ pub fn command_card(
     match kind.runtime {
         Dialect::Claude => claude::command::card(kind, decl, text),
         Dialect::OpenCode | Dialect::Zuno => command::card(kind, decl, agent_mode),
+        Dialect::Copilot => String::new(),
         #[cfg(test)]
         Dialect::Example => String::new(),
     }
@@ -717,6 +759,7 @@ pub fn complete_command(
             };
             command::complete(text, offset, command_keys(runtime), agents, &values)
         }
+        Dialect::Copilot => Vec::new(),
         #[cfg(test)]
         Dialect::Example => Vec::new(),
     }
@@ -733,7 +776,7 @@ pub fn analyze_skill(kind: &skill::SkillKind, text: &str) -> (Vec<Diagnostic>, P
     for runtime in &kind.loaders {
         match runtime {
             Dialect::Claude => claude::skill::check(kind, text, &mut decl, &mut out),
-            Dialect::OpenCode | Dialect::Zuno => {}
+            Dialect::OpenCode | Dialect::Zuno | Dialect::Copilot => {}
             #[cfg(test)]
             Dialect::Example => {}
         }
@@ -799,6 +842,8 @@ pub trait Known {
     fn claude(&self) -> claude::complete::Known;
     /// For Zuno files: the agents of the file's view and the skills it can load.
     fn zuno(&self) -> zuno::complete::Known;
+    /// For Copilot files: the workspace's custom agents and MCP servers.
+    fn copilot(&self) -> copilot::complete::Known;
     /// For command files: the agents (name, mode) a command of `runtime` may name.
     fn command_agents(&self, runtime: Dialect) -> Vec<(String, String)>;
     /// Model ids (`provider/model`) the workspace knows.
@@ -815,6 +860,7 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
             let models = match k.runtime {
                 Dialect::Claude => known.claude().models,
                 Dialect::OpenCode | Dialect::Zuno => known.models(),
+                Dialect::Copilot => Vec::new(),
                 #[cfg(test)]
                 Dialect::Example => Vec::new(),
             };
@@ -828,6 +874,7 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
         FileKind::PluginHooks => claude::plugin::hooks_file::complete(text, offset),
         FileKind::Memory(_) => Vec::new(),
         FileKind::McpJson => claude::mcp::complete(text, offset),
+        FileKind::Copilot(k) => copilot::complete::complete(k, text, offset, &known.copilot()),
         #[cfg(test)]
         FileKind::Example(_) => Vec::new(),
     }
@@ -839,6 +886,7 @@ pub fn builtin_agents(dialect: Dialect) -> Vec<&'static str> {
         Dialect::OpenCode => opencode::schema::BUILTIN_AGENTS.iter().map(|b| b.name).collect(),
         Dialect::Claude => claude::schema::BUILTIN_AGENTS.iter().map(|(n, _)| *n).collect(),
         Dialect::Zuno => zuno::schema::BUILTIN_AGENTS.iter().map(|b| b.name).collect(),
+        Dialect::Copilot => copilot::schema::BUILTIN_AGENTS.iter().map(|(n, _)| *n).collect(),
         #[cfg(test)]
         Dialect::Example => Vec::new(),
     }
@@ -850,6 +898,7 @@ pub fn is_builtin_agent(dialect: Dialect, name: &str) -> bool {
         Dialect::OpenCode => opencode::schema::BUILTIN_AGENTS.iter().any(|b| b.name == name),
         Dialect::Claude => claude::schema::BUILTIN_AGENTS.iter().any(|(b, _)| *b == name),
         Dialect::Zuno => zuno::schema::builtin(name).is_some(),
+        Dialect::Copilot => copilot::schema::BUILTIN_AGENTS.iter().any(|(b, _)| *b == name),
         #[cfg(test)]
         Dialect::Example => false,
     }

@@ -139,6 +139,14 @@ the color is null, which is also rejected.",
 set, `autoshare` still shares; `layout` no longer does anything. Prefer the current form.",
         "tools:\n  write: false\nmaxSteps: 10\n",
         "permission:\n  edit: deny\nsteps: 10\n";
+    DeprecatedFile = "deprecated-file", Warning, Works, [Deprecated],
+        "GitHub Copilot: a chat mode file (`.chatmode.md`), which VS Code now reads as a custom agent and GitHub.com does not read.",
+        "Chat modes became custom agents: VS Code still reads a `.chatmode.md` file (in \
+`.github/chatmodes/`) as an agent and offers to rename it, but GitHub.com's coding agent and the \
+Copilot CLI read only `.github/agents/*.agent.md`. The fix moves the file there with its new name; \
+its frontmatter keys mean the same.",
+        ".github/chatmodes/review.chatmode.md\n",
+        ".github/agents/review.agent.md\n";
     InvalidDefaultAgent = "invalid-default-agent", Error, FailsWhenUsed, [],
         "`default_agent` names an agent that does not exist, is disabled, is a subagent or is hidden.",
         "Checked after all config layers and Markdown agents are merged. opencode throws \

@@ -3,7 +3,7 @@
 //! The cross-file checks are split into **units**, each a pure function of a known list of
 //! files: one per opencode view (its registry, `default_agent`, command agents, duplicate
 //! Markdown agents, skill patterns), one for the Claude Code agents, one for skill duplicates,
-//! one for command files' `agent`, one per Zuno project. Every file carries a **stamp** that
+//! one for command files' `agent`, one per Zuno project, one per workspace folder with Copilot files. Every file carries a **stamp** that
 //! changes only when something a cross-file check reads of it may have changed: for a Markdown
 //! file with a frontmatter, its frontmatter text and whether its body is empty (typing in the
 //! body leaves the stamp alone); for any other file, its whole text; and its role, kind and
@@ -234,6 +234,15 @@ impl Workspace {
                 groups: Vec::new(),
             });
         }
+        for dir in self.copilot_projects() {
+            let view = self.copilot_files_of(&dir);
+            out.push(UnitDef {
+                unit: Unit::Copilot(dir),
+                inputs: view.clone(),
+                view,
+                groups: Vec::new(),
+            });
+        }
         let policy_files = self.policy_files();
         if !policy_files.is_empty() {
             let views = self.project_views();
@@ -325,6 +334,7 @@ impl Workspace {
                 let skills = self.zuno_skills.get(dir).map(Vec::as_slice);
                 crate::analysis::zuno::project::check(&self.zuno_view_files(&def.view), skills)
             }
+            Unit::Copilot(_) => crate::analysis::copilot::project::check(&self.copilot_view_files(&def.view)),
             Unit::McpNames => {
                 let mut d = self.mcp_approvals();
                 d.extend(self.mcp_tool_refs());

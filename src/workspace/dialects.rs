@@ -27,7 +27,7 @@ use crate::analysis::opencode::{FileKind as OcKind, project};
 use crate::analysis::policy::judge::Ruleset;
 use crate::analysis::provenance::{Source, WhereIs};
 use crate::analysis::zuno::project::MergedAgent;
-use crate::analysis::{Dialect, FileKind, claude, opencode, zuno};
+use crate::analysis::{Dialect, FileKind, claude, copilot, opencode, zuno};
 
 impl Workspace {
     /// The views: for each project directory, the live files opencode would load when started
@@ -90,6 +90,7 @@ impl Workspace {
                 | Role::ClaudeSettings { .. }
                 | Role::Memory { .. }
                 | Role::McpJson { .. }
+                | Role::Copilot { .. }
                 | Role::NotRead => {}
                 #[cfg(test)]
                 Role::Example { .. } => {}
@@ -389,6 +390,7 @@ impl Workspace {
             | Role::ClaudeSettings { .. }
             | Role::Memory { .. }
             | Role::McpJson { .. }
+            | Role::Copilot { .. }
             | Role::NotRead => None,
             #[cfg(test)]
             Role::Example { .. } => None,
@@ -762,14 +764,76 @@ impl Workspace {
                     .map(|a| (a.name.clone(), a.mode().to_string()))
                     .collect()
             }
+            Dialect::Copilot => self
+                .copilot_agents_of(dir)
+                .into_iter()
+                .map(|(n, _)| (n, "agent".to_string()))
+                .collect(),
             #[cfg(test)]
             Dialect::Example => Vec::new(),
         }
     }
+
+    /// The workspace folders that hold Copilot files.
+    pub fn copilot_projects(&self) -> Vec<PathBuf> {
+        let mut dirs: Vec<PathBuf> = self
+            .files
+            .iter()
+            .filter(|f| f.live)
+            .filter_map(|f| match &f.role {
+                Role::Copilot { dir } => Some(dir.clone()),
+                _ => None,
+            })
+            .collect();
+        dirs.sort();
+        dirs.dedup();
+        dirs
+    }
+
+    /// The live Copilot files of the workspace folder `dir`, in path order.
+    pub fn copilot_files_of(&self, dir: &Path) -> Vec<usize> {
+        let mut ids: Vec<usize> = (0..self.files.len())
+            .filter(|&i| self.files[i].live && matches!(&self.files[i].role, Role::Copilot { dir: d } if d == dir))
+            .collect();
+        ids.sort_by(|a, b| self.files[*a].path.cmp(&self.files[*b].path));
+        ids
+    }
+
+    /// The workspace folder of a Copilot file.
+    pub fn copilot_dir_of_file(&self, id: usize) -> Option<&Path> {
+        match &self.files.get(id)?.role {
+            Role::Copilot { dir } => Some(dir),
+            _ => None,
+        }
+    }
+
+    /// Copilot's files of `ids` as its project pass reads them.
+    pub fn copilot_view_files(&self, ids: &[usize]) -> Vec<copilot::project::ViewFile<'_>> {
+        ids.iter()
+            .filter_map(|&file| {
+                let f = &self.files[file];
+                Some(copilot::project::ViewFile {
+                    file,
+                    kind: f.kind.copilot()?,
+                    facts: f.analysis.copilot()?,
+                })
+            })
+            .collect()
+    }
+
+    /// The custom agents of the workspace folder `dir` (name, description).
+    pub fn copilot_agents_of(&self, dir: &Path) -> Vec<(String, String)> {
+        let ids = self.copilot_files_of(dir);
+        let files = self.copilot_view_files(&ids);
+        copilot::project::registry(&files)
+            .into_iter()
+            .map(|(n, f)| (n.to_string(), f.facts.description.clone().unwrap_or_default()))
+            .collect()
+    }
 }
 
 /// The order of the dialects' sections in `explain`'s list for the terminal.
-pub const LIST_ORDER: [Dialect; 3] = [Dialect::OpenCode, Dialect::Zuno, Dialect::Claude];
+pub const LIST_ORDER: [Dialect; 4] = [Dialect::OpenCode, Dialect::Zuno, Dialect::Claude, Dialect::Copilot];
 
 /// What one dialect shows from a start directory: the files its runtime reads there and the
 /// agents it builds from them.
@@ -795,6 +859,12 @@ enum Agents<'ws> {
     },
     /// Zuno's merged agents, by name (disabled ones included).
     Zuno(BTreeMap<String, MergedAgent>),
+    /// Copilot's files of the workspace folder and its custom agents by name (the first file of
+    /// each name).
+    Copilot {
+        files: Vec<copilot::project::ViewFile<'ws>>,
+        registry: Vec<(&'ws str, copilot::project::ViewFile<'ws>)>,
+    },
 }
 
 /// The permission rules of a project's Claude Code settings files and its `defaultMode`, with
@@ -819,6 +889,10 @@ enum AgentRef<'a> {
         settings: &'a ClaudeSettings<'a>,
     },
     Zuno(&'a MergedAgent),
+    Copilot {
+        file: copilot::project::ViewFile<'a>,
+        files: &'a [copilot::project::ViewFile<'a>],
+    },
 }
 
 /// How a dialect lists its agents for the terminal.
@@ -876,6 +950,18 @@ impl<'ws> DialectAgents<'ws> {
                 };
                 (view, Agents::Zuno(agents))
             }
+            Dialect::Copilot => {
+                // The workspace folder the start directory is in (the deepest one).
+                let project = ws
+                    .copilot_projects()
+                    .into_iter()
+                    .filter(|p| dir.starts_with(p) || start.starts_with(p))
+                    .max_by_key(|p| p.components().count());
+                let ids = project.map(|p| ws.copilot_files_of(&p)).unwrap_or_default();
+                let files = ws.copilot_view_files(&ids);
+                let registry = copilot::project::registry(&files);
+                (ids, Agents::Copilot { files, registry })
+            }
             #[cfg(test)]
             Dialect::Example => (Vec::new(), Agents::Zuno(BTreeMap::new())),
         };
@@ -887,7 +973,7 @@ impl<'ws> DialectAgents<'ws> {
     pub fn refuses_configuration(&self) -> bool {
         match self.dialect {
             Dialect::OpenCode | Dialect::Zuno => true,
-            Dialect::Claude => false,
+            Dialect::Claude | Dialect::Copilot => false,
             #[cfg(test)]
             Dialect::Example => false,
         }
@@ -924,6 +1010,10 @@ impl<'ws> DialectAgents<'ws> {
                 .filter(|(_, a)| !a.flag("disable"))
                 .map(|(n, a)| self.explained(AgentRef::Zuno(a), n))
                 .collect(),
+            Agents::Copilot { files, registry } => registry
+                .iter()
+                .map(|(n, f)| self.explained(AgentRef::Copilot { file: *f, files }, n))
+                .collect(),
         }
     }
 
@@ -941,6 +1031,7 @@ impl<'ws> DialectAgents<'ws> {
                 .get_key_value(name)
                 .filter(|(_, a)| !a.flag("disable"))
                 .map(|(n, a)| self.explained(AgentRef::Zuno(a), n)),
+            Agents::Copilot { .. } => self.agents().into_iter().find(|a| a.name == name),
         }
     }
 
@@ -950,6 +1041,7 @@ impl<'ws> DialectAgents<'ws> {
             Agents::OpenCode(agents) => agents.iter().map(|a| a.name.as_str()).collect(),
             Agents::Claude { registry, .. } => registry.iter().map(|(n, _)| n.as_str()).collect(),
             Agents::Zuno(agents) => agents.keys().map(String::as_str).collect(),
+            Agents::Copilot { registry, .. } => registry.iter().map(|(n, _)| *n).collect(),
         }
     }
 
@@ -995,6 +1087,22 @@ impl<'ws> DialectAgents<'ws> {
                         detail: a.mode().to_string(),
                         defined_in: a.definitions.last().map(|s| where_is(*s)).unwrap_or_default(),
                         description: a.str("description").map(str::to_string),
+                    })
+                    .collect(),
+            },
+            Agents::Copilot { registry, .. } => Listing::Rows {
+                detail: "model",
+                rows: registry
+                    .iter()
+                    .map(|(n, f)| ListRow {
+                        name: n.to_string(),
+                        detail: f
+                            .facts
+                            .models
+                            .first()
+                            .map_or("(the chat's)".to_string(), |m| m.name.clone()),
+                        defined_in: where_is(copilot_source(f)),
+                        description: f.facts.description.clone(),
                     })
                     .collect(),
             },
@@ -1047,6 +1155,7 @@ impl<'a> ExplainedAgent<'a> {
             AgentRef::OpenCode(a) => files_of(&a.definitions),
             AgentRef::Claude { file, .. } => vec![file.file],
             AgentRef::Zuno(a) => files_of(&a.definitions),
+            AgentRef::Copilot { file, .. } => vec![file.file],
         }
     }
 
@@ -1079,6 +1188,12 @@ impl<'a> ExplainedAgent<'a> {
                 "native": a.builtin,
                 "defined_in": a.definitions.iter().map(|s| where_is(*s)).collect::<Vec<_>>(),
             }),
+            AgentRef::Copilot { file, .. } => json!({
+                "dialect": dialect,
+                "name": self.name,
+                "key": self.name,
+                "defined_in": [where_is(copilot_source(&file))],
+            }),
         }
     }
 
@@ -1090,6 +1205,7 @@ impl<'a> ExplainedAgent<'a> {
                 claude::card::json(file.agent, self.name, &definers(files, dir, self.name, where_is))
             }
             AgentRef::Zuno(a) => zuno::card::json(a, where_is),
+            AgentRef::Copilot { file, .. } => copilot::card::json(file.kind, file.facts, copilot_source(&file), where_is),
         }
     }
 
@@ -1109,6 +1225,10 @@ impl<'a> ExplainedAgent<'a> {
                 card
             }
             AgentRef::Zuno(a) => zuno::card::card(a, where_is),
+            AgentRef::Copilot { file, files } => {
+                let cx = copilot::card::Context { files };
+                copilot::card::card(file.kind, file.facts, copilot_source(&file), &cx, where_is)
+            }
         }
     }
 
@@ -1133,7 +1253,7 @@ impl<'a> ExplainedAgent<'a> {
     pub fn mode(&self) -> Option<&'a str> {
         match self.agent {
             AgentRef::OpenCode(a) => Some(a.mode.value.as_str()),
-            AgentRef::Claude { .. } => None,
+            AgentRef::Claude { .. } | AgentRef::Copilot { .. } => None,
             AgentRef::Zuno(a) => Some(a.mode()),
         }
     }
@@ -1171,6 +1291,8 @@ impl<'a> ExplainedAgent<'a> {
                 let key = zuno::policy::permission_for(permission).to_string();
                 Some(vec![(key, zuno::policy::ruleset(a, permission))])
             }
+            // Copilot has tools, not permission rules: no question of a policy is decided for it.
+            AgentRef::Copilot { .. } => None,
         }
     }
 
@@ -1194,7 +1316,16 @@ impl<'a> ExplainedAgent<'a> {
                 .rev()
                 .find(|s| matches!(s, Source::File { .. }))
                 .copied(),
+            AgentRef::Copilot { file, .. } => Some(copilot_source(&file)),
         }
+    }
+}
+
+/// Where a Copilot file defines its agent: its `name`, else its frontmatter's opening line.
+pub fn copilot_source(f: &copilot::project::ViewFile) -> Source {
+    Source::File {
+        file: f.file,
+        span: f.facts.name.as_ref().map_or(f.facts.anchor, |n| n.span),
     }
 }
 

@@ -9,7 +9,7 @@ use crate::analysis::claude::plugin::{CommandSource, Layout, Manifest};
 use crate::analysis::claude::settings::SettingsFile;
 use crate::analysis::claude::{self, Source};
 use crate::analysis::opencode::{FileKind, agent_name_from_relative_path};
-use crate::analysis::{command, skill, zuno};
+use crate::analysis::{command, copilot, skill, zuno};
 
 /// Directories never entered: they hold dependencies or build output, not agent files.
 const SKIP_DIRS: &[&str] = &[
@@ -227,9 +227,14 @@ pub fn walk(root: &Path) -> Found {
             || SettingsFile::of_path(path).is_some()
             || plugin_hooks_root(path).is_some()
             || mcp_json(path).is_some()
+            || copilot_kind(path).is_some_and(|(k, _)| k.is_json())
         {
             found.configs.push(path.to_path_buf());
-        } else if name == "SKILL.md" || name.ends_with(".md") && in_agent_folder(path, depth) || is_memory(path) {
+        } else if name == "SKILL.md"
+            || name.ends_with(".md") && in_agent_folder(path, depth)
+            || is_memory(path)
+            || copilot_kind(path).is_some()
+        {
             found.markdown.push(path.to_path_buf());
         }
     }
@@ -674,6 +679,62 @@ pub fn zuno_kind(path: &Path, global: Option<&Path>) -> Option<(zuno::FileKind, 
             zuno::FileKind::Agent { name }
         };
         return Some((kind, owner, layer));
+    }
+    None
+}
+
+/// What a file is to GitHub Copilot, with the workspace folder it belongs to (the one holding
+/// `.github/` or `.vscode/`): `.github/agents/*.md` (custom agents: `.agent.md`, a plain `.md`,
+/// a `.chatmode.md`), `.github/chatmodes/*.chatmode.md`, `.github/prompts/*.prompt.md`,
+/// `.github/instructions/**/*.instructions.md`, `.github/copilot-instructions.md` and
+/// `.vscode/mcp.json`.
+pub fn copilot_kind(path: &Path) -> Option<(copilot::FileKind, PathBuf)> {
+    use copilot::{AgentForm, FileKind as K};
+    let name = path.file_name()?.to_str()?;
+    let parent = path.parent()?;
+    let parent_name = parent.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let at = |dot: &Path| dot.parent().map(Path::to_path_buf);
+    if parent_name == ".vscode" && name == "mcp.json" {
+        return Some((K::Mcp, at(parent)?));
+    }
+    if parent_name == ".github" && name == "copilot-instructions.md" {
+        return Some((K::RepoInstructions, at(parent)?));
+    }
+    let grand = parent.parent()?;
+    let in_github = |dir: &Path| dir.file_name().is_some_and(|n| n == ".github");
+    if in_github(grand) {
+        let stem = |suffix: &str| name.strip_suffix(suffix).filter(|s| !s.is_empty()).map(str::to_string);
+        match parent_name {
+            "agents" => {
+                let (name, form) = if let Some(n) = stem(".agent.md") {
+                    (n, AgentForm::AgentMd)
+                } else if let Some(n) = stem(".chatmode.md") {
+                    (n, AgentForm::ChatMode)
+                } else {
+                    (stem(".md")?, AgentForm::PlainMd)
+                };
+                return Some((K::Agent { name, form }, at(grand)?));
+            }
+            "chatmodes" => {
+                let name = stem(".chatmode.md")?;
+                return Some((
+                    K::Agent {
+                        name,
+                        form: AgentForm::ChatMode,
+                    },
+                    at(grand)?,
+                ));
+            }
+            "prompts" => return Some((K::Prompt { name: stem(".prompt.md")? }, at(grand)?)),
+            _ => {}
+        }
+    }
+    // Instructions: at any depth of `.github/instructions/`.
+    let stem = name.strip_suffix(".instructions.md").filter(|s| !s.is_empty())?;
+    for anc in path.ancestors().skip(1).take(16) {
+        if anc.file_name().is_some_and(|n| n == "instructions") && anc.parent().is_some_and(in_github) {
+            return Some((K::Instructions { name: stem.to_string() }, at(anc.parent()?)?));
+        }
     }
     None
 }

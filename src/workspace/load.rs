@@ -147,6 +147,9 @@ impl Workspace {
         if let Some((kind, dir)) = discover::mcp_json(path) {
             return Some((kind, Role::McpJson { dir }));
         }
+        if let Some((kind, dir)) = discover::copilot_kind(path) {
+            return Some((kind.into(), Role::Copilot { dir }));
+        }
         if let Some((kind, dir)) = discover::claude_settings(path, self.options.home.as_deref()) {
             return Some((kind, Role::ClaudeSettings { dir }));
         }

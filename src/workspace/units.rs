@@ -15,6 +15,8 @@ pub enum Unit {
     Skills,
     Commands,
     Zuno(PathBuf),
+    /// The Copilot files of one workspace folder (agents, prompts, `mcp.json`).
+    Copilot(PathBuf),
     /// The MCP server names of Claude Code's settings files (`enabledMcpjsonServers`, ...)
     /// against the `.mcp.json` files.
     McpNames,

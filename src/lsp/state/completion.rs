@@ -215,6 +215,23 @@ impl analysis::Known for FileKnown<'_> {
         self.state.zuno_known(self.id)
     }
 
+    fn copilot(&self) -> analysis::copilot::complete::Known {
+        let ws = &self.state.ws;
+        let Some(dir) = self.id.and_then(|id| ws.copilot_dir_of_file(id)) else {
+            return Default::default();
+        };
+        let ids = ws.copilot_files_of(dir);
+        let files = ws.copilot_view_files(&ids);
+        analysis::copilot::complete::Known {
+            agents: ws.copilot_agents_of(dir),
+            mcp_servers: files
+                .iter()
+                .filter(|f| f.kind.is_json())
+                .flat_map(|f| f.facts.mcp_servers.iter().map(|s| s.name.clone()))
+                .collect(),
+        }
+    }
+
     fn command_agents(&self, runtime: analysis::Dialect) -> Vec<(String, String)> {
         let dir = self.id.and_then(|id| match &self.state.ws.files[id].role {
             crate::workspace::Role::Command { dir } => Some(dir.clone()),

@@ -1,0 +1,642 @@
+//! One Copilot file's frontmatter, key by key: unknown keys, wrong types and values, keys one host
+//! reads and the other ignores, deprecated keys and tool names, as VS Code's prompt-file
+//! validator and GitHub's reference describe them (see [`super::schema`]).
+
+use super::schema::{self, Hosts, Kind, Value as V};
+use super::{CopilotFile, FileKind, Handoff, Named};
+use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
+use crate::analysis::rules::Code;
+use crate::analysis::suggest;
+use crate::analysis::syntax::{Key, Node, Parsed, Value};
+use crate::analysis::text::Span;
+
+/// Check the frontmatter `parsed` of a file of `kind` and fill `file` with what it declares.
+pub fn check(
+    kind: &FileKind,
+    header: Kind,
+    parsed: &Parsed,
+    open: Span,
+    text: &str,
+    file: &mut CopilotFile,
+    out: &mut Vec<Diagnostic>,
+) {
+    for e in &parsed.errors {
+        out.push(Diagnostic::new(
+            Code::SyntaxError,
+            e.span,
+            format!(
+                "{}: this frontmatter is not valid YAML; GitHub.com's coding agent cannot read the file (quote a value that holds `: `)",
+                e.message
+            ),
+        ));
+    }
+    for d in &parsed.duplicates {
+        out.push(
+            Diagnostic::new(
+                Code::DuplicateKey,
+                d.duplicate,
+                format!("`{}` is set twice; the last value wins", d.name),
+            )
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::ValueIgnored),
+        );
+    }
+    let Some(root) = parsed.root.as_ref() else {
+        return;
+    };
+    let map = match &root.value {
+        Value::Map(m) => m,
+        Value::Null | Value::Unknown => return,
+        _ => {
+            out.push(Diagnostic::new(
+                Code::InvalidType,
+                root.span,
+                format!(
+                    "a frontmatter is a list of `key: value` lines, not {}; Copilot reads no header",
+                    root.type_name()
+                ),
+            ));
+            return;
+        }
+    };
+    let targets = |file: &CopilotFile| file.targets();
+    // `target` first: it decides which host the other keys are for.
+    if let Some((_, node)) = map.js_entries().into_iter().find(|(k, _)| k.name == "target")
+        && header == Kind::Agent
+    {
+        target(node, file, out);
+    }
+    for (key, node) in map.js_entries() {
+        let Some(spec) = schema::key_of(header, &key.name) else {
+            unknown_key(kind, header, key, out);
+            continue;
+        };
+        if let Some((instead, why)) = spec.deprecated {
+            let present = map.contains(instead);
+            let mut d = Diagnostic::new(
+                Code::DeprecatedField,
+                key.span,
+                format!("`{}` is deprecated: {why}", key.name),
+            );
+            if !present && spec.value != V::Bool {
+                d = d.with_fix(
+                    format!("Rename `{}` to `{instead}`", key.name),
+                    vec![Edit::new(key.span, instead)],
+                    true,
+                );
+            }
+            out.push(d);
+        }
+        let (vscode, github) = targets(file);
+        match spec.hosts {
+            Hosts::VsCode if !vscode => out.push(ignored(key, "VS Code", "`target: github-copilot`", true)),
+            Hosts::GitHub if !github => out.push(ignored(key, "GitHub.com's coding agent", "`target: vscode`", true)),
+            Hosts::VsCode if header == Kind::Agent => out.push(ignored(key, "GitHub.com's coding agent", "", false)),
+            Hosts::GitHub if header == Kind::Agent => out.push(ignored(key, "VS Code", "", false)),
+            _ => {}
+        }
+        value(header, &key.name, spec.value, node, text, file, out);
+    }
+    if header == Kind::Agent && !map.contains("description") && parsed.errors.is_empty() {
+        let (_, github) = targets(file);
+        if github {
+            out.push(
+                Diagnostic::new(
+                    Code::MissingField,
+                    open,
+                    "GitHub.com's coding agent needs a `description`; VS Code takes the agent without one",
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::Works),
+            );
+        }
+    }
+    if header == Kind::Agent
+        && let Some(tools) = &file.tools
+        && file.agents.as_ref().is_some_and(|a| !a.is_empty())
+        && !tools.iter().any(|t| is_agent_tool(&t.name))
+        && let Some((k, _)) = map.js_entries().into_iter().find(|(k, _)| k.name == "agents")
+    {
+        out.push(
+            Diagnostic::new(
+                Code::InvalidValue,
+                k.span,
+                "`agents` names the subagents this agent may run, but its `tools` leave out `agent`: it can run none",
+            )
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::ValueIgnored),
+        );
+    }
+}
+
+/// A `tools` entry that lets the agent run subagents.
+fn is_agent_tool(name: &str) -> bool {
+    name == schema::ALL_TOOLS || schema::tool_set(name).is_some_and(|s| s.name == "agent") || name == "agent/runSubagent"
+}
+
+fn unknown_key(kind: &FileKind, header: Kind, key: &Key, out: &mut Vec<Diagnostic>) {
+    let names: Vec<&str> = schema::keys(header).iter().map(|k| k.name).collect();
+    let near = suggest::closest(&key.name, names.iter().copied());
+    // A key of another kind of Copilot file, written in the wrong one.
+    let elsewhere = [Kind::Agent, Kind::Prompt, Kind::Instructions]
+        .into_iter()
+        .filter(|k| *k != header && schema::key_of(*k, &key.name).is_some())
+        .map(|k| k.noun())
+        .collect::<Vec<_>>();
+    let hint = if near.is_none() && !elsewhere.is_empty() {
+        format!(" (`{}` is a key of a {})", key.name, elsewhere.join(" and a "))
+    } else {
+        String::new()
+    };
+    let what = match kind {
+        FileKind::Agent {
+            form: super::AgentForm::ChatMode,
+            ..
+        } => "chat mode",
+        _ => header.noun(),
+    };
+    let msg = format!(
+        "Copilot does not read `{}` in a {what}: VS Code warns and ignores it{hint}.{}",
+        key.name,
+        suggest::did_you_mean(near)
+    );
+    let mut d = Diagnostic::new(Code::UnknownKey, key.span, msg);
+    if let Some(n) = near {
+        d = d.with_suggestion(key.span, n);
+    }
+    out.push(d);
+}
+
+/// A key the host that reads the file ignores (`only`: the file targets that host alone).
+fn ignored(key: &Key, host: &str, target: &str, only: bool) -> Diagnostic {
+    if only {
+        Diagnostic::new(
+            Code::IgnoredField,
+            key.span,
+            format!("{host} ignores `{}`, and {target} makes the agent {host}'s only", key.name),
+        )
+    } else {
+        Diagnostic::new(
+            Code::IgnoredField,
+            key.span,
+            format!("{host} ignores `{}`; only the other host reads it", key.name),
+        )
+        .with_severity(Severity::Hint)
+        .with_effect(Effect::Works)
+    }
+}
+
+fn type_error(key: &str, node: &Node, want: &str, out: &mut Vec<Diagnostic>) {
+    out.push(Diagnostic::new(
+        Code::InvalidType,
+        node.span,
+        format!("`{key}` must be {want}, not {}; Copilot ignores it", node.type_name()),
+    ));
+}
+
+/// A string value; `None` (with a diagnostic) for anything else. Null is "not set".
+fn string<'a>(key: &str, node: &'a Node, out: &mut Vec<Diagnostic>) -> Option<&'a str> {
+    match &node.value {
+        Value::Str(s) => Some(s),
+        Value::Null | Value::Unknown => None,
+        _ => {
+            type_error(key, node, "a string", out);
+            None
+        }
+    }
+}
+
+/// The strings of a list value (a single string counts as a list of one when `single` is true,
+/// and is split on commas when `commas` is true).
+fn strings(key: &str, node: &Node, commas: bool, out: &mut Vec<Diagnostic>) -> Option<Vec<Named>> {
+    match &node.value {
+        Value::Seq(items) => {
+            let mut names = Vec::new();
+            for it in items {
+                match &it.value {
+                    Value::Str(s) => names.push(Named {
+                        name: s.clone(),
+                        span: it.span,
+                    }),
+                    Value::Null | Value::Unknown => {}
+                    _ => type_error(&format!("each entry of `{key}`"), it, "a string", out),
+                }
+            }
+            Some(names)
+        }
+        Value::Str(s) if commas => Some(split_commas(s, node)),
+        Value::Null | Value::Unknown => None,
+        _ => {
+            type_error(
+                key,
+                node,
+                if commas {
+                    "a list of names (or one comma-separated string)"
+                } else {
+                    "a list of names"
+                },
+                out,
+            );
+            None
+        }
+    }
+}
+
+/// The comma-separated names of a string value, each on its own span when the value is written
+/// plain or quoted on one line (the whole value otherwise).
+fn split_commas(s: &str, node: &Node) -> Vec<Named> {
+    let raw_len = node.span.len();
+    // The source text is the value itself, possibly quoted.
+    let quote = usize::from(raw_len == s.len() + 2);
+    let exact = raw_len == s.len() || quote == 1;
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    for part in s.split(',') {
+        let lead = part.len() - part.trim_start().len();
+        let name = part.trim();
+        if !name.is_empty() {
+            let span = if exact {
+                let start = node.span.start as usize + quote + at + lead;
+                Span::new(start, start + name.len())
+            } else {
+                node.span
+            };
+            out.push(Named {
+                name: name.to_string(),
+                span,
+            });
+        }
+        at += part.len() + 1;
+    }
+    out
+}
+
+fn value(header: Kind, key: &str, ty: V, node: &Node, text: &str, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
+    let _ = text;
+    match ty {
+        V::Str => {
+            if let Some(s) = string(key, node, out) {
+                match key {
+                    "name" => {
+                        if s.trim().is_empty() {
+                            out.push(
+                                Diagnostic::new(
+                                    Code::InvalidValue,
+                                    node.span,
+                                    "`name` is empty: Copilot names the agent after its file",
+                                )
+                                .with_severity(Severity::Warning)
+                                .with_effect(Effect::ValueIgnored),
+                            );
+                        }
+                        file.name = Some(Named {
+                            name: s.to_string(),
+                            span: node.span,
+                        });
+                    }
+                    "description" => {
+                        if s.trim().is_empty() && header == Kind::Agent {
+                            out.push(
+                                Diagnostic::new(Code::InvalidValue, node.span, "`description` is empty")
+                                    .with_severity(Severity::Warning)
+                                    .with_effect(Effect::Works),
+                            );
+                        }
+                        file.description = Some(s.to_string());
+                    }
+                    "argument-hint" => file.argument_hint = Some(s.to_string()),
+                    _ => {}
+                }
+            }
+        }
+        V::Bool => match &node.value {
+            Value::Bool(b) => match key {
+                "user-invocable" | "user-invokable" => file.user_invocable = Some(*b),
+                "disable-model-invocation" => file.model_invocation_disabled = Some(*b),
+                "infer" => {
+                    file.model_invocation_disabled.get_or_insert(!*b);
+                }
+                _ => {}
+            },
+            Value::Null | Value::Unknown => {}
+            _ => type_error(key, node, "`true` or `false`", out),
+        },
+        // Read first, in `check`.
+        V::Target => {}
+        V::Tools => {
+            if let Some(names) = strings(key, node, true, out) {
+                for t in &names {
+                    tool(t, out);
+                }
+                file.tools = Some(names);
+            }
+        }
+        V::Model => match &node.value {
+            Value::Str(s) => {
+                if s.trim().is_empty() {
+                    out.push(
+                        Diagnostic::new(
+                            Code::InvalidValue,
+                            node.span,
+                            "`model` is empty: the model picked in the chat is used",
+                        )
+                        .with_severity(Severity::Warning)
+                        .with_effect(Effect::ValueIgnored),
+                    );
+                } else {
+                    file.models.push(Named {
+                        name: s.clone(),
+                        span: node.span,
+                    });
+                }
+            }
+            Value::Seq(_) if header == Kind::Agent => {
+                if let Some(names) = strings(key, node, false, out) {
+                    file.models = names;
+                }
+            }
+            Value::Null | Value::Unknown => {}
+            _ => type_error(
+                key,
+                node,
+                if header == Kind::Agent {
+                    "a model name or a list of them"
+                } else {
+                    "a model name"
+                },
+                out,
+            ),
+        },
+        V::Handoffs => handoffs(node, file, out),
+        V::Agents => {
+            if let Some(names) = strings(key, node, false, out) {
+                file.agents = Some(names);
+            }
+        }
+        V::AgentRef => {
+            if let Some(s) = string(key, node, out) {
+                if s.trim().is_empty() {
+                    out.push(
+                        Diagnostic::new(Code::InvalidValue, node.span, format!("`{key}` is empty"))
+                            .with_severity(Severity::Warning)
+                            .with_effect(Effect::ValueIgnored),
+                    );
+                } else {
+                    file.agent = Some(Named {
+                        name: s.to_string(),
+                        span: node.span,
+                    });
+                }
+            }
+        }
+        V::ApplyTo => apply_to(node, file, out),
+        V::ExcludeAgent => {
+            if let Some(names) = strings(key, node, true, out) {
+                for n in &names {
+                    if !schema::EXCLUDE_AGENTS.iter().any(|(v, _)| *v == n.name) {
+                        out.push(one_of(key, n, schema::EXCLUDE_AGENTS, Effect::ValueIgnored));
+                    }
+                }
+                file.exclude_agent = names;
+            }
+        }
+        V::McpServers => match &node.value {
+            Value::Map(m) => {
+                for (k, v) in m.js_entries() {
+                    if !matches!(v.value, Value::Map(_) | Value::Null | Value::Unknown) {
+                        type_error(&format!("the MCP server `{}`", k.name), v, "a mapping", out);
+                    }
+                    file.mcp_servers.push(Named {
+                        name: k.name.clone(),
+                        span: k.span,
+                    });
+                }
+            }
+            Value::Null | Value::Unknown => {}
+            _ => type_error(key, node, "a mapping of server names to servers", out),
+        },
+        V::Metadata => match &node.value {
+            Value::Map(m) => {
+                for (k, v) in m.js_entries() {
+                    if !matches!(v.value, Value::Str(_) | Value::Null | Value::Unknown) {
+                        type_error(&format!("`metadata.{}`", k.name), v, "a string", out);
+                    }
+                }
+            }
+            Value::Null | Value::Unknown => {}
+            _ => type_error(key, node, "a mapping of names to strings", out),
+        },
+    }
+}
+
+fn one_of(key: &str, n: &Named, values: &[(&str, &str)], effect: Effect) -> Diagnostic {
+    let names: Vec<&str> = values.iter().map(|(v, _)| *v).collect();
+    let near = suggest::closest(&n.name, names.iter().copied());
+    let list = names.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(" or ");
+    let mut d = Diagnostic::new(
+        Code::InvalidValue,
+        n.span,
+        format!("`{key}` is {list}, not `{}`.{}", n.name, suggest::did_you_mean(near)),
+    )
+    .with_severity(Severity::Warning)
+    .with_effect(effect);
+    if let Some(v) = near {
+        d = d.with_suggestion(n.span, v);
+    }
+    d
+}
+
+fn target(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
+    let Some(s) = string("target", node, out) else {
+        return;
+    };
+    let n = Named {
+        name: s.to_string(),
+        span: node.span,
+    };
+    if schema::TARGETS.iter().any(|(v, _)| *v == s) {
+        file.target = Some(n);
+    } else {
+        out.push(one_of("target", &n, schema::TARGETS, Effect::ValueIgnored));
+    }
+}
+
+/// A `tools` entry: a tool set, `set/tool`, an older tool name, an MCP server's `server/*` or
+/// `server/tool` (checked across files), an extension's `publisher.extension/tool`, `*`.
+fn tool(t: &Named, out: &mut Vec<Diagnostic>) {
+    let name = t.name.as_str();
+    if name == schema::ALL_TOOLS || schema::tool_set(name).is_some() {
+        return;
+    }
+    if let Some((_, new)) = schema::RENAMED_TOOLS.iter().find(|(old, _)| *old == name) {
+        out.push(
+            Diagnostic::new(
+                Code::DeprecatedField,
+                t.span,
+                format!("the tool `{name}` is now `{new}`"),
+            )
+            .with_fix(format!("Replace with `{new}`"), vec![Edit::new(t.span, *new)], false),
+        );
+        return;
+    }
+    if let Some(set) = schema::set_of_tool(name) {
+        out.push(
+            Diagnostic::new(
+                Code::DeprecatedField,
+                t.span,
+                format!("the tool `{name}` is now written `{}/{name}`", set.name),
+            )
+            .with_fix(
+                format!("Replace with `{}/{name}`", set.name),
+                vec![Edit::new(t.span, format!("{}/{name}", set.name))],
+                false,
+            ),
+        );
+        return;
+    }
+    if let Some((prefix, rest)) = name.split_once('/') {
+        if let Some(set) = schema::TOOL_SETS.iter().find(|s| s.name == prefix) {
+            if set.tools.contains(&rest) || rest == "*" {
+                return;
+            }
+            let near = suggest::closest(rest, set.tools.iter().copied());
+            let mut d = Diagnostic::new(
+                Code::UnknownTool,
+                t.span,
+                format!(
+                    "the tool set `{prefix}` has no tool `{rest}`; Copilot ignores the entry.{}",
+                    suggest::did_you_mean(near.map(|n| format!("{prefix}/{n}")).as_deref())
+                ),
+            );
+            if let Some(n) = near {
+                d = d.with_suggestion(t.span, format!("{prefix}/{n}"));
+            }
+            out.push(d);
+        }
+        // Anything else before a `/` is an MCP server or an extension: decided across files.
+        return;
+    }
+    let candidates: Vec<&str> = schema::plain_tool_names().collect();
+    let near = suggest::closest(name, candidates.iter().copied());
+    let mut d = Diagnostic::new(
+        Code::UnknownTool,
+        t.span,
+        format!(
+            "Copilot knows no tool `{name}` and ignores the entry (VS Code warns; an extension or MCP server's tools are written `name/tool`).{}",
+            suggest::did_you_mean(near)
+        ),
+    );
+    if let Some(n) = near {
+        d = d.with_suggestion(t.span, n);
+    }
+    out.push(d);
+}
+
+fn handoffs(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
+    let items = match &node.value {
+        Value::Seq(items) => items,
+        Value::Null | Value::Unknown => return,
+        _ => {
+            type_error("handoffs", node, "a list of handoffs", out);
+            return;
+        }
+    };
+    for it in items {
+        let Value::Map(m) = &it.value else {
+            if !matches!(it.value, Value::Null | Value::Unknown) {
+                type_error(
+                    "each handoff",
+                    it,
+                    "a mapping with `label`, `agent` and `prompt`",
+                    out,
+                );
+            }
+            continue;
+        };
+        let mut h = Handoff {
+            span: it.span,
+            ..Handoff::default()
+        };
+        for (k, v) in m.js_entries() {
+            match k.name.as_str() {
+                "label" => h.label = string("label", v, out).map(str::to_string),
+                "prompt" => h.prompt = string("prompt", v, out).map(str::to_string),
+                "model" => h.model = string("model", v, out).map(str::to_string),
+                "agent" => {
+                    h.agent = string("agent", v, out).map(|s| Named {
+                        name: s.to_string(),
+                        span: v.span,
+                    })
+                }
+                "send" => match &v.value {
+                    Value::Bool(b) => h.send = Some(*b),
+                    Value::Null | Value::Unknown => {}
+                    _ => type_error("send", v, "`true` or `false`", out),
+                },
+                other => {
+                    let names = schema::HANDOFF_KEYS.iter().map(|(n, _)| *n);
+                    let near = suggest::closest(other, names);
+                    let mut d = Diagnostic::new(
+                        Code::UnknownKey,
+                        k.span,
+                        format!(
+                            "a handoff has no key `{other}`: VS Code ignores it.{}",
+                            suggest::did_you_mean(near)
+                        ),
+                    );
+                    if let Some(n) = near {
+                        d = d.with_suggestion(k.span, n);
+                    }
+                    out.push(d);
+                }
+            }
+        }
+        let missing: Vec<&str> = ["label", "agent"]
+            .into_iter()
+            .filter(|k| !m.contains(k))
+            .collect();
+        if !missing.is_empty() {
+            let list = missing.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ");
+            out.push(
+                Diagnostic::new(
+                    Code::MissingField,
+                    it.span,
+                    format!("this handoff has no {list}: VS Code shows no button for it"),
+                )
+                .with_severity(Severity::Warning)
+                .with_effect(Effect::ValueIgnored),
+            );
+        }
+        file.handoffs.push(h);
+    }
+}
+
+fn apply_to(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
+    match &node.value {
+        Value::Str(s) => {
+            for (name, span) in super::glob::spans(s, node.span) {
+                let p = Named { name, span };
+                if let Err(why) = super::glob::check(&p.name) {
+                    out.push(
+                        Diagnostic::new(
+                            Code::InvalidValue,
+                            p.span,
+                            format!("`{}` is not a glob pattern VS Code can read ({why}); it matches nothing", p.name),
+                        )
+                        .with_severity(Severity::Warning)
+                        .with_effect(Effect::ValueIgnored),
+                    );
+                    continue;
+                }
+                file.apply_to.push(p);
+            }
+        }
+        Value::Null | Value::Unknown => {}
+        _ => type_error(
+            "applyTo",
+            node,
+            "a string of glob patterns (separate several with commas)",
+            out,
+        ),
+    }
+}
