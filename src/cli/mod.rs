@@ -177,7 +177,7 @@ struct ExplainArgs {
     /// name or the opencode key that maps to it).
     #[arg(long, num_args = 2, value_names = ["PERMISSION", "INPUT"])]
     check: Option<Vec<String>>,
-    /// Only this dialect's agents (`opencode`, `claude` or `zuno`); without it, a name of several
+    /// Only this dialect's agents (`opencode`, `claude`, `zuno` or `copilot`); without it, a name of several
     /// dialects answers for each (a list in JSON).
     #[arg(long, value_enum)]
     dialect: Option<DialectArg>,
@@ -199,6 +199,7 @@ enum DialectArg {
     Opencode,
     Claude,
     Zuno,
+    Copilot,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -69,6 +69,9 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
     if f.analysis.zuno().is_some() {
         return zuno_at(ws, id, offset, where_is);
     }
+    if f.analysis.copilot().is_some() {
+        return copilot_at(ws, id, offset, where_is);
+    }
     if f.analysis.skill().is_some() {
         return skill_at(ws, id, offset, where_is);
     }
@@ -465,6 +468,80 @@ fn own_claude_card(ws: &Workspace, id: usize, dir: &std::path::Path, where_is: W
         source: this.kind.source.label(),
     };
     Some(card::card(this.agent, name, &[definer]))
+}
+
+/// Hover in a Copilot file: on a name of an agent (a handoff's, a prompt's `agent`, an
+/// `agents` entry) that agent's card; on a `tools` entry what it gives; on a key its
+/// documentation and the hosts that read it; anywhere else in the frontmatter (or the first line
+/// of a file without one) the file's own card.
+fn copilot_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
+    use crate::analysis::copilot::{self, schema};
+    let f = &ws.files[id];
+    let c = f.analysis.copilot()?;
+    let kind = f.kind.copilot()?;
+    let dir = ws.copilot_dir_of_file(id)?;
+    let ids = ws.copilot_files_of(dir);
+    let files = ws.copilot_view_files(&ids);
+    let cx = copilot::card::Context { files: &files };
+    let card_of = |v: &copilot::project::ViewFile| {
+        copilot::card::card(
+            v.kind,
+            v.facts,
+            crate::workspace::dialects::copilot_source(v),
+            &cx,
+            where_is,
+        )
+    };
+    let refs = c
+        .handoffs
+        .iter()
+        .filter_map(|h| h.agent.as_ref())
+        .chain(c.agent.iter())
+        .chain(c.agents.iter().flatten());
+    for r in refs {
+        if r.span.contains(offset) {
+            let registry = copilot::project::registry(&files);
+            let md = match registry.iter().find(|(n, _)| *n == r.name) {
+                Some((_, v)) => card_of(v),
+                None => match schema::BUILTIN_AGENTS.iter().find(|(n, _)| *n == r.name) {
+                    Some((n, d)) => format!("### `{n}`: VS Code's built-in agent\n\n{d}\n"),
+                    None => return None,
+                },
+            };
+            return Some((md, r.span));
+        }
+    }
+    if let Some(t) = c.tools.iter().flatten().find(|t| t.span.contains(offset)) {
+        let md = format!(
+            "**`{}`**: {}\n",
+            t.name,
+            copilot::card::tool_meaning(&t.name, &cx, c, where_is)
+        );
+        return Some((md, t.span));
+    }
+    let header = kind.header();
+    if let (Some(h), Some(root)) = (header, f.analysis.parsed.root.as_ref())
+        && let Some(step) = crate::analysis::syntax::path_at(root, offset).first()
+        && step.key.span.contains(offset)
+        && let Some(k) = schema::key_of(h, &step.key.name)
+    {
+        let hosts = match k.hosts {
+            schema::Hosts::Both => "VS Code and GitHub.com read it.",
+            schema::Hosts::VsCode => "VS Code reads it; GitHub.com's coding agent ignores it.",
+            schema::Hosts::GitHub => "GitHub.com's coding agent reads it; VS Code ignores it.",
+        };
+        let md = format!("**`{}`** ({})\n\n{}\n\n{hosts}\n", k.name, h.noun(), k.doc);
+        return Some((md, step.key.span));
+    }
+    let in_header = c
+        .yaml
+        .is_some_and(|y| offset >= c.anchor.start as usize && offset <= y.end as usize);
+    let on_first_line = c.anchor.contains(offset);
+    if in_header || on_first_line {
+        let me = files.iter().find(|v| v.file == id)?;
+        return Some((card_of(me), c.anchor));
+    }
+    None
 }
 
 /// Hover in a Zuno file: the merged agent on an agent name (an `agents` key, a frontmatter's

@@ -114,6 +114,23 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
         }
         return out;
     }
+    if let (Some(c), Some(kind)) = (f.analysis.copilot(), f.kind.copilot()) {
+        // A Copilot file: a custom agent's name (its `name`, else its first line); the agents a
+        // handoff, a prompt's `agent` and an agent's `agents` name.
+        if matches!(kind, crate::analysis::copilot::FileKind::Agent { .. }) {
+            push(c.shown_name(kind), c.name.as_ref().map_or(c.anchor, |n| n.span), true);
+        }
+        for r in c
+            .handoffs
+            .iter()
+            .filter_map(|h| h.agent.as_ref())
+            .chain(c.agent.iter())
+            .chain(c.agents.iter().flatten())
+        {
+            push(&r.name, r.span, false);
+        }
+        return out;
+    }
     if let Some(z) = f.analysis.zuno() {
         // A Zuno file: agent keys and frontmatter names; `default_agent` and `delegates`.
         for d in &z.agents {
@@ -221,7 +238,7 @@ pub fn known_agents(ws: &Workspace, dialect: Dialect) -> Vec<String> {
         if !f.live || f.kind.dialect() != dialect {
             continue;
         }
-        if f.analysis.claude().is_some() || f.analysis.zuno().is_some() {
+        if f.analysis.claude().is_some() || f.analysis.zuno().is_some() || f.analysis.copilot().is_some() {
             // Claude Code agents under the names `Agent(...)` entries use (`plugin:name` for a
             // plugin agent); Zuno agents, which its analysis keeps apart from opencode's.
             for (name, o) in occurrences(ws, id) {

@@ -1205,7 +1205,9 @@ impl<'a> ExplainedAgent<'a> {
                 claude::card::json(file.agent, self.name, &definers(files, dir, self.name, where_is))
             }
             AgentRef::Zuno(a) => zuno::card::json(a, where_is),
-            AgentRef::Copilot { file, .. } => copilot::card::json(file.kind, file.facts, copilot_source(&file), where_is),
+            AgentRef::Copilot { file, .. } => {
+                copilot::card::json(file.kind, file.facts, copilot_source(&file), where_is)
+            }
         }
     }
 

@@ -710,6 +710,9 @@ pub fn copilot_kind(path: &Path) -> Option<(copilot::FileKind, PathBuf)> {
                     (n, AgentForm::AgentMd)
                 } else if let Some(n) = stem(".chatmode.md") {
                     (n, AgentForm::ChatMode)
+                } else if name.eq_ignore_ascii_case("README.md") {
+                    // VS Code leaves a folder's README out of its agents.
+                    return None;
                 } else {
                     (stem(".md")?, AgentForm::PlainMd)
                 };
@@ -725,7 +728,14 @@ pub fn copilot_kind(path: &Path) -> Option<(copilot::FileKind, PathBuf)> {
                     at(grand)?,
                 ));
             }
-            "prompts" => return Some((K::Prompt { name: stem(".prompt.md")? }, at(grand)?)),
+            "prompts" => {
+                return Some((
+                    K::Prompt {
+                        name: stem(".prompt.md")?,
+                    },
+                    at(grand)?,
+                ));
+            }
             _ => {}
         }
     }

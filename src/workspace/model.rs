@@ -196,6 +196,9 @@ pub struct Workspace {
         HashMap<(PathBuf, crate::analysis::opencode::sections::PathKind, String), Option<crate::analysis::Diagnostic>>,
     /// Whether each file a Claude Code hook runs exists (see `paths.rs`), by its resolved path.
     pub(super) script_memo: HashMap<PathBuf, bool>,
+    /// Whether a Copilot `applyTo` pattern matches a file of its workspace folder (`None`: the
+    /// walk ran out of budget), by folder and pattern; cleared with `path_memo`.
+    pub(super) apply_to_memo: HashMap<(PathBuf, String), Option<bool>>,
 }
 
 /// A path given by the user that does not exist or is not an opencode file.

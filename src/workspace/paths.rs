@@ -76,13 +76,65 @@ impl Workspace {
         self.replace_findings(id, Code::MissingPath, found)
     }
 
+    /// Look up the `applyTo` patterns of Copilot instructions file `id` in its workspace folder
+    /// and replace its `missing-path` findings; returns whether they changed. The walk follows
+    /// the ignore rules (a file git ignores is not in the workspace VS Code searches) and has a
+    /// budget: past it, no verdict.
+    pub(super) fn check_apply_to(&mut self, id: usize) -> bool {
+        let f = &self.files[id];
+        let Some(c) = f.analysis.copilot() else {
+            return false;
+        };
+        let had = f.analysis.diagnostics.iter().any(|d| d.code == Code::MissingPath);
+        if c.apply_to.is_empty() && !had {
+            return false;
+        }
+        let Some(dir) = self.copilot_dir_of_file(id).map(Path::to_path_buf) else {
+            return false;
+        };
+        let patterns: Vec<(String, Span)> = c.apply_to.iter().map(|p| (p.name.clone(), p.span)).collect();
+        let mut found = Vec::new();
+        for (pattern, span) in patterns {
+            if crate::analysis::copilot::glob::matches_all(&pattern) {
+                continue;
+            }
+            let key = (dir.clone(), pattern.clone());
+            let matched = match self.apply_to_memo.get(&key) {
+                Some(m) => *m,
+                None => {
+                    let m = crate::analysis::copilot::glob::compile(&pattern)
+                        .ok()
+                        .and_then(|m| any_file_matches(&dir, &m));
+                    self.apply_to_memo.insert(key, m);
+                    m
+                }
+            };
+            if matched == Some(false) {
+                found.push(
+                    Diagnostic::new(
+                        Code::MissingPath,
+                        span,
+                        format!(
+                            "`{pattern}` matches no file of this workspace: Copilot never adds these instructions by themselves"
+                        ),
+                    )
+                    .with_severity(Severity::Warning)
+                    .with_effect(Effect::ValueIgnored),
+                );
+            }
+        }
+        self.replace_findings(id, Code::MissingPath, found)
+    }
+
     /// Look up the paths of every config again (files were created or deleted); returns the
     /// configs whose findings changed.
     pub fn refresh_config_paths(&mut self) -> Vec<usize> {
         self.path_memo.clear();
         self.script_memo.clear();
+        self.apply_to_memo.clear();
         let live: Vec<usize> = (0..self.files.len()).filter(|&i| self.files[i].live).collect();
-        let scripts: Vec<usize> = live.into_iter().filter(|&id| self.check_hook_scripts(id)).collect();
+        let mut scripts: Vec<usize> = live.iter().copied().filter(|&id| self.check_hook_scripts(id)).collect();
+        scripts.extend(live.into_iter().filter(|&id| self.check_apply_to(id)));
         let ids: Vec<usize> = (0..self.files.len())
             .filter(|&i| {
                 let f = &self.files[i];
@@ -322,6 +374,28 @@ fn up_to_worktree(start: &Path) -> impl Iterator<Item = PathBuf> {
         }
         Some(dir)
     })
+}
+
+/// Whether a file below `dir` matches, by its path relative to `dir` (`None`: too many entries
+/// to tell).
+fn any_file_matches(dir: &Path, matcher: &globset::GlobMatcher) -> Option<bool> {
+    let mut walk = ignore::WalkBuilder::new(dir);
+    walk.hidden(false)
+        .filter_entry(|e| !(e.depth() > 0 && e.file_name() == ".git"));
+    let mut budget = GLOB_BUDGET;
+    for entry in walk.build().flatten() {
+        if budget == 0 {
+            return None;
+        }
+        budget -= 1;
+        if entry.file_type().is_some_and(|t| t.is_file())
+            && let Ok(rel) = entry.path().strip_prefix(dir)
+            && matcher.is_match(rel)
+        {
+            return Some(true);
+        }
+    }
+    Some(false)
 }
 
 /// Whether `pattern` (a path or a glob, relative to `dir`) matches a file in `dir`.

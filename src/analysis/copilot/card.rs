@@ -114,8 +114,14 @@ pub fn card(kind: &FileKind, f: &CopilotFile, defined: Source, cx: &Context, whe
     match kind {
         FileKind::Agent { .. } => agent(&mut out, f, cx, where_is),
         FileKind::Prompt { .. } => {
-            let runs_in = f.agent.as_ref().map_or("the agent picked in the chat", |a| a.name.as_str());
-            let _ = writeln!(out, "\n**Runs in**: `{runs_in}` (VS Code; GitHub.com does not read prompt files)");
+            let runs_in = f
+                .agent
+                .as_ref()
+                .map_or("the agent picked in the chat", |a| a.name.as_str());
+            let _ = writeln!(
+                out,
+                "\n**Runs in**: `{runs_in}` (VS Code; GitHub.com does not read prompt files)"
+            );
             tools(&mut out, f, cx, where_is);
             models(&mut out, f);
         }
@@ -153,7 +159,11 @@ pub fn card(kind: &FileKind, f: &CopilotFile, defined: Source, cx: &Context, whe
         FileKind::Mcp => {
             let _ = writeln!(out, "\n**Servers**: {}", f.mcp_servers.len());
             for s in &f.mcp_servers {
-                let _ = writeln!(out, "- `{}`: an agent's `tools` entry `{}/*` gives it its tools", s.name, s.name);
+                let _ = writeln!(
+                    out,
+                    "- `{}`: an agent's `tools` entry `{}/*` gives it its tools",
+                    s.name, s.name
+                );
             }
         }
     }
@@ -189,7 +199,11 @@ fn models(out: &mut String, f: &CopilotFile) {
             let _ = writeln!(out, "\n**Model**: `{}`", one.name);
         }
         many => {
-            let list = many.iter().map(|m| format!("`{}`", m.name)).collect::<Vec<_>>().join(", then ");
+            let list = many
+                .iter()
+                .map(|m| format!("`{}`", m.name))
+                .collect::<Vec<_>>()
+                .join(", then ");
             let _ = writeln!(out, "\n**Model**: {list} (the first one available)");
         }
     }
@@ -204,9 +218,15 @@ fn agent(out: &mut String, f: &CopilotFile, cx: &Context, where_is: WhereIs) {
         for h in &f.handoffs {
             let label = h.label.as_deref().unwrap_or("(no label)");
             let to = h.agent.as_ref().map_or("(no agent)", |a| a.name.as_str());
+            let known = cx
+                .files
+                .iter()
+                .any(|v| matches!(v.kind, FileKind::Agent { .. }) && v.facts.shown_name(v.kind) == to)
+                || schema::BUILTIN_AGENTS.iter().any(|(n, _)| *n == to);
+            let missing = if known { "" } else { " (no such agent: no button)" };
             let send = if h.send == Some(true) { ", sent at once" } else { "" };
             let model = h.model.as_deref().map(|m| format!(", on `{m}`")).unwrap_or_default();
-            let _ = writeln!(out, "- \"{label}\" → `{to}`{send}{model}");
+            let _ = writeln!(out, "- \"{label}\" → `{to}`{missing}{send}{model}");
         }
     }
     if let Some(a) = &f.agents {

@@ -37,7 +37,11 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &Known) -> Ve
     };
     let path: Vec<&str> = ctx.path.iter().map(String::as_str).collect();
     let mut items = match (&ctx.value_of, path.as_slice()) {
-        (None, []) => keys(&ctx, schema::keys(header).iter().map(|k| (k.name, k.doc)), header.noun()),
+        (None, []) => keys(
+            &ctx,
+            schema::keys(header).iter().map(|k| (k.name, k.doc)),
+            header.noun(),
+        ),
         // Inside a handoff (`handoffs: - label: ...`).
         (None, ["handoffs", ..]) => keys(&ctx, schema::HANDOFF_KEYS.iter().copied(), "handoff"),
         (Some(key), ["handoffs", ..]) if key == "agent" => agents(known, key),
@@ -184,7 +188,11 @@ fn complete_mcp(text: &str, offset: usize) -> Vec<Item> {
     for it in &mut items {
         it.replace = ctx.replace;
         let body = format!("\"{}\"", it.label);
-        it.insert = if ctx.value_of.is_none() { format!("{body}: ") } else { body };
+        it.insert = if ctx.value_of.is_none() {
+            format!("{body}: ")
+        } else {
+            body
+        };
     }
     items
 }

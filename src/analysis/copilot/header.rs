@@ -88,12 +88,20 @@ pub fn check(
             out.push(d);
         }
         let (vscode, github) = targets(file);
-        match spec.hosts {
-            Hosts::VsCode if !vscode => out.push(ignored(key, "VS Code", "`target: github-copilot`", true)),
-            Hosts::GitHub if !github => out.push(ignored(key, "GitHub.com's coding agent", "`target: vscode`", true)),
-            Hosts::VsCode if header == Kind::Agent => out.push(ignored(key, "GitHub.com's coding agent", "", false)),
-            Hosts::GitHub if header == Kind::Agent => out.push(ignored(key, "VS Code", "", false)),
-            _ => {}
+        if header == Kind::Agent {
+            match spec.hosts {
+                // The agent is GitHub.com's only, and GitHub.com does not read the key.
+                Hosts::VsCode if !vscode => out.push(ignored(
+                    key,
+                    "GitHub.com's coding agent",
+                    "`target: github-copilot`",
+                    true,
+                )),
+                Hosts::GitHub if !github => out.push(ignored(key, "VS Code", "`target: vscode`", true)),
+                Hosts::VsCode if spec.other_ignores => out.push(ignored(key, "GitHub.com's coding agent", "", false)),
+                Hosts::GitHub if spec.other_ignores => out.push(ignored(key, "VS Code", "", false)),
+                _ => {}
+            }
         }
         value(header, &key.name, spec.value, node, text, file, out);
     }
@@ -111,16 +119,34 @@ pub fn check(
             );
         }
     }
+    if header == Kind::Prompt
+        && file.tools.is_some()
+        && let Some(a) = &file.agent
+        && matches!(a.name.as_str(), "ask" | "edit")
+        && let Some((k, _)) = map.js_entries().into_iter().find(|(k, _)| k.name == "tools")
+    {
+        out.push(
+            Diagnostic::new(
+                Code::IgnoredField,
+                k.span,
+                format!(
+                    "VS Code reads `tools` only when a prompt runs in an agent, not in `{}`: it ignores them",
+                    a.name
+                ),
+            )
+            .with_effect(Effect::ValueIgnored),
+        );
+    }
     if header == Kind::Agent
         && let Some(tools) = &file.tools
         && file.agents.as_ref().is_some_and(|a| !a.is_empty())
         && !tools.iter().any(|t| is_agent_tool(&t.name))
-        && let Some((k, _)) = map.js_entries().into_iter().find(|(k, _)| k.name == "agents")
+        && let Some((_, v)) = map.js_entries().into_iter().find(|(k, _)| k.name == "agents")
     {
         out.push(
             Diagnostic::new(
                 Code::InvalidValue,
-                k.span,
+                v.span,
                 "`agents` names the subagents this agent may run, but its `tools` leave out `agent`: it can run none",
             )
             .with_severity(Severity::Warning)
@@ -131,10 +157,27 @@ pub fn check(
 
 /// A `tools` entry that lets the agent run subagents.
 fn is_agent_tool(name: &str) -> bool {
-    name == schema::ALL_TOOLS || schema::tool_set(name).is_some_and(|s| s.name == "agent") || name == "agent/runSubagent"
+    name == schema::ALL_TOOLS
+        || schema::tool_set(name).is_some_and(|s| s.name == "agent")
+        || name == "agent/runSubagent"
 }
 
 fn unknown_key(kind: &FileKind, header: Kind, key: &Key, out: &mut Vec<Diagnostic>) {
+    if let Some((_, new)) = schema::OLD_SPELLINGS.iter().find(|(old, _)| *old == key.name) {
+        out.push(
+            Diagnostic::new(
+                Code::DeprecatedField,
+                key.span,
+                format!(
+                    "VS Code no longer reads `{}` and ignores it: the key is spelt `{new}`",
+                    key.name
+                ),
+            )
+            .with_effect(Effect::ValueIgnored)
+            .with_fix(format!("Rename to `{new}`"), vec![Edit::new(key.span, *new)], true),
+        );
+        return;
+    }
     let names: Vec<&str> = schema::keys(header).iter().map(|k| k.name).collect();
     let near = suggest::closest(&key.name, names.iter().copied());
     // A key of another kind of Copilot file, written in the wrong one.
@@ -173,7 +216,10 @@ fn ignored(key: &Key, host: &str, target: &str, only: bool) -> Diagnostic {
         Diagnostic::new(
             Code::IgnoredField,
             key.span,
-            format!("{host} ignores `{}`, and {target} makes the agent {host}'s only", key.name),
+            format!(
+                "{host} ignores `{}`, and {target} leaves the agent to {host} alone: the key does nothing",
+                key.name
+            ),
         )
     } else {
         Diagnostic::new(
@@ -272,7 +318,6 @@ fn split_commas(s: &str, node: &Node) -> Vec<Named> {
 }
 
 fn value(header: Kind, key: &str, ty: V, node: &Node, text: &str, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
-    let _ = text;
     match ty {
         V::Str => {
             if let Some(s) = string(key, node, out) {
@@ -310,6 +355,11 @@ fn value(header: Kind, key: &str, ty: V, node: &Node, text: &str, file: &mut Cop
             }
         }
         V::Bool => match &node.value {
+            Value::Bool(_) if !matches!(node.span.text(text), "true" | "false") => out.push(Diagnostic::new(
+                Code::InvalidValue,
+                node.span,
+                format!("VS Code reads `{key}` as `true` or `false` written exactly so (lower case, unquoted)"),
+            )),
             Value::Bool(b) => match key {
                 "user-invocable" | "user-invokable" => file.user_invocable = Some(*b),
                 "disable-model-invocation" => file.model_invocation_disabled = Some(*b),
@@ -321,6 +371,9 @@ fn value(header: Kind, key: &str, ty: V, node: &Node, text: &str, file: &mut Cop
             Value::Null | Value::Unknown => {}
             _ => type_error(key, node, "`true` or `false`", out),
         },
+        V::Any => {}
+        V::Hooks => hooks(node, file, out),
+        V::Github => github(node, out),
         // Read first, in `check`.
         V::Target => {}
         V::Tools => {
@@ -350,9 +403,17 @@ fn value(header: Kind, key: &str, ty: V, node: &Node, text: &str, file: &mut Cop
                     });
                 }
             }
+            Value::Seq(items) if items.is_empty() => out.push(Diagnostic::new(
+                Code::InvalidValue,
+                node.span,
+                "`model: []` names no model: VS Code reports it as an error",
+            )),
             Value::Seq(_) if header == Kind::Agent => {
                 if let Some(names) = strings(key, node, false, out) {
-                    file.models = names;
+                    for n in names.iter().filter(|n| n.name.trim().is_empty()) {
+                        out.push(Diagnostic::new(Code::InvalidValue, n.span, "a model name is empty"));
+                    }
+                    file.models = names.into_iter().filter(|n| !n.name.trim().is_empty()).collect();
                 }
             }
             Value::Null | Value::Unknown => {}
@@ -475,6 +536,7 @@ fn tool(t: &Named, out: &mut Vec<Diagnostic>) {
                 t.span,
                 format!("the tool `{name}` is now `{new}`"),
             )
+            .with_severity(Severity::Info)
             .with_fix(format!("Replace with `{new}`"), vec![Edit::new(t.span, *new)], false),
         );
         return;
@@ -486,6 +548,7 @@ fn tool(t: &Named, out: &mut Vec<Diagnostic>) {
                 t.span,
                 format!("the tool `{name}` is now written `{}/{name}`", set.name),
             )
+            .with_severity(Severity::Info)
             .with_fix(
                 format!("Replace with `{}/{name}`", set.name),
                 vec![Edit::new(t.span, format!("{}/{name}", set.name))],
@@ -495,24 +558,9 @@ fn tool(t: &Named, out: &mut Vec<Diagnostic>) {
         return;
     }
     if let Some((prefix, rest)) = name.split_once('/') {
-        if let Some(set) = schema::TOOL_SETS.iter().find(|s| s.name == prefix) {
-            if set.tools.contains(&rest) || rest == "*" {
-                return;
-            }
-            let near = suggest::closest(rest, set.tools.iter().copied());
-            let mut d = Diagnostic::new(
-                Code::UnknownTool,
-                t.span,
-                format!(
-                    "the tool set `{prefix}` has no tool `{rest}`; Copilot ignores the entry.{}",
-                    suggest::did_you_mean(near.map(|n| format!("{prefix}/{n}")).as_deref())
-                ),
-            );
-            if let Some(n) = near {
-                d = d.with_suggestion(t.span, format!("{prefix}/{n}"));
-            }
-            out.push(d);
-        }
+        // A tool of a built-in set (the sets grow with each release of VS Code and Copilot Chat: any
+        // name is taken), an MCP server's or an extension's (decided across files).
+        let _ = (prefix, rest);
         // Anything else before a `/` is an MCP server or an extension: decided across files.
         return;
     }
@@ -544,12 +592,7 @@ fn handoffs(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
     for it in items {
         let Value::Map(m) = &it.value else {
             if !matches!(it.value, Value::Null | Value::Unknown) {
-                type_error(
-                    "each handoff",
-                    it,
-                    "a mapping with `label`, `agent` and `prompt`",
-                    out,
-                );
+                type_error("each handoff", it, "a mapping with `label`, `agent` and `prompt`", out);
             }
             continue;
         };
@@ -568,6 +611,7 @@ fn handoffs(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
                         span: v.span,
                     })
                 }
+                "showContinueOn" => {}
                 "send" => match &v.value {
                     Value::Bool(b) => h.send = Some(*b),
                     Value::Null | Value::Unknown => {}
@@ -591,21 +635,44 @@ fn handoffs(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
                 }
             }
         }
-        let missing: Vec<&str> = ["label", "agent"]
+        let missing: Vec<&str> = ["label", "agent", "prompt"]
             .into_iter()
             .filter(|k| !m.contains(k))
             .collect();
         if !missing.is_empty() {
-            let list = missing.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ");
+            let list = missing
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(" and ");
             out.push(
                 Diagnostic::new(
                     Code::MissingField,
-                    it.span,
-                    format!("this handoff has no {list}: VS Code shows no button for it"),
+                    // The item's first key: the item's own span runs on to the next line.
+                    m.entries.first().map_or(it.span, |e| e.key.span),
+                    format!("this handoff has no {list}: VS Code reports it and shows no button for it"),
                 )
-                .with_severity(Severity::Warning)
                 .with_effect(Effect::ValueIgnored),
             );
+        }
+        if let (Some(label), Some(node)) = (&h.label, m.value("label")) {
+            if !label.chars().any(char::is_alphanumeric) {
+                out.push(Diagnostic::new(
+                    Code::InvalidValue,
+                    node.span,
+                    "a handoff's `label` needs at least one letter or digit",
+                ));
+            } else if file.handoffs.iter().any(|o| {
+                o.label
+                    .as_deref()
+                    .is_some_and(|l| l.to_lowercase() == label.to_lowercase())
+            }) {
+                out.push(Diagnostic::new(
+                    Code::InvalidValue,
+                    node.span,
+                    format!("another handoff is already labelled `{label}`: VS Code wants each label once"),
+                ));
+            }
         }
         file.handoffs.push(h);
     }
@@ -614,14 +681,25 @@ fn handoffs(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
 fn apply_to(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
     match &node.value {
         Value::Str(s) => {
-            for (name, span) in super::glob::spans(s, node.span) {
+            let patterns = super::glob::spans(s, node.span);
+            if s.trim().is_empty() || super::glob::has_blank(s) {
+                out.push(Diagnostic::new(
+                    Code::InvalidValue,
+                    node.span,
+                    "`applyTo` has an empty pattern (a comma too many?): VS Code reports it as an error",
+                ));
+            }
+            for (name, span) in patterns {
                 let p = Named { name, span };
                 if let Err(why) = super::glob::check(&p.name) {
                     out.push(
                         Diagnostic::new(
                             Code::InvalidValue,
                             p.span,
-                            format!("`{}` is not a glob pattern VS Code can read ({why}); it matches nothing", p.name),
+                            format!(
+                                "`{}` is not a glob pattern VS Code can read ({why}); it matches nothing",
+                                p.name
+                            ),
                         )
                         .with_severity(Severity::Warning)
                         .with_effect(Effect::ValueIgnored),
@@ -638,5 +716,95 @@ fn apply_to(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
             "a string of glob patterns (separate several with commas)",
             out,
         ),
+    }
+}
+
+fn hooks(node: &Node, file: &CopilotFile, out: &mut Vec<Diagnostic>) {
+    let Value::Map(m) = &node.value else {
+        if !matches!(node.value, Value::Null | Value::Unknown) {
+            type_error("hooks", node, "a mapping of hook events to lists of commands", out);
+        }
+        return;
+    };
+    let events: Vec<&str> = match file.targets() {
+        (true, false) => schema::HOOK_EVENTS_VSCODE.to_vec(),
+        (false, true) => schema::HOOK_EVENTS_GITHUB.to_vec(),
+        _ => schema::HOOK_EVENTS_VSCODE
+            .iter()
+            .chain(schema::HOOK_EVENTS_GITHUB)
+            .copied()
+            .collect(),
+    };
+    for (k, v) in m.js_entries() {
+        if !events.contains(&k.name.as_str()) {
+            let near = suggest::closest(&k.name, events.iter().copied());
+            let mut d = Diagnostic::new(
+                Code::InvalidValue,
+                k.span,
+                format!(
+                    "no hook event is called `{}`: its commands never run.{}",
+                    k.name,
+                    suggest::did_you_mean(near)
+                ),
+            )
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::ValueIgnored);
+            if let Some(n) = near {
+                d = d.with_suggestion(k.span, n);
+            }
+            out.push(d);
+        }
+        if !matches!(v.value, Value::Seq(_) | Value::Null | Value::Unknown) {
+            type_error(&format!("the hook event `{}`", k.name), v, "a list of commands", out);
+        }
+    }
+}
+
+fn github(node: &Node, out: &mut Vec<Diagnostic>) {
+    let Value::Map(m) = &node.value else {
+        if !matches!(node.value, Value::Null | Value::Unknown) {
+            type_error("github", node, "a mapping (`permissions`)", out);
+        }
+        return;
+    };
+    for (k, v) in m.js_entries() {
+        if k.name != "permissions" {
+            out.push(Diagnostic::new(
+                Code::UnknownKey,
+                k.span,
+                format!("`github` has `permissions` only; VS Code warns about `{}`", k.name),
+            ));
+            continue;
+        }
+        let Value::Map(p) = &v.value else {
+            type_error("permissions", v, "a mapping of scopes to access levels", out);
+            continue;
+        };
+        for (scope, level) in p.js_entries() {
+            if !schema::GITHUB_SCOPES.contains(&scope.name.as_str()) {
+                let near = suggest::closest(&scope.name, schema::GITHUB_SCOPES.iter().copied());
+                let mut d = Diagnostic::new(
+                    Code::UnknownKey,
+                    scope.span,
+                    format!(
+                        "no permission scope is called `{}`.{}",
+                        scope.name,
+                        suggest::did_you_mean(near)
+                    ),
+                );
+                if let Some(n) = near {
+                    d = d.with_suggestion(scope.span, n);
+                }
+                out.push(d);
+            }
+            if !matches!(level.value, Value::Str(_) | Value::Null | Value::Unknown) {
+                type_error(
+                    &format!("the scope `{}`", scope.name),
+                    level,
+                    "an access level such as `read`",
+                    out,
+                );
+            }
+        }
     }
 }

@@ -10,8 +10,14 @@ use crate::analysis::suggest;
 use crate::analysis::syntax::{Node, Parsed, Value, jsonc};
 
 pub const TOP_KEYS: &[(&str, &str)] = &[
-    ("servers", "The MCP servers, by name: an agent's `tools` entry `name/*` gives it their tools."),
-    ("inputs", "Values VS Code asks for when a server starts, used as `${input:id}`."),
+    (
+        "servers",
+        "The MCP servers, by name: an agent's `tools` entry `name/*` gives it their tools.",
+    ),
+    (
+        "inputs",
+        "Values VS Code asks for when a server starts, used as `${input:id}`.",
+    ),
 ];
 
 pub const TYPES: &[(&str, &str)] = &[
@@ -49,7 +55,10 @@ pub fn analyze(text: &str, out: &mut Vec<Diagnostic>) -> (Parsed, CopilotFile) {
         out.push(Diagnostic::new(
             Code::SyntaxError,
             e.span,
-            format!("{}; VS Code cannot read this file and starts none of its servers", e.message),
+            format!(
+                "{}; VS Code cannot read this file and starts none of its servers",
+                e.message
+            ),
         ));
     }
     let Some(root) = parsed.root.as_ref() else {
@@ -186,9 +195,7 @@ fn servers(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             let bad = match k.name.as_str() {
-                "command" | "url" | "cwd" | "envFile" => {
-                    (!matches!(v.value, Value::Str(_))).then_some("a string")
-                }
+                "command" | "url" | "cwd" | "envFile" => (!matches!(v.value, Value::Str(_))).then_some("a string"),
                 "args" => match &v.value {
                     Value::Seq(items) => items
                         .iter()

@@ -46,7 +46,7 @@ pub enum FileKind {
 pub enum AgentForm {
     /// `.github/agents/<name>.agent.md`.
     AgentMd,
-    /// `.github/agents/<name>.md`: VS Code reads it as an agent; GitHub.com wants `.agent.md`.
+    /// `.github/agents/<name>.md`: read as an agent too.
     PlainMd,
     /// `<name>.chatmode.md`, the older chat mode: read as an agent, to be renamed.
     ChatMode,
@@ -58,8 +58,9 @@ impl FileKind {
         match self {
             FileKind::Agent { .. } => Some(Kind::Agent),
             FileKind::Prompt { .. } => Some(Kind::Prompt),
-            FileKind::Instructions { .. } => Some(Kind::Instructions),
-            FileKind::RepoInstructions | FileKind::Mcp => None,
+            // VS Code reads `copilot-instructions.md` as an instructions file too.
+            FileKind::Instructions { .. } | FileKind::RepoInstructions => Some(Kind::Instructions),
+            FileKind::Mcp => None,
         }
     }
 
@@ -188,34 +189,18 @@ fn markdown(kind: &FileKind, text: &str, out: &mut Vec<Diagnostic>) -> (Parsed, 
             .with_effect(Effect::Works),
         );
     }
-    if let FileKind::Agent {
-        form: AgentForm::PlainMd,
-        name,
-    } = kind
-    {
-        out.push(
-            Diagnostic::new(
-                Code::IgnoredField,
-                file.anchor,
-                format!(
-                    "VS Code reads this file as the agent `{name}`, but GitHub.com's coding agent reads only `.agent.md` files: rename it to `{name}.agent.md`"
-                ),
-            )
-            .with_severity(Severity::Info),
-        );
-    }
     let Some(header_kind) = kind.header() else {
         return (Parsed::default(), file);
     };
     let Some(fm) = split.frontmatter else {
-        if let Some(open) = split.misplaced_open {
+        if let Some(open) = split.misplaced_open.or_else(|| fenced_open(text)) {
             out.push(Diagnostic::new(
                 Code::MisplacedFrontmatter,
                 open,
                 "a frontmatter must start on the file's first line: Copilot reads this one as part of the prompt",
             ));
         }
-        if header_kind == Kind::Agent {
+        if header_kind == Kind::Agent && *kind != FileKind::RepoInstructions {
             out.push(
                 Diagnostic::new(
                     Code::MissingField,
@@ -239,9 +224,27 @@ fn markdown(kind: &FileKind, text: &str, out: &mut Vec<Diagnostic>) -> (Parsed, 
         ));
         return (Parsed::default(), file);
     }
+    // Read as js-yaml reads it: lenient where GitHub's own examples need it (a flow list closed
+    // at its key's indentation), and still refusing `description: Expert: does X`.
     let parsed = yaml::parse(fm.yaml.text(text), fm.yaml.start as usize);
     header::check(kind, header_kind, &parsed, fm.open, text, &mut file, out);
     (parsed, file)
+}
+
+/// A frontmatter wrapped in a Markdown code fence (a file that starts with ```` ```chatagent ````
+/// and has its `---` on the next line): Copilot reads no header.
+fn fenced_open(text: &str) -> Option<Span> {
+    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let first_end = t.find('\n')?;
+    if !t[..first_end].trim_start().starts_with("```") {
+        return None;
+    }
+    let second = &t[first_end + 1..];
+    let second = second.strip_prefix('\r').unwrap_or(second);
+    second.starts_with("---").then(|| {
+        let start = text.len() - second.len();
+        Span::new(start, start + 3)
+    })
 }
 
 #[cfg(test)]

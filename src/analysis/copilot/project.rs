@@ -113,7 +113,23 @@ pub fn check(files: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
             out.push((f.file, d));
         }
         for a in f.facts.agents.iter().flatten() {
-            if a.name == "*" {
+            // `*`, a custom agent, or the built-in `agent` (the others cannot be subagents).
+            if a.name == "*" || a.name == "agent" {
+                continue;
+            }
+            if !agents.iter().any(|(n, _)| *n == a.name) && schema::BUILTIN_AGENTS.iter().any(|(n, _)| *n == a.name) {
+                out.push((
+                    f.file,
+                    Diagnostic::new(
+                        Code::UnknownAgent,
+                        a.span,
+                        format!(
+                            "`{}` is a built-in agent, which cannot be run as a subagent: VS Code ignores the entry",
+                            a.name
+                        ),
+                    )
+                    .with_effect(Effect::ValueIgnored),
+                ));
                 continue;
             }
             if let Some(d) = unknown_agent(a, "it cannot be run as a subagent") {

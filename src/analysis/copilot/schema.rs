@@ -76,6 +76,12 @@ pub enum Value {
     McpServers,
     /// `metadata`: string keys and values (GitHub.com).
     Metadata,
+    /// `hooks`: hook events, each a list of commands.
+    Hooks,
+    /// `github`: `permissions` by scope.
+    Github,
+    /// Read without a check (`reasoning-effort`, `advancedOptions`).
+    Any,
 }
 
 pub struct Key {
@@ -85,6 +91,9 @@ pub struct Key {
     pub doc: &'static str,
     /// The key is deprecated: the key to write instead, and why.
     pub deprecated: Option<(&'static str, &'static str)>,
+    /// The documentation says the other host ignores it (reported as a hint when `target` is
+    /// not set).
+    pub other_ignores: bool,
 }
 
 const fn key(name: &'static str, value: Value, hosts: Hosts, doc: &'static str) -> Key {
@@ -94,8 +103,20 @@ const fn key(name: &'static str, value: Value, hosts: Hosts, doc: &'static str) 
         hosts,
         doc,
         deprecated: None,
+        other_ignores: false,
     }
 }
+
+/// A key one host reads and whose documentation says the other ignores.
+const fn only(name: &'static str, value: Value, hosts: Hosts, doc: &'static str) -> Key {
+    Key {
+        other_ignores: true,
+        ..key(name, value, hosts, doc)
+    }
+}
+
+/// Old spellings VS Code no longer reads, with the key to write.
+pub const OLD_SPELLINGS: &[(&str, &str)] = &[("user-invokable", "user-invocable")];
 
 /// A custom agent's keys (`.agent.md`; a chat mode reads the same).
 pub static AGENT_KEYS: &[Key] = &[
@@ -129,13 +150,13 @@ pub static AGENT_KEYS: &[Key] = &[
         Hosts::Both,
         "The model the agent runs on (VS Code: a list is tried in order); unset, the model picked in the chat.",
     ),
-    key(
+    only(
         "argument-hint",
         Value::Str,
         Hosts::VsCode,
         "The hint shown in the chat input when the agent is picked.",
     ),
-    key(
+    only(
         "handoffs",
         Value::Handoffs,
         Hosts::VsCode,
@@ -150,22 +171,15 @@ pub static AGENT_KEYS: &[Key] = &[
     key(
         "user-invocable",
         Value::Bool,
-        Hosts::Both,
+        Hosts::VsCode,
         "`false` hides the agent from the agents list: it is then only run as a subagent or a handoff.",
     ),
     key(
         "disable-model-invocation",
         Value::Bool,
-        Hosts::Both,
+        Hosts::VsCode,
         "`true` keeps other agents from running this one as a subagent.",
     ),
-    Key {
-        name: "user-invokable",
-        value: Value::Bool,
-        hosts: Hosts::Both,
-        doc: "The older spelling of `user-invocable`.",
-        deprecated: Some(("user-invocable", "the key is now spelt `user-invocable`")),
-    },
     Key {
         name: "infer",
         value: Value::Bool,
@@ -173,16 +187,41 @@ pub static AGENT_KEYS: &[Key] = &[
         doc: "Retired: whether other agents may run this one as a subagent.",
         deprecated: Some((
             "disable-model-invocation",
-            "`infer: false` is now `disable-model-invocation: true`",
+            "VS Code reports it as an error; write `user-invocable` and `disable-model-invocation` instead (`infer: false` is `disable-model-invocation: true`)",
         )),
+        other_ignores: false,
     },
     key(
+        "reasoning-effort",
+        Value::Any,
+        Hosts::Both,
+        "How much the model reasons before it answers.",
+    ),
+    key(
+        "hooks",
+        Value::Hooks,
+        Hosts::VsCode,
+        "Commands run on the agent's events (`PreToolUse`, `Stop`, ...), each event a list of `{type: command, command}`.",
+    ),
+    key(
+        "github",
+        Value::Github,
+        Hosts::Both,
+        "GitHub settings of the agent: `permissions` of its token, by scope (`contents`, `issues`, `pull-requests`, ...).",
+    ),
+    key(
+        "advancedOptions",
+        Value::Any,
+        Hosts::VsCode,
+        "Options VS Code reads as they are.",
+    ),
+    only(
         "mcp-servers",
         Value::McpServers,
         Hosts::GitHub,
         "MCP servers the agent starts on GitHub.com, in the YAML form of an MCP configuration (`type`, `command`, `args`, `env`, `tools`).",
     ),
-    key(
+    only(
         "metadata",
         Value::Metadata,
         Hosts::GitHub,
@@ -222,6 +261,7 @@ pub static PROMPT_KEYS: &[Key] = &[
         hosts: Hosts::VsCode,
         doc: "The older name of `agent`.",
         deprecated: Some(("agent", "the key is now `agent`")),
+        other_ignores: false,
     },
     key(
         "model",
@@ -294,6 +334,10 @@ pub const HANDOFF_KEYS: &[(&str, &str)] = &[
     ("prompt", "The prompt sent to that agent."),
     ("send", "`true` submits the prompt at once."),
     ("model", "The model the next agent runs on."),
+    (
+        "showContinueOn",
+        "Whether VS Code offers to continue the chat on GitHub.com (used by VS Code's built-in Plan agent).",
+    ),
 ];
 
 /// VS Code's built-in agents, which a prompt's `agent` and a handoff may name.
@@ -319,7 +363,13 @@ pub static TOOL_SETS: &[ToolSet] = &[
     ToolSet {
         name: "edit",
         doc: "Create and edit files in the workspace.",
-        tools: &["createDirectory", "createFile", "createJupyterNotebook", "editFiles", "editNotebook"],
+        tools: &[
+            "createDirectory",
+            "createFile",
+            "createJupyterNotebook",
+            "editFiles",
+            "editNotebook",
+        ],
         aliases: &["Edit", "MultiEdit", "Write", "NotebookEdit"],
     },
     ToolSet {
@@ -418,10 +468,9 @@ pub const RENAMED_TOOLS: &[(&str, &str)] = &[
     ("runCommands", "execute"),
     ("runTasks", "execute"),
     ("runNotebooks", "execute"),
+    ("todos", "todo"),
     ("search/readFile", "read/readFile"),
     ("new", "vscode/newWorkspace"),
-    ("openSimpleBrowser", "vscode/openSimpleBrowser"),
-    ("runSubagent", "agent"),
 ];
 
 /// Every name a `tools` entry may be without a set prefix: the sets, their tools written the
@@ -458,6 +507,42 @@ pub const MODELS: &[&str] = &[
     "GPT-5.1 (copilot)",
     "GPT-5.1-Codex (copilot)",
     "GPT-5.2 (copilot)",
+];
+
+/// The hook events of an agent for VS Code, and for GitHub.com's coding agent.
+pub const HOOK_EVENTS_VSCODE: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PreCompact",
+    "SubagentStart",
+    "SubagentStop",
+    "Stop",
+    "ErrorOccurred",
+];
+pub const HOOK_EVENTS_GITHUB: &[&str] = &[
+    "sessionStart",
+    "sessionEnd",
+    "userPromptSubmitted",
+    "preToolUse",
+    "postToolUse",
+    "agentStop",
+    "subagentStop",
+    "errorOccurred",
+];
+
+/// The scopes of `github.permissions`.
+pub const GITHUB_SCOPES: &[&str] = &[
+    "actions",
+    "checks",
+    "contents",
+    "discussions",
+    "issues",
+    "metadata",
+    "pull-requests",
+    "security-events",
+    "workflows",
 ];
 
 /// The largest body GitHub.com's coding agent takes for a custom agent, in characters.
