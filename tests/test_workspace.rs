@@ -149,6 +149,23 @@ fn summary() {
         .claude/skills/lint/SKILL.md:2:7 name-mismatch
         .claude/skills/release-check/SKILL.md:4:16 unknown-tool
         .claude/skills/release-check/SKILL.md:6:28 broken-link
+        .github/agents/docs.agent.md:4:1 duplicate-key
+        .github/agents/docs.agent.md:5:9 invalid-value
+        .github/agents/docs.agent.md:6:23 unknown-mcp-server
+        .github/agents/planner.agent.md:2:7 duplicate-agent
+        .github/agents/planner.agent.md:7:1 ignored-field
+        .github/agents/reviewer.agent.md:5:35 unknown-tool
+        .github/agents/reviewer.agent.md:6:1 unknown-key
+        .github/agents/reviewer.agent.md:7:1 deprecated-field
+        .github/agents/reviewer.agent.md:8:1 ignored-field
+        .github/agents/reviewer.agent.md:15:12 unknown-agent
+        .github/agents/security.agent.md:3:29 syntax-error
+        .github/chatmodes/debug.chatmode.md:1:1 deprecated-file
+        .github/instructions/python.instructions.md:2:11 missing-path
+        .github/instructions/sql.instructions.md:2:10 invalid-type
+        .github/prompts/scaffold.prompt.md:2:1 misplaced-frontmatter
+        .github/prompts/triage.prompt.md:3:1 deprecated-field
+        .github/prompts/triage.prompt.md:3:7 unknown-agent
         .mcp.json:7:7 unknown-key
         .mcp.json:9:5 missing-field
         .mcp.json:15:37 unsubstituted-variable
@@ -190,6 +207,7 @@ fn summary() {
         .opencode/skills/changelog/SKILL.md:2:7 duplicate-skill
         .opencode/skills/migrations/SKILL.md:3:14 lenient-parse
         .opencode/skills/release-notes/SKILL.md:2:7 missing-field
+        .vscode/mcp.json:5:5 missing-field
         .zuno/agents/bad-yaml.md:4:1 syntax-error
         .zuno/agents/binary.md:1:1 unchecked-file
         .zuno/agents/docs-copy.md:2:7 duplicate-agent

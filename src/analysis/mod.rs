@@ -246,7 +246,10 @@ impl Code {
                 .map(|r| {
                     Dialect::ALL
                         .into_iter()
-                        .filter(|d| rules::EVERY_DIALECT.contains(&r.code) || rules_of(*d).contains(&r.code))
+                        .filter(|d| {
+                            (shares_every_dialect_rules(*d) && rules::EVERY_DIALECT.contains(&r.code))
+                                || rules_of(*d).contains(&r.code)
+                        })
                         .collect()
                 })
                 .collect()
@@ -255,7 +258,14 @@ impl Code {
     }
 }
 
-/// The rules a dialect's files are checked by beyond [`rules::EVERY_DIALECT`].
+/// Whether a dialect's files are checked by the rules of [`rules::EVERY_DIALECT`] (Copilot lists
+/// its whole set instead: it has no permissions, skills or commands of its own).
+pub fn shares_every_dialect_rules(dialect: Dialect) -> bool {
+    dialect != Dialect::Copilot
+}
+
+/// The rules a dialect's files are checked by beyond [`rules::EVERY_DIALECT`] (all of them for a
+/// dialect that does not share those).
 pub fn rules_of(dialect: Dialect) -> &'static [Code] {
     match dialect {
         Dialect::OpenCode => opencode::schema::RULES,
@@ -281,7 +291,7 @@ mod rule_scope_tests {
             for (i, c) in rules.iter().enumerate() {
                 assert!(!rules[..i].contains(c), "{} listed twice by {}", c.as_str(), d.as_str());
                 assert!(
-                    !rules::EVERY_DIALECT.contains(c),
+                    !shares_every_dialect_rules(d) || !rules::EVERY_DIALECT.contains(c),
                     "{} is every dialect's already",
                     c.as_str()
                 );

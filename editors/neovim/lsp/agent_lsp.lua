@@ -4,8 +4,11 @@
 --- (`.opencode/agents/**/*.md`, `.opencode/{mode,modes}/*.md`), `opencode.json(c)`, `tui.json(c)`, Claude
 --- Code agent files (`.claude/agents/**/*.md`, `~/.claude/agents/**/*.md`, and `agents/**/*.md`
 --- of a plugin, a directory with `.claude-plugin/plugin.json`), and Zuno files (`zuno.json(c)`,
---- `.zuno/agents/**/*.md`, `~/.config/zuno/agents/**/*.md`); command files
---- (`.opencode/commands/`, `.claude/commands/`, `.zuno/commands/`) and `SKILL.md` files.
+--- `.zuno/agents/**/*.md`, `~/.config/zuno/agents/**/*.md`); GitHub Copilot files
+--- (`.github/agents/*.agent.md`, `.github/chatmodes/*.chatmode.md`, `.github/prompts/*.prompt.md`,
+--- `.github/instructions/**/*.instructions.md`, `.github/copilot-instructions.md`,
+--- `.vscode/mcp.json`); command files (`.opencode/commands/`, `.claude/commands/`,
+--- `.zuno/commands/`) and `SKILL.md` files.
 ---
 --- The project's own install comes first: `<root>/node_modules/.bin/agent-lsp` (where
 --- `npm i -D agent-lsp` puts it; `agent-lsp.cmd` on Windows) when it exists, so the editor runs

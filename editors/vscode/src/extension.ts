@@ -1,6 +1,7 @@
 // VS Code client for agent-lsp: starts `agent-lsp serve` for opencode agent files,
-// opencode.json(c), Claude Code agent files, Zuno agent files and zuno.json(c), command files and
-// `SKILL.md` files, and keeps the server's `agentLsp` settings in sync.
+// opencode.json(c), Claude Code agent files, Zuno agent files and zuno.json(c), GitHub Copilot's
+// custom agents, prompt files, instructions and `.vscode/mcp.json`, command files and `SKILL.md`
+// files, and keeps the server's `agentLsp` settings in sync.
 
 import * as childProcess from "child_process";
 import * as fs from "fs";
@@ -69,6 +70,17 @@ const GLOBS = [
   "**/.claude/**/SKILL.md",
   "**/.zuno/**/SKILL.md",
   "**/.agents/skills/**/SKILL.md",
+  // GitHub Copilot: custom agents (`.github/agents/*.agent.md`, a plain `*.md` there, and the
+  // legacy chat modes of `.github/chatmodes/`), prompt files, instructions (at any depth of
+  // `.github/instructions/`), the repository's instructions, and the MCP servers of
+  // `.vscode/mcp.json`. VS Code gives these files its own language ids (`chatagent`, `prompt`,
+  // `instructions`); the selector names no language, so they are matched all the same.
+  "**/.github/agents/*.md",
+  "**/.github/chatmodes/*.chatmode.md",
+  "**/.github/prompts/*.prompt.md",
+  "**/.github/instructions/**/*.instructions.md",
+  "**/.github/copilot-instructions.md",
+  "**/.vscode/mcp.json",
 ];
 
 /** Where a Claude Code plugin keeps its manifest; its `agents/` folder holds agent files. */

@@ -1,6 +1,6 @@
 //! Zed extension for agent-lsp: registers the `agent-lsp` language server for Markdown, JSON
-//! and JSONC and starts `agent-lsp serve` (which reports on opencode, Claude Code and Zuno agent
-//! files and configs only). The binary comes from `lsp.agent-lsp.binary.path` in
+//! and JSONC and starts `agent-lsp serve` (which reports on opencode, Claude Code, Zuno and GitHub
+//! Copilot agent files and configs only). The binary comes from `lsp.agent-lsp.binary.path` in
 //! Zed's settings, else from `PATH`; `initialization_options` and `settings` (the `agentLsp`
 //! section) are passed through.
 

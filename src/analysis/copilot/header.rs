@@ -98,8 +98,8 @@ pub fn check(
                     true,
                 )),
                 Hosts::GitHub if !github => out.push(ignored(key, "VS Code", "`target: vscode`", true)),
-                Hosts::VsCode if spec.other_ignores => out.push(ignored(key, "GitHub.com's coding agent", "", false)),
-                Hosts::GitHub if spec.other_ignores => out.push(ignored(key, "VS Code", "", false)),
+                Hosts::VsCode if spec.other_ignores && github => out.push(ignored(key, "GitHub.com's coding agent", "", false)),
+                Hosts::GitHub if spec.other_ignores && vscode => out.push(ignored(key, "VS Code", "", false)),
                 _ => {}
             }
         }

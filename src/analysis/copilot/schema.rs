@@ -8,8 +8,19 @@
 
 use crate::analysis::rules::Code;
 
-/// The rules Copilot's files are checked by beyond the ones every dialect has.
+/// The rules Copilot's files are checked by: its whole list (Copilot does not take the rules
+/// every other dialect shares, `rules::EVERY_DIALECT`, which are about permissions, skills and
+/// commands it does not have).
 pub const RULES: &[Code] = &[
+    Code::SyntaxError,
+    Code::DuplicateKey,
+    Code::UnknownKey,
+    Code::InvalidType,
+    Code::InvalidValue,
+    Code::DeprecatedField,
+    Code::MissingField,
+    Code::UnknownAgent,
+    Code::DuplicateAgent,
     Code::UnknownTool,
     Code::UnknownMcpServer,
     Code::IgnoredField,
