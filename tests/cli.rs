@@ -1033,7 +1033,7 @@ fn check_without_a_path_checks_the_current_directory() {
         (out.status, out.stdout.as_str()),
         (
             0,
-            "no files found to check: nothing here that opencode, Claude Code or Zuno reads (agents, configs, commands, skills)\n"
+            "no files found to check: nothing here that opencode, Claude Code, Zuno or GitHub Copilot reads (agents, configs, commands, skills, prompt files)\n"
         )
     );
 }
@@ -1119,7 +1119,7 @@ fn human_output_shows_the_first_line_of_a_file_not_read() {
     let out = check(ws.path(), &["README.md"]);
     assert_eq!(out.status, 0, "{out:#?}");
     expect![[r#"
-        info[unchecked-file]: no runtime reads this file where it is, so agent-lsp does not analyse it: an agent goes in `.opencode/agents/` or `.claude/agents/`, a command in `.opencode/commands/` or `.claude/commands/`, a skill in `.claude/skills/<name>/SKILL.md` or `.opencode/skills/<name>/SKILL.md`
+        info[unchecked-file]: no runtime reads this file where it is, so agent-lsp does not analyse it: an agent goes in `.opencode/agents/`, `.claude/agents/` or `.github/agents/<name>.agent.md` (Copilot leaves a README.md there out), a command in `.opencode/commands/` or `.claude/commands/`, a skill in `.claude/skills/<name>/SKILL.md` or `.opencode/skills/<name>/SKILL.md`
          --> README.md:1:1  (effect: file-ignored)
           |
         1 | # Title 見出し

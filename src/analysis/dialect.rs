@@ -47,7 +47,7 @@ impl Dialect {
             Dialect::OpenCode => Some("1.18.34"),
             Dialect::Claude => Some("2.1.332"),
             Dialect::Zuno => None,
-            Dialect::Copilot => Some("VS Code 1.x in code-server 4.139.1"),
+            Dialect::Copilot => Some("(VS Code 1.139.1)"),
             #[cfg(test)]
             Dialect::Example => None,
         }

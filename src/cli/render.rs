@@ -106,7 +106,7 @@ pub fn human(ws: &Workspace, diags: &[(usize, Diagnostic)], color: bool) -> Stri
     } else if diags.is_empty() && files == 0 {
         let _ = writeln!(
             out,
-            "no files found to check: nothing here that opencode, Claude Code or Zuno reads (agents, configs, commands, skills)"
+            "no files found to check: nothing here that opencode, Claude Code, Zuno or GitHub Copilot reads (agents, configs, commands, skills, prompt files)"
         );
     } else if diags.is_empty() {
         let _ = writeln!(

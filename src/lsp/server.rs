@@ -248,6 +248,8 @@ impl Inner {
                 glob("**/.claude/settings.local.json"),
                 // Claude Code's project MCP servers (their names answer the settings' approvals).
                 glob("**/.mcp.json"),
+                // VS Code's MCP servers, which Copilot agents' `server/*` tools name.
+                glob("**/.vscode/mcp.json"),
                 // A Claude Code plugin's hooks.
                 glob("**/hooks/hooks.json"),
             ],
@@ -534,6 +536,36 @@ impl LanguageServer for Backend {
                             ..CodeAction::default()
                         }));
                     }
+                }
+                // A chat mode: "Move to .github/agents/<name>.agent.md", a file rename.
+                if matches!(&d.code, Some(NumberOrString::String(c)) if c == "deprecated-file")
+                    && let Some(new_uri) = self.request("codeAction", |st| st.migrated_uri(&uri))?
+                {
+                    let target = new_uri
+                        .path()
+                        .as_str()
+                        .rsplit('/')
+                        .next()
+                        .unwrap_or_default()
+                        .to_string();
+                    actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                        title: format!("Move to .github/agents/{target} (a custom agent)"),
+                        kind: Some(CodeActionKind::QUICKFIX),
+                        diagnostics: Some(vec![d.clone()]),
+                        edit: Some(WorkspaceEdit {
+                            document_changes: Some(DocumentChanges::Operations(vec![DocumentChangeOperation::Op(
+                                ResourceOp::Rename(RenameFile {
+                                    old_uri: uri.clone(),
+                                    new_uri,
+                                    options: None,
+                                    annotation_id: None,
+                                }),
+                            )])),
+                            ..WorkspaceEdit::default()
+                        }),
+                        is_preferred: Some(true),
+                        ..CodeAction::default()
+                    }));
                 }
                 let Some(fix) = d.data.as_ref().and_then(|v| v.get("fix")) else {
                     continue;

@@ -677,6 +677,23 @@ impl State {
             .collect()
     }
 
+    /// For a Copilot chat mode: the file it moves to to become a custom agent
+    /// (`.github/agents/<name>.agent.md` of its workspace folder), when the client can rename
+    /// files and no file is there yet.
+    pub fn migrated_uri(&self, uri: &Uri) -> Option<Uri> {
+        if !self.can_rename_files {
+            return None;
+        }
+        let id = self.ws.id(&path_of(uri)?)?;
+        let rel = self.ws.files[id].kind.copilot()?.migrated_path()?;
+        let dir = self.ws.copilot_dir_of_file(id)?;
+        let target = dir.join(rel);
+        if target.exists() {
+            return None;
+        }
+        Uri::from_file_path(&target)
+    }
+
     /// The edit that ignores a diagnostic of `code` starting at `pos` on its line (an
     /// `agent-lsp: ignore[...]` comment added or extended), when a comment can go there.
     pub fn ignore_edit(&self, uri: &Uri, pos: lsp::Position, code: &str) -> Option<lsp::TextEdit> {

@@ -310,7 +310,7 @@ fn check(ctx: &Context, paths: Option<Vec<String>>) -> Result<Value, String> {
     with_problems.dedup();
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let summary = if diags.is_empty() && files == 0 {
-        "no files found to check: nothing here that opencode, Claude Code or Zuno reads".to_string()
+        "no files found to check: nothing here that opencode, Claude Code, Zuno or GitHub Copilot reads".to_string()
     } else if diags.is_empty() {
         format!("{} checked, no problems", plural(files, "file"))
     } else {

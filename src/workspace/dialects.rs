@@ -235,6 +235,11 @@ impl Workspace {
                 out.push(DialectAgents::gather(self, Dialect::Zuno, &zuno_dir));
             }
         }
+        for copilot_dir in self.copilot_projects() {
+            if copilot_dir.starts_with(dir) {
+                out.push(DialectAgents::gather(self, Dialect::Copilot, &copilot_dir));
+            }
+        }
         out
     }
 
@@ -244,6 +249,11 @@ impl Workspace {
         for zuno_dir in self.zuno_projects() {
             if zuno_dir.starts_with(dir) {
                 out.push(DialectAgents::gather(self, Dialect::Zuno, &zuno_dir));
+            }
+        }
+        for copilot_dir in self.copilot_projects() {
+            if copilot_dir.starts_with(dir) {
+                out.push(DialectAgents::gather(self, Dialect::Copilot, &copilot_dir));
             }
         }
         out
@@ -1293,8 +1303,12 @@ impl<'a> ExplainedAgent<'a> {
                 let key = zuno::policy::permission_for(permission).to_string();
                 Some(vec![(key, zuno::policy::ruleset(a, permission))])
             }
-            // Copilot has tools, not permission rules: no question of a policy is decided for it.
-            AgentRef::Copilot { .. } => None,
+            // Copilot has tool sets, not rules: decided where the agent lacks them (see
+            // `copilot::policy`).
+            AgentRef::Copilot { file, .. } => {
+                let r = copilot::policy::ruleset(file.file, file.kind, file.facts, permission)?;
+                Some(vec![(copilot::policy::set_for(permission)?.to_string(), r)])
+            }
         }
     }
 

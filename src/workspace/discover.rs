@@ -749,6 +749,25 @@ pub fn copilot_kind(path: &Path) -> Option<(copilot::FileKind, PathBuf)> {
     None
 }
 
+/// A `README.md` of `.github/agents/`, which Copilot leaves out of its agents: not read (as a
+/// Copilot file, so that a file given by path says so instead of being taken for another
+/// runtime's agent).
+pub fn copilot_not_read(path: &Path) -> Option<crate::analysis::FileKind> {
+    let name = path.file_name()?.to_str()?;
+    let parent = path.parent()?;
+    let in_agents = parent.file_name().is_some_and(|n| n == "agents")
+        && parent
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|n| n == ".github");
+    (in_agents && name.eq_ignore_ascii_case("README.md")).then(|| {
+        crate::analysis::FileKind::Copilot(copilot::FileKind::Agent {
+            name: "README".into(),
+            form: copilot::AgentForm::PlainMd,
+        })
+    })
+}
+
 /// What a file is to the test-only Example dialect: `.example/agents/<name>.md`, with the
 /// project holding `.example/`.
 #[cfg(test)]

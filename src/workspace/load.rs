@@ -150,6 +150,9 @@ impl Workspace {
         if let Some((kind, dir)) = discover::copilot_kind(path) {
             return Some((kind.into(), Role::Copilot { dir }));
         }
+        if let Some(kind) = discover::copilot_not_read(path) {
+            return Some((kind, Role::NotRead));
+        }
         if let Some((kind, dir)) = discover::claude_settings(path, self.options.home.as_deref()) {
             return Some((kind, Role::ClaudeSettings { dir }));
         }
@@ -463,6 +466,7 @@ impl Workspace {
         for md in &found.markdown {
             if self.id(md).is_none()
                 && let Some((kind, role)) = self.role_of(md)
+                && role != Role::NotRead
             {
                 self.read_and_add(md, kind, role, true);
             }

@@ -13,11 +13,14 @@
 # How: code-server on 127.0.0.1 with HOME, XDG_* and its data and extension directories in empty
 # temporary directories, CASES_DIR (a copy) as the workspace, workspace trust off, AI features on
 # (chat.disableAIFeatures false; nothing ever reaches a model). A test-only extension
-# (extension/, packed here into a .vsix and installed with --install-extension) opens each file
+# (extension/, packed here into a .vsix and installed with --install-extension) first waits until
+# the validator runs (an untitled sentinel agent gets its expected markers), then opens each file
 # of the workspace in turn (all files but those under .vscode/, sorted), waits until its markers
 # settle (the validator only runs on files shown in an editor, and drops their markers when the
-# editor closes), reads them with vscode.languages.getDiagnostics() and, for the owner, with the
-# Problems panel's own Copy action, and writes OUT_JSON:
+# editor closes; at least 0.8 s per file, unchanged for 0.5 s), reads them with
+# vscode.languages.getDiagnostics() and, for the owner, with the Problems panel's own Copy action,
+# and writes OUT_JSON (a file's markers sorted by range, then message: VS Code's own order varies
+# between runs):
 #
 #   { "<path relative to CASES_DIR>": [ { "code": string|null, "severity": "error|warning|info|hint",
 #       "message": ..., "range": [line0, col0, line1, col1] (0-based, UTF-16 columns),
@@ -25,8 +28,11 @@
 #       "tags": ["unnecessary"|"deprecated"] (when set) }, ... ], ... }
 #
 # Every file is a key (an empty list when VS Code puts no marker on it). The workspace is a
-# temporary copy: in messages its absolute file URI and path are replaced by file:///WORKSPACE and
-# /WORKSPACE (the .chatmode.md message names the target URI). Headless Chromium (npm
+# temporary copy: in messages its absolute URI and path are replaced by
+# vscode-remote://SERVER/WORKSPACE (code-server's workbench names files vscode-remote://HOST:PORT/…;
+# the .chatmode.md message names its target that way), file:///WORKSPACE and /WORKSPACE (the
+# missing-file message). Timing: about 1.7 s per file plus ~10 s of start-up, plus the installs
+# (about 2.5 min for code-server's; measured 255 s in all for the 50 starter files). Headless Chromium (npm
 # playwright-core, tests/copilot_vscode/probe.mjs) only loads the workbench so that the extension
 # host runs; it also grants the page the clipboard the Copy action writes to.
 #
@@ -36,8 +42,11 @@
 # directory (its node, pw and cs folders can then be reused); VSC_REUSE=DIR (for working on the
 # probe or the cases only, never in CI) takes node, playwright-core and code-server from a
 # directory kept by VSC_KEEP=1 (or by tests/vscode/run.sh) instead of installing them.
-# The probe's log and meta data (language id of each file, timings, how owners were read, the
-# tools visible to extensions) are printed / written next to OUT_JSON as OUT_JSON.meta.json.
+# The probe's log is printed; its meta data (language id of each file, timings, how owners were
+# read, VS Code's own completions: the tool names, agents, models and keys it knows; the tools
+# visible to extensions; the active extensions) is written next to OUT_JSON as OUT_JSON.meta.json.
+# Exit status 0 when every file was read (warnings name files that did not settle or whose owners
+# could not be read), 2 otherwise. It checks no expectation: the JSON is the result.
 set -euo pipefail
 
 started=$(date +%s)
@@ -176,8 +185,8 @@ cat > "$run_dir/control.json" << EOF
   "log": "$probe_log",
   "normalize": true,
   "warmupMs": 2000,
-  "minWaitMs": 1000,
-  "stableMs": 600,
+  "minWaitMs": 800,
+  "stableMs": 500,
   "maxWaitMs": 15000
 }
 EOF
@@ -261,3 +270,9 @@ for rel, m in meta["files"].items():
         print(f"WARNING: {rel}: owners not read ({m['ownerSource']})")
 EOF
 echo "PASS: markers of VS Code $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["vscodeVersion"])' "$out.meta.json") (code-server $code_server_version) in $out, in $(($(date +%s) - started)) s"
+# The comparison: agent-lsp against these markers, and the markers against the recording
+# (tests/verdicts/copilot-vscode.jsonl; RECORD_VERDICTS=1 rewrites it). Only for the bundled cases.
+if [ "$cases" = "$here/cases" ]; then
+  step "agent-lsp against VS Code's markers (cargo test --test copilot_vscode, the live comparison)"
+  COPILOT_VSCODE_MARKERS="$out" cargo test --quiet --test copilot_vscode -- --ignored --nocapture
+fi

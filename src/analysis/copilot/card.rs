@@ -76,8 +76,11 @@ pub fn tool_meaning(name: &str, cx: &Context, f: &CopilotFile, where_is: WhereIs
             None => format!("{what} of the MCP server `{prefix}`, which no `.vscode/mcp.json` here declares"),
         };
     }
+    if let Some((_, new)) = schema::RENAMED_TOOLS.iter().find(|(old, _)| *old == name) {
+        return format!("the older name of `{new}`");
+    }
     match schema::set_of_tool(name) {
-        Some(set) => format!("one tool of the `{}` set", set.name),
+        Some(set) => format!("one tool of the `{}` set (written `{}/{name}` now)", set.name, set.name),
         None => "not a tool Copilot knows: ignored".into(),
     }
 }

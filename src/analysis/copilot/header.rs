@@ -88,6 +88,13 @@ pub fn check(
             out.push(d);
         }
         let (vscode, github) = targets(file);
+        // (VS Code checks `hooks` whatever the target.)
+        let unread = header == Kind::Agent
+            && spec.value != V::Hooks
+            && matches!(
+                (spec.hosts, vscode, github),
+                (Hosts::VsCode, false, _) | (Hosts::GitHub, _, false)
+            );
         if header == Kind::Agent {
             match spec.hosts {
                 // The agent is GitHub.com's only, and GitHub.com does not read the key.
@@ -98,12 +105,17 @@ pub fn check(
                     true,
                 )),
                 Hosts::GitHub if !github => out.push(ignored(key, "VS Code", "`target: vscode`", true)),
-                Hosts::VsCode if spec.other_ignores && github => out.push(ignored(key, "GitHub.com's coding agent", "", false)),
+                Hosts::VsCode if spec.other_ignores && github => {
+                    out.push(ignored(key, "GitHub.com's coding agent", "", false))
+                }
                 Hosts::GitHub if spec.other_ignores && vscode => out.push(ignored(key, "VS Code", "", false)),
                 _ => {}
             }
         }
-        value(header, &key.name, spec.value, node, text, file, out);
+        // A key the agent's only host ignores is said once, not checked further.
+        if !unread {
+            value(header, &key.name, spec.value, node, text, file, out);
+        }
     }
     if header == Kind::Agent && !map.contains("description") && parsed.errors.is_empty() {
         let (_, github) = targets(file);
@@ -184,10 +196,10 @@ fn unknown_key(kind: &FileKind, header: Kind, key: &Key, out: &mut Vec<Diagnosti
     let elsewhere = [Kind::Agent, Kind::Prompt, Kind::Instructions]
         .into_iter()
         .filter(|k| *k != header && schema::key_of(*k, &key.name).is_some())
-        .map(|k| k.noun())
+        .map(|k| k.article_noun())
         .collect::<Vec<_>>();
     let hint = if near.is_none() && !elsewhere.is_empty() {
-        format!(" (`{}` is a key of a {})", key.name, elsewhere.join(" and a "))
+        format!(" (`{}` is a key of {})", key.name, elsewhere.join(" and of "))
     } else {
         String::new()
     };
@@ -195,11 +207,11 @@ fn unknown_key(kind: &FileKind, header: Kind, key: &Key, out: &mut Vec<Diagnosti
         FileKind::Agent {
             form: super::AgentForm::ChatMode,
             ..
-        } => "chat mode",
-        _ => header.noun(),
+        } => "a chat mode",
+        _ => header.article_noun(),
     };
     let msg = format!(
-        "Copilot does not read `{}` in a {what}: VS Code warns and ignores it{hint}.{}",
+        "Copilot does not read `{}` in {what}: VS Code warns and ignores it{hint}.{}",
         key.name,
         suggest::did_you_mean(near)
     );
@@ -299,7 +311,16 @@ fn split_commas(s: &str, node: &Node) -> Vec<Named> {
     let mut at = 0usize;
     for part in s.split(',') {
         let lead = part.len() - part.trim_start().len();
-        let name = part.trim();
+        let trimmed = part.trim();
+        // A quoted name inside the string (`read, 'execute'`) is read without its quotes.
+        let unquoted = ["'", "\""]
+            .iter()
+            .find_map(|q| trimmed.strip_prefix(q).and_then(|t| t.strip_suffix(q)))
+            .filter(|t| !t.is_empty());
+        let (name, lead) = match unquoted {
+            Some(t) => (t, lead + 1),
+            None => (trimmed, lead),
+        };
         if !name.is_empty() {
             let span = if exact {
                 let start = node.span.start as usize + quote + at + lead;
@@ -340,7 +361,7 @@ fn value(header: Kind, key: &str, ty: V, node: &Node, text: &str, file: &mut Cop
                         });
                     }
                     "description" => {
-                        if s.trim().is_empty() && header == Kind::Agent {
+                        if s.trim().is_empty() {
                             out.push(
                                 Diagnostic::new(Code::InvalidValue, node.span, "`description` is empty")
                                     .with_severity(Severity::Warning)
@@ -349,7 +370,20 @@ fn value(header: Kind, key: &str, ty: V, node: &Node, text: &str, file: &mut Cop
                         }
                         file.description = Some(s.to_string());
                     }
-                    "argument-hint" => file.argument_hint = Some(s.to_string()),
+                    "argument-hint" => {
+                        if s.trim().is_empty() {
+                            out.push(
+                                Diagnostic::new(
+                                    Code::InvalidValue,
+                                    node.span,
+                                    "`argument-hint` is empty: no hint is shown",
+                                )
+                                .with_severity(Severity::Warning)
+                                .with_effect(Effect::ValueIgnored),
+                            );
+                        }
+                        file.argument_hint = Some(s.to_string())
+                    }
                     _ => {}
                 }
             }
@@ -378,8 +412,12 @@ fn value(header: Kind, key: &str, ty: V, node: &Node, text: &str, file: &mut Cop
         V::Target => {}
         V::Tools => {
             if let Some(names) = strings(key, node, true, out) {
-                for t in &names {
-                    tool(t, out);
+                // GitHub.com's coding agent has tools of its own and ignores names it does not
+                // know; VS Code does not judge them for it either.
+                if file.targets() != (false, true) {
+                    for t in &names {
+                        tool(t, out);
+                    }
                 }
                 file.tools = Some(names);
             }
@@ -564,6 +602,10 @@ fn tool(t: &Named, out: &mut Vec<Diagnostic>) {
         // Anything else before a `/` is an MCP server or an extension: decided across files.
         return;
     }
+    // An extension's tool set (`vscode.mermaid-markdown-features`): known once it is installed.
+    if name.contains('.') {
+        return;
+    }
     let candidates: Vec<&str> = schema::plain_tool_names().collect();
     let near = suggest::closest(name, candidates.iter().copied());
     let mut d = Diagnostic::new(
@@ -611,11 +653,10 @@ fn handoffs(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
                         span: v.span,
                     })
                 }
-                "showContinueOn" => {}
-                "send" => match &v.value {
-                    Value::Bool(b) => h.send = Some(*b),
-                    Value::Null | Value::Unknown => {}
-                    _ => type_error("send", v, "`true` or `false`", out),
+                "send" | "showContinueOn" => match &v.value {
+                    Value::Bool(b) if k.name == "send" => h.send = Some(*b),
+                    Value::Bool(_) | Value::Null | Value::Unknown => {}
+                    _ => type_error(&k.name, v, "`true` or `false`", out),
                 },
                 other => {
                     let names = schema::HANDOFF_KEYS.iter().map(|(n, _)| *n);
@@ -682,11 +723,11 @@ fn apply_to(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
     match &node.value {
         Value::Str(s) => {
             let patterns = super::glob::spans(s, node.span);
-            if s.trim().is_empty() || super::glob::has_blank(s) {
+            if s.trim().is_empty() {
                 out.push(Diagnostic::new(
                     Code::InvalidValue,
                     node.span,
-                    "`applyTo` has an empty pattern (a comma too many?): VS Code reports it as an error",
+                    "`applyTo` is empty: VS Code reports it as an error, and the instructions apply to no file",
                 ));
             }
             for (name, span) in patterns {
@@ -754,9 +795,78 @@ fn hooks(node: &Node, file: &CopilotFile, out: &mut Vec<Diagnostic>) {
             }
             out.push(d);
         }
-        if !matches!(v.value, Value::Seq(_) | Value::Null | Value::Unknown) {
-            type_error(&format!("the hook event `{}`", k.name), v, "a list of commands", out);
+        match &v.value {
+            Value::Seq(commands) => {
+                for c in commands {
+                    hook_command(c, file, out);
+                }
+            }
+            Value::Null | Value::Unknown => {}
+            _ => type_error(&format!("the hook event `{}`", k.name), v, "a list of commands", out),
         }
+    }
+}
+
+/// One command of a hook event: `type: command` and what to run (VS Code: `command` or a
+/// command per system; GitHub.com: `bash` or `powershell`), `cwd`, `env`, `timeout`.
+fn hook_command(c: &Node, file: &CopilotFile, out: &mut Vec<Diagnostic>) {
+    let Value::Map(m) = &c.value else {
+        if !matches!(c.value, Value::Null | Value::Unknown) {
+            type_error("a hook command", c, "a mapping (`type: command`, `command`)", out);
+        }
+        return;
+    };
+    let github_only = file.targets() == (false, true);
+    let runs: &[&str] = if github_only {
+        &["bash", "powershell"]
+    } else {
+        &["command", "windows", "linux", "osx", "bash", "powershell"]
+    };
+    let known = ["type", "cwd", "env", "timeout", "timeoutSec"];
+    for (k, v) in m.js_entries() {
+        match k.name.as_str() {
+            "type" => {
+                if v.as_str() != Some("command") {
+                    out.push(Diagnostic::new(
+                        Code::InvalidValue,
+                        v.span,
+                        "a hook command's `type` is `command`: VS Code refuses anything else",
+                    ));
+                }
+            }
+            "timeout" | "timeoutSec" if !matches!(v.value, Value::Int(_) | Value::Float(_)) => {
+                type_error(&k.name, v, "a number of seconds", out)
+            }
+            "cwd" if !matches!(v.value, Value::Str(_)) => type_error("cwd", v, "a string", out),
+            "env" if !matches!(v.value, Value::Map(_)) => type_error("env", v, "a mapping of strings", out),
+            n if known.contains(&n) || runs.contains(&n) => {}
+            n => {
+                let near = suggest::closest(n, known.iter().chain(runs).copied());
+                let mut d = Diagnostic::new(
+                    Code::UnknownKey,
+                    k.span,
+                    format!(
+                        "a hook command has no `{n}`: VS Code warns and ignores it.{}",
+                        suggest::did_you_mean(near)
+                    ),
+                );
+                if let Some(s) = near {
+                    d = d.with_suggestion(k.span, s);
+                }
+                out.push(d);
+            }
+        }
+    }
+    if !runs.iter().any(|r| m.contains(r)) {
+        let list = runs.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ");
+        out.push(
+            Diagnostic::new(
+                Code::MissingField,
+                m.entries.first().map_or(c.span, |e| e.key.span),
+                format!("this hook command runs nothing: it needs one of {list}"),
+            )
+            .with_effect(Effect::ValueIgnored),
+        );
     }
 }
 
@@ -797,13 +907,19 @@ fn github(node: &Node, out: &mut Vec<Diagnostic>) {
                 }
                 out.push(d);
             }
-            if !matches!(level.value, Value::Str(_) | Value::Null | Value::Unknown) {
-                type_error(
+            match &level.value {
+                Value::Str(l) if !["read", "write", "none"].contains(&l.as_str()) => out.push(Diagnostic::new(
+                    Code::InvalidValue,
+                    level.span,
+                    format!("`{}` is `read`, `write` or `none`, not `{l}`", scope.name),
+                )),
+                Value::Str(_) | Value::Null | Value::Unknown => {}
+                _ => type_error(
                     &format!("the scope `{}`", scope.name),
                     level,
-                    "an access level such as `read`",
+                    "`read`, `write` or `none`",
                     out,
-                );
+                ),
             }
         }
     }

@@ -11,12 +11,14 @@
 //! - [`project`]: the checks across files (handoffs, `agent`, `agents`, MCP servers, duplicates).
 //! - [`card`]: the effective agent, prompt or instructions for hover and `explain`.
 //! - [`complete`]: completion of keys and values.
+//! - [`policy`]: an agent's tool sets for team policies and "who may" (decided only where it lacks them).
 
 pub mod card;
 pub mod complete;
 pub mod glob;
 pub mod header;
 pub mod mcp;
+pub mod policy;
 pub mod project;
 pub mod schema;
 
@@ -69,6 +71,31 @@ impl FileKind {
         match self {
             FileKind::Agent { name, .. } | FileKind::Prompt { name } | FileKind::Instructions { name } => Some(name),
             FileKind::RepoInstructions | FileKind::Mcp => None,
+        }
+    }
+
+    /// How an agent file's name ends after the agent's name (`.agent.md`, `.chatmode.md`,
+    /// `.md`): a rename of an agent named by its file keeps it.
+    pub fn agent_suffix(&self) -> Option<&'static str> {
+        match self {
+            FileKind::Agent { form, .. } => Some(match form {
+                AgentForm::AgentMd => ".agent.md",
+                AgentForm::PlainMd => ".md",
+                AgentForm::ChatMode => ".chatmode.md",
+            }),
+            _ => None,
+        }
+    }
+
+    /// Where a chat mode moves to, relative to its workspace folder
+    /// (`.github/agents/<name>.agent.md`), as VS Code's "Migrate to custom agent file" moves it.
+    pub fn migrated_path(&self) -> Option<String> {
+        match self {
+            FileKind::Agent {
+                name,
+                form: AgentForm::ChatMode,
+            } => Some(format!(".github/agents/{name}.agent.md")),
+            _ => None,
         }
     }
 
@@ -162,6 +189,17 @@ pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Parsed, Copilot
         FileKind::Mcp => mcp::analyze(text, &mut out),
         _ => markdown(kind, text, &mut out),
     };
+    // Copilot refuses no configuration: a header it cannot read loses the file (GitHub.com), a
+    // wrong value is ignored.
+    for d in &mut out {
+        if d.effect == Effect::RefusesToStart {
+            d.effect = if d.code == Code::SyntaxError {
+                Effect::FileIgnored
+            } else {
+                Effect::ValueIgnored
+            };
+        }
+    }
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     (out, parsed, file)
 }

@@ -41,6 +41,15 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The noun with its article ("an instructions file").
+    pub fn article_noun(self) -> &'static str {
+        match self {
+            Kind::Agent => "a custom agent",
+            Kind::Prompt => "a prompt file",
+            Kind::Instructions => "an instructions file",
+        }
+    }
+
     pub fn noun(self) -> &'static str {
         match self {
             Kind::Agent => "custom agent",
@@ -389,6 +398,8 @@ pub static TOOL_SETS: &[ToolSet] = &[
         tools: &[
             "runInTerminal",
             "getTerminalOutput",
+            "killTerminal",
+            "sendToTerminal",
             "createAndRunTask",
             "runTask",
             "getTaskOutput",
@@ -406,6 +417,7 @@ pub static TOOL_SETS: &[ToolSet] = &[
             "problems",
             "terminalLastCommand",
             "terminalSelection",
+            "getTaskOutput",
             "getNotebookSummary",
             "readNotebookCellOutput",
         ],
@@ -447,6 +459,7 @@ pub static TOOL_SETS: &[ToolSet] = &[
         name: "vscode",
         doc: "VS Code itself: commands, extensions, the API, new workspaces.",
         tools: &[
+            "askQuestions",
             "extensions",
             "getProjectSetupInfo",
             "installExtension",
@@ -455,6 +468,36 @@ pub static TOOL_SETS: &[ToolSet] = &[
             "runCommand",
             "vscodeAPI",
         ],
+        aliases: &[],
+    },
+    ToolSet {
+        name: "vscodeGeneral",
+        doc: "VS Code's general tools: usages, rename, tests.",
+        tools: &["usages", "rename", "runTests", "testFailure"],
+        aliases: &[],
+    },
+    ToolSet {
+        name: "vscodeTasks",
+        doc: "VS Code's tasks.",
+        tools: &["createAndRunTask", "getTaskOutput", "runTask"],
+        aliases: &[],
+    },
+    ToolSet {
+        name: "vscodeNotebooks",
+        doc: "VS Code's notebook tools.",
+        tools: &[],
+        aliases: &[],
+    },
+    ToolSet {
+        name: "vscodeBrowser",
+        doc: "VS Code's integrated browser.",
+        tools: &[],
+        aliases: &[],
+    },
+    ToolSet {
+        name: "new",
+        doc: "Create a new workspace.",
+        tools: &[],
         aliases: &[],
     },
 ];
@@ -481,7 +524,6 @@ pub const RENAMED_TOOLS: &[(&str, &str)] = &[
     ("runNotebooks", "execute"),
     ("todos", "todo"),
     ("search/readFile", "read/readFile"),
-    ("new", "vscode/newWorkspace"),
 ];
 
 /// Every name a `tools` entry may be without a set prefix: the sets, their tools written the

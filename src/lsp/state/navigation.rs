@@ -239,6 +239,15 @@ impl State {
                 });
                 continue;
             }
+            // A Copilot agent named by its file: the file is renamed in its folder, its suffix
+            // (`.agent.md`, `.chatmode.md`) kept.
+            if let Some(suffix) = f.kind.copilot().and_then(|k| k.agent_suffix()) {
+                let new_path = f.path.with_file_name(format!("{new_name}{suffix}"));
+                if let (Some(old_uri), Some(new_uri)) = (self.uri_for(o.file), Uri::from_file_path(&new_path)) {
+                    file_renames.push((old_uri, new_uri));
+                }
+                continue;
+            }
             // A Markdown agent named by its path: rename the file, in the config directory its
             // name is relative to (`.opencode/`, `.zuno/`, a global directory).
             use crate::workspace::{Role, discover::ZunoLayer};

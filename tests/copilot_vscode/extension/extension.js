@@ -2,8 +2,11 @@
 //
 // VS Code's prompt-file validator (the workbench's "prompts-diagnostics-provider") validates a file
 // only while it is shown in a code editor, and removes the file's markers when the editor shows
-// another file. So, one file at a time: open it in an editor, wait until its markers settle, read
-// them, close it. Two readings of the same markers:
+// another file. So, one file at a time: open it in an editor, wait until its markers settle (at
+// least minWaitMs, and unchanged for stableMs), read them, close it. A clean file and a file not
+// validated yet look the same (no marker, no event), so first a warm-up: an untitled agent whose
+// markers need the validator running and its slow first lookups done (see run()). Two readings of
+// the same markers:
 //
 //   - vscode.languages.getDiagnostics(uri): every marker VS Code holds for the file, hints included
 //     (markers the workbench sets are mirrored to the extension host), with code, severity,
@@ -13,15 +16,17 @@
 //     infos only).
 //
 // Each marker of the output is the first reading, with the owner taken from the second (null for
-// a hint: no public surface names it). Settings: copilotVscodeProbe.control, the path of a JSON
-// file written by run.sh:
+// a hint: no public surface names it); a file's markers sorted by range, then message. Settings:
+// copilotVscodeProbe.control, the path of a JSON file written by run.sh:
 //
-//   { "files": [relative paths], "out": path, "meta": path, "log": path,
+//   { "files": [relative paths], "out": path, "meta": path, "log": path, "normalize": bool,
 //     "warmupMs": n, "minWaitMs": n, "stableMs": n, "maxWaitMs": n }
 //
 // Writes `out` ({ "<relative path>": [markers] }) and `meta` (per file: language id, timings,
-// how the owners were read; the tools visible to extensions; the active extensions) at the end,
-// `log` as it goes.
+// how the owners were read; VS Code's own completions for tool names, a prompt's agent, a model,
+// a target and the keys of each kind; the tools visible to extensions; the active extensions) at
+// the end, `log` as it goes. normalize: the workspace's absolute URI and path in messages become
+// vscode-remote://SERVER/WORKSPACE, file:///WORKSPACE and /WORKSPACE.
 "use strict";
 const vscode = require("vscode");
 const fs = require("fs");
@@ -102,14 +107,23 @@ async function run(controlPath) {
   }
   log(`probe: ${control.files.length} files`);
   // The validator is a workbench contribution of the "eventually" phase: it may start after this
-  // extension. Wait until it puts its marker on an untitled prompt with an unknown key, then
-  // give the agents and tools VS Code registers a moment more (warmupMs).
+  // extension. And its first lookups of the workspace's custom agents are slow (while nothing
+  // else is marked yet: a file checked then would look clean). So first an untitled agent whose
+  // markers need all of that: wait until VS Code has put them all, then warmupMs more.
   const readyStarted = Date.now();
-  const sentinel = await vscode.workspace.openTextDocument({ language: "prompt", content: "---\nprobe-sentinel: x\n---\n" });
+  const sentinel = await vscode.workspace.openTextDocument({
+    language: "chatagent",
+    content: "---\nprobe-sentinel: x\nagents: ['probe-missing-agent']\nhandoffs:\n  - label: x\n    agent: probe-missing-agent\n    prompt: x\n---\n#tool:probe-missing-tool\n",
+  });
   await vscode.window.showTextDocument(sentinel, { preview: false });
-  while (vscode.languages.getDiagnostics(sentinel.uri).length === 0) {
+  const expected = ["'probe-sentinel'", "Unknown agent 'probe-missing-agent' will be ignored", "Unknown agent 'probe-missing-agent'. ", "'probe-missing-tool'"];
+  for (;;) {
+    const messages = vscode.languages.getDiagnostics(sentinel.uri).map((d) => d.message);
+    if (expected.every((e) => messages.some((m) => m.includes(e)))) {
+      break;
+    }
     if (Date.now() - readyStarted > control.maxWaitMs * 4) {
-      log("FAIL: VS Code's prompt-file validator put no marker on the sentinel prompt");
+      log(`FAIL: VS Code's prompt-file validator did not mark the sentinel agent as expected (got: ${JSON.stringify(messages)})`);
       return;
     }
     await sleep(100);
@@ -197,6 +211,12 @@ async function run(controlPath) {
       }
       return marker;
     });
+    // VS Code's own order is that of its (partly concurrent) checks, not stable from run to run
+    // (two missing-file checks finish in either order): sorted by range, then message.
+    out[rel].sort(
+      (a, b) =>
+        a.range[0] - b.range[0] || a.range[1] - b.range[1] || a.range[2] - b.range[2] || a.range[3] - b.range[3] || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
+    );
     meta.files[rel] = {
       languageId: doc.languageId,
       settleMs: Date.now() - started,
