@@ -66,7 +66,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The dialect folders: direct sub-folders of [`DIALECT_PARENT`].
-const DIALECTS: &[&str] = &["opencode", "claude", "zuno"];
+const DIALECTS: &[&str] = &["opencode", "claude", "zuno", "copilot"];
 const DIALECT_PARENT: &str = "src/analysis";
 /// The enums whose variants are the dialect dispatch; found by parsing `src/analysis`.
 const DISPATCH_ENUMS: &[&str] = &["FileKind", "Dialect"];

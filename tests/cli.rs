@@ -866,6 +866,13 @@ fn version_is_the_package_version() {
     };
     let opencode = pinned(include_str!("runtime/package.json"), "opencode-linux-x64");
     let claude = pinned(include_str!("claude_runtime/package.json"), "@anthropic-ai/claude-code");
+    // Copilot's judge: the VS Code of the code-server `tests/copilot_vscode/run.sh` installs
+    // (code-server 4.X.Y carries VS Code 1.X.Y).
+    let code_server = include_str!("copilot_vscode/run.sh")
+        .lines()
+        .find_map(|l| l.strip_prefix("code_server_version="))
+        .unwrap();
+    let vscode = format!("1.{}", code_server.split_once('.').unwrap().1);
     let ws = workspace(&[]);
     for flag in ["--version", "-V"] {
         let out = agent_lsp(ws.path(), &[flag]);
@@ -873,7 +880,7 @@ fn version_is_the_package_version() {
         assert_eq!(
             out.stdout,
             format!(
-                "agent-lsp {} (checked against opencode {opencode}, Claude Code {claude})\n",
+                "agent-lsp {} (checked against opencode {opencode}, Claude Code {claude}, GitHub Copilot (VS Code {vscode}))\n",
                 env!("CARGO_PKG_VERSION")
             ),
             "{flag}"

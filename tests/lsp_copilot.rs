@@ -46,7 +46,7 @@ fn codes(publish: &Value) -> Vec<(Value, String)> {
 #[test]
 fn diagnostics_sit_on_the_key_or_value_in_both_encodings() {
     for enc in [Enc::Utf8, Enc::Utf16] {
-        let (mut ws, scan) = Ws::start(FILES, enc);
+        let (ws, scan) = Ws::start(FILES, enc);
         let planner = ws.uri(".github/agents/planner.agent.md");
         let got = codes(publish_for(&scan, &planner));
         assert!(

@@ -243,6 +243,7 @@ fn watched_skills_and_configs() {
                 { "globPattern": "**/.claude/settings.json" },
                 { "globPattern": "**/.claude/settings.local.json" },
                 { "globPattern": "**/.mcp.json" },
+                { "globPattern": "**/.vscode/mcp.json" },
                 { "globPattern": "**/hooks/hooks.json" }
             ] },
         }] })

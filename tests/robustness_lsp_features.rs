@@ -73,6 +73,13 @@ fn complete_any(
             let config = *k == agent_lsp::analysis::zuno::FileKind::Config;
             agent_lsp::analysis::zuno::complete::complete(config, text, at, &zuno)
         }
+        agent_lsp::analysis::FileKind::Copilot(k) => {
+            let copilot = agent_lsp::analysis::copilot::complete::Known {
+                agents: vec![("helper".into(), "d".into())],
+                mcp_servers: vec!["github".into()],
+            };
+            agent_lsp::analysis::copilot::complete::complete(k, text, at, &copilot)
+        }
     }
 }
 

@@ -154,6 +154,7 @@ fn summary() {
         .github/agents/docs.agent.md:6:23 unknown-mcp-server
         .github/agents/planner.agent.md:2:7 duplicate-agent
         .github/agents/planner.agent.md:7:1 ignored-field
+        .github/agents/reviewer.agent.md:5:23 unknown-mcp-server
         .github/agents/reviewer.agent.md:5:35 unknown-tool
         .github/agents/reviewer.agent.md:6:1 unknown-key
         .github/agents/reviewer.agent.md:7:1 deprecated-field

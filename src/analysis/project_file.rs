@@ -485,7 +485,10 @@ mod tests {
         assert_eq!(item.replace, Span::new(8, 12));
         assert_eq!(labels("[rules]\nunknown-key = \"|"), LEVELS);
         assert_eq!(labels("[files]\n|"), ["exclude", "dialects"]);
-        assert_eq!(labels("[files]\ndialects = [\"|"), ["opencode", "claude", "zuno"]);
+        assert_eq!(
+            labels("[files]\ndialects = [\"|"),
+            ["opencode", "claude", "zuno", "copilot"]
+        );
         assert_eq!(labels("[|"), ["rules", "files", "policy"]);
         // Inside a `[[policy]]`: its keys, then each key's values.
         let keys = labels("[[policy]]\nid = \"x\"\n|");
@@ -498,7 +501,10 @@ mod tests {
                 && perms.contains(&"Bash".to_string())
                 && perms.contains(&"shell".to_string())
         );
-        assert_eq!(labels("[[policy]]\ndialects = [\"|"), ["opencode", "claude", "zuno"]);
+        assert_eq!(
+            labels("[[policy]]\ndialects = [\"|"),
+            ["opencode", "claude", "zuno", "copilot"]
+        );
         assert!(labels("|").is_empty());
     }
 

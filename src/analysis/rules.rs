@@ -237,7 +237,7 @@ Only a reference on a line that starts with `//` is left alone.",
         "{ \"agent\": { \"r\": { \"prompt\": \"{file:./prompts/missing.md}\" } } }",
         "{ \"agent\": { \"r\": { \"prompt\": \"{file:./prompts/reviewer.md}\" } } }";
     UnknownAgent = "unknown-agent", Warning, FailsWhenUsed, [],
-        "A reference to an agent that does not exist: a command's `agent` (opencode), an `Agent(<type>)` tool entry or a forked skill's `agent` (Claude Code).",
+        "A reference to an agent that does not exist: a command's `agent` (opencode), an `Agent(<type>)` tool entry or a forked skill's `agent` (Claude Code), a handoff's `agent`, a prompt's `agent` or an `agents` entry (GitHub Copilot).",
         "Running the command fails with `Agent not found: \"x\". Available agents: ...`. Nested \
 agents are named by their path (`team/reviewer`).",
         "{ \"command\": { \"r\": { \"template\": \"...\", \"agent\": \"reviewr\" } } }",
@@ -254,14 +254,14 @@ install it from a marketplace; names such as `claude-tools` are reserved for Ant
         "---\nname: team:reviewer\ndescription: Reviews code\n---\n",
         "---\nname: team-reviewer\ndescription: Reviews code\n---\n";
     MissingField = "missing-field", Error, FileIgnored, [],
-        "Claude Code: a required field (`name`, `description`; a plugin manifest's `name`, `owner`, `source`) that is missing or not a string.",
+        "Claude Code: a required field (`name`, `description`; a plugin manifest's `name`, `owner`, `source`) that is missing or not a string. GitHub Copilot: an agent's `description` (GitHub.com needs it), a handoff's `label`, `agent` or `prompt`, what a hook command runs, a server's `command` or `url` in `.vscode/mcp.json`.",
         "Without a string `description` Claude Code skips the agent; a non-string `name` (a list such \
 as `[agent-name]`, a number) skips it too. A file with no `name` at all is read as a reference \
 document, not an agent: reported as information, since that may be intended.",
         "---\nname: reviewer\n---\nReview the code.\n",
         "---\nname: reviewer\ndescription: Reviews code after each change\n---\nReview the code.\n";
     UnknownTool = "unknown-tool", Warning, ValueIgnored, [],
-        "Claude Code: a `tools`/`disallowedTools` entry or a settings permission rule that names no tool.",
+        "Claude Code: a `tools`/`disallowedTools` entry or a settings permission rule that names no tool. GitHub Copilot: a `tools` entry that is no tool set, tool, MCP server or extension tool.",
         "Tool names are case-sensitive built-in names (`Read`, `Bash`, ...), `mcp__<server>__<tool>` or \
 `Agent(<type>)`. An entry that names nothing is dropped silently (old names such as `LS` or \
 `MultiEdit` included); when no entry of `tools` resolves, Claude Code refuses to start the agent.",
@@ -290,7 +290,7 @@ the middle of a value or a comment. What follows becomes the prompt, and the key
         "description: Use this --- when needed\nmodel: opus\n",
         "description: Use this - when needed\nmodel: opus\n";
     IgnoredField = "ignored-field", Warning, ValueIgnored, [],
-        "Claude Code: a field that plugin agents ignore (`permissionMode`, `hooks`, `mcpServers`, ...).",
+        "Claude Code: a field that plugin agents ignore (`permissionMode`, `hooks`, `mcpServers`, ...). GitHub Copilot: a key the host an agent is for ignores (`handoffs` on GitHub.com, `mcp-servers` in VS Code; a hint when the agent is for both), `tools` of a prompt that runs in `ask` or `edit`.",
         "For security, agents shipped in a plugin cannot set `permissionMode`, `hooks` or \
 `mcpServers`, and `initialPrompt` and the observer settings do not apply to them. Claude Code \
 ignores them with a debug-log warning.",
@@ -410,7 +410,7 @@ is the other way round: in `.mcp.json` it replaces `${VAR}` and `${VAR:-default}
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer ${TOKEN}\" } } } }",
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer {env:TOKEN}\" } } } }";
     UnknownMcpServer = "unknown-mcp-server", Warning, RuleNeverApplies, [],
-        "Claude Code: an `enabledMcpjsonServers`/`disabledMcpjsonServers` entry of the project settings that names no server of the `.mcp.json` files Claude Code reads; an agent's `mcp__<server>__<tool>` entry whose server nothing declares (info).",
+        "Claude Code: an `enabledMcpjsonServers`/`disabledMcpjsonServers` entry of the project settings that names no server of the `.mcp.json` files Claude Code reads; an agent's `mcp__<server>__<tool>` entry whose server nothing declares (info). GitHub Copilot: a `tools` entry `server/*` whose server neither `.vscode/mcp.json` nor the agent's `mcp-servers` declares.",
         "Claude Code asks each user to approve the servers of a project's `.mcp.json` (the one of the \
 folder it starts in and those of every folder above it); the settings lists `enabledMcpjsonServers` \
 and `disabledMcpjsonServers` answer for them by name. An approval needs the server's exact name \
@@ -426,7 +426,7 @@ plugin servers (`mcp__plugin_...`), claude.ai connectors or Claude Code's own se
         "{ \"enabledMcpjsonServers\": [\"github_tools\"] }",
         "{ \"enabledMcpjsonServers\": [\"github-tools\"] }";
     MissingPath = "missing-path", Warning, ValueIgnored, [],
-        "A path that matches nothing on disk. opencode: an `instructions` entry, a `skills.paths` folder, a local `references` folder or a plugin path. Claude Code: the script a hook's `command` runs (under `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PLUGIN_ROOT}` or relative to the project), an `@path` import of `CLAUDE.md` and the other memory files, a command's `@path` mention.",
+        "A path that matches nothing on disk. opencode: an `instructions` entry, a `skills.paths` folder, a local `references` folder or a plugin path. Claude Code: the script a hook's `command` runs (under `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PLUGIN_ROOT}` or relative to the project), an `@path` import of `CLAUDE.md` and the other memory files, a command's `@path` mention. GitHub Copilot: an `applyTo` glob that matches no file of the workspace.",
         "opencode looks these paths up when it starts and skips, without a word in the session, the ones \
 that match no file: an instructions file that was renamed is simply not read, a skills folder that \
 moved loads no skill. Relative paths resolve from the project (`instructions`, `references`) or \

@@ -373,10 +373,11 @@ pub fn run(args: Args) -> i32 {
     if let Some(view) = &args.view {
         let agents = dialects::opencode_agents(&gathered);
         let claude: Vec<super::matrix::ClaudeAgent> = dialects::claude_agents(&gathered);
+        let copilot = dialects::copilot_agents(&gathered);
         let out = match view {
             View::Matrix { json } => {
                 say_banner(if *json { None } else { Some("") });
-                super::matrix::matrix(agents, &claude, *json, terminal_width())
+                super::matrix::matrix(agents, &claude, &copilot, *json, terminal_width())
             }
             View::Graph(format) => {
                 say_banner(match format {

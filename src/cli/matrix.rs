@@ -7,11 +7,17 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value, json};
 
-use crate::analysis::claude;
 use crate::analysis::opencode::effective::EffectiveAgent;
+use crate::analysis::{claude, copilot};
 
 /// A Claude Code agent of the view: its registered name and what the loader built.
 pub type ClaudeAgent<'a> = (&'a str, &'a claude::Agent);
+
+/// A Copilot custom agent: its name and what its file declares.
+pub type CopilotAgent<'a> = (&'a str, &'a copilot::CopilotFile);
+
+/// The tool sets of Copilot's matrix, in the order of its columns.
+const COPILOT_SETS: &[&str] = &["edit", "execute", "read", "search", "web", "agent", "todo"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GraphFormat {
@@ -156,9 +162,16 @@ fn wrap(text: &str, width: usize) -> String {
     out
 }
 
-/// The matrix: opencode agents against permission keys, then Claude Code agents against tools.
-/// `width`: the terminal width for the human form.
-pub fn matrix(agents: &[EffectiveAgent], claude_agents: &[ClaudeAgent], json: bool, width: usize) -> String {
+/// The matrix: opencode agents against permission keys, then Claude Code agents against tools,
+/// then Copilot agents against tool sets. `width`: the terminal width for the human form.
+pub fn matrix(
+    agents: &[EffectiveAgent],
+    claude_agents: &[ClaudeAgent],
+    copilot_agents: &[CopilotAgent],
+    json: bool,
+    width: usize,
+) -> String {
+    let has_set = |f: &copilot::CopilotFile, set: &str| copilot::policy::grants(f, set).is_some();
     let keys = permission_keys(agents);
     let tools = claude_tools(claude_agents);
     if json {
@@ -192,6 +205,23 @@ pub fn matrix(agents: &[EffectiveAgent], claude_agents: &[ClaudeAgent], json: bo
             out["claude"] = json!({
                 "agents": claude_agents.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
                 "tools": tools,
+                "matrix": cm,
+            });
+        }
+        if !copilot_agents.is_empty() {
+            let cm: Map<String, Value> = copilot_agents
+                .iter()
+                .map(|(n, f)| {
+                    let row: Map<String, Value> = COPILOT_SETS
+                        .iter()
+                        .map(|s| (s.to_string(), json!(has_set(f, s))))
+                        .collect();
+                    (n.to_string(), Value::Object(row))
+                })
+                .collect();
+            out["copilot"] = json!({
+                "agents": copilot_agents.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+                "tool_sets": COPILOT_SETS,
                 "matrix": cm,
             });
         }
@@ -252,6 +282,34 @@ pub fn matrix(agents: &[EffectiveAgent], claude_agents: &[ClaudeAgent], json: bo
             "yes/no: whether the agent gets the tool (`tools` minus `disallowedTools`; no `tools` \
              means every tool of the conversation that starts it). Only tools some agent names \
              are shown.",
+            width,
+        ));
+    }
+    if !copilot_agents.is_empty() {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        let table = Table {
+            corner: "agent",
+            headers: COPILOT_SETS.iter().map(|s| s.to_string()).collect(),
+            rows: copilot_agents
+                .iter()
+                .map(|(n, f)| {
+                    let cells = COPILOT_SETS
+                        .iter()
+                        .map(|s| if has_set(f, s) { "yes" } else { "no" }.to_string())
+                        .collect();
+                    (n.to_string(), cells)
+                })
+                .collect(),
+        };
+        out.push_str("GitHub Copilot: the tool sets each agent has\n\n");
+        out.push_str(&render_table(&table, width));
+        out.push('\n');
+        out.push_str(&wrap(
+            "yes/no: whether the agent's `tools` give it the set (the set, one of its tools, an \
+             alias, `*`; no `tools` means every tool). Whether VS Code asks before a use is its \
+             user's settings, not the agent's file.",
             width,
         ));
     }

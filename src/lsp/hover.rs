@@ -533,13 +533,15 @@ fn copilot_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Op
         let md = format!("**`{}`** ({})\n\n{}\n\n{hosts}\n", k.name, h.noun(), k.doc);
         return Some((md, step.key.span));
     }
-    let in_header = c
+    // Elsewhere in the frontmatter (its fences included), or on the first line of a file
+    // without one: the file's own card, over that whole stretch.
+    let header = c
         .yaml
-        .is_some_and(|y| offset >= c.anchor.start as usize && offset <= y.end as usize);
-    let on_first_line = c.anchor.contains(offset);
-    if in_header || on_first_line {
+        .map(|y| Span::new(c.anchor.start as usize, c.close.map_or(y.end, |cl| cl.end) as usize))
+        .unwrap_or(c.anchor);
+    if header.contains(offset) {
         let me = files.iter().find(|v| v.file == id)?;
-        return Some((card_of(me), c.anchor));
+        return Some((card_of(me), header));
     }
     None
 }

@@ -1148,6 +1148,16 @@ pub fn opencode_agents<'a>(all: &'a [DialectAgents]) -> &'a [EffectiveAgent] {
         .unwrap_or(&[])
 }
 
+/// Copilot's custom agents among `all` by name, for the matrix.
+pub fn copilot_agents<'a>(all: &'a [DialectAgents]) -> Vec<(&'a str, &'a copilot::CopilotFile)> {
+    all.iter()
+        .flat_map(|d| match &d.agents {
+            Agents::Copilot { registry, .. } => registry.iter().map(|(n, f)| (*n, f.facts)).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
 /// Claude Code's agents among `all` by registered name, for the permission matrix and graph.
 pub fn claude_agents<'a>(all: &'a [DialectAgents]) -> Vec<(&'a str, &'a claude::Agent)> {
     all.iter()

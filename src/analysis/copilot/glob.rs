@@ -34,26 +34,6 @@ pub fn split(s: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// Whether a comma-separated value has a blank pattern (`*.ts,`, `a,,b`).
-pub fn has_blank(s: &str) -> bool {
-    let mut depth = 0i32;
-    let mut start = 0;
-    for (i, b) in s.bytes().enumerate() {
-        match b {
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => depth = (depth - 1).max(0),
-            b',' if depth == 0 => {
-                if s[start..i].trim().is_empty() {
-                    return true;
-                }
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    s[start..].trim().is_empty()
-}
-
 /// Whether the pattern matches every file.
 pub fn matches_all(pattern: &str) -> bool {
     matches!(pattern, "*" | "**" | "**/*")

@@ -80,10 +80,13 @@ fn values_are_judged_on_the_value() {
         diags(&FileKind::Instructions { name: "i".into() }, i),
         ["invalid-type@[\"*.ts\"]"]
     );
+    // A trailing comma is taken; an empty value is not.
     let i = "---\napplyTo: \"*.ts,\"\n---\n";
+    assert!(diags(&FileKind::Instructions { name: "i".into() }, i).is_empty());
+    let i = "---\napplyTo: ''\n---\n";
     assert_eq!(
         diags(&FileKind::Instructions { name: "i".into() }, i),
-        ["invalid-value@\"*.ts,\""]
+        ["invalid-value@''"]
     );
 }
 
