@@ -2,10 +2,10 @@
 # Records what the reference implementations answer, into tests/verdicts/*.jsonl, which plain
 # `cargo test` replays (tests/verdict_support/mod.rs says how): gray-matter + js-yaml on the
 # generated frontmatter cases, opencode 1.18.34 on its cases and generated configs, Claude Code
-# 2.1.332 on its agents, settings and .mcp.json files. Each harness installs its pinned judge
-# from npm (package.json + package-lock.json beside it) and runs it offline.
+# 2.1.332 on its agents, settings and .mcp.json files, VS Code 1.139.1 (code-server 4.139.1) on
+# the GitHub Copilot cases. Each harness installs its pinned judge from npm and runs it offline.
 #
-# usage: scripts/record-verdicts.sh [yaml] [opencode] [claude]   (default: all three)
+# usage: scripts/record-verdicts.sh [yaml] [opencode] [claude] [copilot]   (default: all four)
 #
 # Run it after changing a harness's cases, generator or allow-list, or the pinned version of a
 # judge; commit the rewritten recordings with the change. Without RECORD_VERDICTS the same
@@ -14,14 +14,15 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 which=("$@")
-((${#which[@]} > 0)) || which=(yaml opencode claude)
+((${#which[@]} > 0)) || which=(yaml opencode claude copilot)
 export RECORD_VERDICTS=1
 for w in "${which[@]}"; do
   case "$w" in
     yaml) tests/yaml_diff/run.sh ;;
     opencode) tests/runtime/run.sh ;;
     claude) tests/claude_runtime/run.sh ;;
-    *) echo "unknown judge: $w (yaml, opencode or claude)" >&2; exit 2 ;;
+    copilot) tests/copilot_vscode/run.sh ;;
+    *) echo "unknown judge: $w (yaml, opencode, claude or copilot)" >&2; exit 2 ;;
   esac
 done
 git status --short tests/verdicts

@@ -199,6 +199,9 @@ pub struct Workspace {
     /// Whether a Copilot `applyTo` pattern matches a file of its workspace folder (`None`: the
     /// walk ran out of budget), by folder and pattern; cleared with `path_memo`.
     pub(super) apply_to_memo: HashMap<(PathBuf, String), Option<bool>>,
+    /// The files of a Copilot workspace folder, relative to it (`None`: more than the walk's
+    /// budget), listed once for every `applyTo` pattern; cleared with `path_memo`.
+    pub(super) folder_files: HashMap<PathBuf, Option<std::sync::Arc<Vec<PathBuf>>>>,
 }
 
 /// A path given by the user that does not exist or is not an opencode file.

@@ -102,9 +102,14 @@ impl Workspace {
             let matched = match self.apply_to_memo.get(&key) {
                 Some(m) => *m,
                 None => {
+                    let files = self
+                        .folder_files
+                        .entry(dir.clone())
+                        .or_insert_with(|| files_below(&dir).map(std::sync::Arc::new))
+                        .clone();
                     let m = crate::analysis::copilot::glob::compile(&pattern)
                         .ok()
-                        .and_then(|m| any_file_matches(&dir, &m));
+                        .and_then(|m| Some(files?.iter().any(|f| m.is_match(f))));
                     self.apply_to_memo.insert(key, m);
                     m
                 }
@@ -132,6 +137,7 @@ impl Workspace {
         self.path_memo.clear();
         self.script_memo.clear();
         self.apply_to_memo.clear();
+        self.folder_files.clear();
         let live: Vec<usize> = (0..self.files.len()).filter(|&i| self.files[i].live).collect();
         let mut scripts: Vec<usize> = live.iter().copied().filter(|&id| self.check_hook_scripts(id)).collect();
         scripts.extend(live.into_iter().filter(|&id| self.check_apply_to(id)));
@@ -376,13 +382,14 @@ fn up_to_worktree(start: &Path) -> impl Iterator<Item = PathBuf> {
     })
 }
 
-/// Whether a file below `dir` matches, by its path relative to `dir` (`None`: too many entries
-/// to tell).
-fn any_file_matches(dir: &Path, matcher: &globset::GlobMatcher) -> Option<bool> {
+/// The files below `dir`, relative to it, as the ignore rules leave them (`None`: more entries
+/// than the budget, so no pattern gets a verdict).
+fn files_below(dir: &Path) -> Option<Vec<PathBuf>> {
     let mut walk = ignore::WalkBuilder::new(dir);
     walk.hidden(false)
         .filter_entry(|e| !(e.depth() > 0 && e.file_name() == ".git"));
     let mut budget = GLOB_BUDGET;
+    let mut out = Vec::new();
     for entry in walk.build().flatten() {
         if budget == 0 {
             return None;
@@ -390,12 +397,11 @@ fn any_file_matches(dir: &Path, matcher: &globset::GlobMatcher) -> Option<bool> 
         budget -= 1;
         if entry.file_type().is_some_and(|t| t.is_file())
             && let Ok(rel) = entry.path().strip_prefix(dir)
-            && matcher.is_match(rel)
         {
-            return Some(true);
+            out.push(rel.to_path_buf());
         }
     }
-    Some(false)
+    Some(out)
 }
 
 /// Whether `pattern` (a path or a glob, relative to `dir`) matches a file in `dir`.

@@ -2,7 +2,8 @@
 //! each (VS Code, GitHub.com's coding agent), their values, the built-in agents and tool sets.
 //!
 //! Sources: VS Code's prompt-file validator (`promptValidator`, in the VS Code of code-server
-//! 4.139.1, the judge of `tests/copilot_vscode/`), VS Code's documentation of custom agents,
+//! 4.139.1, the judge of `tests/copilot_vscode/`; its checks are listed in
+//! `tests/copilot_vscode/VALIDATOR.md`), VS Code's documentation of custom agents,
 //! prompt files and instructions, and GitHub's reference of custom agents for what GitHub.com
 //! reads (`shared/spec/other-dialects.md` §2).
 
