@@ -149,10 +149,10 @@ fn summary() {
         .claude/skills/lint/SKILL.md:2:7 name-mismatch
         .claude/skills/release-check/SKILL.md:4:16 unknown-tool
         .claude/skills/release-check/SKILL.md:6:28 broken-link
+        .github/agents/docs.agent.md:2:7 duplicate-agent
         .github/agents/docs.agent.md:4:1 duplicate-key
         .github/agents/docs.agent.md:5:9 invalid-value
         .github/agents/docs.agent.md:6:23 unknown-mcp-server
-        .github/agents/planner.agent.md:2:7 duplicate-agent
         .github/agents/planner.agent.md:7:1 ignored-field
         .github/agents/reviewer.agent.md:5:23 unknown-mcp-server
         .github/agents/reviewer.agent.md:5:35 unknown-tool

@@ -17,15 +17,21 @@ pub struct ViewFile<'a> {
     pub facts: &'a CopilotFile,
 }
 
-/// The custom agents by name, in file order: the first file of a name is the one VS Code shows.
+/// The custom agents by name, in file order. When files share a name, the one whose file is
+/// named after it (`planner.agent.md` for `planner`) holds it, else the first in path order; the
+/// others are the duplicates.
 pub fn registry<'a>(files: &[ViewFile<'a>]) -> Vec<(&'a str, ViewFile<'a>)> {
     let mut out: Vec<(&'a str, ViewFile<'a>)> = Vec::new();
     for f in files {
-        if matches!(f.kind, FileKind::Agent { .. }) {
-            let name = f.facts.shown_name(f.kind);
-            if !out.iter().any(|(n, _)| *n == name) {
-                out.push((name, *f));
-            }
+        if !matches!(f.kind, FileKind::Agent { .. }) {
+            continue;
+        }
+        let name = f.facts.shown_name(f.kind);
+        let named_after = |v: &ViewFile| v.kind.file_name() == Some(name);
+        match out.iter_mut().find(|(n, _)| *n == name) {
+            Some(entry) if !named_after(&entry.1) && named_after(f) => entry.1 = *f,
+            Some(_) => {}
+            None => out.push((name, *f)),
         }
     }
     out
