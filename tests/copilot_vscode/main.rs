@@ -126,6 +126,8 @@ fn category(m: &Marker) -> &'static [&'static str] {
         &["unknown-key"]
     } else if msg.starts_with("Missing required properties") || msg.starts_with("Hook command must specify") {
         &["missing-field"]
+    } else if has("also needs to be enabled in the header") {
+        &["ignored-field"]
     } else if has("is only supported when using agents") {
         &["ignored-field"]
     } else if msg.starts_with("Unknown hook event type") || msg.starts_with("When 'agents' and 'tools'") {
@@ -149,8 +151,8 @@ fn vs_code_only(file: &str, m: &Marker, body_from: u32) -> Option<&'static str> 
             "VS Code's validator marks a README of `.github/agents/`, which its agent list leaves out: agent-lsp does not read it",
         );
     }
-    if m.line >= body_from {
-        return Some("the prompt's body (`#tool:` references, Markdown links) is not checked by agent-lsp");
+    if m.line >= body_from && (m.message.starts_with("File '") || m.message.starts_with("Invalid file reference")) {
+        return Some("the body's `#file:` references and Markdown links are not checked by agent-lsp");
     }
     let tool = m.message.split('\'').nth(1).unwrap_or_default();
     if category(m)[0] == "unknown-tool" && (tool.contains('/') || tool.contains('.')) {

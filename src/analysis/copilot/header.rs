@@ -924,3 +924,73 @@ fn github(node: &Node, out: &mut Vec<Diagnostic>) {
         }
     }
 }
+
+/// The body's `#tool:name` references of an agent or a prompt (VS Code reads them; GitHub.com
+/// does not): a name Copilot does not know, an older name, and a tool set the `tools` of the
+/// header leave out (the model cannot use it, whatever the body says). MCP servers' and
+/// extensions' tools (`server/tool`, `publisher.extension/tool`) are left alone.
+pub fn body_refs(text: &str, file: &CopilotFile, out: &mut Vec<Diagnostic>) {
+    if file.targets() == (false, true) {
+        return;
+    }
+    let body_start = (file.body.start as usize).min(text.len());
+    let body = &text[body_start..];
+    for (at, _) in body.match_indices("#tool:") {
+        let start = body_start + at + "#tool:".len();
+        let len = text[start..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '*')))
+            .unwrap_or(text.len() - start);
+        if len == 0 {
+            continue;
+        }
+        let span = Span::new(start, start + len);
+        let name = &text[start..start + len];
+        if name.contains('/') || name.contains('.') {
+            continue;
+        }
+        if let Some((_, new)) = schema::RENAMED_TOOLS.iter().find(|(old, _)| *old == name) {
+            out.push(
+                Diagnostic::new(Code::DeprecatedField, span, format!("the tool `{name}` is now `{new}`"))
+                    .with_severity(Severity::Info)
+                    .with_fix(format!("Replace with `{new}`"), vec![Edit::new(span, *new)], false),
+            );
+            continue;
+        }
+        let set = match schema::tool_set(name) {
+            Some(set) => set.name,
+            None if name == schema::ALL_TOOLS => continue,
+            None => match schema::set_of_tool(name) {
+                Some(set) => set.name,
+                None => {
+                    let candidates: Vec<&str> = schema::plain_tool_names().collect();
+                    let near = suggest::closest(name, candidates.iter().copied());
+                    let mut d = Diagnostic::new(
+                        Code::UnknownTool,
+                        span,
+                        format!(
+                            "Copilot knows no tool `{name}`: the reference gives the model nothing.{}",
+                            suggest::did_you_mean(near)
+                        ),
+                    );
+                    if let Some(n) = near {
+                        d = d.with_suggestion(span, n);
+                    }
+                    out.push(d);
+                    continue;
+                }
+            },
+        };
+        if super::policy::grants(file, set).is_none() {
+            out.push(
+                Diagnostic::new(
+                    Code::IgnoredField,
+                    span,
+                    format!(
+                        "`#tool:{name}` names a tool the header's `tools` do not enable (the `{set}` set): the model cannot use it here"
+                    ),
+                )
+                .with_effect(Effect::ValueIgnored),
+            );
+        }
+    }
+}

@@ -115,6 +115,9 @@ fn markdown(kind: &FileKind, text: &str, out: &mut Vec<Diagnostic>) -> (Parsed, 
     // at its key's indentation), and still refusing `description: Expert: does X`.
     let parsed = yaml::parse(fm.yaml.text(text), fm.yaml.start as usize);
     header::check(kind, header_kind, &parsed, fm.open, text, &mut file, out);
+    if header_kind != Kind::Instructions {
+        header::body_refs(text, &file, out);
+    }
     (parsed, file)
 }
 

@@ -258,3 +258,19 @@ fn the_card_says_hosts_tools_model_and_handoffs() {
         assert!(md.contains(want), "{want:?} not in\n{md}");
     }
 }
+
+#[test]
+fn the_body_s_tool_references_are_checked_against_the_header() {
+    let t = "---\ndescription: x\ntools: [read]\n---\nUse #tool:read, #tool:execute, #tool:todos, #tool:edti and #tool:gh/issues.\n";
+    assert_eq!(
+        diags(&agent("a"), t),
+        ["ignored-field@execute", "deprecated-field@todos", "unknown-tool@edti"]
+    );
+    // Without `tools`, every set is enabled; GitHub.com does not read the references.
+    assert!(diags(&agent("a"), "---\ndescription: x\n---\n#tool:execute\n").is_empty());
+    let t = "---\ndescription: x\ntarget: github-copilot\ntools: [read]\n---\n#tool:edti\n";
+    assert!(diags(&agent("a"), t).is_empty());
+    // Instructions have no tools.
+    let i = "---\napplyTo: '**'\n---\n#tool:edti\n";
+    assert!(diags(&FileKind::Instructions { name: "i".into() }, i).is_empty());
+}
