@@ -126,9 +126,7 @@ fn category(m: &Marker) -> &'static [&'static str] {
         &["unknown-key"]
     } else if msg.starts_with("Missing required properties") || msg.starts_with("Hook command must specify") {
         &["missing-field"]
-    } else if has("also needs to be enabled in the header") {
-        &["ignored-field"]
-    } else if has("is only supported when using agents") {
+    } else if has("also needs to be enabled in the header") || has("is only supported when using agents") {
         &["ignored-field"]
     } else if msg.starts_with("Unknown hook event type") || msg.starts_with("When 'agents' and 'tools'") {
         &["invalid-value"]
