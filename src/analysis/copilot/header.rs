@@ -10,6 +10,10 @@ use crate::analysis::suggest;
 use crate::analysis::syntax::{Key, Node, Parsed, Value};
 use crate::analysis::text::Span;
 
+/// How many entries of one list (tools, body references) are checked: past it, a hostile file
+/// costs no more.
+const MAX_CHECKED: usize = 1_000;
+
 /// Check the frontmatter `parsed` of a file of `kind` and fill `file` with what it declares.
 pub fn check(
     kind: &FileKind,
@@ -415,7 +419,8 @@ fn value(header: Kind, key: &str, ty: V, node: &Node, text: &str, file: &mut Cop
                 // GitHub.com's coding agent has tools of its own and ignores names it does not
                 // know; VS Code does not judge them for it either.
                 if file.targets() != (false, true) {
-                    for t in &names {
+                    // Bounded: a hostile list of a million names costs what a thousand do.
+                    for t in names.iter().take(MAX_CHECKED) {
                         tool(t, out);
                     }
                 }
@@ -631,6 +636,8 @@ fn handoffs(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
             return;
         }
     };
+    // The labels seen, in lower case (VS Code compares them so).
+    let mut labels = std::collections::HashSet::new();
     for it in items {
         let Value::Map(m) = &it.value else {
             if !matches!(it.value, Value::Null | Value::Unknown) {
@@ -703,11 +710,7 @@ fn handoffs(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
                     node.span,
                     "a handoff's `label` needs at least one letter or digit",
                 ));
-            } else if file.handoffs.iter().any(|o| {
-                o.label
-                    .as_deref()
-                    .is_some_and(|l| l.to_lowercase() == label.to_lowercase())
-            }) {
+            } else if !labels.insert(label.to_lowercase()) {
                 out.push(Diagnostic::new(
                     Code::InvalidValue,
                     node.span,
@@ -935,7 +938,7 @@ pub fn body_refs(text: &str, file: &CopilotFile, out: &mut Vec<Diagnostic>) {
     }
     let body_start = (file.body.start as usize).min(text.len());
     let body = &text[body_start..];
-    for (at, _) in body.match_indices("#tool:") {
+    for (at, _) in body.match_indices("#tool:").take(MAX_CHECKED) {
         let start = body_start + at + "#tool:".len();
         let len = text[start..]
             .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '*')))

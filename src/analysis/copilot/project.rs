@@ -3,11 +3,16 @@
 //! agent's `tools` refer to (`server/*`), against the servers of `.vscode/mcp.json` and the
 //! agent's own `mcp-servers`.
 
+use std::collections::HashMap;
+
 use super::schema;
 use super::{CopilotFile, FileKind, Named};
 use crate::analysis::diagnostic::{Diagnostic, Effect, Location, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::suggest;
+
+/// How many unknown names of one workspace folder get a "did you mean".
+const MAX_SUGGESTIONS: usize = 1_000;
 
 /// One Copilot file of the workspace folder.
 #[derive(Clone, Copy, Debug)]
@@ -22,16 +27,20 @@ pub struct ViewFile<'a> {
 /// others are the duplicates.
 pub fn registry<'a>(files: &[ViewFile<'a>]) -> Vec<(&'a str, ViewFile<'a>)> {
     let mut out: Vec<(&'a str, ViewFile<'a>)> = Vec::new();
+    let mut at: HashMap<&'a str, usize> = HashMap::new();
     for f in files {
         if !matches!(f.kind, FileKind::Agent { .. }) {
             continue;
         }
         let name = f.facts.shown_name(f.kind);
         let named_after = |v: &ViewFile| v.kind.file_name() == Some(name);
-        match out.iter_mut().find(|(n, _)| *n == name) {
-            Some(entry) if !named_after(&entry.1) && named_after(f) => entry.1 = *f,
+        match at.get(name) {
+            Some(&i) if !named_after(&out[i].1) && named_after(f) => out[i].1 = *f,
             Some(_) => {}
-            None => out.push((name, *f)),
+            None => {
+                at.insert(name, out.len());
+                out.push((name, *f));
+            }
         }
     }
     out
@@ -51,10 +60,11 @@ fn is_mcp_reference(name: &str) -> Option<&str> {
 pub fn check(files: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
     let mut out = Vec::new();
     let agents = registry(files);
+    let by_name: HashMap<&str, &ViewFile> = agents.iter().map(|(n, v)| (*n, v)).collect();
     // Duplicate agent names: each file after the first of a name.
     for f in files.iter().filter(|f| matches!(f.kind, FileKind::Agent { .. })) {
         let name = f.facts.shown_name(f.kind);
-        if let Some((_, first)) = agents.iter().find(|(n, _)| *n == name)
+        if let Some(first) = by_name.get(name)
             && first.file != f.file
         {
             let at = f.facts.name.as_ref().map_or(f.facts.anchor, |n| n.span);
@@ -80,11 +90,20 @@ pub fn check(files: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
         .map(|(n, _)| *n)
         .chain(schema::BUILTIN_AGENTS.iter().map(|(n, _)| *n))
         .collect();
+    let known: std::collections::HashSet<&str> = names.iter().copied().collect();
+    // "Did you mean" costs a pass over every name: given to the first references only, so that a
+    // hostile workspace costs what a large one does.
+    let suggestions = std::cell::Cell::new(0usize);
     let unknown_agent = |r: &Named, what: &str| -> Option<Diagnostic> {
-        if names.contains(&r.name.as_str()) {
+        if known.contains(r.name.as_str()) {
             return None;
         }
-        let near = suggest::closest(&r.name, names.iter().copied());
+        suggestions.set(suggestions.get() + 1);
+        let near = if suggestions.get() <= MAX_SUGGESTIONS {
+            suggest::closest(&r.name, names.iter().copied())
+        } else {
+            None
+        };
         let mut d = Diagnostic::new(
             Code::UnknownAgent,
             r.span,
@@ -123,7 +142,7 @@ pub fn check(files: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
             if a.name == "*" || a.name == "agent" {
                 continue;
             }
-            if !agents.iter().any(|(n, _)| *n == a.name) && schema::BUILTIN_AGENTS.iter().any(|(n, _)| *n == a.name) {
+            if !by_name.contains_key(a.name.as_str()) && schema::BUILTIN_AGENTS.iter().any(|(n, _)| *n == a.name) {
                 out.push((
                     f.file,
                     Diagnostic::new(

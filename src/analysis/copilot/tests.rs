@@ -274,3 +274,14 @@ fn the_body_s_tool_references_are_checked_against_the_header() {
     let i = "---\napplyTo: '**'\n---\n#tool:edti\n";
     assert!(diags(&FileKind::Instructions { name: "i".into() }, i).is_empty());
 }
+
+#[test]
+fn a_hostile_list_is_checked_up_to_a_bound() {
+    let names: Vec<String> = (0..20_000).map(|i| format!("nope{i}")).collect();
+    let refs: String = (0..20_000).map(|i| format!("#tool:nope{i} ")).collect();
+    let t = format!("---\ndescription: x\ntools: [{}]\n---\n{refs}\n", names.join(", "));
+    let (d, _, f) = analyze(&agent("a"), &t);
+    // Every name is read; the first thousand of each list are judged.
+    assert_eq!(f.tools.as_ref().map(Vec::len), Some(20_000));
+    assert_eq!(d.iter().filter(|d| d.code == Code::UnknownTool).count(), 2_000);
+}
