@@ -257,6 +257,86 @@ fn bench_claude_files() {
     }
 }
 
+/// A Copilot custom agent as written in practice: tools of several kinds, two models, handoffs,
+/// subagents, a body with `#tool:` references.
+const TYPICAL_COPILOT_AGENT: &str = "---
+name: planner
+description: Plans a change across the web app and the API before anything is edited
+tools: ['search', 'read', 'web/fetch', 'github/*', 'agent', 'todo', 'execute/runTests']
+model: ['Claude Sonnet 4.5 (copilot)', 'GPT-5 (copilot)']
+agents: [implementer, reviewer]
+argument-hint: the change to plan
+handoffs:
+  - label: Implement the plan
+    agent: implementer
+    prompt: Implement the plan above, step by step.
+    send: false
+  - label: Review the plan
+    agent: reviewer
+    prompt: Review the plan above.
+---
+You plan. Read the code with #tool:search and #tool:read, keep a list with #tool:todo, then
+write a numbered plan: files to touch, tests to add. Never edit a file yourself.
+";
+
+fn bench_copilot() {
+    use agent_lsp::analysis::copilot::{self, AgentForm, FileKind as CKind, project};
+    let kind = agent_lsp::analysis::FileKind::Copilot(CKind::Agent {
+        name: "planner".into(),
+        form: AgentForm::AgentMd,
+    });
+    let a = agent_lsp::analysis::analyze(&kind, TYPICAL_COPILOT_AGENT);
+    assert!(
+        a.diagnostics.iter().all(|d| d.severity == Severity::Hint),
+        "the typical Copilot agent should have hints only: {:?}",
+        a.diagnostics
+    );
+    let runs = 2000;
+    let times = sample(runs, 200, || {
+        black_box(agent_lsp::analysis::analyze(
+            black_box(&kind),
+            black_box(TYPICAL_COPILOT_AGENT),
+        ));
+    });
+    println!(
+        "typical Copilot agent ({} lines, {} bytes): median {:.1} µs, p95 {:.1} µs ({runs} runs)",
+        TYPICAL_COPILOT_AGENT.lines().count(),
+        TYPICAL_COPILOT_AGENT.len(),
+        micros(percentile(&times, 0.5)),
+        micros(percentile(&times, 0.95)),
+    );
+    // The checks across files of a folder of 10,000 agents, each handing off to the next.
+    let n = 10_000;
+    let files: Vec<(CKind, copilot::CopilotFile)> = (0..n)
+        .map(|i| {
+            let kind = CKind::Agent {
+                name: format!("agent{i}"),
+                form: AgentForm::AgentMd,
+            };
+            let text = format!(
+                "---\ndescription: Agent {i}\ntools: [edit, 'github/*']\nhandoffs:\n  - label: Next\n    agent: agent{}\n    prompt: Go on\n---\nDo step {i}.\n",
+                (i + 1) % n
+            );
+            let facts = copilot::analyze(&kind, &text).2;
+            (kind, facts)
+        })
+        .collect();
+    let view: Vec<project::ViewFile> = files
+        .iter()
+        .enumerate()
+        .map(|(file, (kind, facts))| project::ViewFile { file, kind, facts })
+        .collect();
+    let runs = 20;
+    let times = sample(runs, 3, || {
+        black_box(project::check(black_box(&view)));
+    });
+    println!(
+        "Copilot checks across {n} agents: median {:.2} ms, p95 {:.2} ms ({runs} runs)",
+        millis(percentile(&times, 0.5)),
+        millis(percentile(&times, 0.95)),
+    );
+}
+
 fn config_with_agents(n: usize) -> String {
     let mut s = String::from("{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"agent\": {\n");
     for i in 0..n {
@@ -644,6 +724,9 @@ fn main() {
     if wanted("claude") {
         bench_claude_agent();
         bench_claude_files();
+    }
+    if wanted("copilot") {
+        bench_copilot();
     }
     if wanted("config") {
         bench_big_config();
