@@ -2,7 +2,8 @@
 //!
 //! A workspace with every kind of file the cross-file checks read (an opencode config, agents,
 //! a command and skills; Claude Code agents, a command, a skill and the file its links name; a
-//! Zuno config and agent) goes through
+//! Zuno config and agent; GitHub Copilot agents, a chat mode, a prompt, an instructions file and
+//! `.vscode/mcp.json`) goes through
 //! random sequences of operations on the server's state: documents opened, edited, closed;
 //! files written, created and deleted on disk with the watcher's events. The texts are picked
 //! from small pools of names and modes, so that agents appear, vanish, collide, become the
@@ -55,6 +56,14 @@ const FILES: &[&str] = &[
     ".claude/commands/do.md",
     "zuno.json",
     ".zuno/agents/z.md",
+    // GitHub Copilot: agents (one named by its file only), a prompt, an instructions file whose
+    // `applyTo` names files that come and go, the workspace's MCP servers.
+    ".github/agents/p.agent.md",
+    ".github/agents/q.md",
+    ".github/chatmodes/old.chatmode.md",
+    ".github/prompts/go.prompt.md",
+    ".github/instructions/ts.instructions.md",
+    ".vscode/mcp.json",
     // Team policies over every agent, changed as the agents' rules change.
     "agent-lsp.toml",
 ];
@@ -91,6 +100,9 @@ fn random_text(rng: &mut Rng, rel: &str) -> String {
     }
     if rel == "zuno.json" {
         return format!("{{ \"default_agent\": \"{name}\" }}\n");
+    }
+    if let Some(text) = copilot_text(rng, rel) {
+        return text;
     }
     if rel.ends_with("notes.md") {
         return "Notes.\n".to_string();
@@ -136,6 +148,46 @@ fn random_text(rng: &mut Rng, rel: &str) -> String {
             rng.below(3)
         ),
     }
+}
+
+/// A random text for a Copilot file: names that resolve or not (agents named by their `name` or
+/// by their file, handoffs, a prompt's `agent`, subagents), MCP servers declared or not, `applyTo`
+/// patterns matching files of the pool that come and go.
+fn copilot_text(rng: &mut Rng, rel: &str) -> Option<String> {
+    // Few names, so that agents collide often.
+    let name = rng.pick(&["q", "rev"]);
+    const SERVERS: &[&str] = &["github", "db", "gthub"];
+    let other = rng.pick(&["p", "q", "old", "rev", "plan", "agent", "ask"]);
+    let server = rng.pick(SERVERS);
+    let text = if rel == ".vscode/mcp.json" {
+        format!(
+            "{{ \"servers\": {{ \"{server}\": {{ \"command\": \"x\" }}, \"{}\": {{ \"url\": \"http://127.0.0.1:1/mcp\" }} }} }}\n",
+            rng.pick(SERVERS)
+        )
+    } else if rel.ends_with(".instructions.md") {
+        let pattern = rng.pick(&[
+            "**/*.prompt.md",
+            ".github/agents/q.md",
+            "**/*.chatmode.md",
+            "src/**/*.ts",
+            ".zuno/**",
+        ]);
+        format!("---\napplyTo: '{pattern}'\n---\nUse tabs.\n")
+    } else if rel.ends_with(".prompt.md") {
+        format!("---\ndescription: d\nagent: {other}\ntools: ['{server}/*', edit]\n---\nGo\n")
+    } else if rel.starts_with(".github/") {
+        match rng.below(4) {
+            0 => "A prompt with no frontmatter.\n".to_string(),
+            1 => format!(
+                "---\nname: {name}\ndescription: d\ntools: ['{server}/*', read]\nhandoffs:\n  - label: Next\n    agent: {other}\n---\nBody\n"
+            ),
+            2 => format!("---\ndescription: d\nagents: [{other}]\n---\nBody\n"),
+            _ => format!("---\nname: {name}\ndescription: d\n---\nBody {}\n", rng.below(3)),
+        }
+    } else {
+        return None;
+    };
+    Some(text)
 }
 
 fn settings() -> Settings {
@@ -204,6 +256,8 @@ fn run(seed: u64, steps: usize) {
     let mut open: BTreeMap<&str, (i32, String)> = BTreeMap::new();
     let mut checkpoints = 0;
     let mut policy_findings = 0;
+    // Copilot's cross-file findings and its `applyTo` patterns matching no file, per kind.
+    let mut copilot_findings: BTreeMap<&str, usize> = BTreeMap::new();
     for step in 0..steps {
         let rel = FILES[rng.below(FILES.len())];
         let u = uri(&root, rel);
@@ -260,6 +314,15 @@ fn run(seed: u64, steps: usize) {
                 .flatten()
                 .filter(|d| d.contains("policy-violation"))
                 .count();
+            for (uri, diags) in &want {
+                if !uri.contains("/.github/") {
+                    continue;
+                }
+                for code in ["unknown-agent", "unknown-mcp-server", "missing-path", "duplicate-agent"] {
+                    *copilot_findings.entry(code).or_default() +=
+                        diags.iter().filter(|d| d.contains(&format!("\"{code}\""))).count();
+                }
+            }
         }
     }
     assert!(checkpoints >= steps / 20);
@@ -268,6 +331,9 @@ fn run(seed: u64, steps: usize) {
         policy_findings > 0,
         "seed {seed:#x}: no policy finding at any checkpoint"
     );
+    for (code, n) in &copilot_findings {
+        assert!(*n > 0, "seed {seed:#x}: no Copilot `{code}` finding at any checkpoint");
+    }
 }
 
 #[test]
