@@ -376,3 +376,63 @@ fn command_and_skill_bodies() {
         std::hint::black_box(analyze(&skill, t));
     });
 }
+
+/// A Copilot agent with long lists: tools that do not exist, handoffs and subagents naming no
+/// agent, `#tool:` references in the body. Each list is read whole and judged up to a bound.
+#[test]
+fn long_copilot_lists() {
+    use agent_lsp::analysis::copilot::{self, AgentForm};
+    let kind = copilot::FileKind::Agent {
+        name: "a".into(),
+        form: AgentForm::AgentMd,
+    };
+    let make = |n: usize| {
+        let tools: Vec<String> = (0..n).map(|i| format!("tool{i}")).collect();
+        let handoffs: String = (0..n)
+            .map(|i| format!("  - label: step {i}\n    agent: nobody{i}\n"))
+            .collect();
+        let refs: String = (0..n).map(|i| format!("#tool:tool{i} ")).collect();
+        format!(
+            "---\ndescription: d\ntools: [{}]\nagents: [{}]\nhandoffs:\n{handoffs}---\n{refs}\n",
+            tools.join(", "),
+            tools.join(", ")
+        )
+    };
+    assert_linear("long Copilot lists", 300, &make, &|t| {
+        std::hint::black_box(copilot::analyze(&kind, t));
+    });
+}
+
+/// A folder of Copilot agents, each handing off to an agent that does not exist: every unknown
+/// name would search every name for a "did you mean"; past a bound, the search is skipped.
+#[test]
+fn many_copilot_agents_naming_no_agent() {
+    use agent_lsp::analysis::copilot::{self, AgentForm, project};
+    let make = |n: usize| {
+        (0..n)
+            .map(|i| format!("---\ndescription: d\nhandoffs:\n  - label: go\n    agent: nobody{i}\n---\nBody\n\0"))
+            .collect::<String>()
+    };
+    let run = |all: &str| {
+        let files: Vec<(copilot::FileKind, copilot::CopilotFile)> = all
+            .split_terminator('\0')
+            .enumerate()
+            .map(|(i, text)| {
+                let kind = copilot::FileKind::Agent {
+                    name: format!("agent{i}"),
+                    form: AgentForm::AgentMd,
+                };
+                let facts = copilot::analyze(&kind, text).2;
+                (kind, facts)
+            })
+            .collect();
+        let view: Vec<project::ViewFile> = files
+            .iter()
+            .enumerate()
+            .map(|(file, (kind, facts))| project::ViewFile { file, kind, facts })
+            .collect();
+        let found = project::check(&view);
+        assert_eq!(found.len(), view.len(), "one unknown agent per file");
+    };
+    assert_linear("many Copilot agents naming no agent", 1_000, &make, &run);
+}

@@ -12,7 +12,7 @@ use crate::analysis::rules::Code;
 use crate::analysis::suggest;
 
 /// How many unknown names of one workspace folder get a "did you mean".
-const MAX_SUGGESTIONS: usize = 1_000;
+const MAX_SUGGESTIONS: usize = 100;
 
 /// One Copilot file of the workspace folder.
 #[derive(Clone, Copy, Debug)]
