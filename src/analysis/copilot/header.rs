@@ -24,13 +24,20 @@ pub fn check(
     file: &mut CopilotFile,
     out: &mut Vec<Diagnostic>,
 ) {
+    // GitHub.com reads agents and instructions, not prompt files.
+    let github = !matches!(kind, FileKind::Prompt { .. });
     for e in &parsed.errors {
         out.push(Diagnostic::new(
             Code::SyntaxError,
             e.span,
             format!(
-                "{}: this frontmatter is not valid YAML; GitHub.com's coding agent cannot read the file (quote a value that holds `: `)",
-                e.message
+                "{}: this frontmatter is not valid YAML{}",
+                e.message,
+                if github {
+                    "; GitHub.com's coding agent cannot read the file"
+                } else {
+                    ""
+                }
             ),
         ));
     }

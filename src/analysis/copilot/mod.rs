@@ -22,10 +22,11 @@ pub mod mcp;
 pub mod policy;
 pub mod project;
 pub mod schema;
+mod vsyaml;
 
 use super::diagnostic::{Diagnostic, Effect, Severity};
 use super::rules::Code;
-use super::syntax::{Parsed, frontmatter, yaml};
+use super::syntax::{Parsed, frontmatter};
 use super::text::Span;
 use schema::Kind;
 
@@ -111,10 +112,11 @@ fn markdown(kind: &FileKind, text: &str, out: &mut Vec<Diagnostic>) -> (Parsed, 
         ));
         return (Parsed::default(), file);
     }
-    // Read as js-yaml reads it: lenient where GitHub's own examples need it (a flow list closed
-    // at its key's indentation), and still refusing `description: Expert: does X`.
-    let parsed = yaml::parse(fm.yaml.text(text), fm.yaml.start as usize);
+    // Read as VS Code reads it (see `vsyaml`): a YAML parser's reading but for a plain value
+    // holding `: ` and text after a quoted value, which GitHub.com's coding agent cannot read.
+    let (parsed, quirks) = vsyaml::read(fm.yaml.text(text), fm.yaml.start as usize);
     header::check(kind, header_kind, &parsed, fm.open, text, &mut file, out);
+    vsyaml::report(kind, &file, &quirks, text, out);
     if header_kind != Kind::Instructions {
         header::body_refs(text, &file, out);
     }
