@@ -680,6 +680,57 @@ fn bench_keystroke() {
     );
 }
 
+/// A keystroke in one Copilot agent of a folder of 10,000 (each handing off to the next, with an
+/// MCP tool of `.vscode/mcp.json`): in its description (the folder's cross-file checks run again)
+/// and in its body (they do not).
+fn bench_copilot_keystroke() {
+    use agent_lsp::analysis::Encoding;
+    use agent_lsp::lsp::settings::{GlobalConfig, Settings};
+    use agent_lsp::lsp::state::State;
+    use std::str::FromStr;
+    use tower_lsp_server::ls_types::Uri;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let n = 10_000;
+    write(
+        &root.join(".vscode/mcp.json"),
+        "{ \"servers\": { \"github\": { \"url\": \"https://api.githubcopilot.com/mcp/\" } } }\n",
+    );
+    let agent = |i: usize| {
+        format!(
+            "---\ndescription: Agent {i} hands work to a subagent\ntools: [edit, 'github/*']\nhandoffs:\n  - label: Next\n    agent: agent{}\n    prompt: Go on\n---\nDo step {i}, then ask a subagent.\n",
+            (i + 1) % n
+        )
+    };
+    for i in 0..n {
+        write(&root.join(format!(".github/agents/agent{i}.agent.md")), &agent(i));
+    }
+    let settings = Settings {
+        global: GlobalConfig::Off,
+        ..Settings::default()
+    };
+    let mut st = State::new(vec![root.clone()], Encoding::Utf16, settings);
+    black_box(st.scan());
+    let text = agent(1);
+    let path = root.join(".github/agents/agent1.agent.md");
+    let uri = Uri::from_str(&format!("file://{}", path.display())).expect("uri");
+    black_box(st.open(uri.clone(), "chatagent", 1, text.clone()));
+    let mut version = 1;
+    for (what, line) in [("description", 1usize), ("body", 8)] {
+        let col = text
+            .lines()
+            .nth(line)
+            .and_then(|l| l.find("subagent"))
+            .expect("a subagent") as u32;
+        let times = flip_mode(&mut st, &uri, &mut version, (line as u32, col), 200);
+        println!(
+            "keystroke in the server state, a Copilot agent's {what}, one of {n} agents in one folder: median {:.0} µs, p95 {:.0} µs",
+            micros(percentile(&times, 0.5)),
+            micros(percentile(&times, 0.95)),
+        );
+    }
+}
+
 /// `runs` edits of document `uri` that flip the `subagent` at `(line, column)` to `subagnt` and
 /// back, each timed from `change` to its publishes.
 fn flip_mode(
@@ -727,6 +778,7 @@ fn main() {
     }
     if wanted("copilot") {
         bench_copilot();
+        bench_copilot_keystroke();
     }
     if wanted("config") {
         bench_big_config();

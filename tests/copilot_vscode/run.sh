@@ -39,9 +39,10 @@
 # Installs everything afresh into a temporary directory (npm packages from the registry with an
 # empty cache; chromium and the headers code-server's native modules build against with apt-get
 # when missing), as tests/vscode/run.sh does. Environment: VSC_KEEP=1 keeps the temporary
-# directory (its node, pw and cs folders can then be reused); VSC_REUSE=DIR (for working on the
-# probe or the cases only, never in CI) takes node, playwright-core and code-server from a
-# directory kept by VSC_KEEP=1 (or by tests/vscode/run.sh) instead of installing them.
+# directory (its node, pw and cs folders can then be reused); VSC_REUSE=DIR takes node,
+# playwright-core and code-server from a directory kept by VSC_KEEP=1 (or by tests/vscode/run.sh)
+# instead of installing them: for working on the probe or the cases, and in CI with the fresh
+# installs tests/vscode/run.sh made moments before in the same run (never across runs).
 # The probe's log is printed; its meta data (language id of each file, timings, how owners were
 # read, VS Code's own completions: the tool names, agents, models and keys it knows; the tools
 # visible to extensions; the active extensions) is written next to OUT_JSON as OUT_JSON.meta.json.

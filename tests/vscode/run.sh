@@ -26,7 +26,8 @@
 # Installs everything afresh into a temporary directory (npm packages from the registry with an
 # empty cache; chromium and the headers code-server's native modules build against with apt-get
 # when missing). Needs editors/vscode/node_modules (npm ci) for the platform package. Screenshots:
-# target/vscode-screens/. Environment: VSC_KEEP=1 keeps the temporary directory; VSC_REUSE=DIR
+# target/vscode-screens/. Environment: VSC_KEEP=1 keeps the temporary directory (CI keeps it for
+# the Copilot judge that runs next, tests/copilot_vscode/run.sh, then removes it); VSC_REUSE=DIR
 # (for working on check.mjs only, never in CI) takes node, playwright-core and code-server from a
 # directory kept by VSC_KEEP=1 instead of installing them.
 set -euo pipefail
