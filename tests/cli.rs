@@ -141,7 +141,7 @@ fn human_broken_agent() {
           |        ^^^
           = help: Remove the quotes (writes `5`) (safe: `check --fix` applies it)
 
-        Found 3 errors, 1 warning in 1 of 1 file checked
+        Found 3 errors, 1 warning in 1 file (1 checked)
         2 more fixes available with --unsafe-fixes (review: `--diff --unsafe-fixes`)
     "##]]
     .assert_eq(&out.stdout);
@@ -175,7 +175,7 @@ fn human_wide_characters_before_the_error() {
         1 | {"agent": {"rev": {"description": "审查代码 🚀", "mode": "main"}}}
           |                                                          ^^^^^^
 
-        Found 2 errors in 2 of 2 files checked
+        Found 2 errors in 2 files (2 checked)
         2 more fixes available with --unsafe-fixes (review: `--diff --unsafe-fixes`)
     "#]]
     .assert_eq(&out.stdout);
@@ -221,7 +221,7 @@ fn human_crlf_file() {
           |        ^^^
           = help: Remove the quotes (writes `5`) (safe: `check --fix` applies it)
 
-        Found 2 errors in 1 of 1 file checked
+        Found 2 errors in 1 file (1 checked)
         1 more fix available with --unsafe-fixes (review: `--diff --unsafe-fixes`)
     "#]]
     .assert_eq(&out.stdout);
@@ -253,7 +253,7 @@ fn human_bom_files() {
         1 | {"default_agent": 5}
           |                   ^
 
-        Found 2 errors in 2 of 2 files checked
+        Found 2 errors in 2 files (2 checked)
         1 more fix available with --unsafe-fixes (review: `--diff --unsafe-fixes`)
     "#]]
     .assert_eq(&out.stdout);
@@ -303,7 +303,7 @@ fn human_cross_file_note_and_info_summary() {
           |                    ^^^^^
           = note: its mode is set here (.opencode/agents/rev.md:3:7)
 
-        Found 1 error, 1 info in 2 of 3 files checked
+        Found 1 error, 1 info in 2 files (3 checked)
     "#]]
     .assert_eq(&out.stdout);
 }
@@ -336,7 +336,7 @@ fn human_one_cause_one_finding_with_its_notes_capped() {
            = note: never applies: `bash` "tool7 *": deny (.opencode/agents/tools.md:13:5)
            = note: 2 more (`--format json` lists them all)
 
-        Found 1 warning in 1 of 1 file checked
+        Found 1 warning in 1 file (1 checked)
         1 more fix available with --unsafe-fixes (review: `--diff --unsafe-fixes`)
     "#]]
     .assert_eq(&out.stdout);
@@ -687,7 +687,7 @@ fn exit_status_clean_warnings_and_errors() {
     )]);
     let out = check(warnings.path(), &[]);
     assert_eq!(out.status, 0, "warnings only: {out:#?}");
-    assert_eq!(last_line(&out.stdout), "Found 1 warning in 1 of 1 file checked");
+    assert_eq!(last_line(&out.stdout), "Found 1 warning in 1 file (1 checked)");
     assert_eq!(check(warnings.path(), &["--deny-warnings"]).status, 1);
     assert_eq!(
         check(warnings.path(), &["--deny-warnings", "--format", "json"]).status,
@@ -738,7 +738,7 @@ fn fail_on_effect_fails_on_what_changes_the_runtime() {
         "---\ndescription: Reviews code\nmode: subagent\nmaxSteps: 5\n---\nYou review code.\n",
     )]);
     let out = check(deprecated.path(), &["--fail-on", "effect"]);
-    assert_eq!(last_line(&out.stdout), "Found 1 warning in 1 of 1 file checked");
+    assert_eq!(last_line(&out.stdout), "Found 1 warning in 1 file (1 checked)");
     assert_eq!(out.status, 0, "{out:#?}");
     assert_eq!(check(deprecated.path(), &["--fail-on", "warning"]).status, 1);
     // Errors always fail; `--deny-warnings` is `--fail-on warning`.
@@ -1111,7 +1111,7 @@ fn files_agent_lsp_does_not_analyse_are_findings_in_every_format() {
     let out = check(ws.path(), &[]);
     assert_eq!(out.status, 0, "{out:#?}");
     assert!(
-        out.stdout.ends_with("Found 1 warning in 1 of 1 file checked\n"),
+        out.stdout.ends_with("Found 1 warning in 1 file (1 checked)\n"),
         "{}",
         out.stdout
     );
@@ -1132,7 +1132,7 @@ fn human_output_shows_the_first_line_of_a_file_not_read() {
         1 | # Title 見出し
           | ^
 
-        Found 1 info in 1 of 1 file checked
+        Found 1 info in 1 file (1 checked)
     "#]]
     .assert_eq(&out.stdout);
     std::fs::create_dir_all(ws.path().join(".opencode/agents")).unwrap();
@@ -1199,7 +1199,7 @@ fn explicit_agent_file() {
     );
     assert_eq!(
         last_line(&out.stdout),
-        "Found 3 errors, 1 warning in 1 of 1 file checked"
+        "Found 3 errors, 1 warning in 1 file (1 checked)"
     );
 }
 
@@ -1210,7 +1210,7 @@ fn explicit_config_file() {
     assert_eq!(out.status, 0, "a warning only: {out:#?}");
     assert_eq!(human_locations(&out.stdout), ["opencode.json:3:3"]);
     assert!(out.stdout.contains("warning[unknown-key]"), "{}", out.stdout);
-    assert_eq!(last_line(&out.stdout), "Found 1 warning in 1 of 1 file checked");
+    assert_eq!(last_line(&out.stdout), "Found 1 warning in 1 file (1 checked)");
 }
 
 #[test]
@@ -1227,7 +1227,7 @@ fn directory_with_both_files_and_no_duplicates() {
     assert_eq!(human_locations(&out.stdout), all);
     assert_eq!(
         last_line(&out.stdout),
-        "Found 3 errors, 2 warnings in 2 of 2 files checked"
+        "Found 3 errors, 2 warnings in 2 files (2 checked)"
     );
     // The directory and files inside it, some twice: each diagnostic once.
     let out = check(
@@ -1237,7 +1237,7 @@ fn directory_with_both_files_and_no_duplicates() {
     assert_eq!(human_locations(&out.stdout), all);
     assert_eq!(
         last_line(&out.stdout),
-        "Found 3 errors, 2 warnings in 2 of 2 files checked"
+        "Found 3 errors, 2 warnings in 2 files (2 checked)"
     );
     // Both files given explicitly.
     let out = check(ws.path(), &["opencode.json", ".opencode/agents/rev.md"]);
@@ -1309,7 +1309,7 @@ fn a_config_directory_given_as_path_is_checked() {
         assert_eq!(out.status, 1, "{dir}: {out:#?}");
         assert_eq!(
             last_line(&out.stdout),
-            "Found 3 errors, 1 warning in 1 of 1 file checked",
+            "Found 3 errors, 1 warning in 1 file (1 checked)",
             "{dir}"
         );
     }
@@ -1647,7 +1647,7 @@ fn tui_json_is_discovered_and_checked() {
     );
     // Given by path, alone.
     let out = check(ws.path(), &[".opencode/tui.jsonc"]);
-    assert_eq!(last_line(&out.stdout), "Found 1 error in 1 of 1 file checked");
+    assert_eq!(last_line(&out.stdout), "Found 1 error in 1 file (1 checked)");
     // The safe fix unwraps the legacy `tui`.
     let out = check(ws.path(), &["--fix", "packages/web/tui.json"]);
     assert_eq!(out.status, 0, "{out:#?}");
@@ -2280,7 +2280,7 @@ fn project_file_tunes_the_report() {
     assert_eq!(status, 1);
     // The human summary counts only the files reported on: a.md, p.md and the two project files.
     let out = check(ws.path(), &[]);
-    assert_eq!(last_line(&out.stdout), "Found 2 errors in 2 of 4 files checked");
+    assert_eq!(last_line(&out.stdout), "Found 2 errors in 2 files (4 checked)");
     // A mistake in the project file is reported like any other, and the rest of it applies.
     write_files(
         ws.path(),
@@ -2315,7 +2315,7 @@ fn project_file_applies_to_files_given_alone() {
     ]);
     let out = check(ws.path(), &[".opencode/agents/a.md", "vendor/x/.opencode/agents/b.md"]);
     assert_eq!(human_locations(&out.stdout), [".opencode/agents/a.md:3:7"], "{out:#?}");
-    assert_eq!(last_line(&out.stdout), "Found 1 error in 1 of 1 file checked");
+    assert_eq!(last_line(&out.stdout), "Found 1 error in 1 file (1 checked)");
     let out = check(ws.path(), &["vendor"]);
     assert_eq!(
         out.stdout,

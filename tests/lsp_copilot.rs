@@ -188,6 +188,64 @@ fn completion_offers_tools_agents_and_models() {
 }
 
 #[test]
+fn a_handoff_completes_its_agent_and_send_below_its_label() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let text = "---\ndescription: 計画 🚀\nhandoffs:\n  - label: 実装 🚀 Go\n    agent: \n    send: \n  - label: Again\n    agent: \"\"\n---\n";
+        let mut files = FILES.to_vec();
+        files.push((".github/agents/new.agent.md", text));
+        let (mut ws, _) = Ws::start(&files, enc);
+        let uri = ws.uri(".github/agents/new.agent.md");
+        let s = &mut ws.s;
+        s.open(&uri, "chatagent", 1, text);
+        s.expect_version(&uri, 1);
+        let mut ask = |off: usize| -> Vec<String> {
+            let r = s
+                .request(
+                    "textDocument/completion",
+                    json!({ "textDocument": { "uri": uri }, "position": position(text, off, enc) }),
+                )
+                .unwrap();
+            r.as_array()
+                .or_else(|| r["items"].as_array())
+                .unwrap()
+                .iter()
+                .map(|i| i["label"].as_str().unwrap().to_string())
+                .collect()
+        };
+        // Empty, after the label: the project's agents (the list `check` resolves against),
+        // then the built-in ones.
+        let empty = text.find("agent: \n").unwrap() + "agent: ".len();
+        let l = ask(empty);
+        assert_eq!(&l[..4], ["implementer", "new", "old", "planner"], "{l:?}");
+        assert!(l.contains(&"plan".to_string()), "{l:?}");
+        // Quoted, in the next handoff.
+        let quoted = text.find("agent: \"\"").unwrap() + "agent: \"".len();
+        assert!(ask(quoted).contains(&"implementer".to_string()));
+        let send = text.find("send: ").unwrap() + "send: ".len();
+        assert_eq!(ask(send), ["false", "true"]);
+        ws.s.finish();
+    }
+}
+
+#[test]
+fn hover_on_a_name_that_resolves_to_nothing_says_so() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let (mut ws, _) = Ws::start(FILES, enc);
+        let planner = ws.uri(".github/agents/planner.agent.md");
+        let r = ws
+            .s
+            .request("textDocument/hover", at(&planner, PLANNER, "agent: ", "reviewr", enc))
+            .unwrap();
+        let md = r["contents"]["value"].as_str().unwrap();
+        assert!(md.starts_with("### `reviewr`: no agent"), "{md}");
+        assert!(md.contains("resolves to no agent"), "{md}");
+        assert!(md.contains("VS Code shows no button for this handoff"), "{md}");
+        assert_eq!(r["range"], range_in(PLANNER, "agent: ", "reviewr", enc));
+        ws.s.finish();
+    }
+}
+
+#[test]
 fn a_chat_mode_is_moved_to_the_agents_folder_by_a_code_action() {
     let enc = Enc::Utf16;
     let (mut ws, scan) = Ws::start(FILES, enc);

@@ -211,7 +211,7 @@ fn check_reports_the_diagnostics_with_effects_and_fixes() {
     let report = s.ok("check", json!({}));
     assert_eq!(
         report["summary"],
-        "0 errors, 2 warnings, 0 infos in 1 of 3 files checked"
+        "0 errors, 2 warnings, 0 infos in 1 file (3 checked)"
     );
     assert_eq!(report["files"], 3);
     let rows: Vec<String> = report["diagnostics"]

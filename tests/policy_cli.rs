@@ -437,12 +437,28 @@ fn a_voided_settings_file_counts_for_nothing() {
         .collect();
     assert_eq!(
         on_settings,
-        [
-            ("ignored-permission-rule".to_string(), "info".to_string(), 1),
-            ("ignored-permission-rule".to_string(), "info".to_string(), 1),
-            ("invalid-value".to_string(), "error".to_string(), 2),
-        ],
+        [("invalid-value".to_string(), "error".to_string(), 2)],
         "{:#}",
         v["diagnostics"]
+    );
+    // One cause, one finding: the two rules it voids are its related places, on line 1.
+    let voiding = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["path"] == ".claude/settings.json")
+        .unwrap();
+    let lost: Vec<(&str, u64)> = voiding["related"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["message"].as_str().unwrap(), r["range"]["start"]["line"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        lost,
+        [
+            ("not applied: `Bash(git *)` in `allow`", 1),
+            ("not applied: `Bash(git push:*)` in `ask`", 1)
+        ]
     );
 }

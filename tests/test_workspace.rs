@@ -137,7 +137,6 @@ fn summary() {
         .claude/settings.json:5:7 policy-violation
         .claude/settings.json:20:7 ignored-permission-rule
         .claude/settings.json:25:39 unknown-mcp-server
-        .claude/settings.local.json:3:14 ignored-permission-rule
         .claude/settings.local.json:3:20 missing-path
         .claude/settings.local.json:9:29 invalid-value
         .claude/settings.local.json:14:20 ignored-field

@@ -114,6 +114,13 @@ pub fn yaml_context_in(text: &str, offset: usize, yaml: Span, close: Option<Span
         if c.is_empty() || c.starts_with('#') {
             continue;
         }
+        // A list item (`- label: Go`) above the cursor's line: the mapping the cursor is in is
+        // an item of that list (this one or a later one), whose key is further up, at most as
+        // indented as the `-` (`handoffs:` then `- label: ...`, indented or not).
+        if li < want && (c == "-" || c.starts_with("- ")) {
+            want = li + 1;
+            continue;
+        }
         if li < want
             && let Some((k, at)) = split_key(&l[li..])
             && l[li + at..].trim().is_empty()
@@ -132,19 +139,38 @@ pub fn yaml_context_in(text: &str, offset: usize, yaml: Span, close: Option<Span
     let path: Vec<String> = path.into_iter().map(|(_, k)| k).collect();
     // Keys already present at this level: sibling lines with the same indentation under the
     // same parent.
+    // A key written after `- ` sits two columns further in; a list item is a mapping of its
+    // own, so only the keys of the cursor's item count.
+    let key_indent = if line[indent..].starts_with("- ") { indent + 2 } else { indent };
     let mut present = Vec::new();
-    let body = &text[fm.yaml.start as usize..fm.close.map_or(text.len(), |c| c.start as usize)];
+    let body_start = fm.yaml.start as usize;
+    let body = &text[body_start..fm.close.map_or(text.len(), |c| c.start as usize)];
     let mut depth_keys: Vec<(usize, String)> = Vec::new();
-    for l in body.lines() {
+    let mut at = body_start;
+    for raw in body.split_inclusive('\n') {
+        let here = at;
+        at += raw.len();
+        let l = raw.trim_end_matches(['\n', '\r']);
         let li = l.len() - l.trim_start_matches(' ').len();
         let c = l.trim();
         if c.is_empty() || c.starts_with('#') {
             continue;
         }
-        let Some((k, _)) = split_key(&l[li..]) else { continue };
+        let (li, rest, item) = match l[li..].strip_prefix("- ") {
+            Some(rest) => (li + 2, rest.trim_start_matches(' '), true),
+            None => (li, &l[li..], false),
+        };
+        let Some((k, _)) = split_key(rest) else { continue };
         depth_keys.retain(|(d, _)| *d < li);
         let parents: Vec<&str> = depth_keys.iter().map(|(_, k)| k.as_str()).collect();
-        if li == indent && parents == path.iter().map(String::as_str).collect::<Vec<_>>() {
+        if li == key_indent && parents == path.iter().map(String::as_str).collect::<Vec<_>>() {
+            if item {
+                // The next item, past the cursor's line: the cursor's item ends here.
+                if here > line_start {
+                    break;
+                }
+                present.clear();
+            }
             present.push(k.clone());
         }
         depth_keys.push((li, k));

@@ -22,6 +22,10 @@ pub enum Location {
 pub struct Related {
     pub location: Location,
     pub message: String,
+    /// The place has no effect because of the diagnostic (a rule of a file the runtime voids):
+    /// the editor shows it faded, as a hint that belongs to the diagnostic, not a finding of
+    /// its own.
+    pub lost: bool,
 }
 
 /// A replacement the user can accept: the text under `span` becomes `text`.
@@ -101,7 +105,16 @@ impl Diagnostic {
         }
     }
 
+    /// Another severity than the rule's default: one the catalog lists for the rule
+    /// ([`super::rules::OTHER_SEVERITIES`]); a debug build refuses any other.
+    #[track_caller]
     pub fn with_severity(mut self, severity: Severity) -> Diagnostic {
+        debug_assert!(
+            self.code.rule().allows(severity),
+            "`{}` cannot be {}: add the case to rules::OTHER_SEVERITIES, with when",
+            self.code.as_str(),
+            severity.as_str()
+        );
         self.severity = severity;
         self
     }
@@ -115,6 +128,18 @@ impl Diagnostic {
         self.related.push(Related {
             location,
             message: message.into(),
+            lost: false,
+        });
+        self
+    }
+
+    /// A place in the same file that has no effect because of this diagnostic (see
+    /// [`Related::lost`]): listed with the diagnostic, faded in the editor.
+    pub fn with_lost(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.related.push(Related {
+            location: Location::Here(span),
+            message: message.into(),
+            lost: true,
         });
         self
     }

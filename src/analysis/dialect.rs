@@ -53,6 +53,47 @@ impl Dialect {
         }
     }
 
+    /// The products of every dialect agent-lsp reads, as one phrase: "opencode, Claude Code,
+    /// Zuno and GitHub Copilot". Every help text, tool description and message that names the
+    /// runtimes takes it from here, so that a new dialect is named everywhere at once.
+    pub fn products() -> String {
+        Self::phrase(Dialect::ALL.iter().map(|d| d.product()), "and")
+    }
+
+    /// The products of every dialect joined with `or`: "opencode, Claude Code, Zuno or GitHub
+    /// Copilot".
+    pub fn products_or() -> String {
+        Self::phrase(Dialect::ALL.iter().map(|d| d.product()), "or")
+    }
+
+    /// `--dialect` values and what each is: "`opencode`, `claude` (Claude Code), `zuno` (Zuno) or
+    /// `copilot` (GitHub Copilot)".
+    pub fn names_described() -> String {
+        Self::phrase(
+            Dialect::ALL.iter().map(|d| {
+                if d.as_str() == d.product() {
+                    format!("`{}`", d.as_str())
+                } else {
+                    format!("`{}` ({})", d.as_str(), d.product())
+                }
+            }),
+            "or",
+        )
+    }
+
+    fn phrase<S: AsRef<str>>(items: impl Iterator<Item = S>, last: &str) -> String {
+        let items: Vec<S> = items.collect();
+        match items.as_slice() {
+            [] => String::new(),
+            [one] => one.as_ref().to_string(),
+            [init @ .., end] => format!(
+                "{} {last} {}",
+                init.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(", "),
+                end.as_ref()
+            ),
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Dialect> {
         match s.to_ascii_lowercase().as_str() {
             "opencode" => Some(Dialect::OpenCode),

@@ -242,6 +242,53 @@ impl Doc<'_> {
     }
 }
 
+/// A fix that replaces a quoted string with another string keeps the quotes the file used:
+/// `color: 'purpel'` becomes `color: 'purple'`, not `purple` or `"purple"`. Only where the
+/// value changes and stays a string of one line (a fix that only changes the quoting, a quoted
+/// number made a number, is left as it is).
+pub fn keep_quotes(text: &str, d: &mut super::diagnostic::Diagnostic) {
+    let Some(fix) = d.fix.as_deref_mut() else {
+        return;
+    };
+    for e in &mut fix.edits {
+        let Some(src) = text.get(e.span.range()) else {
+            continue;
+        };
+        let (Some(q), Some(old)) = (quote_of(src), unquote(src)) else {
+            continue;
+        };
+        let bare = quote_of(&e.text).is_none();
+        let Some(new) = unquote(&e.text).or_else(|| bare.then(|| e.text.clone())) else {
+            continue;
+        };
+        let literal = bare
+            && (new.parse::<f64>().is_ok()
+                || matches!(new.as_str(), "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~"));
+        if new.is_empty() || new == old || literal || new.contains([q, '\\', '\n', '\r']) {
+            continue;
+        }
+        e.text = format!("{q}{new}{q}");
+    }
+}
+
+/// The quote character a whole scalar is written in (`'x'`, `"x"`).
+fn quote_of(s: &str) -> Option<char> {
+    let q = s.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    (s.len() >= 2 && s.ends_with(q)).then_some(q)
+}
+
+/// The string a quoted scalar holds (`''` in single quotes is `'`; double quotes as JSON reads
+/// them); `None` when it is not one quoted scalar.
+fn unquote(s: &str) -> Option<String> {
+    match quote_of(s)? {
+        '\'' => {
+            let inner = &s[1..s.len() - 1];
+            (!inner.replace("''", "").contains('\'')).then(|| inner.replace("''", "'"))
+        }
+        _ => serde_json::from_str::<String>(s).ok(),
+    }
+}
+
 /// The replacement text for a scalar, keeping its quoting.
 pub fn requote(v: &Node, s: &str) -> String {
     match v.style {

@@ -63,12 +63,15 @@ pub fn fix_all_rounds(
     let mut applied = Vec::new();
     for _ in 0..FIX_ROUNDS {
         let diagnostics = diagnose(&text);
-        // Fixes are computed from the tree; on a file that does not parse, that tree is partial.
+        // Fixes are computed from the tree; on a file that does not parse, that tree is partial:
+        // only the fixes of what breaks it (a trailing comma removed, a value quoted) apply, and
+        // the others wait until it reads whole.
         let broken = diagnostics.iter().any(is_broken);
-        if broken {
-            break;
-        }
-        let taken = fixes_to_apply(&diagnostics, unsafe_fixes);
+        let taken = if broken {
+            fixes_to_apply(diagnostics.iter().filter(|d| is_broken(d)), unsafe_fixes)
+        } else {
+            fixes_to_apply(&diagnostics, unsafe_fixes)
+        };
         if taken.is_empty() {
             break;
         }

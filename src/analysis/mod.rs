@@ -573,6 +573,9 @@ impl FileAnalysis {
 /// Analyse one file on its own.
 pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
     let mut analysis = analyze_dialect(kind, text);
+    for d in &mut analysis.diagnostics {
+        edit::keep_quotes(text, d);
+    }
     analysis.suppressions = suppress::directives(kind.comments(), text, analysis.split());
     analysis
 }
@@ -966,6 +969,12 @@ pub fn policy_vocabulary() -> &'static policy::spec::Vocabulary {
         }
         for t in claude::schema::TOOLS {
             names.push((t, "a Claude Code tool"));
+        }
+        // GitHub Copilot's tool sets that a permission question can name (`execute` for `bash`).
+        for set in copilot::schema::TOOL_SETS {
+            if copilot::policy::set_for(set.name).is_some() && !names.iter().any(|(n, _)| *n == set.name) {
+                names.push((set.name, "a GitHub Copilot tool set"));
+            }
         }
         policy::spec::Vocabulary {
             names,

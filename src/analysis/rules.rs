@@ -52,6 +52,167 @@ macro_rules! rules {
     };
 }
 
+/// The severities a rule takes besides its default, each with when: the catalog's answer to
+/// "which severities can this rule have". `agent-lsp rules` and the book print them, and in debug
+/// builds [`Diagnostic::with_severity`](super::diagnostic::Diagnostic::with_severity) refuses a
+/// severity a rule does not list here, so every test and fuzz run holds the code to this table.
+/// (A project's `agent-lsp.toml` or the editor's settings may still set any level.)
+pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
+    (
+        Code::SyntaxError,
+        Severity::Warning,
+        "where the runtime still loads the file: Claude Code through its lenient retry, opencode through its fallback reader, or a frontmatter whose reading no runtime documents",
+    ),
+    (
+        Code::DuplicateKey,
+        Severity::Warning,
+        "where the runtime keeps the last value and loads the rest: Claude Code, GitHub Copilot, Zuno, opencode's JSON configs and `tui.json`, a plugin listed twice",
+    ),
+    (
+        Code::InvalidType,
+        Severity::Warning,
+        "where the runtime drops or converts only this value and loads the rest: Claude Code's agents, hooks, plugins and settings, a command's hint or description read as another type, an opencode frontmatter that is not a mapping, `tui.json`, Zuno's older permission forms",
+    ),
+    (
+        Code::InvalidType,
+        Severity::Info,
+        "an `argument-hint` written as a YAML list (`[pr-number]`), which Claude Code shows without its brackets; a Claude Code frontmatter that is not a mapping, read as a reference document",
+    ),
+    (
+        Code::InvalidValue,
+        Severity::Warning,
+        "where the runtime drops or changes only this value and loads the rest: Claude Code's agents, skills, commands, hooks, settings and MCP servers; GitHub Copilot's agents",
+    ),
+    (
+        Code::InvalidColor,
+        Severity::Warning,
+        "Claude Code, which drops a color it does not know and loads the agent; opencode, when the frontmatter holding it does not parse",
+    ),
+    (
+        Code::DeprecatedField,
+        Severity::Error,
+        "Zuno, which refuses a configuration with `maxSteps`, a `mode/` folder or the top-level `mode`",
+    ),
+    (
+        Code::DeprecatedField,
+        Severity::Info,
+        "GitHub Copilot: a tool's old name, which VS Code still maps to the new one",
+    ),
+    (
+        Code::InvalidDefaultAgent,
+        Severity::Warning,
+        "opencode with plugins, which may define the agent; Zuno, which falls back when it starts a session",
+    ),
+    (
+        Code::UnknownPermission,
+        Severity::Error,
+        "Zuno, which refuses rules under a key that no tool consults (`write`)",
+    ),
+    (
+        Code::V2Permissions,
+        Severity::Warning,
+        "in an opencode Markdown agent whose frontmatter does not parse: nothing of it reaches opencode",
+    ),
+    (
+        Code::NoFrontmatter,
+        Severity::Info,
+        "a file the runtime reads as something else: a reference document (Claude Code), the prompt of the built-in `build` agent (opencode)",
+    ),
+    (
+        Code::MissingTemplate,
+        Severity::Warning,
+        "a command file with an empty body: it loads and sends an empty prompt",
+    ),
+    (
+        Code::InvalidName,
+        Severity::Warning,
+        "a name outside the Agent Skills format that the runtime still loads; a plugin name that is not kebab-case (`claude plugin validate` warns)",
+    ),
+    (
+        Code::MissingField,
+        Severity::Warning,
+        "a field the runtime does without but a host or a validator asks for: a plugin's or marketplace's `description` and `author`, GitHub.com's `description`, a skill's `description`; an opencode language server without `extensions`",
+    ),
+    (
+        Code::MissingField,
+        Severity::Info,
+        "Claude Code: a file of an agents folder without `name`, read as a reference document",
+    ),
+    (
+        Code::UnknownTool,
+        Severity::Error,
+        "a settings permission rule whose tool name starts in lower case: Claude Code skips the rule",
+    ),
+    (
+        Code::IgnoredField,
+        Severity::Hint,
+        "GitHub Copilot: a key that only one host reads (VS Code or GitHub.com's coding agent)",
+    ),
+    (
+        Code::UnknownKey,
+        Severity::Error,
+        "Zuno's top-level keys: Zuno refuses to start",
+    ),
+    (
+        Code::UnknownSkill,
+        Severity::Info,
+        "a name with no near skill of the project: it may be installed elsewhere (a user's skill folders, `skills.paths`)",
+    ),
+    (
+        Code::UncheckedFile,
+        Severity::Error,
+        "Claude Code, which skips an agent file over 1 MiB",
+    ),
+    (
+        Code::UncheckedFile,
+        Severity::Info,
+        "a file given by path where no runtime reads it",
+    ),
+    (
+        Code::PolicyViolation,
+        Severity::Warning,
+        "when only a default the fact sheets do not confirm breaks the policy (Zuno's), or the proof gives up",
+    ),
+    (
+        Code::IgnoredPermissionRule,
+        Severity::Error,
+        "an allow rule whose tool name is a wildcard not anchored to one MCP server (`*`, `mcp__*`): Claude Code skips it",
+    ),
+    (
+        Code::UnknownMcpServer,
+        Severity::Info,
+        "where the name may be declared where agent-lsp cannot see: an agent's `mcp__<server>__...` entry, a Copilot `tools` entry with no `.vscode/mcp.json`; `enableAllProjectMcpServers` with no server to approve",
+    ),
+    (
+        Code::MissingPath,
+        Severity::Info,
+        "GitHub Copilot: an `applyTo` none of whose patterns matches a file yet (instructions written ahead of their files)",
+    ),
+];
+
+impl Rule {
+    /// The severities this rule can have: its default first (with no condition), then the others
+    /// of [`OTHER_SEVERITIES`] with when.
+    pub fn severities(&self) -> Vec<(Severity, Option<&'static str>)> {
+        let mut out = vec![(self.severity, None)];
+        out.extend(
+            OTHER_SEVERITIES
+                .iter()
+                .filter(|(c, _, _)| *c == self.code)
+                .map(|(_, s, when)| (*s, Some(*when))),
+        );
+        out
+    }
+
+    /// Whether the catalog lets this rule have `severity`.
+    pub fn allows(&self, severity: Severity) -> bool {
+        severity == self.severity
+            || OTHER_SEVERITIES
+                .iter()
+                .any(|(c, s, _)| *c == self.code && *s == severity)
+    }
+}
+
 /// A per-code override of the reported level (editor settings, `agent-lsp.toml`): another
 /// severity, or off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -489,5 +650,24 @@ mod tests {
             );
             assert!(!rule.summary.is_empty() && !rule.explanation.is_empty());
         }
+    }
+
+    #[test]
+    fn other_severities_differ_from_the_default_and_say_when() {
+        for (code, severity, when) in OTHER_SEVERITIES {
+            let rule = code.rule();
+            assert_ne!(rule.severity, *severity, "{}: the default is not another severity", rule.name);
+            assert!(!when.is_empty());
+            assert!(rule.allows(*severity));
+            assert_eq!(rule.severities()[0], (rule.severity, None));
+            assert!(rule.severities().contains(&(*severity, Some(*when))));
+        }
+        // One line per pair.
+        let mut pairs: Vec<(Code, Severity)> = OTHER_SEVERITIES.iter().map(|(c, s, _)| (*c, *s)).collect();
+        pairs.sort();
+        pairs.dedup();
+        assert_eq!(pairs.len(), OTHER_SEVERITIES.len());
+        assert!(!Code::BroadPattern.rule().allows(Severity::Error));
+        assert!(Code::BroadPattern.rule().allows(Severity::Info));
     }
 }

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::analysis::claude;
 use crate::analysis::opencode::effective::EffectiveAgent;
 use crate::analysis::provenance::Source;
-use crate::analysis::{Span, suggest};
+use crate::analysis::{Dialect, Span, suggest};
 use crate::workspace::Workspace;
 use crate::workspace::dialects::{self, ExplainedAgent};
 use crate::workspace::policy_check::WhoMay;
@@ -95,6 +95,9 @@ pub fn text(v: &Value) -> String {
     if let Some(mode) = v.get("permission_mode").and_then(Value::as_str) {
         out.push_str(&format!("  permission mode: {mode}\n"));
     }
+    if let Some(says) = v.pointer("/unapplied/says").and_then(Value::as_str) {
+        out.push_str(&format!("  not applied: {says}\n"));
+    }
     if let Some(note) = v.get("note").and_then(Value::as_str) {
         out.push_str(&format!("  note: {note}\n"));
     }
@@ -152,12 +155,45 @@ fn decision(ws: &Workspace, root: &Path, a: &ExplainedAgent, permission: &str, i
 /// One decision of [`Workspace::who_may`]: the action, the tool, the deciding rule and where it
 /// is written.
 pub fn row_json(ws: &Workspace, w: &WhoMay) -> Value {
-    json!({
+    let mut v = json!({
         "action": w.action.as_str(),
         "tool": w.tool,
         "decided_by": w.by,
         "where": w.rule.map(|s| super::render::where_is(ws, s)),
+    });
+    if let Some(u) = &w.unapplied {
+        v["unapplied"] = unapplied_json(ws, u, w.dialect);
+    }
+    v
+}
+
+/// A rule the runtime does not apply that would decide otherwise: the rule, where it is
+/// written, what it would decide, and the place and words of what stops it.
+pub fn unapplied_json(ws: &Workspace, u: &crate::analysis::policy::judge::Unapplies, dialect: Dialect) -> Value {
+    let wi = |s| super::render::where_is(ws, s);
+    json!({
+        "action": u.action.as_str(),
+        "rule": u.label,
+        "where": wi(u.rule),
+        "not_applied_because": u.why,
+        "cause": wi(u.cause),
+        "says": unapplied_words(ws, u, dialect),
     })
+}
+
+/// The sentence: "`Bash(curl:*)` in `permissions.deny` (x:16:7) would decide deny, but Claude
+/// Code applies nothing of that file because of x:18:20 (why)".
+pub fn unapplied_words(ws: &Workspace, u: &crate::analysis::policy::judge::Unapplies, dialect: Dialect) -> String {
+    let wi = |s| super::render::where_is(ws, s);
+    format!(
+        "{} ({}) would decide {}, but {} applies nothing of that file because of {} ({})",
+        u.label,
+        wi(u.rule),
+        u.action.as_str(),
+        dialect.product(),
+        wi(u.cause),
+        u.why
+    )
 }
 
 /// Whether Claude Code agent `agent` (in file `file`) gets `tool`, and the sentence that says
@@ -315,7 +351,7 @@ pub fn known_permission(permission: &str) -> Result<(), String> {
         return Ok(());
     }
     Err(format!(
-        "no runtime consults a permission or tool called `{permission}` (opencode and Zuno permission keys, Claude Code tools, MCP tools).{}",
+        "no runtime consults a permission or tool called `{permission}` (opencode and Zuno permission keys, Claude Code tools, GitHub Copilot tool sets, MCP tools).{}",
         suggest::did_you_mean(vocab.closest(permission))
     ))
 }

@@ -333,14 +333,25 @@ pub fn run(args: Args) -> i32 {
     let all_dialects: Vec<Dialect> = gathered.iter().map(|g| g.dialect).collect();
     let wi = |s: Source| where_is(&ws, s);
     let problems = problems(&ws, &gathered);
-    let banner = banner(&ws, &problems);
     let refused = |d: Dialect| problems.iter().any(|p| p.dialect == d && p.refuses);
     // Exit 1 when a runtime whose agents are shown refuses the configuration: what is shown is
     // not what runs.
     let status = |dialects: &[Dialect]| i32::from(dialects.iter().any(|d| refused(*d)));
     // The banner goes first: on stdout for a human, as comments in Mermaid and DOT, on stderr
     // beside JSON (whose shape stays).
-    let say_banner = |prefix: Option<&str>| {
+    // Only about the runtimes a question is about: `explain NAME` of a Claude Code agent says
+    // nothing of opencode's configuration.
+    let say_banner_of = |only: &[Dialect], prefix: Option<&str>| {
+        let about: Vec<Problem> = problems
+            .iter()
+            .filter(|p| only.contains(&p.dialect))
+            .map(|p| Problem {
+                location: p.location.clone(),
+                message: p.message.clone(),
+                ..*p
+            })
+            .collect();
+        let banner = banner(&ws, &about);
         if banner.is_empty() {
             return;
         }
@@ -360,6 +371,7 @@ pub fn run(args: Args) -> i32 {
             }
         }
     };
+    let say_banner = |prefix: Option<&str>| say_banner_of(&all_dialects, prefix);
     if let Some((permission, input)) = &args.who {
         say_banner(if args.json { None } else { Some("") });
         return match who(&ws, &args, permission, input) {
@@ -457,11 +469,14 @@ pub fn run(args: Args) -> i32 {
     };
     let labelled = dialects.len() > 1;
     let paths = ws.path_names(&args.root, &ws.effective_env(&args.root));
-    say_banner(if args.json || args.check.is_some() {
-        None
-    } else {
-        Some("")
-    });
+    say_banner_of(
+        &dialects,
+        if args.json || args.check.is_some() {
+            None
+        } else {
+            Some("")
+        },
+    );
     // A card's own problems, in full, right after the banner.
     if !args.json && args.check.is_none() {
         let own: Vec<&Problem> = found.iter().flat_map(problems_of_agent).collect();
@@ -537,6 +552,7 @@ fn who(ws: &Workspace, args: &Args, permission: &str, input: &str) -> Result<(),
                     "decision": w.action.as_str(),
                     "decided_by": w.by,
                     "rule": place(&w.rule).map(|(path, line, column)| json!({"path": path, "line": line, "column": column})),
+                    "unapplied": w.unapplied.as_ref().map(|u| super::decide::unapplied_json(ws, u, w.dialect)),
                 })
             })
             .collect();
@@ -558,15 +574,35 @@ fn who(ws: &Workspace, args: &Args, permission: &str, input: &str) -> Result<(),
         .iter()
         .map(|w| {
             let at = place(&w.rule).map_or("built-in".to_string(), |(p, l, c)| format!("{p}:{l}:{c}"));
+            let by = match &w.unapplied {
+                Some(u) => format!("{}; {} not applied (below)", w.by, u.action.as_str()),
+                None => w.by.clone(),
+            };
             [
                 format!("{} ({})", w.agent, w.dialect.as_str()),
                 w.action.as_str().to_string(),
-                w.by.clone(),
+                by,
                 at,
             ]
         })
         .collect();
     out!("{}", table(["agent", "decision", "decided by", "where"], &table_rows));
+    // What a voided settings file would decide, under the table.
+    let unapplied: Vec<String> = rows
+        .iter()
+        .filter_map(|w| {
+            let u = w.unapplied.as_ref()?;
+            Some(format!(
+                "\nnot applied, for {} ({}): {}",
+                w.agent,
+                w.dialect.as_str(),
+                super::decide::unapplied_words(ws, u, w.dialect)
+            ))
+        })
+        .collect();
+    for line in unapplied {
+        outln!("{line}");
+    }
     Ok(())
 }
 

@@ -23,12 +23,24 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::analysis::{Code, RULES};
 use crate::workspace::{Options, Workspace};
 
+/// The help texts that name the runtimes, from the one list of dialects
+/// ([`crate::analysis::Dialect::products`]).
+fn about() -> String {
+    format!(
+        "Language server and checker for AI-agent definition files: the agents, configs, commands, skills, settings, hooks and MCP files of {}",
+        crate::analysis::Dialect::products()
+    )
+}
+
+fn check_about() -> String {
+    format!(
+        "Check the agent files of {} (agents, configs, commands, skills, settings, hooks, MCP files), and report problems.",
+        crate::analysis::Dialect::products()
+    )
+}
+
 #[derive(Parser)]
-#[command(
-    name = "agent-lsp",
-    version,
-    about = "Language server and checker for AI-agent definition files (opencode and Claude Code agents, opencode.json)"
-)]
+#[command(name = "agent-lsp", version, about = about())]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -36,7 +48,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check agent files (opencode, Claude Code) and opencode configs, and report problems.
+    #[command(about = check_about())]
     Check(CheckArgs),
     /// Show an agent as its runtime builds it (merged layers, resolved permissions, tools), or list them.
     Explain(ExplainArgs),
@@ -177,10 +189,10 @@ struct ExplainArgs {
     /// name or the opencode key that maps to it).
     #[arg(long, num_args = 2, value_names = ["PERMISSION", "INPUT"])]
     check: Option<Vec<String>>,
-    /// Only this dialect's agents (`opencode`, `claude`, `zuno` or `copilot`); without it, a name of several
-    /// dialects answers for each (a list in JSON).
-    #[arg(long, value_enum)]
-    dialect: Option<DialectArg>,
+    /// Only this dialect's agents; without it, a name of several dialects answers for each (a
+    /// list in JSON).
+    #[arg(long, value_parser = dialect_value())]
+    dialect: Option<crate::analysis::Dialect>,
     /// Every agent against every permission key: the action for an input only `*` matches, and
     /// how many pattern rules refine it (Claude Code agents: against the tools they name).
     #[arg(long, conflicts_with_all = ["agent", "check", "graph"])]
@@ -194,12 +206,13 @@ struct ExplainArgs {
     graph: bool,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum DialectArg {
-    Opencode,
-    Claude,
-    Zuno,
-    Copilot,
+/// `--dialect`: the name of one of the dialects ([`crate::analysis::Dialect::ALL`]).
+fn dialect_value() -> impl clap::builder::TypedValueParser<Value = crate::analysis::Dialect> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(crate::analysis::Dialect::ALL.map(|d| {
+        clap::builder::PossibleValue::new(d.as_str()).help(d.product())
+    }))
+    .try_map(|name| crate::analysis::Dialect::parse(&name).ok_or("no such dialect"))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -333,9 +346,7 @@ pub fn main() -> i32 {
                 options: Options::from_env(a.no_global, a.global_dir),
                 check: a.check.and_then(|c| Some((c.first()?.clone(), c.get(1)?.clone()))),
                 who: a.who.and_then(|c| Some((c.first()?.clone(), c.get(1)?.clone()))),
-                dialect: a
-                    .dialect
-                    .and_then(|d| crate::analysis::Dialect::parse(d.to_possible_value()?.get_name())),
+                dialect: a.dialect,
             })
         }
         Command::Setup(a) => setup::run(
@@ -542,15 +553,17 @@ fn fix(
     done
 }
 
-/// The fixes of every reported file, in two rounds. First each file's own fixes
-/// ([`crate::analysis::fix_all_including`], round after round until nothing changes: fixes that
-/// overlap wait for the next round); then, with the workspace holding every file as fixed, the
-/// removal of unused suppressions, which only the whole workspace can tell (a suppression of a
-/// cross-file code is used or not depending on other files). `put(ws, id, text)` writes the
-/// new text of file `id` to disk (`--fix`), or does nothing (`--diff`); either way the
-/// workspace then holds and analyses the new text. Files with nothing to fix are not touched. Returns what
-/// was fixed per file (in path order) and the texts before and after, or the exit status on a
-/// failure.
+/// The fixes of every reported file, in rounds until nothing changes (a fix can reveal another,
+/// in its file or in another: at most [`crate::analysis::FIX_ROUNDS`]). Each round applies
+/// first each file's own fixes ([`crate::analysis::fix_all_including`], itself round after
+/// round: fixes that overlap wait for the next), then those of the cross-file checks (a
+/// handoff or a prompt naming an agent that another file defines), as the workspace reports
+/// them. Then, with the workspace holding every file as fixed, the removal of unused
+/// suppressions, which only the whole workspace can tell (a suppression of a cross-file code is
+/// used or not depending on other files). `put(ws, id, text)` writes the new text of file `id`
+/// to disk (`--fix`), or does nothing (`--diff`); either way the workspace then holds and
+/// analyses the new text. Files with nothing to fix are not touched. Returns what was fixed
+/// per file (in path order) and the texts before and after, or the exit status on a failure.
 fn fix_in(
     ws: &mut Workspace,
     unsafe_fixes: bool,
@@ -558,21 +571,53 @@ fn fix_in(
 ) -> Result<(render::Fixed, Changes), i32> {
     let mut fixed = render::Fixed::new();
     let mut changes = Changes::new();
-    let reported: Vec<usize> = (0..ws.files.len())
-        .filter(|&i| ws.files[i].in_scope && ws.files[i].live && !ws.excluded(i))
-        .collect();
-    for id in reported {
-        let f = &ws.files[id];
-        let (text, titles) = crate::analysis::fix_all_including(&f.kind, &f.text, unsafe_fixes);
-        if titles.is_empty() || text == f.text {
-            continue;
-        }
-        let path = f.path.clone();
-        changes.insert(path.clone(), (f.text.clone(), text.clone()));
+    let reported: Vec<usize> = ws.checked_files().collect();
+    let mut replace = |ws: &mut Workspace, id: usize, text: String, titles: Vec<String>| -> Result<(), i32> {
+        let path = ws.files[id].path.clone();
+        let before = ws.files[id].text.clone();
+        changes.entry(path.clone()).or_insert((before, String::new())).1 = text.clone();
         fixed.entry(render::display_path(&path)).or_default().extend(titles);
         put(ws, id, &text)?;
         // The text now in place, as read (`set_text` keeps it; a write is read back the same).
         ws.set_text(id, text);
+        Ok(())
+    };
+    for _ in 0..crate::analysis::FIX_ROUNDS {
+        let mut changed = false;
+        for &id in &reported {
+            let f = &ws.files[id];
+            let (text, titles) = crate::analysis::fix_all_including(&f.kind, &f.text, unsafe_fixes);
+            if titles.is_empty() || text == f.text {
+                continue;
+            }
+            replace(ws, id, text, titles)?;
+            changed = true;
+        }
+        // The fixes only the workspace knows: those of the cross-file checks.
+        let mut by_file: std::collections::BTreeMap<usize, Vec<crate::analysis::Diagnostic>> =
+            std::collections::BTreeMap::new();
+        for (id, d) in ws.diagnostics() {
+            if d.fix.is_some() && d.code != Code::UnusedSuppression && reported.contains(&id) {
+                by_file.entry(id).or_default().push(d);
+            }
+        }
+        for (id, ds) in by_file {
+            if ws.files[id].analysis.diagnostics.iter().any(crate::analysis::is_broken) {
+                continue;
+            }
+            let taken = crate::analysis::fix::fixes_to_apply(&ds, unsafe_fixes);
+            let edits: Vec<crate::analysis::Edit> = taken.iter().flat_map(|f| f.edits.iter().cloned()).collect();
+            let text = crate::analysis::diagnostic::apply(&ws.files[id].text, &edits);
+            if taken.is_empty() || text == ws.files[id].text {
+                continue;
+            }
+            let titles = taken.iter().map(|f| f.title.clone()).collect();
+            replace(ws, id, text, titles)?;
+            changed = true;
+        }
+        if !changed {
+            break;
+        }
     }
     // Unused suppressions, now that every file is as fixed.
     let diags = ws.diagnostics();
@@ -602,12 +647,7 @@ fn fix_in(
         second.push((id, text, fixes.iter().map(|f| f.title.clone()).collect::<Vec<_>>()));
     }
     for (id, text, titles) in second {
-        let path = ws.files[id].path.clone();
-        let before = ws.files[id].text.clone();
-        changes.entry(path.clone()).or_insert((before, String::new())).1 = text.clone();
-        fixed.entry(render::display_path(&path)).or_default().extend(titles);
-        put(ws, id, &text)?;
-        ws.set_text(id, text);
+        replace(ws, id, text, titles)?;
     }
     Ok((fixed, changes))
 }
@@ -658,11 +698,16 @@ fn rules(code: Option<&str>, format: ExplainFormat) -> i32 {
             };
             let name_w = RULES.iter().map(|r| r.name.len()).max().unwrap_or(0);
             let dialects_w = RULES.iter().map(|r| dialects(r).len()).max().unwrap_or(0);
+            let severity_w = RULES
+                .iter()
+                .map(|r| rule_doc::severity_list(r.code).len())
+                .max()
+                .unwrap_or(0);
             for r in RULES {
                 out.push_str(&format!(
-                    "{:<name_w$}  {:<7}  {:<18}  {:<dialects_w$}  {}\n",
+                    "{:<name_w$}  {:<severity_w$}  {:<18}  {:<dialects_w$}  {}\n",
                     r.name,
-                    r.severity.as_str(),
+                    rule_doc::severity_list(r.code),
                     r.effect.as_str(),
                     dialects(r),
                     r.summary
@@ -710,6 +755,14 @@ fn rule_json(r: &crate::analysis::Rule) -> serde_json::Value {
     serde_json::json!({
         "code": r.name,
         "severity": r.severity.as_str(),
+        "severities": r
+            .severities()
+            .iter()
+            .map(|(s, when)| match when {
+                Some(when) => serde_json::json!({ "severity": s.as_str(), "when": when }),
+                None => serde_json::json!({ "severity": s.as_str(), "default": true }),
+            })
+            .collect::<Vec<_>>(),
         "effect": r.effect.as_str(),
         "dialects": dialects,
         "tags": tags,

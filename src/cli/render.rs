@@ -106,7 +106,8 @@ pub fn human(ws: &Workspace, diags: &[(usize, Diagnostic)], color: bool) -> Stri
     } else if diags.is_empty() && files == 0 {
         let _ = writeln!(
             out,
-            "no files found to check: nothing here that opencode, Claude Code, Zuno or GitHub Copilot reads (agents, configs, commands, skills, prompt files)"
+            "no files found to check: nothing here that {} reads (agents, configs, commands, skills, prompt files)",
+            crate::analysis::Dialect::products_or()
         );
     } else if diags.is_empty() {
         let _ = writeln!(
@@ -128,9 +129,9 @@ pub fn human(ws: &Workspace, diags: &[(usize, Diagnostic)], color: bool) -> Stri
         }
         let _ = writeln!(
             out,
-            "Found {} in {with_problems} of {files} file{} checked",
+            "Found {} in {with_problems} file{} ({files} checked)",
             parts.join(", "),
-            plural(files)
+            plural(with_problems)
         );
     }
     out
@@ -265,6 +266,8 @@ fn excerpt(out: &mut String, file: &File, d: &Diagnostic, line: u32, gutter: &st
 #[derive(Serialize)]
 struct JsonReport<'a> {
     files: usize,
+    /// The files checked (as displayed), in path order: every file counted in `files`.
+    checked: Vec<String>,
     /// With `--fix`: what was changed, per file (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     fixed: Option<Vec<JsonFixed<'a>>>,
@@ -337,6 +340,14 @@ pub fn range_json(file: &File, span: crate::analysis::Span) -> serde_json::Value
 pub fn json(ws: &Workspace, diags: &[(usize, Diagnostic)], fixed: Option<&Fixed>) -> String {
     let report = JsonReport {
         files: ws.files_in_scope(),
+        checked: {
+            let mut paths: Vec<String> = ws
+                .checked_files()
+                .map(|i| display_path(&ws.files[i].path))
+                .collect();
+            paths.sort();
+            paths
+        },
         fixed: fixed.map(|f| f.iter().map(|(path, fixes)| JsonFixed { path, fixes }).collect()),
         diagnostics: diags
             .iter()

@@ -20,8 +20,20 @@ pub fn rule_doc(code: Code) -> String {
         )
     };
     let dialects: Vec<&str> = code.dialects().iter().map(|d| d.product()).collect();
+    let severities = match others(code).as_slice() {
+        [] => String::new(),
+        others => format!(
+            "Severity: {} by default; {}\n",
+            r.severity.as_str(),
+            others
+                .iter()
+                .map(|(s, when)| format!("{}: {when}", s.as_str()))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    };
     format!(
-        "{} ({}{tags}; effect: {}, {})\nDialects: {}\n\n{}\n\n{}\n\nBad:\n{}\nGood:\n{}",
+        "{} ({}{tags}; effect: {}, {})\nDialects: {}\n{severities}\n{}\n\n{}\n\nBad:\n{}\nGood:\n{}",
         r.name,
         match r.severity {
             Severity::Error => "error",
@@ -37,6 +49,25 @@ pub fn rule_doc(code: Code) -> String {
         indent(r.bad),
         indent(r.good)
     )
+}
+
+/// The severities a rule can have besides its default, each with when.
+fn others(code: Code) -> Vec<(Severity, &'static str)> {
+    code.rule()
+        .severities()
+        .into_iter()
+        .filter_map(|(s, when)| Some((s, when?)))
+        .collect()
+}
+
+/// The severities a rule can have, its default first: `error/warning`.
+pub fn severity_list(code: Code) -> String {
+    code.rule()
+        .severities()
+        .iter()
+        .map(|(s, _)| s.as_str())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// A rule's page of the book, `book/src/rules/CODE.md`, as `agent-lsp rules CODE --format
@@ -84,6 +115,7 @@ UPDATE_BOOK=1 cargo test --test book rewrites it. -->\n\n\
 {summary}\n\n\
 | | |\n|---|---|\n\
 | default severity | {severity} |\n\
+{other_severities}\
 | effect | [`{effect}`](index.md#effects): {describe} |\n\
 | dialects | {dialects} |\n\
 {tags}\n\
@@ -98,6 +130,10 @@ UPDATE_BOOK=1 cargo test --test book rewrites it. -->\n\n\
         name = r.name,
         summary = escape(r.summary),
         severity = r.severity.as_str(),
+        other_severities = others(code)
+            .iter()
+            .map(|(s, when)| format!("| {} | {} |\n", s.as_str(), escape(when)))
+            .collect::<String>(),
         effect = r.effect.as_str(),
         describe = r.effect.describe(),
         dialects = dialects.join(", "),
@@ -114,10 +150,11 @@ pub fn rules_index() -> String {
         "<!-- Generated from the rule catalog (src/analysis/rules.rs) by `agent-lsp rules --format markdown`; \
 UPDATE_BOOK=1 cargo test --test book rewrites it. -->\n\n\
 # Rules\n\n\
-Every finding has a rule code, a severity and an effect. Severity and effect below are each \
-rule's defaults, which are opencode's. In Claude Code files the severity follows what Claude \
-Code does: an error only where it skips the file, a warning where it drops or changes a value, \
-info for a file it reads as a reference document. `agent-lsp rules` lists the rules in a \
+Every finding has a rule code, a severity and an effect. The effect below is each rule's \
+usual one; the severity is its default, then the others it can have (`error/warning`), as \
+what the runtime does differs: an error where the runtime refuses the configuration or skips \
+the file, a warning where it drops or changes a value, info for a file it reads as something \
+else. Each rule's page says when each severity applies. `agent-lsp rules` lists the rules in a \
 terminal, `agent-lsp rules CODE` prints one in full and `agent-lsp rules --format json` prints \
 the catalog for tools.\n\n\
 ## Effects\n\n\
@@ -139,7 +176,7 @@ effect but `works-but-risky`.\n\n\
         out.push_str(&format!(
             "| [`{name}`]({name}.md) | {} | {} | `{}` | {} |\n",
             dialects.join(", "),
-            r.severity.as_str(),
+            severity_list(r.code),
             r.effect.as_str(),
             escape(r.summary),
             name = r.name,

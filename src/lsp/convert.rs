@@ -149,6 +149,43 @@ pub fn diagnostic(
     })
 }
 
+/// The faded hints of a diagnostic's lost places ([`analysis::Related::lost`]: the rules of a
+/// settings file the runtime voids, the rules a catch-all makes dead): each place of the same
+/// file shown faded, saying which finding it belongs to. Nothing when the diagnostic itself is
+/// turned off.
+pub fn lost_hints(
+    d: &analysis::Diagnostic,
+    here: &Indexed,
+    settings: &Settings,
+    enc: Encoding,
+) -> Vec<lsp::Diagnostic> {
+    if settings.severity_for(d).is_none() {
+        return Vec::new();
+    }
+    let line = position(here.text, here.index, d.span.start as usize, Encoding::Utf8).line + 1;
+    d.related
+        .iter()
+        .filter(|r| r.lost)
+        .filter_map(|r| match r.location {
+            Location::Here(span) => Some(lsp::Diagnostic {
+                range: range(here.text, here.index, span, enc),
+                severity: Some(lsp::DiagnosticSeverity::HINT),
+                code: Some(NumberOrString::String(d.code.as_str().to_string())),
+                code_description: code_description(d.code),
+                source: Some("agent-lsp".to_string()),
+                message: format!("{}, because of the {} on line {line}", r.message, d.code.as_str()),
+                related_information: Some(vec![DiagnosticRelatedInformation {
+                    location: lsp::Location::new(here.uri.clone(), range(here.text, here.index, d.span, enc)),
+                    message: "the cause".into(),
+                }]),
+                tags: Some(vec![DiagnosticTag::UNNECESSARY]),
+                data: Some(serde_json::json!({ "effect": d.effect.as_str(), "lostBecauseOf": d.code.as_str() })),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The rule's page (`Code::doc_url`), which editors link from the code (always a valid URI).
 fn code_description(code: analysis::Code) -> Option<lsp::CodeDescription> {
     use std::str::FromStr;

@@ -492,20 +492,30 @@ fn copilot_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Op
             where_is,
         )
     };
-    let refs = c
-        .handoffs
-        .iter()
-        .filter_map(|h| h.agent.as_ref())
-        .chain(c.agent.iter())
-        .chain(c.agents.iter().flatten());
-    for r in refs {
+    // What naming no agent does, by where the name is written.
+    let handoffs = c.handoffs.iter().filter_map(|h| h.agent.as_ref()).map(|r| (r, "VS Code shows no button for this handoff"));
+    let prompt = c.agent.iter().map(|r| (r, "the prompt runs in the agent picked in the chat"));
+    let subagents = c.agents.iter().flatten().map(|r| (r, "this entry lets the agent run no subagent"));
+    for (r, effect) in handoffs.chain(prompt).chain(subagents) {
         if r.span.contains(offset) {
             let registry = copilot::project::registry(&files);
             let md = match registry.iter().find(|(n, _)| *n == r.name) {
                 Some((_, v)) => card_of(v),
                 None => match schema::BUILTIN_AGENTS.iter().find(|(n, _)| *n == r.name) {
                     Some((n, d)) => format!("### `{n}`: VS Code's built-in agent\n\n{d}\n"),
-                    None => return None,
+                    // `*` in `agents` is every custom agent: not a name.
+                    None if r.name == "*" => return None,
+                    None => {
+                        let names = registry
+                            .iter()
+                            .map(|(n, _)| *n)
+                            .chain(schema::BUILTIN_AGENTS.iter().map(|(n, _)| *n));
+                        format!(
+                            "### `{}`: no agent\n\nThis name resolves to no agent: no custom agent of this workspace (`.github/agents/`) and no built-in agent is called so, and {effect}.{}\n",
+                            r.name,
+                            crate::analysis::suggest::did_you_mean(crate::analysis::suggest::closest(&r.name, names))
+                        )
+                    }
                 },
             };
             return Some((md, r.span));
@@ -802,6 +812,15 @@ fn claude_card(ws: &Workspace, dir: &std::path::Path, name: &str, where_is: Wher
         mode,
         where_is,
     ));
+    for (cause, why, lost) in ws.claude_voided_rules(dir) {
+        md.push_str(&crate::analysis::claude::policy::voided_section(
+            first.agent,
+            cause,
+            &why,
+            &lost,
+            where_is,
+        ));
+    }
     Some(md)
 }
 

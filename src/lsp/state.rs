@@ -627,8 +627,10 @@ impl State {
                         .or_else(|| Uri::from_file_path(&of.path))?;
                     Some((uri, convert::range(&of.text, &of.index, span, self.encoding)))
                 };
-                convert::diagnostic(d, &here, &other_for, &self.settings, self.encoding)
+                let main = convert::diagnostic(d, &here, &other_for, &self.settings, self.encoding)?;
+                Some(std::iter::once(main).chain(convert::lost_hints(d, &here, &self.settings, self.encoding)))
             })
+            .flatten()
             .collect();
         if let Some((more, at)) = more {
             out.push(convert::more_problems(more, &here, at, self.encoding));
@@ -653,7 +655,11 @@ impl State {
                 let (diags, more) = convert::cap(&all, |d| self.settings.severity_for(d).is_some());
                 let mut out: Vec<lsp::Diagnostic> = diags
                     .iter()
-                    .filter_map(|d| convert::diagnostic(d, &here, &|_| None, &self.settings, self.encoding))
+                    .filter_map(|d| {
+                        let main = convert::diagnostic(d, &here, &|_| None, &self.settings, self.encoding)?;
+                        Some(std::iter::once(main).chain(convert::lost_hints(d, &here, &self.settings, self.encoding)))
+                    })
+                    .flatten()
                     .collect();
                 if let Some((more, at)) = more {
                     out.push(convert::more_problems(more, &here, at, self.encoding));

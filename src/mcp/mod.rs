@@ -25,7 +25,7 @@ use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use crate::workspace::Options;
 
 /// What the server tells the model in the `initialize` result.
-pub const INSTRUCTIONS: &str = "agent-lsp knows how opencode, Claude Code and Zuno read agent definition files (Markdown agents with YAML frontmatter, opencode.json). Before editing an agent file, call `explain` to see the agent as its runtime builds it and `decide` (or `who_may`) to learn which rule allows, asks or denies a permission and where it is written. After writing one, call `check` and fix what it reports; `rules` explains a diagnostic's code.";
+pub const INSTRUCTIONS: &str = "agent-lsp knows how {dialects} read agent definition files (Markdown agents with YAML frontmatter, JSON and JSONC configs, settings, hooks and MCP files). Before editing an agent file, call `explain` to see the agent as its runtime builds it and `decide` (or `who_may`) to learn which rule allows, asks or denies a permission and where it is written. After writing one, call `check` and fix what it reports; `rules` explains a diagnostic's code.";
 
 /// The MCP server: the tools on one workspace root.
 struct Server {
@@ -61,7 +61,7 @@ impl ServerHandler for Server {
     fn get_info(&self) -> ServerInfo {
         ServerInfo::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("agent-lsp", env!("CARGO_PKG_VERSION")))
-            .with_instructions(INSTRUCTIONS)
+            .with_instructions(tools::described(INSTRUCTIONS))
     }
 
     async fn list_tools(
@@ -72,7 +72,7 @@ impl ServerHandler for Server {
         let tools = tools::TOOLS
             .iter()
             .map(|t| {
-                Tool::new(t.name, t.description, tools::input_schema(t)).with_annotations(
+                Tool::new(t.name, t.description(), tools::input_schema(t)).with_annotations(
                     ToolAnnotations::new()
                         .read_only(true)
                         .destructive(false)

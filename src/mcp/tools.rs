@@ -19,11 +19,25 @@ pub struct Context {
 }
 
 /// One tool: its name, what it is for, and its parameters (name, JSON type, required,
-/// description).
+/// description). In descriptions, `{dialects}` stands for every dialect's product ("opencode,
+/// Claude Code, Zuno and GitHub Copilot") and `{dialect_names}` for their names as arguments
+/// take them: both come from the one list of dialects, so that a new one is named everywhere.
 pub struct ToolSpec {
     pub name: &'static str,
     pub description: &'static str,
     pub params: &'static [Param],
+}
+
+/// A description with its placeholders filled in (see [`ToolSpec`]).
+pub fn described(text: &str) -> String {
+    text.replace("{dialects}", &Dialect::products())
+        .replace("{dialect_names}", &Dialect::names_described())
+}
+
+impl ToolSpec {
+    pub fn description(&self) -> String {
+        described(self.description)
+    }
 }
 
 pub struct Param {
@@ -34,14 +48,17 @@ pub struct Param {
     pub description: &'static str,
     /// The values a string may take, when they are few.
     pub one_of: &'static [&'static str],
+    /// The values are the dialects' names ([`Dialect::ALL`]).
+    pub dialects: bool,
 }
 
 const DIALECT: Param = Param {
     name: "dialect",
     ty: "string",
     required: false,
-    description: "Only this dialect's agent: `opencode`, `claude` (Claude Code) or `zuno`. Without it, every dialect that has an agent of that name answers.",
-    one_of: &["opencode", "claude", "zuno"],
+    description: "Only this dialect's agent: {dialect_names}. Without it, every dialect that has an agent of that name answers.",
+    one_of: &[],
+    dialects: true,
 };
 
 const AGENT: Param = Param {
@@ -50,14 +67,16 @@ const AGENT: Param = Param {
     required: true,
     description: "The agent's name as its runtime registers it (opencode: the key or file name, e.g. `build` or `review`; Claude Code: its `name`).",
     one_of: &[],
+    dialects: false,
 };
 
 const PERMISSION: Param = Param {
     name: "permission",
     ty: "string",
     required: true,
-    description: "An opencode permission key (`bash`, `edit`, `read`, `webfetch`, `task`, `external_directory`, ...) or, for Claude Code agents, a tool name (`Bash`, `Edit`, `mcp__server__tool`); keys map to Claude Code tools (`bash`→Bash, `edit`→Edit/Write/MultiEdit/NotebookEdit, `read`→Read, `webfetch`→WebFetch, `task`→Agent).",
+    description: "An opencode permission key (`bash`, `edit`, `read`, `webfetch`, `task`, `external_directory`, ...) or, for Claude Code agents, a tool name (`Bash`, `Edit`, `mcp__server__tool`), for GitHub Copilot agents a tool set (`execute`, `edit`, `read`, `search`, `web`, `agent`); keys map to Claude Code tools (`bash`→Bash, `edit`→Edit/Write/MultiEdit/NotebookEdit, `read`→Read, `webfetch`→WebFetch, `task`→Agent) and to Copilot's tool sets (`bash`→execute, `webfetch`→web, `task`→agent).",
     one_of: &[],
+    dialects: false,
 };
 
 const INPUT: Param = Param {
@@ -66,28 +85,30 @@ const INPUT: Param = Param {
     required: true,
     description: "What the permission is asked for: the command for `bash` (`git push origin main`), the path for `edit`/`read`, the URL for `webfetch`, the subagent's name for `task`.",
     one_of: &[],
+    dialects: false,
 };
 
 pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "check",
-        description: "Check agent definition files (opencode, Claude Code and Zuno agents, opencode.json, commands, skills) and report the diagnostics: file, line/column range (1-based), severity, code, what the runtime does about it (`effect`: refuses-to-start, file-ignored, value-ignored, rule-never-applies, fails-when-used, works-but-risky; `not-applied` for a mistake in agent-lsp.toml), the message, and the fix as text edits (`safe` fixes keep behaviour). Call it after writing or editing an agent file.",
+        description: "Check the agent definition files of {dialects} (agents, configs, commands, skills, settings, hooks, MCP files) and report the diagnostics: file, line/column range (1-based), severity, code, what the runtime does about it (`effect`: refuses-to-start, file-ignored, value-ignored, rule-never-applies, fails-when-used, works-but-risky; `not-applied` for a mistake in agent-lsp.toml), the message, and the fix as text edits (`safe` fixes keep behaviour). Call it after writing or editing an agent file.",
         params: &[Param {
             name: "paths",
             ty: "array",
             required: false,
             description: "Files or directories to check, relative to the workspace root (e.g. [\".opencode/agent/review.md\"]); default: the whole workspace.",
             one_of: &[],
+            dialects: false,
         }],
     },
     ToolSpec {
         name: "explain",
-        description: "Show an agent as its runtime builds it: `agents`, one entry per dialect that has an agent of that name (opencode, Claude Code, Zuno, in that order), each the effective agent as JSON (merged layers, model, mode, resolved permission rules with where each is written, tools, problems) with its `card` as Markdown; what `agent-lsp explain NAME --format json` prints. Call it before editing an agent file.",
+        description: "Show an agent as its runtime builds it: `agents`, one entry per dialect that has an agent of that name ({dialects}, in that order), each the effective agent as JSON (merged layers, model, mode, resolved permission rules with where each is written, tools, problems) with its `card` as Markdown; what `agent-lsp explain NAME --format json` prints. Call it before editing an agent file.",
         params: &[AGENT, DIALECT],
     },
     ToolSpec {
         name: "decide",
-        description: "Answer one permission question for one agent: `answers`, one per dialect that has an agent of that name (as `agent-lsp explain NAME --check PERMISSION INPUT --format json`), each with allow, ask or deny for PERMISSION on INPUT, the rule that decides (`decided_by`) and where it is written (`where`). opencode and Zuno: the last matching permission rule of the merged agent. Claude Code: the agent's tool grant (`tools`, `disallowedTools`, listed per tool under `tools`), then the project's rules in .claude/settings.json and settings.local.json, then the permission mode.",
+        description: "Answer one permission question for one agent: `answers`, one per dialect that has an agent of that name (as `agent-lsp explain NAME --check PERMISSION INPUT --format json`), each with allow, ask or deny for PERMISSION on INPUT, the rule that decides (`decided_by`) and where it is written (`where`). opencode and Zuno: the last matching permission rule of the merged agent. Claude Code: the agent's tool grant (`tools`, `disallowedTools`, listed per tool under `tools`), then the project's rules in .claude/settings.json and settings.local.json, then the permission mode; a rule of a settings file Claude Code voids that would decide otherwise is under `unapplied`, with the line that voids it. GitHub Copilot: the agent's `tools` (a tool set it leaves out is denied; VS Code's own settings decide whether it asks).",
         params: &[AGENT, PERMISSION, INPUT, DIALECT],
     },
     ToolSpec {
@@ -104,6 +125,7 @@ pub const TOOLS: &[ToolSpec] = &[
             required: false,
             description: "A rule code, e.g. `shadowed-rule` or `unknown-key`; leave it out for the catalog.",
             one_of: &[],
+            dialects: false,
         }],
     },
 ];
@@ -112,12 +134,15 @@ pub const TOOLS: &[ToolSpec] = &[
 pub fn input_schema(spec: &ToolSpec) -> Map<String, Value> {
     let mut props = Map::new();
     for p in spec.params {
-        let mut schema = json!({"type": p.ty, "description": p.description});
+        let mut schema = json!({"type": p.ty, "description": described(p.description)});
         if p.ty == "array" {
             schema["items"] = json!({"type": "string"});
         }
         if !p.one_of.is_empty() {
             schema["enum"] = json!(p.one_of);
+        }
+        if p.dialects {
+            schema["enum"] = json!(Dialect::ALL.map(|d| d.as_str()));
         }
         props.insert(p.name.to_string(), schema);
     }
@@ -310,17 +335,19 @@ fn check(ctx: &Context, paths: Option<Vec<String>>) -> Result<Value, String> {
     with_problems.dedup();
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let summary = if diags.is_empty() && files == 0 {
-        "no files found to check: nothing here that opencode, Claude Code, Zuno or GitHub Copilot reads".to_string()
+        format!(
+            "no files found to check: nothing here that {} reads",
+            crate::analysis::Dialect::products_or()
+        )
     } else if diags.is_empty() {
         format!("{} checked, no problems", plural(files, "file"))
     } else {
         format!(
-            "{}, {}, {} in {} of {} checked",
+            "{}, {}, {} in {} ({files} checked)",
             plural(c.errors, "error"),
             plural(c.warnings, "warning"),
             plural(c.other, "info"),
-            with_problems.len(),
-            plural(files, "file")
+            plural(with_problems.len(), "file"),
         )
     };
     report["summary"] = json!(summary);
@@ -494,7 +521,7 @@ mod tests {
         assert_eq!(schema["required"], json!(["agent", "permission", "input"]));
         assert_eq!(
             schema["properties"]["dialect"]["enum"],
-            json!(["opencode", "claude", "zuno"])
+            json!(Dialect::ALL.map(|d| d.as_str()))
         );
         let check = TOOLS.iter().find(|t| t.name == "check").expect("check");
         let schema = Value::Object(input_schema(check));

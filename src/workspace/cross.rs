@@ -349,6 +349,9 @@ impl Workspace {
             }
         };
         out.retain(|(id, _)| self.files[*id].in_scope);
+        for (id, d) in &mut out {
+            crate::analysis::edit::keep_quotes(&self.files[*id].text, d);
+        }
         (out, deps)
     }
 

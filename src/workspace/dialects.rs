@@ -615,6 +615,29 @@ impl Workspace {
         out
     }
 
+    /// The settings files of project `dir` (and the user's) that Claude Code voids: for each,
+    /// the cause (its place and words) and the permission rules it loses.
+    pub fn claude_voided_rules(&self, dir: &Path) -> Vec<VoidedRules<'_>> {
+        self.files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.live)
+            .filter_map(|(id, f)| match (&f.kind, &f.role, f.analysis.settings()) {
+                (FileKind::Settings(k), Role::ClaudeSettings { dir: d }, Some(s))
+                    if d == dir || *k == claude::settings::SettingsFile::User =>
+                {
+                    let v = s.voided.as_ref()?;
+                    Some((
+                        Source::File { file: id, span: v.span },
+                        v.why.clone(),
+                        s.rules.iter().map(|r| settings_rule(id, r)).collect(),
+                    ))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The permission rules of the Claude Code settings files of project `dir`, in file order
     /// (`settings.json`, then `settings.local.json`), and the `defaultMode` that applies, with
     /// where it is written (the local file wins).
@@ -622,21 +645,10 @@ impl Workspace {
         &self,
         dir: &Path,
     ) -> (Vec<claude::policy::SettingsRule<'_>>, Option<(String, Source)>) {
-        use crate::analysis::policy::solve::Action;
         let mut rules = Vec::new();
         let mut mode = None;
         for (id, s) in self.claude_settings(dir) {
-            for r in &s.rules {
-                rules.push(claude::policy::SettingsRule {
-                    action: match r.list {
-                        claude::settings::List::Allow => Action::Allow,
-                        claude::settings::List::Ask => Action::Ask,
-                        claude::settings::List::Deny => Action::Deny,
-                    },
-                    text: &r.text,
-                    source: Source::File { file: id, span: r.span },
-                });
-            }
+            rules.extend(s.rules.iter().map(|r| settings_rule(id, r)));
             if let Some((m, span)) = &s.default_mode {
                 mode = Some((m.clone(), Source::File { file: id, span: *span }));
             }
@@ -879,7 +891,14 @@ enum Agents<'ws> {
 
 /// The permission rules of a project's Claude Code settings files and its `defaultMode`, with
 /// where it is written.
-type ClaudeSettings<'ws> = (Vec<claude::policy::SettingsRule<'ws>>, Option<(String, Source)>);
+type ClaudeSettings<'ws> = (
+    Vec<claude::policy::SettingsRule<'ws>>,
+    Option<(String, Source)>,
+    Vec<VoidedRules<'ws>>,
+);
+
+/// A settings file Claude Code voids: the cause (its place and words) and the rules it loses.
+pub type VoidedRules<'ws> = (Source, String, Vec<claude::policy::SettingsRule<'ws>>);
 
 /// One agent of one dialect, as `explain` shows it.
 pub struct ExplainedAgent<'a> {
@@ -940,7 +959,8 @@ impl<'ws> DialectAgents<'ws> {
                 let ids = (0..ws.files.len())
                     .filter(|&id| matches!(ws.files[id].kind, FileKind::Claude(_)))
                     .collect();
-                let settings = ws.claude_permission_rules(&dir);
+                let (rules, mode) = ws.claude_permission_rules(&dir);
+                let settings = (rules, mode, ws.claude_voided_rules(&dir));
                 (
                     ids,
                     Agents::Claude {
@@ -1239,11 +1259,14 @@ impl<'a> ExplainedAgent<'a> {
                 file,
                 files,
                 dir,
-                settings: (rules, mode),
+                settings: (rules, mode, voided),
             } => {
                 let mode = mode.as_ref().map(|(m, s)| (m.as_str(), *s));
                 let mut card = claude::card::card(file.agent, self.name, &definers(files, dir, self.name, where_is));
                 card.push_str(&claude::policy::settings_section(file.agent, rules, mode, where_is));
+                for (cause, why, lost) in voided {
+                    card.push_str(&claude::policy::voided_section(file.agent, *cause, why, lost, where_is));
+                }
                 card
             }
             AgentRef::Zuno(a) => zuno::card::card(a, where_is),
@@ -1297,14 +1320,24 @@ impl<'a> ExplainedAgent<'a> {
                 let mode = mode
                     .as_ref()
                     .map(|(m, s)| claude::policy::DefaultMode { mode: m, source: *s });
+                let voided = ws.claude_voided_rules(dir);
                 Some(
                     tools
                         .into_iter()
                         .map(|t| {
-                            (
-                                t.to_string(),
-                                claude::policy::ruleset(file.agent, file.file, t, &rules, mode, places),
-                            )
+                            let mut r = claude::policy::ruleset(file.agent, file.file, t, &rules, mode, places);
+                            // What a voided settings file would decide: said beside the answer.
+                            for (cause, why, lost) in &voided {
+                                let v = claude::policy::ruleset(file.agent, file.file, t, lost, mode, places);
+                                if !v.rules.is_empty() {
+                                    r.unapplied.push(crate::analysis::policy::judge::Unapplied {
+                                        rules: v.rules,
+                                        cause: *cause,
+                                        why: why.clone(),
+                                    });
+                                }
+                            }
+                            (t.to_string(), r)
                         })
                         .collect(),
                 )
@@ -1441,4 +1474,18 @@ fn definers(files: &[ClaudeFile], dir: &Path, name: &str, where_is: WhereIs) -> 
             source: f.kind.source.label(),
         })
         .collect()
+}
+
+/// A settings rule of file `id` as the policy engine takes it.
+fn settings_rule(id: usize, r: &claude::settings::PermissionRule) -> claude::policy::SettingsRule<'_> {
+    use crate::analysis::policy::solve::Action;
+    claude::policy::SettingsRule {
+        action: match r.list {
+            claude::settings::List::Allow => Action::Allow,
+            claude::settings::List::Ask => Action::Ask,
+            claude::settings::List::Deny => Action::Deny,
+        },
+        text: &r.text,
+        source: Source::File { file: id, span: r.span },
+    }
 }

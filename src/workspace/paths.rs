@@ -93,10 +93,14 @@ impl Workspace {
             return false;
         };
         let patterns: Vec<(String, Span)> = c.apply_to.iter().map(|p| (p.name.clone(), p.span)).collect();
-        let mut found = Vec::new();
-        for (pattern, span) in patterns {
-            if crate::analysis::copilot::glob::matches_all(&pattern) {
-                continue;
+        // Teams write patterns ahead of their files: one pattern that matches is enough for the
+        // instructions to apply, so a finding only when no pattern matches anything, and then as
+        // information.
+        let mut unmatched = Vec::new();
+        for (pattern, span) in &patterns {
+            if crate::analysis::copilot::glob::matches_all(pattern) {
+                unmatched.clear();
+                break;
             }
             let key = (dir.clone(), pattern.clone());
             let matched = match self.apply_to_memo.get(&key) {
@@ -107,26 +111,42 @@ impl Workspace {
                         .entry(dir.clone())
                         .or_insert_with(|| files_below(&dir).map(std::sync::Arc::new))
                         .clone();
-                    let m = crate::analysis::copilot::glob::compile(&pattern)
+                    let m = crate::analysis::copilot::glob::compile(pattern)
                         .ok()
                         .and_then(|m| Some(files?.iter().any(|f| m.is_match(f))));
                     self.apply_to_memo.insert(key, m);
                     m
                 }
             };
-            if matched == Some(false) {
-                found.push(
-                    Diagnostic::new(
-                        Code::MissingPath,
-                        span,
-                        format!(
-                            "`{pattern}` matches no file of this workspace: Copilot never adds these instructions by themselves"
-                        ),
-                    )
-                    .with_severity(Severity::Warning)
-                    .with_effect(Effect::ValueIgnored),
-                );
+            if matched != Some(false) {
+                // A pattern that matches, or one with no verdict: nothing to say.
+                unmatched.clear();
+                break;
             }
+            unmatched.push((pattern.as_str(), *span));
+        }
+        let mut found = Vec::new();
+        if let (Some(first), Some(last)) = (unmatched.first(), unmatched.last()) {
+            let (span, message) = match unmatched.as_slice() {
+                [(pattern, span)] => (
+                    *span,
+                    format!(
+                        "`{pattern}` matches no file of this workspace yet: Copilot adds these instructions to no request by itself until such a file exists"
+                    ),
+                ),
+                all => (
+                    Span::new(first.1.start as usize, last.1.end as usize),
+                    format!(
+                        "none of the {} patterns of `applyTo` matches a file of this workspace yet: Copilot adds these instructions to no request by itself until such a file exists",
+                        all.len()
+                    ),
+                ),
+            };
+            found.push(
+                Diagnostic::new(Code::MissingPath, span, message)
+                    .with_severity(Severity::Info)
+                    .with_effect(Effect::ValueIgnored),
+            );
         }
         self.replace_findings(id, Code::MissingPath, found)
     }

@@ -465,6 +465,9 @@ pub struct WhoMay {
     /// The deciding rule's place (`None`: a built-in default decides).
     pub rule: Option<Source>,
     pub by: String,
+    /// A rule the runtime does not apply (its settings file is voided) that would decide
+    /// otherwise, and what stops it.
+    pub unapplied: Option<crate::analysis::policy::judge::Unapplies>,
 }
 
 impl Workspace {
@@ -494,7 +497,11 @@ impl Workspace {
                 let input = r.input(input);
                 let (action, decider) =
                     crate::analysis::policy::solve::decide(&input, &r.solver_rules(), r.syntax, r.order);
-                WhoMay::new(agent, dialect, tool, &r, decider, action, input)
+                let unapplied = r.would_decide(&input);
+                WhoMay {
+                    unapplied,
+                    ..WhoMay::new(agent, dialect, tool, &r, decider, action, input)
+                }
             });
             out.extend(strongest(rows));
         });
@@ -563,6 +570,7 @@ impl WhoMay {
             action,
             rule: matches!(source, Source::File { .. }).then_some(source),
             by: by.to_string(),
+            unapplied: None,
         }
     }
 }

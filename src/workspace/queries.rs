@@ -115,10 +115,13 @@ impl Workspace {
         Some((id, d))
     }
 
-    /// The files reported on: in scope, and not left out by a project file.
+    /// How many files are reported on: in scope, and not left out by a project file.
     pub fn files_in_scope(&self) -> usize {
-        (0..self.files.len())
-            .filter(|&i| self.files[i].in_scope && self.files[i].live && !self.excluded(i))
-            .count()
+        self.checked_files().count()
+    }
+
+    /// The ids of the files reported on (those [`Workspace::files_in_scope`] counts).
+    pub fn checked_files(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.files.len()).filter(|&i| self.files[i].in_scope && self.files[i].live && !self.excluded(i))
     }
 }

@@ -157,6 +157,7 @@ impl Workspace {
                                 first.related.push(crate::analysis::diagnostic::Related {
                                     location: crate::analysis::diagnostic::Location::Here(r.span),
                                     message: "another reference to the same file".into(),
+                                    lost: false,
                                 });
                                 continue;
                             }

@@ -102,7 +102,7 @@ assert "$out" 'all(p.get("description") for x in r["tools"] for p in x["inputSch
 assert "$out" 'all(x["annotations"]["readOnlyHint"] for x in r["tools"])'
 
 inspect --method tools/call --tool-name check
-assert "$out" 'err is False and s["summary"] == "0 errors, 2 warnings, 0 infos in 1 of 3 files checked"'
+assert "$out" 'err is False and s["summary"] == "0 errors, 2 warnings, 0 infos in 1 file (3 checked)"'
 assert "$out" '[(d["path"], d["range"]["start"]["line"], d["code"], d["effect"]) for d in s["diagnostics"]] == [(".opencode/agents/review.md", 4, "unknown-key", "value-ignored"), (".opencode/agents/review.md", 9, "shadowed-rule", "rule-never-applies")]'
 assert "$out" 's["diagnostics"][0]["fix"]["edits"][0]["new_text"] == "temperature"'
 

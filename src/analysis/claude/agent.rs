@@ -192,6 +192,7 @@ fn build(cx: &mut Ctx, reading: &Reading) -> Agent {
         diag.related.push(crate::analysis::diagnostic::Related {
             location: crate::analysis::diagnostic::Location::Here(d.duplicate),
             message: "the value Claude Code uses".into(),
+            lost: false,
         });
         if let Some(edit) = fix {
             diag.fix = Some(Box::new(crate::analysis::diagnostic::Fix {

@@ -209,6 +209,15 @@ pub(crate) fn shown_differently(text: &str, key: &str, v: &Node, shown: &str, ou
         Effect::ValueIgnored,
         format!("Claude Code shows the {name} `{shown}`: {what}. Quote the value to keep {keep}"),
     );
+    // `argument-hint: [pr-number]`, as Claude Code's own documentation writes it: the hint
+    // shows without its brackets, which costs the user nothing.
+    if key == "argument-hint" && matches!(&v.value, Value::Seq(items) if items.len() == 1 && items[0].as_str().is_some())
+    {
+        d = d.with_severity(Severity::Info).with_effect(Effect::Works);
+        d.message = format!(
+            "Claude Code shows the hint `{shown}`, without its brackets (a YAML list of one item). Quote the value to keep them"
+        );
+    }
     if let Some(edit) = quote_fix(text, v) {
         d = d.with_fix(format!("Quote the {name}"), vec![edit], true);
     }

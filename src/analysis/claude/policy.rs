@@ -228,6 +228,7 @@ pub fn ruleset(
             root: None,
             note: None,
             assumed_default: false,
+            unapplied: Vec::new(),
         };
     }
     let mut approximate = false;
@@ -277,7 +278,49 @@ pub fn ruleset(
         note: approximate
             .then(|| format!("`{tool}` rules are read with `*` also crossing `/` (Claude Code's stops at `/`)")),
         assumed_default: false,
+        unapplied: Vec::new(),
     }
+}
+
+/// The rules of a settings file Claude Code voids that would decide for the agent's tools, and
+/// what voids the file: what the card says so that an answer that changed says why. Empty when
+/// no such rule names a tool the agent has.
+pub fn voided_section(a: &Agent, cause: Source, why: &str, rules: &[SettingsRule], where_is: WhereIs) -> String {
+    let lost = applying(a, rules);
+    if lost.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "\nNot applied: Claude Code applies nothing of the settings file of these rules because of {} ({})\n\n",
+        where_is(cause),
+        why.replace('`', "'")
+    );
+    for action in [Action::Deny, Action::Ask, Action::Allow] {
+        for r in lost.iter().filter(|r| r.action == action) {
+            let _ = writeln!(
+                out,
+                "- {}: `{}` ({})",
+                action.as_str(),
+                r.text.replace('`', "'"),
+                where_is(r.source)
+            );
+        }
+    }
+    out
+}
+
+/// The rules of `rules` that name a tool agent `a` has.
+fn applying<'r, 'a>(a: &Agent, rules: &'r [SettingsRule<'a>]) -> Vec<&'r SettingsRule<'a>> {
+    let has = |named: &str| {
+        super::card::tool_allowed(a, named)
+            || super::schema::TOOLS
+                .iter()
+                .any(|t| names_tool(named, t) && super::card::tool_allowed(a, t))
+    };
+    rules
+        .iter()
+        .filter(|r| split(r.text).is_some_and(|(named, _)| has(named)))
+        .collect()
 }
 
 /// What decides for the agent's tools besides its grant: the project's settings rules that
@@ -289,12 +332,6 @@ pub fn settings_section(
     default_mode: Option<(&str, Source)>,
     where_is: WhereIs,
 ) -> String {
-    let has = |named: &str| {
-        super::card::tool_allowed(a, named)
-            || super::schema::TOOLS
-                .iter()
-                .any(|t| names_tool(named, t) && super::card::tool_allowed(a, t))
-    };
     let mut out = String::new();
     if a.setting("permissionMode").is_none()
         && let Some((mode, source)) = default_mode
@@ -305,10 +342,7 @@ pub fn settings_section(
             where_is(source)
         );
     }
-    let applying: Vec<&SettingsRule> = rules
-        .iter()
-        .filter(|r| split(r.text).is_some_and(|(named, _)| has(named)))
-        .collect();
+    let applying = applying(a, rules);
     if applying.is_empty() {
         return out;
     }

@@ -18,7 +18,7 @@
 use super::schema::{LEGACY_TOOLS, PERMISSION_MODES, TOOLS};
 use super::settings_schema::{MANAGED_ONLY, SETTINGS, silent};
 use crate::analysis::complete::{Item, ItemKind, item, json_context};
-use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
+use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Location, Related, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::shape::{self, Shape};
 use crate::analysis::suggest::{closest, did_you_mean};
@@ -245,22 +245,19 @@ pub fn analyze(text: &str, file: SettingsFile) -> (Vec<Diagnostic>, Parsed, Sett
             },
         }
     }
-    // Each rule of a voided file says so, and where the reason is.
-    if let Some(v) = &settings.voided {
-        let line = text[..(v.span.start as usize).min(text.len())].matches('\n').count() + 1;
+    // One cause, one finding: the rules a voided file loses are the related places of the
+    // finding that voids it (the first reason), faded in the editor.
+    if let Some(v) = &settings.voided
+        && let Some(first) = out
+            .iter_mut()
+            .find(|d| d.span == v.span && d.effect == Effect::FileIgnored)
+    {
         for r in &settings.rules {
-            out.push(
-                Diagnostic::new(
-                    Code::IgnoredPermissionRule,
-                    r.span,
-                    format!(
-                        "this rule does not apply: Claude Code applies nothing of this file because of line {line} ({})",
-                        v.why
-                    ),
-                )
-                .with_severity(Severity::Info)
-                .with_effect(Effect::FileIgnored),
-            );
+            first.related.push(Related {
+                location: Location::Here(r.span),
+                message: format!("not applied: `{}` in `{}`", r.text, r.list.as_str()),
+                lost: true,
+            });
         }
     }
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));

@@ -196,3 +196,49 @@ fn complete_mcp(text: &str, offset: usize) -> Vec<Item> {
     }
     items
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(text: &str) -> Vec<String> {
+        let kind = FileKind::Agent {
+            name: "p".into(),
+            form: super::super::AgentForm::AgentMd,
+        };
+        let known = Known {
+            agents: vec![("implementer".into(), "Implements".into())],
+            mcp_servers: vec![],
+        };
+        let at = text.find('|').expect("a cursor");
+        let text = text.replace('|', "");
+        complete(&kind, &text, at, &known).into_iter().map(|i| i.label).collect()
+    }
+
+    #[test]
+    fn a_handoffs_agent_and_send_complete_empty_partly_typed_or_quoted() {
+        let agents = ["implementer", "agent", "ask", "edit", "plan"];
+        for text in [
+            "---\nname: p\nhandoffs:\n  - label: Go\n    agent: |\n---\n",
+            "---\nname: p\nhandoffs:\n  - label: Go\n    agent: imp|\n---\n",
+            "---\nname: p\nhandoffs:\n  - label: Go\n    agent: \"|\"\n---\n",
+            // A list not indented under its key, and the agent the first key of its item.
+            "---\nname: p\nhandoffs:\n- label: Go\n  agent: |\n---\n",
+            "---\nname: p\nhandoffs:\n  - agent: |\n---\n",
+        ] {
+            assert_eq!(labels(text), agents, "{text}");
+        }
+        assert_eq!(
+            labels("---\nname: p\nhandoffs:\n  - label: Go\n    send: |\n---\n"),
+            ["false", "true"]
+        );
+    }
+
+    #[test]
+    fn a_handoffs_keys_are_those_its_own_item_lacks() {
+        let keys = labels("---\nname: p\nhandoffs:\n  - label: A\n    agent: x\n  - label: B\n    |\n  - prompt: C\n---\n");
+        assert!(keys.contains(&"agent".to_string()), "{keys:?}");
+        assert!(keys.contains(&"prompt".to_string()), "{keys:?}");
+        assert!(!keys.contains(&"label".to_string()), "{keys:?}");
+    }
+}

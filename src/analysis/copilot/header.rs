@@ -95,6 +95,14 @@ pub fn check(
                     vec![Edit::new(key.span, instead)],
                     true,
                 );
+            } else if let (false, Value::Bool(b)) = (present, &node.value) {
+                // `infer: false` is `disable-model-invocation: true`, and the other way round.
+                let entry = Span::new(key.span.start as usize, node.span.end as usize);
+                d = d.with_fix(
+                    format!("Write `{instead}: {}`", !b),
+                    vec![Edit::new(entry, format!("{instead}: {}", !b))],
+                    true,
+                );
             }
             out.push(d);
         }
@@ -248,7 +256,15 @@ fn ignored(key: &Key, host: &str, target: &str, only: bool) -> Diagnostic {
         Diagnostic::new(
             Code::IgnoredField,
             key.span,
-            format!("{host} ignores `{}`; only the other host reads it", key.name),
+            format!(
+                "{host} ignores `{}`; only {} reads it",
+                key.name,
+                if host == "VS Code" {
+                    "GitHub.com's coding agent"
+                } else {
+                    "VS Code"
+                }
+            ),
         )
         .with_severity(Severity::Hint)
         .with_effect(Effect::Works)
@@ -308,6 +324,18 @@ fn strings(key: &str, node: &Node, commas: bool, out: &mut Vec<Diagnostic>) -> O
             );
             None
         }
+    }
+}
+
+/// The edit that removes entry `i` of a list (or of a comma-separated string) whose entries are
+/// `names`, in order: up to the next entry, or from the previous one when it is the last, so that
+/// the separators and the list's layout stay as they were. `None` for a list of one.
+fn delete_item(names: &[Named], i: usize) -> Option<Edit> {
+    let this = names.get(i)?;
+    match (i.checked_sub(1).and_then(|p| names.get(p)), names.get(i + 1)) {
+        (_, Some(next)) => Some(Edit::new(Span::new(this.span.start as usize, next.span.start as usize), "")),
+        (Some(prev), None) => Some(Edit::new(Span::new(prev.span.end as usize, this.span.end as usize), "")),
+        (None, None) => None,
     }
 }
 
@@ -427,8 +455,9 @@ fn value(header: Kind, key: &str, ty: V, node: &Node, text: &str, file: &mut Cop
                 // know; VS Code does not judge them for it either.
                 if file.targets() != (false, true) {
                     // Bounded: a hostile list of a million names costs what a thousand do.
-                    for t in names.iter().take(MAX_CHECKED) {
-                        tool(t, out);
+                    let checked = &names[..names.len().min(MAX_CHECKED)];
+                    for (i, t) in checked.iter().enumerate() {
+                        tool(t, i, checked, text, out);
                     }
                 }
                 file.tools = Some(names);
@@ -572,39 +601,49 @@ fn target(node: &Node, file: &mut CopilotFile, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// A `tools` entry: a tool set, `set/tool`, an older tool name, an MCP server's `server/*` or
-/// `server/tool` (checked across files), an extension's `publisher.extension/tool`, `*`.
-fn tool(t: &Named, out: &mut Vec<Diagnostic>) {
+/// The name an older tool name is now written as (`runCommands` is `execute`, `editFiles` is
+/// `edit/editFiles`), with the words of the message.
+fn renamed(name: &str) -> Option<(String, &'static str)> {
+    if let Some((_, new)) = schema::RENAMED_TOOLS.iter().find(|(old, _)| *old == name) {
+        return Some(((*new).to_string(), "is now"));
+    }
+    schema::set_of_tool(name).map(|set| (format!("{}/{name}", set.name), "is now written"))
+}
+
+/// A `tools` entry (`names[i]` of the list, as the fix writes it): a tool set, `set/tool`, an
+/// older tool name, an MCP server's `server/*` or `server/tool` (checked across files), an
+/// extension's `publisher.extension/tool`, `*`. An older name's fix writes the new one in the
+/// entry's own quotes, or removes the entry when the list has that name already (two old
+/// names of one new tool, `runCommands` and `runTasks`).
+fn tool(t: &Named, i: usize, names: &[Named], text: &str, out: &mut Vec<Diagnostic>) {
     let name = t.name.as_str();
     if name == schema::ALL_TOOLS || schema::tool_set(name).is_some() {
         return;
     }
-    if let Some((_, new)) = schema::RENAMED_TOOLS.iter().find(|(old, _)| *old == name) {
-        out.push(
-            Diagnostic::new(
-                Code::DeprecatedField,
-                t.span,
-                format!("the tool `{name}` is now `{new}`"),
-            )
-            .with_severity(Severity::Info)
-            .with_fix(format!("Replace with `{new}`"), vec![Edit::new(t.span, *new)], false),
-        );
-        return;
-    }
-    if let Some(set) = schema::set_of_tool(name) {
-        out.push(
-            Diagnostic::new(
-                Code::DeprecatedField,
-                t.span,
-                format!("the tool `{name}` is now written `{}/{name}`", set.name),
-            )
-            .with_severity(Severity::Info)
-            .with_fix(
-                format!("Replace with `{}/{name}`", set.name),
-                vec![Edit::new(t.span, format!("{}/{name}", set.name))],
+    if let Some((new, verb)) = renamed(name) {
+        let written = |n: &Named| renamed(&n.name).map_or_else(|| n.name.clone(), |(r, _)| r);
+        let listed = names[..i].iter().any(|n| written(n) == new);
+        let d = Diagnostic::new(Code::DeprecatedField, t.span, format!("the tool `{name}` {verb} `{new}`"))
+            .with_severity(Severity::Info);
+        out.push(match (listed, delete_item(names, i)) {
+            (true, Some(edit)) => d.with_fix(
+                format!("Remove `{name}` (`{new}` is listed already)"),
+                vec![edit],
                 false,
             ),
-        );
+            _ => {
+                let raw = t.span.text(text);
+                let quote = raw
+                    .chars()
+                    .next()
+                    .filter(|q| matches!(q, '\'' | '"') && raw.len() >= 2 && raw.ends_with(*q));
+                let replacement = match quote {
+                    Some(q) => format!("{q}{new}{q}"),
+                    None => new.clone(),
+                };
+                d.with_fix(format!("Replace with `{new}`"), vec![Edit::new(t.span, replacement)], false)
+            }
+        });
         return;
     }
     if let Some((prefix, rest)) = name.split_once('/') {

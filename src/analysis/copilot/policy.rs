@@ -96,6 +96,7 @@ pub fn ruleset(file: usize, kind: &FileKind, f: &CopilotFile, permission: &str) 
         root: None,
         note,
         assumed_default: assumed,
+        unapplied: Vec::new(),
     })
 }
 

@@ -85,6 +85,11 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> Analysis {
             // opencode: no field problem can stop it.
             for d in &mut fields {
                 if d.severity == Severity::Error {
+                    debug_assert!(
+                        d.code.rule().allows(Severity::Warning),
+                        "`{}` cannot be a warning: add the case to rules::OTHER_SEVERITIES",
+                        d.code.as_str()
+                    );
                     d.severity = Severity::Warning;
                 }
                 if d.effect == Effect::RefusesToStart {

@@ -376,8 +376,8 @@ fn check_shadowing(block: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 d.tags = &[];
                 for &i in many {
                     let r = &rules[i];
-                    d = d.with_related(
-                        Location::Here(r.span),
+                    d = d.with_lost(
+                        r.span,
                         format!("never applies: `{}` \"{}\": {}", r.permission, r.pattern, r.action),
                     );
                 }

@@ -68,6 +68,7 @@ pub fn ruleset(agent: &EffectiveAgent, name: &str, home: Option<&str>) -> Rulese
         root: None,
         note: None,
         assumed_default: false,
+        unapplied: Vec::new(),
     }
 }
 

@@ -45,6 +45,30 @@ pub struct Ruleset {
     /// The default is assumed, not known (the fact sheet does not say what the runtime does):
     /// a violation it decides is a warning, not an error.
     pub assumed_default: bool,
+    /// Rules written for this permission that the runtime does not apply (a settings file it
+    /// voids), each group with its cause: what would decide were they applied.
+    pub unapplied: Vec<Unapplied>,
+}
+
+/// Rules the runtime does not apply, and why.
+#[derive(Clone, Debug)]
+pub struct Unapplied {
+    pub rules: Vec<SourcedRule>,
+    /// What stops them (the value that voids their file).
+    pub cause: Source,
+    /// The cause in words.
+    pub why: String,
+}
+
+/// A rule the runtime does not apply that would decide an input: what it would decide, and
+/// what stops it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unapplies {
+    pub action: Action,
+    pub rule: Source,
+    pub label: String,
+    pub cause: Source,
+    pub why: String,
 }
 
 impl Ruleset {
@@ -70,6 +94,41 @@ impl Ruleset {
     }
 
     /// The rule or default behind a decider.
+    /// For an input (in the rules' terms): the unapplied rule that would decide it if the
+    /// runtime applied every rule written, when that is one of [`Ruleset::unapplied`] and it would
+    /// give another action than what decides now.
+    pub fn would_decide(&self, input: &str) -> Option<Unapplies> {
+        if self.unapplied.is_empty() {
+            return None;
+        }
+        let (action, _) = solve::decide(input, &self.solver_rules(), self.syntax, self.order);
+        let mut all: Vec<(&SourcedRule, Option<&Unapplied>)> = self.rules.iter().map(|r| (r, None)).collect();
+        for u in &self.unapplied {
+            all.extend(u.rules.iter().map(|r| (r, Some(u))));
+        }
+        let solver: Vec<solve::Rule<'_>> = all
+            .iter()
+            .map(|(r, _)| solve::Rule {
+                pattern: &r.pattern,
+                action: r.action,
+            })
+            .collect();
+        let (would, by) = solve::decide(input, &solver, self.syntax, self.order);
+        let Decider::Rule(i) = by else {
+            return None;
+        };
+        let (rule, Some(u)) = all[i] else {
+            return None;
+        };
+        (would != action).then(|| Unapplies {
+            action: would,
+            rule: rule.source,
+            label: rule.label.clone(),
+            cause: u.cause,
+            why: u.why.clone(),
+        })
+    }
+
     pub fn decider(&self, d: Decider) -> (Option<&SourcedRule>, Source, &str) {
         match d {
             Decider::Rule(i) => match self.rules.get(i) {

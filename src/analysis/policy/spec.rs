@@ -440,7 +440,7 @@ fn read_one(
                 p,
                 &names,
                 format!(
-                    "no runtime consults a permission or tool called `{p}` (opencode and Zuno permission keys, Claude Code tools, or an MCP tool's name); this policy is not checked."
+                    "no runtime consults a permission or tool called `{p}` (opencode and Zuno permission keys, Claude Code tools, GitHub Copilot tool sets, or an MCP tool's name); this policy is not checked."
                 ),
             ));
             permission_ok = false;

@@ -519,6 +519,7 @@ fn shadowed(key: &str, patterns: &[(&str, Span)], map: &Map, out: &mut Vec<Diagn
                     related: vec![Related {
                         location: Location::Here(lspan),
                         message: format!("`{later}` comes later and matches everything `{earlier}` matches"),
+                        lost: false,
                     }],
                     ..warn(
                         Code::ShadowedRule,
@@ -547,6 +548,7 @@ fn shadowed(key: &str, patterns: &[(&str, Span)], map: &Map, out: &mut Vec<Diagn
                     .map(|&i| Related {
                         location: Location::Here(patterns[i].1),
                         message: format!("never decides: `{}` → {}", patterns[i].0, action_of(patterns[i].1)),
+                        lost: true,
                     })
                     .collect();
                 out.push(d);

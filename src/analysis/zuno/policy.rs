@@ -52,6 +52,7 @@ pub fn ruleset(agent: &MergedAgent, name: &str) -> Ruleset {
             root: None,
             note: None,
             assumed_default: false,
+            unapplied: Vec::new(),
         };
     }
     let (mode, _) = super::card::rules(agent);
@@ -106,5 +107,6 @@ pub fn ruleset(agent: &MergedAgent, name: &str) -> Ruleset {
         root: None,
         note: None,
         assumed_default: true,
+        unapplied: Vec::new(),
     }
 }

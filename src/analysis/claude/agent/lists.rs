@@ -183,6 +183,7 @@ pub(super) fn check_list(cx: &mut Ctx, agent: &mut Agent, key: &str, v: &Node, l
             d.related.push(crate::analysis::diagnostic::Related {
                 location: crate::analysis::diagnostic::Location::Here(last.span),
                 message: "the entry that applies".into(),
+                lost: false,
             });
         }
         [earlier @ .., last] => {
@@ -200,6 +201,7 @@ pub(super) fn check_list(cx: &mut Ctx, agent: &mut Agent, key: &str, v: &Node, l
                 d.related.push(crate::analysis::diagnostic::Related {
                     location: crate::analysis::diagnostic::Location::Here(e.span),
                     message: format!("ignored: `{}`", e.text),
+                    lost: true,
                 });
             }
         }

@@ -37,7 +37,7 @@ mod editor;
 
 pub use editor::{complete, hover};
 
-use super::plugin::strict_json;
+use super::plugin::{strict_json, strict_json_fix};
 use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Location, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::shape::{self, Dropped, Issue, IssueKind, Shape};
@@ -121,7 +121,7 @@ pub fn analyze(text: &str) -> (Vec<Diagnostic>, Parsed, McpFile) {
     for (span, what) in strict_json(text) {
         let mut d = not_json(&format!("{what} (the file is read as strict JSON)"));
         d.span = span;
-        out.push(d);
+        out.push(strict_json_fix(d, what));
     }
     if !out.is_empty() {
         out.sort_by_key(|d| (d.span.start, d.span.end));

@@ -12,7 +12,7 @@
 //! - a broken entry under any other event, an unknown event, an unknown top-level key: ignored
 //!   (a warning on it).
 
-use super::strict_json;
+use super::{strict_json, strict_json_fix};
 use crate::analysis::claude::hooks::{self, Script};
 use crate::analysis::diagnostic::{Diagnostic, Effect, Severity};
 use crate::analysis::rules::Code;
@@ -33,7 +33,7 @@ pub fn analyze(text: &str) -> (Vec<Diagnostic>, Parsed, Vec<Script>) {
         .map(|e| Diagnostic::new(Code::SyntaxError, e.span, unread(e.message.clone())).with_effect(Effect::FileIgnored))
         .collect();
     for (span, what) in strict_json(text) {
-        out.push(
+        out.push(strict_json_fix(
             Diagnostic::new(
                 Code::SyntaxError,
                 span,
@@ -41,7 +41,8 @@ pub fn analyze(text: &str) -> (Vec<Diagnostic>, Parsed, Vec<Script>) {
             )
             .with_severity(Severity::Error)
             .with_effect(Effect::FileIgnored),
-        );
+            what,
+        ));
     }
     let mut scripts = Vec::new();
     let Some(root) = parsed.root.as_ref() else {

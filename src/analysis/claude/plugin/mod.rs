@@ -77,7 +77,7 @@ pub fn analyze(kind: Manifest, text: &str) -> (Vec<Diagnostic>, Parsed, Manifest
         );
     }
     for (span, what) in strict_json(text) {
-        cx.out.push(
+        cx.out.push(strict_json_fix(
             Diagnostic::new(
                 Code::SyntaxError,
                 span,
@@ -85,7 +85,8 @@ pub fn analyze(kind: Manifest, text: &str) -> (Vec<Diagnostic>, Parsed, Manifest
             )
             .with_severity(Severity::Error)
             .with_effect(Effect::FileIgnored),
-        );
+            what,
+        ));
     }
     cx.schema_error = !cx.out.is_empty();
     for d in &parsed.duplicates {
@@ -121,6 +122,19 @@ pub fn analyze(kind: Manifest, text: &str) -> (Vec<Diagnostic>, Parsed, Manifest
     (out, parsed, cx.file)
 }
 
+/// A strict-JSON finding of [`strict_json`] with its fix: a trailing comma is removed (safe: the
+/// runtime reads nothing of the file until it is).
+pub(crate) fn strict_json_fix(d: Diagnostic, what: &str) -> Diagnostic {
+    if what == TRAILING_COMMA {
+        let span = d.span;
+        d.with_fix("Remove the trailing comma", vec![crate::analysis::diagnostic::Edit::new(span, "")], true)
+    } else {
+        d
+    }
+}
+
+const TRAILING_COMMA: &str = "a trailing comma";
+
 /// What makes the text invalid as strict JSON although the recovering parser reads it: comments
 /// and trailing commas, with what each is.
 pub(crate) fn strict_json(text: &str) -> Vec<(Span, &'static str)> {
@@ -153,7 +167,7 @@ pub(crate) fn strict_json(text: &str) -> Vec<(Span, &'static str)> {
             b',' => comma = Some(i),
             b'}' | b']' => {
                 if let Some(c) = comma.take() {
-                    out.push((Span::new(c, c + 1), "a trailing comma"));
+                    out.push((Span::new(c, c + 1), TRAILING_COMMA));
                 }
             }
             b' ' | b'\t' | b'\r' | b'\n' => {}

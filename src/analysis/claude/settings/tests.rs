@@ -211,7 +211,6 @@ fn wrong_types_and_modes() {
         diags(r#"{"permissions":{"allow":"Bash","deny":["Read", 3, null]}}"#),
         [
             format!("invalid-type at \"\\\"Bash\\\"\": `permissions.allow` must be an array of rule strings, got \"Bash\": {VOIDS}"),
-            "ignored-permission-rule at \"\\\"Read\\\"\": this rule does not apply: Claude Code applies nothing of this file because of line 1 (`permissions.allow` must be an array of rule strings, got \"Bash\")".to_string(),
             "invalid-type at \"3\": a permission rule is a string such as `\"Bash(npm test)\"`, not a number: Claude Code removes this item (the rest of the list applies)".to_string(),
             "invalid-type at \"null\": a permission rule is a string such as `\"Bash(npm test)\"`, not null: Claude Code removes this item (the rest of the list applies)".to_string(),
         ]
@@ -320,6 +319,25 @@ fn whole(text: &str, kind: SettingsFile) -> (Vec<String>, Settings) {
     (lines, s)
 }
 
+/// The related places of each diagnostic that has some: `(spanned text, message, lost)`.
+fn related(text: &str, kind: SettingsFile) -> Vec<Vec<(String, String, bool)>> {
+    let (out, _, _) = analyze(text, kind);
+    out.iter()
+        .filter(|d| !d.related.is_empty())
+        .map(|d| {
+            d.related
+                .iter()
+                .map(|r| {
+                    let crate::analysis::diagnostic::Location::Here(span) = r.location else {
+                        panic!("a settings file relates places of itself only")
+                    };
+                    (text[span.range()].to_string(), r.message.clone(), r.lost)
+                })
+                .collect()
+        })
+        .collect()
+}
+
 #[test]
 fn a_refused_value_voids_the_whole_file_as_claude_code_does() {
     // Measured with 2.1.332: `model: 5` beside a valid `defaultMode` leaves sessions in `default`
@@ -328,13 +346,21 @@ fn a_refused_value_voids_the_whole_file_as_claude_code_does() {
         r#"{"model": 5, "cleanupPeriodDays": 0, "permissions": {"defaultMode": "acceptEdits", "allow": ["Bash(git diff *)"]}}"#,
         SettingsFile::Project,
     );
-    assert_eq!(d.len(), 3, "{d:#?}");
+    assert_eq!(d.len(), 2, "{d:#?}");
     assert!(d[0].starts_with("invalid-type error file-ignored at \"5\": `model` must be a string, got 5: Claude Code applies nothing of this settings file"), "{d:#?}");
     assert!(d[1].starts_with("invalid-value error file-ignored at \"0\": `cleanupPeriodDays` must be a whole number greater than 0, got 0"), "{d:#?}");
-    // The rule it voids says so.
+    // One cause, one finding: the rule it voids is a related place of the first reason only,
+    // marked lost (faded in the editor), not a finding of its own.
     assert_eq!(
-        d[2],
-        "ignored-permission-rule info file-ignored at \"\\\"Bash(git diff *)\\\"\": this rule does not apply: Claude Code applies nothing of this file because of line 1 (`model` must be a string, got 5)"
+        related(
+            r#"{"model": 5, "cleanupPeriodDays": 0, "permissions": {"defaultMode": "acceptEdits", "allow": ["Bash(git diff *)"]}}"#,
+            SettingsFile::Project
+        ),
+        [vec![(
+            "\"Bash(git diff *)\"".to_string(),
+            "not applied: `Bash(git diff *)` in `allow`".to_string(),
+            true
+        )]]
     );
     let v = s.voided.unwrap();
     assert_eq!(v.why, "`model` must be a string, got 5");
@@ -377,24 +403,30 @@ fn a_broken_guard_hook_voids_the_file_and_its_rules() {
         "{\"permissions\": {\"deny\": [\"Read(./.env)\"]},\n \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"shell\", \"command\": \"x\"}]}]}}",
         SettingsFile::Project,
     );
-    assert_eq!(d.len(), 2, "{d:#?}");
-    // The rule it voids points at the hook's line.
+    assert_eq!(d.len(), 1, "{d:#?}");
     assert!(
-        d[0].starts_with("ignored-permission-rule info file-ignored at \"\\\"Read(./.env)\\\"\": this rule does not apply: Claude Code applies nothing of this file because of line 2 (`shell` is not a hook type"),
+        d[0].starts_with("invalid-value error file-ignored at \"\\\"shell\\\"\": `shell` is not a hook type"),
         "{}",
         d[0]
     );
     assert!(
-        d[1].starts_with("invalid-value error file-ignored at \"\\\"shell\\\"\": `shell` is not a hook type"),
-        "{}",
-        d[1]
-    );
-    assert!(
-        d[1].contains(
+        d[0].contains(
             "may be what guards the permissions beside it: Claude Code applies nothing of this settings file"
         ),
         "{}",
-        d[1]
+        d[0]
+    );
+    // The rule it voids is the hook's related place.
+    assert_eq!(
+        related(
+            "{\"permissions\": {\"deny\": [\"Read(./.env)\"]},\n \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"shell\", \"command\": \"x\"}]}]}}",
+            SettingsFile::Project
+        ),
+        [vec![(
+            "\"Read(./.env)\"".to_string(),
+            "not applied: `Read(./.env)` in `deny`".to_string(),
+            true
+        )]]
     );
     assert!(s.voided.is_some());
     // `hooks` that is not an object: the field is ignored, the rest applies.
