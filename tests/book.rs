@@ -123,7 +123,12 @@ fn the_rules_table_matches_the_catalog() {
             [
                 r.name.to_string(),
                 dialects.join(", "),
-                r.severity.as_str().to_string(),
+                // The default, then the other severities the rule can have.
+                r.severities()
+                    .iter()
+                    .map(|(s, _)| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join("/"),
                 r.effect.as_str().to_string(),
                 r.summary.to_string(),
             ]

@@ -381,8 +381,17 @@ fn json_report_has_the_documented_shape() {
     assert_eq!(status, 1);
 
     let top: BTreeSet<&str> = report.as_object().expect("object").keys().map(String::as_str).collect();
-    assert_eq!(top, BTreeSet::from(["files", "diagnostics"]));
+    assert_eq!(top, BTreeSet::from(["files", "checked", "diagnostics"]));
     assert_eq!(report["files"], 3);
+    // The files checked, by path: as many as `files`.
+    assert_eq!(
+        report["checked"],
+        serde_json::json!([
+            ".opencode/agents/rev.md",
+            ".opencode/agents/team/lead.md",
+            "opencode.json"
+        ])
+    );
 
     let codes: BTreeSet<&str> = RULES.iter().map(|r| r.name).collect();
     for d in report["diagnostics"].as_array().expect("array") {
@@ -556,7 +565,10 @@ fn json_clean_workspace_and_severities() {
     let ws = workspace(&[(".opencode/agents/rev.md", CLEAN_AGENT)]);
     let (status, report) = check_json(ws.path(), &[]);
     assert_eq!(status, 0);
-    assert_eq!(report, serde_json::json!({"files": 1, "diagnostics": []}));
+    assert_eq!(
+        report,
+        serde_json::json!({"files": 1, "checked": [".opencode/agents/rev.md"], "diagnostics": []})
+    );
 
     let ws = workspace(&[(
         ".opencode/agents/log.md",
@@ -917,15 +929,24 @@ fn help_lists_every_command_and_option() {
     let top = agent_lsp(ws.path(), &["--help"]);
     assert_eq!(top.status, 0);
     assert_eq!(top.stderr, "");
+    // The runtimes are named from the one list of dialects: every product, the last one too.
     assert!(top.stdout.starts_with(
-        "Language server and checker for AI-agent definition files (opencode and Claude Code agents, opencode.json)\n\nUsage: agent-lsp <COMMAND>\n"
+        "Language server and checker for AI-agent definition files: the agents, configs, commands, skills, settings, hooks and MCP files of opencode, Claude Code, Zuno and GitHub Copilot\n\nUsage: agent-lsp <COMMAND>\n"
     ), "{}", top.stdout);
+    let check = agent_lsp(ws.path(), &["check", "--help"]);
+    for product in agent_lsp::analysis::Dialect::ALL.map(|d| d.product()) {
+        assert!(
+            check.stdout.lines().next().unwrap_or_default().contains(product),
+            "{}",
+            check.stdout
+        );
+    }
     assert_eq!(
         help_commands(&top.stdout),
         [
             (
                 "check",
-                "Check agent files (opencode, Claude Code) and opencode configs, and report problems"
+                "Check the agent files of opencode, Claude Code, Zuno and GitHub Copilot (agents, configs, commands, skills, settings, hooks, MCP files), and report problems"
             ),
             (
                 "explain",
@@ -1738,7 +1759,7 @@ fn global_files_are_not_reported_but_a_refusal_is_summarised() {
             "human" => assert_eq!(out.stdout, "ok: 2 files checked, no problems\n"),
             "json" => assert_eq!(
                 serde_json::from_str::<Value>(&out.stdout).unwrap(),
-                serde_json::json!({"files": 2, "diagnostics": []})
+                serde_json::json!({"files": 2, "checked": [".opencode/agents/rev.md", "opencode.json"], "diagnostics": []})
             ),
             _ => assert_eq!(out.stdout, ""),
         }
@@ -1900,8 +1921,24 @@ fn rules_lists_every_code() {
             (words.next().unwrap_or(""), words.next().unwrap_or(""))
         })
         .collect();
-    let expected: Vec<(&str, &str)> = RULES.iter().map(|r| (r.name, r.severity.as_str())).collect();
+    // The default severity first, then the others the rule can have.
+    let severities: Vec<String> = RULES
+        .iter()
+        .map(|r| {
+            r.severities()
+                .iter()
+                .map(|(s, _)| s.as_str())
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .collect();
+    let expected: Vec<(&str, &str)> = RULES
+        .iter()
+        .zip(&severities)
+        .map(|(r, s)| (r.name, s.as_str()))
+        .collect();
     assert_eq!(listed, expected);
+    assert!(listed.contains(&("ignored-permission-rule", "warning/error")));
     for (line, rule) in out.stdout.lines().zip(RULES) {
         assert!(line.ends_with(rule.summary), "{line}");
     }
@@ -1971,6 +2008,14 @@ fn rules_json_is_the_catalog() {
             &serde_json::json!({
                 "code": rule.name,
                 "severity": rule.severity.as_str(),
+                "severities": rule
+                    .severities()
+                    .iter()
+                    .map(|(s, when)| match when {
+                        Some(when) => serde_json::json!({"severity": s.as_str(), "when": when}),
+                        None => serde_json::json!({"severity": s.as_str(), "default": true}),
+                    })
+                    .collect::<Vec<_>>(),
                 "effect": rule.effect.as_str(),
                 "dialects": dialects,
                 "tags": j["tags"],

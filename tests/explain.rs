@@ -738,18 +738,22 @@ fn explain_says_first_when_the_runtime_refuses_or_leaves_files_out() {
     assert!(row("planner").starts_with("! planner "), "{out}");
     assert!(row("lead").starts_with("  lead "), "{out}");
 
-    // The card: the banner, then this agent's own problem in full, then the card.
+    // The card: the banner of its own runtime only (an opencode agent's card says nothing of
+    // Claude Code's files), then this agent's own problem in full, then the card.
     let (code, out, _) = explain(t.path(), &["planner"]);
     assert_eq!(code, 1);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[..3], banner, "{out}");
+    assert_eq!(lines[..2], [banner[0], banner[2]], "{out}");
     assert!(
-        lines[4].starts_with(
+        lines[3].starts_with(
             "! .opencode/agents/planner.md:2:7: `mode` must be \"subagent\", \"primary\" or \"all\", got \"main\""
         ),
         "{out}"
     );
-    assert!(lines[4].ends_with("[invalid-value]"), "{out}");
+    assert!(lines[3].ends_with("[invalid-value]"), "{out}");
+    // A Claude Code agent's card: only what concerns Claude Code.
+    let (_, out, _) = explain(t.path(), &["--dialect", "claude"]);
+    assert!(!out.contains("opencode refuses"), "{out}");
 
     // Graphs carry it as comments; JSON keeps its shape, the banner goes to stderr, and each
     // agent lists its problems.
@@ -783,7 +787,14 @@ fn explain_says_first_when_the_runtime_refuses_or_leaves_files_out() {
         )
     );
     let (_, out, err) = explain(t.path(), &["planner", "--format", "json"]);
-    assert_eq!(err, expected_err);
+    // Only the runtime of the agent asked about: not Claude Code's file left out.
+    assert_eq!(
+        err,
+        expected_err.replace(
+            "agent-lsp: Claude Code leaves out 1 file: .claude/agents/debugger.md\n",
+            ""
+        )
+    );
     let card = one(&out);
     assert_eq!(card["problems"][0]["code"], "invalid-value");
     let (code, out, _) = explain(t.path(), &["--matrix"]);

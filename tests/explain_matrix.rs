@@ -432,3 +432,66 @@ fn formats_that_do_not_fit_the_view_are_usage_errors() {
     assert_eq!(explain(t.path(), &["--format", "mermaid"], None).0, 2);
     assert_eq!(explain(t.path(), &["lead", "--matrix"], None).0, 2);
 }
+
+#[test]
+fn copilot_agents_are_a_group_with_their_subagents_and_handoffs() {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        t.path(),
+        ".github/agents/planner.agent.md",
+        "---\ndescription: Plans\ntools: ['agent', 'read']\nagents: [implementer]\nhandoffs:\n  - label: Go\n    agent: implementer\n  - label: Typo\n    agent: implementor\n---\nPlan.\n",
+    );
+    write(
+        t.path(),
+        ".github/agents/implementer.agent.md",
+        "---\ndescription: Implements\nhandoffs:\n  - label: Ask\n    agent: ask\n---\nDo.\n",
+    );
+    let (code, out, err) = explain(t.path(), &["--graph", "--format", "json", "--dialect", "copilot"], None);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let nodes: Vec<(String, String, String)> = v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n["dialect"].as_str().unwrap().to_string(),
+                n["name"].as_str().unwrap().to_string(),
+                n["mode"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let node = |n: &str, m: &str| ("copilot".to_string(), n.to_string(), m.to_string());
+    assert_eq!(
+        nodes,
+        [
+            node("implementer", "agent"),
+            node("planner", "agent"),
+            node("ask", "built-in"),
+            node("implementor", "unknown"),
+        ]
+    );
+    assert_eq!(
+        edges_of(&v),
+        [
+            e("implementer", "ask", "handoff"),
+            e("planner", "implementer", "allow"),
+            e("planner", "implementer", "handoff"),
+            e("planner", "implementor", "handoff"),
+        ]
+    );
+    // Mermaid: the handoff is drawn as one, the unknown name says so.
+    let (_, mermaid, _) = explain(t.path(), &["--graph", "--dialect", "copilot"], None);
+    assert!(mermaid.contains("[\"implementor (no such agent)\"]"), "{mermaid}");
+    assert!(mermaid.contains(" == handoff ==> "), "{mermaid}");
+    // With other dialects, each is its group, titled with its product.
+    write(t.path(), "opencode.json", "{}\n");
+    let (_, mermaid, _) = explain(t.path(), &["--graph"], None);
+    assert!(mermaid.contains("  subgraph copilot[\"GitHub Copilot\"]"), "{mermaid}");
+    assert!(mermaid.contains("  subgraph opencode[\"opencode\"]"), "{mermaid}");
+    let (_, dot, _) = explain(t.path(), &["--graph", "--format", "dot"], None);
+    assert!(
+        dot.contains("\"copilot:planner\" -> \"copilot:implementer\" [label=\"handoff\", style=bold];"),
+        "{dot}"
+    );
+}

@@ -969,6 +969,71 @@ fn settings_diagnostics_hover_and_completion() {
     }
 }
 
+/// A settings file Claude Code voids (its `defaultMode`), with CJK and emoji before the rules.
+const VOIDED: &str = "{\n  \"permissions\": {\n    \"deny\": [\"Bash(echo 日本🚀)\", \"Bash(curl:*)\"],\n    \"defaultMode\": \"acceptEdit\"\n  }\n}\n";
+
+#[test]
+fn a_voided_settings_file_is_one_error_its_lost_rules_faded_and_the_card_says_why() {
+    for enc in [Enc::Utf8, Enc::Utf16] {
+        let files = [
+            (".claude/settings.json", VOIDED),
+            (
+                ".claude/agents/shell.md",
+                "---\nname: shell\ndescription: Runs commands\ntools: Bash, Read\n---\nRun.\n",
+            ),
+        ];
+        let (mut ws, scan) = Ws::start(&files, enc);
+        let uri = ws.uri(".claude/settings.json");
+        let got = by_uri(&scan);
+        let diags = got[&uri].as_array().unwrap();
+        // One error; the two rules are its related information and faded hints of it.
+        let errors: Vec<&Value> = diags.iter().filter(|d| d["severity"] == ERROR).collect();
+        assert_eq!(errors.len(), 1, "{diags:#?}");
+        let error = errors[0];
+        assert_eq!(error["code"], "invalid-value");
+        assert_eq!(error["range"], range_of(VOIDED, "\"acceptEdit\"", enc));
+        let related: Vec<(Value, &str)> = error["relatedInformation"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["location"]["range"].clone(), r["message"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            related,
+            [
+                (
+                    range_of(VOIDED, "\"Bash(echo 日本🚀)\"", enc),
+                    "not applied: `Bash(echo 日本🚀)` in `deny`"
+                ),
+                (
+                    range_of(VOIDED, "\"Bash(curl:*)\"", enc),
+                    "not applied: `Bash(curl:*)` in `deny`"
+                ),
+            ]
+        );
+        let hints: Vec<&Value> = diags.iter().filter(|d| d["severity"] == HINT).collect();
+        assert_eq!(hints.len(), 2, "{diags:#?}");
+        assert_eq!(hints[1]["range"], range_of(VOIDED, "\"Bash(curl:*)\"", enc));
+        assert_eq!(hints[1]["tags"], json!([1]));
+        assert_eq!(
+            hints[1]["message"],
+            "not applied: `Bash(curl:*)` in `deny`, because of the invalid-value on line 4"
+        );
+        assert_eq!(diags.len(), 3, "nothing else: {diags:#?}");
+        // The agent's card says which rules Claude Code would apply, and why it does not.
+        let shell = ws.uri(".claude/agents/shell.md");
+        let text = files[1].1;
+        let card = hover(&mut ws.s, at(&shell, text, "name: ", "shell", enc));
+        let md = card["markdown"].as_str().unwrap();
+        assert!(
+            md.contains("Not applied: Claude Code applies nothing of the settings file of these rules because of .claude/settings.json:4"),
+            "{md}"
+        );
+        assert!(md.contains("- deny: `Bash(curl:*)` (.claude/settings.json:3)"), "{md}");
+        ws.s.finish();
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Memory files (`CLAUDE.md`): imports, their diagnostics and document links
 // ---------------------------------------------------------------------------------------------

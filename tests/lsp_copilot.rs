@@ -232,10 +232,9 @@ fn hover_on_a_name_that_resolves_to_nothing_says_so() {
     for enc in [Enc::Utf8, Enc::Utf16] {
         let (mut ws, _) = Ws::start(FILES, enc);
         let planner = ws.uri(".github/agents/planner.agent.md");
-        let r = ws
-            .s
-            .request("textDocument/hover", at(&planner, PLANNER, "agent: ", "reviewr", enc))
-            .unwrap();
+        let r =
+            ws.s.request("textDocument/hover", at(&planner, PLANNER, "agent: ", "reviewr", enc))
+                .unwrap();
         let md = r["contents"]["value"].as_str().unwrap();
         assert!(md.starts_with("### `reviewr`: no agent"), "{md}");
         assert!(md.contains("resolves to no agent"), "{md}");

@@ -158,7 +158,7 @@ fn initialize_gives_instructions_and_lists_the_five_tools() {
     assert_eq!(s.init["serverInfo"]["name"], "agent-lsp");
     assert_eq!(s.init["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
     assert!(s.init["capabilities"]["tools"].is_object(), "{}", s.init);
-    let instructions = s.init["instructions"].as_str().expect("instructions");
+    let instructions = s.init["instructions"].as_str().expect("instructions").to_string();
     assert!(
         instructions.contains("Before editing an agent file, call `explain`"),
         "{instructions}"
@@ -170,6 +170,25 @@ fn initialize_gives_instructions_and_lists_the_five_tools() {
 
     let list = s.request("tools/list", json!({}));
     let tools = list["result"]["tools"].as_array().expect("tools");
+    // Every dialect is named, from the one list: in the instructions, in what `check` and
+    // `explain` cover, and as a value `dialect` takes.
+    for d in agent_lsp::analysis::Dialect::ALL {
+        assert!(
+            instructions.contains(d.product()),
+            "{} not in {instructions}",
+            d.product()
+        );
+        for tool in ["check", "explain"] {
+            let t = tools.iter().find(|t| t["name"] == tool).unwrap();
+            let description = t["description"].as_str().unwrap();
+            assert!(description.contains(d.product()), "{tool}: {description}");
+        }
+        let decide = tools.iter().find(|t| t["name"] == "decide").unwrap();
+        let dialects = decide["inputSchema"]["properties"]["dialect"]["enum"]
+            .as_array()
+            .unwrap();
+        assert!(dialects.contains(&json!(d.as_str())), "{dialects:?}");
+    }
     let summary: Vec<String> = tools
         .iter()
         .map(|t| {
@@ -209,10 +228,7 @@ fn initialize_gives_instructions_and_lists_the_five_tools() {
 fn check_reports_the_diagnostics_with_effects_and_fixes() {
     let (_dir, mut s) = session();
     let report = s.ok("check", json!({}));
-    assert_eq!(
-        report["summary"],
-        "0 errors, 2 warnings, 0 infos in 1 file (3 checked)"
-    );
+    assert_eq!(report["summary"], "0 errors, 2 warnings, 0 infos in 1 file (3 checked)");
     assert_eq!(report["files"], 3);
     let rows: Vec<String> = report["diagnostics"]
         .as_array()
@@ -771,6 +787,45 @@ fn zuno_agents_are_explained_and_decided() {
     }
     assert_eq!(
         s.error("decide", json!({"agent": "lead", "permission": "bsh", "input": "ls"})),
-        "no runtime consults a permission or tool called `bsh` (opencode and Zuno permission keys, Claude Code tools, MCP tools). Did you mean `bash`?"
+        "no runtime consults a permission or tool called `bsh` (opencode and Zuno permission keys, Claude Code tools, GitHub Copilot tool sets, MCP tools). Did you mean `bash`?"
     );
+}
+
+#[test]
+fn decide_says_which_rule_of_a_voided_settings_file_would_decide_and_why_it_does_not() {
+    let dir = workspace(&[
+        (
+            ".claude/agents/tester.md",
+            "---\nname: tester\ndescription: Runs the tests.\ntools: Bash, Read\n---\nTest.\n",
+        ),
+        (
+            ".claude/settings.json",
+            "{\n  \"permissions\": {\n    \"deny\": [\"Bash(curl:*)\"],\n    \"defaultMode\": \"acceptEdit\"\n  }\n}\n",
+        ),
+    ]);
+    let mut s = Session::start(dir.path());
+    let v = s.one(
+        "decide",
+        json!({"agent": "tester", "permission": "Bash", "input": "curl https://example.com", "dialect": "claude"}),
+    );
+    // Claude Code applies nothing of the file: it asks. The deny rule would decide.
+    assert_eq!(v["action"], "ask", "{v}");
+    assert_eq!(
+        v["unapplied"],
+        json!({
+            "action": "deny",
+            "rule": "`Bash(curl:*)` in `permissions.deny`",
+            "where": ".claude/settings.json:3:14",
+            "cause": ".claude/settings.json:4:20",
+            "not_applied_because": "`permissions.defaultMode` must be \"acceptEdits\", \"auto\", \"bypassPermissions\", \"default\", \"dontAsk\", \"plan\" or \"manual\", got \"acceptEdit\" (did you mean `acceptEdits`?)",
+            "says": "`Bash(curl:*)` in `permissions.deny` (.claude/settings.json:3:14) would decide deny, but Claude Code applies nothing of that file because of .claude/settings.json:4:20 (`permissions.defaultMode` must be \"acceptEdits\", \"auto\", \"bypassPermissions\", \"default\", \"dontAsk\", \"plan\" or \"manual\", got \"acceptEdit\" (did you mean `acceptEdits`?))",
+        }),
+        "{v}"
+    );
+    // An input the voided rules do not decide otherwise: nothing to say.
+    let v = s.one(
+        "decide",
+        json!({"agent": "tester", "permission": "Bash", "input": "ls", "dialect": "claude"}),
+    );
+    assert!(v.get("unapplied").is_none(), "{v}");
 }

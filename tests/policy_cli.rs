@@ -452,7 +452,12 @@ fn a_voided_settings_file_counts_for_nothing() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| (r["message"].as_str().unwrap(), r["range"]["start"]["line"].as_u64().unwrap()))
+        .map(|r| {
+            (
+                r["message"].as_str().unwrap(),
+                r["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
         lost,

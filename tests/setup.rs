@@ -1207,3 +1207,85 @@ fn claude_hook_is_merged_into_settings() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("--hook is for `setup claude`"), "{}", r.stderr);
 }
+
+#[test]
+fn a_file_its_runtime_reads_none_of_is_left_as_it_is_and_the_others_are_written() {
+    let dir = TempDir::new().unwrap();
+    // `.mcp.json` is fine; the settings file is voided by its `defaultMode`: Claude Code would
+    // apply none of it, the hook included.
+    fs::write(dir.path().join(".mcp.json"), "{ \"mcpServers\": {} }\n").unwrap();
+    fs::create_dir_all(dir.path().join(".claude")).unwrap();
+    let settings = "{\n  \"permissions\": { \"deny\": [\"Bash(curl:*)\"], \"defaultMode\": \"acceptEdit\" }\n}\n";
+    fs::write(dir.path().join(".claude/settings.json"), settings).unwrap();
+    let r = run(dir.path(), &["setup", "claude", "--write", "--hook"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("updated .mcp.json: added `mcpServers.agent-lsp`"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join(".claude/settings.json")).unwrap(),
+        settings
+    );
+    assert!(
+        r.stdout.contains(
+            "left .claude/settings.json as it is: Claude Code reads none of it as it stands, so entries added to it would do nothing. Fix this first (`agent-lsp check .claude/settings.json` shows it), then run this again:\n  .claude/settings.json:2:61: `permissions.defaultMode` must be"
+        ),
+        "{}",
+        r.stdout
+    );
+    // No effect claimed for the file left alone.
+    assert!(
+        !r.stdout.contains("Claude Code runs it from its next session"),
+        "{}",
+        r.stdout
+    );
+    // Once fixed, the same command writes it.
+    fs::write(
+        dir.path().join(".claude/settings.json"),
+        settings.replace("acceptEdit\"", "acceptEdits\""),
+    )
+    .unwrap();
+    let r = run(dir.path(), &["setup", "claude", "--write", "--hook"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("Claude Code runs it from its next session"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn a_mcp_json_that_is_not_strict_json_and_a_refused_opencode_json_are_left_as_they_are() {
+    let dir = TempDir::new().unwrap();
+    let mcp = "{\n  \"mcpServers\": {\n    \"docs\": { \"type\": \"http\", \"url\": \"https://docs.example.com/mcp\" },\n  }\n}\n";
+    fs::write(dir.path().join(".mcp.json"), mcp).unwrap();
+    let r = run(dir.path(), &["setup", "claude", "--write"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert_eq!(fs::read_to_string(dir.path().join(".mcp.json")).unwrap(), mcp);
+    assert!(
+        r.stdout
+            .contains("left .mcp.json as it is: Claude Code reads none of it as it stands"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains(".mcp.json:3:70: a trailing comma"), "{}", r.stdout);
+    assert!(!r.stdout.contains("asks to approve"), "{}", r.stdout);
+    // Without --write, the plan says so too.
+    let r = run(dir.path(), &["setup", "claude"]);
+    assert!(r.stdout.contains("left .mcp.json as it is"), "{}", r.stdout);
+
+    let opencode = "{\n  \"agent\": { \"review\": { \"permissions\": { \"edit\": \"deny\" } } }\n}\n";
+    let (r, text) = write_opencode("opencode.json", opencode);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert_eq!(text, opencode);
+    assert!(
+        r.stdout
+            .contains("left opencode.json as it is: opencode refuses this configuration as it stands"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("[v2-permissions]"), "{}", r.stdout);
+    assert!(!r.stdout.contains("next session"), "{}", r.stdout);
+}

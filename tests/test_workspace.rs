@@ -207,7 +207,9 @@ fn summary() {
         .opencode/skills/changelog/SKILL.md:2:7 duplicate-skill
         .opencode/skills/migrations/SKILL.md:3:14 lenient-parse
         .opencode/skills/release-notes/SKILL.md:2:7 missing-field
-        .vscode/mcp.json:5:5 missing-field
+        .vscode/mcp.json:10:45 unresolved-variable
+        .vscode/mcp.json:12:5 missing-field
+        .vscode/mcp.json:13:93 unsubstituted-variable
         .zuno/agents/bad-yaml.md:4:1 syntax-error
         .zuno/agents/binary.md:1:1 unchecked-file
         .zuno/agents/docs-copy.md:2:7 duplicate-agent

@@ -141,7 +141,11 @@ pub fn yaml_context_in(text: &str, offset: usize, yaml: Span, close: Option<Span
     // same parent.
     // A key written after `- ` sits two columns further in; a list item is a mapping of its
     // own, so only the keys of the cursor's item count.
-    let key_indent = if line[indent..].starts_with("- ") { indent + 2 } else { indent };
+    let key_indent = if line[indent..].starts_with("- ") {
+        indent + 2
+    } else {
+        indent
+    };
     let mut present = Vec::new();
     let body_start = fm.yaml.start as usize;
     let body = &text[body_start..fm.close.map_or(text.len(), |c| c.start as usize)];

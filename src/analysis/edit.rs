@@ -263,7 +263,10 @@ pub fn keep_quotes(text: &str, d: &mut super::diagnostic::Diagnostic) {
         };
         let literal = bare
             && (new.parse::<f64>().is_ok()
-                || matches!(new.as_str(), "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~"));
+                || matches!(
+                    new.as_str(),
+                    "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~"
+                ));
         if new.is_empty() || new == old || literal || new.contains([q, '\\', '\n', '\r']) {
             continue;
         }

@@ -560,14 +560,17 @@ before the end of a Bash pattern is matched literally (`Bash(git:* push)` never 
         "{ \"permissions\": { \"deny\": [\"Write(.env)\", \"Bash(git:* push)\"] } }",
         "{ \"permissions\": { \"deny\": [\"Edit(.env)\", \"Bash(git * push)\"] } }";
     UnsubstitutedVariable = "unsubstituted-variable", Warning, FailsWhenUsed, [],
-        "A variable the runtime leaves as written: `${VAR}` in opencode's config (it substitutes `{env:VAR}`); in Claude Code's `.mcp.json`, `{env:VAR}` or another form than `${VAR}`/`${VAR:-default}`, or `${VAR}` in a field it does not expand.",
+        "A variable the runtime leaves as written: `${VAR}` in opencode's config (it substitutes `{env:VAR}`); in Claude Code's `.mcp.json`, `{env:VAR}` or another form than `${VAR}`/`${VAR:-default}`, or `${VAR}` in a field it does not expand; in VS Code's `.vscode/mcp.json`, a `${name}` VS Code does not know (`${workspaceFoldr}`, `${HOME}`, `${env.HOME}`, `{env:HOME}`).",
         "opencode replaces `{env:VAR}` in its config files with the variable's value (and `{file:path}` \
 with a file's content) before it reads them. The shell's `${VAR}` is not among them: a header \
 `\"Authorization\": \"Bearer ${TOKEN}\"` is sent with those very characters, and the server refuses \
 it. Strings run by a shell (after `sh -c`) are left alone, since the shell expands them. Claude Code \
 is the other way round: in `.mcp.json` it replaces `${VAR}` and `${VAR:-default}` in a server's \
 `command`, `args`, `env` values, `url` and `headers` values, and nothing else (`{env:VAR}`, \
-`${VAR-x}` and the `oauth` settings are used as written).",
+`${VAR-x}` and the `oauth` settings are used as written). VS Code's `.vscode/mcp.json` \
+substitutes `${env:VAR}`, `${input:id}`, `${workspaceFolder}`, `${userHome}` and its other \
+variables; a name it does not know (`${workspaceFoldr}`, the shell's `${HOME}`, the old \
+`${env.HOME}`, opencode's `{env:HOME}`) is sent as written (seen with VS Code 1.139.1).",
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer ${TOKEN}\" } } } }",
         "{ \"mcp\": { \"api\": { \"type\": \"remote\", \"url\": \"https://x.dev/mcp\", \"headers\": { \"Authorization\": \"Bearer {env:TOKEN}\" } } } }";
     UnknownMcpServer = "unknown-mcp-server", Warning, RuleNeverApplies, [],
@@ -603,6 +606,19 @@ a `.` or `,` written right after the path is part of it. A command's `@path` (re
 folder Claude Code starts in) that names no file attaches nothing.",
         "{ \"instructions\": [\"docs/CONTRIBUTNG.md\"] }",
         "{ \"instructions\": [\"docs/CONTRIBUTING.md\"] }";
+    UnresolvedVariable = "unresolved-variable", Warning, FailsWhenUsed, [],
+        "GitHub Copilot: a `${...}` variable of `.vscode/mcp.json` VS Code cannot resolve, so it does not start the server: an `${input:id}` no input declares, `${env:}` with no name, an editor's variable (`${file}`) with no editor open.",
+        "VS Code replaces the variables of a server's settings (`command`, `args`, `env`, `envFile`, \
+`cwd`, `url`, the names and values of `headers`) each time it starts the server. An `${input:id}` \
+is asked of the user, once, by the input of `inputs` with that `id`; when no input has it, VS Code \
+stops there: the server is not started, and the only trace is a notification, \"Error starting \
+github: Undefined input variable 'gh-token' encountered\". `${env:}` without a name does the same, \
+and so do the variables of the file open in the editor (`${file}`, `${fileBasename}`, \
+`${lineNumber}`, `${selectedText}`, ...) when none is open as the server starts (it then gets that \
+file's, which is rarely what a server wants). The fix names the input `inputs` declares. (Seen \
+with VS Code 1.139.1.)",
+        "{ \"inputs\": [{ \"type\": \"promptString\", \"id\": \"github-token\", \"password\": true }], \"servers\": { \"github\": { \"type\": \"http\", \"url\": \"https://api.githubcopilot.com/mcp/\", \"headers\": { \"Authorization\": \"Bearer ${input:gh-token}\" } } } }",
+        "{ \"inputs\": [{ \"type\": \"promptString\", \"id\": \"github-token\", \"password\": true }], \"servers\": { \"github\": { \"type\": \"http\", \"url\": \"https://api.githubcopilot.com/mcp/\", \"headers\": { \"Authorization\": \"Bearer ${input:github-token}\" } } } }";
 }
 
 /// The rules the shared layers apply to the files of every dialect (syntax, keys and values,
@@ -656,7 +672,11 @@ mod tests {
     fn other_severities_differ_from_the_default_and_say_when() {
         for (code, severity, when) in OTHER_SEVERITIES {
             let rule = code.rule();
-            assert_ne!(rule.severity, *severity, "{}: the default is not another severity", rule.name);
+            assert_ne!(
+                rule.severity, *severity,
+                "{}: the default is not another severity",
+                rule.name
+            );
             assert!(!when.is_empty());
             assert!(rule.allows(*severity));
             assert_eq!(rule.severities()[0], (rule.severity, None));

@@ -397,7 +397,7 @@ pub fn run(args: Args) -> i32 {
                     super::matrix::GraphFormat::Dot => Some("// "),
                     super::matrix::GraphFormat::Json => None,
                 });
-                super::matrix::graph(agents, &claude, *format)
+                super::matrix::graph(agents, &claude, &copilot, *format)
             }
         };
         out!("{out}");

@@ -334,8 +334,15 @@ struct Edge {
 /// `subagent` or `all`, hidden included) is `allow` or `ask`; Claude Code edges from each
 /// agent's `Agent(...)` entry, or to the node `*` when it may start any agent type. With
 /// `collapse`, an opencode agent that may start every subagent with one action gets a single
-/// edge to the node `*` (every subagent) instead of one edge per subagent.
-fn build_graph(agents: &[EffectiveAgent], claude_agents: &[ClaudeAgent], collapse: bool) -> (Vec<Node>, Vec<Edge>) {
+/// edge to the node `*` (every subagent) instead of one edge per subagent. GitHub Copilot edges
+/// from each custom agent's `agents` (subagents it may run, action `allow`) and its handoffs
+/// (action `handoff`); a name no agent has is a node of its own, `unknown`.
+fn build_graph(
+    agents: &[EffectiveAgent],
+    claude_agents: &[ClaudeAgent],
+    copilot_agents: &[CopilotAgent],
+    collapse: bool,
+) -> (Vec<Node>, Vec<Edge>) {
     let mut nodes: Vec<Node> = agents
         .iter()
         .map(|a| Node {
@@ -418,20 +425,65 @@ fn build_graph(agents: &[EffectiveAgent], claude_agents: &[ClaudeAgent], collaps
         }
     }
     nodes.extend(extra);
+    // GitHub Copilot: the subagents an agent's `agents` names (`*`: every custom agent) and its
+    // handoffs (a button that hands the conversation on).
+    let copilot_node = |name: &str, mode: &str| Node {
+        dialect: "copilot",
+        name: name.to_string(),
+        mode: mode.to_string(),
+        hidden: false,
+    };
+    nodes.extend(copilot_agents.iter().map(|(n, _)| copilot_node(n, "agent")));
+    let mut extra: Vec<Node> = Vec::new();
+    for (n, f) in copilot_agents {
+        let subagents = f.agents.iter().flatten().map(|a| (a.name.as_str(), "allow"));
+        let handoffs = f
+            .handoffs
+            .iter()
+            .filter_map(|h| h.agent.as_ref())
+            .map(|a| (a.name.as_str(), "handoff"));
+        for (to, action) in subagents.chain(handoffs) {
+            let known = copilot_agents.iter().any(|(m, _)| *m == to);
+            if !known && !extra.iter().any(|x| x.name == to) {
+                let mode = if to == "*" {
+                    "any"
+                } else if copilot::schema::BUILTIN_AGENTS.iter().any(|(b, _)| *b == to) {
+                    "built-in"
+                } else {
+                    "unknown"
+                };
+                extra.push(copilot_node(to, mode));
+            }
+            edges.push(Edge {
+                dialect: "copilot",
+                from: n.to_string(),
+                to: to.to_string(),
+                action: action.into(),
+            });
+        }
+    }
+    nodes.extend(extra);
     (nodes, edges)
 }
 
 fn node_label(n: &Node) -> String {
     match (n.name.as_str(), n.hidden) {
         ("*", _) if n.dialect == "claude" => "any agent type".into(),
+        ("*", _) if n.dialect == "copilot" => "every custom agent".into(),
+        (name, _) if n.mode == "unknown" => format!("{name} (no such agent)"),
         ("*", _) => "every subagent".into(),
         (name, true) => format!("{name} (hidden)"),
         (name, false) => name.to_string(),
     }
 }
 
-pub fn graph(agents: &[EffectiveAgent], claude_agents: &[ClaudeAgent], format: GraphFormat) -> String {
-    let (nodes, edges) = build_graph(agents, claude_agents, format != GraphFormat::Json);
+pub fn graph(
+    agents: &[EffectiveAgent],
+    claude_agents: &[ClaudeAgent],
+    copilot_agents: &[CopilotAgent],
+    format: GraphFormat,
+) -> String {
+    let (nodes, edges) = build_graph(agents, claude_agents, copilot_agents, format != GraphFormat::Json);
     let index = |dialect: &str, name: &str| {
         nodes
             .iter()
@@ -450,7 +502,8 @@ pub fn graph(agents: &[EffectiveAgent], claude_agents: &[ClaudeAgent], format: G
         GraphFormat::Mermaid => {
             out.push_str("flowchart LR\n");
             let both = nodes.iter().any(|n| n.dialect != nodes[0].dialect);
-            for dialect in ["opencode", "claude"] {
+            for d in crate::analysis::Dialect::ALL {
+                let dialect = d.as_str();
                 let group: Vec<(usize, &Node)> =
                     nodes.iter().enumerate().filter(|(_, n)| n.dialect == dialect).collect();
                 if group.is_empty() {
@@ -458,8 +511,7 @@ pub fn graph(agents: &[EffectiveAgent], claude_agents: &[ClaudeAgent], format: G
                 }
                 let indent = if both { "    " } else { "  " };
                 if both {
-                    let title = if dialect == "claude" { "Claude Code" } else { "opencode" };
-                    let _ = writeln!(out, "  subgraph {dialect}[\"{title}\"]");
+                    let _ = writeln!(out, "  subgraph {dialect}[\"{}\"]", d.product());
                 }
                 for (i, n) in group {
                     let label = node_label(n).replace('"', "#quot;");
@@ -473,6 +525,8 @@ pub fn graph(agents: &[EffectiveAgent], claude_agents: &[ClaudeAgent], format: G
                 let (a, b) = (index(e.dialect, &e.from), index(e.dialect, &e.to));
                 if e.action == "ask" {
                     let _ = writeln!(out, "  n{a} -. ask .-> n{b}");
+                } else if e.action == "handoff" {
+                    let _ = writeln!(out, "  n{a} == handoff ==> n{b}");
                 } else {
                     let _ = writeln!(out, "  n{a} --> n{b}");
                 }
@@ -492,10 +546,10 @@ pub fn graph(agents: &[EffectiveAgent], claude_agents: &[ClaudeAgent], format: G
                 );
             }
             for e in &edges {
-                let attrs = if e.action == "ask" {
-                    " [label=\"ask\", style=dashed]"
-                } else {
-                    ""
+                let attrs = match e.action.as_str() {
+                    "ask" => " [label=\"ask\", style=dashed]",
+                    "handoff" => " [label=\"handoff\", style=bold]",
+                    _ => "",
                 };
                 let _ = writeln!(out, "  {} -> {}{attrs};", id(e.dialect, &e.from), id(e.dialect, &e.to));
             }

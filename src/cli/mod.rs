@@ -34,7 +34,7 @@ fn about() -> String {
 
 fn check_about() -> String {
     format!(
-        "Check the agent files of {} (agents, configs, commands, skills, settings, hooks, MCP files), and report problems.",
+        "Check the agent files of {} (agents, configs, commands, skills, settings, hooks, MCP files), and report problems",
         crate::analysis::Dialect::products()
     )
 }
@@ -209,10 +209,8 @@ struct ExplainArgs {
 /// `--dialect`: the name of one of the dialects ([`crate::analysis::Dialect::ALL`]).
 fn dialect_value() -> impl clap::builder::TypedValueParser<Value = crate::analysis::Dialect> {
     use clap::builder::TypedValueParser as _;
-    clap::builder::PossibleValuesParser::new(crate::analysis::Dialect::ALL.map(|d| {
-        clap::builder::PossibleValue::new(d.as_str()).help(d.product())
-    }))
-    .try_map(|name| crate::analysis::Dialect::parse(&name).ok_or("no such dialect"))
+    clap::builder::PossibleValuesParser::new(crate::analysis::Dialect::ALL.map(|d| d.as_str()))
+        .try_map(|name| crate::analysis::Dialect::parse(&name).ok_or("no such dialect"))
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -341,10 +341,7 @@ pub fn json(ws: &Workspace, diags: &[(usize, Diagnostic)], fixed: Option<&Fixed>
     let report = JsonReport {
         files: ws.files_in_scope(),
         checked: {
-            let mut paths: Vec<String> = ws
-                .checked_files()
-                .map(|i| display_path(&ws.files[i].path))
-                .collect();
+            let mut paths: Vec<String> = ws.checked_files().map(|i| display_path(&ws.files[i].path)).collect();
             paths.sort();
             paths
         },

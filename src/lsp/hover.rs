@@ -493,9 +493,20 @@ fn copilot_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Op
         )
     };
     // What naming no agent does, by where the name is written.
-    let handoffs = c.handoffs.iter().filter_map(|h| h.agent.as_ref()).map(|r| (r, "VS Code shows no button for this handoff"));
-    let prompt = c.agent.iter().map(|r| (r, "the prompt runs in the agent picked in the chat"));
-    let subagents = c.agents.iter().flatten().map(|r| (r, "this entry lets the agent run no subagent"));
+    let handoffs = c
+        .handoffs
+        .iter()
+        .filter_map(|h| h.agent.as_ref())
+        .map(|r| (r, "VS Code shows no button for this handoff"));
+    let prompt = c
+        .agent
+        .iter()
+        .map(|r| (r, "the prompt runs in the agent picked in the chat"));
+    let subagents = c
+        .agents
+        .iter()
+        .flatten()
+        .map(|r| (r, "this entry lets the agent run no subagent"));
     for (r, effect) in handoffs.chain(prompt).chain(subagents) {
         if r.span.contains(offset) {
             let registry = copilot::project::registry(&files);

@@ -11,6 +11,8 @@
 //   CVP_TIMEOUT_MS  the limit of the whole probe (default 300000)
 //   PLAYWRIGHT_DIR  the folder whose node_modules holds playwright-core
 //   CHROMIUM        the Chromium executable (default /usr/bin/chromium)
+//   CVP_NOTIFICATIONS  when set (the MCP session), where to write the notification center's
+//                      messages, as a sorted JSON list, once the probe is done
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -72,6 +74,33 @@ async function main() {
   } catch (err) {
     console.log(`FAIL: ${err.message ?? err}`);
     status = 1;
+  }
+  // The MCP session: the notification center's messages, each read then cleared (the center
+  // shows a few at a time), sorted.
+  if (status === 0 && process.env.CVP_NOTIFICATIONS) {
+    const seen = new Set();
+    try {
+      for (let i = 0; i < 500; i++) {
+        const items = page.locator(".notifications-center .notification-list-item");
+        if ((await items.count()) === 0) {
+          break;
+        }
+        for (const t of await page.locator(".notifications-center .notification-list-item-message").allInnerTexts()) {
+          seen.add(t);
+        }
+        await items.first().hover();
+        const clear = items.first().locator(".codicon-notifications-clear, .codicon-close").first();
+        if ((await clear.count()) === 0) {
+          break;
+        }
+        await clear.click();
+        await sleep(100);
+      }
+      fs.writeFileSync(process.env.CVP_NOTIFICATIONS, JSON.stringify([...seen].sort(), null, 2) + "\n");
+    } catch (err) {
+      console.log(`FAIL: reading the notifications: ${err.message ?? err}`);
+      status = 1;
+    }
   }
   if (status !== 0) {
     await page.screenshot({ path: SCREEN }).then(

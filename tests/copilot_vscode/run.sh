@@ -271,9 +271,79 @@ for rel, m in meta["files"].items():
         print(f"WARNING: {rel}: owners not read ({m['ownerSource']})")
 EOF
 echo "PASS: markers of VS Code $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["vscodeVersion"])' "$out.meta.json") (code-server $code_server_version) in $out, in $(($(date +%s) - started)) s"
+# The MCP variables session: a second workspace (mcp-cases/), whose servers VS Code starts, each
+# sending what it resolved to the recorder on 127.0.0.1 (mcp_record.py), or failing with a
+# notification. Only for the bundled cases; writes copilot-vscode-mcp.json beside OUT_JSON:
+#   { "received": { "<server>": { "probe": ..., "env": ... } },   (what its first request carried)
+#     "errors": [ "Error starting <server>: ..." ] }               (the notification center)
+mcp_out="$(dirname "$out")/copilot-vscode-mcp.json"
+if [ "$cases" = "$here/cases" ]; then
+  step "the MCP variables session: VS Code starts the servers of mcp-cases/.vscode/mcp.json"
+  mcp_dir="$tmp/mcp"
+  mws="$mcp_dir/ws"
+  mkdir -p "$mws" "$mcp_dir/data/User" "$mcp_dir/data/Machine"
+  cp -R "$here/mcp-cases/." "$mws"
+  rport=$((40000 + RANDOM % 10000))
+  sed -i "s|PORT|$rport|g; s|RECORDER|$here/mcp_record.py|g" "$mws/.vscode/mcp.json"
+  python3 "$here/mcp_record.py" serve "$rport" "$mcp_dir/received.jsonl" &
+  rec_pid=$!
+  printf '{ "mcp": { "settleMs": 3000, "waitMs": 8000 }, "out": "%s", "log": "%s" }\n' \
+    "$mcp_dir/done.json" "$mcp_dir/probe.log" > "$mcp_dir/control.json"
+  sed "s|\"copilotVscodeProbe.control\": \"[^\"]*\"|\"copilotVscodeProbe.control\": \"$mcp_dir/control.json\"|" \
+    "$run_dir/data/User/settings.json" > "$mcp_dir/data/User/settings.json"
+  cp "$mcp_dir/data/User/settings.json" "$mcp_dir/data/Machine/settings.json"
+  port=$((20000 + RANDOM % 20000))
+  setsid "${cs_env[@]}" "AGENT_LSP_PROBE_SET=from-env" "AGENT_LSP_PROBE_LOG=$mcp_dir/received.jsonl" \
+    node "$code_server" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
+    --disable-workspace-trust --user-data-dir "$mcp_dir/data" --extensions-dir "$run_dir/ext" "$mws" \
+    > "$mcp_dir/code-server.log" 2>&1 &
+  cs_pid=$!
+  up=0
+  for _ in $(seq 1 120); do
+    if curl -fsS -o /dev/null "http://127.0.0.1:$port/healthz" 2> /dev/null; then
+      up=1
+      break
+    fi
+    kill -0 "$cs_pid" 2> /dev/null || break
+    sleep 0.5
+  done
+  if [ "$up" -ne 1 ]; then
+    cat "$mcp_dir/code-server.log"
+    kill "$rec_pid" 2> /dev/null || true
+    fail "code-server (the MCP session) did not answer on 127.0.0.1:$port"
+  fi
+  rc=0
+  HOME="$run_dir/browser-home" CVP_URL="http://127.0.0.1:$port" CVP_WS="$mws" CVP_OUT="$mcp_dir/done.json" \
+    CVP_LOG="$mcp_dir/probe.log" CVP_SCREEN="${out%.json}-mcp-failure.png" CVP_NOTIFICATIONS="$mcp_dir/errors.json" \
+    PLAYWRIGHT_DIR="$tmp/pw" node "$here/probe.mjs" || rc=$?
+  stop_group "$cs_pid"
+  wait "$cs_pid" 2> /dev/null || true
+  cs_pid=""
+  kill "$rec_pid" 2> /dev/null || true
+  wait "$rec_pid" 2> /dev/null || true
+  if [ "$rc" -ne 0 ] || [ ! -f "$mcp_dir/errors.json" ]; then
+    tail -n 30 "$mcp_dir/code-server.log"
+    fail "the MCP session did not finish (see above)"
+  fi
+  python3 - "$mcp_dir/received.jsonl" "$mcp_dir/errors.json" "$mcp_out" << 'PYEOF'
+import json, sys
+received = {}
+try:
+    lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+except FileNotFoundError:
+    lines = []
+for line in lines:
+    r = json.loads(line)
+    received.setdefault(r.pop("server"), r)
+errors = json.load(open(sys.argv[2], encoding="utf-8"))
+with open(sys.argv[3], "w", encoding="utf-8") as f:
+    json.dump({"received": received, "errors": errors}, f, indent=2, sort_keys=True)
+print(f"MCP session: {len(received)} servers reached the recorder, {len(errors)} errors shown")
+PYEOF
+fi
 # The comparison: agent-lsp against these markers, and the markers against the recording
 # (tests/verdicts/copilot-vscode.jsonl; RECORD_VERDICTS=1 rewrites it). Only for the bundled cases.
 if [ "$cases" = "$here/cases" ]; then
   step "agent-lsp against VS Code's markers (cargo test --test copilot_vscode, the live comparison)"
-  COPILOT_VSCODE_MARKERS="$out" cargo test --quiet --test copilot_vscode -- --ignored --nocapture
+  COPILOT_VSCODE_MARKERS="$out" COPILOT_VSCODE_MCP="$mcp_out" cargo test --quiet --test copilot_vscode -- --ignored --nocapture
 fi

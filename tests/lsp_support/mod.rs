@@ -989,6 +989,7 @@ pub fn at(uri: &str, text: &str, context: &str, needle: &str, enc: Enc) -> Value
 
 pub const ERROR: i64 = 1;
 pub const WARNING: i64 = 2;
+pub const HINT: i64 = 4;
 
 /// The page of the book a diagnostic of `code` links to (`codeDescription.href`): the rule's
 /// page in the repository, a file of `book/src/rules/`.

@@ -211,7 +211,8 @@ pub(crate) fn shown_differently(text: &str, key: &str, v: &Node, shown: &str, ou
     );
     // `argument-hint: [pr-number]`, as Claude Code's own documentation writes it: the hint
     // shows without its brackets, which costs the user nothing.
-    if key == "argument-hint" && matches!(&v.value, Value::Seq(items) if items.len() == 1 && items[0].as_str().is_some())
+    if key == "argument-hint"
+        && matches!(&v.value, Value::Seq(items) if items.len() == 1 && items[0].as_str().is_some())
     {
         d = d.with_severity(Severity::Info).with_effect(Effect::Works);
         d.message = format!(
@@ -726,7 +727,7 @@ mod tests {
         // A YAML list: the hint Claude Code shows loses its brackets.
         let t = "---\nargument-hint: [focus-area]\ndescription: d2\n---\nBody\n";
         expect![[r#"
-            invalid-type warning `[focus-area]`: Claude Code shows the hint `focus-area`: a YAML list, its items joined with commas, the brackets lost. Quote the value to keep the brackets
+            invalid-type info `[focus-area]`: Claude Code shows the hint `focus-area`, without its brackets (a YAML list of one item). Quote the value to keep them
               fix (safe): "---\nargument-hint: \"[focus-area]\"\ndescription: d2\n---\nBody\n"
         "#]]
         .assert_eq(&claude(t));

@@ -395,7 +395,7 @@ mod tests {
         assert_eq!(
             got,
             [
-                (Code::InvalidType, Severity::Warning, "[file]"),
+                (Code::InvalidType, Severity::Info, "[file]"),
                 (Code::PlaceholderInCode, Severity::Warning, "$1"),
             ]
         );

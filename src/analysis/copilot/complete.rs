@@ -212,7 +212,10 @@ mod tests {
         };
         let at = text.find('|').expect("a cursor");
         let text = text.replace('|', "");
-        complete(&kind, &text, at, &known).into_iter().map(|i| i.label).collect()
+        complete(&kind, &text, at, &known)
+            .into_iter()
+            .map(|i| i.label)
+            .collect()
     }
 
     #[test]
@@ -236,7 +239,8 @@ mod tests {
 
     #[test]
     fn a_handoffs_keys_are_those_its_own_item_lacks() {
-        let keys = labels("---\nname: p\nhandoffs:\n  - label: A\n    agent: x\n  - label: B\n    |\n  - prompt: C\n---\n");
+        let keys =
+            labels("---\nname: p\nhandoffs:\n  - label: A\n    agent: x\n  - label: B\n    |\n  - prompt: C\n---\n");
         assert!(keys.contains(&"agent".to_string()), "{keys:?}");
         assert!(keys.contains(&"prompt".to_string()), "{keys:?}");
         assert!(!keys.contains(&"label".to_string()), "{keys:?}");

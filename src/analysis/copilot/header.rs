@@ -333,7 +333,10 @@ fn strings(key: &str, node: &Node, commas: bool, out: &mut Vec<Diagnostic>) -> O
 fn delete_item(names: &[Named], i: usize) -> Option<Edit> {
     let this = names.get(i)?;
     match (i.checked_sub(1).and_then(|p| names.get(p)), names.get(i + 1)) {
-        (_, Some(next)) => Some(Edit::new(Span::new(this.span.start as usize, next.span.start as usize), "")),
+        (_, Some(next)) => Some(Edit::new(
+            Span::new(this.span.start as usize, next.span.start as usize),
+            "",
+        )),
         (Some(prev), None) => Some(Edit::new(Span::new(prev.span.end as usize, this.span.end as usize), "")),
         (None, None) => None,
     }
@@ -623,8 +626,12 @@ fn tool(t: &Named, i: usize, names: &[Named], text: &str, out: &mut Vec<Diagnost
     if let Some((new, verb)) = renamed(name) {
         let written = |n: &Named| renamed(&n.name).map_or_else(|| n.name.clone(), |(r, _)| r);
         let listed = names[..i].iter().any(|n| written(n) == new);
-        let d = Diagnostic::new(Code::DeprecatedField, t.span, format!("the tool `{name}` {verb} `{new}`"))
-            .with_severity(Severity::Info);
+        let d = Diagnostic::new(
+            Code::DeprecatedField,
+            t.span,
+            format!("the tool `{name}` {verb} `{new}`"),
+        )
+        .with_severity(Severity::Info);
         out.push(match (listed, delete_item(names, i)) {
             (true, Some(edit)) => d.with_fix(
                 format!("Remove `{name}` (`{new}` is listed already)"),
@@ -641,7 +648,11 @@ fn tool(t: &Named, i: usize, names: &[Named], text: &str, out: &mut Vec<Diagnost
                     Some(q) => format!("{q}{new}{q}"),
                     None => new.clone(),
                 };
-                d.with_fix(format!("Replace with `{new}`"), vec![Edit::new(t.span, replacement)], false)
+                d.with_fix(
+                    format!("Replace with `{new}`"),
+                    vec![Edit::new(t.span, replacement)],
+                    false,
+                )
             }
         });
         return;

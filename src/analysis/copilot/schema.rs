@@ -28,6 +28,8 @@ pub const RULES: &[Code] = &[
     Code::MissingPath,
     Code::DeprecatedFile,
     Code::MisplacedFrontmatter,
+    Code::UnsubstitutedVariable,
+    Code::UnresolvedVariable,
 ];
 
 /// The kinds of Copilot file with a frontmatter.

@@ -78,19 +78,20 @@ pub fn run(args: &Args, write_file: WriteFile) -> i32 {
         }
         let launch = Launch::choose(&exe, args);
         let write = args.write.then_some(write_file);
-        let report = match args.runtime {
+        let (report, untouched) = match args.runtime {
             Runtime::Opencode => opencode(&exe, &launch, args, write),
             Runtime::Claude => claude(&exe, &launch, args, write),
         }?;
-        Ok((report, launch.warning))
+        Ok((report, launch.warning, untouched))
     });
     match result {
-        Ok((report, warning)) => {
+        Ok((report, warning, untouched)) => {
             out!("{report}");
             if let Some(w) = warning {
                 eprintln!("agent-lsp: warning: {w}");
             }
-            0
+            // A file left as it was (its runtime reads none of it): not set up yet.
+            i32::from(untouched)
         }
         Err(e) => {
             eprintln!("agent-lsp: error: {e}");
@@ -513,15 +514,24 @@ fn snippet(wants: &[Want]) -> String {
 }
 
 /// Print or write one file's entries: the part of the report about it.
+/// The report on one file, and whether it was left untouched because its runtime reads none of
+/// it (see [`Target::broken`]).
 fn one_file(
     file: &Target,
     wants: &[Want],
     write: Option<WriteFile>,
     after_change: &str,
     merge_it: &str,
-) -> Result<String, String> {
+) -> Result<(String, bool), String> {
     let mut out = String::new();
     if let Some(write_file) = write {
+        // What the merge itself refuses (a file that does not parse at all, a value of another
+        // type where the entries go) is an error; a file its runtime reads none of is left as
+        // it is, and the others are written.
+        file.merged(file.read()?.as_deref(), wants, true)?;
+        if let Some(why) = file.broken()? {
+            return Ok((why, true));
+        }
         let (report, changed) = file.write(wants, write_file)?;
         out.push_str(&report);
         if changed {
@@ -531,9 +541,12 @@ fn one_file(
         out.push_str(&format!("Add to {} (merged with what is there):\n", file.shown));
         out.push_str(&snippet(wants));
         out.push_str(&format!("\n\n{}", file.plan(wants)));
+        if let Some(why) = file.broken()? {
+            out.push_str(&why);
+        }
         out.push_str(&format!("Merge it (comments and formatting kept): {merge_it}\n"));
     }
-    Ok(out)
+    Ok((out, false))
 }
 
 /// opencode.json or opencode.jsonc in `dir`: the jsonc when it exists (opencode reads both, and
@@ -554,7 +567,7 @@ fn opencode_file(dir: &Path, shown_as: &dyn Fn(&str) -> String, out: &mut String
     }
 }
 
-fn opencode(exe: &Exe, launch: &Launch, args: &Args, write: Option<WriteFile>) -> Result<String, String> {
+fn opencode(exe: &Exe, launch: &Launch, args: &Args, write: Option<WriteFile>) -> Result<(String, bool), String> {
     let mut out = exe.header(launch);
     let dir = if args.global {
         // Where opencode reads the user's config: `$XDG_CONFIG_HOME/opencode`, else
@@ -592,17 +605,18 @@ fn opencode(exe: &Exe, launch: &Launch, args: &Args, write: Option<WriteFile>) -
     if write.is_none() {
         out.push('\n');
     }
-    out.push_str(&one_file(
+    let (report, untouched) = one_file(
         &file,
         &wants,
         write,
         after,
         &format!("agent-lsp setup opencode --write{}", again(args)),
-    )?);
-    Ok(out)
+    )?;
+    out.push_str(&report);
+    Ok((out, untouched))
 }
 
-fn claude(exe: &Exe, launch: &Launch, args: &Args, write: Option<WriteFile>) -> Result<String, String> {
+fn claude(exe: &Exe, launch: &Launch, args: &Args, write: Option<WriteFile>) -> Result<(String, bool), String> {
     if args.global && std::env::var_os("CLAUDE_CONFIG_DIR").is_some() {
         return Err(
             "--global: CLAUDE_CONFIG_DIR is set, which moves Claude Code's user configuration; add the MCP \
@@ -646,13 +660,14 @@ fn claude(exe: &Exe, launch: &Launch, args: &Args, write: Option<WriteFile>) -> 
         "Claude Code asks to approve the project's MCP server `agent-lsp` when it next starts here \
          (approved servers are listed in `enabledMcpjsonServers`)\n"
     };
-    out.push_str(&one_file(
+    let (report, mut untouched) = one_file(
         &file,
         wants,
         write,
         after,
         &format!("agent-lsp setup claude --write{}", again(args)),
-    )?);
+    )?;
+    out.push_str(&report);
     if write.is_none() {
         out.push_str(&format!(
             "or, for you only:\n  claude mcp add{} agent-lsp -- {}\n",
@@ -685,7 +700,7 @@ fn claude(exe: &Exe, launch: &Launch, args: &Args, write: Option<WriteFile>) -> 
                 })
             ));
         }
-        return Ok(out);
+        return Ok((out, untouched));
     }
     let want = hook_want(launch);
     let file = Target {
@@ -700,14 +715,16 @@ fn claude(exe: &Exe, launch: &Launch, args: &Args, write: Option<WriteFile>) -> 
         launch.shell(&["hook"]),
         HOOK_MATCHER.replace('|', ", ")
     ));
-    out.push_str(&one_file(
+    let (report, hook_untouched) = one_file(
         &file,
         std::slice::from_ref(&want),
         write,
         "Claude Code runs it from its next session\n",
         &format!("agent-lsp setup claude --write{}", again(args)),
-    )?);
-    Ok(out)
+    )?;
+    out.push_str(&report);
+    untouched |= hook_untouched;
+    Ok((out, untouched))
 }
 
 /// Whether `agent-lsp` is on PATH (the plugin runs it from there), and if not, how to put it.
@@ -778,6 +795,65 @@ fn describe(want: &Want, change: Change, done: bool) -> String {
 }
 
 impl Target<'_> {
+    /// Why the entries must not go into the file as it is: its runtime reads none of it (it
+    /// does not parse as the runtime reads it, the runtime refuses it, or voids it), so what
+    /// `--write` adds would have no effect. Each such finding, and what to do; `None` for a
+    /// file that is fine or not there yet.
+    fn broken(&self) -> Result<Option<String>, String> {
+        if self.read()?.is_none() {
+            return Ok(None);
+        }
+        let real = std::fs::canonicalize(self.path).unwrap_or_else(|_| self.path.to_path_buf());
+        let Ok(ws) = Workspace::load(std::slice::from_ref(&real), &Options::isolated()) else {
+            return Ok(None);
+        };
+        let diagnostics = ws.diagnostics();
+        let refuses = diagnostics.iter().any(|(_, d)| {
+            d.severity == crate::analysis::Severity::Error && d.effect == crate::analysis::Effect::RefusesToStart
+        });
+        let blocking: Vec<String> = diagnostics
+            .into_iter()
+            .filter(|(_, d)| {
+                d.severity == crate::analysis::Severity::Error
+                    && matches!(
+                        d.effect,
+                        crate::analysis::Effect::RefusesToStart | crate::analysis::Effect::FileIgnored
+                    )
+            })
+            .map(|(id, d)| {
+                let f = &ws.files[id];
+                let at = f
+                    .index
+                    .line_col(&f.text, d.span.start as usize, crate::analysis::Encoding::Utf32);
+                format!(
+                    "  {}:{}:{}: {} [{}]\n",
+                    self.shown,
+                    at.line + 1,
+                    at.col + 1,
+                    d.message,
+                    d.code.rule().name
+                )
+            })
+            .collect();
+        if blocking.is_empty() {
+            return Ok(None);
+        }
+        let product = ws.files.first().map_or("the runtime", |f| f.kind.dialect().product());
+        Ok(Some(format!(
+            "left {} as it is: {product} {} as it stands, so entries added to it would do nothing. Fix {} first (`agent-lsp check {}` shows {}), then run this again:\n{}",
+            self.shown,
+            if refuses {
+                "refuses this configuration"
+            } else {
+                "reads none of it"
+            },
+            if blocking.len() == 1 { "this" } else { "these" },
+            self.shown,
+            if blocking.len() == 1 { "it" } else { "them" },
+            blocking.concat()
+        )))
+    }
+
     fn read(&self) -> Result<Option<String>, String> {
         match std::fs::read_to_string(self.path) {
             Ok(t) => Ok(Some(t)),

@@ -22,6 +22,9 @@
 //   { "files": [relative paths], "out": path, "meta": path, "log": path, "normalize": bool,
 //     "warmupMs": n, "minWaitMs": n, "stableMs": n, "maxWaitMs": n }
 //
+// or, for the MCP variables session, { "mcp": { "settleMs": n, "waitMs": n }, "out": path,
+// "log": path } (see runMcp).
+//
 // Writes `out` ({ "<relative path>": [markers] }) and `meta` (per file: language id, timings,
 // how the owners were read; VS Code's own completions for tool names, a prompt's agent, a model,
 // a target and the keys of each kind; the tools visible to extensions; the active extensions) at
@@ -92,8 +95,31 @@ async function completionLabels(language, content, line, character) {
   }
 }
 
+/**
+ * The MCP variables session (control.mcp): start every server of the workspace's
+ * .vscode/mcp.json as a user does (workbench.mcp.startServer, trusting them without the dialog),
+ * give them control.mcp.waitMs to connect or fail, then open the notification center, where
+ * probe.mjs reads the errors ("Error starting NAME: ..."). What the servers receive is written by
+ * the recorder (mcp_record.py). Writes control.out when done.
+ */
+async function runMcp(control) {
+  const log = (line) => fs.appendFileSync(control.log, line + "\n");
+  log("probe: starting every MCP server of .vscode/mcp.json");
+  await sleep(control.mcp.settleMs);
+  await vscode.commands.executeCommand("workbench.mcp.startServer", "*", { autoTrustChanges: true });
+  await sleep(control.mcp.waitMs);
+  await vscode.commands.executeCommand("notifications.showList");
+  await sleep(500);
+  fs.writeFileSync(control.out + ".tmp", JSON.stringify({ started: true }) + "\n");
+  fs.renameSync(control.out + ".tmp", control.out);
+  log("probe: done");
+}
+
 async function run(controlPath) {
   const control = JSON.parse(fs.readFileSync(controlPath, "utf8"));
+  if (control.mcp) {
+    return runMcp(control);
+  }
   const logLines = [];
   const log = (line) => {
     logLines.push(line);

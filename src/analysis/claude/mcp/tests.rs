@@ -266,6 +266,7 @@ fn strict_json_problems_load_no_server() {
         r#"{"mcpServers": {"a": {"command": "x"},}}"#,
         expect![[r#"
             error syntax-error file-ignored [,]: a trailing comma (the file is read as strict JSON): Claude Code cannot parse `.mcp.json` ("MCP config is not a valid JSON") and loads none of its servers
+              fix: Remove the trailing comma [""]
         "#]],
     );
     check(

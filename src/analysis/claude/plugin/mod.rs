@@ -127,7 +127,11 @@ pub fn analyze(kind: Manifest, text: &str) -> (Vec<Diagnostic>, Parsed, Manifest
 pub(crate) fn strict_json_fix(d: Diagnostic, what: &str) -> Diagnostic {
     if what == TRAILING_COMMA {
         let span = d.span;
-        d.with_fix("Remove the trailing comma", vec![crate::analysis::diagnostic::Edit::new(span, "")], true)
+        d.with_fix(
+            "Remove the trailing comma",
+            vec![crate::analysis::diagnostic::Edit::new(span, "")],
+            true,
+        )
     } else {
         d
     }
