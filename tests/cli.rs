@@ -342,6 +342,15 @@ fn human_one_cause_one_finding_with_its_notes_capped() {
     .assert_eq(&out.stdout);
     let (_, v) = check_json(ws.path(), &[]);
     assert_eq!(v["diagnostics"][0]["related"].as_array().map(Vec::len), Some(10), "{v}");
+    // Nine: all of them, rather than "1 more" on the line the ninth needs.
+    let rules: String = (0..9).map(|i| format!("    \"tool{i} *\": deny\n")).collect();
+    let agent = format!(
+        "---\ndescription: Runs tools\nmode: subagent\npermission:\n  bash:\n{rules}    \"*\": ask\n---\nYou run tools.\n"
+    );
+    let ws = workspace(&[(".opencode/agents/tools.md", &agent)]);
+    let out = check(ws.path(), &[]);
+    assert_eq!(out.stdout.matches("= note: never applies").count(), 9, "{}", out.stdout);
+    assert!(!out.stdout.contains(" more (`--format json`"), "{}", out.stdout);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1235,6 +1235,41 @@ fn for_agents_publishes_runtime_changing_findings_as_errors_with_their_fix() {
     .assert_eq(&with_messages(&for_agent));
 }
 
+/// One cause, one finding: a catch-all that makes rules dead is one warning, on it; the dead rules
+/// are faded hints that say which finding they belong to, in the editor only (a model reads no
+/// faded text: for an agent client the related information says it).
+#[test]
+fn the_places_a_finding_makes_lost_are_faded_hints_in_the_editor_only() {
+    let text = "---\ndescription: Deploys 配備 🚀\nmode: subagent\npermission:\n  bash:\n    \"git *\": allow\n    \"npm *\": allow\n    \"*\": deny\n---\nDeploy.\n";
+    let ws = workspace(&[(".opencode/agents/deploy.md", text)]);
+    let root = root_of(&ws);
+    let uri = uri_of(&root.join(".opencode/agents/deploy.md"));
+    let mut editor = Server::start(&root, Setup::default());
+    let in_editor = editor.expect_publish(&uri);
+    editor.finish();
+    expect![[r#"
+        7:4-7:7 W shadowed-rule: this catch-all makes 2 rules above it dead: opencode uses the last matching rule, and it matches every input they match. Put it first so that they decide
+        5:4-5:11 H shadowed-rule: never applies: `bash` "git *": allow, because of the shadowed-rule on line 8
+        6:4-6:11 H shadowed-rule: never applies: `bash` "npm *": allow, because of the shadowed-rule on line 8
+    "#]]
+    .assert_eq(&with_messages(&in_editor));
+    let hint = diag_at(&in_editor, 1);
+    assert_eq!(hint["tags"], json!([1]), "{hint}");
+    assert_eq!(
+        hint["relatedInformation"][0]["location"]["range"]["start"]["line"], 7,
+        "{hint}"
+    );
+    let mut agent = Server::spawn_with_args(&root, &["serve", "--for-agents"]);
+    agent.initialize(&Setup {
+        configuration: false,
+        ..Setup::default()
+    });
+    agent.notify("initialized", json!({}));
+    let for_agent = agent.expect_publish(&uri);
+    agent.finish();
+    assert_eq!(summary(&for_agent), ["7:4-7:7 E shadowed-rule"]);
+}
+
 #[test]
 fn shutdown_then_exit_is_status_0() {
     let ws = workspace(&[]);

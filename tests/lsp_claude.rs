@@ -1030,6 +1030,14 @@ fn a_voided_settings_file_is_one_error_its_lost_rules_faded_and_the_card_says_wh
             "{md}"
         );
         assert!(md.contains("- deny: `Bash(curl:*)` (.claude/settings.json:3)"), "{md}");
+        // On a rule of the voided file: what it would do, and that it does not.
+        let rule = hover(&mut ws.s, at(&uri, VOIDED, "\"Bash(curl", "Bash", enc));
+        let md = rule["markdown"].as_str().unwrap();
+        assert!(md.starts_with("**deny**: `Bash` commands matching `curl *`"), "{md}");
+        assert!(
+            md.contains("**Not applied**: Claude Code applies nothing of this file because of line 4 ('permissions.defaultMode' must be"),
+            "{md}"
+        );
         ws.s.finish();
     }
 }

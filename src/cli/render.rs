@@ -195,7 +195,9 @@ fn snippet(out: &mut String, ws: &Workspace, id: usize, d: &Diagnostic, style: &
     // A finding with many related places (one catch-all making 60 rules dead) shows the first
     // few; the JSON and SARIF outputs and the editor list them all.
     const NOTES: usize = 8;
-    for r in d.related.iter().take(NOTES) {
+    // ("1 more" would take the line the one note needs.)
+    let shown = if d.related.len() == NOTES + 1 { NOTES + 1 } else { NOTES };
+    for r in d.related.iter().take(shown) {
         let at = match &r.location {
             Location::Here(span) => {
                 let (l, c) = pos(file, span.start);
@@ -210,12 +212,12 @@ fn snippet(out: &mut String, ws: &Workspace, id: usize, d: &Diagnostic, style: &
         };
         let _ = writeln!(out, "{gutter} {} note: {} ({at})", style.paint("1;34", "="), r.message);
     }
-    if d.related.len() > NOTES {
+    if d.related.len() > shown {
         let _ = writeln!(
             out,
             "{gutter} {} note: {} more (`--format json` lists them all)",
             style.paint("1;34", "="),
-            d.related.len() - NOTES
+            d.related.len() - shown
         );
     }
     out.push('\n');

@@ -152,14 +152,15 @@ pub fn diagnostic(
 /// The faded hints of a diagnostic's lost places ([`analysis::Related::lost`]: the rules of a
 /// settings file the runtime voids, the rules a catch-all makes dead): each place of the same
 /// file shown faded, saying which finding it belongs to. Nothing when the diagnostic itself is
-/// turned off.
+/// turned off, and none for a coding agent (`forAgents`).
 pub fn lost_hints(
     d: &analysis::Diagnostic,
     here: &Indexed,
     settings: &Settings,
     enc: Encoding,
 ) -> Vec<lsp::Diagnostic> {
-    if settings.severity_for(d).is_none() {
+    // A model reads no faded text: for a coding agent, the related places say it.
+    if settings.severity_for(d).is_none() || settings.for_agents {
         return Vec::new();
     }
     let line = position(here.text, here.index, d.span.start as usize, Encoding::Utf8).line + 1;

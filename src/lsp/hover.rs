@@ -37,6 +37,18 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
             return crate::analysis::claude::settings::hover(&f.analysis.parsed, offset);
         };
         let mut md = crate::analysis::claude::settings::describe(rule);
+        // A rule of a voided file says so, with the line that voids it.
+        if let Some(v) = &settings.voided {
+            let line = f
+                .index
+                .line_col(&f.text, v.span.start as usize, crate::analysis::Encoding::Utf8)
+                .line
+                + 1;
+            md.push_str(&format!(
+                "\n**Not applied**: Claude Code applies nothing of this file because of line {line} ({})\n",
+                v.why.replace('`', "'")
+            ));
+        }
         let agents = ws.claude_agents_under_rule(id, rule);
         if agents.is_empty() {
             md.push_str("\nNo Claude Code agent of this project has the tool.\n");

@@ -249,6 +249,9 @@ local function run()
       'deprecated-field@3:42-46 W "Task"',
       'duplicate-agent@1:6-11 W "fixer"',
       'ignored-specifier@3:23-40 W "Bash(pnpm lint:*)"',
+      -- One cause, one finding: the entries it replaces are faded hints of it.
+      'shadowed-rule@3:48-66 H "Agent(test-runner)"',
+      'shadowed-rule@3:68-88 H "Agent(code-reviewer)"',
       'shadowed-rule@3:90-104 W "Agent(triager)"',
       'unknown-agent@3:96-103 W "triager"',
       'unknown-tool@3:13-17 W "grep"',

@@ -619,6 +619,27 @@ mod tests {
     }
 
     #[test]
+    fn an_id_that_shares_its_first_or_last_word_with_one_input_is_meant() {
+        let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        // The last word, or the first; empty parts around separators do not count.
+        assert_eq!(
+            same_word("gh-token", &ids(&["github-token", "api"])),
+            Some("github-token")
+        );
+        assert_eq!(
+            same_word("-github-pat", &ids(&["github-token", "api"])),
+            Some("github-token")
+        );
+        assert_eq!(same_word("GITHUB_pat", &ids(&["github-token"])), Some("github-token"));
+        // Two candidates, a short word, or nothing in common: no guess.
+        assert_eq!(same_word("token", &ids(&["a-token", "b-token"])), None);
+        assert_eq!(same_word("my-id", &ids(&["your-id"])), None);
+        assert_eq!(same_word("zzz", &ids(&["github-token"])), None);
+        // Itself is no suggestion.
+        assert_eq!(same_word("api-key", &ids(&["api-key"])), None);
+    }
+
+    #[test]
     fn a_string_with_escapes_is_reported_whole_and_braces_nest() {
         // An escape before the variable: offsets no longer map, the whole string is the span and
         // no fix is offered.
