@@ -106,3 +106,21 @@ impl Dialect {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_dialect_is_named_in_the_phrases() {
+        assert_eq!(Dialect::products(), "opencode, Claude Code, Zuno and GitHub Copilot");
+        assert_eq!(Dialect::products_or(), "opencode, Claude Code, Zuno or GitHub Copilot");
+        assert_eq!(
+            Dialect::names_described(),
+            "`opencode`, `claude` (Claude Code), `zuno` (Zuno) or `copilot` (GitHub Copilot)"
+        );
+        assert_eq!(Dialect::phrase(["a"].iter(), "and"), "a");
+        assert_eq!(Dialect::phrase(["a", "b"].iter(), "or"), "a or b");
+        assert_eq!(Dialect::phrase(Vec::<&str>::new().iter(), "and"), "");
+    }
+}

@@ -314,6 +314,45 @@ mod tests {
         r.as_map().unwrap().value(key).unwrap().clone()
     }
 
+    /// The text a one-edit fix writes for the value at `at` of `text`, after [`keep_quotes`].
+    fn kept(text: &str, at: &str, replacement: &str) -> String {
+        let start = text.find(at).unwrap();
+        let span = Span::new(start, start + at.len());
+        let mut d = crate::analysis::diagnostic::Diagnostic::new(crate::analysis::rules::Code::InvalidValue, span, "m")
+            .with_suggestion(span, replacement);
+        keep_quotes(text, &mut d);
+        d.fix.unwrap().edits[0].text.clone()
+    }
+
+    #[test]
+    fn a_fix_keeps_the_quotes_the_value_was_written_in() {
+        // A new string in the value's own quotes, whatever the fix wrote.
+        assert_eq!(kept("color: 'purpel'\n", "'purpel'", "purple"), "'purple'");
+        assert_eq!(kept("mode: 'primery'\n", "'primery'", "\"primary\""), "'primary'");
+        assert_eq!(kept("mode: \"primery\"\n", "\"primery\"", "primary"), "\"primary\"");
+        assert_eq!(kept("{\"a\": \"x\"}", "\"x\"", "\"y\""), "\"y\"");
+        // `''` in single quotes is one quote: it is the same value.
+        assert_eq!(kept("a: 'it''s'\n", "'it''s'", "it's"), "it's");
+        // Unquoted: as the fix wrote it.
+        assert_eq!(kept("color: purpel\n", "purpel", "purple"), "purple");
+        // Only the quoting changes (a quoted number made a number): as the fix wrote it.
+        assert_eq!(kept("steps: \"5\"\n", "\"5\"", "5"), "5");
+        // A number, boolean or null made of a string is a change of type: as written.
+        assert_eq!(kept("x: 'five'\n", "'five'", "5"), "5");
+        assert_eq!(kept("x: 'nope'\n", "'nope'", "true"), "true");
+        assert_eq!(kept("x: 'nope'\n", "'nope'", "false"), "false");
+        assert_eq!(kept("x: 'nope'\n", "'nope'", "null"), "null");
+        // What the quotes cannot hold as they are: as written.
+        assert_eq!(kept("x: 'a'\n", "'a'", "it's"), "it's");
+        assert_eq!(kept("x: \"a\"\n", "\"a\"", "b\\c"), "b\\c");
+        assert_eq!(kept("x: 'a'\n", "'a'", "two\nlines"), "two\nlines");
+        // Not one quoted scalar: as written.
+        assert_eq!(kept("x: 'a' 'b'\n", "'a' 'b'", "c"), "c");
+        assert_eq!(kept("x: '\n", "'", "c"), "c");
+        // A deletion stays one.
+        assert_eq!(kept("x: 'a'\n", "'a'", ""), "");
+    }
+
     #[test]
     fn yaml_block_edits_keep_the_rest() {
         let text = "permission:\r\n  bash: ask # keep\r\n  edit: deny\r\nmode: all\r\n";

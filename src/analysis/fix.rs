@@ -130,4 +130,41 @@ mod tests {
         );
         assert_eq!((text.as_str(), applied), ("WXYZefgh", vec!["WXYZ".to_string()]));
     }
+
+    #[test]
+    fn in_a_file_that_does_not_parse_only_what_breaks_it_is_fixed_first() {
+        // `[,]`: a trailing comma (a syntax error with its fix) and a value's fix beside it.
+        let diagnose = |t: &str| -> Vec<Diagnostic> {
+            let mut out = Vec::new();
+            if let Some(i) = t.find(",]") {
+                out.push(
+                    Diagnostic::new(Code::SyntaxError, Span::new(i, i + 1), "a trailing comma").with_fix(
+                        "Remove the trailing comma",
+                        vec![Edit::new(Span::new(i, i + 1), "")],
+                        true,
+                    ),
+                );
+            }
+            if let Some(i) = t.find("bad") {
+                out.push(with((i, i + 3), "good", true));
+            }
+            out
+        };
+        // The comma goes in the first round, alone; the value's fix in the next, on a file that
+        // parses.
+        let (text, applied) = fix_all_rounds("[bad,]", &diagnose, false);
+        assert_eq!(text, "[good]");
+        assert_eq!(applied, ["Remove the trailing comma", "good"]);
+        // A broken file whose breakage has no fix: nothing is applied.
+        let (text, applied) = fix_all_rounds(
+            "[bad,]",
+            &|t: &str| {
+                let mut d = diagnose(t);
+                d[0].fix = None;
+                d
+            },
+            false,
+        );
+        assert_eq!((text.as_str(), applied.len()), ("[bad,]", 0));
+    }
 }

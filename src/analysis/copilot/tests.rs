@@ -285,3 +285,77 @@ fn a_hostile_list_is_checked_up_to_a_bound() {
     assert_eq!(f.tools.as_ref().map(Vec::len), Some(20_000));
     assert_eq!(d.iter().filter(|d| d.code == Code::UnknownTool).count(), 2_000);
 }
+
+/// The text after every fix of the file's own findings (unsafe ones too), as `check --fix
+/// --unsafe-fixes` leaves it.
+fn all_fixed(kind: &FileKind, text: &str) -> String {
+    crate::analysis::fix_all_rounds(text, &|t| analyze(kind, t).0, true).0
+}
+
+#[test]
+fn renamed_tools_keep_the_lists_style_and_are_never_written_twice() {
+    // A flow list in single quotes: the new names in them; `runTasks` is `execute` too.
+    assert_eq!(
+        all_fixed(
+            &agent("a"),
+            "---\ndescription: a\ntools: ['edit', 'runCommands', 'runTasks', 'problems']\n---\nx\n"
+        ),
+        "---\ndescription: a\ntools: ['edit', 'execute', 'read/problems']\n---\nx\n"
+    );
+    // The duplicate last in the list: removed with the separator before it.
+    assert_eq!(
+        all_fixed(
+            &agent("a"),
+            "---\ndescription: a\ntools: [\"runCommands\", \"runTasks\"]\n---\nx\n"
+        ),
+        "---\ndescription: a\ntools: [\"execute\"]\n---\nx\n"
+    );
+    // A block list keeps its lines; a name the list already has is removed.
+    assert_eq!(
+        all_fixed(
+            &agent("a"),
+            "---\ndescription: a\ntools:\n  - execute\n  - runCommands\n  - fetch\n---\nx\n"
+        ),
+        "---\ndescription: a\ntools:\n  - execute\n  - web/fetch\n---\nx\n"
+    );
+    // One comma-separated string: the names inside it.
+    assert_eq!(
+        all_fixed(
+            &agent("a"),
+            "---\ndescription: a\ntools: 'runCommands, runTasks, fetch'\n---\nx\n"
+        ),
+        "---\ndescription: a\ntools: 'execute, web/fetch'\n---\nx\n"
+    );
+    // The fix's title says which.
+    let (d, ..) = analyze(
+        &agent("a"),
+        "---\ndescription: a\ntools: [runCommands, runTasks]\n---\nx\n",
+    );
+    let titles: Vec<&str> = d
+        .iter()
+        .filter_map(|d| d.fix.as_ref())
+        .map(|f| f.title.as_str())
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "Replace with `execute`",
+            "Remove `runTasks` (`execute` is listed already)"
+        ]
+    );
+}
+
+#[test]
+fn infer_becomes_disable_model_invocation() {
+    assert_eq!(
+        all_fixed(&agent("a"), "---\ndescription: a\ninfer: false\n---\nx\n"),
+        "---\ndescription: a\ndisable-model-invocation: true\n---\nx\n"
+    );
+    assert_eq!(
+        all_fixed(&agent("a"), "---\ndescription: a\ninfer: true\n---\nx\n"),
+        "---\ndescription: a\ndisable-model-invocation: false\n---\nx\n"
+    );
+    // When the new key is there already, only the finding.
+    let text = "---\ndescription: a\ninfer: false\ndisable-model-invocation: true\n---\nx\n";
+    assert_eq!(all_fixed(&agent("a"), text), text);
+}

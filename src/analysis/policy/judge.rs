@@ -205,6 +205,63 @@ pub fn judge(policy: &Policy, ruleset: &Ruleset) -> Verdict {
 mod tests {
     use super::*;
 
+    fn rule(pattern: &str, action: Action, at: usize) -> SourcedRule {
+        SourcedRule {
+            pattern: pattern.into(),
+            action,
+            source: Source::File {
+                file: 0,
+                span: crate::analysis::text::Span::new(at, at + 1),
+            },
+            label: format!("`{pattern}`"),
+        }
+    }
+
+    #[test]
+    fn a_rule_the_runtime_does_not_apply_is_named_where_it_would_decide_otherwise() {
+        let cause = Source::File {
+            file: 1,
+            span: crate::analysis::text::Span::new(40, 41),
+        };
+        let mut r = Ruleset {
+            rules: vec![rule("git *", Action::Allow, 0)],
+            syntax: Syntax::Claude,
+            order: Order::Claude {
+                default: Action::Ask,
+                split: false,
+            },
+            default_label: "the mode asks".into(),
+            default_source: Source::BuiltIn,
+            home: None,
+            root: None,
+            note: None,
+            assumed_default: false,
+            unapplied: Vec::new(),
+        };
+        // Nothing unapplied: nothing to say.
+        assert_eq!(r.would_decide("curl x"), None);
+        r.unapplied.push(Unapplied {
+            rules: vec![rule("curl *", Action::Deny, 10), rule("git *", Action::Allow, 20)],
+            cause,
+            why: "a refused value".into(),
+        });
+        // Where the default decides and the unapplied deny would: it is named, with its cause.
+        assert_eq!(
+            r.would_decide("curl x"),
+            Some(Unapplies {
+                action: Action::Deny,
+                rule: rule("curl *", Action::Deny, 10).source,
+                label: "`curl *`".into(),
+                cause,
+                why: "a refused value".into(),
+            })
+        );
+        // The same decision either way (an applied rule, or an unapplied one that agrees): nothing.
+        assert_eq!(r.would_decide("git status"), None);
+        // An input no rule matches: nothing.
+        assert_eq!(r.would_decide("ls"), None);
+    }
+
     #[test]
     fn paths_relative_to_the_root() {
         for (p, root, want) in [
