@@ -106,7 +106,13 @@ pub fn yaml_context_in(text: &str, offset: usize, yaml: Span, close: Option<Span
     }
     // The parent path: lines above with less indentation that open a mapping (`key:`).
     let mut path: Vec<(usize, String)> = Vec::new();
-    let mut want = indent;
+    // The cursor on a list item (`- b`): the items beside it, as indented as its `-`, are of the
+    // same list, whose key is at most that indented (`tools:` then `- a`, indented or not).
+    let mut want = if line[indent..].starts_with("- ") {
+        indent + 1
+    } else {
+        indent
+    };
     let yaml_text = &text[fm.yaml.start as usize..line_start];
     for l in yaml_text.lines().rev() {
         let li = l.len() - l.trim_start_matches(' ').len();
@@ -364,5 +370,42 @@ fn json_ctx(
         replace: Span::new(start, offset + closing_quote(text, offset, quoted)),
         present,
         quoted,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(path, value_of, present keys)` at the `|` of `text`.
+    fn at(text: &str) -> (Vec<String>, Option<String>, Vec<String>) {
+        let offset = text.find('|').expect("a cursor");
+        let text = text.replace('|', "");
+        let c = yaml_context(&text, offset).expect("a context");
+        (c.path, c.value_of, c.present)
+    }
+
+    #[test]
+    fn list_items_lead_to_the_key_of_their_list() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        // In an item's mapping, below its first line (indented list, or not).
+        assert_eq!(
+            at("---\nhandoffs:\n  - label: A\n    agent: |\n---\n").0,
+            s(&["handoffs"])
+        );
+        assert_eq!(at("---\nhandoffs:\n- label: A\n  agent: |\n---\n").0, s(&["handoffs"]));
+        // On an item of a list whose earlier items are as indented: the list's key.
+        assert_eq!(at("---\ntools:\n- a\n- |\n---\n").0, s(&["tools"]));
+        assert_eq!(at("---\ntools:\n  - a\n  - |\n---\n").0, s(&["tools"]));
+        // A key as indented as the items above it is a key of the top level.
+        assert_eq!(
+            at("---\nhandoffs:\n- label: A\nagent: |\n---\n"),
+            (vec![], Some("agent".into()), s(&["handoffs", "agent"]))
+        );
+        // The keys present are those of the cursor's own item only.
+        assert_eq!(
+            at("---\nhandoffs:\n  - label: A\n    agent: x\n  - label: B\n    |\n  - prompt: C\n---\n").2,
+            s(&["label"])
+        );
     }
 }

@@ -971,11 +971,13 @@ pub fn policy_vocabulary() -> &'static policy::spec::Vocabulary {
             names.push((t, "a Claude Code tool"));
         }
         // GitHub Copilot's tool sets that a permission question can name (`execute` for `bash`).
-        for set in copilot::schema::TOOL_SETS {
-            if copilot::policy::set_for(set.name).is_some() && !names.iter().any(|(n, _)| *n == set.name) {
-                names.push((set.name, "a GitHub Copilot tool set"));
-            }
-        }
+        // (A name two runtimes share, `edit`, is listed twice: `knows` and `closest` take any.)
+        names.extend(
+            copilot::schema::TOOL_SETS
+                .iter()
+                .filter(|set| copilot::policy::set_for(set.name).is_some())
+                .map(|set| (set.name, "a GitHub Copilot tool set")),
+        );
         policy::spec::Vocabulary {
             names,
             dialects: Dialect::ALL.iter().map(|d| d.as_str()).collect(),

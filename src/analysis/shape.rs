@@ -297,6 +297,9 @@ pub struct Dropped<'a> {
 pub struct Decoded<'a> {
     pub issues: Vec<Issue<'a>>,
     pub dropped: Vec<Dropped<'a>>,
+    /// Keys of an object that keeps what it does not know (`Rest::Keep(Any)`, zod's
+    /// `.passthrough()`) that no field takes: kept as written, never read.
+    pub kept: Vec<Dropped<'a>>,
 }
 
 impl Decoded<'_> {
@@ -533,6 +536,15 @@ impl<'a> Decoder<'a> {
                         other_member_has_it: false,
                     }),
                     Rest::Keep(each) => {
+                        if matches!(each, Shape::Any) {
+                            self.out.kept.push(Dropped {
+                                path: self.full_path(),
+                                key,
+                                value: v,
+                                object,
+                                other_member_has_it: false,
+                            });
+                        }
                         self.path.push(Seg::Key(&key.name));
                         self.value(v, each, key.span);
                         self.path.pop();

@@ -81,6 +81,12 @@ fn cases() -> Vec<(&'static str, Value)> {
             "unknown-keys",
             json!({"permisions": {"allow": ["Read"]}, "hook": {}, "modle": "opus"}),
         ),
+        // Kept without a word where the object keeps what it does not know: applied, no skip
+        // line (agent-lsp warns, with the did-you-mean).
+        (
+            "kept-unknown-keys",
+            json!({"permissions": {"alow": ["Bash(git status)"], "defaultmode": "default", "Deny": []}, "sandbox": {"enabeld": true}}),
+        ),
         // Read from managed settings only: deleted first, whatever the value; the file applies.
         (
             "managed-only",

@@ -62,6 +62,206 @@ pub const EVENTS: &[&str] = &[
     "PreSkillShellCommand",
 ];
 
+/// Events whose matcher is tested against the name of the tool called.
+pub const TOOL_EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PermissionRequest",
+    "PermissionDenied",
+];
+
+/// What a tool event's matcher can never match, as Claude Code 2.1.332 reads it (and `/doctor`
+/// says): a matcher of only names (letters, digits, `_`, `-`, spaces, split at `|` and `,`) is a
+/// list of exact tool names, anything else a regular expression tested against the name. So a
+/// name no tool has, an MCP server without its tool (`mcp__github`), a permission rule written as
+/// the matcher (`Bash(git push *)`, whose rule goes in each handler's `if`) and a regular
+/// expression that does not compile all leave the hooks never run.
+fn tool_matcher(event: &str, s: &str, mt: &Node, handlers: Option<&Node>, text: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if s.is_empty() || s == "*" {
+        return out;
+    }
+    let never = |what: String| format!("{what}, so these `{event}` hooks never run");
+    // Offsets in the value map to the source when it is written without escapes.
+    let raw = mt.span.text(text);
+    let quoted = raw.len() >= 2 && (raw.starts_with('"') || raw.starts_with('\''));
+    let inner = if quoted { &raw[1..raw.len() - 1] } else { raw };
+    let exact = inner == s;
+    let at = |start: usize, end: usize| {
+        let skip = usize::from(quoted);
+        if exact {
+            Span::new(
+                mt.span.start as usize + skip + start,
+                mt.span.start as usize + skip + end,
+            )
+        } else {
+            mt.span
+        }
+    };
+    let warn = |span: Span, message: String| {
+        Diagnostic::new(Code::UnknownTool, span, message)
+            .with_severity(Severity::Warning)
+            .with_effect(Effect::ValueIgnored)
+    };
+    let names_only = s
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '|' | ',' | ' ' | '-'));
+    if names_only {
+        let several = s.split(['|', ',']).filter(|p| !p.trim().is_empty()).count() > 1;
+        let never = |what: String| {
+            if several {
+                format!("{what}, so it never triggers these `{event}` hooks")
+            } else {
+                format!("{what}, so these `{event}` hooks never run")
+            }
+        };
+        let mut offset = 0;
+        for part in s.split(['|', ',']) {
+            let start = offset + (part.len() - part.trim_start().len());
+            offset += part.len() + 1;
+            let name = part.trim();
+            if name.is_empty() || is_tool_name(name) {
+                continue;
+            }
+            let span = at(start, start + name.len());
+            if let Some(server) = name.strip_prefix("mcp__") {
+                if server.contains("__") {
+                    // A tool of an MCP server: which servers run is not known here.
+                    continue;
+                }
+                let mut d = warn(
+                    span,
+                    never(format!(
+                        "`{name}` matches no tool: an MCP server's tools are named `{name}__<tool>`; `{name}__.*` matches them all"
+                    )),
+                );
+                if exact && !s.contains(',') {
+                    d = d.with_suggestion(span, format!("{name}__.*"));
+                }
+                out.push(d);
+                continue;
+            }
+            let near = closest(name, super::schema::TOOLS.iter().copied());
+            let mut d = warn(
+                span,
+                never(format!(
+                    "`{name}` matches no tool (a matcher of names takes each exactly, case included)"
+                )) + &near.map(|_| format!(".{}", did_you_mean(near))).unwrap_or_default(),
+            );
+            if let Some(n) = near.filter(|_| exact) {
+                d = d.with_suggestion(span, n);
+            }
+            out.push(d);
+        }
+        return out;
+    }
+    if let Some((tool, _)) = rule_as_matcher(s) {
+        let mut d = warn(
+            mt.span,
+            never(format!(
+                "`{s}` is a permission rule, not a tool name: as a matcher it is a regular expression that matches no tool"
+            )) + &format!(". Put `{tool}` in `matcher` and the rule in each handler's `if`"),
+        );
+        if let Some(edits) = rule_into_if(s, tool, mt, handlers, text) {
+            d = d.with_fix(format!("Match `{tool}` and move `{s}` into `if`"), edits, false);
+        }
+        out.push(d);
+        return out;
+    }
+    if let Some(why) = js_regex_error(s) {
+        out.push(warn(
+            mt.span,
+            never(format!(
+                "`{s}` is not a valid regular expression ({why}): Claude Code logs \"Invalid regex pattern in hook matcher\""
+            )),
+        ));
+    }
+    out
+}
+
+/// A tool name Claude Code knows, or one of its old names.
+fn is_tool_name(name: &str) -> bool {
+    super::schema::TOOLS.contains(&name) || super::schema::LEGACY_TOOLS.iter().any(|(old, ..)| *old == name)
+}
+
+/// `Tool(specifier)` with a separator inside, as `/doctor` recognises a permission rule written as
+/// a matcher (`^[A-Z]\w*\([^|()[? :/]+[ :/][^|()[?]*\)$`): the tool and the specifier.
+fn rule_as_matcher(s: &str) -> Option<(&str, &str)> {
+    let open = s.find('(')?;
+    let (tool, rest) = (&s[..open], &s[open + 1..]);
+    let spec = rest.strip_suffix(')')?;
+    let mut chars = tool.chars();
+    if !chars.next()?.is_ascii_uppercase() || !chars.all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let sep = spec.find([' ', ':', '/'])?;
+    let special = |c: char| matches!(c, '|' | '(' | ')' | '[' | '?');
+    (sep > 0 && !spec[..sep].contains(special) && !spec.contains(special)).then_some((tool, spec))
+}
+
+/// The edits that match `tool` and move `rule` into each handler's `if` (JSON only; none when a
+/// handler has an `if` already, or the handlers are not a list of objects).
+fn rule_into_if(rule: &str, tool: &str, mt: &Node, handlers: Option<&Node>, text: &str) -> Option<Vec<Edit>> {
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    let doc = crate::analysis::edit::Doc { text, yaml: false };
+    let Value::Seq(items) = &handlers?.value else {
+        return None;
+    };
+    let mut edits = vec![Edit::new(mt.span, doc.scalar(tool))];
+    for h in items {
+        let map = h.as_map()?;
+        if map.contains("if") {
+            return None;
+        }
+        edits.push(doc.insert_first(h, &[(doc.key("if"), doc.scalar(rule))])?);
+    }
+    Some(edits)
+}
+
+/// Why JavaScript's `new RegExp` refuses `s`, for what can be told without its engine: brackets
+/// that do not close, a quantifier with nothing to repeat. `None` when it compiles (or when only
+/// the engine could tell).
+fn js_regex_error(s: &str) -> Option<&'static str> {
+    let mut depth = 0usize;
+    let mut class = false;
+    let mut prev: Option<char> = None;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+                prev = Some('a');
+                continue;
+            }
+            ']' if class => class = false,
+            _ if class => {}
+            '[' => class = true,
+            '(' => depth += 1,
+            ')' => {
+                if depth == 0 {
+                    return Some("a `)` with no `(`");
+                }
+                depth -= 1;
+            }
+            '*' | '+' | '?' if prev.is_none() || matches!(prev, Some('|')) => {
+                return Some("a quantifier with nothing to repeat");
+            }
+            _ => {}
+        }
+        prev = Some(c);
+    }
+    if class {
+        Some("a `[` that is never closed")
+    } else if depth > 0 {
+        Some("a `(` that is never closed")
+    } else {
+        None
+    }
+}
+
 /// Events whose broken entry voids what holds it.
 pub const GUARDS: &[&str] = &["PreToolUse", "PermissionRequest"];
 
@@ -361,6 +561,14 @@ pub fn check(node: &Node, text: &str) -> Report {
                 continue;
             };
             if let Some(mt) = mm.value("matcher") {
+                // (A matcher with no handlers is a problem of its own.)
+                if let (Value::Str(s), true, Some(Value::Seq(_))) = (
+                    &mt.value,
+                    TOOL_EVENTS.contains(&event),
+                    mm.value("hooks").map(|h| &h.value),
+                ) {
+                    r.advice.extend(tool_matcher(event, s, mt, mm.value("hooks"), text));
+                }
                 match &mt.value {
                     Value::Str(s) if NO_MATCHER.contains(&event) && !s.is_empty() && s != "*" => {
                         r.advice.push(

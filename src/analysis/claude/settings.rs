@@ -363,7 +363,7 @@ fn setting(
         }
         suggest_last(out, issue);
     }
-    dropped(&decoded, out);
+    dropped(&decoded, value, out);
 }
 
 /// The did-you-mean replacement of a refused literal, on the finding just pushed.
@@ -373,8 +373,43 @@ fn suggest_last(out: &mut [Diagnostic], issue: &shape::Issue) {
     }
 }
 
-/// Keys of a nested object that no field takes: never read.
-fn dropped(decoded: &shape::Decoded, out: &mut Vec<Diagnostic>) {
+/// Keys of a nested object that no field takes: never read. Claude Code drops them, or keeps
+/// them where the object keeps what it does not know (`permissions`, ...): either way nothing
+/// reads them (`/doctor`: "`permissions.alow` isn't a permissions setting, so it's ignored").
+fn dropped(decoded: &shape::Decoded, root: &Node, out: &mut Vec<Diagnostic>) {
+    for d in &decoded.kept {
+        let key = d.key.name.as_str();
+        let near = d.object.suggest(key);
+        let under = if d.path.first().is_some_and(|p| p == "permissions")
+            && d.path.len() == 1
+            && matches!(d.value.value, Value::Seq(_))
+        {
+            " (rules written under it are not applied)"
+        } else {
+            ""
+        };
+        let mut diag = Diagnostic::new(
+            Code::UnknownKey,
+            d.key.span,
+            format!(
+                "`{key}` is not a field of {}: Claude Code keeps it without a word and never reads it{under}.{}",
+                d.object.what,
+                did_you_mean(near)
+            ),
+        )
+        .with_severity(Severity::Warning)
+        .with_effect(Effect::ValueIgnored);
+        // The rename only where the object has no such key yet (it would replace its value).
+        let taken = |n: &str| {
+            node_at(root, &d.path[1..])
+                .and_then(Node::as_map)
+                .is_none_or(|m| m.contains(n))
+        };
+        if let Some(n) = near.filter(|n| !taken(n)) {
+            diag = diag.with_suggestion(d.key.span, format!("\"{n}\""));
+        }
+        out.push(diag);
+    }
     for d in &decoded.dropped {
         let key = d.key.name.as_str();
         let near = d.object.suggest(key);
@@ -394,6 +429,15 @@ fn dropped(decoded: &shape::Decoded, out: &mut Vec<Diagnostic>) {
         }
         out.push(diag);
     }
+}
+
+/// The node at `path` (object keys, array indices) below `node`.
+fn node_at<'a>(node: &'a Node, path: &[String]) -> Option<&'a Node> {
+    path.iter().try_fold(node, |n, seg| match &n.value {
+        Value::Map(m) => m.value(seg),
+        Value::Seq(items) => items.get(seg.parse::<usize>().ok()?),
+        _ => None,
+    })
 }
 
 /// A top-level key that is no setting: kept in the file, never read.
@@ -452,7 +496,7 @@ fn permissions(
         }
         suggest_last(out, issue);
     }
-    dropped(&decoded, out);
+    dropped(&decoded, value, out);
     let Some(map) = value.as_map() else { return };
     for (key, v) in map.js_entries() {
         let list = match key.name.as_str() {

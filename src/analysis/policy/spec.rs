@@ -627,6 +627,18 @@ agents = ["review*"]
     }
 
     #[test]
+    fn every_runtimes_names_are_known_copilots_tool_sets_too() {
+        let v = crate::analysis::policy_vocabulary();
+        for name in ["bash", "Bash", "execute", "web", "search", "todo", "edit"] {
+            assert!(v.knows(name), "{name}");
+        }
+        assert!(!v.knows("executor"));
+        assert_eq!(v.closest("executr"), Some("execute"));
+        // A Copilot tool set that answers no permission question is not a name here.
+        assert!(!v.knows("vscode"));
+    }
+
+    #[test]
     fn a_valid_file_gives_its_policies_with_spans() {
         let (p, d) = read(VALID);
         assert!(d.is_empty(), "{d:?}");

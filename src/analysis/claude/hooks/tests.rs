@@ -97,3 +97,67 @@ fn script_paths_leave_out_what_cannot_be_known() {
     assert_eq!(script_paths("echo 'a ./b'"), Vec::<String>::new());
     assert_eq!(script_paths("a;./b|./c"), ["./b", "./c"]);
 }
+
+#[test]
+fn tool_matchers_that_match_no_tool() {
+    let text = r#"{"PreToolUse": [
+        {"matcher": "Bash(git push *)", "hooks": [{"type": "command", "command": "a"}, {"type": "command", "command": "b"}]},
+        {"matcher": "Bsh", "hooks": [{"type": "command", "command": "c"}]},
+        {"matcher": "Edit|bash, mcp__github", "hooks": [{"type": "command", "command": "d"}]},
+        {"matcher": "Edit(", "hooks": [{"type": "command", "command": "e"}]},
+        {"matcher": "[Ee]dit", "hooks": [{"type": "command", "command": "f"}]},
+        {"matcher": "*Edit", "hooks": [{"type": "command", "command": "g"}]}
+      ],
+      "PermissionDenied": [{"matcher": "mcp__github", "hooks": [{"type": "command", "command": "h"}]}]}"#;
+    assert_eq!(
+        show(text),
+        [
+            "advice unknown-tool `\"Bash(git push *)\"`: `Bash(git push *)` is a permission rule, not a tool name: as a matcher it is a regular expression that matches no tool, so these `PreToolUse` hooks never run. Put `Bash` in `matcher` and the rule in each handler's `if`",
+            "advice unknown-tool `Bsh`: `Bsh` matches no tool (a matcher of names takes each exactly, case included), so these `PreToolUse` hooks never run. Did you mean `Bash`?",
+            "advice unknown-tool `bash`: `bash` matches no tool (a matcher of names takes each exactly, case included), so it never triggers these `PreToolUse` hooks. Did you mean `Bash`?",
+            "advice unknown-tool `mcp__github`: `mcp__github` matches no tool: an MCP server's tools are named `mcp__github__<tool>`; `mcp__github__.*` matches them all, so it never triggers these `PreToolUse` hooks",
+            "advice unknown-tool `\"Edit(\"`: `Edit(` is not a valid regular expression (a `(` that is never closed): Claude Code logs \"Invalid regex pattern in hook matcher\", so these `PreToolUse` hooks never run",
+            "advice unknown-tool `\"*Edit\"`: `*Edit` is not a valid regular expression (a quantifier with nothing to repeat): Claude Code logs \"Invalid regex pattern in hook matcher\", so these `PreToolUse` hooks never run",
+            "advice unknown-tool `mcp__github`: `mcp__github` matches no tool: an MCP server's tools are named `mcp__github__<tool>`; `mcp__github__.*` matches them all, so these `PermissionDenied` hooks never run",
+        ]
+    );
+    // The fix: the tool in `matcher`, the rule in each handler's `if`.
+    let root = jsonc::parse(text).root.unwrap();
+    let r = check(&root, text);
+    let fixed = crate::analysis::diagnostic::apply(text, &r.advice[0].fix.as_ref().unwrap().edits);
+    assert!(
+        fixed.contains(r#"{"matcher": "Bash", "hooks": [{"if": "Bash(git push *)", "type": "command", "command": "a"}, {"if": "Bash(git push *)", "type": "command", "command": "b"}]}"#),
+        "{fixed}"
+    );
+    // A server with its tool, a real regex, an old name, a matcher on an event of other names: nothing.
+    let text = r#"{"PostToolUse": [{"matcher": "mcp__github__get_issue|Task|MultiEdit", "hooks": [{"type": "command", "command": "x"}]},
+        {"matcher": "Notebook.*|mcp__.*__search", "hooks": [{"type": "command", "command": "x"}]},
+        {"matcher": "", "hooks": [{"type": "command", "command": "x"}]}, {"matcher": "*", "hooks": [{"type": "command", "command": "x"}]}],
+      "SessionStart": [{"matcher": "Bash(git x)", "hooks": [{"type": "command", "command": "x"}]}]}"#;
+    assert_eq!(show(text), Vec::<String>::new());
+    // A handler with an `if` already: no fix (the rules would need merging).
+    let text = r#"{"PreToolUse": [{"matcher": "Bash(rm:*)", "hooks": [{"type": "command", "command": "a", "if": "Bash(x)"}]}]}"#;
+    let root = jsonc::parse(text).root.unwrap();
+    assert!(check(&root, text).advice[0].fix.is_none());
+}
+
+#[test]
+fn what_js_regexps_refuse() {
+    for ok in ["Edit|Write", "Notebook.*", "(?:a|b)", "[(]x", "a\\(b", "x?", "(a)(b)"] {
+        assert_eq!(js_regex_error(ok), None, "{ok}");
+    }
+    for (bad, why) in [
+        ("a)", "a `)` with no `(`"),
+        ("(a", "a `(` that is never closed"),
+        ("[a", "a `[` that is never closed"),
+        ("+a", "a quantifier with nothing to repeat"),
+        ("a|?b", "a quantifier with nothing to repeat"),
+    ] {
+        assert_eq!(js_regex_error(bad), Some(why), "{bad}");
+    }
+    assert_eq!(rule_as_matcher("Bash(npm:*)"), Some(("Bash", "npm:*")));
+    assert_eq!(rule_as_matcher("Read(src/**)"), Some(("Read", "src/**")));
+    for not in ["Bash(ls)", "bash(a b)", "Bash(a|b c)", "Bash(a b", "(a b)", "Bash( a)"] {
+        assert_eq!(rule_as_matcher(not), None, "{not}");
+    }
+}

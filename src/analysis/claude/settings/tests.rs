@@ -583,3 +583,31 @@ fn a_rule_missing_its_closing_parenthesis_gets_it_added() {
     let d = one(r#"{"permissions": {"deny": ["Bash(\u0072m:*"]}}"#);
     assert!(d.contains("has no closing `)`") && !d.contains(" ["), "{d}");
 }
+
+#[test]
+fn keys_an_object_keeps_without_reading_them_are_reported_with_their_fix() {
+    // `permissions` keeps what it does not know: the rules under `alow` never apply.
+    let text = r#"{"permissions": {"alow": ["Bash(git status)"], "defaultmode": "plan", "deny": [], "Deny": []}, "sandbox": {"enabeld": true}}"#;
+    let d = diags(text);
+    assert_eq!(
+        d,
+        [
+            "unknown-key at \"\\\"alow\\\"\": `alow` is not a field of the `permissions` setting: Claude Code keeps it without a word and never reads it (rules written under it are not applied). Did you mean `allow`? [Replace with `\"allow\"` -> [\"\\\"allow\\\"\"]]",
+            "unknown-key at \"\\\"defaultmode\\\"\": `defaultmode` is not a field of the `permissions` setting: Claude Code keeps it without a word and never reads it. Did you mean `defaultMode`? [Replace with `\"defaultMode\"` -> [\"\\\"defaultMode\\\"\"]]",
+            // `deny` is there already: renaming would replace its rules, so no fix.
+            "unknown-key at \"\\\"Deny\\\"\": `Deny` is not a field of the `permissions` setting: Claude Code keeps it without a word and never reads it (rules written under it are not applied). Did you mean `deny`?",
+            "unknown-key at \"\\\"enabeld\\\"\": `enabeld` is not a field of the `sandbox` setting: Claude Code keeps it without a word and never reads it. Did you mean `enabled`? [Replace with `\"enabled\"` -> [\"\\\"enabled\\\"\"]]",
+        ]
+    );
+    // Warnings: the file applies (Claude Code logs nothing for them).
+    let (out, _, s) = analyze(text, SettingsFile::Project);
+    assert!(s.voided.is_none());
+    assert!(out.iter().all(|d| d.severity == Severity::Warning));
+    // The known keys of `permissions`: nothing.
+    assert_eq!(
+        diags(
+            r#"{"permissions": {"allow": [], "ask": [], "deny": [], "defaultMode": "plan", "additionalDirectories": [], "disableBypassPermissionsMode": "disable"}}"#
+        ),
+        Vec::<String>::new()
+    );
+}
