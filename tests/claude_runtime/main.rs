@@ -49,7 +49,9 @@
 //! - `tests/verdicts/claude-settings.jsonl` (`settings.rs`): per settings case, the session's
 //!   permission mode and the skipped JSON paths with their message;
 //! - `tests/verdicts/claude-mcp.jsonl` (`mcp_json.rs`): per `.mcp.json`, the lines about the
-//!   whole file, the servers skipped with their message, the servers listed.
+//!   whole file, the servers skipped with their message, the servers listed;
+//! - `tests/verdicts/claude-hook-matchers.jsonl` (`hook_matchers.rs`): which `PreToolUse` hooks
+//!   ran when the scripted model (`tests/agents/mock_model.py`) called `Bash`, per matcher.
 //!
 //! Paths are written relative to the workspace, as `~/...` in the home, or `$TMP/...`; each line
 //! carries `h`, the hash of the case's input (every file of the workspace and its home, the
@@ -69,6 +71,7 @@
 
 mod answers;
 mod cases;
+mod hook_matchers;
 mod mcp_json;
 mod oracle;
 mod settings;
