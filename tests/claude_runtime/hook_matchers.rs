@@ -165,6 +165,7 @@ fn hook_matchers_agree_with_claude_code() {
         .args(["--permission-mode", "bypassPermissions"]);
     let out = cmd.output().expect("run claude -p");
     let _ = mock.kill();
+    let _ = mock.wait();
     assert!(
         out.status.success(),
         "claude -p failed: {}",
