@@ -653,10 +653,11 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
                 ..FileAnalysis::default()
             }
         }
-        FileKind::Memory(_) => {
-            let (parsed, memory) = claude::memory::analyze(text);
+        FileKind::Memory(k) => {
+            let (diagnostics, parsed, memory) = claude::memory::analyze_as(*k, text);
             FileAnalysis {
                 parsed,
+                diagnostics,
                 facts: Facts::Memory(Box::new(memory)),
                 ..FileAnalysis::default()
             }
@@ -885,6 +886,7 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
         FileKind::Manifest(k) => claude::plugin::complete(*k, text, offset),
         FileKind::Settings(_) => claude::settings::complete(text, offset, &known.claude().mcp_servers),
         FileKind::PluginHooks => claude::plugin::hooks_file::complete(text, offset),
+        FileKind::Memory(claude::memory::MemoryFile::Rule) => claude::rules::complete(text, offset),
         FileKind::Memory(_) => Vec::new(),
         FileKind::McpJson => claude::mcp::complete(text, offset),
         FileKind::Copilot(k) => copilot::complete::complete(k, text, offset, &known.copilot()),

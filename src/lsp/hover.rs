@@ -23,6 +23,11 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
         // A plugin's hooks: the same documentation as the settings' `hooks`.
         return crate::analysis::claude::settings::hover(&f.analysis.parsed, offset);
     }
+    if f.kind.memory() == Some(crate::analysis::claude::memory::MemoryFile::Rule) {
+        // A rule of `.claude/rules/`: what its frontmatter's keys do.
+        let reading = crate::analysis::claude::read::read(&f.text);
+        return crate::analysis::claude::rules::hover(&reading, offset);
+    }
     if f.kind.is_mcp_json() {
         // `.mcp.json`: the server under the cursor, or the field and what it takes.
         return crate::analysis::claude::mcp::hover(&f.analysis.parsed, offset);

@@ -202,6 +202,9 @@ pub struct Workspace {
     /// The files of a Copilot workspace folder, relative to it (`None`: more than the walk's
     /// budget), listed once for every `applyTo` pattern; cleared with `path_memo`.
     pub(super) folder_files: HashMap<PathBuf, Option<std::sync::Arc<Vec<PathBuf>>>>,
+    /// Whether a pattern of a Claude Code rule's `paths` matches a file of its project (`None`:
+    /// the walk ran out of budget), by project folder and pattern; cleared with `path_memo`.
+    pub(super) rule_paths_memo: HashMap<(PathBuf, String), Option<bool>>,
 }
 
 /// A path given by the user that does not exist or is not an opencode file.

@@ -151,16 +151,81 @@ impl Workspace {
         self.replace_findings(id, Code::MissingPath, found)
     }
 
+    /// Match the `paths` patterns of Claude Code rule `id` (`.claude/rules/**/*.md`) against the
+    /// files of its project, as Claude Code matches them (gitignore-style, from the folder that
+    /// holds `.claude`), and replace its `missing-path` finding: information, and only when no
+    /// pattern matches a file (a team writes a rule ahead of its files). Returns whether the
+    /// findings changed.
+    pub(super) fn check_rule_paths(&mut self, id: usize) -> bool {
+        let f = &self.files[id];
+        let (Some(m), Some(crate::analysis::claude::memory::MemoryFile::Rule)) = (f.analysis.memory(), f.kind.memory())
+        else {
+            return false;
+        };
+        let had = f.analysis.diagnostics.iter().any(|d| d.code == Code::MissingPath);
+        if m.paths.is_empty() && !had {
+            return false;
+        }
+        let Role::Memory { dir } = &f.role else {
+            return false;
+        };
+        let dir = dir.clone();
+        let patterns = m.paths.clone();
+        let mut unmatched = Vec::new();
+        for (pattern, span) in &patterns {
+            let key = (dir.clone(), pattern.clone());
+            let matched = match self.rule_paths_memo.get(&key) {
+                Some(m) => *m,
+                None => {
+                    let files = self
+                        .folder_files
+                        .entry(dir.clone())
+                        .or_insert_with(|| files_below(&dir).map(std::sync::Arc::new))
+                        .clone();
+                    let m = files.map(|files| gitignore_match(&dir, pattern, &files));
+                    self.rule_paths_memo.insert(key, m);
+                    m
+                }
+            };
+            if matched != Some(false) {
+                unmatched.clear();
+                break;
+            }
+            unmatched.push((pattern.as_str(), *span));
+        }
+        let mut found = Vec::new();
+        if let (Some(first), Some(last)) = (unmatched.first(), unmatched.last()) {
+            let message = match unmatched.as_slice() {
+                [(pattern, _)] => format!(
+                    "`{pattern}` matches no file of this project yet: Claude Code loads this rule only when it reads a file that `paths` matches"
+                ),
+                all => format!(
+                    "none of the {} patterns of `paths` matches a file of this project yet: Claude Code loads this rule only when it reads a file they match",
+                    all.len()
+                ),
+            };
+            let span = Span::new(first.1.start as usize, last.1.end.max(first.1.end) as usize);
+            found.push(
+                Diagnostic::new(Code::MissingPath, span, message)
+                    .with_severity(Severity::Info)
+                    .with_effect(Effect::ValueIgnored),
+            );
+        }
+        self.replace_findings(id, Code::MissingPath, found)
+    }
+
     /// Look up the paths of every config again (files were created or deleted); returns the
     /// configs whose findings changed.
     pub fn refresh_config_paths(&mut self) -> Vec<usize> {
         self.path_memo.clear();
         self.script_memo.clear();
         self.apply_to_memo.clear();
+        self.rule_paths_memo.clear();
         self.folder_files.clear();
         let live: Vec<usize> = (0..self.files.len()).filter(|&i| self.files[i].live).collect();
         let mut scripts: Vec<usize> = live.iter().copied().filter(|&id| self.check_hook_scripts(id)).collect();
-        scripts.extend(live.into_iter().filter(|&id| self.check_apply_to(id)));
+        scripts.extend(live.iter().copied().filter(|&id| self.check_apply_to(id)));
+        scripts.extend(live.into_iter().filter(|&id| self.check_rule_paths(id)));
         let ids: Vec<usize> = (0..self.files.len())
             .filter(|&i| {
                 let f = &self.files[i];
@@ -422,6 +487,20 @@ fn files_below(dir: &Path) -> Option<Vec<PathBuf>> {
         }
     }
     Some(out)
+}
+
+/// Whether a rule's `paths` pattern matches one of `files` (relative to `dir`), gitignore-style as
+/// Claude Code matches it: a pattern without `/` at any depth, `dir/**` below `dir`.
+fn gitignore_match(dir: &Path, pattern: &str, files: &[PathBuf]) -> bool {
+    let mut b = ignore::gitignore::GitignoreBuilder::new(dir);
+    if b.add_line(None, pattern).is_err() {
+        // A pattern the reader cannot read: no verdict.
+        return true;
+    }
+    let Ok(g) = b.build() else { return true };
+    files
+        .iter()
+        .any(|f| g.matched_path_or_any_parents(dir.join(f), false).is_ignore())
 }
 
 /// Whether `pattern` (a path or a glob, relative to `dir`) matches a file in `dir`.

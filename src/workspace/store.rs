@@ -78,6 +78,7 @@ impl Workspace {
         self.check_config_paths(id);
         self.check_hook_scripts(id);
         self.check_apply_to(id);
+        self.check_rule_paths(id);
         self.check_manifest(id);
         // A config with substitutions, a plugin manifest, may read other files: always a new
         // stamp.
@@ -213,6 +214,7 @@ impl Workspace {
         self.check_config_paths(id);
         self.check_hook_scripts(id);
         self.check_apply_to(id);
+        self.check_rule_paths(id);
         self.check_manifest(id);
         let force = self.files[id].resolved.is_some() || self.files[id].kind.manifest().is_some();
         self.restamp(id, force);

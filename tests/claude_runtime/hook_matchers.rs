@@ -14,11 +14,9 @@
 //! ran), replayed by plain `cargo test`.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{Value, json};
 
-use super::oracle::Home;
 use super::verdict_support::{self, Recording, Replay};
 use super::{REGENERATE, canon, check_recording, git_init, judge_name, write};
 
@@ -133,44 +131,7 @@ fn hook_matchers_agree_with_claude_code() {
             .to_string()
             .as_bytes(),
     );
-    let mock_py = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/mock_model.py");
-    let port_file = tmp.join("port");
-    let mut mock = Command::new("python3")
-        .arg(&mock_py)
-        .args([
-            "--script",
-            &script.to_string_lossy(),
-            "--log",
-            &tmp.join("requests.jsonl").to_string_lossy(),
-        ])
-        .args(["--port-file", &port_file.to_string_lossy()])
-        .spawn()
-        .expect("start the mock model");
-    let mut port = String::new();
-    for _ in 0..100 {
-        port = std::fs::read_to_string(&port_file).unwrap_or_default();
-        if !port.trim().is_empty() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    assert!(!port.trim().is_empty(), "the mock model did not start");
-    let home = Home::new(&tmp);
-    let mut cmd = home.command(&bin);
-    cmd.current_dir(&project)
-        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{}", port.trim()))
-        .env("ANTHROPIC_API_KEY", "mock")
-        .env("IS_SANDBOX", "1")
-        .args(["-p", "go", "--output-format", "stream-json", "--verbose"])
-        .args(["--permission-mode", "bypassPermissions"]);
-    let out = cmd.output().expect("run claude -p");
-    let _ = mock.kill();
-    let _ = mock.wait();
-    assert!(
-        out.status.success(),
-        "claude -p failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    super::mock::run_claude(&bin, &tmp, &project, &script);
     let ran = verdicts(&std::fs::read_to_string(&log).unwrap_or_default());
     // The control case ran: the tool was called and hooks work.
     assert_eq!(

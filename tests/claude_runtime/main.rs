@@ -73,7 +73,9 @@ mod answers;
 mod cases;
 mod hook_matchers;
 mod mcp_json;
+mod mock;
 mod oracle;
+mod rules;
 mod settings;
 #[path = "../verdict_support/mod.rs"]
 mod verdict_support;

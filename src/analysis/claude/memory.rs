@@ -68,10 +68,12 @@ impl MemoryFile {
     }
 }
 
-/// What a memory file holds for the checks: its imports, in file order.
+/// What a memory file holds for the checks: its imports, in file order; for a rule of
+/// `.claude/rules/`, the patterns of its `paths` (none: it is loaded for every file).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Memory {
     pub imports: Vec<FileRef>,
+    pub paths: Vec<(String, Span)>,
 }
 
 /// The extensions of the files an import may name (compared in lower case); a path without an
@@ -209,12 +211,36 @@ pub const MAX_IMPORT_DEPTH: usize = 4;
 /// Analyse a memory file on its own: its frontmatter (Claude Code removes it) and its imports.
 /// No diagnostic comes from the text alone: whether an import names a file is the disk's to say.
 pub fn analyze(text: &str) -> (Parsed, Memory) {
+    let (_, parsed, memory) = analyze_as(MemoryFile::Project, text);
+    (parsed, memory)
+}
+
+/// [`analyze`] for a file of this kind: a rule of `.claude/rules/` also has its frontmatter's
+/// `paths` read and checked (see [`super::rules`]).
+pub fn analyze_as(kind: MemoryFile, text: &str) -> (Vec<crate::analysis::Diagnostic>, Parsed, Memory) {
     let reading = read::read(text);
     let body = reading.block.as_ref().map_or(0, |b| b.body.start as usize);
+    let (diagnostics, paths) = if kind == MemoryFile::Rule {
+        let diagnostics = super::rules::check(text, &reading);
+        // The patterns the workspace matches against the project: not those already reported
+        // as matching nothing (a `./` prefix, a list only the retry reads).
+        let mut paths = super::rules::patterns(&reading);
+        paths.retain(|(p, span)| {
+            !p.starts_with("./")
+                && !diagnostics
+                    .iter()
+                    .any(|d| d.code == crate::analysis::Code::LenientParse && d.span == *span)
+        });
+        (diagnostics, paths)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     (
+        diagnostics,
         reading.parsed,
         Memory {
             imports: imports_from(text, body),
+            paths,
         },
     )
 }

@@ -40,6 +40,7 @@ pub mod policy;
 pub mod project;
 pub mod prompt;
 pub mod read;
+pub mod rules;
 pub mod schema;
 pub mod settings;
 pub mod settings_schema;
