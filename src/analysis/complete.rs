@@ -407,5 +407,13 @@ mod tests {
             at("---\nhandoffs:\n  - label: A\n    agent: x\n  - label: B\n    |\n  - prompt: C\n---\n").2,
             s(&["label"])
         );
+        // Unindented items; the cursor on an item's own first line (its key counts).
+        assert_eq!(at("---\nhandoffs:\n- label: A\n  |\n---\n").2, s(&["label"]));
+        assert_eq!(
+            at("---\nhandoffs:\n  - label: A\n    prompt: B\n  - agent: |\n---\n").2,
+            s(&["agent"])
+        );
+        // The items of another list, at the same depth, are not this one's.
+        assert_eq!(at("---\na:\n  - x: 1\nb:\n  - y: 2\n    |\n---\n").2, s(&["y"]));
     }
 }

@@ -151,7 +151,7 @@ pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     (
         Code::UnknownKey,
         Severity::Error,
-        "Zuno's top-level keys: Zuno refuses to start",
+        "Zuno's top-level keys: Zuno refuses to start; a `PreToolUse` or `PermissionRequest` written outside `hooks` in a Claude Code skill or command, which then loads with no hooks and no `allowed-tools`",
     ),
     (
         Code::UnknownSkill,

@@ -51,7 +51,11 @@
 //! - `tests/verdicts/claude-mcp.jsonl` (`mcp_json.rs`): per `.mcp.json`, the lines about the
 //!   whole file, the servers skipped with their message, the servers listed;
 //! - `tests/verdicts/claude-hook-matchers.jsonl` (`hook_matchers.rs`): which `PreToolUse` hooks
-//!   ran when the scripted model (`tests/agents/mock_model.py`) called `Bash`, per matcher.
+//!   ran when the scripted model (`tests/agents/mock_model.py`) called `Bash`, per matcher;
+//! - `tests/verdicts/claude-rules.jsonl` (`rules.rs`): when each rule of `.claude/rules/` reached
+//!   the model (at the start, after a matching file was read, never);
+//! - `tests/verdicts/claude-skill-hooks.jsonl` (`skill_hooks.rs`): which skills and commands lose
+//!   their hooks and `allowed-tools`, or one entry, for the `hooks` of their frontmatter.
 //!
 //! Paths are written relative to the workspace, as `~/...` in the home, or `$TMP/...`; each line
 //! carries `h`, the hash of the case's input (every file of the workspace and its home, the
@@ -77,6 +81,7 @@ mod mock;
 mod oracle;
 mod rules;
 mod settings;
+mod skill_hooks;
 #[path = "../verdict_support/mod.rs"]
 mod verdict_support;
 

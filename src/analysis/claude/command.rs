@@ -247,11 +247,15 @@ fn claude_fields(
             ),
         ));
     }
+    super::hooks::in_frontmatter(map, text, "command", out);
     for e in map.entries.iter() {
         let key = e.key.name.as_str();
         let v = &e.value;
         if map.get(key).is_some_and(|last| last.key.span != e.key.span) {
             continue; // a duplicate: the last one counts
+        }
+        if super::hooks::GUARDS.contains(&key) {
+            continue; // outside `hooks`: said above
         }
         if !known.iter().any(|(k, _)| *k == key) {
             if key == "name" && kind.plugin {

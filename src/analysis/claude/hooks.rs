@@ -62,6 +62,51 @@ pub const EVENTS: &[&str] = &[
     "PreSkillShellCommand",
 ];
 
+/// Hooks in the frontmatter of a skill or a command (`what`: "skill" or "command"), as Claude Code
+/// 2.1.332 loads them (seen in its debug log): a broken entry under a guard event, `hooks` that
+/// is not an object, or a guard event written outside `hooks` makes it load the skill with no
+/// hooks and no `allowed-tools` (an error: what guarded it is gone); another broken entry is
+/// ignored alone. The advice of [`check`] as it is.
+pub fn in_frontmatter(map: &crate::analysis::syntax::Map, text: &str, what: &str, out: &mut Vec<Diagnostic>) {
+    let lost = format!("Claude Code loads this {what} with no hooks and no `allowed-tools`");
+    for e in map.entries.iter().filter(|e| GUARDS.contains(&e.key.name.as_str())) {
+        // One finding for the key: this one, not also "no runtime reads it".
+        out.retain(|d| !(d.code == Code::UnknownKey && d.span == e.key.span));
+        out.push(
+            Diagnostic::new(
+                Code::UnknownKey,
+                e.key.span,
+                format!(
+                    "`{}` is at the top of the frontmatter, outside `hooks`: {lost}",
+                    e.key.name
+                ),
+            )
+            .with_severity(Severity::Error)
+            .with_effect(Effect::ValueIgnored),
+        );
+    }
+    let Some(hooks) = map.value("hooks") else {
+        return;
+    };
+    let report = check(hooks, text);
+    for p in &report.problems {
+        let (severity, then) = if p.guard || p.whole {
+            (Severity::Error, lost.clone())
+        } else {
+            (
+                Severity::Warning,
+                "Claude Code ignores this entry (the other hooks apply)".to_string(),
+            )
+        };
+        out.push(
+            Diagnostic::new(p.code, p.span, format!("{}: {then}", p.message))
+                .with_severity(severity)
+                .with_effect(Effect::ValueIgnored),
+        );
+    }
+    out.extend(report.advice);
+}
+
 /// Events whose matcher is tested against the name of the tool called.
 pub const TOOL_EVENTS: &[&str] = &[
     "PreToolUse",

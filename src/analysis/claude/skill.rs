@@ -141,6 +141,7 @@ pub fn check(kind: &SkillKind, text: &str, decl: &mut SkillDecl, out: &mut Vec<D
     if let Some(map) = map {
         listing_cut(map, out);
         fork(map, out);
+        super::hooks::in_frontmatter(map, text, "skill", out);
         for key in ["allowed-tools", "disallowed-tools"] {
             if let Some(v) = map.value(key) {
                 command::tools(key, v, text, out);

@@ -161,3 +161,60 @@ fn what_js_regexps_refuse() {
         assert_eq!(rule_as_matcher(not), None, "{not}");
     }
 }
+
+#[test]
+fn hooks_in_a_skills_frontmatter() {
+    let show = |text: &str| -> Vec<String> {
+        let root = crate::analysis::syntax::yaml::parse(text, 0).root.unwrap();
+        let mut out = vec![Diagnostic::new(Code::UnknownKey, Span::new(0, 1), "placeholder")];
+        in_frontmatter(root.as_map().unwrap(), text, "skill", &mut out);
+        out.iter()
+            .map(|d| {
+                format!(
+                    "{} {} `{}`: {}",
+                    d.severity.as_str(),
+                    d.code.as_str(),
+                    d.span.text(text),
+                    d.message
+                )
+            })
+            .collect()
+    };
+    // A broken guard entry: the skill loses its hooks and its allowed-tools.
+    assert_eq!(
+        show("hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: shell\n          command: x\n"),
+        [
+            "warning unknown-key `h`: placeholder",
+            "error invalid-value `shell`: `shell` is not a hook type (`command`, `prompt`, `agent`, `http` or `mcp_tool`): Claude Code loads this skill with no hooks and no `allowed-tools`",
+        ]
+    );
+    // Elsewhere: the entry alone is ignored.
+    assert_eq!(
+        show(
+            "hooks:\n  PostToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: x\n          timeout: \"5\"\n"
+        )[1],
+        "warning invalid-type `\"5\"`: `timeout` must be a number greater than 0, got \"5\": Claude Code ignores this entry (the other hooks apply)"
+    );
+    // Not an object.
+    assert!(show("hooks: nope\n")[1].starts_with("error invalid-type `nope`: `hooks` must be an object"));
+    // A guard event at the top: one error, instead of the "unknown key" said before it.
+    let text = "PreToolUse:\n  - matcher: Bash\n";
+    let root = crate::analysis::syntax::yaml::parse(text, 0).root.unwrap();
+    let mut out = vec![Diagnostic::new(
+        Code::UnknownKey,
+        Span::new(0, 10),
+        "no runtime reads it",
+    )];
+    in_frontmatter(root.as_map().unwrap(), text, "skill", &mut out);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(
+        out[0].message,
+        "`PreToolUse` is at the top of the frontmatter, outside `hooks`: Claude Code loads this skill with no hooks and no `allowed-tools`"
+    );
+    assert_eq!(out[0].severity, Severity::Error);
+    // Valid hooks: nothing.
+    assert_eq!(
+        show("hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: echo ok\n").len(),
+        1
+    );
+}
