@@ -55,8 +55,12 @@ fn complete_any(
         agent_lsp::analysis::FileKind::Settings(_) => {
             agent_lsp::analysis::claude::settings::complete(text, at, &["mcp__github".into()])
         }
-        // Memory files offer no completion.
+        // Rules of `.claude/rules/` complete their `paths`; other memory files offer nothing.
+        agent_lsp::analysis::FileKind::Memory(agent_lsp::analysis::claude::memory::MemoryFile::Rule) => {
+            agent_lsp::analysis::claude::rules::complete(text, at)
+        }
         agent_lsp::analysis::FileKind::Memory(_) => Vec::new(),
+        agent_lsp::analysis::FileKind::OutputStyle(_) => agent_lsp::analysis::claude::output_style::complete(text, at),
         agent_lsp::analysis::FileKind::McpJson => agent_lsp::analysis::claude::mcp::complete(text, at),
         agent_lsp::analysis::FileKind::Command(k) => agent_lsp::analysis::complete_command(
             k.runtime,

@@ -64,6 +64,12 @@ fuzz_target!(|data: &[u8]| {
         9 if selector / 10 % 5 == 3 => FileKind::plugin_hooks(),
         9 if selector / 10 % 5 == 4 => FileKind::Memory(claude::memory::MemoryFile::Project),
         9 => FileKind::ProjectFile,
+        // An output style (a project's or a plugin's).
+        4 if selector >= 200 => FileKind::OutputStyle(if selector / 10 % 2 == 0 {
+            claude::output_style::Origin::Project
+        } else {
+            claude::output_style::Origin::Plugin { plugin: "p".into() }
+        }),
         4 if selector / 10 % 3 == 1 => FileKind::Manifest(Manifest::Plugin),
         4 if selector / 10 % 3 == 2 => FileKind::Manifest(Manifest::Marketplace),
         _ => claude::FileKind {

@@ -80,6 +80,9 @@ pub enum FileKind {
     Memory(claude::memory::MemoryFile),
     /// A project's MCP servers for Claude Code: `.mcp.json`.
     McpJson,
+    /// A Claude Code output style: `.claude/output-styles/**/*.md` (a project's or the user's), a
+    /// plugin's `output-styles/`.
+    OutputStyle(claude::output_style::Origin),
 }
 
 impl FileKind {
@@ -99,7 +102,8 @@ impl FileKind {
             | FileKind::Settings(_)
             | FileKind::PluginHooks
             | FileKind::Memory(_)
-            | FileKind::McpJson => Dialect::Claude,
+            | FileKind::McpJson
+            | FileKind::OutputStyle(_) => Dialect::Claude,
         }
     }
 
@@ -224,6 +228,14 @@ impl FileKind {
         }
     }
 
+    /// A Claude Code output style: where it is defined.
+    pub fn output_style(&self) -> Option<&claude::output_style::Origin> {
+        match self {
+            FileKind::OutputStyle(o) => Some(o),
+            _ => None,
+        }
+    }
+
     /// Claude Code's `.mcp.json`.
     pub fn is_mcp_json(&self) -> bool {
         matches!(self, FileKind::McpJson)
@@ -327,6 +339,12 @@ impl From<claude::settings::SettingsFile> for FileKind {
     }
 }
 
+impl From<claude::output_style::Origin> for FileKind {
+    fn from(k: claude::output_style::Origin) -> FileKind {
+        FileKind::OutputStyle(k)
+    }
+}
+
 impl From<claude::memory::MemoryFile> for FileKind {
     fn from(k: claude::memory::MemoryFile) -> FileKind {
         FileKind::Memory(k)
@@ -409,6 +427,8 @@ pub enum Facts {
     Memory(Box<claude::memory::Memory>),
     /// `.mcp.json`: the MCP servers it declares.
     Mcp(Box<claude::mcp::McpFile>),
+    /// Output styles: the name their frontmatter gives.
+    OutputStyle(Box<claude::output_style::Style>),
 }
 
 /// An opencode file's facts when the file is not one (no agents, no references).
@@ -524,6 +544,14 @@ impl FileAnalysis {
     pub fn memory(&self) -> Option<&claude::memory::Memory> {
         match &self.facts {
             Facts::Memory(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// An output style: what it declares.
+    pub fn output_style(&self) -> Option<&claude::output_style::Style> {
+        match &self.facts {
+            Facts::OutputStyle(f) => Some(f),
             _ => None,
         }
     }
@@ -668,6 +696,15 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
                 parsed,
                 diagnostics,
                 facts: Facts::Mcp(Box::new(file)),
+                ..FileAnalysis::default()
+            }
+        }
+        FileKind::OutputStyle(origin) => {
+            let (diagnostics, parsed, style) = claude::output_style::analyze(text, origin);
+            FileAnalysis {
+                parsed,
+                diagnostics,
+                facts: Facts::OutputStyle(Box::new(style)),
                 ..FileAnalysis::default()
             }
         }
@@ -889,6 +926,7 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
         FileKind::Memory(claude::memory::MemoryFile::Rule) => claude::rules::complete(text, offset),
         FileKind::Memory(_) => Vec::new(),
         FileKind::McpJson => claude::mcp::complete(text, offset),
+        FileKind::OutputStyle(_) => claude::output_style::complete(text, offset),
         FileKind::Copilot(k) => copilot::complete::complete(k, text, offset, &known.copilot()),
         #[cfg(test)]
         FileKind::Example(_) => Vec::new(),

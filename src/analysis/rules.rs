@@ -81,7 +81,7 @@ pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     (
         Code::InvalidValue,
         Severity::Warning,
-        "where the runtime drops or changes only this value and loads the rest: Claude Code's agents, skills, commands, hooks, settings and MCP servers; GitHub Copilot's agents",
+        "where the runtime drops or changes only this value and loads the rest: Claude Code's agents, skills, commands, hooks, output styles, settings (an `outputStyle` no style has falls back to the default) and MCP servers; GitHub Copilot's agents",
     ),
     (
         Code::InvalidColor,
@@ -268,7 +268,9 @@ npm package by its name, whatever the version): an earlier entry and its options
         "An unknown agent key is not an error for opencode: it is moved into the provider `options` \
 and sent to the model provider, so `temprature: 0.2` silently does nothing. Unknown top-level \
 config keys are silently dropped, and so are the settings and keybind names `tui.json` does not \
-know. `permissions` (plural) is ignored in frontmatter.",
+know. `permissions` (plural) is ignored in frontmatter. Claude Code ignores, without a word, \
+the keys an output style (`.claude/output-styles/*.md`) does not have: only `name`, \
+`description`, `keep-coding-instructions` and, for a plugin's style, `force-for-plugin` count.",
         "temprature: 0.2\ntopP: 0.9\n",
         "temperature: 0.2\ntop_p: 0.9\n";
     InvalidType = "invalid-type", Error, RefusesToStart, [],
@@ -364,10 +366,12 @@ way is deliberate in some setups and is reported as information only.",
         ".opencode/agents/README.md: \"# Our agents\\n...\"",
         "docs/agents.md (outside the agents folder), or a file that starts with a `---` frontmatter";
     DuplicateAgent = "duplicate-agent", Warning, ValueIgnored, [],
-        "Two Markdown files of one folder define the same agent name.",
+        "Two Markdown files of one folder define the same agent name (or, for Claude Code, the same output style name).",
         "opencode keeps one definition per name in each folder: the file it reads last replaces \
 the others entirely, and the read order follows the file system. An `agents/` and a `mode/` file \
-of one directory with the same name are merged field by field instead.",
+of one directory with the same name are merged field by field instead. Claude Code lists an \
+output style name once: of two styles of one folder with the same name, one file is used and the \
+other never.",
         ".opencode/agents/a.md and .opencode/agents/b.md both with `name: reviewer`",
         "one file per agent name";
     HiddenPrimary = "hidden-primary", Warning, Works, [],
@@ -451,10 +455,11 @@ the middle of a value or a comment. What follows becomes the prompt, and the key
         "description: Use this --- when needed\nmodel: opus\n",
         "description: Use this - when needed\nmodel: opus\n";
     IgnoredField = "ignored-field", Warning, ValueIgnored, [],
-        "Claude Code: a field that plugin agents ignore (`permissionMode`, `hooks`, `mcpServers`, ...). GitHub Copilot: a key the host an agent is for ignores (`handoffs` on GitHub.com, `mcp-servers` in VS Code; a hint when the agent is for both), `tools` of a prompt that runs in `ask` or `edit`.",
+        "Claude Code: a field that plugin agents ignore (`permissionMode`, `hooks`, `mcpServers`, ...), `force-for-plugin` in an output style that is not a plugin's. GitHub Copilot: a key the host an agent is for ignores (`handoffs` on GitHub.com, `mcp-servers` in VS Code; a hint when the agent is for both), `tools` of a prompt that runs in `ask` or `edit`.",
         "For security, agents shipped in a plugin cannot set `permissionMode`, `hooks` or \
 `mcpServers`, and `initialPrompt` and the observer settings do not apply to them. Claude Code \
-ignores them with a debug-log warning.",
+ignores them with a debug-log warning. It also ignores `force-for-plugin` in a project's or the \
+user's output style (it is read for a plugin's styles only).",
         "permissionMode: bypassPermissions\n",
         "(define the agent in .claude/agents/ instead)\n";
     MisplacedSkill = "misplaced-skill", Warning, FileIgnored, [],

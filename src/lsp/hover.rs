@@ -28,6 +28,13 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
         let reading = crate::analysis::claude::read::read(&f.text);
         return crate::analysis::claude::rules::hover(&reading, offset);
     }
+    if let Some(origin) = f.kind.output_style() {
+        // An output style: what its keys do, and the name Claude Code lists it under.
+        let style = f.analysis.output_style()?;
+        let stem = f.path.file_stem().map(|n| n.to_string_lossy()).unwrap_or_default();
+        let listed = crate::analysis::claude::output_style::listed_name(origin, style, &stem);
+        return crate::analysis::claude::output_style::hover(&f.text, offset, &listed);
+    }
     if f.kind.is_mcp_json() {
         // `.mcp.json`: the server under the cursor, or the field and what it takes.
         return crate::analysis::claude::mcp::hover(&f.analysis.parsed, offset);

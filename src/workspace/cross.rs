@@ -225,6 +225,18 @@ impl Workspace {
                 groups: Vec::new(),
             });
         }
+        let styles = ids(&|f| matches!(f.role, Role::OutputStyle { .. }));
+        let all_settings = ids(&|f| matches!(f.role, Role::ClaudeSettings { .. }));
+        if !styles.is_empty() || !all_settings.is_empty() {
+            let mut inputs = styles;
+            inputs.extend(all_settings);
+            out.push(UnitDef {
+                unit: Unit::OutputStyles,
+                view: Vec::new(),
+                inputs,
+                groups: Vec::new(),
+            });
+        }
         for dir in self.zuno_projects() {
             let view = self.zuno_view_for(&dir);
             out.push(UnitDef {
@@ -335,6 +347,7 @@ impl Workspace {
                 crate::analysis::zuno::project::check(&self.zuno_view_files(&def.view), skills)
             }
             Unit::Copilot(_) => crate::analysis::copilot::project::check(&self.copilot_view_files(&def.view)),
+            Unit::OutputStyles => self.output_style_checks(),
             Unit::McpNames => {
                 let mut d = self.mcp_approvals();
                 d.extend(self.mcp_tool_refs());

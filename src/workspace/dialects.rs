@@ -90,6 +90,7 @@ impl Workspace {
                 | Role::ClaudeSettings { .. }
                 | Role::Memory { .. }
                 | Role::McpJson { .. }
+                | Role::OutputStyle { .. }
                 | Role::Copilot { .. }
                 | Role::NotRead => {}
                 #[cfg(test)]
@@ -400,6 +401,7 @@ impl Workspace {
             | Role::ClaudeSettings { .. }
             | Role::Memory { .. }
             | Role::McpJson { .. }
+            | Role::OutputStyle { .. }
             | Role::Copilot { .. }
             | Role::NotRead => None,
             #[cfg(test)]
@@ -572,6 +574,55 @@ impl Workspace {
             );
         }
         out
+    }
+
+    /// The checks across Claude Code's output styles and the settings that choose one (see
+    /// [`claude::output_style::check_across`]).
+    pub(crate) fn output_style_checks(&self) -> Vec<(usize, crate::analysis::Diagnostic)> {
+        use claude::output_style::{Choice, Listed, listed_name};
+        let mut styles: Vec<Listed> = Vec::new();
+        let mut choices: Vec<Choice> = Vec::new();
+        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
+            match (&f.role, &f.kind) {
+                (Role::OutputStyle { dir }, FileKind::OutputStyle(origin)) => {
+                    let Some(style) = f.analysis.output_style() else {
+                        continue;
+                    };
+                    let stem = f
+                        .path
+                        .file_name()
+                        .map(|n| n.to_string_lossy())
+                        .unwrap_or_default()
+                        .trim_end_matches(".md")
+                        .to_string();
+                    styles.push(Listed {
+                        file: id,
+                        name: listed_name(origin, style, &stem),
+                        span: style.name_span(),
+                        dir,
+                        rel: f
+                            .path
+                            .strip_prefix(dir)
+                            .unwrap_or(&f.path)
+                            .to_string_lossy()
+                            .replace('\\', "/"),
+                        plugin: matches!(origin, claude::output_style::Origin::Plugin { .. }),
+                    });
+                }
+                (Role::ClaudeSettings { dir }, FileKind::Settings(k)) => {
+                    let applied = f.analysis.settings().is_some_and(|s| s.voided.is_none());
+                    choices.push(Choice {
+                        file: id,
+                        root: f.analysis.parsed.root.as_ref().filter(|_| applied),
+                        dir,
+                        user: *k == claude::settings::SettingsFile::User,
+                    });
+                }
+                _ => {}
+            }
+        }
+        styles.sort_by(|a, b| self.files[a.file].path.cmp(&self.files[b.file].path));
+        claude::output_style::check_across(&styles, &choices, self.options.home.as_deref())
     }
 
     /// `unknown-mcp-server` (info) on the `mcp__<server>__...` entries of the `tools` and

@@ -233,6 +233,7 @@ pub fn walk(root: &Path) -> Found {
         } else if name == "SKILL.md"
             || name.ends_with(".md") && in_agent_folder(path, depth)
             || is_memory(path)
+            || output_style_kind(path).is_some()
             || copilot_kind(path).is_some()
         {
             found.markdown.push(path.to_path_buf());
@@ -393,6 +394,7 @@ fn walk_unfiltered(root: &Path) -> Found {
                         })
                     })
                 || is_memory(path)
+                || output_style_kind(path).is_some()
             {
                 found.markdown.push(path.clone());
             }
@@ -537,6 +539,20 @@ pub fn claude_settings(path: &Path, home: Option<&Path>) -> Option<(crate::analy
         (false, k) => k,
     };
     Some((crate::analysis::FileKind::Settings(kind), project.to_path_buf()))
+}
+
+/// A Claude Code output style of a project or of the user: a Markdown file at any depth of a
+/// `.claude/output-styles/` folder. Returns the folder that holds that `.claude/` (the project, or
+/// the home directory).
+pub fn output_style_kind(path: &Path) -> Option<PathBuf> {
+    if !path.file_name()?.to_str()?.ends_with(".md") {
+        return None;
+    }
+    let styles = path.ancestors().skip(1).find(|a| {
+        a.file_name().is_some_and(|n| n == "output-styles")
+            && a.parent().and_then(Path::file_name).is_some_and(|n| n == ".claude")
+    })?;
+    Some(styles.parent()?.parent()?.to_path_buf())
 }
 
 /// Whether a path names a Claude Code memory file (see [`memory_kind`]).
@@ -964,6 +980,16 @@ impl Plugin {
             .unwrap_or_else(|| vec![CommandSource::Path("commands".into())])
     }
 
+    /// Where its output styles come from: the manifest's `outputStyles` (folders, or `.md`
+    /// files), cleaned, which replace `output-styles/` (seen with Claude Code 2.1.332: a plugin
+    /// that lists other folders and not `./output-styles/` loses the styles there).
+    fn output_style_sources(&self) -> Vec<String> {
+        if self.layout.output_styles.is_empty() {
+            return vec!["output-styles".to_string()];
+        }
+        self.layout.output_styles.iter().filter_map(|p| clean(p)).collect()
+    }
+
     /// The folders its skills come from: `skills/` and the manifest's `skills`.
     fn skill_dirs(&self) -> Vec<String> {
         let mut dirs = vec!["skills".to_string()];
@@ -980,6 +1006,9 @@ pub enum Member {
     Command(command::CommandKind),
     /// A `SKILL.md`, loaded by Claude Code only.
     Skill(skill::SkillKind),
+    /// An output style (`output-styles/**/*.md`, or a folder or file the manifest's
+    /// `outputStyles` lists).
+    OutputStyle(claude::output_style::Origin),
 }
 
 /// `a/./b/` as `a/b`, with `/` separators; `None` for a path that leaves its base (`..`).
@@ -1058,6 +1087,16 @@ pub fn plugin_member(plugin: &Plugin, path: &Path) -> Option<Member> {
                 if segments.len() >= 2 && segments[0] == "agents" {
                     return Some(agent(&segments[1..segments.len() - 1]));
                 }
+            }
+        }
+    }
+    // Output styles: any Markdown file below a source folder, or a source file itself.
+    if file.ends_with(".md") {
+        for source in plugin.output_style_sources() {
+            if rel == source || source.is_empty() || rel.starts_with(&format!("{source}/")) {
+                return Some(Member::OutputStyle(claude::output_style::Origin::Plugin {
+                    plugin: plugin.name.clone(),
+                }));
             }
         }
     }
@@ -1170,6 +1209,14 @@ pub fn plugin_files(plugin: &Plugin) -> Vec<(PathBuf, Member)> {
         };
         let Some(p) = clean(&p) else { continue };
         let target = root.join(&p);
+        if target.is_dir() {
+            walk_files(&target, (true, false), &md, 0, &mut candidates, &mut HashSet::new());
+        } else {
+            candidates.push(target);
+        }
+    }
+    for source in plugin.output_style_sources() {
+        let target = root.join(&source);
         if target.is_dir() {
             walk_files(&target, (true, false), &md, 0, &mut candidates, &mut HashSet::new());
         } else {

@@ -80,7 +80,13 @@ impl Workspace {
             // check's (opencode's paths, `paths.rs`).
             None => return false,
         };
-        self.replace_findings(id, Code::MissingPath, found)
+        // Warnings only: a rule's `paths` that match no file are information of its own
+        // (`check_rule_paths`).
+        self.replace_findings_of(
+            id,
+            |d| d.code == Code::MissingPath && d.severity == Severity::Warning,
+            found,
+        )
     }
 
     /// Look up the references of every memory file and Claude Code command again (files were

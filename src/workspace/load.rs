@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::discover;
 use super::model::*;
 use super::read::{Unread, read_text};
+use crate::analysis::claude::output_style::Origin;
 use crate::analysis::opencode::{self, FileKind as OcKind};
 use crate::analysis::{self, Diagnostic, FileAnalysis, FileKind, LineIndex};
 
@@ -172,6 +173,9 @@ impl Workspace {
         if let Some((kind, dir)) = discover::command_kind(path) {
             return Some((FileKind::from(kind), Role::Command { dir }));
         }
+        if let Some(dir) = discover::output_style_kind(path) {
+            return Some((FileKind::from(Origin::Project), Role::OutputStyle { dir }));
+        }
         if let Some((kind, dir)) = discover::memory_kind(path, self.options.home.as_deref()) {
             return Some((FileKind::from(kind), Role::Memory { dir }));
         }
@@ -250,9 +254,13 @@ impl Workspace {
     pub(super) fn load_user_layers(&mut self) {
         self.load_user_skills();
         self.claude_user_servers = self.options.home.as_deref().and_then(claude_user_servers);
-        // Claude Code user agents (`~/.claude/agents/`): read for resolution, not reported on.
+        // Claude Code user agents (`~/.claude/agents/`) and output styles
+        // (`~/.claude/output-styles/`): read for resolution, not reported on.
         if let Some(home) = self.options.home.clone() {
-            for p in discover::claude_agents(&home.join(".claude").join("agents")) {
+            let dot_claude = home.join(".claude");
+            let mut user = discover::claude_agents(&dot_claude.join("agents"));
+            user.extend(discover::claude_agents(&dot_claude.join("output-styles")));
+            for p in user {
                 if let Some((kind, role)) = self.role_of(&p) {
                     self.read_and_add(&p, kind, role, false);
                 }
@@ -370,6 +378,7 @@ impl Workspace {
                     discover::Member::Agent(k) => (k.into(), Role::Claude { dir }),
                     discover::Member::Command(k) => (FileKind::from(k), Role::Command { dir }),
                     discover::Member::Skill(k) => (FileKind::from(k), Role::Skill { dir }),
+                    discover::Member::OutputStyle(o) => (FileKind::from(o), Role::OutputStyle { dir }),
                 };
                 (p, kind, role, in_scope)
             })
@@ -702,7 +711,7 @@ pub(super) fn plugin_role(path: &Path) -> Option<Option<(FileKind, Role)>> {
             || (parent.is_some_and(|p| p == ".claude")
                 && matches!(
                     a.file_name().and_then(|n| n.to_str()),
-                    Some("agents" | "commands" | "skills")
+                    Some("agents" | "commands" | "skills" | "output-styles")
                 ))
     });
     if in_config_folder {
@@ -713,6 +722,9 @@ pub(super) fn plugin_role(path: &Path) -> Option<Option<(FileKind, Role)>> {
         Some(discover::Member::Agent(k)) => Some(Some((k.into(), Role::Claude { dir: plugin.root }))),
         Some(discover::Member::Command(k)) => Some(Some((FileKind::from(k), Role::Command { dir: plugin.root }))),
         Some(discover::Member::Skill(k)) => Some(Some((FileKind::from(k), Role::Skill { dir: plugin.root }))),
+        Some(discover::Member::OutputStyle(o)) => {
+            Some(Some((FileKind::from(o), Role::OutputStyle { dir: plugin.root })))
+        }
         None if name == "SKILL.md" => match discover::skill_kind(path) {
             Some((k, dir)) if k.misplaced.is_none() => Some(Some((FileKind::from(k), Role::Skill { dir }))),
             _ => Some(None),
@@ -731,6 +743,9 @@ pub(super) fn explicit_role(path: &Path) -> Option<(FileKind, Role)> {
     }
     if let Some((kind, dir, layer)) = discover::zuno_kind(path, None) {
         return Some((kind.into(), Role::Zuno { dir, layer }));
+    }
+    if let Some(dir) = discover::output_style_kind(path) {
+        return Some((FileKind::from(Origin::Project), Role::OutputStyle { dir }));
     }
     if let Some((kind, dir)) = discover::memory_kind(path, None) {
         return Some((FileKind::from(kind), Role::Memory { dir }));

@@ -109,6 +109,9 @@ pub enum Role {
     Memory { dir: PathBuf },
     /// Claude Code's `.mcp.json`; `dir` holds it (Claude Code started there or below reads it).
     McpJson { dir: PathBuf },
+    /// A Claude Code output style; `dir` holds its `.claude/` (the project, the home directory),
+    /// or is the plugin's root.
+    OutputStyle { dir: PathBuf },
     /// A GitHub Copilot file; `dir` is the workspace folder holding its `.github/` (or `.vscode/`).
     Copilot { dir: PathBuf },
     /// An agent of the test-only Example dialect; `dir` holds its `.example/`.

@@ -162,7 +162,10 @@ impl Workspace {
         else {
             return false;
         };
-        let had = f.analysis.diagnostics.iter().any(|d| d.code == Code::MissingPath);
+        // Its own findings: information (an import that names no file is a warning, see
+        // `check_imports`).
+        let own = |d: &Diagnostic| d.code == Code::MissingPath && d.severity == Severity::Info;
+        let had = f.analysis.diagnostics.iter().any(own);
         if m.paths.is_empty() && !had {
             return false;
         }
@@ -211,7 +214,7 @@ impl Workspace {
                     .with_effect(Effect::ValueIgnored),
             );
         }
-        self.replace_findings(id, Code::MissingPath, found)
+        self.replace_findings_of(id, own, found)
     }
 
     /// Look up the paths of every config again (files were created or deleted); returns the

@@ -270,8 +270,19 @@ impl Workspace {
     /// Replace the findings of `code` in file `id` by `found` (those a disk lookup gave); returns
     /// whether they changed (same spans and messages: nothing to publish).
     pub(super) fn replace_findings(&mut self, id: usize, code: Code, found: Vec<Diagnostic>) -> bool {
+        self.replace_findings_of(id, |d| d.code == code, found)
+    }
+
+    /// [`Workspace::replace_findings`] for the findings `which` picks (two checks that report one
+    /// code on one file each replace their own).
+    pub(super) fn replace_findings_of(
+        &mut self,
+        id: usize,
+        which: impl Fn(&Diagnostic) -> bool,
+        found: Vec<Diagnostic>,
+    ) -> bool {
         let f = &mut self.files[id];
-        let mut old = f.analysis.diagnostics.iter().filter(|d| d.code == code);
+        let mut old = f.analysis.diagnostics.iter().filter(|d| which(d));
         let same = old.clone().count() == found.len()
             && found
                 .iter()
@@ -279,7 +290,7 @@ impl Workspace {
         if same {
             return false;
         }
-        f.analysis.diagnostics.retain(|d| d.code != code);
+        f.analysis.diagnostics.retain(|d| !which(d));
         f.analysis.diagnostics.extend(found);
         f.analysis
             .diagnostics

@@ -753,6 +753,13 @@ fn memory_imports_that_name_no_file() {
     write(root, "CLAUDE.local.md", "@~/none.md\n");
     write(root, ".claude/CLAUDE.md", "@../docs/guide.md\n");
     write(root, ".claude/rules/go/style.md", "@gone.md\n");
+    // A rule's `paths` that match nothing yet (information) and its import that names no file
+    // (a warning): two checks, two findings.
+    write(
+        root,
+        ".claude/rules/both.md",
+        "---\npaths: [\"nowhere/**\"]\n---\n@gone2.md\n",
+    );
     write(root, "pkg/CLAUDE.md", "@../docs/guide.md\n");
     write(
         root,
@@ -775,6 +782,7 @@ fn memory_imports_that_name_no_file() {
         kinds,
         [
             (".claude/CLAUDE.md".to_string(), Some(MemoryFile::Project)),
+            (".claude/rules/both.md".to_string(), Some(MemoryFile::Rule)),
             (".claude/rules/go/style.md".to_string(), Some(MemoryFile::Rule)),
             ("CLAUDE.local.md".to_string(), Some(MemoryFile::Local)),
             ("CLAUDE.md".to_string(), Some(MemoryFile::Project)),
@@ -803,6 +811,8 @@ fn memory_imports_that_name_no_file() {
             (".claude/CLAUDE.md".to_string(), "../docs/guide.md".to_string()),
             (".claude/commands/ship.md".to_string(), "nope.md".to_string()),
             (".claude/commands/ship.md".to_string(), "docs/a b.md".to_string()),
+            (".claude/rules/both.md".to_string(), "\"nowhere/**\"".to_string()),
+            (".claude/rules/both.md".to_string(), "gone2.md".to_string()),
             (".claude/rules/go/style.md".to_string(), "gone.md".to_string()),
             ("CLAUDE.md".to_string(), "docs/guide.md,".to_string()),
             ("CLAUDE.md".to_string(), "missing.md".to_string()),
@@ -851,7 +861,7 @@ fn memory_imports_that_name_no_file() {
     // The file appears: the warning goes; an edit checks again.
     write(root, "missing.md", "here");
     assert_eq!(ws.refresh_imports(), [id]);
-    assert_eq!(missing(&ws).len(), 10);
+    assert_eq!(missing(&ws).len(), 12, "the rule keeps its two findings");
     ws.set_text(id, "@still-missing.md\n".into());
     assert!(missing(&ws).contains(&("CLAUDE.md".to_string(), "still-missing.md".to_string())));
     // Document links: the imports that lead somewhere.
@@ -1452,4 +1462,171 @@ fn relative_instructions_are_judged_only_where_the_start_folder_is_known() {
         })
         .collect();
     assert_eq!(missing, ["app/.opencode/opencode.json"]);
+}
+
+/// `file: code "spanned text"` of each finding, in the workspace's order.
+fn findings(ws: &Workspace, root: &Path) -> Vec<String> {
+    ws.diagnostics()
+        .into_iter()
+        .map(|(id, d)| {
+            let f = &ws.files[id];
+            let rel = f
+                .path
+                .strip_prefix(root)
+                .unwrap_or(&f.path)
+                .to_string_lossy()
+                .into_owned();
+            format!("{rel}: {} {:?}", d.code.as_str(), d.span.text(&f.text))
+        })
+        .collect()
+}
+
+#[test]
+fn output_styles_of_projects_users_and_plugins() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    let home = tempfile::tempdir().unwrap();
+    write(
+        root,
+        ".claude/output-styles/terse.md",
+        "---\nname: Terse\n---\nBe terse.\n",
+    );
+    write(
+        root,
+        ".claude/output-styles/team/review.md",
+        "---\ndescription: d\n---\nx\n",
+    );
+    write(
+        root,
+        ".claude/output-styles/team/terse-too.md",
+        "---\nname: Terse\n---\nx\n",
+    );
+    write(root, ".claude/settings.json", "{ \"outputStyle\": \"Tersee\" }");
+    write(root, ".claude/settings.local.json", "{ \"outputStyle\": \"review\" }");
+    write(
+        root,
+        "kit/.claude-plugin/plugin.json",
+        r#"{"name": "kit", "version": "1.0.0", "description": "d", "author": {"name": "a"}, "outputStyles": ["./more/"]}"#,
+    );
+    write(
+        root,
+        "kit/output-styles/brief.md",
+        "---\nforce-for-plugin: true\n---\nx\n",
+    );
+    write(root, "kit/more/extra.md", "---\nname: Extra\nmodel: x\n---\nx\n");
+    write(
+        home.path(),
+        ".claude/output-styles/mine.md",
+        "---\nname: Mine\n---\nx\n",
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let mut styles: Vec<(String, &'static str)> = ws
+        .files
+        .iter()
+        .filter_map(|f| {
+            let origin = f.kind.output_style()?;
+            let rel = f.path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            let Role::OutputStyle { dir } = &f.role else {
+                panic!("{rel}: {:?}", f.role)
+            };
+            let owner = if dir == root { "project" } else { "plugin" };
+            assert_eq!(
+                matches!(origin, claude::output_style::Origin::Plugin { plugin } if plugin == "kit"),
+                owner == "plugin",
+                "{rel}"
+            );
+            Some((rel, owner))
+        })
+        .collect();
+    styles.sort();
+    assert_eq!(
+        styles,
+        [
+            (".claude/output-styles/team/review.md".to_string(), "project"),
+            (".claude/output-styles/team/terse-too.md".to_string(), "project"),
+            (".claude/output-styles/terse.md".to_string(), "project"),
+            ("kit/more/extra.md".to_string(), "plugin"),
+        ]
+    );
+    // (`kit/output-styles/` is not read: the manifest's `outputStyles` replaces it.)
+    // The user's styles were not read: a name close to a known one is reported, with its fix.
+    let found = findings(&ws, root);
+    assert_eq!(
+        found,
+        [
+            ".claude/output-styles/terse.md: duplicate-agent \"Terse\"",
+            ".claude/settings.json: invalid-value \"\\\"Tersee\\\"\"",
+            "kit/more/extra.md: unknown-key \"model\"",
+        ],
+        "{found:#?}"
+    );
+    let diags = ws.diagnostics();
+    let (_, d) = diags.iter().find(|(_, d)| d.code == Code::InvalidValue).unwrap();
+    assert!(d.message.contains("the user's styles were not read"), "{}", d.message);
+    assert_eq!(
+        d.fix.as_ref().unwrap().edits[0].text,
+        "\"Terse\"",
+        "the quotes are kept"
+    );
+    let (_, d) = diags.iter().find(|(_, d)| d.code == Code::DuplicateAgent).unwrap();
+    assert!(
+        d.message
+            .contains("`.claude/output-styles/team/terse-too.md` also names"),
+        "{}",
+        d.message
+    );
+
+    // With the user's styles read: `Mine` is known, any unknown name is reported.
+    write(root, ".claude/settings.json", "{ \"outputStyle\": \"Mine\" }");
+    write(root, ".claude/settings.local.json", "{ \"outputStyle\": \"Zen\" }");
+    let options = Options {
+        home: Some(home.path().to_path_buf()),
+        ..Options::default()
+    };
+    let ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
+    let found: Vec<String> = findings(&ws, root)
+        .into_iter()
+        .filter(|f| f.contains("settings"))
+        .collect();
+    assert_eq!(found, [".claude/settings.local.json: invalid-value \"\\\"Zen\\\"\""]);
+    // A plugin's style by its full name; a plugin the workspace does not hold is not judged; a
+    // built-in; a voided settings file applies nothing.
+    for ok in ["kit:Extra", "other:thing", "Explanatory"] {
+        write(
+            root,
+            ".claude/settings.local.json",
+            &format!("{{ \"outputStyle\": \"{ok}\" }}"),
+        );
+        let ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
+        let found: Vec<String> = findings(&ws, root)
+            .into_iter()
+            .filter(|f| f.contains("settings"))
+            .collect();
+        assert!(found.is_empty(), "{ok}: {found:?}");
+    }
+    // A style of a plugin the workspace holds is judged even with the user's styles unread.
+    for (name, opts) in [("kit:extra", &options), ("kit:brief", &Options::isolated())] {
+        write(
+            root,
+            ".claude/settings.local.json",
+            &format!("{{ \"outputStyle\": \"{name}\" }}"),
+        );
+        let ws = Workspace::load(&[root.to_path_buf()], opts).unwrap();
+        let found: Vec<String> = findings(&ws, root)
+            .into_iter()
+            .filter(|f| f.contains("local"))
+            .collect();
+        assert_eq!(
+            found,
+            [format!(".claude/settings.local.json: invalid-value \"\\\"{name}\\\"\"")]
+        );
+    }
+    // A style given by path is read as one (never called unread).
+    let path = root.join(".claude/output-styles/terse.md");
+    let ws = Workspace::load(std::slice::from_ref(&path), &Options::isolated()).unwrap();
+    assert!(
+        ws.files
+            .iter()
+            .any(|f| f.path == path && f.kind.output_style().is_some() && f.role != Role::NotRead)
+    );
 }

@@ -55,7 +55,10 @@
 //! - `tests/verdicts/claude-rules.jsonl` (`rules.rs`): when each rule of `.claude/rules/` reached
 //!   the model (at the start, after a matching file was read, never);
 //! - `tests/verdicts/claude-skill-hooks.jsonl` (`skill_hooks.rs`): which skills and commands lose
-//!   their hooks and `allowed-tools`, or one entry, for the `hooks` of their frontmatter.
+//!   their hooks and `allowed-tools`, or one entry, for the `hooks` of their frontmatter;
+//! - `tests/verdicts/claude-output-styles.jsonl` (`output_styles.rs`): the output styles Claude
+//!   Code lists, the values its debug log says it left out, and which settings `outputStyle`
+//!   reached the system prompt.
 //!
 //! Paths are written relative to the workspace, as `~/...` in the home, or `$TMP/...`; each line
 //! carries `h`, the hash of the case's input (every file of the workspace and its home, the
@@ -79,6 +82,7 @@ mod hook_matchers;
 mod mcp_json;
 mod mock;
 mod oracle;
+mod output_styles;
 mod rules;
 mod settings;
 mod skill_hooks;

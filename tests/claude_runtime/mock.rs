@@ -13,6 +13,13 @@ use super::oracle::Home;
 /// playing `script`; returns the requests the model got (their bodies), in order, side requests
 /// (titles, summaries) left out.
 pub fn run_claude(bin: &Path, tmp: &Path, project: &Path, script: &Path) -> Vec<Value> {
+    run_claude_with(bin, tmp, project, script, &[])
+}
+
+/// [`run_claude`] with `--plugin-dir` for each of `plugins`.
+pub fn run_claude_with(bin: &Path, tmp: &Path, project: &Path, script: &Path, plugins: &[PathBuf]) -> Vec<Value> {
+    let _ = std::fs::remove_file(tmp.join("port"));
+    let _ = std::fs::remove_file(tmp.join("requests.jsonl"));
     let mock_py = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/mock_model.py");
     let port_file = tmp.join("port");
     let log: PathBuf = tmp.join("requests.jsonl");
@@ -39,6 +46,9 @@ pub fn run_claude(bin: &Path, tmp: &Path, project: &Path, script: &Path) -> Vec<
         .env("IS_SANDBOX", "1")
         .args(["-p", "go", "--output-format", "stream-json", "--verbose"])
         .args(["--permission-mode", "bypassPermissions"]);
+    for p in plugins {
+        cmd.arg("--plugin-dir").arg(p);
+    }
     let out = cmd.output().expect("run claude -p");
     let _ = mock.kill();
     let _ = mock.wait();

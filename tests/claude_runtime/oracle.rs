@@ -98,6 +98,8 @@ pub struct Load {
     /// The session's permission mode (`current_permission_mode`): `plan` only when a settings
     /// file saying so was applied.
     pub mode: Option<String>,
+    /// The output styles it lists (`available_output_styles`), built-in ones first.
+    pub output_styles: Vec<String>,
     pub log: Log,
 }
 
@@ -373,6 +375,12 @@ pub fn load(bin: &Path, home: &Home, cwd: &Path, plugins: &[PathBuf], debug_file
         agents,
         commands,
         mode: r["current_permission_mode"].as_str().map(str::to_string),
+        output_styles: r["available_output_styles"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(text)
+            .collect(),
         log,
     }
 }

@@ -35,6 +35,7 @@ pub mod hooks;
 mod kind;
 pub mod mcp;
 pub mod memory;
+pub mod output_style;
 pub mod plugin;
 pub mod policy;
 pub mod project;

@@ -496,7 +496,10 @@ pub(super) fn value(cx: &mut Cx, key: &'static str, v: &Node, shape: Shape, scop
         Shape::Hooks => inline_or_paths(cx, key, v, scope, PathRule::HOOKS),
         Shape::McpServers | Shape::LspServers => inline_or_paths(cx, key, v, scope, PathRule::ANY_FILE),
         Shape::Paths => {
-            paths(cx, key, v, scope, PathRule::ANY);
+            let ok = paths(cx, key, v, scope, PathRule::ANY);
+            if ok && scope == Scope::Plugin && key == "outputStyles" {
+                cx.file.layout.output_styles = strings(v).into_iter().map(|s| strip_dot(&s)).collect();
+            }
         }
         Shape::Source => source(cx, v),
         Shape::Any => {}

@@ -72,6 +72,8 @@ pub struct Layout {
     pub commands: Option<Vec<CommandSource>>,
     /// `skills`: folders read besides `skills/` (a skill folder itself, or a folder of them).
     pub skills: Vec<String>,
+    /// `outputStyles`: the folders and `.md` files read instead of `output-styles/`.
+    pub output_styles: Vec<String>,
 }
 
 /// What a manifest declares.

@@ -219,7 +219,9 @@ fn component_paths() {
     );
     let (_, _, f) = analyze(
         Manifest::Plugin,
-        &plugin(r#""agents": ["./x/a.md"], "commands": ["./cmds/", "./one.md"], "skills": ["./sk"]"#),
+        &plugin(
+            r#""agents": ["./x/a.md"], "commands": ["./cmds/", "./one.md"], "skills": ["./sk"], "outputStyles": ["./styles/", "./one-style.md"]"#,
+        ),
     );
     assert_eq!(
         f.layout,
@@ -230,6 +232,7 @@ fn component_paths() {
                 CommandSource::Path("one.md".into())
             ]),
             skills: vec!["sk".into()],
+            output_styles: vec!["styles".into(), "one-style.md".into()],
         }
     );
     let paths: Vec<(&str, &str, Want)> = f.paths.iter().map(|p| (p.field, p.path.as_str(), p.want)).collect();
@@ -239,7 +242,9 @@ fn component_paths() {
             ("agents", "./x/a.md", Want::File),
             ("commands", "./cmds/", Want::Any),
             ("commands", "./one.md", Want::Any),
-            ("skills", "./sk", Want::Dir)
+            ("skills", "./sk", Want::Dir),
+            ("outputStyles", "./styles/", Want::Any),
+            ("outputStyles", "./one-style.md", Want::Any)
         ]
     );
     // An invalid entry: the default folder is read (the layout stays unset).
