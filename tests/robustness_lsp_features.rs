@@ -61,6 +61,9 @@ fn complete_any(
         }
         agent_lsp::analysis::FileKind::Memory(_) => Vec::new(),
         agent_lsp::analysis::FileKind::OutputStyle(_) => agent_lsp::analysis::claude::output_style::complete(text, at),
+        agent_lsp::analysis::FileKind::PluginServers(k) => {
+            agent_lsp::analysis::claude::plugin::servers_file::complete(*k, text, at)
+        }
         agent_lsp::analysis::FileKind::McpJson => agent_lsp::analysis::claude::mcp::complete(text, at),
         agent_lsp::analysis::FileKind::Command(k) => agent_lsp::analysis::complete_command(
             k.runtime,

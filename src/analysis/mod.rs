@@ -83,6 +83,8 @@ pub enum FileKind {
     /// A Claude Code output style: `.claude/output-styles/**/*.md` (a project's or the user's), a
     /// plugin's `output-styles/`.
     OutputStyle(claude::output_style::Origin),
+    /// A Claude Code plugin's `.mcp.json`, `.lsp.json` or `monitors/monitors.json`.
+    PluginServers(claude::plugin::servers_file::ServersFile),
 }
 
 impl FileKind {
@@ -103,7 +105,8 @@ impl FileKind {
             | FileKind::PluginHooks
             | FileKind::Memory(_)
             | FileKind::McpJson
-            | FileKind::OutputStyle(_) => Dialect::Claude,
+            | FileKind::OutputStyle(_)
+            | FileKind::PluginServers(_) => Dialect::Claude,
         }
     }
 
@@ -120,6 +123,7 @@ impl FileKind {
                     | FileKind::Settings(_)
                     | FileKind::PluginHooks
                     | FileKind::McpJson
+                    | FileKind::PluginServers(_)
             )
     }
 
@@ -131,7 +135,8 @@ impl FileKind {
             | FileKind::Manifest(_)
             | FileKind::Settings(_)
             | FileKind::PluginHooks
-            | FileKind::McpJson => suppress::Comments::None,
+            | FileKind::McpJson
+            | FileKind::PluginServers(_) => suppress::Comments::None,
             k if k.is_markdown() => suppress::Comments::Frontmatter,
             _ => suppress::Comments::Jsonc,
         }
@@ -232,6 +237,14 @@ impl FileKind {
     pub fn output_style(&self) -> Option<&claude::output_style::Origin> {
         match self {
             FileKind::OutputStyle(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// A Claude Code plugin's server file (`.mcp.json`, `.lsp.json`, `monitors.json`).
+    pub fn plugin_servers(&self) -> Option<claude::plugin::servers_file::ServersFile> {
+        match self {
+            FileKind::PluginServers(k) => Some(*k),
             _ => None,
         }
     }
@@ -339,6 +352,12 @@ impl From<claude::settings::SettingsFile> for FileKind {
     }
 }
 
+impl From<claude::plugin::servers_file::ServersFile> for FileKind {
+    fn from(k: claude::plugin::servers_file::ServersFile) -> FileKind {
+        FileKind::PluginServers(k)
+    }
+}
+
 impl From<claude::output_style::Origin> for FileKind {
     fn from(k: claude::output_style::Origin) -> FileKind {
         FileKind::OutputStyle(k)
@@ -429,6 +448,8 @@ pub enum Facts {
     Mcp(Box<claude::mcp::McpFile>),
     /// Output styles: the name their frontmatter gives.
     OutputStyle(Box<claude::output_style::Style>),
+    /// A plugin's `.lsp.json` or `monitors.json`: the servers or monitors it declares.
+    PluginServers(Box<claude::plugin::servers_file::Declared>),
 }
 
 /// An opencode file's facts when the file is not one (no agents, no references).
@@ -544,6 +565,14 @@ impl FileAnalysis {
     pub fn memory(&self) -> Option<&claude::memory::Memory> {
         match &self.facts {
             Facts::Memory(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// A plugin's `.lsp.json` or `monitors.json`: what it declares.
+    pub fn plugin_servers(&self) -> Option<&claude::plugin::servers_file::Declared> {
+        match &self.facts {
+            Facts::PluginServers(f) => Some(f),
             _ => None,
         }
     }
@@ -696,6 +725,24 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
                 parsed,
                 diagnostics,
                 facts: Facts::Mcp(Box::new(file)),
+                ..FileAnalysis::default()
+            }
+        }
+        FileKind::PluginServers(claude::plugin::servers_file::ServersFile::Mcp) => {
+            let (diagnostics, parsed, file) = claude::mcp::analyze_plugin(text);
+            FileAnalysis {
+                parsed,
+                diagnostics,
+                facts: Facts::Mcp(Box::new(file)),
+                ..FileAnalysis::default()
+            }
+        }
+        FileKind::PluginServers(k) => {
+            let (diagnostics, parsed, declared) = claude::plugin::servers_file::analyze(*k, text);
+            FileAnalysis {
+                parsed,
+                diagnostics,
+                facts: Facts::PluginServers(Box::new(declared)),
                 ..FileAnalysis::default()
             }
         }
@@ -927,6 +974,7 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
         FileKind::Memory(_) => Vec::new(),
         FileKind::McpJson => claude::mcp::complete(text, offset),
         FileKind::OutputStyle(_) => claude::output_style::complete(text, offset),
+        FileKind::PluginServers(k) => claude::plugin::servers_file::complete(*k, text, offset),
         FileKind::Copilot(k) => copilot::complete::complete(k, text, offset, &known.copilot()),
         #[cfg(test)]
         FileKind::Example(_) => Vec::new(),

@@ -35,6 +35,10 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
         let listed = crate::analysis::claude::output_style::listed_name(origin, style, &stem);
         return crate::analysis::claude::output_style::hover(&f.text, offset, &listed);
     }
+    if let Some(k) = f.kind.plugin_servers() {
+        // A plugin's `.mcp.json`, `.lsp.json` or `monitors.json`: the key under the cursor.
+        return crate::analysis::claude::plugin::servers_file::hover(k, &f.analysis.parsed, offset);
+    }
     if f.kind.is_mcp_json() {
         // `.mcp.json`: the server under the cursor, or the field and what it takes.
         return crate::analysis::claude::mcp::hover(&f.analysis.parsed, offset);

@@ -576,6 +576,31 @@ impl Workspace {
         out
     }
 
+    /// The MCP servers of the Claude Code plugins of the workspace (their `.mcp.json` and the
+    /// files their manifest names), as Claude Code names them: `plugin:<plugin>:<server>`.
+    pub fn plugin_mcp_servers(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for f in self.files.iter().filter(|f| f.live) {
+            let (Some(claude::plugin::servers_file::ServersFile::Mcp), Role::Manifest { dir }, Some(mcp)) =
+                (f.kind.plugin_servers(), &f.role, f.analysis.mcp())
+            else {
+                continue;
+            };
+            // The plugin's name: its manifest's, else its folder's.
+            let manifest = dir.join(".claude-plugin").join("plugin.json");
+            let plugin = self
+                .id(&manifest)
+                .and_then(|id| self.files[id].analysis.manifest())
+                .and_then(|m| m.name.clone())
+                .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_default();
+            for s in mcp.servers.iter().filter(|s| s.skip.is_none()) {
+                out.push(format!("plugin:{plugin}:{}", s.name));
+            }
+        }
+        out
+    }
+
     /// The checks across Claude Code's output styles and the settings that choose one (see
     /// [`claude::output_style::check_across`]).
     pub(crate) fn output_style_checks(&self) -> Vec<(usize, crate::analysis::Diagnostic)> {

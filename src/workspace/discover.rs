@@ -980,6 +980,37 @@ impl Plugin {
             .unwrap_or_else(|| vec![CommandSource::Path("commands".into())])
     }
 
+    /// Its server files, by path from the root: `.mcp.json` and `.lsp.json` and the files the
+    /// manifest's `mcpServers` and `lspServers` name; `monitors/monitors.json` unless the manifest
+    /// sets `monitors` (then the file it names, if any).
+    pub fn server_files(&self) -> Vec<(String, claude::plugin::servers_file::ServersFile)> {
+        use claude::plugin::servers_file::ServersFile;
+        let mut out = vec![
+            (".mcp.json".to_string(), ServersFile::Mcp),
+            (".lsp.json".to_string(), ServersFile::Lsp),
+        ];
+        out.extend(
+            self.layout
+                .mcp_files
+                .iter()
+                .filter_map(|p| clean(p))
+                .map(|p| (p, ServersFile::Mcp)),
+        );
+        out.extend(
+            self.layout
+                .lsp_files
+                .iter()
+                .filter_map(|p| clean(p))
+                .map(|p| (p, ServersFile::Lsp)),
+        );
+        match &self.layout.monitors {
+            None => out.push(("monitors/monitors.json".to_string(), ServersFile::Monitors)),
+            Some(Some(p)) => out.extend(clean(p).map(|p| (p, ServersFile::Monitors))),
+            Some(None) => {}
+        }
+        out
+    }
+
     /// Where its output styles come from: the manifest's `outputStyles` (folders, or `.md`
     /// files), cleaned, which replace `output-styles/` (seen with Claude Code 2.1.332: a plugin
     /// that lists other folders and not `./output-styles/` loses the styles there).
@@ -1009,6 +1040,9 @@ pub enum Member {
     /// An output style (`output-styles/**/*.md`, or a folder or file the manifest's
     /// `outputStyles` lists).
     OutputStyle(claude::output_style::Origin),
+    /// `.mcp.json`, `.lsp.json` or `monitors/monitors.json` (or a file the manifest's
+    /// `mcpServers`, `lspServers` or `monitors` names).
+    Servers(claude::plugin::servers_file::ServersFile),
 }
 
 /// `a/./b/` as `a/b`, with `/` separators; `None` for a path that leaves its base (`..`).
@@ -1089,6 +1123,10 @@ pub fn plugin_member(plugin: &Plugin, path: &Path) -> Option<Member> {
                 }
             }
         }
+    }
+    // Server files.
+    if let Some((_, k)) = plugin.server_files().into_iter().find(|(p, _)| *p == rel) {
+        return Some(Member::Servers(k));
     }
     // Output styles: any Markdown file below a source folder, or a source file itself.
     if file.ends_with(".md") {
@@ -1215,6 +1253,7 @@ pub fn plugin_files(plugin: &Plugin) -> Vec<(PathBuf, Member)> {
             candidates.push(target);
         }
     }
+    candidates.extend(plugin.server_files().into_iter().map(|(p, _)| root.join(p)));
     for source in plugin.output_style_sources() {
         let target = root.join(&source);
         if target.is_dir() {

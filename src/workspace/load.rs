@@ -379,6 +379,7 @@ impl Workspace {
                     discover::Member::Command(k) => (FileKind::from(k), Role::Command { dir }),
                     discover::Member::Skill(k) => (FileKind::from(k), Role::Skill { dir }),
                     discover::Member::OutputStyle(o) => (FileKind::from(o), Role::OutputStyle { dir }),
+                    discover::Member::Servers(k) => (FileKind::from(k), Role::Manifest { dir }),
                 };
                 (p, kind, role, in_scope)
             })
@@ -700,6 +701,14 @@ pub(super) fn plugin_role(path: &Path) -> Option<Option<(FileKind, Role)>> {
         return Some(Some((FileKind::plugin_hooks(), Role::Manifest { dir })));
     }
     let name = path.file_name()?.to_string_lossy();
+    if matches!(name.as_ref(), ".mcp.json" | ".lsp.json" | "monitors.json") {
+        // A plugin's server file, when a plugin reads it.
+        let plugin = discover::Plugin::of(path)?;
+        return match discover::plugin_member(&plugin, path) {
+            Some(discover::Member::Servers(k)) => Some(Some((FileKind::from(k), Role::Manifest { dir: plugin.root }))),
+            _ => None,
+        };
+    }
     if !name.ends_with(".md") {
         return None;
     }
@@ -722,6 +731,7 @@ pub(super) fn plugin_role(path: &Path) -> Option<Option<(FileKind, Role)>> {
         Some(discover::Member::Agent(k)) => Some(Some((k.into(), Role::Claude { dir: plugin.root }))),
         Some(discover::Member::Command(k)) => Some(Some((FileKind::from(k), Role::Command { dir: plugin.root }))),
         Some(discover::Member::Skill(k)) => Some(Some((FileKind::from(k), Role::Skill { dir: plugin.root }))),
+        Some(discover::Member::Servers(k)) => Some(Some((FileKind::from(k), Role::Manifest { dir: plugin.root }))),
         Some(discover::Member::OutputStyle(o)) => {
             Some(Some((FileKind::from(o), Role::OutputStyle { dir: plugin.root })))
         }

@@ -1630,3 +1630,88 @@ fn output_styles_of_projects_users_and_plugins() {
             .any(|f| f.path == path && f.kind.output_style().is_some() && f.role != Role::NotRead)
     );
 }
+
+#[test]
+fn a_plugin_s_server_files_are_read() {
+    use crate::analysis::claude::plugin::servers_file::ServersFile;
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    let manifest = |extra: &str| {
+        format!(r#"{{"name": "kit", "version": "1.0.0", "description": "d", "author": {{"name": "a"}}{extra}}}"#)
+    };
+    write(
+        root,
+        "kit/.claude-plugin/plugin.json",
+        &manifest(r#", "lspServers": "./more/lsp.json""#),
+    );
+    write(
+        root,
+        "kit/.mcp.json",
+        r#"{"github": {"command": "gh-mcp"}, "bad": {"comand": "x"}}"#,
+    );
+    write(
+        root,
+        "kit/.lsp.json",
+        r#"{"ts": {"command": "tsls --stdio", "extensionToLanguage": {".ts": "typescript"}}}"#,
+    );
+    write(
+        root,
+        "kit/more/lsp.json",
+        r#"{"py": {"command": "pyright", "extensionToLanguage": {".py": "python"}}}"#,
+    );
+    write(root, "kit/monitors/monitors.json", r#"[{"name": "w", "command": "x"}]"#);
+    // A project's `.mcp.json` is not a plugin's.
+    write(root, "app/.mcp.json", r#"{"mcpServers": {}}"#);
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let mut kinds: Vec<(String, Option<ServersFile>)> = ws
+        .files
+        .iter()
+        .filter(|f| f.kind.plugin_servers().is_some() || f.kind.is_mcp_json())
+        .map(|f| {
+            let rel = f.path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            (rel, f.kind.plugin_servers())
+        })
+        .collect();
+    kinds.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        kinds,
+        [
+            ("app/.mcp.json".to_string(), None),
+            ("kit/.lsp.json".to_string(), Some(ServersFile::Lsp)),
+            ("kit/.mcp.json".to_string(), Some(ServersFile::Mcp)),
+            ("kit/monitors/monitors.json".to_string(), Some(ServersFile::Monitors)),
+            ("kit/more/lsp.json".to_string(), Some(ServersFile::Lsp)),
+        ]
+    );
+    let found = findings(&ws, root);
+    assert_eq!(
+        found,
+        [
+            "kit/.lsp.json: invalid-value \"\\\"tsls --stdio\\\"\"",
+            "kit/.mcp.json: missing-field \"\\\"bad\\\"\"",
+            "kit/.mcp.json: unknown-key \"\\\"comand\\\"\"",
+            "kit/monitors/monitors.json: missing-field \"{\"",
+        ],
+        "{found:#?}"
+    );
+    // The plugin's servers, by the name Claude Code gives them (a server it drops is not one).
+    assert_eq!(ws.plugin_mcp_servers(), ["plugin:kit:github"]);
+    // A manifest that sets `monitors` inline: `monitors/monitors.json` is not read.
+    write(
+        root,
+        "kit/.claude-plugin/plugin.json",
+        &manifest(r#", "experimental": {"monitors": [{"name": "w", "command": "x", "description": "d"}]}"#),
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    assert!(ws.files.iter().all(|f| !f.path.ends_with("monitors/monitors.json")));
+    assert!(
+        findings(&ws, root).iter().all(|f| !f.contains("plugin.json")),
+        "{:?}",
+        findings(&ws, root)
+    );
+    // A server file given by path is read as the plugin's.
+    let path = root.join("kit/.lsp.json");
+    let ws = Workspace::load(std::slice::from_ref(&path), &Options::isolated()).unwrap();
+    let id = ws.id(&path).unwrap();
+    assert_eq!(ws.files[id].kind.plugin_servers(), Some(ServersFile::Lsp));
+}

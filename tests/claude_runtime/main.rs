@@ -58,7 +58,10 @@
 //!   their hooks and `allowed-tools`, or one entry, for the `hooks` of their frontmatter;
 //! - `tests/verdicts/claude-output-styles.jsonl` (`output_styles.rs`): the output styles Claude
 //!   Code lists, the values its debug log says it left out, and which settings `outputStyle`
-//!   reached the system prompt.
+//!   reached the system prompt;
+//! - `tests/verdicts/claude-plugin-files.jsonl` (`plugin_files.rs`): per plugin, which of its
+//!   `.mcp.json`, `.lsp.json` and `monitors/monitors.json` Claude Code refused (whole, or a server
+//!   of).
 //!
 //! Paths are written relative to the workspace, as `~/...` in the home, or `$TMP/...`; each line
 //! carries `h`, the hash of the case's input (every file of the workspace and its home, the
@@ -83,6 +86,7 @@ mod mcp_json;
 mod mock;
 mod oracle;
 mod output_styles;
+mod plugin_files;
 mod rules;
 mod settings;
 mod skill_hooks;

@@ -118,13 +118,23 @@ impl State {
                 }
             }
         }
-        // The servers of the `.mcp.json` files, by the prefix their tools get.
-        for v in self.ws.mcp_files() {
-            for s in v.file.servers.iter().filter(|s| s.skip.is_none()) {
-                let server = format!("mcp__{}", analysis::claude::mcp::schema::tool_prefix(&s.name));
-                if !known.mcp_servers.contains(&server) {
-                    known.mcp_servers.push(server);
-                }
+        // The servers of the `.mcp.json` files and of the plugins, by the prefix their tools get.
+        let names = self
+            .ws
+            .mcp_files()
+            .into_iter()
+            .flat_map(|v| {
+                v.file
+                    .servers
+                    .iter()
+                    .filter(|s| s.skip.is_none())
+                    .map(|s| s.name.clone())
+            })
+            .chain(self.ws.plugin_mcp_servers());
+        for name in names {
+            let server = format!("mcp__{}", analysis::claude::mcp::schema::tool_prefix(&name));
+            if !known.mcp_servers.contains(&server) {
+                known.mcp_servers.push(server);
             }
         }
         known

@@ -91,6 +91,19 @@ impl McpFile {
 
 /// Analyse a `.mcp.json`: diagnostics, the parsed tree and the servers it declares.
 pub fn analyze(text: &str) -> (Vec<Diagnostic>, Parsed, McpFile) {
+    analyze_as(text, false)
+}
+
+/// A plugin's `.mcp.json` (at its root, or a file its manifest's `mcpServers` names), as Claude
+/// Code 2.1.332 reads it: the servers under `mcpServers`, or, without that key, the whole object
+/// as the servers by name (seen with the runtime: `{"good": {"command": ...}}` starts
+/// `plugin:kit:good`). Each server is checked as in a project's `.mcp.json`; one Claude Code
+/// refuses is dropped alone.
+pub fn analyze_plugin(text: &str) -> (Vec<Diagnostic>, Parsed, McpFile) {
+    analyze_as(text, true)
+}
+
+fn analyze_as(text: &str, plugin: bool) -> (Vec<Diagnostic>, Parsed, McpFile) {
     let mut out = Vec::new();
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     if body.trim().is_empty() {
@@ -143,8 +156,17 @@ pub fn analyze(text: &str) -> (Vec<Diagnostic>, Parsed, McpFile) {
         );
     }
     let mut file = McpFile::default();
-    if let Some(root) = &parsed.root {
-        check_root(root, text, &mut file, &mut out);
+    match (&parsed.root, plugin) {
+        (Some(root), true) if root.as_map().is_some_and(|m| !m.contains("mcpServers")) => {
+            // The servers by name, at the top.
+            file.read = true;
+            for (key, value) in root.as_map().into_iter().flat_map(|m| m.js_entries()) {
+                let server = check_server(key, value, text, &mut out);
+                file.servers.push(server);
+            }
+        }
+        (Some(root), _) => check_root(root, text, &mut file, &mut out),
+        (None, _) => {}
     }
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     (out, parsed, file)

@@ -481,3 +481,31 @@ fn every_prefix_and_position_is_safe() {
         hover(&parsed, i);
     }
 }
+
+#[test]
+fn a_plugin_mcp_json_may_hold_its_servers_at_the_top() {
+    // Without `mcpServers`, the whole object is the servers by name (not a missing key).
+    let text = r#"{"good": {"command": "echo"}, "bad": {"command": 5}}"#;
+    let (d, _, file) = analyze_plugin(text);
+    assert!(file.read);
+    let names: Vec<(&str, bool)> = file
+        .servers
+        .iter()
+        .map(|s| (s.name.as_str(), s.skip.is_none()))
+        .collect();
+    assert_eq!(names, [("good", true), ("bad", false)]);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].span.text(text), "5");
+    assert!(!d.iter().any(|d| d.code == Code::MissingField));
+    // A project's `.mcp.json` needs `mcpServers`.
+    assert!(analyze(text).0.iter().any(|d| d.code == Code::MissingField));
+    // With `mcpServers`: as a project's.
+    let text = r#"{"mcpServers": {"a": {"command": "x"}}}"#;
+    let (d, _, file) = analyze_plugin(text);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(file.servers.len(), 1);
+    // Not JSON: none of its servers.
+    let (d, _, file) = analyze_plugin("{\"a\": {\"command\": \"x\"},}");
+    assert!(d.iter().any(|d| d.code == Code::SyntaxError));
+    assert!(file.servers.is_empty());
+}

@@ -494,11 +494,37 @@ pub(super) fn value(cx: &mut Cx, key: &'static str, v: &Node, shape: Shape, scop
         }
         Shape::Commands => commands(cx, v, scope),
         Shape::Hooks => inline_or_paths(cx, key, v, scope, PathRule::HOOKS),
-        Shape::McpServers | Shape::LspServers => inline_or_paths(cx, key, v, scope, PathRule::ANY_FILE),
+        Shape::McpServers | Shape::LspServers => {
+            inline_or_paths(cx, key, v, scope, PathRule::ANY_FILE);
+            if scope == Scope::Plugin {
+                let files: Vec<String> = match &v.value {
+                    Value::Str(s) => vec![strip_dot(s)],
+                    Value::Seq(items) => items.iter().filter_map(|i| i.as_str()).map(strip_dot).collect(),
+                    _ => Vec::new(),
+                };
+                if key == "mcpServers" {
+                    cx.file.layout.mcp_files = files;
+                } else {
+                    cx.file.layout.lsp_files = files;
+                }
+            }
+        }
+        Shape::Paths if key == "monitors" && matches!(v.value, Value::Seq(_)) => {
+            // The monitors themselves, inline.
+            let (found, _) = super::servers_file::check_monitors(v);
+            cx.schema_error |= !found.is_empty();
+            cx.out.extend(found);
+            if scope == Scope::Plugin {
+                cx.file.layout.monitors = Some(None);
+            }
+        }
         Shape::Paths => {
             let ok = paths(cx, key, v, scope, PathRule::ANY);
             if ok && scope == Scope::Plugin && key == "outputStyles" {
                 cx.file.layout.output_styles = strings(v).into_iter().map(|s| strip_dot(&s)).collect();
+            }
+            if scope == Scope::Plugin && key == "monitors" {
+                cx.file.layout.monitors = Some(v.as_str().map(strip_dot));
             }
         }
         Shape::Source => source(cx, v),

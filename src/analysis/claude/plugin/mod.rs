@@ -26,7 +26,6 @@
 use super::super::diagnostic::{Diagnostic, Effect, Location, Severity};
 use super::super::rules::Code;
 use super::super::syntax::{Parsed, Value, jsonc};
-use super::super::text::Span;
 
 mod check;
 mod components;
@@ -36,6 +35,8 @@ pub mod hooks_file;
 mod listed;
 mod marketplace;
 mod model;
+pub mod servers_file;
+mod strict;
 mod table;
 
 use check::plugin;
@@ -43,6 +44,7 @@ use check::plugin;
 use check::reserved;
 use cx::{Cx, Fate, Scope};
 use marketplace::marketplace;
+pub(crate) use strict::{strict_json, strict_json_fix};
 
 pub use model::{CommandSource, DeclaredPath, Layout, Manifest, ManifestFile, Want};
 pub use table::{ENTRY_FIELDS, Field, MARKETPLACE_FIELDS, PLUGIN_FIELDS, Shape};
@@ -120,66 +122,6 @@ pub fn analyze(kind: Manifest, text: &str) -> (Vec<Diagnostic>, Parsed, Manifest
     let mut out = cx.out;
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     (out, parsed, cx.file)
-}
-
-/// A strict-JSON finding of [`strict_json`] with its fix: a trailing comma is removed (safe: the
-/// runtime reads nothing of the file until it is).
-pub(crate) fn strict_json_fix(d: Diagnostic, what: &str) -> Diagnostic {
-    if what == TRAILING_COMMA {
-        let span = d.span;
-        d.with_fix(
-            "Remove the trailing comma",
-            vec![crate::analysis::diagnostic::Edit::new(span, "")],
-            true,
-        )
-    } else {
-        d
-    }
-}
-
-const TRAILING_COMMA: &str = "a trailing comma";
-
-/// What makes the text invalid as strict JSON although the recovering parser reads it: comments
-/// and trailing commas, with what each is.
-pub(crate) fn strict_json(text: &str) -> Vec<(Span, &'static str)> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    // The last comma outside strings and comments, while only blanks and comments follow it.
-    let mut comma: Option<usize> = None;
-    while i < b.len() {
-        match b[i] {
-            b'"' => {
-                comma = None;
-                i += 1;
-                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                let end = text[i..].find('\n').map_or(b.len(), |e| i + e);
-                out.push((Span::new(i, end), "a comment"));
-                i = end;
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                let end = text[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
-                out.push((Span::new(i, end), "a comment"));
-                i = end;
-                continue;
-            }
-            b',' => comma = Some(i),
-            b'}' | b']' => {
-                if let Some(c) = comma.take() {
-                    out.push((Span::new(c, c + 1), TRAILING_COMMA));
-                }
-            }
-            b' ' | b'\t' | b'\r' | b'\n' => {}
-            _ => comma = None,
-        }
-        i += 1;
-    }
-    out
 }
 
 #[cfg(test)]

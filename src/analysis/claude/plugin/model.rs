@@ -74,6 +74,12 @@ pub struct Layout {
     pub skills: Vec<String>,
     /// `outputStyles`: the folders and `.md` files read instead of `output-styles/`.
     pub output_styles: Vec<String>,
+    /// `mcpServers` and `lspServers`: the files named (read besides `.mcp.json` and `.lsp.json`).
+    pub mcp_files: Vec<String>,
+    pub lsp_files: Vec<String>,
+    /// `monitors` (or `experimental.monitors`) is set: `monitors/monitors.json` is not read;
+    /// `Some(path)` when it names a file.
+    pub monitors: Option<Option<String>>,
 }
 
 /// What a manifest declares.

@@ -233,6 +233,7 @@ fn component_paths() {
             ]),
             skills: vec!["sk".into()],
             output_styles: vec!["styles".into(), "one-style.md".into()],
+            ..Layout::default()
         }
     );
     let paths: Vec<(&str, &str, Want)> = f.paths.iter().map(|p| (p.field, p.path.as_str(), p.want)).collect();
