@@ -849,8 +849,8 @@ fn every_config_section_over_the_protocol() {
     }
 }
 
-/// opencode's `tui.json` over the protocol: a file opened in the project is checked (the
-/// refused value after CJK and emoji, the unknown keybind with its did-you-mean fix, on their
+/// opencode's `tui.json` over the protocol: a file opened in the project is checked (a theme
+/// named in CJK and emoji that no folder has, the refused value after it, the unknown keybind with its did-you-mean fix, on their
 /// exact ranges), completion of keybind names with what each does, hover on a keybind and on a
 /// setting, in both encodings; a `.opencode/tui.jsonc` created on disk is checked when the
 /// client reports it.
@@ -877,6 +877,12 @@ fn tui_json_over_the_protocol() {
         assert_eq!(
             got,
             [
+                // A theme no folder has (warning: opencode uses its default one).
+                (
+                    "invalid-value".to_string(),
+                    "2".to_string(),
+                    range_of(text, "\"审查 🚀\"", enc)
+                ),
                 (
                     "invalid-value".to_string(),
                     "1".to_string(),
@@ -890,7 +896,7 @@ fn tui_json_over_the_protocol() {
             ]
         );
         assert!(
-            diags[0]["message"]
+            diags[1]["message"]
                 .as_str()
                 .unwrap()
                 .contains("; opencode skips this whole file, so none of its settings apply"),

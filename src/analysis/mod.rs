@@ -118,6 +118,7 @@ impl FileKind {
                 FileKind::Zuno(zuno::FileKind::Config)
                     | FileKind::Copilot(copilot::FileKind::Mcp)
                     | FileKind::OpenCode(opencode::FileKind::Tui)
+                    | FileKind::OpenCode(opencode::FileKind::Theme)
                     | FileKind::ProjectFile
                     | FileKind::Manifest(_)
                     | FileKind::Settings(_)
@@ -136,7 +137,8 @@ impl FileKind {
             | FileKind::Settings(_)
             | FileKind::PluginHooks
             | FileKind::McpJson
-            | FileKind::PluginServers(_) => suppress::Comments::None,
+            | FileKind::PluginServers(_)
+            | FileKind::OpenCode(opencode::FileKind::Theme) => suppress::Comments::None,
             k if k.is_markdown() => suppress::Comments::Frontmatter,
             _ => suppress::Comments::Jsonc,
         }
@@ -150,6 +152,11 @@ impl FileKind {
     /// opencode's `tui.json(c)`: the terminal interface's settings.
     pub fn is_tui(&self) -> bool {
         matches!(self, FileKind::OpenCode(opencode::FileKind::Tui))
+    }
+
+    /// A custom theme of opencode's terminal interface (`themes/*.json`).
+    pub fn is_theme(&self) -> bool {
+        matches!(self, FileKind::OpenCode(opencode::FileKind::Theme))
     }
 
     pub fn opencode(&self) -> Option<&opencode::FileKind> {

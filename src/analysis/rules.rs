@@ -71,7 +71,7 @@ pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     (
         Code::InvalidType,
         Severity::Warning,
-        "where the runtime drops or converts only this value and loads the rest: Claude Code's agents, hooks, plugins and settings, a command's hint or description read as another type, an opencode frontmatter that is not a mapping, `tui.json`, Zuno's older permission forms",
+        "where the runtime drops or converts only this value and loads the rest: Claude Code's agents, hooks, plugins and settings, a command's hint or description read as another type, an opencode frontmatter that is not a mapping, `tui.json`, a theme's `thinkingOpacity`, Zuno's older permission forms",
     ),
     (
         Code::InvalidType,
@@ -81,7 +81,7 @@ pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     (
         Code::InvalidValue,
         Severity::Warning,
-        "where the runtime drops or changes only this value and loads the rest: Claude Code's agents, skills, commands, hooks, output styles, settings (an `outputStyle` no style has falls back to the default) and MCP servers; GitHub Copilot's agents",
+        "where the runtime drops or changes only this value and loads the rest: Claude Code's agents, skills, commands, hooks, output styles, settings (an `outputStyle` no style has falls back to the default) and MCP servers; GitHub Copilot's agents; opencode's `tui.json` `theme` that names no theme, and a theme color that lacks one of `dark` and `light` (the theme works in the other mode)",
     ),
     (
         Code::InvalidColor,

@@ -35,7 +35,7 @@ fn inner(text: &str, span: Span) -> Span {
 pub fn skill_pattern_at(ws: &Workspace, file: usize, offset: usize) -> Option<(String, Span)> {
     let f = &ws.files[file];
     // `tui.json` has no permissions (a `permission` key there is dropped).
-    if f.kind.opencode().is_none() || f.kind.is_tui() {
+    if f.kind.opencode().is_none() || f.kind.is_tui() || f.kind.is_theme() {
         return None;
     }
     let root = f.analysis.parsed.root.as_ref()?;

@@ -321,7 +321,7 @@ impl State {
         let Some(doc) = self.docs.get(key) else { return };
         let text = doc.rope.to_string();
         let lang = match &doc.solo {
-            Some(s) if s.kind.is_config() || s.kind.is_tui() => "json",
+            Some(s) if s.kind.is_config() || s.kind.is_tui() || s.kind.is_theme() => "json",
             _ => "markdown",
         };
         let _ = self.attach(key, lang, text);
@@ -812,6 +812,9 @@ fn solo_kind(path: Option<&Path>, uri: &Uri, language_id: &str, text: &str) -> O
         let at = path.map_or_else(|| Path::new("/").join(&name), Path::to_path_buf);
         if let Some((kind, _)) = discover::mcp_json(&at) {
             return Some(kind);
+        }
+        if discover::theme_dir(&at).is_some() || text.contains("opencode.ai/theme.json") {
+            return Some(OcKind::Theme.into());
         }
         if discover::TUI_NAMES.contains(&name.as_str()) || text.contains("opencode.ai/tui.json") {
             return Some(OcKind::Tui.into());

@@ -225,6 +225,15 @@ impl Workspace {
                 groups: Vec::new(),
             });
         }
+        let themes = ids(&|f| matches!(f.role, Role::Theme { .. } | Role::Tui { .. }));
+        if !themes.is_empty() {
+            out.push(UnitDef {
+                unit: Unit::Themes,
+                view: Vec::new(),
+                inputs: themes,
+                groups: Vec::new(),
+            });
+        }
         let styles = ids(&|f| matches!(f.role, Role::OutputStyle { .. }));
         let all_settings = ids(&|f| matches!(f.role, Role::ClaudeSettings { .. }));
         if !styles.is_empty() || !all_settings.is_empty() {
@@ -348,6 +357,7 @@ impl Workspace {
             }
             Unit::Copilot(_) => crate::analysis::copilot::project::check(&self.copilot_view_files(&def.view)),
             Unit::OutputStyles => self.output_style_checks(),
+            Unit::Themes => self.theme_checks(),
             Unit::McpNames => {
                 let mut d = self.mcp_approvals();
                 d.extend(self.mcp_tool_refs());

@@ -81,6 +81,7 @@ impl Workspace {
                 },
                 Role::UserConfig(_)
                 | Role::Tui { .. }
+                | Role::Theme { .. }
                 | Role::Claude { .. }
                 | Role::Zuno { .. }
                 | Role::Skill { .. }
@@ -392,6 +393,7 @@ impl Workspace {
             Role::DirConfig { dir } | Role::Markdown { dir } => Some(dir.clone()),
             Role::UserConfig(_)
             | Role::Tui { .. }
+            | Role::Theme { .. }
             | Role::Claude { .. }
             | Role::Zuno { .. }
             | Role::Skill { .. }
@@ -596,6 +598,66 @@ impl Workspace {
                 .unwrap_or_default();
             for s in mcp.servers.iter().filter(|s| s.skip.is_none()) {
                 out.push(format!("plugin:{plugin}:{}", s.name));
+            }
+        }
+        out
+    }
+
+    /// The `theme` of each `tui.json` against the themes opencode started there has (see
+    /// [`crate::analysis::opencode::theme::check_choice`]).
+    pub(crate) fn theme_checks(&self) -> Vec<(usize, crate::analysis::Diagnostic)> {
+        use crate::analysis::opencode::theme;
+        let themes: Vec<(&Path, &str, bool)> = self
+            .files
+            .iter()
+            .filter(|f| f.live && f.kind.is_theme())
+            .filter_map(|f| {
+                let Role::Theme { dir } = &f.role else { return None };
+                let stem = f.path.file_stem()?.to_str()?;
+                let parses = !f
+                    .analysis
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.code == crate::analysis::Code::SyntaxError);
+                Some((dir.as_path(), stem, parses))
+            })
+            .collect();
+        let global = self.options.global_dir.as_deref();
+        let mut out = Vec::new();
+        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live && f.kind.is_tui()) {
+            let Role::Tui { dir } = &f.role else { continue };
+            let Some(v) = f
+                .analysis
+                .parsed
+                .root
+                .as_ref()
+                .and_then(|r| r.as_map())
+                .and_then(|m| m.value("theme"))
+            else {
+                continue;
+            };
+            let Some(wanted) = v.as_str() else { continue };
+            // Where opencode starts to read this file: the project (the folder above a
+            // `.opencode/`); a user folder's file applies anywhere.
+            let start = if is_dot_opencode(dir) {
+                dir.parent()
+            } else {
+                Some(dir.as_path())
+            };
+            let user = global == Some(dir.as_path()) || self.dir_kind(dir) != DirKind::Layout && !is_dot_opencode(dir);
+            let visible: Vec<&(&Path, &str, bool)> = themes
+                .iter()
+                .filter(|(d, _, _)| {
+                    user || Some(*d) == global || d.parent().zip(start).is_some_and(|(p, s)| s.starts_with(p))
+                })
+                .collect();
+            let custom: Vec<&str> = visible.iter().map(|(_, n, _)| *n).collect();
+            let broken = visible.iter().find(|(_, _, parses)| !parses).map(|(d, n, _)| {
+                let folder = d.file_name().map(|f| f.to_string_lossy()).unwrap_or_default();
+                format!("{folder}/themes/{n}.json")
+            });
+            if let Some(d) = theme::check_choice(wanted, v.span, &custom, broken.as_deref(), global.is_some()) {
+                out.push((id, d));
             }
         }
         out

@@ -227,6 +227,7 @@ pub fn walk(root: &Path) -> Found {
             || SettingsFile::of_path(path).is_some()
             || plugin_hooks_root(path).is_some()
             || mcp_json(path).is_some()
+            || theme_dir(path).is_some()
             || copilot_kind(path).is_some_and(|(k, _)| k.is_json())
         {
             found.configs.push(path.to_path_buf());
@@ -383,6 +384,7 @@ fn walk_unfiltered(root: &Path) -> Found {
                 || SettingsFile::of_path(path).is_some()
                 || plugin_hooks_root(path).is_some()
                 || mcp_json(path).is_some()
+                || theme_dir(path).is_some()
             {
                 found.configs.push(path.clone());
             } else if name == "SKILL.md"
@@ -539,6 +541,20 @@ pub fn claude_settings(path: &Path, home: Option<&Path>) -> Option<(crate::analy
         (false, k) => k,
     };
     Some((crate::analysis::FileKind::Settings(kind), project.to_path_buf()))
+}
+
+/// A custom theme of opencode's terminal interface in a project: `<dir>/.opencode/themes/*.json`
+/// (opencode reads those of every `.opencode/` from where it starts up to the root; the global
+/// config folder's `themes/` is the workspace's to know). Returns the `.opencode/` folder.
+pub fn theme_dir(path: &Path) -> Option<PathBuf> {
+    if !path.file_name()?.to_str()?.ends_with(".json") {
+        return None;
+    }
+    let themes = path.parent().filter(|p| p.file_name().is_some_and(|n| n == "themes"))?;
+    let dir = themes
+        .parent()
+        .filter(|d| d.file_name().is_some_and(|n| n == ".opencode"))?;
+    Some(dir.to_path_buf())
 }
 
 /// A Claude Code output style of a project or of the user: a Markdown file at any depth of a
@@ -856,6 +872,27 @@ pub fn skill_kind(path: &Path) -> Option<(skill::SkillKind, PathBuf)> {
         return Some((kind, project));
     }
     None
+}
+
+/// A skill of an opencode user config folder `dir` (the global one, `~/.opencode`,
+/// `$OPENCODE_CONFIG_DIR`): `{skill,skills}/**/SKILL.md` below it, read in every project.
+pub fn user_skill_kind(path: &Path, dir: &Path) -> Option<skill::SkillKind> {
+    use crate::analysis::Dialect;
+    if path.file_name()? != "SKILL.md" {
+        return None;
+    }
+    let rel = path.strip_prefix(dir).ok()?;
+    let first = rel.components().next()?.as_os_str().to_string_lossy();
+    if rel.components().count() < 3 || !matches!(first.as_ref(), "skill" | "skills") {
+        return None;
+    }
+    Some(skill::SkillKind {
+        folder: path.parent()?.file_name()?.to_string_lossy().into_owned(),
+        loaders: vec![Dialect::OpenCode],
+        misplaced: None,
+        family: Dialect::OpenCode,
+        namespace: None,
+    })
 }
 
 /// A command of an opencode config directory laid out like a global one (`command/x.md` next to

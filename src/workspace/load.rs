@@ -113,6 +113,18 @@ impl Workspace {
         if self.options.config_file.as_deref() == Some(path) {
             return Some((OcKind::Config.into(), Role::UserConfig(3)));
         }
+        // The terminal interface's custom themes: `themes/*.json` of the global config folder and
+        // of every `.opencode/`.
+        let global_themes = self
+            .options
+            .global_dir
+            .as_deref()
+            .is_some_and(|g| parent == g.join("themes") && name.ends_with(".json"));
+        if let Some(dir) = discover::theme_dir(path)
+            .or_else(|| global_themes.then(|| parent.parent().map(Path::to_path_buf)).flatten())
+        {
+            return Some((OcKind::Theme.into(), Role::Theme { dir }));
+        }
         // opencode's terminal interface reads `tui.json(c)` wherever it reads a config, and the
         // file `$OPENCODE_TUI_CONFIG` names.
         if discover::TUI_NAMES.contains(&name.as_ref()) || self.options.tui_config.as_deref() == Some(path) {
@@ -169,6 +181,17 @@ impl Workspace {
         }
         if let Some((kind, dir)) = discover::skill_kind(path) {
             return Some((FileKind::from(kind), Role::Skill { dir }));
+        }
+        // A skill of a user config folder (the global one, `~/.opencode`, `$OPENCODE_CONFIG_DIR`):
+        // `{skill,skills}/**/SKILL.md`, read by opencode in every project.
+        let o = &self.options;
+        for dir in [&o.global_dir, &o.home_dot_opencode, &o.config_dir]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(kind) = discover::user_skill_kind(path, dir) {
+                return Some((FileKind::from(kind), Role::Skill { dir: dir.clone() }));
+            }
         }
         if let Some((kind, dir)) = discover::command_kind(path) {
             return Some((FileKind::from(kind), Role::Command { dir }));
@@ -291,6 +314,18 @@ impl Workspace {
         user_files.extend(o.config_file.clone());
         for dir in [&o.home_dot_opencode, &o.config_dir].into_iter().flatten() {
             user_files.extend(discover::CONFIG_NAMES.iter().map(|n| dir.join(n)));
+        }
+        // The global config folder's themes.
+        if let Some(dir) = &o.global_dir
+            && let Ok(read) = fs::read_dir(dir.join("themes"))
+        {
+            let mut themes: Vec<PathBuf> = read
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "json"))
+                .collect();
+            themes.sort();
+            user_files.extend(themes);
         }
         // The terminal interface's settings: of the user config directories, and
         // `$OPENCODE_TUI_CONFIG`.

@@ -81,6 +81,9 @@ pub enum Role {
     /// `.opencode/` folder's, a user config directory's, or `$OPENCODE_TUI_CONFIG`); `dir`
     /// holds it. Read on its own: no view merges it.
     Tui { dir: PathBuf },
+    /// A custom theme of the terminal interface (`themes/*.json`); `dir` is the config folder
+    /// holding `themes/` (a `.opencode/`, or the global config folder).
+    Theme { dir: PathBuf },
     /// A Claude Code agent file; `dir` owns its `.claude/agents/` (the project, or the home
     /// directory for user agents) or is the plugin's root.
     Claude { dir: PathBuf },

@@ -1715,3 +1715,78 @@ fn a_plugin_s_server_files_are_read() {
     let id = ws.id(&path).unwrap();
     assert_eq!(ws.files[id].kind.plugin_servers(), Some(ServersFile::Lsp));
 }
+
+#[test]
+fn opencode_themes_and_the_theme_a_tui_json_chooses() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    let g = tempfile::tempdir().unwrap();
+    write(
+        root,
+        ".opencode/themes/mine.json",
+        r##"{"theme": {"primary": "#ff0000", "text": "nosuch"}}"##,
+    );
+    write(root, "tui.json", r#"{"theme": "mnie"}"#);
+    write(g.path(), "themes/global.json", r##"{"theme": {"primary": "#ff0000"}}"##);
+    write(
+        g.path(),
+        "skills/review/SKILL.md",
+        "---\nname: review\ndescription: Review code\n---\nDo it.\n",
+    );
+    let options = Options {
+        global_dir: Some(g.path().to_path_buf()),
+        ..Options::default()
+    };
+    let mut ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
+    ws.refresh_cross();
+    assert!(
+        ws.files
+            .iter()
+            .any(|f| f.kind.is_theme() && f.path.ends_with("global.json"))
+    );
+    let found = findings(&ws, root);
+    assert_eq!(
+        found,
+        [
+            ".opencode/themes/mine.json: invalid-value \"\\\"nosuch\\\"\"",
+            "tui.json: invalid-value \"\\\"mnie\\\"\"",
+        ],
+        "{found:#?}"
+    );
+    // A global theme by its name; a built-in one.
+    for ok in ["global", "dracula", "system"] {
+        write(root, "tui.json", &format!("{{\"theme\": \"{ok}\"}}"));
+        let mut ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
+        ws.refresh_cross();
+        assert!(findings(&ws, root).iter().all(|f| !f.starts_with("tui.json")), "{ok}");
+    }
+    // One theme file that does not parse drops every custom one.
+    write(root, ".opencode/themes/mine.json", "{\"theme\": {},}");
+    write(root, "tui.json", r#"{"theme": "global"}"#);
+    let mut ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
+    ws.refresh_cross();
+    let diags = ws.diagnostics();
+    let (_, d) = diags
+        .iter()
+        .find(|(id, _)| ws.files[*id].path.ends_with("tui.json"))
+        .expect("a finding on tui.json");
+    assert!(
+        d.message.contains("`.opencode/themes/mine.json` does not parse"),
+        "{}",
+        d.message
+    );
+    // The global folder checked as a folder: its skill and theme are read.
+    let ws = Workspace::load(&[g.path().to_path_buf()], &options).unwrap();
+    let kinds: Vec<bool> = ws
+        .files
+        .iter()
+        .filter(|f| f.in_scope)
+        .map(|f| f.kind.skill().is_some() || f.kind.is_theme())
+        .collect();
+    assert_eq!(
+        kinds,
+        [true, true],
+        "{:?}",
+        ws.files.iter().map(|f| &f.path).collect::<Vec<_>>()
+    );
+}

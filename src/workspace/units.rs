@@ -17,6 +17,8 @@ pub enum Unit {
     Zuno(PathBuf),
     /// The Copilot files of one workspace folder (agents, prompts, `mcp.json`).
     Copilot(PathBuf),
+    /// opencode's custom themes and the `theme` of each `tui.json`.
+    Themes,
     /// Claude Code's output styles (duplicate names) and the settings' `outputStyle`.
     OutputStyles,
     /// The MCP server names of Claude Code's settings files (`enabledMcpjsonServers`, ...)

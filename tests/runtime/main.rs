@@ -24,7 +24,7 @@
 //! `config_fuzz.rs` is a second test of this target: generated `opencode.json` files, each judged
 //! by opencode's `GET /config` (see its module docs).
 //! `tui.rs` makes opencode's terminal interface the judge of `tui.json` the same way (its own
-//! test below).
+//! test below), and `themes.rs` of custom themes and the `theme` a `tui.json` chooses.
 //!
 //! The live tests need the runtime: `tests/runtime/run.sh` installs it from npm (pinned in
 //! `tests/runtime/package.json`) and runs them (`--ignored`) with `OPENCODE_BIN` set.
@@ -33,8 +33,8 @@
 //! `tests/verdicts/` (the format: `tests/verdict_support/mod.rs`; one JSON line per case, with the
 //! hash of its input): `opencode-agents.jsonl` (this test: per start directory, opencode's refusal
 //! and why, or each agent's compared fields and the skills; per global layout that stops
-//! opencode, why), `opencode-config.jsonl` (`config_fuzz.rs`), `opencode-tui.jsonl` (`tui.rs`)
-//! and `opencode-policy.jsonl` (`policy.rs`). A recording keeps only what the comparison reads,
+//! opencode, why), `opencode-config.jsonl` (`config_fuzz.rs`), `opencode-tui.jsonl` (`tui.rs`),
+//! `opencode-themes.jsonl` (`themes.rs`) and `opencode-policy.jsonl` (`policy.rs`). A recording keeps only what the comparison reads,
 //! and no path of the run: `<root>` is the workspace, `<home>` its home, `<tmp>` the run's
 //! temporary directory, `<TMPDIR>` the system's (see [`Norm`]); a run of permission rules that
 //! every agent of a directory has is written once (see [`factor_rules`]). With
@@ -58,6 +58,7 @@ mod cases;
 mod config_fuzz;
 mod oracle;
 mod policy;
+mod themes;
 mod tui;
 #[path = "../verdict_support/mod.rs"]
 mod verdict_support;
@@ -1398,6 +1399,30 @@ fn tui_json_is_judged_as_opencode_s_terminal_judges_it() {
         failures.join("\n")
     );
     assert!(recorded.is_empty(), "{}", recorded.join("\n"));
+}
+
+#[test]
+#[ignore = "needs the opencode runtime: tests/runtime/run.sh installs it and sets OPENCODE_BIN"]
+fn themes_are_judged_as_opencode_s_terminal_draws_them() {
+    let bin = opencode_bin();
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = fs::canonicalize(tmp.path()).unwrap();
+    let (cases, failures, recording) = themes::run(Source::Live(&bin), &tmp);
+    let recorded = recording.write_or_compare();
+    eprintln!("\nthemes: {cases} cases, {} disagreement(s)", failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(recorded.is_empty(), "{}", recorded.join("\n"));
+}
+
+/// The replay of `themes_are_judged_as_opencode_s_terminal_draws_them`.
+#[test]
+fn themes_are_judged_as_the_recorded_opencode_drew_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = fs::canonicalize(tmp.path()).unwrap();
+    let recorded = std::cell::RefCell::new(verdict_support::Replay::load("opencode-themes"));
+    let (cases, failures, _) = themes::run(Source::Replay(&recorded), &tmp);
+    eprintln!("\nthemes: {cases} cases, {} disagreement(s)", failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// The replay of `tui_json_is_judged_as_opencode_s_terminal_judges_it`.

@@ -26,13 +26,14 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &Known) -> Ve
         return Vec::new();
     }
     let (ctx, yaml) = match kind {
-        FileKind::Config | FileKind::Tui => (json_context(text, offset), false),
+        FileKind::Config | FileKind::Tui | FileKind::Theme => (json_context(text, offset), false),
         FileKind::Agent { .. } | FileKind::Mode { .. } => (yaml_context(text, offset), true),
     };
     let Some(ctx) = ctx else { return Vec::new() };
     let is_md = kind.is_markdown();
     let mut items = match (&ctx.value_of, kind) {
         (_, FileKind::Tui) => super::tui::complete(&ctx),
+        (_, FileKind::Theme) => super::theme::complete(&ctx, text),
         (None, _) => keys(&ctx, is_md, known),
         (Some(key), _) => values(&ctx, key, is_md, known),
     };

@@ -19,6 +19,8 @@ pub enum FileKind {
     /// `tui.json` or `tui.jsonc`: the settings of opencode's terminal interface (theme,
     /// keybinds, scrolling...), read apart from the config.
     Tui,
+    /// A custom theme of the terminal interface: `themes/*.json` of a config folder.
+    Theme,
 }
 
 impl FileKind {

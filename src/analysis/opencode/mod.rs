@@ -34,6 +34,7 @@ pub mod schema;
 pub mod sections;
 pub mod skill;
 pub mod substitute;
+pub mod theme;
 pub mod tui;
 pub mod tui_schema;
 
@@ -48,6 +49,14 @@ pub fn analyze(kind: &FileKind, text: &str) -> Analysis {
         FileKind::Agent { name } => markdown::analyze(text, name, DeclOrigin::Markdown),
         FileKind::Mode { name } => markdown::analyze(text, name, DeclOrigin::ModeFile),
         FileKind::Tui => tui::analyze(text),
+        FileKind::Theme => {
+            let (diagnostics, parsed) = theme::analyze(text);
+            Analysis {
+                parsed,
+                diagnostics,
+                facts: Facts::default(),
+            }
+        }
     };
     analysis.diagnostics.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     analysis

@@ -6,6 +6,7 @@
 
 pub mod frontmatter;
 pub mod jsonc;
+pub mod strict;
 pub mod yaml;
 
 use super::text::Span;

@@ -36,15 +36,14 @@ mod listed;
 mod marketplace;
 mod model;
 pub mod servers_file;
-mod strict;
 mod table;
 
+pub(crate) use crate::analysis::syntax::strict::{strict_json, strict_json_fix};
 use check::plugin;
 #[cfg(test)]
 use check::reserved;
 use cx::{Cx, Fate, Scope};
 use marketplace::marketplace;
-pub(crate) use strict::{strict_json, strict_json_fix};
 
 pub use model::{CommandSource, DeclaredPath, Layout, Manifest, ManifestFile, Want};
 pub use table::{ENTRY_FIELDS, Field, MARKETPLACE_FIELDS, PLUGIN_FIELDS, Shape};

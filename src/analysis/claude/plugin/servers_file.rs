@@ -15,10 +15,10 @@
 //!
 //! A file that does not parse as strict JSON is lost the same way.
 
-use super::strict::{strict_json, strict_json_fix};
 use crate::analysis::diagnostic::{Diagnostic, Effect, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::suggest::closest;
+use crate::analysis::syntax::strict::{strict_json, strict_json_fix};
 use crate::analysis::syntax::{Map, Node, Parsed, Value, jsonc};
 use crate::analysis::text::Span;
 

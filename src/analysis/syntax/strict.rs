@@ -1,5 +1,6 @@
-//! What makes a plugin's JSON file invalid as strict JSON (Claude Code reads them with
-//! `JSON.parse`) although agent-lsp's recovering parser reads it: comments and trailing commas.
+//! What makes a JSON file invalid as strict JSON (`JSON.parse`, which Claude Code's plugin files and
+//! opencode's themes are read with) although agent-lsp's recovering parser reads it: comments and
+//! trailing commas.
 
 use crate::analysis::diagnostic::Diagnostic;
 use crate::analysis::text::Span;
