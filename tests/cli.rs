@@ -2060,13 +2060,19 @@ fn rules_unknown_code_exits_2_with_a_suggestion() {
     assert_eq!(out.stderr, "agent-lsp: error: no rule `nope`.\n");
 
     // The start of a rule's name is enough for a suggestion; a start several rules share is not.
-    let out = agent_lsp(ws.path(), &["rules", "shadowed"]);
+    let out = agent_lsp(ws.path(), &["rules", "placeholder"]);
     assert_eq!(
         (out.status, out.stderr.as_str()),
         (
             2,
-            "agent-lsp: error: no rule `shadowed`. Did you mean `shadowed-rule`?\n"
+            "agent-lsp: error: no rule `placeholder`. Did you mean `placeholder-in-code`?\n"
         )
+    );
+    let out = agent_lsp(ws.path(), &["rules", "shadowed"]);
+    assert_eq!(
+        (out.status, out.stderr.as_str()),
+        (2, "agent-lsp: error: no rule `shadowed`.\n"),
+        "shadowed-rule and shadowed-file share the start"
     );
     let out = agent_lsp(ws.path(), &["rules", "invalid"]);
     assert_eq!(

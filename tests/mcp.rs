@@ -659,8 +659,8 @@ fn rules_gives_the_catalog_and_one_rule_in_full() {
     assert_eq!(v["explanation"], agent_lsp::cli::rule_doc(code));
     assert!(v["explanation"].as_str().is_some_and(|e| e.contains("last match wins")));
     assert_eq!(
-        s.error("rules", json!({"code": "shadowed"})),
-        "no rule `shadowed`. Did you mean `shadowed-rule`? `rules` without `code` lists them all"
+        s.error("rules", json!({"code": "shadowed-rul"})),
+        "no rule `shadowed-rul`. Did you mean `shadowed-rule`? `rules` without `code` lists them all"
     );
 }
 

@@ -134,6 +134,8 @@ fn summary() {
         .claude/commands/git/amend.md:3:16 invalid-type
         .claude/commands/git/amend.md:9:43 placeholder-in-code
         .claude/deploy/SKILL.md:1:1 misplaced-skill
+        .claude/output-styles/terse.md:4:1 unknown-key
+        .claude/rules/api.md:2:1 unknown-key
         .claude/settings.json:5:7 policy-violation
         .claude/settings.json:20:7 ignored-permission-rule
         .claude/settings.json:25:39 unknown-mcp-server
@@ -225,6 +227,7 @@ fn summary() {
         .zuno/skills/triage_bot/SKILL.md:2:7 invalid-name
         .zuno/triage/SKILL.md:1:1 misplaced-skill
         CLAUDE.md:4:32 missing-path
+        CONTEXT.md:1:1 shadowed-file
         agent-lsp.toml:21:7 policy-violation
         opencode.json:6:3 unknown-key
         opencode.json:13:7 unknown-key
@@ -253,6 +256,7 @@ fn summary() {
         packages/web/zuno.json:20:11 unknown-permission
         packages/web/zuno.json:21:22 shadowed-rule
         packages/web/zuno.json:21:43 policy-violation
+        plugins/release-tools/.mcp.json:3:20 missing-field
         plugins/release-tools/agents/releaser.md:4:1 ignored-field
         tui.json:6:5 unknown-key
         tui.json:9:17 invalid-value

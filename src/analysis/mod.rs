@@ -26,6 +26,7 @@ pub mod edit;
 pub mod example;
 pub mod fix;
 pub mod hash;
+pub mod instructions;
 pub mod opencode;
 pub mod permission;
 pub mod policy;
@@ -988,6 +989,19 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
     }
 }
 
+/// Which runtimes read an instruction file where it is (see [`instructions`]): each runtime's
+/// own rule, opencode's then Claude Code's.
+pub fn instruction_readers(
+    which: instructions::Which,
+    chain: &[instructions::Level],
+    imported_by: Option<&str>,
+) -> Vec<instructions::Verdict> {
+    vec![
+        opencode::instructions::readers(which, chain),
+        claude::instructions::readers(which, chain, imported_by),
+    ]
+}
+
 /// The names of a dialect's built-in agents, in its catalog's order.
 pub fn builtin_agents(dialect: Dialect) -> Vec<&'static str> {
     match dialect {
@@ -1078,4 +1092,102 @@ pub fn policy_vocabulary() -> &'static policy::spec::Vocabulary {
             dialects: Dialect::ALL.iter().map(|d| d.as_str()).collect(),
         }
     })
+}
+
+#[cfg(test)]
+mod instruction_tests {
+    use super::instruction_readers as readers;
+    use super::instructions::*;
+
+    fn level(label: &str, names: &[&str]) -> Level {
+        Level {
+            label: label.into(),
+            agents: names.contains(&"AGENTS.md"),
+            claude: names.contains(&"CLAUDE.md"),
+            context: names.contains(&"CONTEXT.md"),
+            dot_claude_claude: names.contains(&".claude/CLAUDE.md"),
+            claude_local: names.contains(&"CLAUDE.local.md"),
+            in_worktree: true,
+        }
+    }
+
+    fn reads(which: Which, chain: &[Level]) -> (bool, bool) {
+        let v = readers(which, chain, None);
+        (v[0].reads, v[1].reads)
+    }
+
+    #[test]
+    fn who_reads_what() {
+        let all = [level("this folder", &["AGENTS.md", "CLAUDE.md", "CONTEXT.md"])];
+        // (opencode, Claude Code)
+        assert_eq!(reads(Which::Agents, &all), (true, false));
+        assert_eq!(reads(Which::Claude, &all), (false, true));
+        assert_eq!(reads(Which::Context, &all), (false, false));
+        let alone = [level("this folder", &["AGENTS.md"])];
+        assert_eq!(reads(Which::Agents, &alone), (true, true));
+        let alone = [level("this folder", &["CONTEXT.md"])];
+        assert_eq!(reads(Which::Context, &alone), (true, false));
+        // A parent's file counts: a `CLAUDE.md` above stops Claude Code's AGENTS.md; an
+        // `AGENTS.md` above stops opencode's CLAUDE.md (inside the work tree only).
+        let chain = [
+            level("this folder", &["AGENTS.md", "CONTEXT.md"]),
+            level("..", &["CLAUDE.md"]),
+        ];
+        assert_eq!(reads(Which::Agents, &chain), (true, false));
+        assert_eq!(reads(Which::Context, &chain), (false, false));
+        let mut above = level("..", &["AGENTS.md"]);
+        above.in_worktree = false;
+        let chain = [level("this folder", &["CLAUDE.md"]), above.clone()];
+        assert_eq!(reads(Which::Claude, &chain), (true, true));
+        above.in_worktree = true;
+        let chain = [level("this folder", &["CLAUDE.md"]), above];
+        let v = readers(Which::Claude, &chain, None);
+        assert!(!v[0].reads && v[0].why.contains("`AGENTS.md` (..)"), "{}", v[0].why);
+        // `.claude/` files: Claude Code's only.
+        let chain = [level("this folder", &[".claude/CLAUDE.md"])];
+        assert_eq!(reads(Which::DotClaudeAgents, &chain), (false, false));
+        assert_eq!(reads(Which::DotClaudeClaude, &chain), (false, true));
+        assert_eq!(reads(Which::ClaudeLocal, &chain), (false, true));
+        let chain = [level("this folder", &[])];
+        assert_eq!(reads(Which::DotClaudeAgents, &chain), (false, true));
+        // `CLAUDE.local.md` takes the place of `AGENTS.md` for Claude Code too.
+        let chain = [level("this folder", &["AGENTS.md", "CLAUDE.local.md"])];
+        let v = readers(Which::Agents, &chain, None);
+        assert!(v[0].reads && !v[1].reads);
+        assert!(
+            v[1].why
+                .starts_with("Claude Code reads `CLAUDE.local.md` (this folder) instead"),
+            "{}",
+            v[1].why
+        );
+        let chain = [level("this folder", &["AGENTS.md", ".claude/CLAUDE.md"])];
+        assert!(
+            readers(Which::Agents, &chain, None)[1]
+                .why
+                .starts_with("Claude Code reads `.claude/CLAUDE.md`")
+        );
+    }
+
+    #[test]
+    fn an_import_makes_claude_code_read_it() {
+        let all = [level("this folder", &["AGENTS.md", "CLAUDE.md", "CONTEXT.md"])];
+        for which in [Which::Agents, Which::DotClaudeAgents, Which::Context] {
+            let v = readers(which, &all, Some("CLAUDE.md"));
+            assert!(v[1].reads, "{which:?}");
+            assert_eq!(v[1].why, "Claude Code reads it through the import in `CLAUDE.md`");
+        }
+        // opencode does not follow imports.
+        assert!(!readers(Which::Context, &all, Some("CLAUDE.md"))[0].reads);
+    }
+
+    #[test]
+    fn the_description_names_each_runtime() {
+        let all = [level("this folder", &["AGENTS.md", "CLAUDE.md"])];
+        let md = describe(Which::Agents, &readers(Which::Agents, &all, None));
+        assert!(md.contains("**opencode** reads it"), "{md}");
+        assert!(
+            md.contains("**Claude Code** ignores it here: Claude Code reads `CLAUDE.md` (this folder)"),
+            "{md}"
+        );
+    }
 }

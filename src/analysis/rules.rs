@@ -624,6 +624,21 @@ file's, which is rarely what a server wants). The fix names the input `inputs` d
 with VS Code 1.139.1.)",
         "{ \"inputs\": [{ \"type\": \"promptString\", \"id\": \"github-token\", \"password\": true }], \"servers\": { \"github\": { \"type\": \"http\", \"url\": \"https://api.githubcopilot.com/mcp/\", \"headers\": { \"Authorization\": \"Bearer ${input:gh-token}\" } } } }",
         "{ \"inputs\": [{ \"type\": \"promptString\", \"id\": \"github-token\", \"password\": true }], \"servers\": { \"github\": { \"type\": \"http\", \"url\": \"https://api.githubcopilot.com/mcp/\", \"headers\": { \"Authorization\": \"Bearer ${input:github-token}\" } } } }";
+    ShadowedFile = "shadowed-file", Warning, ValueIgnored, [],
+        "An instruction file (`AGENTS.md`, `CLAUDE.md`, `CONTEXT.md`, `.claude/AGENTS.md`) that no runtime reads where it is, because other files take its place.",
+        "opencode reads one kind of instruction file: the first of `AGENTS.md`, `CLAUDE.md` and \
+`CONTEXT.md` that any folder from where it starts up to the git root holds, every file of that \
+name and no other, so a `CLAUDE.md` beside (or below) an `AGENTS.md` never reaches it. Claude \
+Code reads every `CLAUDE.md` and `.claude/CLAUDE.md` up to the root, and `AGENTS.md` (through \
+its built-in AGENTS.md plugin) only where none of those folders holds a `CLAUDE.md`; it never \
+reads `CONTEXT.md`, but a file a `CLAUDE.md` imports (`@AGENTS.md`) is read through the import. \
+A file that no runtime reads there is a warning that says which file each reads instead. One \
+that a runtime ignores while another reads it (an `AGENTS.md` for opencode beside a `CLAUDE.md` \
+for Claude Code) is the usual way to write for two runtimes and is not reported; the hover on \
+the file's first line says who reads it and why. (Seen with opencode 1.18.34 and Claude Code \
+2.1.332.)",
+        "a CONTEXT.md beside an AGENTS.md: opencode reads the AGENTS.md, Claude Code never reads CONTEXT.md",
+        "one AGENTS.md, and a CLAUDE.md that imports it (`@AGENTS.md`)";
 }
 
 /// The rules the shared layers apply to the files of every dialect (syntax, keys and values,

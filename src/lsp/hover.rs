@@ -23,6 +23,14 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
         // A plugin's hooks: the same documentation as the settings' `hooks`.
         return crate::analysis::claude::settings::hover(&f.analysis.parsed, offset);
     }
+    // An instruction file's first line: which runtimes read it here.
+    let first = crate::analysis::text::first_line(&f.text);
+    if f.kind.memory().is_some()
+        && offset <= first.end as usize
+        && let Some((which, verdicts)) = ws.instruction_readers(id)
+    {
+        return Some((crate::analysis::instructions::describe(which, &verdicts), first));
+    }
     if f.kind.memory() == Some(crate::analysis::claude::memory::MemoryFile::Rule) {
         // A rule of `.claude/rules/`: what its frontmatter's keys do.
         let reading = crate::analysis::claude::read::read(&f.text);

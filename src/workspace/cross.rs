@@ -225,6 +225,16 @@ impl Workspace {
                 groups: Vec::new(),
             });
         }
+        // Every memory file: one may import another (`@AGENTS.md`).
+        let instructions = ids(&|f| matches!(f.role, Role::Memory { .. }));
+        if self.files.iter().any(|f| f.live && self.instruction_file(f).is_some()) {
+            out.push(UnitDef {
+                unit: Unit::Instructions,
+                view: Vec::new(),
+                inputs: instructions,
+                groups: Vec::new(),
+            });
+        }
         let themes = ids(&|f| matches!(f.role, Role::Theme { .. } | Role::Tui { .. }));
         if !themes.is_empty() {
             out.push(UnitDef {
@@ -358,6 +368,7 @@ impl Workspace {
             Unit::Copilot(_) => crate::analysis::copilot::project::check(&self.copilot_view_files(&def.view)),
             Unit::OutputStyles => self.output_style_checks(),
             Unit::Themes => self.theme_checks(),
+            Unit::Instructions => self.instruction_checks(),
             Unit::McpNames => {
                 let mut d = self.mcp_approvals();
                 d.extend(self.mcp_tool_refs());

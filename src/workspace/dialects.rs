@@ -93,6 +93,7 @@ impl Workspace {
                 | Role::McpJson { .. }
                 | Role::OutputStyle { .. }
                 | Role::Copilot { .. }
+                | Role::NotChecked(_)
                 | Role::NotRead => {}
                 #[cfg(test)]
                 Role::Example { .. } => {}
@@ -405,6 +406,7 @@ impl Workspace {
             | Role::McpJson { .. }
             | Role::OutputStyle { .. }
             | Role::Copilot { .. }
+            | Role::NotChecked(_)
             | Role::NotRead => None,
             #[cfg(test)]
             Role::Example { .. } => None,
@@ -599,6 +601,115 @@ impl Workspace {
             for s in mcp.servers.iter().filter(|s| s.skip.is_none()) {
                 out.push(format!("plugin:{plugin}:{}", s.name));
             }
+        }
+        out
+    }
+
+    /// An instruction file of a project (not the user's): which one, and its folder.
+    pub(crate) fn instruction_file<'a>(&self, f: &'a File) -> Option<(crate::analysis::instructions::Which, &'a Path)> {
+        use crate::analysis::claude::memory::MemoryFile;
+        use crate::analysis::instructions::Which;
+        let Role::Memory { dir } = &f.role else { return None };
+        if self.options.home.as_deref() == Some(dir.as_path())
+            || self.options.global_dir.as_deref() == Some(dir.as_path())
+        {
+            return None;
+        }
+        let in_dot_claude = f
+            .path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|n| n == ".claude");
+        let which = match (f.kind.memory()?, in_dot_claude) {
+            (MemoryFile::Agents, true) => Which::DotClaudeAgents,
+            (MemoryFile::Agents, false) => Which::Agents,
+            (MemoryFile::Context, _) => Which::Context,
+            (MemoryFile::Project, true) => Which::DotClaudeClaude,
+            (MemoryFile::Project, false) => Which::Claude,
+            (MemoryFile::Local, _) => Which::ClaudeLocal,
+            (MemoryFile::Rule | MemoryFile::User, _) => return None,
+        };
+        Some((which, dir))
+    }
+
+    /// Which runtimes read instruction file `id` where it is (for a runtime started in its
+    /// folder), from the names each folder up to the root holds (in the workspace, or on disk).
+    pub fn instruction_readers(
+        &self,
+        id: usize,
+    ) -> Option<(
+        crate::analysis::instructions::Which,
+        Vec<crate::analysis::instructions::Verdict>,
+    )> {
+        use crate::analysis::instruction_readers as readers;
+        use crate::analysis::instructions::Level;
+        let (which, dir) = self.instruction_file(&self.files[id])?;
+        let exists = |p: &Path| self.id(p).is_some_and(|i| self.files[i].live) || p.is_file();
+        let git_root = dir.ancestors().find(|a| a.join(".git").exists());
+        let chain: Vec<Level> = dir
+            .ancestors()
+            .enumerate()
+            .map(|(i, a)| Level {
+                label: if i == 0 {
+                    "this folder".into()
+                } else {
+                    vec![".."; i].join("/")
+                },
+                agents: exists(&a.join("AGENTS.md")),
+                claude: exists(&a.join("CLAUDE.md")),
+                context: exists(&a.join("CONTEXT.md")),
+                dot_claude_claude: exists(&a.join(".claude").join("CLAUDE.md")),
+                claude_local: exists(&a.join("CLAUDE.local.md")),
+                in_worktree: git_root.is_none_or(|g| a.starts_with(g)),
+            })
+            .collect();
+        let importer = self.importer_of(id);
+        Some((which, readers(which, &chain, importer.as_deref())))
+    }
+
+    /// A memory file Claude Code reads (a `CLAUDE.md` and the like, not another `AGENTS.md`)
+    /// whose `@path` imports name file `id`, as written in messages.
+    fn importer_of(&self, id: usize) -> Option<String> {
+        use crate::analysis::claude::memory::MemoryFile;
+        let target = &self.files[id].path;
+        self.files.iter().enumerate().find_map(|(i, f)| {
+            if i == id
+                || !f.live
+                || !matches!(
+                    f.kind.memory()?,
+                    MemoryFile::Project | MemoryFile::Local | MemoryFile::User
+                )
+            {
+                return None;
+            }
+            let m = f.analysis.memory()?;
+            m.imports
+                .iter()
+                .any(|r| self.file_ref_target(i, r).is_some_and(|t| t == *target))
+                .then(|| relative_to(&f.path, target.parent().unwrap_or(target)))
+        })
+    }
+
+    /// `shadowed-file` on the instruction files that no runtime reads where they are. (One
+    /// that a runtime ignores while another reads it is the usual way to write for two
+    /// runtimes: the hover on its first line says who reads it.)
+    pub(crate) fn instruction_checks(&self) -> Vec<(usize, crate::analysis::Diagnostic)> {
+        use crate::analysis::diagnostic::{Diagnostic, Effect};
+        let mut out = Vec::new();
+        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
+            let Some((which, verdicts)) = self.instruction_readers(id) else {
+                continue;
+            };
+            if verdicts.iter().any(|v| v.reads) {
+                continue;
+            }
+            let why: Vec<&str> = verdicts.iter().map(|v| v.why.as_str()).collect();
+            let message = format!("no runtime reads this `{}` here: {}", which.name(), why.join("; "));
+            let span = crate::analysis::text::first_line(&f.text);
+            out.push((
+                id,
+                Diagnostic::new(crate::analysis::Code::ShadowedFile, span, message).with_effect(Effect::ValueIgnored),
+            ));
         }
         out
     }
@@ -1626,4 +1737,21 @@ fn settings_rule(id: usize, r: &claude::settings::PermissionRule) -> claude::pol
         text: &r.text,
         source: Source::File { file: id, span: r.span },
     }
+}
+
+/// `path` as written from folder `from` (`CLAUDE.md`, `.claude/CLAUDE.md`, `../CLAUDE.md`).
+fn relative_to(path: &Path, from: &Path) -> String {
+    let common = from.ancestors().find(|a| path.starts_with(a));
+    let Some(common) = common else {
+        return path.display().to_string();
+    };
+    let ups = from.components().count() - common.components().count();
+    let mut out: Vec<String> = vec!["..".into(); ups];
+    out.extend(
+        path.strip_prefix(common)
+            .unwrap_or(path)
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    out.join("/")
 }

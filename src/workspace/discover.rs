@@ -228,6 +228,7 @@ pub fn walk(root: &Path) -> Found {
             || plugin_hooks_root(path).is_some()
             || mcp_json(path).is_some()
             || theme_dir(path).is_some()
+            || not_checked_candidate(path)
             || copilot_kind(path).is_some_and(|(k, _)| k.is_json())
         {
             found.configs.push(path.to_path_buf());
@@ -385,6 +386,7 @@ fn walk_unfiltered(root: &Path) -> Found {
                 || plugin_hooks_root(path).is_some()
                 || mcp_json(path).is_some()
                 || theme_dir(path).is_some()
+                || not_checked_candidate(path)
             {
                 found.configs.push(path.clone());
             } else if name == "SKILL.md"
@@ -543,6 +545,37 @@ pub fn claude_settings(path: &Path, home: Option<&Path>) -> Option<(crate::analy
     Some((crate::analysis::FileKind::Settings(kind), project.to_path_buf()))
 }
 
+/// A file Claude Code reads that agent-lsp does not check yet, with what it is: the user's
+/// `~/.claude/keybindings.json` and `~/.claude/themes/*.json` (in `home` only: a project's are
+/// not read), and `.claude/loop.md`.
+pub fn read_not_checked(path: &Path, home: Option<&Path>) -> Option<&'static str> {
+    let name = path.file_name()?.to_str()?;
+    let parent = path.parent()?;
+    let parent_name = parent.file_name()?.to_str()?;
+    let in_home =
+        |dot_claude: &Path| dot_claude.file_name().is_some_and(|n| n == ".claude") && dot_claude.parent() == home;
+    match (parent_name, name) {
+        (".claude", "keybindings.json") if in_home(parent) => {
+            Some("Claude Code reads `~/.claude/keybindings.json`, its keyboard shortcuts (in a terminal)")
+        }
+        (".claude", "loop.md") => Some("Claude Code reads `.claude/loop.md`, the prompt of `/loop`"),
+        ("themes", n) if n.ends_with(".json") && parent.parent().is_some_and(in_home) => {
+            Some("Claude Code reads `~/.claude/themes/*.json`, its custom color themes")
+        }
+        _ => None,
+    }
+}
+
+/// A file [`read_not_checked`] may name, whoever's home it is in (the walks do not know the
+/// home folder; the workspace decides).
+fn not_checked_candidate(path: &Path) -> bool {
+    let home = path
+        .ancestors()
+        .find(|a| a.file_name().is_some_and(|n| n == ".claude"))
+        .and_then(Path::parent);
+    read_not_checked(path, home).is_some()
+}
+
 /// A custom theme of opencode's terminal interface in a project: `<dir>/.opencode/themes/*.json`
 /// (opencode reads those of every `.opencode/` from where it starts up to the root; the global
 /// config folder's `themes/` is the workspace's to know). Returns the `.opencode/` folder.
@@ -588,6 +621,22 @@ pub fn memory_kind(path: &Path, home: Option<&Path>) -> Option<(claude::memory::
     let parent_name = parent.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let in_home = |dot_claude: &Path| home.is_some_and(|h| dot_claude.parent() == Some(h));
     match name {
+        "AGENTS.md" if parent_name == ".claude" => {
+            return Some((MemoryFile::Agents, parent.parent()?.to_path_buf()));
+        }
+        "AGENTS.md" | "CONTEXT.md"
+            if !matches!(
+                parent_name,
+                "agent" | "agents" | "mode" | "modes" | "command" | "commands" | "rules"
+            ) =>
+        {
+            let kind = if name == "AGENTS.md" {
+                MemoryFile::Agents
+            } else {
+                MemoryFile::Context
+            };
+            return Some((kind, parent.to_path_buf()));
+        }
         "CLAUDE.md" if parent_name == ".claude" => {
             let dir = parent.parent()?.to_path_buf();
             let kind = if in_home(parent) {

@@ -66,6 +66,10 @@ impl Workspace {
                 ws.add_unread(file, kind, role, true, &Unread::NotRead);
                 continue;
             }
+            if let Role::NotChecked(what) = role {
+                ws.add_unread(file, kind, role, true, &Unread::NotChecked(what));
+                continue;
+            }
             ws.read_and_add(file, kind, role, true);
             if let Some(project) = project {
                 ws.load_context(&project);
@@ -99,6 +103,10 @@ impl Workspace {
     pub fn role_of(&self, path: &Path) -> Option<(FileKind, Role)> {
         let name = path.file_name()?.to_string_lossy();
         let parent = path.parent()?;
+        if let Some(what) = discover::read_not_checked(path, self.options.home.as_deref()) {
+            let kind = crate::analysis::claude::settings::SettingsFile::User;
+            return Some((FileKind::from(kind), Role::NotChecked(what)));
+        }
         if let Some(g) = &self.options.global_dir
             && parent == g
             && ["config.json", "opencode.json", "opencode.jsonc"].contains(&name.as_ref())

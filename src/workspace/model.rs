@@ -100,6 +100,9 @@ pub enum Role {
     /// A file given by path that no runtime reads where it sits (a `README.md`, a Markdown file
     /// outside every agents, commands and skills folder): not analysed, one finding says so.
     NotRead,
+    /// A file a runtime reads that agent-lsp does not check yet: what it is (see
+    /// [`discover::read_not_checked`]); not analysed, one finding says so.
+    NotChecked(&'static str),
     /// A Claude Code plugin manifest (`.claude-plugin/plugin.json` or `marketplace.json`);
     /// `dir` is the plugin's (or marketplace's) root.
     Manifest { dir: PathBuf },

@@ -18,6 +18,8 @@ pub enum Unread {
     Io(String),
     /// Given by path, but no runtime reads it where it sits.
     NotRead,
+    /// A runtime reads it, but agent-lsp does not check this kind of file yet: what it is.
+    NotChecked(&'static str),
 }
 
 impl std::fmt::Display for Unread {
@@ -30,6 +32,7 @@ impl std::fmt::Display for Unread {
             Unread::Binary => f.write_str("binary file (contains NUL bytes); skipped"),
             Unread::Io(e) => f.write_str(e),
             Unread::NotRead => f.write_str("no runtime reads this file where it is; not analysed"),
+            Unread::NotChecked(what) => write!(f, "{what}; agent-lsp does not check it yet"),
         }
     }
 }
@@ -45,6 +48,15 @@ pub fn unchecked_file(kind: &FileKind, why: &Unread) -> Diagnostic {
         ),
         Unread::Binary => "agent-lsp did not analyse this file: it holds NUL bytes (a binary file)".to_string(),
         Unread::Io(e) => format!("agent-lsp could not read this file ({e})"),
+        Unread::NotChecked(what) => {
+            return Diagnostic::new(
+                Code::UncheckedFile,
+                Span::new(0, 0),
+                format!("{what}; agent-lsp does not check this kind of file yet, so its mistakes are not reported"),
+            )
+            .with_severity(analysis::Severity::Info)
+            .with_effect(analysis::Effect::Works);
+        }
         Unread::NotRead => {
             let what = if kind.is_config() {
                 "opencode reads a config only as `opencode.json` or `opencode.jsonc` (in a project, `.opencode/` or the global config folder)"

@@ -325,6 +325,9 @@ impl Workspace {
 
     /// Read a file from disk and add it; read problems land in `errors`.
     pub fn read_and_add(&mut self, path: &Path, kind: FileKind, role: Role, in_scope: bool) -> Option<usize> {
+        if let Role::NotChecked(what) = role {
+            return Some(self.add_unread(path, kind, role, in_scope, &Unread::NotChecked(what)));
+        }
         if let Some(id) = self.id(path) {
             if in_scope {
                 self.set_in_scope(id, true);

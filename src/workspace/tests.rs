@@ -1688,8 +1688,8 @@ fn a_plugin_s_server_files_are_read() {
         found,
         [
             "kit/.lsp.json: invalid-value \"\\\"tsls --stdio\\\"\"",
-            "kit/.mcp.json: missing-field \"\\\"bad\\\"\"",
-            "kit/.mcp.json: unknown-key \"\\\"comand\\\"\"",
+            // One cause, one finding: the missing `command` is on the misspelt key.
+            "kit/.mcp.json: missing-field \"\\\"comand\\\"\"",
             "kit/monitors/monitors.json: missing-field \"{\"",
         ],
         "{found:#?}"
@@ -1788,5 +1788,77 @@ fn opencode_themes_and_the_theme_a_tui_json_chooses() {
         [true, true],
         "{:?}",
         ws.files.iter().map(|f| &f.path).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn instruction_files_that_no_runtime_reads() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    // AGENTS.md for opencode and CLAUDE.md for Claude Code: each read by one runtime, no
+    // finding; CONTEXT.md beside them is read by neither.
+    write(root, "AGENTS.md", "Be brief.\n");
+    write(root, "CLAUDE.md", "# Project\n");
+    write(root, "CONTEXT.md", "Context.\n");
+    // Under a folder of its own, a CONTEXT.md is opencode's when no AGENTS.md or CLAUDE.md is
+    // found up to the git root (there is one: none read).
+    write(root, "sub/CONTEXT.md", "Sub context.\n");
+    let mut ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let found: Vec<(String, String)> = ws
+        .diagnostics()
+        .into_iter()
+        .filter(|(_, d)| d.code == Code::ShadowedFile)
+        .map(|(id, d)| {
+            let rel = ws.files[id]
+                .path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            assert_eq!(d.severity, crate::analysis::Severity::Warning);
+            assert_eq!(d.span.start, 0, "on the first line");
+            (rel, d.message)
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "CONTEXT.md".to_string(),
+                "no runtime reads this `CONTEXT.md` here: opencode reads `AGENTS.md` (this folder) and then no `CONTEXT.md`: it takes the first of `AGENTS.md`, `CLAUDE.md`, `CONTEXT.md` that a folder up to the git root holds; Claude Code never reads `CONTEXT.md`".to_string()
+            ),
+            (
+                "sub/CONTEXT.md".to_string(),
+                "no runtime reads this `CONTEXT.md` here: opencode reads `AGENTS.md` (..) and then no `CONTEXT.md`: it takes the first of `AGENTS.md`, `CLAUDE.md`, `CONTEXT.md` that a folder up to the git root holds; Claude Code never reads `CONTEXT.md`".to_string()
+            ),
+        ]
+    );
+    // The hover's answer for AGENTS.md: opencode reads it, Claude Code reads CLAUDE.md.
+    let agents = ws.id(&root.join("AGENTS.md")).unwrap();
+    let (_, verdicts) = ws.instruction_readers(agents).unwrap();
+    assert_eq!(verdicts.iter().map(|v| v.reads).collect::<Vec<_>>(), [true, false]);
+    // A CLAUDE.md that imports them: Claude Code reads both through the import, as the
+    // verdict says; the findings go as the import is typed.
+    let claude = ws.id(&root.join("CLAUDE.md")).unwrap();
+    ws.set_text(claude, "# Project\n@CONTEXT.md @sub/CONTEXT.md\n".into());
+    assert!(
+        !ws.diagnostics().iter().any(|(_, d)| d.code == Code::ShadowedFile),
+        "{:#?}",
+        ws.diagnostics()
+    );
+    let sub = ws.id(&root.join("sub/CONTEXT.md")).unwrap();
+    let (_, verdicts) = ws.instruction_readers(sub).unwrap();
+    assert_eq!(
+        verdicts[1].why,
+        "Claude Code reads it through the import in `../CLAUDE.md`"
+    );
+    ws.set_text(claude, "# Project\n".into());
+    assert_eq!(
+        ws.diagnostics()
+            .iter()
+            .filter(|(_, d)| d.code == Code::ShadowedFile)
+            .count(),
+        2
     );
 }

@@ -17,6 +17,8 @@ pub enum Unit {
     Zuno(PathBuf),
     /// The Copilot files of one workspace folder (agents, prompts, `mcp.json`).
     Copilot(PathBuf),
+    /// Instruction files (`AGENTS.md`, `CLAUDE.md`, `CONTEXT.md`): which runtime ignores each.
+    Instructions,
     /// opencode's custom themes and the `theme` of each `tui.json`.
     Themes,
     /// Claude Code's output styles (duplicate names) and the settings' `outputStyle`.

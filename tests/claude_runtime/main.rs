@@ -82,6 +82,7 @@
 mod answers;
 mod cases;
 mod hook_matchers;
+mod instructions;
 mod mcp_json;
 mod mock;
 mod oracle;

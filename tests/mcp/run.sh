@@ -107,7 +107,7 @@ assert "$out" '[(d["path"], d["range"]["start"]["line"], d["code"], d["effect"])
 assert "$out" 's["diagnostics"][0]["fix"]["edits"][0]["new_text"] == "temperature"'
 
 inspect --method tools/call --tool-name check --tool-arg 'paths=["opencode.json"]'
-assert "$out" 's == {"files": 1, "diagnostics": [], "summary": "1 file checked, no problems"}'
+assert "$out" 's == {"files": 1, "checked": ["opencode.json"], "diagnostics": [], "summary": "1 file checked, no problems"}'
 
 inspect --method tools/call --tool-name explain --tool-arg agent=review
 assert "$out" 'len(s["agents"]) == 1 and s["agents"][0]["dialect"] == "opencode" and s["agents"][0]["key"] == "review" and s["agents"][0]["mode"] == "subagent"'

@@ -56,6 +56,7 @@
 
 mod cases;
 mod config_fuzz;
+mod instructions;
 mod oracle;
 mod policy;
 mod themes;
@@ -1412,6 +1413,23 @@ fn themes_are_judged_as_opencode_s_terminal_draws_them() {
     eprintln!("\nthemes: {cases} cases, {} disagreement(s)", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(recorded.is_empty(), "{}", recorded.join("\n"));
+}
+
+#[test]
+#[ignore = "needs the opencode runtime: tests/runtime/run.sh installs it and sets OPENCODE_BIN"]
+fn instruction_files_are_read_as_opencode_reads_them() {
+    let bin = opencode_bin();
+    let (failures, recording) = instructions::run(Some(&bin));
+    let recorded = recording.write_or_compare();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(recorded.is_empty(), "{}", recorded.join("\n"));
+}
+
+/// The replay of `instruction_files_are_read_as_opencode_reads_them`.
+#[test]
+fn instruction_files_are_read_as_the_recorded_opencode_read_them() {
+    let (failures, _) = instructions::run(None);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// The replay of `themes_are_judged_as_opencode_s_terminal_draws_them`.

@@ -55,13 +55,20 @@ pub enum MemoryFile {
     /// The user's `~/.claude/CLAUDE.md` or a file under `~/.claude/rules/`: imports outside the
     /// project are read without asking.
     User,
+    /// `AGENTS.md` of a folder (or `.claude/AGENTS.md`): opencode's first choice, and Claude
+    /// Code's where no `CLAUDE.md` is found (see [`crate::analysis::instructions`]); its imports
+    /// are Claude Code's.
+    Agents,
+    /// `CONTEXT.md` of a folder: opencode's third choice; Claude Code never reads it (so no
+    /// import of it is expanded).
+    Context,
 }
 
 impl MemoryFile {
     /// What Claude Code calls the file when it hands it to the model.
     pub fn label(self) -> &'static str {
         match self {
-            MemoryFile::Project | MemoryFile::Rule => "project instructions",
+            MemoryFile::Project | MemoryFile::Rule | MemoryFile::Agents | MemoryFile::Context => "project instructions",
             MemoryFile::Local => "private project instructions",
             MemoryFile::User => "global instructions for all projects",
         }
@@ -239,7 +246,12 @@ pub fn analyze_as(kind: MemoryFile, text: &str) -> (Vec<crate::analysis::Diagnos
         diagnostics,
         reading.parsed,
         Memory {
-            imports: imports_from(text, body),
+            // No runtime expands the imports of a `CONTEXT.md`.
+            imports: if kind == MemoryFile::Context {
+                Vec::new()
+            } else {
+                imports_from(text, body)
+            },
             paths,
         },
     )

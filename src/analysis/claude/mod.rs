@@ -32,6 +32,7 @@ pub mod card;
 pub mod command;
 pub mod complete;
 pub mod hooks;
+pub mod instructions;
 mod kind;
 pub mod mcp;
 pub mod memory;

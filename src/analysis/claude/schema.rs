@@ -266,6 +266,7 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::UnsubstitutedVariable,
     crate::analysis::rules::Code::UnknownMcpServer,
     crate::analysis::rules::Code::MissingPath,
+    crate::analysis::rules::Code::ShadowedFile,
 ];
 
 #[cfg(test)]

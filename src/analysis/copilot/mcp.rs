@@ -619,6 +619,35 @@ mod tests {
     }
 
     #[test]
+    fn where_each_variable_is_and_how_many_are_read() {
+        // `{env:...}` after another character, not after `$`; a value ending in `$`; braces
+        // that are not `${`.
+        let got = findings(&server(
+            r#""command": "s", "args": ["a {env:A}", "a${env:B}", "cost$", "{x}", "a{b"]"#,
+        ));
+        assert_eq!(
+            got,
+            [
+                "unsubstituted-variable at \"{env:A}\": VS Code sends `{env:A}` as written (that is opencode's form); an environment variable is `${env:A}` [${env:A}]"
+            ]
+        );
+        // Written with an escape, the value's offsets are not the source's: the finding is on
+        // the whole string.
+        let got = findings(&server(r#""command": "s", "args": ["\u0061 ${HOME}"]"#));
+        assert_eq!(got.len(), 1, "{got:#?}");
+        assert!(
+            got[0].starts_with("unsubstituted-variable at \"\\\"\\\\u0061 ${HOME}\\\"\""),
+            "{got:#?}"
+        );
+        // At most 64 variables of one string are read, of either form.
+        for one in ["{env:A}", "${HOME}"] {
+            let many = one.repeat(70);
+            let got = findings(&server(&format!(r#""command": "s", "args": ["{many}"]"#)));
+            assert_eq!(got.len(), 64, "{one}");
+        }
+    }
+
+    #[test]
     fn an_id_that_shares_its_first_or_last_word_with_one_input_is_meant() {
         let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         // The last word, or the first; empty parts around separators do not count.

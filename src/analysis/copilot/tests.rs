@@ -326,6 +326,11 @@ fn renamed_tools_keep_the_lists_style_and_are_never_written_twice() {
         ),
         "---\ndescription: a\ntools: 'execute, web/fetch'\n---\nx\n"
     );
+    // Unquoted names that start and end with one letter stay unquoted.
+    assert_eq!(
+        all_fixed(&agent("a"), "---\ndescription: a\ntools: [searchResults]\n---\nx\n"),
+        "---\ndescription: a\ntools: [search/searchResults]\n---\nx\n"
+    );
     // The fix's title says which.
     let (d, ..) = analyze(
         &agent("a"),

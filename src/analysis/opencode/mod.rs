@@ -26,6 +26,7 @@ pub mod config_schema;
 mod ctx;
 mod decl;
 pub mod effective;
+pub mod instructions;
 pub mod markdown;
 pub mod permission;
 pub mod policy;

@@ -126,3 +126,36 @@ fn a_skill_is_loaded_by_the_runtimes_whose_folder_holds_it_at_the_depth_they_rea
     assert_eq!(skill_kind(Path::new("/p/.claude/skills/a/README.md")), None);
     assert_eq!(skill_kind(Path::new("/p/docs/a/SKILL.md")), None);
 }
+
+#[test]
+fn files_read_but_not_checked_yet() {
+    let home = Path::new("/home/u");
+    let what = |p: &str| read_not_checked(Path::new(p), Some(home));
+    assert!(
+        what("/home/u/.claude/keybindings.json")
+            .unwrap()
+            .contains("keyboard shortcuts")
+    );
+    assert!(
+        what("/home/u/.claude/themes/dusk.json")
+            .unwrap()
+            .contains("custom color themes")
+    );
+    assert!(what("/work/p/.claude/loop.md").unwrap().contains("`/loop`"));
+    assert!(what("/home/u/.claude/loop.md").is_some());
+    // A project's keybindings and themes are not Claude Code's to read; nor other names.
+    assert_eq!(what("/work/p/.claude/keybindings.json"), None);
+    assert_eq!(what("/work/p/.claude/themes/dusk.json"), None);
+    assert_eq!(what("/home/u/.claude/themes/dusk.txt"), None);
+    assert_eq!(what("/home/u/.claude/themes/sub/dusk.json"), None);
+    assert_eq!(what("/home/u/keybindings.json"), None);
+    assert_eq!(what("/work/p/loop.md"), None);
+    assert_eq!(
+        read_not_checked(Path::new("/home/u/.claude/keybindings.json"), None),
+        None
+    );
+    // The walks take each as a candidate wherever it is; the workspace decides.
+    assert!(not_checked_candidate(Path::new("/work/p/.claude/keybindings.json")));
+    assert!(not_checked_candidate(Path::new("/work/p/.claude/themes/x.json")));
+    assert!(!not_checked_candidate(Path::new("/work/p/.claude/settings.json")));
+}

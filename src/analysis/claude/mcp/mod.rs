@@ -360,6 +360,7 @@ fn check_server(key: &Key, value: &Node, text: &str, out: &mut Vec<Diagnostic>) 
     };
     let decoded = shape::decode(value, shape, key.span, &[]);
     let url_without_type = map.is_some_and(|m| !m.contains("type") && m.contains("url") && !m.contains("command"));
+    let mut merged: Vec<Span> = Vec::new();
     if decoded.refused() && url_without_type {
         let mut d = error(
             Code::MissingField,
@@ -386,6 +387,27 @@ fn check_server(key: &Key, value: &Node, text: &str, out: &mut Vec<Diagnostic>) 
             } else {
                 issue.path.join(".")
             });
+            // A required field that is missing because its key is misspelled: one finding, on
+            // the misspelled key, with the rename.
+            if let Some(d) = misspelled_required(issue, &decoded.dropped) {
+                let IssueKind::Missing { field, .. } = &issue.kind else {
+                    unreachable!()
+                };
+                let mut diag = issue_diagnostic(issue, name);
+                diag.span = d.key.span;
+                let missing = format!("has no `{}`", field.name);
+                diag.message = diag.message.replacen(
+                    &missing,
+                    &format!(
+                        "{missing} (`{}` is written: did you mean `{}`?)",
+                        d.key.name, field.name
+                    ),
+                    1,
+                );
+                merged.push(d.key.span);
+                out.push(diag.with_suggestion(d.key.span, format!("\"{}\"", field.name)));
+                continue;
+            }
             out.push(issue_diagnostic(issue, name));
         }
         server.skip = Some(Skip::Invalid(paths));
@@ -422,6 +444,9 @@ fn check_server(key: &Key, value: &Node, text: &str, out: &mut Vec<Diagnostic>) 
                 .iter()
                 .any(|s| matches!(s, Shape::Object(o) if o.field(&d.key.name).is_some()));
         if server.skip == Some(Skip::UrlWithoutType) && remote_field {
+            continue;
+        }
+        if merged.contains(&d.key.span) {
             continue;
         }
         out.push(dropped(d, name, &other_transports));
@@ -526,6 +551,17 @@ fn issue_diagnostic(issue: &Issue, name: &str) -> Diagnostic {
         Some((span, text)) => d.with_suggestion(span, text),
         None => d,
     }
+}
+
+/// The dropped key that `issue` (a required field missing) is a misspelling of, if one is.
+fn misspelled_required<'a>(issue: &Issue, dropped: &'a [Dropped<'a>]) -> Option<&'a Dropped<'a>> {
+    let IssueKind::Missing { field, .. } = &issue.kind else {
+        return None;
+    };
+    let parent = &issue.path[..issue.path.len().saturating_sub(1)];
+    dropped
+        .iter()
+        .find(|d| d.path == parent && d.object.suggest(&d.key.name) == Some(field.name))
 }
 
 /// A key Claude Code drops: a field of another transport, or unknown (with a did-you-mean).

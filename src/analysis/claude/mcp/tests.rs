@@ -220,8 +220,7 @@ fn unknown_keys_are_warnings_with_did_you_mean() {
     check(
         &one(r#"{"comand": "x", "arg": ["a"], "cwd": "/tmp", "disabled": true, "headers": {"A": "b"}}"#),
         expect![[r#"
-            error missing-field value-ignored ["a"]: the server `a` has no `command`, which a local (stdio) MCP server needs: Claude Code skips the server `a` (the others load)
-            warning unknown-key value-ignored ["comand"]: `comand` is not a field of a local (stdio) MCP server: Claude Code drops it from the server `a` without a word. Did you mean `command`?
+            error missing-field value-ignored ["comand"]: the server `a` has no `command` (`comand` is written: did you mean `command`?), which a local (stdio) MCP server needs: Claude Code skips the server `a` (the others load)
               fix: Replace with `"command"` ["\"command\""]
             warning unknown-key value-ignored ["arg"]: `arg` is not a field of a local (stdio) MCP server: Claude Code drops it from the server `a` without a word. Did you mean `args`?
               fix: Replace with `"args"` ["\"args\""]
