@@ -11,7 +11,7 @@
 //! Rendering stays with each dialect (`opencode::card`, `claude::card`, `zuno::card`); terminal
 //! presentation stays with the CLI.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -641,53 +641,82 @@ impl Workspace {
         crate::analysis::instructions::Which,
         Vec<crate::analysis::instructions::Verdict>,
     )> {
+        self.instruction_verdicts(id, &self.instruction_importers(), &mut HashMap::new())
+    }
+
+    /// [`Self::instruction_readers`] with what the caller keeps across files: the importers
+    /// ([`Self::instruction_importers`]) and the names each folder holds, looked up once.
+    fn instruction_verdicts(
+        &self,
+        id: usize,
+        importers: &HashMap<PathBuf, PathBuf>,
+        folders: &mut HashMap<PathBuf, InstructionNames>,
+    ) -> Option<(
+        crate::analysis::instructions::Which,
+        Vec<crate::analysis::instructions::Verdict>,
+    )> {
         use crate::analysis::instruction_readers as readers;
         use crate::analysis::instructions::Level;
-        let (which, dir) = self.instruction_file(&self.files[id])?;
+        let f = &self.files[id];
+        let (which, dir) = self.instruction_file(f)?;
         let exists = |p: &Path| self.id(p).is_some_and(|i| self.files[i].live) || p.is_file();
-        let git_root = dir.ancestors().find(|a| a.join(".git").exists());
-        let chain: Vec<Level> = dir
-            .ancestors()
-            .enumerate()
-            .map(|(i, a)| Level {
-                label: if i == 0 {
-                    "this folder".into()
-                } else {
-                    vec![".."; i].join("/")
-                },
+        let mut names = |a: &Path| -> InstructionNames {
+            *folders.entry(a.to_path_buf()).or_insert_with(|| InstructionNames {
                 agents: exists(&a.join("AGENTS.md")),
                 claude: exists(&a.join("CLAUDE.md")),
                 context: exists(&a.join("CONTEXT.md")),
                 dot_claude_claude: exists(&a.join(".claude").join("CLAUDE.md")),
                 claude_local: exists(&a.join("CLAUDE.local.md")),
-                in_worktree: git_root.is_none_or(|g| a.starts_with(g)),
+                git: a.join(".git").exists(),
+            })
+        };
+        let found: Vec<InstructionNames> = dir.ancestors().map(&mut names).collect();
+        let git_root = found.iter().position(|n| n.git);
+        let chain: Vec<Level> = found
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Level {
+                label: if i == 0 {
+                    "this folder".into()
+                } else {
+                    vec![".."; i].join("/")
+                },
+                agents: n.agents,
+                claude: n.claude,
+                context: n.context,
+                dot_claude_claude: n.dot_claude_claude,
+                claude_local: n.claude_local,
+                in_worktree: git_root.is_none_or(|g| i <= g),
             })
             .collect();
-        let importer = self.importer_of(id);
+        let importer = importers
+            .get(&f.path)
+            .map(|by| relative_to(by, f.path.parent().unwrap_or(&f.path)));
         Some((which, readers(which, &chain, importer.as_deref())))
     }
 
-    /// A memory file Claude Code reads (a `CLAUDE.md` and the like, not another `AGENTS.md`)
-    /// whose `@path` imports name file `id`, as written in messages.
-    fn importer_of(&self, id: usize) -> Option<String> {
+    /// The files the memory files Claude Code reads (a `CLAUDE.md` and the like, not an
+    /// `AGENTS.md`) import with `@path`, each with the first file that imports it.
+    fn instruction_importers(&self) -> HashMap<PathBuf, PathBuf> {
         use crate::analysis::claude::memory::MemoryFile;
-        let target = &self.files[id].path;
-        self.files.iter().enumerate().find_map(|(i, f)| {
-            if i == id
-                || !f.live
-                || !matches!(
-                    f.kind.memory()?,
-                    MemoryFile::Project | MemoryFile::Local | MemoryFile::User
-                )
-            {
-                return None;
+        let mut out = HashMap::new();
+        for (i, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
+            if !matches!(
+                f.kind.memory(),
+                Some(MemoryFile::Project | MemoryFile::Local | MemoryFile::User)
+            ) {
+                continue;
             }
-            let m = f.analysis.memory()?;
-            m.imports
-                .iter()
-                .any(|r| self.file_ref_target(i, r).is_some_and(|t| t == *target))
-                .then(|| relative_to(&f.path, target.parent().unwrap_or(target)))
-        })
+            let Some(m) = f.analysis.memory() else { continue };
+            for r in &m.imports {
+                if let Some(t) = self.file_ref_target(i, r)
+                    && t != f.path
+                {
+                    out.entry(t).or_insert_with(|| f.path.clone());
+                }
+            }
+        }
+        out
     }
 
     /// `shadowed-file` on the instruction files that no runtime reads where they are. (One
@@ -695,9 +724,11 @@ impl Workspace {
     /// runtimes: the hover on its first line says who reads it.)
     pub(crate) fn instruction_checks(&self) -> Vec<(usize, crate::analysis::Diagnostic)> {
         use crate::analysis::diagnostic::{Diagnostic, Effect};
+        let importers = self.instruction_importers();
+        let mut folders = HashMap::new();
         let mut out = Vec::new();
         for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
-            let Some((which, verdicts)) = self.instruction_readers(id) else {
+            let Some((which, verdicts)) = self.instruction_verdicts(id, &importers, &mut folders) else {
                 continue;
             };
             if verdicts.iter().any(|v| v.reads) {
@@ -1737,6 +1768,17 @@ fn settings_rule(id: usize, r: &claude::settings::PermissionRule) -> claude::pol
         text: &r.text,
         source: Source::File { file: id, span: r.span },
     }
+}
+
+/// The instruction files one folder holds, and whether it is a git work tree's root.
+#[derive(Clone, Copy)]
+struct InstructionNames {
+    agents: bool,
+    claude: bool,
+    context: bool,
+    dot_claude_claude: bool,
+    claude_local: bool,
+    git: bool,
 }
 
 /// `path` as written from folder `from` (`CLAUDE.md`, `.claude/CLAUDE.md`, `../CLAUDE.md`).
