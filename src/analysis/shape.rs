@@ -302,10 +302,41 @@ pub struct Decoded<'a> {
     pub kept: Vec<Dropped<'a>>,
 }
 
-impl Decoded<'_> {
+impl<'a> Decoded<'a> {
     pub fn refused(&self) -> bool {
         !self.issues.is_empty()
     }
+
+    /// For `issue`, a required field that is missing: the dropped key of the same object that is
+    /// its misspelling (`comand` for `command`). One mistake: its finding goes on that key (see
+    /// [`on_misspelling`]) and the key gets no finding of its own.
+    pub fn misspelling_of(&self, issue: &Issue) -> Option<&Dropped<'a>> {
+        let IssueKind::Missing { field, .. } = &issue.kind else {
+            return None;
+        };
+        let parent = &issue.path[..issue.path.len().saturating_sub(1)];
+        self.dropped
+            .iter()
+            .find(|d| d.path == parent && d.object.suggest(&d.key.name) == Some(field.name))
+    }
+}
+
+/// A missing field's finding `diag` (its message says "has no `field`") moved onto the key that
+/// misspells the field (`key`, written at `span`), saying so, with the rename as its fix.
+pub fn on_misspelling(
+    mut diag: crate::analysis::Diagnostic,
+    field: &str,
+    key: &str,
+    span: Span,
+) -> crate::analysis::Diagnostic {
+    diag.span = span;
+    let missing = format!("has no `{field}`");
+    diag.message = diag.message.replacen(
+        &missing,
+        &format!("{missing} (`{key}` is written: did you mean `{field}`?)"),
+        1,
+    );
+    diag.with_suggestion(span, format!("\"{field}\""))
 }
 
 /// Decode `node` as `shape`, as the runtime does. `anchor` is where a missing field of `node`

@@ -166,21 +166,32 @@ fn servers(node: &Node, text: &str, inputs: &Option<Vec<String>>, file: &mut Cop
         } else {
             (REMOTE_KEYS, "url")
         };
+        // A missing `command` or `url` because its key is misspelt: one finding, on that key.
+        let mut misspelt = None;
         if !s.contains(needs) {
-            out.push(
-                Diagnostic::new(
-                    Code::MissingField,
-                    name.span,
-                    format!(
-                        "the {kind} server `{}` has no `{needs}`: VS Code cannot start it",
-                        name.name
-                    ),
-                )
-                .with_effect(Effect::ValueIgnored),
-            );
+            let d = Diagnostic::new(
+                Code::MissingField,
+                name.span,
+                format!(
+                    "the {kind} server `{}` has no `{needs}`: VS Code cannot start it",
+                    name.name
+                ),
+            )
+            .with_effect(Effect::ValueIgnored);
+            misspelt = s.js_entries().into_iter().map(|(k, _)| k).find(|k| {
+                !keys.iter().any(|(n, _)| *n == k.name)
+                    && suggest::closest(&k.name, keys.iter().map(|(n, _)| *n)) == Some(needs)
+            });
+            out.push(match misspelt {
+                Some(k) => crate::analysis::shape::on_misspelling(d, needs, &k.name, k.span),
+                None => d,
+            });
         }
         for (k, v) in s.js_entries() {
             let known = keys.iter().any(|(n, _)| *n == k.name);
+            if misspelt.is_some_and(|m| std::ptr::eq(m, k)) {
+                continue;
+            }
             if !known {
                 let near = suggest::closest(&k.name, keys.iter().map(|(n, _)| *n));
                 out.push(
@@ -614,6 +625,22 @@ mod tests {
                 "unsubstituted-variable at \"{env:TOKEN}\": VS Code sends `{env:TOKEN}` as written (that is opencode's form); an environment variable is `${env:TOKEN}` [${env:TOKEN}]",
                 "unsubstituted-variable at \"${evn:TOKEN}\": VS Code knows no variable `${evn:TOKEN}` (`evn:` is none of `env:`, `config:`, `command:`, `input:`) and sends it as written. Did you mean `${env:TOKEN}`? [${env:TOKEN}]",
                 "unsubstituted-variable at \"${zzzzzz}\": VS Code knows no variable `${zzzzzz}` and sends it as written.",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_required_key_misspelt_is_one_finding_on_it() {
+        let got = findings(
+            r#"{ "servers": { "a": { "type": "stdio", "comand": "npx" }, "b": { "type": "http", "ulr": "https://x.dev" }, "c": { "type": "stdio", "zzz": 1 } } }"#,
+        );
+        assert_eq!(
+            got,
+            [
+                "missing-field at \"\\\"comand\\\"\": the stdio server `a` has no `command` (`comand` is written: did you mean `command`?): VS Code cannot start it [\"command\"]",
+                "missing-field at \"\\\"ulr\\\"\": the http server `b` has no `url` (`ulr` is written: did you mean `url`?): VS Code cannot start it [\"url\"]",
+                "missing-field at \"\\\"c\\\"\": the stdio server `c` has no `command`: VS Code cannot start it",
+                "unknown-key at \"\\\"zzz\\\"\": a stdio server has no `zzz`: VS Code ignores it.",
             ]
         );
     }

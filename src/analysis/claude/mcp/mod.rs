@@ -387,25 +387,17 @@ fn check_server(key: &Key, value: &Node, text: &str, out: &mut Vec<Diagnostic>) 
             } else {
                 issue.path.join(".")
             });
-            // A required field that is missing because its key is misspelled: one finding, on
-            // the misspelled key, with the rename.
-            if let Some(d) = misspelled_required(issue, &decoded.dropped) {
-                let IssueKind::Missing { field, .. } = &issue.kind else {
-                    unreachable!()
-                };
-                let mut diag = issue_diagnostic(issue, name);
-                diag.span = d.key.span;
-                let missing = format!("has no `{}`", field.name);
-                diag.message = diag.message.replacen(
-                    &missing,
-                    &format!(
-                        "{missing} (`{}` is written: did you mean `{}`?)",
-                        d.key.name, field.name
-                    ),
-                    1,
-                );
+            // A required field missing because its key is misspelt: one finding, on that key.
+            if let Some(d) = decoded.misspelling_of(issue)
+                && let IssueKind::Missing { field, .. } = &issue.kind
+            {
                 merged.push(d.key.span);
-                out.push(diag.with_suggestion(d.key.span, format!("\"{}\"", field.name)));
+                out.push(shape::on_misspelling(
+                    issue_diagnostic(issue, name),
+                    field.name,
+                    &d.key.name,
+                    d.key.span,
+                ));
                 continue;
             }
             out.push(issue_diagnostic(issue, name));
@@ -551,17 +543,6 @@ fn issue_diagnostic(issue: &Issue, name: &str) -> Diagnostic {
         Some((span, text)) => d.with_suggestion(span, text),
         None => d,
     }
-}
-
-/// The dropped key that `issue` (a required field missing) is a misspelling of, if one is.
-fn misspelled_required<'a>(issue: &Issue, dropped: &'a [Dropped<'a>]) -> Option<&'a Dropped<'a>> {
-    let IssueKind::Missing { field, .. } = &issue.kind else {
-        return None;
-    };
-    let parent = &issue.path[..issue.path.len().saturating_sub(1)];
-    dropped
-        .iter()
-        .find(|d| d.path == parent && d.object.suggest(&d.key.name) == Some(field.name))
 }
 
 /// A key Claude Code drops: a field of another transport, or unknown (with a did-you-mean).

@@ -280,3 +280,23 @@ fn a_plugin_listed_twice_keeps_its_last_entry() {
     assert_eq!(plugin_identity("name@latest"), "name");
     assert_eq!(plugin_identity("./a/../p.ts"), "./p.ts");
 }
+
+#[test]
+fn a_required_key_misspelt_is_one_finding_on_it() {
+    check(
+        r#"{"mcp": {"x": {"type": "local", "comand": ["npx", "y"]}, "y": {"type": "remote", "ulr": "https://a.dev"}}}"#,
+        expect![[r#"
+            missing-field error refuses-to-start `"comand"`: `mcp.x` has no `command` (`comand` is written: did you mean `command`?), which a local MCP server needs; opencode refuses to load the configuration (`Missing key` at mcp.x.command)
+              fix (editor) Replace with `"command"`: {"mcp": {"x": {"type": "local", "command": ["npx", "y"]}, "y": {"type": "remote", "ulr": "https://a.dev"}}}
+            missing-field error refuses-to-start `"ulr"`: `mcp.y` has no `url` (`ulr` is written: did you mean `url`?), which a remote MCP server needs; opencode refuses to load the configuration (`Missing key` at mcp.y.url)
+              fix (editor) Replace with `"url"`: {"mcp": {"x": {"type": "local", "comand": ["npx", "y"]}, "y": {"type": "remote", "url": "https://a.dev"}}}
+        "#]],
+    );
+    // A key that is no misspelling of the missing one keeps its own finding.
+    let shown = show(r#"{"mcp": {"x": {"type": "local", "zzz": 1}}}"#);
+    assert!(
+        shown.contains("missing-field error refuses-to-start `\"x\"`"),
+        "{shown}"
+    );
+    assert!(shown.contains("unknown-key"), "{shown}");
+}
