@@ -423,11 +423,12 @@ impl Workspace {
                         out.push(error(p.span, message, Effect::ValueIgnored));
                     }
                 }
-                // `agents` and `commands` replace their default folder.
+                // `agents`, `commands` and `outputStyles` replace their default folder.
                 let root_map = f.analysis.parsed.root.as_ref().and_then(|r| r.as_map());
-                for (field, set) in [
-                    ("agents", m.layout.agents.is_some()),
-                    ("commands", m.layout.commands.is_some()),
+                for (field, set, folder_name) in [
+                    ("agents", m.layout.agents.is_some(), "agents"),
+                    ("commands", m.layout.commands.is_some(), "commands"),
+                    ("outputStyles", !m.layout.output_styles.is_empty(), "output-styles"),
                 ] {
                     let Some(entry) = root_map.and_then(|r| r.get(field)).filter(|_| set) else {
                         continue;
@@ -442,12 +443,12 @@ impl Workspace {
                         discover::plugin_files(&plugin).into_iter().map(|(p, _)| p).collect();
                     // What the default folder would give without the field.
                     let mut default = plugin.clone();
-                    if field == "agents" {
-                        default.layout.agents = None;
-                    } else {
-                        default.layout.commands = None;
+                    match field {
+                        "agents" => default.layout.agents = None,
+                        "commands" => default.layout.commands = None,
+                        _ => default.layout.output_styles.clear(),
                     }
-                    let folder = root.join(field);
+                    let folder = root.join(folder_name);
                     let mut left_out: Vec<PathBuf> = discover::plugin_files(&default)
                         .into_iter()
                         .map(|(p, _)| p)
@@ -466,7 +467,7 @@ impl Workspace {
                             Code::InvalidValue,
                             entry.key.span,
                             format!(
-                                "setting `{field}` replaces the plugin's `{field}/` folder: Claude Code does not load the {} file{} there that `{field}` leaves out (`{first}`{})",
+                                "setting `{field}` replaces the plugin's `{folder_name}/` folder: Claude Code does not load the {} file{} there that `{field}` leaves out (`{first}`{})",
                                 left_out.len(),
                                 if left_out.len() == 1 { "" } else { "s" },
                                 if left_out.len() > 1 { ", ..." } else { "" }

@@ -1556,6 +1556,8 @@ fn output_styles_of_projects_users_and_plugins() {
         [
             ".claude/output-styles/terse.md: duplicate-agent \"Terse\"",
             ".claude/settings.json: invalid-value \"\\\"Tersee\\\"\"",
+            // `kit/output-styles/` left out by `outputStyles`, said on the manifest.
+            "kit/.claude-plugin/plugin.json: invalid-value \"\\\"outputStyles\\\"\"",
             "kit/more/extra.md: unknown-key \"model\"",
         ],
         "{found:#?}"
@@ -1861,4 +1863,47 @@ fn instruction_files_that_no_runtime_reads() {
             .count(),
         2
     );
+}
+
+#[test]
+fn a_manifest_s_output_styles_replace_the_default_folder() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    let style = "---\nname: S\ndescription: d\n---\nBe short.\n";
+    write(root, "kit/output-styles/terse.md", style);
+    write(root, "kit/styles/short.md", style);
+    let manifest = |styles: &str| {
+        format!(r#"{{"name": "kit", "version": "1.0.0", "description": "d", "author": {{"name": "a"}}{styles}}}"#)
+    };
+    write(
+        root,
+        "kit/.claude-plugin/plugin.json",
+        &manifest(r#", "outputStyles": ["./styles/"]"#),
+    );
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let id = ws.id(&root.join("kit/.claude-plugin/plugin.json")).unwrap();
+    let found: Vec<(&str, String)> = ws
+        .diagnostics()
+        .iter()
+        .filter(|(i, _)| *i == id)
+        .map(|(_, d)| (d.span.text(&ws.files[id].text), d.message.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "\"outputStyles\"",
+            "setting `outputStyles` replaces the plugin's `output-styles/` folder: Claude Code does not load the 1 file there that `outputStyles` leaves out (`output-styles/terse.md`)".to_string()
+        )]
+    );
+    // Listing the folder too, or no `outputStyles`: nothing to say.
+    for styles in [r#", "outputStyles": ["./styles/", "./output-styles/"]"#, ""] {
+        write(root, "kit/.claude-plugin/plugin.json", &manifest(styles));
+        let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+        let id = ws.id(&root.join("kit/.claude-plugin/plugin.json")).unwrap();
+        assert!(
+            !ws.diagnostics().iter().any(|(i, _)| *i == id),
+            "{styles}: {:#?}",
+            ws.diagnostics()
+        );
+    }
 }
