@@ -626,6 +626,42 @@ fn bench_units() {
     }
 }
 
+/// The instruction files of a monorepo of 1,000 packages, each with an `AGENTS.md` and a
+/// `CLAUDE.md` that imports it (and 2,000 agents beside them): the unit that says who reads each
+/// runs again on any edit of a memory file.
+fn bench_instructions() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).expect(".git");
+    write(&root.join("AGENTS.md"), "Be brief.\n");
+    for i in 0..1000 {
+        let pkg = root.join(format!("packages/p{i}"));
+        write(&pkg.join("AGENTS.md"), "Run the package's tests before a commit.\n");
+        write(&pkg.join("CLAUDE.md"), "@AGENTS.md\n");
+        write(&pkg.join(format!(".opencode/agents/a{i}.md")), TYPICAL_AGENT);
+        write(
+            &pkg.join(format!(".claude/agents/c{i}.md")),
+            "---\nname: c\ndescription: d\n---\nx\n",
+        );
+    }
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).expect("workspace loads");
+    for def in ws
+        .units()
+        .into_iter()
+        .filter(|d| format!("{:?}", d.unit) == "Instructions")
+    {
+        let times = sample(30, 3, || {
+            black_box(ws.unit_diagnostics(black_box(&def)));
+        });
+        println!(
+            "unit Instructions of {} memory files (1,000 packages): median {:.0} µs, p95 {:.0} µs",
+            def.inputs.len(),
+            micros(percentile(&times, 0.5)),
+            micros(percentile(&times, 0.95)),
+        );
+    }
+}
+
 /// A keystroke in the language server's state, in-process (no pipes): the opened agent's
 /// `mode` flipped between a valid and an invalid value among 2,000 Markdown agents and a config
 /// of 500, what `didChange` costs before its publish is written.
@@ -789,6 +825,9 @@ fn main() {
     }
     if wanted("units") {
         bench_units();
+    }
+    if wanted("instructions") {
+        bench_instructions();
     }
     if wanted("keystroke") {
         bench_keystroke();

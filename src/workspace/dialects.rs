@@ -641,16 +641,15 @@ impl Workspace {
         crate::analysis::instructions::Which,
         Vec<crate::analysis::instructions::Verdict>,
     )> {
-        self.instruction_verdicts(id, &self.instruction_importers(), &mut HashMap::new())
+        self.instruction_verdicts(id, &self.instruction_importers())
     }
 
-    /// [`Self::instruction_readers`] with what the caller keeps across files: the importers
-    /// ([`Self::instruction_importers`]) and the names each folder holds, looked up once.
+    /// [`Self::instruction_readers`] with the importers ([`Self::instruction_importers`]), which
+    /// the caller looks up once for every file.
     fn instruction_verdicts(
         &self,
         id: usize,
         importers: &HashMap<PathBuf, PathBuf>,
-        folders: &mut HashMap<PathBuf, InstructionNames>,
     ) -> Option<(
         crate::analysis::instructions::Which,
         Vec<crate::analysis::instructions::Verdict>,
@@ -659,18 +658,7 @@ impl Workspace {
         use crate::analysis::instructions::Level;
         let f = &self.files[id];
         let (which, dir) = self.instruction_file(f)?;
-        let exists = |p: &Path| self.id(p).is_some_and(|i| self.files[i].live) || p.is_file();
-        let mut names = |a: &Path| -> InstructionNames {
-            *folders.entry(a.to_path_buf()).or_insert_with(|| InstructionNames {
-                agents: exists(&a.join("AGENTS.md")),
-                claude: exists(&a.join("CLAUDE.md")),
-                context: exists(&a.join("CONTEXT.md")),
-                dot_claude_claude: exists(&a.join(".claude").join("CLAUDE.md")),
-                claude_local: exists(&a.join("CLAUDE.local.md")),
-                git: a.join(".git").exists(),
-            })
-        };
-        let found: Vec<InstructionNames> = dir.ancestors().map(&mut names).collect();
+        let found: Vec<InstructionNames> = dir.ancestors().map(|a| self.instruction_names(a)).collect();
         let git_root = found.iter().position(|n| n.git);
         let chain: Vec<Level> = found
             .iter()
@@ -693,6 +681,27 @@ impl Workspace {
             .get(&f.path)
             .map(|by| relative_to(by, f.path.parent().unwrap_or(&f.path)));
         Some((which, readers(which, &chain, importer.as_deref())))
+    }
+
+    /// The instruction files folder `a` holds, in the workspace or on disk: looked up once per
+    /// structure generation (and again when files appear or vanish on disk).
+    fn instruction_names(&self, a: &Path) -> InstructionNames {
+        let exists = |p: &Path| self.id(p).is_some_and(|i| self.files[i].live) || p.is_file();
+        let look = || InstructionNames {
+            agents: exists(&a.join("AGENTS.md")),
+            claude: exists(&a.join("CLAUDE.md")),
+            context: exists(&a.join("CONTEXT.md")),
+            dot_claude_claude: exists(&a.join(".claude").join("CLAUDE.md")),
+            claude_local: exists(&a.join("CLAUDE.local.md")),
+            git: a.join(".git").exists(),
+        };
+        let Ok(mut memo) = self.instruction_memo.lock() else {
+            return look();
+        };
+        if memo.0 != self.structure {
+            *memo = (self.structure, HashMap::new());
+        }
+        *memo.1.entry(a.to_path_buf()).or_insert_with(look)
     }
 
     /// The files the memory files Claude Code reads (a `CLAUDE.md` and the like, not an
@@ -725,10 +734,9 @@ impl Workspace {
     pub(crate) fn instruction_checks(&self) -> Vec<(usize, crate::analysis::Diagnostic)> {
         use crate::analysis::diagnostic::{Diagnostic, Effect};
         let importers = self.instruction_importers();
-        let mut folders = HashMap::new();
         let mut out = Vec::new();
         for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
-            let Some((which, verdicts)) = self.instruction_verdicts(id, &importers, &mut folders) else {
+            let Some((which, verdicts)) = self.instruction_verdicts(id, &importers) else {
                 continue;
             };
             if verdicts.iter().any(|v| v.reads) {
@@ -1768,17 +1776,6 @@ fn settings_rule(id: usize, r: &claude::settings::PermissionRule) -> claude::pol
         text: &r.text,
         source: Source::File { file: id, span: r.span },
     }
-}
-
-/// The instruction files one folder holds, and whether it is a git work tree's root.
-#[derive(Clone, Copy)]
-struct InstructionNames {
-    agents: bool,
-    claude: bool,
-    context: bool,
-    dot_claude_claude: bool,
-    claude_local: bool,
-    git: bool,
 }
 
 /// `path` as written from folder `from` (`CLAUDE.md`, `.claude/CLAUDE.md`, `../CLAUDE.md`).

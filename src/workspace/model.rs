@@ -214,6 +214,20 @@ pub struct Workspace {
     /// Whether a pattern of a Claude Code rule's `paths` matches a file of its project (`None`:
     /// the walk ran out of budget), by project folder and pattern; cleared with `path_memo`.
     pub(super) rule_paths_memo: HashMap<(PathBuf, String), Option<bool>>,
+    /// The instruction files each folder holds (in the workspace or on disk), with the
+    /// structure generation they were looked up for; cleared with `path_memo`.
+    pub(super) instruction_memo: std::sync::Mutex<(u64, HashMap<PathBuf, InstructionNames>)>,
+}
+
+/// The instruction files one folder holds, and whether it is a git work tree's root.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct InstructionNames {
+    pub agents: bool,
+    pub claude: bool,
+    pub context: bool,
+    pub dot_claude_claude: bool,
+    pub claude_local: bool,
+    pub git: bool,
 }
 
 /// A path given by the user that does not exist or is not an opencode file.

@@ -225,6 +225,9 @@ impl Workspace {
         self.apply_to_memo.clear();
         self.rule_paths_memo.clear();
         self.folder_files.clear();
+        if let Ok(memo) = self.instruction_memo.get_mut() {
+            memo.1.clear();
+        }
         let live: Vec<usize> = (0..self.files.len()).filter(|&i| self.files[i].live).collect();
         let mut scripts: Vec<usize> = live.iter().copied().filter(|&id| self.check_hook_scripts(id)).collect();
         scripts.extend(live.iter().copied().filter(|&id| self.check_apply_to(id)));

@@ -1907,3 +1907,40 @@ fn a_manifest_s_output_styles_replace_the_default_folder() {
         );
     }
 }
+
+#[test]
+fn the_user_s_instruction_files_are_not_a_project_s() {
+    let t = tempfile::tempdir().unwrap();
+    let home = t.path().join("home");
+    let global = t.path().join("global");
+    write(&home, "CLAUDE.md", "# Mine\n");
+    write(&home, "CONTEXT.md", "Context.\n");
+    write(&global, "AGENTS.md", "Global.\n");
+    write(&global, "CONTEXT.md", "Global context.\n");
+    for (dir, options) in [
+        (
+            &home,
+            Options {
+                home: Some(home.clone()),
+                ..Options::isolated()
+            },
+        ),
+        (
+            &global,
+            Options {
+                global_dir: Some(global.clone()),
+                ..Options::isolated()
+            },
+        ),
+    ] {
+        let ws = Workspace::load(std::slice::from_ref(dir), &options).unwrap();
+        let memory: Vec<usize> = (0..ws.files.len())
+            .filter(|&i| ws.files[i].kind.memory().is_some())
+            .collect();
+        assert!(!memory.is_empty(), "{}", dir.display());
+        for id in memory {
+            assert!(ws.instruction_readers(id).is_none(), "{}", ws.files[id].path.display());
+        }
+        assert!(!ws.diagnostics().iter().any(|(_, d)| d.code == Code::ShadowedFile));
+    }
+}

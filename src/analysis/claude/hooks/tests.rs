@@ -218,3 +218,31 @@ fn hooks_in_a_skills_frontmatter() {
         1
     );
 }
+
+#[test]
+fn a_matcher_s_fix_sits_on_the_name_quoted_or_not() {
+    // YAML, unquoted: the finding and its fix on the name inside the value.
+    let text =
+        "hooks:\n  PreToolUse:\n    - matcher: Edit|Bsh\n      hooks:\n        - type: command\n          command: x\n";
+    let root = crate::analysis::syntax::yaml::parse(text, 0).root.unwrap();
+    let mut out = Vec::new();
+    in_frontmatter(root.as_map().unwrap(), text, "skill", &mut out);
+    let d = out
+        .iter()
+        .find(|d| d.code == Code::UnknownTool)
+        .expect("the matcher's finding");
+    assert_eq!(d.span.text(text), "Bsh");
+    let fixed = crate::analysis::diagnostic::apply(text, &d.fix.as_ref().expect("a fix").edits);
+    assert!(fixed.contains("- matcher: Edit|Bash\n"), "{fixed}");
+    // A server without its tool: the fix only where the matcher is that one name.
+    let fix_of = |matcher: &str| {
+        let text = format!(
+            r#"{{"PreToolUse": [{{"matcher": "{matcher}", "hooks": [{{"type": "command", "command": "a"}}]}}]}}"#
+        );
+        let root = jsonc::parse(&text).root.unwrap();
+        let r = check(&root, &text);
+        r.advice[0].fix.as_ref().map(|f| f.edits[0].text.clone())
+    };
+    assert_eq!(fix_of("mcp__github").as_deref(), Some("mcp__github__.*"));
+    assert_eq!(fix_of("Bash,mcp__github"), None);
+}
