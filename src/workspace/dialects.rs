@@ -1779,7 +1779,7 @@ fn settings_rule(id: usize, r: &claude::settings::PermissionRule) -> claude::pol
 }
 
 /// `path` as written from folder `from` (`CLAUDE.md`, `.claude/CLAUDE.md`, `../CLAUDE.md`).
-fn relative_to(path: &Path, from: &Path) -> String {
+pub(super) fn relative_to(path: &Path, from: &Path) -> String {
     let common = from.ancestors().find(|a| path.starts_with(a));
     let Some(common) = common else {
         return path.display().to_string();

@@ -1944,3 +1944,37 @@ fn the_user_s_instruction_files_are_not_a_project_s() {
         assert!(!ws.diagnostics().iter().any(|(_, d)| d.code == Code::ShadowedFile));
     }
 }
+
+#[test]
+fn an_importer_is_named_from_the_imported_file_s_folder() {
+    let p = Path::new("/w/p");
+    assert_eq!(super::dialects::relative_to(&p.join("CLAUDE.md"), p), "CLAUDE.md");
+    assert_eq!(
+        super::dialects::relative_to(&p.join(".claude/CLAUDE.md"), p),
+        ".claude/CLAUDE.md"
+    );
+    assert_eq!(
+        super::dialects::relative_to(&p.join("CLAUDE.md"), &p.join("a")),
+        "../CLAUDE.md"
+    );
+    assert_eq!(
+        super::dialects::relative_to(&p.join("CLAUDE.md"), &p.join("a/b/c")),
+        "../../../CLAUDE.md"
+    );
+}
+
+#[test]
+fn an_instruction_file_open_in_the_editor_counts_before_it_is_saved() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    fs::create_dir_all(root.join(".git")).unwrap();
+    write(root, "AGENTS.md", "Be brief.\n");
+    write(root, "CONTEXT.md", "Context.\n");
+    let mut ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    // The editor holds AGENTS.md; the disk no longer does (and the watcher said so).
+    fs::remove_file(root.join("AGENTS.md")).unwrap();
+    ws.refresh_config_paths();
+    let context = ws.id(&root.join("CONTEXT.md")).unwrap();
+    let (_, verdicts) = ws.instruction_readers(context).unwrap();
+    assert!(!verdicts[0].reads, "opencode reads the AGENTS.md the workspace holds");
+}

@@ -329,3 +329,14 @@ fn a_strict_object_refuses_an_unknown_key_on_the_key() {
     assert_eq!(got, [("x.b".to_string(), "\"b\"")]);
     assert!(matches!(d.issues[0].kind, IssueKind::Unknown { object } if object.what == "a strict thing"));
 }
+
+#[test]
+fn an_alias_is_suggested_where_the_spelling_is_far() {
+    static O: Object = Object {
+        what: "a server",
+        fields: &[Field::opt("environment", Shape::Record(&Shape::Str), "variables").aka(&["vars"])],
+        rest: Rest::Drop,
+    };
+    assert_eq!(O.suggest("vars"), Some("environment"));
+    assert_eq!(O.suggest("zzzz"), None);
+}

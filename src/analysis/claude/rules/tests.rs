@@ -126,3 +126,17 @@ fn completion_offers_paths_and_hover_says_what_it_does() {
     assert!(md.contains("ignores this key"), "{md}");
     assert!(hover(&reading, text.find("a.ts").unwrap()).is_none());
 }
+
+#[test]
+fn patterns_split_at_commas_outside_braces_and_expanded() {
+    assert_eq!(split("src/{a,b}.ts, lib/*.py"), ["src/a.ts", "src/b.ts", "lib/*.py"]);
+    // A `}` before the `{`: kept as written.
+    assert_eq!(split("x}y{z"), ["x}y{z"]);
+    // Past a hundred patterns, the rest as written: of `{a0,...,a99}{x,y}`, the first two are
+    // expanded before the count reaches a hundred; the other 98 stay as written.
+    let alternatives: Vec<String> = (0..100).map(|i| format!("a{i}")).collect();
+    let out = split(&format!("{{{}}}{{x,y}}", alternatives.join(",")));
+    assert_eq!(out.len(), 102);
+    assert_eq!(out[..4], ["a0x", "a0y", "a1x", "a1y"]);
+    assert_eq!(out.iter().filter(|p| p.contains('{')).count(), 98);
+}
