@@ -140,3 +140,22 @@ fn patterns_split_at_commas_outside_braces_and_expanded() {
     assert_eq!(out[..4], ["a0x", "a0y", "a1x", "a1y"]);
     assert_eq!(out.iter().filter(|p| p.contains('{')).count(), 98);
 }
+
+#[test]
+fn paths_that_give_no_pattern_say_why() {
+    for (front, why) in [
+        ("paths:", "`paths` is empty"),
+        ("paths: \"  \"", "`paths` is empty"),
+        ("paths: []", "`paths` lists no pattern"),
+        ("paths: [1, true]", "no item of `paths` is a pattern"),
+    ] {
+        let got = diags(&format!("---\n{front}\n---\nx\n"));
+        assert!(
+            got.iter().any(|d| d.starts_with("invalid-value")
+                && d.contains(&format!(
+                    "{why}: Claude Code loads this rule at the start of every session, for every file"
+                ))),
+            "{front}: {got:#?}"
+        );
+    }
+}
