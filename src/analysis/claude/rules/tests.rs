@@ -159,3 +159,16 @@ fn paths_that_give_no_pattern_say_why() {
         );
     }
 }
+
+#[test]
+fn a_dot_slash_inside_a_comma_separated_string_is_found_where_it_is() {
+    let text = "---\npaths: \"lib/*.py,  ./src/*.ts, ./a/*.md\"\n---\nx\n";
+    let got = diags(text);
+    assert_eq!(
+        got,
+        [
+            "invalid-value at \"./src/*.ts\": `./src/*.ts` matches no file: Claude Code matches a rule's paths from the project's folder, written without `./` [Remove the `./`]",
+            "invalid-value at \"./a/*.md\": `./a/*.md` matches no file: Claude Code matches a rule's paths from the project's folder, written without `./` [Remove the `./`]",
+        ]
+    );
+}
