@@ -55,6 +55,10 @@ fn a_color_that_resolves_to_nothing_fails_the_theme() {
         (r##"{"theme": {"primary": null}}"##, "not null"),
         (r##"{"theme": 5}"##, "`theme` must be an object"),
         (r##"{"defs": []}"##, "needs `theme`"),
+        (
+            r##"{"defs": 5, "theme": {"primary": "#ff0000"}}"##,
+            "`defs` must be an object of named colors, not a number",
+        ),
         (r##"[1]"##, "a theme is an object"),
     ] {
         let found = diags(bad);
@@ -82,6 +86,12 @@ fn a_file_that_does_not_parse_drops_every_custom_theme() {
     );
     assert!(diags("{\"theme\": {} // x\n}")[0].contains("a comment"));
     assert!(diags("{\"theme\": {").iter().all(|f| f.contains("syntax-error")));
+    // A value half typed is the syntax error's alone: no color finding on it.
+    let half = diags("{\"theme\": {\"primary\": , \"accent\": \"#ff0000\"}}");
+    assert!(
+        !half.is_empty() && half.iter().all(|f| f.contains("syntax-error")),
+        "{half:?}"
+    );
     assert!(diags("").iter().all(|f| f.contains("empty")));
 }
 
