@@ -157,6 +157,13 @@ fn one_mistake_arms_no_monitor() {
             "error invalid-type at \"{\\\"name\\\": \\\"a\\\"}\": `monitors.json` is a list of monitors (`[{\"name\": ..., \"command\": ..., \"description\": ...}]`), not an object: Claude Code arms none of this plugin's monitors"
         ]
     );
+    // An empty `command`, `description` or `when`.
+    let found = diags(
+        ServersFile::Monitors,
+        r#"[{"name": "a", "command": "", "description": "d", "when": ""}]"#,
+    );
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found.iter().all(|f| f.contains("must not be empty")), "{found:#?}");
     // Inline in a manifest: the same checks.
     let parsed = crate::analysis::syntax::jsonc::parse(r#"[{"name": "a", "command": "x"}]"#);
     let (found, declared) = check_monitors(parsed.root.as_ref().unwrap());
