@@ -308,9 +308,8 @@ impl<'a> Decoded<'a> {
     }
 
     /// For `issue`, a required field that is missing: the dropped key of the same object that is
-    /// its misspelling (`comand` for `command`). One mistake: its finding goes on that key (see
-    /// [`on_misspelling`]) and the key gets no finding of its own.
-    pub fn misspelling_of(&self, issue: &Issue) -> Option<&Dropped<'a>> {
+    /// its misspelling (`comand` for `command`), with the field's name.
+    fn misspelling_of(&self, issue: &Issue) -> Option<(&'static str, &Dropped<'a>)> {
         let IssueKind::Missing { field, .. } = &issue.kind else {
             return None;
         };
@@ -318,6 +317,25 @@ impl<'a> Decoded<'a> {
         self.dropped
             .iter()
             .find(|d| d.path == parent && d.object.suggest(&d.key.name) == Some(field.name))
+            .map(|d| (field.name, d))
+    }
+
+    /// The finding of `issue` (`diag`, as the dialect words it). One mistake, one finding: a
+    /// required field missing because its key is misspelt is said on that key (see
+    /// [`on_misspelling`]), and the key gets no finding of its own ([`Self::misspelt`]).
+    pub fn finding(&self, issue: &Issue, diag: crate::analysis::Diagnostic) -> crate::analysis::Diagnostic {
+        match self.misspelling_of(issue) {
+            Some((field, d)) => on_misspelling(diag, field, &d.key.name, d.key.span),
+            None => diag,
+        }
+    }
+
+    /// Dropped key `d` is a missing field's misspelling, which that field's finding reports.
+    pub fn misspelt(&self, d: &Dropped) -> bool {
+        self.issues
+            .iter()
+            .filter_map(|i| self.misspelling_of(i))
+            .any(|(_, m)| m.key.span == d.key.span)
     }
 }
 

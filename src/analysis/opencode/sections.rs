@@ -95,24 +95,10 @@ fn path_ref(kind: PathKind, s: &str, span: Span) -> PathRef {
 // Messages
 
 fn report(decoded: &Decoded, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    // A required field missing because its key is misspelt: one finding, on that key.
-    let mut merged = Vec::new();
     for issue in &decoded.issues {
-        if let Some(d) = decoded.misspelling_of(issue)
-            && let IssueKind::Missing { field, .. } = &issue.kind
-        {
-            merged.push(d.key.span);
-            out.push(shape::on_misspelling(
-                issue_diagnostic(issue, ctx),
-                field.name,
-                &d.key.name,
-                d.key.span,
-            ));
-            continue;
-        }
-        out.push(issue_diagnostic(issue, ctx));
+        out.push(decoded.finding(issue, issue_diagnostic(issue, ctx)));
     }
-    for d in decoded.dropped.iter().filter(|d| !merged.contains(&d.key.span)) {
+    for d in decoded.dropped.iter().filter(|d| !decoded.misspelt(d)) {
         out.push(dropped(d));
     }
 }

@@ -360,7 +360,6 @@ fn check_server(key: &Key, value: &Node, text: &str, out: &mut Vec<Diagnostic>) 
     };
     let decoded = shape::decode(value, shape, key.span, &[]);
     let url_without_type = map.is_some_and(|m| !m.contains("type") && m.contains("url") && !m.contains("command"));
-    let mut merged: Vec<Span> = Vec::new();
     if decoded.refused() && url_without_type {
         let mut d = error(
             Code::MissingField,
@@ -387,20 +386,7 @@ fn check_server(key: &Key, value: &Node, text: &str, out: &mut Vec<Diagnostic>) 
             } else {
                 issue.path.join(".")
             });
-            // A required field missing because its key is misspelt: one finding, on that key.
-            if let Some(d) = decoded.misspelling_of(issue)
-                && let IssueKind::Missing { field, .. } = &issue.kind
-            {
-                merged.push(d.key.span);
-                out.push(shape::on_misspelling(
-                    issue_diagnostic(issue, name),
-                    field.name,
-                    &d.key.name,
-                    d.key.span,
-                ));
-                continue;
-            }
-            out.push(issue_diagnostic(issue, name));
+            out.push(decoded.finding(issue, issue_diagnostic(issue, name)));
         }
         server.skip = Some(Skip::Invalid(paths));
     } else if schema::is_reserved(name) {
@@ -438,7 +424,7 @@ fn check_server(key: &Key, value: &Node, text: &str, out: &mut Vec<Diagnostic>) 
         if server.skip == Some(Skip::UrlWithoutType) && remote_field {
             continue;
         }
-        if merged.contains(&d.key.span) {
+        if decoded.misspelt(d) {
             continue;
         }
         out.push(dropped(d, name, &other_transports));
