@@ -85,6 +85,8 @@ mod hook_matchers;
 mod instructions;
 mod mcp_json;
 mod mock;
+#[path = "../mock_support/mod.rs"]
+mod mock_support;
 mod oracle;
 mod output_styles;
 mod plugin_files;

@@ -12,7 +12,6 @@
 //! `cargo test`.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use agent_lsp::workspace::{Options, Workspace};
 use serde_json::{Value, json};
@@ -101,28 +100,13 @@ fn input(case: &Case) -> String {
 /// Run `opencode run go` in `start` against the mock model; the requests' bodies, side requests
 /// (titles) left out.
 fn run_opencode(bin: &Path, tmp: &Path, project: &Path, start: &Path) -> Vec<Value> {
-    let mock_py = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/mock_model.py");
-    let (port_file, log, script) = (tmp.join("port"), tmp.join("requests.jsonl"), tmp.join("script.json"));
+    let script = tmp.join("script.json");
     write(tmp, "script.json", json!([[{"text": "done"}]]).to_string().as_bytes());
-    let mut mock = Command::new("python3")
-        .arg(&mock_py)
-        .args(["--script", &script.to_string_lossy(), "--log", &log.to_string_lossy()])
-        .args(["--port-file", &port_file.to_string_lossy()])
-        .spawn()
-        .expect("start the mock model");
-    let mut port = String::new();
-    for _ in 0..100 {
-        port = std::fs::read_to_string(&port_file).unwrap_or_default();
-        if !port.trim().is_empty() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    assert!(!port.trim().is_empty(), "the mock model did not start");
+    let mock = super::mock_support::Mock::start(tmp, &script);
     // The model, through the project's config (it names no instruction file).
     let config = json!({
         "model": "anthropic/claude-sonnet-4-5",
-        "provider": {"anthropic": {"options": {"baseURL": format!("http://127.0.0.1:{}/v1", port.trim()), "apiKey": "mock"}}}
+        "provider": {"anthropic": {"options": {"baseURL": format!("http://127.0.0.1:{}/v1", mock.port), "apiKey": "mock"}}}
     });
     write(project, "opencode.json", config.to_string().as_bytes());
     let home = Home::new(tmp, None);
@@ -134,20 +118,13 @@ fn run_opencode(bin: &Path, tmp: &Path, project: &Path, start: &Path) -> Vec<Val
         .args(["run", "--pure", "go"])
         .output()
         .expect("run opencode");
-    let _ = mock.kill();
-    let _ = mock.wait();
+    let requests = mock.finish();
     assert!(
         out.status.success(),
         "opencode run failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    std::fs::read_to_string(&log)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|r| r["step"] != "side")
-        .map(|r| r["body"].clone())
-        .collect()
+    requests
 }
 
 /// agent-lsp's disagreements on the files of the start folder.

@@ -57,6 +57,8 @@
 mod cases;
 mod config_fuzz;
 mod instructions;
+#[path = "../mock_support/mod.rs"]
+mod mock_support;
 mod oracle;
 mod policy;
 mod themes;
