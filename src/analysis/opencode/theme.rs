@@ -22,7 +22,7 @@ use crate::analysis::diagnostic::{Diagnostic, Effect, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::suggest::{closest, did_you_mean};
 use crate::analysis::syntax::strict::{strict_json, strict_json_fix};
-use crate::analysis::syntax::{Map, Node, Parsed, Value, jsonc};
+use crate::analysis::syntax::{Key, Map, Node, Parsed, Value, jsonc};
 use crate::analysis::text::Span;
 
 /// opencode's own themes (its theme list with no custom theme), and `system` (the terminal's
@@ -194,22 +194,8 @@ fn check_root(root: &Node, text: &str, out: &mut Vec<Diagnostic>) {
     };
     for (key, _) in map.js_entries() {
         if !ROOT_KEYS.contains(&key.name.as_str()) {
-            let near = closest(&key.name, ROOT_KEYS.iter().copied()).filter(|n| !map.contains(n));
-            let mut d = Diagnostic::new(
-                Code::UnknownKey,
-                key.span,
-                format!(
-                    "`{}` is not a key of a theme: opencode ignores it.{}",
-                    key.name,
-                    did_you_mean(near)
-                ),
-            )
-            .with_severity(Severity::Warning)
-            .with_effect(Effect::ValueIgnored);
-            if let Some(n) = near {
-                d = d.with_suggestion(key.span, format!("\"{n}\""));
-            }
-            out.push(d);
+            let what = format!("`{}` is not a key of a theme: opencode ignores it", key.name);
+            out.push(unknown(key, map, ROOT_KEYS, what));
         }
     }
     let defs = match map.value("defs") {
@@ -252,22 +238,8 @@ fn check_root(root: &Node, text: &str, out: &mut Vec<Diagnostic>) {
     let mut seen: Vec<Span> = Vec::new();
     for (key, value) in theme.js_entries() {
         if !KEYS.contains(&key.name.as_str()) {
-            let near = closest(&key.name, KEYS.iter().copied()).filter(|n| !theme.contains(n));
-            let mut d = Diagnostic::new(
-                Code::UnknownKey,
-                key.span,
-                format!(
-                    "opencode uses no color `{}`: it is read but nothing shows it.{}",
-                    key.name,
-                    did_you_mean(near)
-                ),
-            )
-            .with_severity(Severity::Warning)
-            .with_effect(Effect::ValueIgnored);
-            if let Some(n) = near {
-                d = d.with_suggestion(key.span, format!("\"{n}\""));
-            }
-            out.push(d);
+            let what = format!("opencode uses no color `{}`: it is read but nothing shows it", key.name);
+            out.push(unknown(key, theme, KEYS, what));
         }
         if key.name == "thinkingOpacity" {
             if !matches!(value.value, Value::Int(_) | Value::Float(_) | Value::Unknown) {
@@ -300,6 +272,19 @@ fn check_root(root: &Node, text: &str, out: &mut Vec<Diagnostic>) {
                 out.push(d);
             }
         }
+    }
+}
+
+/// A key of `map` that none of `known` is: a warning saying `what`, with the closest known key
+/// the map does not have yet as its did-you-mean.
+fn unknown(key: &Key, map: &Map, known: &[&'static str], what: String) -> Diagnostic {
+    let near = closest(&key.name, known.iter().copied()).filter(|n| !map.contains(n));
+    let d = Diagnostic::new(Code::UnknownKey, key.span, format!("{what}.{}", did_you_mean(near)))
+        .with_severity(Severity::Warning)
+        .with_effect(Effect::ValueIgnored);
+    match near {
+        Some(n) => d.with_suggestion(key.span, format!("\"{n}\"")),
+        None => d,
     }
 }
 
