@@ -225,8 +225,12 @@ impl Workspace {
                 groups: Vec::new(),
             });
         }
-        // Every memory file: one may import another (`@AGENTS.md`).
-        let instructions = ids(&|f| matches!(f.role, Role::Memory { .. }));
+        // The memory files but rules (whose edits are frequent and import nothing that
+        // counts here): one may import another (`@AGENTS.md`).
+        let instructions = ids(&|f| {
+            matches!(f.role, Role::Memory { .. })
+                && f.kind.memory() != Some(crate::analysis::claude::memory::MemoryFile::Rule)
+        });
         if self.files.iter().any(|f| f.live && self.instruction_file(f).is_some()) {
             out.push(UnitDef {
                 unit: Unit::Instructions,
