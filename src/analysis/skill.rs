@@ -849,7 +849,12 @@ fn quote_edit(text: &str, span: Span) -> Edit {
     let raw = span.text(text);
     let value = raw.trim_end_matches([' ', '\t']);
     let span = Span::new(span.start as usize, span.start as usize + value.len());
-    let mut quoted = String::with_capacity(value.len() + 2);
+    let mut quoted = String::with_capacity(value.len() + 3);
+    // `key:value` (no space after the colon) is read by the lenient retry as `key: value`; in
+    // YAML the colon marks a key only before a space, so the quoted value gets one.
+    if text[..span.start as usize].ends_with(':') {
+        quoted.push(' ');
+    }
     quoted.push('"');
     for c in value.chars() {
         match c {
@@ -1126,6 +1131,18 @@ mod tests {
         // A control character inside the value is escaped in the quotes.
         let e = quote_edit("x: a\u{1}b\n", Span::new(3, 6));
         assert_eq!(e.text, "\"a\\u0001b\"");
+        // `key:value` with no space (found by the fuzzer): the quoted value gets one, or the
+        // line would be one plain scalar and no key at all.
+        let t = "---\nname: tdd\ndescription:(T{\"a\": {b c.\n---\nBody\n";
+        let d = analyze(&kind(&[Dialect::OpenCode]), t).0;
+        let fix = d
+            .iter()
+            .find(|d| d.code == Code::LenientParse)
+            .and_then(|d| d.fix.as_ref());
+        let fix = fix.expect("a quote fix");
+        let fixed = crate::analysis::diagnostic::apply(t, &fix.edits);
+        assert!(fixed.contains("description: \"(T{\\\"a\\\": {b c.\"\n"), "{fixed}");
+        assert!(analyze(&kind(&[Dialect::OpenCode]), &fixed).0.is_empty(), "{fixed}");
         // A comment or a blank line below is no continuation: the fix is offered.
         for below in ["# note\n", "\n", "other: x\n"] {
             let t = format!("---\nname: tdd\ndescription: Use this when: asked\n{below}---\nBody\n");
