@@ -1,6 +1,7 @@
 //! Which runtime a file belongs to: the dialects agent-lsp reads, by name. This is the one list
 //! of dialect names every layer shares (settings, `--dialect`, rule scopes); what a dialect
-//! knows lives in its folder, and [`super::FileKind`] says which dialect reads a file.
+//! knows lives in its folder (behind [`super::spec::DialectSpec`]), and [`super::FileKind`]
+//! says which dialect reads a file.
 
 /// The agent-file dialects agent-lsp reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -16,40 +17,35 @@ pub enum Dialect {
 impl Dialect {
     pub const ALL: [Dialect; 4] = [Dialect::OpenCode, Dialect::Claude, Dialect::Zuno, Dialect::Copilot];
 
+    /// Its `--dialect` name (and its name in `agent-lsp.toml`, rule scopes and JSON).
     pub fn as_str(self) -> &'static str {
-        match self {
-            Dialect::OpenCode => "opencode",
-            Dialect::Claude => "claude",
-            Dialect::Zuno => "zuno",
-            Dialect::Copilot => "copilot",
-            #[cfg(test)]
-            Dialect::Example => "example",
-        }
+        self.identity().0
     }
 
     /// The product's name, for messages.
     pub fn product(self) -> &'static str {
-        match self {
-            Dialect::OpenCode => "opencode",
-            Dialect::Claude => "Claude Code",
-            Dialect::Zuno => "Zuno",
-            Dialect::Copilot => "GitHub Copilot",
-            #[cfg(test)]
-            Dialect::Example => "Example",
-        }
+        self.identity().1
     }
 
     /// The release of the runtime agent-lsp's rules were checked against, by running it (the
     /// differential tests of `tests/runtime` and `tests/claude_runtime`); `None` where no runtime
     /// could be run.
     pub fn checked_against(self) -> Option<&'static str> {
+        self.identity().3
+    }
+
+    /// The registration: each dialect's name, product, the other spellings `--dialect` takes,
+    /// and the runtime release it was checked against. All else a dialect knows is in its
+    /// folder, behind `DialectSpec`.
+    #[rustfmt::skip]
+    fn identity(self) -> (&'static str, &'static str, &'static [&'static str], Option<&'static str>) {
         match self {
-            Dialect::OpenCode => Some("1.18.34"),
-            Dialect::Claude => Some("2.1.332"),
-            Dialect::Zuno => None,
-            Dialect::Copilot => Some("(VS Code 1.139.1)"),
+            Dialect::OpenCode => ("opencode", "opencode", &[], Some("1.18.34")),
+            Dialect::Claude => ("claude", "Claude Code", &["claude-code", "claudecode"], Some("2.1.332")),
+            Dialect::Zuno => ("zuno", "Zuno", &[], None),
+            Dialect::Copilot => ("copilot", "GitHub Copilot", &["github-copilot", "vscode"], Some("(VS Code 1.139.1)")),
             #[cfg(test)]
-            Dialect::Example => None,
+            Dialect::Example => ("example", "Example", &[], None),
         }
     }
 
@@ -94,17 +90,19 @@ impl Dialect {
         }
     }
 
+    /// The dialect a `--dialect` value (or one of its other spellings) names.
     pub fn parse(s: &str) -> Option<Dialect> {
-        match s.to_ascii_lowercase().as_str() {
-            "opencode" => Some(Dialect::OpenCode),
-            "claude" | "claude-code" | "claudecode" => Some(Dialect::Claude),
-            "zuno" => Some(Dialect::Zuno),
-            "copilot" | "github-copilot" | "vscode" => Some(Dialect::Copilot),
-            #[cfg(test)]
-            "example" => Some(Dialect::Example),
-            _ => None,
-        }
+        let s = s.to_ascii_lowercase();
+        Dialect::ALL
+            .into_iter()
+            .chain(Dialect::TEST_ONLY)
+            .find(|d| d.as_str() == s || d.identity().2.contains(&s.as_str()))
     }
+
+    #[cfg(test)]
+    const TEST_ONLY: [Dialect; 1] = [Dialect::Example];
+    #[cfg(not(test))]
+    const TEST_ONLY: [Dialect; 0] = [];
 }
 
 #[cfg(test)]

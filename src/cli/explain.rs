@@ -418,7 +418,7 @@ pub fn run(args: Args) -> i32 {
         } else {
             say_banner(Some(""));
             let marked = |a: &dialects::ExplainedAgent| !problems_of_agent(a).is_empty();
-            for d in dialects::LIST_ORDER {
+            for d in crate::analysis::Dialect::list_order() {
                 let Some(agents) = gathered.iter().find(|g| g.dialect == d) else {
                     continue;
                 };

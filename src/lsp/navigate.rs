@@ -6,6 +6,7 @@
 //! permission pattern, and `@name` in a Markdown prompt.
 
 use crate::analysis::Span;
+use crate::analysis::host::Host;
 use crate::analysis::opencode::DeclOrigin;
 use crate::analysis::syntax::{Node, Value};
 use crate::analysis::{Dialect, claude};
@@ -114,34 +115,9 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
         }
         return out;
     }
-    if let (Some(c), Some(kind)) = (f.analysis.copilot(), f.kind.copilot()) {
-        // A Copilot file: a custom agent's name (its `name`, else its first line); the agents a
-        // handoff, a prompt's `agent` and an agent's `agents` name.
-        if matches!(kind, crate::analysis::copilot::FileKind::Agent { .. }) {
-            push(c.shown_name(kind), c.name.as_ref().map_or(c.anchor, |n| n.span), true);
-        }
-        for r in c
-            .handoffs
-            .iter()
-            .filter_map(|h| h.agent.as_ref())
-            .chain(c.agent.iter())
-            .chain(c.agents.iter().flatten())
-        {
-            push(&r.name, r.span, false);
-        }
-        return out;
-    }
-    if let Some(z) = f.analysis.zuno() {
-        // A Zuno file: agent keys and frontmatter names; `default_agent` and `delegates`.
-        for d in &z.agents {
-            push(&d.name, d.span, true);
-        }
-        for r in z
-            .refs
-            .iter()
-            .filter(|r| r.kind != crate::analysis::zuno::RefKind::RequiredSkill)
-        {
-            push(&r.name, r.span, false);
+    if let Some(names) = ws.file(file).and_then(|h| f.kind.dialect().spec().agent_names(&h)) {
+        for n in names {
+            push(&n.name, n.span, n.definition);
         }
         return out;
     }
@@ -238,7 +214,8 @@ pub fn known_agents(ws: &Workspace, dialect: Dialect) -> Vec<String> {
         if !f.live || f.kind.dialect() != dialect {
             continue;
         }
-        if f.analysis.claude().is_some() || f.analysis.zuno().is_some() || f.analysis.copilot().is_some() {
+        let own = ws.file(id).is_some_and(|h| dialect.spec().agent_names(&h).is_some());
+        if f.analysis.claude().is_some() || own {
             // Claude Code agents under the names `Agent(...)` entries use (`plugin:name` for a
             // plugin agent); Zuno agents, which its analysis keeps apart from opencode's.
             for (name, o) in occurrences(ws, id) {
@@ -272,10 +249,10 @@ pub fn find(ws: &Workspace, dialect: Dialect, name: &str) -> Vec<Occurrence> {
 /// Definitions of `name` in the merge order of the view of `from` (later layers win).
 pub fn definitions(ws: &Workspace, from: usize, name: &str) -> Vec<Occurrence> {
     let dialect = ws.files[from].kind.dialect();
-    let view = if crate::analysis::merges_in_zuno_view(dialect) {
-        ws.zuno_view_of_file(from)
-    } else {
-        ws.view_of_file(from)
+    // opencode's views are the workspace's still: the dialects that merge otherwise say theirs.
+    let view = match dialect.spec().view_of_file(ws, from) {
+        v if v.is_empty() => ws.view_of_file(from),
+        v => v,
     };
     let mut defs: Vec<Occurrence> = find(ws, dialect, name).into_iter().filter(|o| o.definition).collect();
     defs.sort_by_key(|o| view.iter().position(|&v| v == o.file).unwrap_or(usize::MAX));
@@ -300,11 +277,7 @@ pub fn document_symbols(ws: &Workspace, file: usize) -> Vec<Symbol> {
         return Vec::new();
     };
     // The top-level keys whose entries are agents.
-    let sections: &[&str] = match f.kind.zuno() {
-        Some(crate::analysis::zuno::FileKind::Config) => &["agents", "agent"],
-        Some(_) => &[],
-        None => &["agent", "mode"],
-    };
+    let sections = f.kind.dialect().spec().agent_sections(&f.kind);
     fn walk(node: &Node, depth: usize, agent_level: Option<usize>, sections: &[&str]) -> Vec<Symbol> {
         let Value::Map(map) = &node.value else {
             return Vec::new();

@@ -532,7 +532,7 @@ impl State {
             touched.extend(self.ws.refresh_imports());
             touched.extend(self.ws.refresh_config_paths());
         }
-        if skills && !self.ws.zuno_projects().is_empty() {
+        if skills && self.ws.finds_skills_itself() {
             return self.reload_for_skills();
         }
         self.refresh(&touched)
@@ -691,9 +691,14 @@ impl State {
             return None;
         }
         let id = self.ws.id(&path_of(uri)?)?;
-        let rel = self.ws.files[id].kind.copilot()?.migrated_path()?;
-        let dir = self.ws.copilot_dir_of_file(id)?;
-        let target = dir.join(rel);
+        let target = {
+            use crate::analysis::host::Host as _;
+            let f = self.ws.file(id)?;
+            f.kind
+                .dialect()
+                .spec()
+                .moved_file(self.ws.file(id).as_ref()?, &self.ws)?
+        };
         if target.exists() {
             return None;
         }

@@ -260,8 +260,8 @@ impl Workspace {
                 groups: Vec::new(),
             });
         }
-        for dir in self.zuno_projects() {
-            let view = self.zuno_view_for(&dir);
+        for dir in crate::analysis::zuno::dialect::projects(self) {
+            let view = crate::analysis::zuno::dialect::view_for(self, &dir);
             out.push(UnitDef {
                 unit: Unit::Zuno(dir),
                 inputs: view.clone(),
@@ -269,8 +269,8 @@ impl Workspace {
                 groups: Vec::new(),
             });
         }
-        for dir in self.copilot_projects() {
-            let view = self.copilot_files_of(&dir);
+        for dir in crate::analysis::copilot::dialect::folders(self) {
+            let view = crate::analysis::copilot::dialect::files_of(self, &dir);
             out.push(UnitDef {
                 unit: Unit::Copilot(dir),
                 inputs: view.clone(),
@@ -365,11 +365,10 @@ impl Workspace {
                 deps = Deps::Names(Vec::new(), Vec::new());
                 self.command_agents()
             }
-            Unit::Zuno(dir) => {
-                let skills = self.zuno_skills.get(dir).map(Vec::as_slice);
-                crate::analysis::zuno::project::check(&self.zuno_view_files(&def.view), skills)
-            }
-            Unit::Copilot(_) => crate::analysis::copilot::project::check(&self.copilot_view_files(&def.view)),
+            Unit::Zuno(dir) => crate::analysis::zuno::dialect::check_project(self, dir, &def.view),
+            Unit::Copilot(_) => crate::analysis::copilot::project::check(
+                &crate::analysis::copilot::dialect::view_files(self, &def.view),
+            ),
             Unit::OutputStyles => self.output_style_checks(),
             Unit::Themes => self.theme_checks(),
             Unit::Instructions => self.instruction_checks(),

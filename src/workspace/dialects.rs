@@ -83,7 +83,7 @@ impl Workspace {
                 | Role::Tui { .. }
                 | Role::Theme { .. }
                 | Role::Claude { .. }
-                | Role::Zuno { .. }
+                | Role::Dialect { .. }
                 | Role::Skill { .. }
                 | Role::Command { .. }
                 | Role::ProjectFile { .. }
@@ -92,11 +92,8 @@ impl Workspace {
                 | Role::Memory { .. }
                 | Role::McpJson { .. }
                 | Role::OutputStyle { .. }
-                | Role::Copilot { .. }
                 | Role::NotChecked(_)
                 | Role::NotRead => {}
-                #[cfg(test)]
-                Role::Example { .. } => {}
             }
         }
         projects.sort();
@@ -233,12 +230,12 @@ impl Workspace {
             }
         }
         out.push(DialectAgents::gather(self, Dialect::Claude, dir));
-        for zuno_dir in self.zuno_projects() {
+        for zuno_dir in zuno::dialect::projects(self) {
             if zuno_dir.starts_with(dir) {
                 out.push(DialectAgents::gather(self, Dialect::Zuno, &zuno_dir));
             }
         }
-        for copilot_dir in self.copilot_projects() {
+        for copilot_dir in copilot::dialect::folders(self) {
             if copilot_dir.starts_with(dir) {
                 out.push(DialectAgents::gather(self, Dialect::Copilot, &copilot_dir));
             }
@@ -249,12 +246,12 @@ impl Workspace {
     /// [`Workspace::governed_agents`] but opencode's: Claude Code's and Zuno's agents.
     pub fn governed_agents_beside_opencode(&self, dir: &Path) -> Vec<DialectAgents<'_>> {
         let mut out = vec![DialectAgents::gather(self, Dialect::Claude, dir)];
-        for zuno_dir in self.zuno_projects() {
+        for zuno_dir in zuno::dialect::projects(self) {
             if zuno_dir.starts_with(dir) {
                 out.push(DialectAgents::gather(self, Dialect::Zuno, &zuno_dir));
             }
         }
-        for copilot_dir in self.copilot_projects() {
+        for copilot_dir in copilot::dialect::folders(self) {
             if copilot_dir.starts_with(dir) {
                 out.push(DialectAgents::gather(self, Dialect::Copilot, &copilot_dir));
             }
@@ -378,8 +375,10 @@ impl Workspace {
     /// agents a "who may" question asked from it is about (`governed_agents` of this directory).
     pub fn who_dir_of_file(&self, id: usize) -> Option<PathBuf> {
         match &self.files[id].role {
-            Role::Zuno { dir, layer } if !layer.is_global() => Some(dir.clone()),
             Role::ClaudeSettings { dir } => Some(dir.clone()),
+            role if zuno::dialect::project_of(&self.files[id].kind, role).is_some() => {
+                zuno::dialect::project_of(&self.files[id].kind, role)
+            }
             _ => self.project_dir_of_file(id),
         }
     }
@@ -396,7 +395,7 @@ impl Workspace {
             | Role::Tui { .. }
             | Role::Theme { .. }
             | Role::Claude { .. }
-            | Role::Zuno { .. }
+            | Role::Dialect { .. }
             | Role::Skill { .. }
             | Role::Command { .. }
             | Role::ProjectFile { .. }
@@ -405,11 +404,8 @@ impl Workspace {
             | Role::Memory { .. }
             | Role::McpJson { .. }
             | Role::OutputStyle { .. }
-            | Role::Copilot { .. }
             | Role::NotChecked(_)
             | Role::NotRead => None,
-            #[cfg(test)]
-            Role::Example { .. } => None,
         }
     }
 
@@ -431,69 +427,6 @@ impl Workspace {
             home: env.home.clone(),
             tmp: env.tmp_dir.strip_suffix("/opencode").map(str::to_string),
             skills: env.skill_dirs.clone(),
-        }
-    }
-
-    /// The project directories of the Zuno files in scope.
-    pub fn zuno_projects(&self) -> Vec<PathBuf> {
-        let mut out: Vec<PathBuf> = self
-            .files
-            .iter()
-            .filter(|f| f.live && f.in_scope)
-            .filter_map(|f| match &f.role {
-                Role::Zuno { dir, layer } if !layer.is_global() => Some(dir.clone()),
-                _ => None,
-            })
-            .collect();
-        out.sort();
-        out.dedup();
-        out
-    }
-
-    /// The Zuno files that Zuno started in `dir` reads, in its merge order (later wins): the
-    /// global config, bare `zuno.json(c)` from the farthest ancestor down, `.zuno/` configs
-    /// likewise, then Markdown agents (global, then `.zuno/` ones).
-    pub fn zuno_view_for(&self, dir: &Path) -> Vec<usize> {
-        let mut view: Vec<(u8, usize, PathBuf, usize)> = self
-            .files
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.live)
-            .filter_map(|(id, f)| match &f.role {
-                Role::Zuno { dir: d, layer } if layer.is_global() || dir.starts_with(d) => {
-                    Some((layer.order(), d.components().count(), f.path.clone(), id))
-                }
-                _ => None,
-            })
-            .collect();
-        view.sort();
-        view.into_iter().map(|(_, _, _, id)| id).collect()
-    }
-
-    /// The view of a Zuno file: that of its project.
-    pub fn zuno_view_of_file(&self, id: usize) -> Vec<usize> {
-        match &self.files[id].role {
-            Role::Zuno { dir, .. } => self.zuno_view_for(dir),
-            _ => Vec::new(),
-        }
-    }
-
-    pub fn zuno_view_files(&self, view: &[usize]) -> Vec<crate::analysis::zuno::project::ViewFile<'_>> {
-        view.iter()
-            .filter_map(|&id| {
-                Some(crate::analysis::zuno::project::ViewFile {
-                    file: id,
-                    zuno: self.files[id].analysis.zuno()?,
-                })
-            })
-            .collect()
-    }
-
-    /// The skill names a Zuno file's project can load (read when its first file was added).
-    pub fn zuno_skills_of_file(&self, id: usize) -> Vec<String> {
-        match &self.files[id].role {
-            Role::Zuno { dir, .. } => self.zuno_skills.get(dir).cloned().unwrap_or_default(),
-            _ => Vec::new(),
         }
     }
 
@@ -1067,15 +1000,14 @@ impl Workspace {
                     .collect()
             }
             Dialect::Zuno => {
-                let view = self.zuno_view_for(dir);
-                crate::analysis::zuno::project::registry(&self.zuno_view_files(&view))
+                let view = zuno::dialect::view_for(self, dir);
+                zuno::project::registry(&zuno::dialect::view_files(self, &view))
                     .into_values()
                     .filter(|a| !a.flag("disable"))
                     .map(|a| (a.name.clone(), a.mode().to_string()))
                     .collect()
             }
-            Dialect::Copilot => self
-                .copilot_agents_of(dir)
+            Dialect::Copilot => copilot::dialect::agents_of(self, dir)
                 .into_iter()
                 .map(|(n, _)| (n, "agent".to_string()))
                 .collect(),
@@ -1083,67 +1015,7 @@ impl Workspace {
             Dialect::Example => Vec::new(),
         }
     }
-
-    /// The workspace folders that hold Copilot files.
-    pub fn copilot_projects(&self) -> Vec<PathBuf> {
-        let mut dirs: Vec<PathBuf> = self
-            .files
-            .iter()
-            .filter(|f| f.live)
-            .filter_map(|f| match &f.role {
-                Role::Copilot { dir } => Some(dir.clone()),
-                _ => None,
-            })
-            .collect();
-        dirs.sort();
-        dirs.dedup();
-        dirs
-    }
-
-    /// The live Copilot files of the workspace folder `dir`, in path order.
-    pub fn copilot_files_of(&self, dir: &Path) -> Vec<usize> {
-        let mut ids: Vec<usize> = (0..self.files.len())
-            .filter(|&i| self.files[i].live && matches!(&self.files[i].role, Role::Copilot { dir: d } if d == dir))
-            .collect();
-        ids.sort_by(|a, b| self.files[*a].path.cmp(&self.files[*b].path));
-        ids
-    }
-
-    /// The workspace folder of a Copilot file.
-    pub fn copilot_dir_of_file(&self, id: usize) -> Option<&Path> {
-        match &self.files.get(id)?.role {
-            Role::Copilot { dir } => Some(dir),
-            _ => None,
-        }
-    }
-
-    /// Copilot's files of `ids` as its project pass reads them.
-    pub fn copilot_view_files(&self, ids: &[usize]) -> Vec<copilot::project::ViewFile<'_>> {
-        ids.iter()
-            .filter_map(|&file| {
-                let f = &self.files[file];
-                Some(copilot::project::ViewFile {
-                    file,
-                    kind: f.kind.copilot()?,
-                    facts: f.analysis.copilot()?,
-                })
-            })
-            .collect()
-    }
-
-    /// The custom agents of the workspace folder `dir` (name, description).
-    pub fn copilot_agents_of(&self, dir: &Path) -> Vec<(String, String)> {
-        let ids = self.copilot_files_of(dir);
-        let files = self.copilot_view_files(&ids);
-        copilot::project::registry(&files)
-            .into_iter()
-            .map(|(n, f)| (n.to_string(), f.facts.description.clone().unwrap_or_default()))
-            .collect()
-    }
 }
-
-/// The order of the dialects' sections in `explain`'s list for the terminal.
-pub const LIST_ORDER: [Dialect; 4] = [Dialect::OpenCode, Dialect::Zuno, Dialect::Claude, Dialect::Copilot];
 
 /// What one dialect shows from a start directory: the files its runtime reads there and the
 /// agents it builds from them.
@@ -1260,23 +1132,22 @@ impl<'ws> DialectAgents<'ws> {
                 )
             }
             Dialect::Zuno => {
-                let view = ws.zuno_view_for(&dir);
+                let view = zuno::dialect::view_for(ws, &dir);
                 let agents = if view.is_empty() {
                     BTreeMap::new()
                 } else {
-                    zuno::project::registry(&ws.zuno_view_files(&view))
+                    zuno::project::registry(&zuno::dialect::view_files(ws, &view))
                 };
                 (view, Agents::Zuno(agents))
             }
             Dialect::Copilot => {
                 // The workspace folder the start directory is in (the deepest one).
-                let project = ws
-                    .copilot_projects()
+                let project = copilot::dialect::folders(ws)
                     .into_iter()
                     .filter(|p| dir.starts_with(p) || start.starts_with(p))
                     .max_by_key(|p| p.components().count());
-                let ids = project.map(|p| ws.copilot_files_of(&p)).unwrap_or_default();
-                let files = ws.copilot_view_files(&ids);
+                let ids = project.map(|p| copilot::dialect::files_of(ws, &p)).unwrap_or_default();
+                let files = copilot::dialect::view_files(ws, &ids);
                 let registry = copilot::project::registry(&files);
                 (ids, Agents::Copilot { files, registry })
             }
@@ -1289,12 +1160,7 @@ impl<'ws> DialectAgents<'ws> {
     /// Whether an error that stops the runtime refuses the whole configuration (opencode, Zuno)
     /// rather than one file (Claude Code skips the file).
     pub fn refuses_configuration(&self) -> bool {
-        match self.dialect {
-            Dialect::OpenCode | Dialect::Zuno => true,
-            Dialect::Claude | Dialect::Copilot => false,
-            #[cfg(test)]
-            Dialect::Example => false,
-        }
+        self.dialect.refuses_configuration()
     }
 
     /// The agents the runtime offers (Zuno's disabled ones left out), in the dialect's order.
@@ -1419,7 +1285,7 @@ impl<'ws> DialectAgents<'ws> {
                             .models
                             .first()
                             .map_or("(the chat's)".to_string(), |m| m.name.clone()),
-                        defined_in: where_is(copilot_source(f)),
+                        defined_in: where_is(copilot::dialect::source(f)),
                         description: f.facts.description.clone(),
                     })
                     .collect(),
@@ -1520,7 +1386,7 @@ impl<'a> ExplainedAgent<'a> {
                 "dialect": dialect,
                 "name": self.name,
                 "key": self.name,
-                "defined_in": [where_is(copilot_source(&file))],
+                "defined_in": [where_is(copilot::dialect::source(&file))],
             }),
         }
     }
@@ -1534,7 +1400,7 @@ impl<'a> ExplainedAgent<'a> {
             }
             AgentRef::Zuno(a) => zuno::card::json(a, where_is),
             AgentRef::Copilot { file, .. } => {
-                copilot::card::json(file.kind, file.facts, copilot_source(&file), where_is)
+                copilot::card::json(file.kind, file.facts, copilot::dialect::source(&file), where_is)
             }
         }
     }
@@ -1560,7 +1426,7 @@ impl<'a> ExplainedAgent<'a> {
             AgentRef::Zuno(a) => zuno::card::card(a, where_is),
             AgentRef::Copilot { file, files } => {
                 let cx = copilot::card::Context { files };
-                copilot::card::card(file.kind, file.facts, copilot_source(&file), &cx, where_is)
+                copilot::card::card(file.kind, file.facts, copilot::dialect::source(&file), &cx, where_is)
             }
         }
     }
@@ -1663,16 +1529,8 @@ impl<'a> ExplainedAgent<'a> {
                 .rev()
                 .find(|s| matches!(s, Source::File { .. }))
                 .copied(),
-            AgentRef::Copilot { file, .. } => Some(copilot_source(&file)),
+            AgentRef::Copilot { file, .. } => Some(copilot::dialect::source(&file)),
         }
-    }
-}
-
-/// Where a Copilot file defines its agent: its `name`, else its frontmatter's opening line.
-pub fn copilot_source(f: &copilot::project::ViewFile) -> Source {
-    Source::File {
-        file: f.file,
-        span: f.facts.name.as_ref().map_or(f.facts.anchor, |n| n.span),
     }
 }
 

@@ -41,28 +41,7 @@ pub const TUI_NAMES: &[&str] = &["tui.json", "tui.jsonc"];
 /// Claude Code's project MCP servers, read in the folder it starts in and every folder above.
 pub const MCP_JSON: &str = ".mcp.json";
 
-/// Where a Zuno file sits in Zuno's merge order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ZunoLayer {
-    GlobalConfig,
-    /// A bare `zuno.json(c)` of a project directory.
-    ProjectConfig,
-    /// `.zuno/zuno.json(c)`.
-    DotConfig,
-    GlobalAgent,
-    /// A Markdown agent of a `.zuno/` directory.
-    DotAgent,
-}
-
-impl ZunoLayer {
-    pub fn is_global(self) -> bool {
-        matches!(self, ZunoLayer::GlobalConfig | ZunoLayer::GlobalAgent)
-    }
-
-    pub fn order(self) -> u8 {
-        self as u8
-    }
-}
+pub use crate::analysis::zuno::dialect::Layer as ZunoLayer;
 
 /// Everything found under one root.
 #[derive(Debug, Default)]

@@ -57,7 +57,7 @@ impl Workspace {
                 Role::Markdown { dir } => Some(dir.clone()),
                 // Claude Code, Zuno, skill and command files: their project, so that the agents
                 // they name resolve when the file is checked alone (as pre-commit passes it).
-                Role::Claude { dir } | Role::Zuno { dir, .. } | Role::Skill { dir } | Role::Command { dir } => {
+                Role::Claude { dir } | Role::Dialect { dir, .. } | Role::Skill { dir } | Role::Command { dir } => {
                     Some(dir.clone())
                 }
                 _ => None,
@@ -169,7 +169,7 @@ impl Workspace {
             return Some((kind, Role::McpJson { dir }));
         }
         if let Some((kind, dir)) = discover::copilot_kind(path) {
-            return Some((kind.into(), Role::Copilot { dir }));
+            return Some((kind.into(), Role::Dialect { dir, layer: 0 }));
         }
         if let Some(kind) = discover::copilot_not_read(path) {
             return Some((kind, Role::NotRead));
@@ -181,11 +181,11 @@ impl Workspace {
             return Some((kind.into(), Role::Claude { dir }));
         }
         if let Some((kind, dir, layer)) = discover::zuno_kind(path, self.options.zuno_global.as_deref()) {
-            return Some((kind.into(), Role::Zuno { dir, layer }));
+            return Some((kind.into(), layer.role(dir)));
         }
         #[cfg(test)]
         if let Some((kind, dir)) = discover::example_kind(path) {
-            return Some((kind, Role::Example { dir }));
+            return Some((kind, Role::Dialect { dir, layer: 0 }));
         }
         if let Some((kind, dir)) = discover::skill_kind(path) {
             return Some((FileKind::from(kind), Role::Skill { dir }));
@@ -651,8 +651,9 @@ impl Workspace {
     /// Read the skills a Zuno project can load: `.zuno/{skill,skills}/**/SKILL.md` and
     /// `.agents/skills/**/SKILL.md` of the project and its ancestors, and the global
     /// `{skill,skills}/`. A skill's name is its frontmatter `name`.
-    pub(super) fn load_zuno_skills(&mut self, project: &Path) {
-        if self.zuno_skills.contains_key(project) {
+    pub(super) fn load_zuno_skills(&mut self, dialect: crate::analysis::Dialect, project: &Path) {
+        let key = (dialect, project.to_path_buf());
+        if self.dialect_skills.contains_key(&key) {
             return;
         }
         let mut files = Vec::new();
@@ -671,7 +672,7 @@ impl Workspace {
             .filter_map(|p| read_text(p).ok())
             .filter_map(|(text, _)| skill_name(&text))
             .collect();
-        self.zuno_skills.insert(project.to_path_buf(), names);
+        self.dialect_skills.insert(key, names);
     }
 }
 
@@ -795,7 +796,7 @@ pub(super) fn explicit_role(path: &Path) -> Option<(FileKind, Role)> {
         return Some((kind.into(), Role::Claude { dir: project }));
     }
     if let Some((kind, dir, layer)) = discover::zuno_kind(path, None) {
-        return Some((kind.into(), Role::Zuno { dir, layer }));
+        return Some((kind.into(), layer.role(dir)));
     }
     if let Some(dir) = discover::output_style_kind(path) {
         return Some((FileKind::from(Origin::Project), Role::OutputStyle { dir }));

@@ -9,6 +9,7 @@
 mod cross;
 pub mod dialects;
 pub mod discover;
+mod host;
 mod imports;
 mod load;
 mod model;

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::discover;
 use super::units::CrossCache;
+pub use crate::analysis::host::Role;
 use crate::analysis::{Code, FileAnalysis, FileKind, LineIndex};
 
 /// Files larger than this are not analysed (no agent file comes near it).
@@ -64,67 +64,6 @@ impl Options {
     }
 }
 
-/// What part a file plays in opencode's merge order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// A config file read before project configs: the global directory's `config.json`,
-    /// `opencode.json`, `opencode.jsonc` (orders 0 to 2) and `$OPENCODE_CONFIG` (order 3).
-    UserConfig(u8),
-    /// `opencode.json(c)` in a project directory.
-    ProjectConfig { dir: PathBuf },
-    /// `opencode.json(c)` inside a config directory (`.opencode/`, `~/.opencode`,
-    /// `$OPENCODE_CONFIG_DIR`).
-    DirConfig { dir: PathBuf },
-    /// A Markdown agent of a config directory.
-    Markdown { dir: PathBuf },
-    /// `tui.json(c)`, the settings of opencode's terminal interface (a project's, a
-    /// `.opencode/` folder's, a user config directory's, or `$OPENCODE_TUI_CONFIG`); `dir`
-    /// holds it. Read on its own: no view merges it.
-    Tui { dir: PathBuf },
-    /// A custom theme of the terminal interface (`themes/*.json`); `dir` is the config folder
-    /// holding `themes/` (a `.opencode/`, or the global config folder).
-    Theme { dir: PathBuf },
-    /// A Claude Code agent file; `dir` owns its `.claude/agents/` (the project, or the home
-    /// directory for user agents) or is the plugin's root.
-    Claude { dir: PathBuf },
-    /// A Zuno file; `dir` is its project (or Zuno's global directory), `layer` its place in
-    /// Zuno's merge order (see [`discover::ZunoLayer`]).
-    Zuno { dir: PathBuf, layer: discover::ZunoLayer },
-    /// A `SKILL.md`; `dir` is the project whose `.opencode/`, `.claude/`, `.agents/` or `.zuno/`
-    /// holds it.
-    Skill { dir: PathBuf },
-    /// A command file; `dir` is its project.
-    Command { dir: PathBuf },
-    /// `agent-lsp.toml` or `.agent-lsp.toml`; `dir` holds it.
-    ProjectFile { dir: PathBuf },
-    /// A file given by path that no runtime reads where it sits (a `README.md`, a Markdown file
-    /// outside every agents, commands and skills folder): not analysed, one finding says so.
-    NotRead,
-    /// A file a runtime reads that agent-lsp does not check yet: what it is (see
-    /// [`discover::read_not_checked`]); not analysed, one finding says so.
-    NotChecked(&'static str),
-    /// A Claude Code plugin manifest (`.claude-plugin/plugin.json` or `marketplace.json`);
-    /// `dir` is the plugin's (or marketplace's) root.
-    Manifest { dir: PathBuf },
-    /// Claude Code's `.claude/settings.json` or `settings.local.json`; `dir` is the project
-    /// that holds the `.claude/` folder.
-    ClaudeSettings { dir: PathBuf },
-    /// A Claude Code memory file (`CLAUDE.md`, `CLAUDE.local.md`, `.claude/CLAUDE.md`, a rule of
-    /// `.claude/rules/`); `dir` is the folder it belongs to (the one holding it or its
-    /// `.claude/`; the home directory for the user's).
-    Memory { dir: PathBuf },
-    /// Claude Code's `.mcp.json`; `dir` holds it (Claude Code started there or below reads it).
-    McpJson { dir: PathBuf },
-    /// A Claude Code output style; `dir` holds its `.claude/` (the project, the home directory),
-    /// or is the plugin's root.
-    OutputStyle { dir: PathBuf },
-    /// A GitHub Copilot file; `dir` is the workspace folder holding its `.github/` (or `.vscode/`).
-    Copilot { dir: PathBuf },
-    /// An agent of the test-only Example dialect; `dir` holds its `.example/`.
-    #[cfg(test)]
-    Example { dir: PathBuf },
-}
-
 /// One file read from disk (or given by an editor) and analysed.
 #[derive(Debug)]
 pub struct File {
@@ -173,8 +112,9 @@ pub struct Workspace {
     pub(super) context_roots: Vec<PathBuf>,
     pub options: Options,
     pub(super) by_path: HashMap<PathBuf, usize>,
-    /// Skill names per Zuno project directory (for `requiredSkills`).
-    pub(super) zuno_skills: HashMap<PathBuf, Vec<String>>,
+    /// The skill names a runtime finds for a project beyond the files held (Zuno's, for
+    /// `requiredSkills`), by dialect and project folder.
+    pub(super) dialect_skills: HashMap<(crate::analysis::Dialect, PathBuf), Vec<String>>,
     /// The names of the user-level skills opencode loads in every project (`~/.claude/skills`,
     /// `~/.agents/skills`, the `{skill,skills}/` of the user config directories).
     pub(super) user_skills: Vec<String>,

@@ -89,7 +89,7 @@ impl Workspace {
         if c.apply_to.is_empty() && !had {
             return false;
         }
-        let Some(dir) = self.copilot_dir_of_file(id).map(Path::to_path_buf) else {
+        let Some(dir) = crate::analysis::copilot::dialect::folder_of(self, id) else {
             return false;
         };
         let patterns: Vec<(String, Span)> = c.apply_to.iter().map(|p| (p.name.clone(), p.span)).collect();

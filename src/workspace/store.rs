@@ -84,11 +84,8 @@ impl Workspace {
         // stamp.
         let force = self.files[id].resolved.is_some() || self.files[id].kind.manifest().is_some();
         self.restamp(id, force);
-        if let Role::Zuno { dir, layer } = &self.files[id].role
-            && !layer.is_global()
-        {
-            let dir = dir.clone();
-            self.load_zuno_skills(&dir);
+        if let Some(dir) = crate::analysis::zuno::dialect::project_of(&self.files[id].kind, &self.files[id].role) {
+            self.load_zuno_skills(self.files[id].kind.dialect(), &dir);
         }
         id
     }

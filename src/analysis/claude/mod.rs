@@ -31,6 +31,7 @@ pub mod agent;
 pub mod card;
 pub mod command;
 pub mod complete;
+pub mod dialect;
 pub mod hooks;
 pub mod instructions;
 mod kind;

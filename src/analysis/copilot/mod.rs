@@ -16,6 +16,7 @@
 pub mod card;
 pub mod complete;
 mod decl;
+pub mod dialect;
 pub mod glob;
 pub mod header;
 pub mod mcp;

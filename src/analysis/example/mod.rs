@@ -9,6 +9,8 @@ use crate::analysis::rules::Code;
 use crate::analysis::suggest;
 use crate::analysis::syntax::{Parsed, Value, frontmatter, yaml};
 
+pub mod dialect;
+
 /// The frontmatter keys Example reads.
 pub const KEYS: &[&str] = &["description", "model"];
 

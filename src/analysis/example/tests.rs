@@ -78,7 +78,13 @@ fn the_workspace_discovers_and_analyses_example_agents() {
         f.kind,
         crate::analysis::FileKind::Example(FileKind::Agent { name: "rev".into() })
     );
-    assert_eq!(f.role, Role::Example { dir: dir.clone() });
+    assert_eq!(
+        f.role,
+        Role::Dialect {
+            dir: dir.clone(),
+            layer: 0
+        }
+    );
     assert!(f.in_scope);
     let reported: Vec<Diagnostic> = ws
         .diagnostics()

@@ -25,6 +25,7 @@ pub mod config;
 pub mod config_schema;
 mod ctx;
 mod decl;
+pub mod dialect;
 pub mod effective;
 pub mod instructions;
 pub mod markdown;

@@ -23,6 +23,7 @@ pub mod card;
 pub mod command;
 pub mod complete;
 mod decl;
+pub mod dialect;
 pub mod policy;
 pub mod project;
 pub mod schema;

@@ -68,29 +68,6 @@ impl State {
         )
     }
 
-    /// What Zuno completion offers: the agents of the file's view and the skills it can load.
-    pub(super) fn zuno_known(&self, id: Option<usize>) -> analysis::zuno::complete::Known {
-        let (view, skills) = match id {
-            Some(id) => (self.ws.zuno_view_of_file(id), self.ws.zuno_skills_of_file(id)),
-            None => (Vec::new(), Vec::new()),
-        };
-        let reg = analysis::zuno::project::registry(&self.ws.zuno_view_files(&view));
-        analysis::zuno::complete::Known {
-            agents: reg
-                .values()
-                .filter(|a| !a.flag("disable") && !a.flag("hidden"))
-                .map(|a| {
-                    (
-                        a.name.clone(),
-                        a.mode().to_string(),
-                        a.str("description").unwrap_or("").to_string(),
-                    )
-                })
-                .collect(),
-            skills,
-        }
-    }
-
     /// What Claude completion offers from the workspace: agents, MCP servers and models used.
     pub(super) fn claude_known(&self) -> analysis::claude::complete::Known {
         let mut known = analysis::claude::complete::Known::default();
@@ -221,27 +198,6 @@ impl analysis::Known for FileKnown<'_> {
         self.state.claude_known()
     }
 
-    fn zuno(&self) -> analysis::zuno::complete::Known {
-        self.state.zuno_known(self.id)
-    }
-
-    fn copilot(&self) -> analysis::copilot::complete::Known {
-        let ws = &self.state.ws;
-        let Some(dir) = self.id.and_then(|id| ws.copilot_dir_of_file(id)) else {
-            return Default::default();
-        };
-        let ids = ws.copilot_files_of(dir);
-        let files = ws.copilot_view_files(&ids);
-        analysis::copilot::complete::Known {
-            agents: ws.copilot_agents_of(dir),
-            mcp_servers: files
-                .iter()
-                .filter(|f| f.kind.is_json())
-                .flat_map(|f| f.facts.mcp_servers.iter().map(|s| s.name.clone()))
-                .collect(),
-        }
-    }
-
     fn command_agents(&self, runtime: analysis::Dialect) -> Vec<(String, String)> {
         let dir = self.id.and_then(|id| match &self.state.ws.files[id].role {
             crate::workspace::Role::Command { dir } => Some(dir.clone()),
@@ -255,5 +211,13 @@ impl analysis::Known for FileKnown<'_> {
 
     fn models(&self) -> Vec<String> {
         self.state.known_models()
+    }
+
+    fn host(&self) -> &dyn analysis::host::Host {
+        &self.state.ws
+    }
+
+    fn file(&self) -> Option<usize> {
+        self.id
     }
 }

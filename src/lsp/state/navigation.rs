@@ -239,38 +239,24 @@ impl State {
                 });
                 continue;
             }
-            // A Copilot agent named by its file: the file is renamed in its folder, its suffix
-            // (`.agent.md`, `.chatmode.md`) kept.
-            if let Some(suffix) = f.kind.copilot().and_then(|k| k.agent_suffix()) {
-                let new_path = f.path.with_file_name(format!("{new_name}{suffix}"));
-                if let (Some(old_uri), Some(new_uri)) = (self.uri_for(o.file), Uri::from_file_path(&new_path)) {
-                    file_renames.push((old_uri, new_uri));
-                }
-                continue;
-            }
             // A Markdown agent named by its path: rename the file, in the config directory its
             // name is relative to (`.opencode/`, `.zuno/`, a global directory).
-            use crate::workspace::{Role, discover::ZunoLayer};
-            let dir = match &f.role {
-                Role::Markdown { dir } => dir.clone(),
-                Role::Zuno {
-                    dir,
-                    layer: ZunoLayer::DotAgent,
-                } => dir.join(".zuno"),
-                Role::Zuno {
-                    dir,
-                    layer: ZunoLayer::GlobalAgent,
-                } => dir.clone(),
-                _ => continue,
+            let new_path = match &f.role {
+                crate::workspace::Role::Markdown { dir } => {
+                    crate::analysis::spec::renamed_in(dir, &f.path, new_name).ok_or("not below its folder")?
+                }
+                _ => {
+                    use crate::analysis::host::Host as _;
+                    let renamed = self
+                        .ws
+                        .file(o.file)
+                        .and_then(|h| h.kind.dialect().spec().renamed_file(&h, new_name));
+                    match renamed {
+                        Some(p) => p,
+                        None => continue,
+                    }
+                }
             };
-            let dir = dir.as_path();
-            let rel = f.path.strip_prefix(dir).map_err(|e| e.to_string())?;
-            let folder = rel
-                .components()
-                .next()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let new_path = dir.join(folder).join(format!("{new_name}.md"));
             let (Some(old_uri), Some(new_uri)) = (
                 self.uri_for(o.file),
                 Uri::from_file_path(&new_path)

@@ -1,0 +1,231 @@
+//! GitHub Copilot behind the one dialect interface ([`DialectSpec`]): what the workspace and the front
+//! ends ask of it.
+
+use std::path::{Path, PathBuf};
+
+use super::project::{ViewFile, registry};
+use super::{FileKind, schema};
+use crate::analysis::host::{Host, HostFile, Role};
+use crate::analysis::provenance::{Source, WhereIs};
+use crate::analysis::spec::{DialectSpec, Hover, NameAt};
+use crate::analysis::{Dialect, Span};
+
+/// GitHub Copilot's implementation of the dialect interface.
+pub struct Spec;
+
+impl DialectSpec for Spec {
+    fn list_rank(&self) -> u8 {
+        3
+    }
+
+    fn hover(&self, host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Option<Hover>> {
+        host.file(id)?.analysis.copilot()?;
+        Some(hover(host, id, offset, where_is))
+    }
+
+    fn agent_names(&self, file: &HostFile) -> Option<Vec<NameAt>> {
+        agent_names(file)
+    }
+
+    /// A chat mode (`.chatmode.md`) goes to `.github/agents/` as a custom agent.
+    fn moved_file(&self, file: &HostFile, host: &dyn Host) -> Option<PathBuf> {
+        let rel = file.kind.copilot()?.migrated_path()?;
+        Some(folder_of(host, file.id)?.join(rel))
+    }
+
+    /// A custom agent named by its file: the file is renamed in its folder, its suffix
+    /// (`.agent.md`, `.chatmode.md`) kept.
+    fn renamed_file(&self, file: &HostFile, new_name: &str) -> Option<PathBuf> {
+        let suffix = file.kind.copilot()?.agent_suffix()?;
+        Some(file.path.with_file_name(format!("{new_name}{suffix}")))
+    }
+}
+
+/// A Copilot file's role: `dir` is the workspace folder holding its `.github/` (or `.vscode/`).
+pub fn role(dir: PathBuf) -> Role {
+    Role::Dialect { dir, layer: 0 }
+}
+
+/// The workspace folder of a live Copilot file.
+pub fn folder_of(host: &dyn Host, id: usize) -> Option<PathBuf> {
+    let f = host.file(id)?;
+    (f.kind.dialect() == Dialect::Copilot).then(|| f.role.dialect().map(|(d, _)| d.to_path_buf()))?
+}
+
+/// The workspace folders that hold Copilot files.
+pub fn folders(host: &dyn Host) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = host
+        .files_of(Dialect::Copilot)
+        .map(|(_, dir, _)| dir.to_path_buf())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
+/// The live Copilot files of the workspace folder `dir`, in path order.
+pub fn files_of(host: &dyn Host, dir: &Path) -> Vec<usize> {
+    let mut files: Vec<(&Path, usize)> = host
+        .files_of(Dialect::Copilot)
+        .filter(|(_, d, _)| *d == dir)
+        .map(|(f, _, _)| (f.path, f.id))
+        .collect();
+    files.sort();
+    files.into_iter().map(|(_, id)| id).collect()
+}
+
+/// Copilot's files of `ids` as its project pass reads them.
+pub fn view_files<'h>(host: &'h dyn Host, ids: &[usize]) -> Vec<ViewFile<'h>> {
+    ids.iter()
+        .filter_map(|&file| {
+            let f = host.file(file)?;
+            Some(ViewFile {
+                file,
+                kind: f.kind.copilot()?,
+                facts: f.analysis.copilot()?,
+            })
+        })
+        .collect()
+}
+
+/// The custom agents of the workspace folder `dir` (name, description).
+pub fn agents_of(host: &dyn Host, dir: &Path) -> Vec<(String, String)> {
+    let files = view_files(host, &files_of(host, dir));
+    registry(&files)
+        .into_iter()
+        .map(|(n, f)| (n.to_string(), f.facts.description.clone().unwrap_or_default()))
+        .collect()
+}
+
+/// Where a Copilot file defines its agent: its `name`, else its first line.
+pub fn source(f: &ViewFile) -> Source {
+    Source::File {
+        file: f.file,
+        span: f.facts.name.as_ref().map_or(f.facts.anchor, |n| n.span),
+    }
+}
+
+/// What Copilot completion offers in file `id`: the custom agents and the MCP servers of its
+/// workspace folder.
+pub fn known(host: &dyn Host, id: Option<usize>) -> super::complete::Known {
+    let Some(dir) = id.and_then(|id| folder_of(host, id)) else {
+        return Default::default();
+    };
+    let files = view_files(host, &files_of(host, &dir));
+    super::complete::Known {
+        agents: agents_of(host, &dir),
+        mcp_servers: files
+            .iter()
+            .filter(|f| f.kind.is_json())
+            .flat_map(|f| f.facts.mcp_servers.iter().map(|s| s.name.clone()))
+            .collect(),
+    }
+}
+
+/// The agent names of a Copilot file: a custom agent's name (its `name`, else its first line);
+/// the agents a handoff, a prompt's `agent` and an agent's `agents` name.
+fn agent_names(f: &HostFile) -> Option<Vec<NameAt>> {
+    let (c, kind) = (f.analysis.copilot()?, f.kind.copilot()?);
+    let mut out = Vec::new();
+    if matches!(kind, FileKind::Agent { .. }) {
+        out.push(NameAt::definition(
+            c.shown_name(kind),
+            c.name.as_ref().map_or(c.anchor, |n| n.span),
+        ));
+    }
+    for r in c
+        .handoffs
+        .iter()
+        .filter_map(|h| h.agent.as_ref())
+        .chain(c.agent.iter())
+        .chain(c.agents.iter().flatten())
+    {
+        out.push(NameAt::reference(&r.name, r.span));
+    }
+    Some(out)
+}
+
+/// Hover in a Copilot file: the card of the agent a name resolves to, what a tool entry
+/// grants, a header key's documentation, and the file's own card on its header.
+fn hover(host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Hover> {
+    let f = host.file(id)?;
+    let c = f.analysis.copilot()?;
+    let kind = f.kind.copilot()?;
+    let dir = folder_of(host, id)?;
+    let files = view_files(host, &files_of(host, &dir));
+    let cx = super::card::Context { files: &files };
+    let card_of = |v: &ViewFile| super::card::card(v.kind, v.facts, source(v), &cx, where_is);
+    // What naming no agent does, by where the name is written.
+    let handoffs = c
+        .handoffs
+        .iter()
+        .filter_map(|h| h.agent.as_ref())
+        .map(|r| (r, "VS Code shows no button for this handoff"));
+    let prompt = c
+        .agent
+        .iter()
+        .map(|r| (r, "the prompt runs in the agent picked in the chat"));
+    let subagents = c
+        .agents
+        .iter()
+        .flatten()
+        .map(|r| (r, "this entry lets the agent run no subagent"));
+    for (r, effect) in handoffs.chain(prompt).chain(subagents) {
+        if r.span.contains(offset) {
+            let registry = registry(&files);
+            let md = match registry.iter().find(|(n, _)| *n == r.name) {
+                Some((_, v)) => card_of(v),
+                None => match schema::BUILTIN_AGENTS.iter().find(|(n, _)| *n == r.name) {
+                    Some((n, d)) => format!("### `{n}`: VS Code's built-in agent\n\n{d}\n"),
+                    // `*` in `agents` is every custom agent: not a name.
+                    None if r.name == "*" => return None,
+                    None => {
+                        let names = registry
+                            .iter()
+                            .map(|(n, _)| *n)
+                            .chain(schema::BUILTIN_AGENTS.iter().map(|(n, _)| *n));
+                        format!(
+                            "### `{}`: no agent\n\nThis name resolves to no agent: no custom agent of this workspace (`.github/agents/`) and no built-in agent is called so, and {effect}.{}\n",
+                            r.name,
+                            crate::analysis::suggest::did_you_mean(crate::analysis::suggest::closest(&r.name, names))
+                        )
+                    }
+                },
+            };
+            return Some(Hover::new(md, r.span));
+        }
+    }
+    if let Some(t) = c.tools.iter().flatten().find(|t| t.span.contains(offset)) {
+        let md = format!(
+            "**`{}`**: {}\n",
+            t.name,
+            super::card::tool_meaning(&t.name, &cx, c, where_is)
+        );
+        return Some(Hover::new(md, t.span));
+    }
+    let header = kind.header();
+    if let (Some(h), Some(root)) = (header, f.analysis.parsed.root.as_ref())
+        && let Some(step) = crate::analysis::syntax::path_at(root, offset).first()
+        && step.key.span.contains(offset)
+        && let Some(k) = schema::key_of(h, &step.key.name)
+    {
+        let hosts = match k.hosts {
+            schema::Hosts::Both => "VS Code and GitHub.com read it.",
+            schema::Hosts::VsCode => "VS Code reads it; GitHub.com's coding agent ignores it.",
+            schema::Hosts::GitHub => "GitHub.com's coding agent reads it; VS Code ignores it.",
+        };
+        let md = format!("**`{}`** ({})\n\n{}\n\n{hosts}\n", k.name, h.noun(), k.doc);
+        return Some(Hover::new(md, step.key.span));
+    }
+    // Elsewhere in the frontmatter (its fences included), or on the first line of a file
+    // without one: the file's own card, over that whole stretch.
+    let header = c
+        .yaml
+        .map(|y| Span::new(c.anchor.start as usize, c.close.map_or(y.end, |cl| cl.end) as usize))
+        .unwrap_or(c.anchor);
+    if header.contains(offset) {
+        let me = files.iter().find(|v| v.file == id)?;
+        return Some(Hover::new(card_of(me), header));
+    }
+    None
+}

@@ -1,0 +1,123 @@
+//! What a dialect may read of the project around a file: the one view of the workspace the
+//! dialects get (the [`Host`] trait, implemented by the workspace). A dialect's cross-file
+//! answers (its views, agents, completion and hover) are functions of a `&dyn Host`, so they sit
+//! in its folder with no I/O: what the disk holds comes through the host, as rust-analyzer's
+//! `ide` layer gets its files through a database.
+
+use std::path::{Path, PathBuf};
+
+use super::{Dialect, FileAnalysis, FileKind, LineIndex};
+
+/// What part a file plays in its runtime: where it belongs and its place in the merge order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A file of a dialect that says its place itself: `dir` is the folder it belongs to (its
+    /// project, its workspace folder, or a user-level folder) and `layer` its place in the
+    /// runtime's merge order, as the dialect numbers it (see its `dialect.rs`).
+    Dialect { dir: PathBuf, layer: u8 },
+    /// A config file read before project configs: the global directory's `config.json`,
+    /// `opencode.json`, `opencode.jsonc` (orders 0 to 2) and `$OPENCODE_CONFIG` (order 3).
+    UserConfig(u8),
+    /// `opencode.json(c)` in a project directory.
+    ProjectConfig { dir: PathBuf },
+    /// `opencode.json(c)` inside a config directory (`.opencode/`, `~/.opencode`,
+    /// `$OPENCODE_CONFIG_DIR`).
+    DirConfig { dir: PathBuf },
+    /// A Markdown agent of a config directory.
+    Markdown { dir: PathBuf },
+    /// `tui.json(c)`, the settings of opencode's terminal interface (a project's, a
+    /// `.opencode/` folder's, a user config directory's, or `$OPENCODE_TUI_CONFIG`); `dir`
+    /// holds it. Read on its own: no view merges it.
+    Tui { dir: PathBuf },
+    /// A custom theme of the terminal interface (`themes/*.json`); `dir` is the config folder
+    /// holding `themes/` (a `.opencode/`, or the global config folder).
+    Theme { dir: PathBuf },
+    /// A Claude Code agent file; `dir` owns its `.claude/agents/` (the project, or the home
+    /// directory for user agents) or is the plugin's root.
+    Claude { dir: PathBuf },
+    /// A `SKILL.md`; `dir` is the project whose `.opencode/`, `.claude/`, `.agents/` or `.zuno/`
+    /// holds it.
+    Skill { dir: PathBuf },
+    /// A command file; `dir` is its project.
+    Command { dir: PathBuf },
+    /// `agent-lsp.toml` or `.agent-lsp.toml`; `dir` holds it.
+    ProjectFile { dir: PathBuf },
+    /// A file given by path that no runtime reads where it sits (a `README.md`, a Markdown file
+    /// outside every agents, commands and skills folder): not analysed, one finding says so.
+    NotRead,
+    /// A file a runtime reads that agent-lsp does not check yet: what it is (see
+    /// `discover::read_not_checked`); not analysed, one finding says so.
+    NotChecked(&'static str),
+    /// A Claude Code plugin manifest (`.claude-plugin/plugin.json` or `marketplace.json`);
+    /// `dir` is the plugin's (or marketplace's) root.
+    Manifest { dir: PathBuf },
+    /// Claude Code's `.claude/settings.json` or `settings.local.json`; `dir` is the project
+    /// that holds the `.claude/` folder.
+    ClaudeSettings { dir: PathBuf },
+    /// A Claude Code memory file (`CLAUDE.md`, `CLAUDE.local.md`, `.claude/CLAUDE.md`, a rule of
+    /// `.claude/rules/`); `dir` is the folder it belongs to (the one holding it or its
+    /// `.claude/`; the home directory for the user's).
+    Memory { dir: PathBuf },
+    /// Claude Code's `.mcp.json`; `dir` holds it (Claude Code started there or below reads it).
+    McpJson { dir: PathBuf },
+    /// A Claude Code output style; `dir` holds its `.claude/` (the project, the home directory),
+    /// or is the plugin's root.
+    OutputStyle { dir: PathBuf },
+}
+
+impl Role {
+    /// The folder a file of a dialect belongs to, and its layer in the runtime's merge order.
+    pub fn dialect(&self) -> Option<(&Path, u8)> {
+        match self {
+            Role::Dialect { dir, layer } => Some((dir, *layer)),
+            _ => None,
+        }
+    }
+}
+
+/// One live file of the workspace, as a dialect sees it.
+#[derive(Clone, Copy)]
+pub struct HostFile<'a> {
+    /// Its id: stable for the workspace's life.
+    pub id: usize,
+    pub path: &'a Path,
+    pub kind: &'a FileKind,
+    pub role: &'a Role,
+    pub text: &'a str,
+    pub index: &'a LineIndex,
+    pub analysis: &'a FileAnalysis,
+    /// The analysis after the values a runtime substitutes when it reads the file (opencode's
+    /// `{env:...}` and `{file:...}`); the analysis itself when there are none.
+    pub effective: &'a FileAnalysis,
+    /// Under the paths the user asked about (its problems are reported).
+    pub in_scope: bool,
+}
+
+/// The project as the dialects see it: the files the workspace holds, and the few facts of the
+/// machine their answers rest on. No method writes or runs anything.
+pub trait Host {
+    /// How many file slots there are (ids are below it; a removed file's slot stays).
+    fn slots(&self) -> usize;
+    /// The live file `id`.
+    fn file(&self, id: usize) -> Option<HostFile<'_>>;
+    /// The names of the skills `dialect`'s runtime finds for the folder `dir` beyond the files
+    /// the workspace holds (read when the folder's first file was added); `None` when they
+    /// were not looked for.
+    fn skill_names(&self, dialect: Dialect, dir: &Path) -> Option<Vec<String>>;
+}
+
+impl dyn Host + '_ {
+    /// Every live file, in id order.
+    pub fn files(&self) -> impl Iterator<Item = HostFile<'_>> {
+        (0..self.slots()).filter_map(move |id| self.file(id))
+    }
+
+    /// The live files of `dialect`'s own kinds that say their place ([`Role::Dialect`]), with
+    /// their folder and layer.
+    pub fn files_of(&self, dialect: Dialect) -> impl Iterator<Item = (HostFile<'_>, &Path, u8)> {
+        self.files().filter_map(move |f| {
+            let (dir, layer) = f.role.dialect()?;
+            (f.kind.dialect() == dialect).then_some((f, dir, layer))
+        })
+    }
+}

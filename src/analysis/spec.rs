@@ -1,0 +1,117 @@
+//! The one interface of a dialect ([`DialectSpec`]): what the workspace and the front ends ask
+//! of it. Each dialect implements it in its folder (`<dialect>/dialect.rs`); `Dialect::spec`
+//! (in `mod.rs`) is the registry.
+
+use std::path::{Path, PathBuf};
+
+use super::host::{Host, HostFile};
+use super::provenance::WhereIs;
+use super::{FileKind, Span};
+
+/// The one interface of a dialect: what the workspace and the front ends ask of it. A dialect
+/// implements it in its folder (`<dialect>/dialect.rs`, a unit struct `Spec`); a capability it
+/// lacks keeps the default.
+pub trait DialectSpec: Sync {
+    /// Whether an error that stops the runtime refuses its whole configuration.
+    fn refuses_configuration(&self) -> bool {
+        false
+    }
+    /// Its place among `explain`'s sections for the terminal (lower first).
+    fn list_rank(&self) -> u8;
+
+    /// What to show on hover at byte `offset` of file `id`: `None` when the file is none of its
+    /// own, `Some(None)` when it is and there is nothing to show there.
+    fn hover(&self, host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Option<Hover>> {
+        let _ = (host, id, offset, where_is);
+        None
+    }
+
+    /// The agent names one of its files defines and refers to, for navigation (`None`: not a
+    /// file of its own that names agents).
+    fn agent_names(&self, file: &HostFile) -> Option<Vec<NameAt>> {
+        let _ = file;
+        None
+    }
+
+    /// The files its runtime merges for file `id`, in merge order (later wins): where a name's
+    /// definitions are listed from.
+    fn view_of_file(&self, host: &dyn Host, id: usize) -> Vec<usize> {
+        let _ = (host, id);
+        Vec::new()
+    }
+
+    /// The new path of its file `file`, named by its path, when its agent is renamed to
+    /// `new_name` (`None`: the file is not named by its path).
+    fn renamed_file(&self, file: &HostFile, new_name: &str) -> Option<PathBuf> {
+        let _ = (file, new_name);
+        None
+    }
+
+    /// Where its runtime wants its file `file` instead (a place it has deprecated), when
+    /// that place is free.
+    fn moved_file(&self, file: &HostFile, host: &dyn Host) -> Option<PathBuf> {
+        let _ = (file, host);
+        None
+    }
+
+    /// The top-level keys of its file `kind` whose entries are agents (a document outline marks
+    /// them).
+    fn agent_sections(&self, kind: &FileKind) -> &'static [&'static str] {
+        let _ = kind;
+        &[]
+    }
+}
+
+/// The path of a Markdown agent named by its path relative to `root` (`agents/x/y.md` is
+/// `x/y`), renamed to `new_name`: in the same top folder of `root` (`agents/`, `agent/`, ...).
+pub fn renamed_in(root: &Path, path: &Path, new_name: &str) -> Option<PathBuf> {
+    let rel = path.strip_prefix(root).ok()?;
+    let folder = rel.components().next()?.as_os_str();
+    Some(root.join(folder).join(format!("{new_name}.md")))
+}
+
+/// A dialect's hover: the Markdown, the span it is about, and the permission and pattern whose
+/// "who may" the front end adds (it asks every dialect).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hover {
+    pub text: String,
+    pub span: Span,
+    pub who_may: Option<(String, String)>,
+}
+
+impl Hover {
+    pub fn new(text: String, span: Span) -> Hover {
+        Hover {
+            text,
+            span,
+            who_may: None,
+        }
+    }
+}
+
+/// An agent name in a file: where, and whether it defines the agent or refers to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NameAt {
+    pub name: String,
+    /// The name's scalar (with its quotes, if any).
+    pub span: Span,
+    pub definition: bool,
+}
+
+impl NameAt {
+    pub fn definition(name: &str, span: Span) -> NameAt {
+        NameAt {
+            name: name.to_string(),
+            span,
+            definition: true,
+        }
+    }
+
+    pub fn reference(name: &str, span: Span) -> NameAt {
+        NameAt {
+            name: name.to_string(),
+            span,
+            definition: false,
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! Zuno behind the one dialect interface ([`DialectSpec`]): what the workspace and the front
+//! ends ask of it.
+
+use std::path::{Path, PathBuf};
+
+use super::complete::Known;
+use super::project::{ViewFile, registry};
+use super::{FileKind, RefKind, schema};
+use crate::analysis::Dialect;
+use crate::analysis::host::{Host, HostFile, Role};
+use crate::analysis::provenance::WhereIs;
+use crate::analysis::spec::{DialectSpec, Hover, NameAt, renamed_in};
+use crate::analysis::syntax::{Step, path_at};
+
+/// Zuno's implementation of the dialect interface.
+pub struct Spec;
+
+impl DialectSpec for Spec {
+    /// An error in a config stops Zuno: it starts with none of it.
+    fn refuses_configuration(&self) -> bool {
+        true
+    }
+
+    fn list_rank(&self) -> u8 {
+        1
+    }
+
+    fn hover(&self, host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Option<Hover>> {
+        host.file(id)?.analysis.zuno()?;
+        Some(hover(host, id, offset, where_is))
+    }
+
+    fn renamed_file(&self, file: &HostFile, new_name: &str) -> Option<PathBuf> {
+        let (dir, layer) = placed(file)?;
+        let root = match layer {
+            Layer::DotAgent => dir.join(".zuno"),
+            Layer::GlobalAgent => dir.to_path_buf(),
+            _ => return None,
+        };
+        renamed_in(&root, file.path, new_name)
+    }
+
+    fn agent_names(&self, file: &HostFile) -> Option<Vec<NameAt>> {
+        agent_names(file)
+    }
+
+    fn view_of_file(&self, host: &dyn Host, id: usize) -> Vec<usize> {
+        view_of_file(host, id)
+    }
+
+    fn agent_sections(&self, kind: &crate::analysis::FileKind) -> &'static [&'static str] {
+        match kind.zuno() {
+            Some(FileKind::Config) => &["agents", "agent"],
+            _ => &[],
+        }
+    }
+}
+
+/// Where a Zuno file sits in Zuno's merge order (its [`Role::Dialect`] layer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Layer {
+    GlobalConfig,
+    /// A bare `zuno.json(c)` of a project directory.
+    ProjectConfig,
+    /// `.zuno/zuno.json(c)`.
+    DotConfig,
+    GlobalAgent,
+    /// A Markdown agent of a `.zuno/` directory.
+    DotAgent,
+}
+
+impl Layer {
+    const ALL: [Layer; 5] = [
+        Layer::GlobalConfig,
+        Layer::ProjectConfig,
+        Layer::DotConfig,
+        Layer::GlobalAgent,
+        Layer::DotAgent,
+    ];
+
+    pub fn is_global(self) -> bool {
+        matches!(self, Layer::GlobalConfig | Layer::GlobalAgent)
+    }
+
+    /// The file's role: `dir` is its project (Zuno's global directory for a global file).
+    pub fn role(self, dir: PathBuf) -> Role {
+        Role::Dialect { dir, layer: self as u8 }
+    }
+}
+
+/// A Zuno file's project folder and layer.
+fn placed<'a>(f: &HostFile<'a>) -> Option<(&'a Path, Layer)> {
+    let (dir, layer) = f.role.dialect()?;
+    if f.kind.dialect() != Dialect::Zuno {
+        return None;
+    }
+    Some((dir, *Layer::ALL.get(usize::from(layer))?))
+}
+
+/// The project directories of the Zuno files in scope.
+pub fn projects(host: &dyn Host) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = host
+        .files()
+        .filter(|f| f.in_scope)
+        .filter_map(|f| placed(&f).filter(|(_, l)| !l.is_global()).map(|(d, _)| d.to_path_buf()))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The Zuno files that Zuno started in `dir` reads, in its merge order (later wins): the
+/// global config, bare `zuno.json(c)` from the farthest ancestor down, `.zuno/` configs
+/// likewise, then Markdown agents (global, then `.zuno/` ones).
+pub fn view_for(host: &dyn Host, dir: &Path) -> Vec<usize> {
+    let mut view: Vec<(Layer, usize, &Path, usize)> = host
+        .files()
+        .filter_map(|f| {
+            let (d, layer) = placed(&f)?;
+            (layer.is_global() || dir.starts_with(d)).then(|| (layer, d.components().count(), f.path, f.id))
+        })
+        .collect();
+    view.sort();
+    view.into_iter().map(|(_, _, _, id)| id).collect()
+}
+
+/// The view of a Zuno file: that of its project.
+pub fn view_of_file(host: &dyn Host, id: usize) -> Vec<usize> {
+    match host.file(id).as_ref().and_then(placed) {
+        Some((dir, _)) => view_for(host, dir),
+        None => Vec::new(),
+    }
+}
+
+/// The files of `view` as Zuno's project pass reads them.
+pub fn view_files<'h>(host: &'h dyn Host, view: &[usize]) -> Vec<ViewFile<'h>> {
+    view.iter()
+        .filter_map(|&id| {
+            Some(ViewFile {
+                file: id,
+                zuno: host.file(id)?.analysis.zuno()?,
+            })
+        })
+        .collect()
+}
+
+/// The skill names a Zuno file's project can load.
+pub fn skills_of_file(host: &dyn Host, id: usize) -> Vec<String> {
+    match host.file(id).as_ref().and_then(placed) {
+        Some((dir, _)) => host.skill_names(Dialect::Zuno, dir).unwrap_or_default(),
+        None => Vec::new(),
+    }
+}
+
+/// What Zuno completion offers in file `id`: the agents of its view and the skills it can load.
+pub fn known(host: &dyn Host, id: Option<usize>) -> Known {
+    let (view, skills) = match id {
+        Some(id) => (view_of_file(host, id), skills_of_file(host, id)),
+        None => (Vec::new(), Vec::new()),
+    };
+    let reg = registry(&view_files(host, &view));
+    Known {
+        agents: reg
+            .values()
+            .filter(|a| !a.flag("disable") && !a.flag("hidden"))
+            .map(|a| {
+                (
+                    a.name.clone(),
+                    a.mode().to_string(),
+                    a.str("description").unwrap_or("").to_string(),
+                )
+            })
+            .collect(),
+        skills,
+    }
+}
+
+/// Hover in a Zuno file: the merged agent on an agent name (an `agents` key, a frontmatter's
+/// `---` or `name`, a `default_agent` or `delegates` value), documentation on keys.
+fn hover(host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Hover> {
+    let f = host.file(id)?;
+    let z = f.analysis.zuno()?;
+    let card = |name: &str| -> Option<String> {
+        let view = view_of_file(host, id);
+        let reg = registry(&view_files(host, &view));
+        reg.get(name).map(|a| super::card::card(a, where_is))
+    };
+    for d in &z.agents {
+        if d.span.contains(offset) {
+            return Some(Hover::new(card(&d.name)?, d.span));
+        }
+    }
+    for r in z.refs.iter().filter(|r| r.kind != RefKind::RequiredSkill) {
+        if r.span.contains(offset) {
+            return Some(Hover::new(card(&r.name)?, r.span));
+        }
+    }
+    if let (Some(close), Some(d)) = (z.close, z.agents.first())
+        && close.contains(offset)
+    {
+        return Some(Hover::new(card(&d.name)?, close));
+    }
+    let root = f.analysis.parsed.root.as_ref()?;
+    let path = path_at(root, offset);
+    let last = path.last()?;
+    if !last.on_key {
+        return None;
+    }
+    let keys: Vec<&str> = path.iter().map(|s| s.key.name.as_str()).collect();
+    let config = f.kind.zuno() == Some(&FileKind::Config);
+    // Where the agent settings start in the path: 0 in a frontmatter, 2 under `agents.<name>`;
+    // `None` outside an agent (the path is then relative to the top level).
+    let base = if !config {
+        Some(0)
+    } else if keys.len() >= 3 && matches!(keys[0], "agents" | "agent") {
+        Some(2)
+    } else {
+        None
+    };
+    let mut who_may = None;
+    let doc = if config && keys.len() == 1 {
+        schema::TOP_LEVEL
+            .iter()
+            .find(|(k, _)| *k == keys[0])
+            .map(|(k, d)| format!("**`{k}`** (Zuno setting)\n\n{d}\n"))
+    } else if let Some(b) = base.filter(|b| keys.len() == b + 1) {
+        schema::agent_field(keys[b]).map(|fd| format!("**`{}`** (Zuno agent field)\n\n{}\n", fd.name, fd.doc))
+    } else {
+        let start = base.unwrap_or(0).min(keys.len());
+        let rel = &keys[start..];
+        match rel {
+            ["permission", "rules", k] => schema::PERMISSION_KEYS
+                .iter()
+                .find(|(n, _)| n == k)
+                .map(|(n, d)| format!("**`{n}`** permission (Zuno)\n\n{d}\n")),
+            ["permission", "rules", perm, pattern] => {
+                who_may = Some((perm.to_string(), pattern.to_string()));
+                pattern_doc(&path[start + 1], perm, pattern)
+            }
+            _ => None,
+        }
+    }?;
+    Some(Hover {
+        text: doc,
+        span: last.key.span,
+        who_may,
+    })
+}
+
+/// The explanation of one pattern rule of a Zuno `permission.rules` block (`rules`: its step),
+/// with the block's rules in the order written (Zuno keeps it; the last match wins).
+fn pattern_doc(rules: &Step, perm: &str, pattern: &str) -> Option<String> {
+    let mut triples: Vec<(&str, &str, &str)> = Vec::new();
+    for tool in rules.value.as_map()?.entries.iter() {
+        if let Some(action) = tool.value.as_str() {
+            triples.push((&tool.key.name, "*", action));
+        } else if let Some(patterns) = tool.value.as_map() {
+            for rule in patterns.entries.iter() {
+                if let Some(action) = rule.value.as_str() {
+                    triples.push((&tool.key.name, &rule.key.name, action));
+                }
+            }
+        }
+    }
+    let index = triples.iter().position(|(p, q, _)| *p == perm && *q == pattern)?;
+    Some(crate::analysis::permission::pattern_doc(&triples, index))
+}
+
+/// The agent names of a Zuno file: agent keys and frontmatter names (definitions);
+/// `default_agent` and `delegates` (references).
+fn agent_names(f: &HostFile) -> Option<Vec<NameAt>> {
+    let z = f.analysis.zuno()?;
+    let defs = z.agents.iter().map(|d| NameAt::definition(&d.name, d.span));
+    let refs = z
+        .refs
+        .iter()
+        .filter(|r| r.kind != RefKind::RequiredSkill)
+        .map(|r| NameAt::reference(&r.name, r.span));
+    Some(defs.chain(refs).collect())
+}
+
+/// The project folder of a Zuno project file (not a global one), by its kind and role.
+pub fn project_of(kind: &crate::analysis::FileKind, role: &Role) -> Option<PathBuf> {
+    let (dir, layer) = role.dialect()?;
+    let layer = *Layer::ALL.get(usize::from(layer))?;
+    (kind.dialect() == Dialect::Zuno && !layer.is_global()).then(|| dir.to_path_buf())
+}
+
+/// Zuno's project pass over `view`, the files Zuno started in `dir` reads.
+pub fn check_project(host: &dyn Host, dir: &Path, view: &[usize]) -> Vec<(usize, crate::analysis::Diagnostic)> {
+    let skills = host.skill_names(Dialect::Zuno, dir);
+    super::project::check(&view_files(host, view), skills.as_deref())
+}
