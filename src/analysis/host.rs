@@ -104,6 +104,10 @@ pub trait Host {
     /// the workspace holds (read when the folder's first file was added); `None` when they
     /// were not looked for.
     fn skill_names(&self, dialect: Dialect, dir: &Path) -> Option<Vec<String>>;
+    /// The names of the skills `dialect`'s runtime finds in the user's own folders.
+    fn user_skill_names(&self, dialect: Dialect) -> &[String];
+    /// The live file at `path`.
+    fn id_of(&self, path: &Path) -> Option<usize>;
 }
 
 impl dyn Host + '_ {

@@ -461,8 +461,6 @@ pub fn fix_all_including(kind: &FileKind, text: &str, unsafe_fixes: bool) -> (St
 pub trait Known {
     /// For opencode files: the agents of the file's view and the models known.
     fn opencode(&self) -> opencode::complete::Known;
-    /// For Claude Code files: the workspace's agents, MCP servers and models used.
-    fn claude(&self) -> claude::complete::Known;
     /// For command files: the agents (name, mode) a command of `runtime` may name.
     fn command_agents(&self, runtime: Dialect) -> Vec<(String, String)>;
     /// Model ids (`provider/model`) the workspace knows.
@@ -476,12 +474,12 @@ pub trait Known {
 /// Completion items at byte `offset` of a file of this kind, by its dialect and role.
 pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -> Vec<complete::Item> {
     match kind {
-        FileKind::Claude(_) => claude::complete::complete(text, offset, &known.claude()),
+        FileKind::Claude(_) => claude::complete::complete(text, offset, &claude::views::known(known.host())),
         FileKind::Skill(_) => complete_skill(text, offset),
         FileKind::Command(k) => {
             let agents = known.command_agents(k.runtime);
             let models = match k.runtime {
-                Dialect::Claude => known.claude().models,
+                Dialect::Claude => claude::views::known(known.host()).models,
                 Dialect::OpenCode | Dialect::Zuno => known.models(),
                 Dialect::Copilot => Vec::new(),
                 #[cfg(test)]
@@ -496,7 +494,9 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
         FileKind::OpenCode(k) => opencode::complete::complete(k, text, offset, &known.opencode()),
         FileKind::ProjectFile => project_file::complete(text, offset, policy_vocabulary()),
         FileKind::Manifest(k) => claude::plugin::complete(*k, text, offset),
-        FileKind::Settings(_) => claude::settings::complete(text, offset, &known.claude().mcp_servers),
+        FileKind::Settings(_) => {
+            claude::settings::complete(text, offset, &claude::views::known(known.host()).mcp_servers)
+        }
         FileKind::PluginHooks => claude::plugin::hooks_file::complete(text, offset),
         FileKind::Memory(claude::memory::MemoryFile::Rule) => claude::rules::complete(text, offset),
         FileKind::Memory(_) => Vec::new(),

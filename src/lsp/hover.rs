@@ -19,10 +19,6 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
         // opencode's terminal settings: what the setting or keybind under the cursor does.
         return crate::analysis::opencode::tui::hover(&f.analysis.parsed, offset);
     }
-    if f.kind.is_plugin_hooks() {
-        // A plugin's hooks: the same documentation as the settings' `hooks`.
-        return crate::analysis::claude::settings::hover(&f.analysis.parsed, offset);
-    }
     // An instruction file's first line: which runtimes read it here.
     let first = crate::analysis::text::first_line(&f.text);
     if f.kind.memory().is_some()
@@ -31,82 +27,15 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
     {
         return Some((crate::analysis::instructions::describe(which, &verdicts), first));
     }
-    if f.kind.memory() == Some(crate::analysis::claude::memory::MemoryFile::Rule) {
-        // A rule of `.claude/rules/`: what its frontmatter's keys do.
-        let reading = crate::analysis::claude::read::read(&f.text);
-        return crate::analysis::claude::rules::hover(&reading, offset);
-    }
-    if let Some(origin) = f.kind.output_style() {
-        // An output style: what its keys do, and the name Claude Code lists it under.
-        let style = f.analysis.output_style()?;
-        let stem = f.path.file_stem().map(|n| n.to_string_lossy()).unwrap_or_default();
-        let listed = crate::analysis::claude::output_style::listed_name(origin, style, &stem);
-        return crate::analysis::claude::output_style::hover(&f.text, offset, &listed);
-    }
-    if let Some(k) = f.kind.plugin_servers() {
-        // A plugin's `.mcp.json`, `.lsp.json` or `monitors.json`: the key under the cursor.
-        return crate::analysis::claude::plugin::servers_file::hover(k, &f.analysis.parsed, offset);
-    }
-    if f.kind.is_mcp_json() {
-        // `.mcp.json`: the server under the cursor, or the field and what it takes.
-        return crate::analysis::claude::mcp::hover(&f.analysis.parsed, offset);
-    }
-    if let Some(kind) = f.kind.manifest() {
-        return crate::analysis::claude::plugin::hover(kind, &f.analysis.parsed, offset);
-    }
-    if let Some(settings) = f.analysis.settings() {
-        // On a permission rule: what it does, and the project's agents it applies to; elsewhere
-        // what the setting under the cursor does.
-        let Some(rule) = settings.rule_at(offset) else {
-            return crate::analysis::claude::settings::hover(&f.analysis.parsed, offset);
-        };
-        let mut md = crate::analysis::claude::settings::describe(rule);
-        // A rule of a voided file says so, with the line that voids it.
-        if let Some(v) = &settings.voided {
-            let line = f
-                .index
-                .line_col(&f.text, v.span.start as usize, crate::analysis::Encoding::Utf8)
-                .line
-                + 1;
-            md.push_str(&format!(
-                "\n**Not applied**: Claude Code applies nothing of this file because of line {line} ({})\n",
-                v.why.replace('`', "'")
-            ));
-        }
-        let agents = ws.claude_agents_under_rule(id, rule);
-        if agents.is_empty() {
-            md.push_str("\nNo Claude Code agent of this project has the tool.\n");
-        } else {
-            let names: Vec<String> = agents.iter().map(|a| format!("`{a}`")).collect();
-            md.push_str(&format!(
-                "\nAffects these agents of the project (their tools include `{}`): {}\n",
-                rule.tool,
-                names.join(", ")
-            ));
-        }
-        // A Bash rule's commands: who may run them, in every dialect (`git push:*` is `git push *`).
-        if rule.tool == "Bash" {
-            let spec = rule.specifier.as_deref().map(str::trim).unwrap_or("*");
-            let pattern = match spec.strip_suffix(":*") {
-                Some(stem) => format!("{stem} *"),
-                None => spec.to_string(),
-            };
-            let who = who_may_pattern(ws, id, "bash", &pattern, where_is);
-            if !who.is_empty() {
-                md.truncate(md.trim_end().len());
-                md.push_str(&who);
-            }
-        }
-        return Some((md, rule.span));
-    }
-    if f.analysis.claude().is_some() {
-        return claude_at(ws, id, offset, where_is);
-    }
     // A dialect's own files: its hover, with who may do what a pattern under the cursor covers.
     if let Some(answer) = f.kind.dialect().spec().hover(ws, id, offset, where_is) {
         let mut h = answer?;
         if let Some((permission, pattern)) = &h.who_may {
-            h.text.push_str(&who_may_pattern(ws, id, permission, pattern, where_is));
+            let who = who_may_pattern(ws, id, permission, pattern, where_is);
+            if !who.is_empty() {
+                h.text.truncate(h.text.trim_end().len());
+                h.text.push_str(&who);
+            }
         }
         return Some((h.text, h.span));
     }
@@ -407,107 +336,6 @@ fn agent_card(ws: &Workspace, id: usize, name: &str, where_is: WhereIs) -> Optio
     Some(card::card(agent, where_is, &changed, &paths, card::Detail::Hover))
 }
 
-/// Hover in a Claude Code agent: the agent card on its name or delimiters and on `Agent(<type>)`
-/// entries, field documentation on keys, tool documentation on tool entries.
-fn claude_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option<(String, Span)> {
-    use crate::analysis::claude::schema;
-    let f = &ws.files[id];
-    let c = f.analysis.claude()?;
-    let dir = ws.claude_dir_of_file(id)?;
-    if let Some(block) = &c.reading.block {
-        for span in [block.open, block.close] {
-            if span.contains(offset) {
-                return Some((own_claude_card(ws, id, dir, where_is)?, span));
-            }
-        }
-    }
-    for (name, span) in &c.agent.agent_refs {
-        if span.contains(offset) {
-            if let Some(card) = claude_card(ws, dir, name, where_is) {
-                return Some((card, *span));
-            }
-            let (_, doc) = schema::BUILTIN_AGENTS.iter().find(|(b, _)| b == name)?;
-            return Some((format!("### `{name}`: built-in Claude Code agent\n\n{doc}\n"), *span));
-        }
-    }
-    let root = f.analysis.parsed.root.as_ref()?;
-    let path = path_at(root, offset);
-    let last = path.last()?;
-    if path.len() != 1 {
-        return None;
-    }
-    let key = last.key.name.as_str();
-    if last.on_key {
-        let field = schema::field(key)?;
-        // Said once, whether or not the field's documentation already says it.
-        let plugin = if field.plugin_ignored && !field.doc.contains("Ignored for plugin agents") {
-            " Ignored for plugin agents."
-        } else {
-            ""
-        };
-        return Some((
-            format!("**`{key}`** (Claude Code agent field)\n\n{}{plugin}\n", field.doc),
-            last.key.span,
-        ));
-    }
-    if key == "name" {
-        return Some((own_claude_card(ws, id, dir, where_is)?, last.value.span));
-    }
-    // A tool entry.
-    let list = match key {
-        "tools" => c.agent.tools.as_ref(),
-        "disallowedTools" => c.agent.disallowed.as_ref(),
-        _ => None,
-    }?;
-    let item = list.items().iter().find(|i| i.exact && i.span.contains(offset))?;
-    let (name, _) = crate::analysis::claude::tools::parts(&item.text);
-    let doc = if let Some(rest) = item.text.strip_prefix("mcp__") {
-        let mut parts = rest.splitn(2, "__");
-        let server = parts.next().unwrap_or("");
-        match parts.next() {
-            Some("*") => format!("Every tool of the MCP server `{server}`."),
-            Some(tool) => format!("The tool `{tool}` of the MCP server `{server}`."),
-            None if server == "*" => "Every MCP tool.".to_string(),
-            None => format!("Every tool of the MCP server `{server}`."),
-        }
-    } else if schema::TOOLS.contains(&name) {
-        let removed = if schema::SUBAGENT_REMOVED.contains(&name) {
-            " Claude Code removes it from subagents; it is kept only when this agent runs as the main session (`--agent`)."
-        } else {
-            ""
-        };
-        format!("**`{name}`**: a built-in Claude Code tool.{removed}")
-    } else if let Some((_, _, why)) = schema::legacy(name) {
-        format!("**`{name}`**: {why}.")
-    } else {
-        return None;
-    };
-    Some((doc, item.span))
-}
-
-/// The card of the agent file `id` defines: the agent Claude Code runs under its registered
-/// name (a plugin agent's is `plugin:name`) when it loads, else this file's agent with the reason
-/// it is not loaded.
-fn own_claude_card(ws: &Workspace, id: usize, dir: &std::path::Path, where_is: WhereIs) -> Option<String> {
-    use crate::analysis::claude::card;
-    let files = ws.claude_files();
-    let this = files.iter().find(|f| f.file == id)?;
-    if let Some(registered) = this.registered()
-        && let Some(c) = claude_card(ws, dir, &registered, where_is)
-    {
-        return Some(c);
-    }
-    let name = this.agent.name.as_ref()?;
-    let definer = card::Definer {
-        location: where_is(crate::analysis::provenance::Source::File {
-            file: id,
-            span: this.agent.name_span,
-        }),
-        source: this.kind.source.label(),
-    };
-    Some(card::card(this.agent, name, &[definer]))
-}
-
 /// Hover on a placeholder of a Claude Code command or skill (`base_dir`: a skill's folder).
 fn placeholder_hover(
     name: &str,
@@ -644,44 +472,6 @@ fn opencode_skill_access(ws: &Workspace, dir: &std::path::Path, name: &str, wher
         md.push_str(&format!("| `{}` | {verdict} | {why} |\n", a.name));
     }
     md
-}
-
-/// The card of Claude agent `name` as seen from the project directory `dir`.
-fn claude_card(ws: &Workspace, dir: &std::path::Path, name: &str, where_is: WhereIs) -> Option<String> {
-    use crate::analysis::claude::{card, project};
-    let files = ws.claude_files();
-    let found = project::candidates(&files, dir, name);
-    let first = found.first()?;
-    let definers: Vec<card::Definer> = found
-        .iter()
-        .map(|f| card::Definer {
-            location: where_is(crate::analysis::provenance::Source::File {
-                file: f.file,
-                span: f.agent.name_span,
-            }),
-            source: f.kind.source.label(),
-        })
-        .collect();
-    // The project's settings rules for its tools, as `explain` shows them.
-    let (rules, mode) = ws.claude_permission_rules(dir);
-    let mode = mode.as_ref().map(|(m, s)| (m.as_str(), *s));
-    let mut md = card::card(first.agent, name, &definers);
-    md.push_str(&crate::analysis::claude::policy::settings_section(
-        first.agent,
-        &rules,
-        mode,
-        where_is,
-    ));
-    for (cause, why, lost) in ws.claude_voided_rules(dir) {
-        md.push_str(&crate::analysis::claude::policy::voided_section(
-            first.agent,
-            cause,
-            &why,
-            &lost,
-            where_is,
-        ));
-    }
-    Some(md)
 }
 
 #[cfg(test)]

@@ -5,11 +5,11 @@
 //! `name` value when set). References: `default_agent`, a command's `agent`, a `task`
 //! permission pattern, and `@name` in a Markdown prompt.
 
+use crate::analysis::Dialect;
 use crate::analysis::Span;
 use crate::analysis::host::Host;
 use crate::analysis::opencode::DeclOrigin;
 use crate::analysis::syntax::{Node, Value};
-use crate::analysis::{Dialect, claude};
 use crate::workspace::Workspace;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,24 +90,6 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
             },
         ))
     };
-    if let Some(c) = f.analysis.claude() {
-        // A Claude Code agent: its `name` (or, for a plugin agent without one, its first line)
-        // and the agent types of its `Agent(...)` tool entries. A plugin agent is known as
-        // `plugin:name`, which is what `Agent(...)` entries name it by.
-        if let Some(name) = &c.agent.name {
-            match f.kind.claude() {
-                Some(claude::FileKind {
-                    source: claude::Source::Plugin { plugin },
-                    ..
-                }) => push(&format!("{plugin}:{name}"), c.agent.name_span, true),
-                _ => push(name, c.agent.name_span, true),
-            }
-        }
-        for (name, span) in &c.agent.agent_refs {
-            push(name, *span, false);
-        }
-        return out;
-    }
     if let Some(c) = f.analysis.command() {
         // A command file: its `agent` refers to an agent of its runtime.
         if let Some((name, span)) = &c.agent {
@@ -215,7 +197,7 @@ pub fn known_agents(ws: &Workspace, dialect: Dialect) -> Vec<String> {
             continue;
         }
         let own = ws.file(id).is_some_and(|h| dialect.spec().agent_names(&h).is_some());
-        if f.analysis.claude().is_some() || own {
+        if own {
             // Claude Code agents under the names `Agent(...)` entries use (`plugin:name` for a
             // plugin agent); Zuno agents, which its analysis keeps apart from opencode's.
             for (name, o) in occurrences(ws, id) {

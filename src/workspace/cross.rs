@@ -352,11 +352,14 @@ impl Workspace {
                 d
             }
             Unit::Claude => {
-                let files = self.claude_files();
-                let skills = |owner: &std::path::Path| self.claude_skills(owner);
+                let files = claude::views::files(self);
+                let skills = |owner: &std::path::Path| claude::views::skills(self, owner);
                 let mut d = claude::project::check(&files);
                 d.extend(claude::project::check_skills(&files, &skills));
-                d.extend(claude::project::check_skill_agents(&files, &self.claude_skill_agents()));
+                d.extend(claude::project::check_skill_agents(
+                    &files,
+                    &claude::views::skill_agents(self),
+                ));
                 d
             }
             Unit::Skills => self.duplicate_skills(),
@@ -373,7 +376,7 @@ impl Workspace {
             Unit::Themes => self.theme_checks(),
             Unit::Instructions => self.instruction_checks(),
             Unit::McpNames => {
-                let mut d = self.mcp_approvals();
+                let mut d = claude::views::mcp_approvals(self);
                 d.extend(self.mcp_tool_refs());
                 d
             }

@@ -21,6 +21,7 @@ use super::discover;
 use super::model::*;
 use crate::analysis::card::PathNames;
 use crate::analysis::claude::project::ClaudeFile;
+use crate::analysis::host::Host as _;
 use crate::analysis::opencode::card as opencode_card;
 use crate::analysis::opencode::effective::{self, EffectiveAgent, Rule};
 use crate::analysis::opencode::{FileKind as OcKind, project};
@@ -370,7 +371,6 @@ impl Workspace {
         }
         dirs
     }
-
     /// The project directory of an opencode or Zuno file or a Claude Code settings file: the
     /// agents a "who may" question asked from it is about (`governed_agents` of this directory).
     pub fn who_dir_of_file(&self, id: usize) -> Option<PathBuf> {
@@ -428,114 +428,6 @@ impl Workspace {
             tmp: env.tmp_dir.strip_suffix("/opencode").map(str::to_string),
             skills: env.skill_dirs.clone(),
         }
-    }
-
-    /// Every live Claude Code agent file, for the cross-file checks and resolution.
-    pub fn claude_files(&self) -> Vec<claude::project::ClaudeFile<'_>> {
-        self.files
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.live)
-            .filter_map(|(id, f)| {
-                let (FileKind::Claude(kind), Role::Claude { dir }, Some(c)) = (&f.kind, &f.role, f.analysis.claude())
-                else {
-                    return None;
-                };
-                Some(claude::project::ClaudeFile {
-                    file: id,
-                    path: &f.path,
-                    kind,
-                    owner: dir,
-                    agent: &c.agent,
-                })
-            })
-            .collect()
-    }
-
-    /// The Claude Code settings files that apply in `project_dir`, for a policy engine to
-    /// combine with an agent: the user's `~/.claude/settings.json` when it is loaded, then
-    /// `.claude/settings.json`, then `.claude/settings.local.json` (the later wins on
-    /// `defaultMode`; rules of every list apply), each with its file id. A file Claude Code
-    /// applies nothing of (a refused value, a broken guard hook) is left out.
-    pub fn claude_settings(&self, project_dir: &Path) -> Vec<(usize, &claude::settings::Settings)> {
-        let mut out: Vec<(claude::settings::SettingsFile, usize, &claude::settings::Settings)> = self
-            .files
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.live)
-            .filter_map(|(id, f)| match (&f.kind, &f.role, f.analysis.settings()) {
-                // A file Claude Code voids contributes nothing.
-                (_, _, Some(s)) if s.voided.is_some() => None,
-                (FileKind::Settings(k), Role::ClaudeSettings { dir }, Some(s))
-                    if dir == project_dir || *k == claude::settings::SettingsFile::User =>
-                {
-                    Some((*k, id, s))
-                }
-                _ => None,
-            })
-            .collect();
-        out.sort_by_key(|(k, id, _)| (*k, *id));
-        out.into_iter().map(|(_, id, s)| (id, s)).collect()
-    }
-
-    /// The `.mcp.json` files of the workspace, each with its folder.
-    pub fn mcp_files(&self) -> Vec<claude::mcp::names::McpView<'_>> {
-        self.files
-            .iter()
-            .filter(|f| f.live)
-            .filter_map(|f| match (&f.role, f.analysis.mcp()) {
-                (Role::McpJson { dir }, Some(file)) => Some(claude::mcp::names::McpView { dir, file }),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// `unknown-mcp-server` on the `enabledMcpjsonServers` and `disabledMcpjsonServers` entries
-    /// of the project settings files that name no server of the `.mcp.json` files Claude Code
-    /// reads for their project.
-    pub(crate) fn mcp_approvals(&self) -> Vec<(usize, crate::analysis::Diagnostic)> {
-        let views = self.mcp_files();
-        let mut out = Vec::new();
-        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
-            let (Role::ClaudeSettings { dir }, FileKind::Settings(k)) = (&f.role, &f.kind) else {
-                continue;
-            };
-            if *k == claude::settings::SettingsFile::User {
-                continue;
-            }
-            let root = f.analysis.parsed.root.as_ref();
-            out.extend(
-                claude::mcp::names::check_approvals(root, dir, &views)
-                    .into_iter()
-                    .map(|d| (id, d)),
-            );
-        }
-        out
-    }
-
-    /// The MCP servers of the Claude Code plugins of the workspace (their `.mcp.json` and the
-    /// files their manifest names), as Claude Code names them: `plugin:<plugin>:<server>`.
-    pub fn plugin_mcp_servers(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        for f in self.files.iter().filter(|f| f.live) {
-            let (Some(claude::plugin::servers_file::ServersFile::Mcp), Role::Manifest { dir }, Some(mcp)) =
-                (f.kind.plugin_servers(), &f.role, f.analysis.mcp())
-            else {
-                continue;
-            };
-            // The plugin's name: its manifest's, else its folder's.
-            let manifest = dir.join(".claude-plugin").join("plugin.json");
-            let plugin = self
-                .id(&manifest)
-                .and_then(|id| self.files[id].analysis.manifest())
-                .and_then(|m| m.name.clone())
-                .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
-                .unwrap_or_default();
-            for s in mcp.servers.iter().filter(|s| s.skip.is_none()) {
-                out.push(format!("plugin:{plugin}:{}", s.name));
-            }
-        }
-        out
     }
 
     /// An instruction file of a project (not the user's): which one, and its folder.
@@ -804,8 +696,8 @@ impl Workspace {
         let Some(user) = &self.claude_user_servers else {
             return Vec::new();
         };
-        let views = self.mcp_files();
-        let files = self.claude_files();
+        let views = claude::views::mcp_files(self);
+        let files = claude::views::files(self);
         let inline: Vec<String> = files
             .iter()
             .filter_map(|f| f.agent.setting("mcpServers"))
@@ -836,127 +728,16 @@ impl Workspace {
         out
     }
 
-    /// The settings files of project `dir` (and the user's) that Claude Code voids: for each,
-    /// the cause (its place and words) and the permission rules it loses.
-    pub fn claude_voided_rules(&self, dir: &Path) -> Vec<VoidedRules<'_>> {
-        self.files
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.live)
-            .filter_map(|(id, f)| match (&f.kind, &f.role, f.analysis.settings()) {
-                (FileKind::Settings(k), Role::ClaudeSettings { dir: d }, Some(s))
-                    if d == dir || *k == claude::settings::SettingsFile::User =>
-                {
-                    let v = s.voided.as_ref()?;
-                    Some((
-                        Source::File { file: id, span: v.span },
-                        v.why.clone(),
-                        s.rules.iter().map(|r| settings_rule(id, r)).collect(),
-                    ))
-                }
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// The permission rules of the Claude Code settings files of project `dir`, in file order
-    /// (`settings.json`, then `settings.local.json`), and the `defaultMode` that applies, with
-    /// where it is written (the local file wins).
-    pub fn claude_permission_rules(
-        &self,
-        dir: &Path,
-    ) -> (Vec<claude::policy::SettingsRule<'_>>, Option<(String, Source)>) {
-        let mut rules = Vec::new();
-        let mut mode = None;
-        for (id, s) in self.claude_settings(dir) {
-            rules.extend(s.rules.iter().map(|r| settings_rule(id, r)));
-            if let Some((m, span)) = &s.default_mode {
-                mode = Some((m.clone(), Source::File { file: id, span: *span }));
-            }
-        }
-        (rules, mode)
-    }
-
-    /// The Claude Code agents a permission rule of the settings file `id` applies to: the agents
-    /// of its project (by registered name) whose tools include the rule's tool.
-    pub fn claude_agents_under_rule(&self, id: usize, rule: &claude::settings::PermissionRule) -> Vec<String> {
-        let Role::ClaudeSettings { dir } = &self.files[id].role else {
-            return Vec::new();
-        };
-        // `Task` is the old name of `Agent`; a tool-name glob is not resolved (every agent).
-        let tool = if rule.tool == "Task" {
-            "Agent"
-        } else {
-            rule.tool.as_str()
-        };
-        let files = self.claude_files();
-        claude::project::registry(&files, dir)
-            .into_iter()
-            .filter(|(_, f)| f.agent.loaded())
-            .filter(|(_, f)| tool.contains('*') || claude::card::tool_allowed(f.agent, tool))
-            .map(|(name, _)| name)
-            .collect()
-    }
-
-    /// The directory Claude Code runs in for a Claude file: its project (the home directory
-    /// for user agents, the plugin root for plugin agents).
-    pub fn claude_dir_of_file(&self, id: usize) -> Option<&Path> {
-        match &self.files[id].role {
-            Role::Claude { dir } => Some(dir),
-            _ => None,
-        }
-    }
-
-    /// The skills Claude Code finds for the project in `owner`, by the name an agent's `skills`
-    /// uses (the folder): the project's `.claude/skills/<name>/` and the user's; and whether
-    /// the project has skills of its own.
-    /// The forked skills Claude Code loads that name an `agent`: (file, its project, the agent,
-    /// where it is written).
-    pub fn claude_skill_agents(&self) -> Vec<(usize, &Path, &str, crate::analysis::Span)> {
-        let mut out = Vec::new();
-        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
-            let (Role::Skill { dir }, FileKind::Skill(kind)) = (&f.role, &f.kind) else {
-                continue;
-            };
-            if !kind.loaders.contains(&crate::analysis::Dialect::Claude) {
-                continue;
-            }
-            let Some(map) = f.analysis.parsed.root.as_ref().and_then(|r| r.as_map()) else {
-                continue;
-            };
-            if map.value("context").and_then(|c| c.as_str()) != Some("fork") {
-                continue;
-            }
-            if let Some(agent) = map.value("agent")
-                && let Some(name) = agent.as_str()
-            {
-                out.push((id, dir.as_path(), name, agent.span));
-            }
-        }
-        out
-    }
-
-    pub fn claude_skills(&self, owner: &Path) -> (Vec<&str>, bool) {
-        let mut names: Vec<&str> = Vec::new();
-        for f in self.files.iter().filter(|f| f.live) {
-            if let (Role::Skill { dir }, FileKind::Skill(kind)) = (&f.role, &f.kind)
-                && dir == owner
-                && kind.loaders.contains(&crate::analysis::Dialect::Claude)
-            {
-                names.push(kind.folder.as_str());
-            }
-        }
-        let own = !names.is_empty();
-        names.extend(self.user_claude_skills.iter().map(String::as_str));
-        (names, own)
-    }
-
     /// The names of the skills opencode started in `project` loads: the user-level ones, those
     /// of the workspace's `SKILL.md` files that it reads from there (the project's and its
     /// ancestors' `.opencode/`, `.claude/` and `.agents/` skill folders); not the built-in
     /// `customize-opencode`. A name can appear twice (a duplicate skill).
     pub fn opencode_skills(&self, project: &Path) -> Vec<(String, Option<usize>)> {
-        let mut out: Vec<(String, Option<usize>)> = self.user_skills.iter().map(|n| (n.clone(), None)).collect();
+        let mut out: Vec<(String, Option<usize>)> = self
+            .user_skill_names(crate::analysis::Dialect::OpenCode)
+            .iter()
+            .map(|n| (n.clone(), None))
+            .collect();
         for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
             let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.skill())
             else {
@@ -988,7 +769,7 @@ impl Workspace {
                     .collect()
             }
             Dialect::Claude => {
-                let files = self.claude_files();
+                let files = claude::views::files(self);
                 claude::schema::BUILTIN_AGENTS
                     .iter()
                     .map(|(n, _)| (n.to_string(), "subagent".to_string()))
@@ -1058,7 +839,7 @@ type ClaudeSettings<'ws> = (
 );
 
 /// A settings file Claude Code voids: the cause (its place and words) and the rules it loses.
-pub type VoidedRules<'ws> = (Source, String, Vec<claude::policy::SettingsRule<'ws>>);
+pub use claude::views::VoidedRules;
 
 /// One agent of one dialect, as `explain` shows it.
 pub struct ExplainedAgent<'a> {
@@ -1113,14 +894,14 @@ impl<'ws> DialectAgents<'ws> {
                 (view, Agents::OpenCode(agents))
             }
             Dialect::Claude => {
-                let files = ws.claude_files();
+                let files = claude::views::files(ws);
                 let registry = claude::project::registry(&files, &dir);
                 // Every Claude Code agent file, those agent-lsp did not read included.
                 let ids = (0..ws.files.len())
                     .filter(|&id| matches!(ws.files[id].kind, FileKind::Claude(_)))
                     .collect();
-                let (rules, mode) = ws.claude_permission_rules(&dir);
-                let settings = (rules, mode, ws.claude_voided_rules(&dir));
+                let (rules, mode) = claude::views::permission_rules(ws, &dir);
+                let settings = (rules, mode, claude::views::voided_rules(ws, &dir));
                 (
                     ids,
                     Agents::Claude {
@@ -1468,13 +1249,13 @@ impl<'a> ExplainedAgent<'a> {
             }
             AgentRef::Claude { file, dir, .. } => {
                 let tools = claude::policy::tools_for(permission)?;
-                let (rules, mode) = ws.claude_permission_rules(dir);
+                let (rules, mode) = claude::views::permission_rules(ws, dir);
                 let root = dir.to_string_lossy();
                 let places = claude::policy::Places { root: &root, home };
                 let mode = mode
                     .as_ref()
                     .map(|(m, s)| claude::policy::DefaultMode { mode: m, source: *s });
-                let voided = ws.claude_voided_rules(dir);
+                let voided = claude::views::voided_rules(ws, dir);
                 Some(
                     tools
                         .into_iter()
@@ -1620,20 +1401,6 @@ fn definers(files: &[ClaudeFile], dir: &Path, name: &str, where_is: WhereIs) -> 
             source: f.kind.source.label(),
         })
         .collect()
-}
-
-/// A settings rule of file `id` as the policy engine takes it.
-fn settings_rule(id: usize, r: &claude::settings::PermissionRule) -> claude::policy::SettingsRule<'_> {
-    use crate::analysis::policy::solve::Action;
-    claude::policy::SettingsRule {
-        action: match r.list {
-            claude::settings::List::Allow => Action::Allow,
-            claude::settings::List::Ask => Action::Ask,
-            claude::settings::List::Deny => Action::Deny,
-        },
-        text: &r.text,
-        source: Source::File { file: id, span: r.span },
-    }
 }
 
 /// `path` as written from folder `from` (`CLAUDE.md`, `.claude/CLAUDE.md`, `../CLAUDE.md`).

@@ -26,6 +26,14 @@ impl Host for Workspace {
         })
     }
 
+    fn user_skill_names(&self, dialect: Dialect) -> &[String] {
+        self.user_skills.get(&dialect).map_or(&[], Vec::as_slice)
+    }
+
+    fn id_of(&self, path: &Path) -> Option<usize> {
+        self.id(path)
+    }
+
     fn skill_names(&self, dialect: Dialect, dir: &Path) -> Option<Vec<String>> {
         self.dialect_skills.get(&(dialect, dir.to_path_buf())).cloned()
     }

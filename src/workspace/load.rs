@@ -628,11 +628,12 @@ impl Workspace {
         {
             files.extend(discover::skill_files(dir, &["skill", "skills"], false));
         }
-        self.user_skills = files
+        let names = files
             .iter()
             .filter_map(|p| read_text(p).ok())
             .filter_map(|(text, _)| skill_name(&text))
             .collect();
+        self.user_skills.insert(crate::analysis::Dialect::OpenCode, names);
         // Claude Code names a personal skill by its folder, one level below `skills/`.
         if let Some(home) = &self.options.home {
             let root = home.join(".claude").join("skills");
@@ -643,7 +644,7 @@ impl Workspace {
                     .map(|e| e.file_name().to_string_lossy().into_owned())
                     .collect();
                 names.sort();
-                self.user_claude_skills = names;
+                self.user_skills.insert(crate::analysis::Dialect::Claude, names);
             }
         }
     }

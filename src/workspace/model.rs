@@ -117,9 +117,9 @@ pub struct Workspace {
     pub(super) dialect_skills: HashMap<(crate::analysis::Dialect, PathBuf), Vec<String>>,
     /// The names of the user-level skills opencode loads in every project (`~/.claude/skills`,
     /// `~/.agents/skills`, the `{skill,skills}/` of the user config directories).
-    pub(super) user_skills: Vec<String>,
-    /// The user's Claude Code skills (`~/.claude/skills/<name>/SKILL.md`), by folder name.
-    pub(super) user_claude_skills: Vec<String>,
+    /// (opencode's), and the user's Claude Code skills (`~/.claude/skills/<name>/SKILL.md`, by
+    /// folder name): the skills each runtime finds in the user's folders, by dialect.
+    pub(super) user_skills: HashMap<crate::analysis::Dialect, Vec<String>>,
     /// The MCP servers of the user's `~/.claude.json` (user and local scope); `None` when they
     /// cannot be known (no home, the file unreadable, `CLAUDE_CONFIG_DIR` set, an organization's
     /// `managed-mcp.json`), and then no `mcp__` tool entry is judged.

@@ -690,8 +690,7 @@ fn claude_settings_of_a_project() {
     );
     let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
     let root = ws.roots[0].clone();
-    let found: Vec<_> = ws
-        .claude_settings(&root)
+    let found: Vec<_> = crate::analysis::claude::views::settings(&ws, &root)
         .into_iter()
         .map(|(id, s)| {
             let rel = ws.files[id]
@@ -723,7 +722,7 @@ fn claude_settings_of_a_project() {
         codes(&ws),
         [(".claude/settings.json".to_string(), "ignored-permission-rule")]
     );
-    assert!(ws.claude_settings(&root.join("config")).is_empty());
+    assert!(crate::analysis::claude::views::settings(&ws, &root.join("config")).is_empty());
     // The user's `~/.claude/settings.json` is the user's settings, read in every project; a
     // `settings.local.json` there is not read.
     let home = root.join("home");
@@ -1697,7 +1696,10 @@ fn a_plugin_s_server_files_are_read() {
         "{found:#?}"
     );
     // The plugin's servers, by the name Claude Code gives them (a server it drops is not one).
-    assert_eq!(ws.plugin_mcp_servers(), ["plugin:kit:github"]);
+    assert_eq!(
+        crate::analysis::claude::views::plugin_mcp_servers(&ws),
+        ["plugin:kit:github"]
+    );
     // A manifest that sets `monitors` inline: `monitors/monitors.json` is not read.
     write(
         root,

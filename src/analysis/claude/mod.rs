@@ -33,6 +33,7 @@ pub mod command;
 pub mod complete;
 pub mod dialect;
 pub mod hooks;
+pub mod hover;
 pub mod instructions;
 mod kind;
 pub mod mcp;
@@ -49,6 +50,7 @@ pub mod settings;
 pub mod settings_schema;
 pub mod skill;
 pub mod tools;
+pub mod views;
 
 use super::diagnostic::Diagnostic;
 

@@ -68,55 +68,6 @@ impl State {
         )
     }
 
-    /// What Claude completion offers from the workspace: agents, MCP servers and models used.
-    pub(super) fn claude_known(&self) -> analysis::claude::complete::Known {
-        let mut known = analysis::claude::complete::Known::default();
-        for f in self.ws.claude_files() {
-            // The name an `Agent(...)` entry must use: a plugin agent's is `plugin:name`.
-            if let Some(name) = f.registered() {
-                let desc = f.agent.description.clone().unwrap_or_default();
-                if !known.agents.iter().any(|(n, _)| *n == name) {
-                    known.agents.push((name, desc));
-                }
-            }
-            if let Some(m) = f.agent.setting("model")
-                && !known.models.contains(&m.value)
-            {
-                known.models.push(m.value.clone());
-            }
-            for list in [&f.agent.tools, &f.agent.disallowed].into_iter().flatten() {
-                for i in list.items() {
-                    if let Some(rest) = i.text.strip_prefix("mcp__") {
-                        let server = format!("mcp__{}", rest.split("__").next().unwrap_or(rest));
-                        if !known.mcp_servers.contains(&server) {
-                            known.mcp_servers.push(server);
-                        }
-                    }
-                }
-            }
-        }
-        // The servers of the `.mcp.json` files and of the plugins, by the prefix their tools get.
-        let names = self
-            .ws
-            .mcp_files()
-            .into_iter()
-            .flat_map(|v| {
-                v.file
-                    .servers
-                    .iter()
-                    .filter(|s| s.skip.is_none())
-                    .map(|s| s.name.clone())
-            })
-            .chain(self.ws.plugin_mcp_servers());
-        for name in names {
-            let server = format!("mcp__{}", analysis::claude::mcp::schema::tool_prefix(&name));
-            if !known.mcp_servers.contains(&server) {
-                known.mcp_servers.push(server);
-            }
-        }
-        known
-    }
-
     /// What opencode completion offers: the agents of the file's view and the models known.
     pub(super) fn opencode_known(&self, id: Option<usize>) -> analysis::opencode::complete::Known {
         let view = id.map(|id| self.ws.view_of_file(id)).unwrap_or_default();
@@ -192,10 +143,6 @@ struct FileKnown<'a> {
 impl analysis::Known for FileKnown<'_> {
     fn opencode(&self) -> analysis::opencode::complete::Known {
         self.state.opencode_known(self.id)
-    }
-
-    fn claude(&self) -> analysis::claude::complete::Known {
-        self.state.claude_known()
     }
 
     fn command_agents(&self, runtime: analysis::Dialect) -> Vec<(String, String)> {

@@ -311,10 +311,10 @@ impl State {
     }
 
     /// A source location for humans: the path relative to the workspace folder, and the line.
-    pub(super) fn where_is(&self, s: analysis::opencode::project::Source) -> String {
+    pub(super) fn where_is(&self, s: analysis::provenance::Source) -> String {
         match s {
-            analysis::opencode::project::Source::BuiltIn => "built-in".into(),
-            analysis::opencode::project::Source::File { file, span } => {
+            analysis::provenance::Source::BuiltIn => "built-in".into(),
+            analysis::provenance::Source::File { file, span } => {
                 let f = &self.ws.files[file];
                 let line = f.index.line_col(&f.text, span.start as usize, Encoding::Utf32).line + 1;
                 let rel = self
