@@ -596,11 +596,11 @@ fn bench_units() {
             println!("  {name}: median {:.0} µs", micros(percentile(&times, 0.5)));
         };
         t("view_files", &mut || {
-            black_box(ws.view_files(&def.view));
+            black_box(agent_lsp::analysis::opencode::views::view_files(&ws, &def.view));
         });
-        let vf = ws.view_files(&def.view);
+        let vf = agent_lsp::analysis::opencode::views::view_files(&ws, &def.view);
         t("opencode_skills", &mut || {
-            black_box(ws.opencode_skills(root));
+            black_box(agent_lsp::analysis::opencode::views::skills(&ws, root));
         });
         t("project::check", &mut || {
             black_box(agent_lsp::analysis::opencode::project::check(&vf));

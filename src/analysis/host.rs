@@ -4,9 +4,32 @@
 //! in its folder with no I/O: what the disk holds comes through the host, as rust-analyzer's
 //! `ide` layer gets its files through a database.
 
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use super::{Dialect, FileAnalysis, FileKind, LineIndex};
+
+/// The user's own folders the runtimes read (the front end finds them in the environment; an
+/// isolated run has none).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The global config directory (`$XDG_CONFIG_HOME/opencode` or `~/.config/opencode`).
+    pub global_dir: Option<PathBuf>,
+    /// `~/.opencode`.
+    pub home_dot_opencode: Option<PathBuf>,
+    /// `$OPENCODE_CONFIG`: one extra config file.
+    pub config_file: Option<PathBuf>,
+    /// `$OPENCODE_CONFIG_DIR`: one extra config directory.
+    pub config_dir: Option<PathBuf>,
+    /// `$OPENCODE_TUI_CONFIG`: one extra `tui.json` for the terminal interface.
+    pub tui_config: Option<PathBuf>,
+    /// The home directory, for user-level skills (`~/.claude/skills`, `~/.agents/skills`).
+    pub home: Option<PathBuf>,
+    /// Zuno's global config directory (`$XDG_CONFIG_HOME/zuno` or `~/.config/zuno`).
+    pub zuno_global: Option<PathBuf>,
+}
 
 /// What part a file plays in its runtime: where it belongs and its place in the merge order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +131,55 @@ pub trait Host {
     fn user_skill_names(&self, dialect: Dialect) -> &[String];
     /// The live file at `path`.
     fn id_of(&self, path: &Path) -> Option<usize>;
+    /// The user's own folders, as the front end found them.
+    fn options(&self) -> &Options;
+    /// The folders the user asked about.
+    fn roots(&self) -> &[PathBuf];
+    /// The worktree tops above files and config folders given as paths: their project's
+    /// layers are read up to there.
+    fn context_roots(&self) -> &[PathBuf];
+    /// Changes when a file is added or removed or changes role, kind or scope.
+    fn generation(&self) -> u64;
+    /// Answers remembered for [`Host::generation`] (see [`memoized`]).
+    fn memo(&self) -> &Memo;
+    /// `path` as the workspace keys files: canonical when it exists.
+    fn canonical(&self, path: &Path) -> PathBuf;
+    /// Whether something is at `path` on disk.
+    fn exists(&self, path: &Path) -> bool;
+    /// An environment variable the runtime reads (unset when empty).
+    fn env(&self, key: &str) -> Option<String>;
+    /// The system's temporary folder.
+    fn temp_dir(&self) -> PathBuf;
+    /// The `SKILL.md` files below `dir`'s sub-folders `subs` (`""` for `dir` itself), nearest
+    /// first; `dot` walks hidden folders too.
+    fn skill_files(&self, dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf>;
+}
+
+/// Answers a dialect remembers while the workspace's files keep their places: by the type of
+/// the answer and a path, with the generation they were found in.
+#[derive(Debug, Default)]
+pub struct Memo(Mutex<HashMap<(TypeId, PathBuf), Remembered>>);
+
+/// One remembered answer, with the generation it was found in.
+type Remembered = (u64, Arc<dyn Any + Send + Sync>);
+
+/// The answer of type `T` for `key`, found by `find` unless remembered for the host's current
+/// generation.
+pub fn memoized<T: Clone + Send + Sync + 'static>(host: &dyn Host, key: &Path, find: impl FnOnce() -> T) -> T {
+    let generation = host.generation();
+    let slot = (TypeId::of::<T>(), key.to_path_buf());
+    if let Ok(memo) = host.memo().0.lock()
+        && let Some((g, v)) = memo.get(&slot)
+        && *g == generation
+        && let Some(v) = v.downcast_ref::<T>()
+    {
+        return v.clone();
+    }
+    let found = find();
+    if let Ok(mut memo) = host.memo().0.lock() {
+        memo.insert(slot, (generation, Arc::new(found.clone())));
+    }
+    found
 }
 
 impl dyn Host + '_ {

@@ -456,47 +456,34 @@ pub fn fix_all_including(kind: &FileKind, text: &str, unsafe_fixes: bool) -> (St
 
 // The server's questions to the registration (completion, built-in agents, navigation).
 
-/// What the workspace knows that completion offers, asked for by the kind of file completed:
-/// each method is called only for the files that need it (the answers can be costly).
-pub trait Known {
-    /// For opencode files: the agents of the file's view and the models known.
-    fn opencode(&self) -> opencode::complete::Known;
-    /// For command files: the agents (name, mode) a command of `runtime` may name.
-    fn command_agents(&self, runtime: Dialect) -> Vec<(String, String)>;
-    /// Model ids (`provider/model`) the workspace knows.
-    fn models(&self) -> Vec<String>;
-    /// The project the file is part of, for the dialects that find what they offer themselves.
-    fn host(&self) -> &dyn host::Host;
-    /// The file's id in [`Known::host`] (`None`: a document outside it).
-    fn file(&self) -> Option<usize>;
-}
-
-/// Completion items at byte `offset` of a file of this kind, by its dialect and role.
-pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -> Vec<complete::Item> {
+pub fn complete(
+    kind: &FileKind,
+    text: &str,
+    offset: usize,
+    host: &dyn host::Host,
+    id: Option<usize>,
+) -> Vec<complete::Item> {
     match kind {
-        FileKind::Claude(_) => claude::complete::complete(text, offset, &claude::views::known(known.host())),
+        FileKind::Claude(_) => claude::complete::complete(text, offset, &claude::views::known(host)),
         FileKind::Skill(_) => complete_skill(text, offset),
         FileKind::Command(k) => {
-            let agents = known.command_agents(k.runtime);
-            let models = match k.runtime {
-                Dialect::Claude => claude::views::known(known.host()).models,
-                Dialect::OpenCode | Dialect::Zuno => known.models(),
-                Dialect::Copilot => Vec::new(),
-                #[cfg(test)]
-                Dialect::Example => Vec::new(),
+            // The agents a command of its runtime may name, from the folder it belongs to.
+            let file = id.and_then(|id| host.file(id));
+            let agents = match file.map(|f| f.role) {
+                Some(host::Role::Command { dir }) => k.runtime.spec().command_agents(host, dir),
+                _ => Vec::new(),
             };
+            let models = k.runtime.spec().models(host);
             complete_command(k.runtime, text, offset, &agents, &models)
         }
         FileKind::Zuno(k) => {
-            let offered = zuno::dialect::known(known.host(), known.file());
+            let offered = zuno::dialect::known(host, id);
             zuno::complete::complete(*k == zuno::FileKind::Config, text, offset, &offered)
         }
-        FileKind::OpenCode(k) => opencode::complete::complete(k, text, offset, &known.opencode()),
+        FileKind::OpenCode(k) => opencode::complete::complete(k, text, offset, &opencode::views::known(host, id)),
         FileKind::ProjectFile => project_file::complete(text, offset, policy_vocabulary()),
         FileKind::Manifest(k) => claude::plugin::complete(*k, text, offset),
-        FileKind::Settings(_) => {
-            claude::settings::complete(text, offset, &claude::views::known(known.host()).mcp_servers)
-        }
+        FileKind::Settings(_) => claude::settings::complete(text, offset, &claude::views::known(host).mcp_servers),
         FileKind::PluginHooks => claude::plugin::hooks_file::complete(text, offset),
         FileKind::Memory(claude::memory::MemoryFile::Rule) => claude::rules::complete(text, offset),
         FileKind::Memory(_) => Vec::new(),
@@ -504,7 +491,7 @@ pub fn complete(kind: &FileKind, text: &str, offset: usize, known: &dyn Known) -
         FileKind::OutputStyle(_) => claude::output_style::complete(text, offset),
         FileKind::PluginServers(k) => claude::plugin::servers_file::complete(*k, text, offset),
         FileKind::Copilot(k) => {
-            let offered = copilot::dialect::known(known.host(), known.file());
+            let offered = copilot::dialect::known(host, id);
             copilot::complete::complete(k, text, offset, &offered)
         }
         #[cfg(test)]
@@ -553,36 +540,6 @@ pub fn is_builtin_agent(dialect: Dialect, name: &str) -> bool {
 /// agent's own file does not spell.
 pub fn is_plugin_agent_name(dialect: Dialect, name: &str) -> bool {
     dialect == Dialect::Claude && name.contains(':')
-}
-
-/// A dialect's agents merge along Zuno's view of a project (its layers), not opencode's.
-pub fn merges_in_zuno_view(dialect: Dialect) -> bool {
-    dialect == Dialect::Zuno
-}
-
-/// What the runtimes that load a skill add to its hover card: Claude Code's argument hint and
-/// what `/name` sends (`body`: the skill's body; `folder`: its folder).
-pub fn skill_card_notes(
-    kind: &skill::SkillKind,
-    decl: &skill::SkillDecl,
-    body: &str,
-    folder: Option<&str>,
-) -> Option<String> {
-    if !kind.loaders.contains(&Dialect::Claude) {
-        return None;
-    }
-    let mut md = String::new();
-    if let Some(h) = &decl.argument_hint {
-        md.push_str(&format!("\nClaude Code shows the argument hint `{h}`.\n"));
-    }
-    md.push('\n');
-    md.push_str(&claude::prompt::sends(&kind.folder, body, &decl.arguments, folder));
-    Some(md)
-}
-
-/// Which agents may load a skill is decided by their `skill` permission (opencode loads it).
-pub fn skill_access_by_permission(kind: &skill::SkillKind) -> bool {
-    kind.loaders.contains(&Dialect::OpenCode)
 }
 
 /// The permission keys and tool names of every runtime, for the policies of `agent-lsp.toml`

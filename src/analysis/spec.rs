@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::host::{Host, HostFile};
+use super::prompt::Placeholder;
 use super::provenance::WhereIs;
 use super::{FileKind, Span};
 
@@ -51,6 +52,47 @@ pub trait DialectSpec: Sync {
     /// that place is free.
     fn moved_file(&self, file: &HostFile, host: &dyn Host) -> Option<PathBuf> {
         let _ = (file, host);
+        None
+    }
+
+    /// The agents (name, mode) a command of its runtime in folder `dir` may name.
+    fn command_agents(&self, host: &dyn Host, dir: &Path) -> Vec<(String, String)> {
+        let _ = (host, dir);
+        Vec::new()
+    }
+
+    /// The model ids (`provider/model`) its files use or declare, for completion.
+    fn models(&self, host: &dyn Host) -> Vec<String> {
+        let _ = host;
+        Vec::new()
+    }
+
+    /// What a placeholder its runtime fills in becomes in the command or skill `name`, and what
+    /// the prompt sends (`base_dir`: a skill's folder); `None` when it fills in none.
+    fn placeholder_hover(
+        &self,
+        name: &str,
+        placeholder: &Placeholder,
+        text: &str,
+        body: &str,
+        arguments: &[String],
+        base_dir: Option<&str>,
+    ) -> Option<String> {
+        let _ = (name, placeholder, text, body, arguments, base_dir);
+        None
+    }
+
+    /// What its runtime adds to the hover card of the skill file `id` it loads.
+    fn skill_notes(&self, host: &dyn Host, id: usize, where_is: WhereIs) -> Option<String> {
+        let _ = (host, id, where_is);
+        None
+    }
+
+    /// The definitions of what is under the cursor at byte `offset` of its file `id` when it
+    /// is no agent name (opencode: the skills a `skill` permission pattern matches); `None`
+    /// when there is no such thing there.
+    fn other_definitions(&self, host: &dyn Host, id: usize, offset: usize) -> Option<Vec<(usize, Span)>> {
+        let _ = (host, id, offset);
         None
     }
 
@@ -114,4 +156,51 @@ impl NameAt {
             definition: false,
         }
     }
+}
+
+/// Model ids: `provider.<p>.models.<m>` of every config, and models already used.
+pub fn provider_models(host: &dyn Host) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |m: &str| {
+        if m.contains('/') && !out.iter().any(|x| x == m) {
+            out.push(m.to_string());
+        }
+    };
+    for f in host.files() {
+        if let Some(root) = f.analysis.parsed.root.as_ref().and_then(|r| r.as_map())
+            && f.kind.is_config()
+        {
+            if let Some(providers) = root.value("provider").and_then(|p| p.as_map()) {
+                for p in providers.entries.iter() {
+                    if let Some(models) = p
+                        .value
+                        .as_map()
+                        .and_then(|m| m.value("models"))
+                        .and_then(|m| m.as_map())
+                    {
+                        for m in models.entries.iter() {
+                            add(&format!("{}/{}", p.key.name, m.key.name));
+                        }
+                    }
+                }
+            }
+            for k in ["model", "small_model"] {
+                if let Some(m) = root.value(k).and_then(|v| v.as_str()) {
+                    add(m);
+                }
+            }
+        }
+        for a in f.analysis.agents() {
+            if let Some(m) = a
+                .node
+                .as_ref()
+                .and_then(|n| n.as_map())
+                .and_then(|m| m.value("model"))
+                .and_then(|v| v.as_str())
+            {
+                add(m);
+            }
+        }
+    }
+    out
 }

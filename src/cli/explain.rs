@@ -306,7 +306,11 @@ pub fn explained_json(
     found: &[dialects::ExplainedAgent],
     card: bool,
 ) -> Vec<Value> {
-    let paths = ws.path_names(root, &ws.effective_env(root));
+    let paths = crate::analysis::opencode::views::path_names(
+        ws,
+        root,
+        &crate::analysis::opencode::views::effective_env(ws, root),
+    );
     found
         .iter()
         .map(|a| {
@@ -468,7 +472,11 @@ pub fn run(args: Args) -> i32 {
         }
     };
     let labelled = dialects.len() > 1;
-    let paths = ws.path_names(&args.root, &ws.effective_env(&args.root));
+    let paths = crate::analysis::opencode::views::path_names(
+        &ws,
+        &args.root,
+        &crate::analysis::opencode::views::effective_env(&ws, &args.root),
+    );
     say_banner_of(
         &dialects,
         if args.json || args.check.is_some() {

@@ -2,11 +2,8 @@
 //! name, field and permission documentation on keys, and pattern explanations.
 
 use crate::analysis::Span;
-use crate::analysis::opencode::card;
-use crate::analysis::opencode::effective;
-use crate::analysis::opencode::permission;
 use crate::analysis::provenance::WhereIs;
-use crate::analysis::syntax::{Step, path_at};
+use crate::analysis::syntax::path_at;
 use crate::workspace::Workspace;
 
 /// The hover text and the span it is about, for byte `offset` of file `id`.
@@ -14,10 +11,6 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
     let f = &ws.files[id];
     if f.analysis.project().is_some() {
         return policy_at(ws, id, offset, where_is);
-    }
-    if f.kind.is_tui() {
-        // opencode's terminal settings: what the setting or keybind under the cursor does.
-        return crate::analysis::opencode::tui::hover(&f.analysis.parsed, offset);
     }
     // An instruction file's first line: which runtimes read it here.
     let first = crate::analysis::text::first_line(&f.text);
@@ -48,10 +41,11 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
         // On a placeholder Claude Code fills in: what it becomes, and what the command sends.
         if let Some(p) = decl.placeholders.iter().find(|p| p.span.contains(offset)) {
             let body = f.text.get(decl.body.start as usize..).unwrap_or("");
-            return Some((
-                placeholder_hover(&kind.name, p, &f.text, body, &decl.arguments, None),
-                p.span,
-            ));
+            let md = kind
+                .runtime
+                .spec()
+                .placeholder_hover(&kind.name, p, &f.text, body, &decl.arguments, None)?;
+            return Some((md, p.span));
         }
         // On the `---` lines or the `agent` value: what the command does.
         let fm = crate::analysis::syntax::frontmatter::split(&f.text).frontmatter;
@@ -87,100 +81,6 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
             .iter()
             .find(|(k, _)| *k == last.key.name)?;
         return Some((format!("**`{k}`** (command field)\n\n{d}\n"), last.key.span));
-    }
-    let is_md = !f.kind.is_config();
-    // On a Markdown file's delimiters: this file's agent.
-    if is_md && let Some(fm) = f.analysis.split().and_then(|s| s.frontmatter.as_ref()) {
-        for span in [Some(fm.open), fm.close].into_iter().flatten() {
-            if span.contains(offset) {
-                let name = f.analysis.agents().first()?.name.clone();
-                return Some((agent_card(ws, id, &name, where_is)?, span));
-            }
-        }
-    }
-    // A Markdown agent without a frontmatter opencode reads (none at all, or one after a blank
-    // line): the card on the line where the agent is declared.
-    if is_md
-        && f.analysis.split().and_then(|s| s.frontmatter.as_ref()).is_none()
-        && let Some(decl) = f.analysis.agents().first()
-    {
-        let start = f.text[..(decl.span.start as usize).min(f.text.len())]
-            .rfind('\n')
-            .map_or(0, |i| i + 1);
-        let end = f.text[start..].find('\n').map_or(f.text.len(), |i| start + i);
-        let line = Span::new(start, end.max(start));
-        if (start..=end).contains(&offset) {
-            let name = decl.name.clone();
-            return Some((agent_card(ws, id, &name, where_is)?, line));
-        }
-    }
-    let root = f.analysis.parsed.root.as_ref()?;
-    let path = path_at(root, offset);
-    let last = path.last()?;
-    let keys: Vec<&str> = path.iter().map(|s| s.key.name.as_str()).collect();
-    // Where the agent settings start in this path: frontmatter at 0, `agent.X` at 2.
-    let agent_base = if is_md {
-        Some(0)
-    } else if matches!(keys.first(), Some(&"agent") | Some(&"mode")) && keys.len() >= 2 {
-        Some(2)
-    } else {
-        None
-    };
-    // Agent names.
-    if !is_md && keys.len() == 2 && matches!(keys[0], "agent" | "mode") && last.on_key {
-        return Some((agent_card(ws, id, keys[1], where_is)?, last.key.span));
-    }
-    if !is_md && keys == ["default_agent"] && !last.on_key {
-        let name = last.value.as_str()?;
-        return Some((agent_card(ws, id, name, where_is)?, last.value.span));
-    }
-    if !is_md && keys.len() == 3 && keys[0] == "command" && keys[2] == "agent" && !last.on_key {
-        let name = last.value.as_str()?;
-        return Some((agent_card(ws, id, name, where_is)?, last.value.span));
-    }
-    if is_md && keys == ["name"] && !last.on_key {
-        let name = f.analysis.agents().first()?.name.clone();
-        return Some((agent_card(ws, id, &name, where_is)?, last.value.span));
-    }
-    // Permission blocks: top-level, or an agent's.
-    let perm_at = if keys.first() == Some(&"permission") && !is_md {
-        Some(0)
-    } else {
-        agent_base.filter(|b| keys.get(*b) == Some(&"permission"))
-    };
-    if let Some(p) = perm_at {
-        let rel = &path[p..];
-        match rel.len() {
-            2 if last.on_key => {
-                return Some((card::permission_doc(&last.key.name)?, last.key.span));
-            }
-            3 if last.on_key => {
-                let perm = rel[1].key.name.as_str();
-                let pattern = last.key.name.as_str();
-                if perm == "task"
-                    && let Some(c) = agent_card(ws, id, pattern, where_is)
-                {
-                    return Some((c, last.key.span));
-                }
-                let mut text = pattern_hover(&rel[0], perm, pattern)?;
-                text.push_str(&who_may_pattern(ws, id, perm, pattern, where_is));
-                return Some((text, last.key.span));
-            }
-            _ => {}
-        }
-    }
-    // Field keys of an agent.
-    if let Some(b) = agent_base
-        && path.len() == b + 1
-        && last.on_key
-    {
-        return Some((card::field_doc(&last.key.name)?, last.key.span));
-    }
-    // Every other key of the config, and its value: what the field does and takes.
-    if !is_md && agent_base.is_none() {
-        let doc = crate::analysis::opencode::config_schema::hover(&keys)?;
-        let span = if last.on_key { last.key.span } else { last.value.span };
-        return Some((doc, span));
     }
     None
 }
@@ -302,65 +202,6 @@ fn who_may_pattern(ws: &Workspace, id: usize, permission: &str, pattern: &str, w
     out
 }
 
-/// The explanation of one pattern rule, with the rules of its permission block.
-fn pattern_hover(block: &Step, perm: &str, pattern: &str) -> Option<String> {
-    let map = block.value.as_map()?;
-    let rules = permission::compile(map);
-    let triples: Vec<(&str, &str, &str)> = rules.iter().map(|r| (r.permission, r.pattern, r.action)).collect();
-    let index = triples.iter().position(|(p, q, _)| *p == perm && *q == pattern)?;
-    Some(crate::analysis::permission::pattern_doc(&triples, index))
-}
-
-/// The card of agent `name` as seen from file `id`, with what this file changed.
-fn agent_card(ws: &Workspace, id: usize, name: &str, where_is: WhereIs) -> Option<String> {
-    let view = ws.view_of_file(id);
-    let env = ws.effective_env_for_file(Some(id));
-    let after = effective::agents(&ws.view_files(&view), &env);
-    let agent = after.iter().find(|a| a.name == name)?;
-    let without: Vec<usize> = view.iter().copied().filter(|&i| i != id).collect();
-    let before = effective::agents(&ws.view_files(&without), &env);
-    let defines_here = agent
-        .definitions
-        .iter()
-        .any(|s| matches!(s, crate::analysis::provenance::Source::File { file, .. } if *file == id));
-    let changed = if defines_here {
-        card::changes(before.iter().find(|a| a.name == name), agent, id)
-    } else {
-        Vec::new()
-    };
-    let start = ws
-        .project_dir_of_file(id)
-        .or_else(|| ws.roots.first().cloned())
-        .unwrap_or_default();
-    let paths = ws.path_names(&start, &env);
-    Some(card::card(agent, where_is, &changed, &paths, card::Detail::Hover))
-}
-
-/// Hover on a placeholder of a Claude Code command or skill (`base_dir`: a skill's folder).
-fn placeholder_hover(
-    name: &str,
-    p: &crate::analysis::claude::prompt::Placeholder,
-    text: &str,
-    body: &str,
-    arguments: &[String],
-    base_dir: Option<&str>,
-) -> String {
-    use crate::analysis::claude::prompt;
-    let written = p.span.text(text);
-    let code = if p.in_code {
-        " It is replaced inside code too; write `\\{written}` to keep it literal."
-    } else {
-        ""
-    };
-    let code = code.replace("{written}", written);
-    format!(
-        "**`{written}`**: {}. {}.{code}\n\n{}",
-        p.kind.meaning(),
-        prompt::sample_value(name, p, written),
-        prompt::sends(name, body, arguments, base_dir)
-    )
-}
-
 /// Hover in a `SKILL.md`: the skill (who loads it, every file of the project that defines the
 /// name; for Claude Code, what `/name one two three` sends) on its `name` or its `---` line, and
 /// on a placeholder Claude Code fills in; documentation on keys.
@@ -372,10 +213,11 @@ fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opti
     let folder = f.path.parent().map(|p| p.display().to_string());
     let body = f.text.get(decl.body.start as usize..).unwrap_or("");
     if let Some(p) = decl.placeholders.iter().find(|p| p.span.contains(offset)) {
-        return Some((
-            placeholder_hover(&kind.folder, p, &f.text, body, &decl.arguments, folder.as_deref()),
-            p.span,
-        ));
+        let md = kind.loaders.iter().find_map(|d| {
+            d.spec()
+                .placeholder_hover(&kind.folder, p, &f.text, body, &decl.arguments, folder.as_deref())
+        })?;
+        return Some((md, p.span));
     }
     let on_name = decl.span.contains(offset) || (offset < 3 && f.text.starts_with("---"));
     if !on_name {
@@ -422,11 +264,9 @@ fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opti
             same.join("; ")
         ));
     }
-    if let Some(notes) = crate::analysis::skill_card_notes(kind, decl, body, folder.as_deref()) {
-        md.push_str(&notes);
-    }
-    if crate::analysis::skill_access_by_permission(kind) && decl.name.is_some() {
-        md.push_str(&opencode_skill_access(ws, dir, &name, where_is));
+    // What each runtime that loads it adds (what `/name` sends, who may load it).
+    for d in &kind.loaders {
+        md.push_str(&d.spec().skill_notes(ws, id, where_is).unwrap_or_default());
     }
     let span = if decl.span.contains(offset) {
         decl.span
@@ -434,44 +274,6 @@ fn skill_at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Opti
         Span::new(0, 3.min(f.text.len()))
     };
     Some((md, span))
-}
-
-/// Which opencode agents of the project in `dir` may load skill `name`: each agent's `skill`
-/// permission for it (a denied skill is not listed to the model at all), with the deciding rule.
-fn opencode_skill_access(ws: &Workspace, dir: &std::path::Path, name: &str, where_is: WhereIs) -> String {
-    use crate::analysis::provenance::Source;
-    let view = ws.view_for(dir);
-    let agents = effective::agents(&ws.view_files(&view), &ws.effective_env(dir));
-    if agents.is_empty() {
-        return String::new();
-    }
-    let mut md =
-        String::from("\n**opencode agents** (`skill` permission):\n\n| agent | may load it | rule |\n|---|---|---|\n");
-    // opencode's internal agents (compaction, title, summary) never load skills.
-    for a in agents.iter().filter(|a| !(a.native && a.hidden.value)) {
-        let (action, rule) = a.evaluate("skill", name);
-        let verdict = match action {
-            "allow" => "yes",
-            "deny" => "no (hidden from it)",
-            _ => "asks first",
-        };
-        let why = match rule {
-            Some(r) => {
-                let written = if r.pattern == "*" {
-                    format!("`{}: {}`", r.permission, r.action)
-                } else {
-                    format!("`{} \"{}\": {}`", r.permission, r.pattern, r.action)
-                };
-                match r.source {
-                    Source::File { .. } => format!("{written} {}", where_is(r.source)),
-                    Source::BuiltIn => format!("{written} (default)"),
-                }
-            }
-            None => "no rule (asks)".to_string(),
-        };
-        md.push_str(&format!("| `{}` | {verdict} | {why} |\n", a.name));
-    }
-    md
 }
 
 #[cfg(test)]

@@ -8,7 +8,6 @@
 use crate::analysis::Dialect;
 use crate::analysis::Span;
 use crate::analysis::host::Host;
-use crate::analysis::opencode::DeclOrigin;
 use crate::analysis::syntax::{Node, Value};
 use crate::workspace::Workspace;
 
@@ -30,46 +29,25 @@ fn inner(text: &str, span: Span) -> Span {
     }
 }
 
-/// The `skill` permission pattern under `offset` in an opencode file (a key of a `skill` map under
-/// `permission`, at the top of a config, in an `agent`/`mode` entry, or in a Markdown agent's
-/// frontmatter), with its span.
-pub fn skill_pattern_at(ws: &Workspace, file: usize, offset: usize) -> Option<(String, Span)> {
-    let f = &ws.files[file];
-    // `tui.json` has no permissions (a `permission` key there is dropped).
-    if f.kind.opencode().is_none() || f.kind.is_tui() || f.kind.is_theme() {
-        return None;
-    }
-    let root = f.analysis.parsed.root.as_ref()?;
-    let path = crate::analysis::syntax::path_at(root, offset);
-    let names: Vec<&str> = path.iter().map(|s| s.key.name.as_str()).collect();
-    let last = path.last().filter(|s| s.on_key)?;
-    let prefix_ok = match names.as_slice() {
-        ["permission", "skill", _] => true,
-        ["agent" | "mode", _, "permission", "skill", _] => f.kind.is_config(),
-        _ => false,
-    };
-    prefix_ok.then(|| (last.key.name.clone(), inner(&f.text, last.key.span)))
-}
-
-/// The `SKILL.md` files whose skill a `skill` permission pattern of file `from` matches, among
-/// those opencode loads for that file's project.
-pub fn skill_definitions(ws: &Workspace, from: usize, pattern: &str) -> Vec<Occurrence> {
-    let Some(dir) = ws.project_dir_of_file(from) else {
-        return Vec::new();
-    };
-    ws.opencode_skills(&dir)
-        .into_iter()
-        .filter(|(name, _)| crate::analysis::permission::wildcard_match(name, pattern))
-        .filter_map(|(_, id)| {
-            let id = id?;
-            let span = ws.files[id].analysis.skill()?.span;
-            Some(Occurrence {
+/// The definitions of what is under the cursor when it is no agent name (opencode: the skills
+/// a `skill` permission pattern matches), as the file's dialect finds them.
+pub fn other_definitions(ws: &Workspace, file: usize, offset: usize) -> Option<Vec<Occurrence>> {
+    let defs = ws
+        .files
+        .get(file)?
+        .kind
+        .dialect()
+        .spec()
+        .other_definitions(ws, file, offset)?;
+    Some(
+        defs.into_iter()
+            .map(|(id, span)| Occurrence {
                 file: id,
                 span: inner(&ws.files[id].text, span),
                 definition: true,
             })
-        })
-        .collect()
+            .collect(),
+    )
 }
 
 /// Every occurrence of every agent name in one file, with the name.
@@ -102,76 +80,6 @@ pub fn occurrences(ws: &Workspace, file: usize) -> Vec<(String, Occurrence)> {
             push(&n.name, n.span, n.definition);
         }
         return out;
-    }
-    for decl in f.analysis.agents() {
-        match decl.origin {
-            DeclOrigin::AgentKey | DeclOrigin::ModeKey => push(&decl.name, decl.span, true),
-            DeclOrigin::Markdown | DeclOrigin::ModeFile => {
-                // The frontmatter `name` value, else the opening `---` of the file.
-                push(&decl.name, decl.span, true);
-            }
-        }
-    }
-    let Some(root) = f.analysis.parsed.root.as_ref().and_then(Node::as_map) else {
-        return out;
-    };
-    let task_patterns = |perm: Option<&Node>, push: &mut dyn FnMut(&str, Span, bool)| {
-        if let Some(task) = perm
-            .and_then(Node::as_map)
-            .and_then(|p| p.value("task"))
-            .and_then(Node::as_map)
-        {
-            for e in task.entries.iter() {
-                push(&e.key.name, e.key.span, false);
-            }
-        }
-    };
-    if f.kind.is_config() {
-        if let Some(v) = root.value("default_agent")
-            && let Some(name) = v.as_str()
-        {
-            push(name, v.span, false);
-        }
-        if let Some(commands) = root.value("command").and_then(Node::as_map) {
-            for c in commands.entries.iter() {
-                if let Some(v) = c.value.as_map().and_then(|m| m.value("agent"))
-                    && let Some(name) = v.as_str()
-                {
-                    push(name, v.span, false);
-                }
-            }
-        }
-        task_patterns(root.value("permission"), &mut push);
-        for section in ["agent", "mode"] {
-            if let Some(agents) = root.value(section).and_then(Node::as_map) {
-                for a in agents.entries.iter() {
-                    task_patterns(a.value.as_map().and_then(|m| m.value("permission")), &mut push);
-                }
-            }
-        }
-    } else {
-        task_patterns(root.value("permission"), &mut push);
-    }
-    if f.kind.is_markdown()
-        && let Some(split) = &f.analysis.split()
-    {
-        let body = split.body;
-        let b = body.text(text);
-        for (i, _) in b.match_indices('@') {
-            let before = b[..i].chars().last();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '`') {
-                continue;
-            }
-            let name: String = b[i + 1..]
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '/' | '.'))
-                .collect();
-            let name = name.trim_end_matches(['.', '/']);
-            if !name.is_empty() {
-                let start = body.start as usize + i + 1;
-                push(name, Span::new(start, start + name.len()), false);
-            }
-        }
     }
     out
 }
@@ -231,11 +139,7 @@ pub fn find(ws: &Workspace, dialect: Dialect, name: &str) -> Vec<Occurrence> {
 /// Definitions of `name` in the merge order of the view of `from` (later layers win).
 pub fn definitions(ws: &Workspace, from: usize, name: &str) -> Vec<Occurrence> {
     let dialect = ws.files[from].kind.dialect();
-    // opencode's views are the workspace's still: the dialects that merge otherwise say theirs.
-    let view = match dialect.spec().view_of_file(ws, from) {
-        v if v.is_empty() => ws.view_of_file(from),
-        v => v,
-    };
+    let view = dialect.spec().view_of_file(ws, from);
     let mut defs: Vec<Occurrence> = find(ws, dialect, name).into_iter().filter(|o| o.definition).collect();
     defs.sort_by_key(|o| view.iter().position(|&v| v == o.file).unwrap_or(usize::MAX));
     defs

@@ -14,10 +14,9 @@ use tracing::{debug, warn};
 
 use super::convert::{self, Indexed};
 use super::settings::{GlobalConfig, Settings};
-use crate::analysis::opencode::FileKind as OcKind;
 use crate::analysis::{self, Encoding, LineIndex};
 use crate::analysis::{FileAnalysis, FileKind};
-use crate::workspace::{Options, Workspace, discover};
+use crate::workspace::{Options, Workspace};
 
 /// One `textDocument/publishDiagnostics` to send.
 #[derive(Debug, Clone, PartialEq)]
@@ -300,7 +299,7 @@ impl State {
                 self.refresh(&[id])
             }
             (path, _) => {
-                let kind = solo_kind(path.as_deref(), &uri, language_id, &text);
+                let kind = crate::workspace::discover::solo_kind(path.as_deref(), uri.as_str(), language_id, &text);
                 let Some(doc) = self.docs.get_mut(key) else {
                     return Vec::new();
                 };
@@ -487,22 +486,13 @@ impl State {
             };
             // A new config can turn its directory into a config directory (an `agents/` folder
             // next to `opencode.json`): its Markdown agents join the index.
-            if let crate::workspace::Role::ProjectConfig { dir } = &role {
-                touched.extend(self.ws.load_config_dir_agents(dir));
-            }
+            touched.extend(self.ws.load_beside(&role));
             // A new file may be a path a plugin manifest declares.
             if ev.typ == FileChangeType::CREATED {
                 other_files = true;
             }
             // A plugin manifest decides what its plugin contributes, and under which name.
-            let plugin_root = match &role {
-                crate::workspace::Role::Manifest { dir }
-                    if kind.manifest() == Some(analysis::claude::plugin::Manifest::Plugin) =>
-                {
-                    Some(dir.clone())
-                }
-                _ => None,
-            };
+            let brings = crate::workspace::brings_files(&kind, &role);
             match crate::workspace::read_text(&path) {
                 Ok((text, problem)) => {
                     let in_scope = self.is_in_roots(&path);
@@ -512,7 +502,7 @@ impl State {
                     }
                     self.uris.entry(id).or_insert(ev.uri.clone());
                     touched.push(id);
-                    if let Some(root) = plugin_root {
+                    if let Some(root) = brings {
                         touched.extend(self.ws.load_plugin(&root));
                     }
                 }
@@ -802,46 +792,6 @@ fn is_skill_event(path: &Path, typ: FileChangeType) -> bool {
         && path
             .components()
             .any(|c| matches!(c.as_os_str().to_str(), Some(".zuno" | ".agents" | "skill" | "skills")))
-}
-
-/// What to analyse a document as when it is not in an opencode location: JSON named like a
-/// config or declaring opencode's schema, or Markdown that starts with a frontmatter.
-fn solo_kind(path: Option<&Path>, uri: &Uri, language_id: &str, text: &str) -> Option<FileKind> {
-    let name = path
-        .and_then(|p| p.file_name())
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| uri.as_str().rsplit('/').next().unwrap_or("").to_string());
-    let is_json = matches!(language_id, "json" | "jsonc") || name.ends_with(".json") || name.ends_with(".jsonc");
-    if is_json {
-        // `.mcp.json` (an untitled one is not beside a plugin's manifest).
-        let at = path.map_or_else(|| Path::new("/").join(&name), Path::to_path_buf);
-        if let Some((kind, _)) = discover::mcp_json(&at) {
-            return Some(kind);
-        }
-        if discover::theme_dir(&at).is_some() || text.contains("opencode.ai/theme.json") {
-            return Some(OcKind::Theme.into());
-        }
-        if discover::TUI_NAMES.contains(&name.as_str()) || text.contains("opencode.ai/tui.json") {
-            return Some(OcKind::Tui.into());
-        }
-        let named = discover::CONFIG_NAMES.contains(&name.as_str());
-        return (named || text.contains("opencode.ai/config.json")).then_some(OcKind::Config.into());
-    }
-    let is_md = language_id == "markdown" || name.ends_with(".md");
-    let starts_frontmatter = text.trim_start_matches('\u{feff}').starts_with("---");
-    // A file on disk outside opencode's locations is an agent only when it sits in an
-    // `agent(s)/` or `mode(s)/` folder: a blog post's frontmatter is not agent settings.
-    let in_agent_folder = path.is_none_or(|p| {
-        p.ancestors().skip(1).take(4).any(|a| {
-            a.file_name()
-                .is_some_and(|n| ["agent", "agents", "mode", "modes"].contains(&n.to_string_lossy().as_ref()))
-        })
-    });
-    if is_md && starts_frontmatter && in_agent_folder {
-        let stem = name.strip_suffix(".md").unwrap_or(&name).to_string();
-        return Some(OcKind::Agent { name: stem }.into());
-    }
-    None
 }
 
 #[cfg(test)]

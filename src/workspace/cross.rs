@@ -161,8 +161,8 @@ impl Workspace {
         };
         let skills = ids(&|f| matches!(f.role, Role::Skill { .. }));
         let mut out = Vec::new();
-        let all_groups = self.groups();
-        for (dir, view) in self.project_views() {
+        let all_groups = crate::analysis::opencode::views::groups(self);
+        for (dir, view) in crate::analysis::opencode::views::project_views(self) {
             let mut inputs = view.clone();
             inputs.extend(&skills);
             let groups = view.iter().map(|&i| all_groups[i]).collect();
@@ -280,7 +280,7 @@ impl Workspace {
         }
         let policy_files = self.policy_files();
         if !policy_files.is_empty() {
-            let views = self.project_views();
+            let views = crate::analysis::opencode::views::project_views(self);
             for (pid, dir) in policy_files {
                 out.extend(self.policy_units(pid, &dir, &views));
             }
@@ -344,7 +344,7 @@ impl Workspace {
                     .zip(&def.groups)
                     .map(|(&id, &group)| self.files[id].effective_analysis().opencode_view(id, group))
                     .collect();
-                let skills = self.opencode_skills(dir);
+                let skills = crate::analysis::opencode::views::skills(self, dir);
                 let names: Vec<&str> = skills.iter().map(|(n, _)| n.as_str()).collect();
                 let (mut d, files, looked_up) = project::check_and_reads(&vf);
                 d.extend(project::check_skill_patterns(&vf, &names));
@@ -624,17 +624,6 @@ impl Workspace {
         }
         out.sort_by_key(|(id, _)| *id);
         out
-    }
-
-    /// Files of one config directory share a group (their directory's first file id).
-    pub(crate) fn groups(&self) -> Vec<usize> {
-        let mut first: HashMap<&Path, usize> = HashMap::new();
-        (0..self.files.len())
-            .map(|id| match &self.files[id].role {
-                Role::Markdown { dir } | Role::DirConfig { dir } => *first.entry(dir.as_path()).or_insert(id),
-                _ => id,
-            })
-            .collect()
     }
 }
 

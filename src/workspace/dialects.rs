@@ -12,220 +12,27 @@
 //! presentation stays with the CLI.
 
 use std::collections::{BTreeMap, HashMap};
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::discover;
 use super::model::*;
 use crate::analysis::card::PathNames;
 use crate::analysis::claude::project::ClaudeFile;
-use crate::analysis::host::Host as _;
 use crate::analysis::opencode::card as opencode_card;
 use crate::analysis::opencode::effective::{self, EffectiveAgent, Rule};
-use crate::analysis::opencode::{FileKind as OcKind, project};
+use crate::analysis::opencode::views::{DirKind, is_dot_opencode};
 use crate::analysis::policy::judge::Ruleset;
 use crate::analysis::provenance::{Source, WhereIs};
 use crate::analysis::zuno::project::MergedAgent;
 use crate::analysis::{Dialect, FileKind, claude, copilot, opencode, zuno};
 
 impl Workspace {
-    /// The views: for each project directory, the live files opencode would load when started
-    /// there, in precedence order (later wins). Derived from paths and roles only.
-    pub fn views(&self) -> Vec<Vec<usize>> {
-        self.project_views().into_iter().map(|(_, v)| v).collect()
-    }
-
-    /// The views with the project directory each belongs to (those with a file in scope).
-    pub fn project_views(&self) -> Vec<(PathBuf, Vec<usize>)> {
-        self.all_project_views(false)
-    }
-
-    /// Every project directory's view; `all` keeps those without a file in scope too (a start
-    /// directory that only sees user-level agents).
-    pub(super) fn all_project_views(&self, all: bool) -> Vec<(PathBuf, Vec<usize>)> {
-        let live: Vec<usize> = (0..self.files.len()).filter(|&i| self.files[i].live).collect();
-        let sorted = |mut ids: Vec<usize>| {
-            // Within a directory: `.json` before `.jsonc`; agents before modes, then by path.
-            ids.sort_by_key(|&i| {
-                let f = &self.files[i];
-                (
-                    matches!(f.kind, FileKind::OpenCode(OcKind::Mode { .. })),
-                    f.path.extension().is_some_and(|e| e == "jsonc"),
-                    f.path.clone(),
-                )
-            });
-            ids
-        };
-        let select = |pred: &dyn Fn(&Role) -> bool| {
-            sorted(live.iter().copied().filter(|&i| pred(&self.files[i].role)).collect())
-        };
-        let mut user: Vec<usize> = live
-            .iter()
-            .copied()
-            .filter(|&i| matches!(self.files[i].role, Role::UserConfig(_)))
-            .collect();
-        user.sort_by_key(|&i| match self.files[i].role {
-            Role::UserConfig(o) => o,
-            _ => 0,
-        });
-        // Project directories.
-        let mut projects: Vec<PathBuf> = self.roots.clone();
-        for &i in &live {
-            match &self.files[i].role {
-                Role::ProjectConfig { dir } => projects.push(dir.clone()),
-                Role::DirConfig { dir } | Role::Markdown { dir } => match self.dir_kind(dir) {
-                    DirKind::DotOpencode => projects.extend(dir.parent().map(Path::to_path_buf)),
-                    DirKind::Layout => projects.push(dir.clone()),
-                    _ => {}
-                },
-                Role::UserConfig(_)
-                | Role::Tui { .. }
-                | Role::Theme { .. }
-                | Role::Claude { .. }
-                | Role::Dialect { .. }
-                | Role::Skill { .. }
-                | Role::Command { .. }
-                | Role::ProjectFile { .. }
-                | Role::Manifest { .. }
-                | Role::ClaudeSettings { .. }
-                | Role::Memory { .. }
-                | Role::McpJson { .. }
-                | Role::OutputStyle { .. }
-                | Role::NotChecked(_)
-                | Role::NotRead => {}
-            }
-        }
-        projects.sort();
-        projects.dedup();
-        let user_dir = |kind: DirKind| {
-            select(&|r: &Role| match r {
-                Role::DirConfig { dir } | Role::Markdown { dir } => self.dir_kind(dir) == kind,
-                _ => false,
-            })
-        };
-        let global_md = user_dir(DirKind::Global);
-        let home_dot = user_dir(DirKind::HomeDot);
-        let env_dir = user_dir(DirKind::EnvDir);
-        let mut views = Vec::new();
-        for p in &projects {
-            // The chain of directories runs from the farthest root or worktree top above `p`.
-            let root = self
-                .roots
-                .iter()
-                .chain(&self.context_roots)
-                .filter(|r| p.starts_with(r))
-                .min_by_key(|r| r.as_os_str().len());
-            let mut chain: Vec<&Path> = match root {
-                Some(r) => p.ancestors().take_while(|a| a.starts_with(r)).collect(),
-                None => vec![p.as_path()],
-            };
-            chain.reverse(); // farthest first
-            let mut view = user.clone();
-            for d in &chain {
-                view.extend(select(&|r: &Role| matches!(r, Role::ProjectConfig { dir } if dir == d)));
-            }
-            view.extend(global_md.iter().copied());
-            for d in &chain {
-                if self.dir_kind(d) == DirKind::Layout {
-                    view.extend(select(&|r: &Role| matches!(r, Role::Markdown { dir } if dir == d)));
-                }
-            }
-            for d in chain.iter().rev() {
-                let dot = d.join(".opencode");
-                view.extend(select(&|r: &Role| matches!(r, Role::DirConfig { dir } if *dir == dot)));
-                view.extend(select(&|r: &Role| matches!(r, Role::Markdown { dir } if *dir == dot)));
-            }
-            // opencode's command files of those `.opencode/` folders: read at start (a schema
-            // error there refuses the configuration).
-            for d in &chain {
-                view.extend(live.iter().copied().filter(|&i| {
-                    let f = &self.files[i];
-                    matches!(&f.role, Role::Command { dir } if dir == d)
-                        && matches!(&f.kind, FileKind::Command(k) if k.runtime == crate::analysis::Dialect::OpenCode)
-                }));
-            }
-            view.extend(home_dot.iter().copied());
-            view.extend(env_dir.iter().copied());
-            let mut seen = std::collections::HashSet::new();
-            view.retain(|i| seen.insert(*i));
-            if all || view.iter().any(|&i| self.files[i].in_scope) {
-                views.push((p.clone(), view));
-            }
-        }
-        views
-    }
-
-    /// The files opencode loads when started in `dir` (the view of the nearest project at or
-    /// above it); only user-level files when there is none.
-    pub fn view_for(&self, dir: &Path) -> Vec<usize> {
-        let dir = key(dir);
-        let views = self.all_project_views(true);
-        views
-            .iter()
-            .filter(|(p, _)| dir.starts_with(key(p)))
-            .max_by_key(|(p, _)| p.as_os_str().len())
-            .or_else(|| views.first())
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default()
-    }
-
-    /// The view in which to show a file's agents: the one of the project the file belongs to
-    /// (a nested project's view also contains its ancestors' files, but is not theirs).
-    pub fn view_of_file(&self, id: usize) -> Vec<usize> {
-        let own = self.project_dir_of_file(id);
-        let views = self.project_views();
-        let containing = || views.iter().filter(|(_, v)| v.contains(&id));
-        own.and_then(|own| containing().find(|(p, _)| *p == own))
-            .or_else(|| containing().min_by_key(|(p, _)| p.as_os_str().len()))
-            .map(|(_, v)| v.clone())
-            .unwrap_or_else(|| vec![id])
-    }
-
-    /// The view as the core takes it.
-    pub fn view_files(&self, view: &[usize]) -> Vec<project::ViewFile<'_>> {
-        let groups = self.groups();
-        view.iter()
-            .map(|&id| self.files[id].effective_analysis().opencode_view(id, groups[id]))
-            .collect()
-    }
-
-    /// What the effective-agent model needs from the environment when opencode is started in
-    /// `start`: opencode's data and temporary directories, the home directory, the worktree
-    /// (the nearest directory holding `.git`, `/` outside git) and the skill directories, found
-    /// as opencode finds them (spec §12.1; `skills.paths` and `skills.urls` are not read).
-    pub fn effective_env(&self, start: &Path) -> crate::analysis::opencode::effective::Env {
-        let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-        let home = env("HOME");
-        let data_dir = env("XDG_DATA_HOME")
-            .map(|x| format!("{x}/opencode"))
-            .or_else(|| home.as_ref().map(|h| format!("{h}/.local/share/opencode")))
-            .unwrap_or_else(|| "~/.local/share/opencode".into());
-        let tmp = std::env::temp_dir();
-        let tmp = tmp.to_string_lossy();
-        let tmp_dir = format!("{}/opencode", tmp.trim_end_matches('/'));
-        let start = fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
-        let worktree = start
-            .ancestors()
-            .find(|a| a.join(".git").exists())
-            .unwrap_or(Path::new("/"))
-            .to_path_buf();
-        let skill_dirs = self.skill_dirs(&start, &worktree);
-        crate::analysis::opencode::effective::Env {
-            data_dir,
-            home,
-            tmp_dir,
-            worktree: Some(worktree.to_string_lossy().into_owned()),
-            skill_dirs,
-        }
-    }
-
     /// The agents a project file in `dir` governs: every dialect's, from each place its runtime
     /// may be started at or below `dir`.
     pub fn governed_agents(&self, dir: &Path) -> Vec<DialectAgents<'_>> {
         let mut out = Vec::new();
-        for (view_dir, _) in self.project_views() {
+        for (view_dir, _) in crate::analysis::opencode::views::project_views(self) {
             if view_dir.starts_with(dir) {
                 out.push(DialectAgents::gather(self, Dialect::OpenCode, &view_dir));
             }
@@ -260,117 +67,6 @@ impl Workspace {
         out
     }
 
-    /// [`Workspace::effective_env`], remembered per directory until the files change place
-    /// (it reads the disk for skill folders).
-    pub fn effective_env_cached(&self, start: &Path) -> crate::analysis::opencode::effective::Env {
-        let structure = self.structure;
-        if let Ok(cache) = self.env_cache.lock()
-            && let Some((s, env)) = cache.get(start)
-            && *s == structure
-        {
-            return env.clone();
-        }
-        let env = self.effective_env(start);
-        if let Ok(mut cache) = self.env_cache.lock() {
-            cache.insert(start.to_path_buf(), (structure, env.clone()));
-        }
-        env
-    }
-
-    /// The agent an opencode Markdown agent or mode file defines (its name, from its path).
-    pub fn opencode_markdown_agent(&self, id: usize) -> Option<&str> {
-        match &self.files[id].kind {
-            FileKind::OpenCode(OcKind::Agent { name } | OcKind::Mode { name }) => Some(name),
-            _ => None,
-        }
-    }
-
-    /// opencode's effective agents of `view` (file ids in merge order) as started in `dir`;
-    /// with `only`, just the agents of those names.
-    pub fn opencode_effective(
-        &self,
-        view: &[usize],
-        dir: &Path,
-        only: Option<&crate::analysis::hash::FxHashSet<&str>>,
-    ) -> Vec<EffectiveAgent> {
-        self.opencode_effective_grouped(&self.view_files(view), dir, only)
-    }
-
-    /// [`Workspace::opencode_effective`] of `view` whose files' groups are known (`groups[i]`
-    /// for `view[i]`, as [`Workspace::units`] computes them): no pass over the workspace.
-    pub fn opencode_effective_in(
-        &self,
-        view: &[usize],
-        groups: &[usize],
-        dir: &Path,
-        only: Option<&crate::analysis::hash::FxHashSet<&str>>,
-    ) -> Vec<EffectiveAgent> {
-        let files: Vec<project::ViewFile> = view
-            .iter()
-            .zip(groups)
-            .map(|(&id, &group)| self.files[id].effective_analysis().opencode_view(id, group))
-            .collect();
-        self.opencode_effective_grouped(&files, dir, only)
-    }
-
-    fn opencode_effective_grouped(
-        &self,
-        files: &[project::ViewFile],
-        dir: &Path,
-        only: Option<&crate::analysis::hash::FxHashSet<&str>>,
-    ) -> Vec<EffectiveAgent> {
-        let env = self.effective_env_cached(dir);
-        match only {
-            Some(names) => effective::agents_named(files, &env, names),
-            None => effective::agents(files, &env),
-        }
-    }
-
-    /// The directory of every `SKILL.md` opencode 1.18 finds when started in `start`, in its
-    /// order: `~/.claude/skills` and `~/.agents/skills`, the `.claude/skills` and
-    /// `.agents/skills` of each directory from `start` up to the worktree, then the
-    /// `{skill,skills}/` folders of the config directories.
-    pub(super) fn skill_dirs(&self, start: &Path, worktree: &Path) -> Vec<String> {
-        let mut files: Vec<PathBuf> = Vec::new();
-        let external = external_skill_folders();
-        if let Some(home) = &self.options.home {
-            for e in &external {
-                files.extend(discover::skill_files(&home.join(e), &["skills"], true));
-            }
-        }
-        for dir in start.ancestors() {
-            for e in &external {
-                files.extend(discover::skill_files(&dir.join(e), &["skills"], true));
-            }
-            if dir == worktree {
-                break;
-            }
-        }
-        let mut config_dirs: Vec<PathBuf> = Vec::new();
-        config_dirs.extend(self.options.global_dir.clone());
-        for dir in start.ancestors() {
-            config_dirs.push(dir.join(".opencode"));
-            if dir == worktree {
-                break;
-            }
-        }
-        config_dirs.extend(self.options.home_dot_opencode.clone());
-        config_dirs.extend(self.options.config_dir.clone());
-        let mut seen = std::collections::HashSet::new();
-        for d in config_dirs.into_iter().filter(|d| seen.insert(d.clone())) {
-            files.extend(discover::skill_files(&d, &["skill", "skills"], false));
-        }
-        let mut dirs: Vec<String> = Vec::new();
-        for f in files {
-            if let Some(parent) = f.parent() {
-                let d = parent.to_string_lossy().into_owned();
-                if !dirs.contains(&d) {
-                    dirs.push(d);
-                }
-            }
-        }
-        dirs
-    }
     /// The project directory of an opencode or Zuno file or a Claude Code settings file: the
     /// agents a "who may" question asked from it is about (`governed_agents` of this directory).
     pub fn who_dir_of_file(&self, id: usize) -> Option<PathBuf> {
@@ -379,54 +75,7 @@ impl Workspace {
             role if zuno::dialect::project_of(&self.files[id].kind, role).is_some() => {
                 zuno::dialect::project_of(&self.files[id].kind, role)
             }
-            _ => self.project_dir_of_file(id),
-        }
-    }
-
-    /// The project directory a file belongs to (where opencode would be started to load it).
-    pub fn project_dir_of_file(&self, id: usize) -> Option<PathBuf> {
-        match &self.files[id].role {
-            Role::ProjectConfig { dir } => Some(dir.clone()),
-            Role::DirConfig { dir } | Role::Markdown { dir } if is_dot_opencode(dir) => {
-                dir.parent().map(Path::to_path_buf)
-            }
-            Role::DirConfig { dir } | Role::Markdown { dir } => Some(dir.clone()),
-            Role::UserConfig(_)
-            | Role::Tui { .. }
-            | Role::Theme { .. }
-            | Role::Claude { .. }
-            | Role::Dialect { .. }
-            | Role::Skill { .. }
-            | Role::Command { .. }
-            | Role::ProjectFile { .. }
-            | Role::Manifest { .. }
-            | Role::ClaudeSettings { .. }
-            | Role::Memory { .. }
-            | Role::McpJson { .. }
-            | Role::OutputStyle { .. }
-            | Role::NotChecked(_)
-            | Role::NotRead => None,
-        }
-    }
-
-    /// The environment for a file's view: started in its project, else in the first root.
-    pub fn effective_env_for_file(&self, id: Option<usize>) -> crate::analysis::opencode::effective::Env {
-        let start = id
-            .and_then(|id| self.project_dir_of_file(id))
-            .or_else(|| self.roots.first().cloned())
-            .unwrap_or_else(|| PathBuf::from("/"));
-        self.effective_env(&start)
-    }
-
-    /// How cards show the machine's paths for a runtime started in `start` (whose environment
-    /// is `env`): relative to `start`, `~` for the home, skill folders as skills.
-    pub fn path_names(&self, start: &Path, env: &crate::analysis::opencode::effective::Env) -> PathNames {
-        let start = fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
-        PathNames {
-            root: Some(start.to_string_lossy().into_owned()),
-            home: env.home.clone(),
-            tmp: env.tmp_dir.strip_suffix("/opencode").map(str::to_string),
-            skills: env.skill_dirs.clone(),
+            _ => crate::analysis::opencode::views::project_dir_of_file(self, id),
         }
     }
 
@@ -619,7 +268,8 @@ impl Workspace {
             } else {
                 Some(dir.as_path())
             };
-            let user = global == Some(dir.as_path()) || self.dir_kind(dir) != DirKind::Layout && !is_dot_opencode(dir);
+            let user = global == Some(dir.as_path())
+                || crate::analysis::opencode::views::dir_kind(self, dir) != DirKind::Layout && !is_dot_opencode(dir);
             let visible: Vec<&(&Path, &str, bool)> = themes
                 .iter()
                 .filter(|(d, _, _)| {
@@ -728,73 +378,9 @@ impl Workspace {
         out
     }
 
-    /// The names of the skills opencode started in `project` loads: the user-level ones, those
-    /// of the workspace's `SKILL.md` files that it reads from there (the project's and its
-    /// ancestors' `.opencode/`, `.claude/` and `.agents/` skill folders); not the built-in
-    /// `customize-opencode`. A name can appear twice (a duplicate skill).
-    pub fn opencode_skills(&self, project: &Path) -> Vec<(String, Option<usize>)> {
-        let mut out: Vec<(String, Option<usize>)> = self
-            .user_skill_names(crate::analysis::Dialect::OpenCode)
-            .iter()
-            .map(|n| (n.clone(), None))
-            .collect();
-        for (id, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
-            let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.skill())
-            else {
-                continue;
-            };
-            // The name opencode registers, when it loads the skill (as it reads it).
-            if kind.loaders.contains(&crate::analysis::Dialect::OpenCode)
-                && project.starts_with(dir)
-                && let Some(name) = decl.name_for(crate::analysis::Dialect::OpenCode)
-            {
-                out.push((name.to_string(), Some(id)));
-            }
-        }
-        out
-    }
-
     /// The agent names a command of `runtime` in `dir` can name, with their modes.
-    pub fn agents_for_command(&self, runtime: crate::analysis::Dialect, dir: &Path) -> Vec<(String, String)> {
-        use crate::analysis::Dialect;
-        match runtime {
-            Dialect::OpenCode => {
-                // Names and modes only: the registry, not the full effective agents.
-                let view = self.view_for(dir);
-                project::registry(&self.view_files(&view))
-                    .agents
-                    .into_iter()
-                    .filter(|a| a.disabled.is_none())
-                    .map(|a| (a.name, a.mode.value))
-                    .collect()
-            }
-            Dialect::Claude => {
-                let files = claude::views::files(self);
-                claude::schema::BUILTIN_AGENTS
-                    .iter()
-                    .map(|(n, _)| (n.to_string(), "subagent".to_string()))
-                    .chain(
-                        claude::project::registry(&files, dir)
-                            .into_iter()
-                            .map(|(n, _)| (n, "subagent".to_string())),
-                    )
-                    .collect()
-            }
-            Dialect::Zuno => {
-                let view = zuno::dialect::view_for(self, dir);
-                zuno::project::registry(&zuno::dialect::view_files(self, &view))
-                    .into_values()
-                    .filter(|a| !a.flag("disable"))
-                    .map(|a| (a.name.clone(), a.mode().to_string()))
-                    .collect()
-            }
-            Dialect::Copilot => copilot::dialect::agents_of(self, dir)
-                .into_iter()
-                .map(|(n, _)| (n, "agent".to_string()))
-                .collect(),
-            #[cfg(test)]
-            Dialect::Example => Vec::new(),
-        }
+    pub fn agents_for_command(&self, runtime: Dialect, dir: &Path) -> Vec<(String, String)> {
+        runtime.spec().command_agents(self, dir)
     }
 }
 
@@ -889,8 +475,11 @@ impl<'ws> DialectAgents<'ws> {
         let dir = std::fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
         let (files, agents) = match dialect {
             Dialect::OpenCode => {
-                let view = ws.view_for(start);
-                let agents = effective::agents(&ws.view_files(&view), &ws.effective_env(start));
+                let view = crate::analysis::opencode::views::view_for(ws, start);
+                let agents = effective::agents(
+                    &crate::analysis::opencode::views::view_files(ws, &view),
+                    &crate::analysis::opencode::views::effective_env(ws, start),
+                );
                 (view, Agents::OpenCode(agents))
             }
             Dialect::Claude => {

@@ -1393,3 +1393,43 @@ pub fn classify(path: &Path) -> Option<FileKind> {
 
 #[cfg(test)]
 mod tests;
+
+/// What to analyse a document as when it is not in an opencode location: JSON named like a
+/// config or declaring opencode's schema, or Markdown that starts with a frontmatter.
+pub fn solo_kind(path: Option<&Path>, uri: &str, language_id: &str, text: &str) -> Option<crate::analysis::FileKind> {
+    let name = path
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| uri.rsplit('/').next().unwrap_or("").to_string());
+    let is_json = matches!(language_id, "json" | "jsonc") || name.ends_with(".json") || name.ends_with(".jsonc");
+    if is_json {
+        // `.mcp.json` (an untitled one is not beside a plugin's manifest).
+        let at = path.map_or_else(|| Path::new("/").join(&name), Path::to_path_buf);
+        if let Some((kind, _)) = mcp_json(&at) {
+            return Some(kind);
+        }
+        if theme_dir(&at).is_some() || text.contains("opencode.ai/theme.json") {
+            return Some(FileKind::Theme.into());
+        }
+        if TUI_NAMES.contains(&name.as_str()) || text.contains("opencode.ai/tui.json") {
+            return Some(FileKind::Tui.into());
+        }
+        let named = CONFIG_NAMES.contains(&name.as_str());
+        return (named || text.contains("opencode.ai/config.json")).then_some(FileKind::Config.into());
+    }
+    let is_md = language_id == "markdown" || name.ends_with(".md");
+    let starts_frontmatter = text.trim_start_matches('\u{feff}').starts_with("---");
+    // A file on disk outside opencode's locations is an agent only when it sits in an
+    // `agent(s)/` or `mode(s)/` folder: a blog post's frontmatter is not agent settings.
+    let in_agent_folder = path.is_none_or(|p| {
+        p.ancestors().skip(1).take(4).any(|a| {
+            a.file_name()
+                .is_some_and(|n| ["agent", "agents", "mode", "modes"].contains(&n.to_string_lossy().as_ref()))
+        })
+    });
+    if is_md && starts_frontmatter && in_agent_folder {
+        let stem = name.strip_suffix(".md").unwrap_or(&name).to_string();
+        return Some(FileKind::Agent { name: stem }.into());
+    }
+    None
+}

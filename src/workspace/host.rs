@@ -1,10 +1,11 @@
 //! The workspace as the dialects see it: [`Host`] over the files it holds.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::model::Workspace;
+use super::discover;
+use super::model::{Workspace, key};
 use crate::analysis::Dialect;
-use crate::analysis::host::{Host, HostFile};
+use crate::analysis::host::{Host, HostFile, Memo, Options};
 
 impl Host for Workspace {
     fn slots(&self) -> usize {
@@ -32,6 +33,48 @@ impl Host for Workspace {
 
     fn id_of(&self, path: &Path) -> Option<usize> {
         self.id(path)
+    }
+
+    fn options(&self) -> &Options {
+        &self.options
+    }
+
+    fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
+    fn context_roots(&self) -> &[PathBuf] {
+        &self.context_roots
+    }
+
+    fn generation(&self) -> u64 {
+        self.structure
+    }
+
+    fn memo(&self) -> &Memo {
+        &self.memo
+    }
+
+    fn canonical(&self, path: &Path) -> PathBuf {
+        key(path)
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        path.exists()
+    }
+
+    fn env(&self, name: &str) -> Option<String> {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(|v| v.to_string_lossy().into_owned())
+    }
+
+    fn temp_dir(&self) -> PathBuf {
+        std::env::temp_dir()
+    }
+
+    fn skill_files(&self, dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
+        discover::skill_files(dir, subs, dot)
     }
 
     fn skill_names(&self, dialect: Dialect, dir: &Path) -> Option<Vec<String>> {

@@ -8,6 +8,7 @@ use super::discover;
 use super::model::*;
 use super::read::{Unread, read_text};
 use crate::analysis::claude::output_style::Origin;
+use crate::analysis::opencode::views::{DirKind, external_skill_folders, is_dot_opencode};
 use crate::analysis::opencode::{self, FileKind as OcKind};
 use crate::analysis::{self, Diagnostic, FileAnalysis, FileKind, LineIndex};
 
@@ -258,24 +259,10 @@ impl Workspace {
     }
 
     pub(super) fn is_config_dir(&self, dir: &Path) -> bool {
-        self.dir_kind(dir) != DirKind::Layout
+        crate::analysis::opencode::views::dir_kind(self, dir) != DirKind::Layout
             || discover::CONFIG_NAMES
                 .iter()
                 .any(|n| dir.join(n).is_file() || self.id(&dir.join(n)).is_some())
-    }
-
-    pub(super) fn dir_kind(&self, dir: &Path) -> DirKind {
-        if self.options.global_dir.as_deref() == Some(dir) {
-            DirKind::Global
-        } else if self.options.home_dot_opencode.as_deref() == Some(dir) {
-            DirKind::HomeDot
-        } else if self.options.config_dir.as_deref() == Some(dir) {
-            DirKind::EnvDir
-        } else if is_dot_opencode(dir) {
-            DirKind::DotOpencode
-        } else {
-            DirKind::Layout
-        }
     }
 
     pub(super) fn in_roots(&self, path: &Path) -> bool {
@@ -357,6 +344,19 @@ impl Workspace {
             .flatten()
         {
             self.load_markdown_of(dir);
+        }
+    }
+
+    /// The files a file that appeared on disk in `role` brings along before it is read (a new
+    /// `opencode.json` can make its folder a config folder: its Markdown agents join); returns
+    /// the ids added or refreshed.
+    pub fn load_beside(&mut self, role: &Role) -> Vec<usize> {
+        match role {
+            Role::ProjectConfig { dir } => {
+                let dir = dir.clone();
+                self.load_config_dir_agents(&dir)
+            }
+            _ => Vec::new(),
         }
     }
 
@@ -618,7 +618,11 @@ impl Workspace {
         let o = &self.options;
         let mut files = Vec::new();
         if let Some(home) = &o.home {
-            for e in external_skill_folders() {
+            for e in external_skill_folders(&|k| {
+                std::env::var_os(k)
+                    .filter(|v| !v.is_empty())
+                    .map(|v| v.to_string_lossy().into_owned())
+            }) {
                 files.extend(discover::skill_files(&home.join(e), &["skills"], true));
             }
         }
@@ -840,4 +844,15 @@ pub(super) fn explicit_role(path: &Path) -> Option<(FileKind, Role)> {
         },
     };
     Some((kind.into(), role))
+}
+
+/// The plugin folder whose files a file brings along once read: a plugin manifest decides what
+/// its plugin contributes, and under which name (see [`Workspace::load_plugin`]).
+pub fn brings_files(kind: &FileKind, role: &Role) -> Option<PathBuf> {
+    match role {
+        Role::Manifest { dir } if kind.manifest() == Some(crate::analysis::claude::plugin::Manifest::Plugin) => {
+            Some(dir.clone())
+        }
+        _ => None,
+    }
 }

@@ -23,6 +23,7 @@ mod store;
 mod tests;
 mod units;
 
+pub use load::brings_files;
 pub use read::{Unread, read_text, unchecked_file};
 
 pub use model::{File, LoadError, MAX_FILE_SIZE, Options, Role, Workspace};

@@ -6,30 +6,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::units::CrossCache;
-pub use crate::analysis::host::Role;
+pub use crate::analysis::host::{Options, Role};
 use crate::analysis::{Code, FileAnalysis, FileKind, LineIndex};
 
 /// Files larger than this are not analysed (no agent file comes near it).
 pub const MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
-
-/// Where opencode's user-level configuration lives, and whether to read it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Options {
-    /// The global config directory (`$XDG_CONFIG_HOME/opencode` or `~/.config/opencode`).
-    pub global_dir: Option<PathBuf>,
-    /// `~/.opencode`.
-    pub home_dot_opencode: Option<PathBuf>,
-    /// `$OPENCODE_CONFIG`: one extra config file.
-    pub config_file: Option<PathBuf>,
-    /// `$OPENCODE_CONFIG_DIR`: one extra config directory.
-    pub config_dir: Option<PathBuf>,
-    /// `$OPENCODE_TUI_CONFIG`: one extra `tui.json` for the terminal interface.
-    pub tui_config: Option<PathBuf>,
-    /// The home directory, for user-level skills (`~/.claude/skills`, `~/.agents/skills`).
-    pub home: Option<PathBuf>,
-    /// Zuno's global config directory (`$XDG_CONFIG_HOME/zuno` or `~/.config/zuno`).
-    pub zuno_global: Option<PathBuf>,
-}
 
 impl Options {
     /// Nothing outside the given paths is read.
@@ -136,9 +117,9 @@ pub struct Workspace {
     pub(super) editor_codes: Vec<Code>,
     /// The policies' verdicts already proved (see `policy_check.rs`).
     pub(super) policy_memo: super::units::Memo,
-    /// opencode's environment per start directory, with the structure generation it was found
-    /// for (finding it reads the disk).
-    pub(super) env_cache: std::sync::Mutex<HashMap<PathBuf, (u64, crate::analysis::opencode::effective::Env)>>,
+    /// What the dialects remember while the files keep their places (opencode's environment
+    /// per start directory, which reads the disk).
+    pub(super) memo: crate::analysis::host::Memo,
     /// What the disk answered for the paths configs name (see `paths.rs`), by config file and
     /// path as written: a keystroke looks each up once; files appearing or vanishing clear it.
     pub(super) path_memo:
@@ -202,35 +183,4 @@ pub(super) fn normalize(path: &Path) -> PathBuf {
 /// The key a path is stored under: canonical when it exists, so that `./a` and `a` are one file.
 pub(super) fn key(path: &Path) -> PathBuf {
     fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// How a config directory behaves in the merge order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum DirKind {
-    Global,
-    HomeDot,
-    EnvDir,
-    DotOpencode,
-    /// A project directory laid out like a global config directory.
-    Layout,
-}
-
-pub(super) fn is_dot_opencode(dir: &Path) -> bool {
-    dir.file_name().is_some_and(|n| n == ".opencode")
-}
-
-/// The folders whose `skills/` opencode reads outside its config folders (`.claude`, `.agents`),
-/// as the environment leaves them (`OPENCODE_DISABLE_EXTERNAL_SKILLS` turns both off,
-/// `OPENCODE_DISABLE_CLAUDE_CODE_SKILLS` the first).
-pub(super) fn external_skill_folders() -> Vec<&'static str> {
-    let flag = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-    if flag("OPENCODE_DISABLE_EXTERNAL_SKILLS") {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    if !flag("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS") {
-        out.push(".claude");
-    }
-    out.push(".agents");
-    out
 }

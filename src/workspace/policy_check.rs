@@ -147,17 +147,17 @@ impl Workspace {
     pub(super) fn policy_units(&self, pid: usize, dir: &Path, views: &[(PathBuf, Vec<usize>)]) -> Vec<super::UnitDef> {
         use super::{Unit, UnitDef};
         let mut out = Vec::new();
-        let all_groups = self.groups();
+        let all_groups = crate::analysis::opencode::views::groups(self);
         let mut markdown: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
         for (_, view) in views.iter().filter(|(d, _)| d.starts_with(dir)) {
             for &id in view {
-                if self.opencode_markdown_agent(id).is_none() || !markdown.insert(id) {
+                if crate::analysis::opencode::views::markdown_agent(self, id).is_none() || !markdown.insert(id) {
                     continue;
                 }
                 let reduced: Vec<usize> = view
                     .iter()
                     .copied()
-                    .filter(|&v| v == id || self.opencode_markdown_agent(v).is_none())
+                    .filter(|&v| v == id || crate::analysis::opencode::views::markdown_agent(self, v).is_none())
                     .collect();
                 let mut inputs = reduced.clone();
                 inputs.push(pid);
@@ -189,15 +189,21 @@ impl Workspace {
         let mut judged = Vec::new();
         // Each view is judged whole: an agent of one name may have other rules in a package's
         // view (its config merged over the root's); the same finding twice is placed once.
-        for (view_dir, view) in self.project_views().into_iter().filter(|(d, _)| d.starts_with(dir)) {
+        for (view_dir, view) in crate::analysis::opencode::views::project_views(self)
+            .into_iter()
+            .filter(|(d, _)| d.starts_with(dir))
+        {
             let mut seen = std::collections::HashSet::new();
-            let owned: Vec<&str> = view.iter().filter_map(|&id| self.opencode_markdown_agent(id)).collect();
+            let owned: Vec<&str> = view
+                .iter()
+                .filter_map(|&id| crate::analysis::opencode::views::markdown_agent(self, id))
+                .collect();
             let reduced: Vec<usize> = view
                 .iter()
                 .copied()
-                .filter(|&id| self.opencode_markdown_agent(id).is_none())
+                .filter(|&id| crate::analysis::opencode::views::markdown_agent(self, id).is_none())
                 .collect();
-            let agents = self.opencode_effective(&reduced, &view_dir, None);
+            let agents = crate::analysis::opencode::views::effective_agents(self, &reduced, &view_dir, None);
             let agents = agents
                 .iter()
                 .filter(|a| !owned.contains(&a.name.as_str()))
@@ -222,13 +228,13 @@ impl Workspace {
     ) -> Vec<(usize, Diagnostic)> {
         let (Some(project), Some(name), Some(dir)) = (
             self.files[pid].analysis.project(),
-            self.opencode_markdown_agent(file),
-            self.project_dir_of_file(file),
+            crate::analysis::opencode::views::markdown_agent(self, file),
+            crate::analysis::opencode::views::project_dir_of_file(self, file),
         ) else {
             return Vec::new();
         };
         let only: crate::analysis::hash::FxHashSet<&str> = std::iter::once(name).collect();
-        let agents = self.opencode_effective_in(view, groups, &dir, Some(&only));
+        let agents = crate::analysis::opencode::views::effective_agents_in(self, view, groups, &dir, Some(&only));
         let mut judged = Vec::new();
         let mut seen = std::collections::HashSet::new();
         // The agent as its file leaves it (a `disable: true` removes it).

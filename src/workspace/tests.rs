@@ -157,14 +157,23 @@ P
     write(root, "sub/opencode.json", "{}");
     let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
     let env = effective::Env::default();
-    let from_sub = effective::agents(&ws.view_files(&ws.view_for(&root.join("sub"))), &env);
+    let from_sub = effective::agents(
+        &crate::analysis::opencode::views::view_files(
+            &ws,
+            &crate::analysis::opencode::views::view_for(&ws, &root.join("sub")),
+        ),
+        &env,
+    );
     let x = from_sub.iter().find(|a| a.name == "x").unwrap();
     // The ancestor's file is merged last and wins where it sets a field; the nearer file
     // still contributes what only it sets.
     assert_eq!(x.mode.value, "subagent");
     assert_eq!(x.temperature.as_ref().unwrap().value, 0.1);
     assert_eq!(x.model.as_ref().unwrap().value, "a/b");
-    let from_root = effective::agents(&ws.view_files(&ws.view_for(root)), &env);
+    let from_root = effective::agents(
+        &crate::analysis::opencode::views::view_files(&ws, &crate::analysis::opencode::views::view_for(&ws, root)),
+        &env,
+    );
     assert!(from_root.iter().find(|a| a.name == "x").unwrap().model.is_none());
 }
 
@@ -246,7 +255,7 @@ fn user_configs_merge_in_opencode_s_order_whatever_order_they_were_read_in() {
     let late = g.path().join("config.json");
     let (kind, role) = ws.role_of(&late).unwrap();
     ws.read_and_add(&late, kind, role, false);
-    let views = ws.views();
+    let views = crate::analysis::opencode::views::views(&ws);
     assert_eq!(views.len(), 1);
     let order: Vec<String> = views[0]
         .iter()
@@ -406,7 +415,10 @@ fn file_references_are_read_and_missing_ones_refuse() {
         "{}",
         d[0].1.message
     );
-    let agents = effective::agents(&ws.view_files(&ws.view_for(root)), &effective::Env::default());
+    let agents = effective::agents(
+        &crate::analysis::opencode::views::view_files(&ws, &crate::analysis::opencode::views::view_for(&ws, root)),
+        &effective::Env::default(),
+    );
     let a = agents.iter().find(|a| a.name == "a").unwrap();
     assert_eq!(a.description.as_ref().unwrap().value, "from a file");
 }
@@ -428,7 +440,7 @@ fn skill_directories_in_discovery_order() {
         write(root, &format!("{d}/SKILL.md"), "---\nname: s\n---\n");
     }
     let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
-    let env = ws.effective_env(&root.join("sub"));
+    let env = crate::analysis::opencode::views::effective_env(&ws, &root.join("sub"));
     let canon = std::fs::canonicalize(root).unwrap();
     let rel: Vec<String> = env
         .skill_dirs
@@ -652,8 +664,7 @@ fn a_start_directory_sees_its_ancestors_and_user_agents() {
     // Loaded from the nested project only, as `explain --root pkg/sub` does.
     let sub = root.join("pkg/sub");
     let ws = Workspace::load(std::slice::from_ref(&sub), &options).unwrap();
-    let names: Vec<String> = ws
-        .view_for(&sub)
+    let names: Vec<String> = crate::analysis::opencode::views::view_for(&ws, &sub)
         .iter()
         .flat_map(|&id| ws.files[id].analysis.agents().iter().map(|a| a.name.clone()))
         .collect();
@@ -661,7 +672,7 @@ fn a_start_directory_sees_its_ancestors_and_user_agents() {
     // An empty start directory still sees the user-level agents.
     let empty = tempfile::tempdir().unwrap();
     let ws = Workspace::load(&[empty.path().to_path_buf()], &options).unwrap();
-    assert_eq!(ws.view_for(empty.path()).len(), 1);
+    assert_eq!(crate::analysis::opencode::views::view_for(&ws, empty.path()).len(), 1);
 }
 
 #[test]
@@ -1344,14 +1355,17 @@ fn an_opencode_markdown_agent_is_named_by_its_file_and_judged_in_its_own_unit() 
     let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
     let id = |rel: &str| ws.files.iter().position(|f| f.path == root.join(rel)).unwrap();
     assert_eq!(
-        ws.opencode_markdown_agent(id(".opencode/agents/review.md")),
+        crate::analysis::opencode::views::markdown_agent(&ws, id(".opencode/agents/review.md")),
         Some("review")
     );
     assert_eq!(
-        ws.opencode_markdown_agent(id(".opencode/modes/plan2.md")),
+        crate::analysis::opencode::views::markdown_agent(&ws, id(".opencode/modes/plan2.md")),
         Some("plan2")
     );
-    assert_eq!(ws.opencode_markdown_agent(id("opencode.json")), None);
+    assert_eq!(
+        crate::analysis::opencode::views::markdown_agent(&ws, id("opencode.json")),
+        None
+    );
     // A keystroke in the agent's file costs that agent: it has a unit of its own, which a
     // config's agents do not.
     let units: Vec<super::Unit> = ws.units().into_iter().map(|u| u.unit).collect();

@@ -1060,8 +1060,7 @@ fn compare_case(tally: &mut Tally, case: &Case, opencode: &mut dyn Opencode, hom
         })
         .filter(|d| case.global.as_ref().is_none_or(|g| canon(g) != *d))
         .collect();
-    let mut projects: Vec<PathBuf> = ws
-        .project_views()
+    let mut projects: Vec<PathBuf> = agent_lsp::analysis::opencode::views::project_views(&ws)
         .into_iter()
         .map(|(p, _)| canon(&p))
         .filter(|p| !layout_dirs.contains(p) && p.starts_with(canon(&case.root)))
@@ -1072,7 +1071,10 @@ fn compare_case(tally: &mut Tally, case: &Case, opencode: &mut dyn Opencode, hom
     projects.sort();
     projects.dedup();
     for p in projects {
-        let view: BTreeSet<PathBuf> = ws.view_for(&p).iter().map(|&id| canon(&ws.files[id].path)).collect();
+        let view: BTreeSet<PathBuf> = agent_lsp::analysis::opencode::views::view_for(&ws, &p)
+            .iter()
+            .map(|&id| canon(&ws.files[id].path))
+            .collect();
         let rel = p
             .strip_prefix(canon(&case.root))
             .unwrap_or(&p)

@@ -35,6 +35,64 @@ impl DialectSpec for Spec {
         Some(out)
     }
 
+    /// Claude Code's built-in agents, then the project's by registered name.
+    fn command_agents(&self, host: &dyn Host, dir: &std::path::Path) -> Vec<(String, String)> {
+        let files = super::views::files(host);
+        super::schema::BUILTIN_AGENTS
+            .iter()
+            .map(|(n, _)| (n.to_string(), "subagent".to_string()))
+            .chain(
+                super::project::registry(&files, dir)
+                    .into_iter()
+                    .map(|(n, _)| (n, "subagent".to_string())),
+            )
+            .collect()
+    }
+
+    /// The models its agents use.
+    fn models(&self, host: &dyn Host) -> Vec<String> {
+        super::views::known(host).models
+    }
+
+    fn placeholder_hover(
+        &self,
+        name: &str,
+        placeholder: &crate::analysis::prompt::Placeholder,
+        text: &str,
+        body: &str,
+        arguments: &[String],
+        base_dir: Option<&str>,
+    ) -> Option<String> {
+        Some(super::prompt::placeholder_hover(
+            name,
+            placeholder,
+            text,
+            body,
+            arguments,
+            base_dir,
+        ))
+    }
+
+    /// What `/name` sends, and the argument hint Claude Code shows.
+    fn skill_notes(&self, host: &dyn Host, id: usize, _where_is: WhereIs) -> Option<String> {
+        let f = host.file(id)?;
+        let (kind, decl) = (f.kind.skill()?, f.analysis.skill()?);
+        let body = f.text.get(decl.body.start as usize..).unwrap_or("");
+        let folder = f.path.parent().map(|p| p.display().to_string());
+        let mut md = String::new();
+        if let Some(h) = &decl.argument_hint {
+            md.push_str(&format!("\nClaude Code shows the argument hint `{h}`.\n"));
+        }
+        md.push('\n');
+        md.push_str(&super::prompt::sends(
+            &kind.folder,
+            body,
+            &decl.arguments,
+            folder.as_deref(),
+        ));
+        Some(md)
+    }
+
     fn hover(&self, host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Option<Hover>> {
         super::hover::hover(host, id, offset, where_is)
     }

@@ -511,6 +511,30 @@ pub fn sends(name: &str, body: &str, names: &[String], base_dir: Option<&str>) -
     )
 }
 
+/// Hover on a placeholder of a Claude Code command or skill (`base_dir`: a skill's folder).
+pub fn placeholder_hover(
+    name: &str,
+    p: &crate::analysis::prompt::Placeholder,
+    text: &str,
+    body: &str,
+    arguments: &[String],
+    base_dir: Option<&str>,
+) -> String {
+    let written = p.span.text(text);
+    let code = if p.in_code {
+        " It is replaced inside code too; write `\\{written}` to keep it literal."
+    } else {
+        ""
+    };
+    let code = code.replace("{written}", written);
+    format!(
+        "**`{written}`**: {}. {}.{code}\n\n{}",
+        p.kind.meaning(),
+        sample_value(name, p, written),
+        sends(name, body, arguments, base_dir)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,6 +27,13 @@ impl DialectSpec for Spec {
         agent_names(file)
     }
 
+    fn command_agents(&self, host: &dyn Host, dir: &Path) -> Vec<(String, String)> {
+        agents_of(host, dir)
+            .into_iter()
+            .map(|(n, _)| (n, "agent".to_string()))
+            .collect()
+    }
+
     /// A chat mode (`.chatmode.md`) goes to `.github/agents/` as a custom agent.
     fn moved_file(&self, file: &HostFile, host: &dyn Host) -> Option<PathBuf> {
         let rel = file.kind.copilot()?.migrated_path()?;

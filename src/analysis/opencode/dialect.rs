@@ -1,7 +1,13 @@
 //! opencode behind the one dialect interface ([`DialectSpec`]): what the workspace and the front
 //! ends ask of it.
 
-use crate::analysis::spec::DialectSpec;
+use crate::analysis::Span;
+use crate::analysis::host::{Host, HostFile, Role};
+use crate::analysis::provenance::WhereIs;
+use crate::analysis::spec::{DialectSpec, Hover, NameAt};
+use crate::analysis::syntax::Node;
+
+use super::DeclOrigin;
 
 /// opencode's implementation of the dialect interface.
 pub struct Spec;
@@ -16,8 +22,171 @@ impl DialectSpec for Spec {
         0
     }
 
+    fn hover(&self, host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Option<Hover>> {
+        super::hover::hover(host, id, offset, where_is)
+    }
+
+    fn agent_names(&self, file: &HostFile) -> Option<Vec<NameAt>> {
+        agent_names(file)
+    }
+
+    /// On a `skill` permission pattern: the `SKILL.md` files whose skill it matches, among
+    /// those opencode loads for the file's project.
+    fn other_definitions(&self, host: &dyn Host, id: usize, offset: usize) -> Option<Vec<(usize, Span)>> {
+        let pattern = skill_pattern_at(&host.file(id)?, offset)?;
+        let Some(dir) = super::views::project_dir_of_file(host, id) else {
+            return Some(Vec::new());
+        };
+        Some(
+            super::views::skills(host, &dir)
+                .into_iter()
+                .filter(|(name, _)| crate::analysis::permission::wildcard_match(name, &pattern))
+                .filter_map(|(_, id)| {
+                    let id = id?;
+                    Some((id, host.file(id)?.analysis.skill()?.span))
+                })
+                .collect(),
+        )
+    }
+
+    /// Which opencode agents of the project may load the skill: each agent's `skill`
+    /// permission for it.
+    fn skill_notes(&self, host: &dyn Host, id: usize, where_is: WhereIs) -> Option<String> {
+        let f = host.file(id)?;
+        let (Role::Skill { dir }, Some(name)) = (f.role, f.analysis.skill()?.name.as_ref()) else {
+            return None;
+        };
+        Some(super::views::skill_access(host, dir, name, where_is))
+    }
+
+    fn view_of_file(&self, host: &dyn Host, id: usize) -> Vec<usize> {
+        super::views::view_of_file(host, id)
+    }
+
+    fn command_agents(&self, host: &dyn Host, dir: &std::path::Path) -> Vec<(String, String)> {
+        super::views::command_agents(host, dir)
+    }
+
+    fn models(&self, host: &dyn Host) -> Vec<String> {
+        crate::analysis::spec::provider_models(host)
+    }
+
     /// A config's `agent` and `mode` entries (a Markdown agent has none).
     fn agent_sections(&self, kind: &crate::analysis::FileKind) -> &'static [&'static str] {
         if kind.is_config() { &["agent", "mode"] } else { &[] }
     }
+}
+
+/// The agent names of an opencode file: its agents (config keys, a Markdown agent's `name` or
+/// first line) and the names it refers to (`default_agent`, a command's `agent`, `task`
+/// permission patterns, `@name` in a Markdown body).
+pub fn agent_names(f: &HostFile) -> Option<Vec<NameAt>> {
+    f.kind.opencode()?;
+    let text = f.text;
+    let mut out: Vec<NameAt> = Vec::new();
+    let push = &mut Names(&mut out);
+    for decl in f.analysis.agents() {
+        match decl.origin {
+            DeclOrigin::AgentKey | DeclOrigin::ModeKey => push.push(&decl.name, decl.span, true),
+            DeclOrigin::Markdown | DeclOrigin::ModeFile => {
+                // The frontmatter `name` value, else the opening `---` of the file.
+                push.push(&decl.name, decl.span, true);
+            }
+        }
+    }
+    let Some(root) = f.analysis.parsed.root.as_ref().and_then(Node::as_map) else {
+        return Some(out);
+    };
+    let task_patterns = |perm: Option<&Node>, push: &mut Names| {
+        if let Some(task) = perm
+            .and_then(Node::as_map)
+            .and_then(|p| p.value("task"))
+            .and_then(Node::as_map)
+        {
+            for e in task.entries.iter() {
+                push.push(&e.key.name, e.key.span, false);
+            }
+        }
+    };
+    if f.kind.is_config() {
+        if let Some(v) = root.value("default_agent")
+            && let Some(name) = v.as_str()
+        {
+            push.push(name, v.span, false);
+        }
+        if let Some(commands) = root.value("command").and_then(Node::as_map) {
+            for c in commands.entries.iter() {
+                if let Some(v) = c.value.as_map().and_then(|m| m.value("agent"))
+                    && let Some(name) = v.as_str()
+                {
+                    push.push(name, v.span, false);
+                }
+            }
+        }
+        task_patterns(root.value("permission"), push);
+        for section in ["agent", "mode"] {
+            if let Some(agents) = root.value(section).and_then(Node::as_map) {
+                for a in agents.entries.iter() {
+                    task_patterns(a.value.as_map().and_then(|m| m.value("permission")), push);
+                }
+            }
+        }
+    } else {
+        task_patterns(root.value("permission"), push);
+    }
+    if f.kind.is_markdown()
+        && let Some(split) = &f.analysis.split()
+    {
+        let body = split.body;
+        let b = body.text(text);
+        for (i, _) in b.match_indices('@') {
+            let before = b[..i].chars().last();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '`') {
+                continue;
+            }
+            let name: String = b[i + 1..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '/' | '.'))
+                .collect();
+            let name = name.trim_end_matches(['.', '/']);
+            if !name.is_empty() {
+                let start = body.start as usize + i + 1;
+                push.push(name, Span::new(start, start + name.len()), false);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Collects names as [`NameAt`]s.
+struct Names<'a>(&'a mut Vec<NameAt>);
+
+impl Names<'_> {
+    fn push(&mut self, name: &str, span: Span, definition: bool) {
+        self.0.push(if definition {
+            NameAt::definition(name, span)
+        } else {
+            NameAt::reference(name, span)
+        });
+    }
+}
+
+/// The `skill` permission pattern under `offset` in an opencode file (a key of a `skill` map
+/// under `permission`, at the top of a config, in an `agent`/`mode` entry, or in a Markdown
+/// agent's frontmatter).
+fn skill_pattern_at(f: &HostFile, offset: usize) -> Option<String> {
+    // `tui.json` has no permissions (a `permission` key there is dropped).
+    if f.kind.opencode().is_none() || f.kind.is_tui() || f.kind.is_theme() {
+        return None;
+    }
+    let root = f.analysis.parsed.root.as_ref()?;
+    let path = crate::analysis::syntax::path_at(root, offset);
+    let names: Vec<&str> = path.iter().map(|s| s.key.name.as_str()).collect();
+    let last = path.last().filter(|s| s.on_key)?;
+    let prefix_ok = match names.as_slice() {
+        ["permission", "skill", _] => true,
+        ["agent" | "mode", _, "permission", "skill", _] => f.kind.is_config(),
+        _ => false,
+    };
+    prefix_ok.then(|| last.key.name.clone())
 }

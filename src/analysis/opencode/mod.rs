@@ -27,6 +27,7 @@ mod ctx;
 mod decl;
 pub mod dialect;
 pub mod effective;
+pub mod hover;
 pub mod instructions;
 pub mod markdown;
 pub mod permission;
@@ -39,6 +40,7 @@ pub mod substitute;
 pub mod theme;
 pub mod tui;
 pub mod tui_schema;
+pub mod views;
 
 pub use decl::{
     AgentDecl, AgentRef, Analysis, DeclOrigin, Facts, FileKind, RefKind, agent_name_from_relative_path, prompt_hash,

@@ -48,6 +48,19 @@ impl DialectSpec for Spec {
         view_of_file(host, id)
     }
 
+    fn command_agents(&self, host: &dyn Host, dir: &Path) -> Vec<(String, String)> {
+        registry(&view_files(host, &view_for(host, dir)))
+            .into_values()
+            .filter(|a| !a.flag("disable"))
+            .map(|a| (a.name.clone(), a.mode().to_string()))
+            .collect()
+    }
+
+    /// Model ids as Zuno writes them (`provider/model`), from every config's providers.
+    fn models(&self, host: &dyn Host) -> Vec<String> {
+        crate::analysis::spec::provider_models(host)
+    }
+
     fn agent_sections(&self, kind: &crate::analysis::FileKind) -> &'static [&'static str] {
         match kind.zuno() {
             Some(FileKind::Config) => &["agents", "agent"],

@@ -35,7 +35,7 @@ impl State {
         let codes = analysis::suppress::complete(suppressions, text, offset);
         let items = match codes {
             Some(codes) => codes,
-            None => analysis::complete(&kind, text, offset, &FileKnown { state: self, id }),
+            None => analysis::complete(&kind, text, offset, &self.ws, id),
         };
         Some(
             items
@@ -66,105 +66,5 @@ impl State {
                 })
                 .collect(),
         )
-    }
-
-    /// What opencode completion offers: the agents of the file's view and the models known.
-    pub(super) fn opencode_known(&self, id: Option<usize>) -> analysis::opencode::complete::Known {
-        let view = id.map(|id| self.ws.view_of_file(id)).unwrap_or_default();
-        let env = self.ws.effective_env_for_file(id);
-        let agents = analysis::opencode::effective::agents(&self.ws.view_files(&view), &env);
-        analysis::opencode::complete::Known {
-            agents: agents
-                .iter()
-                .filter(|a| !a.hidden.value)
-                .map(|a| {
-                    let d = a.description.as_ref().map(|d| d.value.clone()).unwrap_or_default();
-                    (a.name.clone(), a.mode.value.clone(), d)
-                })
-                .collect(),
-            models: self.known_models(),
-        }
-    }
-
-    /// Model ids: `provider.<p>.models.<m>` of every config, and models already used.
-    pub(super) fn known_models(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        let mut add = |m: &str| {
-            if m.contains('/') && !out.iter().any(|x| x == m) {
-                out.push(m.to_string());
-            }
-        };
-        for f in self.ws.files.iter().filter(|f| f.live) {
-            if let Some(root) = f.analysis.parsed.root.as_ref().and_then(|r| r.as_map())
-                && f.kind.is_config()
-            {
-                if let Some(providers) = root.value("provider").and_then(|p| p.as_map()) {
-                    for p in providers.entries.iter() {
-                        if let Some(models) = p
-                            .value
-                            .as_map()
-                            .and_then(|m| m.value("models"))
-                            .and_then(|m| m.as_map())
-                        {
-                            for m in models.entries.iter() {
-                                add(&format!("{}/{}", p.key.name, m.key.name));
-                            }
-                        }
-                    }
-                }
-                for k in ["model", "small_model"] {
-                    if let Some(m) = root.value(k).and_then(|v| v.as_str()) {
-                        add(m);
-                    }
-                }
-            }
-            for a in f.analysis.agents() {
-                if let Some(m) = a
-                    .node
-                    .as_ref()
-                    .and_then(|n| n.as_map())
-                    .and_then(|m| m.value("model"))
-                    .and_then(|v| v.as_str())
-                {
-                    add(m);
-                }
-            }
-        }
-        out
-    }
-}
-
-/// What the workspace knows, for completion in file `id` (`None`: a document outside it).
-struct FileKnown<'a> {
-    state: &'a State,
-    id: Option<usize>,
-}
-
-impl analysis::Known for FileKnown<'_> {
-    fn opencode(&self) -> analysis::opencode::complete::Known {
-        self.state.opencode_known(self.id)
-    }
-
-    fn command_agents(&self, runtime: analysis::Dialect) -> Vec<(String, String)> {
-        let dir = self.id.and_then(|id| match &self.state.ws.files[id].role {
-            crate::workspace::Role::Command { dir } => Some(dir.clone()),
-            _ => None,
-        });
-        match dir {
-            Some(dir) => self.state.ws.agents_for_command(runtime, &dir),
-            None => Vec::new(),
-        }
-    }
-
-    fn models(&self) -> Vec<String> {
-        self.state.known_models()
-    }
-
-    fn host(&self) -> &dyn analysis::host::Host {
-        &self.state.ws
-    }
-
-    fn file(&self) -> Option<usize> {
-        self.id
     }
 }

@@ -77,8 +77,7 @@ impl State {
 
     pub fn definition(&mut self, uri: &Uri, pos: lsp::Position) -> Option<Vec<lsp::Location>> {
         let (id, offset) = self.file_offset(uri, pos)?;
-        if let Some((pattern, _)) = crate::lsp::navigate::skill_pattern_at(&self.ws, id, offset) {
-            let defs = crate::lsp::navigate::skill_definitions(&self.ws, id, &pattern);
+        if let Some(defs) = crate::lsp::navigate::other_definitions(&self.ws, id, offset) {
             return Some(defs.iter().filter_map(|o| self.location(o)).collect());
         }
         let (name, _) = crate::lsp::navigate::name_at(&self.ws, id, offset)?;
