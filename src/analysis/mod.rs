@@ -13,6 +13,7 @@
 //!   kind ([`analyze`], [`fix_all`], [`complete()`], [`ignore_edit`], commands and skills, built-in
 //!   agents, the rules of a dialect). No other file of the core names every dialect.
 
+pub mod agents;
 pub mod card;
 pub mod claude;
 pub mod color;

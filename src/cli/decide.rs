@@ -6,12 +6,10 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::analysis::claude;
-use crate::analysis::opencode::effective::EffectiveAgent;
 use crate::analysis::provenance::Source;
-use crate::analysis::{Dialect, Span, suggest};
+use crate::analysis::{Dialect, suggest};
 use crate::workspace::Workspace;
-use crate::workspace::dialects::{self, ExplainedAgent};
+use crate::workspace::dialects::ExplainedAgent;
 use crate::workspace::policy_check::WhoMay;
 
 /// Every agent of `found` (one per dialect) answering PERMISSION on INPUT: an answer, or
@@ -104,45 +102,19 @@ pub fn text(v: &Value) -> String {
     out
 }
 
-/// Agent `a`'s answer to one permission question, or why it has none.
+/// Agent `a`'s answer to one permission question, or why it has none: its dialect's own
+/// answer (opencode's merged agent, Claude Code's tool grant), else the decision `explain
+/// --who` gives.
 fn decision(ws: &Workspace, root: &Path, a: &ExplainedAgent, permission: &str, input: &str) -> Result<Value, String> {
-    if let Some(agent) = a.effective() {
-        // A Claude Code tool or Zuno permission names opencode's key (`Bash` is `bash`), as
-        // `explain --who` and the team policies read it.
-        let key = crate::analysis::opencode::policy::permission_for(permission);
-        let mut v = check_json(ws, agent, &key, input);
-        if key != permission {
-            v["opencode_permission"] = json!(key);
-        }
-        let rule = v["rule"].clone();
-        v["decided_by"] = json!(match rule.is_null() {
-            true => "no rule matches: opencode asks".to_string(),
-            false => format!(
-                "`{}` \"{}\": {}",
-                rule["permission"].as_str().unwrap_or(""),
-                rule["pattern"].as_str().unwrap_or(""),
-                rule["action"].as_str().unwrap_or(""),
-            ),
-        });
-        v["where"] = rule.get("source").cloned().unwrap_or(Value::Null);
-        if v.get("known_permission").is_some() {
-            let near = v["did_you_mean"]
-                .as_str()
-                .map(|n| format!(" (did you mean `{n}`?)"))
-                .unwrap_or_default();
-            v["note"] = json!(format!(
-                "`{permission}` is no permission opencode knows and no rule of this agent names it{near}; only a custom or MCP tool of that name would be decided so"
-            ));
-        }
-        return Ok(v);
-    }
-    let rows = ws.who_may(root, permission, input);
-    let row = rows.iter().find(|w| w.agent == a.name && w.dialect == a.dialect);
-    if let Some(c) = a.claude() {
-        return claude_decision(ws, c, permission, input, row);
+    let wi = |s: Source| super::render::where_is(ws, s);
+    let rows = std::cell::OnceCell::new();
+    let rows = || rows.get_or_init(|| ws.who_may(root, permission, input));
+    let row = || rows().iter().find(|w| w.agent == a.name && w.dialect == a.dialect);
+    if let Some(answer) = a.decide(permission, input, &|| row().map(|w| row_json(ws, w)), &wi) {
+        return answer;
     }
     known_permission(permission)?;
-    let Some(row) = row else {
+    let Some(row) = row() else {
         return Err(format!(
             "\"{}\" is a {} agent agent-lsp has no permission rules for",
             a.name,
@@ -194,153 +166,6 @@ pub fn unapplied_words(ws: &Workspace, u: &crate::analysis::policy::judge::Unapp
         wi(u.cause),
         u.why
     )
-}
-
-/// Whether Claude Code agent `agent` (in file `file`) gets `tool`, and the sentence that says
-/// where that is decided. For `Agent`, `input` is the agent type to start.
-fn claude_grant(ws: &Workspace, agent: &claude::Agent, file: usize, tool: &str, input: &str) -> Value {
-    use claude::tools::List;
-    let at = |span: Span| super::render::where_is(ws, Source::File { file, span });
-    let granted = claude::card::tool_allowed(agent, tool);
-    // Which single entry decides: probe the agent with that entry alone.
-    let deciding = |list: &Option<List>, grants: bool| -> Option<String> {
-        let items = list.as_ref()?.items();
-        items.iter().rev().find_map(|item| {
-            let mut probe = agent.clone();
-            let alone = Some(List::Items(vec![item.clone()]));
-            if grants {
-                (probe.tools, probe.disallowed) = (alone, None);
-            } else {
-                (probe.tools, probe.disallowed) = (None, alone);
-            }
-            (claude::card::tool_allowed(&probe, tool) == grants).then(|| format!("`{}` ({})", item.text, at(item.span)))
-        })
-    };
-    let (mut granted, mut why) = match (&agent.tools, granted) {
-        (_, false) if deciding(&agent.disallowed, false).is_some() => (
-            false,
-            format!(
-                "removed by `disallowedTools` entry {}",
-                deciding(&agent.disallowed, false).unwrap_or_default()
-            ),
-        ),
-        (None | Some(List::All(_)), true) => (
-            true,
-            format!(
-                "no `tools` restriction: every tool of the conversation that starts it ({})",
-                at(agent.name_span)
-            ),
-        ),
-        (Some(List::Items(_)), true) => (
-            true,
-            format!(
-                "listed in `tools`: {}",
-                deciding(&agent.tools, true).unwrap_or_default()
-            ),
-        ),
-        (Some(List::Empty(span)), _) => (false, format!("an empty `tools` gives no tool ({})", at(*span))),
-        (Some(List::Items(items)), _) => (
-            false,
-            format!(
-                "not in `tools` ({})",
-                items.first().map(|i| at(i.span)).unwrap_or_else(|| at(agent.name_span))
-            ),
-        ),
-        (_, false) => (false, format!("not granted ({})", at(agent.name_span))),
-    };
-    if tool == "Agent" && granted {
-        if let claude::card::Starts::Only(types) = claude::card::starts(agent) {
-            if !types.iter().any(|t| t == input) {
-                granted = false;
-                why = format!("{why}; its `Agent(...)` entry names only {}", types.join(", "));
-            }
-        }
-    }
-    json!({"tool": tool, "granted": granted, "decided_by": why})
-}
-
-/// A Claude Code agent's answer: its tool grant for the tools of `permission`, with the
-/// decision `explain --who` gives (the grant, the project's settings rules, the mode).
-fn claude_decision(
-    ws: &Workspace,
-    (agent, file): (&claude::Agent, usize),
-    permission: &str,
-    input: &str,
-    row: Option<&WhoMay>,
-) -> Result<Value, String> {
-    let Some(tools) = claude::policy::tools_for(permission) else {
-        let near = suggest::closest(
-            permission,
-            [
-                "bash",
-                "edit",
-                "read",
-                "glob",
-                "grep",
-                "webfetch",
-                "websearch",
-                "task",
-                "todowrite",
-            ]
-            .into_iter()
-            .chain(claude::schema::TOOLS.iter().copied()),
-        );
-        return Err(format!(
-            "`{permission}` names no Claude Code tool: give an opencode permission key that maps to one (bash, edit, read, glob, grep, webfetch, websearch, task, todowrite) or a Claude Code tool name (Bash, Read, mcp__server__tool, ...).{}",
-            suggest::did_you_mean(near)
-        ));
-    };
-    let Some(row) = row else {
-        return Err(format!(
-            "Claude Code does not load the agent of {}, so it is never asked for a permission; `explain` says why",
-            super::render::where_is(
-                ws,
-                Source::File {
-                    file,
-                    span: agent.name_span
-                }
-            )
-        ));
-    };
-    let grants: Vec<Value> = tools.iter().map(|t| claude_grant(ws, agent, file, t, input)).collect();
-    let mode = agent.setting("permissionMode").map(|s| s.value.clone());
-    let mut v = row_json(ws, row);
-    v["tools"] = json!(grants);
-    v["permission_mode"] = json!(mode);
-    v["how_decided"] = json!(
-        "Claude Code decides from the agent's tool grant (`tools`, `disallowedTools`: `tools` says which tool the agent has and where that is written), then the project's permission rules in .claude/settings.json and .claude/settings.local.json (deny first, then ask, then allow), then the permission mode; a specifier such as `Bash(git *)` in `tools` grants all of the tool"
-    );
-    Ok(v)
-}
-
-/// `explain NAME --check PERMISSION INPUT --format json`: the action, the deciding rule and
-/// where it is written, and whether opencode knows the permission.
-pub fn check_json(ws: &Workspace, agent: &EffectiveAgent, permission: &str, input: &str) -> Value {
-    let wi = |s: Source| super::render::where_is(ws, s);
-    let (action, rule) = agent.evaluate(permission, input);
-    let mut out = json!({"permission": permission, "input": input, "action": action, "rule": rule.map(|r| dialects::rule_json(r, &wi))});
-    if let Some(near) = unknown_permission(agent, permission) {
-        out["known_permission"] = json!(false);
-        out["did_you_mean"] = json!(near);
-    }
-    out
-}
-
-/// `Some(near miss)` when `permission` is neither a permission key opencode knows nor named by
-/// one of the agent's rules (a custom or MCP tool would be, or is matched by `*` only).
-fn unknown_permission(agent: &EffectiveAgent, permission: &str) -> Option<Option<String>> {
-    use crate::analysis::opencode::schema;
-    if schema::permission_key(permission).is_some() || agent.permission.iter().any(|r| r.permission == permission) {
-        return None;
-    }
-    let names = schema::PERMISSION_KEYS.iter().map(|k| k.name).chain(
-        agent
-            .permission
-            .iter()
-            .map(|r| r.permission.as_str())
-            .filter(|p| *p != "*"),
-    );
-    Some(suggest::closest(permission, names).map(str::to_string))
 }
 
 /// An error unless some runtime consults a permission or tool called `permission` (what

@@ -306,11 +306,7 @@ pub fn explained_json(
     found: &[dialects::ExplainedAgent],
     card: bool,
 ) -> Vec<Value> {
-    let paths = crate::analysis::opencode::views::path_names(
-        ws,
-        root,
-        &crate::analysis::opencode::views::effective_env(ws, root),
-    );
+    let paths = ws.path_names(root);
     found
         .iter()
         .map(|a| {
@@ -387,13 +383,11 @@ pub fn run(args: Args) -> i32 {
         };
     }
     if let Some(view) = &args.view {
-        let agents = dialects::opencode_agents(&gathered);
-        let claude: Vec<super::matrix::ClaudeAgent> = dialects::claude_agents(&gathered);
-        let copilot = dialects::copilot_agents(&gathered);
         let out = match view {
             View::Matrix { json } => {
                 say_banner(if *json { None } else { Some("") });
-                super::matrix::matrix(agents, &claude, &copilot, *json, terminal_width())
+                let parts: Vec<_> = gathered.iter().filter_map(DialectAgents::matrix).collect();
+                super::matrix::matrix(&parts, *json, terminal_width())
             }
             View::Graph(format) => {
                 say_banner(match format {
@@ -401,7 +395,9 @@ pub fn run(args: Args) -> i32 {
                     super::matrix::GraphFormat::Dot => Some("// "),
                     super::matrix::GraphFormat::Json => None,
                 });
-                super::matrix::graph(agents, &claude, &copilot, *format)
+                let collapse = *format != super::matrix::GraphFormat::Json;
+                let (nodes, edges): (Vec<_>, Vec<_>) = gathered.iter().map(|d| d.graph(collapse)).unzip();
+                super::matrix::graph(&nodes.concat(), &edges.concat(), *format)
             }
         };
         out!("{out}");
@@ -472,11 +468,7 @@ pub fn run(args: Args) -> i32 {
         }
     };
     let labelled = dialects.len() > 1;
-    let paths = crate::analysis::opencode::views::path_names(
-        &ws,
-        &args.root,
-        &crate::analysis::opencode::views::effective_env(&ws, &args.root),
-    );
+    let paths = ws.path_names(&args.root);
     say_banner_of(
         &dialects,
         if args.json || args.check.is_some() {

@@ -17,10 +17,11 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::model::*;
+use crate::analysis::agents::{GraphEdge, GraphNode, MatrixPart};
 use crate::analysis::card::PathNames;
 use crate::analysis::claude::project::ClaudeFile;
 use crate::analysis::opencode::card as opencode_card;
-use crate::analysis::opencode::effective::{self, EffectiveAgent, Rule};
+use crate::analysis::opencode::effective::{self, EffectiveAgent};
 use crate::analysis::opencode::views::{DirKind, is_dot_opencode};
 use crate::analysis::policy::judge::Ruleset;
 use crate::analysis::provenance::{Source, WhereIs};
@@ -378,6 +379,12 @@ impl Workspace {
         out
     }
 
+    /// How cards show the machine's paths for a runtime started in `start`: relative to it, `~`
+    /// for the home, skill folders as skills (as opencode's environment there finds them).
+    pub fn path_names(&self, start: &Path) -> PathNames {
+        opencode::views::path_names(self, start, &opencode::views::effective_env(self, start))
+    }
+
     /// The agent names a command of `runtime` in `dir` can name, with their modes.
     pub fn agents_for_command(&self, runtime: Dialect, dir: &Path) -> Vec<(String, String)> {
         runtime.spec().command_agents(self, dir)
@@ -663,6 +670,39 @@ impl<'ws> DialectAgents<'ws> {
         }
     }
 
+    /// Its part of `explain --matrix`; `None` when the dialect has none.
+    pub fn matrix(&self) -> Option<MatrixPart> {
+        match &self.agents {
+            Agents::OpenCode(agents) => Some(opencode::explain::matrix(agents)),
+            Agents::Claude { registry, .. } => {
+                let agents: Vec<(&str, &claude::Agent)> = registry.iter().map(|(n, f)| (n.as_str(), f.agent)).collect();
+                claude::explain::matrix(&agents)
+            }
+            Agents::Zuno(_) => None,
+            Agents::Copilot { registry, .. } => {
+                let agents: Vec<(&str, &copilot::CopilotFile)> = registry.iter().map(|(n, f)| (*n, f.facts)).collect();
+                copilot::explain::matrix(&agents)
+            }
+        }
+    }
+
+    /// Its part of `explain --graph` (`collapse`: one edge to `*` for an agent that may start
+    /// every subagent alike).
+    pub fn graph(&self, collapse: bool) -> (Vec<GraphNode>, Vec<GraphEdge>) {
+        match &self.agents {
+            Agents::OpenCode(agents) => opencode::explain::graph(agents, collapse),
+            Agents::Claude { registry, .. } => {
+                let agents: Vec<(&str, &claude::Agent)> = registry.iter().map(|(n, f)| (n.as_str(), f.agent)).collect();
+                claude::explain::graph(&agents)
+            }
+            Agents::Zuno(_) => (Vec::new(), Vec::new()),
+            Agents::Copilot { registry, .. } => {
+                let agents: Vec<(&str, &copilot::CopilotFile)> = registry.iter().map(|(n, f)| (*n, f.facts)).collect();
+                copilot::explain::graph(&agents)
+            }
+        }
+    }
+
     fn explained<'a>(&self, agent: AgentRef<'a>, name: &'a str) -> ExplainedAgent<'a> {
         ExplainedAgent {
             dialect: self.dialect,
@@ -679,37 +719,6 @@ pub fn explained_opencode(a: &EffectiveAgent) -> ExplainedAgent<'_> {
         name: &a.name,
         agent: AgentRef::OpenCode(a),
     }
-}
-
-/// opencode's effective agents among `all` (none when opencode is not there), for the
-/// permission matrix and graph.
-pub fn opencode_agents<'a>(all: &'a [DialectAgents]) -> &'a [EffectiveAgent] {
-    all.iter()
-        .find_map(|d| match &d.agents {
-            Agents::OpenCode(agents) => Some(agents.as_slice()),
-            _ => None,
-        })
-        .unwrap_or(&[])
-}
-
-/// Copilot's custom agents among `all` by name, for the matrix.
-pub fn copilot_agents<'a>(all: &'a [DialectAgents]) -> Vec<(&'a str, &'a copilot::CopilotFile)> {
-    all.iter()
-        .flat_map(|d| match &d.agents {
-            Agents::Copilot { registry, .. } => registry.iter().map(|(n, f)| (*n, f.facts)).collect(),
-            _ => Vec::new(),
-        })
-        .collect()
-}
-
-/// Claude Code's agents among `all` by registered name, for the permission matrix and graph.
-pub fn claude_agents<'a>(all: &'a [DialectAgents]) -> Vec<(&'a str, &'a claude::Agent)> {
-    all.iter()
-        .flat_map(|d| match &d.agents {
-            Agents::Claude { registry, .. } => registry.iter().map(|(n, f)| (n.as_str(), f.agent)).collect(),
-            _ => Vec::new(),
-        })
-        .collect()
 }
 
 impl<'a> ExplainedAgent<'a> {
@@ -801,19 +810,27 @@ impl<'a> ExplainedAgent<'a> {
         }
     }
 
-    /// Claude Code's agent and the id of the file that defines it (the tool grant's answers).
-    pub fn claude(&self) -> Option<(&'a claude::Agent, usize)> {
+    /// The agent's own answer to one permission question, when its dialect answers it
+    /// itself: opencode's merged agent (its last matching rule), Claude Code's tool grant beside
+    /// `row`, the decision `explain --who` gives (`None` when Claude Code does not load it).
+    /// `None` for the dialects `explain --who` answers for.
+    pub fn decide(
+        &self,
+        permission: &str,
+        input: &str,
+        row: &dyn Fn() -> Option<Value>,
+        where_is: WhereIs,
+    ) -> Option<Result<Value, String>> {
         match self.agent {
-            AgentRef::Claude { file, .. } => Some((file.agent, file.file)),
-            _ => None,
-        }
-    }
-
-    /// opencode's effective agent, which answers permission questions (`explain --check`).
-    pub fn effective(&self) -> Option<&'a EffectiveAgent> {
-        match self.agent {
-            AgentRef::OpenCode(a) => Some(a),
-            _ => None,
+            AgentRef::OpenCode(a) => Some(Ok(opencode::explain::decide(a, permission, input, where_is))),
+            AgentRef::Claude { file, .. } => Some(claude::explain::decide(
+                (file.agent, file.file),
+                permission,
+                input,
+                row(),
+                where_is,
+            )),
+            AgentRef::Zuno(_) | AgentRef::Copilot { .. } => None,
         }
     }
 
@@ -928,17 +945,6 @@ pub fn would_define(f: &File, name: &str) -> Option<Option<String>> {
     }
 }
 
-/// An opencode permission rule as JSON, with where it is set.
-pub fn rule_json(r: &Rule, where_is: WhereIs) -> Value {
-    json!({
-        "permission": r.permission,
-        "pattern": r.pattern,
-        "action": r.action,
-        "source": where_is(r.source),
-        "layer": r.layer.as_str(),
-    })
-}
-
 fn opencode_json(a: &EffectiveAgent, where_is: WhereIs) -> Value {
     let v = |x: Option<Value>| x.unwrap_or(Value::Null);
     json!({
@@ -956,7 +962,7 @@ fn opencode_json(a: &EffectiveAgent, where_is: WhereIs) -> Value {
         "description": v(a.description.as_ref().map(|s| json!(s.value))),
         "prompt": opencode_card::prompt_text(&a.prompt.value),
         "options": a.options.iter().map(|(k, s)| (k.clone(), s.value.clone())).collect::<serde_json::Map<String, Value>>(),
-        "permission": a.permission.iter().map(|r| rule_json(r, where_is)).collect::<Vec<_>>(),
+        "permission": a.permission.iter().map(|r| opencode::explain::rule_json(r, where_is)).collect::<Vec<_>>(),
         "decisions": a.decisions().into_iter().map(|(k, act)| (k, json!(act))).collect::<serde_json::Map<String, Value>>(),
         "defined_in": a.definitions.iter().map(|s| where_is(*s)).collect::<Vec<_>>(),
     })

@@ -32,6 +32,7 @@ pub mod card;
 pub mod command;
 pub mod complete;
 pub mod dialect;
+pub mod explain;
 pub mod hooks;
 pub mod hover;
 pub mod instructions;

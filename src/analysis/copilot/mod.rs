@@ -17,6 +17,7 @@ pub mod card;
 pub mod complete;
 mod decl;
 pub mod dialect;
+pub mod explain;
 pub mod glob;
 pub mod header;
 pub mod mcp;

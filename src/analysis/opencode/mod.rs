@@ -27,6 +27,7 @@ mod ctx;
 mod decl;
 pub mod dialect;
 pub mod effective;
+pub mod explain;
 pub mod hover;
 pub mod instructions;
 pub mod markdown;
