@@ -72,8 +72,9 @@ const DIALECT_PARENT: &str = "src/analysis";
 const DISPATCH_ENUMS: &[&str] = &["FileKind", "Dialect"];
 /// At most this many files outside the dialect folders may name those variants: the
 /// registration (`mod.rs`, `kind.rs`, `dialect.rs`) and, until their dialect parts move into the
-/// dialect folders (issue 47, under way), `workspace/dialects.rs`, `discover.rs` and `load.rs`.
-const MAX_DISPATCH_FILES: usize = 6;
+/// dialect folders (issue 47, under way), `workspace/dialects.rs`, `discover.rs`, `load.rs`
+/// and `policy_check.rs`.
+const MAX_DISPATCH_FILES: usize = 7;
 /// How many of the biggest files the report lists.
 const BIGGEST: usize = 15;
 /// Guard against import chains that loop (`use a::b as c; use c::d as b;`).

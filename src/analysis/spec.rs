@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::agents::{AgentSet, NoAgents};
 use super::host::{Host, HostFile};
 use super::prompt::Placeholder;
 use super::provenance::WhereIs;
@@ -93,6 +94,27 @@ pub trait DialectSpec: Sync {
     /// when there is no such thing there.
     fn other_definitions(&self, host: &dyn Host, id: usize, offset: usize) -> Option<Vec<(usize, Span)>> {
         let _ = (host, id, offset);
+        None
+    }
+
+    /// The folders at or below `dir` its runtime may be started in to build agents (for
+    /// the agents a project's policies govern).
+    fn starts(&self, host: &dyn Host, dir: &Path) -> Vec<PathBuf> {
+        let _ = (host, dir);
+        Vec::new()
+    }
+
+    /// What its runtime started in `start` reads (the files whose problems concern its agents,
+    /// those agent-lsp did not analyse included) and the agents it builds.
+    fn agents<'h>(&self, host: &'h dyn Host, start: &Path) -> (Vec<usize>, Box<dyn AgentSet + 'h>) {
+        let _ = (host, start);
+        (Vec::new(), Box::new(NoAgents))
+    }
+
+    /// `Some(why)` when its file `file` would define agent `name`, `why` being the reason its
+    /// runtime does not load it, when it says one.
+    fn would_define(&self, file: &HostFile, name: &str) -> Option<Option<String>> {
+        let _ = (file, name);
         None
     }
 

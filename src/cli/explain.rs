@@ -224,7 +224,7 @@ pub fn unloaded_definers(ws: &Workspace, name: &str) -> Vec<String> {
         if !f.live {
             continue;
         }
-        let Some(why) = dialects::would_define(f, name) else {
+        let Some(why) = dialects::would_define(ws, id, name) else {
             continue;
         };
         // The reason, else the file's own errors that leave it out.

@@ -1,7 +1,6 @@
-//! `agent-lsp explain --matrix` (every agent against every permission key) and `--graph` (which
-//! agent may start which subagent). The decisions come from the analysis layer
-//! ([`EffectiveAgent::catch_all`], [`EffectiveAgent::may_start`], [`claude::card::starts`]); this
-//! module only lays them out.
+//! `agent-lsp explain --matrix` (every agent against what its runtime decides for it) and
+//! `--graph` (which agent may start which subagent). Each dialect gives its part (its
+//! `explain.rs`, through its agents); this module only lays them out.
 
 use std::fmt::Write as _;
 

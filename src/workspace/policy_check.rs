@@ -207,11 +207,11 @@ impl Workspace {
             let agents = agents
                 .iter()
                 .filter(|a| !owned.contains(&a.name.as_str()))
-                .map(super::dialects::explained_opencode);
+                .map(crate::analysis::opencode::agents::explained);
             self.judge_agents(&project.policies, agents, &mut seen, &mut judged);
         }
         let mut seen = std::collections::HashSet::new();
-        for group in self.governed_agents_beside_opencode(dir) {
+        for group in self.governed_agents_of(dir, &beside_opencode()) {
             self.judge_agents(&project.policies, group.agents().into_iter(), &mut seen, &mut judged);
         }
         place(pid, &project.policies, &judged, None)
@@ -245,7 +245,7 @@ impl Workspace {
                     .iter()
                     .any(|d| matches!(d, Source::File { file: f, .. } if *f == file))
             })
-            .map(super::dialects::explained_opencode);
+            .map(crate::analysis::opencode::agents::explained);
         self.judge_agents(&project.policies, mine, &mut seen, &mut judged);
         place(pid, &project.policies, &judged, Some(file))
     }
@@ -606,4 +606,12 @@ pub fn headline(v: &Verdict) -> Option<&Outcome> {
         Verdict::Holds { deciders } => deciders.first(),
         Verdict::NotProved => None,
     }
+}
+
+/// Every dialect but opencode, whose agents the policies judge on reduced views.
+fn beside_opencode() -> Vec<crate::analysis::Dialect> {
+    crate::analysis::Dialect::ALL
+        .into_iter()
+        .filter(|d| *d != crate::analysis::Dialect::OpenCode)
+        .collect()
 }

@@ -93,6 +93,43 @@ impl DialectSpec for Spec {
         Some(md)
     }
 
+    /// Claude Code is started in the project itself.
+    fn starts(&self, _host: &dyn Host, dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        vec![dir.to_path_buf()]
+    }
+
+    /// Every Claude Code agent file, and the agents registered for `start`.
+    fn agents<'h>(
+        &self,
+        host: &'h dyn Host,
+        start: &std::path::Path,
+    ) -> (Vec<usize>, Box<dyn crate::analysis::agents::AgentSet + 'h>) {
+        let ids = host
+            .files()
+            .filter(|f| matches!(f.kind, crate::analysis::FileKind::Claude(_)))
+            .map(|f| f.id)
+            .collect();
+        (
+            ids,
+            Box::new(super::agents::Agents::gather(host, host.canonical(start))),
+        )
+    }
+
+    /// A skipped file says why Claude Code skips it.
+    fn would_define(&self, file: &HostFile, name: &str) -> Option<Option<String>> {
+        let k = file.kind.claude()?;
+        let c = file.analysis.claude();
+        let named = c.and_then(|c| c.agent.name.as_deref()).unwrap_or(&k.stem);
+        let why = match c.map(|c| &c.agent.status) {
+            Some(super::agent::Status::Skipped(why)) => Some(format!("Claude Code skips this file ({why})")),
+            Some(super::agent::Status::NotAgent(why)) => {
+                Some(format!("Claude Code does not read it as an agent ({why})"))
+            }
+            _ => None,
+        };
+        (named == name).then_some(why)
+    }
+
     fn hover(&self, host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Option<Hover>> {
         super::hover::hover(host, id, offset, where_is)
     }

@@ -28,6 +28,7 @@
 //!   commands and skills are listed.
 
 pub mod agent;
+pub mod agents;
 pub mod card;
 pub mod command;
 pub mod complete;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::project::{ViewFile, registry};
 use super::{FileKind, schema};
 use crate::analysis::host::{Host, HostFile, Role};
-use crate::analysis::provenance::{Source, WhereIs};
+use crate::analysis::provenance::WhereIs;
 use crate::analysis::spec::{DialectSpec, Hover, NameAt};
 use crate::analysis::{Dialect, Span};
 
@@ -32,6 +32,26 @@ impl DialectSpec for Spec {
             .into_iter()
             .map(|(n, _)| (n, "agent".to_string()))
             .collect()
+    }
+
+    fn starts(&self, host: &dyn Host, dir: &Path) -> Vec<PathBuf> {
+        folders(host).into_iter().filter(|p| p.starts_with(dir)).collect()
+    }
+
+    /// The files and custom agents of the workspace folder `start` is in (the deepest one).
+    fn agents<'h>(
+        &self,
+        host: &'h dyn Host,
+        start: &Path,
+    ) -> (Vec<usize>, Box<dyn crate::analysis::agents::AgentSet + 'h>) {
+        let dir = host.canonical(start);
+        let project = folders(host)
+            .into_iter()
+            .filter(|p| dir.starts_with(p) || start.starts_with(p))
+            .max_by_key(|p| p.components().count());
+        let ids = project.map(|p| files_of(host, &p)).unwrap_or_default();
+        let files = view_files(host, &ids);
+        (ids, Box::new(super::agents::Agents::gather(files)))
     }
 
     /// A chat mode (`.chatmode.md`) goes to `.github/agents/` as a custom agent.
@@ -104,14 +124,6 @@ pub fn agents_of(host: &dyn Host, dir: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Where a Copilot file defines its agent: its `name`, else its first line.
-pub fn source(f: &ViewFile) -> Source {
-    Source::File {
-        file: f.file,
-        span: f.facts.name.as_ref().map_or(f.facts.anchor, |n| n.span),
-    }
-}
-
 /// What Copilot completion offers in file `id`: the custom agents and the MCP servers of its
 /// workspace folder.
 pub fn known(host: &dyn Host, id: Option<usize>) -> super::complete::Known {
@@ -161,7 +173,7 @@ fn hover(host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option
     let dir = folder_of(host, id)?;
     let files = view_files(host, &files_of(host, &dir));
     let cx = super::card::Context { files: &files };
-    let card_of = |v: &ViewFile| super::card::card(v.kind, v.facts, source(v), &cx, where_is);
+    let card_of = |v: &ViewFile| super::card::card(v.kind, v.facts, super::project::source(v), &cx, where_is);
     // What naming no agent does, by where the name is written.
     let handoffs = c
         .handoffs

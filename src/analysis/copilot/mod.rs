@@ -13,6 +13,7 @@
 //! - [`complete`]: completion of keys and values.
 //! - [`policy`]: an agent's tool sets for team policies and "who may" (decided only where it lacks them).
 
+pub mod agents;
 pub mod card;
 pub mod complete;
 mod decl;

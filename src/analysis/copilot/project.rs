@@ -194,3 +194,11 @@ pub fn check(files: &[ViewFile]) -> Vec<(usize, Diagnostic)> {
     }
     out
 }
+
+/// Where a Copilot file defines its agent: its `name`, else its first line.
+pub fn source(f: &ViewFile) -> crate::analysis::provenance::Source {
+    crate::analysis::provenance::Source::File {
+        file: f.file,
+        span: f.facts.name.as_ref().map_or(f.facts.anchor, |n| n.span),
+    }
+}

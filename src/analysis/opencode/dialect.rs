@@ -59,6 +59,35 @@ impl DialectSpec for Spec {
         Some(super::views::skill_access(host, dir, name, where_is))
     }
 
+    /// The project folders of the views at or below `dir`.
+    fn starts(&self, host: &dyn Host, dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        super::views::project_views(host)
+            .into_iter()
+            .map(|(p, _)| p)
+            .filter(|p| p.starts_with(dir))
+            .collect()
+    }
+
+    /// The view of `start` and its effective agents.
+    fn agents<'h>(
+        &self,
+        host: &'h dyn Host,
+        start: &std::path::Path,
+    ) -> (Vec<usize>, Box<dyn crate::analysis::agents::AgentSet + 'h>) {
+        let view = super::views::view_for(host, start);
+        let env = super::views::effective_env(host, start);
+        let agents = super::effective::agents(&super::views::view_files(host, &view), &env);
+        (view, Box::new(super::agents::Agents(agents)))
+    }
+
+    /// A Markdown agent or mode file is named by its path.
+    fn would_define(&self, file: &HostFile, name: &str) -> Option<Option<String>> {
+        match file.kind.opencode()? {
+            super::FileKind::Agent { name: n } | super::FileKind::Mode { name: n } => (n == name).then_some(None),
+            _ => None,
+        }
+    }
+
     fn view_of_file(&self, host: &dyn Host, id: usize) -> Vec<usize> {
         super::views::view_of_file(host, id)
     }

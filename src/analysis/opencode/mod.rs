@@ -18,6 +18,7 @@
 //! load together (a "view"), in precedence order.
 
 pub mod agent;
+pub mod agents;
 pub mod card;
 pub mod command;
 pub mod complete;

@@ -48,6 +48,33 @@ impl DialectSpec for Spec {
         view_of_file(host, id)
     }
 
+    /// A Markdown agent or mode file is named by its path.
+    fn would_define(&self, file: &HostFile, name: &str) -> Option<Option<String>> {
+        match file.kind.zuno()? {
+            FileKind::Agent { name: n } | FileKind::Mode { name: n } => (n == name).then_some(None),
+            FileKind::Config => None,
+        }
+    }
+
+    fn starts(&self, host: &dyn Host, dir: &Path) -> Vec<PathBuf> {
+        projects(host).into_iter().filter(|p| p.starts_with(dir)).collect()
+    }
+
+    /// The view of the project at `start` and its merged agents.
+    fn agents<'h>(
+        &self,
+        host: &'h dyn Host,
+        start: &Path,
+    ) -> (Vec<usize>, Box<dyn crate::analysis::agents::AgentSet + 'h>) {
+        let view = view_for(host, &host.canonical(start));
+        let agents = if view.is_empty() {
+            Default::default()
+        } else {
+            registry(&view_files(host, &view))
+        };
+        (view, Box::new(super::agents::Agents(agents)))
+    }
+
     fn command_agents(&self, host: &dyn Host, dir: &Path) -> Vec<(String, String)> {
         registry(&view_files(host, &view_for(host, dir)))
             .into_values()

@@ -19,6 +19,7 @@
 //! - [`sections`]: the documented sections of `zuno.json` (`sandbox`, `skills`).
 
 pub mod agent;
+pub mod agents;
 pub mod card;
 pub mod command;
 pub mod complete;
