@@ -131,6 +131,9 @@ pub trait Host {
     fn user_skill_names(&self, dialect: Dialect) -> &[String];
     /// The live file at `path`.
     fn id_of(&self, path: &Path) -> Option<usize>;
+    /// What `dialect` read of the user's own files when the workspace loaded (its type is the
+    /// dialect's own: Claude Code's is the MCP servers of `~/.claude.json`).
+    fn dialect_state(&self, dialect: Dialect) -> Option<&(dyn Any + Send + Sync)>;
     /// The user's own folders, as the front end found them.
     fn options(&self) -> &Options;
     /// The folders the user asked about.

@@ -8,7 +8,7 @@ use super::agents::{AgentSet, NoAgents};
 use super::host::{Host, HostFile};
 use super::prompt::Placeholder;
 use super::provenance::WhereIs;
-use super::{FileKind, Span};
+use super::{Diagnostic, FileKind, Span};
 
 /// The one interface of a dialect: what the workspace and the front ends ask of it. A dialect
 /// implements it in its folder (`<dialect>/dialect.rs`, a unit struct `Spec`); a capability it
@@ -118,6 +118,19 @@ pub trait DialectSpec: Sync {
         None
     }
 
+    /// Its groups of cross-file checks, each with the files it reads (the workspace reruns one
+    /// only when one of those changes).
+    fn units(&self, host: &dyn Host) -> Vec<DialectUnit> {
+        let _ = host;
+        Vec::new()
+    }
+
+    /// The findings of one of its [`DialectSpec::units`], and what they were computed from.
+    fn check_unit(&self, host: &dyn Host, unit: UnitRef) -> (Vec<(usize, Diagnostic)>, Reads) {
+        let _ = (host, unit);
+        (Vec::new(), Reads::All)
+    }
+
     /// The top-level keys of its file `kind` whose entries are agents (a document outline marks
     /// them).
     fn agent_sections(&self, kind: &FileKind) -> &'static [&'static str] {
@@ -132,6 +145,64 @@ pub fn renamed_in(root: &Path, path: &Path, new_name: &str) -> Option<PathBuf> {
     let rel = path.strip_prefix(root).ok()?;
     let folder = rel.components().next()?.as_os_str();
     Some(root.join(folder).join(format!("{new_name}.md")))
+}
+
+/// One group of a dialect's cross-file checks and the files it reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DialectUnit {
+    /// Which of its checks (the dialect's own name for it).
+    pub part: &'static str,
+    /// The folder it is about, for a check per project.
+    pub dir: Option<PathBuf>,
+    /// The files the runtime merges, in merge order, for a check of one view.
+    pub view: Vec<usize>,
+    /// Every file whose change may change its findings.
+    pub inputs: Vec<usize>,
+    /// For a view: the group of each of its files (files of one config folder share one).
+    pub groups: Vec<usize>,
+}
+
+impl DialectUnit {
+    /// A check of `part` over `inputs`.
+    pub fn over(part: &'static str, inputs: Vec<usize>) -> DialectUnit {
+        DialectUnit {
+            part,
+            dir: None,
+            view: Vec::new(),
+            inputs,
+            groups: Vec::new(),
+        }
+    }
+
+    /// A check of `part` over the view of folder `dir` (its inputs are the view).
+    pub fn of_view(part: &'static str, dir: PathBuf, view: Vec<usize>) -> DialectUnit {
+        DialectUnit {
+            part,
+            dir: Some(dir),
+            inputs: view.clone(),
+            view,
+            groups: Vec::new(),
+        }
+    }
+}
+
+/// A unit as the workspace hands it back to be checked.
+#[derive(Clone, Copy, Debug)]
+pub struct UnitRef<'a> {
+    pub part: &'static str,
+    pub dir: Option<&'a Path>,
+    pub view: &'a [usize],
+    pub groups: &'a [usize],
+}
+
+/// What a unit's findings were computed from, so that the next refresh knows what to compare.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// Every input, entirely.
+    All,
+    /// Every input's name-level part, and of the files listed (those declaring an agent whose
+    /// settings the checks read) the declarations of the names listed.
+    Names(Vec<usize>, Vec<String>),
 }
 
 /// A dialect's hover: the Markdown, the span it is about, and the permission and pattern whose

@@ -23,7 +23,8 @@ use std::path::Path;
 
 use super::model::*;
 use super::units::{Deps, Unit, UnitDef};
-use crate::analysis::{Code, Diagnostic, FileKind};
+use crate::analysis::spec::UnitRef;
+use crate::analysis::{Code, Diagnostic, Dialect, FileKind};
 
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
@@ -161,28 +162,19 @@ impl Workspace {
         };
         let skills = ids(&|f| matches!(f.role, Role::Skill { .. }));
         let mut out = Vec::new();
-        let all_groups = crate::analysis::opencode::views::groups(self);
-        for (dir, view) in crate::analysis::opencode::views::project_views(self) {
-            let mut inputs = view.clone();
-            inputs.extend(&skills);
-            let groups = view.iter().map(|&i| all_groups[i]).collect();
-            out.push(UnitDef {
-                unit: Unit::View(dir),
-                view,
-                inputs,
-                groups,
-            });
-        }
-        let claude = ids(&|f| matches!(f.role, Role::Claude { .. }));
-        if !claude.is_empty() {
-            let mut inputs = claude;
-            inputs.extend(&skills);
-            out.push(UnitDef {
-                unit: Unit::Claude,
-                view: Vec::new(),
-                inputs,
-                groups: Vec::new(),
-            });
+        for dialect in Dialect::ALL {
+            for u in dialect.spec().units(self) {
+                out.push(UnitDef {
+                    unit: Unit::Dialect {
+                        dialect,
+                        part: u.part,
+                        dir: u.dir,
+                    },
+                    view: u.view,
+                    inputs: u.inputs,
+                    groups: u.groups,
+                });
+            }
         }
         if !skills.is_empty() {
             out.push(UnitDef {
@@ -205,26 +197,6 @@ impl Workspace {
                 groups: Vec::new(),
             });
         }
-        let settings = ids(&|f| {
-            matches!(f.role, Role::ClaudeSettings { .. })
-                && f.kind.settings() != Some(crate::analysis::claude::settings::SettingsFile::User)
-        });
-        let agents = if self.claude_user_servers.is_some() {
-            ids(&|f| matches!(f.role, Role::Claude { .. }))
-        } else {
-            Vec::new()
-        };
-        if !settings.is_empty() || !agents.is_empty() {
-            let mut inputs = settings;
-            inputs.extend(agents);
-            inputs.extend(ids(&|f| matches!(f.role, Role::McpJson { .. })));
-            out.push(UnitDef {
-                unit: Unit::McpNames,
-                view: Vec::new(),
-                inputs,
-                groups: Vec::new(),
-            });
-        }
         // The memory files but rules (whose edits are frequent and import nothing that
         // counts here): one may import another (`@AGENTS.md`).
         let instructions = ids(&|f| {
@@ -236,45 +208,6 @@ impl Workspace {
                 unit: Unit::Instructions,
                 view: Vec::new(),
                 inputs: instructions,
-                groups: Vec::new(),
-            });
-        }
-        let themes = ids(&|f| matches!(f.role, Role::Theme { .. } | Role::Tui { .. }));
-        if !themes.is_empty() {
-            out.push(UnitDef {
-                unit: Unit::Themes,
-                view: Vec::new(),
-                inputs: themes,
-                groups: Vec::new(),
-            });
-        }
-        let styles = ids(&|f| matches!(f.role, Role::OutputStyle { .. }));
-        let all_settings = ids(&|f| matches!(f.role, Role::ClaudeSettings { .. }));
-        if !styles.is_empty() || !all_settings.is_empty() {
-            let mut inputs = styles;
-            inputs.extend(all_settings);
-            out.push(UnitDef {
-                unit: Unit::OutputStyles,
-                view: Vec::new(),
-                inputs,
-                groups: Vec::new(),
-            });
-        }
-        for dir in crate::analysis::zuno::dialect::projects(self) {
-            let view = crate::analysis::zuno::dialect::view_for(self, &dir);
-            out.push(UnitDef {
-                unit: Unit::Zuno(dir),
-                inputs: view.clone(),
-                view,
-                groups: Vec::new(),
-            });
-        }
-        for dir in crate::analysis::copilot::dialect::folders(self) {
-            let view = crate::analysis::copilot::dialect::files_of(self, &dir);
-            out.push(UnitDef {
-                unit: Unit::Copilot(dir),
-                inputs: view.clone(),
-                view,
                 groups: Vec::new(),
             });
         }
@@ -333,33 +266,17 @@ impl Workspace {
 
     /// [`Workspace::unit_diagnostics`], with what they were computed from.
     fn unit_diagnostics_and_deps(&self, def: &UnitDef) -> (Vec<(usize, Diagnostic)>, Deps) {
-        use crate::analysis::claude;
-        use crate::analysis::opencode::project;
         let mut deps = Deps::All;
         let mut out = match &def.unit {
-            Unit::View(dir) => {
-                let vf: Vec<project::ViewFile> = def
-                    .view
-                    .iter()
-                    .zip(&def.groups)
-                    .map(|(&id, &group)| self.files[id].effective_analysis().opencode_view(id, group))
-                    .collect();
-                let skills = crate::analysis::opencode::views::skills(self, dir);
-                let names: Vec<&str> = skills.iter().map(|(n, _)| n.as_str()).collect();
-                let (mut d, files, looked_up) = project::check_and_reads(&vf);
-                d.extend(project::check_skill_patterns(&vf, &names));
-                deps = Deps::Names(files, looked_up);
-                d
-            }
-            Unit::Claude => {
-                let files = claude::views::files(self);
-                let skills = |owner: &std::path::Path| claude::views::skills(self, owner);
-                let mut d = claude::project::check(&files);
-                d.extend(claude::project::check_skills(&files, &skills));
-                d.extend(claude::project::check_skill_agents(
-                    &files,
-                    &claude::views::skill_agents(self),
-                ));
+            Unit::Dialect { dialect, part, dir } => {
+                let unit = UnitRef {
+                    part,
+                    dir: dir.as_deref(),
+                    view: &def.view,
+                    groups: &def.groups,
+                };
+                let (d, reads) = dialect.spec().check_unit(self, unit);
+                deps = reads;
                 d
             }
             Unit::Skills => self.duplicate_skills(),
@@ -368,18 +285,7 @@ impl Workspace {
                 deps = Deps::Names(Vec::new(), Vec::new());
                 self.command_agents()
             }
-            Unit::Zuno(dir) => crate::analysis::zuno::dialect::check_project(self, dir, &def.view),
-            Unit::Copilot(_) => crate::analysis::copilot::project::check(
-                &crate::analysis::copilot::dialect::view_files(self, &def.view),
-            ),
-            Unit::OutputStyles => self.output_style_checks(),
-            Unit::Themes => self.theme_checks(),
             Unit::Instructions => self.instruction_checks(),
-            Unit::McpNames => {
-                let mut d = claude::views::mcp_approvals(self);
-                d.extend(self.mcp_tool_refs());
-                d
-            }
             Unit::Policies(pid) => match self.files[*pid].path.parent() {
                 Some(dir) => self.policy_diagnostics(*pid, dir),
                 None => Vec::new(),

@@ -31,6 +31,10 @@ impl Host for Workspace {
         self.user_skills.get(&dialect).map_or(&[], Vec::as_slice)
     }
 
+    fn dialect_state(&self, dialect: Dialect) -> Option<&(dyn std::any::Any + Send + Sync)> {
+        self.dialect_state.get(&dialect).map(|b| b.as_ref())
+    }
+
     fn id_of(&self, path: &Path) -> Option<usize> {
         self.id(path)
     }

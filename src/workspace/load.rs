@@ -271,7 +271,12 @@ impl Workspace {
 
     pub(super) fn load_user_layers(&mut self) {
         self.load_user_skills();
-        self.claude_user_servers = self.options.home.as_deref().and_then(claude_user_servers);
+        match self.options.home.as_deref().and_then(claude_user_servers) {
+            Some(servers) => self
+                .dialect_state
+                .insert(crate::analysis::Dialect::Claude, Box::new(servers)),
+            None => self.dialect_state.remove(&crate::analysis::Dialect::Claude),
+        };
         // Claude Code user agents (`~/.claude/agents/`) and output styles
         // (`~/.claude/output-styles/`): read for resolution, not reported on.
         if let Some(home) = self.options.home.clone() {

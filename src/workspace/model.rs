@@ -104,7 +104,7 @@ pub struct Workspace {
     /// The MCP servers of the user's `~/.claude.json` (user and local scope); `None` when they
     /// cannot be known (no home, the file unreadable, `CLAUDE_CONFIG_DIR` set, an organization's
     /// `managed-mcp.json`), and then no `mcp__` tool entry is judged.
-    pub(super) claude_user_servers: Option<crate::analysis::claude::mcp::names::UserServers>,
+    pub(super) dialect_state: HashMap<crate::analysis::Dialect, Box<dyn std::any::Any + Send + Sync>>,
     /// The last stamp given to a file.
     pub(super) clock: u64,
     /// Bumped when a file is added or removed or changes role, kind or scope.

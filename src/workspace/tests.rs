@@ -1206,7 +1206,7 @@ fn mcp_tool_entries_of_project_agents() {
             .collect()
     };
     let ws = Workspace::load(std::slice::from_ref(&root), &options).unwrap();
-    if ws.claude_user_servers.is_none() {
+    if crate::analysis::claude::views::user_servers(&ws).is_none() {
         // This machine has `CLAUDE_CONFIG_DIR` or an organization's `managed-mcp.json`.
         return;
     }

@@ -4,47 +4,40 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use crate::analysis::Diagnostic;
+use crate::analysis::{Diagnostic, Dialect};
 
 /// One group of cross-file checks.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {
-    /// The opencode view of a project directory.
-    View(PathBuf),
-    Claude,
+    /// A dialect's own (see its `units`): which of its checks, and for a check per project the
+    /// folder.
+    Dialect {
+        dialect: Dialect,
+        part: &'static str,
+        dir: Option<PathBuf>,
+    },
+    /// Skills defined twice.
     Skills,
+    /// Commands whose `agent` names no agent of their runtime.
     Commands,
-    Zuno(PathBuf),
-    /// The Copilot files of one workspace folder (agents, prompts, `mcp.json`).
-    Copilot(PathBuf),
     /// Instruction files (`AGENTS.md`, `CLAUDE.md`, `CONTEXT.md`): which runtime ignores each.
     Instructions,
-    /// opencode's custom themes and the `theme` of each `tui.json`.
-    Themes,
-    /// Claude Code's output styles (duplicate names) and the settings' `outputStyle`.
-    OutputStyles,
-    /// The MCP server names of Claude Code's settings files (`enabledMcpjsonServers`, ...)
-    /// against the `.mcp.json` files.
-    McpNames,
     /// The team policies of one project file (by id) over the agents it governs, but those of
     /// opencode Markdown files.
     Policies(usize),
     /// The team policies of one project file over the agent of one opencode Markdown file, as
     /// opencode started in the file's project builds it.
-    PolicyFile {
-        project: usize,
-        file: usize,
-    },
+    PolicyFile { project: usize, file: usize },
 }
 
-/// A unit with the files it reads: `view` (the view's files, in merge order, for `View` and
-/// `Zuno`) and `inputs` (every file whose change may change its result).
+/// A unit with the files it reads: `view` (a view's files, in merge order) and `inputs` (every
+/// file whose change may change its result).
 #[derive(Clone, Debug)]
 pub struct UnitDef {
     pub unit: Unit,
     pub view: Vec<usize>,
     pub inputs: Vec<usize>,
-    /// For `View`: the group of each file of `view` (files of one config directory share one),
+    /// For a view: the group of each file of `view` (files of one config directory share one),
     /// computed with the unit list since it depends on roles only.
     pub groups: Vec<usize>,
 }
@@ -62,15 +55,10 @@ pub struct CrossCache {
     pub(super) by_file: HashMap<usize, Vec<(Unit, Diagnostic)>>,
 }
 
-/// What a unit's last result was computed from, so that the next refresh knows what to compare.
-#[derive(Clone, Debug)]
-pub enum Deps {
-    /// Every input, entirely (its `stamp`).
-    All,
-    /// Every input's name-level part (its `names` stamp), and of the files listed (those
-    /// declaring an agent whose settings the checks read) the declarations of the names listed.
-    Names(Vec<usize>, Vec<String>),
-}
+/// What a unit's last result was computed from, so that the next refresh knows what to compare:
+/// every input entirely (its `stamp`), or the name-level part of each (its `names` stamp) and
+/// the declarations of some names.
+pub use crate::analysis::spec::Reads as Deps;
 
 /// The policies' verdicts already proved, by the hash of the question (see `policy_check.rs`).
 #[derive(Debug, Default)]

@@ -1,9 +1,10 @@
 //! Claude Code behind the one dialect interface ([`DialectSpec`]): what the workspace and the front
 //! ends ask of it.
 
-use crate::analysis::host::{Host, HostFile};
+use crate::analysis::Diagnostic;
+use crate::analysis::host::{Host, HostFile, Role};
 use crate::analysis::provenance::WhereIs;
-use crate::analysis::spec::{DialectSpec, Hover, NameAt};
+use crate::analysis::spec::{DialectSpec, DialectUnit, Hover, NameAt, Reads, UnitRef};
 
 /// Claude Code's implementation of the dialect interface.
 pub struct Spec;
@@ -128,6 +129,71 @@ impl DialectSpec for Spec {
             _ => None,
         };
         (named == name).then_some(why)
+    }
+
+    /// Its agent files (with the skills they name), the MCP server names of the settings and
+    /// agents against the `.mcp.json` files, and the output styles with the settings that
+    /// choose one.
+    fn units(&self, host: &dyn Host) -> Vec<DialectUnit> {
+        let ids = |pred: &dyn Fn(&HostFile) -> bool| -> Vec<usize> {
+            host.files().filter(|f| pred(f)).map(|f| f.id).collect()
+        };
+        let is = |f: &HostFile, pred: fn(&Role) -> bool| pred(f.role);
+        let mut out = Vec::new();
+        let skills = ids(&|f| is(f, |r| matches!(r, Role::Skill { .. })));
+        let agents = ids(&|f| is(f, |r| matches!(r, Role::Claude { .. })));
+        if !agents.is_empty() {
+            let mut inputs = agents.clone();
+            inputs.extend(&skills);
+            out.push(DialectUnit::over("agents", inputs));
+        }
+        let settings = ids(&|f| {
+            is(f, |r| matches!(r, Role::ClaudeSettings { .. }))
+                && f.kind.settings() != Some(super::settings::SettingsFile::User)
+        });
+        let agents = if super::views::user_servers(host).is_some() {
+            agents
+        } else {
+            Vec::new()
+        };
+        if !settings.is_empty() || !agents.is_empty() {
+            let mut inputs = settings;
+            inputs.extend(agents);
+            inputs.extend(ids(&|f| is(f, |r| matches!(r, Role::McpJson { .. }))));
+            out.push(DialectUnit::over("mcp-names", inputs));
+        }
+        let styles = ids(&|f| is(f, |r| matches!(r, Role::OutputStyle { .. })));
+        let all_settings = ids(&|f| is(f, |r| matches!(r, Role::ClaudeSettings { .. })));
+        if !styles.is_empty() || !all_settings.is_empty() {
+            let mut inputs = styles;
+            inputs.extend(all_settings);
+            out.push(DialectUnit::over("output-styles", inputs));
+        }
+        out
+    }
+
+    fn check_unit(&self, host: &dyn Host, unit: UnitRef) -> (Vec<(usize, Diagnostic)>, Reads) {
+        let d = match unit.part {
+            "agents" => {
+                let files = super::views::files(host);
+                let skills = |owner: &std::path::Path| super::views::skills(host, owner);
+                let mut d = super::project::check(&files);
+                d.extend(super::project::check_skills(&files, &skills));
+                d.extend(super::project::check_skill_agents(
+                    &files,
+                    &super::views::skill_agents(host),
+                ));
+                d
+            }
+            "mcp-names" => {
+                let mut d = super::views::mcp_approvals(host);
+                d.extend(super::views::mcp_tool_refs(host));
+                d
+            }
+            "output-styles" => super::views::output_style_checks(host),
+            _ => Vec::new(),
+        };
+        (d, Reads::All)
     }
 
     fn hover(&self, host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Option<Hover>> {

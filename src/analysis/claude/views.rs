@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::mcp::names::McpView;
+use super::mcp::names::{McpView, UserServers};
 use super::plugin::servers_file::ServersFile;
 use super::policy::SettingsRule;
 use super::project::{ClaudeFile, registry};
@@ -285,4 +285,102 @@ pub fn known(host: &dyn Host) -> super::complete::Known {
         }
     }
     known
+}
+
+/// The checks across Claude Code's output styles and the settings that choose one (see
+/// [`check_across`]).
+pub fn output_style_checks(host: &dyn Host) -> Vec<(usize, Diagnostic)> {
+    use super::output_style::{Choice, Listed, Origin, check_across, listed_name};
+    let mut styles: Vec<Listed> = Vec::new();
+    let mut choices: Vec<Choice> = Vec::new();
+    for f in host.files() {
+        let id = f.id;
+        match (f.role, f.kind) {
+            (Role::OutputStyle { dir }, FileKind::OutputStyle(origin)) => {
+                let Some(style) = f.analysis.output_style() else {
+                    continue;
+                };
+                let stem = f
+                    .path
+                    .file_name()
+                    .map(|n| n.to_string_lossy())
+                    .unwrap_or_default()
+                    .trim_end_matches(".md")
+                    .to_string();
+                styles.push(Listed {
+                    file: id,
+                    name: listed_name(origin, style, &stem),
+                    span: style.name_span(),
+                    dir,
+                    rel: f
+                        .path
+                        .strip_prefix(dir)
+                        .unwrap_or(f.path)
+                        .to_string_lossy()
+                        .replace('\\', "/"),
+                    plugin: matches!(origin, Origin::Plugin { .. }),
+                });
+            }
+            (Role::ClaudeSettings { dir }, FileKind::Settings(k)) => {
+                let applied = f.analysis.settings().is_some_and(|s| s.voided.is_none());
+                choices.push(Choice {
+                    file: id,
+                    root: f.analysis.parsed.root.as_ref().filter(|_| applied),
+                    dir,
+                    user: *k == SettingsFile::User,
+                });
+            }
+            _ => {}
+        }
+    }
+    let path = |id: usize| host.file(id).map(|f| f.path);
+    styles.sort_by(|a, b| path(a.file).cmp(&path(b.file)));
+    check_across(&styles, &choices, host.options().home.as_deref())
+}
+
+/// `unknown-mcp-server` (info) on the `mcp__<server>__...` entries of the `tools` and
+/// `disallowedTools` of a project's Claude Code agents whose server no `.mcp.json` Claude
+/// Code reads there, no server of the user's `~/.claude.json` and no agent's own
+/// `mcpServers` declares. Only when the user's servers are known; never for user or plugin
+/// agents (they run in any project).
+pub fn mcp_tool_refs(host: &dyn Host) -> Vec<(usize, Diagnostic)> {
+    let Some(user) = user_servers(host) else {
+        return Vec::new();
+    };
+    let views = mcp_files(host);
+    let files = files(host);
+    let inline: Vec<String> = files
+        .iter()
+        .filter_map(|f| f.agent.setting("mcpServers"))
+        .flat_map(|s| s.value.split(", ").map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    let inline: Vec<&str> = inline.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    for f in files.iter().filter(|f| f.kind.source == super::Source::Project) {
+        let refs: Vec<super::mcp::names::ToolRef> = [&f.agent.tools, &f.agent.disallowed]
+            .into_iter()
+            .flatten()
+            .flat_map(|l| l.items())
+            .map(|i| super::mcp::names::ToolRef {
+                text: &i.text,
+                span: i.span,
+                exact: i.exact,
+            })
+            .collect();
+        if refs.is_empty() {
+            continue;
+        }
+        out.extend(
+            super::mcp::names::check_refs(&refs, f.owner, &views, user, &inline)
+                .into_iter()
+                .map(|d| (f.file, d)),
+        );
+    }
+    out
+}
+
+/// The MCP servers of the user's `~/.claude.json` (user and local scope); `None` when they
+/// cannot be known (see the workspace's loading of Claude Code's user files).
+pub fn user_servers(host: &dyn Host) -> Option<&UserServers> {
+    host.dialect_state(Dialect::Claude)?.downcast_ref::<UserServers>()
 }

@@ -7,7 +7,7 @@ use super::project::{ViewFile, registry};
 use super::{FileKind, schema};
 use crate::analysis::host::{Host, HostFile, Role};
 use crate::analysis::provenance::WhereIs;
-use crate::analysis::spec::{DialectSpec, Hover, NameAt};
+use crate::analysis::spec::{DialectSpec, DialectUnit, Hover, NameAt, Reads, UnitRef};
 use crate::analysis::{Dialect, Span};
 
 /// GitHub Copilot's implementation of the dialect interface.
@@ -32,6 +32,21 @@ impl DialectSpec for Spec {
             .into_iter()
             .map(|(n, _)| (n, "agent".to_string()))
             .collect()
+    }
+
+    /// The files of each workspace folder (agents, prompts, `mcp.json`).
+    fn units(&self, host: &dyn Host) -> Vec<DialectUnit> {
+        folders(host)
+            .into_iter()
+            .map(|dir| {
+                let view = files_of(host, &dir);
+                DialectUnit::of_view("folder", dir, view)
+            })
+            .collect()
+    }
+
+    fn check_unit(&self, host: &dyn Host, unit: UnitRef) -> (Vec<(usize, crate::analysis::Diagnostic)>, Reads) {
+        (super::project::check(&view_files(host, unit.view)), Reads::All)
     }
 
     fn starts(&self, host: &dyn Host, dir: &Path) -> Vec<PathBuf> {

@@ -1,10 +1,11 @@
 //! opencode behind the one dialect interface ([`DialectSpec`]): what the workspace and the front
 //! ends ask of it.
 
+use crate::analysis::Diagnostic;
 use crate::analysis::Span;
 use crate::analysis::host::{Host, HostFile, Role};
 use crate::analysis::provenance::WhereIs;
-use crate::analysis::spec::{DialectSpec, Hover, NameAt};
+use crate::analysis::spec::{DialectSpec, DialectUnit, Hover, NameAt, Reads, UnitRef};
 use crate::analysis::syntax::Node;
 
 use super::DeclOrigin;
@@ -85,6 +86,59 @@ impl DialectSpec for Spec {
         match file.kind.opencode()? {
             super::FileKind::Agent { name: n } | super::FileKind::Mode { name: n } => (n == name).then_some(None),
             _ => None,
+        }
+    }
+
+    /// Each project's view (with every skill, for the `skill` patterns), and the themes with
+    /// the `tui.json` files that choose one.
+    fn units(&self, host: &dyn Host) -> Vec<DialectUnit> {
+        let skills: Vec<usize> = host
+            .files()
+            .filter(|f| matches!(f.role, Role::Skill { .. }))
+            .map(|f| f.id)
+            .collect();
+        let all_groups = super::views::groups(host);
+        let mut out = Vec::new();
+        for (dir, view) in super::views::project_views(host) {
+            let mut inputs = view.clone();
+            inputs.extend(&skills);
+            let groups = view.iter().map(|&i| all_groups[i]).collect();
+            out.push(DialectUnit {
+                part: "view",
+                dir: Some(dir),
+                view,
+                inputs,
+                groups,
+            });
+        }
+        let themes: Vec<usize> = host
+            .files()
+            .filter(|f| matches!(f.role, Role::Theme { .. } | Role::Tui { .. }))
+            .map(|f| f.id)
+            .collect();
+        if !themes.is_empty() {
+            out.push(DialectUnit::over("themes", themes));
+        }
+        out
+    }
+
+    fn check_unit(&self, host: &dyn Host, unit: UnitRef) -> (Vec<(usize, Diagnostic)>, Reads) {
+        match (unit.part, unit.dir) {
+            ("view", Some(dir)) => {
+                let vf: Vec<super::project::ViewFile> = unit
+                    .view
+                    .iter()
+                    .zip(unit.groups)
+                    .filter_map(|(&id, &group)| Some(host.file(id)?.effective.opencode_view(id, group)))
+                    .collect();
+                let skills = super::views::skills(host, dir);
+                let names: Vec<&str> = skills.iter().map(|(n, _)| n.as_str()).collect();
+                let (mut d, files, looked_up) = super::project::check_and_reads(&vf);
+                d.extend(super::project::check_skill_patterns(&vf, &names));
+                (d, Reads::Names(files, looked_up))
+            }
+            ("themes", _) => (super::views::theme_checks(host), Reads::All),
+            _ => (Vec::new(), Reads::All),
         }
     }
 

@@ -472,3 +472,63 @@ pub fn skill_access(host: &dyn Host, dir: &Path, name: &str, where_is: WhereIs) 
     }
     md
 }
+
+/// The `theme` of each `tui.json` against the themes opencode started there has (see
+/// [`crate::analysis::opencode::theme::check_choice`]).
+pub fn theme_checks(host: &dyn Host) -> Vec<(usize, crate::analysis::Diagnostic)> {
+    use super::theme;
+    let themes: Vec<(&Path, &str, bool)> = host
+        .files()
+        .filter(|f| f.kind.is_theme())
+        .filter_map(|f| {
+            let Role::Theme { dir } = f.role else { return None };
+            let stem = f.path.file_stem()?.to_str()?;
+            let parses = !f
+                .analysis
+                .diagnostics
+                .iter()
+                .any(|d| d.code == crate::analysis::Code::SyntaxError);
+            Some((dir.as_path(), stem, parses))
+        })
+        .collect();
+    let global = host.options().global_dir.as_deref();
+    let mut out = Vec::new();
+    for f in host.files().filter(|f| f.kind.is_tui()) {
+        let id = f.id;
+        let Role::Tui { dir } = f.role else { continue };
+        let Some(v) = f
+            .analysis
+            .parsed
+            .root
+            .as_ref()
+            .and_then(|r| r.as_map())
+            .and_then(|m| m.value("theme"))
+        else {
+            continue;
+        };
+        let Some(wanted) = v.as_str() else { continue };
+        // Where opencode starts to read this file: the project (the folder above a
+        // `.opencode/`); a user folder's file applies anywhere.
+        let start = if is_dot_opencode(dir) {
+            dir.parent()
+        } else {
+            Some(dir.as_path())
+        };
+        let user = global == Some(dir.as_path()) || dir_kind(host, dir) != DirKind::Layout && !is_dot_opencode(dir);
+        let visible: Vec<&(&Path, &str, bool)> = themes
+            .iter()
+            .filter(|(d, _, _)| {
+                user || Some(*d) == global || d.parent().zip(start).is_some_and(|(p, s)| s.starts_with(p))
+            })
+            .collect();
+        let custom: Vec<&str> = visible.iter().map(|(_, n, _)| *n).collect();
+        let broken = visible.iter().find(|(_, _, parses)| !parses).map(|(d, n, _)| {
+            let folder = d.file_name().map(|f| f.to_string_lossy()).unwrap_or_default();
+            format!("{folder}/themes/{n}.json")
+        });
+        if let Some(d) = theme::check_choice(wanted, v.span, &custom, broken.as_deref(), global.is_some()) {
+            out.push((id, d));
+        }
+    }
+    out
+}

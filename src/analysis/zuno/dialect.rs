@@ -9,7 +9,7 @@ use super::{FileKind, RefKind, schema};
 use crate::analysis::Dialect;
 use crate::analysis::host::{Host, HostFile, Role};
 use crate::analysis::provenance::WhereIs;
-use crate::analysis::spec::{DialectSpec, Hover, NameAt, renamed_in};
+use crate::analysis::spec::{DialectSpec, DialectUnit, Hover, NameAt, Reads, UnitRef, renamed_in};
 use crate::analysis::syntax::{Step, path_at};
 
 /// Zuno's implementation of the dialect interface.
@@ -46,6 +46,24 @@ impl DialectSpec for Spec {
 
     fn view_of_file(&self, host: &dyn Host, id: usize) -> Vec<usize> {
         view_of_file(host, id)
+    }
+
+    /// Each project's view.
+    fn units(&self, host: &dyn Host) -> Vec<DialectUnit> {
+        projects(host)
+            .into_iter()
+            .map(|dir| {
+                let view = view_for(host, &dir);
+                DialectUnit::of_view("project", dir, view)
+            })
+            .collect()
+    }
+
+    fn check_unit(&self, host: &dyn Host, unit: UnitRef) -> (Vec<(usize, crate::analysis::Diagnostic)>, Reads) {
+        match unit.dir {
+            Some(dir) => (check_project(host, dir, unit.view), Reads::All),
+            None => (Vec::new(), Reads::All),
+        }
     }
 
     /// A Markdown agent or mode file is named by its path.
