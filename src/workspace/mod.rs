@@ -14,6 +14,7 @@ mod imports;
 mod load;
 mod model;
 mod paths;
+mod plugins;
 mod policy;
 pub mod policy_check;
 mod queries;
@@ -21,6 +22,7 @@ mod read;
 mod store;
 #[cfg(test)]
 mod tests;
+mod tree;
 mod units;
 
 pub use load::brings_files;
