@@ -256,4 +256,18 @@ mod tests {
         assert_eq!(label("ghost", "unknown", false, "x"), "ghost (no such agent)");
         assert_eq!(label("fixer", "subagent", false, "x"), "fixer");
     }
+
+    #[test]
+    fn the_files_a_definition_rests_on_leave_the_built_in_out() {
+        use crate::analysis::Span;
+        let at = |file| Source::File {
+            file,
+            span: Span::new(0, 1),
+        };
+        let defs = [Source::BuiltIn, at(3), at(7), Source::BuiltIn];
+        assert_eq!(files_of(&defs), [3, 7]);
+        assert_eq!(last_file(&defs), Some(at(7)));
+        assert_eq!(last_file(&[Source::BuiltIn]), None);
+        assert!(files_of(&[Source::BuiltIn]).is_empty());
+    }
 }

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::agents::{AgentSet, NoAgents};
+use super::card::PathNames;
 use super::host::{Host, HostFile};
 use super::prompt::Placeholder;
 use super::provenance::WhereIs;
@@ -129,6 +130,21 @@ pub trait DialectSpec: Sync {
     fn check_unit(&self, host: &dyn Host, unit: UnitRef) -> (Vec<(usize, Diagnostic)>, Reads) {
         let _ = (host, unit);
         (Vec::new(), Reads::All)
+    }
+
+    /// The project folder its file `id` belongs to: where its runtime is started to read it,
+    /// and what a "who may" question asked from the file is about.
+    fn project_of_file(&self, host: &dyn Host, id: usize) -> Option<PathBuf> {
+        let _ = (host, id);
+        None
+    }
+
+    /// How cards show the machine's paths for its runtime started in `start` (relative to it,
+    /// `~` for the home, the folders its environment names), when its runtime has such an
+    /// environment.
+    fn path_names(&self, host: &dyn Host, start: &Path) -> Option<PathNames> {
+        let _ = (host, start);
+        None
     }
 
     /// The top-level keys of its file `kind` whose entries are agents (a document outline marks

@@ -1,25 +1,18 @@
-//! The dialects side by side, as the workspace answers for them. This is the workspace layer's
-//! one dispatch on [`Dialect`]:
-//!
-//! - the merged views per dialect: which files a runtime started in one directory reads, in
-//!   precedence order, and what each view needs (opencode's environment and skills, Zuno's
-//!   projects, Claude Code's files), with the agents a command of each runtime may name;
-//! - for a start directory, what each dialect's runtime reads there and which agents it builds
-//!   ([`DialectAgents`]), each agent as one generic [`ExplainedAgent`] (its name, its card and
-//!   JSON, the files it rests on); `explain` iterates [`Dialect::ALL`] over it.
-//!
-//! Rendering stays with each dialect (`opencode::card`, `claude::card`, `zuno::card`); terminal
-//! presentation stays with the CLI.
+//! The dialects' agents as the workspace gathers them through the interface
+//! ([`crate::analysis::spec::DialectSpec`]): for a start directory, what each dialect's runtime
+//! reads there and which agents it builds ([`DialectAgents`], each agent one generic
+//! [`ExplainedAgent`]); the agents a project governs; and the instruction files, which several
+//! runtimes read. `explain` iterates [`Dialect::ALL`] over it; no dialect is named here.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::model::*;
+use crate::analysis::Dialect;
 use crate::analysis::agents::{AgentSet, GraphEdge, GraphNode, MatrixPart};
 pub use crate::analysis::agents::{ListRow, Listing};
 use crate::analysis::card::PathNames;
 use crate::analysis::provenance::WhereIs;
-use crate::analysis::{Dialect, opencode, zuno};
 
 impl Workspace {
     /// The agents a project file in `dir` governs: every dialect's, from each place its runtime
@@ -44,13 +37,9 @@ impl Workspace {
     /// The project directory of an opencode or Zuno file or a Claude Code settings file: the
     /// agents a "who may" question asked from it is about (`governed_agents` of this directory).
     pub fn who_dir_of_file(&self, id: usize) -> Option<PathBuf> {
-        match &self.files[id].role {
-            Role::ClaudeSettings { dir } => Some(dir.clone()),
-            role if zuno::dialect::project_of(&self.files[id].kind, role).is_some() => {
-                zuno::dialect::project_of(&self.files[id].kind, role)
-            }
-            _ => crate::analysis::opencode::views::project_dir_of_file(self, id),
-        }
+        use crate::analysis::host::Host as _;
+        let f = self.file(id)?;
+        f.kind.dialect().spec().project_of_file(self, id)
     }
 
     /// An instruction file of a project (not the user's): which one, and its folder.
@@ -204,7 +193,11 @@ impl Workspace {
     /// How cards show the machine's paths for a runtime started in `start`: relative to it, `~`
     /// for the home, skill folders as skills (as opencode's environment there finds them).
     pub fn path_names(&self, start: &Path) -> PathNames {
-        opencode::views::path_names(self, start, &opencode::views::effective_env(self, start))
+        let named = Dialect::ALL.iter().find_map(|d| d.spec().path_names(self, start));
+        named.unwrap_or_else(|| PathNames {
+            root: Some(key(start).to_string_lossy().into_owned()),
+            ..PathNames::default()
+        })
     }
 
     /// The agent names a command of `runtime` in `dir` can name, with their modes.
@@ -222,9 +215,6 @@ pub struct DialectAgents<'ws> {
     pub files: Vec<usize>,
     set: Box<dyn AgentSet + 'ws>,
 }
-
-/// A settings file Claude Code voids: the cause (its place and words) and the rules it loses.
-pub use crate::analysis::claude::views::VoidedRules;
 
 impl<'ws> DialectAgents<'ws> {
     /// What `dialect`'s runtime started in `start` reads and builds.

@@ -1994,3 +1994,118 @@ fn an_instruction_file_open_in_the_editor_counts_before_it_is_saved() {
     let (_, verdicts) = ws.instruction_readers(context).unwrap();
     assert!(!verdicts[0].reads, "opencode reads the AGENTS.md the workspace holds");
 }
+
+#[test]
+fn completion_knows_the_models_configs_declare_and_agents_use() {
+    let t = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(t.path()).unwrap();
+    write(
+        &root,
+        "opencode.json",
+        r#"{"model": "a/one", "small_model": "plain", "provider": {"p": {"models": {"m1": {}, "m2": {}}}},
+            "agent": {"x": {"model": "b/two"}, "y": {"model": "a/one"}}}"#,
+    );
+    let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+    // `provider/model` ids only (`plain` is none), each once, in the order first seen.
+    assert_eq!(
+        crate::analysis::spec::provider_models(&ws),
+        ["p/m1", "p/m2", "a/one", "b/two"]
+    );
+}
+
+#[test]
+fn the_users_own_skills_are_the_runtimes_own() {
+    use crate::analysis::Dialect;
+    use crate::analysis::host::Host;
+    let t = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(t.path()).unwrap();
+    let home = root.join("home");
+    write(
+        &home,
+        ".claude/skills/shipit/SKILL.md",
+        "---\nname: shipit\ndescription: Ship it.\n---\nGo.\n",
+    );
+    write(
+        &root,
+        "p/.claude/agents/a.md",
+        "---\nname: a\ndescription: A.\n---\nBody\n",
+    );
+    let options = Options {
+        home: Some(home.clone()),
+        ..Options::isolated()
+    };
+    let ws = Workspace::load(&[root.join("p")], &options).unwrap();
+    assert_eq!(ws.user_skill_names(Dialect::Claude), ["shipit"]);
+    assert!(ws.user_skill_names(Dialect::Zuno).is_empty());
+    let (names, own) = claude::views::skills(&ws, &root.join("p"));
+    assert_eq!((names, own), (vec!["shipit"], false));
+}
+
+#[test]
+fn each_runtime_says_which_agents_its_commands_may_name() {
+    use crate::analysis::Dialect;
+    let t = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(t.path()).unwrap();
+    write(
+        &root,
+        "zuno.json",
+        r#"{"agents": {"fixer": {"mode": "subagent"}, "off": {"disable": true}}}"#,
+    );
+    write(&root, "opencode.json", r#"{"agent": {"rev": {"mode": "primary"}}}"#);
+    let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+    let zuno = Dialect::Zuno.spec().command_agents(&ws, &root);
+    assert!(
+        zuno.contains(&("fixer".to_string(), "subagent".to_string())),
+        "{zuno:?}"
+    );
+    assert!(!zuno.iter().any(|(n, _)| n == "off" || n == "rev"), "{zuno:?}");
+    let opencode = Dialect::OpenCode.spec().command_agents(&ws, &root);
+    assert!(
+        opencode.contains(&("rev".to_string(), "primary".to_string())),
+        "{opencode:?}"
+    );
+    assert!(!opencode.iter().any(|(n, _)| n == "fixer"), "{opencode:?}");
+    // Claude Code's built-in agents, whatever the project holds.
+    let claude = Dialect::Claude.spec().command_agents(&ws, &root);
+    assert!(
+        claude.iter().any(|(n, m)| n == "general-purpose" && m == "subagent"),
+        "{claude:?}"
+    );
+    assert!(Dialect::Copilot.spec().command_agents(&ws, &root).is_empty());
+}
+
+#[test]
+fn a_zuno_agent_named_by_its_path_is_renamed_in_its_folder() {
+    use crate::analysis::Dialect;
+    use crate::analysis::host::Host;
+    let t = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(t.path()).unwrap();
+    let global = root.join("global");
+    write(
+        &root,
+        "p/.zuno/agents/team/fixer.md",
+        "---\ndescription: Fixes.\n---\nFix.\n",
+    );
+    write(&global, "agents/helper.md", "---\ndescription: Helps.\n---\nHelp.\n");
+    write(&root, "p/zuno.json", "{}");
+    let options = Options {
+        zuno_global: Some(global.clone()),
+        ..Options::isolated()
+    };
+    let ws = Workspace::load(&[root.join("p")], &options).unwrap();
+    let renamed = |path: &Path| {
+        let f = ws.file(ws.id(path).expect("loaded")).unwrap();
+        Dialect::Zuno.spec().renamed_file(&f, "new")
+    };
+    // A project's agent: in the same top folder of its `.zuno/`; a global one: of the global
+    // folder; the config is named by no path.
+    assert_eq!(
+        renamed(&root.join("p/.zuno/agents/team/fixer.md")),
+        Some(root.join("p/.zuno/agents/new.md"))
+    );
+    assert_eq!(
+        renamed(&global.join("agents/helper.md")),
+        Some(global.join("agents/new.md"))
+    );
+    assert_eq!(renamed(&root.join("p/zuno.json")), None);
+}

@@ -196,6 +196,14 @@ impl DialectSpec for Spec {
         (d, Reads::All)
     }
 
+    /// A settings file's project: the folder holding its `.claude/`.
+    fn project_of_file(&self, host: &dyn Host, id: usize) -> Option<std::path::PathBuf> {
+        match host.file(id)?.role {
+            Role::ClaudeSettings { dir } => Some(dir.clone()),
+            _ => None,
+        }
+    }
+
     fn hover(&self, host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Option<Hover>> {
         super::hover::hover(host, id, offset, where_is)
     }

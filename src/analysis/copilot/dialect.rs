@@ -27,13 +27,6 @@ impl DialectSpec for Spec {
         agent_names(file)
     }
 
-    fn command_agents(&self, host: &dyn Host, dir: &Path) -> Vec<(String, String)> {
-        agents_of(host, dir)
-            .into_iter()
-            .map(|(n, _)| (n, "agent".to_string()))
-            .collect()
-    }
-
     /// The files of each workspace folder (agents, prompts, `mcp.json`).
     fn units(&self, host: &dyn Host) -> Vec<DialectUnit> {
         folders(host)

@@ -96,3 +96,57 @@ fn the_workspace_discovers_and_analyses_example_agents() {
         .collect();
     assert_eq!(found(&reported, REV), expected());
 }
+
+#[test]
+fn a_dialect_with_no_more_than_its_files_gets_the_interface_defaults() {
+    use crate::analysis::Dialect;
+    use crate::analysis::host::Host;
+    use crate::workspace::{Options, Workspace};
+    let t = tempfile::tempdir().unwrap();
+    let dir = std::fs::canonicalize(t.path()).unwrap();
+    let path = dir.join(".example/agents/rev.md");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, REV).unwrap();
+    let ws = Workspace::load(std::slice::from_ref(&dir), &Options::isolated()).unwrap();
+    let id = ws.id(&path).unwrap();
+    let f = ws.file(id).unwrap();
+    let spec = Dialect::Example.spec();
+    // Nothing of its own beyond the file: no hover, names, renames, moves, views, units,
+    // agents, skills' notes or project; the workspace asks and gets nothing.
+    assert!(spec.hover(&ws, id, 0, &|_| String::new()).is_none());
+    assert!(spec.agent_names(&f).is_none());
+    assert!(spec.renamed_file(&f, "x").is_none());
+    assert!(spec.moved_file(&f, &ws).is_none());
+    assert!(spec.view_of_file(&ws, id).is_empty());
+    assert!(spec.agent_sections(f.kind).is_empty());
+    assert!(spec.command_agents(&ws, &dir).is_empty());
+    assert!(spec.models(&ws).is_empty());
+    assert!(spec.skill_notes(&ws, id, &|_| String::new()).is_none());
+    assert!(spec.other_definitions(&ws, id, 0).is_none());
+    assert!(spec.starts(&ws, &dir).is_empty());
+    assert!(spec.would_define(&f, "rev").is_none());
+    assert!(spec.project_of_file(&ws, id).is_none());
+    assert!(spec.path_names(&ws, &dir).is_none());
+    assert!(spec.units(&ws).is_empty());
+    let unit = crate::analysis::spec::UnitRef {
+        part: "any",
+        dir: None,
+        view: &[id],
+        groups: &[id],
+    };
+    assert_eq!(
+        spec.check_unit(&ws, unit),
+        (Vec::new(), crate::analysis::spec::Reads::All)
+    );
+    assert!(!spec.refuses_configuration());
+    let (files, agents) = spec.agents(&ws, &dir);
+    assert!(files.is_empty() && agents.agents().is_empty() && agents.matrix().is_none());
+    assert_eq!(agents.graph(true), (Vec::new(), Vec::new()));
+    // And a dialect that has them answers (opencode's agent sections; Copilot's moves).
+    assert_eq!(
+        Dialect::OpenCode
+            .spec()
+            .agent_sections(&crate::analysis::opencode::FileKind::Config.into()),
+        ["agent", "mode"]
+    );
+}

@@ -142,6 +142,19 @@ impl DialectSpec for Spec {
         }
     }
 
+    fn project_of_file(&self, host: &dyn Host, id: usize) -> Option<std::path::PathBuf> {
+        super::views::project_dir_of_file(host, id)
+    }
+
+    /// Its data, temporary and skill folders, as its environment in `start` finds them.
+    fn path_names(&self, host: &dyn Host, start: &std::path::Path) -> Option<crate::analysis::card::PathNames> {
+        Some(super::views::path_names(
+            host,
+            start,
+            &super::views::effective_env(host, start),
+        ))
+    }
+
     fn view_of_file(&self, host: &dyn Host, id: usize) -> Vec<usize> {
         super::views::view_of_file(host, id)
     }

@@ -74,6 +74,11 @@ impl DialectSpec for Spec {
         }
     }
 
+    fn project_of_file(&self, host: &dyn Host, id: usize) -> Option<PathBuf> {
+        let f = host.file(id)?;
+        project_of(f.kind, f.role)
+    }
+
     fn starts(&self, host: &dyn Host, dir: &Path) -> Vec<PathBuf> {
         projects(host).into_iter().filter(|p| p.starts_with(dir)).collect()
     }
