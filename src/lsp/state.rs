@@ -684,10 +684,7 @@ impl State {
         let target = {
             use crate::analysis::host::Host as _;
             let f = self.ws.file(id)?;
-            f.kind
-                .dialect()
-                .spec()
-                .moved_file(self.ws.file(id).as_ref()?, &self.ws)?
+            f.kind.dialect().spec().moved_file(&f, &self.ws)?
         };
         if target.exists() {
             return None;

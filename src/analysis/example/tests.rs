@@ -65,13 +65,8 @@ fn analyze_reports_unknown_key_and_missing_field() {
 
 #[test]
 fn the_workspace_discovers_and_analyses_example_agents() {
-    use crate::workspace::{Options, Role, Workspace};
-    let t = tempfile::tempdir().unwrap();
-    let dir = std::fs::canonicalize(t.path()).unwrap();
-    let path = dir.join(".example/agents/rev.md");
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, REV).unwrap();
-    let ws = Workspace::load(std::slice::from_ref(&dir), &Options::isolated()).unwrap();
+    use crate::workspace::Role;
+    let (_t, dir, path, ws) = example_workspace();
     let id = ws.id(&path).expect("the workspace found .example/agents/rev.md");
     let f = &ws.files[id];
     assert_eq!(
@@ -101,13 +96,7 @@ fn the_workspace_discovers_and_analyses_example_agents() {
 fn a_dialect_with_no_more_than_its_files_gets_the_interface_defaults() {
     use crate::analysis::Dialect;
     use crate::analysis::host::Host;
-    use crate::workspace::{Options, Workspace};
-    let t = tempfile::tempdir().unwrap();
-    let dir = std::fs::canonicalize(t.path()).unwrap();
-    let path = dir.join(".example/agents/rev.md");
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, REV).unwrap();
-    let ws = Workspace::load(std::slice::from_ref(&dir), &Options::isolated()).unwrap();
+    let (_t, dir, path, ws) = example_workspace();
     let id = ws.id(&path).unwrap();
     let f = ws.file(id).unwrap();
     let spec = Dialect::Example.spec();
@@ -149,4 +138,22 @@ fn a_dialect_with_no_more_than_its_files_gets_the_interface_defaults() {
             .agent_sections(&crate::analysis::opencode::FileKind::Config.into()),
         ["agent", "mode"]
     );
+}
+
+/// A project with one Example agent, `.example/agents/rev.md`, loaded: its folder (kept while
+/// the first value lives), the agent's path and the workspace.
+fn example_workspace() -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    crate::workspace::Workspace,
+) {
+    use crate::workspace::{Options, Workspace};
+    let t = tempfile::tempdir().unwrap();
+    let dir = std::fs::canonicalize(t.path()).unwrap();
+    let path = dir.join(".example/agents/rev.md");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, REV).unwrap();
+    let ws = Workspace::load(std::slice::from_ref(&dir), &Options::isolated()).unwrap();
+    (t, dir, path, ws)
 }

@@ -153,8 +153,13 @@ impl Layer {
 
 /// A Zuno file's project folder and layer.
 fn placed<'a>(f: &HostFile<'a>) -> Option<(&'a Path, Layer)> {
-    let (dir, layer) = f.role.dialect()?;
-    if f.kind.dialect() != Dialect::Zuno {
+    decode(f.kind, f.role)
+}
+
+/// The folder and layer of a Zuno file's role (`None` for another dialect's file).
+fn decode<'a>(kind: &crate::analysis::FileKind, role: &'a Role) -> Option<(&'a Path, Layer)> {
+    let (dir, layer) = role.dialect()?;
+    if kind.dialect() != Dialect::Zuno {
         return None;
     }
     Some((dir, *Layer::ALL.get(usize::from(layer))?))
@@ -344,9 +349,8 @@ fn agent_names(f: &HostFile) -> Option<Vec<NameAt>> {
 
 /// The project folder of a Zuno project file (not a global one), by its kind and role.
 pub fn project_of(kind: &crate::analysis::FileKind, role: &Role) -> Option<PathBuf> {
-    let (dir, layer) = role.dialect()?;
-    let layer = *Layer::ALL.get(usize::from(layer))?;
-    (kind.dialect() == Dialect::Zuno && !layer.is_global()).then(|| dir.to_path_buf())
+    let (dir, layer) = decode(kind, role)?;
+    (!layer.is_global()).then(|| dir.to_path_buf())
 }
 
 /// Zuno's project pass over `view`, the files Zuno started in `dir` reads.
