@@ -17,6 +17,19 @@ pub enum Dialect {
 impl Dialect {
     pub const ALL: [Dialect; 4] = [Dialect::OpenCode, Dialect::Claude, Dialect::Zuno, Dialect::Copilot];
 
+    /// Every registered dialect, in [`Dialect::ALL`] order, with the test-only one last in
+    /// tests: the dialects discovery asks.
+    #[cfg(not(test))]
+    pub const REGISTERED: &[Dialect] = &Dialect::ALL;
+    #[cfg(test)]
+    pub const REGISTERED: &[Dialect] = &[
+        Dialect::OpenCode,
+        Dialect::Claude,
+        Dialect::Zuno,
+        Dialect::Copilot,
+        Dialect::Example,
+    ];
+
     /// Its `--dialect` name (and its name in `agent-lsp.toml`, rule scopes and JSON).
     pub fn as_str(self) -> &'static str {
         self.identity().0

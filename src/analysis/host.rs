@@ -89,6 +89,29 @@ pub enum Role {
 }
 
 impl Role {
+    /// The folder a file belongs to, whatever its role (none for a user config, a file not
+    /// read or not checked).
+    pub fn folder(&self) -> Option<&Path> {
+        match self {
+            Role::Dialect { dir, .. }
+            | Role::ProjectConfig { dir }
+            | Role::DirConfig { dir }
+            | Role::Markdown { dir }
+            | Role::Tui { dir }
+            | Role::Theme { dir }
+            | Role::Claude { dir }
+            | Role::Skill { dir }
+            | Role::Command { dir }
+            | Role::ProjectFile { dir }
+            | Role::Manifest { dir }
+            | Role::ClaudeSettings { dir }
+            | Role::Memory { dir }
+            | Role::McpJson { dir }
+            | Role::OutputStyle { dir } => Some(dir),
+            Role::UserConfig(_) | Role::NotRead | Role::NotChecked(_) => None,
+        }
+    }
+
     /// The folder a file of a dialect belongs to, and its layer in the runtime's merge order.
     pub fn dialect(&self) -> Option<(&Path, u8)> {
         match self {
@@ -153,9 +176,8 @@ pub trait Host {
     fn env(&self, key: &str) -> Option<String>;
     /// The system's temporary folder.
     fn temp_dir(&self) -> PathBuf;
-    /// The `SKILL.md` files below `dir`'s sub-folders `subs` (`""` for `dir` itself), nearest
-    /// first; `dot` walks hidden folders too.
-    fn skill_files(&self, dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf>;
+    /// The disk, read-only, for the dialects' path rules.
+    fn disk(&self) -> &dyn Disk;
 }
 
 /// Answers a dialect remembers while the workspace's files keep their places: by the type of
@@ -198,5 +220,58 @@ impl dyn Host + '_ {
             let (dir, layer) = f.role.dialect()?;
             (f.kind.dialect() == dialect).then_some((f, dir, layer))
         })
+    }
+}
+
+/// The file system as the dialects' path rules see it: read-only, bounded walks, symlinks
+/// followed. The workspace gives the real one.
+pub trait Disk {
+    /// Whether a regular file is at `path` (a symlink followed).
+    fn is_file(&self, path: &Path) -> bool;
+    /// Whether a folder is at `path` (a symlink followed).
+    fn is_dir(&self, path: &Path) -> bool;
+    /// The text of the file at `path` (lossy UTF-8), when it can be read and is at most `max`
+    /// bytes long.
+    fn read_text(&self, path: &Path, max: u64) -> Option<String>;
+    /// The entries of folder `dir`, sorted by path, each with whether it is a folder.
+    fn list(&self, dir: &Path) -> Vec<(PathBuf, bool)>;
+    /// The files below `dir` that `keep` takes (by path and file name), each folder entered once,
+    /// bounded in depth and count. `dot`: enter hidden folders; `skip`: leave out dependency
+    /// and build folders (`node_modules/`, `target/`, ...). In no particular order.
+    fn files_under(&self, dir: &Path, dot: bool, skip: bool, keep: &dyn Fn(&Path, &str) -> bool) -> Vec<PathBuf>;
+    /// An environment variable the runtime reads (unset when empty).
+    fn env(&self, key: &str) -> Option<String>;
+}
+
+impl dyn Disk + '_ {
+    /// Every Markdown file below `dir`, hidden folders included, sorted.
+    pub fn markdown_under(&self, dir: &Path) -> Vec<PathBuf> {
+        let mut out = self.files_under(dir, true, false, &|p, _| p.extension().is_some_and(|e| e == "md"));
+        out.sort();
+        out
+    }
+
+    /// Every `SKILL.md` under `dir/<sub>` for each of `subs` (`""` for `dir` itself), at any
+    /// depth, as the runtimes' skill globs find them (`skills/**/SKILL.md`); `dot` enters hidden
+    /// folders. Shallower files first, then by path: the runtimes' globs return them level by
+    /// level (the order within a level follows the file system; only the order of `allow` rules
+    /// next to each other depends on it, which never changes a decision).
+    pub fn skill_files(&self, dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        for sub in subs {
+            let base = if sub.is_empty() {
+                dir.to_path_buf()
+            } else {
+                dir.join(sub)
+            };
+            if self.is_dir(&base) {
+                out.extend(self.files_under(&base, dot, true, &|_, name| name == "SKILL.md"));
+            }
+        }
+        out.sort_by(|a, b| {
+            let depth = |p: &PathBuf| p.strip_prefix(dir).map_or(0, |r| r.components().count());
+            (depth(a), a).cmp(&(depth(b), b))
+        });
+        out
     }
 }

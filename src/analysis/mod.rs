@@ -22,6 +22,7 @@ pub mod complete;
 pub mod copilot;
 pub mod diagnostic;
 pub mod dialect;
+pub mod discovery;
 pub mod edit;
 #[cfg(test)]
 pub mod example;
@@ -30,6 +31,7 @@ pub mod hash;
 pub mod host;
 pub mod instructions;
 mod kind;
+pub mod naming;
 pub mod opencode;
 pub mod permission;
 pub mod policy;
@@ -75,6 +77,21 @@ impl Dialect {
     /// rather than one file (Claude Code skips the file).
     pub fn refuses_configuration(self) -> bool {
         self.spec().refuses_configuration()
+    }
+
+    /// The places every registered runtime reads, for the path rules they share.
+    pub fn places() -> &'static discovery::Places {
+        static PLACES: std::sync::LazyLock<discovery::Places> = std::sync::LazyLock::new(|| {
+            let mut p = discovery::Places::default();
+            for &d in Dialect::REGISTERED {
+                let spec = d.spec();
+                p.folders.extend(spec.config_folders());
+                p.skills.extend(spec.skill_homes().iter().map(|h| (d, *h)));
+                p.commands.extend(spec.command_homes().iter().map(|h| (d, *h)));
+            }
+            p
+        });
+        &PLACES
     }
 
     /// The dialects in the order of `explain`'s sections for the terminal.

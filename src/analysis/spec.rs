@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use super::agents::{AgentSet, NoAgents};
 use super::card::PathNames;
-use super::host::{Host, HostFile};
+use super::discovery::{Claim, CommandHome, Disk, Load, Pile, Places, SkillHome, Stage, UserLayer};
+use super::host::{Host, HostFile, Options, Role};
 use super::prompt::Placeholder;
 use super::provenance::WhereIs;
 use super::{Diagnostic, FileKind, Span};
@@ -153,6 +154,163 @@ pub trait DialectSpec: Sync {
         let _ = kind;
         &[]
     }
+
+    // Discovery: what its runtime reads, and as what (the types are in `discovery`).
+
+    /// The config folders of a project its runtime reads even where ignore rules hide them
+    /// (`.claude`). Other runtimes' path rules also know them as folders no plugin lies in.
+    fn config_folders(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Whether a walk keeps the file it meets at `path` (`depth` below the walk's root), and on
+    /// which pile: what the path rules are then asked about.
+    fn walk_keeps(&self, path: &Path, depth: usize, disk: &dyn Disk) -> Option<Pile> {
+        let _ = (path, depth, disk);
+        None
+    }
+
+    /// The files of `dir`, a folder a walk entered, that its runtime reads even where git
+    /// ignores them (`CLAUDE.local.md`): the walk keeps those that exist.
+    fn read_when_ignored(&self, dir: &Path) -> Vec<PathBuf> {
+        let _ = dir;
+        Vec::new()
+    }
+
+    /// Whether a walk looks for this file in the build folders it otherwise leaves out (`dist/`,
+    /// `build/`), where the ignore rules let it (a plugin built there).
+    fn kept_in_build_folders(&self, path: &Path) -> bool {
+        let _ = path;
+        false
+    }
+
+    /// The folders whose files its runtime loads as a whole (by their layout), given the
+    /// folders and the config files a walk found.
+    fn whole_folders(&self, dirs: &[PathBuf], configs: &[PathBuf]) -> Vec<PathBuf> {
+        let _ = (dirs, configs);
+        Vec::new()
+    }
+
+    /// The files of a folder its runtime loads as a whole (see [`DialectSpec::whole_folders`]).
+    fn folder_files(&self, dir: &Path, disk: &dyn Disk) -> Vec<Load> {
+        let _ = (dir, disk);
+        Vec::new()
+    }
+
+    /// What `path` is to its runtime, asked at `stage` (see [`Stage`]).
+    fn kind_of(&self, path: &Path, at: &At, stage: Stage) -> Claim {
+        let _ = (path, at, stage);
+        None
+    }
+
+    /// What a file given by path is to its runtime when no place the workspace knows holds it
+    /// (it is checked on its own, as pre-commit passes it), asked at `stage`.
+    fn kind_alone(&self, path: &Path, at: &At, stage: Stage) -> Claim {
+        let _ = (path, at, stage);
+        None
+    }
+
+    /// The project whose layers are read around a file of its given by path, in `role`:
+    /// `None` when the role is none of its own, `Some(None)` when it has no project.
+    fn project_of_role(&self, role: &Role) -> Option<Option<PathBuf>> {
+        let _ = role;
+        None
+    }
+
+    /// The project around `root`, a folder given as a path that is (or lies in) one of its
+    /// config folders.
+    fn enclosing_project(&self, root: &Path) -> Option<PathBuf> {
+        let _ = root;
+        None
+    }
+
+    /// What its runtime reads of the user's own folders.
+    fn user_layer(&self, options: &Options, disk: &dyn Disk) -> UserLayer {
+        let _ = (options, disk);
+        UserLayer::default()
+    }
+
+    /// The files its runtime reads in `dir`, one of the folders from where it starts up to the
+    /// worktree's top.
+    fn context_files(&self, dir: &Path, disk: &dyn Disk) -> Vec<Load> {
+        let _ = (dir, disk);
+        Vec::new()
+    }
+
+    /// The files its runtime reads in `dir`, one of the folders above where it starts, past the
+    /// worktree's top too.
+    fn files_above(&self, dir: &Path) -> Vec<PathBuf> {
+        let _ = dir;
+        Vec::new()
+    }
+
+    /// The folder whose files a file of its brings along once read (a plugin's manifest
+    /// decides what its plugin holds).
+    fn bundle_of(&self, kind: &FileKind, role: &Role) -> Option<PathBuf> {
+        let _ = (kind, role);
+        None
+    }
+
+    /// The files of the bundle at `root` (see [`DialectSpec::bundle_of`]), as it now says;
+    /// `None` when `root` is no bundle.
+    fn bundle_files(&self, root: &Path, disk: &dyn Disk) -> Option<Vec<Load>> {
+        let _ = (root, disk);
+        None
+    }
+
+    /// The files that a file new on disk in `role` brings along (a new config can make its
+    /// folder one whose files load as a whole).
+    fn files_beside(&self, role: &Role, at: &At) -> Vec<Load> {
+        let _ = (role, at);
+        Vec::new()
+    }
+
+    /// The project whose skills its runtime finds beyond the files the workspace holds, when
+    /// its file `kind` in `role` is read (Zuno looks for skills from each project).
+    fn skill_project(&self, kind: &FileKind, role: &Role) -> Option<PathBuf> {
+        let _ = (kind, role);
+        None
+    }
+
+    /// The `SKILL.md` files its runtime finds for `project` (see
+    /// [`DialectSpec::skill_project`]).
+    fn project_skill_files(&self, project: &Path, options: &Options, disk: &dyn Disk) -> Vec<PathBuf> {
+        let _ = (project, options, disk);
+        Vec::new()
+    }
+
+    /// The folders of a project its runtime reads Agent Skills from.
+    fn skill_homes(&self) -> &'static [SkillHome] {
+        &[]
+    }
+
+    /// The folders of a project its runtime reads command files from.
+    fn command_homes(&self) -> &'static [CommandHome] {
+        &[]
+    }
+
+    /// What to analyse a document open in an editor as, from its path (none for an untitled
+    /// one), file name, language and text alone, when no place its runtime reads holds it.
+    fn solo_kind(
+        &self,
+        path: Option<&Path>,
+        name: &str,
+        language_id: &str,
+        text: &str,
+        disk: &dyn Disk,
+    ) -> Option<FileKind> {
+        let _ = (path, name, language_id, text, disk);
+        None
+    }
+}
+
+/// What a dialect's path rules may consult: the workspace, the disk, and the places every
+/// registered runtime reads.
+#[derive(Clone, Copy)]
+pub struct At<'a> {
+    pub host: &'a dyn Host,
+    pub disk: &'a dyn Disk,
+    pub places: &'a Places,
 }
 
 /// The path of a Markdown agent named by its path relative to `root` (`agents/x/y.md` is

@@ -503,7 +503,7 @@ impl State {
                     self.uris.entry(id).or_insert(ev.uri.clone());
                     touched.push(id);
                     if let Some(root) = brings {
-                        touched.extend(self.ws.load_plugin(&root));
+                        touched.extend(self.ws.load_bundle(&root));
                     }
                 }
                 Err(why) => {

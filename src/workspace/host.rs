@@ -2,7 +2,6 @@
 
 use std::path::{Path, PathBuf};
 
-use super::discover;
 use super::model::{Workspace, key};
 use crate::analysis::Dialect;
 use crate::analysis::host::{Host, HostFile, Memo, Options};
@@ -77,8 +76,8 @@ impl Host for Workspace {
         std::env::temp_dir()
     }
 
-    fn skill_files(&self, dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
-        discover::skill_files(dir, subs, dot)
+    fn disk(&self) -> &dyn crate::analysis::discovery::Disk {
+        &super::tree::FsDisk
     }
 
     fn skill_names(&self, dialect: Dialect, dir: &Path) -> Option<Vec<String>> {

@@ -113,7 +113,7 @@ fn nested(r: &FileRef, base: &Path, home: Option<&Path>) -> Vec<Diagnostic> {
     let mut stack = vec![(first, 1usize, vec![r.path.clone()])];
     while let Some((file, depth, chain)) = stack.pop() {
         if depth >= memory::MAX_IMPORT_DEPTH
-            || super::discover::memory_kind(&file, home).is_some()
+            || crate::analysis::claude::discover::memory_kind(&file, home).is_some()
             || !memory::is_text(&file.to_string_lossy())
         {
             continue;

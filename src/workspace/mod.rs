@@ -14,7 +14,6 @@ mod imports;
 mod load;
 mod model;
 mod paths;
-mod plugins;
 mod policy;
 pub mod policy_check;
 mod queries;

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::discover;
 use super::model::*;
 use super::read::{Unread, read_text, unchecked_file};
 use crate::analysis::{self, Code, Diagnostic, FileAnalysis, FileKind, LineIndex, Span};
@@ -84,9 +83,7 @@ impl Workspace {
         // stamp.
         let force = self.files[id].resolved.is_some() || self.files[id].kind.manifest().is_some();
         self.restamp(id, force);
-        if let Some(dir) = crate::analysis::zuno::dialect::project_of(&self.files[id].kind, &self.files[id].role) {
-            self.load_zuno_skills(self.files[id].kind.dialect(), &dir);
-        }
+        self.load_project_skills(id);
         id
     }
 
@@ -431,13 +428,16 @@ impl Workspace {
                         continue;
                     };
                     // As the text says (an editor's buffer may differ from the disk).
-                    let plugin = discover::Plugin {
+                    let plugin = crate::analysis::claude::plugin::members::Plugin {
                         root: root.to_path_buf(),
                         name: m.name.clone().unwrap_or_default(),
                         layout: m.layout.clone(),
                     };
                     let listed: std::collections::HashSet<PathBuf> =
-                        discover::plugin_files(&plugin).into_iter().map(|(p, _)| p).collect();
+                        crate::analysis::claude::plugin::members::plugin_files(&plugin, &super::tree::FsDisk)
+                            .into_iter()
+                            .map(|(p, _)| p)
+                            .collect();
                     // What the default folder would give without the field.
                     let mut default = plugin.clone();
                     match field {
@@ -446,11 +446,12 @@ impl Workspace {
                         _ => default.layout.output_styles.clear(),
                     }
                     let folder = root.join(folder_name);
-                    let mut left_out: Vec<PathBuf> = discover::plugin_files(&default)
-                        .into_iter()
-                        .map(|(p, _)| p)
-                        .filter(|p| p.starts_with(&folder) && !listed.contains(p))
-                        .collect();
+                    let mut left_out: Vec<PathBuf> =
+                        crate::analysis::claude::plugin::members::plugin_files(&default, &super::tree::FsDisk)
+                            .into_iter()
+                            .map(|(p, _)| p)
+                            .filter(|p| p.starts_with(&folder) && !listed.contains(p))
+                            .collect();
                     if left_out.is_empty() {
                         continue;
                     }

@@ -613,7 +613,7 @@ fn a_plugin_is_read_whole() {
         fs::read_to_string(p.join(".claude-plugin/plugin.json")).unwrap(),
         true,
     );
-    ws.load_plugin(&p);
+    ws.load_bundle(&p);
     let want = [
         (".claude-plugin/plugin.json", "manifest plugin.json"),
         ("agents/a.md", "agent kit:a"),
@@ -738,14 +738,14 @@ fn claude_settings_of_a_project() {
     // `settings.local.json` there is not read.
     let home = root.join("home");
     assert_eq!(
-        crate::workspace::discover::claude_settings(&home.join(".claude/settings.json"), Some(&home)),
+        crate::analysis::claude::discover::claude_settings(&home.join(".claude/settings.json"), Some(&home)),
         Some((
             crate::analysis::FileKind::Settings(crate::analysis::claude::settings::SettingsFile::User),
             home.clone()
         ))
     );
     assert_eq!(
-        crate::workspace::discover::claude_settings(&home.join(".claude/settings.local.json"), Some(&home)),
+        crate::analysis::claude::discover::claude_settings(&home.join(".claude/settings.local.json"), Some(&home)),
         None
     );
 }
@@ -884,15 +884,15 @@ fn memory_imports_that_name_no_file() {
     // The user's `~/.claude/CLAUDE.md` and rules.
     let home = root.join("home");
     assert_eq!(
-        crate::workspace::discover::memory_kind(&home.join(".claude/CLAUDE.md"), Some(&home)),
+        crate::analysis::claude::discover::memory_kind(&home.join(".claude/CLAUDE.md"), Some(&home)),
         Some((MemoryFile::User, home.clone()))
     );
     assert_eq!(
-        crate::workspace::discover::memory_kind(&home.join(".claude/rules/a.md"), Some(&home)),
+        crate::analysis::claude::discover::memory_kind(&home.join(".claude/rules/a.md"), Some(&home)),
         Some((MemoryFile::User, home.clone()))
     );
     assert_eq!(
-        crate::workspace::discover::memory_kind(&root.join(".claude/agents/CLAUDE.md"), None),
+        crate::analysis::claude::discover::memory_kind(&root.join(".claude/agents/CLAUDE.md"), None),
         None
     );
 }
@@ -1432,9 +1432,16 @@ fn a_file_in_a_runtime_s_own_folder_is_the_project_s_even_where_a_plugin_lists_i
     write(root, ".claude/agents/a.md", agent);
     write(root, "extra/b.md", agent);
     // `.claude/agents/` is Claude Code's project folder: not looked up as a plugin's file.
-    assert!(super::load::plugin_role(&root.join(".claude/agents/a.md")).is_none());
+    let ws = Workspace::new(vec![root.to_path_buf()], Options::default());
+    let at = crate::analysis::spec::At {
+        host: &ws,
+        disk: &super::tree::FsDisk,
+        places: crate::analysis::Dialect::places(),
+    };
+    let plugin_role = |p: &Path| crate::analysis::claude::discover::plugin_role(p, &at);
+    assert!(plugin_role(&root.join(".claude/agents/a.md")).is_none());
     // Elsewhere the manifest's list makes it the plugin's agent.
-    match super::load::plugin_role(&root.join("extra/b.md")) {
+    match plugin_role(&root.join("extra/b.md")) {
         Some(Some((FileKind::Claude(k), Role::Claude { dir }))) => {
             assert_eq!(
                 (k.source, dir.as_path()),

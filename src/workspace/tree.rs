@@ -27,11 +27,6 @@ pub(super) const PLUGIN_DIRS: &[&str] = &["dist", "build"];
 pub(super) const MAX_DEPTH: usize = 40;
 pub(super) const MAX_ENTRIES: usize = 500_000;
 
-pub(super) fn collect_md(dir: &Path, out: &mut Vec<PathBuf>, depth: usize, seen: &mut HashSet<PathBuf>) {
-    let md = |p: &Path, _: &str| p.extension().is_some_and(|e| e == "md");
-    walk_files(dir, (true, false), &md, depth, out, seen);
-}
-
 /// The files under `dir` that `keep` takes (by path and file name), depth first, bounded in depth
 /// and count, each directory entered once (symlink loops). `(dot, skip)`: enter hidden
 /// directories; leave out the dependency and build folders of [`SKIP_DIRS`].
@@ -69,28 +64,54 @@ pub(super) fn walk_files(
     }
 }
 
-/// Every `SKILL.md` under `dir/<sub>` for each of `subs` (`""` for `dir` itself), at any depth,
-/// as opencode's skill globs find them (`skills/**/SKILL.md`, `{skill,skills}/**/SKILL.md`,
-/// `**/SKILL.md`); `dot` enters hidden directories. Shallower files first, then by path: the
-/// runtime's glob returns them level by level (its order within a level follows the file
-/// system; only the order of `allow` rules next to each other depends on it, which never
-/// changes a decision).
-pub fn skill_files(dir: &Path, subs: &[&str], dot: bool) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for sub in subs {
-        let base = if sub.is_empty() {
-            dir.to_path_buf()
-        } else {
-            dir.join(sub)
-        };
-        if base.is_dir() {
-            let skill = |_: &Path, name: &str| name == "SKILL.md";
-            walk_files(&base, (dot, true), &skill, 0, &mut out, &mut HashSet::new());
-        }
+/// The real file system, read-only, as the dialects' path rules see it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FsDisk;
+
+impl crate::analysis::discovery::Disk for FsDisk {
+    fn is_file(&self, path: &Path) -> bool {
+        path.is_file()
     }
-    out.sort_by(|a, b| {
-        let depth = |p: &PathBuf| p.strip_prefix(dir).map_or(0, |r| r.components().count());
-        (depth(a), a).cmp(&(depth(b), b))
-    });
-    out
+
+    fn is_dir(&self, path: &Path) -> bool {
+        path.is_dir()
+    }
+
+    fn read_text(&self, path: &Path, max: u64) -> Option<String> {
+        let meta = fs::metadata(path).ok()?;
+        if meta.len() > max {
+            return None;
+        }
+        let bytes = fs::read(path).ok()?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    fn list(&self, dir: &Path) -> Vec<(PathBuf, bool)> {
+        let Ok(read) = fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(PathBuf, bool)> = read
+            .flatten()
+            .take(MAX_ENTRIES)
+            .map(|e| {
+                let p = e.path();
+                let is_dir = p.is_dir();
+                (p, is_dir)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn files_under(&self, dir: &Path, dot: bool, skip: bool, keep: &dyn Fn(&Path, &str) -> bool) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        walk_files(dir, (dot, skip), keep, 0, &mut out, &mut HashSet::new());
+        out
+    }
+
+    fn env(&self, key: &str) -> Option<String> {
+        std::env::var_os(key)
+            .filter(|v| !v.is_empty())
+            .map(|v| v.to_string_lossy().into_owned())
+    }
 }

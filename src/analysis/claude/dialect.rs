@@ -1,15 +1,109 @@
 //! Claude Code behind the one dialect interface ([`DialectSpec`]): what the workspace and the front
 //! ends ask of it.
 
+use super::discover;
 use crate::analysis::Diagnostic;
+use crate::analysis::discovery::{Claim, CommandHome, Disk, Load, Pile, SkillHome, Stage, UserLayer};
+use crate::analysis::host::Options;
 use crate::analysis::host::{Host, HostFile, Role};
 use crate::analysis::provenance::WhereIs;
+use crate::analysis::spec::At;
 use crate::analysis::spec::{DialectSpec, DialectUnit, Hover, NameAt, Reads, UnitRef};
 
 /// Claude Code's implementation of the dialect interface.
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    // Discovery (see `discover.rs`).
+    fn config_folders(&self) -> &'static [&'static str] {
+        &[".claude"]
+    }
+
+    fn walk_keeps(&self, path: &std::path::Path, depth: usize, disk: &dyn Disk) -> Option<Pile> {
+        // A plugin's agents and commands (`<plugin>/agents/`) at any level.
+        let in_folder = path
+            .ancestors()
+            .skip(1)
+            .take(depth)
+            .any(|a| a.file_name().is_some_and(|n| n == "agents" || n == "commands"));
+        let md = path.extension().is_some_and(|e| e == "md");
+        discover::walk_keeps(path, disk).or((md && in_folder).then_some(Pile::Document))
+    }
+
+    fn read_when_ignored(&self, dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        discover::read_when_ignored(dir)
+    }
+
+    fn kept_in_build_folders(&self, path: &std::path::Path) -> bool {
+        super::plugin::Manifest::of_path(path).is_some()
+    }
+
+    fn kind_of(&self, path: &std::path::Path, at: &At, stage: Stage) -> Claim {
+        discover::kind_of(path, at, stage)
+    }
+
+    fn kind_alone(&self, path: &std::path::Path, at: &At, stage: Stage) -> Claim {
+        discover::kind_alone(path, at, stage)
+    }
+
+    fn project_of_role(&self, role: &Role) -> Option<Option<std::path::PathBuf>> {
+        match role {
+            Role::Claude { dir } => Some(Some(dir.clone())),
+            _ => None,
+        }
+    }
+
+    fn user_layer(&self, options: &Options, disk: &dyn Disk) -> UserLayer {
+        discover::user_layer(options, disk)
+    }
+
+    fn context_files(&self, dir: &std::path::Path, disk: &dyn Disk) -> Vec<Load> {
+        discover::context_files(dir, disk)
+    }
+
+    fn files_above(&self, dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        vec![dir.join(discover::MCP_JSON)]
+    }
+
+    fn bundle_of(&self, kind: &crate::analysis::FileKind, role: &Role) -> Option<std::path::PathBuf> {
+        discover::bundle_of(kind, role)
+    }
+
+    fn bundle_files(&self, root: &std::path::Path, disk: &dyn Disk) -> Option<Vec<Load>> {
+        discover::bundle_files(root, disk)
+    }
+
+    fn skill_homes(&self) -> &'static [SkillHome] {
+        // `.claude/skills/<name>/SKILL.md`, one level deep.
+        &[SkillHome {
+            folder: ".claude",
+            subs: &["skills"],
+            owner: true,
+            depth: Some(2),
+        }]
+    }
+
+    fn command_homes(&self) -> &'static [CommandHome] {
+        &[CommandHome {
+            folder: ".claude",
+            subs: &["commands"],
+            separator: ':',
+        }]
+    }
+
+    /// A project's `.mcp.json` (an untitled one is not beside a plugin's manifest).
+    fn solo_kind(
+        &self,
+        path: Option<&std::path::Path>,
+        name: &str,
+        _language_id: &str,
+        _text: &str,
+        disk: &dyn Disk,
+    ) -> Option<crate::analysis::FileKind> {
+        let at = path.map_or_else(|| std::path::Path::new("/").join(name), std::path::Path::to_path_buf);
+        discover::mcp_json(&at, disk).map(|(kind, _)| kind)
+    }
+
     fn list_rank(&self) -> u8 {
         2
     }

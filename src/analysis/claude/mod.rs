@@ -33,6 +33,7 @@ pub mod card;
 pub mod command;
 pub mod complete;
 pub mod dialect;
+pub mod discover;
 pub mod explain;
 pub mod hooks;
 pub mod hover;

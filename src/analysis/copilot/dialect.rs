@@ -1,6 +1,8 @@
 //! GitHub Copilot behind the one dialect interface ([`DialectSpec`]): what the workspace and the front
 //! ends ask of it.
 
+use crate::analysis::discovery::{Claim, Disk, Pile, Stage};
+use crate::analysis::spec::At;
 use std::path::{Path, PathBuf};
 
 use super::project::{ViewFile, registry};
@@ -14,6 +16,15 @@ use crate::analysis::{Dialect, Span};
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    // Discovery (see `discover.rs`).
+    fn walk_keeps(&self, path: &Path, _depth: usize, _disk: &dyn Disk) -> Option<Pile> {
+        super::discover::walk_keeps(path)
+    }
+
+    fn kind_of(&self, path: &Path, _at: &At, stage: Stage) -> Claim {
+        super::discover::kind_of(path, stage)
+    }
+
     fn list_rank(&self) -> u8 {
         3
     }

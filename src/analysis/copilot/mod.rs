@@ -18,6 +18,7 @@ pub mod card;
 pub mod complete;
 mod decl;
 pub mod dialect;
+pub mod discover;
 pub mod explain;
 pub mod glob;
 pub mod header;

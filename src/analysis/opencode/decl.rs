@@ -155,19 +155,7 @@ pub fn prompt_hash(text: &str) -> u64 {
     h.finish()
 }
 
-/// The agent name opencode derives from a Markdown path relative to its config directory:
-/// `agents/team/reviewer.md` is `team/reviewer`, `agent/foo.bar.md` is `foo.bar`.
-pub fn agent_name_from_relative_path(relative: &str) -> String {
-    let rel = relative.replace('\\', "/");
-    let rel = ["agents/", "agent/", "modes/", "mode/"]
-        .iter()
-        .find_map(|p| rel.strip_prefix(p))
-        .unwrap_or(&rel);
-    match rel.rfind('.') {
-        Some(dot) if dot > rel.rfind('/').map_or(0, |s| s + 1) => rel[..dot].to_string(),
-        _ => rel.to_string(),
-    }
-}
+pub use crate::analysis::naming::agent_name_from_relative_path;
 
 /// How opencode's Markdown reader (gray-matter with js-yaml 3, plus one retry after its
 /// sanitizer) reads a file. Confirmed against the 1.18.34 runtime by `tests/runtime.rs`.

@@ -1,10 +1,14 @@
 //! opencode behind the one dialect interface ([`DialectSpec`]): what the workspace and the front
 //! ends ask of it.
 
+use super::discover;
 use crate::analysis::Diagnostic;
 use crate::analysis::Span;
+use crate::analysis::discovery::{Claim, CommandHome, Disk, Load, Pile, SkillHome, Stage, UserLayer};
+use crate::analysis::host::Options;
 use crate::analysis::host::{Host, HostFile, Role};
 use crate::analysis::provenance::WhereIs;
+use crate::analysis::spec::At;
 use crate::analysis::spec::{DialectSpec, DialectUnit, Hover, NameAt, Reads, UnitRef};
 use crate::analysis::syntax::Node;
 
@@ -14,6 +18,96 @@ use super::DeclOrigin;
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    // Discovery (see `discover.rs`).
+    fn config_folders(&self) -> &'static [&'static str] {
+        &[".opencode"]
+    }
+
+    fn walk_keeps(&self, path: &std::path::Path, depth: usize, _disk: &dyn Disk) -> Option<Pile> {
+        discover::walk_keeps(path, depth)
+    }
+
+    fn whole_folders(&self, dirs: &[std::path::PathBuf], configs: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
+        discover::whole_folders(dirs, configs)
+    }
+
+    fn folder_files(&self, dir: &std::path::Path, disk: &dyn Disk) -> Vec<Load> {
+        discover::markdown_agents(dir, disk)
+            .into_iter()
+            .map(|(p, kind)| Load::known(p, kind.into(), Role::Markdown { dir: dir.to_path_buf() }))
+            .collect()
+    }
+
+    fn kind_of(&self, path: &std::path::Path, at: &At, stage: Stage) -> Claim {
+        discover::kind_of(path, at, stage)
+    }
+
+    fn kind_alone(&self, path: &std::path::Path, _at: &At, stage: Stage) -> Claim {
+        discover::kind_alone(path, stage)
+    }
+
+    fn project_of_role(&self, role: &Role) -> Option<Option<std::path::PathBuf>> {
+        discover::project_of_role(role)
+    }
+
+    fn enclosing_project(&self, root: &std::path::Path) -> Option<std::path::PathBuf> {
+        discover::enclosing_project(root)
+    }
+
+    fn user_layer(&self, options: &Options, disk: &dyn Disk) -> UserLayer {
+        discover::user_layer(options, disk)
+    }
+
+    fn context_files(&self, dir: &std::path::Path, disk: &dyn Disk) -> Vec<Load> {
+        discover::context_files(dir, disk)
+    }
+
+    fn files_beside(&self, role: &Role, at: &At) -> Vec<Load> {
+        discover::files_beside(role, at.disk)
+    }
+
+    fn skill_homes(&self) -> &'static [SkillHome] {
+        &[
+            SkillHome {
+                folder: ".opencode",
+                subs: &["skill", "skills"],
+                owner: true,
+                depth: None,
+            },
+            SkillHome {
+                folder: ".claude",
+                subs: &["skills"],
+                owner: false,
+                depth: None,
+            },
+            SkillHome {
+                folder: ".agents",
+                subs: &["skills"],
+                owner: true,
+                depth: None,
+            },
+        ]
+    }
+
+    fn command_homes(&self) -> &'static [CommandHome] {
+        &[CommandHome {
+            folder: ".opencode",
+            subs: &["command", "commands"],
+            separator: '/',
+        }]
+    }
+
+    fn solo_kind(
+        &self,
+        path: Option<&std::path::Path>,
+        name: &str,
+        language_id: &str,
+        text: &str,
+        _disk: &dyn Disk,
+    ) -> Option<crate::analysis::FileKind> {
+        discover::solo_kind(path, name, language_id, text)
+    }
+
     /// An error in a config stops opencode: it starts with none of it.
     fn refuses_configuration(&self) -> bool {
         true

@@ -27,6 +27,7 @@ pub mod config_schema;
 mod ctx;
 mod decl;
 pub mod dialect;
+pub mod discover;
 pub mod effective;
 pub mod explain;
 pub mod hover;

@@ -264,12 +264,12 @@ fn skill_dirs(host: &dyn Host, start: &Path, worktree: &Path) -> Vec<String> {
     let o = host.options();
     if let Some(home) = &o.home {
         for e in &external {
-            files.extend(host.skill_files(&home.join(e), &["skills"], true));
+            files.extend(host.disk().skill_files(&home.join(e), &["skills"], true));
         }
     }
     for dir in start.ancestors() {
         for e in &external {
-            files.extend(host.skill_files(&dir.join(e), &["skills"], true));
+            files.extend(host.disk().skill_files(&dir.join(e), &["skills"], true));
         }
         if dir == worktree {
             break;
@@ -287,7 +287,7 @@ fn skill_dirs(host: &dyn Host, start: &Path, worktree: &Path) -> Vec<String> {
     config_dirs.extend(o.config_dir.clone());
     let mut seen = HashSet::new();
     for d in config_dirs.into_iter().filter(|d| seen.insert(d.clone())) {
-        files.extend(host.skill_files(&d, &["skill", "skills"], false));
+        files.extend(host.disk().skill_files(&d, &["skill", "skills"], false));
     }
     let mut dirs: Vec<String> = Vec::new();
     for f in files {

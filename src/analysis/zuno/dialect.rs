@@ -1,6 +1,10 @@
 //! Zuno behind the one dialect interface ([`DialectSpec`]): what the workspace and the front
 //! ends ask of it.
 
+use super::discover::{self, Layer};
+use crate::analysis::discovery::{Claim, CommandHome, Disk, Load, Pile, SkillHome, Stage, UserLayer};
+use crate::analysis::host::Options;
+use crate::analysis::spec::At;
 use std::path::{Path, PathBuf};
 
 use super::complete::Known;
@@ -16,6 +20,64 @@ use crate::analysis::syntax::{Step, path_at};
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    // Discovery (see `discover.rs`).
+    fn config_folders(&self) -> &'static [&'static str] {
+        &[".zuno"]
+    }
+
+    fn walk_keeps(&self, path: &Path, depth: usize, _disk: &dyn Disk) -> Option<Pile> {
+        discover::walk_keeps(path, depth)
+    }
+
+    fn kind_of(&self, path: &Path, at: &At, stage: Stage) -> Claim {
+        discover::kind_of(path, at.host.options().zuno_global.as_deref(), stage)
+    }
+
+    fn kind_alone(&self, path: &Path, _at: &At, stage: Stage) -> Claim {
+        discover::kind_of(path, None, stage)
+    }
+
+    fn user_layer(&self, options: &Options, disk: &dyn Disk) -> UserLayer {
+        discover::user_layer(options, disk)
+    }
+
+    fn context_files(&self, dir: &Path, disk: &dyn Disk) -> Vec<Load> {
+        discover::context_files(dir, disk)
+    }
+
+    fn skill_project(&self, kind: &crate::analysis::FileKind, role: &Role) -> Option<PathBuf> {
+        project_of(kind, role)
+    }
+
+    fn project_skill_files(&self, project: &Path, options: &Options, disk: &dyn Disk) -> Vec<PathBuf> {
+        discover::project_skill_files(project, options, disk)
+    }
+
+    fn skill_homes(&self) -> &'static [SkillHome] {
+        &[
+            SkillHome {
+                folder: ".zuno",
+                subs: &["skill", "skills"],
+                owner: true,
+                depth: None,
+            },
+            SkillHome {
+                folder: ".agents",
+                subs: &["skills"],
+                owner: false,
+                depth: None,
+            },
+        ]
+    }
+
+    fn command_homes(&self) -> &'static [CommandHome] {
+        &[CommandHome {
+            folder: ".zuno",
+            subs: &["command", "commands"],
+            separator: '/',
+        }]
+    }
+
     /// An error in a config stops Zuno: it starts with none of it.
     fn refuses_configuration(&self) -> bool {
         true
@@ -116,38 +178,6 @@ impl DialectSpec for Spec {
             Some(FileKind::Config) => &["agents", "agent"],
             _ => &[],
         }
-    }
-}
-
-/// Where a Zuno file sits in Zuno's merge order (its [`Role::Dialect`] layer).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Layer {
-    GlobalConfig,
-    /// A bare `zuno.json(c)` of a project directory.
-    ProjectConfig,
-    /// `.zuno/zuno.json(c)`.
-    DotConfig,
-    GlobalAgent,
-    /// A Markdown agent of a `.zuno/` directory.
-    DotAgent,
-}
-
-impl Layer {
-    const ALL: [Layer; 5] = [
-        Layer::GlobalConfig,
-        Layer::ProjectConfig,
-        Layer::DotConfig,
-        Layer::GlobalAgent,
-        Layer::DotAgent,
-    ];
-
-    pub fn is_global(self) -> bool {
-        matches!(self, Layer::GlobalConfig | Layer::GlobalAgent)
-    }
-
-    /// The file's role: `dir` is its project (Zuno's global directory for a global file).
-    pub fn role(self, dir: PathBuf) -> Role {
-        Role::Dialect { dir, layer: self as u8 }
     }
 }
 

@@ -25,6 +25,7 @@ pub mod command;
 pub mod complete;
 mod decl;
 pub mod dialect;
+pub mod discover;
 pub mod policy;
 pub mod project;
 pub mod schema;

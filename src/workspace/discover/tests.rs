@@ -57,7 +57,8 @@ fn the_walk_honours_git_ignore_rules_but_not_for_config_folders() {
         rel(root, &found.markdown),
         [".opencode/agents/a.md", "notes/agents/a.md", "pkg/.zuno/agents/z.md"]
     );
-    assert_eq!(rel(root, &found.config_dirs), [".opencode"]);
+    let folders: Vec<PathBuf> = found.folders.iter().map(|(_, d)| d.clone()).collect();
+    assert_eq!(rel(root, &folders), [".opencode"]);
     // Outside a git repository `.gitignore` does not apply (as in ripgrep); `.ignore` does.
     fs::remove_dir_all(root.join(".git")).unwrap();
     assert!(rel(root, &walk(root).configs).contains(&"generated/opencode.json".to_string()));
@@ -78,26 +79,6 @@ fn a_symlink_loop_is_entered_once() {
 }
 
 #[test]
-fn classify_paths() {
-    assert_eq!(classify(Path::new("x/opencode.jsonc")), Some(FileKind::Config));
-    assert_eq!(
-        classify(Path::new("p/.opencode/agents/team/rev.md")),
-        Some(FileKind::Agent {
-            name: "team/rev".into()
-        })
-    );
-    assert_eq!(
-        classify(Path::new("p/.opencode/mode/dbg.md")),
-        Some(FileKind::Mode { name: "dbg".into() })
-    );
-    assert_eq!(
-        classify(Path::new("notes/x.md")),
-        Some(FileKind::Agent { name: "x".into() })
-    );
-    assert_eq!(classify(Path::new("a.txt")), None);
-}
-
-#[test]
 fn a_skill_is_loaded_by_the_runtimes_whose_folder_holds_it_at_the_depth_they_read() {
     use crate::analysis::Dialect::{Claude, OpenCode, Zuno};
     // (path below the project `p`, the runtimes that load it, where it should go instead)
@@ -114,7 +95,8 @@ fn a_skill_is_loaded_by_the_runtimes_whose_folder_holds_it_at_the_depth_they_rea
     ];
     let root = Path::new("/p");
     for &(path, loaders, misplaced) in cases {
-        let (kind, project) = skill_kind(&root.join(path)).unwrap_or_else(|| panic!("{path}: no skill"));
+        let (kind, project) = crate::analysis::discovery::skill_kind(&root.join(path), Dialect::places())
+            .unwrap_or_else(|| panic!("{path}: no skill"));
         assert_eq!(
             (kind.loaders.as_slice(), kind.misplaced.as_deref(), project.as_path()),
             (loaders, misplaced, root),
@@ -123,39 +105,12 @@ fn a_skill_is_loaded_by_the_runtimes_whose_folder_holds_it_at_the_depth_they_rea
         assert_eq!(kind.folder, path.rsplit('/').nth(1).unwrap(), "{path}");
     }
     // Not a skill: another file name, or a `SKILL.md` outside the runtimes' folders.
-    assert_eq!(skill_kind(Path::new("/p/.claude/skills/a/README.md")), None);
-    assert_eq!(skill_kind(Path::new("/p/docs/a/SKILL.md")), None);
-}
-
-#[test]
-fn files_read_but_not_checked_yet() {
-    let home = Path::new("/home/u");
-    let what = |p: &str| read_not_checked(Path::new(p), Some(home));
-    assert!(
-        what("/home/u/.claude/keybindings.json")
-            .unwrap()
-            .contains("keyboard shortcuts")
-    );
-    assert!(
-        what("/home/u/.claude/themes/dusk.json")
-            .unwrap()
-            .contains("custom color themes")
-    );
-    assert!(what("/work/p/.claude/loop.md").unwrap().contains("`/loop`"));
-    assert!(what("/home/u/.claude/loop.md").is_some());
-    // A project's keybindings and themes are not Claude Code's to read; nor other names.
-    assert_eq!(what("/work/p/.claude/keybindings.json"), None);
-    assert_eq!(what("/work/p/.claude/themes/dusk.json"), None);
-    assert_eq!(what("/home/u/.claude/themes/dusk.txt"), None);
-    assert_eq!(what("/home/u/.claude/themes/sub/dusk.json"), None);
-    assert_eq!(what("/home/u/keybindings.json"), None);
-    assert_eq!(what("/work/p/loop.md"), None);
     assert_eq!(
-        read_not_checked(Path::new("/home/u/.claude/keybindings.json"), None),
+        crate::analysis::discovery::skill_kind(Path::new("/p/.claude/skills/a/README.md"), Dialect::places()),
         None
     );
-    // The walks take each as a candidate wherever it is; the workspace decides.
-    assert!(not_checked_candidate(Path::new("/work/p/.claude/keybindings.json")));
-    assert!(not_checked_candidate(Path::new("/work/p/.claude/themes/x.json")));
-    assert!(!not_checked_candidate(Path::new("/work/p/.claude/settings.json")));
+    assert_eq!(
+        crate::analysis::discovery::skill_kind(Path::new("/p/docs/a/SKILL.md"), Dialect::places()),
+        None
+    );
 }

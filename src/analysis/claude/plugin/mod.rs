@@ -34,6 +34,7 @@ mod editor;
 pub mod hooks_file;
 mod listed;
 mod marketplace;
+pub mod members;
 mod model;
 pub mod servers_file;
 mod table;

@@ -1,19 +1,16 @@
-//! Claude Code plugins on disk: which folder is a plugin, what its manifest declares, and what
+//! Claude Code plugins on disk (read through a [`Disk`]): which folder is a plugin, what its manifest declares, and what
 //! each of its files is to it (agents, commands, skills, hooks, output styles, servers).
 
 use std::path::{Path, PathBuf};
 
-use std::collections::HashSet;
-use std::fs;
-
-use super::tree::walk_files;
-use crate::analysis::claude::plugin::{CommandSource, Layout, Manifest};
+use super::{CommandSource, Layout, Manifest};
 use crate::analysis::claude::{self, Source};
+use crate::analysis::discovery::Disk;
 use crate::analysis::{command, skill};
 
 /// The plugin whose `hooks/hooks.json` `path` is: the folder above `hooks/` when it holds
 /// `.claude-plugin/plugin.json`.
-pub fn plugin_hooks_root(path: &Path) -> Option<PathBuf> {
+pub fn plugin_hooks_root(path: &Path, disk: &dyn Disk) -> Option<PathBuf> {
     if path.file_name()? != "hooks.json" {
         return None;
     }
@@ -22,9 +19,7 @@ pub fn plugin_hooks_root(path: &Path) -> Option<PathBuf> {
         return None;
     }
     let root = hooks.parent()?;
-    root.join(".claude-plugin")
-        .join("plugin.json")
-        .is_file()
+    disk.is_file(&root.join(".claude-plugin").join("plugin.json"))
         .then(|| root.to_path_buf())
 }
 
@@ -41,16 +36,12 @@ pub struct Plugin {
 
 impl Plugin {
     /// The plugin whose root is `root`, if it has a manifest.
-    pub fn at(root: &Path) -> Option<Plugin> {
+    pub fn at(root: &Path, disk: &dyn Disk) -> Option<Plugin> {
         let manifest = root.join(".claude-plugin").join("plugin.json");
-        if !manifest.is_file() {
+        if !disk.is_file(&manifest) {
             return None;
         }
-        let text = fs::metadata(&manifest)
-            .ok()
-            .filter(|m| m.len() <= 1 << 20)
-            .and_then(|_| fs::read_to_string(&manifest).ok())
-            .unwrap_or_default();
+        let text = disk.read_text(&manifest, 1 << 20).unwrap_or_default();
         let (_, _, file) = crate::analysis::claude::plugin::analyze(Manifest::Plugin, &text);
         let name = file.name.filter(|n| !n.is_empty()).unwrap_or_else(|| {
             root.file_name()
@@ -65,8 +56,8 @@ impl Plugin {
     }
 
     /// The plugin `path` lies in: the nearest ancestor with a manifest.
-    pub fn of(path: &Path) -> Option<Plugin> {
-        path.ancestors().skip(1).find_map(Plugin::at)
+    pub fn of(path: &Path, disk: &dyn Disk) -> Option<Plugin> {
+        path.ancestors().skip(1).find_map(|a| Plugin::at(a, disk))
     }
 
     /// Where its commands come from: the manifest's `commands`, else `commands/`.
@@ -169,14 +160,14 @@ fn clean(rel: &str) -> Option<String> {
 ///   manifest's `skills` lists, `<folder>/SKILL.md` or `<folder>/<name>/SKILL.md`.
 ///
 /// With the plugin's root.
-pub fn plugin_kind(path: &Path) -> Option<(Member, PathBuf)> {
-    let plugin = Plugin::of(path)?;
-    let member = plugin_member(&plugin, path)?;
+pub fn plugin_kind(path: &Path, disk: &dyn Disk) -> Option<(Member, PathBuf)> {
+    let plugin = Plugin::of(path, disk)?;
+    let member = plugin_member(&plugin, path, disk)?;
     Some((member, plugin.root))
 }
 
 /// [`plugin_kind`] for a known plugin.
-pub fn plugin_member(plugin: &Plugin, path: &Path) -> Option<Member> {
+pub fn plugin_member(plugin: &Plugin, path: &Path, disk: &dyn Disk) -> Option<Member> {
     use crate::analysis::Dialect;
     let rel = path
         .strip_prefix(&plugin.root)
@@ -277,10 +268,10 @@ pub fn plugin_member(plugin: &Plugin, path: &Path) -> Option<Member> {
                 let Some(stem) = file.strip_suffix(".md") else { continue };
                 // A file inside a skill folder is part of that skill, not a command.
                 let mut dir = base_dir.clone();
-                let mut in_skill = dir.join("SKILL.md").is_file() && rel != base;
+                let mut in_skill = disk.is_file(&dir.join("SKILL.md")) && rel != base;
                 for part in &inner[..inner.len() - 1] {
                     dir = dir.join(part);
-                    in_skill |= dir.join("SKILL.md").is_file();
+                    in_skill |= disk.is_file(&dir.join("SKILL.md"));
                 }
                 if in_skill {
                     return None;
@@ -322,20 +313,13 @@ pub fn plugin_member(plugin: &Plugin, path: &Path) -> Option<Member> {
 }
 
 /// Every file a plugin contributes, with what it is (see [`plugin_kind`]).
-pub fn plugin_files(plugin: &Plugin) -> Vec<(PathBuf, Member)> {
+pub fn plugin_files(plugin: &Plugin, disk: &dyn Disk) -> Vec<(PathBuf, Member)> {
     let root = &plugin.root;
     let mut candidates: Vec<PathBuf> = Vec::new();
     let md = |_: &Path, name: &str| name.ends_with(".md");
     match &plugin.layout.agents {
         Some(files) => candidates.extend(files.iter().filter_map(|f| clean(f)).map(|f| root.join(f))),
-        None => walk_files(
-            &root.join("agents"),
-            (true, false),
-            &md,
-            0,
-            &mut candidates,
-            &mut HashSet::new(),
-        ),
+        None => candidates.extend(disk.files_under(&root.join("agents"), true, false, &md)),
     }
     for source in plugin.command_sources() {
         let p = match source {
@@ -344,8 +328,8 @@ pub fn plugin_files(plugin: &Plugin) -> Vec<(PathBuf, Member)> {
         };
         let Some(p) = clean(&p) else { continue };
         let target = root.join(&p);
-        if target.is_dir() {
-            walk_files(&target, (true, false), &md, 0, &mut candidates, &mut HashSet::new());
+        if disk.is_dir(&target) {
+            candidates.extend(disk.files_under(&target, true, false, &md));
         } else {
             candidates.push(target);
         }
@@ -353,8 +337,8 @@ pub fn plugin_files(plugin: &Plugin) -> Vec<(PathBuf, Member)> {
     candidates.extend(plugin.server_files().into_iter().map(|(p, _)| root.join(p)));
     for source in plugin.output_style_sources() {
         let target = root.join(&source);
-        if target.is_dir() {
-            walk_files(&target, (true, false), &md, 0, &mut candidates, &mut HashSet::new());
+        if disk.is_dir(&target) {
+            candidates.extend(disk.files_under(&target, true, false, &md));
         } else {
             candidates.push(target);
         }
@@ -363,17 +347,15 @@ pub fn plugin_files(plugin: &Plugin) -> Vec<(PathBuf, Member)> {
         let Some(base) = clean(&base) else { continue };
         let dir = root.join(base);
         candidates.push(dir.join("SKILL.md"));
-        if let Ok(read) = fs::read_dir(&dir) {
-            candidates.extend(read.flatten().map(|e| e.path().join("SKILL.md")));
-        }
+        candidates.extend(disk.list(&dir).into_iter().map(|(p, _)| p.join("SKILL.md")));
     }
     candidates.sort();
     candidates.dedup();
     candidates
         .into_iter()
-        .filter(|p| p.is_file())
+        .filter(|p| disk.is_file(p))
         .filter_map(|p| {
-            let member = plugin_member(plugin, &p)?;
+            let member = plugin_member(plugin, &p, disk)?;
             Some((p, member))
         })
         .collect()
