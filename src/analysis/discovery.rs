@@ -217,3 +217,19 @@ pub fn command_kind(path: &Path, places: &Places) -> Option<(CommandKind, PathBu
     }
     None
 }
+
+/// A path with `.` and `..` components resolved lexically (as Node's `path.resolve` does).
+pub fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}

@@ -185,6 +185,15 @@ pub trait Host {
 #[derive(Debug, Default)]
 pub struct Memo(Mutex<HashMap<(TypeId, PathBuf), Remembered>>);
 
+impl Memo {
+    /// Forget every answer (the disk changed under them).
+    pub fn clear(&self) {
+        if let Ok(mut m) = self.0.lock() {
+            m.clear();
+        }
+    }
+}
+
 /// One remembered answer, with the generation it was found in.
 type Remembered = (u64, Arc<dyn Any + Send + Sync>);
 
@@ -241,9 +250,33 @@ pub trait Disk {
     fn files_under(&self, dir: &Path, dot: bool, skip: bool, keep: &dyn Fn(&Path, &str) -> bool) -> Vec<PathBuf>;
     /// An environment variable the runtime reads (unset when empty).
     fn env(&self, key: &str) -> Option<String>;
+    /// Whether anything is at `path` (a symlink followed).
+    fn exists(&self, path: &Path) -> bool;
+    /// A file's text as agent-lsp reads a file it analyses (size and encoding guards), or why
+    /// it cannot be read.
+    fn read_file(&self, path: &Path) -> Result<String, String>;
+    /// The files below `dir`, relative to it, as the ignore rules leave them (a file git ignores
+    /// is not in a workspace an editor searches); `None` when there are more than a budget
+    /// allows (no pattern gets a verdict then).
+    fn files_below(&self, dir: &Path) -> Option<std::sync::Arc<Vec<PathBuf>>>;
+    /// Whether `pattern` (a path or a glob, relative to `dir`) matches a file in `dir`; `true`
+    /// when the pattern cannot be read or the walk passes its budget (no verdict).
+    fn glob_matches(&self, dir: &Path, pattern: &str) -> bool;
 }
 
 impl dyn Disk + '_ {
+    /// The name of the entry beside `target` (a missing file) closest to its own, when one is
+    /// close enough to be a typo (`env-var.md` for `env-vars.md`).
+    pub fn closest_sibling(&self, target: &Path) -> Option<String> {
+        let name = target.file_name()?.to_str()?;
+        let names: Vec<String> = self
+            .list(target.parent()?)
+            .into_iter()
+            .filter_map(|(p, _)| Some(p.file_name()?.to_str()?.to_string()))
+            .collect();
+        super::suggest::closest(name, names.iter().map(String::as_str)).map(str::to_string)
+    }
+
     /// Every Markdown file below `dir`, hidden folders included, sorted.
     pub fn markdown_under(&self, dir: &Path) -> Vec<PathBuf> {
         let mut out = self.files_under(dir, true, false, &|p, _| p.extension().is_some_and(|e| e == "md"));

@@ -289,6 +289,50 @@ pub trait DialectSpec: Sync {
         &[]
     }
 
+    // What the disk holds around its files.
+
+    /// The checks of its file `id` that look at the disk around it (the paths a config names,
+    /// the scripts its hooks run, the files it imports): one entry per check that applies to the
+    /// file. Run when the file is analysed and again when files appear or vanish.
+    fn disk_checks(&self, host: &dyn Host, id: usize) -> Vec<DiskFindings> {
+        let _ = (host, id);
+        Vec::new()
+    }
+
+    /// Its file `id` as its runtime reads it after substituting values (`None`: it substitutes
+    /// none there).
+    fn substitute(&self, host: &dyn Host, id: usize) -> Option<Substituted> {
+        let _ = (host, id);
+        None
+    }
+
+    /// The files its file `id` names that exist (document links), with where each is named.
+    fn file_links(&self, host: &dyn Host, id: usize) -> Vec<(Span, PathBuf)> {
+        let _ = (host, id);
+        Vec::new()
+    }
+
+    /// Which instruction file its file `id` is (`AGENTS.md`, `CLAUDE.md`, ...; several runtimes
+    /// read them, each in its own way), with the folder it belongs to.
+    fn instruction_file(&self, host: &dyn Host, id: usize) -> Option<(crate::analysis::instructions::Which, PathBuf)> {
+        let _ = (host, id);
+        None
+    }
+
+    /// The instruction files its files import, each with the file that imports it (a runtime
+    /// that imports one reads it there even where it would not by its name).
+    fn instruction_imports(&self, host: &dyn Host) -> Vec<(PathBuf, PathBuf)> {
+        let _ = host;
+        Vec::new()
+    }
+
+    /// Where its file `kind` is too large for its runtime, which skips it: the limit in bytes
+    /// and what the runtime then does.
+    fn skips_over(&self, kind: &FileKind) -> Option<(u64, &'static str)> {
+        let _ = kind;
+        None
+    }
+
     /// What to analyse a document open in an editor as, from its path (none for an untitled
     /// one), file name, language and text alone, when no place its runtime reads holds it.
     fn solo_kind(
@@ -302,6 +346,23 @@ pub trait DialectSpec: Sync {
         let _ = (path, name, language_id, text, disk);
         None
     }
+}
+
+/// What one of a dialect's disk checks found in one of its files: the new findings, which
+/// replace those of the file that `own` picks (the check's own, from the last time it ran).
+/// `own: None`: they add to the file's analysis, so the check runs right after the file is
+/// analysed only (it reads other files: the file's stamp is always new).
+pub struct DiskFindings {
+    pub own: Option<fn(&Diagnostic) -> bool>,
+    pub found: Vec<Diagnostic>,
+}
+
+/// A file read with the values its runtime substitutes (opencode's `{env:...}`, `{file:...}`).
+pub struct Substituted {
+    /// The analysis after the substitutions (`None`: nothing changed).
+    pub resolved: Option<crate::analysis::FileAnalysis>,
+    /// Findings on references that cannot be substituted (a file that does not exist).
+    pub problems: Vec<Diagnostic>,
 }
 
 /// What a dialect's path rules may consult: the workspace, the disk, and the places every

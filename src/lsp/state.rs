@@ -519,8 +519,7 @@ impl State {
         }
         if links {
             touched.extend(self.ws.refresh_skill_links());
-            touched.extend(self.ws.refresh_imports());
-            touched.extend(self.ws.refresh_config_paths());
+            touched.extend(self.ws.refresh_disk_checks());
         }
         if skills && self.ws.finds_skills_itself() {
             return self.reload_for_skills();

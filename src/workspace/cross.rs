@@ -203,7 +203,7 @@ impl Workspace {
             matches!(f.role, Role::Memory { .. })
                 && f.kind.memory() != Some(crate::analysis::claude::memory::MemoryFile::Rule)
         });
-        if self.files.iter().any(|f| f.live && self.instruction_file(f).is_some()) {
+        if (0..self.files.len()).any(|id| self.files[id].live && self.instruction_file(id).is_some()) {
             out.push(UnitDef {
                 unit: Unit::Instructions,
                 view: Vec::new(),

@@ -42,30 +42,16 @@ impl Workspace {
         f.kind.dialect().spec().project_of_file(self, id)
     }
 
-    /// An instruction file of a project (not the user's): which one, and its folder.
-    pub(crate) fn instruction_file<'a>(&self, f: &'a File) -> Option<(crate::analysis::instructions::Which, &'a Path)> {
-        use crate::analysis::claude::memory::MemoryFile;
-        use crate::analysis::instructions::Which;
-        let Role::Memory { dir } = &f.role else { return None };
+    /// An instruction file of a project (not the user's): which one, and its folder (see
+    /// `DialectSpec::instruction_file`).
+    pub(crate) fn instruction_file(&self, id: usize) -> Option<(crate::analysis::instructions::Which, PathBuf)> {
+        let f = &self.files[id];
+        let (which, dir) = f.kind.dialect().spec().instruction_file(self, id)?;
         if self.options.home.as_deref() == Some(dir.as_path())
             || self.options.global_dir.as_deref() == Some(dir.as_path())
         {
             return None;
         }
-        let in_dot_claude = f
-            .path
-            .parent()
-            .and_then(Path::file_name)
-            .is_some_and(|n| n == ".claude");
-        let which = match (f.kind.memory()?, in_dot_claude) {
-            (MemoryFile::Agents, true) => Which::DotClaudeAgents,
-            (MemoryFile::Agents, false) => Which::Agents,
-            (MemoryFile::Context, _) => Which::Context,
-            (MemoryFile::Project, true) => Which::DotClaudeClaude,
-            (MemoryFile::Project, false) => Which::Claude,
-            (MemoryFile::Local, _) => Which::ClaudeLocal,
-            (MemoryFile::Rule | MemoryFile::User, _) => return None,
-        };
         Some((which, dir))
     }
 
@@ -94,7 +80,7 @@ impl Workspace {
         use crate::analysis::instruction_readers as readers;
         use crate::analysis::instructions::Level;
         let f = &self.files[id];
-        let (which, dir) = self.instruction_file(f)?;
+        let (which, dir) = self.instruction_file(id)?;
         let found: Vec<InstructionNames> = dir.ancestors().map(|a| self.instruction_names(a)).collect();
         let git_root = found.iter().position(|n| n.git);
         let chain: Vec<Level> = found
@@ -141,25 +127,13 @@ impl Workspace {
         *memo.1.entry(a.to_path_buf()).or_insert_with(look)
     }
 
-    /// The files the memory files Claude Code reads (a `CLAUDE.md` and the like, not an
-    /// `AGENTS.md`) import with `@path`, each with the first file that imports it.
+    /// The instruction files the dialects' files import (see
+    /// `DialectSpec::instruction_imports`), each with the first file that imports it.
     fn instruction_importers(&self) -> HashMap<PathBuf, PathBuf> {
-        use crate::analysis::claude::memory::MemoryFile;
         let mut out = HashMap::new();
-        for (i, f) in self.files.iter().enumerate().filter(|(_, f)| f.live) {
-            if !matches!(
-                f.kind.memory(),
-                Some(MemoryFile::Project | MemoryFile::Local | MemoryFile::User)
-            ) {
-                continue;
-            }
-            let Some(m) = f.analysis.memory() else { continue };
-            for r in &m.imports {
-                if let Some(t) = self.file_ref_target(i, r)
-                    && t != f.path
-                {
-                    out.entry(t).or_insert_with(|| f.path.clone());
-                }
+        for d in Dialect::REGISTERED {
+            for (target, by) in d.spec().instruction_imports(self) {
+                out.entry(target).or_insert(by);
             }
         }
         out

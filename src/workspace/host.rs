@@ -77,7 +77,7 @@ impl Host for Workspace {
     }
 
     fn disk(&self) -> &dyn crate::analysis::discovery::Disk {
-        &super::tree::FsDisk
+        &self.disk
     }
 
     fn skill_names(&self, dialect: Dialect, dir: &Path) -> Option<Vec<String>> {

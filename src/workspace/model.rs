@@ -9,8 +9,7 @@ use super::units::CrossCache;
 pub use crate::analysis::host::{Options, Role};
 use crate::analysis::{Code, FileAnalysis, FileKind, LineIndex};
 
-/// Files larger than this are not analysed (no agent file comes near it).
-pub const MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
+pub use super::read::MAX_FILE_SIZE;
 
 impl Options {
     /// Nothing outside the given paths is read.
@@ -62,6 +61,9 @@ pub struct File {
     /// For a config file with `{env:...}` or `{file:...}` references: the analysis with the
     /// values opencode substitutes (what the effective agents and cross-file checks use).
     pub resolved: Option<FileAnalysis>,
+    /// Whether its analysis reads other files (its checks that add to it do): analysed again
+    /// when files change on disk.
+    pub reads: bool,
     /// Changes when what the cross-file checks read of the file may have changed (see
     /// `cross.rs`), with the two hashes it is derived from.
     pub stamp: u64,
@@ -120,23 +122,11 @@ pub struct Workspace {
     /// What the dialects remember while the files keep their places (opencode's environment
     /// per start directory, which reads the disk).
     pub(super) memo: crate::analysis::host::Memo,
-    /// What the disk answered for the paths configs name (see `paths.rs`), by config file and
-    /// path as written: a keystroke looks each up once; files appearing or vanishing clear it.
-    pub(super) path_memo:
-        HashMap<(PathBuf, crate::analysis::opencode::sections::PathKind, String), Option<crate::analysis::Diagnostic>>,
-    /// Whether each file a Claude Code hook runs exists (see `paths.rs`), by its resolved path.
-    pub(super) script_memo: HashMap<PathBuf, bool>,
-    /// Whether a Copilot `applyTo` pattern matches a file of its workspace folder (`None`: the
-    /// walk ran out of budget), by folder and pattern; cleared with `path_memo`.
-    pub(super) apply_to_memo: HashMap<(PathBuf, String), Option<bool>>,
-    /// The files of a Copilot workspace folder, relative to it (`None`: more than the walk's
-    /// budget), listed once for every `applyTo` pattern; cleared with `path_memo`.
-    pub(super) folder_files: HashMap<PathBuf, Option<std::sync::Arc<Vec<PathBuf>>>>,
-    /// Whether a pattern of a Claude Code rule's `paths` matches a file of its project (`None`:
-    /// the walk ran out of budget), by project folder and pattern; cleared with `path_memo`.
-    pub(super) rule_paths_memo: HashMap<(PathBuf, String), Option<bool>>,
+    /// The disk as the dialects' checks see it, with what they asked remembered until files
+    /// appear or vanish.
+    pub(super) disk: super::tree::CachedDisk,
     /// The instruction files each folder holds (in the workspace or on disk), with the
-    /// structure generation they were looked up for; cleared with `path_memo`.
+    /// structure generation they were looked up for; cleared with `disk`.
     pub(super) instruction_memo: std::sync::Mutex<(u64, HashMap<PathBuf, InstructionNames>)>,
 }
 
@@ -164,21 +154,7 @@ impl std::fmt::Display for LoadError {
     }
 }
 
-/// A path with `.` and `..` components resolved lexically (as Node's `path.resolve` does).
-pub(super) fn normalize(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
+pub(super) use crate::analysis::discovery::normalize;
 
 /// The key a path is stored under: canonical when it exists, so that `./a` and `a` are one file.
 pub(super) fn key(path: &Path) -> PathBuf {

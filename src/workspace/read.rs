@@ -4,8 +4,10 @@
 use std::fs;
 use std::path::Path;
 
-use super::model::*;
-use crate::analysis::{self, Code, Diagnostic, FileKind, Span, claude};
+use crate::analysis::{self, Code, Diagnostic, FileKind, Span};
+
+/// Files larger than this are not analysed (no agent file comes near it).
+pub const MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
 
 /// Why a file was not analysed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,9 +77,12 @@ pub fn unchecked_file(kind: &FileKind, why: &Unread) -> Diagnostic {
     };
     let d = Diagnostic::new(Code::UncheckedFile, Span::new(0, 0), String::new());
     match kind {
-        // Claude Code skips an agent file over 1 MiB (spec §7.1): the agent does not load.
-        k if k.claude().is_some() && matches!(why, Unread::TooLarge(n) if *n > claude::MAX_BYTES as u64) => {
-            let message = format!("{reason}; Claude Code skips agent files over 1 MiB, so this agent does not load");
+        // A runtime that skips a file this large: what it then does.
+        k if let Unread::TooLarge(n) = why
+            && let Some((max, what)) = k.dialect().spec().skips_over(k)
+            && *n > max =>
+        {
+            let message = format!("{reason}; {what}");
             Diagnostic { message, ..d }
                 .with_severity(analysis::Severity::Error)
                 .with_effect(analysis::Effect::FileIgnored)

@@ -870,13 +870,13 @@ fn memory_imports_that_name_no_file() {
     );
     // The file appears: the warning goes; an edit checks again.
     write(root, "missing.md", "here");
-    assert_eq!(ws.refresh_imports(), [id]);
+    assert_eq!(ws.refresh_disk_checks(), [id]);
     assert_eq!(missing(&ws).len(), 12, "the rule keeps its two findings");
     ws.set_text(id, "@still-missing.md\n".into());
     assert!(missing(&ws).contains(&("CLAUDE.md".to_string(), "still-missing.md".to_string())));
     // Document links: the imports that lead somewhere.
     let links: Vec<String> = ws
-        .file_ref_links(ws.id(&root.join("pkg/CLAUDE.md")).unwrap())
+        .file_links(ws.id(&root.join("pkg/CLAUDE.md")).unwrap())
         .into_iter()
         .map(|(_, p)| p.strip_prefix(root).unwrap().to_string_lossy().into_owned())
         .collect();
@@ -1996,7 +1996,7 @@ fn an_instruction_file_open_in_the_editor_counts_before_it_is_saved() {
     let mut ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
     // The editor holds AGENTS.md; the disk no longer does (and the watcher said so).
     fs::remove_file(root.join("AGENTS.md")).unwrap();
-    ws.refresh_config_paths();
+    ws.refresh_disk_checks();
     let context = ws.id(&root.join("CONTEXT.md")).unwrap();
     let (_, verdicts) = ws.instruction_readers(context).unwrap();
     assert!(!verdicts[0].reads, "opencode reads the AGENTS.md the workspace holds");
@@ -2115,4 +2115,123 @@ fn a_zuno_agent_named_by_its_path_is_renamed_in_its_folder() {
         Some(global.join("agents/new.md"))
     );
     assert_eq!(renamed(&root.join("p/zuno.json")), None);
+}
+
+/// opencode's config paths, looked up as opencode looks them up (`opencode::disk`).
+mod config_paths {
+    use std::path::PathBuf;
+
+    use super::super::tree::FsDisk;
+    use crate::analysis::Code;
+    use crate::analysis::diagnostic::{Effect, Severity};
+    use crate::analysis::opencode::disk::{missing, up_to_worktree};
+    use crate::analysis::opencode::sections::{PathKind, PathRef};
+
+    fn path_ref(kind: PathKind, text: &str) -> PathRef {
+        PathRef {
+            kind,
+            text: text.into(),
+            span: crate::analysis::Span::new(0, 1),
+        }
+    }
+
+    #[test]
+    fn each_kind_is_looked_up_where_opencode_looks() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::create_dir_all(root.join("app/.opencode")).unwrap();
+        std::fs::create_dir_all(root.join("docs/guides")).unwrap();
+        std::fs::create_dir_all(root.join("app/skills")).unwrap();
+        std::fs::create_dir_all(root.join("home/notes")).unwrap();
+        std::fs::write(root.join("RULES.md"), "r").unwrap();
+        std::fs::write(root.join("docs/guides/a.md"), "a").unwrap();
+        std::fs::write(root.join("app/.opencode/plugin.ts"), "p").unwrap();
+        std::fs::write(root.join("home/notes/n.md"), "n").unwrap();
+        let project = root.join("app");
+        let config_dir = root.join("app/.opencode");
+        let home = root.join("home");
+        let check = |kind, text: &str| {
+            missing(&path_ref(kind, text), &config_dir, Some(&project), Some(&home), &FsDisk).is_none()
+        };
+        // Instructions: from the project up to the repository's root; globs; the home folder.
+        assert!(check(PathKind::Instructions, "RULES.md"));
+        assert!(check(PathKind::Instructions, "docs/guides/*.md"));
+        assert!(check(PathKind::Instructions, "docs/**/*.md"));
+        assert!(check(PathKind::Instructions, "~/notes/*.md"));
+        assert!(!check(PathKind::Instructions, "RULE.md"));
+        assert!(!check(PathKind::Instructions, "docs/*.md"));
+        assert!(!check(PathKind::Instructions, "~/notes/x.md"));
+        // A folder is not an instructions file.
+        assert!(!check(PathKind::Instructions, "docs"));
+        // Skills folders: from the project.
+        assert!(check(PathKind::SkillsPath, "skills"));
+        assert!(check(PathKind::SkillsPath, "./skills"));
+        assert!(!check(PathKind::SkillsPath, "skill"));
+        // References and plugins: from the config's folder.
+        assert!(check(PathKind::Reference, "../../docs"));
+        assert!(!check(PathKind::Reference, "./docs"));
+        assert!(check(PathKind::Plugin, "./plugin.ts"));
+        assert!(check(
+            PathKind::Plugin,
+            &format!("file://{}", root.join("app/.opencode/plugin.ts").display())
+        ));
+        assert!(!check(PathKind::Plugin, "./plugins/x.ts"));
+        // Nothing is said where the answer depends on what is unknown.
+        let global = missing(
+            &path_ref(PathKind::Instructions, "nope.md"),
+            &config_dir,
+            None,
+            None,
+            &FsDisk,
+        );
+        assert!(global.is_none());
+        let no_home = missing(
+            &path_ref(PathKind::SkillsPath, "~/nope"),
+            &config_dir,
+            Some(&project),
+            None,
+            &FsDisk,
+        );
+        assert!(no_home.is_none());
+        // The message says where it looked.
+        let message = |kind, text: &str| {
+            let d = missing(&path_ref(kind, text), &config_dir, Some(&project), Some(&home), &FsDisk).unwrap();
+            assert_eq!(
+                (d.code, d.severity, d.effect),
+                (Code::MissingPath, Severity::Warning, Effect::ValueIgnored)
+            );
+            d.message
+        };
+        assert_eq!(
+            message(PathKind::Instructions, "RULE.md"),
+            "`RULE.md` matches no file in the project's folder or its parents up to the repository's root: opencode skips this instructions entry without a word"
+        );
+        assert_eq!(
+            message(PathKind::Instructions, "~/notes/x.md"),
+            "`~/notes/x.md` matches no file: opencode skips this instructions entry without a word"
+        );
+        assert_eq!(
+            message(PathKind::SkillsPath, "skill"),
+            "there is no folder `skill` in the project's folder: opencode skips it (it only logs \"skill path not found\")"
+        );
+        assert_eq!(
+            message(PathKind::Reference, "./docs"),
+            "there is no folder `./docs` beside this config: the agents find nothing in this reference"
+        );
+        assert_eq!(
+            message(PathKind::Plugin, "file://./plugins/x.ts"),
+            "there is no file `./plugins/x.ts` beside this config: opencode cannot load this plugin"
+        );
+    }
+
+    #[test]
+    fn the_walk_up_stops_at_the_repository_root() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("repo");
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::create_dir_all(root.join("a/b")).unwrap();
+        let dirs: Vec<PathBuf> = up_to_worktree(&root.join("a/b"), &FsDisk).collect();
+        assert_eq!(dirs, [root.join("a/b"), root.join("a"), root.clone()]);
+    }
 }

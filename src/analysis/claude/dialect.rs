@@ -14,6 +14,35 @@ use crate::analysis::spec::{DialectSpec, DialectUnit, Hover, NameAt, Reads, Unit
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    fn disk_checks(&self, host: &dyn Host, id: usize) -> Vec<crate::analysis::spec::DiskFindings> {
+        super::disk::checks(host, id)
+    }
+
+    fn file_links(&self, host: &dyn Host, id: usize) -> Vec<(crate::analysis::Span, std::path::PathBuf)> {
+        super::disk::file_ref_links(host, id)
+    }
+
+    fn instruction_file(
+        &self,
+        host: &dyn Host,
+        id: usize,
+    ) -> Option<(crate::analysis::instructions::Which, std::path::PathBuf)> {
+        super::disk::instruction_file(host, id)
+    }
+
+    fn instruction_imports(&self, host: &dyn Host) -> Vec<(std::path::PathBuf, std::path::PathBuf)> {
+        super::disk::instruction_imports(host)
+    }
+
+    /// Claude Code skips an agent file over 1 MiB (spec §7.1): the agent does not load.
+    fn skips_over(&self, kind: &crate::analysis::FileKind) -> Option<(u64, &'static str)> {
+        kind.claude()?;
+        Some((
+            super::MAX_BYTES as u64,
+            "Claude Code skips agent files over 1 MiB, so this agent does not load",
+        ))
+    }
+
     // Discovery (see `discover.rs`).
     fn config_folders(&self) -> &'static [&'static str] {
         &[".claude"]

@@ -34,6 +34,7 @@ pub mod command;
 pub mod complete;
 pub mod dialect;
 pub mod discover;
+pub mod disk;
 pub mod explain;
 pub mod hooks;
 pub mod hover;

@@ -16,6 +16,10 @@ use crate::analysis::{Dialect, Span};
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    fn disk_checks(&self, host: &dyn Host, id: usize) -> Vec<crate::analysis::spec::DiskFindings> {
+        super::disk::checks(host, id)
+    }
+
     // Discovery (see `discover.rs`).
     fn walk_keeps(&self, path: &Path, _depth: usize, _disk: &dyn Disk) -> Option<Pile> {
         super::discover::walk_keeps(path)

@@ -19,6 +19,7 @@ pub mod complete;
 mod decl;
 pub mod dialect;
 pub mod discover;
+pub mod disk;
 pub mod explain;
 pub mod glob;
 pub mod header;

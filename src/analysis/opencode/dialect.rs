@@ -18,6 +18,14 @@ use super::DeclOrigin;
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    fn disk_checks(&self, host: &dyn Host, id: usize) -> Vec<crate::analysis::spec::DiskFindings> {
+        super::disk::checks(host, id)
+    }
+
+    fn substitute(&self, host: &dyn Host, id: usize) -> Option<crate::analysis::spec::Substituted> {
+        super::disk::substitute(host, id)
+    }
+
     // Discovery (see `discover.rs`).
     fn config_folders(&self) -> &'static [&'static str] {
         &[".opencode"]

@@ -28,6 +28,7 @@ mod ctx;
 mod decl;
 pub mod dialect;
 pub mod discover;
+pub mod disk;
 pub mod effective;
 pub mod explain;
 pub mod hover;

@@ -12,7 +12,7 @@ impl State {
             None => self.ws.id(&path_of(uri)?)?,
         };
         let f = &self.ws.files[id];
-        let mut targets = self.ws.file_ref_links(id);
+        let mut targets = self.ws.file_links(id);
         if let (Some(skill), Some(folder)) = (f.analysis.skill(), f.path.parent()) {
             for link in &skill.links {
                 let t = folder.join(&link.path);
