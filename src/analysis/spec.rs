@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::agents::{AgentSet, NoAgents};
+use super::agents::{AgentSet, Explained, NoAgents};
 use super::card::PathNames;
 use super::discovery::{Claim, CommandHome, Disk, Load, Pile, Places, SkillHome, Stage, UserLayer};
 use super::host::{Host, HostFile, Options, Role};
@@ -289,6 +289,57 @@ pub trait DialectSpec: Sync {
         &[]
     }
 
+    /// What the workspace's name-level checks read of its file `kind`, hashed (the names it
+    /// declares and refers to; not the settings only the checks of one agent read): an edit that
+    /// leaves it alone re-runs no name-level check. `None`: they read the whole file.
+    fn names_key(&self, kind: &FileKind, analysis: &crate::analysis::FileAnalysis) -> Option<u64> {
+        let _ = (kind, analysis);
+        None
+    }
+
+    /// Whether a change to its file `kind` may change who reads an instruction file (it is one,
+    /// or imports one).
+    fn reads_instructions(&self, kind: &FileKind) -> bool {
+        let _ = kind;
+        false
+    }
+
+    // Team policies (`agent-lsp.toml`) over its agents.
+
+    /// Its files whose agents a policy of the project in `dir` judges on their own, so that a
+    /// keystroke in one costs its agents only: each with the files its agents are built from
+    /// and their merge groups.
+    fn policy_parts(&self, host: &dyn Host, dir: &Path) -> Vec<PolicyPart> {
+        let _ = (host, dir);
+        Vec::new()
+    }
+
+    /// Hands `judge` the agents a policy of the project in `dir` judges, but those of its
+    /// parts ([`DialectSpec::policy_parts`]), one group at a time (a finding twice in a group is
+    /// placed once). `false`: it has no groups of its own, and its agents are judged as its
+    /// agent sets give them from each place its runtime may start.
+    fn policy_agents(
+        &self,
+        host: &dyn Host,
+        dir: &Path,
+        judge: &mut dyn FnMut(&mut dyn Iterator<Item = Explained<'_>>),
+    ) -> bool {
+        let _ = (host, dir, judge);
+        false
+    }
+
+    /// Hands `judge` the agents of part `file` (see [`DialectSpec::policy_parts`]), built from
+    /// `view` with its merge `groups`.
+    fn part_agents(
+        &self,
+        host: &dyn Host,
+        file: usize,
+        (view, groups): (&[usize], &[usize]),
+        judge: &mut dyn FnMut(&mut dyn Iterator<Item = Explained<'_>>),
+    ) {
+        let _ = (host, file, view, groups, judge);
+    }
+
     // What the disk holds around its files.
 
     /// The checks of its file `id` that look at the disk around it (the paths a config names,
@@ -346,6 +397,16 @@ pub trait DialectSpec: Sync {
         let _ = (path, name, language_id, text, disk);
         None
     }
+}
+
+/// A file whose agents a policy judges on their own (see `DialectSpec::policy_parts`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicyPart {
+    pub file: usize,
+    /// The files its agents are built from (the file among them).
+    pub view: Vec<usize>,
+    /// Their merge groups, one per file of `view`.
+    pub groups: Vec<usize>,
 }
 
 /// What one of a dialect's disk checks found in one of its files: the new findings, which

@@ -66,47 +66,14 @@ pub(super) fn content_key(kind: &FileKind, text: &str) -> u64 {
     h.finish()
 }
 
-/// What the name-level checks read of a file, hashed (see [`Deps`]). For an opencode file (a
-/// Markdown agent or mode, a config): the agents it declares (name, origin, place, whether
-/// `disable` is set, how its prompt reads, its `skill` permission patterns), the names it refers
-/// to, how opencode reads it, whether it lists plugins or skill sources, and its top-level
-/// `skill` permission patterns; not the agents' other settings (`mode`, `model`,
-/// permissions...), which only the checks of the agents they name read. For any other file:
-/// its content key.
+/// What the name-level checks read of a file, hashed (see [`Deps`]): what its dialect says
+/// they read of it (`DialectSpec::names_key`), else its content key.
 pub(super) fn names_key(f: &File, content: u64) -> u64 {
-    use crate::analysis::syntax::{Map, Node};
-    if f.kind.opencode().is_none() {
-        return content;
-    }
-    let a = f.effective_analysis();
-    let mut h = crate::analysis::hash::FxHasher::default();
-    fn sub<'a>(m: Option<&'a Map>, key: &str) -> Option<&'a Map> {
-        m.and_then(|m| m.value(key)).and_then(Node::as_map)
-    }
-    let skill_patterns = |h: &mut crate::analysis::hash::FxHasher, permission: Option<&Map>| {
-        for e in sub(permission, "skill").iter().flat_map(|m| m.entries.iter()) {
-            (&e.key.name, e.key.span).hash(h);
-        }
-        h.write_u8(0xfe);
-    };
-    for d in a.agents() {
-        d.name.hash(&mut h);
-        (d.span, d.origin as u8, d.whole_file, d.body_empty, d.prompt_hash).hash(&mut h);
-        d.bool_field("disable").map(|(b, _)| b).hash(&mut h);
-        d.field("prompt").and_then(Node::as_str).hash(&mut h);
-        skill_patterns(&mut h, sub(d.node.as_ref().and_then(Node::as_map), "permission"));
-    }
-    h.write_u8(0xff);
-    for r in a.refs() {
-        (&r.name, r.span, r.kind as u8).hash(&mut h);
-    }
-    (a.reading().map(|r| r as u8), a.has_plugins()).hash(&mut h);
-    a.split().map(|s| s.misplaced_open.is_some()).hash(&mut h);
-    let root = a.parsed.root.as_ref().and_then(Node::as_map);
-    skill_patterns(&mut h, sub(root, "permission"));
-    // Whether it lists skill sources (then any skill name may exist).
-    crate::analysis::opencode::project::lists_skill_sources(a.parsed.root.as_ref()).hash(&mut h);
-    h.finish()
+    f.kind
+        .dialect()
+        .spec()
+        .names_key(&f.kind, f.effective_analysis())
+        .unwrap_or(content)
 }
 
 /// The place of a file in the views, hashed.
@@ -199,10 +166,7 @@ impl Workspace {
         }
         // The memory files but rules (whose edits are frequent and import nothing that
         // counts here): one may import another (`@AGENTS.md`).
-        let instructions = ids(&|f| {
-            matches!(f.role, Role::Memory { .. })
-                && f.kind.memory() != Some(crate::analysis::claude::memory::MemoryFile::Rule)
-        });
+        let instructions = ids(&|f| f.kind.dialect().spec().reads_instructions(&f.kind));
         if (0..self.files.len()).any(|id| self.files[id].live && self.instruction_file(id).is_some()) {
             out.push(UnitDef {
                 unit: Unit::Instructions,
@@ -213,9 +177,8 @@ impl Workspace {
         }
         let policy_files = self.policy_files();
         if !policy_files.is_empty() {
-            let views = crate::analysis::opencode::views::project_views(self);
             for (pid, dir) in policy_files {
-                out.extend(self.policy_units(pid, &dir, &views));
+                out.extend(self.policy_units(pid, &dir));
             }
         }
         out

@@ -140,37 +140,34 @@ impl Workspace {
         }
     }
 
-    /// The cross-file units of project file `pid`'s policies (in `dir`): one per opencode
-    /// Markdown agent file of the views below `dir` (its agent, judged from the view's config
-    /// files and itself: a keystroke in it costs that agent), and one for every other agent
-    /// (config and built-in agents, Claude Code, Zuno).
-    pub(super) fn policy_units(&self, pid: usize, dir: &Path, views: &[(PathBuf, Vec<usize>)]) -> Vec<super::UnitDef> {
+    /// The cross-file units of project file `pid`'s policies (in `dir`): one per part a dialect
+    /// splits its agents into (an opencode Markdown agent file, judged from its view's config
+    /// files and itself: a keystroke in it costs that agent; see `DialectSpec::policy_parts`),
+    /// and one for every other agent.
+    pub(super) fn policy_units(&self, pid: usize, dir: &Path) -> Vec<super::UnitDef> {
         use super::{Unit, UnitDef};
         let mut out = Vec::new();
-        let all_groups = crate::analysis::opencode::views::groups(self);
-        let mut markdown: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
-        for (_, view) in views.iter().filter(|(d, _)| d.starts_with(dir)) {
-            for &id in view {
-                if crate::analysis::opencode::views::markdown_agent(self, id).is_none() || !markdown.insert(id) {
+        let mut parts: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
+        for d in Dialect::ALL {
+            for part in d.spec().policy_parts(self, dir) {
+                if !parts.insert(part.file) {
                     continue;
                 }
-                let reduced: Vec<usize> = view
-                    .iter()
-                    .copied()
-                    .filter(|&v| v == id || crate::analysis::opencode::views::markdown_agent(self, v).is_none())
-                    .collect();
-                let mut inputs = reduced.clone();
+                let mut inputs = part.view.clone();
                 inputs.push(pid);
                 out.push(UnitDef {
-                    unit: Unit::PolicyFile { project: pid, file: id },
-                    groups: reduced.iter().map(|&i| all_groups[i]).collect(),
-                    view: reduced,
+                    unit: Unit::PolicyFile {
+                        project: pid,
+                        file: part.file,
+                    },
+                    groups: part.groups,
+                    view: part.view,
                     inputs,
                 });
             }
         }
         let inputs: Vec<usize> = (0..self.files.len())
-            .filter(|&i| self.files[i].live && !markdown.contains(&i))
+            .filter(|&i| self.files[i].live && !parts.contains(&i))
             .collect();
         out.push(UnitDef {
             unit: Unit::Policies(pid),
@@ -181,72 +178,50 @@ impl Workspace {
         out
     }
 
-    /// The findings of unit `Policies(pid)`: every agent but those of opencode Markdown files.
+    /// The findings of unit `Policies(pid)`: every agent but those of the dialects' parts.
     pub(super) fn policy_diagnostics(&self, pid: usize, dir: &Path) -> Vec<(usize, Diagnostic)> {
         let Some(project) = self.files[pid].analysis.project() else {
             return Vec::new();
         };
         let mut judged = Vec::new();
-        // Each view is judged whole: an agent of one name may have other rules in a package's
-        // view (its config merged over the root's); the same finding twice is placed once.
-        for (view_dir, view) in crate::analysis::opencode::views::project_views(self)
-            .into_iter()
-            .filter(|(d, _)| d.starts_with(dir))
-        {
-            let mut seen = std::collections::HashSet::new();
-            let owned: Vec<&str> = view
-                .iter()
-                .filter_map(|&id| crate::analysis::opencode::views::markdown_agent(self, id))
-                .collect();
-            let reduced: Vec<usize> = view
-                .iter()
-                .copied()
-                .filter(|&id| crate::analysis::opencode::views::markdown_agent(self, id).is_none())
-                .collect();
-            let agents = crate::analysis::opencode::views::effective_agents(self, &reduced, &view_dir, None);
-            let agents = agents
-                .iter()
-                .filter(|a| !owned.contains(&a.name.as_str()))
-                .map(crate::analysis::opencode::agents::explained);
-            self.judge_agents(&project.policies, agents, &mut seen, &mut judged);
+        let mut rest = Vec::new();
+        for d in Dialect::ALL {
+            // Each group judged whole; the same finding twice is placed once.
+            let grouped = d.spec().policy_agents(self, dir, &mut |agents| {
+                let mut seen = std::collections::HashSet::new();
+                self.judge_agents(&project.policies, agents, &mut seen, &mut judged);
+            });
+            if !grouped {
+                rest.push(d);
+            }
         }
         let mut seen = std::collections::HashSet::new();
-        for group in self.governed_agents_of(dir, &beside_opencode()) {
+        for group in self.governed_agents_of(dir, &rest) {
             self.judge_agents(&project.policies, group.agents().into_iter(), &mut seen, &mut judged);
         }
         place(pid, &project.policies, &judged, None)
     }
 
-    /// The findings of unit `PolicyFile`: the agent of opencode Markdown file `file`, built
-    /// from `view` (the view's config files and that file, with their groups) as opencode
-    /// started in the file's project would.
+    /// The findings of unit `PolicyFile`: the agents of part `file`, built from `view` (with
+    /// its groups) as its runtime started in the file's project would.
     pub(super) fn policy_diagnostics_of_file(
         &self,
         pid: usize,
         file: usize,
-        (view, groups): (&[usize], &[usize]),
+        view: (&[usize], &[usize]),
     ) -> Vec<(usize, Diagnostic)> {
-        let (Some(project), Some(name), Some(dir)) = (
-            self.files[pid].analysis.project(),
-            crate::analysis::opencode::views::markdown_agent(self, file),
-            crate::analysis::opencode::views::project_dir_of_file(self, file),
-        ) else {
+        let Some(project) = self.files[pid].analysis.project() else {
             return Vec::new();
         };
-        let only: crate::analysis::hash::FxHashSet<&str> = std::iter::once(name).collect();
-        let agents = crate::analysis::opencode::views::effective_agents_in(self, view, groups, &dir, Some(&only));
         let mut judged = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        // The agent as its file leaves it (a `disable: true` removes it).
-        let mine = agents
-            .iter()
-            .filter(|a| {
-                a.definitions
-                    .iter()
-                    .any(|d| matches!(d, Source::File { file: f, .. } if *f == file))
-            })
-            .map(crate::analysis::opencode::agents::explained);
-        self.judge_agents(&project.policies, mine, &mut seen, &mut judged);
+        self.files[file]
+            .kind
+            .dialect()
+            .spec()
+            .part_agents(self, file, view, &mut |agents| {
+                self.judge_agents(&project.policies, agents, &mut seen, &mut judged);
+            });
         place(pid, &project.policies, &judged, Some(file))
     }
 
@@ -606,12 +581,4 @@ pub fn headline(v: &Verdict) -> Option<&Outcome> {
         Verdict::Holds { deciders } => deciders.first(),
         Verdict::NotProved => None,
     }
-}
-
-/// Every dialect but opencode, whose agents the policies judge on reduced views.
-fn beside_opencode() -> Vec<crate::analysis::Dialect> {
-    crate::analysis::Dialect::ALL
-        .into_iter()
-        .filter(|d| *d != crate::analysis::Dialect::OpenCode)
-        .collect()
 }

@@ -18,6 +18,34 @@ use super::DeclOrigin;
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    fn names_key(&self, kind: &crate::analysis::FileKind, analysis: &crate::analysis::FileAnalysis) -> Option<u64> {
+        super::views::names_key(kind, analysis)
+    }
+
+    fn policy_parts(&self, host: &dyn Host, dir: &std::path::Path) -> Vec<crate::analysis::spec::PolicyPart> {
+        super::policy_parts::parts(host, dir)
+    }
+
+    fn policy_agents(
+        &self,
+        host: &dyn Host,
+        dir: &std::path::Path,
+        judge: &mut dyn FnMut(&mut dyn Iterator<Item = crate::analysis::agents::Explained<'_>>),
+    ) -> bool {
+        super::policy_parts::agents(host, dir, judge);
+        true
+    }
+
+    fn part_agents(
+        &self,
+        host: &dyn Host,
+        file: usize,
+        view: (&[usize], &[usize]),
+        judge: &mut dyn FnMut(&mut dyn Iterator<Item = crate::analysis::agents::Explained<'_>>),
+    ) {
+        super::policy_parts::part_agents(host, file, view, judge);
+    }
+
     fn disk_checks(&self, host: &dyn Host, id: usize) -> Vec<crate::analysis::spec::DiskFindings> {
         super::disk::checks(host, id)
     }

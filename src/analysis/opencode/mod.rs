@@ -36,6 +36,7 @@ pub mod instructions;
 pub mod markdown;
 pub mod permission;
 pub mod policy;
+pub mod policy_parts;
 pub mod project;
 pub mod schema;
 pub mod sections;

@@ -532,3 +532,44 @@ pub fn theme_checks(host: &dyn Host) -> Vec<(usize, crate::analysis::Diagnostic)
     }
     out
 }
+
+/// What the workspace's name-level checks read of an opencode file, hashed: for a
+/// Markdown agent or mode, a config): the agents it declares (name, origin, place, whether
+/// `disable` is set, how its prompt reads, its `skill` permission patterns), the names it refers
+/// to, how opencode reads it, whether it lists plugins or skill sources, and its top-level
+/// `skill` permission patterns; not the agents' other settings (`mode`, `model`,
+/// permissions...), which only the checks of the agents they name read. `None` for a file
+/// of another kind.
+pub fn names_key(kind: &crate::analysis::FileKind, a: &crate::analysis::FileAnalysis) -> Option<u64> {
+    use crate::analysis::syntax::{Map, Node};
+    use std::hash::{Hash, Hasher};
+    kind.opencode()?;
+    let mut h = crate::analysis::hash::FxHasher::default();
+    fn sub<'a>(m: Option<&'a Map>, key: &str) -> Option<&'a Map> {
+        m.and_then(|m| m.value(key)).and_then(Node::as_map)
+    }
+    let skill_patterns = |h: &mut crate::analysis::hash::FxHasher, permission: Option<&Map>| {
+        for e in sub(permission, "skill").iter().flat_map(|m| m.entries.iter()) {
+            (&e.key.name, e.key.span).hash(h);
+        }
+        h.write_u8(0xfe);
+    };
+    for d in a.agents() {
+        d.name.hash(&mut h);
+        (d.span, d.origin as u8, d.whole_file, d.body_empty, d.prompt_hash).hash(&mut h);
+        d.bool_field("disable").map(|(b, _)| b).hash(&mut h);
+        d.field("prompt").and_then(Node::as_str).hash(&mut h);
+        skill_patterns(&mut h, sub(d.node.as_ref().and_then(Node::as_map), "permission"));
+    }
+    h.write_u8(0xff);
+    for r in a.refs() {
+        (&r.name, r.span, r.kind as u8).hash(&mut h);
+    }
+    (a.reading().map(|r| r as u8), a.has_plugins()).hash(&mut h);
+    a.split().map(|s| s.misplaced_open.is_some()).hash(&mut h);
+    let root = a.parsed.root.as_ref().and_then(Node::as_map);
+    skill_patterns(&mut h, sub(root, "permission"));
+    // Whether it lists skill sources (then any skill name may exist).
+    super::project::lists_skill_sources(a.parsed.root.as_ref()).hash(&mut h);
+    Some(h.finish())
+}
