@@ -377,6 +377,13 @@ pub trait DialectSpec: Sync {
         Vec::new()
     }
 
+    /// Where its runtime would read a file of `kind` given by path that it does not read where
+    /// it sits (`None`: the general note on where agents, commands and skills go).
+    fn not_read_note(&self, kind: &FileKind) -> Option<&'static str> {
+        let _ = kind;
+        None
+    }
+
     /// Where its file `kind` is too large for its runtime, which skips it: the limit in bytes
     /// and what the runtime then does.
     fn skips_over(&self, kind: &FileKind) -> Option<(u64, &'static str)> {

@@ -14,8 +14,7 @@ pub fn at(ws: &Workspace, id: usize, offset: usize, where_is: WhereIs) -> Option
     }
     // An instruction file's first line: which runtimes read it here.
     let first = crate::analysis::text::first_line(&f.text);
-    if f.kind.memory().is_some()
-        && offset <= first.end as usize
+    if offset <= first.end as usize
         && let Some((which, verdicts)) = ws.instruction_readers(id)
     {
         return Some((crate::analysis::instructions::describe(which, &verdicts), first));

@@ -36,6 +36,8 @@ struct Doc {
     file: Option<usize>,
     /// For documents analysed on their own.
     solo: Option<Solo>,
+    /// The language the editor said it is in (`json`, `markdown`, ...).
+    language_id: String,
 }
 
 struct Solo {
@@ -275,6 +277,7 @@ impl State {
                 version,
                 file: None,
                 solo: None,
+                language_id: language_id.to_string(),
             },
         );
         self.attach(&key, language_id, text)
@@ -319,11 +322,8 @@ impl State {
     fn reattach(&mut self, key: &str) {
         let Some(doc) = self.docs.get(key) else { return };
         let text = doc.rope.to_string();
-        let lang = match &doc.solo {
-            Some(s) if s.kind.is_config() || s.kind.is_tui() || s.kind.is_theme() => "json",
-            _ => "markdown",
-        };
-        let _ = self.attach(key, lang, text);
+        let lang = doc.language_id.clone();
+        let _ = self.attach(key, &lang, text);
     }
 
     pub fn change(&mut self, uri: &Uri, version: i32, changes: Vec<TextDocumentContentChangeEvent>) -> Vec<Publish> {

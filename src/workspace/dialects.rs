@@ -64,6 +64,7 @@ impl Workspace {
         crate::analysis::instructions::Which,
         Vec<crate::analysis::instructions::Verdict>,
     )> {
+        self.instruction_file(id)?;
         self.instruction_verdicts(id, &self.instruction_importers())
     }
 

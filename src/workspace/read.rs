@@ -60,11 +60,9 @@ pub fn unchecked_file(kind: &FileKind, why: &Unread) -> Diagnostic {
             .with_effect(analysis::Effect::Works);
         }
         Unread::NotRead => {
-            let what = if kind.is_config() {
-                "opencode reads a config only as `opencode.json` or `opencode.jsonc` (in a project, `.opencode/` or the global config folder)"
-            } else {
-                "an agent goes in `.opencode/agents/`, `.claude/agents/` or `.github/agents/<name>.agent.md` (Copilot leaves a README.md there out), a command in `.opencode/commands/` or `.claude/commands/`, a skill in `.claude/skills/<name>/SKILL.md` or `.opencode/skills/<name>/SKILL.md`"
-            };
+            let what = kind.dialect().spec().not_read_note(kind).unwrap_or(
+                "an agent goes in `.opencode/agents/`, `.claude/agents/` or `.github/agents/<name>.agent.md` (Copilot leaves a README.md there out), a command in `.opencode/commands/` or `.claude/commands/`, a skill in `.claude/skills/<name>/SKILL.md` or `.opencode/skills/<name>/SKILL.md`",
+            );
             let d = Diagnostic::new(
                 Code::UncheckedFile,
                 Span::new(0, 0),

@@ -18,6 +18,12 @@ use super::DeclOrigin;
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    fn not_read_note(&self, kind: &crate::analysis::FileKind) -> Option<&'static str> {
+        kind.is_config().then_some(
+            "opencode reads a config only as `opencode.json` or `opencode.jsonc` (in a project, `.opencode/` or the global config folder)",
+        )
+    }
+
     fn names_key(&self, kind: &crate::analysis::FileKind, analysis: &crate::analysis::FileAnalysis) -> Option<u64> {
         super::views::names_key(kind, analysis)
     }
