@@ -224,6 +224,20 @@ pub trait DialectSpec: Sync {
         None
     }
 
+    /// Fill in the user's folders its runtime reads, as it finds them in the environment (`env`
+    /// gives a variable, unset when empty) and the home folder; `global_dir` is the global
+    /// configuration folder the user named (`--global-dir`), for the runtime whose it is.
+    fn user_options(&self, env: &dyn Fn(&str) -> Option<PathBuf>, global_dir: Option<&Path>, options: &mut Options) {
+        let _ = (env, global_dir, options);
+    }
+
+    /// The user's configuration folders and files its runtime reads (their configs are read in
+    /// every project, not reported on).
+    fn user_folders(&self, options: &Options) -> Vec<PathBuf> {
+        let _ = options;
+        Vec::new()
+    }
+
     /// What its runtime reads of the user's own folders.
     fn user_layer(&self, options: &Options, disk: &dyn Disk) -> UserLayer {
         let _ = (options, disk);

@@ -47,9 +47,10 @@ impl Workspace {
     pub(crate) fn instruction_file(&self, id: usize) -> Option<(crate::analysis::instructions::Which, PathBuf)> {
         let f = &self.files[id];
         let (which, dir) = f.kind.dialect().spec().instruction_file(self, id)?;
-        if self.options.home.as_deref() == Some(dir.as_path())
-            || self.options.global_dir.as_deref() == Some(dir.as_path())
-        {
+        let user = Dialect::REGISTERED
+            .iter()
+            .any(|d| d.spec().user_folders(&self.options).contains(&dir));
+        if self.options.home.as_deref() == Some(dir.as_path()) || user {
             return None;
         }
         Some((which, dir))

@@ -17,30 +17,22 @@ impl Options {
         Options::default()
     }
 
-    /// As opencode resolves it from the environment. `global_dir` overrides the global
-    /// directory; `no_global` reads nothing outside the given paths.
+    /// As the runtimes find the user's folders in the environment (see
+    /// `DialectSpec::user_options`). `global_dir` is the global configuration folder the user
+    /// named; `no_global` reads nothing outside the given paths.
     pub fn from_env(no_global: bool, global_dir: Option<PathBuf>) -> Options {
         if no_global {
             return Options::isolated();
         }
         let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-        let home = env("HOME");
-        let global = global_dir.or_else(|| {
-            env("XDG_CONFIG_HOME")
-                .map(|x| x.join("opencode"))
-                .or_else(|| home.as_ref().map(|h| h.join(".config").join("opencode")))
-        });
-        Options {
-            global_dir: global,
-            home_dot_opencode: home.as_ref().map(|h| h.join(".opencode")),
-            config_file: env("OPENCODE_CONFIG"),
-            config_dir: env("OPENCODE_CONFIG_DIR"),
-            tui_config: env("OPENCODE_TUI_CONFIG"),
-            zuno_global: env("XDG_CONFIG_HOME")
-                .map(|x| x.join("zuno"))
-                .or_else(|| home.as_ref().map(|h| h.join(".config").join("zuno"))),
-            home,
+        let mut o = Options {
+            home: env("HOME"),
+            ..Options::default()
+        };
+        for d in crate::analysis::Dialect::REGISTERED {
+            d.spec().user_options(&env, global_dir.as_deref(), &mut o);
         }
+        o
     }
 }
 

@@ -2,7 +2,7 @@
 //! cross-file, suppressions and project settings applied), a refusal by a runtime, the scope.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::cross;
 use super::model::*;
@@ -76,18 +76,10 @@ impl Workspace {
     /// start: it is read in every project but not reported on, so without this `check` would say
     /// `ok` while the runtime cannot start. On the first such error, with the count.
     pub fn global_refusal(&self) -> Option<(usize, Diagnostic)> {
-        let o = &self.options;
-        let global: Vec<&Path> = [
-            &o.global_dir,
-            &o.home_dot_opencode,
-            &o.config_dir,
-            &o.config_file,
-            &o.zuno_global,
-        ]
-        .into_iter()
-        .flatten()
-        .map(PathBuf::as_path)
-        .collect();
+        let global: Vec<PathBuf> = crate::analysis::Dialect::REGISTERED
+            .iter()
+            .flat_map(|d| d.spec().user_folders(&self.options))
+            .collect();
         let mut found: Vec<(usize, &Diagnostic)> = Vec::new();
         for (id, f) in self.files.iter().enumerate() {
             if !f.live || f.in_scope || !global.iter().any(|g| f.path.starts_with(g)) {

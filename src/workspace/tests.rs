@@ -2235,3 +2235,68 @@ mod config_paths {
         assert_eq!(dirs, [root.join("a/b"), root.join("a"), root.clone()]);
     }
 }
+
+/// Each runtime finds the user's folders in the environment its own way (what
+/// `Options::from_env` asks of every dialect).
+#[test]
+fn each_runtime_finds_the_user_s_folders_in_the_environment() {
+    use crate::analysis::Dialect;
+    use std::path::PathBuf;
+    let vars: std::collections::HashMap<&str, &str> = [
+        ("XDG_CONFIG_HOME", "/x"),
+        ("OPENCODE_CONFIG", "/c/o.json"),
+        ("OPENCODE_CONFIG_DIR", "/c/dir"),
+        ("OPENCODE_TUI_CONFIG", "/c/tui.json"),
+    ]
+    .into_iter()
+    .collect();
+    let env = |k: &str| vars.get(k).map(PathBuf::from);
+    let fill = |env: &dyn Fn(&str) -> Option<PathBuf>, global: Option<&Path>| {
+        let mut o = Options {
+            home: Some("/h".into()),
+            ..Options::default()
+        };
+        for d in Dialect::REGISTERED {
+            d.spec().user_options(env, global, &mut o);
+        }
+        o
+    };
+    let o = fill(&env, None);
+    let p = |s: &str| Some(PathBuf::from(s));
+    assert_eq!(
+        (
+            &o.global_dir,
+            &o.home_dot_opencode,
+            &o.config_file,
+            &o.config_dir,
+            &o.tui_config,
+            &o.zuno_global
+        ),
+        (
+            &p("/x/opencode"),
+            &p("/h/.opencode"),
+            &p("/c/o.json"),
+            &p("/c/dir"),
+            &p("/c/tui.json"),
+            &p("/x/zuno")
+        )
+    );
+    // Without `XDG_CONFIG_HOME`, `~/.config`; a global folder named by the user wins.
+    let o = fill(&|_| None, Some(Path::new("/g")));
+    assert_eq!(
+        (&o.global_dir, &o.config_file, &o.zuno_global),
+        (&p("/g"), &None, &p("/h/.config/zuno"))
+    );
+    let o = fill(&|_| None, None);
+    assert_eq!(o.global_dir, p("/h/.config/opencode"));
+    // The folders whose configs are the user's, not a project's.
+    let o = fill(&env, None);
+    let user: Vec<PathBuf> = Dialect::REGISTERED
+        .iter()
+        .flat_map(|d| d.spec().user_folders(&o))
+        .collect();
+    assert_eq!(
+        user,
+        ["/x/opencode", "/h/.opencode", "/c/dir", "/c/o.json", "/x/zuno"].map(PathBuf::from)
+    );
+}

@@ -96,6 +96,34 @@ impl DialectSpec for Spec {
         discover::enclosing_project(root)
     }
 
+    /// The global config folder (`$XDG_CONFIG_HOME/opencode`, `~/.config/opencode`, or the one
+    /// named), `~/.opencode`, `$OPENCODE_CONFIG`, `$OPENCODE_CONFIG_DIR` and
+    /// `$OPENCODE_TUI_CONFIG`.
+    fn user_options(
+        &self,
+        env: &dyn Fn(&str) -> Option<std::path::PathBuf>,
+        global_dir: Option<&std::path::Path>,
+        o: &mut Options,
+    ) {
+        o.global_dir = global_dir.map(std::path::Path::to_path_buf).or_else(|| {
+            env("XDG_CONFIG_HOME")
+                .map(|x| x.join("opencode"))
+                .or_else(|| o.home.as_ref().map(|h| h.join(".config").join("opencode")))
+        });
+        o.home_dot_opencode = o.home.as_ref().map(|h| h.join(".opencode"));
+        o.config_file = env("OPENCODE_CONFIG");
+        o.config_dir = env("OPENCODE_CONFIG_DIR");
+        o.tui_config = env("OPENCODE_TUI_CONFIG");
+    }
+
+    fn user_folders(&self, o: &Options) -> Vec<std::path::PathBuf> {
+        [&o.global_dir, &o.home_dot_opencode, &o.config_dir, &o.config_file]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect()
+    }
+
     fn user_layer(&self, options: &Options, disk: &dyn Disk) -> UserLayer {
         discover::user_layer(options, disk)
     }

@@ -37,6 +37,17 @@ impl DialectSpec for Spec {
         discover::kind_of(path, None, stage)
     }
 
+    /// Zuno's global folder: `$XDG_CONFIG_HOME/zuno` or `~/.config/zuno`.
+    fn user_options(&self, env: &dyn Fn(&str) -> Option<PathBuf>, _global_dir: Option<&Path>, o: &mut Options) {
+        o.zuno_global = env("XDG_CONFIG_HOME")
+            .map(|x| x.join("zuno"))
+            .or_else(|| o.home.as_ref().map(|h| h.join(".config").join("zuno")));
+    }
+
+    fn user_folders(&self, o: &Options) -> Vec<PathBuf> {
+        o.zuno_global.iter().cloned().collect()
+    }
+
     fn user_layer(&self, options: &Options, disk: &dyn Disk) -> UserLayer {
         discover::user_layer(options, disk)
     }
