@@ -182,24 +182,6 @@ pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
 
 fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
     match kind {
-        FileKind::OpenCode(k) => {
-            let a = opencode::analyze(k, text);
-            FileAnalysis {
-                parsed: a.parsed,
-                diagnostics: a.diagnostics,
-                facts: Facts::OpenCode(Box::new(a.facts)),
-                ..FileAnalysis::default()
-            }
-        }
-        FileKind::Claude(k) => {
-            let (diagnostics, agent, reading) = claude::analyze(k, text);
-            FileAnalysis {
-                parsed: reading.parsed.clone(),
-                diagnostics,
-                facts: Facts::Claude(Box::new(ClaudeFile { reading, agent })),
-                ..FileAnalysis::default()
-            }
-        }
         FileKind::ProjectFile => {
             let (project, diagnostics) = project_file::parse(text, policy_vocabulary());
             FileAnalysis {
@@ -226,107 +208,8 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
                 ..FileAnalysis::default()
             }
         }
-        FileKind::Manifest(k) => {
-            let (diagnostics, parsed, file) = claude::plugin::analyze(*k, text);
-            FileAnalysis {
-                parsed,
-                diagnostics,
-                facts: Facts::Manifest(Box::new(file)),
-                ..FileAnalysis::default()
-            }
-        }
-        FileKind::PluginHooks => {
-            let (diagnostics, parsed, scripts) = claude::plugin::hooks_file::analyze(text);
-            FileAnalysis {
-                parsed,
-                diagnostics,
-                facts: Facts::PluginHooks(scripts),
-                ..FileAnalysis::default()
-            }
-        }
-        FileKind::Settings(k) => {
-            let (diagnostics, parsed, settings) = claude::settings::analyze(text, *k);
-            FileAnalysis {
-                parsed,
-                diagnostics,
-                facts: Facts::Settings(Box::new(settings)),
-                ..FileAnalysis::default()
-            }
-        }
-        FileKind::Memory(k) => {
-            let (diagnostics, parsed, memory) = claude::memory::analyze_as(*k, text);
-            FileAnalysis {
-                parsed,
-                diagnostics,
-                facts: Facts::Memory(Box::new(memory)),
-                ..FileAnalysis::default()
-            }
-        }
-        FileKind::McpJson => {
-            let (diagnostics, parsed, file) = claude::mcp::analyze(text);
-            FileAnalysis {
-                parsed,
-                diagnostics,
-                facts: Facts::Mcp(Box::new(file)),
-                ..FileAnalysis::default()
-            }
-        }
-        FileKind::PluginServers(claude::plugin::servers_file::ServersFile::Mcp) => {
-            let (diagnostics, parsed, file) = claude::mcp::analyze_plugin(text);
-            FileAnalysis {
-                parsed,
-                diagnostics,
-                facts: Facts::Mcp(Box::new(file)),
-                ..FileAnalysis::default()
-            }
-        }
-        FileKind::PluginServers(k) => {
-            let (diagnostics, parsed, declared) = claude::plugin::servers_file::analyze(*k, text);
-            FileAnalysis {
-                parsed,
-                diagnostics,
-                facts: Facts::PluginServers(Box::new(declared)),
-                ..FileAnalysis::default()
-            }
-        }
-        FileKind::OutputStyle(origin) => {
-            let (diagnostics, parsed, style) = claude::output_style::analyze(text, origin);
-            FileAnalysis {
-                parsed,
-                diagnostics,
-                facts: Facts::OutputStyle(Box::new(style)),
-                ..FileAnalysis::default()
-            }
-        }
-        FileKind::Zuno(k) => {
-            let (diagnostics, parsed, file) = zuno::analyze(k, text);
-            FileAnalysis {
-                parsed,
-                diagnostics,
-                facts: Facts::Zuno(Box::new(file)),
-                ..FileAnalysis::default()
-            }
-        }
-        FileKind::Copilot(k) => {
-            let (diagnostics, parsed, file) = copilot::analyze(k, text);
-            FileAnalysis {
-                parsed,
-                diagnostics,
-                facts: Facts::Copilot(Box::new(file)),
-                ..FileAnalysis::default()
-            }
-        }
-        #[cfg(test)]
-        FileKind::Example(k) => {
-            let (diagnostics, parsed, facts) = example::analyze(k, text);
-            let facts = Facts::Example(Box::new(facts));
-            FileAnalysis {
-                parsed,
-                diagnostics,
-                facts,
-                ..FileAnalysis::default()
-            }
-        }
+        // A dialect's own kinds.
+        k => k.dialect().spec().analyze(k, text).unwrap_or_default(),
     }
 }
 
@@ -482,7 +365,6 @@ pub fn complete(
     id: Option<usize>,
 ) -> Vec<complete::Item> {
     match kind {
-        FileKind::Claude(_) => claude::complete::complete(text, offset, &claude::views::known(host)),
         FileKind::Skill(_) => complete_skill(text, offset),
         FileKind::Command(k) => {
             // The agents a command of its runtime may name, from the folder it belongs to.
@@ -494,70 +376,42 @@ pub fn complete(
             let models = k.runtime.spec().models(host);
             complete_command(k.runtime, text, offset, &agents, &models)
         }
-        FileKind::Zuno(k) => {
-            let offered = zuno::dialect::known(host, id);
-            zuno::complete::complete(*k == zuno::FileKind::Config, text, offset, &offered)
-        }
-        FileKind::OpenCode(k) => opencode::complete::complete(k, text, offset, &opencode::views::known(host, id)),
         FileKind::ProjectFile => project_file::complete(text, offset, policy_vocabulary()),
-        FileKind::Manifest(k) => claude::plugin::complete(*k, text, offset),
-        FileKind::Settings(_) => claude::settings::complete(text, offset, &claude::views::known(host).mcp_servers),
-        FileKind::PluginHooks => claude::plugin::hooks_file::complete(text, offset),
-        FileKind::Memory(claude::memory::MemoryFile::Rule) => claude::rules::complete(text, offset),
-        FileKind::Memory(_) => Vec::new(),
-        FileKind::McpJson => claude::mcp::complete(text, offset),
-        FileKind::OutputStyle(_) => claude::output_style::complete(text, offset),
-        FileKind::PluginServers(k) => claude::plugin::servers_file::complete(*k, text, offset),
-        FileKind::Copilot(k) => {
-            let offered = copilot::dialect::known(host, id);
-            copilot::complete::complete(k, text, offset, &offered)
-        }
-        #[cfg(test)]
-        FileKind::Example(_) => Vec::new(),
+        k => k
+            .dialect()
+            .spec()
+            .complete(k, text, offset, host, id)
+            .unwrap_or_default(),
     }
 }
 
 /// Which runtimes read an instruction file where it is (see [`instructions`]): each runtime's
-/// own rule, opencode's then Claude Code's.
+/// own rule, in [`Dialect::ALL`] order.
 pub fn instruction_readers(
     which: instructions::Which,
     chain: &[instructions::Level],
     imported_by: Option<&str>,
 ) -> Vec<instructions::Verdict> {
-    vec![
-        opencode::instructions::readers(which, chain),
-        claude::instructions::readers(which, chain, imported_by),
-    ]
+    Dialect::ALL
+        .iter()
+        .filter_map(|d| d.spec().instruction_reader(which, chain, imported_by))
+        .collect()
 }
 
 /// The names of a dialect's built-in agents, in its catalog's order.
 pub fn builtin_agents(dialect: Dialect) -> Vec<&'static str> {
-    match dialect {
-        Dialect::OpenCode => opencode::schema::BUILTIN_AGENTS.iter().map(|b| b.name).collect(),
-        Dialect::Claude => claude::schema::BUILTIN_AGENTS.iter().map(|(n, _)| *n).collect(),
-        Dialect::Zuno => zuno::schema::BUILTIN_AGENTS.iter().map(|b| b.name).collect(),
-        Dialect::Copilot => copilot::schema::BUILTIN_AGENTS.iter().map(|(n, _)| *n).collect(),
-        #[cfg(test)]
-        Dialect::Example => Vec::new(),
-    }
+    dialect.spec().builtin_agents()
 }
 
 /// `name` is a built-in agent of the dialect.
 pub fn is_builtin_agent(dialect: Dialect, name: &str) -> bool {
-    match dialect {
-        Dialect::OpenCode => opencode::schema::BUILTIN_AGENTS.iter().any(|b| b.name == name),
-        Dialect::Claude => claude::schema::BUILTIN_AGENTS.iter().any(|(b, _)| *b == name),
-        Dialect::Zuno => zuno::schema::builtin(name).is_some(),
-        Dialect::Copilot => copilot::schema::BUILTIN_AGENTS.iter().any(|(b, _)| *b == name),
-        #[cfg(test)]
-        Dialect::Example => false,
-    }
+    dialect.spec().is_builtin_agent(name)
 }
 
 /// `name` is how the dialect calls a plugin's agent (Claude Code's `plugin:name`), which the
 /// agent's own file does not spell.
 pub fn is_plugin_agent_name(dialect: Dialect, name: &str) -> bool {
-    dialect == Dialect::Claude && name.contains(':')
+    dialect.spec().is_plugin_agent_name(name)
 }
 
 /// The permission keys and tool names of every runtime, for the policies of `agent-lsp.toml`

@@ -23,6 +23,56 @@ pub trait DialectSpec: Sync {
     /// Its place among `explain`'s sections for the terminal (lower first).
     fn list_rank(&self) -> u8;
 
+    /// Analyse its file `kind` alone (`None`: not one of its kinds).
+    fn analyze(&self, kind: &FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
+        let _ = (kind, text);
+        None
+    }
+
+    /// Completion at byte `offset` of its file `kind` (file `id` of the host, when it is one);
+    /// `None`: not one of its kinds.
+    fn complete(
+        &self,
+        kind: &FileKind,
+        text: &str,
+        offset: usize,
+        host: &dyn Host,
+        id: Option<usize>,
+    ) -> Option<Vec<crate::analysis::complete::Item>> {
+        let _ = (kind, text, offset, host, id);
+        None
+    }
+
+    /// The names of its built-in agents, in its catalog's order.
+    fn builtin_agents(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    /// Whether `name` is one of its built-in agents.
+    fn is_builtin_agent(&self, name: &str) -> bool {
+        self.builtin_agents().contains(&name)
+    }
+
+    /// Whether `name` is how its runtime calls an agent that the agent's own file does not
+    /// spell (Claude Code's `plugin:name`).
+    fn is_plugin_agent_name(&self, name: &str) -> bool {
+        let _ = name;
+        false
+    }
+
+    /// Whether its runtime reads instruction file `which` where it is, given the instruction
+    /// files of its folder and each one above (`chain`) and the file that imports it, if one
+    /// does; `None` when its runtime reads no instruction file.
+    fn instruction_reader(
+        &self,
+        which: crate::analysis::instructions::Which,
+        chain: &[crate::analysis::instructions::Level],
+        imported_by: Option<&str>,
+    ) -> Option<crate::analysis::instructions::Verdict> {
+        let _ = (which, chain, imported_by);
+        None
+    }
+
     /// What to show on hover at byte `offset` of file `id`: `None` when the file is none of its
     /// own, `Some(None)` when it is and there is nothing to show there.
     fn hover(&self, host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Option<Hover>> {

@@ -43,6 +43,103 @@ impl DialectSpec for Spec {
         ))
     }
 
+    fn analyze(&self, kind: &crate::analysis::FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
+        use super::plugin::servers_file::ServersFile;
+        use crate::analysis::{ClaudeFile, Facts, FileAnalysis, FileKind};
+        let (diagnostics, parsed, facts) = match kind {
+            FileKind::Claude(k) => {
+                let (diagnostics, agent, reading) = super::analyze(k, text);
+                let parsed = reading.parsed.clone();
+                (
+                    diagnostics,
+                    parsed,
+                    Facts::Claude(Box::new(ClaudeFile { reading, agent })),
+                )
+            }
+            FileKind::Manifest(k) => {
+                let (d, p, file) = super::plugin::analyze(*k, text);
+                (d, p, Facts::Manifest(Box::new(file)))
+            }
+            FileKind::PluginHooks => {
+                let (d, p, scripts) = super::plugin::hooks_file::analyze(text);
+                (d, p, Facts::PluginHooks(scripts))
+            }
+            FileKind::Settings(k) => {
+                let (d, p, settings) = super::settings::analyze(text, *k);
+                (d, p, Facts::Settings(Box::new(settings)))
+            }
+            FileKind::Memory(k) => {
+                let (d, p, memory) = super::memory::analyze_as(*k, text);
+                (d, p, Facts::Memory(Box::new(memory)))
+            }
+            FileKind::McpJson => {
+                let (d, p, file) = super::mcp::analyze(text);
+                (d, p, Facts::Mcp(Box::new(file)))
+            }
+            FileKind::PluginServers(ServersFile::Mcp) => {
+                let (d, p, file) = super::mcp::analyze_plugin(text);
+                (d, p, Facts::Mcp(Box::new(file)))
+            }
+            FileKind::PluginServers(k) => {
+                let (d, p, declared) = super::plugin::servers_file::analyze(*k, text);
+                (d, p, Facts::PluginServers(Box::new(declared)))
+            }
+            FileKind::OutputStyle(origin) => {
+                let (d, p, style) = super::output_style::analyze(text, origin);
+                (d, p, Facts::OutputStyle(Box::new(style)))
+            }
+            _ => return None,
+        };
+        Some(FileAnalysis {
+            parsed,
+            diagnostics,
+            facts,
+            ..FileAnalysis::default()
+        })
+    }
+
+    fn complete(
+        &self,
+        kind: &crate::analysis::FileKind,
+        text: &str,
+        offset: usize,
+        host: &dyn Host,
+        _id: Option<usize>,
+    ) -> Option<Vec<crate::analysis::complete::Item>> {
+        use super::memory::MemoryFile;
+        use crate::analysis::FileKind;
+        Some(match kind {
+            FileKind::Claude(_) => super::complete::complete(text, offset, &super::views::known(host)),
+            FileKind::Manifest(k) => super::plugin::complete(*k, text, offset),
+            FileKind::Settings(_) => super::settings::complete(text, offset, &super::views::known(host).mcp_servers),
+            FileKind::PluginHooks => super::plugin::hooks_file::complete(text, offset),
+            FileKind::Memory(MemoryFile::Rule) => super::rules::complete(text, offset),
+            FileKind::Memory(_) => Vec::new(),
+            FileKind::McpJson => super::mcp::complete(text, offset),
+            FileKind::OutputStyle(_) => super::output_style::complete(text, offset),
+            FileKind::PluginServers(k) => super::plugin::servers_file::complete(*k, text, offset),
+            _ => return None,
+        })
+    }
+
+    fn builtin_agents(&self) -> Vec<&'static str> {
+        super::schema::BUILTIN_AGENTS.iter().map(|(n, _)| *n).collect()
+    }
+
+    /// A plugin's agent is `plugin:name`, which its own file does not spell.
+    fn is_plugin_agent_name(&self, name: &str) -> bool {
+        name.contains(':')
+    }
+
+    fn instruction_reader(
+        &self,
+        which: crate::analysis::instructions::Which,
+        chain: &[crate::analysis::instructions::Level],
+        imported_by: Option<&str>,
+    ) -> Option<crate::analysis::instructions::Verdict> {
+        Some(super::instructions::readers(which, chain, imported_by))
+    }
+
     // Discovery (see `discover.rs`).
     fn config_folders(&self) -> &'static [&'static str] {
         &[".claude"]

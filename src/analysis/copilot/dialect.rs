@@ -20,6 +20,33 @@ impl DialectSpec for Spec {
         super::disk::checks(host, id)
     }
 
+    fn analyze(&self, kind: &crate::analysis::FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
+        let (diagnostics, parsed, file) = super::analyze(kind.copilot()?, text);
+        Some(crate::analysis::FileAnalysis {
+            parsed,
+            diagnostics,
+            facts: crate::analysis::Facts::Copilot(Box::new(file)),
+            ..Default::default()
+        })
+    }
+
+    fn complete(
+        &self,
+        kind: &crate::analysis::FileKind,
+        text: &str,
+        offset: usize,
+        host: &dyn Host,
+        id: Option<usize>,
+    ) -> Option<Vec<crate::analysis::complete::Item>> {
+        let k = kind.copilot()?;
+        let offered = known(host, id);
+        Some(super::complete::complete(k, text, offset, &offered))
+    }
+
+    fn builtin_agents(&self) -> Vec<&'static str> {
+        schema::BUILTIN_AGENTS.iter().map(|(n, _)| *n).collect()
+    }
+
     // Discovery (see `discover.rs`).
     fn walk_keeps(&self, path: &Path, _depth: usize, _disk: &dyn Disk) -> Option<Pile> {
         super::discover::walk_keeps(path)

@@ -15,6 +15,19 @@ impl DialectSpec for Spec {
         9
     }
 
+    fn analyze(&self, kind: &crate::analysis::FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
+        let crate::analysis::FileKind::Example(k) = kind else {
+            return None;
+        };
+        let (diagnostics, parsed, facts) = super::analyze(k, text);
+        Some(crate::analysis::FileAnalysis {
+            parsed,
+            diagnostics,
+            facts: crate::analysis::Facts::Example(Box::new(facts)),
+            ..Default::default()
+        })
+    }
+
     fn walk_keeps(&self, path: &Path, _depth: usize, _disk: &dyn Disk) -> Option<Pile> {
         agent(path).map(|_| Pile::Document)
     }

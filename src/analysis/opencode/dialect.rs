@@ -60,6 +60,46 @@ impl DialectSpec for Spec {
         super::disk::substitute(host, id)
     }
 
+    fn analyze(&self, kind: &crate::analysis::FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
+        let a = super::analyze(kind.opencode()?, text);
+        Some(crate::analysis::FileAnalysis {
+            parsed: a.parsed,
+            diagnostics: a.diagnostics,
+            facts: crate::analysis::Facts::OpenCode(Box::new(a.facts)),
+            ..Default::default()
+        })
+    }
+
+    fn complete(
+        &self,
+        kind: &crate::analysis::FileKind,
+        text: &str,
+        offset: usize,
+        host: &dyn Host,
+        id: Option<usize>,
+    ) -> Option<Vec<crate::analysis::complete::Item>> {
+        let k = kind.opencode()?;
+        Some(super::complete::complete(
+            k,
+            text,
+            offset,
+            &super::views::known(host, id),
+        ))
+    }
+
+    fn builtin_agents(&self) -> Vec<&'static str> {
+        super::schema::BUILTIN_AGENTS.iter().map(|b| b.name).collect()
+    }
+
+    fn instruction_reader(
+        &self,
+        which: crate::analysis::instructions::Which,
+        chain: &[crate::analysis::instructions::Level],
+        _imported_by: Option<&str>,
+    ) -> Option<crate::analysis::instructions::Verdict> {
+        Some(super::instructions::readers(which, chain))
+    }
+
     // Discovery (see `discover.rs`).
     fn config_folders(&self) -> &'static [&'static str] {
         &[".opencode"]

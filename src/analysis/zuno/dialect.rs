@@ -20,6 +20,42 @@ use crate::analysis::syntax::{Step, path_at};
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    fn analyze(&self, kind: &crate::analysis::FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
+        let (diagnostics, parsed, file) = super::analyze(kind.zuno()?, text);
+        Some(crate::analysis::FileAnalysis {
+            parsed,
+            diagnostics,
+            facts: crate::analysis::Facts::Zuno(Box::new(file)),
+            ..Default::default()
+        })
+    }
+
+    fn complete(
+        &self,
+        kind: &crate::analysis::FileKind,
+        text: &str,
+        offset: usize,
+        host: &dyn Host,
+        id: Option<usize>,
+    ) -> Option<Vec<crate::analysis::complete::Item>> {
+        let k = kind.zuno()?;
+        let offered = known(host, id);
+        Some(super::complete::complete(
+            *k == FileKind::Config,
+            text,
+            offset,
+            &offered,
+        ))
+    }
+
+    fn builtin_agents(&self) -> Vec<&'static str> {
+        schema::BUILTIN_AGENTS.iter().map(|b| b.name).collect()
+    }
+
+    fn is_builtin_agent(&self, name: &str) -> bool {
+        schema::builtin(name).is_some()
+    }
+
     // Discovery (see `discover.rs`).
     fn config_folders(&self) -> &'static [&'static str] {
         &[".zuno"]
