@@ -213,20 +213,24 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
     }
 }
 
-/// The runtime that reads a command file, and how: Claude Code's own reading, or the template
-/// reading opencode and Zuno share (with the hint on a Claude Code key either does not read).
+/// The runtime that reads a command file, and how: its own reading (Claude Code), or the
+/// template reading opencode and Zuno share (with the hint on a key that a runtime reading
+/// commands its own way reads and this one does not).
 pub fn analyze_command(kind: &command::CommandKind, text: &str) -> (Vec<Diagnostic>, Parsed, command::CommandDecl) {
-    let template = match kind.runtime {
-        Dialect::Claude => return claude::command::analyze(kind, text),
-        Dialect::OpenCode => opencode::command::TEMPLATE,
-        Dialect::Zuno => zuno::command::TEMPLATE,
-        // Copilot's prompt files are its own kind (`copilot::FileKind::Prompt`), never a command.
-        Dialect::Copilot => return Default::default(),
-        #[cfg(test)]
-        Dialect::Example => return Default::default(),
+    let spec = kind.runtime.spec();
+    if let Some(read) = spec.analyze_command(kind, text) {
+        return read;
+    }
+    // Copilot's prompt files are its own kind, never a command.
+    let Some(template) = spec.command_template() else {
+        return Default::default();
     };
+    let other = Dialect::ALL
+        .iter()
+        .find(|d| d.spec().reads_commands_itself())
+        .map(|d| (d.product(), d.spec().command_keys()));
     let rules = command::Template {
-        other_keys: Some((Dialect::Claude.product(), claude::command::KEYS)),
+        other_keys: other,
         ..template
     };
     command::analyze(kind, text, &rules)
@@ -234,14 +238,7 @@ pub fn analyze_command(kind: &command::CommandKind, text: &str) -> (Vec<Diagnost
 
 /// The frontmatter keys a runtime reads in a command file, with their documentation.
 pub fn command_keys(runtime: Dialect) -> &'static [(&'static str, &'static str)] {
-    match runtime {
-        Dialect::Claude => claude::command::KEYS,
-        Dialect::OpenCode => opencode::command::KEYS,
-        Dialect::Zuno => zuno::command::KEYS,
-        Dialect::Copilot => &[],
-        #[cfg(test)]
-        Dialect::Example => &[],
-    }
+    runtime.spec().command_keys()
 }
 
 /// The hover card of a command. `agent_mode`: the mode of its agent when known (for the
@@ -252,12 +249,11 @@ pub fn command_card(
     agent_mode: Option<&str>,
     text: &str,
 ) -> String {
-    match kind.runtime {
-        Dialect::Claude => claude::command::card(kind, decl, text),
-        Dialect::OpenCode | Dialect::Zuno => command::card(kind, decl, agent_mode),
-        Dialect::Copilot => String::new(),
-        #[cfg(test)]
-        Dialect::Example => String::new(),
+    let spec = kind.runtime.spec();
+    match spec.command_card(kind, decl, text) {
+        Some(card) => card,
+        None if spec.command_template().is_some() => command::card(kind, decl, agent_mode),
+        None => String::new(),
     }
 }
 
@@ -272,38 +268,37 @@ pub fn complete_command(
     agents: &[(String, String)],
     models: &[String],
 ) -> Vec<complete::Item> {
-    match runtime {
-        Dialect::Claude => claude::command::complete(text, offset, agents, models),
-        Dialect::OpenCode | Dialect::Zuno => {
-            let values = |key: &str, _| match key {
-                "model" => Some(command::Values::Items(command::model_items(models))),
-                // Claude Code's effort levels are offered in every command file.
-                "effort" => Some(command::Values::Items(claude::command::effort_items())),
-                _ => None,
-            };
-            command::complete(text, offset, command_keys(runtime), agents, &values)
-        }
-        Dialect::Copilot => Vec::new(),
-        #[cfg(test)]
-        Dialect::Example => Vec::new(),
+    let spec = runtime.spec();
+    if let Some(items) = spec.complete_command(text, offset, agents, models) {
+        return items;
     }
+    if spec.command_template().is_none() {
+        return Vec::new();
+    }
+    let values = |key: &str, _| match key {
+        "model" => Some(command::Values::Items(command::model_items(models))),
+        // A value another runtime takes (Claude Code's effort levels) is offered in every
+        // command file.
+        key => Dialect::ALL
+            .iter()
+            .find_map(|d| d.spec().command_values(key))
+            .map(command::Values::Items),
+    };
+    command::complete(text, offset, command_keys(runtime), agents, &values)
 }
 
-/// What each runtime that loads skills does with one, in the order of [`Dialect::ALL`].
 /// Each runtime's skill rules, in [`Dialect::ALL`] order.
-pub const SKILL_LOADERS: [skill::Loader; 3] = [opencode::skill::LOADER, claude::skill::LOADER, zuno::skill::LOADER];
+pub fn skill_loaders() -> &'static [skill::Loader] {
+    static LOADERS: std::sync::OnceLock<Vec<skill::Loader>> = std::sync::OnceLock::new();
+    LOADERS.get_or_init(|| Dialect::ALL.iter().filter_map(|d| d.spec().skill_loader()).collect())
+}
 
 /// Analyse one `SKILL.md`: the Agent Skills checks and the rules the runtimes share, then the
 /// checks of each runtime that loads it and reads it its own way (Claude Code).
 pub fn analyze_skill(kind: &skill::SkillKind, text: &str) -> (Vec<Diagnostic>, Parsed, skill::SkillDecl) {
-    let (mut out, parsed, mut decl) = skill::analyze(kind, text, &SKILL_LOADERS);
+    let (mut out, parsed, mut decl) = skill::analyze(kind, text, skill_loaders());
     for runtime in &kind.loaders {
-        match runtime {
-            Dialect::Claude => claude::skill::check(kind, text, &mut decl, &mut out),
-            Dialect::OpenCode | Dialect::Zuno | Dialect::Copilot => {}
-            #[cfg(test)]
-            Dialect::Example => {}
-        }
+        runtime.spec().check_skill(kind, text, &mut decl, &mut out);
     }
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     (out, parsed, decl)
@@ -311,13 +306,13 @@ pub fn analyze_skill(kind: &skill::SkillKind, text: &str) -> (Vec<Diagnostic>, P
 
 /// Every key a `SKILL.md` may have (the format's, then the runtimes' own), with its documentation.
 pub fn skill_keys() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
-    skill::keys(&SKILL_LOADERS)
+    skill::keys(skill_loaders())
 }
 
 /// Completion in a skill's frontmatter: the keys not yet present, and the values of the
 /// enumerated ones.
 pub fn complete_skill(text: &str, offset: usize) -> Vec<complete::Item> {
-    skill::complete(text, offset, &SKILL_LOADERS)
+    skill::complete(text, offset, skill_loaders())
 }
 
 /// The edit that makes a diagnostic of `code` starting at `at` ignored on its line (see

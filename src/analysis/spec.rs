@@ -43,6 +43,85 @@ pub trait DialectSpec: Sync {
         None
     }
 
+    // Command files and skills, which several runtimes read.
+
+    /// The frontmatter keys its runtime reads in a command file, with their documentation.
+    fn command_keys(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    /// How its runtime reads a command file when it reads one as a template (opencode, Zuno):
+    /// the shared reading with its keys. `None`: it reads none, or its own way.
+    fn command_template(&self) -> Option<crate::analysis::command::Template<'static>> {
+        None
+    }
+
+    /// Whether its runtime reads command files its own way (Claude Code): the others' readings
+    /// hint at its keys.
+    fn reads_commands_itself(&self) -> bool {
+        false
+    }
+
+    /// A command file read its runtime's own way (Claude Code), when it has one.
+    fn analyze_command(
+        &self,
+        kind: &crate::analysis::command::CommandKind,
+        text: &str,
+    ) -> Option<(
+        Vec<Diagnostic>,
+        crate::analysis::syntax::Parsed,
+        crate::analysis::command::CommandDecl,
+    )> {
+        let _ = (kind, text);
+        None
+    }
+
+    /// A command's hover card, its runtime's own way.
+    fn command_card(
+        &self,
+        kind: &crate::analysis::command::CommandKind,
+        decl: &crate::analysis::command::CommandDecl,
+        text: &str,
+    ) -> Option<String> {
+        let _ = (kind, decl, text);
+        None
+    }
+
+    /// Completion in a command file, its runtime's own way.
+    fn complete_command(
+        &self,
+        text: &str,
+        offset: usize,
+        agents: &[(String, String)],
+        models: &[String],
+    ) -> Option<Vec<crate::analysis::complete::Item>> {
+        let _ = (text, offset, agents, models);
+        None
+    }
+
+    /// The values its runtime takes for a command key that other runtimes' command files offer
+    /// too (Claude Code's `effort`).
+    fn command_values(&self, key: &str) -> Option<Vec<crate::analysis::complete::Item>> {
+        let _ = key;
+        None
+    }
+
+    /// How its runtime loads a `SKILL.md`, when it loads skills.
+    fn skill_loader(&self) -> Option<crate::analysis::skill::Loader> {
+        None
+    }
+
+    /// Its runtime's own checks of a `SKILL.md` it loads, beyond the shared rules.
+    fn check_skill(
+        &self,
+        kind: &crate::analysis::skill::SkillKind,
+        text: &str,
+        decl: &mut crate::analysis::skill::SkillDecl,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let _ = (kind, text, decl, out);
+    }
+
     /// The names of its built-in agents, in its catalog's order.
     fn builtin_agents(&self) -> Vec<&'static str> {
         Vec::new()

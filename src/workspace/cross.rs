@@ -464,7 +464,7 @@ impl Workspace {
                             .iter()
                             .any(|&o| self.files[o].kind.skill().is_some_and(|k| k.loaders.contains(&d)))
                 };
-                let effects: Vec<&str> = crate::analysis::SKILL_LOADERS
+                let effects: Vec<&str> = crate::analysis::skill_loaders()
                     .iter()
                     .filter(|l| shared(l.runtime))
                     .map(|l| l.duplicate)

@@ -140,6 +140,64 @@ impl DialectSpec for Spec {
         Some(super::instructions::readers(which, chain, imported_by))
     }
 
+    fn command_keys(&self) -> &'static [(&'static str, &'static str)] {
+        super::command::KEYS
+    }
+
+    fn reads_commands_itself(&self) -> bool {
+        true
+    }
+
+    fn analyze_command(
+        &self,
+        kind: &crate::analysis::command::CommandKind,
+        text: &str,
+    ) -> Option<(
+        Vec<crate::analysis::Diagnostic>,
+        crate::analysis::syntax::Parsed,
+        crate::analysis::command::CommandDecl,
+    )> {
+        Some(super::command::analyze(kind, text))
+    }
+
+    fn command_card(
+        &self,
+        kind: &crate::analysis::command::CommandKind,
+        decl: &crate::analysis::command::CommandDecl,
+        text: &str,
+    ) -> Option<String> {
+        Some(super::command::card(kind, decl, text))
+    }
+
+    fn complete_command(
+        &self,
+        text: &str,
+        offset: usize,
+        agents: &[(String, String)],
+        models: &[String],
+    ) -> Option<Vec<crate::analysis::complete::Item>> {
+        Some(super::command::complete(text, offset, agents, models))
+    }
+
+    /// Claude Code's effort levels, offered in every command file.
+    fn command_values(&self, key: &str) -> Option<Vec<crate::analysis::complete::Item>> {
+        (key == "effort").then(super::command::effort_items)
+    }
+
+    fn skill_loader(&self) -> Option<crate::analysis::skill::Loader> {
+        Some(super::skill::LOADER)
+    }
+
+    fn check_skill(
+        &self,
+        kind: &crate::analysis::skill::SkillKind,
+        text: &str,
+        decl: &mut crate::analysis::skill::SkillDecl,
+        out: &mut Vec<crate::analysis::Diagnostic>,
+    ) {
+        super::skill::check(kind, text, decl, out);
+    }
+
     // Discovery (see `discover.rs`).
     fn config_folders(&self) -> &'static [&'static str] {
         &[".claude"]

@@ -56,6 +56,18 @@ impl DialectSpec for Spec {
         schema::builtin(name).is_some()
     }
 
+    fn command_keys(&self) -> &'static [(&'static str, &'static str)] {
+        super::command::KEYS
+    }
+
+    fn command_template(&self) -> Option<crate::analysis::command::Template<'static>> {
+        Some(super::command::TEMPLATE)
+    }
+
+    fn skill_loader(&self) -> Option<crate::analysis::skill::Loader> {
+        Some(super::skill::LOADER)
+    }
+
     // Discovery (see `discover.rs`).
     fn config_folders(&self) -> &'static [&'static str] {
         &[".zuno"]
