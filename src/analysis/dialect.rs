@@ -90,7 +90,8 @@ impl Dialect {
         )
     }
 
-    fn phrase<S: AsRef<str>>(items: impl Iterator<Item = S>, last: &str) -> String {
+    /// `a, b and c` (`last` is `and` or `or`).
+    pub fn phrase<S: AsRef<str>>(items: impl Iterator<Item = S>, last: &str) -> String {
         let items: Vec<S> = items.collect();
         match items.as_slice() {
             [] => String::new(),

@@ -414,26 +414,16 @@ pub fn is_plugin_agent_name(dialect: Dialect, name: &str) -> bool {
 pub fn policy_vocabulary() -> &'static policy::spec::Vocabulary {
     static VOCAB: std::sync::OnceLock<policy::spec::Vocabulary> = std::sync::OnceLock::new();
     VOCAB.get_or_init(|| {
+        // Each runtime's names, in registry order; a name an earlier runtime gave keeps its
+        // description (`knows` and `closest` take any).
         let mut names: Vec<(&'static str, &'static str)> = Vec::new();
-        for k in opencode::schema::PERMISSION_KEYS {
-            names.push((k.name, k.matches));
-        }
-        for (k, d) in zuno::schema::PERMISSION_KEYS {
-            if !names.iter().any(|(n, _)| n == k) {
-                names.push((k, d));
+        for d in Dialect::ALL {
+            for (name, what) in d.spec().policy_names() {
+                if !names.iter().any(|(n, _)| *n == name) {
+                    names.push((name, what));
+                }
             }
         }
-        for t in claude::schema::TOOLS {
-            names.push((t, "a Claude Code tool"));
-        }
-        // GitHub Copilot's tool sets that a permission question can name (`execute` for `bash`).
-        // (A name two runtimes share, `edit`, is listed twice: `knows` and `closest` take any.)
-        names.extend(
-            copilot::schema::TOOL_SETS
-                .iter()
-                .filter(|set| copilot::policy::set_for(set.name).is_some())
-                .map(|set| (set.name, "a GitHub Copilot tool set")),
-        );
         policy::spec::Vocabulary {
             names,
             dialects: Dialect::ALL.iter().map(|d| d.as_str()).collect(),

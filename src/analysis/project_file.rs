@@ -283,7 +283,10 @@ fn read_files(item: &Item, file: &mut ProjectFile, out: &mut Vec<Diagnostic>) {
                             span,
                             s,
                             &names,
-                            format!("`{s}` is not a dialect; use opencode, claude or zuno."),
+                            format!(
+                                "`{s}` is not a dialect; use {}.",
+                                Dialect::phrase(names.iter().copied(), "or")
+                            ),
                         )),
                     }
                 }
@@ -376,7 +379,10 @@ pub fn complete(text: &str, offset: usize, vocab: &Vocabulary) -> Vec<super::com
         (Some("rules"), Some(_)) => LEVELS.iter().map(|l| item(l, ItemKind::Value, "level", 0)).collect(),
         (Some("files"), None) => [
             ("exclude", "globs of paths not to report on, relative to this file"),
-            ("dialects", "the dialects to report on: opencode, claude, zuno"),
+            (
+                "dialects",
+                "the dialects to report on, by their `--dialect` names (default: all)",
+            ),
         ]
         .iter()
         .map(|(k, d)| item(k, ItemKind::Key, d, 0))
@@ -399,6 +405,22 @@ mod tests {
 
     fn codes(d: &[Diagnostic]) -> Vec<&'static str> {
         d.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    /// A dialect name it does not know: the message lists every registered dialect.
+    #[test]
+    fn an_unknown_dialect_names_every_dialect() {
+        let (f, d) = parse("[files]\ndialects = [\"claude\", \"codx\"]\n");
+        assert_eq!(f.dialects, Some(vec![Dialect::Claude]));
+        let listed = Dialect::phrase(Dialect::ALL.iter().map(|d| d.as_str()), "or");
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(
+            d[0].message
+                .starts_with(&format!("`codx` is not a dialect; use {listed}.")),
+            "{}",
+            d[0].message
+        );
+        assert!(listed.ends_with("zuno or copilot"), "{listed}");
     }
 
     #[test]

@@ -449,6 +449,12 @@ pub trait DialectSpec: Sync {
 
     // Team policies (`agent-lsp.toml`) over its agents.
 
+    /// The permission keys and tool names a policy's `permission` may name in its runtime's
+    /// terms, with what each is.
+    fn policy_names(&self) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
+
     /// Its files whose agents a policy of the project in `dir` judges on their own, so that a
     /// keystroke in one costs its agents only: each with the files its agents are built from
     /// and their merge groups.

@@ -198,6 +198,13 @@ impl DialectSpec for Spec {
         super::skill::check(kind, text, decl, out);
     }
 
+    fn policy_names(&self) -> Vec<(&'static str, &'static str)> {
+        super::schema::TOOLS
+            .iter()
+            .map(|t| (*t, "a Claude Code tool"))
+            .collect()
+    }
+
     // Discovery (see `discover.rs`).
     fn config_folders(&self) -> &'static [&'static str] {
         &[".claude"]

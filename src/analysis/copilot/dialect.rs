@@ -47,6 +47,15 @@ impl DialectSpec for Spec {
         schema::BUILTIN_AGENTS.iter().map(|(n, _)| *n).collect()
     }
 
+    /// Its tool sets that a permission question can name (`execute` for `bash`).
+    fn policy_names(&self) -> Vec<(&'static str, &'static str)> {
+        schema::TOOL_SETS
+            .iter()
+            .filter(|set| super::policy::set_for(set.name).is_some())
+            .map(|set| (set.name, "a GitHub Copilot tool set"))
+            .collect()
+    }
+
     // Discovery (see `discover.rs`).
     fn walk_keeps(&self, path: &Path, _depth: usize, _disk: &dyn Disk) -> Option<Pile> {
         super::discover::walk_keeps(path)

@@ -112,6 +112,13 @@ impl DialectSpec for Spec {
         Some(super::skill::LOADER)
     }
 
+    fn policy_names(&self) -> Vec<(&'static str, &'static str)> {
+        super::schema::PERMISSION_KEYS
+            .iter()
+            .map(|k| (k.name, k.matches))
+            .collect()
+    }
+
     // Discovery (see `discover.rs`).
     fn config_folders(&self) -> &'static [&'static str] {
         &[".opencode"]

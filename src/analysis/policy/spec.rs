@@ -43,7 +43,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "required: the strongest decision any of those inputs may get: deny, ask or allow",
     ),
     ("agents", "optional: agent name globs (default: every agent)"),
-    ("dialects", "optional: opencode, claude, zuno (default: all)"),
+    (
+        "dialects",
+        "optional: the dialects, by their `--dialect` names (default: all)",
+    ),
     ("modes", "optional: primary, subagent, all (default: every mode)"),
 ];
 

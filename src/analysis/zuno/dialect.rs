@@ -68,6 +68,10 @@ impl DialectSpec for Spec {
         Some(super::skill::LOADER)
     }
 
+    fn policy_names(&self) -> Vec<(&'static str, &'static str)> {
+        schema::PERMISSION_KEYS.to_vec()
+    }
+
     // Discovery (see `discover.rs`).
     fn config_folders(&self) -> &'static [&'static str] {
         &[".zuno"]
