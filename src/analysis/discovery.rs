@@ -44,7 +44,8 @@ pub enum Pile {
 }
 
 /// A file a dialect loads, found by its own rules: with its kind and role when the dialect
-/// knows them already, else the workspace asks the path rules.
+/// knows them already (then it found the file on disk), else the workspace asks the path rules
+/// (where the file exists).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Load {
     pub path: PathBuf,

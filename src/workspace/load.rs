@@ -179,9 +179,9 @@ impl Workspace {
         self.load_all(files);
     }
 
-    /// Read the files `loads` names that exist, in order: those of a known kind in batches (see
-    /// [`Workspace::read_and_add_all`]), the others as the path rules say. Returns the ids
-    /// added or refreshed.
+    /// Read the files `loads` names, in order: those of a known kind (which their dialect found
+    /// on disk) in batches (see [`Workspace::read_and_add_all`]), the others, where they exist, as
+    /// the path rules say. Returns the ids added or refreshed.
     pub(super) fn load_all(&mut self, loads: Vec<Load>) -> Vec<usize> {
         let mut ids = Vec::new();
         let mut batch: Vec<(PathBuf, FileKind, Role, bool)> = Vec::new();
@@ -203,12 +203,12 @@ impl Workspace {
         ids
     }
 
-    /// Read a batch of files of known kinds (those that exist); their ids.
+    /// Read a batch of files of known kinds (found on disk by their dialect); their ids.
     fn flush(&mut self, batch: Vec<(PathBuf, FileKind, Role, bool)>) -> Vec<usize> {
-        let batch: Vec<_> = batch.into_iter().filter(|(p, ..)| p.is_file()).collect();
-        let paths: Vec<PathBuf> = batch.iter().map(|(p, ..)| p.clone()).collect();
-        self.read_and_add_all(batch);
-        paths.iter().filter_map(|p| self.id(p)).collect()
+        if batch.is_empty() {
+            return Vec::new();
+        }
+        self.read_and_add_all(batch)
     }
 
     /// The files a file that appeared on disk in `role` brings along before it is read (a new
@@ -263,22 +263,23 @@ impl Workspace {
 
     /// [`Workspace::read_and_add`] for many files: those not loaded yet are read and analysed
     /// on every core, then added in the order given.
-    pub(super) fn read_and_add_all(&mut self, items: Vec<(PathBuf, FileKind, Role, bool)>) {
+    pub(super) fn read_and_add_all(&mut self, items: Vec<(PathBuf, FileKind, Role, bool)>) -> Vec<usize> {
+        let mut ids = Vec::new();
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
         let (fresh, known): (Vec<_>, Vec<_>) = items
             .into_iter()
             .partition(|(p, ..)| self.id(p).is_none() && !self.errors.iter().any(|(e, _)| e == p));
         for (p, kind, role, in_scope) in known {
-            self.read_and_add(&p, kind, role, in_scope);
+            ids.extend(self.read_and_add(&p, kind, role, in_scope));
         }
         // Reading on one thread or on several gives the same workspace (the files are added in
         // the order given either way): this choice is speed only, and no test can tell a
         // changed condition here (`threads == 2`, say) from this one.
         if threads < 2 || fresh.len() < 32 {
             for (p, kind, role, in_scope) in fresh {
-                self.read_and_add(&p, kind, role, in_scope);
+                ids.extend(self.read_and_add(&p, kind, role, in_scope));
             }
-            return;
+            return ids;
         }
         type Read = Result<(String, Option<Diagnostic>, FileAnalysis, LineIndex), Unread>;
         let work = |(p, kind, ..): &(PathBuf, FileKind, Role, bool)| -> Read {
@@ -302,15 +303,17 @@ impl Workspace {
             match result {
                 Ok((text, problem, analysis, index)) => {
                     let id = self.upsert_analyzed(&p, kind, role, text, (analysis, index), in_scope);
+                    ids.push(id);
                     if let Some(problem) = problem {
                         self.files[id].analysis.diagnostics.insert(0, problem);
                     }
                 }
                 Err(why) => {
-                    self.add_unread(&p, kind, role, in_scope, &why);
+                    ids.push(self.add_unread(&p, kind, role, in_scope, &why));
                 }
             }
         }
+        ids
     }
 
     pub(super) fn load_root(&mut self, root: &Path) {

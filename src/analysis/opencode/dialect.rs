@@ -24,6 +24,15 @@ impl DialectSpec for Spec {
         )
     }
 
+    /// A Markdown agent is named by its path below its config directory: the renamed file
+    /// stays in the same top folder (`agents/`, `agent/`, ...).
+    fn renamed_file(&self, file: &HostFile, new_name: &str) -> Option<std::path::PathBuf> {
+        let Role::Markdown { dir } = file.role else {
+            return None;
+        };
+        crate::analysis::spec::renamed_in(dir, file.path, new_name)
+    }
+
     fn names_key(&self, kind: &crate::analysis::FileKind, analysis: &crate::analysis::FileAnalysis) -> Option<u64> {
         super::views::names_key(kind, analysis)
     }

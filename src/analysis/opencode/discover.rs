@@ -425,8 +425,10 @@ pub fn context_files(dir: &Path, disk: &dyn Disk) -> Vec<Load> {
     if disk.is_dir(&dot) {
         for name in CONFIG_NAMES {
             let f = dot.join(name);
-            let role = Role::DirConfig { dir: dot.clone() };
-            out.push(Load::known(f, OcKind::Config.into(), role).quiet());
+            if disk.is_file(&f) {
+                let role = Role::DirConfig { dir: dot.clone() };
+                out.push(Load::known(f, OcKind::Config.into(), role).quiet());
+            }
         }
         out.extend(agents_of(&dot, disk));
     }

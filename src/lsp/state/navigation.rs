@@ -238,22 +238,17 @@ impl State {
                 });
                 continue;
             }
-            // A Markdown agent named by its path: rename the file, in the config directory its
-            // name is relative to (`.opencode/`, `.zuno/`, a global directory).
-            let new_path = match &f.role {
-                crate::workspace::Role::Markdown { dir } => {
-                    crate::analysis::spec::renamed_in(dir, &f.path, new_name).ok_or("not below its folder")?
-                }
-                _ => {
-                    use crate::analysis::host::Host as _;
-                    let renamed = self
-                        .ws
-                        .file(o.file)
-                        .and_then(|h| h.kind.dialect().spec().renamed_file(&h, new_name));
-                    match renamed {
-                        Some(p) => p,
-                        None => continue,
-                    }
+            // An agent named by its path (a Markdown agent): rename the file, as its dialect
+            // says.
+            let new_path = {
+                use crate::analysis::host::Host as _;
+                let renamed = self
+                    .ws
+                    .file(o.file)
+                    .and_then(|h| h.kind.dialect().spec().renamed_file(&h, new_name));
+                match renamed {
+                    Some(p) => p,
+                    None => continue,
                 }
             };
             let (Some(old_uri), Some(new_uri)) = (
