@@ -74,7 +74,11 @@ const DISPATCH_ENUMS: &[&str] = &["FileKind", "Dialect"];
 /// registration (`mod.rs`, `kind.rs`, `dialect.rs`) and, until their dialect parts move into the
 /// dialect folders (issue 47, under way), the workspace's discovery (`discover.rs`, `plugins.rs`,
 /// `load.rs`) and `policy_check.rs`.
-const MAX_DISPATCH_FILES: usize = 7;
+const MAX_DISPATCH_FILES: usize = 4;
+/// At most this many files outside a dialect's folder import from it (its registration).
+const MAX_FILES_IMPORTING_A_DIALECT: usize = 2;
+/// The layers that reach the dialects through the registry only, never by a path into a folder.
+const LAYERS_THAT_NAME_NO_DIALECT: &[&str] = &["src/workspace", "src/lsp", "src/cli", "src/mcp"];
 /// How many of the biggest files the report lists.
 const BIGGEST: usize = 15;
 /// Guard against import chains that loop (`use a::b as c; use c::d as b;`).
@@ -1579,6 +1583,27 @@ impl Analysis {
             .map_or(String::new(), |v| format!("{}, line {}", v.path, v.line))
     }
 
+    /// For each dialect folder, the files outside it that import from it, with one path each.
+    fn dialect_importers(&self) -> BTreeMap<&'static str, BTreeMap<String, String>> {
+        let c = &self.krate;
+        let mut out: BTreeMap<&'static str, BTreeMap<String, String>> = BTreeMap::new();
+        for d in DIALECTS {
+            out.entry(d).or_default();
+        }
+        for &(a, b) in self.edges.keys() {
+            let (from, to) = (&c.files[a].rel, &c.files[b].rel);
+            if let Some(d) = dialect_of(to)
+                && dialect_of(from) != Some(d)
+            {
+                out.entry(d)
+                    .or_default()
+                    .entry(from.clone())
+                    .or_insert_with(|| self.via(a, b));
+            }
+        }
+        out
+    }
+
     /// `src/x.rs -> src/y.rs (via path, line n)`, one line per distinct path.
     fn cross_dialect(&self) -> Vec<String> {
         let mut out = Vec::new();
@@ -1964,6 +1989,42 @@ fn no_import_cycles() {
         cycles.len(),
         a.render_cycles()
     );
+}
+
+/// A dialect is its folder: outside it, only its registration imports from it, and the
+/// workspace and the front ends never do (they iterate the registered dialects).
+#[test]
+fn a_dialect_is_imported_by_its_registration_only() {
+    let a = analysis();
+    let importers = a.dialect_importers();
+    let mut report = String::new();
+    for (d, files) in &importers {
+        let _ = writeln!(report, "{d}: {} files outside its folder import from it", files.len());
+        for (f, via) in files {
+            let _ = writeln!(report, "    {f} ({via})");
+        }
+    }
+    println!("{report}");
+    let layered: Vec<&String> = importers
+        .values()
+        .flat_map(|files| files.keys())
+        .filter(|f| {
+            LAYERS_THAT_NAME_NO_DIALECT
+                .iter()
+                .any(|l| f.starts_with(&format!("{l}/")) || **f == format!("{l}.rs"))
+        })
+        .collect();
+    assert!(
+        layered.is_empty(),
+        "the workspace and the front ends import from a dialect folder: {layered:?}\n{report}"
+    );
+    for (d, files) in &importers {
+        assert!(
+            files.len() <= MAX_FILES_IMPORTING_A_DIALECT,
+            "{} files outside src/analysis/{d}/ import from it (at most {MAX_FILES_IMPORTING_A_DIALECT}):\n{report}",
+            files.len()
+        );
+    }
 }
 
 #[test]

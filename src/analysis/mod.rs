@@ -128,20 +128,13 @@ impl Code {
 /// Whether a dialect's files are checked by the rules of [`rules::EVERY_DIALECT`] (Copilot lists
 /// its whole set instead: it has no permissions, skills or commands of its own).
 pub fn shares_every_dialect_rules(dialect: Dialect) -> bool {
-    dialect != Dialect::Copilot
+    dialect.spec().shares_every_dialect_rules()
 }
 
 /// The rules a dialect's files are checked by beyond [`rules::EVERY_DIALECT`] (all of them for a
 /// dialect that does not share those).
 pub fn rules_of(dialect: Dialect) -> &'static [Code] {
-    match dialect {
-        Dialect::OpenCode => opencode::schema::RULES,
-        Dialect::Claude => claude::schema::RULES,
-        Dialect::Zuno => zuno::schema::RULES,
-        Dialect::Copilot => copilot::schema::RULES,
-        #[cfg(test)]
-        Dialect::Example => example::RULES,
-    }
+    dialect.spec().rules()
 }
 
 #[cfg(test)]

@@ -23,6 +23,16 @@ pub trait DialectSpec: Sync {
     /// Its place among `explain`'s sections for the terminal (lower first).
     fn list_rank(&self) -> u8;
 
+    /// The rules its files are checked by beyond `rules::EVERY_DIALECT` (all of them when it
+    /// does not share those).
+    fn rules(&self) -> &'static [crate::analysis::Code];
+
+    /// Whether its files are checked by the rules every dialect shares (a dialect with no
+    /// permissions, skills or commands of its own lists its whole set instead).
+    fn shares_every_dialect_rules(&self) -> bool {
+        true
+    }
+
     /// Analyse its file `kind` alone (`None`: not one of its kinds).
     fn analyze(&self, kind: &FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
         let _ = (kind, text);

@@ -299,6 +299,10 @@ impl DialectSpec for Spec {
         2
     }
 
+    fn rules(&self) -> &'static [crate::analysis::Code] {
+        super::schema::RULES
+    }
+
     /// A Claude Code agent: its `name` (or, for a plugin agent without one, its first line)
     /// and the agent types of its `Agent(...)` tool entries. A plugin agent is known as
     /// `plugin:name`, which is what `Agent(...)` entries name it by.

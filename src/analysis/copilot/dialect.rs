@@ -69,6 +69,15 @@ impl DialectSpec for Spec {
         3
     }
 
+    fn rules(&self) -> &'static [crate::analysis::Code] {
+        schema::RULES
+    }
+
+    /// Copilot has no permissions, skills or commands of its own: it lists its whole set.
+    fn shares_every_dialect_rules(&self) -> bool {
+        false
+    }
+
     fn hover(&self, host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Option<Hover>> {
         host.file(id)?.analysis.copilot()?;
         Some(hover(host, id, offset, where_is))

@@ -15,6 +15,10 @@ impl DialectSpec for Spec {
         9
     }
 
+    fn rules(&self) -> &'static [crate::analysis::Code] {
+        super::RULES
+    }
+
     fn analyze(&self, kind: &crate::analysis::FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
         let crate::analysis::FileKind::Example(k) = kind else {
             return None;

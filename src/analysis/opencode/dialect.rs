@@ -255,6 +255,10 @@ impl DialectSpec for Spec {
         0
     }
 
+    fn rules(&self) -> &'static [crate::analysis::Code] {
+        super::schema::RULES
+    }
+
     fn hover(&self, host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Option<Hover>> {
         super::hover::hover(host, id, offset, where_is)
     }

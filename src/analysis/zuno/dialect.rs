@@ -150,6 +150,10 @@ impl DialectSpec for Spec {
         1
     }
 
+    fn rules(&self) -> &'static [crate::analysis::Code] {
+        schema::RULES
+    }
+
     fn hover(&self, host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Option<Hover>> {
         host.file(id)?.analysis.zuno()?;
         Some(hover(host, id, offset, where_is))
