@@ -1,3 +1,4 @@
+use super::model::is_shell_special;
 use super::*;
 use crate::analysis::permission::{last_match, wildcard_match};
 use std::collections::BTreeMap;
