@@ -196,7 +196,9 @@ fn banner(ws: &Workspace, problems: &[Problem]) -> Vec<String> {
             ));
         }
     }
-    let unread: Vec<&Problem> = problems.iter().filter(|p| p.code == "unchecked-file").collect();
+    // By dialect, then where they are: the same list however the files were loaded.
+    let mut unread: Vec<&Problem> = problems.iter().filter(|p| p.code == "unchecked-file").collect();
+    unread.sort_by_key(|p| (Dialect::ALL.iter().position(|d| *d == p.dialect), p.location.as_str()));
     if !unread.is_empty() {
         let (n, names) = files(&unread);
         out.push(format!(
