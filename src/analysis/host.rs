@@ -55,9 +55,6 @@ pub enum Role {
     /// A custom theme of the terminal interface (`themes/*.json`); `dir` is the config folder
     /// holding `themes/` (a `.opencode/`, or the global config folder).
     Theme { dir: PathBuf },
-    /// A Claude Code agent file; `dir` owns its `.claude/agents/` (the project, or the home
-    /// directory for user agents) or is the plugin's root.
-    Claude { dir: PathBuf },
     /// A `SKILL.md`; `dir` is the project whose `.opencode/`, `.claude/`, `.agents/` or `.zuno/`
     /// holds it.
     Skill { dir: PathBuf },
@@ -71,21 +68,6 @@ pub enum Role {
     /// A file a runtime reads that agent-lsp does not check yet: what it is (see
     /// `discover::read_not_checked`); not analysed, one finding says so.
     NotChecked(&'static str),
-    /// A Claude Code plugin manifest (`.claude-plugin/plugin.json` or `marketplace.json`);
-    /// `dir` is the plugin's (or marketplace's) root.
-    Manifest { dir: PathBuf },
-    /// Claude Code's `.claude/settings.json` or `settings.local.json`; `dir` is the project
-    /// that holds the `.claude/` folder.
-    ClaudeSettings { dir: PathBuf },
-    /// A Claude Code memory file (`CLAUDE.md`, `CLAUDE.local.md`, `.claude/CLAUDE.md`, a rule of
-    /// `.claude/rules/`); `dir` is the folder it belongs to (the one holding it or its
-    /// `.claude/`; the home directory for the user's).
-    Memory { dir: PathBuf },
-    /// Claude Code's `.mcp.json`; `dir` holds it (Claude Code started there or below reads it).
-    McpJson { dir: PathBuf },
-    /// A Claude Code output style; `dir` holds its `.claude/` (the project, the home directory),
-    /// or is the plugin's root.
-    OutputStyle { dir: PathBuf },
 }
 
 impl Role {
@@ -99,15 +81,9 @@ impl Role {
             | Role::Markdown { dir }
             | Role::Tui { dir }
             | Role::Theme { dir }
-            | Role::Claude { dir }
             | Role::Skill { dir }
             | Role::Command { dir }
-            | Role::ProjectFile { dir }
-            | Role::Manifest { dir }
-            | Role::ClaudeSettings { dir }
-            | Role::Memory { dir }
-            | Role::McpJson { dir }
-            | Role::OutputStyle { dir } => Some(dir),
+            | Role::ProjectFile { dir } => Some(dir),
             Role::UserConfig(_) | Role::NotRead | Role::NotChecked(_) => None,
         }
     }

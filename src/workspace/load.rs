@@ -59,9 +59,10 @@ impl Workspace {
             };
             // Its project, so that the agents it names resolve when the file is checked alone (as
             // pre-commit passes it).
-            let project = Dialect::REGISTERED
-                .iter()
-                .find_map(|d| d.spec().project_of_role(&role))
+            let project = kind
+                .dialect()
+                .spec()
+                .project_of_role(&role)
                 .unwrap_or_else(|| match &role {
                     Role::Dialect { dir, .. } | Role::Skill { dir } | Role::Command { dir } => Some(dir.clone()),
                     _ => None,

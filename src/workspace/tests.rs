@@ -1124,7 +1124,10 @@ fn mcp_json_found_where_claude_code_reads_it() {
         ]
     );
     let id = ws.id(&root.join(".mcp.json")).unwrap();
-    assert_eq!(ws.files[id].role, Role::McpJson { dir: root.clone() });
+    assert_eq!(
+        ws.files[id].role,
+        crate::analysis::claude::place::Place::Mcp.role(root.clone())
+    );
     let settings = ws.id(&root.join(".claude/settings.local.json")).unwrap();
     let got: Vec<(String, String)> = ws
         .diagnostics()
@@ -1442,9 +1445,11 @@ fn a_file_in_a_runtime_s_own_folder_is_the_project_s_even_where_a_plugin_lists_i
     assert!(plugin_role(&root.join(".claude/agents/a.md")).is_none());
     // Elsewhere the manifest's list makes it the plugin's agent.
     match plugin_role(&root.join("extra/b.md")) {
-        Some(Some((FileKind::Claude(k), Role::Claude { dir }))) => {
+        Some(Some((FileKind::Claude(k), role))) => {
+            let (dir, place) = crate::analysis::claude::place::Place::of(&role).unwrap();
+            assert_eq!(place, crate::analysis::claude::place::Place::Agent);
             assert_eq!(
-                (k.source, dir.as_path()),
+                (k.source, dir),
                 (claude::Source::Plugin { plugin: "pp".into() }, root)
             );
         }
@@ -1546,7 +1551,9 @@ fn output_styles_of_projects_users_and_plugins() {
         .filter_map(|f| {
             let origin = f.kind.output_style()?;
             let rel = f.path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
-            let Role::OutputStyle { dir } = &f.role else {
+            let Some((dir, crate::analysis::claude::place::Place::OutputStyle)) =
+                crate::analysis::claude::place::Place::of(&f.role)
+            else {
                 panic!("{rel}: {:?}", f.role)
             };
             let owner = if dir == root { "project" } else { "plugin" };

@@ -384,14 +384,14 @@ impl Ours {
     fn loading(&self) -> BTreeMap<PathBuf, String> {
         let mut out = BTreeMap::new();
         for f in self.ws.files.iter().filter(|f| f.live) {
-            let (FileKind::Manifest(Manifest::Plugin), Role::Manifest { dir }) = (&f.kind, &f.role) else {
+            let (FileKind::Manifest(Manifest::Plugin), Some(dir)) = (&f.kind, f.role.folder()) else {
                 continue;
             };
             if f.analysis.diagnostics.iter().any(|d| d.effect == Effect::FileIgnored) {
                 continue;
             }
             let name = f.analysis.manifest().and_then(|m| m.name.clone()).unwrap_or_default();
-            out.insert(dir.clone(), name);
+            out.insert(dir.to_path_buf(), name);
         }
         out
     }
@@ -433,8 +433,8 @@ impl Ours {
         files.sort_by(|a, b| self.ws.files[*a].path.cmp(&self.ws.files[*b].path));
         for id in files {
             let f = &self.ws.files[id];
-            match (&f.kind, &f.role) {
-                (FileKind::Claude(k), Role::Claude { dir }) if loading.contains_key(dir) => {
+            match (&f.kind, f.role.folder()) {
+                (FileKind::Claude(k), Some(dir)) if loading.contains_key(dir) => {
                     let Source::Plugin { plugin: ns } = &k.source else {
                         continue;
                     };
@@ -451,11 +451,11 @@ impl Ours {
                         .unwrap_or_else(|| format!("Agent from {top} plugin"));
                     agents.entry(name.clone()).or_insert((name, description, String::new()));
                 }
-                (FileKind::Command(k), Role::Command { dir }) if loading.contains_key(dir) => {
+                (FileKind::Command(k), Some(dir)) if loading.contains_key(dir) => {
                     let l = plugin::listed(&k.name, false, &f.text);
                     commands.push((k.name.clone(), (l.name, l.description, l.argument_hint)));
                 }
-                (FileKind::Skill(k), Role::Skill { dir }) if loading.contains_key(dir) => {
+                (FileKind::Skill(k), Some(dir)) if loading.contains_key(dir) => {
                     let Some(ns) = &k.namespace else { continue };
                     let path_name = format!("{ns}:{}", k.folder);
                     let l = plugin::listed(&path_name, true, &f.text);

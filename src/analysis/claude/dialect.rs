@@ -238,9 +238,9 @@ impl DialectSpec for Spec {
     }
 
     fn project_of_role(&self, role: &Role) -> Option<Option<std::path::PathBuf>> {
-        match role {
-            Role::Claude { dir } => Some(Some(dir.clone())),
-            _ => None,
+        match super::place::Place::of(role)? {
+            (dir, super::place::Place::Agent) => Some(Some(dir.to_path_buf())),
+            _ => Some(None),
         }
     }
 
@@ -427,19 +427,18 @@ impl DialectSpec for Spec {
         let ids = |pred: &dyn Fn(&HostFile) -> bool| -> Vec<usize> {
             host.files().filter(|f| pred(f)).map(|f| f.id).collect()
         };
-        let is = |f: &HostFile, pred: fn(&Role) -> bool| pred(f.role);
+        use super::place::{Place, place};
+        let at = |f: &HostFile, p: Place| place(f).is_some_and(|(_, q)| q == p);
         let mut out = Vec::new();
-        let skills = ids(&|f| is(f, |r| matches!(r, Role::Skill { .. })));
-        let agents = ids(&|f| is(f, |r| matches!(r, Role::Claude { .. })));
+        let skills = ids(&|f| matches!(f.role, Role::Skill { .. }));
+        let agents = ids(&|f| at(f, Place::Agent));
         if !agents.is_empty() {
             let mut inputs = agents.clone();
             inputs.extend(&skills);
             out.push(DialectUnit::over("agents", inputs));
         }
-        let settings = ids(&|f| {
-            is(f, |r| matches!(r, Role::ClaudeSettings { .. }))
-                && f.kind.settings() != Some(super::settings::SettingsFile::User)
-        });
+        let settings =
+            ids(&|f| at(f, Place::Settings) && f.kind.settings() != Some(super::settings::SettingsFile::User));
         let agents = if super::views::user_servers(host).is_some() {
             agents
         } else {
@@ -448,11 +447,11 @@ impl DialectSpec for Spec {
         if !settings.is_empty() || !agents.is_empty() {
             let mut inputs = settings;
             inputs.extend(agents);
-            inputs.extend(ids(&|f| is(f, |r| matches!(r, Role::McpJson { .. }))));
+            inputs.extend(ids(&|f| at(f, Place::Mcp)));
             out.push(DialectUnit::over("mcp-names", inputs));
         }
-        let styles = ids(&|f| is(f, |r| matches!(r, Role::OutputStyle { .. })));
-        let all_settings = ids(&|f| is(f, |r| matches!(r, Role::ClaudeSettings { .. })));
+        let styles = ids(&|f| at(f, Place::OutputStyle));
+        let all_settings = ids(&|f| at(f, Place::Settings));
         if !styles.is_empty() || !all_settings.is_empty() {
             let mut inputs = styles;
             inputs.extend(all_settings);
@@ -487,10 +486,7 @@ impl DialectSpec for Spec {
 
     /// A settings file's project: the folder holding its `.claude/`.
     fn project_of_file(&self, host: &dyn Host, id: usize) -> Option<std::path::PathBuf> {
-        match host.file(id)?.role {
-            Role::ClaudeSettings { dir } => Some(dir.clone()),
-            _ => None,
-        }
+        super::place::dir_at(&host.file(id)?, super::place::Place::Settings).map(std::path::Path::to_path_buf)
     }
 
     fn hover(&self, host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Option<Hover>> {

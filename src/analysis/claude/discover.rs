@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::memory::MemoryFile;
 use super::output_style::Origin;
+use super::place::Place;
 use super::plugin::Manifest;
 use super::plugin::members::{Member, Plugin, plugin_files, plugin_hooks_root, plugin_member};
 use super::settings::SettingsFile;
@@ -209,11 +210,11 @@ fn member_load(path: PathBuf, member: Member, root: PathBuf) -> Load {
 
 fn member_kind(member: Member, dir: PathBuf) -> (FileKind, Role) {
     match member {
-        Member::Agent(k) => (k.into(), Role::Claude { dir }),
+        Member::Agent(k) => (k.into(), Place::Agent.role(dir)),
         Member::Command(k) => (FileKind::from(k), Role::Command { dir }),
         Member::Skill(k) => (FileKind::from(k), Role::Skill { dir }),
-        Member::OutputStyle(o) => (FileKind::from(o), Role::OutputStyle { dir }),
-        Member::Servers(k) => (FileKind::from(k), Role::Manifest { dir }),
+        Member::OutputStyle(o) => (FileKind::from(o), Place::OutputStyle.role(dir)),
+        Member::Servers(k) => (FileKind::from(k), Place::Plugin.role(dir)),
     }
 }
 
@@ -226,17 +227,17 @@ pub fn plugin_role(path: &Path, at: &At) -> Claim {
     let disk = at.disk;
     if let Some(m) = Manifest::of_path(path) {
         let dir = path.parent()?.parent()?.to_path_buf();
-        return Some(Some((FileKind::from(m), Role::Manifest { dir })));
+        return Some(Some((FileKind::from(m), Place::Plugin.role(dir))));
     }
     if let Some(dir) = plugin_hooks_root(path, disk) {
-        return Some(Some((FileKind::plugin_hooks(), Role::Manifest { dir })));
+        return Some(Some((FileKind::plugin_hooks(), Place::Plugin.role(dir))));
     }
     let name = path.file_name()?.to_string_lossy();
     if matches!(name.as_ref(), ".mcp.json" | ".lsp.json" | "monitors.json") {
         // A plugin's server file, when a plugin reads it.
         let plugin = Plugin::of(path, disk)?;
         return match plugin_member(&plugin, path, disk) {
-            Some(Member::Servers(k)) => Some(Some((FileKind::from(k), Role::Manifest { dir: plugin.root }))),
+            Some(Member::Servers(k)) => Some(Some((FileKind::from(k), Place::Plugin.role(plugin.root)))),
             _ => None,
         };
     }
@@ -304,13 +305,13 @@ pub fn kind_of(path: &Path, at: &At, stage: Stage) -> Claim {
                 return Some(claim);
             }
             if let Some((kind, dir)) = mcp_json(path, at.disk) {
-                return Some(Some((kind, Role::McpJson { dir })));
+                return Some(Some((kind, Place::Mcp.role(dir))));
             }
             if let Some((kind, dir)) = claude_settings(path, home) {
-                return Some(Some((kind, Role::ClaudeSettings { dir })));
+                return Some(Some((kind, Place::Settings.role(dir))));
             }
             let (kind, dir) = claude_kind(path, home, at.disk)?;
-            Some(Some((kind.into(), Role::Claude { dir })))
+            Some(Some((kind.into(), Place::Agent.role(dir))))
         }
         Stage::ByName => by_name(path, home),
         Stage::UserSkills | Stage::Layout => None,
@@ -320,10 +321,10 @@ pub fn kind_of(path: &Path, at: &At, stage: Stage) -> Claim {
 /// Output styles and memory files, which Claude Code reads by their name and folder.
 fn by_name(path: &Path, home: Option<&Path>) -> Claim {
     if let Some(dir) = output_style_kind(path) {
-        return Some(Some((FileKind::from(Origin::Project), Role::OutputStyle { dir })));
+        return Some(Some((FileKind::from(Origin::Project), Place::OutputStyle.role(dir))));
     }
     let (kind, dir) = memory_kind(path, home)?;
-    Some(Some((FileKind::from(kind), Role::Memory { dir })))
+    Some(Some((FileKind::from(kind), Place::Memory.role(dir))))
 }
 
 /// What a file given by path alone is to Claude Code (no home known).
@@ -334,7 +335,7 @@ pub fn kind_alone(path: &Path, at: &At, stage: Stage) -> Claim {
                 return Some(claim);
             }
             let (kind, dir) = claude_kind(path, None, at.disk)?;
-            Some(Some((kind.into(), Role::Claude { dir })))
+            Some(Some((kind.into(), Place::Agent.role(dir))))
         }
         Stage::ByName => by_name(path, None),
         Stage::UserSkills | Stage::Layout => None,
@@ -401,7 +402,7 @@ pub fn context_files(dir: &Path, disk: &dyn Disk) -> Vec<Load> {
 /// The plugin a plugin manifest brings along.
 pub fn bundle_of(kind: &FileKind, role: &Role) -> Option<PathBuf> {
     match role {
-        Role::Manifest { dir } if kind.manifest() == Some(Manifest::Plugin) => Some(dir.clone()),
+        _ if kind.manifest() == Some(Manifest::Plugin) => Place::of(role).map(|(dir, _)| dir.to_path_buf()),
         _ => None,
     }
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::Source;
 use super::memory;
+use super::place::{Place, dir_at, place};
 use super::plugin::members::{Plugin, plugin_files};
 use super::settings::{PermissionRule, SettingsFile};
 use crate::analysis::diagnostic::{Edit, Effect, Severity};
@@ -114,20 +115,18 @@ fn hook_scripts(host: &dyn Host, id: usize) -> Option<DiskFindings> {
     let f = host.file(id)?;
     let disk = host.disk();
     let mut rules: &[PermissionRule] = &[];
-    let (scripts, project, plugin) = match (&f.role, f.analysis.settings(), f.analysis.claude()) {
-        (Role::ClaudeSettings { dir }, Some(s), _) if f.kind.settings() != Some(SettingsFile::User) => {
+    let (scripts, project, plugin) = match (place(&f), f.analysis.settings(), f.analysis.claude()) {
+        (Some((dir, Place::Settings)), Some(s), _) if f.kind.settings() != Some(SettingsFile::User) => {
             rules = &s.rules;
-            (s.scripts.as_slice(), Some(dir.as_path()), None)
+            (s.scripts.as_slice(), Some(dir), None)
         }
         // A plugin's hooks file: `${CLAUDE_PLUGIN_ROOT}` is the plugin.
-        (Role::Manifest { dir }, _, _) if f.kind.is_plugin_hooks() => (
-            f.analysis.plugin_hook_scripts().unwrap_or_default(),
-            None,
-            Some(dir.as_path()),
-        ),
+        (Some((dir, Place::Plugin)), _, _) if f.kind.is_plugin_hooks() => {
+            (f.analysis.plugin_hook_scripts().unwrap_or_default(), None, Some(dir))
+        }
         // A plugin's agents ignore `hooks`; a user's run in whichever project.
-        (Role::Claude { dir }, _, Some(c)) if f.kind.claude().map(|k| &k.source) == Some(&Source::Project) => {
-            (c.agent.hook_scripts.as_slice(), Some(dir.as_path()), None)
+        (Some((dir, Place::Agent)), _, Some(c)) if f.kind.claude().map(|k| &k.source) == Some(&Source::Project) => {
+            (c.agent.hook_scripts.as_slice(), Some(dir), None)
         }
         _ => return None,
     };
@@ -209,10 +208,7 @@ fn rule_paths(host: &dyn Host, id: usize) -> Option<DiskFindings> {
     if m.paths.is_empty() && !had {
         return None;
     }
-    let Role::Memory { dir } = f.role else {
-        return None;
-    };
-    let dir = dir.clone();
+    let dir = dir_at(&f, Place::Memory)?.to_path_buf();
     let patterns = m.paths.clone();
     let mut unmatched = Vec::new();
     for (pattern, span) in &patterns {
@@ -600,7 +596,7 @@ pub fn instruction_file(host: &dyn Host, id: usize) -> Option<(crate::analysis::
     use crate::analysis::instructions::Which;
     use memory::MemoryFile;
     let f = host.file(id)?;
-    let Role::Memory { dir } = f.role else { return None };
+    let dir = dir_at(&f, Place::Memory)?;
     let in_dot_claude = f
         .path
         .parent()
@@ -615,7 +611,7 @@ pub fn instruction_file(host: &dyn Host, id: usize) -> Option<(crate::analysis::
         (MemoryFile::Local, _) => Which::ClaudeLocal,
         (MemoryFile::Rule | MemoryFile::User, _) => return None,
     };
-    Some((which, dir.clone()))
+    Some((which, dir.to_path_buf()))
 }
 
 /// The files the memory files Claude Code reads (a `CLAUDE.md` and the like, not an `AGENTS.md`)

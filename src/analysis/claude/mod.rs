@@ -43,6 +43,7 @@ mod kind;
 pub mod mcp;
 pub mod memory;
 pub mod output_style;
+pub mod place;
 pub mod plugin;
 pub mod policy;
 pub mod project;

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use super::mcp::names::{McpView, UserServers};
+use super::place::{Place, dir_at, place};
 use super::plugin::servers_file::ServersFile;
 use super::policy::SettingsRule;
 use super::project::{ClaudeFile, registry};
@@ -21,7 +22,8 @@ pub type VoidedRules<'h> = (Source, String, Vec<SettingsRule<'h>>);
 pub fn files(host: &dyn Host) -> Vec<ClaudeFile<'_>> {
     host.files()
         .filter_map(|f| {
-            let (FileKind::Claude(kind), Role::Claude { dir }, Some(c)) = (f.kind, f.role, f.analysis.claude()) else {
+            let (FileKind::Claude(kind), Some(dir), Some(c)) = (f.kind, dir_at(&f, Place::Agent), f.analysis.claude())
+            else {
                 return None;
             };
             Some(ClaudeFile {
@@ -43,12 +45,10 @@ pub fn files(host: &dyn Host) -> Vec<ClaudeFile<'_>> {
 pub fn settings<'h>(host: &'h dyn Host, project_dir: &Path) -> Vec<(usize, &'h Settings)> {
     let mut out: Vec<(SettingsFile, usize, &Settings)> = host
         .files()
-        .filter_map(|f| match (f.kind, f.role, f.analysis.settings()) {
+        .filter_map(|f| match (f.kind, dir_at(&f, Place::Settings), f.analysis.settings()) {
             // A file Claude Code voids contributes nothing.
             (_, _, Some(s)) if s.voided.is_some() => None,
-            (FileKind::Settings(k), Role::ClaudeSettings { dir }, Some(s))
-                if dir == project_dir || *k == SettingsFile::User =>
-            {
+            (FileKind::Settings(k), Some(dir), Some(s)) if dir == project_dir || *k == SettingsFile::User => {
                 Some((*k, f.id, s))
             }
             _ => None,
@@ -62,10 +62,8 @@ pub fn settings<'h>(host: &'h dyn Host, project_dir: &Path) -> Vec<(usize, &'h S
 /// rules it loses.
 pub fn voided_rules<'h>(host: &'h dyn Host, dir: &Path) -> Vec<VoidedRules<'h>> {
     host.files()
-        .filter_map(|f| match (f.kind, f.role, f.analysis.settings()) {
-            (FileKind::Settings(k), Role::ClaudeSettings { dir: d }, Some(s))
-                if d == dir || *k == SettingsFile::User =>
-            {
+        .filter_map(|f| match (f.kind, dir_at(&f, Place::Settings), f.analysis.settings()) {
+            (FileKind::Settings(k), Some(d), Some(s)) if d == dir || *k == SettingsFile::User => {
                 let v = s.voided.as_ref()?;
                 Some((
                     Source::File {
@@ -112,7 +110,7 @@ pub fn settings_rule(id: usize, r: &PermissionRule) -> SettingsRule<'_> {
 /// The Claude Code agents a permission rule of the settings file `id` applies to: the agents
 /// of its project (by registered name) whose tools include the rule's tool.
 pub fn agents_under_rule(host: &dyn Host, id: usize, rule: &PermissionRule) -> Vec<String> {
-    let Some(Role::ClaudeSettings { dir }) = host.file(id).map(|f| f.role) else {
+    let Some(dir) = host.file(id).and_then(|f| dir_at(&f, Place::Settings)) else {
         return Vec::new();
     };
     // `Task` is the old name of `Agent`; a tool-name glob is not resolved (every agent).
@@ -133,17 +131,14 @@ pub fn agents_under_rule(host: &dyn Host, id: usize, rule: &PermissionRule) -> V
 /// The directory Claude Code runs in for a Claude agent file: its project (the home directory
 /// for user agents, the plugin root for plugin agents).
 pub fn dir_of_file(host: &dyn Host, id: usize) -> Option<&Path> {
-    match host.file(id)?.role {
-        Role::Claude { dir } => Some(dir),
-        _ => None,
-    }
+    dir_at(&host.file(id)?, Place::Agent)
 }
 
 /// The `.mcp.json` files of the workspace, each with its folder.
 pub fn mcp_files(host: &dyn Host) -> Vec<McpView<'_>> {
     host.files()
-        .filter_map(|f| match (f.role, f.analysis.mcp()) {
-            (Role::McpJson { dir }, Some(file)) => Some(McpView { dir, file }),
+        .filter_map(|f| match (dir_at(&f, Place::Mcp), f.analysis.mcp()) {
+            (Some(dir), Some(file)) => Some(McpView { dir, file }),
             _ => None,
         })
         .collect()
@@ -156,7 +151,7 @@ pub fn mcp_approvals(host: &dyn Host) -> Vec<(usize, Diagnostic)> {
     let views = mcp_files(host);
     let mut out = Vec::new();
     for f in host.files() {
-        let (Role::ClaudeSettings { dir }, FileKind::Settings(k)) = (f.role, f.kind) else {
+        let (Some(dir), FileKind::Settings(k)) = (dir_at(&f, Place::Settings), f.kind) else {
             continue;
         };
         if *k == SettingsFile::User {
@@ -177,8 +172,8 @@ pub fn mcp_approvals(host: &dyn Host) -> Vec<(usize, Diagnostic)> {
 pub fn plugin_mcp_servers(host: &dyn Host) -> Vec<String> {
     let mut out = Vec::new();
     for f in host.files() {
-        let (Some(ServersFile::Mcp), Role::Manifest { dir }, Some(mcp)) =
-            (f.kind.plugin_servers(), f.role, f.analysis.mcp())
+        let (Some(ServersFile::Mcp), Some(dir), Some(mcp)) =
+            (f.kind.plugin_servers(), dir_at(&f, Place::Plugin), f.analysis.mcp())
         else {
             continue;
         };
@@ -295,8 +290,8 @@ pub fn output_style_checks(host: &dyn Host) -> Vec<(usize, Diagnostic)> {
     let mut choices: Vec<Choice> = Vec::new();
     for f in host.files() {
         let id = f.id;
-        match (f.role, f.kind) {
-            (Role::OutputStyle { dir }, FileKind::OutputStyle(origin)) => {
+        match (place(&f), f.kind) {
+            (Some((dir, Place::OutputStyle)), FileKind::OutputStyle(origin)) => {
                 let Some(style) = f.analysis.output_style() else {
                     continue;
                 };
@@ -321,7 +316,7 @@ pub fn output_style_checks(host: &dyn Host) -> Vec<(usize, Diagnostic)> {
                     plugin: matches!(origin, Origin::Plugin { .. }),
                 });
             }
-            (Role::ClaudeSettings { dir }, FileKind::Settings(k)) => {
+            (Some((dir, Place::Settings)), FileKind::Settings(k)) => {
                 let applied = f.analysis.settings().is_some_and(|s| s.voided.is_none());
                 choices.push(Choice {
                     file: id,
