@@ -38,23 +38,6 @@ pub enum Role {
     /// project, its workspace folder, or a user-level folder) and `layer` its place in the
     /// runtime's merge order, as the dialect numbers it (see its `dialect.rs`).
     Dialect { dir: PathBuf, layer: u8 },
-    /// A config file read before project configs: the global directory's `config.json`,
-    /// `opencode.json`, `opencode.jsonc` (orders 0 to 2) and `$OPENCODE_CONFIG` (order 3).
-    UserConfig(u8),
-    /// `opencode.json(c)` in a project directory.
-    ProjectConfig { dir: PathBuf },
-    /// `opencode.json(c)` inside a config directory (`.opencode/`, `~/.opencode`,
-    /// `$OPENCODE_CONFIG_DIR`).
-    DirConfig { dir: PathBuf },
-    /// A Markdown agent of a config directory.
-    Markdown { dir: PathBuf },
-    /// `tui.json(c)`, the settings of opencode's terminal interface (a project's, a
-    /// `.opencode/` folder's, a user config directory's, or `$OPENCODE_TUI_CONFIG`); `dir`
-    /// holds it. Read on its own: no view merges it.
-    Tui { dir: PathBuf },
-    /// A custom theme of the terminal interface (`themes/*.json`); `dir` is the config folder
-    /// holding `themes/` (a `.opencode/`, or the global config folder).
-    Theme { dir: PathBuf },
     /// A `SKILL.md`; `dir` is the project whose `.opencode/`, `.claude/`, `.agents/` or `.zuno/`
     /// holds it.
     Skill { dir: PathBuf },
@@ -75,16 +58,10 @@ impl Role {
     /// read or not checked).
     pub fn folder(&self) -> Option<&Path> {
         match self {
-            Role::Dialect { dir, .. }
-            | Role::ProjectConfig { dir }
-            | Role::DirConfig { dir }
-            | Role::Markdown { dir }
-            | Role::Tui { dir }
-            | Role::Theme { dir }
-            | Role::Skill { dir }
-            | Role::Command { dir }
-            | Role::ProjectFile { dir } => Some(dir),
-            Role::UserConfig(_) | Role::NotRead | Role::NotChecked(_) => None,
+            Role::Dialect { dir, .. } | Role::Skill { dir } | Role::Command { dir } | Role::ProjectFile { dir } => {
+                Some(dir)
+            }
+            Role::NotRead | Role::NotChecked(_) => None,
         }
     }
 

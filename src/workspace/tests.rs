@@ -1331,16 +1331,20 @@ fn a_config_in_a_config_directory_is_read_as_one_wherever_that_directory_is() {
     let dir = |rel: &str| root.join(rel);
     assert_eq!(
         role(".opencode/opencode.json"),
-        Some(Role::DirConfig { dir: dir(".opencode") })
+        Some(crate::analysis::opencode::place::Place::Dir.role(dir(".opencode")))
     );
     assert_eq!(
         role("home/.opencode/opencode.json"),
-        Some(Role::DirConfig {
-            dir: dir("home/.opencode")
-        })
+        Some(crate::analysis::opencode::place::Place::Dir.role(dir("home/.opencode")))
     );
-    assert_eq!(role("conf/opencode.json"), Some(Role::DirConfig { dir: dir("conf") }));
-    assert_eq!(role("app/opencode.json"), Some(Role::ProjectConfig { dir: dir("app") }));
+    assert_eq!(
+        role("conf/opencode.json"),
+        Some(crate::analysis::opencode::place::Place::Dir.role(dir("conf")))
+    );
+    assert_eq!(
+        role("app/opencode.json"),
+        Some(crate::analysis::opencode::place::Place::Project.role(dir("app")))
+    );
 }
 
 #[test]
@@ -1448,10 +1452,7 @@ fn a_file_in_a_runtime_s_own_folder_is_the_project_s_even_where_a_plugin_lists_i
         Some(Some((FileKind::Claude(k), role))) => {
             let (dir, place) = crate::analysis::claude::place::Place::of(&role).unwrap();
             assert_eq!(place, crate::analysis::claude::place::Place::Agent);
-            assert_eq!(
-                (k.source, dir),
-                (claude::Source::Plugin { plugin: "pp".into() }, root)
-            );
+            assert_eq!((k.source, dir), (claude::Source::Plugin { plugin: "pp".into() }, root));
         }
         other => panic!("{other:?}"),
     }

@@ -66,6 +66,7 @@ mod tui;
 #[path = "../verdict_support/mod.rs"]
 mod verdict_support;
 
+use agent_lsp::analysis::opencode::place::Place;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -1054,8 +1055,8 @@ fn compare_case(tally: &mut Tally, case: &Case, opencode: &mut dyn Opencode, hom
     let layout_dirs: BTreeSet<PathBuf> = ws
         .files
         .iter()
-        .filter_map(|f| match &f.role {
-            Role::Markdown { dir } if !dir.ends_with(".opencode") => Some(canon(dir)),
+        .filter_map(|f| match (f.kind.opencode(), Place::of(&f.role)) {
+            (Some(_), Some((dir, Place::Markdown))) if !dir.ends_with(".opencode") => Some(canon(dir)),
             _ => None,
         })
         .filter(|d| case.global.as_ref().is_none_or(|g| canon(g) != *d))

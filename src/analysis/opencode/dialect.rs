@@ -27,9 +27,7 @@ impl DialectSpec for Spec {
     /// A Markdown agent is named by its path below its config directory: the renamed file
     /// stays in the same top folder (`agents/`, `agent/`, ...).
     fn renamed_file(&self, file: &HostFile, new_name: &str) -> Option<std::path::PathBuf> {
-        let Role::Markdown { dir } = file.role else {
-            return None;
-        };
+        let dir = super::place::dir_at(file, super::place::Place::Markdown)?;
         crate::analysis::spec::renamed_in(dir, file.path, new_name)
     }
 
@@ -144,7 +142,7 @@ impl DialectSpec for Spec {
     fn folder_files(&self, dir: &std::path::Path, disk: &dyn Disk) -> Vec<Load> {
         discover::markdown_agents(dir, disk)
             .into_iter()
-            .map(|(p, kind)| Load::known(p, kind.into(), Role::Markdown { dir: dir.to_path_buf() }))
+            .map(|(p, kind)| Load::known(p, kind.into(), super::place::Place::Markdown.role(dir.to_path_buf())))
             .collect()
     }
 
@@ -349,7 +347,12 @@ impl DialectSpec for Spec {
         }
         let themes: Vec<usize> = host
             .files()
-            .filter(|f| matches!(f.role, Role::Theme { .. } | Role::Tui { .. }))
+            .filter(|f| {
+                matches!(
+                    super::place::place(f),
+                    Some((_, super::place::Place::Theme | super::place::Place::Tui))
+                )
+            })
             .map(|f| f.id)
             .collect();
         if !themes.is_empty() {

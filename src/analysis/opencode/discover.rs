@@ -2,6 +2,7 @@
 //! commands of config directories, themes, `tui.json` and the user's folders. Pure path logic;
 //! the disk is asked through a [`Disk`].
 
+use super::place::Place;
 use std::path::{Path, PathBuf};
 
 use super::views::{DirKind, dir_kind, external_skill_folders, is_dot_opencode};
@@ -72,7 +73,7 @@ pub fn markdown_agents(dir: &Path, disk: &dyn Disk) -> Vec<(PathBuf, OcKind)> {
 fn agents_of(dir: &Path, disk: &dyn Disk) -> Vec<Load> {
     markdown_agents(dir, disk)
         .into_iter()
-        .map(|(p, kind)| Load::known(p, kind.into(), Role::Markdown { dir: dir.to_path_buf() }))
+        .map(|(p, kind)| Load::known(p, kind.into(), Place::Markdown.role(dir.to_path_buf())))
         .collect()
 }
 
@@ -199,10 +200,13 @@ pub fn kind_of(path: &Path, at: &At, stage: Stage) -> Claim {
                     "opencode.json" => 1,
                     _ => 2,
                 };
-                return Some(Some((OcKind::Config.into(), Role::UserConfig(order))));
+                return Some(Some((
+                    OcKind::Config.into(),
+                    Place::User(order).role(parent.to_path_buf()),
+                )));
             }
             if o.config_file.as_deref() == Some(path) {
-                return Some(Some((OcKind::Config.into(), Role::UserConfig(3))));
+                return Some(Some((OcKind::Config.into(), Place::User(3).role(parent.to_path_buf()))));
             }
             // The terminal interface's custom themes: `themes/*.json` of the global config
             // folder and of every `.opencode/`.
@@ -213,13 +217,13 @@ pub fn kind_of(path: &Path, at: &At, stage: Stage) -> Claim {
             if let Some(dir) =
                 theme_dir(path).or_else(|| global_themes.then(|| parent.parent().map(Path::to_path_buf)).flatten())
             {
-                return Some(Some((OcKind::Theme.into(), Role::Theme { dir })));
+                return Some(Some((OcKind::Theme.into(), Place::Theme.role(dir))));
             }
             // opencode's terminal interface reads `tui.json(c)` wherever it reads a config, and
             // the file `$OPENCODE_TUI_CONFIG` names.
             if TUI_NAMES.contains(&name.as_ref()) || o.tui_config.as_deref() == Some(path) {
                 let dir = parent.to_path_buf();
-                return Some(Some((OcKind::Tui.into(), Role::Tui { dir })));
+                return Some(Some((OcKind::Tui.into(), Place::Tui.role(dir))));
             }
             if CONFIG_NAMES.contains(&name.as_ref()) {
                 let in_config_dir = is_dot_opencode(parent)
@@ -227,9 +231,9 @@ pub fn kind_of(path: &Path, at: &At, stage: Stage) -> Claim {
                     || o.config_dir.as_deref() == Some(parent);
                 let dir = parent.to_path_buf();
                 let role = if in_config_dir {
-                    Role::DirConfig { dir }
+                    Place::Dir.role(dir)
                 } else {
-                    Role::ProjectConfig { dir }
+                    Place::Project.role(dir)
                 };
                 return Some(Some((OcKind::Config.into(), role)));
             }
@@ -293,7 +297,7 @@ fn by_layout(path: &Path, at: &At) -> Claim {
             } else {
                 OcKind::Mode { name }
             };
-            return Some(Some((kind.into(), Role::Markdown { dir: dir.to_path_buf() })));
+            return Some(Some((kind.into(), Place::Markdown.role(dir.to_path_buf()))));
         }
         rel.push(comp);
     }
@@ -325,25 +329,20 @@ pub fn kind_alone(path: &Path, stage: Stage) -> Claim {
         return Some(Some((kind.into(), Role::NotRead)));
     }
     let role = match &kind {
-        OcKind::Config => Role::ProjectConfig { dir: parent },
-        _ => Role::Markdown {
-            dir: agents_folder.and_then(Path::parent).unwrap_or(&parent).to_path_buf(),
-        },
+        OcKind::Config => Place::Project.role(parent),
+        _ => Place::Markdown.role(agents_folder.and_then(Path::parent).unwrap_or(&parent).to_path_buf()),
     };
     Some(Some((kind.into(), role)))
 }
 
 /// The project whose layers are read around a file of opencode's given by path.
 pub fn project_of_role(role: &Role) -> Option<Option<PathBuf>> {
-    match role {
-        Role::ProjectConfig { dir } => Some(Some(dir.clone())),
-        Role::DirConfig { dir } | Role::Markdown { dir } if is_dot_opencode(dir) => {
-            Some(dir.parent().map(Path::to_path_buf))
-        }
-        Role::Markdown { dir } => Some(Some(dir.clone())),
-        Role::DirConfig { .. } | Role::UserConfig(_) | Role::Tui { .. } | Role::Theme { .. } => Some(None),
-        _ => None,
-    }
+    Some(match Place::of(role)? {
+        (dir, Place::Project) => Some(dir.to_path_buf()),
+        (dir, Place::Dir | Place::Markdown) if is_dot_opencode(dir) => dir.parent().map(Path::to_path_buf),
+        (dir, Place::Markdown) => Some(dir.to_path_buf()),
+        (_, Place::Dir | Place::User(_) | Place::Tui | Place::Theme) => None,
+    })
 }
 
 /// The project directory around a root that is a config directory or lies inside one.
@@ -426,7 +425,7 @@ pub fn context_files(dir: &Path, disk: &dyn Disk) -> Vec<Load> {
         for name in CONFIG_NAMES {
             let f = dot.join(name);
             if disk.is_file(&f) {
-                let role = Role::DirConfig { dir: dot.clone() };
+                let role = Place::Dir.role(dot.clone());
                 out.push(Load::known(f, OcKind::Config.into(), role).quiet());
             }
         }
@@ -437,7 +436,7 @@ pub fn context_files(dir: &Path, disk: &dyn Disk) -> Vec<Load> {
 
 /// A new `opencode.json` can make its folder a config directory: its Markdown agents join.
 pub fn files_beside(role: &Role, disk: &dyn Disk) -> Vec<Load> {
-    let Role::ProjectConfig { dir } = role else {
+    let Some((dir, Place::Project)) = Place::of(role) else {
         return Vec::new();
     };
     if !AGENT_FOLDERS.iter().any(|s| disk.is_dir(&dir.join(s))) {

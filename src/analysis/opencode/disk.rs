@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use super::sections::{PathKind, PathRef};
 use crate::analysis::diagnostic::{Effect, Severity};
 use crate::analysis::discovery::normalize;
-use crate::analysis::host::{Disk, Host, Role};
+use crate::analysis::host::{Disk, Host};
 use crate::analysis::spec::{DiskFindings, Substituted};
 use crate::analysis::{Code, Diagnostic};
 
@@ -46,9 +46,9 @@ fn config_paths(host: &dyn Host, id: usize) -> Option<DiskFindings> {
     }
     let config_dir = f.path.parent()?;
     // The folder opencode starts in, for a project's config; none for a global one.
-    let project: Option<&Path> = match f.role {
-        Role::ProjectConfig { dir } => Some(dir),
-        Role::DirConfig { dir } if dir.file_name().is_some_and(|n| n == ".opencode") => dir.parent(),
+    let project: Option<&Path> = match super::place::place(&f) {
+        Some((dir, super::place::Place::Project)) => Some(dir),
+        Some((dir, super::place::Place::Dir)) if dir.file_name().is_some_and(|n| n == ".opencode") => dir.parent(),
         _ => None,
     };
     let home = host.options().home.as_deref();

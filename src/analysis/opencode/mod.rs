@@ -35,6 +35,7 @@ pub mod hover;
 pub mod instructions;
 pub mod markdown;
 pub mod permission;
+pub mod place;
 pub mod policy;
 pub mod policy_parts;
 pub mod project;

@@ -2,6 +2,7 @@
 //! views (for a start directory, the files it merges, in order), the environment its
 //! effective agents need, its effective agents, and the skills it loads.
 
+use super::place::{Place, config_dir, dir_at, place};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -12,6 +13,9 @@ use crate::analysis::hash::FxHashSet;
 use crate::analysis::host::{Host, HostFile, Role, memoized};
 use crate::analysis::provenance::{Source, WhereIs};
 use crate::analysis::{Dialect, FileKind};
+
+/// An opencode file's folder and place, if it is one.
+type Placed<'a> = Option<(&'a Path, Place)>;
 
 /// How a config directory behaves in the merge order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,11 +89,11 @@ pub fn all_project_views(host: &dyn Host, all: bool) -> Vec<(PathBuf, Vec<usize>
         });
         files.into_iter().map(|f| f.id).collect::<Vec<usize>>()
     };
-    let select = |pred: &dyn Fn(&Role) -> bool| sorted(live.iter().filter(|f| pred(f.role)).collect());
+    let select = |pred: &dyn Fn(Placed) -> bool| sorted(live.iter().filter(|f| pred(place(f))).collect());
     let mut user: Vec<(u8, usize)> = live
         .iter()
-        .filter_map(|f| match f.role {
-            Role::UserConfig(o) => Some((*o, f.id)),
+        .filter_map(|f| match place(f) {
+            Some((_, Place::User(o))) => Some((o, f.id)),
             _ => None,
         })
         .collect();
@@ -99,11 +103,11 @@ pub fn all_project_views(host: &dyn Host, all: bool) -> Vec<(PathBuf, Vec<usize>
     // Project directories.
     let mut projects: Vec<PathBuf> = host.roots().to_vec();
     for f in &live {
-        match f.role {
-            Role::ProjectConfig { dir } => projects.push(dir.clone()),
-            Role::DirConfig { dir } | Role::Markdown { dir } => match dir_kind(host, dir) {
+        match place(f) {
+            Some((dir, Place::Project)) => projects.push(dir.to_path_buf()),
+            Some((dir, Place::Dir | Place::Markdown)) => match dir_kind(host, dir) {
                 DirKind::DotOpencode => projects.extend(dir.parent().map(Path::to_path_buf)),
-                DirKind::Layout => projects.push(dir.clone()),
+                DirKind::Layout => projects.push(dir.to_path_buf()),
                 _ => {}
             },
             _ => {}
@@ -112,8 +116,8 @@ pub fn all_project_views(host: &dyn Host, all: bool) -> Vec<(PathBuf, Vec<usize>
     projects.sort();
     projects.dedup();
     let user_dir = |kind: DirKind| {
-        select(&|r: &Role| match r {
-            Role::DirConfig { dir } | Role::Markdown { dir } => dir_kind(host, dir) == kind,
+        select(&|p| match p {
+            Some((dir, Place::Dir | Place::Markdown)) => dir_kind(host, dir) == kind,
             _ => false,
         })
     };
@@ -137,18 +141,18 @@ pub fn all_project_views(host: &dyn Host, all: bool) -> Vec<(PathBuf, Vec<usize>
         chain.reverse(); // farthest first
         let mut view = user.clone();
         for d in &chain {
-            view.extend(select(&|r: &Role| matches!(r, Role::ProjectConfig { dir } if dir == d)));
+            view.extend(select(&|p| matches!(p, Some((dir, Place::Project)) if dir == *d)));
         }
         view.extend(global_md.iter().copied());
         for d in &chain {
             if dir_kind(host, d) == DirKind::Layout {
-                view.extend(select(&|r: &Role| matches!(r, Role::Markdown { dir } if dir == d)));
+                view.extend(select(&|p| matches!(p, Some((dir, Place::Markdown)) if dir == *d)));
             }
         }
         for d in chain.iter().rev() {
             let dot = d.join(".opencode");
-            view.extend(select(&|r: &Role| matches!(r, Role::DirConfig { dir } if *dir == dot)));
-            view.extend(select(&|r: &Role| matches!(r, Role::Markdown { dir } if *dir == dot)));
+            view.extend(select(&|p| matches!(p, Some((dir, Place::Dir)) if dir == dot)));
+            view.extend(select(&|p| matches!(p, Some((dir, Place::Markdown)) if dir == dot)));
         }
         // opencode's command files of those `.opencode/` folders: read at start (a schema
         // error there refuses the configuration).
@@ -203,9 +207,9 @@ pub fn view_of_file(host: &dyn Host, id: usize) -> Vec<usize> {
 pub fn groups(host: &dyn Host) -> Vec<usize> {
     let mut first: HashMap<&Path, usize> = HashMap::new();
     (0..host.slots())
-        .map(|id| match host.file(id).map(|f| f.role) {
-            Some(Role::Markdown { dir } | Role::DirConfig { dir }) => *first.entry(dir.as_path()).or_insert(id),
-            _ => id,
+        .map(|id| match host.file(id).as_ref().and_then(config_dir) {
+            Some(dir) => *first.entry(dir).or_insert(id),
+            None => id,
         })
         .collect()
 }
@@ -352,10 +356,10 @@ fn effective_grouped(
 
 /// The project directory a file belongs to (where opencode would be started to load it).
 pub fn project_dir_of_file(host: &dyn Host, id: usize) -> Option<PathBuf> {
-    match host.file(id)?.role {
-        Role::ProjectConfig { dir } => Some(dir.clone()),
-        Role::DirConfig { dir } | Role::Markdown { dir } if is_dot_opencode(dir) => dir.parent().map(Path::to_path_buf),
-        Role::DirConfig { dir } | Role::Markdown { dir } => Some(dir.clone()),
+    match place(&host.file(id)?)? {
+        (dir, Place::Project) => Some(dir.to_path_buf()),
+        (dir, Place::Dir | Place::Markdown) if is_dot_opencode(dir) => dir.parent().map(Path::to_path_buf),
+        (dir, Place::Dir | Place::Markdown) => Some(dir.to_path_buf()),
         _ => None,
     }
 }
@@ -481,21 +485,21 @@ pub fn theme_checks(host: &dyn Host) -> Vec<(usize, crate::analysis::Diagnostic)
         .files()
         .filter(|f| f.kind.is_theme())
         .filter_map(|f| {
-            let Role::Theme { dir } = f.role else { return None };
+            let dir = dir_at(&f, Place::Theme)?;
             let stem = f.path.file_stem()?.to_str()?;
             let parses = !f
                 .analysis
                 .diagnostics
                 .iter()
                 .any(|d| d.code == crate::analysis::Code::SyntaxError);
-            Some((dir.as_path(), stem, parses))
+            Some((dir, stem, parses))
         })
         .collect();
     let global = host.options().global_dir.as_deref();
     let mut out = Vec::new();
     for f in host.files().filter(|f| f.kind.is_tui()) {
         let id = f.id;
-        let Role::Tui { dir } = f.role else { continue };
+        let Some(dir) = dir_at(&f, Place::Tui) else { continue };
         let Some(v) = f
             .analysis
             .parsed
@@ -509,12 +513,8 @@ pub fn theme_checks(host: &dyn Host) -> Vec<(usize, crate::analysis::Diagnostic)
         let Some(wanted) = v.as_str() else { continue };
         // Where opencode starts to read this file: the project (the folder above a
         // `.opencode/`); a user folder's file applies anywhere.
-        let start = if is_dot_opencode(dir) {
-            dir.parent()
-        } else {
-            Some(dir.as_path())
-        };
-        let user = global == Some(dir.as_path()) || dir_kind(host, dir) != DirKind::Layout && !is_dot_opencode(dir);
+        let start = if is_dot_opencode(dir) { dir.parent() } else { Some(dir) };
+        let user = global == Some(dir) || dir_kind(host, dir) != DirKind::Layout && !is_dot_opencode(dir);
         let visible: Vec<&(&Path, &str, bool)> = themes
             .iter()
             .filter(|(d, _, _)| {
