@@ -2308,3 +2308,31 @@ fn each_runtime_finds_the_user_s_folders_in_the_environment() {
         ["/x/opencode", "/h/.opencode", "/c/dir", "/c/o.json", "/x/zuno"].map(PathBuf::from)
     );
 }
+
+/// The user's own agents are read for resolution and not reported on, even when the home folder
+/// is the folder checked (the walk meets them after the user layer read them).
+#[test]
+fn the_user_s_agents_are_not_reported_when_home_is_the_root() {
+    let t = tempfile::tempdir().unwrap();
+    let home = fs::canonicalize(t.path()).unwrap();
+    write(
+        &home,
+        ".claude/agents/mine.md",
+        "---\nname: mine\ndescription: d\ncolour: red\n---\nP\n",
+    );
+    write(
+        &home,
+        "work/.claude/agents/team.md",
+        "---\nname: team\ndescription: d\ncolour: red\n---\nP\n",
+    );
+    let options = Options {
+        home: Some(home.clone()),
+        ..Options::default()
+    };
+    let ws = Workspace::load(&[home.clone()], &options).unwrap();
+    let mine = ws.id(&home.join(".claude/agents/mine.md")).unwrap();
+    let team = ws.id(&home.join("work/.claude/agents/team.md")).unwrap();
+    assert!(!ws.files[mine].in_scope && ws.files[team].in_scope);
+    let reported: Vec<usize> = ws.diagnostics().into_iter().map(|(id, _)| id).collect();
+    assert!(reported.contains(&team) && !reported.contains(&mine), "{reported:?}");
+}
