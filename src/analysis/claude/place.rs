@@ -62,3 +62,18 @@ pub fn place<'a>(f: &HostFile<'a>) -> Option<(&'a Path, Place)> {
 pub fn dir_at<'a>(f: &HostFile<'a>, at: Place) -> Option<&'a Path> {
     place(f).and_then(|(dir, p)| (p == at).then_some(dir))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_place_round_trips_through_its_role() {
+        let dir = PathBuf::from("/p");
+        for p in Place::ALL {
+            assert_eq!(Place::of(&p.role(dir.clone())), Some((dir.as_path(), p)));
+        }
+        assert_eq!(Place::of(&Role::Dialect { dir, layer: 6 }), None);
+        assert_eq!(Place::of(&Role::NotRead), None);
+    }
+}

@@ -80,3 +80,34 @@ pub fn config_dir<'a>(f: &HostFile<'a>) -> Option<&'a Path> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each place survives the trip through a role; a user config's order past the last one
+    /// stays a user config (the last), never another place.
+    #[test]
+    fn a_place_round_trips_through_its_role() {
+        let dir = PathBuf::from("/p");
+        for p in [
+            Place::User(0),
+            Place::User(1),
+            Place::User(2),
+            Place::User(3),
+            Place::Project,
+            Place::Dir,
+            Place::Markdown,
+            Place::Tui,
+            Place::Theme,
+        ] {
+            assert_eq!(Place::of(&p.role(dir.clone())), Some((dir.as_path(), p)));
+        }
+        assert_eq!(
+            Place::of(&Place::User(9).role(dir.clone())),
+            Some((dir.as_path(), Place::User(3)))
+        );
+        assert_eq!(Place::of(&Role::Dialect { dir, layer: 9 }), None);
+        assert_eq!(Place::of(&Role::NotRead), None);
+    }
+}
