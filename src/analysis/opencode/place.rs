@@ -2,7 +2,6 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::analysis::Dialect;
 use crate::analysis::host::{HostFile, Role};
 
 /// What an opencode file is in the merge order, and what its folder is to it.
@@ -62,9 +61,7 @@ impl Place {
 
 /// The place of an opencode file (`None` for another runtime's file, or a shared kind).
 pub fn place<'a>(f: &HostFile<'a>) -> Option<(&'a Path, Place)> {
-    if f.kind.dialect() != Dialect::OpenCode || f.kind.opencode().is_none() {
-        return None;
-    }
+    f.kind.opencode()?;
     Place::of(f.role)
 }
 
