@@ -2336,3 +2336,31 @@ fn the_user_s_agents_are_not_reported_when_home_is_the_root() {
     let reported: Vec<usize> = ws.diagnostics().into_iter().map(|(id, _)| id).collect();
     assert!(reported.contains(&team) && !reported.contains(&mine), "{reported:?}");
 }
+
+/// A file given by path in no place a runtime reads (as pre-commit passes it): a Markdown file
+/// in an `agents/` folder is analysed as an opencode agent; any other is read by no runtime.
+#[test]
+fn a_file_given_by_path_in_no_runtime_s_place() {
+    let t = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(t.path()).unwrap();
+    write(
+        &root,
+        "docs/agents/helper.md",
+        "---\nmode: subagent\ndescription: d\n---\nHelp.\n",
+    );
+    write(&root, "notes/readme.md", "# Notes\n");
+    let agent = root.join("docs/agents/helper.md");
+    let ws = Workspace::load(std::slice::from_ref(&agent), &Options::default()).unwrap();
+    let f = &ws.files[ws.id(&agent).unwrap()];
+    assert_eq!(
+        (f.kind.opencode(), f.role.folder()),
+        (
+            Some(&crate::analysis::opencode::FileKind::Agent { name: "helper".into() }),
+            Some(root.join("docs").as_path())
+        )
+    );
+    assert!(ws.unread(ws.id(&agent).unwrap()).is_none());
+    let notes = root.join("notes/readme.md");
+    let ws = Workspace::load(std::slice::from_ref(&notes), &Options::default()).unwrap();
+    assert_eq!(ws.files[ws.id(&notes).unwrap()].role, Role::NotRead);
+}

@@ -37,8 +37,14 @@ fn the_walk_honours_git_ignore_rules_but_not_for_config_folders() {
     let t = tempfile::tempdir().unwrap();
     let root = &fs::canonicalize(t.path()).unwrap();
     fs::create_dir_all(root.join(".git")).unwrap();
-    fs::write(root.join(".gitignore"), "generated/\n.opencode/\nnotes/agents/b.md\n").unwrap();
+    fs::write(
+        root.join(".gitignore"),
+        "generated/\n.opencode/\n.agents/\nnotes/agents/b.md\n",
+    )
+    .unwrap();
     touch(root, ".opencode/agents/a.md");
+    // A folder only skills are read from (Agent Skills' `.agents/`) is read even when ignored.
+    touch(root, ".agents/skills/tdd/SKILL.md");
     touch(root, ".opencode/opencode.json");
     touch(root, "generated/.claude/agents/g.md");
     touch(root, "generated/opencode.json");
@@ -55,7 +61,12 @@ fn the_walk_honours_git_ignore_rules_but_not_for_config_folders() {
     );
     assert_eq!(
         rel(root, &found.markdown),
-        [".opencode/agents/a.md", "notes/agents/a.md", "pkg/.zuno/agents/z.md"]
+        [
+            ".agents/skills/tdd/SKILL.md",
+            ".opencode/agents/a.md",
+            "notes/agents/a.md",
+            "pkg/.zuno/agents/z.md"
+        ]
     );
     let folders: Vec<PathBuf> = found.folders.iter().map(|(_, d)| d.clone()).collect();
     assert_eq!(rel(root, &folders), [".opencode"]);
