@@ -2329,7 +2329,7 @@ fn the_user_s_agents_are_not_reported_when_home_is_the_root() {
         home: Some(home.clone()),
         ..Options::default()
     };
-    let ws = Workspace::load(&[home.clone()], &options).unwrap();
+    let ws = Workspace::load(std::slice::from_ref(&home), &options).unwrap();
     let mine = ws.id(&home.join(".claude/agents/mine.md")).unwrap();
     let team = ws.id(&home.join("work/.claude/agents/team.md")).unwrap();
     assert!(!ws.files[mine].in_scope && ws.files[team].in_scope);
