@@ -2364,3 +2364,22 @@ fn a_file_given_by_path_in_no_runtime_s_place() {
     let ws = Workspace::load(std::slice::from_ref(&notes), &Options::default()).unwrap();
     assert_eq!(ws.files[ws.id(&notes).unwrap()].role, Role::NotRead);
 }
+
+/// Reloading a plugin re-reads its own files only: a file given by path elsewhere, which no path
+/// rule places, stays.
+#[test]
+fn reloading_a_plugin_leaves_other_files_alone() {
+    let t = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(t.path()).unwrap();
+    let p = root.join("plugin");
+    write(&p, ".claude-plugin/plugin.json", r#"{"name": "kit"}"#);
+    write(&p, "agents/a.md", "---\nname: a\ndescription: d\n---\nP\n");
+    write(&root, "notes/readme.md", "# Notes\n");
+    let notes = root.join("notes/readme.md");
+    let mut ws = Workspace::load(&[p.clone(), notes.clone()], &Options::default()).unwrap();
+    let id = ws.id(&notes).unwrap();
+    assert_eq!(ws.files[id].role, Role::NotRead);
+    ws.load_bundle(&p);
+    assert_eq!(ws.id(&notes), Some(id));
+    assert!(ws.id(&p.join("agents/a.md")).is_some());
+}
