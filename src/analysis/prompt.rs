@@ -6,7 +6,8 @@
 
 use crate::analysis::text::Span;
 
-/// Where the description a runtime shows comes from (Claude Code: see `claude::prompt`).
+/// Where the description a runtime shows comes from (Claude Code's reading is in its dialect's
+/// `prompt.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DescriptionFrom {
     /// `description` (a string, number or boolean).
@@ -17,7 +18,7 @@ pub enum DescriptionFrom {
     Default,
 }
 
-/// One placeholder a runtime replaces in a body (Claude Code: see `claude::prompt`).
+/// One placeholder a runtime replaces in a body (Claude Code's are in its dialect's `prompt.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Placeholder {
     /// The placeholder as written (`$1`, `$ARGUMENTS[0]`, `$file`).

@@ -495,32 +495,3 @@ impl Workspace {
         out
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::content_key;
-    use crate::analysis::FileKind;
-    use crate::analysis::opencode::FileKind as OcKind;
-
-    #[test]
-    fn an_unclosed_frontmatter_counts_whole() {
-        let kind = FileKind::OpenCode(OcKind::Agent {
-            name: "reviewer".into(),
-        });
-        // Found by the LSP fuzzer: the opening `---` alone used to be all that counted, so a
-        // `name` typed below it changed nothing the cross-file checks saw.
-        assert_ne!(
-            content_key(&kind, "---\nname: a\n"),
-            content_key(&kind, "---\nname: b\n")
-        );
-        // A closed frontmatter: the body does not count, only whether there is one.
-        assert_eq!(
-            content_key(&kind, "---\nmode: all\n---\nOne.\n"),
-            content_key(&kind, "---\nmode: all\n---\nTwo.\n")
-        );
-        assert_ne!(
-            content_key(&kind, "---\nmode: all\n---\n"),
-            content_key(&kind, "---\nmode: all\n---\nBody\n")
-        );
-    }
-}

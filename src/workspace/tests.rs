@@ -2383,3 +2383,25 @@ fn reloading_a_plugin_leaves_other_files_alone() {
     assert_eq!(ws.id(&notes), Some(id));
     assert!(ws.id(&p.join("agents/a.md")).is_some());
 }
+
+#[test]
+fn an_unclosed_frontmatter_counts_whole() {
+    let kind = FileKind::OpenCode(crate::analysis::opencode::FileKind::Agent {
+        name: "reviewer".into(),
+    });
+    // Found by the LSP fuzzer: the opening `---` alone used to be all that counted, so a
+    // `name` typed below it changed nothing the cross-file checks saw.
+    assert_ne!(
+        super::cross::content_key(&kind, "---\nname: a\n"),
+        super::cross::content_key(&kind, "---\nname: b\n")
+    );
+    // A closed frontmatter: the body does not count, only whether there is one.
+    assert_eq!(
+        super::cross::content_key(&kind, "---\nmode: all\n---\nOne.\n"),
+        super::cross::content_key(&kind, "---\nmode: all\n---\nTwo.\n")
+    );
+    assert_ne!(
+        super::cross::content_key(&kind, "---\nmode: all\n---\n"),
+        super::cross::content_key(&kind, "---\nmode: all\n---\nBody\n")
+    );
+}
