@@ -123,10 +123,6 @@ pub trait Host {
     fn memo(&self) -> &Memo;
     /// `path` as the workspace keys files: canonical when it exists.
     fn canonical(&self, path: &Path) -> PathBuf;
-    /// Whether something is at `path` on disk.
-    fn exists(&self, path: &Path) -> bool;
-    /// An environment variable the runtime reads (unset when empty).
-    fn env(&self, key: &str) -> Option<String>;
     /// The system's temporary folder.
     fn temp_dir(&self) -> PathBuf;
     /// The disk, read-only, for the dialects' path rules.

@@ -358,6 +358,17 @@ static NO_OPENCODE_FACTS: opencode::Facts = opencode::Facts {
 };
 
 impl FileAnalysis {
+    /// What a dialect's reading of one file gives: its tree, its diagnostics and its facts (the
+    /// suppression comments are read after).
+    pub fn of(parsed: Parsed, diagnostics: Vec<Diagnostic>, facts: Facts) -> FileAnalysis {
+        FileAnalysis {
+            parsed,
+            diagnostics,
+            facts,
+            ..FileAnalysis::default()
+        }
+    }
+
     /// An opencode file's facts (empty for any other file).
     pub fn opencode(&self) -> &opencode::Facts {
         match &self.facts {

@@ -185,21 +185,11 @@ fn analyze_dialect(kind: &FileKind, text: &str) -> FileAnalysis {
         }
         FileKind::Command(k) => {
             let (diagnostics, parsed, decl) = analyze_command(k, text);
-            FileAnalysis {
-                parsed,
-                diagnostics,
-                facts: Facts::Command(Box::new(decl)),
-                ..FileAnalysis::default()
-            }
+            FileAnalysis::of(parsed, diagnostics, Facts::Command(Box::new(decl)))
         }
         FileKind::Skill(k) => {
             let (diagnostics, parsed, decl) = analyze_skill(k, text);
-            FileAnalysis {
-                parsed,
-                diagnostics,
-                facts: Facts::Skill(Box::new(decl)),
-                ..FileAnalysis::default()
-            }
+            FileAnalysis::of(parsed, diagnostics, Facts::Skill(Box::new(decl)))
         }
         // A dialect's own kinds.
         k => k.dialect().spec().analyze(k, text).unwrap_or_default(),

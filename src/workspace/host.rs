@@ -62,16 +62,6 @@ impl Host for Workspace {
         key(path)
     }
 
-    fn exists(&self, path: &Path) -> bool {
-        path.exists()
-    }
-
-    fn env(&self, name: &str) -> Option<String> {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(|v| v.to_string_lossy().into_owned())
-    }
-
     fn temp_dir(&self) -> PathBuf {
         std::env::temp_dir()
     }

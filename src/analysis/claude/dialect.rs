@@ -90,12 +90,7 @@ impl DialectSpec for Spec {
             }
             _ => return None,
         };
-        Some(FileAnalysis {
-            parsed,
-            diagnostics,
-            facts,
-            ..FileAnalysis::default()
-        })
+        Some(FileAnalysis::of(parsed, diagnostics, facts))
     }
 
     fn complete(

@@ -24,12 +24,8 @@ impl DialectSpec for Spec {
             return None;
         };
         let (diagnostics, parsed, facts) = super::analyze(k, text);
-        Some(crate::analysis::FileAnalysis {
-            parsed,
-            diagnostics,
-            facts: crate::analysis::Facts::Example(Box::new(facts)),
-            ..Default::default()
-        })
+        let facts = crate::analysis::Facts::Example(Box::new(facts));
+        Some(crate::analysis::FileAnalysis::of(parsed, diagnostics, facts))
     }
 
     fn walk_keeps(&self, path: &Path, _depth: usize, _disk: &dyn Disk) -> Option<Pile> {

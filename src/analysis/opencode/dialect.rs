@@ -69,12 +69,8 @@ impl DialectSpec for Spec {
 
     fn analyze(&self, kind: &crate::analysis::FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
         let a = super::analyze(kind.opencode()?, text);
-        Some(crate::analysis::FileAnalysis {
-            parsed: a.parsed,
-            diagnostics: a.diagnostics,
-            facts: crate::analysis::Facts::OpenCode(Box::new(a.facts)),
-            ..Default::default()
-        })
+        let facts = crate::analysis::Facts::OpenCode(Box::new(a.facts));
+        Some(crate::analysis::FileAnalysis::of(a.parsed, a.diagnostics, facts))
     }
 
     fn complete(
@@ -140,10 +136,7 @@ impl DialectSpec for Spec {
     }
 
     fn folder_files(&self, dir: &std::path::Path, disk: &dyn Disk) -> Vec<Load> {
-        discover::markdown_agents(dir, disk)
-            .into_iter()
-            .map(|(p, kind)| Load::known(p, kind.into(), super::place::Place::Markdown.role(dir.to_path_buf())))
-            .collect()
+        discover::agents_of(dir, disk)
     }
 
     fn kind_of(&self, path: &std::path::Path, at: &At, stage: Stage) -> Claim {

@@ -70,7 +70,7 @@ pub fn markdown_agents(dir: &Path, disk: &dyn Disk) -> Vec<(PathBuf, OcKind)> {
 }
 
 /// The Markdown agents of config directory `dir`, as files of the workspace.
-fn agents_of(dir: &Path, disk: &dyn Disk) -> Vec<Load> {
+pub fn agents_of(dir: &Path, disk: &dyn Disk) -> Vec<Load> {
     markdown_agents(dir, disk)
         .into_iter()
         .map(|(p, kind)| Load::known(p, kind.into(), Place::Markdown.role(dir.to_path_buf())))

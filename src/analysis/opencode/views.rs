@@ -227,8 +227,9 @@ pub fn view_files<'h>(host: &'h dyn Host, view: &[usize]) -> Vec<project::ViewFi
 /// nearest directory holding `.git`, `/` outside git) and the skill directories, found as
 /// opencode finds them (spec §12.1; `skills.paths` and `skills.urls` are not read).
 pub fn effective_env(host: &dyn Host, start: &Path) -> Env {
-    let home = host.env("HOME");
+    let home = host.disk().env("HOME");
     let data_dir = host
+        .disk()
         .env("XDG_DATA_HOME")
         .map(|x| format!("{x}/opencode"))
         .or_else(|| home.as_ref().map(|h| format!("{h}/.local/share/opencode")))
@@ -239,7 +240,7 @@ pub fn effective_env(host: &dyn Host, start: &Path) -> Env {
     let start = host.canonical(start);
     let worktree = start
         .ancestors()
-        .find(|a| host.exists(&a.join(".git")))
+        .find(|a| host.disk().exists(&a.join(".git")))
         .unwrap_or(Path::new("/"))
         .to_path_buf();
     let skill_dirs = skill_dirs(host, &start, &worktree);
@@ -264,7 +265,7 @@ pub fn effective_env_cached(host: &dyn Host, start: &Path) -> Env {
 /// directories.
 fn skill_dirs(host: &dyn Host, start: &Path, worktree: &Path) -> Vec<String> {
     let mut files: Vec<PathBuf> = Vec::new();
-    let external = external_skill_folders(&|k| host.env(k));
+    let external = external_skill_folders(&|k| host.disk().env(k));
     let o = host.options();
     if let Some(home) = &o.home {
         for e in &external {

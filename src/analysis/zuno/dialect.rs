@@ -22,12 +22,8 @@ pub struct Spec;
 impl DialectSpec for Spec {
     fn analyze(&self, kind: &crate::analysis::FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
         let (diagnostics, parsed, file) = super::analyze(kind.zuno()?, text);
-        Some(crate::analysis::FileAnalysis {
-            parsed,
-            diagnostics,
-            facts: crate::analysis::Facts::Zuno(Box::new(file)),
-            ..Default::default()
-        })
+        let facts = crate::analysis::Facts::Zuno(Box::new(file));
+        Some(crate::analysis::FileAnalysis::of(parsed, diagnostics, facts))
     }
 
     fn complete(
