@@ -2018,6 +2018,27 @@ fn a_dialect_is_imported_by_its_registration_only() {
         layered.is_empty(),
         "the workspace and the front ends import from a dialect folder: {layered:?}\n{report}"
     );
+    // Named anywhere in the text, comments and test modules included (a test-only file aside):
+    // the same files.
+    let texts = sources();
+    for d in DIALECTS {
+        let path = format!("{d}::");
+        let naming: Vec<&String> = texts
+            .iter()
+            .filter(|(f, text)| {
+                dialect_of(f) != Some(d) && !f.ends_with("/tests.rs") && !f.contains("/tests/") && {
+                    text.match_indices(&path)
+                        .any(|(at, _)| !text[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+                }
+            })
+            .map(|(f, _)| f)
+            .collect();
+        assert!(
+            naming.len() <= MAX_FILES_IMPORTING_A_DIALECT,
+            "{} files outside src/analysis/{d}/ write `{path}` (at most {MAX_FILES_IMPORTING_A_DIALECT}): {naming:?}",
+            naming.len()
+        );
+    }
     for (d, files) in &importers {
         assert!(
             files.len() <= MAX_FILES_IMPORTING_A_DIALECT,
