@@ -155,7 +155,7 @@ You are a careful reviewer. Check error handling, tests and security; suggest co
 ";
 
 fn bench_claude_agent() {
-    let kind = agent_lsp::analysis::FileKind::Claude(agent_lsp::analysis::claude::FileKind::project("reviewer"));
+    let kind = agent_lsp::analysis::FileKind::from(agent_lsp::analysis::claude::AgentFile::project("reviewer"));
     let a = agent_lsp::analysis::analyze(&kind, TYPICAL_CLAUDE_AGENT);
     assert!(
         a.diagnostics.is_empty(),
@@ -227,12 +227,12 @@ fn bench_claude_files() {
     let cases: Vec<(&str, agent_lsp::analysis::FileKind, String)> = vec![
         (
             "typical Claude Code settings.json",
-            agent_lsp::analysis::FileKind::Settings(SettingsFile::Project),
+            agent_lsp::analysis::FileKind::from(SettingsFile::Project),
             TYPICAL_CLAUDE_SETTINGS.to_string(),
         ),
         (
             "typical .mcp.json (10 servers)",
-            agent_lsp::analysis::FileKind::McpJson,
+            agent_lsp::analysis::FileKind::from(agent_lsp::analysis::claude::FileKind::McpJson),
             typical_mcp_json(),
         ),
     ];

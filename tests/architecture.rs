@@ -65,17 +65,20 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// The dialect folders: direct sub-folders of [`DIALECT_PARENT`].
-const DIALECTS: &[&str] = &["opencode", "claude", "zuno", "copilot"];
 const DIALECT_PARENT: &str = "src/analysis";
-/// The enums whose variants are the dialect dispatch; found by parsing `src/analysis`.
-const DISPATCH_ENUMS: &[&str] = &["FileKind", "Dialect"];
-/// At most this many files outside the dialect folders may name those variants: the
-/// registration (`mod.rs`, `kind.rs`, `dialect.rs`) and, until their dialect parts move into the
-/// dialect folders (issue 47, under way), the workspace's discovery (`discover.rs`, `plugins.rs`,
-/// `load.rs`) and `policy_check.rs`.
-const MAX_DISPATCH_FILES: usize = 4;
-/// At most this many files outside a dialect's folder import from it (its registration).
+/// The file that holds the registration list (`for_each_dialect!`): one line per dialect,
+/// `Variant => module`, its folder being `src/analysis/<module>/`.
+const REGISTRY: &str = "src/analysis/registry.rs";
+/// The files that expand the list, and with which macro (see [`expanded`]).
+const EXPANSIONS: &[(&str, &str)] = &[
+    ("src/analysis/mod.rs", "declare_dialect_modules"),
+    ("src/analysis/dialect.rs", "declare_dialect_enum"),
+    ("src/analysis/kind.rs", "declare_kinds"),
+];
+/// The enums whose registered variants are the dialect dispatch; found by parsing `src/analysis`.
+const DISPATCH_ENUMS: &[&str] = &["FileKind", "Dialect", "Facts"];
+/// At most this many files outside a dialect's folder import from it: the expansions that name
+/// its module (`mod.rs`, for its module and `Spec`; `kind.rs`, for its `FileKind` and `Facts`).
 const MAX_FILES_IMPORTING_A_DIALECT: usize = 2;
 /// The layers that reach the dialects through the registry only, never by a path into a folder.
 const LAYERS_THAT_NAME_NO_DIALECT: &[&str] = &["src/workspace", "src/lsp", "src/cli", "src/mcp"];
@@ -1527,7 +1530,7 @@ fn shortest_cycle(comp: &[usize], adj: &[Vec<usize>]) -> Vec<usize> {
 // ------------------------------------------------------------------------------------------------
 
 fn dialect_of(rel: &str) -> Option<&'static str> {
-    DIALECTS.iter().copied().find(|d| {
+    dialects().iter().copied().find(|d| {
         let dir = format!("{DIALECT_PARENT}/{d}");
         rel == format!("{dir}.rs") || rel.starts_with(&format!("{dir}/"))
     })
@@ -1562,6 +1565,9 @@ impl Mentions {
 /// The graph with the facts the checks and the report need.
 struct Analysis {
     krate: Crate,
+    /// The variants the registration list declares (`None`: no list, every variant of the
+    /// dispatch enums counts, as in the checker's own tests).
+    registered: Option<BTreeSet<String>>,
     edges: BTreeMap<(usize, usize), BTreeSet<Via>>,
     adj: Vec<Vec<usize>>,
 }
@@ -1573,7 +1579,12 @@ impl Analysis {
         for &(a, b) in edges.keys() {
             adj[a].push(b);
         }
-        Analysis { krate, edges, adj }
+        Analysis {
+            krate,
+            edges,
+            adj,
+            registered: None,
+        }
     }
 
     fn via(&self, a: usize, b: usize) -> String {
@@ -1587,7 +1598,7 @@ impl Analysis {
     fn dialect_importers(&self) -> BTreeMap<&'static str, BTreeMap<String, String>> {
         let c = &self.krate;
         let mut out: BTreeMap<&'static str, BTreeMap<String, String>> = BTreeMap::new();
-        for d in DIALECTS {
+        for d in dialects() {
             out.entry(d).or_default();
         }
         for &(a, b) in self.edges.keys() {
@@ -1679,7 +1690,11 @@ impl Analysis {
                         DispatchEnum {
                             name: e.to_string(),
                             path,
-                            variants: variants.clone(),
+                            variants: variants
+                                .iter()
+                                .filter(|v| self.registered.as_ref().is_none_or(|r| r.contains(*v)))
+                                .cloned()
+                                .collect(),
                             file: rel.to_string(),
                         }
                     })
@@ -1687,6 +1702,7 @@ impl Analysis {
                 .collect();
             match found.len() {
                 1 => out.extend(found),
+                0 if self.registered.is_none() => {}
                 0 => return Err(format!("no `enum {e}` in {DIALECT_PARENT} outside the dialect folders")),
                 _ => {
                     let files: Vec<_> = found.iter().map(|x| x.file.clone()).collect();
@@ -1777,7 +1793,7 @@ impl Analysis {
         }
         let _ = writeln!(
             s,
-            "{counted} files outside the dialect folders name a variant (at most {MAX_DISPATCH_FILES} allowed):"
+            "{counted} files outside the dialect folders name a registered variant (none allowed: the list's expansions write `$variant`):"
         );
         s.push_str(&table(&head, &body));
         s.push_str(
@@ -1945,8 +1961,128 @@ fn sources() -> BTreeMap<String, String> {
     out
 }
 
+/// The registration list of `registry.rs`: `(variant, module)` of each dialect, in order, and
+/// of the test dialect.
+struct Registration {
+    dialects: Vec<(String, String)>,
+    test: (String, String),
+}
+
+/// Reads the list from the body of `macro_rules! for_each_dialect` (comments stripped): the
+/// line `test: Variant => module;`, then one `Variant => module,` per dialect.
+fn registration() -> &'static Registration {
+    static LIST: std::sync::OnceLock<Registration> = std::sync::OnceLock::new();
+    LIST.get_or_init(|| {
+        let text = strip(&sources()[REGISTRY]);
+        let start = text
+            .find("macro_rules! for_each_dialect")
+            .unwrap_or_else(|| panic!("no `macro_rules! for_each_dialect` in {REGISTRY}"));
+        let body = &text[start..];
+        let body = &body[..body.find("\n}").unwrap_or(body.len())];
+        let mut dialects = Vec::new();
+        let mut test = None;
+        for line in body.lines().map(str::trim) {
+            let (line, is_test) = match line.strip_prefix("test:") {
+                Some(rest) => (rest.trim(), true),
+                None => (line, false),
+            };
+            let Some((variant, module)) = line.split_once("=>") else {
+                continue;
+            };
+            let (variant, module) = (variant.trim(), module.trim().trim_end_matches([',', ';']).trim());
+            let ident = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
+            if !ident(variant) || !ident(module) {
+                continue;
+            }
+            let pair = (variant.to_string(), module.to_string());
+            if is_test {
+                test = Some(pair);
+            } else {
+                dialects.push(pair);
+            }
+        }
+        assert!(
+            !dialects.is_empty(),
+            "no dialect in the registration list of {REGISTRY}"
+        );
+        Registration {
+            dialects,
+            test: test.unwrap_or_else(|| panic!("no `test:` line in the registration list of {REGISTRY}")),
+        }
+    })
+}
+
+/// The dialect folders (the modules of the registration list, the test dialect aside: its
+/// folder is test code).
+fn dialects() -> &'static [&'static str] {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        registration()
+            .dialects
+            .iter()
+            .map(|(_, m)| &*Box::leak(m.clone().into_boxed_str()))
+            .collect()
+    })
+}
+
+/// The sources with the registration list's three expansions written out, as the compiler sees
+/// them for this graph: `mod.rs` declares each dialect's module and names its
+/// `dialect::Spec`; `dialect.rs` declares `enum Dialect` with a variant per dialect; `kind.rs`
+/// declares `enum FileKind` and `enum Facts`, whose variants hold `<module>::FileKind` and
+/// `<module>::Facts`. (The macro bodies themselves are code of `registry.rs`, as any macro's.)
+fn expanded(sources: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+    let list = &registration().dialects;
+    let mut out = sources.clone();
+    for (file, expander) in EXPANSIONS {
+        let call = format!("for_each_dialect!({expander});");
+        let text = out
+            .get_mut(*file)
+            .unwrap_or_else(|| panic!("{file}, which expands the registration list, is missing"));
+        assert!(
+            text.contains(&call),
+            "{file} does not expand the registration list with `{call}`"
+        );
+        let code: String = match *expander {
+            "declare_dialect_modules" => {
+                let mut c: String = list.iter().map(|(_, m)| format!("pub mod {m}; ")).collect();
+                c.push_str("fn registered() { ");
+                c.extend(list.iter().map(|(_, m)| format!("let _ = {m}::dialect::Spec; ")));
+                c.push('}');
+                c
+            }
+            "declare_dialect_enum" => {
+                format!(
+                    "pub enum Dialect {{ {} }}",
+                    list.iter().map(|(v, _)| v.as_str()).collect::<Vec<_>>().join(", ")
+                )
+            }
+            _ => {
+                let variants = |what: &str| {
+                    list.iter()
+                        .map(|(v, m)| format!("{v}(crate::analysis::{m}::{what})"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                format!(
+                    "pub enum FileKind {{ {}, Skill, Command, ProjectFile }} pub enum Facts {{ None, {}, Skill, Command, Project }}",
+                    variants("FileKind"),
+                    variants("Facts")
+                )
+            }
+        };
+        *text = text.replace(&call, &code);
+    }
+    out
+}
+
 fn analysis() -> Analysis {
-    Analysis::new(Crate::build(&sources(), &env!("CARGO_PKG_NAME").replace('-', "_")))
+    let mut a = Analysis::new(Crate::build(
+        &expanded(&sources()),
+        &env!("CARGO_PKG_NAME").replace('-', "_"),
+    ));
+    let r = registration();
+    a.registered = Some(r.dialects.iter().chain([&r.test]).map(|(v, _)| v.clone()).collect());
+    a
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -1955,11 +2091,11 @@ fn analysis() -> Analysis {
 
 #[test]
 fn no_dialect_imports_another() {
-    for d in DIALECTS {
+    for d in dialects() {
         let dir = root().join(DIALECT_PARENT).join(d);
         assert!(
             dir.is_dir(),
-            "the dialect folder {} does not exist: update DIALECTS",
+            "the dialect folder {} of the registration list does not exist",
             dir.display()
         );
     }
@@ -2018,27 +2154,6 @@ fn a_dialect_is_imported_by_its_registration_only() {
         layered.is_empty(),
         "the workspace and the front ends import from a dialect folder: {layered:?}\n{report}"
     );
-    // Named anywhere in the text, comments and test modules included (a test-only file aside):
-    // the same files.
-    let texts = sources();
-    for d in DIALECTS {
-        let path = format!("{d}::");
-        let naming: Vec<&String> = texts
-            .iter()
-            .filter(|(f, text)| {
-                dialect_of(f) != Some(d) && !f.ends_with("/tests.rs") && !f.contains("/tests/") && {
-                    text.match_indices(&path)
-                        .any(|(at, _)| !text[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_'))
-                }
-            })
-            .map(|(f, _)| f)
-            .collect();
-        assert!(
-            naming.len() <= MAX_FILES_IMPORTING_A_DIALECT,
-            "{} files outside src/analysis/{d}/ write `{path}` (at most {MAX_FILES_IMPORTING_A_DIALECT}): {naming:?}",
-            naming.len()
-        );
-    }
     for (d, files) in &importers {
         assert!(
             files.len() <= MAX_FILES_IMPORTING_A_DIALECT,
@@ -2048,16 +2163,72 @@ fn a_dialect_is_imported_by_its_registration_only() {
     }
 }
 
+/// Adding a dialect touches one line outside its folder: outside it, the code (comments, string
+/// literals and test code aside) names the dialect on one line only, its line in the
+/// registration list: no path through its module (`claude::x`, `mod claude`) and no variant of
+/// a dispatch enum (`Dialect::Claude`) anywhere else. The test dialect too.
 #[test]
-fn dispatch_on_kinds_is_in_few_files() {
+fn a_dialect_is_named_on_its_registration_line_only() {
+    let r = registration();
+    let texts = sources();
+    let mut report = String::new();
+    for (variant, module) in r.dialects.iter().chain([&r.test]) {
+        let mut lines: BTreeSet<(String, u32)> = BTreeSet::new();
+        for (f, text) in &texts {
+            let folder = format!("{DIALECT_PARENT}/{module}");
+            // Its folder, and the files that are test code whole (`tests.rs`, `tests/`).
+            if f.starts_with(&format!("{folder}/"))
+                || *f == format!("{folder}.rs")
+                || f.ends_with("/tests.rs")
+                || f.contains("/tests/")
+            {
+                continue;
+            }
+            let toks = tokenize(&strip(text));
+            let mat = match_brackets(&toks);
+            let (tests, whole) = test_ranges(&toks, &mat);
+            if whole {
+                continue;
+            }
+            for (i, t) in toks.iter().enumerate() {
+                // Its module, or its variant of a dispatch enum (another enum may have a variant
+                // of the same name: the policy globs' `Syntax::OpenCode`).
+                let variant_path = t.kw(variant)
+                    && i >= 2
+                    && toks[i - 1].kind == Kind::PathSep
+                    && DISPATCH_ENUMS.iter().any(|e| toks[i - 2].kw(e));
+                // The module as a path (`module::x`, `crate::analysis::module`, `mod module`;
+                // a local variable of the same name is none), or anywhere on the list.
+                let module_path = t.kw(module)
+                    && (f == REGISTRY
+                        || toks.get(i + 1).is_some_and(|n| n.kind == Kind::PathSep)
+                        || i >= 1 && (toks[i - 1].kind == Kind::PathSep || toks[i - 1].kw("mod")));
+                if (module_path || variant_path) && !tests.iter().any(|&(a, b)| (a..b).contains(&i)) {
+                    lines.insert((f.clone(), t.line));
+                }
+            }
+        }
+        let _ = writeln!(report, "{module} ({variant}): named outside its folder on {lines:?}");
+        let on_list = lines.len() == 1 && lines.iter().all(|(f, _)| f == REGISTRY);
+        assert!(
+            on_list,
+            "`{module}` ({variant}) must be named outside src/analysis/{module}/ on its registration line only \
+             ({REGISTRY}), not on {lines:?}"
+        );
+    }
+    println!("{report}");
+}
+
+#[test]
+fn no_file_outside_the_dialects_dispatches_on_a_registered_variant() {
     let a = analysis();
     let rows = a.mentions().unwrap_or_else(|e| panic!("{e}"));
     let table = a.render_mentions();
     println!("{table}");
     let files: Vec<&str> = rows.iter().filter(|m| m.total() > 0).map(|m| m.file.as_str()).collect();
     assert!(
-        files.len() <= MAX_DISPATCH_FILES,
-        "too many files outside the dialect folders dispatch on FileKind or Dialect variants: {}\n{table}",
+        files.is_empty(),
+        "files outside the dialect folders dispatch on a registered variant of FileKind, Dialect or Facts: {}\n{table}",
         files.join(", ")
     );
 }

@@ -14,7 +14,7 @@ use agent_lsp::analysis::{Code, FileKind, Severity, analyze, fix_all};
 use serde_json::Value;
 
 fn kind() -> FileKind {
-    claude::FileKind::project("x").into()
+    claude::AgentFile::project("x").into()
 }
 
 /// The agent as Claude Code builds it, without source positions: the JSON of `explain`, its
@@ -230,7 +230,7 @@ fn safe_fixes_keep_real_files_and_fix_all_is_idempotent() {
             }
         }
     }
-    let plugin: FileKind = claude::FileKind {
+    let plugin: FileKind = claude::AgentFile {
         source: Source::Plugin { plugin: "p".into() },
         stem: "x".into(),
     }

@@ -225,12 +225,6 @@ fn watched_skills_and_configs() {
             "id": "agent-lsp-watch",
             "method": "workspace/didChangeWatchedFiles",
             "registerOptions": { "watchers": [
-                { "globPattern": "**/opencode.json" },
-                { "globPattern": "**/opencode.jsonc" },
-                { "globPattern": "**/tui.json" },
-                { "globPattern": "**/tui.jsonc" },
-                { "globPattern": "**/zuno.json" },
-                { "globPattern": "**/zuno.jsonc" },
                 { "globPattern": "**/agent-lsp.toml" },
                 { "globPattern": "**/.agent-lsp.toml" },
                 { "globPattern": "**/*.md" },
@@ -238,13 +232,20 @@ fn watched_skills_and_configs() {
                 { "globPattern": "**/SKILL.md" },
                 { "globPattern": "**/skills/**" },
                 { "globPattern": "**/skill/**" },
+                // Each runtime's own, in registration order.
+                { "globPattern": "**/opencode.json" },
+                { "globPattern": "**/opencode.jsonc" },
+                { "globPattern": "**/tui.json" },
+                { "globPattern": "**/tui.jsonc" },
                 { "globPattern": "**/.claude-plugin/plugin.json" },
                 { "globPattern": "**/.claude-plugin/marketplace.json" },
                 { "globPattern": "**/.claude/settings.json" },
                 { "globPattern": "**/.claude/settings.local.json" },
                 { "globPattern": "**/.mcp.json" },
-                { "globPattern": "**/.vscode/mcp.json" },
-                { "globPattern": "**/hooks/hooks.json" }
+                { "globPattern": "**/hooks/hooks.json" },
+                { "globPattern": "**/zuno.json" },
+                { "globPattern": "**/zuno.jsonc" },
+                { "globPattern": "**/.vscode/mcp.json" }
             ] },
         }] })
     );

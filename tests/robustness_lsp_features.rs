@@ -36,7 +36,7 @@ fn complete_any(
 ) -> Vec<agent_lsp::analysis::opencode::complete::Item> {
     match kind {
         agent_lsp::analysis::FileKind::OpenCode(k) => complete(k, text, at, known),
-        agent_lsp::analysis::FileKind::Claude(_) => {
+        agent_lsp::analysis::FileKind::Claude(agent_lsp::analysis::claude::FileKind::Agent(_)) => {
             let claude = agent_lsp::analysis::claude::complete::Known {
                 agents: vec![("helper".into(), "d".into())],
                 mcp_servers: vec!["mcp__github".into()],
@@ -48,23 +48,29 @@ fn complete_any(
         agent_lsp::analysis::FileKind::ProjectFile => {
             agent_lsp::analysis::project_file::complete(text, at, agent_lsp::analysis::policy_vocabulary())
         }
-        agent_lsp::analysis::FileKind::Manifest(k) => agent_lsp::analysis::claude::plugin::complete(*k, text, at),
-        agent_lsp::analysis::FileKind::PluginHooks => {
+        agent_lsp::analysis::FileKind::Claude(agent_lsp::analysis::claude::FileKind::Manifest(k)) => {
+            agent_lsp::analysis::claude::plugin::complete(*k, text, at)
+        }
+        agent_lsp::analysis::FileKind::Claude(agent_lsp::analysis::claude::FileKind::PluginHooks) => {
             agent_lsp::analysis::claude::plugin::hooks_file::complete(text, at)
         }
-        agent_lsp::analysis::FileKind::Settings(_) => {
+        agent_lsp::analysis::FileKind::Claude(agent_lsp::analysis::claude::FileKind::Settings(_)) => {
             agent_lsp::analysis::claude::settings::complete(text, at, &["mcp__github".into()])
         }
         // Rules of `.claude/rules/` complete their `paths`; other memory files offer nothing.
-        agent_lsp::analysis::FileKind::Memory(agent_lsp::analysis::claude::memory::MemoryFile::Rule) => {
-            agent_lsp::analysis::claude::rules::complete(text, at)
+        agent_lsp::analysis::FileKind::Claude(agent_lsp::analysis::claude::FileKind::Memory(
+            agent_lsp::analysis::claude::memory::MemoryFile::Rule,
+        )) => agent_lsp::analysis::claude::rules::complete(text, at),
+        agent_lsp::analysis::FileKind::Claude(agent_lsp::analysis::claude::FileKind::Memory(_)) => Vec::new(),
+        agent_lsp::analysis::FileKind::Claude(agent_lsp::analysis::claude::FileKind::OutputStyle(_)) => {
+            agent_lsp::analysis::claude::output_style::complete(text, at)
         }
-        agent_lsp::analysis::FileKind::Memory(_) => Vec::new(),
-        agent_lsp::analysis::FileKind::OutputStyle(_) => agent_lsp::analysis::claude::output_style::complete(text, at),
-        agent_lsp::analysis::FileKind::PluginServers(k) => {
+        agent_lsp::analysis::FileKind::Claude(agent_lsp::analysis::claude::FileKind::PluginServers(k)) => {
             agent_lsp::analysis::claude::plugin::servers_file::complete(*k, text, at)
         }
-        agent_lsp::analysis::FileKind::McpJson => agent_lsp::analysis::claude::mcp::complete(text, at),
+        agent_lsp::analysis::FileKind::Claude(agent_lsp::analysis::claude::FileKind::McpJson) => {
+            agent_lsp::analysis::claude::mcp::complete(text, at)
+        }
         agent_lsp::analysis::FileKind::Command(k) => agent_lsp::analysis::complete_command(
             k.runtime,
             text,

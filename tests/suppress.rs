@@ -322,7 +322,7 @@ fn the_ignore_edit_removes_its_diagnostic_and_breaks_nothing() {
             FileKind::OpenCode(opencode::FileKind::Agent { name: "a".into() }),
         ),
         ("B_opencode_config", FileKind::OpenCode(opencode::FileKind::Config)),
-        ("C_claude_agent", FileKind::Claude(claude::FileKind::project("a"))),
+        ("C_claude_agent", FileKind::from(claude::AgentFile::project("a"))),
     ] {
         let Ok(entries) = std::fs::read_dir(manifest.join("../shared/corpus").join(dir)) else {
             continue;

@@ -3,63 +3,45 @@
 //! knows lives in its folder (behind [`super::spec::DialectSpec`]), and [`super::FileKind`]
 //! says which dialect reads a file.
 
-/// The agent-file dialects agent-lsp reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Dialect {
-    OpenCode,
-    Claude,
-    Zuno,
-    Copilot,
-    #[cfg(test)]
-    Example,
+// The `Dialect` enum, from the registration list (`registry.rs`).
+for_each_dialect!(declare_dialect_enum);
+
+/// Who a dialect is (see [`DialectSpec::identity`](super::spec::DialectSpec::identity)).
+#[derive(Clone, Copy, Debug)]
+pub struct Identity {
+    /// Its `--dialect` name (and its name in `agent-lsp.toml`, rule scopes and JSON).
+    pub name: &'static str,
+    /// The product's name, for messages.
+    pub product: &'static str,
+    /// The other spellings `--dialect` takes.
+    pub aliases: &'static [&'static str],
+    /// The release of the runtime its rules were checked against by running it (`None`: no
+    /// runtime could be run).
+    pub checked_against: Option<&'static str>,
 }
 
 impl Dialect {
-    pub const ALL: [Dialect; 4] = [Dialect::OpenCode, Dialect::Claude, Dialect::Zuno, Dialect::Copilot];
-
-    /// Every registered dialect, in [`Dialect::ALL`] order, with the test-only one last in
-    /// tests: the dialects discovery asks.
-    #[cfg(not(test))]
-    pub const REGISTERED: &[Dialect] = &Dialect::ALL;
-    #[cfg(test)]
-    pub const REGISTERED: &[Dialect] = &[
-        Dialect::OpenCode,
-        Dialect::Claude,
-        Dialect::Zuno,
-        Dialect::Copilot,
-        Dialect::Example,
-    ];
-
     /// Its `--dialect` name (and its name in `agent-lsp.toml`, rule scopes and JSON).
     pub fn as_str(self) -> &'static str {
-        self.identity().0
+        self.identity().name
     }
 
     /// The product's name, for messages.
     pub fn product(self) -> &'static str {
-        self.identity().1
+        self.identity().product
     }
 
     /// The release of the runtime agent-lsp's rules were checked against, by running it (the
     /// differential tests of `tests/runtime` and `tests/claude_runtime`); `None` where no runtime
     /// could be run.
     pub fn checked_against(self) -> Option<&'static str> {
-        self.identity().3
+        self.identity().checked_against
     }
 
-    /// The registration: each dialect's name, product, the other spellings `--dialect` takes,
-    /// and the runtime release it was checked against. All else a dialect knows is in its
-    /// folder, behind `DialectSpec`.
-    #[rustfmt::skip]
-    fn identity(self) -> (&'static str, &'static str, &'static [&'static str], Option<&'static str>) {
-        match self {
-            Dialect::OpenCode => ("opencode", "opencode", &[], Some("1.18.34")),
-            Dialect::Claude => ("claude", "Claude Code", &["claude-code", "claudecode"], Some("2.1.332")),
-            Dialect::Zuno => ("zuno", "Zuno", &[], None),
-            Dialect::Copilot => ("copilot", "GitHub Copilot", &["github-copilot", "vscode"], Some("(VS Code 1.139.1)")),
-            #[cfg(test)]
-            Dialect::Example => ("example", "Example", &[], None),
-        }
+    /// Who the dialect is: its names and the release it was checked against (in its folder's
+    /// `dialect.rs`).
+    fn identity(self) -> Identity {
+        self.spec().identity()
     }
 
     /// The products of every dialect agent-lsp reads, as one phrase: "opencode, Claude Code,
@@ -109,14 +91,9 @@ impl Dialect {
         let s = s.to_ascii_lowercase();
         Dialect::ALL
             .into_iter()
-            .chain(Dialect::TEST_ONLY)
-            .find(|d| d.as_str() == s || d.identity().2.contains(&s.as_str()))
+            .chain(Dialect::TEST_ONLY.iter().copied())
+            .find(|d| d.as_str() == s || d.identity().aliases.contains(&s.as_str()))
     }
-
-    #[cfg(test)]
-    const TEST_ONLY: [Dialect; 1] = [Dialect::Example];
-    #[cfg(not(test))]
-    const TEST_ONLY: [Dialect; 0] = [];
 }
 
 #[cfg(test)]

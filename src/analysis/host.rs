@@ -5,7 +5,7 @@
 //! `ide` layer gets its files through a database.
 
 use std::any::{Any, TypeId};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -15,20 +15,37 @@ use super::{Dialect, FileAnalysis, FileKind, LineIndex};
 /// isolated run has none).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
-    /// The global config directory (`$XDG_CONFIG_HOME/opencode` or `~/.config/opencode`).
-    pub global_dir: Option<PathBuf>,
-    /// `~/.opencode`.
-    pub home_dot_opencode: Option<PathBuf>,
-    /// `$OPENCODE_CONFIG`: one extra config file.
-    pub config_file: Option<PathBuf>,
-    /// `$OPENCODE_CONFIG_DIR`: one extra config directory.
-    pub config_dir: Option<PathBuf>,
-    /// `$OPENCODE_TUI_CONFIG`: one extra `tui.json` for the terminal interface.
-    pub tui_config: Option<PathBuf>,
     /// The home directory, for user-level skills (`~/.claude/skills`, `~/.agents/skills`).
     pub home: Option<PathBuf>,
-    /// Zuno's global config directory (`$XDG_CONFIG_HOME/zuno` or `~/.config/zuno`).
-    pub zuno_global: Option<PathBuf>,
+    /// The user's folders and files each runtime reads, under the names its dialect gives them
+    /// (`opencode.global_dir`), as the dialect finds them in the environment
+    /// (`DialectSpec::user_options`) or a caller sets them ([`Options::with`]).
+    pub user: BTreeMap<&'static str, PathBuf>,
+}
+
+impl Options {
+    /// The user's folder or file a dialect calls `name`, when there is one.
+    pub fn user(&self, name: &str) -> Option<&Path> {
+        self.user.get(name).map(PathBuf::as_path)
+    }
+
+    /// Set (or, with `None`, unset) the user's folder or file a dialect calls `name`.
+    pub fn set_user(&mut self, name: &'static str, path: Option<PathBuf>) {
+        match path {
+            Some(p) => {
+                self.user.insert(name, p);
+            }
+            None => {
+                self.user.remove(name);
+            }
+        }
+    }
+
+    /// These options with the user's folder or file `name` set to `path`.
+    pub fn with(mut self, name: &'static str, path: impl Into<PathBuf>) -> Options {
+        self.user.insert(name, path.into());
+        self
+    }
 }
 
 /// What part a file plays in its runtime: where it belongs and its place in the merge order.

@@ -16,36 +16,21 @@
 //!
 //! The verdict is for a runtime started in the file's own folder (a file in a sub-folder is read
 //! later, when the model reads a file there, by the same choice). The workspace looks up which
-//! names each folder holds ([`Level`]); each runtime's rule decides
+//! of the names the dialects weigh each folder holds ([`Level`]); each runtime's rule decides
 //! ([`crate::analysis::instruction_readers`]).
 
 use crate::analysis::dialect::Dialect;
 
-/// Which instruction file.
+/// Which instruction file: its path from the folder that holds it (`AGENTS.md`,
+/// `.claude/CLAUDE.md`). The names are the dialects' (see `DialectSpec::instruction_names`);
+/// two dialects that read one name write it alike.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Which {
-    Agents,
-    Claude,
-    Context,
-    /// `.claude/AGENTS.md`.
-    DotClaudeAgents,
-    /// `.claude/CLAUDE.md`.
-    DotClaudeClaude,
-    /// `CLAUDE.local.md`.
-    ClaudeLocal,
-}
+pub struct Which(pub &'static str);
 
 impl Which {
     /// The file's name as written in messages.
     pub fn name(self) -> &'static str {
-        match self {
-            Which::Agents => "AGENTS.md",
-            Which::Claude => "CLAUDE.md",
-            Which::Context => "CONTEXT.md",
-            Which::DotClaudeAgents => ".claude/AGENTS.md",
-            Which::DotClaudeClaude => ".claude/CLAUDE.md",
-            Which::ClaudeLocal => "CLAUDE.local.md",
-        }
+        self.0
     }
 }
 
@@ -54,15 +39,17 @@ impl Which {
 pub struct Level {
     /// The folder, as written in messages (`this folder`, `..`, `../..`).
     pub label: String,
-    pub agents: bool,
-    pub claude: bool,
-    pub context: bool,
-    /// `.claude/CLAUDE.md`.
-    pub dot_claude_claude: bool,
-    /// `CLAUDE.local.md`.
-    pub claude_local: bool,
+    /// The instruction files it holds, of the names the dialects weigh.
+    pub present: Vec<&'static str>,
     /// Inside the git work tree (opencode looks no higher).
     pub in_worktree: bool,
+}
+
+impl Level {
+    /// Whether the folder holds instruction file `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.present.contains(&name)
+    }
 }
 
 /// One runtime's verdict on the file.

@@ -13,32 +13,32 @@
 //!   kind ([`analyze`], [`fix_all`], [`complete()`], [`ignore_edit`], commands and skills, built-in
 //!   agents, the rules of a dialect). No other file of the core names every dialect.
 
+// First: the registration list's macros, which `dialect.rs`, `kind.rs` and this file expand.
+#[macro_use]
+pub mod registry;
+
 pub mod agents;
 pub mod card;
-pub mod claude;
 pub mod color;
 pub mod command;
 pub mod complete;
-pub mod copilot;
 pub mod diagnostic;
 pub mod dialect;
 pub mod discovery;
 pub mod edit;
-#[cfg(test)]
-pub mod example;
 pub mod fix;
 pub mod hash;
 pub mod host;
 pub mod instructions;
 mod kind;
 pub mod naming;
-pub mod opencode;
 pub mod permission;
 pub mod policy;
 pub mod project_file;
 pub mod prompt;
 pub mod provenance;
 pub mod rules;
+pub mod setup;
 pub mod severity;
 pub mod shape;
 pub mod skill;
@@ -47,32 +47,21 @@ pub mod suggest;
 pub mod suppress;
 pub mod syntax;
 pub mod text;
-pub mod zuno;
 
 pub use card::mode_title;
 pub use diagnostic::{Diagnostic, Edit, Effect, Fix, Location, Related, Severity, Tag};
 pub use dialect::Dialect;
 pub use fix::{FIX_ROUNDS, fix_all_rounds, fix_all_with, fixes_to_apply, is_broken, safe_fixes};
-pub use kind::{ClaudeFile, Facts, FileAnalysis, FileKind};
+pub use kind::{Facts, FileAnalysis, FileKind};
 pub use rules::{Code, Level, RULES, Rule};
 pub use text::{Encoding, LineCol, LineIndex, Span};
 
 use syntax::Parsed;
 
-impl Dialect {
-    /// What the dialect knows and does, behind the one interface every dialect implements
-    /// ([`spec::DialectSpec`], in its folder's `dialect.rs`). This `match` is the registry.
-    pub fn spec(self) -> &'static dyn spec::DialectSpec {
-        match self {
-            Dialect::OpenCode => &opencode::dialect::Spec,
-            Dialect::Claude => &claude::dialect::Spec,
-            Dialect::Zuno => &zuno::dialect::Spec,
-            Dialect::Copilot => &copilot::dialect::Spec,
-            #[cfg(test)]
-            Dialect::Example => &example::dialect::Spec,
-        }
-    }
+// The dialects' modules and `Dialect::spec`, from the registration list (`registry.rs`).
+for_each_dialect!(declare_dialect_modules);
 
+impl Dialect {
     /// Whether an error that stops the runtime refuses the whole configuration (opencode, Zuno)
     /// rather than one file (Claude Code skips the file).
     pub fn refuses_configuration(self) -> bool {
@@ -92,6 +81,23 @@ impl Dialect {
             p
         });
         &PLACES
+    }
+
+    /// The instruction files every registered runtime weighs, each once (see
+    /// `DialectSpec::instruction_names`).
+    pub fn instruction_names() -> &'static [&'static str] {
+        static NAMES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+            let mut out: Vec<&'static str> = Vec::new();
+            for d in Dialect::REGISTERED {
+                for n in d.spec().instruction_names() {
+                    if !out.contains(n) {
+                        out.push(n);
+                    }
+                }
+            }
+            out
+        });
+        &NAMES
     }
 
     /// The dialects in the order of `explain`'s sections for the terminal.
@@ -169,7 +175,7 @@ pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
     for d in &mut analysis.diagnostics {
         edit::keep_quotes(text, d);
     }
-    analysis.suppressions = suppress::directives(kind.comments(), text, analysis.split());
+    analysis.suppressions = suppress::directives(kind.comments(), text);
     analysis
 }
 
@@ -419,17 +425,20 @@ mod instruction_tests {
     use super::instruction_readers as readers;
     use super::instructions::*;
 
-    fn level(label: &str, names: &[&str]) -> Level {
+    fn level(label: &str, names: &[&'static str]) -> Level {
         Level {
             label: label.into(),
-            agents: names.contains(&"AGENTS.md"),
-            claude: names.contains(&"CLAUDE.md"),
-            context: names.contains(&"CONTEXT.md"),
-            dot_claude_claude: names.contains(&".claude/CLAUDE.md"),
-            claude_local: names.contains(&"CLAUDE.local.md"),
+            present: names.to_vec(),
             in_worktree: true,
         }
     }
+
+    const AGENTS: Which = Which("AGENTS.md");
+    const CLAUDE: Which = Which("CLAUDE.md");
+    const CONTEXT: Which = Which("CONTEXT.md");
+    const DOT_CLAUDE_AGENTS: Which = Which(".claude/AGENTS.md");
+    const DOT_CLAUDE_CLAUDE: Which = Which(".claude/CLAUDE.md");
+    const CLAUDE_LOCAL: Which = Which("CLAUDE.local.md");
 
     fn reads(which: Which, chain: &[Level]) -> (bool, bool) {
         let v = readers(which, chain, None);
@@ -440,39 +449,39 @@ mod instruction_tests {
     fn who_reads_what() {
         let all = [level("this folder", &["AGENTS.md", "CLAUDE.md", "CONTEXT.md"])];
         // (opencode, Claude Code)
-        assert_eq!(reads(Which::Agents, &all), (true, false));
-        assert_eq!(reads(Which::Claude, &all), (false, true));
-        assert_eq!(reads(Which::Context, &all), (false, false));
+        assert_eq!(reads(AGENTS, &all), (true, false));
+        assert_eq!(reads(CLAUDE, &all), (false, true));
+        assert_eq!(reads(CONTEXT, &all), (false, false));
         let alone = [level("this folder", &["AGENTS.md"])];
-        assert_eq!(reads(Which::Agents, &alone), (true, true));
+        assert_eq!(reads(AGENTS, &alone), (true, true));
         let alone = [level("this folder", &["CONTEXT.md"])];
-        assert_eq!(reads(Which::Context, &alone), (true, false));
+        assert_eq!(reads(CONTEXT, &alone), (true, false));
         // A parent's file counts: a `CLAUDE.md` above stops Claude Code's AGENTS.md; an
         // `AGENTS.md` above stops opencode's CLAUDE.md (inside the work tree only).
         let chain = [
             level("this folder", &["AGENTS.md", "CONTEXT.md"]),
             level("..", &["CLAUDE.md"]),
         ];
-        assert_eq!(reads(Which::Agents, &chain), (true, false));
-        assert_eq!(reads(Which::Context, &chain), (false, false));
+        assert_eq!(reads(AGENTS, &chain), (true, false));
+        assert_eq!(reads(CONTEXT, &chain), (false, false));
         let mut above = level("..", &["AGENTS.md"]);
         above.in_worktree = false;
         let chain = [level("this folder", &["CLAUDE.md"]), above.clone()];
-        assert_eq!(reads(Which::Claude, &chain), (true, true));
+        assert_eq!(reads(CLAUDE, &chain), (true, true));
         above.in_worktree = true;
         let chain = [level("this folder", &["CLAUDE.md"]), above];
-        let v = readers(Which::Claude, &chain, None);
+        let v = readers(CLAUDE, &chain, None);
         assert!(!v[0].reads && v[0].why.contains("`AGENTS.md` (..)"), "{}", v[0].why);
         // `.claude/` files: Claude Code's only.
         let chain = [level("this folder", &[".claude/CLAUDE.md"])];
-        assert_eq!(reads(Which::DotClaudeAgents, &chain), (false, false));
-        assert_eq!(reads(Which::DotClaudeClaude, &chain), (false, true));
-        assert_eq!(reads(Which::ClaudeLocal, &chain), (false, true));
+        assert_eq!(reads(DOT_CLAUDE_AGENTS, &chain), (false, false));
+        assert_eq!(reads(DOT_CLAUDE_CLAUDE, &chain), (false, true));
+        assert_eq!(reads(CLAUDE_LOCAL, &chain), (false, true));
         let chain = [level("this folder", &[])];
-        assert_eq!(reads(Which::DotClaudeAgents, &chain), (false, true));
+        assert_eq!(reads(DOT_CLAUDE_AGENTS, &chain), (false, true));
         // `CLAUDE.local.md` takes the place of `AGENTS.md` for Claude Code too.
         let chain = [level("this folder", &["AGENTS.md", "CLAUDE.local.md"])];
-        let v = readers(Which::Agents, &chain, None);
+        let v = readers(AGENTS, &chain, None);
         assert!(v[0].reads && !v[1].reads);
         assert!(
             v[1].why
@@ -482,7 +491,7 @@ mod instruction_tests {
         );
         let chain = [level("this folder", &["AGENTS.md", ".claude/CLAUDE.md"])];
         assert!(
-            readers(Which::Agents, &chain, None)[1]
+            readers(AGENTS, &chain, None)[1]
                 .why
                 .starts_with("Claude Code reads `.claude/CLAUDE.md`")
         );
@@ -491,19 +500,19 @@ mod instruction_tests {
     #[test]
     fn an_import_makes_claude_code_read_it() {
         let all = [level("this folder", &["AGENTS.md", "CLAUDE.md", "CONTEXT.md"])];
-        for which in [Which::Agents, Which::DotClaudeAgents, Which::Context] {
+        for which in [AGENTS, DOT_CLAUDE_AGENTS, CONTEXT] {
             let v = readers(which, &all, Some("CLAUDE.md"));
             assert!(v[1].reads, "{which:?}");
             assert_eq!(v[1].why, "Claude Code reads it through the import in `CLAUDE.md`");
         }
         // opencode does not follow imports.
-        assert!(!readers(Which::Context, &all, Some("CLAUDE.md"))[0].reads);
+        assert!(!readers(CONTEXT, &all, Some("CLAUDE.md"))[0].reads);
     }
 
     #[test]
     fn the_description_names_each_runtime() {
         let all = [level("this folder", &["AGENTS.md", "CLAUDE.md"])];
-        let md = describe(Which::Agents, &readers(Which::Agents, &all, None));
+        let md = describe(AGENTS, &readers(AGENTS, &all, None));
         assert!(md.contains("**opencode** reads it"), "{md}");
         assert!(
             md.contains("**Claude Code** ignores it here: Claude Code reads `CLAUDE.md` (this folder)"),

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::agents::{AgentSet, Explained, NoAgents};
 use super::card::PathNames;
+pub use super::dialect::Identity;
 use super::discovery::{Claim, CommandHome, Disk, Load, Pile, Places, SkillHome, Stage, UserLayer};
 use super::host::{Host, HostFile, Options, Role};
 use super::prompt::Placeholder;
@@ -16,6 +17,52 @@ use super::{Diagnostic, FileKind, Span};
 /// implements it in its folder (`<dialect>/dialect.rs`, a unit struct `Spec`); a capability it
 /// lacks keeps the default.
 pub trait DialectSpec: Sync {
+    /// Who it is: its `--dialect` name, its product, its other spellings and the runtime release
+    /// its rules were checked against.
+    fn identity(&self) -> Identity;
+
+    /// Where its file `kind` holds comments, for `agent-lsp: ignore` directives (a Markdown
+    /// file's frontmatter unless it says otherwise).
+    fn comments(&self, kind: &FileKind) -> crate::analysis::suppress::Comments {
+        let _ = kind;
+        crate::analysis::suppress::Comments::Frontmatter
+    }
+
+    /// Whether its runtime's first reading of a file it analysed parsed it as written (beyond
+    /// the shared syntax: a runtime whose retry reads a ` # ...` comment as part of a value says
+    /// no when the first pass failed). An ignore comment is offered only then.
+    fn parses_as_written(&self, analysis: &crate::analysis::FileAnalysis) -> bool {
+        let _ = analysis;
+        true
+    }
+
+    /// `agent-lsp setup <name>`: what the help says it writes (`None`: its runtime cannot be set
+    /// up to run agent-lsp).
+    fn setup_help(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The steps of `agent-lsp setup <name>`: the text and the config files, in the report's
+    /// order (an error refuses the run). Asked only of a dialect with [`Self::setup_help`].
+    fn setup(&self, ask: &crate::analysis::setup::Ask) -> Result<Vec<crate::analysis::setup::Step>, String> {
+        let _ = ask;
+        Err(format!("{} cannot be set up", self.identity().product))
+    }
+
+    /// Where file `analysis` (one of its own) declares the agents `names`: each declaration's
+    /// span and that of its settings, in file order. A unit whose findings [`Reads::Names`]
+    /// reads only these of a file is left alone by a keystroke elsewhere in it.
+    fn declarations(&self, analysis: &crate::analysis::FileAnalysis, names: &[String]) -> Vec<(Span, Option<Span>)> {
+        let _ = (analysis, names);
+        Vec::new()
+    }
+
+    /// The model ids its file declares (`provider/model`), offered where a model is completed.
+    fn declared_models(&self, file: &HostFile<'_>) -> Vec<String> {
+        let _ = file;
+        Vec::new()
+    }
+
     /// Whether an error that stops the runtime refuses its whole configuration.
     fn refuses_configuration(&self) -> bool {
         false
@@ -147,6 +194,18 @@ pub trait DialectSpec: Sync {
     fn is_plugin_agent_name(&self, name: &str) -> bool {
         let _ = name;
         false
+    }
+
+    /// The files its runtime reads that the editor should watch beyond Markdown, text files and
+    /// skills (which every runtime's are): globs such as `**/opencode.json`.
+    fn watched(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The instruction files (paths from the folder that holds them) whose presence in a folder
+    /// its runtime weighs: the workspace looks these up in each folder of a chain ([`Self::instruction_reader`]).
+    fn instruction_names(&self) -> &'static [&'static str] {
+        &[]
     }
 
     /// Whether its runtime reads instruction file `which` where it is, given the instruction
@@ -713,47 +772,13 @@ impl NameAt {
     }
 }
 
-/// Model ids: `provider.<p>.models.<m>` of every config, and models already used.
+/// Model ids every file of the workspace declares (`provider/model`), each once, in file order.
 pub fn provider_models(host: &dyn Host) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let mut add = |m: &str| {
-        if m.contains('/') && !out.iter().any(|x| x == m) {
-            out.push(m.to_string());
-        }
-    };
     for f in host.files() {
-        if let Some(root) = f.analysis.parsed.root.as_ref().and_then(|r| r.as_map())
-            && f.kind.is_config()
-        {
-            if let Some(providers) = root.value("provider").and_then(|p| p.as_map()) {
-                for p in providers.entries.iter() {
-                    if let Some(models) = p
-                        .value
-                        .as_map()
-                        .and_then(|m| m.value("models"))
-                        .and_then(|m| m.as_map())
-                    {
-                        for m in models.entries.iter() {
-                            add(&format!("{}/{}", p.key.name, m.key.name));
-                        }
-                    }
-                }
-            }
-            for k in ["model", "small_model"] {
-                if let Some(m) = root.value(k).and_then(|v| v.as_str()) {
-                    add(m);
-                }
-            }
-        }
-        for a in f.analysis.agents() {
-            if let Some(m) = a
-                .node
-                .as_ref()
-                .and_then(|n| n.as_map())
-                .and_then(|m| m.value("model"))
-                .and_then(|v| v.as_str())
-            {
-                add(m);
+        for m in f.kind.dialect().spec().declared_models(&f) {
+            if m.contains('/') && !out.contains(&m) {
+                out.push(m);
             }
         }
     }

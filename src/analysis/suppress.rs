@@ -100,28 +100,21 @@ pub enum Comments {
 
 /// Find the directives of a file. `split` is the frontmatter split when the dialect
 /// computed one (it is recomputed otherwise).
-pub fn directives(kind: Comments, text: &str, split: Option<&frontmatter::Split>) -> Suppressions {
+pub fn directives(kind: Comments, text: &str) -> Suppressions {
     if !text.contains(MARKER) {
         return Suppressions::default();
     }
-    let comments = comments(kind, text, split);
+    let comments = comments(kind, text);
     let directives = comments.iter().filter_map(|c| parse_directive(text, c)).collect();
     Suppressions { directives }
 }
 
-fn comments(kind: Comments, text: &str, split: Option<&frontmatter::Split>) -> Vec<Comment> {
+fn comments(kind: Comments, text: &str) -> Vec<Comment> {
     if kind == Comments::None {
         return Vec::new();
     }
     if kind == Comments::Frontmatter {
-        let own;
-        let split = match split {
-            Some(s) => s,
-            None => {
-                own = frontmatter::split(text);
-                &own
-            }
-        };
+        let split = frontmatter::split(text);
         match &split.frontmatter {
             Some(fm) => yaml_lines(text, fm.yaml)
                 .into_iter()

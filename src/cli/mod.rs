@@ -94,8 +94,8 @@ enum Command {
 #[derive(clap::Args)]
 struct SetupArgs {
     /// The runtime to set up.
-    #[arg(value_enum)]
-    runtime: setup::Runtime,
+    #[arg(value_parser = setup::runtime_parser())]
+    runtime: crate::analysis::Dialect,
     /// The project directory.
     #[arg(long, default_value = ".")]
     root: PathBuf,

@@ -104,20 +104,11 @@ pub fn known_agents(ws: &Workspace, dialect: Dialect) -> Vec<String> {
         if !f.live || f.kind.dialect() != dialect {
             continue;
         }
-        let own = ws.file(id).is_some_and(|h| dialect.spec().agent_names(&h).is_some());
-        if own {
-            // Claude Code agents under the names `Agent(...)` entries use (`plugin:name` for a
-            // plugin agent); Zuno agents, which its analysis keeps apart from opencode's.
-            for (name, o) in occurrences(ws, id) {
-                if o.definition && !names.contains(&name) {
-                    names.push(name);
-                }
-            }
-        } else {
-            for d in f.analysis.agents() {
-                if !names.contains(&d.name) {
-                    names.push(d.name.clone());
-                }
+        // The names its dialect says the file defines (a Claude Code plugin agent under
+        // `plugin:name`, the name `Agent(...)` entries use).
+        for (name, o) in occurrences(ws, id) {
+            if o.definition && !names.contains(&name) {
+                names.push(name);
             }
         }
     }

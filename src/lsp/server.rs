@@ -222,37 +222,30 @@ impl Inner {
             kind: None,
         };
         let options = DidChangeWatchedFilesRegistrationOptions {
-            watchers: vec![
-                glob("**/opencode.json"),
-                glob("**/opencode.jsonc"),
-                glob("**/tui.json"),
-                glob("**/tui.jsonc"),
-                glob("**/zuno.json"),
-                glob("**/zuno.jsonc"),
-                glob("**/agent-lsp.toml"),
-                glob("**/.agent-lsp.toml"),
-                // Agents live in `{agent,agents}/**/*.md` and `{mode,modes}/*.md`; any Markdown
-                // or text file may also be the target of a config's `{file:...}`.
-                glob("**/*.md"),
-                glob("**/*.txt"),
-                // Skills, which Zuno's `requiredSkills` name (`**/*.md` matches them too), and
-                // the files of skill folders, which their `SKILL.md` links to.
-                glob("**/SKILL.md"),
-                glob("**/skills/**"),
-                glob("**/skill/**"),
-                // Claude Code plugin manifests (they decide what a plugin contributes).
-                glob("**/.claude-plugin/plugin.json"),
-                glob("**/.claude-plugin/marketplace.json"),
-                // Claude Code's project settings (their permission rules).
-                glob("**/.claude/settings.json"),
-                glob("**/.claude/settings.local.json"),
-                // Claude Code's project MCP servers (their names answer the settings' approvals).
-                glob("**/.mcp.json"),
-                // VS Code's MCP servers, which Copilot agents' `server/*` tools name.
-                glob("**/.vscode/mcp.json"),
-                // A Claude Code plugin's hooks.
-                glob("**/hooks/hooks.json"),
-            ],
+            watchers: [
+                // agent-lsp's own settings.
+                "**/agent-lsp.toml",
+                "**/.agent-lsp.toml",
+                // Agents and instruction files are Markdown; any Markdown or text file may also
+                // be the target of a config's `{file:...}`.
+                "**/*.md",
+                "**/*.txt",
+                // Skills (`**/*.md` matches them too), and the files of skill folders, which
+                // their `SKILL.md` links to.
+                "**/SKILL.md",
+                "**/skills/**",
+                "**/skill/**",
+            ]
+            .into_iter()
+            // The files each runtime reads beyond those (its configs, settings, manifests).
+            .chain(
+                crate::analysis::Dialect::REGISTERED
+                    .iter()
+                    .flat_map(|d| d.spec().watched())
+                    .copied(),
+            )
+            .map(glob)
+            .collect(),
         };
         let registration = Registration {
             id: "agent-lsp-watch".into(),

@@ -777,17 +777,23 @@ fn options_for(settings: &Settings) -> Options {
     }
 }
 
-/// A file event that can change the skills a Zuno project loads: a `SKILL.md`, or a deleted
-/// folder that may hold skills.
+/// A file event that can change the skills a project loads: a `SKILL.md`, or a deleted folder
+/// that may hold skills (under a folder or sub-folder where a runtime reads skills).
 fn is_skill_event(path: &Path, typ: FileChangeType) -> bool {
     if path.file_name().is_some_and(|n| n == "SKILL.md") {
         return true;
     }
+    let skill_place = |name: &str| {
+        crate::analysis::Dialect::places()
+            .skills
+            .iter()
+            .any(|(_, h)| h.folder == name || h.subs.contains(&name))
+    };
     typ == FileChangeType::DELETED
         && path.extension().is_none()
         && path
             .components()
-            .any(|c| matches!(c.as_os_str().to_str(), Some(".zuno" | ".agents" | "skill" | "skills")))
+            .any(|c| c.as_os_str().to_str().is_some_and(skill_place))
 }
 
 #[cfg(test)]

@@ -207,9 +207,8 @@ impl Workspace {
                     }
                     // The settings of the agents looked up, as written and where: a keystroke
                     // in another agent of the same config leaves them alone.
-                    for d in f.analysis.agents().iter().filter(|d| names.contains(&d.name)) {
-                        let span = d.node.as_ref().map(|n| n.span);
-                        (i, d.span, span).hash(&mut h);
+                    for (at, span) in f.kind.dialect().spec().declarations(&f.analysis, names) {
+                        (i, at, span).hash(&mut h);
                         match span.map(|s| f.text.get(s.start as usize..s.end as usize)) {
                             Some(Some(written)) => written.hash(&mut h),
                             Some(None) => f.stamp.hash(&mut h),

@@ -94,11 +94,7 @@ impl Workspace {
                 } else {
                     vec![".."; i].join("/")
                 },
-                agents: n.agents,
-                claude: n.claude,
-                context: n.context,
-                dot_claude_claude: n.dot_claude_claude,
-                claude_local: n.claude_local,
+                present: n.present.clone(),
                 in_worktree: git_root.is_none_or(|g| i <= g),
             })
             .collect();
@@ -113,11 +109,11 @@ impl Workspace {
     fn instruction_names(&self, a: &Path) -> InstructionNames {
         let exists = |p: &Path| self.id(p).is_some_and(|i| self.files[i].live) || p.is_file();
         let look = || InstructionNames {
-            agents: exists(&a.join("AGENTS.md")),
-            claude: exists(&a.join("CLAUDE.md")),
-            context: exists(&a.join("CONTEXT.md")),
-            dot_claude_claude: exists(&a.join(".claude").join("CLAUDE.md")),
-            claude_local: exists(&a.join("CLAUDE.local.md")),
+            present: Dialect::instruction_names()
+                .iter()
+                .copied()
+                .filter(|n| exists(&a.join(n)))
+                .collect(),
             git: a.join(".git").exists(),
         };
         let Ok(mut memo) = self.instruction_memo.lock() else {
@@ -126,7 +122,7 @@ impl Workspace {
         if memo.0 != self.structure {
             *memo = (self.structure, HashMap::new());
         }
-        *memo.1.entry(a.to_path_buf()).or_insert_with(look)
+        memo.1.entry(a.to_path_buf()).or_insert_with(look).clone()
     }
 
     /// The instruction files the dialects' files import (see

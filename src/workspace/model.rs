@@ -123,13 +123,10 @@ pub struct Workspace {
 }
 
 /// The instruction files one folder holds, and whether it is a git work tree's root.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct InstructionNames {
-    pub agents: bool,
-    pub claude: bool,
-    pub context: bool,
-    pub dot_claude_claude: bool,
-    pub claude_local: bool,
+    /// The instruction files it holds, of those the registered runtimes weigh.
+    pub present: Vec<&'static str>,
     pub git: bool,
 }
 

@@ -218,10 +218,7 @@ fn global_layer_disable_and_agents() {
         "agents/helper.md",
         "---\nmode: primary\ncolor: red\n---\nPrompt\n",
     );
-    let options = Options {
-        global_dir: Some(g.path().to_path_buf()),
-        ..Options::default()
-    };
+    let options = Options::default().with(crate::analysis::opencode::user::GLOBAL_DIR, g.path().to_path_buf());
     let ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
     let d = ws.diagnostics();
     // The global agent's own problem is not reported; the disabled default agent is.
@@ -244,11 +241,12 @@ fn user_configs_merge_in_opencode_s_order_whatever_order_they_were_read_in() {
     write(g.path(), "opencode.jsonc", "{}");
     write(g.path(), "opencode.json", "{}");
     write(g.path(), "custom/settings.json", "{}");
-    let options = Options {
-        global_dir: Some(g.path().to_path_buf()),
-        config_file: Some(g.path().join("custom/settings.json")),
-        ..Options::default()
-    };
+    let options = Options::default()
+        .with(crate::analysis::opencode::user::GLOBAL_DIR, g.path().to_path_buf())
+        .with(
+            crate::analysis::opencode::user::CONFIG_FILE,
+            g.path().join("custom/settings.json"),
+        );
     let mut ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
     // `config.json` appears while the server runs: read last, merged first.
     write(g.path(), "config.json", "{}");
@@ -321,10 +319,10 @@ fn global_config_layout_and_nested_names() {
     }
     assert!(ws.id(&root.join("docs/commands/ship.md")).is_none());
     // The same in the global directory given in the options.
-    let options = Options {
-        global_dir: Some(root.join("dotfiles/opencode")),
-        ..Options::isolated()
-    };
+    let options = Options::isolated().with(
+        crate::analysis::opencode::user::GLOBAL_DIR,
+        root.join("dotfiles/opencode"),
+    );
     let ws = Workspace::new(vec![root.to_path_buf()], options);
     let (kind, _) = ws.role_of(&root.join("dotfiles/opencode/command/x.md")).unwrap();
     assert!(matches!(kind, FileKind::Command(_)), "{kind:?}");
@@ -471,13 +469,13 @@ fn plugin_view(ws: &Workspace, root: &Path) -> Vec<(String, String)> {
         .filter_map(|f| {
             let rel = f.path.strip_prefix(root).ok()?.to_string_lossy().replace('\\', "/");
             let what = match &f.kind {
-                FileKind::Claude(k) => match &k.source {
+                FileKind::Claude(claude::FileKind::Agent(k)) => match &k.source {
                     claude::Source::Plugin { plugin } => format!("agent {plugin}:{}", k.stem),
                     _ => return None,
                 },
                 FileKind::Command(k) => format!("command {}", k.name),
                 FileKind::Skill(k) => format!("skill {}:{}", k.namespace.as_deref().unwrap_or("-"), k.folder),
-                FileKind::Manifest(m) => format!("manifest {}", m.file_name()),
+                FileKind::Claude(claude::FileKind::Manifest(m)) => format!("manifest {}", m.file_name()),
                 _ => return None,
             };
             Some((rel, what))
@@ -539,7 +537,7 @@ fn a_plugin_is_read_whole() {
     let kind = |rel: &str| ws.files[ws.id(&p.join(rel)).unwrap()].kind.clone();
     assert_eq!(
         kind(".claude/agents/dev.md"),
-        FileKind::Claude(claude::FileKind::project("dev"))
+        FileKind::from(claude::AgentFile::project("dev"))
     );
     match kind(".claude/skills/dev/SKILL.md") {
         FileKind::Skill(k) => assert_eq!((k.namespace, k.loaders.len()), (None, 2)),
@@ -657,10 +655,7 @@ fn a_start_directory_sees_its_ancestors_and_user_agents() {
     write(root, ".opencode/agents/up.md", PRIMARY);
     write(root, "pkg/sub/opencode.json", "{}");
     write(g.path(), "agents/global.md", SUBAGENT);
-    let options = Options {
-        global_dir: Some(g.path().to_path_buf()),
-        ..Options::default()
-    };
+    let options = Options::default().with(crate::analysis::opencode::user::GLOBAL_DIR, g.path().to_path_buf());
     // Loaded from the nested project only, as `explain --root pkg/sub` does.
     let sub = root.join("pkg/sub");
     let ws = Workspace::load(std::slice::from_ref(&sub), &options).unwrap();
@@ -740,7 +735,7 @@ fn claude_settings_of_a_project() {
     assert_eq!(
         crate::analysis::claude::discover::claude_settings(&home.join(".claude/settings.json"), Some(&home)),
         Some((
-            crate::analysis::FileKind::Settings(crate::analysis::claude::settings::SettingsFile::User),
+            crate::analysis::FileKind::from(crate::analysis::claude::settings::SettingsFile::User),
             home.clone()
         ))
     );
@@ -1321,11 +1316,12 @@ fn a_config_in_a_config_directory_is_read_as_one_wherever_that_directory_is() {
     // as a directory's config (merged with its agents), anywhere else as a project's.
     let t = tempfile::tempdir().unwrap();
     let root = t.path();
-    let options = Options {
-        home_dot_opencode: Some(root.join("home/.opencode")),
-        config_dir: Some(root.join("conf")),
-        ..Options::isolated()
-    };
+    let options = Options::isolated()
+        .with(
+            crate::analysis::opencode::user::HOME_DOT_OPENCODE,
+            root.join("home/.opencode"),
+        )
+        .with(crate::analysis::opencode::user::CONFIG_DIR, root.join("conf"));
     let ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
     let role = |rel: &str| ws.role_of(&root.join(rel)).map(|(_, role)| role);
     let dir = |rel: &str| root.join(rel);
@@ -1449,7 +1445,7 @@ fn a_file_in_a_runtime_s_own_folder_is_the_project_s_even_where_a_plugin_lists_i
     assert!(plugin_role(&root.join(".claude/agents/a.md")).is_none());
     // Elsewhere the manifest's list makes it the plugin's agent.
     match plugin_role(&root.join("extra/b.md")) {
-        Some(Some((FileKind::Claude(k), role))) => {
+        Some(Some((FileKind::Claude(claude::FileKind::Agent(k)), role))) => {
             let (dir, place) = crate::analysis::claude::place::Place::of(&role).unwrap();
             assert_eq!(place, crate::analysis::claude::place::Place::Agent);
             assert_eq!((k.source, dir), (claude::Source::Plugin { plugin: "pp".into() }, root));
@@ -1469,10 +1465,7 @@ fn relative_instructions_are_judged_only_where_the_start_folder_is_known() {
     // from the project.
     write(root, "cfg/opencode.json", config);
     write(root, "app/.opencode/opencode.json", config);
-    let options = Options {
-        config_dir: Some(root.join("cfg")),
-        ..Options::isolated()
-    };
+    let options = Options::isolated().with(crate::analysis::opencode::user::CONFIG_DIR, root.join("cfg"));
     let ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
     let missing: Vec<String> = ws
         .diagnostics()
@@ -1766,10 +1759,7 @@ fn opencode_themes_and_the_theme_a_tui_json_chooses() {
         "skills/review/SKILL.md",
         "---\nname: review\ndescription: Review code\n---\nDo it.\n",
     );
-    let options = Options {
-        global_dir: Some(g.path().to_path_buf()),
-        ..Options::default()
-    };
+    let options = Options::default().with(crate::analysis::opencode::user::GLOBAL_DIR, g.path().to_path_buf());
     let mut ws = Workspace::load(&[root.to_path_buf()], &options).unwrap();
     ws.refresh_cross();
     assert!(
@@ -1958,10 +1948,7 @@ fn the_user_s_instruction_files_are_not_a_project_s() {
         ),
         (
             &global,
-            Options {
-                global_dir: Some(global.clone()),
-                ..Options::isolated()
-            },
+            Options::isolated().with(crate::analysis::opencode::user::GLOBAL_DIR, global.clone()),
         ),
     ] {
         let ws = Workspace::load(std::slice::from_ref(dir), &options).unwrap();
@@ -2103,10 +2090,7 @@ fn a_zuno_agent_named_by_its_path_is_renamed_in_its_folder() {
     );
     write(&global, "agents/helper.md", "---\ndescription: Helps.\n---\nHelp.\n");
     write(&root, "p/zuno.json", "{}");
-    let options = Options {
-        zuno_global: Some(global.clone()),
-        ..Options::isolated()
-    };
+    let options = Options::isolated().with(crate::analysis::zuno::discover::GLOBAL, global.clone());
     let ws = Workspace::load(&[root.join("p")], &options).unwrap();
     let renamed = |path: &Path| {
         let f = ws.file(ws.id(path).expect("loaded")).unwrap();
@@ -2269,34 +2253,39 @@ fn each_runtime_finds_the_user_s_folders_in_the_environment() {
         }
         o
     };
+    use crate::analysis::opencode::user::{CONFIG_DIR, CONFIG_FILE, GLOBAL_DIR, HOME_DOT_OPENCODE, TUI_CONFIG};
+    use crate::analysis::zuno::discover::GLOBAL as ZUNO_GLOBAL;
     let o = fill(&env, None);
-    let p = |s: &str| Some(PathBuf::from(s));
+    let p = |s: &'static str| Some(Path::new(s));
+    let all = [
+        GLOBAL_DIR,
+        HOME_DOT_OPENCODE,
+        CONFIG_FILE,
+        CONFIG_DIR,
+        TUI_CONFIG,
+        ZUNO_GLOBAL,
+    ];
     assert_eq!(
-        (
-            &o.global_dir,
-            &o.home_dot_opencode,
-            &o.config_file,
-            &o.config_dir,
-            &o.tui_config,
-            &o.zuno_global
-        ),
-        (
-            &p("/x/opencode"),
-            &p("/h/.opencode"),
-            &p("/c/o.json"),
-            &p("/c/dir"),
-            &p("/c/tui.json"),
-            &p("/x/zuno")
-        )
+        all.map(|k| o.user(k)),
+        [
+            p("/x/opencode"),
+            p("/h/.opencode"),
+            p("/c/o.json"),
+            p("/c/dir"),
+            p("/c/tui.json"),
+            p("/x/zuno")
+        ]
     );
+    // Nothing else: each dialect's own names.
+    assert_eq!(o.user.len(), all.len());
     // Without `XDG_CONFIG_HOME`, `~/.config`; a global folder named by the user wins.
     let o = fill(&|_| None, Some(Path::new("/g")));
     assert_eq!(
-        (&o.global_dir, &o.config_file, &o.zuno_global),
-        (&p("/g"), &None, &p("/h/.config/zuno"))
+        [GLOBAL_DIR, CONFIG_FILE, ZUNO_GLOBAL].map(|k| o.user(k)),
+        [p("/g"), None, p("/h/.config/zuno")]
     );
     let o = fill(&|_| None, None);
-    assert_eq!(o.global_dir, p("/h/.config/opencode"));
+    assert_eq!(o.user(GLOBAL_DIR), p("/h/.config/opencode"));
     // The folders whose configs are the user's, not a project's.
     let o = fill(&env, None);
     let user: Vec<PathBuf> = Dialect::REGISTERED

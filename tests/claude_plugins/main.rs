@@ -384,7 +384,9 @@ impl Ours {
     fn loading(&self) -> BTreeMap<PathBuf, String> {
         let mut out = BTreeMap::new();
         for f in self.ws.files.iter().filter(|f| f.live) {
-            let (FileKind::Manifest(Manifest::Plugin), Some(dir)) = (&f.kind, f.role.folder()) else {
+            let (FileKind::Claude(claude::FileKind::Manifest(Manifest::Plugin)), Some(dir)) =
+                (&f.kind, f.role.folder())
+            else {
                 continue;
             };
             if f.analysis.diagnostics.iter().any(|d| d.effect == Effect::FileIgnored) {
@@ -434,7 +436,7 @@ impl Ours {
         for id in files {
             let f = &self.ws.files[id];
             match (&f.kind, f.role.folder()) {
-                (FileKind::Claude(k), Some(dir)) if loading.contains_key(dir) => {
+                (FileKind::Claude(claude::FileKind::Agent(k)), Some(dir)) if loading.contains_key(dir) => {
                     let Source::Plugin { plugin: ns } = &k.source else {
                         continue;
                     };

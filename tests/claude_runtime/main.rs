@@ -445,7 +445,7 @@ fn our_files(case: &Case) -> (BTreeMap<PathBuf, OurFile>, Vec<(String, OurComman
     let diagnostics = ws.diagnostics();
     for (id, f) in ws.files.iter().enumerate().filter(|(_, f)| f.live) {
         match (&f.kind, &f.role) {
-            (FileKind::Claude(kind), _) => {
+            (FileKind::Claude(agent_lsp::analysis::claude::FileKind::Agent(kind)), _) => {
                 if let Some(c) = f.analysis.claude() {
                     files.insert(
                         canon(&f.path),

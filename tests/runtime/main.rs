@@ -228,15 +228,17 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// agent-lsp's options for a home (what `Options::from_env` resolves in that environment).
 fn options(home: &Home) -> Options {
+    use agent_lsp::analysis::opencode::user::{GLOBAL_DIR, HOME_DOT_OPENCODE};
     Options {
-        global_dir: Some(home.xdg_config.join("opencode")),
-        home_dot_opencode: Some(home.home.join(".opencode")),
-        config_file: None,
-        config_dir: None,
-        tui_config: None,
         home: Some(home.home.clone()),
-        zuno_global: Some(home.xdg_config.join("zuno")),
+        ..Options::default()
     }
+    .with(GLOBAL_DIR, home.xdg_config.join("opencode"))
+    .with(HOME_DOT_OPENCODE, home.home.join(".opencode"))
+    .with(
+        agent_lsp::analysis::zuno::discover::GLOBAL,
+        home.xdg_config.join("zuno"),
+    )
 }
 
 fn run_json(home: &Home, args: &[&str]) -> Value {

@@ -279,10 +279,10 @@ pub fn run(source: Source, tmp: &Path) -> (usize, Vec<String>, Recording) {
         // agent-lsp: the project and the global config folder.
         let global = home.xdg_config.join("opencode");
         let options = Options {
-            global_dir: Some(global.clone()),
             home: Some(home.home.clone()),
             ..Options::isolated()
-        };
+        }
+        .with(agent_lsp::analysis::opencode::user::GLOBAL_DIR, global.clone());
         let mut roots = vec![proj.clone()];
         if global.is_dir() {
             roots.push(global.clone());

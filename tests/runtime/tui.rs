@@ -469,13 +469,14 @@ pub fn run(source: Source, tmp: &Path) -> (usize, Vec<String>, Recording) {
         };
 
         // agent-lsp, over every folder a file of the case is in (so that each is reported).
-        let options = Options {
-            global_dir: Some(home.xdg_config.join("opencode")),
-            home_dot_opencode: Some(home.home.join(".opencode")),
-            tui_config: tui_config.clone(),
+        use agent_lsp::analysis::opencode::user::{GLOBAL_DIR, HOME_DOT_OPENCODE, TUI_CONFIG};
+        let mut options = Options {
             home: Some(home.home.clone()),
             ..Options::isolated()
-        };
+        }
+        .with(GLOBAL_DIR, home.xdg_config.join("opencode"))
+        .with(HOME_DOT_OPENCODE, home.home.join(".opencode"));
+        options.set_user(TUI_CONFIG, tui_config.clone());
         let mut roots = vec![proj.clone()];
         for d in [home.home.clone(), dir.join("custom")] {
             if d.is_dir() {

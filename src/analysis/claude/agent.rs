@@ -8,7 +8,7 @@
 
 use super::read::{Outcome, Reading};
 use super::schema::{self};
-use super::{FileKind, MAX_BYTES, Source, first_line};
+use super::{AgentFile, MAX_BYTES, Source, first_line};
 use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::syntax::{Map, Node, Style, Value};
@@ -30,7 +30,7 @@ pub use fields::{effort, max_turns};
 pub(crate) use lenient::{lenient_parse, truncated};
 
 /// Check one file and build its agent.
-pub fn check(kind: &FileKind, text: &str, reading: &Reading) -> (Vec<Diagnostic>, Agent) {
+pub fn check(kind: &AgentFile, text: &str, reading: &Reading) -> (Vec<Diagnostic>, Agent) {
     let mut cx = Ctx {
         text,
         kind,

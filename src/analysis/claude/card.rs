@@ -220,10 +220,10 @@ pub fn json(a: &Agent, registered: &str, definers: &[Definer]) -> serde_json::Va
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::claude::{FileKind, analyze};
+    use crate::analysis::claude::{AgentFile, analyze};
 
     fn agent(text: &str) -> Agent {
-        analyze(&FileKind::project("x"), text).1
+        analyze(&AgentFile::project("x"), text).1
     }
 
     #[test]

@@ -14,6 +14,15 @@ use crate::analysis::spec::{DialectSpec, DialectUnit, Hover, NameAt, Reads, Unit
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    fn identity(&self) -> crate::analysis::spec::Identity {
+        crate::analysis::spec::Identity {
+            name: "claude",
+            product: "Claude Code",
+            aliases: &["claude-code", "claudecode"],
+            checked_against: Some("2.1.332"),
+        }
+    }
+
     fn disk_checks(&self, host: &dyn Host, id: usize) -> Vec<crate::analysis::spec::DiskFindings> {
         super::disk::checks(host, id)
     }
@@ -44,21 +53,18 @@ impl DialectSpec for Spec {
     }
 
     fn analyze(&self, kind: &crate::analysis::FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
+        use super::facts::{AgentFacts, Facts};
+        use super::kind::FileKind;
         use super::plugin::servers_file::ServersFile;
-        use crate::analysis::{ClaudeFile, Facts, FileAnalysis, FileKind};
-        let (diagnostics, parsed, facts) = match kind {
-            FileKind::Claude(k) => {
+        let (diagnostics, parsed, facts) = match kind.own::<FileKind>()? {
+            FileKind::Agent(k) => {
                 let (diagnostics, agent, reading) = super::analyze(k, text);
                 let parsed = reading.parsed.clone();
-                (
-                    diagnostics,
-                    parsed,
-                    Facts::Claude(Box::new(ClaudeFile { reading, agent })),
-                )
+                (diagnostics, parsed, Facts::Agent(Box::new(AgentFacts { reading, agent })))
             }
             FileKind::Manifest(k) => {
                 let (d, p, file) = super::plugin::analyze(*k, text);
-                (d, p, Facts::Manifest(Box::new(file)))
+                (d, p, Facts::Manifest(file))
             }
             FileKind::PluginHooks => {
                 let (d, p, scripts) = super::plugin::hooks_file::analyze(text);
@@ -66,31 +72,30 @@ impl DialectSpec for Spec {
             }
             FileKind::Settings(k) => {
                 let (d, p, settings) = super::settings::analyze(text, *k);
-                (d, p, Facts::Settings(Box::new(settings)))
+                (d, p, Facts::Settings(settings))
             }
             FileKind::Memory(k) => {
                 let (d, p, memory) = super::memory::analyze_as(*k, text);
-                (d, p, Facts::Memory(Box::new(memory)))
+                (d, p, Facts::Memory(memory))
             }
             FileKind::McpJson => {
                 let (d, p, file) = super::mcp::analyze(text);
-                (d, p, Facts::Mcp(Box::new(file)))
+                (d, p, Facts::Mcp(file))
             }
             FileKind::PluginServers(ServersFile::Mcp) => {
                 let (d, p, file) = super::mcp::analyze_plugin(text);
-                (d, p, Facts::Mcp(Box::new(file)))
+                (d, p, Facts::Mcp(file))
             }
             FileKind::PluginServers(k) => {
                 let (d, p, declared) = super::plugin::servers_file::analyze(*k, text);
-                (d, p, Facts::PluginServers(Box::new(declared)))
+                (d, p, Facts::PluginServers(declared))
             }
             FileKind::OutputStyle(origin) => {
                 let (d, p, style) = super::output_style::analyze(text, origin);
-                (d, p, Facts::OutputStyle(Box::new(style)))
+                (d, p, Facts::OutputStyle(style))
             }
-            _ => return None,
         };
-        Some(FileAnalysis::of(parsed, diagnostics, facts))
+        Some(crate::analysis::FileAnalysis::of(parsed, diagnostics, facts))
     }
 
     fn complete(
@@ -101,10 +106,10 @@ impl DialectSpec for Spec {
         host: &dyn Host,
         _id: Option<usize>,
     ) -> Option<Vec<crate::analysis::complete::Item>> {
+        use super::kind::FileKind;
         use super::memory::MemoryFile;
-        use crate::analysis::FileKind;
-        Some(match kind {
-            FileKind::Claude(_) => super::complete::complete(text, offset, &super::views::known(host)),
+        Some(match kind.own::<FileKind>()? {
+            FileKind::Agent(_) => super::complete::complete(text, offset, &super::views::known(host)),
             FileKind::Manifest(k) => super::plugin::complete(*k, text, offset),
             FileKind::Settings(_) => super::settings::complete(text, offset, &super::views::known(host).mcp_servers),
             FileKind::PluginHooks => super::plugin::hooks_file::complete(text, offset),
@@ -113,8 +118,53 @@ impl DialectSpec for Spec {
             FileKind::McpJson => super::mcp::complete(text, offset),
             FileKind::OutputStyle(_) => super::output_style::complete(text, offset),
             FileKind::PluginServers(k) => super::plugin::servers_file::complete(*k, text, offset),
-            _ => return None,
         })
+    }
+
+    fn watched(&self) -> &'static [&'static str] {
+        &[
+            // Plugin manifests (they decide what a plugin contributes).
+            "**/.claude-plugin/plugin.json",
+            "**/.claude-plugin/marketplace.json",
+            // The project's settings (their permission rules).
+            "**/.claude/settings.json",
+            "**/.claude/settings.local.json",
+            // The project's MCP servers (their names answer the settings' approvals).
+            "**/.mcp.json",
+            // A plugin's hooks.
+            "**/hooks/hooks.json",
+        ]
+    }
+
+    fn instruction_names(&self) -> &'static [&'static str] {
+        super::instructions::NAMES
+    }
+
+    fn setup_help(&self) -> Option<&'static str> {
+        Some(super::setup::HELP)
+    }
+
+    fn setup(&self, ask: &crate::analysis::setup::Ask) -> Result<Vec<crate::analysis::setup::Step>, String> {
+        super::setup::steps(ask)
+    }
+
+    fn comments(&self, kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {
+        use super::kind::FileKind;
+        match kind.claude_file() {
+            // Claude Code reads its JSON files strictly: no comment to hold a directive.
+            Some(
+                FileKind::Manifest(_)
+                | FileKind::Settings(_)
+                | FileKind::PluginHooks
+                | FileKind::McpJson
+                | FileKind::PluginServers(_),
+            ) => crate::analysis::suppress::Comments::None,
+            _ => crate::analysis::suppress::Comments::Frontmatter,
+        }
+    }
+
+    fn parses_as_written(&self, analysis: &crate::analysis::FileAnalysis) -> bool {
+        analysis.claude().is_none_or(|c| c.reading.first_errors.is_empty())
     }
 
     fn builtin_agents(&self) -> Vec<&'static str> {
@@ -306,7 +356,7 @@ impl DialectSpec for Spec {
         let mut out = Vec::new();
         if let Some(name) = &c.agent.name {
             let registered = match file.kind.claude() {
-                Some(super::FileKind {
+                Some(super::AgentFile {
                     source: super::Source::Plugin { plugin },
                     ..
                 }) => format!("{plugin}:{name}"),
@@ -391,7 +441,7 @@ impl DialectSpec for Spec {
     ) -> (Vec<usize>, Box<dyn crate::analysis::agents::AgentSet + 'h>) {
         let ids = host
             .files()
-            .filter(|f| matches!(f.kind, crate::analysis::FileKind::Claude(_)))
+            .filter(|f| f.kind.claude().is_some())
             .map(|f| f.id)
             .collect();
         (

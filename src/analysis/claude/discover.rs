@@ -10,7 +10,7 @@ use super::place::Place;
 use super::plugin::Manifest;
 use super::plugin::members::{Member, Plugin, plugin_files, plugin_hooks_root, plugin_member};
 use super::settings::SettingsFile;
-use super::{FileKind as AgentKind, Source};
+use super::{AgentFile, Source};
 use crate::analysis::FileKind;
 use crate::analysis::discovery::{Claim, Disk, Load, Pile, Stage, UserLayer};
 use crate::analysis::host::{Options, Role};
@@ -27,7 +27,7 @@ pub fn mcp_json(path: &Path, disk: &dyn Disk) -> Option<(FileKind, PathBuf)> {
         return None;
     }
     let dir = path.parent()?;
-    (!disk.is_dir(&dir.join(".claude-plugin"))).then(|| (FileKind::McpJson, dir.to_path_buf()))
+    (!disk.is_dir(&dir.join(".claude-plugin"))).then(|| (super::FileKind::McpJson.into(), dir.to_path_buf()))
 }
 
 /// Claude Code's settings files: `.claude/settings.json` or `.claude/settings.local.json` of a
@@ -41,7 +41,7 @@ pub fn claude_settings(path: &Path, home: Option<&Path>) -> Option<(FileKind, Pa
         (true, _) => return None,
         (false, k) => k,
     };
-    Some((FileKind::Settings(kind), project.to_path_buf()))
+    Some((kind.into(), project.to_path_buf()))
 }
 
 /// A file Claude Code reads that agent-lsp does not check yet, with what it is: the user's
@@ -163,7 +163,7 @@ pub fn memory_kind(path: &Path, home: Option<&Path>) -> Option<(MemoryFile, Path
 /// [`plugin_member`], which also finds the agents a manifest lists elsewhere). Returns the
 /// directory that owns it (the project, the home directory, the plugin root). Only names ending
 /// in `.md` (lower case) are agents.
-pub fn claude_kind(path: &Path, home: Option<&Path>, disk: &dyn Disk) -> Option<(AgentKind, PathBuf)> {
+pub fn claude_kind(path: &Path, home: Option<&Path>, disk: &dyn Disk) -> Option<(AgentFile, PathBuf)> {
     let name = path.file_name()?.to_string_lossy();
     let stem = name.strip_suffix(".md")?.to_string();
     for anc in path.ancestors().skip(1) {
@@ -178,7 +178,7 @@ pub fn claude_kind(path: &Path, home: Option<&Path>, disk: &dyn Disk) -> Option<
             } else {
                 Source::Project
             };
-            return Some((AgentKind { source, stem }, owner));
+            return Some((AgentFile { source, stem }, owner));
         }
         if disk.is_file(&parent.join(".claude-plugin").join("plugin.json")) {
             // A plugin's agent, if the plugin reads this folder.

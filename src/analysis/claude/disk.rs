@@ -593,7 +593,7 @@ fn problem(which: Refs, r: &FileRef, base: &Path, home: Option<&Path>, disk: &dy
 /// Which instruction file a memory file is: `AGENTS.md`, `CONTEXT.md`, `CLAUDE.md`,
 /// `CLAUDE.local.md` (or one in `.claude/`), with its folder; not a rule or the user's.
 pub fn instruction_file(host: &dyn Host, id: usize) -> Option<(crate::analysis::instructions::Which, PathBuf)> {
-    use crate::analysis::instructions::Which;
+    use super::instructions::{AGENTS, CLAUDE, CLAUDE_LOCAL, CONTEXT, DOT_CLAUDE_AGENTS, DOT_CLAUDE_CLAUDE};
     use memory::MemoryFile;
     let f = host.file(id)?;
     let dir = dir_at(&f, Place::Memory)?;
@@ -603,12 +603,12 @@ pub fn instruction_file(host: &dyn Host, id: usize) -> Option<(crate::analysis::
         .and_then(Path::file_name)
         .is_some_and(|n| n == ".claude");
     let which = match (f.kind.memory()?, in_dot_claude) {
-        (MemoryFile::Agents, true) => Which::DotClaudeAgents,
-        (MemoryFile::Agents, false) => Which::Agents,
-        (MemoryFile::Context, _) => Which::Context,
-        (MemoryFile::Project, true) => Which::DotClaudeClaude,
-        (MemoryFile::Project, false) => Which::Claude,
-        (MemoryFile::Local, _) => Which::ClaudeLocal,
+        (MemoryFile::Agents, true) => DOT_CLAUDE_AGENTS,
+        (MemoryFile::Agents, false) => AGENTS,
+        (MemoryFile::Context, _) => CONTEXT,
+        (MemoryFile::Project, true) => DOT_CLAUDE_CLAUDE,
+        (MemoryFile::Project, false) => CLAUDE,
+        (MemoryFile::Local, _) => CLAUDE_LOCAL,
         (MemoryFile::Rule | MemoryFile::User, _) => return None,
     };
     Some((which, dir.to_path_buf()))

@@ -36,6 +36,7 @@ pub mod dialect;
 pub mod discover;
 pub mod disk;
 pub mod explain;
+mod facts;
 pub mod hooks;
 pub mod hover;
 pub mod instructions;
@@ -43,6 +44,7 @@ mod kind;
 pub mod mcp;
 pub mod memory;
 pub mod output_style;
+mod own;
 pub mod place;
 pub mod plugin;
 pub mod policy;
@@ -51,6 +53,7 @@ pub mod prompt;
 pub mod read;
 pub mod rules;
 pub mod schema;
+pub mod setup;
 pub mod settings;
 pub mod settings_schema;
 pub mod skill;
@@ -60,10 +63,11 @@ pub mod views;
 use super::diagnostic::Diagnostic;
 
 pub use agent::Agent;
-pub use kind::{FileKind, MAX_BYTES, Source};
+pub use facts::{AgentFacts, Facts};
+pub use kind::{AgentFile, FileKind, MAX_BYTES, Source};
 
 /// Analyse one agent file on its own: the diagnostics and the agent Claude Code builds from it.
-pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Agent, read::Reading) {
+pub fn analyze(kind: &AgentFile, text: &str) -> (Vec<Diagnostic>, Agent, read::Reading) {
     let reading = read::read(text);
     let (mut diags, agent) = agent::check(kind, text, &reading);
     diags.sort_by_key(|d| (d.span.start, d.span.end, d.code));

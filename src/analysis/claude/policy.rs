@@ -369,7 +369,7 @@ mod tests {
     use super::*;
 
     fn agent_of(text: &str) -> Agent {
-        crate::analysis::claude::analyze(&crate::analysis::claude::FileKind::project("x"), text).1
+        crate::analysis::claude::analyze(&crate::analysis::claude::AgentFile::project("x"), text).1
     }
 
     #[test]

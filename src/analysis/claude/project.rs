@@ -15,7 +15,7 @@
 use std::path::Path;
 
 use super::agent::Agent;
-use super::{FileKind, Source, schema};
+use super::{AgentFile, Source, schema};
 use crate::analysis::diagnostic::{Diagnostic, Effect, Location, Severity};
 use crate::analysis::rules::Code;
 
@@ -25,7 +25,7 @@ pub struct ClaudeFile<'a> {
     pub file: usize,
     /// The file's path: the active one of several with one name is the one that sorts last.
     pub path: &'a Path,
-    pub kind: &'a FileKind,
+    pub kind: &'a AgentFile,
     /// The directory that owns the file's `.claude/agents/` (or the plugin root).
     pub owner: &'a Path,
     pub agent: &'a Agent,
@@ -293,20 +293,20 @@ mod tests {
     use crate::analysis::claude::analyze;
 
     fn agent(text: &str) -> Agent {
-        analyze(&FileKind::project("x"), text).1
+        analyze(&AgentFile::project("x"), text).1
     }
 
     #[test]
     fn skills_entries_must_name_a_skill() {
         let text = "---\nname: rev\ndescription: d\nskills: [tdd, tddd, deploy-prod, 'chnagelog', web:lint]\n---\n";
         let a = agent(text);
-        let project = FileKind::project("x");
-        let plugin = FileKind {
+        let project = AgentFile::project("x");
+        let plugin = AgentFile {
             source: Source::Plugin { plugin: "p".into() },
             stem: "x".into(),
         };
         let p = Path::new("/p");
-        let run = |kind: &FileKind, skills: Vec<&'static str>, own: bool| -> Vec<(String, Severity, Option<String>)> {
+        let run = |kind: &AgentFile, skills: Vec<&'static str>, own: bool| -> Vec<(String, Severity, Option<String>)> {
             let files = [ClaudeFile {
                 file: 0,
                 path: Path::new("/p/.claude/agents/x.md"),
@@ -349,7 +349,7 @@ mod tests {
         let a = agent("---\nname: rev\ndescription: d\ntools: Agent(helper, Explore, revv)\n---\n");
         let b = agent("---\nname: rev\ndescription: d\n---\n");
         let h = agent("---\nname: helper\ndescription: d\n---\n");
-        let kind = FileKind::project("x");
+        let kind = AgentFile::project("x");
         let p = Path::new("/p");
         let files = [
             ClaudeFile {
@@ -415,7 +415,7 @@ mod tests {
     #[test]
     fn the_active_file_is_the_last_path() {
         let a = agent("---\nname: dup\ndescription: d\n---\n");
-        let kind = FileKind::project("x");
+        let kind = AgentFile::project("x");
         let p = Path::new("/p");
         let paths = [
             "/p/.claude/agents/a/b.md",
@@ -451,13 +451,13 @@ mod tests {
     /// The folders are counted once (they once were twice, by discovery and here).
     #[test]
     fn plugin_agents_are_registered_under_their_namespace() {
-        let in_sub = FileKind {
+        let in_sub = AgentFile {
             source: Source::Plugin {
                 plugin: "pk:review".into(),
             },
             stem: "security".into(),
         };
-        let top = FileKind {
+        let top = AgentFile {
             source: Source::Plugin { plugin: "pk".into() },
             stem: "x".into(),
         };

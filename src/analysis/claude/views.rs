@@ -22,7 +22,7 @@ pub type VoidedRules<'h> = (Source, String, Vec<SettingsRule<'h>>);
 pub fn files(host: &dyn Host) -> Vec<ClaudeFile<'_>> {
     host.files()
         .filter_map(|f| {
-            let (FileKind::Claude(kind), Some(dir), Some(c)) = (f.kind, dir_at(&f, Place::Agent), f.analysis.claude())
+            let (Some(kind), Some(dir), Some(c)) = (f.kind.claude(), dir_at(&f, Place::Agent), f.analysis.claude())
             else {
                 return None;
             };
@@ -45,11 +45,11 @@ pub fn files(host: &dyn Host) -> Vec<ClaudeFile<'_>> {
 pub fn settings<'h>(host: &'h dyn Host, project_dir: &Path) -> Vec<(usize, &'h Settings)> {
     let mut out: Vec<(SettingsFile, usize, &Settings)> = host
         .files()
-        .filter_map(|f| match (f.kind, dir_at(&f, Place::Settings), f.analysis.settings()) {
+        .filter_map(|f| match (f.kind.settings(), dir_at(&f, Place::Settings), f.analysis.settings()) {
             // A file Claude Code voids contributes nothing.
             (_, _, Some(s)) if s.voided.is_some() => None,
-            (FileKind::Settings(k), Some(dir), Some(s)) if dir == project_dir || *k == SettingsFile::User => {
-                Some((*k, f.id, s))
+            (Some(k), Some(dir), Some(s)) if dir == project_dir || k == SettingsFile::User => {
+                Some((k, f.id, s))
             }
             _ => None,
         })
@@ -62,8 +62,8 @@ pub fn settings<'h>(host: &'h dyn Host, project_dir: &Path) -> Vec<(usize, &'h S
 /// rules it loses.
 pub fn voided_rules<'h>(host: &'h dyn Host, dir: &Path) -> Vec<VoidedRules<'h>> {
     host.files()
-        .filter_map(|f| match (f.kind, dir_at(&f, Place::Settings), f.analysis.settings()) {
-            (FileKind::Settings(k), Some(d), Some(s)) if d == dir || *k == SettingsFile::User => {
+        .filter_map(|f| match (f.kind.settings(), dir_at(&f, Place::Settings), f.analysis.settings()) {
+            (Some(k), Some(d), Some(s)) if d == dir || k == SettingsFile::User => {
                 let v = s.voided.as_ref()?;
                 Some((
                     Source::File {
@@ -151,10 +151,10 @@ pub fn mcp_approvals(host: &dyn Host) -> Vec<(usize, Diagnostic)> {
     let views = mcp_files(host);
     let mut out = Vec::new();
     for f in host.files() {
-        let (Some(dir), FileKind::Settings(k)) = (dir_at(&f, Place::Settings), f.kind) else {
+        let (Some(dir), Some(k)) = (dir_at(&f, Place::Settings), f.kind.settings()) else {
             continue;
         };
-        if *k == SettingsFile::User {
+        if k == SettingsFile::User {
             continue;
         }
         let root = f.analysis.parsed.root.as_ref();
@@ -290,8 +290,8 @@ pub fn output_style_checks(host: &dyn Host) -> Vec<(usize, Diagnostic)> {
     let mut choices: Vec<Choice> = Vec::new();
     for f in host.files() {
         let id = f.id;
-        match (place(&f), f.kind) {
-            (Some((dir, Place::OutputStyle)), FileKind::OutputStyle(origin)) => {
+        match (place(&f), f.kind.claude_file()) {
+            (Some((dir, Place::OutputStyle)), Some(super::FileKind::OutputStyle(origin))) => {
                 let Some(style) = f.analysis.output_style() else {
                     continue;
                 };
@@ -316,7 +316,7 @@ pub fn output_style_checks(host: &dyn Host) -> Vec<(usize, Diagnostic)> {
                     plugin: matches!(origin, Origin::Plugin { .. }),
                 });
             }
-            (Some((dir, Place::Settings)), FileKind::Settings(k)) => {
+            (Some((dir, Place::Settings)), Some(super::FileKind::Settings(k))) => {
                 let applied = f.analysis.settings().is_some_and(|s| s.voided.is_none());
                 choices.push(Choice {
                     file: id,

@@ -16,6 +16,15 @@ use crate::analysis::{Dialect, Span};
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    fn identity(&self) -> crate::analysis::spec::Identity {
+        crate::analysis::spec::Identity {
+            name: "copilot",
+            product: "GitHub Copilot",
+            aliases: &["github-copilot", "vscode"],
+            checked_against: Some("(VS Code 1.139.1)"),
+        }
+    }
+
     fn disk_checks(&self, host: &dyn Host, id: usize) -> Vec<crate::analysis::spec::DiskFindings> {
         super::disk::checks(host, id)
     }
@@ -59,6 +68,18 @@ impl DialectSpec for Spec {
 
     fn kind_of(&self, path: &Path, _at: &At, stage: Stage) -> Claim {
         super::discover::kind_of(path, stage)
+    }
+
+    fn watched(&self) -> &'static [&'static str] {
+        &[// VS Code's MCP servers, which agents' `server/*` tools name.
+        "**/.vscode/mcp.json"]
+    }
+
+    fn comments(&self, kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {
+        match kind.copilot() {
+            Some(super::FileKind::Mcp) => crate::analysis::suppress::Comments::Jsonc,
+            _ => crate::analysis::suppress::Comments::Frontmatter,
+        }
     }
 
     fn list_rank(&self) -> u8 {

@@ -17,6 +17,7 @@ pub mod agents;
 pub mod card;
 pub mod complete;
 mod decl;
+mod own;
 pub mod dialect;
 pub mod discover;
 pub mod disk;
@@ -34,6 +35,9 @@ use super::rules::Code;
 use super::syntax::{Parsed, frontmatter};
 use super::text::Span;
 use schema::Kind;
+
+/// What a GitHub Copilot file declares (its `Facts` for the registration list).
+pub type Facts = CopilotFile;
 
 pub use decl::{AgentForm, CopilotFile, FileKind, Handoff, Named};
 

@@ -11,6 +11,15 @@ use crate::analysis::spec::{At, DialectSpec};
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    fn identity(&self) -> crate::analysis::spec::Identity {
+        crate::analysis::spec::Identity {
+            name: "example",
+            product: "Example",
+            aliases: &[],
+            checked_against: None,
+        }
+    }
+
     fn list_rank(&self) -> u8 {
         9
     }
@@ -20,11 +29,7 @@ impl DialectSpec for Spec {
     }
 
     fn analyze(&self, kind: &crate::analysis::FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
-        let crate::analysis::FileKind::Example(k) = kind else {
-            return None;
-        };
-        let (diagnostics, parsed, facts) = super::analyze(k, text);
-        let facts = crate::analysis::Facts::Example(Box::new(facts));
+        let (diagnostics, parsed, facts) = super::analyze(kind.own()?, text);
         Some(crate::analysis::FileAnalysis::of(parsed, diagnostics, facts))
     }
 
@@ -50,5 +55,5 @@ fn agent(path: &Path) -> Option<(crate::analysis::FileKind, PathBuf)> {
         .parent()
         .filter(|p| p.file_name().is_some_and(|n| n == ".example"))?;
     let kind = super::FileKind::Agent { name };
-    Some((crate::analysis::FileKind::Example(kind), dot.parent()?.to_path_buf()))
+    Some((kind.into(), dot.parent()?.to_path_buf()))
 }

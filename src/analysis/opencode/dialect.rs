@@ -18,6 +18,15 @@ use super::DeclOrigin;
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    fn identity(&self) -> crate::analysis::spec::Identity {
+        crate::analysis::spec::Identity {
+            name: "opencode",
+            product: "opencode",
+            aliases: &[],
+            checked_against: Some("1.18.34"),
+        }
+    }
+
     fn not_read_note(&self, kind: &crate::analysis::FileKind) -> Option<&'static str> {
         kind.is_config().then_some(
             "opencode reads a config only as `opencode.json` or `opencode.jsonc` (in a project, `.opencode/` or the global config folder)",
@@ -164,22 +173,25 @@ impl DialectSpec for Spec {
         global_dir: Option<&std::path::Path>,
         o: &mut Options,
     ) {
-        o.global_dir = global_dir.map(std::path::Path::to_path_buf).or_else(|| {
+        use super::user::{CONFIG_DIR, CONFIG_FILE, GLOBAL_DIR, HOME_DOT_OPENCODE, TUI_CONFIG};
+        let global = global_dir.map(std::path::Path::to_path_buf).or_else(|| {
             env("XDG_CONFIG_HOME")
                 .map(|x| x.join("opencode"))
                 .or_else(|| o.home.as_ref().map(|h| h.join(".config").join("opencode")))
         });
-        o.home_dot_opencode = o.home.as_ref().map(|h| h.join(".opencode"));
-        o.config_file = env("OPENCODE_CONFIG");
-        o.config_dir = env("OPENCODE_CONFIG_DIR");
-        o.tui_config = env("OPENCODE_TUI_CONFIG");
+        o.set_user(GLOBAL_DIR, global);
+        o.set_user(HOME_DOT_OPENCODE, o.home.as_ref().map(|h| h.join(".opencode")));
+        o.set_user(CONFIG_FILE, env("OPENCODE_CONFIG"));
+        o.set_user(CONFIG_DIR, env("OPENCODE_CONFIG_DIR"));
+        o.set_user(TUI_CONFIG, env("OPENCODE_TUI_CONFIG"));
     }
 
     fn user_folders(&self, o: &Options) -> Vec<std::path::PathBuf> {
-        [&o.global_dir, &o.home_dot_opencode, &o.config_dir, &o.config_file]
+        let o = super::user::of(o);
+        [o.global_dir, o.home_dot_opencode, o.config_dir, o.config_file]
             .into_iter()
             .flatten()
-            .cloned()
+            .map(std::path::Path::to_path_buf)
             .collect()
     }
 
@@ -244,6 +256,88 @@ impl DialectSpec for Spec {
 
     fn list_rank(&self) -> u8 {
         0
+    }
+
+    fn watched(&self) -> &'static [&'static str] {
+        &["**/opencode.json", "**/opencode.jsonc", "**/tui.json", "**/tui.jsonc"]
+    }
+
+    fn instruction_names(&self) -> &'static [&'static str] {
+        super::instructions::NAMES
+    }
+
+    fn setup_help(&self) -> Option<&'static str> {
+        Some(super::setup::HELP)
+    }
+
+    fn setup(&self, ask: &crate::analysis::setup::Ask) -> Result<Vec<crate::analysis::setup::Step>, String> {
+        super::setup::steps(ask)
+    }
+
+    fn comments(&self, kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {
+        use crate::analysis::suppress::Comments;
+        match kind.opencode() {
+            Some(super::FileKind::Config | super::FileKind::Tui) => Comments::Jsonc,
+            // A theme is read as strict JSON.
+            Some(super::FileKind::Theme) => Comments::None,
+            _ => Comments::Frontmatter,
+        }
+    }
+
+    fn declarations(&self, analysis: &crate::analysis::FileAnalysis, names: &[String]) -> Vec<(Span, Option<Span>)> {
+        analysis
+            .agents()
+            .iter()
+            .filter(|d| names.contains(&d.name))
+            .map(|d| (d.span, d.node.as_ref().map(|n| n.span)))
+            .collect()
+    }
+
+    fn parses_as_written(&self, analysis: &crate::analysis::FileAnalysis) -> bool {
+        analysis
+            .reading()
+            .is_none_or(|r| r == super::markdown::Reading::Parsed)
+    }
+
+    /// `provider.<p>.models.<m>` and `model`, `small_model` of a config; the `model` of each
+    /// agent.
+    fn declared_models(&self, f: &HostFile<'_>) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(root) = f.analysis.parsed.root.as_ref().and_then(|r| r.as_map())
+            && f.kind.is_config()
+        {
+            if let Some(providers) = root.value("provider").and_then(|p| p.as_map()) {
+                for p in providers.entries.iter() {
+                    if let Some(models) = p
+                        .value
+                        .as_map()
+                        .and_then(|m| m.value("models"))
+                        .and_then(|m| m.as_map())
+                    {
+                        for m in models.entries.iter() {
+                            out.push(format!("{}/{}", p.key.name, m.key.name));
+                        }
+                    }
+                }
+            }
+            for k in ["model", "small_model"] {
+                if let Some(m) = root.value(k).and_then(|v| v.as_str()) {
+                    out.push(m.to_string());
+                }
+            }
+        }
+        for a in f.analysis.agents() {
+            if let Some(m) = a
+                .node
+                .as_ref()
+                .and_then(|n| n.as_map())
+                .and_then(|m| m.value("model"))
+                .and_then(|v| v.as_str())
+            {
+                out.push(m.to_string());
+            }
+        }
+        out
     }
 
     fn rules(&self) -> &'static [crate::analysis::Code] {

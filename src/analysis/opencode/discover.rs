@@ -131,10 +131,8 @@ pub fn user_skill_kind(path: &Path, dir: &Path) -> Option<SkillKind> {
 }
 
 /// The user's config folders: the global one, `~/.opencode` and `$OPENCODE_CONFIG_DIR`.
-fn user_dirs(o: &Options) -> impl Iterator<Item = &PathBuf> {
-    [&o.global_dir, &o.home_dot_opencode, &o.config_dir]
-        .into_iter()
-        .flatten()
+fn user_dirs(o: super::user::User<'_>) -> impl Iterator<Item = &Path> {
+    [o.global_dir, o.home_dot_opencode, o.config_dir].into_iter().flatten()
 }
 
 /// Whether opencode reads `dir` as a config directory: one of the user's, a `.opencode/`, or a
@@ -188,10 +186,10 @@ pub fn whole_folders(dirs: &[PathBuf], configs: &[PathBuf]) -> Vec<PathBuf> {
 pub fn kind_of(path: &Path, at: &At, stage: Stage) -> Claim {
     let name = path.file_name()?.to_string_lossy();
     let parent = path.parent()?;
-    let o = at.host.options();
+    let o = super::user::of(at.host.options());
     match stage {
         Stage::Own => {
-            if let Some(g) = &o.global_dir
+            if let Some(g) = o.global_dir
                 && parent == g
                 && ["config.json", "opencode.json", "opencode.jsonc"].contains(&name.as_ref())
             {
@@ -205,15 +203,12 @@ pub fn kind_of(path: &Path, at: &At, stage: Stage) -> Claim {
                     Place::User(order).role(parent.to_path_buf()),
                 )));
             }
-            if o.config_file.as_deref() == Some(path) {
+            if o.config_file == Some(path) {
                 return Some(Some((OcKind::Config.into(), Place::User(3).role(parent.to_path_buf()))));
             }
             // The terminal interface's custom themes: `themes/*.json` of the global config
             // folder and of every `.opencode/`.
-            let global_themes = o
-                .global_dir
-                .as_deref()
-                .is_some_and(|g| parent == g.join("themes") && name.ends_with(".json"));
+            let global_themes = o.global_dir.is_some_and(|g| parent == g.join("themes") && name.ends_with(".json"));
             if let Some(dir) =
                 theme_dir(path).or_else(|| global_themes.then(|| parent.parent().map(Path::to_path_buf)).flatten())
             {
@@ -221,14 +216,14 @@ pub fn kind_of(path: &Path, at: &At, stage: Stage) -> Claim {
             }
             // opencode's terminal interface reads `tui.json(c)` wherever it reads a config, and
             // the file `$OPENCODE_TUI_CONFIG` names.
-            if TUI_NAMES.contains(&name.as_ref()) || o.tui_config.as_deref() == Some(path) {
+            if TUI_NAMES.contains(&name.as_ref()) || o.tui_config == Some(path) {
                 let dir = parent.to_path_buf();
                 return Some(Some((OcKind::Tui.into(), Place::Tui.role(dir))));
             }
             if CONFIG_NAMES.contains(&name.as_ref()) {
                 let in_config_dir = is_dot_opencode(parent)
-                    || o.home_dot_opencode.as_deref() == Some(parent)
-                    || o.config_dir.as_deref() == Some(parent);
+                    || o.home_dot_opencode == Some(parent)
+                    || o.config_dir == Some(parent);
                 let dir = parent.to_path_buf();
                 let role = if in_config_dir {
                     Place::Dir.role(dir)
@@ -243,7 +238,7 @@ pub fn kind_of(path: &Path, at: &At, stage: Stage) -> Claim {
         // `$OPENCODE_CONFIG_DIR`): `{skill,skills}/**/SKILL.md`, read in every project.
         Stage::UserSkills => user_dirs(o).find_map(|dir| {
             let kind = user_skill_kind(path, dir)?;
-            Some(Some((FileKind::from(kind), Role::Skill { dir: dir.clone() })))
+            Some(Some((FileKind::from(kind), Role::Skill { dir: dir.to_path_buf() })))
         }),
         Stage::ByName => None,
         Stage::Layout => by_layout(path, at),
@@ -370,8 +365,9 @@ pub fn enclosing_project(root: &Path) -> Option<PathBuf> {
 /// global folder's themes, every user folder's `tui.json(c)` and `$OPENCODE_TUI_CONFIG`, then
 /// the Markdown agents of the user folders.
 pub fn user_layer(o: &Options, disk: &dyn Disk) -> UserLayer {
+    let o = super::user::of(o);
     let mut skills = Vec::new();
-    if let Some(home) = &o.home {
+    if let Some(home) = o.home {
         for e in external_skill_folders(&|k| disk.env(k)) {
             skills.extend(disk.skill_files(&home.join(e), &["skills"], true));
         }
@@ -385,15 +381,15 @@ pub fn user_layer(o: &Options, disk: &dyn Disk) -> UserLayer {
         .filter_map(|text| skill_name(&text))
         .collect();
     let mut files: Vec<PathBuf> = Vec::new();
-    if let Some(dir) = &o.global_dir {
+    if let Some(dir) = o.global_dir {
         files.extend(["config.json", "opencode.json", "opencode.jsonc"].map(|n| dir.join(n)));
     }
-    files.extend(o.config_file.clone());
-    for dir in [&o.home_dot_opencode, &o.config_dir].into_iter().flatten() {
+    files.extend(o.config_file.map(Path::to_path_buf));
+    for dir in [o.home_dot_opencode, o.config_dir].into_iter().flatten() {
         files.extend(CONFIG_NAMES.iter().map(|n| dir.join(n)));
     }
     // The global config folder's themes.
-    if let Some(dir) = &o.global_dir {
+    if let Some(dir) = o.global_dir {
         files.extend(
             disk.list(&dir.join("themes"))
                 .into_iter()
@@ -404,7 +400,7 @@ pub fn user_layer(o: &Options, disk: &dyn Disk) -> UserLayer {
     for dir in user_dirs(o) {
         files.extend(TUI_NAMES.iter().map(|n| dir.join(n)));
     }
-    files.extend(o.tui_config.clone());
+    files.extend(o.tui_config.map(Path::to_path_buf));
     let mut files: Vec<Load> = files.into_iter().map(Load::path).collect();
     for dir in user_dirs(o) {
         files.extend(agents_of(dir, disk));

@@ -4,28 +4,18 @@
 use crate::analysis::dialect::Dialect;
 use crate::analysis::instructions::{Level, Verdict, Which, first_with};
 
-/// Whether a folder holds one of the names.
-type Has = fn(&Level) -> bool;
+/// The names opencode takes, in its order: every file of the first that a folder holds.
+pub const NAMES: &[&str] = &["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
 
 /// opencode's verdict on instruction file `which` in the first folder of `chain`.
 pub fn readers(which: Which, chain: &[Level]) -> Verdict {
     let runtime = Dialect::OpenCode;
     let verdict = |reads: bool, why: String| Verdict { runtime, reads, why };
-    let rank = match which {
-        Which::Agents => 0,
-        Which::Claude => 1,
-        Which::Context => 2,
-        _ => {
-            return verdict(false, format!("opencode never reads `{}`", which.name()));
-        }
+    let Some(rank) = NAMES.iter().position(|n| *n == which.name()) else {
+        return verdict(false, format!("opencode never reads `{}`", which.name()));
     };
-    let names: [(&str, Has); 3] = [
-        ("AGENTS.md", |l| l.agents),
-        ("CLAUDE.md", |l| l.claude),
-        ("CONTEXT.md", |l| l.context),
-    ];
-    for (name, has) in &names[..rank] {
-        if let Some(l) = first_with(chain, has, true) {
+    for name in &NAMES[..rank] {
+        if let Some(l) = first_with(chain, |l| l.has(name), true) {
             return verdict(
                 false,
                 format!(

@@ -34,18 +34,21 @@ pub mod explain;
 pub mod hover;
 pub mod instructions;
 pub mod markdown;
+mod own;
 pub mod permission;
 pub mod place;
 pub mod policy;
 pub mod policy_parts;
 pub mod project;
 pub mod schema;
+pub mod setup;
 pub mod sections;
 pub mod skill;
 pub mod substitute;
 pub mod theme;
 pub mod tui;
 pub mod tui_schema;
+pub mod user;
 pub mod views;
 
 pub use decl::{

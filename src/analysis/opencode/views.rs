@@ -34,12 +34,12 @@ pub fn is_dot_opencode(dir: &Path) -> bool {
 
 /// How the config directory `dir` behaves in the merge order.
 pub fn dir_kind(host: &dyn Host, dir: &Path) -> DirKind {
-    let o = host.options();
-    if o.global_dir.as_deref() == Some(dir) {
+    let o = super::user::of(host.options());
+    if o.global_dir == Some(dir) {
         DirKind::Global
-    } else if o.home_dot_opencode.as_deref() == Some(dir) {
+    } else if o.home_dot_opencode == Some(dir) {
         DirKind::HomeDot
-    } else if o.config_dir.as_deref() == Some(dir) {
+    } else if o.config_dir == Some(dir) {
         DirKind::EnvDir
     } else if is_dot_opencode(dir) {
         DirKind::DotOpencode
@@ -266,8 +266,8 @@ pub fn effective_env_cached(host: &dyn Host, start: &Path) -> Env {
 fn skill_dirs(host: &dyn Host, start: &Path, worktree: &Path) -> Vec<String> {
     let mut files: Vec<PathBuf> = Vec::new();
     let external = external_skill_folders(&|k| host.disk().env(k));
-    let o = host.options();
-    if let Some(home) = &o.home {
+    let o = super::user::of(host.options());
+    if let Some(home) = o.home {
         for e in &external {
             files.extend(host.disk().skill_files(&home.join(e), &["skills"], true));
         }
@@ -281,15 +281,15 @@ fn skill_dirs(host: &dyn Host, start: &Path, worktree: &Path) -> Vec<String> {
         }
     }
     let mut config_dirs: Vec<PathBuf> = Vec::new();
-    config_dirs.extend(o.global_dir.clone());
+    config_dirs.extend(o.global_dir.map(Path::to_path_buf));
     for dir in start.ancestors() {
         config_dirs.push(dir.join(".opencode"));
         if dir == worktree {
             break;
         }
     }
-    config_dirs.extend(o.home_dot_opencode.clone());
-    config_dirs.extend(o.config_dir.clone());
+    config_dirs.extend(o.home_dot_opencode.map(Path::to_path_buf));
+    config_dirs.extend(o.config_dir.map(Path::to_path_buf));
     let mut seen = HashSet::new();
     for d in config_dirs.into_iter().filter(|d| seen.insert(d.clone())) {
         files.extend(host.disk().skill_files(&d, &["skill", "skills"], false));
@@ -496,7 +496,7 @@ pub fn theme_checks(host: &dyn Host) -> Vec<(usize, crate::analysis::Diagnostic)
             Some((dir, stem, parses))
         })
         .collect();
-    let global = host.options().global_dir.as_deref();
+    let global = super::user::of(host.options()).global_dir;
     let mut out = Vec::new();
     for f in host.files().filter(|f| f.kind.is_tui()) {
         let id = f.id;

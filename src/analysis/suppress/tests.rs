@@ -12,7 +12,7 @@ fn json() -> FileKind {
 
 /// Each directive as (kind, target line text, codes).
 fn parse(kind: &FileKind, text: &str) -> Vec<(bool, String, Vec<String>)> {
-    directives(kind.comments(), text, None)
+    directives(kind.comments(), text)
         .directives
         .iter()
         .map(|d| {
@@ -114,7 +114,7 @@ fn jsonc_comments_outside_strings() {
 fn crlf_and_bom() {
     let text =
         "\u{feff}---\r\na: 1 # agent-lsp: ignore[unknown-key]\r\n# agent-lsp: ignore[invalid-type]\r\nb: 2\r\n---\r\n";
-    let sup = directives(md().comments(), text, None);
+    let sup = directives(md().comments(), text);
     assert_eq!(sup.directives.len(), 2);
     assert_eq!(sup.directives[0].comment.text(text), "# agent-lsp: ignore[unknown-key]");
     assert_eq!(sup.directives[1].target.text(text), "b: 2\r\n");
@@ -139,7 +139,7 @@ fn crlf_and_bom() {
 #[test]
 fn suppresses_only_the_codes_listed_on_the_lines_they_apply_to() {
     let text = "---\na: 1 # agent-lsp: ignore[unknown-key]\nb: 2\n# agent-lsp: ignore-file[invalid-type]\n---\n";
-    let sup = directives(md().comments(), text, None);
+    let sup = directives(md().comments(), text);
     let d = vec![
         diag(Code::UnknownKey, text, "a"),
         diag(Code::InvalidType, text, "1"),
@@ -155,7 +155,7 @@ fn suppresses_only_the_codes_listed_on_the_lines_they_apply_to() {
 #[test]
 fn unused_codes_unknown_codes_and_bare_directives_are_reported() {
     let text = "---\na: 1 # agent-lsp: ignore[unknown-key, invalid-type]\nb: 2 # agent-lsp: ignore[unknwn-key]\nc: 3 # agent-lsp: ignore\nd: 4 # agent-lsp: ignore[invalid-type]\n---\n";
-    let sup = directives(md().comments(), text, None);
+    let sup = directives(md().comments(), text);
     let d = vec![diag(Code::UnknownKey, text, "a")];
     let out = apply(&sup, d.clone(), Report::All);
     assert_eq!(
@@ -181,7 +181,7 @@ fn unused_codes_unknown_codes_and_bare_directives_are_reported() {
 #[test]
 fn unused_suppression_cannot_be_suppressed() {
     let text = "---\na: 1 # agent-lsp: ignore[unused-suppression]\n---\n";
-    let sup = directives(md().comments(), text, None);
+    let sup = directives(md().comments(), text);
     let d = vec![diag(Code::UnusedSuppression, text, "a")];
     let out = apply(&sup, d, Report::All);
     assert_eq!(out.len(), 2);
@@ -191,7 +191,7 @@ fn unused_suppression_cannot_be_suppressed() {
 #[test]
 fn removal_fixes_keep_the_line_tidy() {
     let fix = |kind: &FileKind, text: &str| -> String {
-        let sup = directives(kind.comments(), text, None);
+        let sup = directives(kind.comments(), text);
         let out = apply(&sup, Vec::new(), Report::All);
         let edits: Vec<Edit> = out.iter().flat_map(|d| d.fix.as_ref().unwrap().edits.clone()).collect();
         crate::analysis::diagnostic::apply(text, &edits)
@@ -223,7 +223,7 @@ fn removal_fixes_keep_the_line_tidy() {
     );
     // One unused code of several: only it goes, with its comma.
     let text = "---\na: 1 # agent-lsp: ignore[invalid-type, unknown-key]\n---\n";
-    let sup = directives(md().comments(), text, None);
+    let sup = directives(md().comments(), text);
     let out = apply(&sup, vec![diag(Code::UnknownKey, text, "a")], Report::All);
     let edits = out[0].fix.as_ref().unwrap().edits.clone();
     assert_eq!(
@@ -243,7 +243,7 @@ fn not_directives() {
     }
     // Codes are case-sensitive: `Unknown-Key` is an unknown code.
     let text = "---\na: 1 # agent-lsp: ignore[Unknown-Key]\n---\n";
-    let sup = directives(md().comments(), text, None);
+    let sup = directives(md().comments(), text);
     assert_eq!(sup.directives[0].entries[0].code, None);
 }
 
@@ -301,7 +301,7 @@ fn ignore_edit_appends_or_extends() {
 #[test]
 fn hover_on_a_code_shows_its_rule() {
     let text = "---\na: 1 # agent-lsp: ignore[unknown-key, nope]\n---\n";
-    let sup = directives(md().comments(), text, None);
+    let sup = directives(md().comments(), text);
     let (md, span) = hover(&sup, text.find("known").unwrap()).unwrap();
     assert_eq!(span.text(text), "unknown-key");
     assert!(md.contains("A key the runtime does not know"), "{md}");
@@ -321,7 +321,7 @@ fn many_directives_and_diagnostics() {
         text.push_str(&format!("k{i}: 1 # agent-lsp: ignore[unknown-key]\n"));
     }
     text.push_str("# agent-lsp: ignore-file[invalid-type]\n---\n");
-    let sup = directives(md().comments(), &text, None);
+    let sup = directives(md().comments(), &text);
     assert_eq!(sup.directives.len(), 20_001);
     let mut d = Vec::new();
     for (at, _) in text.match_indices("\nk").map(|(at, m)| (at + 1, m)) {
@@ -335,7 +335,7 @@ fn many_directives_and_diagnostics() {
 #[test]
 fn completion_inside_brackets_skips_listed_codes() {
     let text = "---\na: 1 # agent-lsp: ignore[unknown-key, inv]\n---\n";
-    let sup = directives(md().comments(), text, None);
+    let sup = directives(md().comments(), text);
     let at = text.find("inv]").unwrap() + 3;
     let items = complete(&sup, text, at).unwrap();
     let labels: Vec<&str> = items.iter().map(|i| i.label.as_str()).collect();
@@ -349,7 +349,7 @@ fn completion_inside_brackets_skips_listed_codes() {
 fn the_project_file_takes_no_suppressions() {
     let text = "[rules] # agent-lsp: ignore[unknown-key]\nunknwn = 1\n";
     let kind = FileKind::ProjectFile;
-    assert!(directives(kind.comments(), text, None).directives.is_empty());
+    assert!(directives(kind.comments(), text).directives.is_empty());
     let analysis = crate::analysis::analyze(&kind, text);
     assert!(!analysis.diagnostics.is_empty());
     assert_eq!(

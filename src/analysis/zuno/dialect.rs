@@ -20,6 +20,15 @@ use crate::analysis::syntax::{Step, path_at};
 pub struct Spec;
 
 impl DialectSpec for Spec {
+    fn identity(&self) -> crate::analysis::spec::Identity {
+        crate::analysis::spec::Identity {
+            name: "zuno",
+            product: "Zuno",
+            aliases: &[],
+            checked_against: None,
+        }
+    }
+
     fn analyze(&self, kind: &crate::analysis::FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
         let (diagnostics, parsed, file) = super::analyze(kind.zuno()?, text);
         let facts = crate::analysis::Facts::Zuno(Box::new(file));
@@ -78,7 +87,7 @@ impl DialectSpec for Spec {
     }
 
     fn kind_of(&self, path: &Path, at: &At, stage: Stage) -> Claim {
-        discover::kind_of(path, at.host.options().zuno_global.as_deref(), stage)
+        discover::kind_of(path, at.host.options().user(super::discover::GLOBAL), stage)
     }
 
     fn kind_alone(&self, path: &Path, _at: &At, stage: Stage) -> Claim {
@@ -87,13 +96,14 @@ impl DialectSpec for Spec {
 
     /// Zuno's global folder: `$XDG_CONFIG_HOME/zuno` or `~/.config/zuno`.
     fn user_options(&self, env: &dyn Fn(&str) -> Option<PathBuf>, _global_dir: Option<&Path>, o: &mut Options) {
-        o.zuno_global = env("XDG_CONFIG_HOME")
+        let global = env("XDG_CONFIG_HOME")
             .map(|x| x.join("zuno"))
             .or_else(|| o.home.as_ref().map(|h| h.join(".config").join("zuno")));
+        o.set_user(super::discover::GLOBAL, global);
     }
 
     fn user_folders(&self, o: &Options) -> Vec<PathBuf> {
-        o.zuno_global.iter().cloned().collect()
+        o.user(super::discover::GLOBAL).map(Path::to_path_buf).into_iter().collect()
     }
 
     fn user_layer(&self, options: &Options, disk: &dyn Disk) -> UserLayer {
@@ -140,6 +150,17 @@ impl DialectSpec for Spec {
     /// An error in a config stops Zuno: it starts with none of it.
     fn refuses_configuration(&self) -> bool {
         true
+    }
+
+    fn watched(&self) -> &'static [&'static str] {
+        &["**/zuno.json", "**/zuno.jsonc"]
+    }
+
+    fn comments(&self, kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {
+        match kind.zuno() {
+            Some(super::FileKind::Config) => crate::analysis::suppress::Comments::Jsonc,
+            _ => crate::analysis::suppress::Comments::Frontmatter,
+        }
     }
 
     fn list_rank(&self) -> u8 {

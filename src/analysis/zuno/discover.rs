@@ -4,6 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+/// Zuno's global config directory (`$XDG_CONFIG_HOME/zuno` or `~/.config/zuno`), under this name
+/// in [`Options`].
+pub const GLOBAL: &str = "zuno.global";
+
 use super::FileKind;
 use crate::analysis::discovery::{Claim, Disk, Load, Pile, Stage, UserLayer, agent_name_from_relative_path};
 use crate::analysis::host::{Options, Role};
@@ -99,8 +103,7 @@ fn files_of(dir: &Path, disk: &dyn Disk) -> Vec<PathBuf> {
 /// Zuno's global directory: its config and Markdown agents, read for resolution.
 pub fn user_layer(o: &Options, disk: &dyn Disk) -> UserLayer {
     let files = o
-        .zuno_global
-        .as_deref()
+        .user(GLOBAL)
         .map_or_else(Vec::new, |dir| files_of(dir, disk));
     UserLayer {
         files: files.into_iter().map(Load::path).collect(),
@@ -127,7 +130,7 @@ pub fn project_skill_files(project: &Path, o: &Options, disk: &dyn Disk) -> Vec<
             break;
         }
     }
-    if let Some(g) = &o.zuno_global {
+    if let Some(g) = o.user(GLOBAL) {
         files.extend(disk.skill_files(g, &["skill", "skills"], true));
     }
     files

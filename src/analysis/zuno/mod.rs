@@ -24,6 +24,7 @@ pub mod card;
 pub mod command;
 pub mod complete;
 mod decl;
+mod own;
 pub mod dialect;
 pub mod discover;
 pub mod policy;
@@ -39,6 +40,9 @@ use super::syntax::frontmatter;
 use super::syntax::{Node, Parsed, Value, jsonc, yaml};
 use super::text::Span;
 use agent::{refuse, warn};
+/// What a Zuno file declares (its `Facts` for the registration list).
+pub type Facts = ZunoFile;
+
 pub use decl::{AgentDecl, FileKind, NameRef, RefKind, ZunoFile};
 
 /// Analyse one file: the diagnostics, its tree and what it declares.

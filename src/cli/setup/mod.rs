@@ -1,40 +1,19 @@
-//! `agent-lsp setup <opencode|claude> [--root DIR | --global] [--write] [--absolute] [--hook]`:
-//! the configuration that makes a coding agent use agent-lsp as its language server and MCP
-//! server (and, for Claude Code, its `PostToolUse` hook), printed, or with `--write` merged into
-//! the config files by text edits that keep everything else (see [`merge`]).
+//! `agent-lsp setup <runtime> [--root DIR | --global] [--write] [--absolute] [--hook]`: the
+//! configuration that makes a coding agent use agent-lsp as its language server and MCP server
+//! (and, where the runtime has one, its hook), printed, or with `--write` merged into the config
+//! files by text edits that keep everything else (see [`merge`]). What goes where is the
+//! dialect's (`DialectSpec::setup`); this module finds the binary, reads and writes the files.
 //!
 //! A project's files are shared, so the entries name agent-lsp as it runs for everyone: the
 //! project's own package when package.json pins it, else `agent-lsp` from PATH; this binary's
 //! absolute path only with `--absolute` (see [`Launch::choose`]).
 
-mod merge;
-
 use std::path::{Path, PathBuf};
 
-use merge::{Change, J, Place, Want};
-use serde_json::json;
-
+use crate::analysis::Dialect;
+use crate::analysis::setup::merge::{self, Change, Place, Want};
+use crate::analysis::setup::{Ask, Step, sh_quote, shell_line};
 use crate::workspace::{Options, Workspace};
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum Runtime {
-    /// `lsp` and `mcp` entries in opencode.json(c).
-    Opencode,
-    /// The agent-lsp plugin, and an `.mcp.json` entry.
-    Claude,
-}
-
-const SCHEMA: &str = "https://opencode.ai/config.json";
-
-/// opencode 1.18.34 runs no language server when `lsp` is unset (or `false`), and every built-in
-/// one plus the configured ones when it is `true` or an object.
-const LSP_ADDED: &str = "the file had no `lsp`; where no config sets it, opencode runs no language \
-     server at all, and an `lsp` object also turns on opencode's built-in servers (TypeScript, \
-     Python, Go, ...); turn one off with `\"<name>\": {\"disabled\": true}` in `lsp`";
-
-const LSP_FALSE: &str = "turns every language server off in opencode, agent-lsp's too, so agent-lsp \
-     will not add one. To use agent-lsp, replace `false` with `{}` (an object keeps opencode's \
-     built-in servers on; turn one off with `\"<name>\": {\"disabled\": true}`), then run this again";
 
 /// How a file is written: atomically (the CLI's `write_atomically`, passed in by the caller, so
 /// that this module does not import its parent).
@@ -42,7 +21,7 @@ pub type WriteFile = fn(&Path, &str) -> std::io::Result<()>;
 
 /// What `setup` was asked.
 pub struct Args {
-    pub runtime: Runtime,
+    pub runtime: Dialect,
     /// The project directory.
     pub root: PathBuf,
     /// Merge the entries into the files, rather than print them.
@@ -51,20 +30,48 @@ pub struct Args {
     pub absolute: bool,
     /// The user's own config files instead of the project's.
     pub global: bool,
-    /// Claude Code: the `PostToolUse` hook too.
+    /// The runtime's hook too (Claude Code's `PostToolUse`).
     pub hook: bool,
+}
+
+/// The runtimes `setup` takes, for the command line: each dialect that can be set up, with what
+/// it writes.
+pub fn runtime_parser() -> impl clap::builder::TypedValueParser<Value = Dialect> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = Dialect::ALL
+        .iter()
+        .filter_map(|d| Some(PossibleValue::new(d.as_str()).help(d.spec().setup_help()?)));
+    PossibleValuesParser::new(values).try_map(|s| Dialect::parse(&s).ok_or_else(|| format!("no runtime `{s}`")))
 }
 
 /// Run `setup`; returns the exit status (0 done, 2 refused or failed).
 pub fn run(args: &Args, write_file: WriteFile) -> i32 {
     let result = Exe::find().and_then(|exe| {
-        if args.hook && matches!(args.runtime, Runtime::Opencode) {
-            return Err(
-                "--hook is for `setup claude`: opencode hands the language server's errors to the model in \
-                 the same turn without one"
-                    .to_string(),
-            );
-        }
+        let launch = Launch::choose(&exe, args);
+        let again = again(args);
+        let env = |k: &str| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned());
+        let home = home().ok();
+        let exists = |p: &Path| p.exists();
+        let clone_shown = exe.clone_shown();
+        let ask = Ask {
+            root: &args.root,
+            global: args.global,
+            write: args.write,
+            hook: args.hook,
+            argv: &launch.argv,
+            again: &again,
+            env: &env,
+            home: home.as_deref(),
+            exists: &exists,
+            clone_shown: &clone_shown,
+            clone: exe.clone.as_deref(),
+            exe: &exe.path,
+            on_path: on_path().map(|p| {
+                let this = std::fs::canonicalize(&p).is_ok_and(|c| c.to_str() == Some(exe.path.as_str()));
+                (p, this)
+            }),
+        };
+        let steps = args.runtime.spec().setup(&ask)?;
         if !args.global && !args.root.is_dir() {
             return Err(format!(
                 "--root {}: {}",
@@ -76,12 +83,19 @@ pub fn run(args: &Args, write_file: WriteFile) -> i32 {
                 }
             ));
         }
-        let launch = Launch::choose(&exe, args);
         let write = args.write.then_some(write_file);
-        let (report, untouched) = match args.runtime {
-            Runtime::Opencode => opencode(&exe, &launch, args, write),
-            Runtime::Claude => claude(&exe, &launch, args, write),
-        }?;
+        let mut report = exe.header(&launch);
+        let mut untouched = false;
+        for step in &steps {
+            match step {
+                Step::Say(text) => report.push_str(text),
+                Step::File(file) => {
+                    let (text, left) = one_file(file, write)?;
+                    report.push_str(&text);
+                    untouched |= left;
+                }
+            }
+        }
         Ok((report, launch.warning, untouched))
     });
     match result {
@@ -173,25 +187,9 @@ impl Launch {
         }
     }
 
-    /// `argv` with more arguments, as a JSON array.
-    fn command(&self, args: &[&str]) -> serde_json::Value {
-        json!(
-            self.argv
-                .iter()
-                .map(String::as_str)
-                .chain(args.iter().copied())
-                .collect::<Vec<_>>()
-        )
-    }
-
     /// `argv` with more arguments, as a shell command line.
     fn shell(&self, args: &[&str]) -> String {
-        self.argv
-            .iter()
-            .map(|a| sh_quote(a))
-            .chain(args.iter().map(|a| a.to_string()))
-            .collect::<Vec<_>>()
-            .join(" ")
+        shell_line(&self.argv, args)
     }
 }
 
@@ -379,101 +377,6 @@ impl Exe {
     }
 }
 
-fn opencode_wants(launch: &Launch) -> [Want<'static>; 2] {
-    [
-        Want {
-            parent: "lsp",
-            name: "agent-lsp",
-            value: J::obj(vec![
-                ("command", J::Val(launch.command(&["serve", "--for-agents"]))),
-                ("extensions", J::Val(json!([".md", ".json", ".jsonc"]))),
-            ]),
-            place: Place::Member,
-            true_is_object: true,
-            false_refusal: Some(LSP_FALSE),
-            note_if_added: Some(LSP_ADDED),
-        },
-        Want {
-            parent: "mcp",
-            name: "agent-lsp",
-            value: J::obj(vec![
-                ("type", J::Val(json!("local"))),
-                ("command", J::Val(launch.command(&["mcp"]))),
-                ("enabled", J::Val(json!(true))),
-            ]),
-            place: Place::Member,
-            true_is_object: false,
-            false_refusal: None,
-            note_if_added: None,
-        },
-    ]
-}
-
-fn claude_want(launch: &Launch) -> Want<'static> {
-    let (command, rest) = launch.argv.split_first().expect("a command");
-    let args: Vec<&str> = rest.iter().map(String::as_str).chain(["mcp"]).collect();
-    Want {
-        parent: "mcpServers",
-        name: "agent-lsp",
-        value: J::obj(vec![("command", J::Val(json!(command))), ("args", J::Val(json!(args)))]),
-        place: Place::Member,
-        true_is_object: false,
-        false_refusal: None,
-        note_if_added: None,
-    }
-}
-
-/// The tools whose results the hook checks: the files Claude Code writes (as the plugin's hook).
-const HOOK_MATCHER: &str = "Write|Edit|MultiEdit";
-
-/// The `PostToolUse` entry that runs `agent-lsp hook`, as the plugin declares it.
-fn hook_want(launch: &Launch) -> Want<'static> {
-    Want {
-        parent: "hooks",
-        name: "PostToolUse",
-        value: J::obj(vec![
-            ("matcher", J::Val(json!(HOOK_MATCHER))),
-            (
-                "hooks",
-                J::Arr(vec![J::obj(vec![
-                    ("type", J::Val(json!("command"))),
-                    ("command", J::Val(json!(launch.shell(&["hook"])))),
-                    ("timeout", J::Val(json!(30))),
-                ])]),
-            ),
-        ]),
-        place: Place::Append {
-            ours: runs_agent_lsp_hook,
-        },
-        true_is_object: false,
-        false_refusal: None,
-        note_if_added: None,
-    }
-}
-
-/// Whether a `PostToolUse` entry runs `agent-lsp hook` already (however agent-lsp is named: from
-/// PATH, by a path, through npx), whatever its matcher: that one is left as the user set it.
-fn runs_agent_lsp_hook(entry: &serde_json::Value) -> bool {
-    let Some(hooks) = entry.get("hooks").and_then(|h| h.as_array()) else {
-        return false;
-    };
-    hooks.iter().filter_map(|h| h.get("command")?.as_str()).any(|c| {
-        c.trim()
-            .strip_suffix("hook")
-            .map(|rest| rest.trim_end().trim_end_matches(['\'', '"']))
-            .is_some_and(|program| program.ends_with("agent-lsp") && program.len() < c.trim().len())
-    })
-}
-
-/// A path under the root as the user would type it: relative to the root given.
-fn shown(root: &Path, name: &str) -> String {
-    if root == Path::new(".") {
-        name.to_string()
-    } else {
-        root.join(name).display().to_string()
-    }
-}
-
 /// The options given, for a command line to repeat (`--root DIR`, `--global`, ...).
 fn again(args: &Args) -> String {
     let mut s = String::new();
@@ -492,18 +395,6 @@ fn again(args: &Args) -> String {
     s
 }
 
-/// Quote for a POSIX shell when needed.
-fn sh_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '+' | ':' | '@' | '~' | ','))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
-
 /// The entries as a fresh file holds them (the snippet to copy).
 fn snippet(wants: &[Want]) -> String {
     let mut text = "{}".to_string();
@@ -513,240 +404,40 @@ fn snippet(wants: &[Want]) -> String {
     text
 }
 
-/// Print or write one file's entries: the part of the report about it.
-/// The report on one file, and whether it was left untouched because its runtime reads none of
-/// it (see [`Target::broken`]).
-fn one_file(
-    file: &Target,
-    wants: &[Want],
-    write: Option<WriteFile>,
-    after_change: &str,
-    merge_it: &str,
-) -> Result<(String, bool), String> {
+/// Print or write one file's entries: the report on it, and whether it was left untouched
+/// because its runtime reads none of it (see [`Target::broken`]).
+fn one_file(file: &crate::analysis::setup::File, write: Option<WriteFile>) -> Result<(String, bool), String> {
+    let target = Target {
+        path: &file.path,
+        shown: file.shown.clone(),
+        initial: file.initial.clone(),
+        analyse: file.analyse,
+    };
+    let wants = &file.wants;
     let mut out = String::new();
     if let Some(write_file) = write {
         // What the merge itself refuses (a file that does not parse at all, a value of another
         // type where the entries go) is an error; a file its runtime reads none of is left as
         // it is, and the others are written.
-        file.merged(file.read()?.as_deref(), wants, true)?;
-        if let Some(why) = file.broken()? {
+        target.merged(target.read()?.as_deref(), wants, true)?;
+        if let Some(why) = target.broken()? {
             return Ok((why, true));
         }
-        let (report, changed) = file.write(wants, write_file)?;
+        let (report, changed) = target.write(wants, write_file)?;
         out.push_str(&report);
         if changed {
-            out.push_str(after_change);
+            out.push_str(&file.after_change);
         }
     } else {
-        out.push_str(&format!("Add to {} (merged with what is there):\n", file.shown));
+        out.push_str(&format!("Add to {} (merged with what is there):\n", target.shown));
         out.push_str(&snippet(wants));
-        out.push_str(&format!("\n\n{}", file.plan(wants)));
-        if let Some(why) = file.broken()? {
+        out.push_str(&format!("\n\n{}", target.plan(wants)));
+        if let Some(why) = target.broken()? {
             out.push_str(&why);
         }
-        out.push_str(&format!("Merge it (comments and formatting kept): {merge_it}\n"));
+        out.push_str(&format!("Merge it (comments and formatting kept): {}\n", file.merge_it));
     }
     Ok((out, false))
-}
-
-/// opencode.json or opencode.jsonc in `dir`: the jsonc when it exists (opencode reads both, and
-/// the jsonc wins); a note when both do.
-fn opencode_file(dir: &Path, shown_as: &dyn Fn(&str) -> String, out: &mut String) -> &'static str {
-    match (dir.join("opencode.json").exists(), dir.join("opencode.jsonc").exists()) {
-        (true, true) => {
-            out.push_str(&format!(
-                "note: both {} and {} exist; opencode reads both and opencode.jsonc wins, so the \
-                 entries go there\n",
-                shown_as("opencode.json"),
-                shown_as("opencode.jsonc")
-            ));
-            "opencode.jsonc"
-        }
-        (false, true) => "opencode.jsonc",
-        _ => "opencode.json",
-    }
-}
-
-fn opencode(exe: &Exe, launch: &Launch, args: &Args, write: Option<WriteFile>) -> Result<(String, bool), String> {
-    let mut out = exe.header(launch);
-    let dir = if args.global {
-        // Where opencode reads the user's config: `$XDG_CONFIG_HOME/opencode`, else
-        // `~/.config/opencode`.
-        std::env::var_os("XDG_CONFIG_HOME")
-            .filter(|x| !x.is_empty())
-            .map(|x| PathBuf::from(x).join("opencode"))
-            .map_or_else(|| home().map(|h| h.join(".config").join("opencode")), Ok)?
-    } else {
-        args.root.clone()
-    };
-    let shown_as = |name: &str| {
-        if args.global {
-            dir.join(name).display().to_string()
-        } else {
-            shown(&args.root, name)
-        }
-    };
-    let name = opencode_file(&dir, &shown_as, &mut out);
-    let path = dir.join(name);
-    let wants = opencode_wants(launch);
-    let file = Target {
-        path: &path,
-        shown: shown_as(name),
-        initial: format!("{{\n  \"$schema\": \"{SCHEMA}\"\n}}\n"),
-        analyse: true,
-    };
-    let after = if args.global {
-        "opencode starts them from its next session, in every project; `opencode debug config` shows the \
-         merged `lsp` and `mcp`\n"
-    } else {
-        "opencode starts them from its next session in this project; `opencode debug config` shows the \
-         merged `lsp` and `mcp`\n"
-    };
-    if write.is_none() {
-        out.push('\n');
-    }
-    let (report, untouched) = one_file(
-        &file,
-        &wants,
-        write,
-        after,
-        &format!("agent-lsp setup opencode --write{}", again(args)),
-    )?;
-    out.push_str(&report);
-    Ok((out, untouched))
-}
-
-fn claude(exe: &Exe, launch: &Launch, args: &Args, write: Option<WriteFile>) -> Result<(String, bool), String> {
-    if args.global && std::env::var_os("CLAUDE_CONFIG_DIR").is_some() {
-        return Err(
-            "--global: CLAUDE_CONFIG_DIR is set, which moves Claude Code's user configuration; add the MCP \
-             server with `claude mcp add --scope user agent-lsp -- agent-lsp mcp` instead"
-                .to_string(),
-        );
-    }
-    let mut out = exe.header(launch);
-    let clone = exe.clone_shown();
-    let plugin_dir = match &exe.clone {
-        Some(c) => sh_quote(&c.join("editors").join("claude-code").display().to_string()),
-        None => "<agent-lsp clone>/editors/claude-code".to_string(),
-    };
-    out.push_str(&format!(
-        "\nLanguage server: the agent-lsp plugin (editors/claude-code)\n  \
-         claude plugin marketplace add {clone}\n  \
-         claude plugin install agent-lsp@agent-lsp\n\
-         or for one session:\n  \
-         claude --plugin-dir {plugin_dir}\n"
-    ));
-    out.push_str(&plugin_on_path(exe));
-    let (path, shown_mcp) = if args.global {
-        let p = home()?.join(".claude.json");
-        let s = p.display().to_string();
-        (p, s)
-    } else {
-        (args.root.join(".mcp.json"), shown(&args.root, ".mcp.json"))
-    };
-    let want = claude_want(launch);
-    let file = Target {
-        path: &path,
-        shown: shown_mcp,
-        initial: "{}\n".to_string(),
-        analyse: false,
-    };
-    let wants = std::slice::from_ref(&want);
-    out.push_str("\nMCP server (the plugin declares it too: this is for a project without the plugin):\n");
-    let after = if args.global {
-        "Claude Code starts the MCP server `agent-lsp` in every project from its next session\n"
-    } else {
-        "Claude Code asks to approve the project's MCP server `agent-lsp` when it next starts here \
-         (approved servers are listed in `enabledMcpjsonServers`)\n"
-    };
-    let (report, mut untouched) = one_file(
-        &file,
-        wants,
-        write,
-        after,
-        &format!("agent-lsp setup claude --write{}", again(args)),
-    )?;
-    out.push_str(&report);
-    if write.is_none() {
-        out.push_str(&format!(
-            "or, for you only:\n  claude mcp add{} agent-lsp -- {}\n",
-            if args.global { " --scope user" } else { "" },
-            launch.shell(&["mcp"])
-        ));
-    }
-    let settings = if args.global {
-        home()?.join(".claude").join("settings.json")
-    } else {
-        args.root.join(".claude").join("settings.json")
-    };
-    let shown_settings = if args.global {
-        settings.display().to_string()
-    } else {
-        shown(&args.root, ".claude/settings.json")
-    };
-    if !args.hook {
-        if write.is_none() {
-            out.push_str(&format!(
-                "\nHook (the plugin declares it too): a PostToolUse hook that hands the findings on a \
-                 file Claude Code writes to the model in the same turn: agent-lsp setup claude --hook{}\n",
-                again(&Args {
-                    hook: false,
-                    absolute: args.absolute,
-                    global: args.global,
-                    write: false,
-                    root: args.root.clone(),
-                    runtime: args.runtime,
-                })
-            ));
-        }
-        return Ok((out, untouched));
-    }
-    let want = hook_want(launch);
-    let file = Target {
-        path: &settings,
-        shown: shown_settings,
-        initial: "{}\n".to_string(),
-        analyse: true,
-    };
-    out.push_str(&format!(
-        "\nHook (the plugin declares it too: with the plugin, it would run twice): `{}` after each \
-         {}, which hands the findings on the file written to the model in the same turn:\n",
-        launch.shell(&["hook"]),
-        HOOK_MATCHER.replace('|', ", ")
-    ));
-    let (report, hook_untouched) = one_file(
-        &file,
-        std::slice::from_ref(&want),
-        write,
-        "Claude Code runs it from its next session\n",
-        &format!("agent-lsp setup claude --write{}", again(args)),
-    )?;
-    out.push_str(&report);
-    untouched |= hook_untouched;
-    Ok((out, untouched))
-}
-
-/// Whether `agent-lsp` is on PATH (the plugin runs it from there), and if not, how to put it.
-fn plugin_on_path(exe: &Exe) -> String {
-    match on_path() {
-        Some(p) if std::fs::canonicalize(&p).is_ok_and(|c| c.to_str() == Some(exe.path.as_str())) => {
-            format!(
-                "The plugin runs `agent-lsp` from PATH: {} is this binary\n",
-                p.display()
-            )
-        }
-        Some(p) => format!(
-            "The plugin runs `agent-lsp` from PATH: that is {}, not this binary\n",
-            p.display()
-        ),
-        None => format!(
-            "The plugin runs `agent-lsp` from PATH, and it is not there; link this binary into a \
-             PATH directory:\n  ln -s {} ~/.local/bin/agent-lsp\nor install it: cargo install --path {}\n",
-            sh_quote(&exe.path),
-            exe.clone_shown()
-        ),
-    }
 }
 
 /// A merge's result: the text, what changed (one phrase per entry), and notes to print.

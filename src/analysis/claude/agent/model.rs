@@ -1,7 +1,7 @@
 //! The agent the loader builds from one file, and the state of one file's check that the
 //! field checks share (the diagnostics found so far).
 
-use crate::analysis::claude::FileKind;
+use crate::analysis::claude::AgentFile;
 use crate::analysis::claude::tools::List;
 use crate::analysis::diagnostic::{Diagnostic, Effect, Severity};
 use crate::analysis::rules::Code;
@@ -63,7 +63,7 @@ impl Agent {
 
 pub(super) struct Ctx<'a> {
     pub(super) text: &'a str,
-    pub(super) kind: &'a FileKind,
+    pub(super) kind: &'a AgentFile,
     pub(super) out: Vec<Diagnostic>,
 }
 

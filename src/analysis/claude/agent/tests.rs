@@ -1,12 +1,12 @@
 use super::*;
-use crate::analysis::claude::{FileKind, Source, analyze};
+use crate::analysis::claude::{AgentFile, Source, analyze};
 
 /// `(code, severity, text under the span)` of every diagnostic of a project agent.
 fn diags(text: &str) -> Vec<(Code, Severity, String)> {
-    diags_as(&FileKind::project("x"), text)
+    diags_as(&AgentFile::project("x"), text)
 }
 
-fn diags_as(kind: &FileKind, text: &str) -> Vec<(Code, Severity, String)> {
+fn diags_as(kind: &AgentFile, text: &str) -> Vec<(Code, Severity, String)> {
     analyze(kind, text)
         .0
         .into_iter()
@@ -15,11 +15,11 @@ fn diags_as(kind: &FileKind, text: &str) -> Vec<(Code, Severity, String)> {
 }
 
 fn agent(text: &str) -> Agent {
-    analyze(&FileKind::project("x"), text).1
+    analyze(&AgentFile::project("x"), text).1
 }
 
-fn plugin() -> FileKind {
-    FileKind {
+fn plugin() -> AgentFile {
+    AgentFile {
         source: Source::Plugin { plugin: "tools".into() },
         stem: "file-name".into(),
     }
@@ -164,7 +164,7 @@ fn invalid_values_are_dropped_with_a_warning() {
         "100"
     );
     // A color that YAML reads as a comment.
-    let d = analyze(&FileKind::project("x"), &with("color: #FF5733\n")).0;
+    let d = analyze(&AgentFile::project("x"), &with("color: #FF5733\n")).0;
     assert_eq!(d[0].code, Code::InvalidColor);
     assert!(d[0].message.contains("YAML comment"), "{}", d[0].message);
 }
@@ -173,7 +173,7 @@ fn invalid_values_are_dropped_with_a_warning() {
 fn did_you_mean_fixes() {
     let fix = |line: &str| {
         let t = with(line);
-        let d = analyze(&FileKind::project("x"), &t).0;
+        let d = analyze(&AgentFile::project("x"), &t).0;
         let f = d[0].fix.as_ref().expect("a fix");
         (crate::analysis::diagnostic::apply(&t, &f.edits), f.safe)
     };
@@ -181,15 +181,15 @@ fn did_you_mean_fixes() {
     assert_eq!(fix("allowed-tools: Read\n"), (with("tools: Read\n"), false));
     // No rename onto a key that is already there.
     let t = with("tools: Read, Grep\nallowed-tools: Read\n");
-    let d = analyze(&FileKind::project("x"), &t).0;
+    let d = analyze(&AgentFile::project("x"), &t).0;
     assert_eq!(d.len(), 1);
     assert!(d[0].fix.is_none() && d[0].message.contains("already set"), "{d:?}");
     // The added description is a placeholder that satisfies the loader.
     let t = "---\nname: rev\n---\n";
-    let d = analyze(&FileKind::project("x"), t).0;
+    let d = analyze(&AgentFile::project("x"), t).0;
     let out = crate::analysis::diagnostic::apply(t, &d[0].fix.as_ref().unwrap().edits);
     assert_eq!(out, "---\nname: rev\ndescription: \"Use this agent when ...\"\n---\n");
-    assert_eq!(analyze(&FileKind::project("x"), &out).0, []);
+    assert_eq!(analyze(&AgentFile::project("x"), &out).0, []);
     assert_eq!(fix("tools: Read, grep\n"), (with("tools: Read, Grep\n"), false));
     assert_eq!(fix("tools: Task(rev)\n"), (with("tools: Agent(rev)\n"), true));
     assert_eq!(fix("tools: MultiEdit\n"), (with("tools: Edit\n"), false));
@@ -211,18 +211,18 @@ fn tool_lists() {
         ]
     );
     // A near name is offered (a case slip, or two edits away); a far one is not.
-    let all = analyze(&FileKind::project("x"), &with("tools: Read, grep, Raed, Frobnicate\n")).0;
+    let all = analyze(&AgentFile::project("x"), &with("tools: Read, grep, Raed, Frobnicate\n")).0;
     let offered: Vec<Option<&str>> = all.iter().map(|d| d.suggestion().map(|e| e.text.as_str())).collect();
     assert_eq!(offered, [Some("Grep"), Some("Read"), None]);
     // Nothing resolves: the agent would start with zero tools.
-    let d = analyze(&FileKind::project("x"), &with("tools: Frob, Nicate\n")).0;
+    let d = analyze(&AgentFile::project("x"), &with("tools: Frob, Nicate\n")).0;
     assert!(d.iter().any(|d| d.message.contains("zero tools")), "{d:?}");
     // Several Agent(...) entries: only the last applies.
     let d = diags(&with("tools: Agent(a), Read, Agent(b)\n"));
     assert_eq!(d, [(Code::ShadowedRule, Severity::Warning, "Agent(a)".into())]);
     // Three: one finding on the entry that applies, the ignored ones related.
     let text = with("tools: Agent(a), Read, Agent(b), Agent(c)\n");
-    let all = analyze(&FileKind::project("x"), &text).0;
+    let all = analyze(&AgentFile::project("x"), &text).0;
     let d: Vec<_> = all.iter().filter(|d| d.code == Code::ShadowedRule).collect();
     assert_eq!(d.len(), 1, "{all:?}");
     assert_eq!(d[0].span.text(&text), "Agent(c)");
@@ -388,7 +388,7 @@ fn plugin_agents_follow_their_own_rules() {
     }
     let (_, a, _) = analyze(&p, "---\nname: a\ndescription: |\n  one\\n\n  two\n---\n");
     assert_eq!(a.description.as_deref(), Some("one\\n\ntwo"));
-    let (_, a, _) = analyze(&FileKind::project("x"), "---\nname: a\ndescription: one\\ntwo\n---\n");
+    let (_, a, _) = analyze(&AgentFile::project("x"), "---\nname: a\ndescription: one\\ntwo\n---\n");
     assert_eq!(a.description.as_deref(), Some("one\ntwo"));
 }
 
@@ -455,7 +455,7 @@ fn a_tool_entry_missing_its_closing_parenthesis() {
         ("disallowedTools", "disallowedTools: Bash(npm test:*, Write\n"),
     ] {
         let t = with(line);
-        let (d, _, _) = analyze(&FileKind::project("x"), &t);
+        let (d, _, _) = analyze(&AgentFile::project("x"), &t);
         let found: Vec<_> = d.iter().filter(|d| d.code == Code::UnknownTool).collect();
         assert_eq!(found.len(), 1, "{key}: {d:#?}");
         let d = found[0];

@@ -120,7 +120,7 @@ impl Plugin {
 /// What a file is to the plugin it lies in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Member {
-    Agent(claude::FileKind),
+    Agent(claude::AgentFile),
     /// A command file, named `plugin:sub:file`.
     Command(command::CommandKind),
     /// A `SKILL.md`, loaded by Claude Code only.
@@ -194,7 +194,7 @@ pub fn plugin_member(plugin: &Plugin, path: &Path, disk: &dyn Disk) -> Option<Me
     // Agents.
     if let Some(stem) = file.strip_suffix(".md") {
         let agent = |prefix: &[&str]| {
-            Member::Agent(claude::FileKind {
+            Member::Agent(claude::AgentFile {
                 source: Source::Plugin { plugin: ns(prefix) },
                 stem: stem.to_string(),
             })
