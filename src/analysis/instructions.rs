@@ -39,8 +39,8 @@ impl Which {
 pub struct Level {
     /// The folder, as written in messages (`this folder`, `..`, `../..`).
     pub label: String,
-    /// The instruction files it holds, of the names the dialects weigh.
-    pub present: Vec<&'static str>,
+    /// The instruction files it holds, of the names the dialects weigh ([`Present`]).
+    pub present: Present,
     /// Inside the git work tree (opencode looks no higher).
     pub in_worktree: bool,
 }
@@ -48,7 +48,34 @@ pub struct Level {
 impl Level {
     /// Whether the folder holds instruction file `name`.
     pub fn has(&self, name: &str) -> bool {
-        self.present.contains(&name)
+        self.present.has(name)
+    }
+}
+
+/// A set of the instruction files the registered dialects weigh
+/// ([`Dialect::instruction_names`]), one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Present(u64);
+
+impl Present {
+    /// The names among `Dialect::instruction_names()` for which `holds` says yes.
+    pub fn of(holds: impl Fn(&str) -> bool) -> Present {
+        let mut bits = 0u64;
+        for (i, n) in Dialect::instruction_names().iter().enumerate().take(64) {
+            if holds(n) {
+                bits |= 1 << i;
+            }
+        }
+        Present(bits)
+    }
+
+    /// Whether `name` is in the set.
+    pub fn has(self, name: &str) -> bool {
+        Dialect::instruction_names()
+            .iter()
+            .take(64)
+            .position(|n| *n == name)
+            .is_some_and(|i| self.0 & (1 << i) != 0)
     }
 }
 

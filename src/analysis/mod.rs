@@ -422,13 +422,14 @@ pub fn policy_vocabulary() -> &'static policy::spec::Vocabulary {
 
 #[cfg(test)]
 mod instruction_tests {
+    use super::Dialect;
     use super::instruction_readers as readers;
     use super::instructions::*;
 
     fn level(label: &str, names: &[&'static str]) -> Level {
         Level {
             label: label.into(),
-            present: names.to_vec(),
+            present: Present::of(|n| names.contains(&n)),
             in_worktree: true,
         }
     }
@@ -443,6 +444,29 @@ mod instruction_tests {
     fn reads(which: Which, chain: &[Level]) -> (bool, bool) {
         let v = readers(which, chain, None);
         (v[0].reads, v[1].reads)
+    }
+
+    #[test]
+    fn a_level_holds_the_names_the_dialects_weigh() {
+        // One bit per name: the registered dialects' names fit.
+        assert!(
+            Dialect::instruction_names().len() <= 64,
+            "{:?}",
+            Dialect::instruction_names()
+        );
+        let l = level("this folder", &["CLAUDE.md", "CLAUDE.local.md"]);
+        assert!(l.has("CLAUDE.md") && l.has("CLAUDE.local.md"));
+        assert!(!l.has("AGENTS.md") && !l.has(".claude/CLAUDE.md"));
+        // A name no dialect weighs is never held.
+        assert!(!level("x", &["NOTES.md"]).has("NOTES.md"));
+        assert_eq!(
+            level("x", &[]),
+            Level {
+                label: "x".into(),
+                present: Present::default(),
+                in_worktree: true
+            }
+        );
     }
 
     #[test]

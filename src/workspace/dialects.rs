@@ -94,7 +94,7 @@ impl Workspace {
                 } else {
                     vec![".."; i].join("/")
                 },
-                present: n.present.clone(),
+                present: n.present,
                 in_worktree: git_root.is_none_or(|g| i <= g),
             })
             .collect();
@@ -109,11 +109,7 @@ impl Workspace {
     fn instruction_names(&self, a: &Path) -> InstructionNames {
         let exists = |p: &Path| self.id(p).is_some_and(|i| self.files[i].live) || p.is_file();
         let look = || InstructionNames {
-            present: Dialect::instruction_names()
-                .iter()
-                .copied()
-                .filter(|n| exists(&a.join(n)))
-                .collect(),
+            present: crate::analysis::instructions::Present::of(|n| exists(&a.join(n))),
             git: a.join(".git").exists(),
         };
         let Ok(mut memo) = self.instruction_memo.lock() else {
@@ -122,7 +118,7 @@ impl Workspace {
         if memo.0 != self.structure {
             *memo = (self.structure, HashMap::new());
         }
-        memo.1.entry(a.to_path_buf()).or_insert_with(look).clone()
+        *memo.1.entry(a.to_path_buf()).or_insert_with(look)
     }
 
     /// The instruction files the dialects' files import (see

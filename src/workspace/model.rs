@@ -123,10 +123,10 @@ pub struct Workspace {
 }
 
 /// The instruction files one folder holds, and whether it is a git work tree's root.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct InstructionNames {
     /// The instruction files it holds, of those the registered runtimes weigh.
-    pub present: Vec<&'static str>,
+    pub present: crate::analysis::instructions::Present,
     pub git: bool,
 }
 
