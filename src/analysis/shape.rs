@@ -890,8 +890,7 @@ pub fn string_literals(shape: &Shape) -> Vec<&'static str> {
     }
 }
 
-mod lookup;
-pub use lookup::{field_at, fields_at, shapes_at, values_at};
+pub mod lookup;
 
 #[cfg(test)]
 mod tests;

@@ -1434,7 +1434,7 @@ mod tests {
         for s in SILENT.iter().chain(MANAGED_ONLY) {
             let path: Vec<&str> = s.split('.').collect();
             assert!(
-                !crate::analysis::shape::field_at(&SETTINGS, &path).is_empty(),
+                !crate::analysis::shape::lookup::field_at(&SETTINGS, &path).is_empty(),
                 "{s} is not a setting"
             );
         }

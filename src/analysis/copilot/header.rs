@@ -3,8 +3,10 @@
 //! validator and GitHub's reference describe them (see [`super::schema`]).
 
 mod blocks;
+mod scalar;
 
 use blocks::{apply_to, github, handoffs, hooks};
+use scalar::{string, type_error};
 use super::schema::{self, Hosts, Kind, Value as V};
 use super::{CopilotFile, FileKind, Named};
 use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
@@ -271,26 +273,6 @@ fn ignored(key: &Key, host: &str, target: &str, only: bool) -> Diagnostic {
         )
         .with_severity(Severity::Hint)
         .with_effect(Effect::Works)
-    }
-}
-
-pub(super) fn type_error(key: &str, node: &Node, want: &str, out: &mut Vec<Diagnostic>) {
-    out.push(Diagnostic::new(
-        Code::InvalidType,
-        node.span,
-        format!("`{key}` must be {want}, not {}; Copilot ignores it", node.type_name()),
-    ));
-}
-
-/// A string value; `None` (with a diagnostic) for anything else. Null is "not set".
-pub(super) fn string<'a>(key: &str, node: &'a Node, out: &mut Vec<Diagnostic>) -> Option<&'a str> {
-    match &node.value {
-        Value::Str(s) => Some(s),
-        Value::Null | Value::Unknown => None,
-        _ => {
-            type_error(key, node, "a string", out);
-            None
-        }
     }
 }
 

@@ -166,7 +166,7 @@ fn keys(ctx: &Context, is_md: bool, known: &Known) -> Vec<Item> {
     }
     // Every other section, from the config's table.
     let keys: Vec<&str> = path.iter().map(String::as_str).collect();
-    let mut out: Vec<Item> = shape::fields_at(&CONFIG, &keys)
+    let mut out: Vec<Item> = shape::lookup::fields_at(&CONFIG, &keys)
         .into_iter()
         .filter(|(_, f)| absent(f.name) && f.deprecated.is_none())
         .map(|(o, f)| {
@@ -295,7 +295,7 @@ fn values(ctx: &Context, key: &str, is_md: bool, known: &Known) -> Vec<Item> {
 fn table_values(path: &[String], key: &str) -> Vec<Item> {
     let mut keys: Vec<&str> = path.iter().map(String::as_str).collect();
     keys.push(key);
-    shape::values_at(&CONFIG, &keys)
+    shape::lookup::values_at(&CONFIG, &keys)
         .into_iter()
         .enumerate()
         .map(|(i, v)| {

@@ -917,7 +917,7 @@ static POLICY: Object = Object {
 /// takes, what it belongs to; `None` outside the table (agents and permissions have their own).
 pub fn hover(path: &[&str]) -> Option<String> {
     use crate::analysis::shape;
-    let found = shape::field_at(&CONFIG, path);
+    let found = shape::lookup::field_at(&CONFIG, path);
     let (_, f) = found.first()?;
     let owners: Vec<String> = found.iter().map(|(o, _)| o.what.to_string()).collect();
     let mut md = format!(

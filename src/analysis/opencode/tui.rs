@@ -270,7 +270,7 @@ pub fn complete(ctx: &Context) -> Vec<Item> {
     let path = unwrapped(&keys);
     let keybinds = path == ["keybinds"];
     match &ctx.value_of {
-        None => shape::fields_at(&TUI, path)
+        None => shape::lookup::fields_at(&TUI, path)
             .into_iter()
             .filter(|(_, f)| !ctx.present.iter().any(|p| p == f.name))
             .map(|(o, f)| {
@@ -292,7 +292,7 @@ pub fn complete(ctx: &Context) -> Vec<Item> {
             let mut at: Vec<&str> = path.to_vec();
             at.push(key);
             let detail = if keybinds { "keybind" } else { key.as_str() };
-            shape::values_at(&TUI, &at)
+            shape::lookup::values_at(&TUI, &at)
                 .into_iter()
                 .enumerate()
                 .map(|(i, v)| {

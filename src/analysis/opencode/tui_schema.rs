@@ -425,7 +425,7 @@ keybinds! {
 /// left out): what it does and what it takes; `None` for a key opencode does not read.
 pub fn hover(path: &[&str]) -> Option<String> {
     use crate::analysis::shape;
-    let found = shape::field_at(&TUI, path);
+    let found = shape::lookup::field_at(&TUI, path);
     let (owner, f) = found.first()?;
     let what = if path.len() == 2 && path[0] == "keybinds" {
         "keybind"

@@ -1,3 +1,4 @@
+use super::lookup::{field_at, fields_at, shapes_at, values_at};
 use super::*;
 use crate::analysis::syntax::jsonc;
 

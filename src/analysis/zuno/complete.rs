@@ -74,7 +74,7 @@ pub fn complete(config: bool, text: &str, offset: usize, known: &Known) -> Vec<I
         // The documented sections: their fields.
         (None, None) if ctx.path.len() == 1 && super::sections::shape_of(&ctx.path[0]).is_some() => {
             let shape = super::sections::shape_of(&ctx.path[0]).unwrap_or(&crate::analysis::shape::Shape::Any);
-            let fields: Vec<(&str, &str)> = crate::analysis::shape::fields_at(shape, &[])
+            let fields: Vec<(&str, &str)> = crate::analysis::shape::lookup::fields_at(shape, &[])
                 .into_iter()
                 .map(|(_, f)| (f.name, f.doc))
                 .collect();
@@ -82,7 +82,7 @@ pub fn complete(config: bool, text: &str, offset: usize, known: &Known) -> Vec<I
         }
         (Some(key), None) if ctx.path.len() == 1 && super::sections::shape_of(&ctx.path[0]).is_some() => {
             let shape = super::sections::shape_of(&ctx.path[0]).unwrap_or(&crate::analysis::shape::Shape::Any);
-            crate::analysis::shape::values_at(shape, &[key])
+            crate::analysis::shape::lookup::values_at(shape, &[key])
                 .into_iter()
                 .enumerate()
                 .map(|(i, l)| {

@@ -59,7 +59,7 @@ pub fn complete(text: &str, offset: usize) -> Vec<Item> {
         None
     };
     let mut items: Vec<Item> = match &ctx.value_of {
-        None => shape::fields_at(&FILE, &path)
+        None => shape::lookup::fields_at(&FILE, &path)
             .into_iter()
             .filter(|(_, f)| !ctx.present.iter().any(|p| p == f.name))
             .filter(|(_, f)| !(in_server && INTERNAL.contains(&f.name)))
@@ -83,7 +83,7 @@ pub fn complete(text: &str, offset: usize) -> Vec<Item> {
         Some(key) => {
             let mut at = path.clone();
             at.push(key);
-            shape::values_at(&FILE, &at)
+            shape::lookup::values_at(&FILE, &at)
                 .into_iter()
                 .enumerate()
                 .map(|(i, v)| {
@@ -127,7 +127,7 @@ pub fn hover(parsed: &Parsed, offset: usize) -> Option<(String, Span)> {
             return Some((md, span));
         }
     }
-    let found = shape::field_at(&FILE, &keys);
+    let found = shape::lookup::field_at(&FILE, &keys);
     let (owner, f) = found.first()?;
     let what = if keys.len() == 3 && keys[0] == "mcpServers" {
         transports_of(f.name)
@@ -144,7 +144,7 @@ fn field_doc(server: &'static Object, path: &[&str]) -> Option<String> {
     if rest.is_empty() {
         return Some(doc(f.name, server.what, f.doc, &f.shape, f.required));
     }
-    let found = shape::field_at(&f.shape, rest);
+    let found = shape::lookup::field_at(&f.shape, rest);
     let (owner, g) = found.first()?;
     // Deeper in a record (`env`, `headers`): the record's field.
     Some(doc(g.name, owner.what, g.doc, &g.shape, g.required))

@@ -50,7 +50,7 @@ pub fn complete(ctx: &Context) -> Vec<Item> {
 }
 
 fn fields(root: &'static Shape, path: &[&str], absent: &dyn Fn(&str) -> bool, detail: Option<&str>) -> Vec<Item> {
-    shape::fields_at(root, path)
+    shape::lookup::fields_at(root, path)
         .into_iter()
         .filter(|(_, f)| absent(f.name) && f.deprecated.is_none())
         .map(|(o, f)| {
@@ -69,7 +69,7 @@ fn fields(root: &'static Shape, path: &[&str], absent: &dyn Fn(&str) -> bool, de
 fn values(root: &'static Shape, path: &[&str], key: &str) -> Vec<Item> {
     let mut at = path.to_vec();
     at.push(key);
-    shape::values_at(root, &at)
+    shape::lookup::values_at(root, &at)
         .into_iter()
         .enumerate()
         .map(|(i, v)| {
@@ -142,7 +142,7 @@ pub fn hover(parsed: &Parsed, offset: usize) -> Option<(String, Span)> {
 }
 
 fn describe(root: &'static Shape, path: &[&str], settings: Option<&[&str]>) -> Option<String> {
-    let found = shape::field_at(root, path);
+    let found = shape::lookup::field_at(root, path);
     let (_, f) = found.first()?;
     let owners: Vec<String> = found.iter().map(|(o, _)| o.what.to_string()).collect();
     let mut md = format!("**`{}`** ({})\n\n", f.name, shape::either(owners));

@@ -3,7 +3,7 @@
 
 use super::super::schema;
 use super::super::{CopilotFile, Handoff, Named, glob};
-use super::{string, type_error};
+use super::scalar::{string, type_error};
 use crate::analysis::diagnostic::{Diagnostic, Effect, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::suggest;

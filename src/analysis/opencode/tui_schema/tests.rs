@@ -22,7 +22,7 @@ fn the_keybinds_are_the_184_opencode_knows_each_documented() {
     for f in top.fields {
         assert!(!f.doc.is_empty(), "{}", f.name);
     }
-    assert_eq!(shape::fields_at(&TUI, &["keybinds"]).len(), 184);
+    assert_eq!(shape::lookup::fields_at(&TUI, &["keybinds"]).len(), 184);
 }
 
 #[test]
