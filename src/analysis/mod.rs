@@ -7,11 +7,13 @@
 //! - the shared layers, which know no dialect: [`text`], [`syntax`], [`rules`], [`diagnostic`],
 //!   [`complete`](mod@complete), [`permission`], [`provenance`], [`command`], [`skill`] and the rest;
 //! - the dialects side by side, each a folder of knowledge and rule functions that imports the
-//!   shared layers only: [`opencode`], [`claude`], [`zuno`];
-//! - this file, the registration: [`FileKind`] (which dialect and role a file has), [`Facts`]
-//!   and [`FileAnalysis`] (what one file yields), and the dispatch of each capability on the
-//!   kind ([`analyze`], [`fix_all`], [`complete()`], [`ignore_edit`], commands and skills, built-in
-//!   agents, the rules of a dialect). No other file of the core names every dialect.
+//!   shared layers and the interface ([`spec`]) only, registered by one line each in
+//!   [`registry`]'s list;
+//! - this file, with [`dialect`] and `kind.rs`, the list's expansion: the dialects' modules,
+//!   [`Dialect`], [`FileKind`] (which dialect and role a file has), [`Facts`] and
+//!   [`FileAnalysis`] (what one file yields), and the dispatch of each capability on the kind
+//!   ([`analyze`], [`fix_all`], [`complete()`], [`ignore_edit`], commands and skills, built-in
+//!   agents, the rules of a dialect). No file of the core but the list names a dialect.
 
 // First: the registration list's macros, which `dialect.rs`, `kind.rs` and this file expand.
 #[macro_use]

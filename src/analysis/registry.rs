@@ -1,5 +1,5 @@
 //! The registration list: one line per dialect, `Variant => module` (its folder), in
-//! [`for_each_dialect!`]. It is the one place outside a dialect's folder that names it. Three
+//! `for_each_dialect!`. It is the one place outside a dialect's folder that names it. Three
 //! files expand it, each into what it holds:
 //!
 //! - `mod.rs`: the dialect's module (`pub mod <module>;`) and its entry in

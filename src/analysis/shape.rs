@@ -5,8 +5,8 @@
 //! [`decode`] reads a spanned tree the way a schema decoder with "report every error, ignore
 //! excess keys" reads JSON (opencode's Effect schema): it returns every reason the value is
 //! refused ([`Issue`], each on its exact span) and every key the decoder drops without a word
-//! ([`Dropped`]). The same data answers completion ([`fields_at`], [`values_at`]) and hover
-//! ([`field_at`]), so what is checked, offered and documented never disagree.
+//! ([`Dropped`]). The same data answers completion ([`lookup::fields_at`], [`lookup::values_at`]) and hover
+//! ([`lookup::field_at`]), so what is checked, offered and documented never disagree.
 //!
 //! Unions decode like Effect's: the members that can take the value's JSON type (and whose
 //! literal tag fields, such as `"type": "local"`, match) are tried in order, and the first that
