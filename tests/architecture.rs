@@ -66,12 +66,15 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 const DIALECT_PARENT: &str = "src/analysis";
-/// The file that holds the registration list (`for_each_dialect!`): one line per dialect,
-/// `Variant => module`, its folder being `src/analysis/<module>/`.
-const REGISTRY: &str = "src/analysis/registry.rs";
+/// The file whose dialect block registers the dialects: one `pub mod <module>;` line each (the
+/// test dialect's after `#[cfg(test)]`), its folder being `src/analysis/<module>/` and its
+/// variant the module's name in UpperCamelCase (as `build.rs` reads it into the list).
+const REGISTRY: &str = "src/analysis/mod.rs";
+const BLOCK_START: &str = "// The dialects";
+const BLOCK_END: &str = "// End of the dialects.";
 /// The files that expand the list, and with which macro (see [`expanded`]).
 const EXPANSIONS: &[(&str, &str)] = &[
-    ("src/analysis/mod.rs", "declare_dialect_modules"),
+    ("src/analysis/mod.rs", "declare_dialect_specs"),
     ("src/analysis/dialect.rs", "declare_dialect_enum"),
     ("src/analysis/kind.rs", "declare_kinds"),
 ];
@@ -1961,53 +1964,67 @@ fn sources() -> BTreeMap<String, String> {
     out
 }
 
-/// The registration list of `registry.rs`: `(variant, module)` of each dialect, in order, and
-/// of the test dialect.
+/// The registration list: `(variant, module)` of each dialect, in order, and of the test
+/// dialect, with the line of each in [`REGISTRY`].
 struct Registration {
     dialects: Vec<(String, String)>,
     test: (String, String),
+    lines: BTreeMap<String, u32>,
 }
 
-/// Reads the list from the body of `macro_rules! for_each_dialect` (comments stripped): the
-/// line `test: Variant => module;`, then one `Variant => module,` per dialect.
+/// `github_copilot` -> `GithubCopilot`, as `build.rs` names the variants.
+fn camel(module: &str) -> String {
+    module
+        .split('_')
+        .map(|p| {
+            let mut c = p.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Reads the list from the dialect block of [`REGISTRY`] (as `build.rs` does): its `pub mod`
+/// lines, the one after `#[cfg(test)]` being the test dialect.
 fn registration() -> &'static Registration {
     static LIST: std::sync::OnceLock<Registration> = std::sync::OnceLock::new();
     LIST.get_or_init(|| {
-        let text = strip(&sources()[REGISTRY]);
+        let text = &sources()[REGISTRY];
         let start = text
-            .find("macro_rules! for_each_dialect")
-            .unwrap_or_else(|| panic!("no `macro_rules! for_each_dialect` in {REGISTRY}"));
-        let body = &text[start..];
-        let body = &body[..body.find("\n}").unwrap_or(body.len())];
+            .find(BLOCK_START)
+            .unwrap_or_else(|| panic!("no dialect block (`{BLOCK_START}`) in {REGISTRY}"));
+        let end = start
+            + text[start..]
+                .find(BLOCK_END)
+                .unwrap_or_else(|| panic!("the dialect block of {REGISTRY} has no `{BLOCK_END}`"));
+        let first_line = text[..start].matches('\n').count() as u32 + 1;
         let mut dialects = Vec::new();
         let mut test = None;
-        for line in body.lines().map(str::trim) {
-            let (line, is_test) = match line.strip_prefix("test:") {
-                Some(rest) => (rest.trim(), true),
-                None => (line, false),
-            };
-            let Some((variant, module)) = line.split_once("=>") else {
-                continue;
-            };
-            let (variant, module) = (variant.trim(), module.trim().trim_end_matches([',', ';']).trim());
-            let ident = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
-            if !ident(variant) || !ident(module) {
+        let mut lines = BTreeMap::new();
+        let mut test_next = false;
+        for (k, line) in text[start..end].lines().enumerate() {
+            let line = line.trim();
+            if line == "#[cfg(test)]" {
+                test_next = true;
                 continue;
             }
-            let pair = (variant.to_string(), module.to_string());
-            if is_test {
+            let Some(module) = line.strip_prefix("pub mod ").and_then(|r| r.strip_suffix(';')) else {
+                continue;
+            };
+            lines.insert(module.to_string(), first_line + k as u32);
+            let pair = (camel(module), module.to_string());
+            if std::mem::take(&mut test_next) {
                 test = Some(pair);
             } else {
                 dialects.push(pair);
             }
         }
-        assert!(
-            !dialects.is_empty(),
-            "no dialect in the registration list of {REGISTRY}"
-        );
+        assert!(!dialects.is_empty(), "no dialect in the dialect block of {REGISTRY}");
         Registration {
             dialects,
-            test: test.unwrap_or_else(|| panic!("no `test:` line in the registration list of {REGISTRY}")),
+            test: test.unwrap_or_else(|| panic!("no test dialect in the dialect block of {REGISTRY}")),
+            lines,
         }
     })
 }
@@ -2026,8 +2043,8 @@ fn dialects() -> &'static [&'static str] {
 }
 
 /// The sources with the registration list's three expansions written out, as the compiler sees
-/// them for this graph: `mod.rs` declares each dialect's module and names its
-/// `dialect::Spec`; `dialect.rs` declares `enum Dialect` with a variant per dialect; `kind.rs`
+/// them for this graph: `mod.rs` names each dialect's `dialect::Spec` (its `pub mod` lines
+/// are plain code); `dialect.rs` declares `enum Dialect` with a variant per dialect; `kind.rs`
 /// declares `enum FileKind` and `enum Facts`, whose variants hold `<module>::FileKind` and
 /// `<module>::Facts`. (The macro bodies themselves are code of `registry.rs`, as any macro's.)
 fn expanded(sources: &BTreeMap<String, String>) -> BTreeMap<String, String> {
@@ -2043,9 +2060,8 @@ fn expanded(sources: &BTreeMap<String, String>) -> BTreeMap<String, String> {
             "{file} does not expand the registration list with `{call}`"
         );
         let code: String = match *expander {
-            "declare_dialect_modules" => {
-                let mut c: String = list.iter().map(|(_, m)| format!("pub mod {m}; ")).collect();
-                c.push_str("fn registered() { ");
+            "declare_dialect_specs" => {
+                let mut c = String::from("fn registered() { ");
                 c.extend(list.iter().map(|(_, m)| format!("let _ = {m}::dialect::Spec; ")));
                 c.push('}');
                 c
@@ -2198,10 +2214,9 @@ fn a_dialect_is_named_on_its_registration_line_only() {
                     && toks[i - 1].kind == Kind::PathSep
                     && DISPATCH_ENUMS.iter().any(|e| toks[i - 2].kw(e));
                 // The module as a path (`module::x`, `crate::analysis::module`, `mod module`;
-                // a local variable of the same name is none), or anywhere on the list.
+                // a local variable of the same name is none).
                 let module_path = t.kw(module)
-                    && (f == REGISTRY
-                        || toks.get(i + 1).is_some_and(|n| n.kind == Kind::PathSep)
+                    && (toks.get(i + 1).is_some_and(|n| n.kind == Kind::PathSep)
                         || i >= 1 && (toks[i - 1].kind == Kind::PathSep || toks[i - 1].kw("mod")));
                 if (module_path || variant_path) && !tests.iter().any(|&(a, b)| (a..b).contains(&i)) {
                     lines.insert((f.clone(), t.line));
@@ -2209,11 +2224,14 @@ fn a_dialect_is_named_on_its_registration_line_only() {
             }
         }
         let _ = writeln!(report, "{module} ({variant}): named outside its folder on {lines:?}");
-        let on_list = lines.len() == 1 && lines.iter().all(|(f, _)| f == REGISTRY);
+        // Its `pub mod` line (the test dialect's is test code, left out like the rest).
+        let own = (REGISTRY.to_string(), r.lines[module]);
+        let is_test = module == &r.test.1;
         assert!(
-            on_list,
+            lines.iter().all(|l| *l == own) && (is_test || lines.contains(&own)),
             "`{module}` ({variant}) must be named outside src/analysis/{module}/ on its registration line only \
-             ({REGISTRY}), not on {lines:?}"
+             ({REGISTRY}:{}), not on {lines:?}",
+            own.1
         );
     }
     println!("{report}");

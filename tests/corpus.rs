@@ -398,7 +398,7 @@ fn claude_agents_skills_and_commands_are_not_loaded_as_opencode_files() {
             .files
             .iter()
             .filter(|f| {
-                f.kind.dialect() == agent_lsp::analysis::Dialect::OpenCode
+                f.kind.dialect() == agent_lsp::analysis::Dialect::Opencode
                     && !matches!(
                         f.kind,
                         agent_lsp::analysis::FileKind::Skill(_) | agent_lsp::analysis::FileKind::Command(_)

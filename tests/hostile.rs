@@ -364,7 +364,7 @@ fn command_and_skill_bodies() {
     });
     let skill = FileKind::Skill(SkillKind {
         folder: "x".into(),
-        loaders: vec![Dialect::Claude, Dialect::OpenCode],
+        loaders: vec![Dialect::Claude, Dialect::Opencode],
         misplaced: None,
         family: Dialect::Claude,
         namespace: None,

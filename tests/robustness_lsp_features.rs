@@ -35,7 +35,7 @@ fn complete_any(
     known: &Known,
 ) -> Vec<agent_lsp::analysis::opencode::complete::Item> {
     match kind {
-        agent_lsp::analysis::FileKind::OpenCode(k) => complete(k, text, at, known),
+        agent_lsp::analysis::FileKind::Opencode(k) => complete(k, text, at, known),
         agent_lsp::analysis::FileKind::Claude(agent_lsp::analysis::claude::FileKind::Agent(_)) => {
             let claude = agent_lsp::analysis::claude::complete::Known {
                 agents: vec![("helper".into(), "d".into())],

@@ -101,7 +101,7 @@ fn check_fix_leaves_suppressed_problems_alone_and_is_idempotent() {
         fixed,
         "---\ndescription: Reviews\nmode: subagent\nmaxSteps: 3  # agent-lsp: ignore[deprecated-field]\ncolor: \"#FF5733\"\n---\nBody\n"
     );
-    let kind = agent_lsp::analysis::FileKind::OpenCode(agent_lsp::analysis::opencode::FileKind::Agent {
+    let kind = agent_lsp::analysis::FileKind::Opencode(agent_lsp::analysis::opencode::FileKind::Agent {
         name: "reviewer".into(),
     });
     let (again, titles) = agent_lsp::analysis::fix_all(&kind, &fixed);
@@ -319,9 +319,9 @@ fn the_ignore_edit_removes_its_diagnostic_and_breaks_nothing() {
     for (dir, kind) in [
         (
             "A_opencode_agent",
-            FileKind::OpenCode(opencode::FileKind::Agent { name: "a".into() }),
+            FileKind::Opencode(opencode::FileKind::Agent { name: "a".into() }),
         ),
-        ("B_opencode_config", FileKind::OpenCode(opencode::FileKind::Config)),
+        ("B_opencode_config", FileKind::Opencode(opencode::FileKind::Config)),
         ("C_claude_agent", FileKind::from(claude::AgentFile::project("a"))),
     ] {
         let Ok(entries) = std::fs::read_dir(manifest.join("../shared/corpus").join(dir)) else {

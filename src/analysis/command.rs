@@ -460,25 +460,25 @@ mod tests {
     fn opencode_commands() {
         use Code::*;
         let ok = "---\ndescription: Review\nagent: build\nmodel: a/b\nsubtask: true\n---\nReview $1.\n";
-        assert_eq!(diags(Dialect::OpenCode, ok), []);
+        assert_eq!(diags(Dialect::Opencode, ok), []);
         assert_eq!(
-            diags(Dialect::OpenCode, "---\nsubtask: yes\n---\nGo\n"),
+            diags(Dialect::Opencode, "---\nsubtask: yes\n---\nGo\n"),
             [(InvalidType, Severity::Error, "yes".into())]
         );
         assert_eq!(
-            diags(Dialect::OpenCode, "---\nargument-hint: <file>\n---\nGo\n"),
+            diags(Dialect::Opencode, "---\nargument-hint: <file>\n---\nGo\n"),
             [(UnknownKey, Severity::Warning, "argument-hint".into())]
         );
         assert_eq!(
-            diags(Dialect::OpenCode, "---\nagnet: build\n---\nGo\n"),
+            diags(Dialect::Opencode, "---\nagnet: build\n---\nGo\n"),
             [(UnknownKey, Severity::Warning, "agnet".into())]
         );
         assert_eq!(
-            diags(Dialect::OpenCode, "---\nmodel: sonnet\n---\nGo\n"),
+            diags(Dialect::Opencode, "---\nmodel: sonnet\n---\nGo\n"),
             [(InvalidModel, Severity::Warning, "sonnet".into())]
         );
         assert_eq!(
-            diags(Dialect::OpenCode, "---\ndescription: d\n---\n\n")[0].0,
+            diags(Dialect::Opencode, "---\ndescription: d\n---\n\n")[0].0,
             MissingTemplate
         );
     }
@@ -487,7 +487,7 @@ mod tests {
     fn opencode_templates_are_not_claude_codes() {
         // opencode templates are not Claude Code's.
         assert_eq!(
-            diags(Dialect::OpenCode, "---\ndescription: d\n---\nRun `echo $1`\n"),
+            diags(Dialect::Opencode, "---\ndescription: d\n---\nRun `echo $1`\n"),
             []
         );
     }
@@ -497,13 +497,13 @@ mod tests {
         let t = "---\nagent: \n---\nGo\n";
         let at = t.find(": ").unwrap() + 2;
         let agents = vec![("rev".to_string(), "subagent".to_string())];
-        let got: Vec<String> = complete_command(Dialect::OpenCode, t, at, &agents, &[])
+        let got: Vec<String> = complete_command(Dialect::Opencode, t, at, &agents, &[])
             .into_iter()
             .map(|i| i.label)
             .collect();
         assert_eq!(got, ["rev"]);
         let t = "---\n\n---\nGo\n";
-        let got: Vec<String> = complete_command(Dialect::OpenCode, t, 4, &agents, &[])
+        let got: Vec<String> = complete_command(Dialect::Opencode, t, 4, &agents, &[])
             .into_iter()
             .map(|i| i.label)
             .collect();
@@ -524,7 +524,7 @@ mod tests {
     fn model_and_tool_completion() {
         let models = vec!["anthropic/claude-sonnet-5".to_string(), "sonnet".to_string()];
         // opencode: the workspace's models, as they are.
-        let got = items_at(Dialect::OpenCode, "---\nmodel: anth|\n---\nGo\n", &models);
+        let got = items_at(Dialect::Opencode, "---\nmodel: anth|\n---\nGo\n", &models);
         assert_eq!(
             got[0],
             (
@@ -550,7 +550,7 @@ mod tests {
         assert!(got.contains(&("Write".into(), "Write".into(), "".into())), "{got:?}");
         assert!(got.iter().any(|(l, _, _)| l == "mcp__*"));
         // opencode commands have no tool lists.
-        assert!(items_at(Dialect::OpenCode, "---\nallowed-tools: Gr|\n---\nGo\n", &[]).is_empty());
+        assert!(items_at(Dialect::Opencode, "---\nallowed-tools: Gr|\n---\nGo\n", &[]).is_empty());
     }
 
     #[test]
@@ -569,9 +569,9 @@ mod tests {
     #[test]
     fn the_card() {
         let t = "---\ndescription: Review a file\nagent: rev\n---\nReview $1 and run !`git diff`.\n";
-        let (_, _, d) = analyze_command(&kind(Dialect::OpenCode), t);
+        let (_, _, d) = analyze_command(&kind(Dialect::Opencode), t);
         assert_eq!(
-            command_card(&kind(Dialect::OpenCode), &d, Some("subagent"), t),
+            command_card(&kind(Dialect::Opencode), &d, Some("subagent"), t),
             "### `/review`: opencode command\n\nReview a file\n\n- **runs with**: `rev` as a subtask\n- **model**: the agent's, else the session's\n- `` !`…` `` in the template **runs in your shell** when the command is used\n\n`/review one two three` sends:\n\n```\nReview one two three and run !`git diff`.\n```\n"
         );
     }

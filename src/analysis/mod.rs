@@ -7,8 +7,8 @@
 //! - the shared layers, which know no dialect: [`text`], [`syntax`], [`rules`], [`diagnostic`],
 //!   [`complete`](mod@complete), [`permission`], [`provenance`], [`command`], [`skill`] and the rest;
 //! - the dialects side by side, each a folder of knowledge and rule functions that imports the
-//!   shared layers and the interface ([`spec`]) only, registered by one line each in
-//!   [`registry`]'s list;
+//!   shared layers and the interface ([`spec`]) only, registered by its `pub mod` line in the
+//!   dialect block below (see [`registry`]);
 //! - this file, with [`dialect`] and `kind.rs`, the list's expansion: the dialects' modules,
 //!   [`Dialect`], [`FileKind`] (which dialect and role a file has), [`Facts`] and
 //!   [`FileAnalysis`] (what one file yields), and the dispatch of each capability on the kind
@@ -60,8 +60,18 @@ pub use text::{Encoding, LineCol, LineIndex, Span};
 
 use syntax::Parsed;
 
-// The dialects' modules and `Dialect::spec`, from the registration list (`registry.rs`).
-for_each_dialect!(declare_dialect_modules);
+// The dialects, one line each: the registration. In `Dialect::ALL` order; the test dialect,
+// compiled for tests only, first. `build.rs` reads this block into the registration list, which
+// `dialect.rs`, `kind.rs` and the line after the block expand (see `registry.rs`).
+#[cfg(test)]
+pub mod example;
+pub mod opencode;
+pub mod claude;
+pub mod zuno;
+pub mod copilot;
+// End of the dialects.
+
+for_each_dialect!(declare_dialect_specs);
 
 impl Dialect {
     /// Whether an error that stops the runtime refuses the whole configuration (opencode, Zuno)
@@ -166,8 +176,8 @@ mod rule_scope_tests {
             }
         }
         assert_eq!(Code::PlaceholderInCode.dialects(), [Dialect::Claude]);
-        assert_eq!(Code::UnknownSkill.dialects(), [Dialect::OpenCode, Dialect::Claude]);
-        assert_eq!(Code::InvalidDefaultAgent.dialects(), [Dialect::OpenCode, Dialect::Zuno]);
+        assert_eq!(Code::UnknownSkill.dialects(), [Dialect::Opencode, Dialect::Claude]);
+        assert_eq!(Code::InvalidDefaultAgent.dialects(), [Dialect::Opencode, Dialect::Zuno]);
     }
 }
 

@@ -1,10 +1,10 @@
-//! The registration list: one line per dialect, `Variant => module` (its folder), in
-//! `for_each_dialect!`. It is the one place outside a dialect's folder that names it. Three
-//! files expand it, each into what it holds:
+//! The registration list's expansions. A dialect is registered by its one `pub mod <module>;`
+//! line in the dialect block of `mod.rs`; `build.rs` reads the block into the list
+//! `for_each_dialect!` (`Variant => module`, the variant being the module's name in
+//! UpperCamelCase), and three files expand it, each into what it holds:
 //!
-//! - `mod.rs`: the dialect's module (`pub mod <module>;`) and its entry in
-//!   [`Dialect::spec`](super::Dialect::spec), the unit struct `<module>::dialect::Spec` that
-//!   implements [`DialectSpec`](super::spec::DialectSpec);
+//! - `mod.rs`: each dialect's entry in [`Dialect::spec`](super::Dialect::spec), the unit struct
+//!   `<module>::dialect::Spec` that implements [`DialectSpec`](super::spec::DialectSpec);
 //! - `dialect.rs`: its [`Dialect`](super::Dialect) variant, in
 //!   [`Dialect::ALL`](super::Dialect::ALL) order;
 //! - `kind.rs`: its [`FileKind`](super::FileKind) variant, holding `<module>::FileKind`, and its
@@ -12,21 +12,14 @@
 //!   ([`Own`]: `kind.own::<<module>::FileKind>()`, `analysis.own::<<module>::Facts>()`, and
 //!   `From`).
 //!
-//! The line `test: ...` registers the test dialect, compiled for tests only. So a dialect is its
-//! folder (its `FileKind`, `Facts` and `dialect::Spec`) and its line below.
+//! The line after `#[cfg(test)]` registers the test dialect, compiled for tests only. So a
+//! dialect is its folder (its `FileKind`, `Facts` and `dialect::Spec`) and its `pub mod` line;
+//! nothing else outside the folder names it. (The module stays a plain `mod` line, rather than
+//! one a macro declares, so that rustfmt and cargo-mutants, which find files by their `mod`
+//! lines, see the folder.)
 
-/// Hands the registration list to the macro `$expand`.
-macro_rules! for_each_dialect {
-    ($expand:ident) => {
-        $expand! {
-            test: Example => example;
-            OpenCode => opencode,
-            Claude => claude,
-            Zuno => zuno,
-            Copilot => copilot,
-        }
-    };
-}
+// `for_each_dialect!`, written by `build.rs` from the dialect block of `mod.rs`.
+include!(concat!(env!("OUT_DIR"), "/dialects.rs"));
 
 /// A dialect's own payload of a shared enum: its [`FileKind`](super::FileKind) or its
 /// [`Facts`](super::Facts), with the conversions the registration list writes.
@@ -37,13 +30,9 @@ pub trait Own<Shared>: Sized {
     fn shared(self) -> Shared;
 }
 
-/// `mod.rs`'s part of the list: the modules and [`Dialect::spec`](super::Dialect::spec).
-macro_rules! declare_dialect_modules {
+/// `mod.rs`'s part of the list: [`Dialect::spec`](super::Dialect::spec).
+macro_rules! declare_dialect_specs {
     (test: $test_variant:ident => $test_module:ident; $( $variant:ident => $module:ident, )+) => {
-        $( pub mod $module; )+
-        #[cfg(test)]
-        pub mod $test_module;
-
         impl Dialect {
             /// What the dialect knows and does, behind the one interface every dialect implements
             /// ([`spec::DialectSpec`], in its folder's `dialect.rs`).

@@ -957,7 +957,7 @@ mod tests {
             loaders: loaders.to_vec(),
             namespace: None,
             misplaced: None,
-            family: Dialect::OpenCode,
+            family: Dialect::Opencode,
         }
     }
 
@@ -969,7 +969,7 @@ mod tests {
             .collect()
     }
 
-    const OC: &[Dialect] = &[Dialect::OpenCode];
+    const OC: &[Dialect] = &[Dialect::Opencode];
 
     #[test]
     fn a_good_skill_is_clean() {
@@ -1070,12 +1070,12 @@ mod tests {
                 Some("Use this when: the user asks".to_string()),
             )
         };
-        assert_eq!(runtimes(OC, COLON), [said(Dialect::OpenCode)]);
+        assert_eq!(runtimes(OC, COLON), [said(Dialect::Opencode)]);
         let decl = analyze(&kind(OC), COLON).2;
         assert_eq!(decl.name.as_deref(), Some("tdd"));
         assert_eq!(decl.span.text(COLON), "tdd");
         assert_eq!(decl.description.as_deref(), Some("Use this when: the user asks"));
-        assert_eq!(decl.name_for(Dialect::OpenCode), Some("tdd"));
+        assert_eq!(decl.name_for(Dialect::Opencode), Some("tdd"));
         // `.claude/skills/`: Claude Code's retry quotes it, opencode's reads it.
         expect![[r#"
             lenient-parse warning `Use this when: the user asks`: this value is not valid YAML (a plain value may not contain `: `); Claude Code and opencode read the skill only through their lenient retry, which reads it as plain text. Quote it so that every YAML reader agrees
@@ -1084,7 +1084,7 @@ mod tests {
         .assert_eq(&render(CLAUDE, COLON));
         assert_eq!(
             runtimes(CLAUDE, COLON),
-            [said(Dialect::Claude), said(Dialect::OpenCode)]
+            [said(Dialect::Claude), said(Dialect::Opencode)]
         );
         // A plugin's skill: Claude Code alone.
         expect![[r#"
@@ -1093,7 +1093,7 @@ mod tests {
         "#]]
         .assert_eq(&render(&[Dialect::Claude], COLON));
         // `.agents/skills/`: opencode's retry reads it; what Zuno does is not known (a warning).
-        let agents = &[Dialect::OpenCode, Dialect::Zuno];
+        let agents = &[Dialect::Opencode, Dialect::Zuno];
         expect![[r#"
             lenient-parse warning `Use this when: the user asks`: this value is not valid YAML (a plain value may not contain `: `); opencode reads the skill only through its lenient retry, which reads it as plain text; how Zuno reads a frontmatter that is not valid YAML is not documented (it may skip the skill). Quote it so that every YAML reader agrees
               fix: "---\nname: tdd\ndescription: \"Use this when: the user asks\"\n---\nBody\n"
@@ -1101,7 +1101,7 @@ mod tests {
         .assert_eq(&render(agents, COLON));
         assert_eq!(
             runtimes(agents, COLON),
-            [said(Dialect::OpenCode), (Dialect::Zuno, None, None, None)]
+            [said(Dialect::Opencode), (Dialect::Zuno, None, None, None)]
         );
         // `.zuno/skills/`: Zuno alone, never an error.
         expect![[r#"
@@ -1134,7 +1134,7 @@ mod tests {
         // `key:value` with no space (found by the fuzzer): the quoted value gets one, or the
         // line would be one plain scalar and no key at all.
         let t = "---\nname: tdd\ndescription:(T{\"a\": {b c.\n---\nBody\n";
-        let d = analyze(&kind(&[Dialect::OpenCode]), t).0;
+        let d = analyze(&kind(&[Dialect::Opencode]), t).0;
         let fix = d
             .iter()
             .find(|d| d.code == Code::LenientParse)
@@ -1142,7 +1142,7 @@ mod tests {
         let fix = fix.expect("a quote fix");
         let fixed = crate::analysis::diagnostic::apply(t, &fix.edits);
         assert!(fixed.contains("description: \"(T{\\\"a\\\": {b c.\"\n"), "{fixed}");
-        assert!(analyze(&kind(&[Dialect::OpenCode]), &fixed).0.is_empty(), "{fixed}");
+        assert!(analyze(&kind(&[Dialect::Opencode]), &fixed).0.is_empty(), "{fixed}");
         // A comment or a blank line below is no continuation: the fix is offered.
         for below in ["# note\n", "\n", "other: x\n"] {
             let t = format!("---\nname: tdd\ndescription: Use this when: asked\n{below}---\nBody\n");
@@ -1193,7 +1193,7 @@ mod tests {
         .assert_eq(&render(OC, "---\nname: 42\ndescription: a: b\n---\n"));
         assert_eq!(
             runtimes(OC, "---\nname: 42\ndescription: a: b\n---\n"),
-            [(Dialect::OpenCode, Some(false), None, None)]
+            [(Dialect::Opencode, Some(false), None, None)]
         );
     }
 
@@ -1211,7 +1211,7 @@ mod tests {
             [
                 (Dialect::Claude, Some(true), Some("tdd".into()), None),
                 (
-                    Dialect::OpenCode,
+                    Dialect::Opencode,
                     Some(true),
                     Some("tdd".into()),
                     Some("Use this when: crlf".into())
@@ -1225,7 +1225,7 @@ mod tests {
             syntax-error error `name`: `name` is set twice, which js-yaml rejects: opencode cannot read this frontmatter, even with its lenient retry: it skips this skill; Claude Code reads it
         "#]]
         .assert_eq(&render(CLAUDE, twice));
-        assert_eq!(analyze(&kind(CLAUDE), twice).2.name_for(Dialect::OpenCode), None);
+        assert_eq!(analyze(&kind(CLAUDE), twice).2.name_for(Dialect::Opencode), None);
         assert_eq!(analyze(&kind(CLAUDE), twice).2.name_for(Dialect::Claude), Some("tdd"));
         // Neither reads it: opencode skips the skill, Claude Code loads it bare.
         let broken = "---\nname: tdd\ndescription: a\nfoo: \"b\n---\nBody\n";
@@ -1259,7 +1259,7 @@ mod tests {
         assert_eq!(diags(&kind(OC), unclosed), []);
         assert_eq!(
             runtimes(OC, unclosed),
-            [(Dialect::OpenCode, Some(true), Some("tdd".into()), Some("d".into()))]
+            [(Dialect::Opencode, Some(true), Some("tdd".into()), Some("d".into()))]
         );
         // Zuno reads none: a closed frontmatter is needed.
         assert_eq!(
@@ -1343,7 +1343,7 @@ mod tests {
         assert_eq!(d[0].suggestion().map(|e| e.text.as_str()), Some("license"));
     }
 
-    const CLAUDE: &[Dialect] = &[Dialect::Claude, Dialect::OpenCode];
+    const CLAUDE: &[Dialect] = &[Dialect::Claude, Dialect::Opencode];
 
     #[test]
     fn links_of_a_skill() {
@@ -1362,7 +1362,7 @@ mod tests {
             loaders: Vec::new(),
             namespace: None,
             misplaced: Some("`.opencode/skills/tdd/`".into()),
-            family: Dialect::OpenCode,
+            family: Dialect::Opencode,
         };
         let d = diags(&k, "---\nname: tdd\ndescription: d\n---\n");
         assert_eq!(d, [(Code::MisplacedSkill, Severity::Warning, "---".into())]);

@@ -313,7 +313,7 @@ fn global_config_layout_and_nested_names() {
     match &ws.files[id].kind {
         FileKind::Command(k) => assert_eq!(
             (k.runtime, k.name.as_str()),
-            (crate::analysis::Dialect::OpenCode, "git/ship")
+            (crate::analysis::Dialect::Opencode, "git/ship")
         ),
         other => panic!("{other:?}"),
     }
@@ -2061,7 +2061,7 @@ fn each_runtime_says_which_agents_its_commands_may_name() {
         "{zuno:?}"
     );
     assert!(!zuno.iter().any(|(n, _)| n == "off" || n == "rev"), "{zuno:?}");
-    let opencode = Dialect::OpenCode.spec().command_agents(&ws, &root);
+    let opencode = Dialect::Opencode.spec().command_agents(&ws, &root);
     assert!(
         opencode.contains(&("rev".to_string(), "primary".to_string())),
         "{opencode:?}"
@@ -2375,7 +2375,7 @@ fn reloading_a_plugin_leaves_other_files_alone() {
 
 #[test]
 fn an_unclosed_frontmatter_counts_whole() {
-    let kind = FileKind::OpenCode(crate::analysis::opencode::FileKind::Agent {
+    let kind = FileKind::Opencode(crate::analysis::opencode::FileKind::Agent {
         name: "reviewer".into(),
     });
     // Found by the LSP fuzzer: the opening `---` alone used to be all that counted, so a

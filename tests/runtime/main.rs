@@ -334,10 +334,10 @@ fn our_skills(ws: &Workspace, project: &Path) -> BTreeMap<String, Vec<OurSkill>>
         let (Role::Skill { dir }, FileKind::Skill(kind), Some(decl)) = (&f.role, &f.kind, f.analysis.skill()) else {
             continue;
         };
-        if !kind.loaders.contains(&Dialect::OpenCode) || !project.starts_with(canon(dir)) {
+        if !kind.loaders.contains(&Dialect::Opencode) || !project.starts_with(canon(dir)) {
             continue;
         }
-        let Some(oc) = decl.runtimes.iter().find(|r| r.runtime == Dialect::OpenCode) else {
+        let Some(oc) = decl.runtimes.iter().find(|r| r.runtime == Dialect::Opencode) else {
             continue;
         };
         if oc.loads != Some(true) {
@@ -351,7 +351,7 @@ fn our_skills(ws: &Workspace, project: &Path) -> BTreeMap<String, Vec<OurSkill>>
                 skipped_by_another: decl
                     .runtimes
                     .iter()
-                    .any(|r| r.runtime != Dialect::OpenCode && r.loads == Some(false)),
+                    .any(|r| r.runtime != Dialect::Opencode && r.loads == Some(false)),
             });
     }
     out

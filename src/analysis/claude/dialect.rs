@@ -60,7 +60,11 @@ impl DialectSpec for Spec {
             FileKind::Agent(k) => {
                 let (diagnostics, agent, reading) = super::analyze(k, text);
                 let parsed = reading.parsed.clone();
-                (diagnostics, parsed, Facts::Agent(Box::new(AgentFacts { reading, agent })))
+                (
+                    diagnostics,
+                    parsed,
+                    Facts::Agent(Box::new(AgentFacts { reading, agent })),
+                )
             }
             FileKind::Manifest(k) => {
                 let (d, p, file) = super::plugin::analyze(*k, text);

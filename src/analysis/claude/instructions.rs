@@ -14,13 +14,7 @@ pub const CLAUDE_LOCAL: Which = Which("CLAUDE.local.md");
 
 /// The instruction files a folder may hold that Claude Code weighs (`.claude/AGENTS.md` aside:
 /// it never decides whether another is read).
-pub const NAMES: &[&str] = &[
-    AGENTS.0,
-    CLAUDE.0,
-    CONTEXT.0,
-    DOT_CLAUDE_CLAUDE.0,
-    CLAUDE_LOCAL.0,
-];
+pub const NAMES: &[&str] = &[AGENTS.0, CLAUDE.0, CONTEXT.0, DOT_CLAUDE_CLAUDE.0, CLAUDE_LOCAL.0];
 
 /// Claude Code's verdict on instruction file `which` in the first folder of `chain`;
 /// `imported_by` names a file Claude Code reads that imports it (`@AGENTS.md`), if one does.

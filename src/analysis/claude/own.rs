@@ -2,8 +2,8 @@
 //! own kinds and facts, and the conversions from each kind of its files (the registration list
 //! gives those of its `FileKind` and `Facts`, see `registry.rs`).
 
-use super::hooks::Script;
 use super::facts::{AgentFacts, Facts};
+use super::hooks::Script;
 use super::kind::{AgentFile, FileKind as Kind};
 use super::mcp::McpFile;
 use super::memory::{Memory, MemoryFile};

@@ -12,7 +12,10 @@ pub const HELP: &str = "The agent-lsp plugin, and an `.mcp.json` entry";
 const HOOK_MATCHER: &str = "Write|Edit|MultiEdit";
 
 fn mcp_want(ask: &Ask) -> Want<'static> {
-    let (command, rest) = ask.argv.split_first().map_or(("agent-lsp", &[][..]), |(c, r)| (c.as_str(), r));
+    let (command, rest) = ask
+        .argv
+        .split_first()
+        .map_or(("agent-lsp", &[][..]), |(c, r)| (c.as_str(), r));
     let args: Vec<&str> = rest.iter().map(String::as_str).chain(["mcp"]).collect();
     Want {
         parent: "mcpServers",
@@ -148,7 +151,10 @@ pub fn steps(ask: &Ask) -> Result<Vec<Step>, String> {
         let s = p.display().to_string();
         (p, s)
     } else {
-        (ask.root.join(".claude").join("settings.json"), ask.shown(".claude/settings.json"))
+        (
+            ask.root.join(".claude").join("settings.json"),
+            ask.shown(".claude/settings.json"),
+        )
     };
     if !ask.hook {
         if !ask.write {

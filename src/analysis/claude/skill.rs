@@ -315,7 +315,7 @@ mod tests {
             loaders: loaders.to_vec(),
             namespace: None,
             misplaced: None,
-            family: Dialect::OpenCode,
+            family: Dialect::Opencode,
         }
     }
 
@@ -324,7 +324,7 @@ mod tests {
     /// name, as opencode).
     fn analyze(kind: &SkillKind, text: &str) -> (Vec<Diagnostic>, crate::analysis::syntax::Parsed, SkillDecl) {
         let needs_name = Loader {
-            runtime: Dialect::OpenCode,
+            runtime: Dialect::Opencode,
             needs_name: true,
             folder_alias: false,
             without_description: "hides it",
@@ -349,8 +349,8 @@ mod tests {
             .collect()
     }
 
-    const OC: &[Dialect] = &[Dialect::OpenCode];
-    const CLAUDE: &[Dialect] = &[Dialect::Claude, Dialect::OpenCode];
+    const OC: &[Dialect] = &[Dialect::Opencode];
+    const CLAUDE: &[Dialect] = &[Dialect::Claude, Dialect::Opencode];
 
     #[test]
     fn tool_lists_of_skills_claude_code_loads() {

@@ -45,14 +45,14 @@ pub fn files(host: &dyn Host) -> Vec<ClaudeFile<'_>> {
 pub fn settings<'h>(host: &'h dyn Host, project_dir: &Path) -> Vec<(usize, &'h Settings)> {
     let mut out: Vec<(SettingsFile, usize, &Settings)> = host
         .files()
-        .filter_map(|f| match (f.kind.settings(), dir_at(&f, Place::Settings), f.analysis.settings()) {
-            // A file Claude Code voids contributes nothing.
-            (_, _, Some(s)) if s.voided.is_some() => None,
-            (Some(k), Some(dir), Some(s)) if dir == project_dir || k == SettingsFile::User => {
-                Some((k, f.id, s))
-            }
-            _ => None,
-        })
+        .filter_map(
+            |f| match (f.kind.settings(), dir_at(&f, Place::Settings), f.analysis.settings()) {
+                // A file Claude Code voids contributes nothing.
+                (_, _, Some(s)) if s.voided.is_some() => None,
+                (Some(k), Some(dir), Some(s)) if dir == project_dir || k == SettingsFile::User => Some((k, f.id, s)),
+                _ => None,
+            },
+        )
         .collect();
     out.sort_by_key(|(k, id, _)| (*k, *id));
     out.into_iter().map(|(_, id, s)| (id, s)).collect()
@@ -62,20 +62,22 @@ pub fn settings<'h>(host: &'h dyn Host, project_dir: &Path) -> Vec<(usize, &'h S
 /// rules it loses.
 pub fn voided_rules<'h>(host: &'h dyn Host, dir: &Path) -> Vec<VoidedRules<'h>> {
     host.files()
-        .filter_map(|f| match (f.kind.settings(), dir_at(&f, Place::Settings), f.analysis.settings()) {
-            (Some(k), Some(d), Some(s)) if d == dir || k == SettingsFile::User => {
-                let v = s.voided.as_ref()?;
-                Some((
-                    Source::File {
-                        file: f.id,
-                        span: v.span,
-                    },
-                    v.why.clone(),
-                    s.rules.iter().map(|r| settings_rule(f.id, r)).collect(),
-                ))
-            }
-            _ => None,
-        })
+        .filter_map(
+            |f| match (f.kind.settings(), dir_at(&f, Place::Settings), f.analysis.settings()) {
+                (Some(k), Some(d), Some(s)) if d == dir || k == SettingsFile::User => {
+                    let v = s.voided.as_ref()?;
+                    Some((
+                        Source::File {
+                            file: f.id,
+                            span: v.span,
+                        },
+                        v.why.clone(),
+                        s.rules.iter().map(|r| settings_rule(f.id, r)).collect(),
+                    ))
+                }
+                _ => None,
+            },
+        )
         .collect()
 }
 

@@ -71,8 +71,10 @@ impl DialectSpec for Spec {
     }
 
     fn watched(&self) -> &'static [&'static str] {
-        &[// VS Code's MCP servers, which agents' `server/*` tools name.
-        "**/.vscode/mcp.json"]
+        &[
+            // VS Code's MCP servers, which agents' `server/*` tools name.
+            "**/.vscode/mcp.json",
+        ]
     }
 
     fn comments(&self, kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {

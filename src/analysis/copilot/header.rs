@@ -5,8 +5,6 @@
 mod blocks;
 mod scalar;
 
-use blocks::{apply_to, github, handoffs, hooks};
-use scalar::{string, type_error};
 use super::schema::{self, Hosts, Kind, Value as V};
 use super::{CopilotFile, FileKind, Named};
 use crate::analysis::diagnostic::{Diagnostic, Edit, Effect, Severity};
@@ -14,6 +12,8 @@ use crate::analysis::rules::Code;
 use crate::analysis::suggest;
 use crate::analysis::syntax::{Key, Node, Parsed, Value};
 use crate::analysis::text::Span;
+use blocks::{apply_to, github, handoffs, hooks};
+use scalar::{string, type_error};
 
 /// How many entries of one list (tools, body references) are checked: past it, a hostile file
 /// costs no more.

@@ -1,7 +1,7 @@
 //! What GitHub Copilot adds to the shared [`FileKind`] and [`FileAnalysis`]: its accessors for its own
 //! kinds and facts (the registration list gives the conversions, see `registry.rs`).
 
-use super::{FileKind as Kind, CopilotFile};
+use super::{CopilotFile, FileKind as Kind};
 use crate::analysis::{FileAnalysis, FileKind};
 
 impl FileKind {

@@ -1,5 +1,5 @@
-//! A minimal dialect, compiled only for tests: it proves that a dialect is a folder plus its line
-//! in the registration list (`registry.rs`; see `ARCHITECTURE.md`). The runtime "Example" reads agents from
+//! A minimal dialect, compiled only for tests: it proves that a dialect is a folder plus its
+//! `pub mod` line in `analysis/mod.rs` (see `registry.rs` and `ARCHITECTURE.md`). The runtime "Example" reads agents from
 //! `.example/agents/*.md`: Markdown with a YAML frontmatter of two keys, `description` (a
 //! string, required) and `model` (a string). Built on the shared syntax, diagnostics and rules
 //! only; it imports no other dialect.

@@ -133,7 +133,7 @@ fn a_dialect_with_no_more_than_its_files_gets_the_interface_defaults() {
     assert_eq!(agents.graph(true), (Vec::new(), Vec::new()));
     // And a dialect that has them answers (opencode's agent sections; Copilot's moves).
     assert_eq!(
-        Dialect::OpenCode
+        Dialect::Opencode
             .spec()
             .agent_sections(&crate::analysis::opencode::FileKind::Config.into()),
         ["agent", "mode"]

@@ -20,7 +20,7 @@ pub struct Agents(pub Vec<EffectiveAgent>);
 /// One effective agent as an [`Explained`] agent (policies judge agents of reduced views too).
 pub fn explained(a: &EffectiveAgent) -> Explained<'_> {
     Explained {
-        dialect: Dialect::OpenCode,
+        dialect: Dialect::Opencode,
         name: &a.name,
         agent: Box::new(One(a)),
     }
@@ -69,7 +69,7 @@ impl Agent for One<'_> {
     fn list_json(&self, where_is: WhereIs) -> Value {
         let a = self.0;
         json!({
-            "dialect": Dialect::OpenCode.as_str(),
+            "dialect": Dialect::Opencode.as_str(),
             "name": shown_name(a),
             "key": a.name,
             "mode": a.mode.value,

@@ -78,7 +78,7 @@ impl DialectSpec for Spec {
 
     fn analyze(&self, kind: &crate::analysis::FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
         let a = super::analyze(kind.opencode()?, text);
-        let facts = crate::analysis::Facts::OpenCode(Box::new(a.facts));
+        let facts = crate::analysis::Facts::Opencode(Box::new(a.facts));
         Some(crate::analysis::FileAnalysis::of(a.parsed, a.diagnostics, facts))
     }
 
@@ -294,9 +294,7 @@ impl DialectSpec for Spec {
     }
 
     fn parses_as_written(&self, analysis: &crate::analysis::FileAnalysis) -> bool {
-        analysis
-            .reading()
-            .is_none_or(|r| r == super::markdown::Reading::Parsed)
+        analysis.reading().is_none_or(|r| r == super::markdown::Reading::Parsed)
     }
 
     /// `provider.<p>.models.<m>` and `model`, `small_model` of a config; the `model` of each

@@ -123,9 +123,9 @@ pub fn user_skill_kind(path: &Path, dir: &Path) -> Option<SkillKind> {
     }
     Some(SkillKind {
         folder: path.parent()?.file_name()?.to_string_lossy().into_owned(),
-        loaders: vec![Dialect::OpenCode],
+        loaders: vec![Dialect::Opencode],
         misplaced: None,
-        family: Dialect::OpenCode,
+        family: Dialect::Opencode,
         namespace: None,
     })
 }
@@ -208,7 +208,9 @@ pub fn kind_of(path: &Path, at: &At, stage: Stage) -> Claim {
             }
             // The terminal interface's custom themes: `themes/*.json` of the global config
             // folder and of every `.opencode/`.
-            let global_themes = o.global_dir.is_some_and(|g| parent == g.join("themes") && name.ends_with(".json"));
+            let global_themes = o
+                .global_dir
+                .is_some_and(|g| parent == g.join("themes") && name.ends_with(".json"));
             if let Some(dir) =
                 theme_dir(path).or_else(|| global_themes.then(|| parent.parent().map(Path::to_path_buf)).flatten())
             {
@@ -221,9 +223,8 @@ pub fn kind_of(path: &Path, at: &At, stage: Stage) -> Claim {
                 return Some(Some((OcKind::Tui.into(), Place::Tui.role(dir))));
             }
             if CONFIG_NAMES.contains(&name.as_ref()) {
-                let in_config_dir = is_dot_opencode(parent)
-                    || o.home_dot_opencode == Some(parent)
-                    || o.config_dir == Some(parent);
+                let in_config_dir =
+                    is_dot_opencode(parent) || o.home_dot_opencode == Some(parent) || o.config_dir == Some(parent);
                 let dir = parent.to_path_buf();
                 let role = if in_config_dir {
                     Place::Dir.role(dir)
@@ -265,7 +266,7 @@ fn by_layout(path: &Path, at: &At) -> Claim {
             let rel = path.strip_prefix(anc).ok()?.to_string_lossy().replace('\\', "/");
             let name = rel.strip_suffix(".md").unwrap_or(&rel).to_string();
             let kind = CommandKind {
-                runtime: Dialect::OpenCode,
+                runtime: Dialect::Opencode,
                 name,
                 plugin: false,
             };

@@ -9,7 +9,7 @@ pub const NAMES: &[&str] = &["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
 
 /// opencode's verdict on instruction file `which` in the first folder of `chain`.
 pub fn readers(which: Which, chain: &[Level]) -> Verdict {
-    let runtime = Dialect::OpenCode;
+    let runtime = Dialect::Opencode;
     let verdict = |reads: bool, why: String| Verdict { runtime, reads, why };
     let Some(rank) = NAMES.iter().position(|n| *n == which.name()) else {
         return verdict(false, format!("opencode never reads `{}`", which.name()));

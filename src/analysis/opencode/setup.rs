@@ -81,7 +81,10 @@ pub fn steps(ask: &Ask) -> Result<Vec<Step>, String> {
     };
     // opencode.json or opencode.jsonc: the jsonc when it exists (opencode reads both, and the
     // jsonc wins); a note when both do.
-    let name = match ((ask.exists)(&dir.join("opencode.json")), (ask.exists)(&dir.join("opencode.jsonc"))) {
+    let name = match (
+        (ask.exists)(&dir.join("opencode.json")),
+        (ask.exists)(&dir.join("opencode.jsonc")),
+    ) {
         (true, true) => {
             out.push(Step::Say(format!(
                 "note: both {} and {} exist; opencode reads both and opencode.jsonc wins, so the \

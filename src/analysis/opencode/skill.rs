@@ -18,7 +18,7 @@ use crate::analysis::syntax::frontmatter;
 
 /// opencode's skill rules, for the shared checks.
 pub const LOADER: Loader = Loader {
-    runtime: Dialect::OpenCode,
+    runtime: Dialect::Opencode,
     needs_name: true,
     folder_alias: false,
     without_description: "opencode leaves the skill out of the list shown to the model",

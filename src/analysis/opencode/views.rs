@@ -82,7 +82,7 @@ pub fn all_project_views(host: &dyn Host, all: bool) -> Vec<(PathBuf, Vec<usize>
         // Within a directory: `.json` before `.jsonc`; agents before modes, then by path.
         files.sort_by_key(|f| {
             (
-                matches!(f.kind, FileKind::OpenCode(OcKind::Mode { .. })),
+                matches!(f.kind, FileKind::Opencode(OcKind::Mode { .. })),
                 f.path.extension().is_some_and(|e| e == "jsonc"),
                 f.path,
             )
@@ -161,7 +161,7 @@ pub fn all_project_views(host: &dyn Host, all: bool) -> Vec<(PathBuf, Vec<usize>
                 live.iter()
                     .filter(|f| {
                         matches!(f.role, Role::Command { dir } if dir == d)
-                            && matches!(f.kind, FileKind::Command(k) if k.runtime == Dialect::OpenCode)
+                            && matches!(f.kind, FileKind::Command(k) if k.runtime == Dialect::Opencode)
                     })
                     .map(|f| f.id),
             );
@@ -309,7 +309,7 @@ fn skill_dirs(host: &dyn Host, start: &Path, worktree: &Path) -> Vec<String> {
 /// The agent an opencode Markdown agent or mode file defines (its name, from its path).
 pub fn markdown_agent(host: &dyn Host, id: usize) -> Option<&str> {
     match host.file(id)?.kind {
-        FileKind::OpenCode(OcKind::Agent { name } | OcKind::Mode { name }) => Some(name),
+        FileKind::Opencode(OcKind::Agent { name } | OcKind::Mode { name }) => Some(name),
         _ => None,
     }
 }
@@ -392,7 +392,7 @@ pub fn path_names(host: &dyn Host, start: &Path, env: &Env) -> PathNames {
 /// `customize-opencode`. A name can appear twice (a duplicate skill).
 pub fn skills(host: &dyn Host, project: &Path) -> Vec<(String, Option<usize>)> {
     let mut out: Vec<(String, Option<usize>)> = host
-        .user_skill_names(Dialect::OpenCode)
+        .user_skill_names(Dialect::Opencode)
         .iter()
         .map(|n| (n.clone(), None))
         .collect();
@@ -401,9 +401,9 @@ pub fn skills(host: &dyn Host, project: &Path) -> Vec<(String, Option<usize>)> {
             continue;
         };
         // The name opencode registers, when it loads the skill (as it reads it).
-        if kind.loaders.contains(&Dialect::OpenCode)
+        if kind.loaders.contains(&Dialect::Opencode)
             && project.starts_with(dir)
-            && let Some(name) = decl.name_for(Dialect::OpenCode)
+            && let Some(name) = decl.name_for(Dialect::Opencode)
         {
             out.push((name.to_string(), Some(f.id)));
         }

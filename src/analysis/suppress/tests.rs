@@ -3,11 +3,11 @@ use crate::analysis::FileKind;
 use crate::analysis::{opencode, zuno};
 
 fn md() -> FileKind {
-    FileKind::OpenCode(opencode::FileKind::Agent { name: "a".into() })
+    FileKind::Opencode(opencode::FileKind::Agent { name: "a".into() })
 }
 
 fn json() -> FileKind {
-    FileKind::OpenCode(opencode::FileKind::Config)
+    FileKind::Opencode(opencode::FileKind::Config)
 }
 
 /// Each directive as (kind, target line text, codes).

@@ -103,7 +103,10 @@ impl DialectSpec for Spec {
     }
 
     fn user_folders(&self, o: &Options) -> Vec<PathBuf> {
-        o.user(super::discover::GLOBAL).map(Path::to_path_buf).into_iter().collect()
+        o.user(super::discover::GLOBAL)
+            .map(Path::to_path_buf)
+            .into_iter()
+            .collect()
     }
 
     fn user_layer(&self, options: &Options, disk: &dyn Disk) -> UserLayer {

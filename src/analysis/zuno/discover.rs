@@ -102,9 +102,7 @@ fn files_of(dir: &Path, disk: &dyn Disk) -> Vec<PathBuf> {
 
 /// Zuno's global directory: its config and Markdown agents, read for resolution.
 pub fn user_layer(o: &Options, disk: &dyn Disk) -> UserLayer {
-    let files = o
-        .user(GLOBAL)
-        .map_or_else(Vec::new, |dir| files_of(dir, disk));
+    let files = o.user(GLOBAL).map_or_else(Vec::new, |dir| files_of(dir, disk));
     UserLayer {
         files: files.into_iter().map(Load::path).collect(),
         ..UserLayer::default()

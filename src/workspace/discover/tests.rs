@@ -91,15 +91,15 @@ fn a_symlink_loop_is_entered_once() {
 
 #[test]
 fn a_skill_is_loaded_by_the_runtimes_whose_folder_holds_it_at_the_depth_they_read() {
-    use crate::analysis::Dialect::{Claude, OpenCode, Zuno};
+    use crate::analysis::Dialect::{Claude, Opencode, Zuno};
     // (path below the project `p`, the runtimes that load it, where it should go instead)
     let cases: &[(&str, &[crate::analysis::Dialect], Option<&str>)] = &[
-        (".claude/skills/a/SKILL.md", &[Claude, OpenCode], None),
+        (".claude/skills/a/SKILL.md", &[Claude, Opencode], None),
         // Claude Code reads one level below `.claude/skills/`; opencode's glob reads any depth.
-        (".claude/skills/group/a/SKILL.md", &[OpenCode], None),
-        (".opencode/skill/a/SKILL.md", &[OpenCode], None),
-        (".opencode/skills/group/a/SKILL.md", &[OpenCode], None),
-        (".agents/skills/a/SKILL.md", &[OpenCode, Zuno], None),
+        (".claude/skills/group/a/SKILL.md", &[Opencode], None),
+        (".opencode/skill/a/SKILL.md", &[Opencode], None),
+        (".opencode/skills/group/a/SKILL.md", &[Opencode], None),
+        (".agents/skills/a/SKILL.md", &[Opencode, Zuno], None),
         (".zuno/skills/x/y/SKILL.md", &[Zuno], None),
         (".claude/other/a/SKILL.md", &[], Some("`.claude/skills/a/`")),
         (".opencode/agents/a/SKILL.md", &[], Some("`.opencode/skills/a/`")),
