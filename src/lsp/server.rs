@@ -222,30 +222,7 @@ impl Inner {
             kind: None,
         };
         let options = DidChangeWatchedFilesRegistrationOptions {
-            watchers: [
-                // agent-lsp's own settings.
-                "**/agent-lsp.toml",
-                "**/.agent-lsp.toml",
-                // Agents and instruction files are Markdown; any Markdown or text file may also
-                // be the target of a config's `{file:...}`.
-                "**/*.md",
-                "**/*.txt",
-                // Skills (`**/*.md` matches them too), and the files of skill folders, which
-                // their `SKILL.md` links to.
-                "**/SKILL.md",
-                "**/skills/**",
-                "**/skill/**",
-            ]
-            .into_iter()
-            // The files each runtime reads beyond those (its configs, settings, manifests).
-            .chain(
-                crate::analysis::Dialect::REGISTERED
-                    .iter()
-                    .flat_map(|d| d.spec().watched())
-                    .copied(),
-            )
-            .map(glob)
-            .collect(),
+            watchers: watched_globs().into_iter().map(glob).collect(),
         };
         let registration = Registration {
             id: "agent-lsp-watch".into(),
@@ -661,5 +638,65 @@ impl LanguageServer for Backend {
             tokio::spawn(async move { inner.pull_configuration().await });
         }
         std::future::ready(())
+    }
+}
+
+/// The files the editor is asked to watch: agent-lsp's own settings, Markdown and text files, the
+/// files of skill folders, and what each registered runtime reads beyond those (its configs,
+/// settings, manifests: `DialectSpec::watched`).
+fn watched_globs() -> Vec<&'static str> {
+    [
+        // agent-lsp's own settings.
+        "**/agent-lsp.toml",
+        "**/.agent-lsp.toml",
+        // Agents and instruction files are Markdown; any Markdown or text file may also be the
+        // target of a config's `{file:...}`.
+        "**/*.md",
+        "**/*.txt",
+        // Skills (`**/*.md` matches them too), and the files of skill folders, which their
+        // `SKILL.md` links to.
+        "**/SKILL.md",
+        "**/skills/**",
+        "**/skill/**",
+    ]
+    .into_iter()
+    .chain(
+        crate::analysis::Dialect::REGISTERED
+            .iter()
+            .flat_map(|d| d.spec().watched())
+            .copied(),
+    )
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::watched_globs;
+    use crate::workspace::{Options, Workspace};
+
+    /// Every file of `test-workspace/` that the workspace reads is one the editor watches, so
+    /// that a change made outside the editor reaches the server.
+    #[test]
+    fn the_watched_globs_cover_every_file_the_runtimes_read() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test-workspace");
+        let mut set = globset::GlobSetBuilder::new();
+        for g in watched_globs() {
+            set.add(
+                globset::GlobBuilder::new(g)
+                    .literal_separator(true)
+                    .build()
+                    .expect("a glob"),
+            );
+        }
+        let set = set.build().expect("the globs build");
+        let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).expect("loads");
+        let mut seen = 0;
+        for f in ws.files.iter().filter(|f| f.live) {
+            let rel = f.path.strip_prefix(&root).unwrap_or(&f.path);
+            assert!(set.is_match(rel), "{} is read but not watched", rel.display());
+            seen += 1;
+        }
+        // The workspace holds every kind of file (configs, settings, manifests, MCP files).
+        assert!(seen > 50, "{seen}");
     }
 }

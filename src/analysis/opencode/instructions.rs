@@ -34,3 +34,45 @@ pub fn readers(which: Which, chain: &[Level]) -> Verdict {
         ),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::instructions::Present;
+
+    /// A folder holding `files`, as the workspace sees it when opencode alone is registered:
+    /// only the names opencode says it weighs are looked up.
+    fn folder(files: &[&str]) -> Level {
+        let weighs = Dialect::Opencode.spec().instruction_names();
+        Level {
+            label: "this folder".into(),
+            present: Present::of(|n| weighs.contains(&n) && files.contains(&n)),
+            in_worktree: true,
+        }
+    }
+
+    #[test]
+    fn the_first_name_a_folder_holds_wins_among_those_opencode_weighs() {
+        let both = [folder(&["AGENTS.md", "CLAUDE.md", "CONTEXT.md"])];
+        assert!(readers(Which("AGENTS.md"), &both).reads);
+        let claude = readers(Which("CLAUDE.md"), &both);
+        assert!(!claude.reads);
+        assert!(
+            claude.why.starts_with("opencode reads `AGENTS.md` (this folder)"),
+            "{}",
+            claude.why
+        );
+        assert!(!readers(Which("CONTEXT.md"), &both).reads);
+        // Without `AGENTS.md`, `CLAUDE.md` wins, and `CONTEXT.md` only when it is alone.
+        assert!(readers(Which("CLAUDE.md"), &[folder(&["CLAUDE.md", "CONTEXT.md"])]).reads);
+        assert!(!readers(Which("CONTEXT.md"), &[folder(&["CLAUDE.md", "CONTEXT.md"])]).reads);
+        assert!(readers(Which("CONTEXT.md"), &[folder(&["CONTEXT.md"])]).reads);
+        // A name opencode never reads.
+        let never = readers(Which("CLAUDE.local.md"), &both);
+        assert!(
+            !never.reads && never.why == "opencode never reads `CLAUDE.local.md`",
+            "{}",
+            never.why
+        );
+    }
+}

@@ -685,3 +685,27 @@ fn findings(path: &Path) -> Result<Vec<String>, String> {
         .map(|(_, d)| format!("{}: {}", d.code.rule().name, d.message))
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::runtime_parser;
+    use crate::analysis::Dialect;
+
+    /// `setup` takes the runtimes whose dialect says what to write, by their `--dialect` names,
+    /// and refuses the others.
+    #[test]
+    fn setup_takes_the_runtimes_that_can_be_set_up() {
+        let cmd = clap::Command::new("setup").arg(clap::Arg::new("runtime").value_parser(runtime_parser()));
+        let parse = |s: &str| {
+            cmd.clone()
+                .try_get_matches_from(["setup", s])
+                .map(|m| *m.get_one::<Dialect>("runtime").expect("parsed"))
+        };
+        assert_eq!(parse("opencode").ok(), Some(Dialect::Opencode));
+        assert_eq!(parse("claude").ok(), Some(Dialect::Claude));
+        for other in ["zuno", "copilot", "gemini"] {
+            let e = parse(other).expect_err(other).to_string();
+            assert!(e.contains("[possible values: opencode, claude]"), "{e}");
+        }
+    }
+}
