@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
         0 => OcKind::Config.into(),
         1 => OcKind::Agent { name: "fuzz".into() }.into(),
         2 => OcKind::Mode { name: "fuzz".into() }.into(),
-        3 => claude::FileKind::project("fuzz").into(),
+        3 => claude::AgentFile::project("fuzz").into(),
         5 => zuno::FileKind::Config.into(),
         6 => zuno::FileKind::Agent { name: "fuzz".into() }.into(),
         7 => FileKind::Skill(SkillKind {
@@ -59,20 +59,20 @@ fuzz_target!(|data: &[u8]| {
             name: "fuzz".into(),
         }),
         // Claude Code's settings, `.mcp.json`, a plugin's hooks file, a memory file.
-        9 if selector / 10 % 5 == 1 => FileKind::Settings(claude::settings::SettingsFile::Project),
-        9 if selector / 10 % 5 == 2 => FileKind::McpJson,
+        9 if selector / 10 % 5 == 1 => claude::settings::SettingsFile::Project.into(),
+        9 if selector / 10 % 5 == 2 => claude::FileKind::McpJson.into(),
         9 if selector / 10 % 5 == 3 => FileKind::plugin_hooks(),
-        9 if selector / 10 % 5 == 4 => FileKind::Memory(claude::memory::MemoryFile::Project),
+        9 if selector / 10 % 5 == 4 => claude::memory::MemoryFile::Project.into(),
         9 => FileKind::ProjectFile,
         // An output style (a project's or a plugin's).
-        4 if selector >= 200 => FileKind::OutputStyle(if selector / 10 % 2 == 0 {
+        4 if selector >= 200 => FileKind::from(if selector / 10 % 2 == 0 {
             claude::output_style::Origin::Project
         } else {
             claude::output_style::Origin::Plugin { plugin: "p".into() }
         }),
-        4 if selector / 10 % 3 == 1 => FileKind::Manifest(Manifest::Plugin),
-        4 if selector / 10 % 3 == 2 => FileKind::Manifest(Manifest::Marketplace),
-        _ => claude::FileKind {
+        4 if selector / 10 % 3 == 1 => Manifest::Plugin.into(),
+        4 if selector / 10 % 3 == 2 => Manifest::Marketplace.into(),
+        _ => claude::AgentFile {
             source: Source::Plugin { plugin: "p".into() },
             stem: "fuzz".into(),
         }
@@ -85,7 +85,7 @@ fuzz_target!(|data: &[u8]| {
     // line that continued a one-line description is reported as that, not as a duplicate (and
     // quoting the description, a safe fix, then reveals it). The reading itself says.
     let no_duplicates = !has(&analysis, Code::DuplicateKey)
-        && (!matches!(kind, FileKind::Claude(_)) || claude::read::read(&text).parsed.duplicates.is_empty());
+        && (kind.claude().is_none() || claude::read::read(&text).parsed.duplicates.is_empty());
     for d in &analysis.diagnostics {
         let Some(fix) = &d.fix else { continue };
         let out = apply(&text, &fix.edits);

@@ -93,7 +93,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(analysis.reading(), Some(read.reading), "the analysis reads differently");
 
     // The same text as a Claude Code agent: Claude's own block rules, both passes, the checks.
-    let analysis = analyze(&claude::FileKind::project("fuzz").into(), text);
+    let analysis = analyze(&claude::AgentFile::project("fuzz").into(), text);
     check_analysis(text, &analysis);
     let c = analysis.claude().expect("a Claude analysis");
     assert_eq!(

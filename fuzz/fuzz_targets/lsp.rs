@@ -106,7 +106,7 @@ fn kind_of(slot: usize, opened_with: &str) -> Option<FileKind> {
             }
             .into(),
         ),
-        3 => Some(claude::FileKind::project("helper").into()),
+        3 => Some(claude::AgentFile::project("helper").into()),
         _ => opened_with.trim_start_matches('\u{feff}').starts_with("---").then(|| {
             OcKind::Agent {
                 name: "untitled:Untitled-1".into(),

@@ -2394,3 +2394,19 @@ fn an_unclosed_frontmatter_counts_whole() {
         super::cross::content_key(&kind, "---\nmode: all\n---\nBody\n")
     );
 }
+
+#[test]
+fn a_file_that_is_not_markdown_counts_whole_even_when_it_starts_with_a_fence() {
+    // A config is JSON, a Claude Code settings file strict JSON: what follows a `---` line is
+    // theirs too (no body to leave out).
+    for kind in [
+        FileKind::Opencode(crate::analysis::opencode::FileKind::Config),
+        FileKind::from(crate::analysis::claude::settings::SettingsFile::Project),
+    ] {
+        assert_ne!(
+            super::cross::content_key(&kind, "---\n{}\n---\nOne\n"),
+            super::cross::content_key(&kind, "---\n{}\n---\nTwo\n"),
+            "{kind:?}"
+        );
+    }
+}

@@ -364,3 +364,22 @@ fn the_project_file_takes_no_suppressions() {
         None
     );
 }
+
+/// An ignore comment is offered only where the file parses as written, by agent-lsp and by the
+/// runtime's first pass: where the runtime had to retry (a `: ` in a plain value) a new ` # ...`
+/// could be read as part of the value.
+#[test]
+fn a_file_parses_as_written_when_no_pass_had_to_rescue_it() {
+    let opencode = FileKind::Opencode(crate::analysis::opencode::FileKind::Agent { name: "a".into() });
+    let claude = FileKind::from(crate::analysis::claude::AgentFile::project("a"));
+    for kind in [&opencode, &claude] {
+        let parses = |text: &str| crate::analysis::analyze(kind, text).parses_as_written();
+        assert!(parses("---\ndescription: Use it\n---\nBody\n"), "{kind:?}");
+        // Read on the runtime's second pass: agent-lsp's tree is clean, the runtime's first is not.
+        assert!(!parses("---\ndescription: Use when: x\n---\nBody\n"), "{kind:?}");
+    }
+    // A syntax error agent-lsp sees, in a file whose runtime has no pass of its own.
+    let config = FileKind::Opencode(crate::analysis::opencode::FileKind::Config);
+    assert!(crate::analysis::analyze(&config, "{\"a\": 1}").parses_as_written());
+    assert!(!crate::analysis::analyze(&config, "{\"a\": }").parses_as_written());
+}
