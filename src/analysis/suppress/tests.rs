@@ -383,3 +383,38 @@ fn a_file_parses_as_written_when_no_pass_had_to_rescue_it() {
     assert!(crate::analysis::analyze(&config, "{\"a\": 1}").parses_as_written());
     assert!(!crate::analysis::analyze(&config, "{\"a\": }").parses_as_written());
 }
+
+/// Where each kind of file holds the comments of ignore directives: a Markdown file's
+/// frontmatter, a JSONC config's `//` comments, none in strict JSON (a theme, Claude Code's
+/// settings) or in `agent-lsp.toml`.
+#[test]
+fn each_kind_of_file_says_where_its_comments_are() {
+    use crate::analysis::opencode::FileKind as Oc;
+    let cases = [
+        (
+            FileKind::Opencode(Oc::Agent { name: "a".into() }),
+            Comments::Frontmatter,
+        ),
+        (FileKind::Opencode(Oc::Config), Comments::Jsonc),
+        (FileKind::Opencode(Oc::Tui), Comments::Jsonc),
+        (FileKind::Opencode(Oc::Theme), Comments::None),
+        (
+            FileKind::from(crate::analysis::claude::settings::SettingsFile::Project),
+            Comments::None,
+        ),
+        (
+            FileKind::from(crate::analysis::claude::AgentFile::project("a")),
+            Comments::Frontmatter,
+        ),
+        (FileKind::Zuno(crate::analysis::zuno::FileKind::Config), Comments::Jsonc),
+        (
+            FileKind::Copilot(crate::analysis::copilot::FileKind::Mcp),
+            Comments::Jsonc,
+        ),
+        (FileKind::ProjectFile, Comments::None),
+    ];
+    for (kind, comments) in cases {
+        assert_eq!(kind.comments(), comments, "{kind:?}");
+        assert_eq!(kind.is_markdown(), comments == Comments::Frontmatter, "{kind:?}");
+    }
+}

@@ -707,5 +707,15 @@ mod tests {
             let e = parse(other).expect_err(other).to_string();
             assert!(e.contains("[possible values: opencode, claude]"), "{e}");
         }
+        // The help says what each writes, in the dialect's words.
+        let help = cmd.clone().render_long_help().to_string();
+        assert!(
+            help.contains("opencode: `lsp` and `mcp` entries in opencode.json(c)"),
+            "{help}"
+        );
+        assert!(
+            help.contains("claude:   The agent-lsp plugin, and an `.mcp.json` entry"),
+            "{help}"
+        );
     }
 }
