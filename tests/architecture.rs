@@ -70,8 +70,6 @@ const DIALECT_PARENT: &str = "src/analysis";
 /// test dialect's after `#[cfg(test)]`), its folder being `src/analysis/<module>/` and its
 /// variant the module's name in UpperCamelCase (as `build.rs` reads it into the list).
 const REGISTRY: &str = "src/analysis/mod.rs";
-const BLOCK_START: &str = "// The dialects";
-const BLOCK_END: &str = "// End of the dialects.";
 /// The files that expand the list, and with which macro (see [`expanded`]).
 const EXPANSIONS: &[(&str, &str)] = &[
     ("src/analysis/mod.rs", "declare_dialect_specs"),
@@ -1972,58 +1970,50 @@ struct Registration {
     lines: BTreeMap<String, u32>,
 }
 
-/// `github_copilot` -> `GithubCopilot`, as `build.rs` names the variants.
-fn camel(module: &str) -> String {
-    module
-        .split('_')
-        .map(|p| {
-            let mut c = p.chars();
-            c.next()
-                .map(|f| f.to_uppercase().chain(c).collect::<String>())
-                .unwrap_or_default()
-        })
-        .collect()
-}
-
-/// Reads the list from the dialect block of [`REGISTRY`] (as `build.rs` does): its `pub mod`
-/// lines, the one after `#[cfg(test)]` being the test dialect.
+/// The list `build.rs` wrote (`$OUT_DIR/dialects.rs`: `test: Variant => module;`, then
+/// `Variant => module,` per dialect), with the line of each dialect's `pub mod` in [`REGISTRY`].
 fn registration() -> &'static Registration {
     static LIST: std::sync::OnceLock<Registration> = std::sync::OnceLock::new();
     LIST.get_or_init(|| {
-        let text = &sources()[REGISTRY];
-        let start = text
-            .find(BLOCK_START)
-            .unwrap_or_else(|| panic!("no dialect block (`{BLOCK_START}`) in {REGISTRY}"));
-        let end = start
-            + text[start..]
-                .find(BLOCK_END)
-                .unwrap_or_else(|| panic!("the dialect block of {REGISTRY} has no `{BLOCK_END}`"));
-        let first_line = text[..start].matches('\n').count() as u32 + 1;
+        let written = concat!(env!("OUT_DIR"), "/dialects.rs");
+        let list = std::fs::read_to_string(written).unwrap_or_else(|e| panic!("reading {written}: {e}"));
+        let source = &sources()[REGISTRY];
+        let line_of = |module: &str| {
+            let decl = format!("pub mod {module};");
+            source
+                .lines()
+                .position(|l| l.trim() == decl)
+                .map(|i| i as u32 + 1)
+                .unwrap_or_else(|| panic!("no `{decl}` in {REGISTRY}"))
+        };
         let mut dialects = Vec::new();
         let mut test = None;
         let mut lines = BTreeMap::new();
-        let mut test_next = false;
-        for (k, line) in text[start..end].lines().enumerate() {
-            let line = line.trim();
-            if line == "#[cfg(test)]" {
-                test_next = true;
-                continue;
-            }
-            let Some(module) = line.strip_prefix("pub mod ").and_then(|r| r.strip_suffix(';')) else {
+        for line in list.lines().map(str::trim) {
+            let (entry, is_test) = match line.strip_prefix("test:") {
+                Some(rest) => (rest.trim(), true),
+                None => (line, false),
+            };
+            let Some((variant, module)) = entry.split_once(" => ") else {
                 continue;
             };
-            lines.insert(module.to_string(), first_line + k as u32);
-            let pair = (camel(module), module.to_string());
-            if std::mem::take(&mut test_next) {
+            let module = module.trim_end_matches([',', ';']);
+            let ident = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
+            if !ident(variant) || !ident(module) {
+                continue;
+            }
+            lines.insert(module.to_string(), line_of(module));
+            let pair = (variant.to_string(), module.to_string());
+            if is_test {
                 test = Some(pair);
             } else {
                 dialects.push(pair);
             }
         }
-        assert!(!dialects.is_empty(), "no dialect in the dialect block of {REGISTRY}");
+        assert!(!dialects.is_empty(), "no dialect in {written}");
         Registration {
             dialects,
-            test: test.unwrap_or_else(|| panic!("no test dialect in the dialect block of {REGISTRY}")),
+            test: test.unwrap_or_else(|| panic!("no test dialect in {written}")),
             lines,
         }
     })

@@ -105,72 +105,39 @@ into_kind! {
     ServersFile => PluginServers,
 }
 
-impl FileAnalysis {
-    fn claude_facts(&self) -> Option<&Facts> {
-        self.own()
-    }
+/// The accessors of Claude Code's facts on the shared `FileAnalysis`: each gives its kind of
+/// file's facts, `None` for any other file.
+macro_rules! facts_accessors {
+    ($( $(#[doc = $doc:literal])* $name:ident -> $ty:ty = $variant:ident; )+) => {
+        impl FileAnalysis {
+            $(
+                $(#[doc = $doc])*
+                pub fn $name(&self) -> Option<&$ty> {
+                    match self.own::<Facts>()? {
+                        Facts::$variant(f) => Some(f),
+                        _ => None,
+                    }
+                }
+            )+
+        }
+    };
+}
 
+facts_accessors! {
     /// A Claude Code agent file: how the loader read it and the agent.
-    pub fn claude(&self) -> Option<&AgentFacts> {
-        match self.claude_facts()? {
-            Facts::Agent(f) => Some(f),
-            _ => None,
-        }
-    }
-
+    claude -> AgentFacts = Agent;
     /// A plugin manifest: what it declares.
-    pub fn manifest(&self) -> Option<&ManifestFile> {
-        match self.claude_facts()? {
-            Facts::Manifest(f) => Some(f),
-            _ => None,
-        }
-    }
-
+    manifest -> ManifestFile = Manifest;
     /// A plugin's `hooks/hooks.json`: the scripts its hooks run.
-    pub fn plugin_hook_scripts(&self) -> Option<&[Script]> {
-        match self.claude_facts()? {
-            Facts::PluginHooks(s) => Some(s),
-            _ => None,
-        }
-    }
-
+    plugin_hook_scripts -> [Script] = PluginHooks;
     /// Claude Code settings: their permission rules.
-    pub fn settings(&self) -> Option<&Settings> {
-        match self.claude_facts()? {
-            Facts::Settings(f) => Some(f),
-            _ => None,
-        }
-    }
-
+    settings -> Settings = Settings;
     /// Claude Code memory files: their imports.
-    pub fn memory(&self) -> Option<&Memory> {
-        match self.claude_facts()? {
-            Facts::Memory(f) => Some(f),
-            _ => None,
-        }
-    }
-
+    memory -> Memory = Memory;
     /// A plugin's `.lsp.json` or `monitors.json`: what it declares.
-    pub fn plugin_servers(&self) -> Option<&Declared> {
-        match self.claude_facts()? {
-            Facts::PluginServers(f) => Some(f),
-            _ => None,
-        }
-    }
-
+    plugin_servers -> Declared = PluginServers;
     /// An output style: what it declares.
-    pub fn output_style(&self) -> Option<&Style> {
-        match self.claude_facts()? {
-            Facts::OutputStyle(f) => Some(f),
-            _ => None,
-        }
-    }
-
+    output_style -> Style = OutputStyle;
     /// `.mcp.json`: the MCP servers it declares.
-    pub fn mcp(&self) -> Option<&McpFile> {
-        match self.claude_facts()? {
-            Facts::Mcp(f) => Some(f),
-            _ => None,
-        }
-    }
+    mcp -> McpFile = Mcp;
 }
