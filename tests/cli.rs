@@ -887,6 +887,7 @@ fn version_is_the_package_version() {
     };
     let opencode = pinned(include_str!("runtime/package.json"), "opencode-linux-x64");
     let claude = pinned(include_str!("claude_runtime/package.json"), "@anthropic-ai/claude-code");
+    let codex = pinned(include_str!("codex_runtime/package.json"), "@openai/codex");
     // Copilot's judge: the VS Code of the code-server `tests/copilot_vscode/run.sh` installs
     // (code-server 4.X.Y carries VS Code 1.X.Y).
     let code_server = include_str!("copilot_vscode/run.sh")
@@ -901,7 +902,7 @@ fn version_is_the_package_version() {
         assert_eq!(
             out.stdout,
             format!(
-                "agent-lsp {} (checked against opencode {opencode}, Claude Code {claude}, GitHub Copilot (VS Code {vscode}))\n",
+                "agent-lsp {} (checked against opencode {opencode}, Claude Code {claude}, GitHub Copilot (VS Code {vscode}), Codex {codex})\n",
                 env!("CARGO_PKG_VERSION")
             ),
             "{flag}"
@@ -940,7 +941,7 @@ fn help_lists_every_command_and_option() {
     assert_eq!(top.stderr, "");
     // The runtimes are named from the one list of dialects: every product, the last one too.
     assert!(top.stdout.starts_with(
-        "Language server and checker for AI-agent definition files: the agents, configs, commands, skills, settings, hooks and MCP files of opencode, Claude Code, Zuno and GitHub Copilot\n\nUsage: agent-lsp <COMMAND>\n"
+        "Language server and checker for AI-agent definition files: the agents, configs, commands, skills, settings, hooks and MCP files of opencode, Claude Code, Zuno, GitHub Copilot and Codex\n\nUsage: agent-lsp <COMMAND>\n"
     ), "{}", top.stdout);
     let check = agent_lsp(ws.path(), &["check", "--help"]);
     for product in agent_lsp::analysis::Dialect::ALL.map(|d| d.product()) {
@@ -955,7 +956,7 @@ fn help_lists_every_command_and_option() {
         [
             (
                 "check",
-                "Check the agent files of opencode, Claude Code, Zuno and GitHub Copilot (agents, configs, commands, skills, settings, hooks, MCP files), and report problems"
+                "Check the agent files of opencode, Claude Code, Zuno, GitHub Copilot and Codex (agents, configs, commands, skills, settings, hooks, MCP files), and report problems"
             ),
             (
                 "explain",
@@ -1070,7 +1071,7 @@ fn check_without_a_path_checks_the_current_directory() {
         (out.status, out.stdout.as_str()),
         (
             0,
-            "no files found to check: nothing here that opencode, Claude Code, Zuno or GitHub Copilot reads (agents, configs, commands, skills, prompt files)\n"
+            "no files found to check: nothing here that opencode, Claude Code, Zuno, GitHub Copilot or Codex reads (agents, configs, commands, skills, prompt files)\n"
         )
     );
 }

@@ -245,7 +245,9 @@ fn watched_skills_and_configs() {
                 { "globPattern": "**/hooks/hooks.json" },
                 { "globPattern": "**/zuno.json" },
                 { "globPattern": "**/zuno.jsonc" },
-                { "globPattern": "**/.vscode/mcp.json" }
+                { "globPattern": "**/.vscode/mcp.json" },
+                { "globPattern": "**/.codex/config.toml" },
+                { "globPattern": "**/.codex/agents/**/*.toml" }
             ] },
         }] })
     );

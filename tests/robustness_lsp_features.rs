@@ -45,6 +45,9 @@ fn complete_any(
             agent_lsp::analysis::claude::complete::complete(text, at, &claude)
         }
         agent_lsp::analysis::FileKind::Skill(_) => agent_lsp::analysis::complete_skill(text, at),
+        agent_lsp::analysis::FileKind::Codex(k) => {
+            agent_lsp::analysis::codex::editor::complete(text, at, *k == agent_lsp::analysis::codex::FileKind::Agent)
+        }
         agent_lsp::analysis::FileKind::ProjectFile => {
             agent_lsp::analysis::project_file::complete(text, at, agent_lsp::analysis::policy_vocabulary())
         }

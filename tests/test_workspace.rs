@@ -20,6 +20,7 @@ const CLEAN: &[&str] = &[
     ".claude/agents/test-runner.md",
     "zuno.json",
     ".zuno/agents/docs.md",
+    ".codex/agents/reviewer.toml",
     "plugins/release-tools/.claude-plugin/plugin.json",
     "plugins/release-tools/commands/cut.md",
     "plugins/release-tools/skills/changelog/SKILL.md",
@@ -150,6 +151,18 @@ fn summary() {
         .claude/skills/lint/SKILL.md:2:7 name-mismatch
         .claude/skills/release-check/SKILL.md:4:16 unknown-tool
         .claude/skills/release-check/SKILL.md:6:28 broken-link
+        .codex/agents/migrator.toml:1:1 missing-field
+        .codex/agents/migrator.toml:2:42 syntax-error
+        .codex/agents/release.toml:4:19 deprecated-field
+        .codex/agents/strict-reviewer.toml:1:8 duplicate-agent
+        .codex/agents/tester.toml:1:1 missing-field
+        .codex/agents/tester.toml:2:1 unknown-key
+        .codex/config.toml:3:26 invalid-value
+        .codex/config.toml:5:16 invalid-value
+        .codex/config.toml:6:1 ignored-field
+        .codex/config.toml:10:1 unknown-key
+        .codex/config.toml:14:8 invalid-type
+        .codex/config.toml:17:1 missing-field
         .github/agents/docs.agent.md:2:7 duplicate-agent
         .github/agents/docs.agent.md:4:1 duplicate-key
         .github/agents/docs.agent.md:5:9 invalid-value

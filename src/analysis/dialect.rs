@@ -102,11 +102,17 @@ mod tests {
 
     #[test]
     fn every_dialect_is_named_in_the_phrases() {
-        assert_eq!(Dialect::products(), "opencode, Claude Code, Zuno and GitHub Copilot");
-        assert_eq!(Dialect::products_or(), "opencode, Claude Code, Zuno or GitHub Copilot");
+        assert_eq!(
+            Dialect::products(),
+            "opencode, Claude Code, Zuno, GitHub Copilot and Codex"
+        );
+        assert_eq!(
+            Dialect::products_or(),
+            "opencode, Claude Code, Zuno, GitHub Copilot or Codex"
+        );
         assert_eq!(
             Dialect::names_described(),
-            "`opencode`, `claude` (Claude Code), `zuno` (Zuno) or `copilot` (GitHub Copilot)"
+            "`opencode`, `claude` (Claude Code), `zuno` (Zuno), `copilot` (GitHub Copilot) or `codex` (Codex)"
         );
         assert_eq!(Dialect::phrase(["a"].iter(), "and"), "a");
         assert_eq!(Dialect::phrase(["a", "b"].iter(), "or"), "a or b");

@@ -69,6 +69,7 @@ pub mod opencode;
 pub mod claude;
 pub mod zuno;
 pub mod copilot;
+pub mod codex;
 // End of the dialects.
 
 for_each_dialect!(declare_dialect_specs);

@@ -420,7 +420,7 @@ mod tests {
             "{}",
             d[0].message
         );
-        assert!(listed.ends_with("zuno or copilot"), "{listed}");
+        assert!(listed.ends_with("copilot or codex"), "{listed}");
     }
 
     #[test]
@@ -509,7 +509,7 @@ mod tests {
         assert_eq!(labels("[files]\n|"), ["exclude", "dialects"]);
         assert_eq!(
             labels("[files]\ndialects = [\"|"),
-            ["opencode", "claude", "zuno", "copilot"]
+            ["opencode", "claude", "zuno", "copilot", "codex"]
         );
         assert_eq!(labels("[|"), ["rules", "files", "policy"]);
         // Inside a `[[policy]]`: its keys, then each key's values.
@@ -525,7 +525,7 @@ mod tests {
         );
         assert_eq!(
             labels("[[policy]]\ndialects = [\"|"),
-            ["opencode", "claude", "zuno", "copilot"]
+            ["opencode", "claude", "zuno", "copilot", "codex"]
         );
         assert!(labels("|").is_empty());
     }

@@ -81,7 +81,7 @@ pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     (
         Code::InvalidValue,
         Severity::Warning,
-        "where the runtime drops or changes only this value and loads the rest: Claude Code's agents, skills, commands, hooks, output styles, settings (an `outputStyle` no style has falls back to the default) and MCP servers; GitHub Copilot's agents; opencode's `tui.json` `theme` that names no theme, and a theme color that lacks one of `dark` and `light` (the theme works in the other mode)",
+        "where the runtime drops or changes only this value and loads the rest: Claude Code's agents, skills, commands, hooks, output styles, settings (an `outputStyle` no style has falls back to the default) and MCP servers; GitHub Copilot's agents; opencode's `tui.json` `theme` that names no theme, and a theme color that lacks one of `dark` and `light` (the theme works in the other mode); Codex's `model_reasoning_effort`, which it sends to the model as written",
     ),
     (
         Code::InvalidColor,
@@ -91,7 +91,7 @@ pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     (
         Code::DeprecatedField,
         Severity::Error,
-        "Zuno, which refuses a configuration with `maxSteps`, a `mode/` folder or the top-level `mode`",
+        "Zuno, which refuses a configuration with `maxSteps`, a `mode/` folder or the top-level `mode`; Codex, which refuses `profile = ...`, `approval_policy = \"untrusted\"` and `wire_api = \"chat\"`",
     ),
     (
         Code::DeprecatedField,
@@ -151,7 +151,7 @@ pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     (
         Code::UnknownKey,
         Severity::Error,
-        "Zuno's top-level keys: Zuno refuses to start; a `PreToolUse` or `PermissionRequest` written outside `hooks` in a Claude Code skill or command, which then loads with no hooks and no `allowed-tools`",
+        "Zuno's top-level keys: Zuno refuses to start; a `PreToolUse` or `PermissionRequest` written outside `hooks` in a Claude Code skill or command, which then loads with no hooks and no `allowed-tools`; a key at the top level of a Codex agent file, which Codex then drops",
     ),
     (
         Code::UnknownSkill,
@@ -248,7 +248,7 @@ impl Code {
 
 rules! {
     SyntaxError = "syntax-error", Error, RefusesToStart, [],
-        "YAML frontmatter or JSONC that does not parse, or a frontmatter that is never closed.",
+        "YAML frontmatter, JSONC or TOML that does not parse, or a frontmatter that is never closed.",
         "opencode cannot read the file. A broken `opencode.json` stops opencode at start-up. A broken \
 frontmatter is worse because it is silent: opencode loads the whole file, frontmatter included, as \
 the prompt of a plain `mode: all` agent (model and permissions are lost), or skips the agent file \
@@ -295,7 +295,7 @@ the color is null, which is also rejected.",
         "color: #FF5733\n",
         "color: \"#FF5733\"\n";
     DeprecatedField = "deprecated-field", Warning, Works, [Deprecated],
-        "`tools`, `maxSteps`, a `mode/` directory, or a deprecated top-level key (`mode`, `autoshare`, `reference`, `layout`); Claude Code's old tool name `Task`.",
+        "`tools`, `maxSteps`, a `mode/` directory, or a deprecated top-level key (`mode`, `autoshare`, `reference`, `layout`); Claude Code's old tool name `Task`; Codex's `profile` key, `[profiles]` tables and `approval_policy = \"untrusted\"`.",
         "They still work: `tools` is converted to permission rules (true is allow, false is deny; \
 `write`, `edit` and `patch` become `edit`), `maxSteps` to `steps` (ignored when `steps` is set), \
 `mode` entries and `mode/` files to primary agents, `reference` is read when `references` is not \
@@ -419,7 +419,7 @@ install it from a marketplace; names such as `claude-tools` are reserved for Ant
         "---\nname: team:reviewer\ndescription: Reviews code\n---\n",
         "---\nname: team-reviewer\ndescription: Reviews code\n---\n";
     MissingField = "missing-field", Error, FileIgnored, [],
-        "Claude Code: a required field (`name`, `description`; a plugin manifest's `name`, `owner`, `source`) that is missing or not a string. GitHub Copilot: an agent's `description` (GitHub.com needs it), a handoff's `label`, `agent` or `prompt`, what a hook command runs, a server's `command` or `url` in `.vscode/mcp.json`.",
+        "Claude Code: a required field (`name`, `description`; a plugin manifest's `name`, `owner`, `source`) that is missing or not a string. GitHub Copilot: an agent's `description` (GitHub.com needs it), a handoff's `label`, `agent` or `prompt`, what a hook command runs, a server's `command` or `url` in `.vscode/mcp.json`. Codex: an agent file's `name`, `description` or `developer_instructions`, an MCP server with neither `command` nor `url`, `[permissions]` without `default_permissions`.",
         "Without a string `description` Claude Code skips the agent; a non-string `name` (a list such \
 as `[agent-name]`, a number) skips it too. A file with no `name` at all is read as a reference \
 document, not an agent: reported as information, since that may be intended.",
@@ -455,7 +455,7 @@ the middle of a value or a comment. What follows becomes the prompt, and the key
         "description: Use this --- when needed\nmodel: opus\n",
         "description: Use this - when needed\nmodel: opus\n";
     IgnoredField = "ignored-field", Warning, ValueIgnored, [],
-        "Claude Code: a field that plugin agents ignore (`permissionMode`, `hooks`, `mcpServers`, ...), `force-for-plugin` in an output style that is not a plugin's. GitHub Copilot: a key the host an agent is for ignores (`handoffs` on GitHub.com, `mcp-servers` in VS Code; a hint when the agent is for both), `tools` of a prompt that runs in `ask` or `edit`.",
+        "Claude Code: a field that plugin agents ignore (`permissionMode`, `hooks`, `mcpServers`, ...), `force-for-plugin` in an output style that is not a plugin's. GitHub Copilot: a key the host an agent is for ignores (`handoffs` on GitHub.com, `mcp-servers` in VS Code; a hint when the agent is for both), `tools` of a prompt that runs in `ask` or `edit`. Codex: a key of a project's `.codex/config.toml` that only the user's file sets (`notify`, `model_providers`, ...).",
         "For security, agents shipped in a plugin cannot set `permissionMode`, `hooks` or \
 `mcpServers`, and `initialPrompt` and the observer settings do not apply to them. Claude Code \
 ignores them with a debug-log warning. It also ignores `force-for-plugin` in a project's or the \

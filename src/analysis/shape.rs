@@ -31,6 +31,9 @@ pub enum Shape {
     Pattern(fn(&str) -> bool, &'static str),
     Bool,
     Num(Num),
+    /// A whole number written as one: TOML tells `1` from `1.0`, and a reader of integers
+    /// refuses the float even when it is whole.
+    Int(Num),
     /// One of these literal values.
     Lit(&'static [Lit]),
     Array(&'static Shape),
@@ -470,7 +473,14 @@ impl<'a> Decoder<'a> {
                     );
                 }
             }
-            Shape::Num(num) => match node.as_f64() {
+            Shape::Int(_) if matches!(node.value, Value::Float(_)) => self.issue(
+                node.span,
+                IssueKind::Type {
+                    expected: shape,
+                    got: node,
+                },
+            ),
+            Shape::Num(num) | Shape::Int(num) => match node.as_f64() {
                 Some(n) if num.refuses(n) => self.issue(node.span, IssueKind::Number { num, got: node }),
                 Some(_) => {}
                 None => self.issue(
@@ -728,6 +738,7 @@ fn accepts_type(shape: &Shape, node: &Node) -> bool {
         (Shape::Null, Value::Null) => true,
         (Shape::Bool, Value::Bool(_)) => true,
         (Shape::Num(_), Value::Int(_) | Value::Float(_)) => true,
+        (Shape::Int(_), Value::Int(_)) => true,
         (Shape::Lit(lits), v) => lits
             .iter()
             .any(|l| matches!((l, v), (Lit::Str(_), Value::Str(_)) | (Lit::Bool(_), Value::Bool(_)))),
@@ -807,6 +818,7 @@ pub fn describe(shape: &Shape) -> String {
         Shape::Pattern(_, what) | Shape::Custom(what) => (*what).into(),
         Shape::Bool => "true or false".into(),
         Shape::Num(n) => n.describe(),
+        Shape::Int(n) => format!("{} (an integer, not `1.0`)", n.describe()),
         Shape::Lit(lits) => either(lits.iter().map(Lit::json).collect()),
         Shape::Array(item) => format!("an array of {}", plural(item)),
         Shape::Tuple(items) => format!(
@@ -858,6 +870,7 @@ fn plural(shape: &Shape) -> String {
         Shape::Str => "strings".into(),
         Shape::Bool => "booleans".into(),
         Shape::Num(n) if n.int => "whole numbers".into(),
+        Shape::Int(_) => "integers".into(),
         Shape::Num(_) => "numbers".into(),
         Shape::Object(_) | Shape::Record(_) => "objects".into(),
         Shape::Lit(lits) => either(lits.iter().map(Lit::json).collect()),

@@ -2239,6 +2239,7 @@ fn each_runtime_finds_the_user_s_folders_in_the_environment() {
         ("OPENCODE_CONFIG", "/c/o.json"),
         ("OPENCODE_CONFIG_DIR", "/c/dir"),
         ("OPENCODE_TUI_CONFIG", "/c/tui.json"),
+        ("CODEX_HOME", "/cx"),
     ]
     .into_iter()
     .collect();
@@ -2253,6 +2254,7 @@ fn each_runtime_finds_the_user_s_folders_in_the_environment() {
         }
         o
     };
+    use crate::analysis::codex::dialect::HOME as CODEX_HOME;
     use crate::analysis::opencode::user::{CONFIG_DIR, CONFIG_FILE, GLOBAL_DIR, HOME_DOT_OPENCODE, TUI_CONFIG};
     use crate::analysis::zuno::discover::GLOBAL as ZUNO_GLOBAL;
     let o = fill(&env, None);
@@ -2264,6 +2266,7 @@ fn each_runtime_finds_the_user_s_folders_in_the_environment() {
         CONFIG_DIR,
         TUI_CONFIG,
         ZUNO_GLOBAL,
+        CODEX_HOME,
     ];
     assert_eq!(
         all.map(|k| o.user(k)),
@@ -2273,7 +2276,8 @@ fn each_runtime_finds_the_user_s_folders_in_the_environment() {
             p("/c/o.json"),
             p("/c/dir"),
             p("/c/tui.json"),
-            p("/x/zuno")
+            p("/x/zuno"),
+            p("/cx"),
         ]
     );
     // Nothing else: each dialect's own names.
@@ -2281,8 +2285,8 @@ fn each_runtime_finds_the_user_s_folders_in_the_environment() {
     // Without `XDG_CONFIG_HOME`, `~/.config`; a global folder named by the user wins.
     let o = fill(&|_| None, Some(Path::new("/g")));
     assert_eq!(
-        [GLOBAL_DIR, CONFIG_FILE, ZUNO_GLOBAL].map(|k| o.user(k)),
-        [p("/g"), None, p("/h/.config/zuno")]
+        [GLOBAL_DIR, CONFIG_FILE, ZUNO_GLOBAL, CODEX_HOME].map(|k| o.user(k)),
+        [p("/g"), None, p("/h/.config/zuno"), p("/h/.codex")]
     );
     let o = fill(&|_| None, None);
     assert_eq!(o.user(GLOBAL_DIR), p("/h/.config/opencode"));
@@ -2294,7 +2298,7 @@ fn each_runtime_finds_the_user_s_folders_in_the_environment() {
         .collect();
     assert_eq!(
         user,
-        ["/x/opencode", "/h/.opencode", "/c/dir", "/c/o.json", "/x/zuno"].map(PathBuf::from)
+        ["/x/opencode", "/h/.opencode", "/c/dir", "/c/o.json", "/x/zuno", "/cx"].map(PathBuf::from)
     );
 }
 

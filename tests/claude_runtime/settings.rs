@@ -130,7 +130,7 @@ fn wrong(shape: &Shape) -> Option<Value> {
             Shape::Any | Shape::Custom(_) => *k = [true; 6],
             Shape::Str | Shape::Pattern(..) => k[0] = true,
             Shape::Lit(_) => {}
-            Shape::Num(_) => k[1] = true,
+            Shape::Num(_) | Shape::Int(_) => k[1] = true,
             Shape::Bool => k[2] = true,
             Shape::Array(_) | Shape::Tuple(_) => k[3] = true,
             Shape::Record(_) | Shape::Object(_) => k[4] = true,

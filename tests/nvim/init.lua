@@ -151,7 +151,7 @@ local function run()
     local want = vim.fs.normalize(repo .. '/editors/neovim/lsp/agent_lsp.lua')
     expect_eq('first lsp/agent_lsp.lua on runtimepath', want, files[1] and vim.fs.normalize(files[1]))
     local cfg = vim.lsp.config.agent_lsp
-    expect_eq('filetypes', { 'markdown', 'json', 'jsonc' }, cfg.filetypes)
+    expect_eq('filetypes', { 'markdown', 'json', 'jsonc', 'toml' }, cfg.filetypes)
     expect_eq(
       'root_markers',
       { 'opencode.json', 'opencode.jsonc', '.opencode', 'zuno.json', 'zuno.jsonc', '.git' },

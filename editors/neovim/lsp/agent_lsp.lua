@@ -7,7 +7,7 @@
 --- `.zuno/agents/**/*.md`, `~/.config/zuno/agents/**/*.md`); GitHub Copilot files
 --- (`.github/agents/*.agent.md`, `.github/chatmodes/*.chatmode.md`, `.github/prompts/*.prompt.md`,
 --- `.github/instructions/**/*.instructions.md`, `.github/copilot-instructions.md`,
---- `.vscode/mcp.json`); command files (`.opencode/commands/`, `.claude/commands/`,
+--- `.vscode/mcp.json`); Codex files (`.codex/config.toml`, `.codex/agents/**/*.toml`); command files (`.opencode/commands/`, `.claude/commands/`,
 --- `.zuno/commands/`) and `SKILL.md` files.
 ---
 --- The project's own install comes first: `<root>/node_modules/.bin/agent-lsp` (where
@@ -71,7 +71,7 @@ return {
       detached = config and config.detached,
     })
   end,
-  filetypes = { 'markdown', 'json', 'jsonc' },
+  filetypes = { 'markdown', 'json', 'jsonc', 'toml' },
   root_markers = root_markers,
   settings = {
     agentLsp = {},

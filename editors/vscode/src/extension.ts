@@ -1,5 +1,6 @@
 // VS Code client for agent-lsp: starts `agent-lsp serve` for opencode agent files,
-// opencode.json(c), Claude Code agent files, Zuno agent files and zuno.json(c), GitHub Copilot's
+// opencode.json(c), Claude Code agent files, Zuno agent files and zuno.json(c), Codex's
+// .codex/config.toml and agents, GitHub Copilot's
 // custom agents, prompt files, instructions and `.vscode/mcp.json`, command files and `SKILL.md`
 // files, and keeps the server's `agentLsp` settings in sync.
 
@@ -81,6 +82,10 @@ const GLOBS = [
   "**/.github/instructions/**/*.instructions.md",
   "**/.github/copilot-instructions.md",
   "**/.vscode/mcp.json",
+  // Codex: `config.toml` of a project's `.codex/` (and of `~/.codex/`), and its custom agents
+  // (`.codex/agents/**/*.toml`).
+  "**/.codex/config.toml",
+  "**/.codex/agents/**/*.toml",
 ];
 
 /** Where a Claude Code plugin keeps its manifest; its `agents/` folder holds agent files. */

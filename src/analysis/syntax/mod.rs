@@ -7,6 +7,7 @@
 pub mod frontmatter;
 pub mod jsonc;
 pub mod strict;
+pub mod toml;
 pub mod yaml;
 
 use super::text::Span;

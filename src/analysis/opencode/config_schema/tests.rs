@@ -68,6 +68,8 @@ fn compare(defs: &J, json: &J, shape: &Shape, path: &str, out: &mut Vec<String>)
                 out.push(format!("{path}: values {ours:?} here, {json} there"));
             }
         }
+        // opencode's JSON has no integers apart from numbers: no field is written this way.
+        Shape::Int(n) => out.push(format!("{path}: a TOML integer ({}) here, {json} there", n.describe())),
         Shape::Num(n) => {
             let want_int = ty == Some("integer");
             if !(want_int || ty == Some("number")) || n.int != want_int {

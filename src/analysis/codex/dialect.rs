@@ -1,0 +1,260 @@
+//! Codex behind the one dialect interface ([`DialectSpec`]): which files it reads, and what the
+//! workspace and the front ends ask of it.
+//!
+//! Files: the user's `$CODEX_HOME/config.toml` (`~/.codex/` by default) and its `agents/`; a
+//! project's `.codex/config.toml` and `.codex/agents/**/*.toml` (Codex reads a project's
+//! `.codex/` layer only when the project is trusted; agent-lsp checks it wherever it is, since
+//! trust is the user's setting, not the file's).
+
+use std::path::{Path, PathBuf};
+
+use crate::analysis::Dialect;
+use crate::analysis::discovery::{Claim, Disk, Pile, Stage};
+use crate::analysis::host::Host;
+use crate::analysis::host::Options;
+use crate::analysis::host::Role;
+use crate::analysis::spec::{At, DialectSpec};
+use crate::analysis::spec::{DialectUnit, Reads, UnitRef};
+
+/// The user option holding Codex's home (`$CODEX_HOME`, or `~/.codex`).
+pub const HOME: &str = "codex.home";
+
+/// Codex's implementation of the dialect interface.
+pub struct Spec;
+
+impl DialectSpec for Spec {
+    fn identity(&self) -> crate::analysis::spec::Identity {
+        crate::analysis::spec::Identity {
+            name: "codex",
+            product: "Codex",
+            aliases: &["openai-codex", "codex-cli"],
+            checked_against: Some("0.171.0"),
+        }
+    }
+
+    fn comments(&self, _kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {
+        // TOML comments: ignore directives are not read in TOML files yet.
+        crate::analysis::suppress::Comments::None
+    }
+
+    fn list_rank(&self) -> u8 {
+        4
+    }
+
+    fn rules(&self) -> &'static [crate::analysis::Code] {
+        super::RULES
+    }
+
+    fn shares_every_dialect_rules(&self) -> bool {
+        false
+    }
+
+    fn analyze(&self, kind: &crate::analysis::FileKind, text: &str) -> Option<crate::analysis::FileAnalysis> {
+        let (diagnostics, parsed, facts) = super::analyze(kind.own()?, text);
+        Some(crate::analysis::FileAnalysis::of(parsed, diagnostics, facts))
+    }
+
+    fn complete(
+        &self,
+        kind: &crate::analysis::FileKind,
+        text: &str,
+        offset: usize,
+        _host: &dyn crate::analysis::host::Host,
+        _id: Option<usize>,
+    ) -> Option<Vec<crate::analysis::complete::Item>> {
+        let kind: &super::FileKind = kind.own()?;
+        Some(super::editor::complete(text, offset, *kind == super::FileKind::Agent))
+    }
+
+    fn hover(
+        &self,
+        host: &dyn crate::analysis::host::Host,
+        id: usize,
+        offset: usize,
+        _where_is: crate::analysis::provenance::WhereIs,
+    ) -> Option<Option<crate::analysis::spec::Hover>> {
+        let f = host.file(id)?;
+        let kind: &super::FileKind = f.kind.own()?;
+        let agent = *kind == super::FileKind::Agent;
+        Some(
+            super::editor::hover(f.text, offset, agent)
+                .map(|(text, span)| crate::analysis::spec::Hover::new(text, span)),
+        )
+    }
+
+    /// Each `.codex` folder's files together: which agent files become agents.
+    fn units(&self, host: &dyn Host) -> Vec<DialectUnit> {
+        folders(host)
+            .into_iter()
+            .map(|dir| DialectUnit::of_view("folder", dir.clone(), files_of(host, &dir)))
+            .collect()
+    }
+
+    fn check_unit(&self, host: &dyn Host, unit: UnitRef) -> (Vec<(usize, crate::analysis::Diagnostic)>, Reads) {
+        let files: Vec<super::project::FolderFile> = unit
+            .view
+            .iter()
+            .filter_map(|&id| {
+                let f = host.file(id)?;
+                let kind: &super::FileKind = f.kind.own()?;
+                let facts: &super::Facts = f.analysis.own()?;
+                Some(super::project::FolderFile {
+                    id,
+                    path: f.path,
+                    text: f.text,
+                    agent: facts.agent.as_ref(),
+                    config: matches!(kind, super::FileKind::Config { .. }).then_some(&facts.settings),
+                })
+            })
+            .collect();
+        (super::project::check(&files), Reads::All)
+    }
+
+    fn config_folders(&self) -> &'static [&'static str] {
+        &[".codex"]
+    }
+
+    fn walk_keeps(&self, path: &Path, _depth: usize, _disk: &dyn Disk) -> Option<Pile> {
+        let (kind, _) = kind_at(path, None)?;
+        Some(match kind {
+            super::FileKind::Config { .. } => Pile::Config,
+            super::FileKind::Agent => Pile::Document,
+        })
+    }
+
+    fn kind_of(&self, path: &Path, at: &At, stage: Stage) -> Claim {
+        if stage != Stage::Own {
+            return None;
+        }
+        let (kind, role) = kind_at(path, at.host.options().user(HOME))?;
+        Some(Some((kind.into(), role)))
+    }
+
+    fn kind_alone(&self, path: &Path, _at: &At, stage: Stage) -> Claim {
+        if stage != Stage::Own {
+            return None;
+        }
+        let (kind, role) = kind_at(path, None)?;
+        Some(Some((kind.into(), role)))
+    }
+
+    fn watched(&self) -> &'static [&'static str] {
+        &["**/.codex/config.toml", "**/.codex/agents/**/*.toml"]
+    }
+
+    fn user_options(&self, env: &dyn Fn(&str) -> Option<PathBuf>, _global_dir: Option<&Path>, o: &mut Options) {
+        let home = env("CODEX_HOME").or_else(|| o.home.as_ref().map(|h| h.join(".codex")));
+        o.set_user(HOME, home);
+    }
+
+    fn user_folders(&self, o: &Options) -> Vec<PathBuf> {
+        o.user(HOME).map(Path::to_path_buf).into_iter().collect()
+    }
+}
+
+/// The folders Codex files belong to (projects, and Codex's home).
+fn folders(host: &dyn Host) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = host
+        .files_of(Dialect::Codex)
+        .map(|(_, dir, _)| dir.to_path_buf())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
+/// The Codex files of folder `dir`, in path order.
+fn files_of(host: &dyn Host, dir: &Path) -> Vec<usize> {
+    let mut files: Vec<(&Path, usize)> = host
+        .files_of(Dialect::Codex)
+        .filter(|(_, d, _)| *d == dir)
+        .map(|(f, _, _)| (f.path, f.id))
+        .collect();
+    files.sort();
+    files.into_iter().map(|(_, id)| id).collect()
+}
+
+/// What a path is to Codex, with its role: `home` is Codex's home (`$CODEX_HOME`), whose
+/// `config.toml` and `agents/` are the user's.
+fn kind_at(path: &Path, home: Option<&Path>) -> Option<(super::FileKind, Role)> {
+    if path.extension()? != "toml" {
+        return None;
+    }
+    // The user's own files, under `$CODEX_HOME` (which need not be named `.codex`).
+    if let Some(home) = home
+        && let Ok(rel) = path.strip_prefix(home)
+    {
+        let mut parts = rel.components();
+        let first = parts.next()?.as_os_str();
+        if first == "config.toml" && parts.next().is_none() {
+            return Some((super::FileKind::Config { project: false }, user_role(home)));
+        }
+        if first == "agents" {
+            return Some((super::FileKind::Agent, user_role(home)));
+        }
+    }
+    // `<project>/.codex/config.toml`, `<project>/.codex/agents/**/*.toml`.
+    let codex = path
+        .ancestors()
+        .skip(1)
+        .find(|a| a.file_name().is_some_and(|n| n == ".codex"))?;
+    let rel = path.strip_prefix(codex).ok()?;
+    let mut parts = rel.components();
+    let first = parts.next()?.as_os_str();
+    let project = codex.parent()?.to_path_buf();
+    let user = home.is_some_and(|h| h == codex);
+    let role = Role::Dialect {
+        dir: if user { codex.to_path_buf() } else { project },
+        layer: if user { 0 } else { 1 },
+    };
+    if first == "config.toml" && parts.next().is_none() {
+        return Some((super::FileKind::Config { project: !user }, role));
+    }
+    if first == "agents" && parts.next().is_some() {
+        return Some((super::FileKind::Agent, role));
+    }
+    None
+}
+
+fn user_role(home: &Path) -> Role {
+    Role::Dialect {
+        dir: home.to_path_buf(),
+        layer: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codex_files_are_known_by_their_place() {
+        let p = |s: &str| PathBuf::from(s);
+        let home = p("/home/u/.codex");
+        let kind = |s: &str| kind_at(&p(s), Some(&home)).map(|(k, _)| k);
+        assert_eq!(
+            kind("/w/.codex/config.toml"),
+            Some(super::super::FileKind::Config { project: true })
+        );
+        assert_eq!(
+            kind("/home/u/.codex/config.toml"),
+            Some(super::super::FileKind::Config { project: false })
+        );
+        assert_eq!(kind("/w/.codex/agents/a.toml"), Some(super::super::FileKind::Agent));
+        assert_eq!(kind("/w/.codex/agents/sub/b.toml"), Some(super::super::FileKind::Agent));
+        assert_eq!(
+            kind("/home/u/.codex/agents/c.toml"),
+            Some(super::super::FileKind::Agent)
+        );
+        assert_eq!(kind("/w/.codex/agents/a.md"), None);
+        assert_eq!(kind("/w/.codex/agents.toml"), None);
+        assert_eq!(kind("/w/.codex/other/config.toml"), None);
+        assert_eq!(kind("/w/codex/config.toml"), None);
+        // A `CODEX_HOME` not named `.codex`.
+        let other = p("/opt/codexhome");
+        let k = kind_at(&p("/opt/codexhome/config.toml"), Some(&other)).map(|(k, _)| k);
+        assert_eq!(k, Some(super::super::FileKind::Config { project: false }));
+        let (_, role) = kind_at(&p("/w/.codex/config.toml"), Some(&home)).unwrap();
+        assert_eq!(role, Role::Dialect { dir: p("/w"), layer: 1 });
+    }
+}
