@@ -197,6 +197,26 @@ fn compare(case: &Case, answer: &Value, found: &[(String, usize, String, String,
                 "Codex loads the agents {theirs:?}, agent-lsp says {ours:?} load"
             ));
         }
+        // Of several files of one name, the one agent-lsp keeps is the one Codex keeps.
+        if let Some(descriptions) = answer.get("descriptions").and_then(Value::as_object) {
+            for (rel, text) in &case.files {
+                let kept = rel.starts_with(".codex/agents/")
+                    && !found
+                        .iter()
+                        .any(|(f, _, code, sev, _)| f == rel && (sev == "error" || code == "duplicate-agent"));
+                let (Some(name), Some(description)) = (cases::name_of(text), cases::description_of(text)) else {
+                    continue;
+                };
+                if kept
+                    && let Some(theirs) = descriptions.get(&name).and_then(Value::as_str)
+                    && theirs.lines().next().unwrap_or_default().trim() != description.trim()
+                {
+                    out.push(format!(
+                        "Codex keeps another `{name}` than {rel} (its description: {theirs:?})"
+                    ));
+                }
+            }
+        }
     }
     out
 }
