@@ -3,7 +3,8 @@
 # ../shared/corpus when it is there):
 #
 # - analyze:     a kind byte (0 config, 1 agent, 2 mode file, 3 Claude Code agent, 5 Zuno config,
-#                6 Zuno agent, 7 skill, 8 + 10 * runtime command, 9 agent-lsp.toml) + a file;
+#                6 Zuno agent, 7 skill, 8 + 10 * runtime command, 9 agent-lsp.toml, 59 Codex
+#                config.toml, 69 Codex agent) + a file;
 # - frontmatter: Markdown agents as they are;
 # - jsonc:       config files as they are;
 # - lsp:         an encoding byte, `didOpen` of a config and an agent (each text NUL-terminated),
@@ -85,6 +86,16 @@ done
     printf '[files]\nexclude = ["legacy/**", "./drafts/*.md"]\ndialects = ["opencode", "claude"]\n'
 } > corpus/analyze/project-file
 n=$((n + 1))
+# Codex: a project's config.toml (kind 59) and agent files (kind 69), from test-workspace and the
+# corpus.
+for f in $(find ../test-workspace/.codex ../tests/corpus/codex -name '*.toml' -type f | sort); do
+    case "$f" in
+        */config.toml) k='\073' ;; # 59
+        *) k='\105' ;;             # 69
+    esac
+    { printf "$k"; cat "$f"; } > "corpus/analyze/$(name "$f")"
+    n=$((n + 1))
+done
 
 # lsp: pair the i-th small config with the i-th small agent (both under 2 kB, so that a seed
 # fits in -max_len=4096), in both encodings, and append some operations:

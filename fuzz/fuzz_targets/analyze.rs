@@ -3,7 +3,7 @@
 //! The first byte picks the kind (`byte % 10`: opencode config, Markdown agent, Markdown mode
 //! file; Claude Code project agent, plugin agent (or, for `byte / 10 % 3` of 1 and 2, a plugin's
 //! `plugin.json` and `marketplace.json`); Zuno config, Markdown agent; a `SKILL.md`, a Markdown
-//! command, `agent-lsp.toml`; for a skill or a command, `byte / 10 % 3` picks the runtime); the rest, read lossily as UTF-8, is analysed. A crash is any panic in the analysis, or a broken invariant:
+//! command, `agent-lsp.toml` or, for `byte / 10 % 7` of 5 and 6, Codex's `config.toml` and an agent file; for a skill or a command, `byte / 10 % 3` picks the runtime); the rest, read lossily as UTF-8, is analysed. A crash is any panic in the analysis, or a broken invariant:
 //!
 //! - every span (diagnostic, related location in the same file, fix edit, agent declaration,
 //!   agent reference) lies within the text and on char boundaries;
@@ -25,6 +25,7 @@ mod common;
 use agent_lsp::analysis::Code;
 use agent_lsp::analysis::claude::plugin::Manifest;
 use agent_lsp::analysis::claude::{self, Source};
+use agent_lsp::analysis::codex;
 use agent_lsp::analysis::command::CommandKind;
 use agent_lsp::analysis::diagnostic::apply;
 use agent_lsp::analysis::opencode::FileKind as OcKind;
@@ -58,11 +59,14 @@ fuzz_target!(|data: &[u8]| {
             runtime,
             name: "fuzz".into(),
         }),
-        // Claude Code's settings, `.mcp.json`, a plugin's hooks file, a memory file.
-        9 if selector / 10 % 5 == 1 => claude::settings::SettingsFile::Project.into(),
-        9 if selector / 10 % 5 == 2 => claude::FileKind::McpJson.into(),
-        9 if selector / 10 % 5 == 3 => FileKind::plugin_hooks(),
-        9 if selector / 10 % 5 == 4 => claude::memory::MemoryFile::Project.into(),
+        // Claude Code's settings, `.mcp.json`, a plugin's hooks file, a memory file; Codex's
+        // `config.toml` (a project's) and an agent file.
+        9 if selector / 10 % 7 == 1 => claude::settings::SettingsFile::Project.into(),
+        9 if selector / 10 % 7 == 2 => claude::FileKind::McpJson.into(),
+        9 if selector / 10 % 7 == 3 => FileKind::plugin_hooks(),
+        9 if selector / 10 % 7 == 4 => claude::memory::MemoryFile::Project.into(),
+        9 if selector / 10 % 7 == 5 => codex::FileKind::Config { project: true }.into(),
+        9 if selector / 10 % 7 == 6 => codex::FileKind::Agent.into(),
         9 => FileKind::ProjectFile,
         // An output style (a project's or a plugin's).
         4 if selector >= 200 => FileKind::from(if selector / 10 % 2 == 0 {
