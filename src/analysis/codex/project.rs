@@ -68,6 +68,11 @@ pub fn check(files: &[FolderFile]) -> Vec<(usize, Diagnostic)> {
     agents.sort_by_key(|f| f.path);
     for f in agents {
         let Some(role) = f.agent else { continue };
+        // A file Codex drops for a reason of its own is reported there (a misspelt
+        // `descripton` is that reason, not a missing `description` besides).
+        if !role.loads {
+            continue;
+        }
         let decl = declared.iter().find(|(p, ..)| *p == normalize(f.path));
         let name = match (decl, &role.name) {
             (Some((_, key, _)), _) => Some((*key).to_string()),
@@ -92,9 +97,6 @@ pub fn check(files: &[FolderFile]) -> Vec<(usize, Diagnostic)> {
                     name.as_deref().unwrap_or_default()
                 ),
             ));
-            continue;
-        }
-        if !role.loads {
             continue;
         }
         let Some(name) = name else { continue };

@@ -38,19 +38,29 @@ pub fn parse(text: &str) -> Parsed {
                     span,
                     message: message(&e),
                 });
-                let (from, to) = line_around(src, span.start as usize);
-                if from == to {
-                    break;
+                // The line to blank: the error's own, or, for an error found at the start of a
+                // line (a key left without `=` is seen on the next line), the one above; the
+                // one whose blanking lets the parser go furthest.
+                let mut best: Option<(usize, String)> = None;
+                for (from, to) in candidates(src, span.start as usize) {
+                    let blank: String = src[from..to].chars().map(|c| " ".repeat(c.len_utf8())).collect();
+                    let mut next = src.to_string();
+                    next.replace_range(from..to, &blank);
+                    if next == src {
+                        continue;
+                    }
+                    let reach = match toml_edit::Document::parse(next.as_str()) {
+                        Ok(_) => usize::MAX,
+                        Err(e) => e.span().map_or(0, |r| r.start),
+                    };
+                    if best.as_ref().is_none_or(|(r, _)| reach > *r) {
+                        best = Some((reach, next));
+                    }
                 }
-                let mut next = src.to_string();
-                // Safe: `from..to` is a whole line of ASCII-or-not bytes; spaces keep offsets and
-                // leave the text valid UTF-8 since whole characters are replaced byte by byte.
-                let blank: String = src[from..to].chars().map(|c| " ".repeat(c.len_utf8())).collect();
-                next.replace_range(from..to, &blank);
-                if next == src {
-                    break;
+                match best {
+                    Some((_, next)) => work = Some(next),
+                    None => break,
                 }
-                work = Some(next);
             }
         }
     }
@@ -65,6 +75,25 @@ pub fn parse(text: &str) -> Parsed {
 fn message(e: &toml_edit::TomlError) -> String {
     let m = e.message().trim();
     m.lines().next().unwrap_or(m).trim().to_string()
+}
+
+/// The lines that may hold the mistake an error at `offset` was found at: its own line, and the
+/// previous non-blank line when nothing but blanks comes before `offset` on its own.
+fn candidates(text: &str, offset: usize) -> Vec<(usize, usize)> {
+    let own = line_around(text, offset);
+    let mut out = vec![own];
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    if own.0 == line_start && text[line_start..at].trim().is_empty() && line_start > 0 {
+        let above = line_around(text, line_start - 1);
+        if above != own {
+            out.push(above);
+        }
+    }
+    out
 }
 
 /// The line holding `offset`, without its line break: `(start, end)`. When that line is blank
@@ -243,6 +272,20 @@ mod tests {
         let r = p.root.unwrap();
         assert_eq!(at(&r, &["sandbox_mode"]).as_str(), Some("read-only"));
         assert!(r.as_map().unwrap().value("approval_policy").is_none());
+        // A key without `=` is seen on the next line: the key's line is the one left out, not
+        // the table header after it.
+        let text = "[tui]\nanimations = false\nnotification_m\n[mcp_servers.x]\ncomand = \"npx\"\n";
+        let p = parse(text);
+        assert_eq!(p.errors.len(), 1, "{:?}", p.errors);
+        let r = p.root.unwrap();
+        assert!(at(&r, &["mcp_servers", "x"]).as_map().unwrap().contains("comand"));
+        assert!(!at(&r, &["tui"]).as_map().unwrap().contains("comand"));
+        // A line that is itself wrong from its first column is the one left out.
+        let text = "model = \"o3\"\n= 5\nsandbox_mode = \"read-only\"\n";
+        let p = parse(text);
+        let r = p.root.unwrap();
+        assert_eq!(at(&r, &["model"]).as_str(), Some("o3"));
+        assert_eq!(at(&r, &["sandbox_mode"]).as_str(), Some("read-only"));
     }
 
     #[test]
