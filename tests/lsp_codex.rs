@@ -42,7 +42,7 @@ fn codes_and_ranges(publish: &Value) -> Vec<(String, Value)> {
 #[test]
 fn diagnostics_sit_on_the_key_or_value_in_both_encodings() {
     for enc in [Enc::Utf16, Enc::Utf8] {
-        let (mut ws, scan) = Ws::start(FILES, enc);
+        let (ws, scan) = Ws::start(FILES, enc);
         let config = ws.uri(".codex/config.toml");
         assert_eq!(
             codes_and_ranges(publish_of(&scan, &config)),

@@ -151,11 +151,9 @@ fn summary() {
         .claude/skills/lint/SKILL.md:2:7 name-mismatch
         .claude/skills/release-check/SKILL.md:4:16 unknown-tool
         .claude/skills/release-check/SKILL.md:6:28 broken-link
-        .codex/agents/migrator.toml:1:1 missing-field
         .codex/agents/migrator.toml:2:42 syntax-error
         .codex/agents/release.toml:4:19 deprecated-field
         .codex/agents/strict-reviewer.toml:1:8 duplicate-agent
-        .codex/agents/tester.toml:1:1 missing-field
         .codex/agents/tester.toml:2:1 unknown-key
         .codex/config.toml:3:26 invalid-value
         .codex/config.toml:5:16 invalid-value

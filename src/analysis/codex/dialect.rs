@@ -91,23 +91,99 @@ impl DialectSpec for Spec {
     }
 
     fn check_unit(&self, host: &dyn Host, unit: UnitRef) -> (Vec<(usize, crate::analysis::Diagnostic)>, Reads) {
-        let files: Vec<super::project::FolderFile> = unit
-            .view
+        (super::project::check(&folder_files(host, unit.view)), Reads::All)
+    }
+
+    /// The projects at or below `dir` (each a folder with a `.codex/`).
+    fn starts(&self, host: &dyn Host, dir: &Path) -> Vec<PathBuf> {
+        let home = host.options().user(HOME).map(Path::to_path_buf);
+        folders(host)
+            .into_iter()
+            .filter(|p| p.starts_with(dir) && Some(p) != home.as_ref())
+            .collect()
+    }
+
+    /// The agents Codex builds started in `start`: the built-in ones, then the user's and the
+    /// project's custom agents, each over the user's and the project's configuration.
+    fn agents<'h>(
+        &self,
+        host: &'h dyn Host,
+        start: &Path,
+    ) -> (Vec<usize>, Box<dyn crate::analysis::agents::AgentSet + 'h>) {
+        let home = host.options().user(HOME).map(Path::to_path_buf);
+        let dir = host.canonical(start);
+        let project = folders(host)
+            .into_iter()
+            .filter(|p| Some(p) != home.as_ref() && (dir.starts_with(p) || start.starts_with(p)))
+            .max_by_key(|p| p.components().count());
+        // Outside a project with a `.codex/` folder, Codex builds nothing agent-lsp shows.
+        if project.is_none() {
+            return (Vec::new(), Box::new(super::agents::Agents { agents: Vec::new() }));
+        }
+        let mut ids = Vec::new();
+        let mut layers = Vec::new();
+        let mut agents: Vec<super::agents::CodexAgent<'h>> = super::agents::BUILT_IN
             .iter()
-            .filter_map(|&id| {
-                let f = host.file(id)?;
-                let kind: &super::FileKind = f.kind.own()?;
-                let facts: &super::Facts = f.analysis.own()?;
-                Some(super::project::FolderFile {
-                    id,
-                    path: f.path,
-                    text: f.text,
-                    agent: facts.agent.as_ref(),
-                    config: matches!(kind, super::FileKind::Config { .. }).then_some(&facts.settings),
-                })
+            .map(|(name, description)| super::agents::CodexAgent {
+                name: name.to_string(),
+                description: Some(description.to_string()),
+                defined: None,
+                layers: Vec::new(),
             })
             .collect();
-        (super::project::check(&files), Reads::All)
+        let mut custom = Vec::new();
+        for folder in home.iter().chain(project.iter()) {
+            let view = files_of(host, folder);
+            ids.extend(view.iter().copied());
+            let files = folder_files(host, &view);
+            for f in &files {
+                if let Some(settings) = f.config {
+                    layers.push(super::agents::LayerOf { settings, file: f.id });
+                }
+            }
+            let declared = super::project::declared_roles(&files);
+            for (id, name) in super::project::loaded(&files) {
+                let Some(f) = files.iter().find(|f| f.id == id) else {
+                    continue;
+                };
+                let Some(role) = f.agent else { continue };
+                let description = role.description.clone().or_else(|| {
+                    let path = f.path;
+                    declared
+                        .iter()
+                        .find(|(p, ..)| p.as_path() == path)
+                        .and_then(|(_, _, d)| d.map(str::to_string))
+                });
+                let span = role
+                    .name_span
+                    .unwrap_or_else(|| crate::analysis::text::first_line(f.text));
+                custom.push((name, description, id, span));
+            }
+        }
+        for (name, description, id, span) in custom {
+            let own = host.file(id).and_then(|f| {
+                let facts: &super::Facts = f.analysis.own()?;
+                Some(&facts.settings)
+            });
+            let mut with = layers.clone();
+            if let Some(settings) = own {
+                with.push(super::agents::LayerOf { settings, file: id });
+            }
+            // A custom agent of a built-in's name replaces it.
+            agents.retain(|a| a.name != name);
+            agents.push(super::agents::CodexAgent {
+                name,
+                description,
+                defined: Some((id, span)),
+                layers: with,
+            });
+        }
+        for a in agents.iter_mut().filter(|a| a.defined.is_none()) {
+            a.layers = layers.clone();
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        (ids, Box::new(super::agents::Agents { agents }))
     }
 
     fn config_folders(&self) -> &'static [&'static str] {
@@ -161,6 +237,24 @@ fn folders(host: &dyn Host) -> Vec<PathBuf> {
     dirs.sort();
     dirs.dedup();
     dirs
+}
+
+/// The Codex files `ids` as the folder's check reads them.
+fn folder_files<'h>(host: &'h dyn Host, ids: &[usize]) -> Vec<super::project::FolderFile<'h>> {
+    ids.iter()
+        .filter_map(|&id| {
+            let f = host.file(id)?;
+            let kind: &super::FileKind = f.kind.own()?;
+            let facts: &super::Facts = f.analysis.own()?;
+            Some(super::project::FolderFile {
+                id,
+                path: f.path,
+                text: f.text,
+                agent: facts.agent.as_ref(),
+                config: matches!(kind, super::FileKind::Config { .. }).then_some(&facts.settings),
+            })
+        })
+        .collect()
 }
 
 /// The Codex files of folder `dir`, in path order.

@@ -42,8 +42,8 @@ pub struct RoleDecl {
     pub name: String,
     /// `config_file`, as written (relative to the `config.toml` declaring it).
     pub config_file: Option<String>,
-    /// Whether it gives a `description` that is not blank.
-    pub description: bool,
+    /// Its `description`, when it gives one that is not blank.
+    pub description: Option<String>,
 }
 
 /// A value as written, and where.
@@ -544,7 +544,8 @@ fn settings(map: &Map) -> Settings {
                         description: role
                             .value("description")
                             .and_then(Node::as_str)
-                            .is_some_and(|d| !d.trim().is_empty()),
+                            .filter(|d| !d.trim().is_empty())
+                            .map(str::to_string),
                     })
                 })
                 .collect()

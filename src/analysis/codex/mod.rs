@@ -12,6 +12,7 @@
 //!   completion).
 
 pub mod agent;
+pub mod agents;
 pub mod dialect;
 pub mod editor;
 pub mod features;

@@ -41,19 +41,50 @@ fn normalize(path: &Path) -> PathBuf {
     out
 }
 
-/// The findings of the folder's files.
-pub fn check(files: &[FolderFile]) -> Vec<(usize, Diagnostic)> {
+/// The roles the folder's configuration declares with a role file: the file (normalized), the
+/// role's name and its description.
+pub fn declared_roles<'a>(files: &'a [FolderFile]) -> Vec<(PathBuf, &'a str, Option<&'a str>)> {
     let mut out = Vec::new();
-    // The roles the folder's configuration declares, by the file they point at.
-    let mut declared: Vec<(PathBuf, &str, bool)> = Vec::new();
     for f in files {
         let Some(settings) = f.config else { continue };
         let base = f.path.parent().unwrap_or(Path::new(""));
         for r in &settings.role_decls {
             if let Some(file) = &r.config_file {
-                declared.push((normalize(&base.join(file)), r.name.as_str(), r.description));
+                out.push((normalize(&base.join(file)), r.name.as_str(), r.description.as_deref()));
             }
         }
+    }
+    out
+}
+
+/// The agent files of the folder Codex loads, by name, the first by path of each: the file's id
+/// and its name (the declaring role's, or its own).
+pub fn loaded<'a>(files: &'a [FolderFile<'a>]) -> Vec<(usize, String)> {
+    let dropped: Vec<usize> = check(files).into_iter().map(|(id, _)| id).collect();
+    let declared = declared_roles(files);
+    let mut agents: Vec<&FolderFile> = files.iter().filter(|f| f.agent.is_some()).collect();
+    agents.sort_by_key(|f| f.path);
+    agents
+        .into_iter()
+        .filter(|f| f.agent.is_some_and(|r| r.loads) && !dropped.contains(&f.id))
+        .filter_map(|f| {
+            let name = declared
+                .iter()
+                .find(|(p, ..)| *p == normalize(f.path))
+                .map(|(_, n, _)| (*n).to_string())
+                .or_else(|| f.agent.and_then(|r| r.name.clone()))?;
+            Some((f.id, name))
+        })
+        .collect()
+}
+
+/// The findings of the folder's files.
+pub fn check(files: &[FolderFile]) -> Vec<(usize, Diagnostic)> {
+    let mut out = Vec::new();
+    // The roles the folder's configuration declares, by the file they point at.
+    let mut declared: Vec<(PathBuf, &str, bool)> = Vec::new();
+    for (path, name, description) in declared_roles(files) {
+        declared.push((path, name, description.is_some()));
     }
     let drop = |id: usize, span: Span, message: String| {
         (

@@ -38,29 +38,14 @@ pub fn parse(text: &str) -> Parsed {
                     span,
                     message: message(&e),
                 });
-                // The line to blank: the error's own, or, for an error found at the start of a
-                // line (a key left without `=` is seen on the next line), the one above; the
-                // one whose blanking lets the parser go furthest.
-                let mut best: Option<(usize, String)> = None;
-                for (from, to) in candidates(src, span.start as usize) {
-                    let blank: String = src[from..to].chars().map(|c| " ".repeat(c.len_utf8())).collect();
-                    let mut next = src.to_string();
-                    next.replace_range(from..to, &blank);
-                    if next == src {
-                        continue;
-                    }
-                    let reach = match toml_edit::Document::parse(next.as_str()) {
-                        Ok(_) => usize::MAX,
-                        Err(e) => e.span().map_or(0, |r| r.start),
-                    };
-                    if best.as_ref().is_none_or(|(r, _)| reach > *r) {
-                        best = Some((reach, next));
-                    }
+                let (from, to) = line_around(src, span.start as usize);
+                let blank: String = src[from..to].chars().map(|c| " ".repeat(c.len_utf8())).collect();
+                let mut next = src.to_string();
+                next.replace_range(from..to, &blank);
+                if next == src {
+                    break;
                 }
-                match best {
-                    Some((_, next)) => work = Some(next),
-                    None => break,
-                }
+                work = Some(next);
             }
         }
     }
@@ -75,25 +60,6 @@ pub fn parse(text: &str) -> Parsed {
 fn message(e: &toml_edit::TomlError) -> String {
     let m = e.message().trim();
     m.lines().next().unwrap_or(m).trim().to_string()
-}
-
-/// The lines that may hold the mistake an error at `offset` was found at: its own line, and the
-/// previous non-blank line when nothing but blanks comes before `offset` on its own.
-fn candidates(text: &str, offset: usize) -> Vec<(usize, usize)> {
-    let own = line_around(text, offset);
-    let mut out = vec![own];
-    let mut at = offset.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    if own.0 == line_start && text[line_start..at].trim().is_empty() && line_start > 0 {
-        let above = line_around(text, line_start - 1);
-        if above != own {
-            out.push(above);
-        }
-    }
-    out
 }
 
 /// The line holding `offset`, without its line break: `(start, end)`. When that line is blank
