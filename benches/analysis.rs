@@ -816,6 +816,9 @@ fn main() {
         bench_copilot();
         bench_copilot_keystroke();
     }
+    if wanted("codex") {
+        bench_codex();
+    }
     if wanted("config") {
         bench_big_config();
         bench_config_sections();
@@ -837,6 +840,75 @@ fn main() {
     }
     if wanted("solver") {
         bench_solver();
+    }
+}
+
+/// A Codex project's `config.toml` as written in practice (settings, MCP servers, a provider,
+/// roles, feature flags), and an agent file: the whole analysis of one file, as a keystroke costs.
+fn bench_codex() {
+    use agent_lsp::analysis::codex;
+    let config = r#"model = "gpt-5.1-codex"
+model_reasoning_effort = "high"
+approval_policy = "on-request"
+sandbox_mode = "workspace-write"
+project_doc_fallback_filenames = ["CLAUDE.md"]
+
+[sandbox_workspace_write]
+network_access = false
+writable_roots = ["/tmp/build"]
+
+[features]
+web_search_request = true
+collab = true
+multi_agent_v2 = { enabled = true }
+
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "@upstash/context7-mcp@1.0.0"]
+env = { LOG = "info" }
+startup_timeout_sec = 20
+
+[mcp_servers.remote]
+url = "https://example.com/mcp"
+bearer_token_env_var = "REMOTE_TOKEN"
+
+[agents]
+max_threads = 4
+
+[agents.reviewer]
+description = "Reviews diffs"
+config_file = "agents/reviewer.toml"
+
+[tui]
+notifications = ["agent-turn-complete"]
+
+[shell_environment_policy]
+inherit = "core"
+set = { CI = "1" }
+"#;
+    let agent = "name = \"reviewer\"\ndescription = \"Reviews a diff.\"\nmodel = \"o3\"\nsandbox_mode = \"read-only\"\ndeveloper_instructions = \"\"\"\nReview the change; point at exact lines.\n\"\"\"\n";
+    for (what, kind, text) in [
+        ("Codex config.toml", codex::FileKind::Config { project: true }, config),
+        ("Codex agent file", codex::FileKind::Agent, agent),
+    ] {
+        let kind: agent_lsp::analysis::FileKind = kind.into();
+        let a = agent_lsp::analysis::analyze(&kind, text);
+        assert!(
+            a.diagnostics.is_empty(),
+            "the {what} should be clean: {:?}",
+            a.diagnostics
+        );
+        let runs = 2000;
+        let times = sample(runs, 200, || {
+            black_box(agent_lsp::analysis::analyze(black_box(&kind), black_box(text)));
+        });
+        println!(
+            "{what} ({} lines, {} bytes): median {:.1} µs, p95 {:.1} µs ({runs} runs)",
+            text.lines().count(),
+            text.len(),
+            micros(percentile(&times, 0.5)),
+            micros(percentile(&times, 0.95)),
+        );
     }
 }
 
