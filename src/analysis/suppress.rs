@@ -93,6 +93,8 @@ pub enum Comments {
     Frontmatter,
     /// `//` and `/* */` comments of a JSONC file.
     Jsonc,
+    /// `#` comments of a TOML file (outside its strings).
+    Toml,
     /// None taken: agent-lsp's own project file (TOML: fix it or its levels instead) and strict
     /// JSON without comments (a plugin manifest).
     None,
@@ -127,9 +129,56 @@ fn comments(kind: Comments, text: &str) -> Vec<Comment> {
                 .collect(),
             None => Vec::new(),
         }
+    } else if kind == Comments::Toml {
+        toml_scan(text).0
     } else {
         jsonc_comments(text)
     }
+}
+
+/// The `#` comments of a TOML text, outside its strings, and the spans of its multi-line strings
+/// (`"""..."""`, `\'\'\'...\'\'\'`), inside which a `#` is text.
+fn toml_scan(text: &str) -> (Vec<Comment>, Vec<Span>) {
+    let b = text.as_bytes();
+    let mut comments = Vec::new();
+    let mut multi = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            q @ (b'"' | b'\'') if b[i..].starts_with(&[q, q, q]) => {
+                let close = [q, q, q];
+                let mut j = i + 3;
+                while j < b.len() && !b[j..].starts_with(&close) {
+                    j += if q == b'"' && b[j] == b'\\' { 2 } else { 1 };
+                }
+                // Up to two more quotes belong to the string (`""""` ends with a quote in it).
+                let mut end = (j + 3).min(b.len());
+                while end < b.len() && b[end] == q && end < j + 5 {
+                    end += 1;
+                }
+                multi.push(Span::new(i, end));
+                i = end;
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    i += if q == b'"' && b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'#' => {
+                let nl = text[i..].find('\n').map_or(b.len(), |n| i + n);
+                let end = if nl > i && b[nl - 1] == b'\r' { nl - 1 } else { nl };
+                comments.push(Comment {
+                    span: Span::new(i, end.max(i + 1)),
+                    body: Span::new(i + 1, end.max(i + 1)),
+                });
+                i = nl;
+            }
+            _ => i += 1,
+        }
+    }
+    (comments, multi)
 }
 
 /// One line of a YAML frontmatter, as far as comments go.
@@ -669,6 +718,24 @@ pub fn ignore_edit(
             return None;
         }
         let end = ls + trim_end(&text.as_bytes()[ls..le]).len();
+        Some(Edit::new(Span::new(end, le), format!(" # agent-lsp: ignore[{name}]")))
+    } else if kind == Comments::Toml {
+        let (comments, multi) = toml_scan(text);
+        // The line must start and end outside a multi-line string, and hold something before
+        // any comment.
+        let inside = |p: usize| multi.iter().any(|m| (m.start as usize) < p && p < m.end as usize);
+        if inside(ls) || inside(le) {
+            return None;
+        }
+        let first_comment = comments
+            .iter()
+            .map(|c| c.span.start as usize)
+            .find(|&s| s >= ls && s < le.max(ls + 1))
+            .unwrap_or(le);
+        if text[ls..first_comment].trim().is_empty() {
+            return None;
+        }
+        let end = ls + text[ls..le].trim_end().len();
         Some(Edit::new(Span::new(end, le), format!(" # agent-lsp: ignore[{name}]")))
     } else {
         let comments = jsonc_comments(text);

@@ -33,8 +33,7 @@ impl DialectSpec for Spec {
     }
 
     fn comments(&self, _kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {
-        // TOML comments: ignore directives are not read in TOML files yet.
-        crate::analysis::suppress::Comments::None
+        crate::analysis::suppress::Comments::Toml
     }
 
     fn list_rank(&self) -> u8 {

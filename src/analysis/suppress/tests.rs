@@ -110,6 +110,31 @@ fn jsonc_comments_outside_strings() {
     assert_eq!(parse(&zuno, "{\"a\": 1 // agent-lsp: ignore[unknown-key]\n}").len(), 1);
 }
 
+fn toml() -> FileKind {
+    FileKind::Codex(crate::analysis::codex::FileKind::Config { project: true })
+}
+
+#[test]
+fn toml_comments_outside_strings() {
+    let text = "a = \"# agent-lsp: ignore[unknown-key]\" # agent-lsp: ignore[invalid-type]\nb = '# not one'\nc = \"\"\"\n# agent-lsp: ignore[unknown-key]\n\"\"\"\n# agent-lsp: ignore-file[deprecated-field]\nd = 1\ne = '''x # y'''\n";
+    assert_eq!(
+        parse(&toml(), text),
+        vec![
+            (
+                false,
+                "a = \"# agent-lsp: ignore[unknown-key]\" # agent-lsp: ignore[invalid-type]".into(),
+                vec!["invalid-type".into()]
+            ),
+            (true, "d = 1".into(), vec!["deprecated-field".into()]),
+        ]
+    );
+    // A directive above the line it applies to.
+    assert_eq!(
+        parse(&toml(), "# agent-lsp: ignore[unknown-key]\nmodle = \"o3\"\n"),
+        vec![(false, "modle = \"o3\"".into(), vec!["unknown-key".into()])]
+    );
+}
+
 #[test]
 fn crlf_and_bom() {
     let text =
@@ -295,6 +320,16 @@ fn ignore_edit_appends_or_extends() {
         "---\na: # agent-lsp: ignore[unknown-key]\n  b: 1\n---\n"
     );
     assert_eq!(edit(&json(), "{\n /* a\n b */ }", "b", Code::UnknownKey), None);
+    // TOML: after the value, never inside a multi-line string, and not on a comment's line alone.
+    assert_eq!(
+        edit(&toml(), "modle = \"o3\"\n", "modle", Code::UnknownKey).unwrap(),
+        "modle = \"o3\" # agent-lsp: ignore[unknown-key]\n"
+    );
+    assert_eq!(
+        edit(&toml(), "x = \"\"\"\nmodle\n\"\"\"\n", "modle", Code::UnknownKey),
+        None
+    );
+    assert_eq!(edit(&toml(), "# only a comment\n", "only", Code::UnknownKey), None);
     assert_eq!(edit(&md(), "---\na: 1\n---\n", "a", Code::UnusedSuppression), None);
 }
 
@@ -412,6 +447,8 @@ fn each_kind_of_file_says_where_its_comments_are() {
             Comments::Jsonc,
         ),
         (FileKind::ProjectFile, Comments::None),
+        (toml(), Comments::Toml),
+        (FileKind::Codex(crate::analysis::codex::FileKind::Agent), Comments::Toml),
     ];
     for (kind, comments) in cases {
         assert_eq!(kind.comments(), comments, "{kind:?}");
