@@ -100,11 +100,9 @@ pub fn check(parsed: &Parsed, text: &str) -> (Vec<Diagnostic>, Role, Settings) {
         match map.get(field) {
             None if *field != "developer_instructions" => {}
             None => {
-                // A misspelling already reported above says where the field went.
-                let misspelt = map
-                    .entries
-                    .iter()
-                    .any(|e| closest(&e.key.name, [*field]).is_some() && e.key.name != *field);
+                // A misspelling already reported above says where the field went (the field
+                // itself is not written, so any key close to it is one).
+                let misspelt = map.entries.iter().any(|e| closest(&e.key.name, [*field]).is_some());
                 if !misspelt && parsed.errors.is_empty() {
                     out.push(Layer::Agent.refuse(
                         Code::MissingField,

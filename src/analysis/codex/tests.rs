@@ -333,6 +333,12 @@ fn an_agent_needs_its_instructions_and_no_blank_field() {
     assert_eq!(d.len(), 1);
     assert_eq!(d[0].code, Code::MissingField);
     assert!(d[0].message.contains("developer_instructions"), "{}", d[0].message);
+    // A misspelt `developer_instructions` is said once, on the misspelling.
+    let text = "name = \"r\"\ndescription = \"d\"\ndeveloper_instruction = \"x\"\n";
+    assert_eq!(
+        found(text, &agent(text).0),
+        [(Code::UnknownKey, Severity::Error, "developer_instruction".into())]
+    );
     // `name` and `description` may come from the folder's config.toml (`project.rs`).
     let (d, f) = agent("developer_instructions = \"x\"\n");
     assert!(d.is_empty(), "{d:#?}");
