@@ -350,9 +350,23 @@ fn an_agent_needs_its_instructions_and_no_blank_field() {
         [(Code::InvalidValue, Severity::Error, "\"  \"".into())]
     );
     let text = "name = 5\ndescription = \"d\"\ndeveloper_instructions = \"x\"\n";
+    let (d, _) = agent(text);
+    assert_eq!(found(text, &d), [(Code::InvalidType, Severity::Error, "5".into())]);
+    assert!(
+        d[0].message.starts_with("`name` must be a string, not a number"),
+        "{}",
+        d[0].message
+    );
+    let text = "name = \"r\"\ndescription = \"d\"\ndeveloper_instructions = \"x\"\nnickname_candidates = \"Ada\"\n";
+    let (d, _) = agent(text);
     assert_eq!(
-        found(text, &agent(text).0),
-        [(Code::InvalidType, Severity::Error, "5".into())]
+        found(text, &d),
+        [(Code::InvalidType, Severity::Error, "\"Ada\"".into())]
+    );
+    assert!(
+        d[0].message.contains("a list of strings, not a string"),
+        "{}",
+        d[0].message
     );
     let text = "name = \"r\"\ndescription = \"d\"\ndeveloper_instructions = \"x\"\nsandbox_mode = \"nope\"\n";
     let (d, f) = agent(text);
