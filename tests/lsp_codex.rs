@@ -94,6 +94,22 @@ fn hover_completion_and_an_edit() {
         "{md}"
     );
     assert_eq!(h["range"], range_of(CONFIG, "sandbox_mode", enc));
+    // Hover on an agent's `name`: the agent as Codex builds it, its approval policy and sandbox
+    // from the project's config.toml (this one sets none: Codex's defaults) first.
+    let reviewer = ws.uri(".codex/agents/reviewer.toml");
+    let (at, _) = find(GOOD, "reviewer");
+    let h =
+        ws.s.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": reviewer }, "position": position(GOOD, at, enc) }),
+        )
+        .unwrap();
+    let md = h["contents"]["value"].as_str().unwrap();
+    assert!(
+        md.starts_with("### `reviewer`: Codex agent\n\nReviews 審査 🚀\n\n**Permission**: approval"),
+        "{md}"
+    );
+    assert!(md.contains("Defined in: .codex/agents/reviewer.toml:1."), "{md}");
     // Completion of the keys of `[tui]` (less the one written), then of a value.
     ws.s.notify(
         "textDocument/didOpen",

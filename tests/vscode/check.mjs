@@ -262,10 +262,12 @@ function explainJson(args) {
  * backticks). opencode: a permission the agent's own files set; else one that differs from
  * opencode's defaults (the config's top-level `permission`, a built-in agent's restrictions);
  * else the collapsed defaults line. Claude Code: its tools. Zuno: its tools or its rules.
- * GitHub Copilot: its tools (the tool sets it has; VS Code's settings decide the asking).
+ * GitHub Copilot: its tools (the tool sets it has; VS Code's settings decide the asking). Codex:
+ * its approval policy and sandbox (what runs without asking).
  */
 function expectedFirstLine(a) {
   if (a.dialect === "claude") return ["tools:"];
+  if (a.dialect === "codex") return ["Permission: approval"];
   if (a.dialect === "copilot") return ["Tools:"];
   if (a.dialect === "zuno") return ["Tools:", "Permission"];
   const listed = explainJson([a.key, "--dialect", "opencode"]);

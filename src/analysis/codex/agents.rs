@@ -169,17 +169,27 @@ impl Agent for One<'_, '_> {
             out.push_str(d.trim());
             out.push_str("\n\n");
         }
-        out.push_str("**Settings** (the agent's file over the project's config.toml over the user's)\n\n");
-        for (key, default) in SHOWN {
-            match a.setting(key) {
-                Some((w, file)) => out.push_str(&format!(
-                    "- **{key}**: `{}` ({})\n",
-                    w.value,
-                    where_is(Source::File { file, span: w.span })
-                )),
-                None => out.push_str(&format!("- **{key}**: not set: {default}\n")),
+        // What runs without asking: the approval policy and the sandbox, on one line.
+        let said = |key: &str, label: &str, default: &str| match a.setting(key) {
+            Some((w, file)) => format!(
+                "{label} `{}` ({})",
+                w.value,
+                where_is(Source::File { file, span: w.span })
+            ),
+            None => format!("{label}: {default}"),
+        };
+        out.push_str(&format!(
+            "**Permission**: {}; {}\n\n",
+            said("approval_policy", "approval", SHOWN[1].1),
+            said("sandbox_mode", "sandbox", SHOWN[2].1)
+        ));
+        out.push_str(&format!(
+            "**Model**: {}\n\nEach setting is the last layer's that sets it: the agent's file, over the project's config.toml, over the user's.\n",
+            match a.setting("model") {
+                Some((w, file)) => format!("`{}` ({})", w.value, where_is(Source::File { file, span: w.span })),
+                None => format!("not set: {}", SHOWN[0].1),
             }
-        }
+        ));
         out.push_str(&format!("\nDefined in: {}.\n", where_is(a.source())));
         out
     }
@@ -235,7 +245,7 @@ mod tests {
         let card = One(&a).card(&where_is, &PathNames::default());
         assert_eq!(
             card,
-            "### `reviewer`: Codex agent\n\nReviews.\n\n**Settings** (the agent's file over the project's config.toml over the user's)\n\n- **model**: `o3` (file0:8)\n- **approval_policy**: `on-request` (file1:45)\n- **sandbox_mode**: `workspace-write` (file2:15)\n\nDefined in: file2:0.\n"
+            "### `reviewer`: Codex agent\n\nReviews.\n\n**Permission**: approval `on-request` (file1:45); sandbox `workspace-write` (file2:15)\n\n**Model**: `o3` (file0:8)\n\nEach setting is the last layer's that sets it: the agent's file, over the project's config.toml, over the user's.\n\nDefined in: file2:0.\n"
         );
         let j = One(&a).json(&where_is);
         assert_eq!(j["settings"]["sandbox_mode"]["value"], "workspace-write");
@@ -248,7 +258,7 @@ mod tests {
         };
         let card = One(&builtin).card(&where_is, &PathNames::default());
         assert!(
-            card.contains("built-in agent") && card.contains("not set: Codex's default (`never`"),
+            card.contains("built-in agent") && card.contains("approval: Codex's default (`never`"),
             "{card}"
         );
         assert_eq!(One(&builtin).defined_at(), None);

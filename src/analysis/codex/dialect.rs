@@ -70,11 +70,15 @@ impl DialectSpec for Spec {
         host: &dyn crate::analysis::host::Host,
         id: usize,
         offset: usize,
-        _where_is: crate::analysis::provenance::WhereIs,
+        where_is: crate::analysis::provenance::WhereIs,
     ) -> Option<Option<crate::analysis::spec::Hover>> {
         let f = host.file(id)?;
         let kind: &super::FileKind = f.kind.own()?;
         let agent = *kind == super::FileKind::Agent;
+        // On an agent file's `name` line: the agent as Codex builds it.
+        if agent && let Some(card) = agent_card(host, id, offset, where_is) {
+            return Some(Some(card));
+        }
         Some(
             super::editor::hover(f.text, offset, agent)
                 .map(|(text, span)| crate::analysis::spec::Hover::new(text, span)),
@@ -185,6 +189,15 @@ impl DialectSpec for Spec {
         (ids, Box::new(super::agents::Agents { agents }))
     }
 
+    fn agent_names(&self, file: &crate::analysis::host::HostFile) -> Option<Vec<crate::analysis::spec::NameAt>> {
+        let facts: &super::Facts = file.analysis.own()?;
+        let role = facts.agent.as_ref()?;
+        Some(match (&role.name, role.name_span) {
+            (Some(n), Some(span)) => vec![crate::analysis::spec::NameAt::definition(n, span)],
+            _ => Vec::new(),
+        })
+    }
+
     fn config_folders(&self) -> &'static [&'static str] {
         &[".codex"]
     }
@@ -225,6 +238,38 @@ impl DialectSpec for Spec {
     fn user_folders(&self, o: &Options) -> Vec<PathBuf> {
         o.user(HOME).map(Path::to_path_buf).into_iter().collect()
     }
+}
+
+/// The card of the agent file `id` defines, on its `name` line (the agent as Codex builds it in
+/// the file's project), when Codex loads it.
+fn agent_card(
+    host: &dyn Host,
+    id: usize,
+    offset: usize,
+    where_is: crate::analysis::provenance::WhereIs,
+) -> Option<crate::analysis::spec::Hover> {
+    let f = host.file(id)?;
+    let facts: &super::Facts = f.analysis.own()?;
+    let span = facts.agent.as_ref()?.name_span?;
+    let start = f.text[..span.start as usize].rfind('\n').map_or(0, |i| i + 1);
+    let end = f.text[span.end as usize..]
+        .find('\n')
+        .map_or(f.text.len(), |i| span.end as usize + i);
+    if !(start <= offset && offset <= end) {
+        return None;
+    }
+    let (dir, _) = f.role.dialect()?;
+    let (_, set) = Spec.agents(host, dir);
+    let agents = set.agents();
+    let a = agents.iter().find(|a| {
+        a.agent
+            .defined_at()
+            .is_some_and(|s| matches!(s, crate::analysis::provenance::Source::File { file, .. } if file == id))
+    })?;
+    Some(crate::analysis::spec::Hover::new(
+        a.card(where_is, &crate::analysis::card::PathNames::default()),
+        crate::analysis::text::Span::new(start, end),
+    ))
 }
 
 /// The folders Codex files belong to (projects, and Codex's home).
