@@ -113,7 +113,8 @@ fn a_wrong_type_refuses_to_start_and_toml_integers_are_not_floats() {
         [(Code::InvalidType, Severity::Error, "\"-y x\"".into())]
     );
     assert!(
-        d[0].message.starts_with("`mcp_servers.x.args` must be"),
+        d[0].message
+            .starts_with("`mcp_servers.x.args` must be an array of strings, not a string (\"-y x\")"),
         "{}",
         d[0].message
     );
@@ -204,6 +205,8 @@ fn legacy_profiles_and_settings() {
         [(Code::DeprecatedField, Severity::Error, "profile".into())]
     );
     assert!(d[0].message.contains("fast.config.toml"), "{}", d[0].message);
+    let fix = d[0].fix.as_ref().unwrap();
+    assert_eq!(crate::analysis::diagnostic::apply(text, &fix.edits), "\n");
     let text = "[profiles.fast]\nmodel = \"o3\"\n";
     let d = user_config(text);
     assert_eq!(
@@ -255,12 +258,19 @@ fn a_project_config_does_not_set_the_user_only_keys() {
         found(text, &d)
     );
     let text = "[projects.\"/x\"]\ntrust_level = \"yes\"\n";
+    let d = config(text);
     assert_eq!(
-        found(text, &config(text)),
+        found(text, &d),
         [
             (Code::IgnoredField, Severity::Warning, "projects".into()),
             (Code::InvalidValue, Severity::Error, "\"yes\"".into()),
         ]
+    );
+    // A key that is no bare key is quoted in the path a message gives.
+    assert!(
+        d[1].message.starts_with("`projects.\"/x\".trust_level` must be"),
+        "{}",
+        d[1].message
     );
     let text = "[features]\nuse_xaa = true\n";
     assert_eq!(
