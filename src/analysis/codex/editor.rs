@@ -88,12 +88,12 @@ pub fn complete(text: &str, at: usize, agent: bool) -> Vec<Item> {
         // A table header: the tables the keys typed so far lead to.
         let inner = before.trim_start().trim_start_matches('[');
         let keys = split_dotted(inner);
-        let (partial, parents) = keys.split_last().map_or(("", &[][..]), |(l, p)| (l.as_str(), p));
+        let parents = keys.split_last().map_or(&[][..], |(_, p)| p);
         let path: Vec<&str> = parents.iter().map(String::as_str).collect();
-        let replace = Span::new(at - partial.len(), at);
-        return keys_items(&path, replace, &[], false)
+        // The key being typed: after the last `.` or `[` (ASCII, so a character boundary).
+        let replace = Span::new(start + before.rfind(['.', '[']).map_or(0, |i| i + 1), at);
+        return keys_items(&path, replace, &[], false, true)
             .into_iter()
-            .filter(|it| it.detail.contains("table"))
             .map(|mut it| {
                 it.insert = it.label.clone();
                 it
@@ -152,16 +152,16 @@ pub fn complete(text: &str, at: usize, agent: bool) -> Vec<Item> {
                 .map_or(0, |i| i + 1);
             let token = &before[token_start..];
             let keys = split_dotted(token);
-            let (partial, parents) = keys.split_last().map_or(("", &[][..]), |(l, p)| (l.as_str(), p));
+            let parents = keys.split_last().map_or(&[][..], |(_, p)| p);
             path.extend(parents.iter().map(String::as_str));
             let present = present_keys(text, start);
-            let replace = Span::new(at - partial.len(), at);
+            let replace = Span::new(start + token_start + token.rfind('.').map_or(0, |i| i + 1), at);
             let own = if table.is_empty() && parents.is_empty() {
                 own_fields(agent)
             } else {
                 &[]
             };
-            let mut items: Vec<Item> = keys_items(&path, replace, &present, !own.is_empty())
+            let mut items: Vec<Item> = keys_items(&path, replace, &present, !own.is_empty(), false)
                 .into_iter()
                 .chain(own.iter().map(|(name, doc)| {
                     let mut it = item(name, ItemKind::Key, "an agent's own field", Some(doc.to_string()), 0);
@@ -206,12 +206,15 @@ fn present_keys(text: &str, line_start: usize) -> Vec<String> {
     out
 }
 
-fn keys_items(path: &[&str], replace: Span, present: &[String], agent_ranked: bool) -> Vec<Item> {
+/// The keys of the table at `path` (`tables_only`: those that are tables themselves, for a
+/// `[header]`), less `present`.
+fn keys_items(path: &[&str], replace: Span, present: &[String], agent_ranked: bool, tables_only: bool) -> Vec<Item> {
+    let is_table = |f: &shape::Field| matches!(f.shape, shape::Shape::Object(_) | shape::Shape::Record(_));
     let mut items: Vec<Item> = shape::lookup::fields_at(&super::schema::CONFIG, path)
         .into_iter()
-        .filter(|(_, f)| !present.iter().any(|p| p == f.name))
+        .filter(|(_, f)| !present.iter().any(|p| p == f.name) && (!tables_only || is_table(f)))
         .map(|(o, f)| {
-            let table = matches!(f.shape, shape::Shape::Object(_) | shape::Shape::Record(_));
+            let table = is_table(f);
             let detail = if table {
                 format!("a table of {}", o.what)
             } else {
@@ -330,6 +333,18 @@ mod tests {
         let l = labels("[mcp_|", false);
         assert!(l.contains(&"mcp_servers".to_string()), "{l:?}");
         assert!(!l.contains(&"model".to_string()), "only tables in a header: {l:?}");
+        // The span replaced is the key being typed, on character boundaries, whatever comes
+        // before it (a quoted key with CJK, spaces).
+        let t = "[mcp_servers.\"日 本\".e";
+        let items = complete(t, t.len(), false);
+        assert!(
+            items.iter().any(|i| i.label == "env"),
+            "{:?}",
+            items.iter().map(|i| &i.label).collect::<Vec<_>>()
+        );
+        assert!(items.iter().all(|i| i.replace.text(t) == "e"));
+        let t = "[mcp_servers.x]\nenv.A\n";
+        assert!(complete(t, t.len() - 1, false).iter().all(|i| i.replace.text(t) == "A"));
         let l = labels("features.|", false);
         assert!(l.contains(&"multi_agent_v2".to_string()), "{l:?}");
     }

@@ -17,23 +17,15 @@ use crate::analysis::suggest::{closest, did_you_mean};
 use crate::analysis::syntax::{Map, Node, Parsed, Value};
 use crate::analysis::text::Span;
 
-/// What a layer sets that decides what runs without asking, and what other files depend on.
+/// What a layer sets that an agent's card shows (what runs without asking, the model), and the
+/// roles it declares, which name and describe agent files of its folder.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Settings {
     pub approval_policy: Option<Written>,
     pub sandbox_mode: Option<Written>,
-    /// `[sandbox_workspace_write] network_access`.
-    pub network_access: Option<bool>,
     pub model: Option<Written>,
-    /// Roles declared in `[agents.<name>]`.
-    pub roles: Vec<Written>,
-    /// The same roles with what they say: the role file they point at and whether they give a
-    /// description.
+    /// The roles declared in `[agents.<name>]`: the role file each points at, its description.
     pub role_decls: Vec<RoleDecl>,
-    /// MCP servers by name.
-    pub mcp_servers: Vec<Written>,
-    pub project_doc_max_bytes: Option<u64>,
-    pub project_doc_fallback_filenames: Vec<String>,
 }
 
 /// A role declared in `[agents.<name>]`.
@@ -505,34 +497,9 @@ fn written(map: &Map, key: &str) -> Option<Written> {
 }
 
 fn settings(map: &Map) -> Settings {
-    let keys_of = |key: &str| -> Vec<Written> {
-        map.value(key)
-            .and_then(Node::as_map)
-            .map(|m| {
-                m.entries
-                    .iter()
-                    .map(|e| Written {
-                        value: e.key.name.clone(),
-                        span: e.key.span,
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let agents = map.value("agents").and_then(Node::as_map);
-    let roles = agents
-        .map(|m| {
-            m.entries
-                .iter()
-                .filter(|e| e.value.as_map().is_some())
-                .map(|e| Written {
-                    value: e.key.name.clone(),
-                    span: e.key.span,
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let role_decls = agents
+    let role_decls = map
+        .value("agents")
+        .and_then(Node::as_map)
         .map(|m| {
             m.entries
                 .iter()
@@ -552,27 +519,9 @@ fn settings(map: &Map) -> Settings {
         })
         .unwrap_or_default();
     Settings {
-        role_decls,
         approval_policy: written(map, "approval_policy"),
         sandbox_mode: written(map, "sandbox_mode"),
-        network_access: map
-            .value("sandbox_workspace_write")
-            .and_then(Node::as_map)
-            .and_then(|m| m.value("network_access"))
-            .and_then(Node::as_bool),
         model: written(map, "model"),
-        roles,
-        mcp_servers: keys_of("mcp_servers"),
-        project_doc_max_bytes: map.value("project_doc_max_bytes").and_then(|v| match v.value {
-            Value::Int(i) if i >= 0 => Some(i as u64),
-            _ => None,
-        }),
-        project_doc_fallback_filenames: map
-            .value("project_doc_fallback_filenames")
-            .and_then(|v| match &v.value {
-                Value::Seq(items) => Some(items.iter().filter_map(|i| i.as_str().map(str::to_string)).collect()),
-                _ => None,
-            })
-            .unwrap_or_default(),
+        role_decls,
     }
 }
