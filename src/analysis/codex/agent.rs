@@ -14,7 +14,7 @@ use super::layer::{self, Layer, Settings};
 use crate::analysis::diagnostic::Diagnostic;
 use crate::analysis::rules::Code;
 use crate::analysis::suggest::{closest, did_you_mean};
-use crate::analysis::syntax::{Node, Parsed, Value};
+use crate::analysis::syntax::{Parsed, Value};
 use crate::analysis::text::Span;
 
 /// The agent's own fields, with what each is for.
@@ -130,7 +130,7 @@ pub fn check(parsed: &Parsed, text: &str) -> (Vec<Diagnostic>, Role, Settings) {
                     e.value.span,
                     format!(
                         "`{field}` must be a string, not {}: {}",
-                        type_of(&e.value),
+                        e.value.type_name(),
                         Layer::Agent.refusal()
                     ),
                 )),
@@ -145,7 +145,7 @@ pub fn check(parsed: &Parsed, text: &str) -> (Vec<Diagnostic>, Role, Settings) {
                 e.value.span,
                 format!(
                     "`nickname_candidates` must be a list of strings, not {}: {}",
-                    type_of(&e.value),
+                    e.value.type_name(),
                     Layer::Agent.refusal()
                 ),
             ));
@@ -155,8 +155,4 @@ pub fn check(parsed: &Parsed, text: &str) -> (Vec<Diagnostic>, Role, Settings) {
         .iter()
         .any(|d| d.severity == crate::analysis::diagnostic::Severity::Error);
     (out, role, settings)
-}
-
-fn type_of(node: &Node) -> &'static str {
-    node.type_name()
 }
