@@ -153,3 +153,57 @@ fn hover_completion_and_an_edit() {
     assert!(codes.contains(&"missing-field".to_string()), "{publish:#}");
     ws.s.finish();
 }
+
+/// The instruction chain: a sub-folder's `AGENTS.md` that the budget cuts after CJK and an emoji
+/// on the line of the cut, the hover on a root file saying who reads it, and an edit of the root
+/// file that gives the sub-folder's its bytes back.
+#[test]
+fn the_instruction_budget_cut_sits_where_it_falls_and_follows_an_edit_above() {
+    const ROOT: &str = "# 規則 🚀\nKeep it short.\n";
+    const SUB: &str = "# 下位 🚀 rules for the sub folder, cut here\nMore.\n";
+    let files: &[(&str, &str)] = &[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        (".codex/config.toml", "project_doc_max_bytes = 60\n"),
+        ("AGENTS.md", ROOT),
+        ("sub/AGENTS.md", SUB),
+    ];
+    // 60 bytes, 29 of them the root's: the cut is 31 bytes into the sub-folder's file.
+    let cut = 60 - ROOT.len();
+    let line_end = SUB.find('\n').unwrap();
+    for enc in [Enc::Utf16, Enc::Utf8] {
+        let (mut ws, scan) = Ws::start(files, enc);
+        let sub = ws.uri("sub/AGENTS.md");
+        let publish = publish_of(&scan, &sub);
+        assert_eq!(
+            codes_and_ranges(publish),
+            [("truncated-instructions".to_string(), range(SUB, cut, line_end, enc))],
+            "{}",
+            enc.name()
+        );
+        let message = publish["diagnostics"][0]["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("the first {cut} of its {} bytes", SUB.len())),
+            "{message}"
+        );
+        // The hover on the root file's first line: Codex among the runtimes that read it.
+        let root = ws.uri("AGENTS.md");
+        let h =
+            ws.s.request(
+                "textDocument/hover",
+                json!({ "textDocument": { "uri": root }, "position": position(ROOT, 2, enc) }),
+            )
+            .unwrap();
+        let md = h["contents"]["value"].as_str().unwrap();
+        assert!(
+            md.contains("- **Codex** reads it: Codex reads it, in a session started here or below"),
+            "{md}"
+        );
+        // A shorter root file: the sub-folder's fits, and its finding goes.
+        ws.s.open(&root, "markdown", 1, ROOT);
+        ws.s.change_full(&root, 2, "規\n");
+        let _ = ws.s.expect_version(&root, 2);
+        let publishes = ws.s.take_publishes();
+        assert_eq!(publish_of(&publishes, &sub)["diagnostics"], json!([]), "{}", enc.name());
+        ws.s.finish();
+    }
+}

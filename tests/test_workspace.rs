@@ -158,9 +158,9 @@ fn summary() {
         .codex/config.toml:3:26 invalid-value
         .codex/config.toml:5:16 invalid-value
         .codex/config.toml:6:1 ignored-field
-        .codex/config.toml:10:1 unknown-key
-        .codex/config.toml:14:8 invalid-type
-        .codex/config.toml:17:1 missing-field
+        .codex/config.toml:12:1 unknown-key
+        .codex/config.toml:16:8 invalid-type
+        .codex/config.toml:19:1 missing-field
         .github/agents/docs.agent.md:2:7 duplicate-agent
         .github/agents/docs.agent.md:4:1 duplicate-key
         .github/agents/docs.agent.md:5:9 invalid-value
@@ -247,7 +247,10 @@ fn summary() {
         opencode.json:51:18 bad-file-reference
         opencode.json:66:61 unknown-agent
         opencode.json:67:5 missing-template
+        packages/api/AGENTS.md:1:1 shadowed-file
+        packages/api/AGENTS.override.md:9:35 truncated-instructions
         packages/api/opencode.json:3:3 v2-permissions
+        packages/web/AGENTS.override.md:1:1 shadowed-file
         packages/web/opencode.json:3:20 invalid-default-agent
         packages/web/opencode.json:4:20 missing-path
         packages/web/opencode.json:7:5 missing-field

@@ -59,6 +59,11 @@ macro_rules! rules {
 /// (A project's `agent-lsp.toml` or the editor's settings may still set any level.)
 pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     (
+        Code::ShadowedFile,
+        Severity::Info,
+        "Codex: an `AGENTS.md` that the `AGENTS.override.md` beside it replaces, which is what an override is for (a blank override, which leaves the folder with no instructions, is a warning)",
+    ),
+    (
         Code::SyntaxError,
         Severity::Warning,
         "where the runtime still loads the file: Claude Code through its lenient retry, opencode through its fallback reader, or a frontmatter whose reading no runtime documents",
@@ -625,7 +630,7 @@ with VS Code 1.139.1.)",
         "{ \"inputs\": [{ \"type\": \"promptString\", \"id\": \"github-token\", \"password\": true }], \"servers\": { \"github\": { \"type\": \"http\", \"url\": \"https://api.githubcopilot.com/mcp/\", \"headers\": { \"Authorization\": \"Bearer ${input:gh-token}\" } } } }",
         "{ \"inputs\": [{ \"type\": \"promptString\", \"id\": \"github-token\", \"password\": true }], \"servers\": { \"github\": { \"type\": \"http\", \"url\": \"https://api.githubcopilot.com/mcp/\", \"headers\": { \"Authorization\": \"Bearer ${input:github-token}\" } } } }";
     ShadowedFile = "shadowed-file", Warning, ValueIgnored, [],
-        "An instruction file (`AGENTS.md`, `CLAUDE.md`, `CONTEXT.md`, `.claude/AGENTS.md`) that no runtime reads where it is, because other files take its place.",
+        "An instruction file (`AGENTS.md`, `CLAUDE.md`, `CONTEXT.md`, `.claude/AGENTS.md`) that no runtime reads where it is, because other files take its place; for Codex, an `AGENTS.md` that the `AGENTS.override.md` beside it replaces (info), and a blank `AGENTS.override.md`, which hides the `AGENTS.md` beside it.",
         "opencode reads one kind of instruction file: the first of `AGENTS.md`, `CLAUDE.md` and \
 `CONTEXT.md` that any folder from where it starts up to the git root holds, every file of that \
 name and no other, so a `CLAUDE.md` beside (or below) an `AGENTS.md` never reaches it. Claude \
@@ -635,10 +640,30 @@ reads `CONTEXT.md`, but a file a `CLAUDE.md` imports (`@AGENTS.md`) is read thro
 A file that no runtime reads there is a warning that says which file each reads instead. One \
 that a runtime ignores while another reads it (an `AGENTS.md` for opencode beside a `CLAUDE.md` \
 for Claude Code) is the usual way to write for two runtimes and is not reported; the hover on \
-the file's first line says who reads it and why. (Seen with opencode 1.18.34 and Claude Code \
-2.1.332.)",
+the file's first line says who reads it and why. Codex takes one file per folder, \
+`AGENTS.override.md` before `AGENTS.md`: where both are, it reads the override only (an info on \
+the `AGENTS.md`, since that is what an override is for), and a blank override, which Codex skips, \
+still hides the `AGENTS.md`, so Codex gets nothing from the folder (a warning on the override). \
+(Seen with opencode 1.18.34, Claude Code 2.1.332 and Codex 0.171.0.)",
         "a CONTEXT.md beside an AGENTS.md: opencode reads the AGENTS.md, Claude Code never reads CONTEXT.md",
         "one AGENTS.md, and a CLAUDE.md that imports it (`@AGENTS.md`)";
+    TruncatedInstructions = "truncated-instructions", Warning, ValueIgnored, [],
+        "Codex: an instruction file (`AGENTS.md`, `AGENTS.override.md`, a name of `project_doc_fallback_filenames`) that Codex cuts, or leaves out, because the files read before it use up the `project_doc_max_bytes` budget.",
+        "Codex gives the model one instruction file per folder, from the git root down to the folder \
+it starts in (`AGENTS.override.md`, else `AGENTS.md`, else the names of \
+`project_doc_fallback_filenames`), and all of them share one budget: `project_doc_max_bytes`, \
+32768 bytes unless set. The budget is filled from the root down, so the file that is cut is the \
+most specific one, the file of the folder the session starts in: Codex gives the model its first \
+bytes up to the budget (even in the middle of a character) and leaves the rest out, and a file \
+after that is not read at all. The terminal interface says nothing. The finding sits where the \
+cut falls, with the byte counts and the files that used the budget first, for a session started \
+in the file's folder (one started higher up does not read the file; one started lower reads the \
+same part of it). Shorten the files, move text into the folders that need it, or raise \
+`project_doc_max_bytes`. Said where Codex is in use: a `.codex/` folder on the way from the git \
+root, an `AGENTS.override.md`, or the user's Codex configuration. (Seen with Codex 0.171.0: a \
+32,216-byte root `AGENTS.md` leaves 552 bytes of a 1,415-byte `sub/AGENTS.md`.)",
+        "a 32,216-byte AGENTS.md at the git root and a 1,415-byte sub/AGENTS.md",
+        "the root AGENTS.md kept short, the details in the folders that need them";
 }
 
 /// The rules the shared layers apply to the files of every dialect (syntax, keys and values,

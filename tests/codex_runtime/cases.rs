@@ -11,14 +11,24 @@ use super::verdict_support;
 pub struct Case {
     pub id: String,
     pub files: Vec<(String, String)>,
+    /// The folder Codex is started in, relative to the project (`""`: the project).
+    pub start: String,
+    /// Whether the project is a git work tree (a `.git` folder marks its root).
+    pub git: bool,
 }
 
 impl Case {
-    fn config(id: &str, text: &str) -> Case {
+    pub fn new(id: &str, files: Vec<(String, String)>) -> Case {
         Case {
             id: id.to_string(),
-            files: vec![(".codex/config.toml".into(), text.to_string())],
+            files,
+            start: String::new(),
+            git: true,
         }
+    }
+
+    fn config(id: &str, text: &str) -> Case {
+        Case::new(id, vec![(".codex/config.toml".into(), text.to_string())])
     }
 
     pub fn text(&self, rel: &str) -> Option<&str> {
@@ -29,8 +39,12 @@ impl Case {
         self.files.iter().any(|(r, _)| r.starts_with(".codex/agents/"))
     }
 
+    /// The hash of the files, and of where Codex starts when that is not the project's git
+    /// root.
     pub fn hash(&self) -> String {
-        verdict_support::hash_files(self.files.iter().map(|(r, t)| (r.as_str(), t.as_bytes())))
+        let place = format!("start={} git={}", self.start, self.git);
+        let placed = (!self.start.is_empty() || !self.git).then_some(("(start)", place.as_bytes()));
+        verdict_support::hash_files(self.files.iter().map(|(r, t)| (r.as_str(), t.as_bytes())).chain(placed))
     }
 }
 
@@ -82,15 +96,16 @@ pub fn description_of(text: &str) -> Option<String> {
 pub fn all() -> Vec<Case> {
     let mut out: Vec<Case> = CONFIGS.iter().map(|(id, t)| Case::config(id, t)).collect();
     for (id, files) in AGENTS {
-        out.push(Case {
-            id: (*id).to_string(),
-            files: files
+        out.push(Case::new(
+            id,
+            files
                 .iter()
                 .map(|(r, t)| ((*r).to_string(), (*t).to_string()))
                 .collect(),
-        });
+        ));
     }
     out.extend(corpus());
+    out.extend(super::docs::cases());
     out.extend(generated());
     out
 }
@@ -110,10 +125,7 @@ fn corpus() -> Vec<Case> {
             let mut files = Vec::new();
             collect(dir, dir, &mut files);
             files.sort();
-            Case {
-                id: format!("corpus-{}", dir.file_name().unwrap().to_string_lossy()),
-                files,
-            }
+            Case::new(&format!("corpus-{}", dir.file_name().unwrap().to_string_lossy()), files)
         })
         .collect()
 }

@@ -34,6 +34,7 @@
 mod verdict_support;
 
 mod cases;
+mod docs;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -55,11 +56,17 @@ fn agent_lsp() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_agent-lsp"))
 }
 
-/// Lay the cases out under `root/<id>/`, each a project (a `.git` folder marks its root).
+/// Lay the cases out under `root/<id>/`, each a project (a `.git` folder marks its root, with
+/// the `HEAD` file that makes Codex take the folder for a repository: a project trusted at its
+/// root is then trusted in its sub-folders).
 fn lay_out(root: &Path, cases: &[Case]) {
     for c in cases {
         let dir = root.join(&c.id);
-        fs::create_dir_all(dir.join(".git")).unwrap();
+        fs::create_dir_all(&dir).unwrap();
+        if c.git {
+            fs::create_dir_all(dir.join(".git")).unwrap();
+            fs::write(dir.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        }
         for (rel, text) in &c.files {
             let p = dir.join(rel);
             fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -69,8 +76,8 @@ fn lay_out(root: &Path, cases: &[Case]) {
 }
 
 /// agent-lsp's findings per case: `(file relative to the case, 1-based line, code, severity,
-/// effect)`.
-type Found = BTreeMap<String, Vec<(String, usize, String, String, String)>>;
+/// effect, message)`.
+type Found = BTreeMap<String, Vec<docs::Finding>>;
 
 fn agent_lsp_findings(root: &Path, cases: &[Case]) -> Found {
     let home = root.join("_home");
@@ -107,6 +114,7 @@ fn agent_lsp_findings(root: &Path, cases: &[Case]) -> Found {
                 s("code"),
                 s("severity"),
                 s("effect"),
+                s("message"),
             ));
         }
     }
@@ -121,12 +129,15 @@ const ALLOWED: &[(&str, &str)] = &[(
 )];
 
 /// Whether agent-lsp agrees with Codex's `answer` on `case`; the disagreements.
-fn compare(case: &Case, answer: &Value, found: &[(String, usize, String, String, String)]) -> Vec<String> {
+fn compare(case: &Case, answer: &Value, found: &[docs::Finding]) -> Vec<String> {
     let mut out = Vec::new();
+    if docs::is_doc_case(case) {
+        out.extend(docs::compare(case, answer, found));
+    }
     let config = ".codex/config.toml";
     let refusing: Vec<usize> = found
         .iter()
-        .filter(|(f, _, _, sev, eff)| f == config && sev == "error" && eff == "refuses-to-start")
+        .filter(|(f, _, _, sev, eff, _)| f == config && sev == "error" && eff == "refuses-to-start")
         .map(|(_, l, ..)| *l)
         .collect();
     match answer.get("refused") {
@@ -184,7 +195,7 @@ fn compare(case: &Case, answer: &Value, found: &[(String, usize, String, String,
             // `duplicate-agent` warning).
             let dropped = found
                 .iter()
-                .any(|(f, _, code, sev, _)| f == rel && (sev == "error" || code == "duplicate-agent"));
+                .any(|(f, _, code, sev, ..)| f == rel && (sev == "error" || code == "duplicate-agent"));
             let name = cases::declared_name(case, rel).or_else(|| cases::name_of(text));
             if let Some(name) = name
                 && !dropped
@@ -203,7 +214,7 @@ fn compare(case: &Case, answer: &Value, found: &[(String, usize, String, String,
                 let kept = rel.starts_with(".codex/agents/")
                     && !found
                         .iter()
-                        .any(|(f, _, code, sev, _)| f == rel && (sev == "error" || code == "duplicate-agent"));
+                        .any(|(f, _, code, sev, ..)| f == rel && (sev == "error" || code == "duplicate-agent"));
                 let (Some(name), Some(description)) = (cases::name_of(text), cases::description_of(text)) else {
                     continue;
                 };
@@ -274,7 +285,9 @@ impl Codex {
         Codex { bin, unshare }
     }
 
-    fn command(&self, dir: &Path, home: &Path, args: &[&str]) -> Command {
+    /// Codex run in `dir` (the case's project, or the folder of it a case starts in), the
+    /// project and `dir` trusted.
+    fn command(&self, dir: &Path, project: &Path, home: &Path, args: &[&str]) -> Command {
         let mut c = if self.unshare {
             let mut c = Command::new("unshare");
             c.arg("-rn").arg(&self.bin);
@@ -282,7 +295,15 @@ impl Codex {
         } else {
             Command::new(&self.bin)
         };
-        let trust = format!("projects={{\"{}\"={{trust_level=\"trusted\"}}}}", dir.display());
+        let mut trusted = vec![project];
+        if dir != project {
+            trusted.push(dir);
+        }
+        let entries: Vec<String> = trusted
+            .iter()
+            .map(|p| format!("\"{}\"={{trust_level=\"trusted\"}}", p.display()))
+            .collect();
+        let trust = format!("projects={{{}}}", entries.join(","));
         c.args(["-c", &trust, "-c", "openai_base_url=\"http://127.0.0.1:9/v1\""])
             .args(args)
             .current_dir(dir)
@@ -299,8 +320,9 @@ impl Codex {
     /// What Codex says of the case laid out in `dir`.
     fn judge(&self, dir: &Path, home: &Path, case: &Case) -> Value {
         fs::create_dir_all(home.join(".codex")).unwrap();
+        let start = dir.join(&case.start);
         let out = self
-            .command(dir, home, &["debug", "prompt-input", "hi"])
+            .command(&start, dir, home, &["debug", "prompt-input", "hi"])
             .output()
             .expect("run codex");
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -309,6 +331,9 @@ impl Codex {
         if !out.status.success() {
             answer.insert("refused".into(), refusal(&format!("{stderr}\n{stdout}"), dir));
             return Value::Object(answer);
+        }
+        if docs::is_doc_case(case) {
+            answer.insert("docs".into(), json!(docs::received(&stdout, case)));
         }
         if case.has_agents() {
             let roles = roles(&stdout);
@@ -346,7 +371,12 @@ impl Codex {
     /// `codex --strict-config exec hi`, stopped once it is past the configuration.
     fn strict_run(&self, dir: &Path, home: &Path) -> String {
         let mut child = self
-            .command(dir, home, &["--strict-config", "exec", "--skip-git-repo-check", "hi"])
+            .command(
+                dir,
+                dir,
+                home,
+                &["--strict-config", "exec", "--skip-git-repo-check", "hi"],
+            )
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -475,7 +505,10 @@ fn report(failures: &[String], agreed: usize, total: usize) {
 #[ignore = "needs Codex: tests/codex_runtime/run.sh"]
 fn agent_lsp_agrees_with_codex() {
     let codex = Codex::new();
-    let cases = cases::all();
+    // `CODEX_CASES=<prefix>` runs the cases of that prefix only (nothing is recorded then).
+    let only = std::env::var("CODEX_CASES").ok().filter(|p| !p.is_empty());
+    let mut cases = cases::all();
+    cases.retain(|c| only.as_ref().is_none_or(|p| c.id.starts_with(p.as_str())));
     let root = tmp("live");
     let cases_dir = root.join("cases");
     lay_out(&cases_dir, &cases);
@@ -496,10 +529,11 @@ fn agent_lsp_agrees_with_codex() {
         failures.extend(bad.into_iter().map(|b| format!("{}: {b}", c.id)));
         rec.push(&c.id, &c.hash(), answer);
     }
-    failures.extend(unused(&used));
-    let stale = rec.write_or_compare();
+    if only.is_none() {
+        failures.extend(unused(&used));
+        failures.extend(rec.write_or_compare());
+    }
     let _ = fs::remove_dir_all(&root);
-    failures.extend(stale);
     report(&failures, agreed, cases.len());
 }
 

@@ -48,6 +48,12 @@ const GLOBS = [
   "**/CLAUDE.md",
   "**/CLAUDE.local.md",
   "**/.claude/rules/**/*.md",
+  // The instruction files several runtimes read, each in its own way (the hover on the first
+  // line says which): `AGENTS.md`, `CONTEXT.md`, and Codex's `AGENTS.override.md`, which the
+  // budget Codex shares between them may cut.
+  "**/AGENTS.md",
+  "**/AGENTS.override.md",
+  "**/CONTEXT.md",
   // Zuno: `zuno.json(c)` anywhere in a project (and in `.zuno/`), the Markdown agents of
   // `.zuno/{agent,agents}/` (sub-folders included), the `.zuno/{mode,modes}/*.md` Zuno rejects
   // (the server says so), and the global directory (`~/.config/zuno/agents/**/*.md`).

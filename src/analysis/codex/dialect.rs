@@ -19,6 +19,9 @@ use crate::analysis::spec::{DialectUnit, Reads, UnitRef};
 /// The user option holding Codex's home (`$CODEX_HOME`, or `~/.codex`).
 pub const HOME: &str = "codex.home";
 
+/// The unit of the instruction chain (the other units are folders).
+const INSTRUCTIONS: &str = "instructions";
+
 /// Codex's implementation of the dialect interface.
 pub struct Spec;
 
@@ -32,8 +35,12 @@ impl DialectSpec for Spec {
         }
     }
 
-    fn comments(&self, _kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {
-        crate::analysis::suppress::Comments::Toml
+    fn comments(&self, kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {
+        match kind.own() {
+            // Markdown (a frontmatter's comments would hold a directive).
+            Some(super::FileKind::Instructions) => crate::analysis::suppress::Comments::Frontmatter,
+            _ => crate::analysis::suppress::Comments::Toml,
+        }
     }
 
     fn list_rank(&self) -> u8 {
@@ -62,6 +69,9 @@ impl DialectSpec for Spec {
         _id: Option<usize>,
     ) -> Option<Vec<crate::analysis::complete::Item>> {
         let kind: &super::FileKind = kind.own()?;
+        if *kind == super::FileKind::Instructions {
+            return Some(Vec::new());
+        }
         Some(super::editor::complete(text, offset, *kind == super::FileKind::Agent))
     }
 
@@ -74,6 +84,9 @@ impl DialectSpec for Spec {
     ) -> Option<Option<crate::analysis::spec::Hover>> {
         let f = host.file(id)?;
         let kind: &super::FileKind = f.kind.own()?;
+        if *kind == super::FileKind::Instructions {
+            return Some(None);
+        }
         let agent = *kind == super::FileKind::Agent;
         // On an agent file's `name` line: the agent as Codex builds it.
         if agent && let Some(card) = agent_card(host, id, offset, where_is) {
@@ -86,14 +99,26 @@ impl DialectSpec for Spec {
     }
 
     /// Each `.codex` folder's files together: which agent files become agents.
+    /// And the instruction files Codex reads, which share one budget.
     fn units(&self, host: &dyn Host) -> Vec<DialectUnit> {
-        folders(host)
+        let mut units: Vec<DialectUnit> = folders(host)
             .into_iter()
             .map(|dir| DialectUnit::of_view("folder", dir.clone(), files_of(host, &dir)))
-            .collect()
+            .collect();
+        let (view, inputs) = super::instructions::unit_files(host);
+        if !view.is_empty() {
+            units.push(DialectUnit {
+                inputs,
+                ..DialectUnit::of_view(INSTRUCTIONS, PathBuf::new(), view)
+            });
+        }
+        units
     }
 
     fn check_unit(&self, host: &dyn Host, unit: UnitRef) -> (Vec<(usize, crate::analysis::Diagnostic)>, Reads) {
+        if unit.part == INSTRUCTIONS {
+            return (super::instructions::check(host, unit.view), Reads::All);
+        }
         (super::project::check(&folder_files(host, unit.view)), Reads::All)
     }
 
@@ -206,8 +231,41 @@ impl DialectSpec for Spec {
         let (kind, _) = kind_at(path, None)?;
         Some(match kind {
             super::FileKind::Config { .. } => Pile::Config,
-            super::FileKind::Agent => Pile::Document,
+            super::FileKind::Agent | super::FileKind::Instructions => Pile::Document,
         })
+    }
+
+    /// `AGENTS.override.md` is a personal file, often ignored by git: Codex reads it anyway.
+    fn read_when_ignored(&self, dir: &Path) -> Vec<PathBuf> {
+        vec![dir.join(super::instructions::OVERRIDE)]
+    }
+
+    fn instruction_names(&self) -> &'static [&'static str] {
+        super::instructions::NAMES
+    }
+
+    fn instruction_reader(
+        &self,
+        which: crate::analysis::instructions::Which,
+        chain: &[crate::analysis::instructions::Level],
+        _imported_by: Option<&str>,
+    ) -> Option<crate::analysis::instructions::Verdict> {
+        Some(super::instructions::reader(which, chain))
+    }
+
+    fn instruction_file(&self, host: &dyn Host, id: usize) -> Option<(crate::analysis::instructions::Which, PathBuf)> {
+        let f = host.file(id)?;
+        let kind: &super::FileKind = f.kind.own()?;
+        (*kind == super::FileKind::Instructions).then(|| {
+            (
+                crate::analysis::instructions::Which(super::instructions::OVERRIDE),
+                f.path.parent().unwrap_or(f.path).to_path_buf(),
+            )
+        })
+    }
+
+    fn reads_instructions(&self, kind: &crate::analysis::FileKind) -> bool {
+        kind.own::<super::FileKind>() == Some(&super::FileKind::Instructions)
     }
 
     fn kind_of(&self, path: &Path, at: &At, stage: Stage) -> Claim {
@@ -227,7 +285,11 @@ impl DialectSpec for Spec {
     }
 
     fn watched(&self) -> &'static [&'static str] {
-        &["**/.codex/config.toml", "**/.codex/agents/**/*.toml"]
+        &[
+            "**/.codex/config.toml",
+            "**/.codex/agents/**/*.toml",
+            "**/AGENTS.override.md",
+        ]
     }
 
     fn user_options(&self, env: &dyn Fn(&str) -> Option<PathBuf>, _global_dir: Option<&Path>, o: &mut Options) {
@@ -276,6 +338,7 @@ fn agent_card(
 fn folders(host: &dyn Host) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = host
         .files_of(Dialect::Codex)
+        .filter(|(f, ..)| !is_instructions(f))
         .map(|(_, dir, _)| dir.to_path_buf())
         .collect();
     dirs.sort();
@@ -305,16 +368,33 @@ fn folder_files<'h>(host: &'h dyn Host, ids: &[usize]) -> Vec<super::project::Fo
 fn files_of(host: &dyn Host, dir: &Path) -> Vec<usize> {
     let mut files: Vec<(&Path, usize)> = host
         .files_of(Dialect::Codex)
-        .filter(|(_, d, _)| *d == dir)
+        .filter(|(f, d, _)| *d == dir && !is_instructions(f))
         .map(|(f, _, _)| (f.path, f.id))
         .collect();
     files.sort();
     files.into_iter().map(|(_, id)| id).collect()
 }
 
+/// Whether `f` is an `AGENTS.override.md` (which belongs to the instruction chain, not to a
+/// `.codex` folder).
+fn is_instructions(f: &crate::analysis::host::HostFile) -> bool {
+    f.kind.own::<super::FileKind>() == Some(&super::FileKind::Instructions)
+}
+
 /// What a path is to Codex, with its role: `home` is Codex's home (`$CODEX_HOME`), whose
 /// `config.toml` and `agents/` are the user's.
 fn kind_at(path: &Path, home: Option<&Path>) -> Option<(super::FileKind, Role)> {
+    if path.file_name()? == super::instructions::OVERRIDE {
+        let dir = path.parent()?;
+        let role = match home {
+            Some(h) if h == dir => user_role(h),
+            _ => Role::Dialect {
+                dir: dir.to_path_buf(),
+                layer: 1,
+            },
+        };
+        return Some((super::FileKind::Instructions, role));
+    }
     if path.extension()? != "toml" {
         return None;
     }

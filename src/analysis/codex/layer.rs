@@ -24,6 +24,12 @@ pub struct Settings {
     pub approval_policy: Option<Written>,
     pub sandbox_mode: Option<Written>,
     pub model: Option<Written>,
+    /// `project_doc_max_bytes`: the budget of the project's instruction files (a value Codex
+    /// takes, a whole number of bytes).
+    pub doc_max_bytes: Option<u64>,
+    /// `project_doc_fallback_filenames`: the names Codex looks for in a folder after
+    /// `AGENTS.override.md` and `AGENTS.md` (the strings of the list, blanks left out).
+    pub doc_fallbacks: Option<Vec<String>>,
     /// The roles declared in `[agents.<name>]`: the role file each points at, its description.
     pub role_decls: Vec<RoleDecl>,
 }
@@ -522,6 +528,23 @@ fn settings(map: &Map) -> Settings {
         approval_policy: written(map, "approval_policy"),
         sandbox_mode: written(map, "sandbox_mode"),
         model: written(map, "model"),
+        doc_max_bytes: map.value("project_doc_max_bytes").and_then(|v| match v.value {
+            Value::Int(i) => u64::try_from(i).ok(),
+            _ => None,
+        }),
+        doc_fallbacks: map
+            .value("project_doc_fallback_filenames")
+            .and_then(|v| match &v.value {
+                Value::Seq(items) => Some(
+                    items
+                        .iter()
+                        .filter_map(Node::as_str)
+                        .filter(|n| !n.trim().is_empty())
+                        .map(str::to_string)
+                        .collect(),
+                ),
+                _ => None,
+            }),
         role_decls,
     }
 }

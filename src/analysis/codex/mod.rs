@@ -8,6 +8,8 @@
 //!   an agent file): what makes Codex refuse to start and what it ignores without a word.
 //! - [`agent`]: an agent file: its `name`, `description` and `developer_instructions`, and why
 //!   Codex would drop it.
+//! - [`instructions`]: the chain of `AGENTS.md` files Codex gives the model, under one budget
+//!   (`AGENTS.override.md` is Codex's own file kind; `AGENTS.md` is read wherever it is loaded).
 //! - [`dialect`]: Codex behind the one dialect interface (which files it reads, hover,
 //!   completion).
 
@@ -16,6 +18,7 @@ pub mod agents;
 pub mod dialect;
 pub mod editor;
 pub mod features;
+pub mod instructions;
 pub mod layer;
 mod own;
 pub mod project;
@@ -35,6 +38,8 @@ pub const RULES: &[Code] = &[
     Code::DeprecatedField,
     Code::IgnoredField,
     Code::DuplicateAgent,
+    Code::ShadowedFile,
+    Code::TruncatedInstructions,
 ];
 
 /// What a file is to Codex; decided from its path.
@@ -45,6 +50,9 @@ pub enum FileKind {
     Config { project: bool },
     /// A custom agent: a `.toml` file under `.codex/agents/` (or `~/.codex/agents/`).
     Agent,
+    /// An `AGENTS.override.md`, which Codex reads in place of the `AGENTS.md` of its folder
+    /// (plain Markdown: what is said of it comes from the chain, [`instructions`]).
+    Instructions,
 }
 
 /// What a Codex file declares.
@@ -58,6 +66,9 @@ pub struct Facts {
 
 /// Analyse one file: the diagnostics, its tree and what it declares.
 pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Parsed, Facts) {
+    if *kind == FileKind::Instructions {
+        return (Vec::new(), Parsed::default(), Facts::default());
+    }
     let parsed = toml::parse(text);
     let (mut out, facts) = match kind {
         FileKind::Config { project } => {
@@ -74,6 +85,7 @@ pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Parsed, Facts) 
                 },
             )
         }
+        FileKind::Instructions => (Vec::new(), Facts::default()),
     };
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     (out, parsed, facts)

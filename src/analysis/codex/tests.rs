@@ -387,3 +387,158 @@ fn an_agent_needs_its_instructions_and_no_blank_field() {
     assert!(d[0].message.contains("Codex drops this agent"), "{}", d[0].message);
     assert!(!f.agent.unwrap().loads);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The instruction chain, through the workspace
+
+mod chain {
+    use std::fs;
+    use std::path::Path;
+
+    use crate::analysis::diagnostic::Severity;
+    use crate::analysis::host::Options;
+    use crate::analysis::rules::Code;
+    use crate::workspace::Workspace;
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        let p = root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+    }
+
+    /// The chain's findings: (file, code, severity, first byte).
+    fn found(ws: &Workspace, root: &Path) -> Vec<(String, Code, Severity, u32)> {
+        let mut out: Vec<_> = ws
+            .diagnostics()
+            .into_iter()
+            .filter(|(_, d)| matches!(d.code, Code::TruncatedInstructions | Code::ShadowedFile))
+            .map(|(id, d)| {
+                let rel = ws.files[id]
+                    .path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                (rel, d.code, d.severity, d.span.start)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn lines(n: usize, len: usize) -> String {
+        let line = "Follow the rules of this folder.\n";
+        let mut s = line.repeat(n);
+        s.truncate(len);
+        s
+    }
+
+    #[test]
+    fn the_budget_cut_follows_the_files_and_is_said_only_where_codex_is_used() {
+        let t = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(t.path()).unwrap();
+        fs::create_dir_all(root.join(".git")).unwrap();
+        write(&root, "AGENTS.md", &lines(1100, 32216));
+        write(&root, "sub/AGENTS.md", &lines(50, 1415));
+        // No `.codex/` folder, no override, no user configuration: nothing said.
+        let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+        assert_eq!(found(&ws, &root), []);
+        write(&root, ".codex/config.toml", "model = \"gpt-5\"\n");
+        let mut ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+        assert_eq!(
+            found(&ws, &root),
+            [(
+                "sub/AGENTS.md".into(),
+                Code::TruncatedInstructions,
+                Severity::Warning,
+                552
+            )]
+        );
+        // A shorter root file: the sub-folder's fits.
+        let top = ws.id(&root.join("AGENTS.md")).unwrap();
+        ws.set_text(top, lines(1000, 31000));
+        assert_eq!(found(&ws, &root), []);
+        // The project's budget: the root file itself is cut, the other left out.
+        let config = ws.id(&root.join(".codex/config.toml")).unwrap();
+        ws.set_text(config, "project_doc_max_bytes = 1000\n".into());
+        assert_eq!(
+            found(&ws, &root),
+            [
+                ("AGENTS.md".into(), Code::TruncatedInstructions, Severity::Warning, 1000),
+                (
+                    "sub/AGENTS.md".into(),
+                    Code::TruncatedInstructions,
+                    Severity::Warning,
+                    0
+                ),
+            ]
+        );
+        // A short root file leaves the rest of the budget to the sub-folder's.
+        ws.set_text(top, "Short.\n".into());
+        assert_eq!(
+            found(&ws, &root),
+            [(
+                "sub/AGENTS.md".into(),
+                Code::TruncatedInstructions,
+                Severity::Warning,
+                993
+            )]
+        );
+    }
+
+    #[test]
+    fn an_override_hides_agents_md_and_the_hover_says_who_reads_what() {
+        let t = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(t.path()).unwrap();
+        fs::create_dir_all(root.join(".git")).unwrap();
+        write(&root, "AGENTS.md", "Shared.\n");
+        write(&root, "pkg/AGENTS.md", "Package rules.\n");
+        write(&root, "pkg/AGENTS.override.md", "My local rules.\n");
+        let mut ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+        // The override is Codex's: an override on the way says Codex is used.
+        assert_eq!(
+            found(&ws, &root),
+            [("pkg/AGENTS.md".into(), Code::ShadowedFile, Severity::Info, 0)]
+        );
+        let hidden = ws.id(&root.join("pkg/AGENTS.md")).unwrap();
+        let (_, verdicts) = ws.instruction_readers(hidden).unwrap();
+        let codex: Vec<_> = verdicts
+            .iter()
+            .filter(|v| v.runtime == crate::analysis::Dialect::Codex)
+            .collect();
+        assert_eq!(codex.len(), 1);
+        assert!(!codex[0].reads);
+        assert!(
+            codex[0]
+                .why
+                .contains("reads the `AGENTS.override.md` of this folder instead"),
+            "{}",
+            codex[0].why
+        );
+        let over = ws.id(&root.join("pkg/AGENTS.override.md")).unwrap();
+        let (which, verdicts) = ws.instruction_readers(over).unwrap();
+        assert_eq!(which.name(), "AGENTS.override.md");
+        assert_eq!(
+            verdicts.iter().map(|v| (v.runtime, v.reads)).collect::<Vec<_>>(),
+            [
+                (crate::analysis::Dialect::Opencode, false),
+                (crate::analysis::Dialect::Claude, false),
+                (crate::analysis::Dialect::Codex, true)
+            ]
+        );
+        // Blanked: the folder gives Codex nothing, said on the override.
+        ws.set_text(over, "\n  \n".into());
+        assert_eq!(
+            found(&ws, &root),
+            [(
+                "pkg/AGENTS.override.md".into(),
+                Code::ShadowedFile,
+                Severity::Warning,
+                0
+            )]
+        );
+        // No other runtime reads an override, and nothing says it is unread where Codex reads it.
+        ws.set_text(over, "Back.\n".into());
+        assert_eq!(found(&ws, &root).len(), 1);
+    }
+}
