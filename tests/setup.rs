@@ -58,7 +58,8 @@ fn run_env(dir: &Path, args: &[&str], path: &Path, home: &Path, env: &[(&str, &P
         .env("HOME", home)
         .env("NO_COLOR", "1")
         .env_remove("XDG_CONFIG_HOME")
-        .env_remove("CLAUDE_CONFIG_DIR");
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CODEX_HOME");
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -1288,4 +1289,102 @@ fn a_mcp_json_that_is_not_strict_json_and_a_refused_opencode_json_are_left_as_th
     );
     assert!(r.stdout.contains("[v2-permissions]"), "{}", r.stdout);
     assert!(!r.stdout.contains("next session"), "{}", r.stdout);
+}
+
+/// The table `setup codex` adds to an empty project (`tests/codex_runtime` runs Codex on this
+/// very text, as the case `setup:the-table-setup-codex-writes`).
+const CODEX_TABLE: &str = "[mcp_servers.agent-lsp]\ncommand = \"agent-lsp\"\nargs = [\"mcp\"]\n";
+
+#[test]
+fn codex_write_merges_into_config_toml_and_keeps_the_rest() {
+    let dir = TempDir::new().unwrap();
+    let r = run(dir.path(), &["setup", "codex", "--write"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        fs::read_to_string(dir.path().join(".codex/config.toml")).unwrap(),
+        CODEX_TABLE
+    );
+    assert!(
+        r.stdout.contains("created .codex/config.toml: added `mcp_servers.agent-lsp`\nCodex starts the MCP server `agent-lsp` from its next session in this project, once the project is trusted"),
+        "{}",
+        r.stdout
+    );
+    // Into a file with comments and another server: the rest as it was, the table after it.
+    let original = "# Team settings.\nmodel = \"gpt-5.1-codex\"  # pinned\n\n[mcp_servers.docs]\ncommand = \"npx\"\nargs = [\"-y\", \"@upstash/context7-mcp@1.0.0\"]\n";
+    fs::write(dir.path().join(".codex/config.toml"), original).unwrap();
+    let r = run(dir.path(), &["setup", "codex", "--write"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = fs::read_to_string(dir.path().join(".codex/config.toml")).unwrap();
+    assert_eq!(text, format!("{original}\n{CODEX_TABLE}"));
+    let again = run(dir.path(), &["setup", "codex", "--write"]);
+    assert!(
+        again
+            .stdout
+            .ends_with(".codex/config.toml: already set up; nothing changed\n"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(fs::read_to_string(dir.path().join(".codex/config.toml")).unwrap(), text);
+    // Printed, not written: the table, and Codex's own command.
+    let printed = run(dir.path(), &["setup", "codex"]);
+    assert!(
+        printed.stdout.contains("codex mcp add agent-lsp -- agent-lsp mcp"),
+        "{}",
+        printed.stdout
+    );
+    // A configuration Codex refuses is left as it is.
+    let refused = "sandbox_mode = \"workspace_write\"\n";
+    fs::write(dir.path().join(".codex/config.toml"), refused).unwrap();
+    let r = run(dir.path(), &["setup", "codex", "--write"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("left .codex/config.toml as it is: Codex refuses this configuration"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join(".codex/config.toml")).unwrap(),
+        refused
+    );
+    // `--hook` is Claude Code's.
+    let r = run(dir.path(), &["setup", "codex", "--hook"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--hook is for `setup claude`"), "{}", r.stderr);
+}
+
+#[test]
+fn codex_global_writes_codex_home() {
+    let dir = TempDir::new().unwrap();
+    let bin = TempDir::new().unwrap();
+    fake_agent_lsp(bin.path());
+    let home = dir.path().join("home");
+    let codex_home = dir.path().join("codex-home");
+    let r = run_env(
+        dir.path(),
+        &["setup", "codex", "--global", "--write"],
+        bin.path(),
+        &home,
+        &[("CODEX_HOME", &codex_home)],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(fs::read_to_string(codex_home.join("config.toml")).unwrap(), CODEX_TABLE);
+    assert!(
+        r.stdout.contains("in every project (`codex mcp list` lists it)"),
+        "{}",
+        r.stdout
+    );
+    // Without CODEX_HOME: `~/.codex/config.toml`.
+    let r = run_env(
+        dir.path(),
+        &["setup", "codex", "--global", "--write"],
+        bin.path(),
+        &home,
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        fs::read_to_string(home.join(".codex/config.toml")).unwrap(),
+        CODEX_TABLE
+    );
 }

@@ -5,6 +5,7 @@
 //! prints the report. Pure: what the dialect needs of the machine comes in the [`Ask`].
 
 pub mod merge;
+pub mod toml;
 
 use std::path::{Path, PathBuf};
 
@@ -103,9 +104,45 @@ pub enum Step {
     File(File),
 }
 
+/// The language of a config file `setup` merges into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// JSON with comments (opencode, Claude Code): merged by text edits ([`merge`]).
+    Jsonc,
+    /// TOML (Codex): merged through `toml_edit` ([`toml`]).
+    Toml,
+}
+
+impl Syntax {
+    /// Merge `want` into `text` (see [`merge::merge`]).
+    pub fn merge(self, text: &str, want: &Want) -> Result<(String, merge::Change), String> {
+        match self {
+            Syntax::Jsonc => merge::merge(text, want),
+            Syntax::Toml => toml::merge(text, want),
+        }
+    }
+
+    /// Parse `text` into agent-lsp's tree, to read back what was merged.
+    pub fn parse(self, text: &str) -> Result<crate::analysis::syntax::Node, String> {
+        match self {
+            Syntax::Jsonc => merge::parse_object(text),
+            Syntax::Toml => toml::parse_table(text),
+        }
+    }
+
+    /// The text of a file with nothing in it, which the entries are shown merged into.
+    pub fn empty(self) -> &'static str {
+        match self {
+            Syntax::Jsonc => "{}",
+            Syntax::Toml => "",
+        }
+    }
+}
+
 /// A config file `setup` merges entries into.
 pub struct File {
     pub path: PathBuf,
+    pub syntax: Syntax,
     /// Its path as the report shows it.
     pub shown: String,
     /// The text of a new file, before the entries.

@@ -145,6 +145,12 @@ fn collect(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<(String,
 /// Hand-written configurations: the facts of the issue and the fact sheet, and the valid files.
 const CONFIGS: &[(&str, &str)] = &[
     ("empty", ""),
+    // What `agent-lsp setup codex --write` adds to an empty project (`tests/setup.rs` holds
+    // setup to this text): Codex takes it and lists the server.
+    (
+        "setup:the-table-setup-codex-writes",
+        "[mcp_servers.agent-lsp]\ncommand = \"agent-lsp\"\nargs = [\"mcp\"]\n",
+    ),
     (
         "valid-full",
         "model = \"gpt-5.1-codex\"\nmodel_reasoning_effort = \"high\"\napproval_policy = \"on-request\"\nsandbox_mode = \"workspace-write\"\nproject_doc_max_bytes = 65536\nproject_doc_fallback_filenames = [\"CLAUDE.md\"]\n\n[sandbox_workspace_write]\nnetwork_access = false\n\n[features]\nweb_search_request = true\ncollab = true\n\n[mcp_servers.docs]\ncommand = \"npx\"\nargs = [\"-y\", \"@upstash/context7-mcp@1.0.0\"]\nenv = { LOG = \"info\" }\nstartup_timeout_sec = 20\n\n[mcp_servers.remote]\nurl = \"https://example.com/mcp\"\nbearer_token_env_var = \"REMOTE_TOKEN\"\n\n[model_providers.local]\nname = \"Local\"\nbase_url = \"http://127.0.0.1:11434/v1\"\n\n[agents]\nmax_threads = 4\n\n[tui]\nnotifications = [\"agent-turn-complete\"]\n\n[shell_environment_policy]\ninherit = \"core\"\nset = { CI = \"1\" }\n",

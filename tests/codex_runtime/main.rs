@@ -134,6 +134,11 @@ fn compare(case: &Case, answer: &Value, found: &[docs::Finding]) -> Vec<String> 
     if docs::is_doc_case(case) {
         out.extend(docs::compare(case, answer, found));
     }
+    if let Some(servers) = answer.get("servers").and_then(Value::as_array)
+        && !servers.iter().any(|s| s == "agent-lsp")
+    {
+        out.push(format!("`codex mcp list` does not list agent-lsp: {servers:?}"));
+    }
     let config = ".codex/config.toml";
     let refusing: Vec<usize> = found
         .iter()
@@ -342,6 +347,19 @@ impl Codex {
         }
         if case.text(".codex/config.toml").is_some() {
             answer.insert("unknown".into(), json!(self.unknown_keys(dir, home)));
+        }
+        if case.id.starts_with("setup:") {
+            // `codex mcp list` lists the servers without starting them.
+            let out = self
+                .command(dir, dir, home, &["mcp", "list"])
+                .output()
+                .expect("run codex");
+            let listed: Vec<String> = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .skip(1)
+                .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+                .collect();
+            answer.insert("servers".into(), json!(listed));
         }
         Value::Object(answer)
     }

@@ -131,6 +131,7 @@ pub fn steps(ask: &Ask) -> Result<Vec<Step>, String> {
     };
     let merge_it = format!("agent-lsp setup claude --write{}", ask.again);
     out.push(Step::File(File {
+        syntax: crate::analysis::setup::Syntax::Jsonc,
         path,
         shown: shown_mcp,
         initial: "{}\n".to_string(),
@@ -173,6 +174,7 @@ pub fn steps(ask: &Ask) -> Result<Vec<Step>, String> {
         HOOK_MATCHER.replace('|', ", ")
     )));
     out.push(Step::File(File {
+        syntax: crate::analysis::setup::Syntax::Jsonc,
         path: settings,
         shown: shown_settings,
         initial: "{}\n".to_string(),

@@ -194,10 +194,19 @@ impl Agent for One<'_, '_> {
         out
     }
 
-    /// Codex's files set no permission rules a policy reads (its approval and sandbox settings
-    /// are not per-command).
-    fn rulesets(&self, _: &dyn Host, _permission: &str, _home: Option<&str>) -> Option<Vec<(String, Ruleset)>> {
-        None
+    /// No rule per command: the sandbox and the approval policy decide (see [`super::policy`]).
+    fn rulesets(&self, _: &dyn Host, permission: &str, _home: Option<&str>) -> Option<Vec<(String, Ruleset)>> {
+        let a = self.0;
+        let setting = |key: &str| {
+            a.setting(key)
+                .map(|(w, file)| (w.value.as_str(), Source::File { file, span: w.span }))
+        };
+        let settings = super::policy::Settings {
+            sandbox: setting("sandbox_mode"),
+            approval: setting("approval_policy"),
+            defined: a.source(),
+        };
+        super::policy::ruleset(&settings, permission).map(|r| vec![r])
     }
 
     fn defined_at(&self) -> Option<Source> {

@@ -35,6 +35,14 @@ impl DialectSpec for Spec {
         }
     }
 
+    fn setup_help(&self) -> Option<&'static str> {
+        Some(super::setup::HELP)
+    }
+
+    fn setup(&self, ask: &crate::analysis::setup::Ask) -> Result<Vec<crate::analysis::setup::Step>, String> {
+        super::setup::steps(ask)
+    }
+
     fn comments(&self, kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {
         match kind.own() {
             // Markdown (a frontmatter's comments would hold a directive).
@@ -117,7 +125,8 @@ impl DialectSpec for Spec {
 
     fn check_unit(&self, host: &dyn Host, unit: UnitRef) -> (Vec<(usize, crate::analysis::Diagnostic)>, Reads) {
         if unit.part == INSTRUCTIONS {
-            return (super::instructions::check(host, unit.view), Reads::All);
+            let home = host.options().user(HOME);
+            return (super::instructions::check(host, unit.view, home), Reads::All);
         }
         (super::project::check(&folder_files(host, unit.view)), Reads::All)
     }
@@ -285,11 +294,8 @@ impl DialectSpec for Spec {
     }
 
     fn watched(&self) -> &'static [&'static str] {
-        &[
-            "**/.codex/config.toml",
-            "**/.codex/agents/**/*.toml",
-            "**/AGENTS.override.md",
-        ]
+        // (`AGENTS.override.md` is Markdown, which every runtime's watch covers.)
+        &["**/.codex/config.toml", "**/.codex/agents/**/*.toml"]
     }
 
     fn user_options(&self, env: &dyn Fn(&str) -> Option<PathBuf>, _global_dir: Option<&Path>, o: &mut Options) {

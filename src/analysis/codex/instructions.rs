@@ -267,9 +267,9 @@ pub fn unit_files(host: &dyn Host) -> (Vec<usize>, Vec<usize>) {
 }
 
 /// The findings of the chain on the instruction files `view`: each as the one of the start
-/// folder of a session (the user's own file, outside the budget, aside), where Codex is in use.
-pub fn check(host: &dyn Host, view: &[usize]) -> Vec<(usize, Diagnostic)> {
-    let home = host.options().user(super::dialect::HOME).map(Path::to_path_buf);
+/// folder of a session (the files of Codex's own `home`, read outside the budget, aside), where
+/// Codex is in use.
+pub fn check(host: &dyn Host, view: &[usize], home: Option<&Path>) -> Vec<(usize, Diagnostic)> {
     let mut found: HashMap<PathBuf, Vec<Doc>> = HashMap::new();
     let mut out = Vec::new();
     for &id in view {
@@ -277,11 +277,11 @@ pub fn check(host: &dyn Host, view: &[usize]) -> Vec<(usize, Diagnostic)> {
         let (Some(dir), Some(name)) = (f.path.parent(), f.path.file_name().and_then(|n| n.to_str())) else {
             continue;
         };
-        if home.as_deref() == Some(dir) {
+        if home == Some(dir) {
             continue;
         }
         let dirs = chain_dirs(host, dir);
-        let layers = layers(host, home.as_deref(), &dirs);
+        let layers = layers(host, home, &dirs);
         let fallbacks = layers
             .iter()
             .rev()

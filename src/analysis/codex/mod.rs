@@ -21,8 +21,10 @@ pub mod features;
 pub mod instructions;
 pub mod layer;
 mod own;
+pub mod policy;
 pub mod project;
 pub mod schema;
+pub mod setup;
 
 use super::diagnostic::Diagnostic;
 use super::rules::Code;

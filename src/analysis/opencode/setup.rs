@@ -108,6 +108,7 @@ pub fn steps(ask: &Ask) -> Result<Vec<Step>, String> {
          merged `lsp` and `mcp`\n"
     };
     out.push(Step::File(File {
+        syntax: crate::analysis::setup::Syntax::Jsonc,
         path: dir.join(name),
         shown: shown_as(name),
         initial: format!("{{\n  \"$schema\": \"{SCHEMA}\"\n}}\n"),

@@ -11,8 +11,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::analysis::Dialect;
-use crate::analysis::setup::merge::{self, Change, Place, Want};
-use crate::analysis::setup::{Ask, Step, sh_quote, shell_line};
+use crate::analysis::setup::merge::{Change, Place, Want};
+use crate::analysis::setup::{Ask, Step, Syntax, sh_quote, shell_line};
 use crate::workspace::{Options, Workspace};
 
 /// How a file is written: atomically (the CLI's `write_atomically`, passed in by the caller, so
@@ -396,12 +396,12 @@ fn again(args: &Args) -> String {
 }
 
 /// The entries as a fresh file holds them (the snippet to copy).
-fn snippet(wants: &[Want]) -> String {
-    let mut text = "{}".to_string();
+fn snippet(syntax: Syntax, wants: &[Want]) -> String {
+    let mut text = syntax.empty().to_string();
     for w in wants {
-        text = merge::merge(&text, w).map(|(t, _)| t).unwrap_or(text);
+        text = syntax.merge(&text, w).map(|(t, _)| t).unwrap_or(text);
     }
-    text
+    text.trim_end().to_string()
 }
 
 /// Print or write one file's entries: the report on it, and whether it was left untouched
@@ -409,6 +409,7 @@ fn snippet(wants: &[Want]) -> String {
 fn one_file(file: &crate::analysis::setup::File, write: Option<WriteFile>) -> Result<(String, bool), String> {
     let target = Target {
         path: &file.path,
+        syntax: file.syntax,
         shown: file.shown.clone(),
         initial: file.initial.clone(),
         analyse: file.analyse,
@@ -430,7 +431,7 @@ fn one_file(file: &crate::analysis::setup::File, write: Option<WriteFile>) -> Re
         }
     } else {
         out.push_str(&format!("Add to {} (merged with what is there):\n", target.shown));
-        out.push_str(&snippet(wants));
+        out.push_str(&snippet(file.syntax, wants));
         out.push_str(&format!("\n\n{}", target.plan(wants)));
         if let Some(why) = target.broken()? {
             out.push_str(&why);
@@ -451,6 +452,7 @@ struct Merged {
 /// The config file to merge into.
 struct Target<'a> {
     path: &'a Path,
+    syntax: Syntax,
     shown: String,
     /// The text of a new file, before the entries.
     initial: String,
@@ -562,7 +564,10 @@ impl Target<'_> {
             notes: String::new(),
         };
         for w in wants {
-            let (t, change) = merge::merge(&m.text, w).map_err(|e| format!("{}:{e}", self.shown))?;
+            let (t, change) = self
+                .syntax
+                .merge(&m.text, w)
+                .map_err(|e| format!("{}:{e}", self.shown))?;
             m.changed |= change != Change::Unchanged;
             m.changes.push(describe(w, change, done));
             if let (Change::AddedParent, Some(note)) = (change, w.note_if_added) {
@@ -636,7 +641,10 @@ impl Target<'_> {
         if text != written {
             return Err("it changed while being written".to_string());
         }
-        let root = merge::parse_object(&text).map_err(|e| format!("the merged text does not parse ({e})"))?;
+        let root = self
+            .syntax
+            .parse(&text)
+            .map_err(|e| format!("the merged text does not parse ({e})"))?;
         for w in wants {
             let got = root
                 .as_map()
@@ -703,9 +711,10 @@ mod tests {
         };
         assert_eq!(parse("opencode").ok(), Some(Dialect::Opencode));
         assert_eq!(parse("claude").ok(), Some(Dialect::Claude));
+        assert_eq!(parse("codex").ok(), Some(Dialect::Codex));
         for other in ["zuno", "copilot", "gemini"] {
             let e = parse(other).expect_err(other).to_string();
-            assert!(e.contains("[possible values: opencode, claude]"), "{e}");
+            assert!(e.contains("[possible values: opencode, claude, codex]"), "{e}");
         }
         // The help says what each writes, in the dialect's words.
         let help = cmd.clone().render_long_help().to_string();
@@ -715,6 +724,10 @@ mod tests {
         );
         assert!(
             help.contains("claude:   The agent-lsp plugin, and an `.mcp.json` entry"),
+            "{help}"
+        );
+        assert!(
+            help.contains("codex:    An `[mcp_servers.agent-lsp]` table in .codex/config.toml"),
             "{help}"
         );
     }
