@@ -171,6 +171,9 @@ pub struct Loader {
     /// Without `name`, it names the skill after its folder; one named otherwise it lists as
     /// `/name`, the folder's name an alias.
     pub folder_alias: bool,
+    /// It skips a skill that has no frontmatter, no `description`, or a `name` longer than 64
+    /// characters (a runtime that does not need a `name`: Codex).
+    pub needs_description: bool,
     /// What it does with a skill without `description`, for the message (the runtimes that need
     /// a name first, joined with "and", then the others).
     pub without_description: &'static str,
@@ -201,7 +204,10 @@ fn loaders_of<'a>(kind: &SkillKind, runtimes: &'a [Loader]) -> Vec<&'a Loader> {
 
 fn list(loaders: &[Dialect]) -> String {
     let names: Vec<&str> = loaders.iter().map(|d| d.product()).collect();
-    names.join(" and ")
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
 }
 
 /// What the runtimes do with a skill without description: those that need a name, joined with
@@ -358,6 +364,8 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
     }
     decl.runtimes = seen.iter().map(|(l, r)| runtime_skill(kind, l, r)).collect();
     let alias = loaders.iter().copied().find(|l| l.folder_alias);
+    // A runtime that names a skill without `name` after its folder.
+    let by_folder = loaders.iter().any(|l| l.folder_alias || l.needs_description);
     let parsed = match reference {
         Some(r) => r.parsed.clone(),
         None => seen.iter().map(|(_, r)| r.parsed.clone()).next().unwrap_or_default(),
@@ -366,7 +374,7 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
         None => {
             // Nothing a YAML reader shares: a runtime that names the skill after its folder
             // still loads it so.
-            if alias.is_some() {
+            if by_folder {
                 decl.name = Some(kind.folder.clone());
             }
             return (out, parsed, decl);
@@ -381,7 +389,7 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
     // name
     match map.and_then(|m| m.get("name")).map(|e| &e.value) {
         None => {
-            if alias.is_some() {
+            if by_folder {
                 decl.name = Some(kind.folder.clone());
             }
         }
@@ -389,11 +397,13 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
             if let Value::Str(s) = &v.value {
                 decl.name = Some(s.clone());
                 decl.span = v.span;
-                format_name(kind, s, v, alias, &mut out);
+                let drops = loaders.iter().copied().filter(|l| l.needs_description).map(|l| l.runtime).collect::<Vec<_>>();
+                format_name(kind, s, v, alias, &drops, &mut out);
             }
         }
     }
-    // description
+    // description: a runtime here that skips a skill without one makes it an error.
+    let dropped = loaders.iter().any(|l| l.needs_description);
     match map.and_then(|m| m.get("description")).map(|e| &e.value) {
         None => out.push(
             Diagnostic::new(
@@ -404,8 +414,8 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
                     without_description(runtimes)
                 ),
             )
-            .with_severity(Severity::Warning)
-            .with_effect(Effect::ValueIgnored),
+            .with_severity(if dropped { Severity::Error } else { Severity::Warning })
+            .with_effect(if dropped { Effect::FileIgnored } else { Effect::ValueIgnored }),
         ),
         Some(v) => {
             if let Value::Str(s) = &v.value {
@@ -511,14 +521,26 @@ fn runtime_skill(kind: &SkillKind, l: &Loader, r: &Reading) -> RuntimeSkill {
             description: if loads == Some(true) { description } else { None },
         }
     } else {
-        // It loads every skill at its place, named after its folder when `name` is no string.
+        // It loads every skill at its place (one that needs a description: that has one, and a
+        // name it takes), named after its folder when `name` is no string.
         let named = map.and_then(|m| m.value("name")).is_some();
+        let loads = if !l.needs_description {
+            Some(true)
+        } else if r.outcome == Outcome::Unknown {
+            None
+        } else {
+            Some(map.is_some_and(|m| {
+                m.value("description").is_some_and(|d| {
+                    matches!(d.value, Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_))
+                }) && !too_long(name.as_deref())
+            }))
+        };
         RuntimeSkill {
             runtime: l.runtime,
-            loads: Some(true),
+            loads,
             name: match name {
                 Some(n) => Some(n),
-                None if !named && l.folder_alias => Some(kind.folder.clone()),
+                None if !named && (l.folder_alias || l.needs_description) => Some(kind.folder.clone()),
                 None => None,
             },
             description,
@@ -578,21 +600,23 @@ fn syntax(text: &str, first: Span, seen: &[(&Loader, Reading)], out: &mut Vec<Di
     let of = |o: Outcome| -> Vec<&(&Loader, Reading)> { seen.iter().filter(|(_, r)| r.outcome == o).collect() };
     let runtimes = |v: &[&(&Loader, Reading)]| -> Vec<Dialect> { v.iter().map(|(l, _)| l.runtime).collect() };
     // Skipped for lack of a frontmatter.
-    let none: Vec<Dialect> = of(Outcome::NoFrontmatter)
+    let skipping = of(Outcome::NoFrontmatter);
+    let none: Vec<Dialect> = skipping
         .iter()
-        .filter(|(l, _)| l.needs_name)
+        .filter(|(l, _)| l.needs_name || l.needs_description)
         .map(|(l, _)| l.runtime)
         .collect();
     if !none.is_empty() {
+        let what = if skipping.iter().any(|(l, _)| l.needs_description) {
+            "no frontmatter"
+        } else {
+            "no frontmatter with a `name`"
+        };
         out.push(
             Diagnostic::new(
                 Code::MissingField,
                 first,
-                format!(
-                    "no frontmatter with a `name`: {} skip{} this skill",
-                    list(&none),
-                    s(none.len())
-                ),
+                format!("{what}: {} skip{} this skill", list(&none), s(none.len())),
             )
             .with_severity(Severity::Error)
             .with_effect(Effect::FileIgnored),
@@ -893,9 +917,38 @@ pub fn strict(text: &str) -> Reading {
     }
 }
 
-/// The Agent Skills name rules (warnings: no runtime enforces them).
-fn format_name(kind: &SkillKind, s: &str, v: &Node, alias: Option<&Loader>, out: &mut Vec<Diagnostic>) {
+/// Whether a `name` is longer than a runtime that needs a description takes (64 characters).
+fn too_long(name: Option<&str>) -> bool {
+    name.is_some_and(|n| n.chars().count() > 64)
+}
+
+/// The Agent Skills name rules (warnings: no runtime enforces them), but for the length the
+/// runtimes `drops` enforce (they skip the skill).
+fn format_name(
+    kind: &SkillKind,
+    s: &str,
+    v: &Node,
+    alias: Option<&Loader>,
+    drops: &[Dialect],
+    out: &mut Vec<Diagnostic>,
+) {
     let n = s.chars().count();
+    if n > 64 && !drops.is_empty() {
+        out.push(
+            Diagnostic::new(
+                Code::InvalidName,
+                v.span,
+                format!(
+                    "the name has {n} characters, more than 64: {} skip{} this skill (\"invalid name: exceeds maximum length of 64 characters\")",
+                    list(drops),
+                    if drops.len() == 1 { "s" } else { "" }
+                ),
+            )
+            .with_severity(Severity::Error)
+            .with_effect(Effect::FileIgnored),
+        );
+        return;
+    }
     let shape = !s.is_empty()
         && n <= 64
         && !s.starts_with('-')

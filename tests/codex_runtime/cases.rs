@@ -106,6 +106,7 @@ pub fn all() -> Vec<Case> {
     }
     out.extend(corpus());
     out.extend(super::docs::cases());
+    out.extend(super::skills::cases());
     out.extend(generated());
     out
 }

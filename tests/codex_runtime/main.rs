@@ -35,6 +35,7 @@ mod verdict_support;
 
 mod cases;
 mod docs;
+mod skills;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -133,6 +134,9 @@ fn compare(case: &Case, answer: &Value, found: &[docs::Finding]) -> Vec<String> 
     let mut out = Vec::new();
     if docs::is_doc_case(case) {
         out.extend(docs::compare(case, answer, found));
+    }
+    if skills::is_skill_case(case) {
+        out.extend(skills::compare(case, answer, found));
     }
     if let Some(servers) = answer.get("servers").and_then(Value::as_array)
         && !servers.iter().any(|s| s == "agent-lsp")
@@ -339,6 +343,9 @@ impl Codex {
         }
         if docs::is_doc_case(case) {
             answer.insert("docs".into(), json!(docs::received(&stdout, case)));
+        }
+        if skills::is_skill_case(case) {
+            answer.insert("skills".into(), json!(skills::offered(&stdout, dir)));
         }
         if case.has_agents() {
             let roles = roles(&stdout);

@@ -236,6 +236,29 @@ impl DialectSpec for Spec {
         &[".codex"]
     }
 
+    fn skill_loader(&self) -> Option<crate::analysis::skill::Loader> {
+        Some(super::skill::LOADER)
+    }
+
+    /// `.codex/skills/` and `.agents/skills/`, at any depth.
+    fn skill_homes(&self) -> &'static [crate::analysis::discovery::SkillHome] {
+        use crate::analysis::discovery::SkillHome;
+        &[
+            SkillHome {
+                folder: ".codex",
+                subs: &["skills"],
+                owner: true,
+                depth: None,
+            },
+            SkillHome {
+                folder: ".agents",
+                subs: &["skills"],
+                owner: false,
+                depth: None,
+            },
+        ]
+    }
+
     fn walk_keeps(&self, path: &Path, _depth: usize, _disk: &dyn Disk) -> Option<Pile> {
         let (kind, _) = kind_at(path, None)?;
         Some(match kind {

@@ -25,6 +25,7 @@ pub mod policy;
 pub mod project;
 pub mod schema;
 pub mod setup;
+pub mod skill;
 
 use super::diagnostic::Diagnostic;
 use super::rules::Code;

@@ -21,6 +21,7 @@ pub const LOADER: Loader = Loader {
     runtime: Dialect::Opencode,
     needs_name: true,
     folder_alias: false,
+    needs_description: false,
     without_description: "opencode leaves the skill out of the list shown to the model",
     keys: &[],
     values: |_| Vec::new(),

@@ -15,6 +15,7 @@ pub const LOADER: Loader = Loader {
     runtime: Dialect::Zuno,
     needs_name: true,
     folder_alias: false,
+    needs_description: false,
     without_description: "Zuno hides it",
     keys: &[],
     values: |_| Vec::new(),
