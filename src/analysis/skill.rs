@@ -397,7 +397,12 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
             if let Value::Str(s) = &v.value {
                 decl.name = Some(s.clone());
                 decl.span = v.span;
-                let drops = loaders.iter().copied().filter(|l| l.needs_description).map(|l| l.runtime).collect::<Vec<_>>();
+                let drops = loaders
+                    .iter()
+                    .copied()
+                    .filter(|l| l.needs_description)
+                    .map(|l| l.runtime)
+                    .collect::<Vec<_>>();
                 format_name(kind, s, v, alias, &drops, &mut out);
             }
         }
@@ -415,7 +420,11 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
                 ),
             )
             .with_severity(if dropped { Severity::Error } else { Severity::Warning })
-            .with_effect(if dropped { Effect::FileIgnored } else { Effect::ValueIgnored }),
+            .with_effect(if dropped {
+                Effect::FileIgnored
+            } else {
+                Effect::ValueIgnored
+            }),
         ),
         Some(v) => {
             if let Value::Str(s) = &v.value {
@@ -531,7 +540,10 @@ fn runtime_skill(kind: &SkillKind, l: &Loader, r: &Reading) -> RuntimeSkill {
         } else {
             Some(map.is_some_and(|m| {
                 m.value("description").is_some_and(|d| {
-                    matches!(d.value, Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_))
+                    matches!(
+                        d.value,
+                        Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_)
+                    )
                 }) && !too_long(name.as_deref())
             }))
         };

@@ -23,15 +23,27 @@ pub fn cases() -> Vec<Case> {
         Case::new(
             "skill:the-agents-folder",
             vec![
-                skill(".agents/skills/alpha/SKILL.md", "---\nname: alpha\ndescription: Alpha skill.\n---\nBody.\n"),
-                skill(".agents/skills/noname/SKILL.md", "---\ndescription: No name here.\n---\nBody.\n"),
+                skill(
+                    ".agents/skills/alpha/SKILL.md",
+                    "---\nname: alpha\ndescription: Alpha skill.\n---\nBody.\n",
+                ),
+                skill(
+                    ".agents/skills/noname/SKILL.md",
+                    "---\ndescription: No name here.\n---\nBody.\n",
+                ),
                 skill(".agents/skills/nodesc/SKILL.md", "---\nname: nodesc\n---\nBody.\n"),
-                skill(".agents/skills/broken/SKILL.md", "---\nname: broken\ndescription: Use when: a: b\n---\nBody.\n"),
+                skill(
+                    ".agents/skills/broken/SKILL.md",
+                    "---\nname: broken\ndescription: Use when: a: b\n---\nBody.\n",
+                ),
                 skill(
                     ".agents/skills/extra/SKILL.md",
                     "---\nname: extra\ndescription: Extra keys.\nversion: 2\nallowed-tools: Bash\n---\nBody.\n",
                 ),
-                skill(".agents/skills/group/deep/SKILL.md", "---\nname: deep\ndescription: Nested.\n---\nBody.\n"),
+                skill(
+                    ".agents/skills/group/deep/SKILL.md",
+                    "---\nname: deep\ndescription: Nested.\n---\nBody.\n",
+                ),
                 skill(
                     ".agents/skills/folder1/SKILL.md",
                     "---\nname: other-name\ndescription: Not the folder's name.\n---\nBody.\n",
@@ -43,20 +55,41 @@ pub fn cases() -> Vec<Case> {
                 ),
                 skill(
                     ".agents/skills/maxname/SKILL.md",
-                    &format!("---\nname: {}\ndescription: Longest name.\n---\nBody.\n", "y".repeat(64)),
+                    &format!(
+                        "---\nname: {}\ndescription: Longest name.\n---\nBody.\n",
+                        "y".repeat(64)
+                    ),
                 ),
-                skill(".agents/skills/upper/SKILL.md", "---\nname: Upper_Case\ndescription: Upper.\n---\nBody.\n"),
-                skill(".agents/skills/numdesc/SKILL.md", "---\nname: numdesc\ndescription: 42\n---\nBody.\n"),
+                skill(
+                    ".agents/skills/upper/SKILL.md",
+                    "---\nname: Upper_Case\ndescription: Upper.\n---\nBody.\n",
+                ),
+                skill(
+                    ".agents/skills/numdesc/SKILL.md",
+                    "---\nname: numdesc\ndescription: 42\n---\nBody.\n",
+                ),
             ],
         ),
         Case::new(
             "skill:the-codex-folder",
             vec![
-                skill(".codex/skills/beta/SKILL.md", "---\nname: beta\ndescription: Beta skill.\n---\nBody.\n"),
-                skill(".codex/skills/a/b/SKILL.md", "---\ndescription: Two levels down.\n---\nBody.\n"),
+                skill(
+                    ".codex/skills/beta/SKILL.md",
+                    "---\nname: beta\ndescription: Beta skill.\n---\nBody.\n",
+                ),
+                skill(
+                    ".codex/skills/a/b/SKILL.md",
+                    "---\ndescription: Two levels down.\n---\nBody.\n",
+                ),
                 skill(".codex/skills/bare/SKILL.md", "---\nname: bare\n---\nNo description.\n"),
-                skill(".codex/skills/dup1/SKILL.md", "---\nname: dup\ndescription: First.\n---\nBody.\n"),
-                skill(".codex/skills/dup2/SKILL.md", "---\nname: dup\ndescription: Second.\n---\nBody.\n"),
+                skill(
+                    ".codex/skills/dup1/SKILL.md",
+                    "---\nname: dup\ndescription: First.\n---\nBody.\n",
+                ),
+                skill(
+                    ".codex/skills/dup2/SKILL.md",
+                    "---\nname: dup\ndescription: Second.\n---\nBody.\n",
+                ),
             ],
         ),
     ]
@@ -89,11 +122,15 @@ pub fn offered(stdout: &str, dir: &Path) -> BTreeMap<String, String> {
                     .collect();
                 for l in s.lines() {
                     let Some(rest) = l.strip_prefix("- ") else { continue };
-                    let Some((name, tail)) = rest.split_once(": ") else { continue };
+                    let Some((name, tail)) = rest.split_once(": ") else {
+                        continue;
+                    };
                     let Some(file) = tail.rsplit_once("(file: ").map(|(_, f)| f.trim_end_matches(')')) else {
                         continue;
                     };
-                    let Some((root, rel)) = file.split_once('/') else { continue };
+                    let Some((root, rel)) = file.split_once('/') else {
+                        continue;
+                    };
                     let Some(abs) = roots.get(root) else { continue };
                     let path = Path::new(abs).join(rel);
                     if let Ok(rel) = path.strip_prefix(dir) {
@@ -141,12 +178,17 @@ pub fn compare(case: &Case, answer: &Value, found: &[Finding]) -> Vec<String> {
         if let Some(name) = theirs.get(rel.as_str())
             && *name != expected_name(rel, text)
         {
-            out.push(format!("{rel}: Codex offers it as `{name}`, not `{}`", expected_name(rel, text)));
+            out.push(format!(
+                "{rel}: Codex offers it as `{name}`, not `{}`",
+                expected_name(rel, text)
+            ));
         }
     }
     let theirs: BTreeSet<&str> = theirs.keys().copied().collect();
     if theirs != ours {
-        out.push(format!("Codex offers the skills {theirs:?}, agent-lsp says {ours:?} load"));
+        out.push(format!(
+            "Codex offers the skills {theirs:?}, agent-lsp says {ours:?} load"
+        ));
     }
     out
 }
