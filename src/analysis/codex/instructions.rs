@@ -270,7 +270,14 @@ pub fn unit_files(host: &dyn Host) -> (Vec<usize>, Vec<usize>) {
 /// folder of a session (the files of Codex's own `home`, read outside the budget, aside), where
 /// Codex is in use.
 pub fn check(host: &dyn Host, view: &[usize], home: Option<&Path>) -> Vec<(usize, Diagnostic)> {
-    let mut found: HashMap<PathBuf, Vec<Doc>> = HashMap::new();
+    let configs = configs(host, home);
+    let mut seen = Seen::default();
+    // The instruction files the workspace holds, by path (the others are read from the disk).
+    for &id in view {
+        if let Some(f) = host.file(id) {
+            seen.held.insert(f.path.to_path_buf(), id);
+        }
+    }
     let mut out = Vec::new();
     for &id in view {
         let Some(f) = host.file(id) else { continue };
@@ -280,8 +287,8 @@ pub fn check(host: &dyn Host, view: &[usize], home: Option<&Path>) -> Vec<(usize
         if home == Some(dir) {
             continue;
         }
-        let dirs = chain_dirs(host, dir);
-        let layers = layers(host, home, &dirs);
+        let root = seen.git_root(host, dir).unwrap_or_else(|| dir.to_path_buf());
+        let layers = layers(&configs, dir, &root);
         let fallbacks = layers
             .iter()
             .rev()
@@ -296,32 +303,36 @@ pub fn check(host: &dyn Host, view: &[usize], home: Option<&Path>) -> Vec<(usize
         if !names.contains(&name) {
             continue;
         }
+        // Most files fit and hide nothing: only those that may not are looked at whole.
+        let own = seen.docs(host, dir, &names).to_vec();
+        let may = match own.iter().position(|d| d.name == name) {
+            None => false,
+            Some(0) if own[0].blank => name == OVERRIDE && own.len() > 1,
+            Some(0) => {
+                let before = match dir.parent() {
+                    Some(parent) if dir != root => seen.sum(host, parent, &root, &names),
+                    _ => 0,
+                };
+                before + own[0].len > budget
+            }
+            Some(_) => name == AGENTS && own[0].name == OVERRIDE && !own[0].blank,
+        };
+        if !may {
+            continue;
+        }
+        let mut dirs: Vec<&Path> = dir.ancestors().take_while(|a| a.starts_with(&root)).collect();
+        dirs.reverse();
         let chain: Vec<Folder> = dirs
             .iter()
             .enumerate()
             .map(|(i, d)| Folder {
                 label: vec![".."; dirs.len() - 1 - i].join("/"),
-                docs: names
-                    .iter()
-                    .filter_map(|n| {
-                        let key = d.join(n);
-                        found
-                            .entry(key.clone())
-                            .or_insert_with(|| doc_at(host, &key, n))
-                            .first()
-                            .cloned()
-                    })
-                    .collect(),
+                docs: seen.docs(host, d, &names).to_vec(),
             })
             .collect();
         let in_use = !layers.is_empty()
             || chain.iter().any(|c| c.docs.iter().any(|d| d.name == OVERRIDE))
-            || dirs.iter().any(|d| {
-                memoized(host, &d.join(".codex"), || {
-                    CodexFolder(host.disk().is_dir(&d.join(".codex")))
-                })
-                .0
-            });
+            || dirs.iter().any(|d| seen.has_codex(host, d));
         if !in_use {
             continue;
         }
@@ -330,6 +341,90 @@ pub fn check(host: &dyn Host, view: &[usize], home: Option<&Path>) -> Vec<(usize
         }
     }
     out
+}
+
+/// What one run of [`check`] found of the folders, each looked up once (the disk's answers are
+/// also remembered across runs, while the files keep their places).
+#[derive(Default)]
+struct Seen {
+    /// The instruction files of a folder, for a list of names.
+    docs: HashMap<PathBuf, (Vec<String>, Vec<Doc>)>,
+    /// The nearest folder holding `.git`, from a folder up (`None`: none).
+    roots: HashMap<PathBuf, Option<PathBuf>>,
+    /// The bytes the files of a chain take, from its root down to a folder, before any budget,
+    /// for a list of names (joined).
+    sums: HashMap<(String, PathBuf), u64>,
+    /// The instruction files the workspace holds.
+    held: HashMap<PathBuf, usize>,
+    codex: HashMap<PathBuf, bool>,
+}
+
+impl Seen {
+    fn docs(&mut self, host: &dyn Host, dir: &Path, names: &[&str]) -> &[Doc] {
+        let fresh = self
+            .docs
+            .get(dir)
+            .is_none_or(|(n, _)| n.len() != names.len() || n.iter().zip(names).any(|(a, b)| a != b));
+        if fresh {
+            let docs = names
+                .iter()
+                .filter_map(|n| {
+                    let path = dir.join(n);
+                    doc_at(host, self.held.get(&path).copied(), &path, n)
+                })
+                .collect();
+            self.docs
+                .insert(dir.to_path_buf(), (names.iter().map(|n| n.to_string()).collect(), docs));
+        }
+        self.docs.get(dir).map_or(&[], |(_, d)| d.as_slice())
+    }
+
+    /// The nearest folder from `dir` up that holds `.git`.
+    fn git_root(&mut self, host: &dyn Host, dir: &Path) -> Option<PathBuf> {
+        if let Some(r) = self.roots.get(dir) {
+            return r.clone();
+        }
+        let here = memoized(host, dir, || GitMarker(host.disk().exists(&dir.join(".git")))).0;
+        let r = if here {
+            Some(dir.to_path_buf())
+        } else {
+            dir.parent().and_then(|p| self.git_root(host, p))
+        };
+        self.roots.insert(dir.to_path_buf(), r.clone());
+        r
+    }
+
+    /// The bytes of the files Codex takes from `root` down to `dir` (the first of `names` each
+    /// folder holds, blank ones aside), before any budget.
+    fn sum(&mut self, host: &dyn Host, dir: &Path, root: &Path, names: &[&str]) -> u64 {
+        let key = (names.join("\n"), dir.to_path_buf());
+        if let Some(&n) = self.sums.get(&key) {
+            return n;
+        }
+        let own = self
+            .docs(host, dir, names)
+            .first()
+            .filter(|d| !d.blank)
+            .map_or(0, |d| d.len);
+        let above = match dir.parent() {
+            Some(parent) if dir != root && dir.starts_with(root) => self.sum(host, parent, root, names),
+            _ => 0,
+        };
+        self.sums.insert(key, own + above);
+        own + above
+    }
+
+    fn has_codex(&mut self, host: &dyn Host, dir: &Path) -> bool {
+        if let Some(&b) = self.codex.get(dir) {
+            return b;
+        }
+        let b = memoized(host, &dir.join(".codex"), || {
+            CodexFolder(host.disk().is_dir(&dir.join(".codex")))
+        })
+        .0;
+        self.codex.insert(dir.to_path_buf(), b);
+        b
+    }
 }
 
 /// Whether a `.codex` folder is there (remembered while the files keep their places).
@@ -344,34 +439,31 @@ struct GitMarker(bool);
 #[derive(Clone)]
 struct OnDisk(Option<(u64, bool)>);
 
-/// The folders Codex reads from, started in `dir`: from the nearest folder holding `.git` down
-/// to `dir` (`dir` alone without one).
-fn chain_dirs(host: &dyn Host, dir: &Path) -> Vec<PathBuf> {
-    let root = dir
-        .ancestors()
-        .position(|a| memoized(host, a, || GitMarker(host.disk().exists(&a.join(".git")))).0);
-    let mut dirs: Vec<PathBuf> = dir
-        .ancestors()
-        .take(root.map_or(1, |r| r + 1))
-        .map(Path::to_path_buf)
-        .collect();
-    dirs.reverse();
-    dirs
+/// Codex's configuration files: the project each belongs to (`None`: the user's), and what it
+/// sets.
+fn configs<'h>(host: &'h dyn Host, home: Option<&Path>) -> Vec<(Option<&'h Path>, &'h super::layer::Settings)> {
+    host.files_of(Dialect::Codex)
+        .filter(|(f, ..)| matches!(f.kind.own(), Some(super::FileKind::Config { .. })))
+        .filter_map(|(f, dir, _)| Some(((Some(dir) != home).then_some(dir), settings(&f)?)))
+        .collect()
 }
 
-/// The configuration layers that apply to a session started at the end of `dirs`: the user's,
-/// then each project's on the way, from the root down.
-fn layers<'h>(host: &'h dyn Host, home: Option<&Path>, dirs: &[PathBuf]) -> Vec<&'h super::layer::Settings> {
-    let mut found: Vec<(usize, &super::layer::Settings)> = host
-        .files_of(Dialect::Codex)
-        .filter(|(f, ..)| matches!(f.kind.own(), Some(super::FileKind::Config { .. })))
-        .filter_map(|(f, dir, _)| {
-            let depth = if Some(dir) == home {
-                0
-            } else {
-                1 + dirs.iter().position(|d| d == dir)?
+/// The configuration layers that apply to a session started in `dir`, whose chain starts at
+/// `root`: the user's, then each project's on the way, from the root down.
+fn layers<'h>(
+    configs: &[(Option<&'h Path>, &'h super::layer::Settings)],
+    dir: &Path,
+    root: &Path,
+) -> Vec<&'h super::layer::Settings> {
+    let mut found: Vec<(usize, &super::layer::Settings)> = configs
+        .iter()
+        .filter_map(|(project, s)| {
+            let depth = match project {
+                None => 0,
+                Some(p) if dir.starts_with(p) && p.starts_with(root) => p.components().count(),
+                Some(_) => return None,
             };
-            Some((depth, settings(&f)?))
+            Some((depth, *s))
         })
         .collect();
     found.sort_by_key(|(depth, _)| *depth);
@@ -383,11 +475,11 @@ fn settings<'h>(f: &HostFile<'h>) -> Option<&'h super::layer::Settings> {
     Some(&facts.settings)
 }
 
-/// The instruction file at `path` (named `name`), from the workspace or else the disk: none
-/// when there is none, or it cannot be read.
-fn doc_at(host: &dyn Host, path: &Path, name: &str) -> Vec<Doc> {
-    let sized = match host.id_of(path).and_then(|id| host.file(id)) {
-        Some(f) => Some((f.text.len() as u64, f.text.trim().is_empty())),
+/// The instruction file at `path` (named `name`), from the workspace (its file `held`) or else
+/// the disk: none when there is none, or it cannot be read.
+fn doc_at(host: &dyn Host, held: Option<usize>, path: &Path, name: &str) -> Option<Doc> {
+    let (len, blank) = match held.and_then(|id| host.file(id)) {
+        Some(f) => (f.text.len() as u64, f.text.trim().is_empty()),
         None => {
             memoized(host, path, || {
                 OnDisk(
@@ -397,17 +489,14 @@ fn doc_at(host: &dyn Host, path: &Path, name: &str) -> Vec<Doc> {
                         .map(|t| (t.len() as u64, t.trim().is_empty())),
                 )
             })
-            .0
+            .0?
         }
     };
-    sized
-        .map(|(len, blank)| Doc {
-            name: name.to_string(),
-            len,
-            blank,
-        })
-        .into_iter()
-        .collect()
+    Some(Doc {
+        name: name.to_string(),
+        len,
+        blank,
+    })
 }
 
 #[cfg(test)]
@@ -512,6 +601,53 @@ mod tests {
             "{}",
             d.message
         );
+    }
+
+    #[test]
+    fn a_blank_file_above_uses_nothing_and_is_not_named() {
+        let blank = Doc {
+            blank: true,
+            ..doc(AGENTS, 40)
+        };
+        let chain = vec![
+            folder("../..", vec![doc(AGENTS, 10)]),
+            folder("..", vec![blank]),
+            folder("this folder", vec![doc(AGENTS, 8)]),
+        ];
+        let d = findings(&chain, AGENTS, "one\ntwo\n", 14).unwrap();
+        assert!(
+            d.message.ends_with("use 10 of the 14-byte budget of project instructions (`project_doc_max_bytes`): `../../AGENTS.md` (10 bytes)"),
+            "{}",
+            d.message
+        );
+    }
+
+    #[test]
+    fn the_layers_of_a_session_are_the_user_s_then_the_projects_on_the_way_root_first() {
+        use super::super::layer::Settings;
+        let s = |n: u64| Settings {
+            doc_max_bytes: Some(n),
+            ..Settings::default()
+        };
+        let (user, top, sub, other) = (s(1), s(2), s(3), s(4));
+        let p = |x: &'static str| Some(Path::new(x));
+        // Out of order, as the workspace may hold them.
+        let configs = vec![
+            (p("/w/sub"), &sub),
+            (p("/other"), &other),
+            (p("/w"), &top),
+            (None, &user),
+        ];
+        let got = |dir: &str, root: &str| -> Vec<u64> {
+            layers(&configs, Path::new(dir), Path::new(root))
+                .iter()
+                .filter_map(|s| s.doc_max_bytes)
+                .collect()
+        };
+        assert_eq!(got("/w/sub/x", "/w"), [1, 2, 3]);
+        // A project above the chain's root is not on the way.
+        assert_eq!(got("/w/sub/x", "/w/sub"), [1, 3]);
+        assert_eq!(got("/elsewhere", "/elsewhere"), [1]);
     }
 
     #[test]
