@@ -305,19 +305,13 @@ pub fn check(host: &dyn Host, view: &[usize], home: Option<&Path>) -> Vec<(usize
         }
         // Most files fit and hide nothing: only those that may not are looked at whole.
         let own = seen.docs(host, dir, &names).to_vec();
-        let may = match own.iter().position(|d| d.name == name) {
-            None => false,
-            Some(0) if own[0].blank => name == OVERRIDE && own.len() > 1,
-            Some(0) => {
-                let before = match dir.parent() {
-                    Some(parent) if dir != root => seen.sum(host, parent, &root, &names),
-                    _ => 0,
-                };
-                before + own[0].len > budget
+        let before = match dir.parent() {
+            Some(parent) if dir != root && own.first().is_some_and(|d| d.name == name) => {
+                seen.sum(host, parent, &root, &names)
             }
-            Some(_) => name == AGENTS && own[0].name == OVERRIDE && !own[0].blank,
+            _ => 0,
         };
-        if !may {
+        if !worth_a_look(&own, name, before, budget) {
             continue;
         }
         let mut dirs: Vec<&Path> = dir.ancestors().take_while(|a| a.starts_with(&root)).collect();
@@ -341,6 +335,18 @@ pub fn check(host: &dyn Host, view: &[usize], home: Option<&Path>) -> Vec<(usize
         }
     }
     out
+}
+
+/// Whether file `name` of a folder holding `own` (Codex's order) may get a finding, the files
+/// above it taking `before` bytes: it is hidden by an override, it is a blank override hiding
+/// another, or it does not fit. The others are read whole: [`findings`] would say nothing.
+fn worth_a_look(own: &[Doc], name: &str, before: u64, budget: u64) -> bool {
+    match own.iter().position(|d| d.name == name) {
+        None => false,
+        Some(0) if own[0].blank => name == OVERRIDE && own.len() > 1,
+        Some(0) => before + own[0].len > budget,
+        Some(_) => name == AGENTS && own[0].name == OVERRIDE && !own[0].blank,
+    }
 }
 
 /// What one run of [`check`] found of the folders, each looked up once (the disk's answers are
@@ -601,6 +607,28 @@ mod tests {
             "{}",
             d.message
         );
+    }
+
+    #[test]
+    fn only_a_file_that_may_get_a_finding_is_looked_at_whole() {
+        let blank = |name: &str| Doc {
+            blank: true,
+            ..doc(name, 3)
+        };
+        let over = doc(OVERRIDE, 5);
+        let agents = doc(AGENTS, 9);
+        // Fits exactly, or not.
+        assert!(!worth_a_look(std::slice::from_ref(&agents), AGENTS, 11, 20));
+        assert!(worth_a_look(std::slice::from_ref(&agents), AGENTS, 12, 20));
+        // Hidden by an override, by a blank one (said on the override), by `AGENTS.md`.
+        assert!(worth_a_look(&[over.clone(), agents.clone()], AGENTS, 0, 100));
+        assert!(!worth_a_look(&[blank(OVERRIDE), agents.clone()], AGENTS, 0, 100));
+        assert!(!worth_a_look(&[agents.clone(), doc("NOTES.md", 1)], "NOTES.md", 0, 100));
+        // A blank override: only beside another file.
+        assert!(worth_a_look(&[blank(OVERRIDE), agents.clone()], OVERRIDE, 0, 100));
+        assert!(!worth_a_look(&[blank(OVERRIDE)], OVERRIDE, 0, 100));
+        assert!(!worth_a_look(&[blank(AGENTS), doc("NOTES.md", 1)], AGENTS, 0, 100));
+        assert!(!worth_a_look(&[over], AGENTS, 0, 100));
     }
 
     #[test]
