@@ -55,6 +55,25 @@ impl Ask<'_> {
         )
     }
 
+    /// The entry of a stdio MCP server under `parent` (`mcpServers`, `mcp_servers`) named
+    /// `agent-lsp`: `argv` with more arguments, as `command` (the program) and `args` (the rest),
+    /// as Claude Code's `.mcp.json` and Codex's `config.toml` write a server.
+    pub fn stdio_server(&self, parent: &'static str, args: &[&str]) -> merge::Want<'static> {
+        let (command, rest) = self
+            .argv
+            .split_first()
+            .map_or(("agent-lsp", &[][..]), |(c, r)| (c.as_str(), r));
+        let args: Vec<&str> = rest.iter().map(String::as_str).chain(args.iter().copied()).collect();
+        merge::Want::member(
+            parent,
+            "agent-lsp",
+            merge::J::obj(vec![
+                ("command", merge::J::Val(serde_json::json!(command))),
+                ("args", merge::J::Val(serde_json::json!(args))),
+            ]),
+        )
+    }
+
     /// `argv` with more arguments, as a shell command line.
     pub fn shell(&self, args: &[&str]) -> String {
         shell_line(self.argv, args)

@@ -188,6 +188,13 @@ pub struct Loader {
     pub read: fn(&str) -> Reading,
 }
 
+impl Loader {
+    /// Whether it names a skill without `name` after its folder.
+    fn names_by_folder(&self) -> bool {
+        self.folder_alias || self.needs_description
+    }
+}
+
 /// Every key a skill may have: the format's, then each runtime's own (`runtimes`: every
 /// runtime's [`Loader`]).
 pub fn keys<'a>(runtimes: &'a [Loader]) -> impl Iterator<Item = &'static (&'static str, &'static str)> + 'a {
@@ -365,7 +372,7 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
     decl.runtimes = seen.iter().map(|(l, r)| runtime_skill(kind, l, r)).collect();
     let alias = loaders.iter().copied().find(|l| l.folder_alias);
     // A runtime that names a skill without `name` after its folder.
-    let by_folder = loaders.iter().any(|l| l.folder_alias || l.needs_description);
+    let by_folder = loaders.iter().any(|l| l.names_by_folder());
     let parsed = match reference {
         Some(r) => r.parsed.clone(),
         None => seen.iter().map(|(_, r)| r.parsed.clone()).next().unwrap_or_default(),
@@ -552,7 +559,7 @@ fn runtime_skill(kind: &SkillKind, l: &Loader, r: &Reading) -> RuntimeSkill {
             loads,
             name: match name {
                 Some(n) => Some(n),
-                None if !named && (l.folder_alias || l.needs_description) => Some(kind.folder.clone()),
+                None if !named && l.names_by_folder() => Some(kind.folder.clone()),
                 None => None,
             },
             description,
@@ -904,6 +911,16 @@ fn quote_edit(text: &str, span: Span) -> Edit {
     }
     quoted.push('"');
     Edit::new(span, quoted)
+}
+
+/// A `SKILL.md`'s frontmatter read as strict YAML by a runtime whose reading of a frontmatter
+/// strict YAML rejects is not settled ([`Outcome::Unknown`] then).
+pub fn strict_or_unknown(text: &str) -> Reading {
+    let mut r = strict(text);
+    if r.outcome == Outcome::Failed {
+        r.outcome = Outcome::Unknown;
+    }
+    r
 }
 
 /// The Agent Skills format's own reading of a `SKILL.md`: a closed frontmatter (gray-matter's

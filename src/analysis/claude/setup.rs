@@ -11,26 +11,6 @@ pub const HELP: &str = "The agent-lsp plugin, and an `.mcp.json` entry";
 /// The tools whose results the hook checks: the files Claude Code writes (as the plugin's hook).
 const HOOK_MATCHER: &str = "Write|Edit|MultiEdit";
 
-fn mcp_want(ask: &Ask) -> Want<'static> {
-    let (command, rest) = ask
-        .argv
-        .split_first()
-        .map_or(("agent-lsp", &[][..]), |(c, r)| (c.as_str(), r));
-    let args: Vec<&str> = rest.iter().map(String::as_str).chain(["mcp"]).collect();
-    Want {
-        parent: "mcpServers",
-        name: "agent-lsp",
-        value: J::obj(vec![
-            ("command", J::Val(serde_json::json!(command))),
-            ("args", J::Val(serde_json::json!(args))),
-        ]),
-        place: Place::Member,
-        true_is_object: false,
-        false_refusal: None,
-        note_if_added: None,
-    }
-}
-
 /// The `PostToolUse` entry that runs `agent-lsp hook`, as the plugin declares it.
 fn hook_want(ask: &Ask) -> Want<'static> {
     Want {
@@ -136,7 +116,7 @@ pub fn steps(ask: &Ask) -> Result<Vec<Step>, String> {
         shown: shown_mcp,
         initial: "{}\n".to_string(),
         analyse: false,
-        wants: vec![mcp_want(ask)],
+        wants: vec![ask.stdio_server("mcpServers", &["mcp"])],
         after_change: after.to_string(),
         merge_it: merge_it.clone(),
     }));

@@ -44,10 +44,11 @@ impl DialectSpec for Spec {
     }
 
     fn comments(&self, kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {
-        match kind.own() {
+        if is_instructions(kind) {
             // Markdown (a frontmatter's comments would hold a directive).
-            Some(super::FileKind::Instructions) => crate::analysis::suppress::Comments::Frontmatter,
-            _ => crate::analysis::suppress::Comments::Toml,
+            crate::analysis::suppress::Comments::Frontmatter
+        } else {
+            crate::analysis::suppress::Comments::Toml
         }
     }
 
@@ -116,8 +117,8 @@ impl DialectSpec for Spec {
         let (view, inputs) = super::instructions::unit_files(host);
         if !view.is_empty() {
             units.push(DialectUnit {
-                inputs,
-                ..DialectUnit::of_view(INSTRUCTIONS, PathBuf::new(), view)
+                view,
+                ..DialectUnit::over(INSTRUCTIONS, inputs)
             });
         }
         units
@@ -287,8 +288,7 @@ impl DialectSpec for Spec {
 
     fn instruction_file(&self, host: &dyn Host, id: usize) -> Option<(crate::analysis::instructions::Which, PathBuf)> {
         let f = host.file(id)?;
-        let kind: &super::FileKind = f.kind.own()?;
-        (*kind == super::FileKind::Instructions).then(|| {
+        is_instructions(f.kind).then(|| {
             (
                 crate::analysis::instructions::Which(super::instructions::OVERRIDE),
                 f.path.parent().unwrap_or(f.path).to_path_buf(),
@@ -297,7 +297,7 @@ impl DialectSpec for Spec {
     }
 
     fn reads_instructions(&self, kind: &crate::analysis::FileKind) -> bool {
-        kind.own::<super::FileKind>() == Some(&super::FileKind::Instructions)
+        is_instructions(kind)
     }
 
     fn kind_of(&self, path: &Path, at: &At, stage: Stage) -> Claim {
@@ -367,7 +367,7 @@ fn agent_card(
 fn folders(host: &dyn Host) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = host
         .files_of(Dialect::Codex)
-        .filter(|(f, ..)| !is_instructions(f))
+        .filter(|(f, ..)| !is_instructions(f.kind))
         .map(|(_, dir, _)| dir.to_path_buf())
         .collect();
     dirs.sort();
@@ -397,17 +397,17 @@ fn folder_files<'h>(host: &'h dyn Host, ids: &[usize]) -> Vec<super::project::Fo
 fn files_of(host: &dyn Host, dir: &Path) -> Vec<usize> {
     let mut files: Vec<(&Path, usize)> = host
         .files_of(Dialect::Codex)
-        .filter(|(f, d, _)| *d == dir && !is_instructions(f))
+        .filter(|(f, d, _)| *d == dir && !is_instructions(f.kind))
         .map(|(f, _, _)| (f.path, f.id))
         .collect();
     files.sort();
     files.into_iter().map(|(_, id)| id).collect()
 }
 
-/// Whether `f` is an `AGENTS.override.md` (which belongs to the instruction chain, not to a
-/// `.codex` folder).
-fn is_instructions(f: &crate::analysis::host::HostFile) -> bool {
-    f.kind.own::<super::FileKind>() == Some(&super::FileKind::Instructions)
+/// Whether a file of `kind` is an `AGENTS.override.md` (which belongs to the instruction chain,
+/// not to a `.codex` folder).
+fn is_instructions(kind: &crate::analysis::FileKind) -> bool {
+    kind.own::<super::FileKind>() == Some(&super::FileKind::Instructions)
 }
 
 /// What a path is to Codex, with its role: `home` is Codex's home (`$CODEX_HOME`), whose

@@ -64,10 +64,10 @@ pub fn candidates(fallbacks: &[String]) -> Vec<&str> {
 /// How many bytes Codex takes from each folder of `chain` (root first; each folder's files
 /// present, in Codex's order: it takes the first) under `budget`: `None` for a folder that
 /// holds none of the names.
-pub fn take(chain: &[Vec<Doc>], budget: u64) -> Vec<Option<u64>> {
+pub fn take<'a>(chain: impl IntoIterator<Item = &'a [Doc]>, budget: u64) -> Vec<Option<u64>> {
     let mut left = budget;
     chain
-        .iter()
+        .into_iter()
         .map(|docs| {
             let doc = docs.first()?;
             let bytes = if doc.blank { 0 } else { doc.len.min(left) };
@@ -124,8 +124,7 @@ pub fn findings(chain: &[Folder], name: &str, text: &str, budget: u64) -> Option
             .with_effect(Effect::ValueIgnored),
         );
     }
-    let docs: Vec<Vec<Doc>> = chain.iter().map(|f| f.docs.clone()).collect();
-    let taken = take(&docs, budget);
+    let taken = take(chain.iter().map(|f| f.docs.as_slice()), budget);
     let kept = taken.last().copied().flatten()?;
     if kept >= me.len {
         return None;
@@ -530,14 +529,14 @@ mod tests {
             blank: true,
             ..doc(AGENTS, 16)
         };
-        let chain = vec![
+        let chain = [
             vec![doc(AGENTS, 11)],
             vec![],
             vec![blank],
             vec![doc(AGENTS, 16)],
             vec![doc(AGENTS, 4)],
         ];
-        let taken = take(&chain, 20);
+        let taken = take(chain.iter().map(Vec::as_slice), 20);
         assert_eq!(taken, vec![Some(11), None, Some(0), Some(9), Some(0)]);
         assert_eq!(
             candidates(&["CLAUDE.md".into(), AGENTS.into(), "CLAUDE.md".into()]),

@@ -69,16 +69,19 @@ pub struct Facts {
 
 /// Analyse one file: the diagnostics, its tree and what it declares.
 pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Parsed, Facts) {
-    if *kind == FileKind::Instructions {
-        return (Vec::new(), Parsed::default(), Facts::default());
-    }
+    // Markdown, read as a whole by the chain's unit: nothing to parse here.
+    let project = match kind {
+        FileKind::Instructions => return (Vec::new(), Parsed::default(), Facts::default()),
+        FileKind::Config { project } => Some(*project),
+        FileKind::Agent => None,
+    };
     let parsed = toml::parse(text);
-    let (mut out, facts) = match kind {
-        FileKind::Config { project } => {
-            let (out, settings) = layer::check_config(&parsed, *project);
+    let (mut out, facts) = match project {
+        Some(project) => {
+            let (out, settings) = layer::check_config(&parsed, project);
             (out, Facts { agent: None, settings })
         }
-        FileKind::Agent => {
+        None => {
             let (out, role, settings) = agent::check(&parsed, text);
             (
                 out,
@@ -88,7 +91,6 @@ pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Parsed, Facts) 
                 },
             )
         }
-        FileKind::Instructions => (Vec::new(), Facts::default()),
     };
     out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
     (out, parsed, facts)

@@ -5,32 +5,10 @@
 
 use std::path::PathBuf;
 
-use crate::analysis::setup::merge::{J, Place, Want};
 use crate::analysis::setup::{Ask, File, Step, Syntax};
 
 /// What the help says `setup codex` writes.
 pub const HELP: &str = "An `[mcp_servers.agent-lsp]` table in .codex/config.toml";
-
-/// The MCP server entry: Codex runs `command` with `args` (a local server over stdio).
-fn mcp_want(ask: &Ask) -> Want<'static> {
-    let (command, rest) = ask
-        .argv
-        .split_first()
-        .map_or(("agent-lsp", &[][..]), |(c, r)| (c.as_str(), r));
-    let args: Vec<&str> = rest.iter().map(String::as_str).chain(["mcp"]).collect();
-    Want {
-        parent: "mcp_servers",
-        name: "agent-lsp",
-        value: J::obj(vec![
-            ("command", J::Val(serde_json::json!(command))),
-            ("args", J::Val(serde_json::json!(args))),
-        ]),
-        place: Place::Member,
-        true_is_object: false,
-        false_refusal: None,
-        note_if_added: None,
-    }
-}
 
 /// The steps of `setup codex`.
 pub fn steps(ask: &Ask) -> Result<Vec<Step>, String> {
@@ -75,7 +53,7 @@ pub fn steps(ask: &Ask) -> Result<Vec<Step>, String> {
         path,
         shown,
         initial: String::new(),
-        wants: vec![mcp_want(ask)],
+        wants: vec![ask.stdio_server("mcp_servers", &["mcp"])],
         after_change: after.to_string(),
         merge_it: format!("agent-lsp setup codex --write{}", ask.again),
     }));

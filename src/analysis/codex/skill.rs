@@ -10,7 +10,7 @@
 //! agent-lsp says nothing of it.
 
 use crate::analysis::Dialect;
-use crate::analysis::skill::{self, Loader, Outcome, Reading};
+use crate::analysis::skill::{self, Loader};
 
 /// Codex as a runtime that loads skills.
 pub const LOADER: Loader = Loader {
@@ -22,15 +22,6 @@ pub const LOADER: Loader = Loader {
     keys: &[],
     values: |_| Vec::new(),
     duplicate: "Codex lists both under one name",
-    read,
+    // Strict YAML; what it does with a frontmatter strict YAML rejects is not settled.
+    read: skill::strict_or_unknown,
 };
-
-/// A `SKILL.md`'s frontmatter as Codex is known to read it: strict YAML; what it does when that
-/// fails is not settled.
-pub fn read(text: &str) -> Reading {
-    let mut r = skill::strict(text);
-    if r.outcome == Outcome::Failed {
-        r.outcome = Outcome::Unknown;
-    }
-    r
-}

@@ -36,19 +36,15 @@ fn wants(ask: &Ask) -> Vec<Want<'static>> {
             false_refusal: Some(LSP_FALSE),
             note_if_added: Some(LSP_ADDED),
         },
-        Want {
-            parent: "mcp",
-            name: "agent-lsp",
-            value: J::obj(vec![
+        Want::member(
+            "mcp",
+            "agent-lsp",
+            J::obj(vec![
                 ("type", J::Val(serde_json::json!("local"))),
                 ("command", J::Val(ask.command(&["mcp"]))),
                 ("enabled", J::Val(serde_json::json!(true))),
             ]),
-            place: Place::Member,
-            true_is_object: false,
-            false_refusal: None,
-            note_if_added: None,
-        },
+        ),
     ]
 }
 

@@ -61,6 +61,21 @@ pub struct Want<'a> {
     pub note_if_added: Option<&'a str>,
 }
 
+impl<'a> Want<'a> {
+    /// `parent.name` set to `value`, where the parent is an object like any other.
+    pub fn member(parent: &'a str, name: &'a str, value: J) -> Want<'a> {
+        Want {
+            parent,
+            name,
+            value,
+            place: Place::Member,
+            true_is_object: false,
+            false_refusal: None,
+            note_if_added: None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
     /// The entry is there with this value already.

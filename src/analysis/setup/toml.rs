@@ -61,7 +61,8 @@ pub fn merge(text: &str, want: &Want) -> Result<(String, Change), String> {
     let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
         let line = e
             .span()
-            .map_or(0, |s| text[..s.start.min(text.len())].matches('\n').count());
+            .and_then(|s| text.get(..s.start))
+            .map_or(0, |t| t.matches('\n').count());
         format!("{}:1: {}", line + 1, e.message())
     })?;
     let change = match (parent.is_some(), current.is_some()) {
@@ -139,18 +140,14 @@ mod tests {
     use super::*;
 
     fn want() -> Want<'static> {
-        Want {
-            parent: "mcp_servers",
-            name: "agent-lsp",
-            value: J::obj(vec![
+        Want::member(
+            "mcp_servers",
+            "agent-lsp",
+            J::obj(vec![
                 ("command", J::Val(serde_json::json!("agent-lsp"))),
                 ("args", J::Val(serde_json::json!(["mcp"]))),
             ]),
-            place: Place::Member,
-            true_is_object: false,
-            false_refusal: None,
-            note_if_added: None,
-        }
+        )
     }
 
     #[test]
