@@ -70,6 +70,7 @@ pub mod claude;
 pub mod zuno;
 pub mod copilot;
 pub mod codex;
+pub mod gemini;
 // End of the dialects.
 
 for_each_dialect!(declare_dialect_specs);

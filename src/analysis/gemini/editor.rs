@@ -1,0 +1,139 @@
+//! Completion and hover in `settings.json`, from the schema that checks it
+//! ([`super::settings_schema`]): the settings a section takes, with their documentation and
+//! defaults; the values a setting takes; on a key, what it does and takes.
+
+use super::settings_schema::SETTINGS;
+use crate::analysis::complete::{Item, ItemKind, item, json_context};
+use crate::analysis::shape::{self, Lit, Shape};
+use crate::analysis::syntax::{Parsed, path_at};
+use crate::analysis::text::Span;
+
+/// Completion at byte `offset`: the settings of the section at the cursor not yet written, or
+/// the values of the setting being written.
+pub fn complete(text: &str, offset: usize) -> Vec<Item> {
+    let offset = offset.min(text.len());
+    if !text.is_char_boundary(offset) {
+        return Vec::new();
+    }
+    let Some(ctx) = json_context(text, offset) else {
+        return Vec::new();
+    };
+    let path: Vec<&str> = ctx.path.iter().map(String::as_str).collect();
+    let mut items: Vec<Item> = match &ctx.value_of {
+        None => shape::lookup::fields_at(&SETTINGS, &path)
+            .into_iter()
+            .filter(|(_, f)| !ctx.present.iter().any(|p| p == f.name))
+            .map(|(o, f)| {
+                let mut it = item(f.name, ItemKind::Key, o.what, Some(f.doc.to_string()), u8::from(!f.required));
+                it.insert = format!("\"{}\": ", f.name);
+                it
+            })
+            .collect(),
+        Some(key) => {
+            let mut at = path.clone();
+            at.push(key);
+            let mut values = shape::lookup::values_at(&SETTINGS, &at);
+            values.dedup();
+            values
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let (label, insert, detail) = match v {
+                        Lit::Str(s) => (s.to_string(), format!("\"{s}\""), key.as_str()),
+                        Lit::Bool(b) => (b.to_string(), b.to_string(), "boolean"),
+                    };
+                    let mut it = item(&label, ItemKind::Value, detail, None, i as u8);
+                    it.insert = insert;
+                    it
+                })
+                .collect()
+        }
+    };
+    for it in &mut items {
+        it.replace = ctx.replace;
+    }
+    items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
+    items
+}
+
+/// The hover text at `offset` and the span it is about: on a setting's key or value, what it
+/// does and takes; on a flat (v1) key, where it lives now.
+pub fn hover(parsed: &Parsed, offset: usize) -> Option<(String, Span)> {
+    let root = parsed.root.as_ref()?;
+    let steps = path_at(root, offset);
+    let last = steps.last()?;
+    let keys: Vec<&str> = steps.iter().map(|s| s.key.name.as_str()).collect();
+    let span = if last.on_key { last.key.span } else { last.value.span };
+    let found = shape::lookup::field_at(&SETTINGS, &keys);
+    let Some((owner, f)) = found.first() else {
+        if let [key] = keys.as_slice()
+            && let Some(to) = super::v1::moved(key)
+        {
+            return Some((
+                format!("**`{key}`**: the old flat form of `{to}`. Gemini CLI reads only the nested form and ignores this key.\n"),
+                span,
+            ));
+        }
+        return None;
+    };
+    let dotted = keys.join(".");
+    let mut md = format!("**`{dotted}`** ({})\n\n", owner.what);
+    if !f.doc.is_empty() {
+        md.push_str(f.doc);
+        md.push_str("\n\n");
+    }
+    md.push_str(&format!("Value: {}.", value_words(&f.shape)));
+    if f.required {
+        md.push_str(" Required.");
+    }
+    md.push('\n');
+    Some((md, span))
+}
+
+/// What a setting takes, in the words a user reads: `true` or `false` (also as a string), ...
+fn value_words(shape: &Shape) -> String {
+    match shape {
+        Shape::Union([Shape::Bool, Shape::Pattern(..)]) => "true or false".into(),
+        Shape::Union([Shape::Num(_), Shape::Pattern(..)]) => "a number".into(),
+        other => shape::describe(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::syntax::jsonc;
+
+    fn labels(text: &str) -> Vec<String> {
+        let at = text.find('|').unwrap();
+        let text = text.replacen('|', "", 1);
+        complete(&text, at).into_iter().map(|i| i.label).collect()
+    }
+
+    #[test]
+    fn completion_offers_the_settings_of_a_section_and_the_values_of_a_setting() {
+        let top = labels("{ | }");
+        assert!(top.contains(&"general".to_string()) && top.contains(&"mcpServers".to_string()), "{top:?}");
+        let general = labels("{ \"general\": { \"vimMode\": true, | } }");
+        assert!(general.contains(&"preferredEditor".to_string()), "{general:?}");
+        assert!(!general.contains(&"vimMode".to_string()), "written already: {general:?}");
+        let editor = labels("{ \"general\": { \"preferredEditor\": | } }");
+        assert!(editor.contains(&"neovim".to_string()), "{editor:?}");
+        let flag = labels("{ \"general\": { \"vimMode\": | } }");
+        assert_eq!(flag, vec!["true", "false"]);
+        let server = labels("{ \"mcpServers\": { \"docs\": { | } } }");
+        assert!(server.contains(&"command".to_string()) && server.contains(&"httpUrl".to_string()), "{server:?}");
+    }
+
+    #[test]
+    fn hover_documents_a_setting_and_an_old_flat_key() {
+        let text = "{ \"general\": { \"vimMode\": true }, \"contextFileName\": \"A.md\" }";
+        let parsed = jsonc::parse(text);
+        let (md, span) = hover(&parsed, text.find("vimMode").unwrap()).unwrap();
+        assert!(md.starts_with("**`general.vimMode`**") && md.contains("Value: true or false."), "{md}");
+        assert_eq!(span.text(text), "\"vimMode\"");
+        let (md, _) = hover(&parsed, text.find("contextFileName").unwrap()).unwrap();
+        assert!(md.contains("old flat form of `context.fileName`"), "{md}");
+        assert!(hover(&parsed, 0).is_none());
+    }
+}
