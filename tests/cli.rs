@@ -888,6 +888,7 @@ fn version_is_the_package_version() {
     let opencode = pinned(include_str!("runtime/package.json"), "opencode-linux-x64");
     let claude = pinned(include_str!("claude_runtime/package.json"), "@anthropic-ai/claude-code");
     let codex = pinned(include_str!("codex_runtime/package.json"), "@openai/codex");
+    let gemini = pinned(include_str!("gemini_runtime/package.json"), "@google/gemini-cli");
     // Copilot's judge: the VS Code of the code-server `tests/copilot_vscode/run.sh` installs
     // (code-server 4.X.Y carries VS Code 1.X.Y).
     let code_server = include_str!("copilot_vscode/run.sh")
@@ -902,7 +903,7 @@ fn version_is_the_package_version() {
         assert_eq!(
             out.stdout,
             format!(
-                "agent-lsp {} (checked against opencode {opencode}, Claude Code {claude}, GitHub Copilot (VS Code {vscode}), Codex {codex})\n",
+                "agent-lsp {} (checked against opencode {opencode}, Claude Code {claude}, GitHub Copilot (VS Code {vscode}), Codex {codex}, Gemini CLI {gemini})\n",
                 env!("CARGO_PKG_VERSION")
             ),
             "{flag}"
@@ -941,7 +942,7 @@ fn help_lists_every_command_and_option() {
     assert_eq!(top.stderr, "");
     // The runtimes are named from the one list of dialects: every product, the last one too.
     assert!(top.stdout.starts_with(
-        "Language server and checker for AI-agent definition files: the agents, configs, commands, skills, settings, hooks and MCP files of opencode, Claude Code, Zuno, GitHub Copilot and Codex\n\nUsage: agent-lsp <COMMAND>\n"
+        "Language server and checker for AI-agent definition files: the agents, configs, commands, skills, settings, hooks and MCP files of opencode, Claude Code, Zuno, GitHub Copilot, Codex and Gemini CLI\n\nUsage: agent-lsp <COMMAND>\n"
     ), "{}", top.stdout);
     let check = agent_lsp(ws.path(), &["check", "--help"]);
     for product in agent_lsp::analysis::Dialect::ALL.map(|d| d.product()) {
@@ -956,7 +957,7 @@ fn help_lists_every_command_and_option() {
         [
             (
                 "check",
-                "Check the agent files of opencode, Claude Code, Zuno, GitHub Copilot and Codex (agents, configs, commands, skills, settings, hooks, MCP files), and report problems"
+                "Check the agent files of opencode, Claude Code, Zuno, GitHub Copilot, Codex and Gemini CLI (agents, configs, commands, skills, settings, hooks, MCP files), and report problems"
             ),
             (
                 "explain",
@@ -1071,7 +1072,7 @@ fn check_without_a_path_checks_the_current_directory() {
         (out.status, out.stdout.as_str()),
         (
             0,
-            "no files found to check: nothing here that opencode, Claude Code, Zuno, GitHub Copilot or Codex reads (agents, configs, commands, skills, prompt files)\n"
+            "no files found to check: nothing here that opencode, Claude Code, Zuno, GitHub Copilot, Codex or Gemini CLI reads (agents, configs, commands, skills, prompt files)\n"
         )
     );
 }

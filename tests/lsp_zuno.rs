@@ -247,7 +247,8 @@ fn watched_skills_and_configs() {
                 { "globPattern": "**/zuno.jsonc" },
                 { "globPattern": "**/.vscode/mcp.json" },
                 { "globPattern": "**/.codex/config.toml" },
-                { "globPattern": "**/.codex/agents/**/*.toml" }
+                { "globPattern": "**/.codex/agents/**/*.toml" },
+                { "globPattern": "**/.gemini/settings.json" }
             ] },
         }] })
     );

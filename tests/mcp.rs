@@ -686,7 +686,7 @@ fn bad_arguments_are_tool_errors_that_say_what_is_wrong() {
         (
             "explain",
             json!({"agent": "review", "dialect": "cursor"}),
-            "unknown dialect `cursor`: one of `opencode`, `claude`, `zuno`, `copilot`, `codex`",
+            "unknown dialect `cursor`: one of `opencode`, `claude`, `zuno`, `copilot`, `codex`, `gemini`",
         ),
         (
             "explain",

@@ -48,6 +48,7 @@ fn complete_any(
         agent_lsp::analysis::FileKind::Codex(k) => {
             agent_lsp::analysis::codex::editor::complete(text, at, *k == agent_lsp::analysis::codex::FileKind::Agent)
         }
+        agent_lsp::analysis::FileKind::Gemini(_) => agent_lsp::analysis::gemini::editor::complete(text, at),
         agent_lsp::analysis::FileKind::ProjectFile => {
             agent_lsp::analysis::project_file::complete(text, at, agent_lsp::analysis::policy_vocabulary())
         }

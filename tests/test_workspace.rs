@@ -161,6 +161,13 @@ fn summary() {
         .codex/config.toml:12:1 unknown-key
         .codex/config.toml:16:8 invalid-type
         .codex/config.toml:19:1 missing-field
+        .gemini/settings.json:4:16 invalid-type
+        .gemini/settings.json:5:24 invalid-value
+        .gemini/settings.json:9:5 duplicate-key
+        .gemini/settings.json:11:3 unknown-key
+        .gemini/settings.json:13:5 missing-field
+        .gemini/settings.json:22:7 unknown-key
+        .gemini/settings.json:23:15 invalid-type
         .github/agents/docs.agent.md:2:7 duplicate-agent
         .github/agents/docs.agent.md:4:1 duplicate-key
         .github/agents/docs.agent.md:5:9 invalid-value
@@ -250,6 +257,7 @@ fn summary() {
         packages/api/AGENTS.md:1:1 shadowed-file
         packages/api/AGENTS.override.md:9:35 truncated-instructions
         packages/api/opencode.json:3:3 v2-permissions
+        packages/web/.gemini/settings.json:4:4 syntax-error
         packages/web/AGENTS.override.md:1:1 shadowed-file
         packages/web/opencode.json:3:20 invalid-default-agent
         packages/web/opencode.json:4:20 missing-path

@@ -104,15 +104,15 @@ mod tests {
     fn every_dialect_is_named_in_the_phrases() {
         assert_eq!(
             Dialect::products(),
-            "opencode, Claude Code, Zuno, GitHub Copilot and Codex"
+            "opencode, Claude Code, Zuno, GitHub Copilot, Codex and Gemini CLI"
         );
         assert_eq!(
             Dialect::products_or(),
-            "opencode, Claude Code, Zuno, GitHub Copilot or Codex"
+            "opencode, Claude Code, Zuno, GitHub Copilot, Codex or Gemini CLI"
         );
         assert_eq!(
             Dialect::names_described(),
-            "`opencode`, `claude` (Claude Code), `zuno` (Zuno), `copilot` (GitHub Copilot) or `codex` (Codex)"
+            "`opencode`, `claude` (Claude Code), `zuno` (Zuno), `copilot` (GitHub Copilot), `codex` (Codex) or `gemini` (Gemini CLI)"
         );
         assert_eq!(Dialect::phrase(["a"].iter(), "and"), "a");
         assert_eq!(Dialect::phrase(["a", "b"].iter(), "or"), "a or b");

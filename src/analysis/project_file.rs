@@ -420,7 +420,7 @@ mod tests {
             "{}",
             d[0].message
         );
-        assert!(listed.ends_with("copilot or codex"), "{listed}");
+        assert!(listed.ends_with("codex or gemini"), "{listed}");
     }
 
     #[test]
@@ -509,7 +509,7 @@ mod tests {
         assert_eq!(labels("[files]\n|"), ["exclude", "dialects"]);
         assert_eq!(
             labels("[files]\ndialects = [\"|"),
-            ["opencode", "claude", "zuno", "copilot", "codex"]
+            ["opencode", "claude", "zuno", "copilot", "codex", "gemini"]
         );
         assert_eq!(labels("[|"), ["rules", "files", "policy"]);
         // Inside a `[[policy]]`: its keys, then each key's values.
@@ -525,7 +525,7 @@ mod tests {
         );
         assert_eq!(
             labels("[[policy]]\ndialects = [\"|"),
-            ["opencode", "claude", "zuno", "copilot", "codex"]
+            ["opencode", "claude", "zuno", "copilot", "codex", "gemini"]
         );
         assert!(labels("|").is_empty());
     }

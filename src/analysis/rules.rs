@@ -71,12 +71,12 @@ pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     (
         Code::DuplicateKey,
         Severity::Warning,
-        "where the runtime keeps the last value and loads the rest: Claude Code, GitHub Copilot, Zuno, opencode's JSON configs and `tui.json`, a plugin listed twice",
+        "where the runtime keeps the last value and loads the rest: Claude Code, GitHub Copilot, Zuno, Gemini CLI's `settings.json`, opencode's JSON configs and `tui.json`, a plugin listed twice",
     ),
     (
         Code::InvalidType,
         Severity::Warning,
-        "where the runtime drops or converts only this value and loads the rest: Claude Code's agents, hooks, plugins and settings, a command's hint or description read as another type, an opencode frontmatter that is not a mapping, `tui.json`, a theme's `thinkingOpacity`, Zuno's older permission forms",
+        "where the runtime drops or converts only this value and loads the rest: Claude Code's agents, hooks, plugins and settings, a command's hint or description read as another type, an opencode frontmatter that is not a mapping, `tui.json`, a theme's `thinkingOpacity`, Zuno's older permission forms; Gemini CLI's `settings.json`, which it warns about and loads as written",
     ),
     (
         Code::InvalidType,
@@ -86,7 +86,7 @@ pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     (
         Code::InvalidValue,
         Severity::Warning,
-        "where the runtime drops or changes only this value and loads the rest: Claude Code's agents, skills, commands, hooks, output styles, settings (an `outputStyle` no style has falls back to the default) and MCP servers; GitHub Copilot's agents; opencode's `tui.json` `theme` that names no theme, and a theme color that lacks one of `dark` and `light` (the theme works in the other mode); Codex's `model_reasoning_effort`, which it sends to the model as written",
+        "where the runtime drops or changes only this value and loads the rest: Claude Code's agents, skills, commands, hooks, output styles, settings (an `outputStyle` no style has falls back to the default) and MCP servers; GitHub Copilot's agents; opencode's `tui.json` `theme` that names no theme, and a theme color that lacks one of `dark` and `light` (the theme works in the other mode); Codex's `model_reasoning_effort`, which it sends to the model as written; a Gemini CLI setting outside its values, which Gemini CLI warns about and loads as written",
     ),
     (
         Code::InvalidColor,
@@ -136,7 +136,7 @@ pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     (
         Code::MissingField,
         Severity::Warning,
-        "a field the runtime does without but a host or a validator asks for: a plugin's or marketplace's `description` and `author`, GitHub.com's `description`, a skill's `description`; an opencode language server without `extensions`",
+        "a field the runtime does without but a host or a validator asks for: a plugin's or marketplace's `description` and `author`, GitHub.com's `description`, a skill's `description`; an opencode language server without `extensions`; a field of a Gemini CLI setting that its validator asks for (`advanced.bugCommand.urlTemplate`), which it warns about at every start",
     ),
     (
         Code::MissingField,
@@ -275,7 +275,10 @@ and sent to the model provider, so `temprature: 0.2` silently does nothing. Unkn
 config keys are silently dropped, and so are the settings and keybind names `tui.json` does not \
 know. `permissions` (plural) is ignored in frontmatter. Claude Code ignores, without a word, \
 the keys an output style (`.claude/output-styles/*.md`) does not have: only `name`, \
-`description`, `keep-coding-instructions` and, for a plugin's style, `force-for-plugin` count.",
+`description`, `keep-coding-instructions` and, for a plugin's style, `force-for-plugin` count. \
+Gemini CLI keeps a `settings.json` key it does not know without a word, so a misspelt setting or \
+one of the old flat form (`contextFileName` for `context.fileName`) does nothing; only an MCP \
+server refuses a key it does not know, with a warning at every start.",
         "temprature: 0.2\ntopP: 0.9\n",
         "temperature: 0.2\ntop_p: 0.9\n";
     InvalidType = "invalid-type", Error, RefusesToStart, [],
@@ -283,7 +286,9 @@ the keys an output style (`.claude/output-styles/*.md`) does not have: only `nam
         "opencode validates agent fields with a schema; a wrong type makes the whole configuration \
 invalid and opencode refuses to start (`Configuration is invalid at ...`). Schema errors in a \
 `mode/` file make opencode skip that agent silently, and in `tui.json` the whole file (its terminal \
-interface starts without those settings).",
+interface starts without those settings). Gemini CLI warns about a wrong type in `settings.json` at \
+every start (\"Invalid configuration in ...\") and then uses the value as written; it also takes \
+`\"true\"` and `\"12\"` for a boolean and a number.",
         "steps: \"5\"\nhidden: yes\n",
         "steps: 5\nhidden: true\n";
     InvalidValue = "invalid-value", Error, RefusesToStart, [],

@@ -2243,6 +2243,7 @@ fn each_runtime_finds_the_user_s_folders_in_the_environment() {
         ("OPENCODE_CONFIG_DIR", "/c/dir"),
         ("OPENCODE_TUI_CONFIG", "/c/tui.json"),
         ("CODEX_HOME", "/cx"),
+        ("GEMINI_CLI_HOME", "/gh"),
     ]
     .into_iter()
     .collect();
@@ -2258,6 +2259,7 @@ fn each_runtime_finds_the_user_s_folders_in_the_environment() {
         o
     };
     use crate::analysis::codex::dialect::HOME as CODEX_HOME;
+    use crate::analysis::gemini::dialect::HOME as GEMINI_HOME;
     use crate::analysis::opencode::user::{CONFIG_DIR, CONFIG_FILE, GLOBAL_DIR, HOME_DOT_OPENCODE, TUI_CONFIG};
     use crate::analysis::zuno::discover::GLOBAL as ZUNO_GLOBAL;
     let o = fill(&env, None);
@@ -2270,6 +2272,7 @@ fn each_runtime_finds_the_user_s_folders_in_the_environment() {
         TUI_CONFIG,
         ZUNO_GLOBAL,
         CODEX_HOME,
+        GEMINI_HOME,
     ];
     assert_eq!(
         all.map(|k| o.user(k)),
@@ -2281,6 +2284,7 @@ fn each_runtime_finds_the_user_s_folders_in_the_environment() {
             p("/c/tui.json"),
             p("/x/zuno"),
             p("/cx"),
+            p("/gh/.gemini"),
         ]
     );
     // Nothing else: each dialect's own names.
@@ -2288,8 +2292,8 @@ fn each_runtime_finds_the_user_s_folders_in_the_environment() {
     // Without `XDG_CONFIG_HOME`, `~/.config`; a global folder named by the user wins.
     let o = fill(&|_| None, Some(Path::new("/g")));
     assert_eq!(
-        [GLOBAL_DIR, CONFIG_FILE, ZUNO_GLOBAL, CODEX_HOME].map(|k| o.user(k)),
-        [p("/g"), None, p("/h/.config/zuno"), p("/h/.codex")]
+        [GLOBAL_DIR, CONFIG_FILE, ZUNO_GLOBAL, CODEX_HOME, GEMINI_HOME].map(|k| o.user(k)),
+        [p("/g"), None, p("/h/.config/zuno"), p("/h/.codex"), p("/h/.gemini")]
     );
     let o = fill(&|_| None, None);
     assert_eq!(o.user(GLOBAL_DIR), p("/h/.config/opencode"));
@@ -2301,7 +2305,16 @@ fn each_runtime_finds_the_user_s_folders_in_the_environment() {
         .collect();
     assert_eq!(
         user,
-        ["/x/opencode", "/h/.opencode", "/c/dir", "/c/o.json", "/x/zuno", "/cx"].map(PathBuf::from)
+        [
+            "/x/opencode",
+            "/h/.opencode",
+            "/c/dir",
+            "/c/o.json",
+            "/x/zuno",
+            "/cx",
+            "/gh/.gemini"
+        ]
+        .map(PathBuf::from)
     );
 }
 

@@ -189,7 +189,22 @@ function fromJsonSchema(def, what) {
   }
 }
 
-const WHAT = { MCPServerConfig: "an MCP server", RequiredMcpServerConfig: "a required MCP server" };
+// What each shared definition is, for messages ("`advanced.bugCommand` has no `urlTemplate`,
+// which a bug report command needs").
+const WHAT = {
+  MCPServerConfig: "an MCP server",
+  RequiredMcpServerConfig: "a required MCP server",
+  TelemetrySettings: "the telemetry settings",
+  BugCommandSettings: "a bug report command",
+  SummarizeToolOutputSettings: "a tool output summary",
+  AgentOverride: "an agent override",
+  CustomTheme: "a custom theme",
+  HookDefinitionArray: "a hook definition",
+  ModelDefinition: "a model definition",
+  ModelResolution: "a model resolution",
+  ModelPolicy: "a model policy",
+  BooleanOrStringOrObject: "a sandbox setting",
+};
 
 let out = `//! \`settings.json\` as Gemini CLI ${version} validates it, as data (see [\`crate::analysis::shape\`]).
 //!
@@ -202,7 +217,7 @@ let out = `//! \`settings.json\` as Gemini CLI ${version} validates it, as data 
 
 #![allow(clippy::all)]
 
-use super::settings::{LOOSE_BOOL, LOOSE_NUM};
+use super::loose::{LOOSE_BOOL, LOOSE_NUM};
 use crate::analysis::shape::{Field, Lit, Object, Rest, Shape};
 
 `;

@@ -24,7 +24,13 @@ pub fn complete(text: &str, offset: usize) -> Vec<Item> {
             .into_iter()
             .filter(|(_, f)| !ctx.present.iter().any(|p| p == f.name))
             .map(|(o, f)| {
-                let mut it = item(f.name, ItemKind::Key, o.what, Some(f.doc.to_string()), u8::from(!f.required));
+                let mut it = item(
+                    f.name,
+                    ItemKind::Key,
+                    o.what,
+                    Some(f.doc.to_string()),
+                    u8::from(!f.required),
+                );
                 it.insert = format!("\"{}\": ", f.name);
                 it
             })
@@ -70,7 +76,9 @@ pub fn hover(parsed: &Parsed, offset: usize) -> Option<(String, Span)> {
             && let Some(to) = super::v1::moved(key)
         {
             return Some((
-                format!("**`{key}`**: the old flat form of `{to}`. Gemini CLI reads only the nested form and ignores this key.\n"),
+                format!(
+                    "**`{key}`**: the old flat form of `{to}`. Gemini CLI reads only the nested form and ignores this key.\n"
+                ),
                 span,
             ));
         }
@@ -113,16 +121,25 @@ mod tests {
     #[test]
     fn completion_offers_the_settings_of_a_section_and_the_values_of_a_setting() {
         let top = labels("{ | }");
-        assert!(top.contains(&"general".to_string()) && top.contains(&"mcpServers".to_string()), "{top:?}");
+        assert!(
+            top.contains(&"general".to_string()) && top.contains(&"mcpServers".to_string()),
+            "{top:?}"
+        );
         let general = labels("{ \"general\": { \"vimMode\": true, | } }");
         assert!(general.contains(&"preferredEditor".to_string()), "{general:?}");
-        assert!(!general.contains(&"vimMode".to_string()), "written already: {general:?}");
+        assert!(
+            !general.contains(&"vimMode".to_string()),
+            "written already: {general:?}"
+        );
         let editor = labels("{ \"general\": { \"preferredEditor\": | } }");
         assert!(editor.contains(&"neovim".to_string()), "{editor:?}");
         let flag = labels("{ \"general\": { \"vimMode\": | } }");
         assert_eq!(flag, vec!["true", "false"]);
         let server = labels("{ \"mcpServers\": { \"docs\": { | } } }");
-        assert!(server.contains(&"command".to_string()) && server.contains(&"httpUrl".to_string()), "{server:?}");
+        assert!(
+            server.contains(&"command".to_string()) && server.contains(&"httpUrl".to_string()),
+            "{server:?}"
+        );
     }
 
     #[test]
@@ -130,7 +147,10 @@ mod tests {
         let text = "{ \"general\": { \"vimMode\": true }, \"contextFileName\": \"A.md\" }";
         let parsed = jsonc::parse(text);
         let (md, span) = hover(&parsed, text.find("vimMode").unwrap()).unwrap();
-        assert!(md.starts_with("**`general.vimMode`**") && md.contains("Value: true or false."), "{md}");
+        assert!(
+            md.starts_with("**`general.vimMode`**") && md.contains("Value: true or false."),
+            "{md}"
+        );
         assert_eq!(span.text(text), "\"vimMode\"");
         let (md, _) = hover(&parsed, text.find("contextFileName").unwrap()).unwrap();
         assert!(md.contains("old flat form of `context.fileName`"), "{md}");

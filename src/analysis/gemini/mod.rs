@@ -11,6 +11,7 @@
 
 pub mod dialect;
 pub mod editor;
+pub mod loose;
 mod own;
 pub mod settings;
 #[rustfmt::skip]

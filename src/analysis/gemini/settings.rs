@@ -19,44 +19,9 @@ use crate::analysis::suggest::{closest, did_you_mean};
 use crate::analysis::syntax::{Map, Node, Parsed, Value};
 use crate::analysis::text::Span;
 
-/// What a boolean setting takes beyond `true` and `false`: zod's preprocessing reads the strings
-/// `"true"` and `"false"` (in any case) as booleans.
-pub const LOOSE_BOOL: Shape = Shape::Union(&[Shape::Bool, Shape::Pattern(reads_as_bool, READS_AS_BOOL)]);
-const READS_AS_BOOL: &str = "a string that reads as a boolean (\"true\" or \"false\")";
-
-/// What a number setting takes: a number, or a string JavaScript's `Number()` reads as one.
-pub const LOOSE_NUM: Shape = Shape::Union(&[
-    Shape::Num(crate::analysis::shape::Num::ANY),
-    Shape::Pattern(reads_as_number, READS_AS_NUMBER),
-]);
-const READS_AS_NUMBER: &str = "a string that reads as a number";
-
-fn reads_as_bool(s: &str) -> bool {
-    s.eq_ignore_ascii_case("true") || s.eq_ignore_ascii_case("false")
-}
-
-/// Whether JavaScript's `Number(s)` gives a number (not `NaN`) for a string that is not blank.
-pub fn reads_as_number(s: &str) -> bool {
-    let t = s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
-    if t.is_empty() {
-        return false;
-    }
-    let radix = |digits: &str, r: u32| !digits.is_empty() && digits.chars().all(|c| c.is_digit(r));
-    if let Some(rest) = t.get(..2).map(str::to_ascii_lowercase) {
-        match rest.as_str() {
-            "0x" => return radix(&t[2..], 16),
-            "0o" => return radix(&t[2..], 8),
-            "0b" => return radix(&t[2..], 2),
-            _ => {}
-        }
-    }
-    let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
-    if unsigned == "Infinity" {
-        return true;
-    }
-    // Rust's float syntax is JavaScript's decimal one, but for the words it also takes.
-    unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.') && t.parse::<f64>().is_ok()
-}
+#[cfg(test)]
+use super::loose::reads_as_number;
+use super::loose::{READS_AS_BOOL, READS_AS_NUMBER};
 
 /// Which `settings.json`, for what a mistake costs and says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +53,9 @@ pub fn check(text: &str, parsed: &Parsed, scope: Scope) -> (Vec<Diagnostic>, Set
             if what.starts_with("a trailing comma") {
                 let d = refuses_to_start(
                     span,
-                    format!("{what}: Gemini CLI reads settings.json as JSON with comments, and a trailing comma stops it (\"Please fix the configuration file(s) and try again\")"),
+                    format!(
+                        "{what}: Gemini CLI reads settings.json as JSON with comments, and a trailing comma stops it (\"Please fix the configuration file(s) and try again\")"
+                    ),
                 );
                 out.push(crate::analysis::syntax::strict::strict_json_fix(d, what));
             }
@@ -99,7 +66,10 @@ pub fn check(text: &str, parsed: &Parsed, scope: Scope) -> (Vec<Diagnostic>, Set
             Diagnostic::new(
                 Code::DuplicateKey,
                 dup.duplicate,
-                format!("`{}` is written twice in this object: Gemini CLI reads the last one", dup.name),
+                format!(
+                    "`{}` is written twice in this object: Gemini CLI reads the last one",
+                    dup.name
+                ),
             )
             .with_severity(Severity::Warning)
             .with_effect(Effect::ValueIgnored),
@@ -160,7 +130,6 @@ fn expected(shape: &Shape) -> String {
             let parts: Vec<String> = members.iter().map(expected).collect();
             shape::either(parts)
         }
-        Shape::Array(item) if matches!(item, Shape::Str) => "an array of strings".into(),
         other => shape::describe(other),
     }
 }
@@ -180,7 +149,8 @@ fn got_text(node: &Node) -> String {
     }
 }
 
-const WARNS: &str = "Gemini CLI warns at every start (\"Invalid configuration in .../settings.json\") and uses the value as written";
+const WARNS: &str =
+    "Gemini CLI warns at every start (\"Invalid configuration in .../settings.json\") and uses the value as written";
 
 fn warn(code: Code, span: Span, message: String) -> Diagnostic {
     Diagnostic::new(code, span, message)
@@ -227,7 +197,12 @@ fn issue_finding(issue: &Issue, root: &Node, doc: &Doc) -> Diagnostic {
             let near = got.as_str().and_then(|s| closest(s, literals.iter().copied()));
             (
                 Code::InvalidValue,
-                format!("{what} must be {}, not {}: {WARNS}.{}", expected(e), got.display(), did_you_mean(near)),
+                format!(
+                    "{what} must be {}, not {}: {WARNS}.{}",
+                    expected(e),
+                    got.display(),
+                    did_you_mean(near)
+                ),
                 near.map(|n| (got.span, format!("\"{n}\""))),
             )
         }
@@ -240,7 +215,10 @@ fn issue_finding(issue: &Issue, root: &Node, doc: &Doc) -> Diagnostic {
             let parent = dotted(&issue.path[..issue.path.len().saturating_sub(1)]);
             (
                 Code::MissingField,
-                format!("`{parent}` has no `{}`, which {} needs: {WARNS}", field.name, object.what),
+                format!(
+                    "`{parent}` has no `{}`, which {} needs: {WARNS}",
+                    field.name, object.what
+                ),
                 None,
             )
         }
@@ -302,7 +280,9 @@ fn dropped(d: &Dropped, root: &Node, doc: &Doc) -> Diagnostic {
         return Diagnostic::new(
             Code::UnknownKey,
             d.key.span,
-            format!("`{name}` is a setting of Gemini CLI's old flat form that it no longer has anywhere: it is ignored without a word"),
+            format!(
+                "`{name}` is a setting of Gemini CLI's old flat form that it no longer has anywhere: it is ignored without a word"
+            ),
         );
     }
     let near = d.object.suggest(name);
@@ -331,17 +311,22 @@ fn mcp_arg_strings(map: &Map, out: &mut [Diagnostic]) {
             continue;
         };
         if let Value::Str(s) = &args.value
-            && let Some(d) = out.iter_mut().find(|d| d.span == args.span && d.code == Code::InvalidType)
+            && let Some(d) = out
+                .iter_mut()
+                .find(|d| d.span == args.span && d.code == Code::InvalidType)
         {
-            d.message.push_str(". `gemini mcp list` stops on it (\"server.args?.join is not a function\")");
+            d.message
+                .push_str(". `gemini mcp list` stops on it (\"server.args?.join is not a function\")");
             let items: Vec<String> = s
                 .split_whitespace()
                 .map(|a| serde_json::Value::String(a.to_string()).to_string())
                 .collect();
             let list = format!("[{}]", items.join(", "));
-            *d = d
-                .clone()
-                .with_fix("Write the arguments as an array", vec![Edit::new(args.span, list)], false);
+            *d = d.clone().with_fix(
+                "Write the arguments as an array",
+                vec![Edit::new(args.span, list)],
+                false,
+            );
         }
     }
 }

@@ -9,7 +9,7 @@
 
 #![allow(clippy::all)]
 
-use super::settings::{LOOSE_BOOL, LOOSE_NUM};
+use super::loose::{LOOSE_BOOL, LOOSE_NUM};
 use crate::analysis::shape::{Field, Lit, Object, Rest, Shape};
 
 /// `MCPServerConfig`: Definition of a Model Context Protocol (MCP) server configuration.
@@ -61,7 +61,7 @@ Field::opt("targetServiceAccount", Shape::Str, "Service account email to imperso
 
 /// `TelemetrySettings`: Telemetry configuration for Gemini CLI.
 pub const DEF_TELEMETRY_SETTINGS: Shape = Shape::Object(&Object {
- what: "a `TelemetrySettings` value",
+ what: "the telemetry settings",
  fields: &[
 Field::opt("enabled", LOOSE_BOOL, "Enables telemetry emission."),
 Field::opt("target", Shape::Str, "Telemetry destination (for example `stderr`, `stdout`, or `otlp`)."),
@@ -78,7 +78,7 @@ Field::opt("useCliAuth", LOOSE_BOOL, "Whether to use CLI authentication for tele
 
 /// `BugCommandSettings`: Configuration for the bug report helper command.
 pub const DEF_BUG_COMMAND_SETTINGS: Shape = Shape::Object(&Object {
- what: "a `BugCommandSettings` value",
+ what: "a bug report command",
  fields: &[
 Field::req("urlTemplate", Shape::Str, "Template used to open a bug report URL. Variables in the template are populated at runtime.")
  ],
@@ -87,7 +87,7 @@ Field::req("urlTemplate", Shape::Str, "Template used to open a bug report URL. V
 
 /// `SummarizeToolOutputSettings`: Controls summarization behavior for individual tools. All properties are optional.
 pub const DEF_SUMMARIZE_TOOL_OUTPUT_SETTINGS: Shape = Shape::Object(&Object {
- what: "a `SummarizeToolOutputSettings` value",
+ what: "a tool output summary",
  fields: &[
 Field::opt("tokenBudget", LOOSE_NUM, "Maximum number of tokens used when summarizing tool output.")
  ],
@@ -96,11 +96,11 @@ Field::opt("tokenBudget", LOOSE_NUM, "Maximum number of tokens used when summari
 
 /// `AgentOverride`: Override settings for a specific agent.
 pub const DEF_AGENT_OVERRIDE: Shape = Shape::Object(&Object {
- what: "a `AgentOverride` value",
+ what: "an agent override",
  fields: &[
 Field::opt("modelConfig", Shape::Record(&Shape::Any), ""),
 Field::opt("runConfig", Shape::Object(&Object {
- what: "`runConfig` of a `AgentOverride` value",
+ what: "`runConfig` of an agent override",
  fields: &[
 Field::opt("maxTimeMinutes", LOOSE_NUM, "The maximum execution time for the agent in minutes."),
 Field::opt("maxTurns", LOOSE_NUM, "The maximum number of conversational turns.")
@@ -114,12 +114,12 @@ Field::opt("enabled", LOOSE_BOOL, "Whether to enable the agent.")
 
 /// `CustomTheme`: Custom theme definition used for styling Gemini CLI output. Colors are provided as hex strings or named ANSI colors.
 pub const DEF_CUSTOM_THEME: Shape = Shape::Object(&Object {
- what: "a `CustomTheme` value",
+ what: "a custom theme",
  fields: &[
 Field::req("type", Shape::Lit(&[Lit::Str("custom")]), "Default: `\"custom\"`."),
 Field::req("name", Shape::Str, "Theme display name."),
 Field::opt("text", Shape::Object(&Object {
- what: "`text` of a `CustomTheme` value",
+ what: "`text` of a custom theme",
  fields: &[
 Field::opt("primary", Shape::Str, ""),
 Field::opt("secondary", Shape::Str, ""),
@@ -130,11 +130,11 @@ Field::opt("response", Shape::Str, "")
  rest: Rest::Refuse,
  }), ""),
 Field::opt("background", Shape::Object(&Object {
- what: "`background` of a `CustomTheme` value",
+ what: "`background` of a custom theme",
  fields: &[
 Field::opt("primary", Shape::Str, ""),
 Field::opt("diff", Shape::Object(&Object {
- what: "`diff` of `background` of a `CustomTheme` value",
+ what: "`diff` of `background` of a custom theme",
  fields: &[
 Field::opt("added", Shape::Str, ""),
 Field::opt("removed", Shape::Str, "")
@@ -145,7 +145,7 @@ Field::opt("removed", Shape::Str, "")
  rest: Rest::Refuse,
  }), ""),
 Field::opt("border", Shape::Object(&Object {
- what: "`border` of a `CustomTheme` value",
+ what: "`border` of a custom theme",
  fields: &[
 Field::opt("default", Shape::Str, ""),
 Field::opt("focused", Shape::Str, "")
@@ -153,7 +153,7 @@ Field::opt("focused", Shape::Str, "")
  rest: Rest::Refuse,
  }), ""),
 Field::opt("ui", Shape::Object(&Object {
- what: "`ui` of a `CustomTheme` value",
+ what: "`ui` of a custom theme",
  fields: &[
 Field::opt("comment", Shape::Str, ""),
 Field::opt("symbol", Shape::Str, ""),
@@ -162,7 +162,7 @@ Field::opt("gradient", Shape::Array(&Shape::Str), "")
  rest: Rest::Refuse,
  }), ""),
 Field::opt("status", Shape::Object(&Object {
- what: "`status` of a `CustomTheme` value",
+ what: "`status` of a custom theme",
  fields: &[
 Field::opt("error", Shape::Str, ""),
 Field::opt("success", Shape::Str, ""),
@@ -194,7 +194,7 @@ pub const DEF_STRING_OR_STRING_ARRAY: Shape = Shape::Union(&[Shape::Str, Shape::
 
 /// `BooleanOrStringOrObject`: Accepts either a boolean flag, a string command name, or a configuration object.
 pub const DEF_BOOLEAN_OR_STRING_OR_OBJECT: Shape = Shape::Union(&[LOOSE_BOOL, Shape::Str, Shape::Object(&Object {
- what: "a `BooleanOrStringOrObject` value",
+ what: "a sandbox setting",
  fields: &[
 Field::opt("enabled", LOOSE_BOOL, "Enables or disables the sandbox."),
 Field::opt("command", Shape::Lit(&[Lit::Str("docker"), Lit::Str("podman"), Lit::Str("sandbox-exec"), Lit::Str("runsc"), Lit::Str("lxc")]), "The sandbox command to use (docker, podman, sandbox-exec, runsc, lxc)."),
@@ -207,11 +207,11 @@ Field::opt("networkAccess", LOOSE_BOOL, "Whether the sandbox should have interne
 
 /// `HookDefinitionArray`: Array of hook definition objects for a specific event.
 pub const DEF_HOOK_DEFINITION_ARRAY: Shape = Shape::Array(&Shape::Object(&Object {
- what: "a `HookDefinitionArray` value",
+ what: "a hook definition",
  fields: &[
 Field::opt("matcher", Shape::Str, "Pattern to match against the event context (tool name, notification type, etc.). Supports exact match, regex (/pattern/), and wildcards (*)."),
 Field::opt("hooks", Shape::Array(&Shape::Object(&Object {
- what: "`hooks` of a `HookDefinitionArray` value",
+ what: "`hooks` of a hook definition",
  fields: &[
 Field::opt("name", Shape::Str, "Unique identifier for the hook."),
 Field::opt("type", Shape::Str, "Type of hook (currently only \"command\" supported)."),
@@ -227,7 +227,7 @@ Field::opt("timeout", LOOSE_NUM, "Timeout in milliseconds for hook execution.")
 
 /// `ModelDefinition`: Model metadata registry entry.
 pub const DEF_MODEL_DEFINITION: Shape = Shape::Object(&Object {
- what: "a `ModelDefinition` value",
+ what: "a model definition",
  fields: &[
 Field::opt("displayName", Shape::Str, ""),
 Field::opt("tier", Shape::Any, ""),
@@ -236,7 +236,7 @@ Field::opt("isPreview", LOOSE_BOOL, ""),
 Field::opt("isVisible", LOOSE_BOOL, ""),
 Field::opt("dialogDescription", Shape::Str, "A description of the model to display in the model selection dialog. For the 'auto' alias, this value is dynamically generated and any value provided here will be ignored."),
 Field::opt("features", Shape::Object(&Object {
- what: "`features` of a `ModelDefinition` value",
+ what: "`features` of a model definition",
  fields: &[
 Field::opt("thinking", LOOSE_BOOL, ""),
 Field::opt("multimodalToolUse", LOOSE_BOOL, "")
@@ -249,14 +249,14 @@ Field::opt("multimodalToolUse", LOOSE_BOOL, "")
 
 /// `ModelResolution`: Model resolution rule.
 pub const DEF_MODEL_RESOLUTION: Shape = Shape::Object(&Object {
- what: "a `ModelResolution` value",
+ what: "a model resolution",
  fields: &[
 Field::opt("default", Shape::Str, ""),
 Field::opt("contexts", Shape::Array(&Shape::Object(&Object {
- what: "`contexts` of a `ModelResolution` value",
+ what: "`contexts` of a model resolution",
  fields: &[
 Field::opt("condition", Shape::Object(&Object {
- what: "`condition` of `contexts` of a `ModelResolution` value",
+ what: "`condition` of `contexts` of a model resolution",
  fields: &[
 Field::opt("useGemini3_1", LOOSE_BOOL, ""),
 Field::opt("useLatestFlash", LOOSE_BOOL, "Whether the latest GA Flash model (Gemini 3.8 Flash) is launched and active."),
@@ -282,12 +282,12 @@ pub const DEF_MODEL_POLICY_CHAIN: Shape = Shape::Array(&Shape::Record(&Shape::An
 
 /// `ModelPolicy`: Defines the policy for a single model in the availability chain.
 pub const DEF_MODEL_POLICY: Shape = Shape::Object(&Object {
- what: "a `ModelPolicy` value",
+ what: "a model policy",
  fields: &[
 Field::req("model", Shape::Str, ""),
 Field::opt("isLastResort", LOOSE_BOOL, ""),
 Field::opt("actions", Shape::Object(&Object {
- what: "`actions` of a `ModelPolicy` value",
+ what: "`actions` of a model policy",
  fields: &[
 Field::opt("terminal", Shape::Lit(&[Lit::Str("silent"), Lit::Str("prompt")]), ""),
 Field::opt("transient", Shape::Lit(&[Lit::Str("silent"), Lit::Str("prompt")]), ""),
@@ -297,7 +297,7 @@ Field::opt("unknown", Shape::Lit(&[Lit::Str("silent"), Lit::Str("prompt")]), "")
  rest: Rest::Drop,
  }), ""),
 Field::opt("stateTransitions", Shape::Object(&Object {
- what: "`stateTransitions` of a `ModelPolicy` value",
+ what: "`stateTransitions` of a model policy",
  fields: &[
 Field::opt("terminal", Shape::Lit(&[Lit::Str("terminal"), Lit::Str("sticky_retry")]), ""),
 Field::opt("transient", Shape::Lit(&[Lit::Str("terminal"), Lit::Str("sticky_retry")]), ""),

@@ -99,7 +99,9 @@ pub fn fix(top: &Node, key: &str, to: &str, doc: &Doc) -> Option<Vec<Edit>> {
     }
     let index = root.entries.iter().position(|e| e.key.name == key)?;
     let entry = &root.entries[index];
-    let value = doc.text.get(entry.value.span.start as usize..entry.value.span.end as usize)?;
+    let value = doc
+        .text
+        .get(entry.value.span.start as usize..entry.value.span.end as usize)?;
     let parts: Vec<&str> = to.split('.').collect();
     let (last, sections) = parts.split_last()?;
     // The deepest section the file has.
@@ -187,11 +189,21 @@ mod tests {
             "{\"ui\": { \"footer\": { \"hideCWD\": true } }}"
         );
         // An existing section takes it.
-        let out = fixed("{\n  \"vimMode\": true,\n  \"general\": {\n    \"checkpointing\": {}\n  }\n}\n", "vimMode").unwrap();
-        assert_eq!(out, "{\n  \"general\": {\n    \"checkpointing\": {},\n    \"vimMode\": true\n  }\n}\n");
+        let out = fixed(
+            "{\n  \"vimMode\": true,\n  \"general\": {\n    \"checkpointing\": {}\n  }\n}\n",
+            "vimMode",
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "{\n  \"general\": {\n    \"checkpointing\": {},\n    \"vimMode\": true\n  }\n}\n"
+        );
         assert!(jsonc::parse(&out).errors.is_empty());
         // Already set there, or a section that is no object: no fix.
-        assert_eq!(fixed("{\"vimMode\": true, \"general\": {\"vimMode\": false}}", "vimMode"), None);
+        assert_eq!(
+            fixed("{\"vimMode\": true, \"general\": {\"vimMode\": false}}", "vimMode"),
+            None
+        );
         assert_eq!(fixed("{\"vimMode\": true, \"general\": 3}", "vimMode"), None);
         assert_eq!(fixed("{\"vimMode\": true, \"vimMode\": false}", "vimMode"), None);
     }

@@ -7,7 +7,15 @@ fn findings(text: &str) -> Vec<String> {
     let (mut out, _) = check(text, &parsed, Scope::Project);
     out.sort_by_key(|d| (d.span.start, d.span.end));
     out.iter()
-        .map(|d| format!("{:?} {} [{}]: {}", d.severity, d.code.as_str(), d.span.text(text), d.message))
+        .map(|d| {
+            format!(
+                "{:?} {} [{}]: {}",
+                d.severity,
+                d.code.as_str(),
+                d.span.text(text),
+                d.message
+            )
+        })
         .collect()
 }
 
@@ -34,7 +42,9 @@ fn a_valid_file_gets_nothing() {
 fn strings_that_zod_reads_as_booleans_and_numbers_are_taken() {
     let text = r#"{ "general": { "vimMode": "TRUE" }, "model": { "maxSessionTurns": " 12 " } }"#;
     assert_eq!(findings(text), Vec::<String>::new());
-    assert!(reads_as_number("0x1F") && reads_as_number("-1.5e3") && reads_as_number("Infinity") && reads_as_number(".5"));
+    assert!(
+        reads_as_number("0x1F") && reads_as_number("-1.5e3") && reads_as_number("Infinity") && reads_as_number(".5")
+    );
     assert!(!reads_as_number("") && !reads_as_number("  ") && !reads_as_number("inf") && !reads_as_number("NaN"));
     assert!(!reads_as_number("-0x10") && !reads_as_number("0x") && !reads_as_number("12px"));
 }
@@ -78,10 +88,23 @@ fn an_unknown_setting_is_ignored_without_a_word_and_a_server_refuses_one() {
 fn flat_v1_keys_are_named_with_their_nested_place() {
     let f = findings(r#"{ "contextFileName": "AGENTS.md", "model": "gemini-2.5-pro", "autoAccept": true }"#);
     assert_eq!(f.len(), 3, "{f:?}");
-    assert!(f[0].starts_with("Warning unknown-key [\"contextFileName\"]: `contextFileName` is the old flat form of `context.fileName`"), "{f:?}");
-    assert!(f[1].starts_with("Warning invalid-type [\"gemini-2.5-pro\"]: `model` is a section of settings now"), "{f:?}");
+    assert!(
+        f[0].starts_with(
+            "Warning unknown-key [\"contextFileName\"]: `contextFileName` is the old flat form of `context.fileName`"
+        ),
+        "{f:?}"
+    );
+    assert!(
+        f[1].starts_with("Warning invalid-type [\"gemini-2.5-pro\"]: `model` is a section of settings now"),
+        "{f:?}"
+    );
     assert!(f[1].ends_with("This is the old flat form of `model.name`"), "{f:?}");
-    assert!(f[2].starts_with("Warning unknown-key [\"autoAccept\"]: `autoAccept` is a setting of Gemini CLI's old flat form"), "{f:?}");
+    assert!(
+        f[2].starts_with(
+            "Warning unknown-key [\"autoAccept\"]: `autoAccept` is a setting of Gemini CLI's old flat form"
+        ),
+        "{f:?}"
+    );
     // Each moved key comes with its move.
     let text = r#"{ "model": "gemini-2.5-pro" }"#;
     let parsed = jsonc::parse(text);
@@ -99,7 +122,13 @@ fn args_as_one_string_is_said_with_what_it_breaks_and_split() {
     let parsed = jsonc::parse(text);
     let (out, _) = check(text, &parsed, Scope::Project);
     assert_eq!(out.len(), 1);
-    assert!(out[0].message.ends_with("`gemini mcp list` stops on it (\"server.args?.join is not a function\")"), "{}", out[0].message);
+    assert!(
+        out[0]
+            .message
+            .ends_with("`gemini mcp list` stops on it (\"server.args?.join is not a function\")"),
+        "{}",
+        out[0].message
+    );
     let fix = out[0].fix.as_ref().expect("a fix");
     assert_eq!(
         crate::analysis::diagnostic::apply(text, &fix.edits),
@@ -118,7 +147,12 @@ fn what_stops_gemini_cli_is_an_error() {
     let f = findings("{ \"general\": ");
     assert!(f.iter().all(|l| l.starts_with("Error syntax-error")), "{f:?}");
     let f = findings(r#"{ "ui": { "theme": "a", "theme": "b" } }"#);
-    assert_eq!(f, vec!["Warning duplicate-key [\"theme\"]: `theme` is written twice in this object: Gemini CLI reads the last one"]);
+    assert_eq!(
+        f,
+        vec![
+            "Warning duplicate-key [\"theme\"]: `theme` is written twice in this object: Gemini CLI reads the last one"
+        ]
+    );
 }
 
 #[test]
@@ -126,5 +160,8 @@ fn what_a_file_declares() {
     let text = r#"{ "context": { "fileName": "AGENTS.md" }, "mcpServers": { "a": {}, "b": {} } }"#;
     let (_, s) = check(text, &jsonc::parse(text), Scope::Project);
     assert_eq!(s.context_file_names, Some(vec!["AGENTS.md".to_string()]));
-    assert_eq!(s.mcp_servers.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), vec!["a", "b"]);
+    assert_eq!(
+        s.mcp_servers.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        vec!["a", "b"]
+    );
 }
