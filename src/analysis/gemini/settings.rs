@@ -47,6 +47,16 @@ pub fn check(text: &str, parsed: &Parsed, scope: Scope) -> (Vec<Diagnostic>, Set
     for e in &parsed.errors {
         out.push(refuses_to_start(e.span, format!("{}: Gemini CLI cannot parse this settings.json and does not start (\"Please fix the configuration file(s) and try again\")", e.message)));
     }
+    // `JSON.parse` of the text as read: a byte order mark is a character it refuses.
+    if text.starts_with('\u{feff}') {
+        out.push(
+            refuses_to_start(
+                Span::new(0, 3),
+                "a byte order mark (BOM) starts the file: Gemini CLI parses settings.json with `JSON.parse`, which refuses it (\"Unexpected token\"), and does not start".to_string(),
+            )
+            .with_fix("Remove the byte order mark", vec![Edit::new(Span::new(0, 3), "")], true),
+        );
+    }
     // `JSON.parse` after the comments are stripped: a trailing comma stops it too.
     if parsed.errors.is_empty() {
         for (span, what) in crate::analysis::syntax::strict::strict_json(text) {

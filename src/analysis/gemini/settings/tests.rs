@@ -141,6 +141,12 @@ fn what_stops_gemini_cli_is_an_error() {
     let f = findings("{ \"general\": { \"vimMode\": true }, }");
     assert_eq!(f.len(), 1, "{f:?}");
     assert!(f[0].starts_with("Error syntax-error [,]: a trailing comma"), "{f:?}");
+    let f = findings("\u{feff}{}");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].starts_with("Error syntax-error [\u{feff}]: a byte order mark (BOM) starts the file"),
+        "{f:?}"
+    );
     let f = findings("[1]");
     assert_eq!(f.len(), 1, "{f:?}");
     assert!(f[0].contains("\"Settings file is not a valid JSON object\""), "{f:?}");

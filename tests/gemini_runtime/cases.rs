@@ -1,0 +1,459 @@
+//! The cases Gemini CLI judges: hand-written projects (every fact of the issue and the fact
+//! sheet) and `settings.json` files generated from agent-lsp's schema (`gemini::settings_schema`,
+//! itself generated from the release): every setting given a valid value, a value of the wrong
+//! type, a value outside its set, and every section a misspelt key.
+
+use agent_lsp::analysis::gemini::settings_schema::SETTINGS;
+use agent_lsp::analysis::shape::{Field, Lit, Object, Rest, Shape};
+use serde_json::{Map, Value, json};
+
+use super::verdict_support;
+
+/// One project: files by path relative to it.
+pub struct Case {
+    pub id: String,
+    pub files: Vec<(String, String)>,
+}
+
+impl Case {
+    pub fn new(id: &str, files: Vec<(&str, String)>) -> Case {
+        Case {
+            id: id.to_string(),
+            files: files.into_iter().map(|(p, t)| (p.to_string(), t)).collect(),
+        }
+    }
+
+    fn settings(id: &str, text: &str) -> Case {
+        Case::new(id, vec![(SETTINGS_FILE, text.to_string())])
+    }
+
+    pub fn hash(&self) -> String {
+        verdict_support::hash_files(self.files.iter().map(|(r, t)| (r.as_str(), t.as_bytes())))
+    }
+}
+
+pub const SETTINGS_FILE: &str = ".gemini/settings.json";
+
+pub fn all() -> Vec<Case> {
+    let mut out = hand_written();
+    out.extend(generated());
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hand-written
+
+fn hand_written() -> Vec<Case> {
+    let s = Case::settings;
+    vec![
+        s(
+            "settings:a-valid-project",
+            r#"{
+  // Comments are stripped before the file is parsed.
+  "general": { "vimMode": true, "preferredEditor": "neovim", "checkpointing": { "enabled": false } },
+  "ui": { "theme": "GitHub", "footer": { "hideCWD": true } },
+  "context": { "fileName": ["AGENTS.md", "GEMINI.md"] },
+  "model": { "name": "gemini-2.5-pro", "maxSessionTurns": 20 },
+  "tools": { "sandbox": false, "exclude": ["run_shell_command"] },
+  "telemetry": false,
+  "mcpServers": {
+    "docs": { "command": "npx", "args": ["-y", "docs-mcp"], "env": { "TOKEN": "$DOCS_TOKEN" }, "trust": false },
+    "remote": { "httpUrl": "http://127.0.0.1:9/mcp", "headers": { "X-Key": "k" }, "timeout": 5000 }
+  }
+}
+"#,
+        ),
+        s(
+            "settings:strings-read-as-booleans-and-numbers",
+            r#"{ "general": { "vimMode": "TRUE", "maxAttempts": " 3 " }, "model": { "maxSessionTurns": "0x10" } }"#,
+        ),
+        s(
+            "settings:strings-that-do-not-read-as-one",
+            r#"{ "general": { "vimMode": "yes", "maxAttempts": "3 times" }, "model": { "maxSessionTurns": "" } }"#,
+        ),
+        s("settings:a-trailing-comma", "{ \"general\": { \"vimMode\": true }, }\n"),
+        s("settings:not-an-object", "[1, 2]\n"),
+        s("settings:an-empty-file", ""),
+        s("settings:a-bom", "\u{feff}{ \"general\": { \"vimMode\": true } }\n"),
+        s("settings:unclosed", "{ \"general\": { \"vimMode\": true }\n"),
+        s(
+            "settings:flat-v1-keys",
+            r#"{ "contextFileName": "AGENTS.md", "model": "gemini-2.5-pro", "autoAccept": true, "vimMode": true, "theme": "GitHub" }"#,
+        ),
+        s(
+            "settings:a-misspelt-key-in-a-server",
+            r#"{ "mcpServers": { "docs": { "comand": "x", "args": ["a"] } } }"#,
+        ),
+        s(
+            "settings:two-misspelt-keys-in-a-server",
+            r#"{ "mcpServers": { "docs": { "command": "x", "arg": ["a"], "enviroment": {} } } }"#,
+        ),
+        s(
+            "settings:args-as-one-string",
+            r#"{ "mcpServers": { "docs": { "command": "x", "args": "--stdio --port 1" } } }"#,
+        ),
+        s(
+            "settings:a-server-type-outside-its-set",
+            r#"{ "mcpServers": { "docs": { "url": "http://127.0.0.1:9/sse", "type": "websocket" } } }"#,
+        ),
+        s(
+            "settings:a-key-twice",
+            r#"{ "ui": { "theme": "GitHub", "theme": "ANSI" } }"#,
+        ),
+        s(
+            "settings:telemetry-as-an-object-with-a-wrong-type",
+            r#"{ "telemetry": { "enabled": "sometimes" } }"#,
+        ),
+        s("settings:telemetry-as-a-number", r#"{ "telemetry": 5 }"#),
+        s(
+            "settings:a-required-field-missing",
+            r#"{ "advanced": { "bugCommand": {} } }"#,
+        ),
+        s(
+            "settings:six-mistakes-five-shown",
+            r#"{ "general": { "vimMode": 1, "maxAttempts": true, "debugKeystrokeLogging": 2 }, "ui": { "hideBanner": 3, "hideTips": 4, "hideFooter": 5 } }"#,
+        ),
+        s("settings:null-for-a-setting", r#"{ "general": { "vimMode": null } }"#),
+        s(
+            "settings:an-unknown-section-and-setting",
+            r#"{ "generl": { "vimMode": true }, "general": { "vimMod": true } }"#,
+        ),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generated from the schema
+
+/// One step of a path in a settings file: a key, or the first item of an array.
+#[derive(Clone, Debug)]
+enum Step {
+    Key(String),
+    First,
+}
+
+/// A setting to set: where it is (each object on the way with its required fields filled in by
+/// `needs`), and its shape.
+struct Leaf {
+    path: Vec<Step>,
+    shape: &'static Shape,
+    /// Objects on the way that need other fields: (depth, field name, valid value).
+    needs: Vec<(usize, &'static str, Value)>,
+}
+
+impl Leaf {
+    fn top(&self) -> String {
+        match self.path.first() {
+            Some(Step::Key(k)) => k.clone(),
+            _ => String::new(),
+        }
+    }
+}
+
+/// A valid, inert value of a shape: `false`, `1`, `""`, the first of a set, empty collections.
+fn valid(shape: &Shape) -> Option<Value> {
+    Some(match shape {
+        Shape::Str => json!(""),
+        Shape::Bool => json!(false),
+        Shape::Num(_) | Shape::Int(_) => json!(1),
+        Shape::Lit(lits) => match lits.first()? {
+            Lit::Str(s) => json!(s),
+            Lit::Bool(b) => json!(b),
+        },
+        Shape::Array(_) => json!([]),
+        Shape::Record(_) => json!({}),
+        Shape::Object(o) => {
+            let mut m = Map::new();
+            for f in o.fields.iter().filter(|f| f.required) {
+                m.insert(f.name.to_string(), valid(&f.shape)?);
+            }
+            Value::Object(m)
+        }
+        Shape::Union(members) => valid(members.first()?)?,
+        _ => return None,
+    })
+}
+
+/// A value of a type the shape does not take.
+fn wrong_type(shape: &Shape) -> Option<Value> {
+    let takes = |probe: &Value| accepts(shape, probe);
+    [json!(7), json!("zz"), json!([]), json!({}), json!(true)]
+        .into_iter()
+        .find(|v| !takes(v))
+}
+
+/// Whether a value of `v`'s JSON type (and, for strings, this string) could be taken.
+fn accepts(shape: &Shape, v: &Value) -> bool {
+    match (shape, v) {
+        (Shape::Any, _) => true,
+        (Shape::Str, Value::String(_)) => true,
+        (Shape::Pattern(ok, _), Value::String(s)) => ok(s),
+        (Shape::Bool, Value::Bool(_)) => true,
+        (Shape::Num(_) | Shape::Int(_), Value::Number(_)) => true,
+        (Shape::Lit(lits), Value::String(s)) => lits.iter().any(|l| *l == Lit::Str(leak(s))),
+        (Shape::Array(_), Value::Array(_)) => true,
+        (Shape::Record(_) | Shape::Object(_), Value::Object(_)) => true,
+        (Shape::Union(ms), _) => ms.iter().any(|m| accepts(m, v)),
+        _ => false,
+    }
+}
+
+fn leak(s: &str) -> &'static str {
+    // Only compared, in a test: a small leak per probe.
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+fn leaves() -> Vec<Leaf> {
+    let Shape::Object(top) = &SETTINGS else { unreachable!() };
+    let mut out = Vec::new();
+    walk(top, &[], &[], &mut out);
+    out
+}
+
+/// The fields of `object` (at `path`) as leaves, and the objects inside as their fields.
+fn walk(object: &'static Object, path: &[Step], needs: &[(usize, &'static str, Value)], out: &mut Vec<Leaf>) {
+    let depth = path.len();
+    let mut here: Vec<(usize, &'static str, Value)> = needs.to_vec();
+    for f in object.fields.iter().filter(|f| f.required) {
+        if let Some(v) = valid(&f.shape) {
+            here.push((depth, f.name, v));
+        }
+    }
+    for f in object.fields.iter() {
+        let mut p = path.to_vec();
+        p.push(Step::Key(f.name.to_string()));
+        let needs: Vec<_> = here
+            .iter()
+            .filter(|(d, name, _)| !(*d == depth && *name == f.name))
+            .cloned()
+            .collect();
+        inside(f, &f.shape, p, needs, out);
+    }
+}
+
+fn inside(
+    f: &'static Field,
+    shape: &'static Shape,
+    path: Vec<Step>,
+    needs: Vec<(usize, &'static str, Value)>,
+    out: &mut Vec<Leaf>,
+) {
+    out.push(Leaf {
+        path: path.clone(),
+        shape,
+        needs: needs.clone(),
+    });
+    match shape {
+        Shape::Object(o) => walk(o, &path, &needs, out),
+        Shape::Record(Shape::Object(o)) => {
+            let mut p = path.clone();
+            p.push(Step::Key("x".into()));
+            walk(o, &p, &needs, out);
+        }
+        Shape::Array(Shape::Object(o)) => {
+            let mut p = path.clone();
+            p.push(Step::First);
+            walk(o, &p, &needs, out);
+        }
+        _ => {}
+    }
+    let _ = f;
+}
+
+/// A settings file with `value` at the leaf's place, and what that place needs.
+fn document(leaf: &Leaf, value: Value) -> Value {
+    let mut root = json!({});
+    for (depth, name, v) in &leaf.needs {
+        let mut p = leaf.path[..*depth].to_vec();
+        p.push(Step::Key(name.to_string()));
+        set(&mut root, &p, v.clone());
+    }
+    set(&mut root, &leaf.path, value);
+    root
+}
+
+fn set(root: &mut Value, path: &[Step], value: Value) {
+    let Some((last, rest)) = path.split_last() else {
+        *root = value;
+        return;
+    };
+    let mut at = root;
+    for (i, step) in rest.iter().enumerate() {
+        let next_is_first = matches!(path.get(i + 1), Some(Step::First));
+        let fresh = if next_is_first { json!([]) } else { json!({}) };
+        at = match step {
+            Step::Key(k) => {
+                let m = at.as_object_mut().expect("an object on the way");
+                m.entry(k.clone()).or_insert(fresh)
+            }
+            Step::First => {
+                let a = at.as_array_mut().expect("an array on the way");
+                if a.is_empty() {
+                    a.push(fresh);
+                }
+                &mut a[0]
+            }
+        };
+    }
+    match last {
+        Step::Key(k) => {
+            at.as_object_mut().expect("an object").insert(k.clone(), value);
+        }
+        Step::First => {
+            let a = at.as_array_mut().expect("an array");
+            if a.is_empty() {
+                a.push(value);
+            } else {
+                a[0] = value;
+            }
+        }
+    }
+}
+
+/// Merge `b` into `a` (objects key by key; anything else replaced).
+fn merge(a: &mut Value, b: Value) {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (k, v) in y {
+                match x.get_mut(&k) {
+                    Some(old) => merge(old, v),
+                    None => {
+                        x.insert(k, v);
+                    }
+                }
+            }
+        }
+        (a, b) => *a = b,
+    }
+}
+
+/// At most this many mistakes in one file: Gemini CLI shows five.
+const BATCH: usize = 5;
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap() + "\n"
+}
+
+fn generated() -> Vec<Case> {
+    let leaves = leaves();
+    let mut out = Vec::new();
+    let mut tops: Vec<String> = leaves.iter().map(Leaf::top).collect();
+    tops.dedup();
+    for top in &tops {
+        let mine: Vec<&Leaf> = leaves.iter().filter(|l| l.top() == *top).collect();
+        // Every setting of the section at once, each with a valid value (a deeper setting is
+        // written inside its section's value).
+        let mut all = json!({});
+        for l in &mine {
+            if let Some(v) = valid(l.shape) {
+                merge(&mut all, document(l, v));
+            }
+        }
+        out.push(Case::settings(&format!("gen:valid:{top}"), &pretty(&all)));
+        // A wrong type, five settings a file.
+        let wrong: Vec<(&Leaf, Value)> = mine
+            .iter()
+            .filter_map(|l| Some((*l, document(l, wrong_type(l.shape)?))))
+            .collect();
+        for (i, docs) in batches(&wrong).iter().enumerate() {
+            out.push(Case::settings(&format!("gen:type:{top}:{i}"), &pretty(&batch(docs))));
+        }
+        // A string outside the set, five settings a file.
+        let outside: Vec<(&Leaf, Value)> = mine
+            .iter()
+            .filter(|l| matches!(l.shape, Shape::Lit(_)))
+            .map(|l| (*l, document(l, json!("zz-not-a-value"))))
+            .collect();
+        for (i, docs) in batches(&outside).iter().enumerate() {
+            out.push(Case::settings(&format!("gen:value:{top}:{i}"), &pretty(&batch(docs))));
+        }
+        // A misspelt key in each object of the section (a strict one in a file of its own).
+        let mut silent = json!({});
+        let mut strict = Vec::new();
+        for l in mine.iter() {
+            let object = match l.shape {
+                Shape::Object(o) => o,
+                Shape::Record(Shape::Object(o)) | Shape::Array(Shape::Object(o)) => o,
+                _ => continue,
+            };
+            let Some(first) = object.fields.first() else { continue };
+            let typo = misspell(first.name);
+            let mut path = l.path.clone();
+            match l.shape {
+                Shape::Record(_) => path.push(Step::Key("x".into())),
+                Shape::Array(_) => path.push(Step::First),
+                _ => {}
+            }
+            let mut needs = l.needs.clone();
+            for f in object.fields.iter().filter(|f| f.required) {
+                if let Some(v) = valid(&f.shape) {
+                    needs.push((path.len(), f.name, v));
+                }
+            }
+            path.push(Step::Key(typo));
+            let leaf = Leaf {
+                path,
+                shape: &Shape::Any,
+                needs,
+            };
+            let doc = document(&leaf, valid(&first.shape).unwrap_or(json!(1)));
+            if matches!(object.rest, Rest::Refuse) {
+                strict.push(doc);
+            } else {
+                merge(&mut silent, doc);
+            }
+        }
+        out.push(Case::settings(&format!("gen:misspelt:{top}"), &pretty(&silent)));
+        for (i, doc) in strict.into_iter().enumerate() {
+            out.push(Case::settings(&format!("gen:misspelt-strict:{top}:{i}"), &pretty(&doc)));
+        }
+    }
+    out
+}
+
+/// The documents in files of at most [`BATCH`] mistakes, none inside another one's setting
+/// (a section of the wrong type and a setting in it go to different files).
+fn batches(docs: &[(&Leaf, Value)]) -> Vec<Vec<Value>> {
+    let key = |l: &Leaf| {
+        l.path
+            .iter()
+            .map(|s| match s {
+                Step::Key(k) => k.clone(),
+                Step::First => "[0]".into(),
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut out: Vec<(Vec<Vec<String>>, Vec<Value>)> = Vec::new();
+    for (leaf, doc) in docs {
+        let k = key(leaf);
+        let fits = |paths: &Vec<Vec<String>>| {
+            paths.len() < BATCH && !paths.iter().any(|p| p.starts_with(&k) || k.starts_with(p))
+        };
+        match out.iter_mut().find(|(paths, _)| fits(paths)) {
+            Some((paths, ds)) => {
+                paths.push(k);
+                ds.push(doc.clone());
+            }
+            None => out.push((vec![k], vec![doc.clone()])),
+        }
+    }
+    out.into_iter().map(|(_, d)| d).collect()
+}
+
+fn batch(docs: &[Value]) -> Value {
+    let mut all = json!({});
+    for d in docs {
+        merge(&mut all, d.clone());
+    }
+    all
+}
+
+/// A near miss of a field's name: its last letter dropped (or an `x` added to a short one).
+fn misspell(name: &str) -> String {
+    if name.chars().count() > 4 {
+        let mut s = name.to_string();
+        s.pop();
+        s
+    } else {
+        format!("{name}x")
+    }
+}

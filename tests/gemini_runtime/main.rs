@@ -1,0 +1,421 @@
+//! Gemini CLI is the judge: agent-lsp against the released Gemini CLI 0.61.0 (npm
+//! `@google/gemini-cli`), run offline.
+//!
+//! Each case is a project (a `.git` folder marks its root) with a `.gemini/settings.json` and
+//! the other files it needs. `judge.py` runs `gemini -p hi` in it, in an empty home, trusted
+//! (`GEMINI_CLI_TRUST_WORKSPACE=true`), with `--allowed-mcp-server-names none` (no MCP server of a
+//! case is started), against a stand-in for the Gemini API on 127.0.0.1 (`mock_api.py`), inside
+//! a network namespace with no route out where the machine allows one (`unshare -rn`). What
+//! Gemini CLI prints is the verdict:
+//!
+//! - "Error in .../settings.json: ... Please fix the configuration file(s) and try again": it
+//!   does not start. agent-lsp must have an error with the effect `refuses-to-start` in the file,
+//!   and otherwise none;
+//! - "Invalid configuration in .../settings.json: Error in: general.vimMode ..." (five at most,
+//!   then "...and N more errors."): the settings it warns about. agent-lsp's findings that say
+//!   Gemini CLI warns must name the same settings (a union Gemini CLI calls "Invalid input" is
+//!   matched by a finding on a value inside it), and no other;
+//! - a generated file of valid values gets no finding at all.
+//!
+//! Recorded: the live test writes what Gemini CLI said per case to
+//! `tests/verdicts/gemini.jsonl` with `RECORD_VERDICTS=1` (`tests/gemini_runtime/run.sh`), and
+//! otherwise fails when it differs; `agent_lsp_agrees_with_recorded_gemini` (plain `cargo test`)
+//! lays the cases out again, requires each to hash as recorded, and compares agent-lsp with the
+//! recorded answers. The test also holds `src/analysis/gemini/settings_schema.rs` to what
+//! `gen-settings-schema.mjs` generates from the installed release.
+
+#[path = "../verdict_support/mod.rs"]
+mod verdict_support;
+
+mod cases;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+use verdict_support::{Recording, Replay};
+
+use cases::{Case, SETTINGS_FILE};
+
+const REC: &str = "gemini";
+const JUDGE: &str = "Gemini CLI 0.61.0 (@google/gemini-cli), offline against a stand-in API on 127.0.0.1";
+const REGENERATE: &str = "RECORD_VERDICTS=1 tests/gemini_runtime/run.sh";
+
+fn here() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gemini_runtime")
+}
+
+fn agent_lsp() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_agent-lsp"))
+}
+
+fn lay_out(root: &Path, cases: &[Case]) {
+    for c in cases {
+        let dir = case_dir(root, c);
+        fs::create_dir_all(dir.join(".git")).unwrap();
+        fs::write(dir.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        for (rel, text) in &c.files {
+            let p = dir.join(rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(&p, text).unwrap();
+        }
+    }
+}
+
+fn case_dir(root: &Path, c: &Case) -> PathBuf {
+    root.join(c.id.replace(':', "+"))
+}
+
+/// One finding of agent-lsp: (file relative to the case, severity, effect, message).
+type Finding = (String, String, String, String);
+
+fn agent_lsp_findings(root: &Path, cases: &[Case]) -> BTreeMap<String, Vec<Finding>> {
+    let home = root.join("_home");
+    fs::create_dir_all(&home).unwrap();
+    let out = Command::new(agent_lsp())
+        .args(["check", "--no-global", "--format", "json"])
+        .arg(root)
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env_remove("GEMINI_CLI_HOME")
+        .output()
+        .expect("run agent-lsp");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "agent-lsp check --format json: {e}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    let by_dir: BTreeMap<String, String> = cases.iter().map(|c| (c.id.replace(':', "+"), c.id.clone())).collect();
+    let mut found: BTreeMap<String, Vec<Finding>> = cases.iter().map(|c| (c.id.clone(), Vec::new())).collect();
+    let root = root.canonicalize().unwrap_or(root.to_path_buf());
+    for d in report["diagnostics"].as_array().into_iter().flatten() {
+        let path = PathBuf::from(d["path"].as_str().unwrap_or_default());
+        let path = path.canonicalize().unwrap_or(path);
+        let Ok(rel) = path.strip_prefix(&root) else { continue };
+        let mut parts = rel.components();
+        let Some(dir) = parts.next() else { continue };
+        let Some(id) = by_dir.get(&dir.as_os_str().to_string_lossy().to_string()) else {
+            continue;
+        };
+        let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+        found.get_mut(id).unwrap().push((
+            parts.as_path().to_string_lossy().to_string(),
+            s("severity"),
+            s("effect"),
+            s("message"),
+        ));
+    }
+    found
+}
+
+/// The setting a finding of agent-lsp says Gemini CLI warns about, as Gemini CLI names it.
+fn warned_setting(message: &str) -> Option<String> {
+    if !message.contains("Gemini CLI warns at every start") {
+        return None;
+    }
+    let ticks: Vec<&str> = message.split('`').skip(1).step_by(2).collect();
+    let first = *ticks.first()?;
+    let after = &message[message.find(&format!("`{first}`"))? + first.len() + 2..];
+    if after.starts_with(" has no `") {
+        return Some(format!("{first}.{}", ticks.get(1)?));
+    }
+    if after.starts_with(" is not a field of ") {
+        let at = after.find("(`")?;
+        return after[at + 2..].split('`').next().map(str::to_string);
+    }
+    Some(first.to_string())
+}
+
+/// Whether agent-lsp agrees with Gemini CLI's `answer` on `case`; the disagreements.
+fn compare(case: &Case, answer: &Value, found: &[Finding]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mine: Vec<&Finding> = found.iter().filter(|f| f.0 == SETTINGS_FILE).collect();
+    let refusing = mine.iter().any(|f| f.1 == "error" && f.2 == "refuses-to-start");
+    if let Some(r) = answer.get("refused") {
+        if !refusing {
+            out.push(format!(
+                "Gemini CLI does not start ({r}), agent-lsp has no refusing error"
+            ));
+        }
+        return out;
+    }
+    if refusing {
+        out.push("Gemini CLI starts, agent-lsp says it does not".into());
+    }
+    let ours: BTreeSet<String> = mine.iter().filter_map(|f| warned_setting(&f.3)).collect();
+    let warnings = answer["warnings"].as_array().cloned().unwrap_or_default();
+    let more = answer["more"].as_u64().unwrap_or(0) as usize;
+    let mut matched = BTreeSet::new();
+    for w in &warnings {
+        let path = w["path"].as_str().unwrap_or_default();
+        let union = w["message"].as_str().unwrap_or_default() == "Invalid input";
+        let hit: Vec<&String> = ours
+            .iter()
+            .filter(|o| {
+                *o == path || (union && (o.starts_with(&format!("{path}.")) || o.starts_with(&format!("{path}["))))
+            })
+            .collect();
+        if hit.is_empty() {
+            out.push(format!(
+                "Gemini CLI warns about `{path}` ({}), agent-lsp does not",
+                w["message"].as_str().unwrap_or_default()
+            ));
+        }
+        matched.extend(hit.into_iter().cloned());
+    }
+    let unmatched: Vec<&String> = ours.iter().filter(|o| !matched.contains(*o)).collect();
+    if unmatched.len() != more {
+        out.push(format!(
+            "agent-lsp says Gemini CLI warns about {unmatched:?} too; Gemini CLI shows {} warnings and {more} more",
+            warnings.len()
+        ));
+    }
+    if case.id.starts_with("gen:valid:") && !mine.is_empty() {
+        out.push(format!(
+            "a file of valid values, agent-lsp reports {:?}",
+            mine.iter().map(|f| &f.3).collect::<Vec<_>>()
+        ));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The judge
+
+/// Parse what Gemini CLI printed into the answer recorded for a case.
+fn answer_of(result: &Value, dir: &Path) -> Value {
+    let strip = |s: &str| {
+        let s = s.replace(&dir.display().to_string(), "<case>");
+        // Colors, when a terminal library adds them anyway.
+        let mut clean = String::new();
+        let mut chars = s.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '\u{1b}' {
+                for d in chars.by_ref() {
+                    if d.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            } else {
+                clean.push(c);
+            }
+        }
+        clean
+    };
+    let stderr = strip(result["stderr"].as_str().unwrap_or_default());
+    let stdout = strip(result["stdout"].as_str().unwrap_or_default());
+    let all = format!("{stderr}\n{stdout}");
+    if all.contains("Please fix the configuration file(s) and try again") {
+        let line = all
+            .lines()
+            .find(|l| l.starts_with("Error in <case>"))
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        return json!({ "refused": line });
+    }
+    let mut warnings = Vec::new();
+    let mut more = 0;
+    let mut in_block = false;
+    let mut lines = all.lines().peekable();
+    while let Some(l) = lines.next() {
+        if l.starts_with("Invalid configuration in <case>/.gemini/settings.json") {
+            in_block = true;
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        if let Some(path) = l.strip_prefix("Error in: ") {
+            let message = lines.next().unwrap_or_default().trim().to_string();
+            warnings.push(json!({ "path": path.trim(), "message": message }));
+        } else if let Some(n) = l.strip_prefix("...and ").and_then(|r| r.split(' ').next()) {
+            more = n.parse().unwrap_or(0);
+        } else if l.starts_with("Please fix the configuration.") {
+            in_block = false;
+        }
+    }
+    json!({ "warnings": warnings, "more": more })
+}
+
+fn unshare_works() -> bool {
+    Command::new("unshare")
+        .args(["-rn", "true"])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Run Gemini CLI on every case; its answers by case id.
+fn judge_all(root: &Path, cases: &[Case]) -> BTreeMap<String, Value> {
+    let node = std::env::var("GEMINI_NODE").unwrap_or_else(|_| "node".into());
+    let gemini = here().join("node_modules/@google/gemini-cli/bundle/gemini.js");
+    assert!(
+        gemini.exists(),
+        "{} is missing: run tests/gemini_runtime/run.sh",
+        gemini.display()
+    );
+    let results = root.join("_results");
+    fs::create_dir_all(&results).unwrap();
+    let list: Vec<Value> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let dir = case_dir(root, c).canonicalize().unwrap();
+            json!({"dir": dir, "start": dir, "out": results.join(format!("{i}.json"))})
+        })
+        .collect();
+    let list_file = root.join("_cases.json");
+    fs::write(&list_file, serde_json::to_string(&list).unwrap()).unwrap();
+    let netns = unshare_works();
+    if !netns {
+        eprintln!(
+            "gemini_runtime: no network namespace here (unshare -rn); the stand-in API on 127.0.0.1 is all Gemini CLI is pointed at"
+        );
+    }
+    let jobs = std::env::var("GEMINI_JOBS").unwrap_or_else(|_| "2".into());
+    let mut cmd = if netns {
+        let mut c = Command::new("unshare");
+        c.args(["-rn", "python3"]);
+        c
+    } else {
+        Command::new("python3")
+    };
+    cmd.arg(here().join("judge.py"))
+        .args(["--node", &node, "--gemini"])
+        .arg(&gemini)
+        .arg("--cases")
+        .arg(&list_file)
+        .args(["--jobs", &jobs]);
+    if netns {
+        cmd.arg("--netns");
+    }
+    let status = cmd.status().expect("run judge.py");
+    assert!(status.success(), "judge.py failed: {status}");
+    cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let text = fs::read_to_string(results.join(format!("{i}.json"))).expect("a result per case");
+            let result: Value = serde_json::from_str(&text).unwrap();
+            let dir = case_dir(root, c).canonicalize().unwrap();
+            (c.id.clone(), answer_of(&result, &dir))
+        })
+        .collect()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agent-lsp-gemini-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn report(failures: &[String], agreed: usize, total: usize) {
+    eprintln!("gemini_runtime: {agreed} of {total} cases agree");
+    if !failures.is_empty() {
+        panic!(
+            "{} disagreements with Gemini CLI:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs Gemini CLI: tests/gemini_runtime/run.sh"]
+fn agent_lsp_agrees_with_gemini() {
+    // The schema agent-lsp holds is the one the installed release generates.
+    let generated = Command::new(std::env::var("GEMINI_NODE").unwrap_or_else(|_| "node".into()))
+        .arg(here().join("gen-settings-schema.mjs"))
+        .env("HOME", tmp("schema-home"))
+        .output()
+        .expect("run gen-settings-schema.mjs");
+    assert!(
+        generated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&generated.stderr)
+    );
+    let committed =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/analysis/gemini/settings_schema.rs"))
+            .unwrap();
+    assert!(
+        String::from_utf8_lossy(&generated.stdout) == committed,
+        "src/analysis/gemini/settings_schema.rs is not what the installed Gemini CLI generates: run `node tests/gemini_runtime/gen-settings-schema.mjs > src/analysis/gemini/settings_schema.rs`"
+    );
+    // `GEMINI_CASES=<prefix>` runs the cases of that prefix only (nothing is recorded then).
+    let only = std::env::var("GEMINI_CASES").ok().filter(|p| !p.is_empty());
+    let mut cases = cases::all();
+    cases.retain(|c| only.as_ref().is_none_or(|p| c.id.starts_with(p.as_str())));
+    let root = tmp("live");
+    lay_out(&root, &cases);
+    let found = agent_lsp_findings(&root, &cases);
+    let answers = judge_all(&root, &cases);
+    let mut rec = Recording::new(REC, JUDGE, REGENERATE);
+    let mut failures = Vec::new();
+    let mut agreed = 0;
+    for c in &cases {
+        let answer = &answers[&c.id];
+        let bad = compare(c, answer, &found[&c.id]);
+        if bad.is_empty() {
+            agreed += 1;
+        }
+        failures.extend(bad.into_iter().map(|b| format!("{}: {b}", c.id)));
+        rec.push(&c.id, &c.hash(), answer.clone());
+    }
+    if only.is_none() {
+        failures.extend(rec.write_or_compare());
+    }
+    let _ = fs::remove_dir_all(&root);
+    report(&failures, agreed, cases.len());
+}
+
+#[test]
+fn agent_lsp_agrees_with_recorded_gemini() {
+    let mut replay = Replay::load(REC);
+    let cases = cases::all();
+    let root = tmp("replay");
+    lay_out(&root, &cases);
+    let found = agent_lsp_findings(&root, &cases);
+    let mut failures = Vec::new();
+    let mut agreed = 0;
+    for c in &cases {
+        let answer = replay.expect(&c.id, &c.hash()).clone();
+        let bad = compare(c, &answer, &found[&c.id]);
+        if bad.is_empty() {
+            agreed += 1;
+        }
+        failures.extend(bad.into_iter().map(|b| format!("{}: {b}", c.id)));
+    }
+    failures.extend(replay.unasked());
+    let _ = fs::remove_dir_all(&root);
+    report(&failures, agreed, cases.len());
+}
+
+#[test]
+fn the_setting_a_finding_names() {
+    assert_eq!(
+        warned_setting(
+            "`general.vimMode` must be a boolean (true or false), not a string (\"yes\"): Gemini CLI warns at every start (...)"
+        ),
+        Some("general.vimMode".into())
+    );
+    assert_eq!(
+        warned_setting(
+            "`advanced.bugCommand` has no `urlTemplate`, which a bug report command needs: Gemini CLI warns at every start (...)"
+        ),
+        Some("advanced.bugCommand.urlTemplate".into())
+    );
+    assert_eq!(
+        warned_setting(
+            "`comand` is not a field of an MCP server (`mcpServers.docs`): Gemini CLI warns at every start (\"Unrecognized key(s) in object: 'comand'\") and does not read it."
+        ),
+        Some("mcpServers.docs".into())
+    );
+    assert_eq!(
+        warned_setting("Gemini CLI has no setting `vimMod` in `general` and ignores it without a word."),
+        None
+    );
+}
