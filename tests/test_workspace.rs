@@ -21,6 +21,7 @@ const CLEAN: &[&str] = &[
     "zuno.json",
     ".zuno/agents/docs.md",
     ".codex/agents/reviewer.toml",
+    ".gemini/agents/reviewer.md",
     "plugins/release-tools/.claude-plugin/plugin.json",
     "plugins/release-tools/commands/cut.md",
     "plugins/release-tools/skills/changelog/SKILL.md",
@@ -161,6 +162,10 @@ fn summary() {
         .codex/config.toml:12:1 unknown-key
         .codex/config.toml:16:8 invalid-type
         .codex/config.toml:19:1 missing-field
+        .gemini/agents/notes.md:1:1 no-frontmatter
+        .gemini/agents/release.md:2:7 invalid-name
+        .gemini/agents/release.md:4:20 unknown-tool
+        .gemini/agents/strict-reviewer.md:2:7 duplicate-agent
         .gemini/settings.json:4:16 invalid-type
         .gemini/settings.json:5:24 invalid-value
         .gemini/settings.json:9:5 duplicate-key

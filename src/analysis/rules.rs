@@ -120,6 +120,11 @@ pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     ),
     (
         Code::NoFrontmatter,
+        Severity::Error,
+        "Gemini CLI: an agent file of `.gemini/agents/` without a frontmatter, which it does not load (\"Missing mandatory YAML frontmatter\")",
+    ),
+    (
+        Code::NoFrontmatter,
         Severity::Info,
         "a file the runtime reads as something else: a reference document (Claude Code), the prompt of the built-in `build` agent (opencode)",
     ),
@@ -146,7 +151,7 @@ pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     (
         Code::UnknownTool,
         Severity::Error,
-        "a settings permission rule whose tool name starts in lower case: Claude Code skips the rule",
+        "a settings permission rule whose tool name starts in lower case: Claude Code skips the rule; a Gemini CLI agent's `tools` entry that names no tool, which keeps the agent from loading",
     ),
     (
         Code::IgnoredField,
@@ -156,7 +161,7 @@ pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     (
         Code::UnknownKey,
         Severity::Error,
-        "Zuno's top-level keys: Zuno refuses to start; a `PreToolUse` or `PermissionRequest` written outside `hooks` in a Claude Code skill or command, which then loads with no hooks and no `allowed-tools`; a key at the top level of a Codex agent file, which Codex then drops",
+        "Zuno's top-level keys: Zuno refuses to start; a `PreToolUse` or `PermissionRequest` written outside `hooks` in a Claude Code skill or command, which then loads with no hooks and no `allowed-tools`; a key at the top level of a Codex agent file, which Codex then drops; a key a Gemini CLI agent's frontmatter does not have, which keeps the agent from loading",
     ),
     (
         Code::UnknownSkill,

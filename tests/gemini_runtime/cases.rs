@@ -36,6 +36,9 @@ pub const SETTINGS_FILE: &str = ".gemini/settings.json";
 
 pub fn all() -> Vec<Case> {
     let mut out = hand_written();
+    out.extend(agents());
+    out.extend(corpus());
+    out.extend(test_workspace());
     out.extend(generated());
     out
 }
@@ -119,6 +122,178 @@ fn hand_written() -> Vec<Case> {
             r#"{ "generl": { "vimMode": true }, "general": { "vimMod": true } }"#,
         ),
     ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Real files
+
+/// The real files of `tests/corpus/gemini/`, one case per repository (`corpus:<owner>__<repo>`).
+fn corpus() -> Vec<Case> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/gemini");
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .expect("tests/corpus/gemini")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs.iter()
+        .map(|dir| {
+            let mut files = Vec::new();
+            collect(dir, dir, &mut files);
+            files.sort();
+            Case {
+                id: format!("corpus:{}", dir.file_name().unwrap().to_string_lossy()),
+                files,
+            }
+        })
+        .collect()
+}
+
+/// The Gemini CLI files of `test-workspace/` (its README says what Gemini CLI does with each).
+fn test_workspace() -> Vec<Case> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test-workspace");
+    let mut files = Vec::new();
+    collect(&root, &root.join(".gemini"), &mut files);
+    files.sort();
+    vec![Case {
+        id: "test-workspace".into(),
+        files,
+    }]
+}
+
+fn collect(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+    for e in std::fs::read_dir(dir).unwrap().filter_map(Result::ok) {
+        let p = e.path();
+        if p.is_dir() {
+            collect(root, &p, out);
+        } else {
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+            out.push((rel, std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agents
+
+pub const AGENTS_DIR: &str = ".gemini/agents/";
+
+fn agent(file: &str, text: &str) -> (String, String) {
+    (format!("{AGENTS_DIR}{file}"), text.to_string())
+}
+
+fn agents() -> Vec<Case> {
+    let case = |id: &str, files: Vec<(String, String)>| Case {
+        id: format!("agents:{id}"),
+        files,
+    };
+    let one = |id: &str, text: &str| case(id, vec![agent("a.md", text)]);
+    vec![
+        case(
+            "valid-local-agents",
+            vec![
+                agent(
+                    "reviewer.md",
+                    "---\nname: reviewer\ndescription: Reviews code for bugs.\nkind: local\ndisplay_name: Reviewer\ntools: [read_file, grep_search, search_file_content, \"mcp_github_*\", mcp_docs_lookup, \"*\"]\nmodel: gemini-2.5-pro\ntemperature: 0.2\nmax_turns: 12\ntimeout_mins: 5\nmcp_servers:\n  docs:\n    command: docs-mcp\n    args: [--stdio]\n    trust: false\n---\nYou review code.\n",
+                ),
+                agent(
+                    "writer.md",
+                    "---\nname: docs_writer-2\ndescription: Writes docs.\n---\n",
+                ),
+                agent(
+                    "crlf.md",
+                    "---\r\nname: crlf\r\ndescription: Written with CRLF.\r\n---\r\nBody.\r\n",
+                ),
+            ],
+        ),
+        one(
+            "name-not-a-slug",
+            "---\nname: Code Reviewer\ndescription: Reviews.\n---\n",
+        ),
+        one(
+            "an-unknown-key",
+            "---\nname: styled\ndescription: Reviews.\ncolour: red\n---\n",
+        ),
+        one(
+            "temperature-as-a-word",
+            "---\nname: warm\ndescription: Reviews.\ntemperature: hot\n---\n",
+        ),
+        one("no-description", "---\nname: silent\n---\nBody.\n"),
+        one("an-empty-description", "---\nname: blank\ndescription: \"\"\n---\n"),
+        one("no-name", "---\ndescription: Nameless.\n---\n"),
+        one("no-frontmatter", "# Reviewer\n\nReview the code.\n"),
+        one("broken-yaml", "---\nname: broken\ndescription: \"Reviews code\n---\n"),
+        one(
+            "a-key-twice",
+            "---\nname: twice\nname: again\ndescription: Reviews.\n---\n",
+        ),
+        one(
+            "an-unknown-tool",
+            "---\nname: tooled\ndescription: Reviews.\ntools: [read_fiel]\n---\n",
+        ),
+        one(
+            "mcp-tool-names",
+            "---\nname: mcp-tools\ndescription: Reviews.\ntools: [\"mcp_*\", \"mcp_srv_*\", mcp_srv_tool, mcp_srv]\n---\n",
+        ),
+        one(
+            "max-turns-zero",
+            "---\nname: zero\ndescription: Reviews.\nmax_turns: 0\n---\n",
+        ),
+        one(
+            "max-turns-not-whole",
+            "---\nname: half\ndescription: Reviews.\ntimeout_mins: 2.5\n---\n",
+        ),
+        one(
+            "a-misspelt-key-in-its-server",
+            "---\nname: served\ndescription: Reviews.\nmcp_servers:\n  docs:\n    comand: docs-mcp\n---\n",
+        ),
+        one(
+            "kind-unknown",
+            "---\nname: kindly\ndescription: Reviews.\nkind: hybrid\n---\n",
+        ),
+        one(
+            "a-remote-agent-with-its-card",
+            "---\nkind: remote\nname: remote-card\ndescription: A remote agent.\nagent_card_json: '{\"name\": \"remote-card\", \"url\": \"http://127.0.0.1:9/a2a\", \"version\": \"1.0.0\", \"capabilities\": {}, \"skills\": [], \"defaultInputModes\": [\"text\"], \"defaultOutputModes\": [\"text\"], \"description\": \"A remote agent.\", \"protocolVersion\": \"0.3.0\"}'\n---\n",
+        ),
+        one(
+            "a-remote-agent-with-bad-json",
+            "---\nkind: remote\nname: remote-bad\nagent_card_json: '{not json'\n---\n",
+        ),
+        one(
+            "a-remote-agent-with-local-keys",
+            "---\nkind: remote\nname: remote-mixed\nagent_card_url: http://127.0.0.1:9/card\ntools: [read_file]\n---\n",
+        ),
+        case(
+            "files-gemini-cli-does-not-read",
+            vec![
+                agent("_draft.md", "---\nname: draft\ndescription: A draft.\n---\n"),
+                agent(
+                    "team/nested.md",
+                    "---\nname: nested\ndescription: In a sub-folder.\n---\n",
+                ),
+                agent("notes.txt", "---\nname: notes\ndescription: Not Markdown.\n---\n"),
+                agent("kept.md", "---\nname: kept\ndescription: Read.\n---\n"),
+            ],
+        ),
+        case(
+            "two-files-one-name",
+            vec![
+                agent("a.md", "---\nname: twin\ndescription: The first.\n---\n"),
+                agent("b.md", "---\nname: twin\ndescription: The second.\n---\n"),
+            ],
+        ),
+    ]
+}
+
+/// The `name:` an agent file gives itself, as the comparison needs it.
+pub fn name_of(text: &str) -> Option<String> {
+    let yaml = text.strip_prefix("---")?;
+    yaml.lines().find_map(|l| {
+        let v = l.trim_end_matches('\r').strip_prefix("name:")?.trim();
+        let v = v.trim_matches(|c| c == '"' || c == '\'');
+        (!v.is_empty()).then(|| v.to_string())
+    })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -29,6 +29,8 @@ USER_SETTINGS = {
     "security": {"auth": {"selectedType": "gemini-api-key"}},
     "privacy": {"usageStatisticsEnabled": False},
     "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+    # No hook of a case runs (a project's hooks would run commands at start).
+    "hooksConfig": {"enabled": False},
 }
 
 
@@ -72,6 +74,42 @@ class Mock:
         self.proc.wait()
 
 
+def acknowledge(home, project):
+    """Acknowledge the project's agents, as a user does once per agent and content: Gemini CLI
+    leaves an unacknowledged project agent out of a headless run without a word. The name is
+    the frontmatter's `name:` line as written (a file whose name is not read this way is not
+    acknowledged, and is then left out as it would be)."""
+    import hashlib
+    import re
+
+    agents_dir = os.path.join(project, ".gemini", "agents")
+    if not os.path.isdir(agents_dir):
+        return
+    acks = {}
+    for entry in sorted(os.listdir(agents_dir)):
+        path = os.path.join(agents_dir, entry)
+        if not entry.endswith(".md") or entry.startswith("_") or not os.path.isfile(path):
+            continue
+        raw = open(path, "rb").read()
+        text = raw.decode("utf-8", "replace")
+        m = re.search(r"^name:[ \t]*['\"]?([^'\"\r\n]*?)['\"]?[ \t]*\r?$", text, re.M)
+        if not m:
+            continue
+        # A remote agent is acknowledged by its card's URL, or by the hash of its card's JSON.
+        url = re.search(r"^agent_card_url:[ \t]*(\S+?)[ \t]*\r?$", text, re.M)
+        card = re.search(r"^agent_card_json:[ \t]*'((?:[^']|'')*)'[ \t]*\r?$", text, re.M)
+        if url:
+            acks[m.group(1)] = url.group(1)
+        elif card:
+            acks[m.group(1)] = hashlib.sha256(card.group(1).replace("''", "'").encode("utf-8")).hexdigest()
+        else:
+            acks[m.group(1)] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    path = os.path.join(home, ".gemini", "acknowledgments", "agents.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump({project: acks}, f)
+
+
 def run_case(args, mock, work, case):
     home = os.path.join(work, "home")
     shutil.rmtree(home, ignore_errors=True)
@@ -91,6 +129,7 @@ def run_case(args, mock, work, case):
         "NO_COLOR": "1",
         "TERM": "dumb",
     }
+    acknowledge(home, case["dir"])
     mock.take()
     cmd = [args.node, args.gemini, "-p", case.get("prompt", "hi"), "-m", "gemini-2.5-pro", "--allowed-mcp-server-names", "none"]
     try:

@@ -21,8 +21,8 @@
 //! `tests/verdicts/gemini.jsonl` with `RECORD_VERDICTS=1` (`tests/gemini_runtime/run.sh`), and
 //! otherwise fails when it differs; `agent_lsp_agrees_with_recorded_gemini` (plain `cargo test`)
 //! lays the cases out again, requires each to hash as recorded, and compares agent-lsp with the
-//! recorded answers. The test also holds `src/analysis/gemini/settings_schema.rs` to what
-//! `gen-settings-schema.mjs` generates from the installed release.
+//! recorded answers. The test also holds `src/analysis/gemini/settings_schema.rs` and
+//! `tool_names.rs` to what `generate.mjs` generates from the installed release.
 
 #[path = "../verdict_support/mod.rs"]
 mod verdict_support;
@@ -173,10 +173,61 @@ fn compare(case: &Case, answer: &Value, found: &[Finding]) -> Vec<String> {
             warnings.len()
         ));
     }
+    if let Some(loaded) = answer.get("agents").and_then(Value::as_object) {
+        out.extend(compare_agents(case, answer, loaded, found));
+    }
     if case.id.starts_with("gen:valid:") && !mine.is_empty() {
         out.push(format!(
             "a file of valid values, agent-lsp reports {:?}",
             mine.iter().map(|f| &f.3).collect::<Vec<_>>()
+        ));
+    }
+    out
+}
+
+/// The agents: a file Gemini CLI refuses has an agent-lsp error and one it reads has none; the
+/// agents it tells the model of are those of the files agent-lsp says it loads, with their
+/// descriptions.
+fn compare_agents(
+    case: &Case,
+    answer: &Value,
+    loaded: &serde_json::Map<String, Value>,
+    found: &[Finding],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let refused = answer["agent_errors"].as_object().cloned().unwrap_or_default();
+    let mut ours = BTreeMap::new();
+    for (rel, text) in &case.files {
+        let Some(file) = rel.strip_prefix(cases::AGENTS_DIR) else {
+            continue;
+        };
+        let read = file.ends_with(".md") && !file.starts_with('_') && !file.contains('/');
+        let errors: Vec<&String> = found
+            .iter()
+            .filter(|f| f.0 == *rel && f.1 == "error")
+            .map(|f| &f.3)
+            .collect();
+        match (refused.get(rel.as_str()), errors.is_empty()) {
+            (Some(said), true) => out.push(format!(
+                "Gemini CLI refuses {rel} ({said}), agent-lsp has no error there"
+            )),
+            (None, false) if read => out.push(format!(
+                "Gemini CLI reads {rel}, agent-lsp says it does not: {errors:?}"
+            )),
+            _ => {}
+        }
+        if read
+            && errors.is_empty()
+            && let Some(name) = cases::name_of(text)
+        {
+            ours.entry(name).or_insert_with(|| rel.clone());
+        }
+    }
+    let theirs: BTreeSet<&String> = loaded.keys().collect();
+    let ours_names: BTreeSet<&String> = ours.keys().collect();
+    if theirs != ours_names {
+        out.push(format!(
+            "Gemini CLI gives the model the agents {theirs:?}, agent-lsp says {ours_names:?} load"
         ));
     }
     out
@@ -238,7 +289,74 @@ fn answer_of(result: &Value, dir: &Path) -> Value {
             in_block = false;
         }
     }
-    json!({ "warnings": warnings, "more": more })
+    let mut answer = json!({ "warnings": warnings, "more": more });
+    let agents_dir = dir.join(".gemini/agents");
+    if agents_dir.exists() {
+        answer["agent_errors"] = json!(agent_errors(&all));
+        answer["agents"] = json!(subagents(result));
+    }
+    answer
+}
+
+/// The agent files Gemini CLI refuses ("Agent loading error: Failed to load agent from
+/// <case>/.gemini/agents/a.md: ..."), each with what it says (its first line, then the issues
+/// listed after it).
+fn agent_errors(all: &str) -> BTreeMap<String, Vec<String>> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut lines = all.lines().peekable();
+    while let Some(l) = lines.next() {
+        let Some(rest) = l.strip_prefix("Agent loading error: Failed to load agent from <case>/") else {
+            continue;
+        };
+        let Some((file, first)) = rest.split_once(": ") else {
+            continue;
+        };
+        let said = out.entry(file.to_string()).or_default();
+        said.push(first.trim().to_string());
+        // Its zod issues, one a line, up to the next message.
+        const OTHER: &[&str] = &[
+            "Agent loading error",
+            "Ripgrep",
+            "[",
+            "Warning",
+            "Invalid configuration",
+            "Error",
+            "Loaded",
+        ];
+        while let Some(next) = lines.peek() {
+            if next.trim().is_empty() || OTHER.iter().any(|p| next.starts_with(p)) {
+                break;
+            }
+            said.push(next.trim().to_string());
+            lines.next();
+        }
+    }
+    out
+}
+
+/// The subagents the model is told of ("The following sub-agents are available:", each line
+/// `- name -> description`), Gemini CLI's own left out.
+fn subagents(result: &Value) -> BTreeMap<String, String> {
+    const BUILT_IN: &[&str] = &["codebase_investigator", "cli_help", "generalist"];
+    let mut out = BTreeMap::new();
+    for r in result["requests"].as_array().into_iter().flatten() {
+        let Some(system) = r["body"]["systemInstruction"]["parts"][0]["text"].as_str() else {
+            continue;
+        };
+        let Some(at) = system.find("The following sub-agents are available:") else {
+            continue;
+        };
+        let list = system[at..].lines().skip(1).skip_while(|l| l.trim().is_empty());
+        for l in list.take_while(|l| l.starts_with("- ")) {
+            if let Some((name, description)) = l[2..].split_once(" -> ")
+                && !BUILT_IN.contains(&name)
+            {
+                out.insert(name.to_string(), description.to_string());
+            }
+        }
+        break;
+    }
+    out
 }
 
 fn unshare_works() -> bool {
@@ -327,23 +445,21 @@ fn report(failures: &[String], agreed: usize, total: usize) {
 #[test]
 #[ignore = "needs Gemini CLI: tests/gemini_runtime/run.sh"]
 fn agent_lsp_agrees_with_gemini() {
-    // The schema agent-lsp holds is the one the installed release generates.
+    // The schema and tool names agent-lsp holds are the ones the installed release generates.
     let generated = Command::new(std::env::var("GEMINI_NODE").unwrap_or_else(|_| "node".into()))
-        .arg(here().join("gen-settings-schema.mjs"))
-        .env("HOME", tmp("schema-home"))
+        .arg(here().join("generate.mjs"))
+        .arg("--check")
+        .env("HOME", tmp("generate-home"))
         .output()
-        .expect("run gen-settings-schema.mjs");
+        .expect("run generate.mjs --check");
     assert!(
         generated.status.success(),
         "{}",
         String::from_utf8_lossy(&generated.stderr)
-    );
-    let committed =
-        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/analysis/gemini/settings_schema.rs"))
-            .unwrap();
-    assert!(
-        String::from_utf8_lossy(&generated.stdout) == committed,
-        "src/analysis/gemini/settings_schema.rs is not what the installed Gemini CLI generates: run `node tests/gemini_runtime/gen-settings-schema.mjs > src/analysis/gemini/settings_schema.rs`"
+            .lines()
+            .filter(|l| l.contains(".rs is not what"))
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     // `GEMINI_CASES=<prefix>` runs the cases of that prefix only (nothing is recorded then).
     let only = std::env::var("GEMINI_CASES").ok().filter(|p| !p.is_empty());

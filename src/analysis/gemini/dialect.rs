@@ -3,13 +3,15 @@
 //!
 //! Files: the user's `~/.gemini/settings.json` (`$GEMINI_CLI_HOME/.gemini/` when that is set)
 //! and a project's `.gemini/settings.json` (applied only when the folder is trusted; agent-lsp
-//! checks it wherever it is, since trust is the user's setting, not the file's).
+//! checks it wherever it is, since trust is the user's setting, not the file's); the subagents
+//! of `.gemini/agents/*.md` and `~/.gemini/agents/*.md`.
 
 use std::path::{Path, PathBuf};
 
+use crate::analysis::Dialect;
 use crate::analysis::discovery::{Claim, Disk, Pile, Stage};
-use crate::analysis::host::{Options, Role};
-use crate::analysis::spec::{At, DialectSpec};
+use crate::analysis::host::{Host, Options, Role};
+use crate::analysis::spec::{At, DialectSpec, DialectUnit, Reads, UnitRef};
 
 /// The user option holding Gemini CLI's folder (`~/.gemini`, or `$GEMINI_CLI_HOME/.gemini`).
 pub const HOME: &str = "gemini.home";
@@ -27,8 +29,11 @@ impl DialectSpec for Spec {
         }
     }
 
-    fn comments(&self, _kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {
-        crate::analysis::suppress::Comments::Jsonc
+    fn comments(&self, kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {
+        match kind.own::<super::FileKind>() {
+            Some(super::FileKind::Agent) => crate::analysis::suppress::Comments::Frontmatter,
+            _ => crate::analysis::suppress::Comments::Jsonc,
+        }
     }
 
     fn list_rank(&self) -> u8 {
@@ -56,8 +61,10 @@ impl DialectSpec for Spec {
         _host: &dyn crate::analysis::host::Host,
         _id: Option<usize>,
     ) -> Option<Vec<crate::analysis::complete::Item>> {
-        let _: &super::FileKind = kind.own()?;
-        Some(super::editor::complete(text, offset))
+        Some(match kind.own()? {
+            super::FileKind::Settings { .. } => super::editor::complete(text, offset),
+            super::FileKind::Agent => super::editor::complete_agent(text, offset),
+        })
     }
 
     fn hover(
@@ -68,11 +75,37 @@ impl DialectSpec for Spec {
         _where_is: crate::analysis::provenance::WhereIs,
     ) -> Option<Option<crate::analysis::spec::Hover>> {
         let f = host.file(id)?;
-        let _: &super::FileKind = f.kind.own()?;
-        Some(
-            super::editor::hover(&f.analysis.parsed, offset)
-                .map(|(text, span)| crate::analysis::spec::Hover::new(text, span)),
-        )
+        let hover = match f.kind.own()? {
+            super::FileKind::Settings { .. } => super::editor::hover(&f.analysis.parsed, offset),
+            super::FileKind::Agent => super::editor::hover_agent(&f.analysis.parsed, offset),
+        };
+        Some(hover.map(|(text, span)| crate::analysis::spec::Hover::new(text, span)))
+    }
+
+    /// Each `agents/` folder's files together: two of one name.
+    fn units(&self, host: &dyn Host) -> Vec<DialectUnit> {
+        agent_folders(host)
+            .into_iter()
+            .map(|(dir, files)| DialectUnit::of_view("agents", dir, files))
+            .collect()
+    }
+
+    fn check_unit(&self, host: &dyn Host, unit: UnitRef) -> (Vec<(usize, crate::analysis::Diagnostic)>, Reads) {
+        let files: Vec<super::project::AgentFile> = unit
+            .view
+            .iter()
+            .filter_map(|&id| {
+                let f = host.file(id)?;
+                let facts: &super::Facts = f.analysis.own()?;
+                Some(super::project::AgentFile {
+                    id,
+                    path: f.path,
+                    text: f.text,
+                    decl: facts.agent.as_ref()?,
+                })
+            })
+            .collect();
+        (super::project::check(&files), Reads::All)
     }
 
     fn config_folders(&self) -> &'static [&'static str] {
@@ -80,8 +113,10 @@ impl DialectSpec for Spec {
     }
 
     fn walk_keeps(&self, path: &Path, _depth: usize, _disk: &dyn Disk) -> Option<Pile> {
-        kind_at(path, None)?;
-        Some(Pile::Config)
+        Some(match kind_at(path, None)?.0 {
+            super::FileKind::Settings { .. } => Pile::Config,
+            super::FileKind::Agent => Pile::Document,
+        })
     }
 
     fn kind_of(&self, path: &Path, at: &At, stage: Stage) -> Claim {
@@ -114,31 +149,56 @@ impl DialectSpec for Spec {
     }
 }
 
+/// The agent files of each `agents/` folder, in path order.
+fn agent_folders(host: &dyn Host) -> Vec<(PathBuf, Vec<usize>)> {
+    let mut by_dir: std::collections::BTreeMap<PathBuf, Vec<(&Path, usize)>> = std::collections::BTreeMap::new();
+    for (f, ..) in host.files_of(Dialect::Gemini) {
+        if f.kind.own::<super::FileKind>() == Some(&super::FileKind::Agent)
+            && let Some(dir) = f.path.parent()
+        {
+            by_dir.entry(dir.to_path_buf()).or_default().push((f.path, f.id));
+        }
+    }
+    by_dir
+        .into_iter()
+        .map(|(dir, mut files)| {
+            files.sort();
+            (dir, files.into_iter().map(|(_, id)| id).collect())
+        })
+        .collect()
+}
+
 /// What a path is to Gemini CLI, with its role: `home` is the user's `.gemini` folder.
 fn kind_at(path: &Path, home: Option<&Path>) -> Option<(super::FileKind, Role)> {
-    if path.file_name()? != "settings.json" {
-        return None;
-    }
+    let name = path.file_name()?.to_str()?;
     let dir = path.parent()?;
-    if home == Some(dir) {
-        return Some((
-            super::FileKind::Settings { project: false },
-            Role::Dialect {
-                dir: dir.to_path_buf(),
-                layer: 0,
-            },
-        ));
+    // `<.gemini>/settings.json`, `<.gemini>/agents/<name>.md`.
+    let (gemini, kind) = if name == "settings.json" {
+        (dir, super::FileKind::Settings { project: true })
+    } else if name.ends_with(".md") && !name.starts_with('_') && dir.file_name()? == "agents" {
+        (dir.parent()?, super::FileKind::Agent)
+    } else {
+        return None;
+    };
+    if home == Some(gemini) {
+        let kind = match kind {
+            super::FileKind::Settings { .. } => super::FileKind::Settings { project: false },
+            other => other,
+        };
+        let role = Role::Dialect {
+            dir: gemini.to_path_buf(),
+            layer: 0,
+        };
+        return Some((kind, role));
     }
-    if dir.file_name()? != ".gemini" {
+    if gemini.file_name()? != ".gemini" {
         return None;
     }
-    Some((
-        super::FileKind::Settings { project: true },
-        Role::Dialect {
-            dir: dir.parent()?.to_path_buf(),
-            layer: 1,
-        },
-    ))
+    let role = Role::Dialect {
+        dir: gemini.parent()?.to_path_buf(),
+        layer: 1,
+    };
+    Some((kind, role))
 }
 
 #[cfg(test)]
@@ -161,6 +221,19 @@ mod tests {
         assert_eq!(kind("/w/gemini/settings.json"), None);
         assert_eq!(kind("/w/.gemini/settings.jsonc"), None);
         assert_eq!(kind("/w/.gemini/sub/settings.json"), None);
+        assert_eq!(
+            kind("/w/.gemini/agents/reviewer.md"),
+            Some(super::super::FileKind::Agent)
+        );
+        assert_eq!(
+            kind("/home/u/.gemini/agents/mine.md"),
+            Some(super::super::FileKind::Agent)
+        );
+        // Not read: a name starting with `_`, a sub-folder, another extension.
+        assert_eq!(kind("/w/.gemini/agents/_draft.md"), None);
+        assert_eq!(kind("/w/.gemini/agents/team/a.md"), None);
+        assert_eq!(kind("/w/.gemini/agents/a.txt"), None);
+        assert_eq!(kind("/w/gemini/agents/a.md"), None);
         let (_, role) = kind_at(&p("/w/.gemini/settings.json"), Some(&home)).unwrap();
         assert_eq!(role, Role::Dialect { dir: p("/w"), layer: 1 });
     }

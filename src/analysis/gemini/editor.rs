@@ -98,6 +98,101 @@ pub fn hover(parsed: &Parsed, offset: usize) -> Option<(String, Span)> {
     Some((md, span))
 }
 
+/// Completion in an agent's frontmatter: the fields not yet written, the values of `kind`, the
+/// tools of `tools`.
+pub fn complete_agent(text: &str, offset: usize) -> Vec<Item> {
+    let offset = offset.min(text.len());
+    if !text.is_char_boundary(offset) {
+        return Vec::new();
+    }
+    let split = crate::analysis::syntax::frontmatter::split(text);
+    let Some(fm) = split.frontmatter else {
+        return Vec::new();
+    };
+    if offset < fm.yaml.start as usize || fm.close.is_some_and(|c| offset > c.start as usize) {
+        return Vec::new();
+    }
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = &text[line_start..offset];
+    let object = &super::agent::LOCAL;
+    // A value: after `key:` on this line, or a list item under `tools:`.
+    let key_of_line = line.split_once(':').map(|(k, _)| k.trim());
+    let in_tools_list = line.trim_start().starts_with('-')
+        && text[fm.yaml.start as usize..line_start]
+            .lines()
+            .rev()
+            .find(|l| !l.trim_start().starts_with('-') && !l.trim().is_empty())
+            .is_some_and(|l| l.trim_end().trim_end_matches(':') == "tools");
+    let typed_start = line
+        .rfind(|c: char| c.is_whitespace() || matches!(c, '[' | ',' | ':' | '-'))
+        .map_or(line_start, |i| line_start + i + 1);
+    let replace = Span::new(typed_start, offset);
+    let mut items: Vec<Item> = if in_tools_list || key_of_line == Some("tools") {
+        super::tool_names::BUILT_IN
+            .iter()
+            .map(|t| item(t, ItemKind::Value, "Gemini CLI tool", None, 0))
+            .chain(["*", "mcp_*"].map(|t| item(t, ItemKind::Value, "every tool of its kind", None, 1)))
+            .collect()
+    } else if let Some(key) = key_of_line {
+        match key {
+            "kind" => ["local", "remote"]
+                .iter()
+                .map(|v| item(v, ItemKind::Value, "kind", None, 0))
+                .collect(),
+            _ => Vec::new(),
+        }
+    } else {
+        let written: Vec<&str> = text[fm.yaml.start as usize..line_start]
+            .lines()
+            .filter_map(|l| l.split_once(':').map(|(k, _)| k.trim()))
+            .collect();
+        object
+            .fields
+            .iter()
+            .filter(|f| !written.contains(&f.name))
+            .map(|f| {
+                let mut it = item(
+                    f.name,
+                    ItemKind::Key,
+                    object.what,
+                    Some(f.doc.to_string()),
+                    u8::from(!f.required),
+                );
+                it.insert = format!("{}: ", f.name);
+                it
+            })
+            .collect()
+    };
+    for it in &mut items {
+        it.replace = replace;
+    }
+    items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
+    items
+}
+
+/// The hover on a field of an agent's frontmatter: what it does and takes.
+pub fn hover_agent(parsed: &Parsed, offset: usize) -> Option<(String, Span)> {
+    let root = parsed.root.as_ref()?;
+    let steps = path_at(root, offset);
+    let first = steps.first()?;
+    let f = super::agent::LOCAL
+        .field(&first.key.name)
+        .or_else(|| super::agent::REMOTE_URL.field(&first.key.name))
+        .or_else(|| super::agent::REMOTE_JSON.field(&first.key.name))?;
+    let span = if first.on_key { first.key.span } else { first.value.span };
+    let mut md = format!(
+        "**`{}`** (a Gemini CLI agent)\n\n{}\n\nValue: {}.",
+        f.name,
+        f.doc,
+        shape::describe(&f.shape)
+    );
+    if f.required {
+        md.push_str(" Required: without it Gemini CLI does not load the agent.");
+    }
+    md.push('\n');
+    Some((md, span))
+}
+
 /// What a setting takes, in the words a user reads: `true` or `false` (also as a string), ...
 fn value_words(shape: &Shape) -> String {
     match shape {

@@ -3,19 +3,26 @@
 //! runs it offline against a stand-in for its API, on generated and collected files, and records
 //! its verdicts).
 //!
-//! - [`settings_schema`]: what `settings.json` may hold, generated from the release.
+//! - [`settings_schema`], [`tool_names`]: what `settings.json` may hold and the tools an agent
+//!   may name, generated from the release (`tests/gemini_runtime/generate.mjs`).
 //! - [`settings`]: a `settings.json` checked against it: what stops Gemini CLI, what it warns
 //!   about, what it ignores without a word; [`v1`] the old flat keys and where they live now.
+//! - [`agent`]: a subagent file (`.gemini/agents/*.md`) and why Gemini CLI would not load it.
+//! - [`project`]: an `agents/` folder as a whole (two files of one name).
 //! - [`editor`]: completion and hover in `settings.json`, from the same schema.
 //! - [`dialect`]: Gemini CLI behind the one dialect interface (which files it reads).
 
+pub mod agent;
 pub mod dialect;
 pub mod editor;
 pub mod loose;
+pub mod project;
 mod own;
 pub mod settings;
 #[rustfmt::skip]
 pub mod settings_schema;
+#[rustfmt::skip]
+pub mod tool_names;
 pub mod v1;
 
 use super::diagnostic::Diagnostic;
@@ -30,6 +37,10 @@ pub const RULES: &[Code] = &[
     Code::InvalidType,
     Code::InvalidValue,
     Code::MissingField,
+    Code::NoFrontmatter,
+    Code::InvalidName,
+    Code::UnknownTool,
+    Code::DuplicateAgent,
 ];
 
 /// What a file is to Gemini CLI; decided from its path.
@@ -38,6 +49,9 @@ pub enum FileKind {
     /// A `settings.json`: the user's (`~/.gemini/`) or a project's (`.gemini/`, applied only in
     /// a trusted folder).
     Settings { project: bool },
+    /// A subagent: a Markdown file directly in `.gemini/agents/` (or the user's
+    /// `~/.gemini/agents/`) whose name does not start with `_`.
+    Agent,
 }
 
 /// What a Gemini CLI file declares.
@@ -45,6 +59,8 @@ pub enum FileKind {
 pub struct Facts {
     /// A settings file: what it sets that other checks read.
     pub settings: settings::Settings,
+    /// An agent file: the agent it defines.
+    pub agent: Option<agent::AgentDecl>,
 }
 
 /// Analyse one file: the diagnostics, its tree and what it declares.
@@ -59,7 +75,19 @@ pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Parsed, Facts) 
             };
             let (mut out, settings) = settings::check(text, &parsed, scope);
             out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
-            (out, parsed, Facts { settings })
+            (out, parsed, Facts { settings, agent: None })
+        }
+        FileKind::Agent => {
+            let (mut out, parsed, decl) = agent::check(text);
+            out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
+            (
+                out,
+                parsed,
+                Facts {
+                    settings: settings::Settings::default(),
+                    agent: Some(decl),
+                },
+            )
         }
     }
 }

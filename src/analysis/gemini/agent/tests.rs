@@ -1,0 +1,151 @@
+use super::*;
+
+/// Each finding as `severity code [text under it]: message`, in file order.
+fn findings(text: &str) -> Vec<String> {
+    let (out, _, _) = check(text);
+    out.iter()
+        .map(|d| {
+            format!(
+                "{:?} {} [{}]: {}",
+                d.severity,
+                d.code.as_str(),
+                d.span.text(text),
+                d.message
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_valid_agent_loads_and_says_what_it_defines() {
+    let text = "---\nname: reviewer\ndescription: Reviews code.\ntools: [read_file, \"mcp_github_*\", search_file_content]\ntemperature: 0.2\nmax_turns: 12\nmcp_servers:\n  docs:\n    command: docs-mcp\n---\nYou review code.\n";
+    let (out, _, decl) = check(text);
+    assert!(out.is_empty(), "{out:#?}");
+    assert!(decl.loads && !decl.remote);
+    assert_eq!(decl.name.as_deref(), Some("reviewer"));
+    assert_eq!(decl.name_span.map(|s| s.text(text)), Some("reviewer"));
+    assert_eq!(decl.description.as_deref(), Some("Reviews code."));
+}
+
+#[test]
+fn each_refusal_is_an_error_on_its_key_or_value() {
+    let f = findings("---\nname: Bad Agent\ndescription: Broken\ncolour: red\ntemperature: hot\n---\n");
+    assert_eq!(
+        f,
+        vec![
+            "Error invalid-name [Bad Agent]: the name \"Bad Agent\" is not a slug (lowercase letters, digits, `-` and `_`): Gemini CLI does not load this agent (\"Name must be a valid slug\"). Did you mean `bad-agent`?",
+            "Error unknown-key [colour]: `colour` is not a field of a Gemini CLI agent: Gemini CLI does not load this agent (\"Unrecognized key(s) in object: 'colour'\").",
+            "Error invalid-type [hot]: `temperature` must be a number, not a string (\"hot\"): Gemini CLI does not load this agent (\"Agent loading error\")",
+        ]
+    );
+    let (_, _, decl) = check("---\nname: Bad Agent\ndescription: Broken\n---\n");
+    assert!(!decl.loads);
+}
+
+#[test]
+fn required_fields_and_their_limits() {
+    let f = findings("---\nname: silent\n---\n");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].starts_with("Error missing-field [---]: this agent has no `description`"),
+        "{f:?}"
+    );
+    let f = findings("---\nname: blank\ndescription: \"\"\n---\n");
+    assert!(
+        f[0].starts_with("Error invalid-value [\"\"]: `description` must be a string that is not empty"),
+        "{f:?}"
+    );
+    let f = findings("---\nname: zero\ndescription: d\nmax_turns: 0\ntimeout_mins: 2.5\n---\n");
+    assert_eq!(f.len(), 2, "{f:?}");
+    assert!(
+        f[0].contains("`max_turns` must be a whole number greater than 0, not 0"),
+        "{f:?}"
+    );
+    assert!(
+        f[1].contains("`timeout_mins` must be a whole number greater than 0, not 2.5"),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn tools_are_held_to_the_release_s_names() {
+    for ok in [
+        "read_file",
+        "search_file_content",
+        "*",
+        "mcp_*",
+        "mcp_srv_*",
+        "mcp_srv_tool",
+        "mcp_a.b:c-d_x_y",
+        "discovered_tool_x",
+    ] {
+        assert!(valid_tool(ok), "{ok}");
+    }
+    for bad in ["read_fiel", "mcp_srv", "mcp__x", "mcp_srv___", "mcp_s!v_t", "Read", ""] {
+        assert!(!valid_tool(bad), "{bad}");
+    }
+    let f = findings("---\nname: tooled\ndescription: d\ntools: [read_fiel]\n---\n");
+    assert_eq!(
+        f,
+        vec![
+            "Error unknown-tool [read_fiel]: `tools` names \"read_fiel\", which is no tool Gemini CLI knows: Gemini CLI does not load this agent (\"Invalid tool name\"). Did you mean `read_file`?"
+        ]
+    );
+}
+
+#[test]
+fn what_cannot_be_read_is_said_once() {
+    let f = findings("# Reviewer\n\nReview the code.\n");
+    assert_eq!(f.len(), 1);
+    assert!(f[0].starts_with("Error no-frontmatter [# Reviewer]"), "{f:?}");
+    // A byte order mark: the frontmatter pattern wants `---` at the very start.
+    assert!(findings("\u{feff}---\nname: a\ndescription: d\n---\n")[0].starts_with("Error no-frontmatter"));
+    let f = findings("---\nname: broken\ndescription: \"Reviews code\n---\n");
+    assert!(f.iter().all(|l| l.starts_with("Error syntax-error")), "{f:?}");
+    let f = findings("---\nname: twice\nname: again\ndescription: d\n---\n");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].starts_with("Error duplicate-key [name]: `name` is written twice"),
+        "{f:?}"
+    );
+    let f = findings("---\n- a\n---\n");
+    assert!(f.is_empty(), "a list of remote agents is another form: {f:?}");
+    let f = findings("---\njust text\n---\n");
+    assert!(
+        f[0].starts_with("Error invalid-type [just text]: Gemini CLI does not load this agent"),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn the_keys_written_choose_local_or_remote() {
+    // `kind: remote` with a card held as JSON.
+    let (out, _, decl) = check("---\nkind: remote\nname: far\nagent_card_json: '{\"a\": 1}'\n---\n");
+    assert!(out.is_empty() && decl.remote, "{out:#?}");
+    let f = findings("---\nkind: remote\nname: far\nagent_card_json: '{nope'\n---\n");
+    assert!(
+        f[0].contains("`agent_card_json` must be a string of valid JSON"),
+        "{f:?}"
+    );
+    // Remote keys only: a remote agent, which needs its card.
+    let f = findings("---\nname: far\nauth:\n  type: apiKey\n  key: k\n---\n");
+    assert!(
+        f[0].contains("has no `agent_card_url`, which a remote Gemini CLI agent needs"),
+        "{f:?}"
+    );
+    // A local key beside them: the local schema, which has no `agent_card_url`.
+    let f = findings("---\nname: mixed\ndescription: d\nagent_card_url: http://x/card\ntools: [read_file]\n---\n");
+    assert!(f[0].starts_with("Error unknown-key [agent_card_url]"), "{f:?}");
+    assert!(is_url("http://127.0.0.1:9/card") && is_url("urn:x") && !is_url("card") && !is_url("http://"));
+}
+
+#[test]
+fn an_agent_s_server_drops_what_it_does_not_know() {
+    let f = findings("---\nname: served\ndescription: d\nmcp_servers:\n  docs:\n    comand: x\n---\n");
+    assert_eq!(
+        f,
+        vec![
+            "Warning unknown-key [comand]: Gemini CLI has no field `comand` in an agent's MCP server (`mcp_servers.docs`) and drops it without a word. Did you mean `command`?"
+        ]
+    );
+}
