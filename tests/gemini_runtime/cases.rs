@@ -13,6 +13,8 @@ use super::verdict_support;
 pub struct Case {
     pub id: String,
     pub files: Vec<(String, String)>,
+    /// What Gemini CLI is asked (`hi` unless a case types a command).
+    pub prompt: Option<String>,
 }
 
 impl Case {
@@ -20,6 +22,7 @@ impl Case {
         Case {
             id: id.to_string(),
             files: files.into_iter().map(|(p, t)| (p.to_string(), t)).collect(),
+            prompt: None,
         }
     }
 
@@ -28,7 +31,8 @@ impl Case {
     }
 
     pub fn hash(&self) -> String {
-        verdict_support::hash_files(self.files.iter().map(|(r, t)| (r.as_str(), t.as_bytes())))
+        let prompt = self.prompt.as_ref().map(|p| ("(prompt)", p.as_bytes()));
+        verdict_support::hash_files(self.files.iter().map(|(r, t)| (r.as_str(), t.as_bytes())).chain(prompt))
     }
 }
 
@@ -37,6 +41,7 @@ pub const SETTINGS_FILE: &str = ".gemini/settings.json";
 pub fn all() -> Vec<Case> {
     let mut out = hand_written();
     out.extend(agents());
+    out.extend(commands());
     out.extend(corpus());
     out.extend(test_workspace());
     out.extend(generated());
@@ -145,6 +150,7 @@ fn corpus() -> Vec<Case> {
             Case {
                 id: format!("corpus:{}", dir.file_name().unwrap().to_string_lossy()),
                 files,
+                prompt: None,
             }
         })
         .collect()
@@ -159,6 +165,7 @@ fn test_workspace() -> Vec<Case> {
     vec![Case {
         id: "test-workspace".into(),
         files,
+        prompt: None,
     }]
 }
 
@@ -187,6 +194,7 @@ fn agents() -> Vec<Case> {
     let case = |id: &str, files: Vec<(String, String)>| Case {
         id: format!("agents:{id}"),
         files,
+        prompt: None,
     };
     let one = |id: &str, text: &str| case(id, vec![agent("a.md", text)]);
     vec![
@@ -282,6 +290,62 @@ fn agents() -> Vec<Case> {
                 agent("a.md", "---\nname: twin\ndescription: The first.\n---\n"),
                 agent("b.md", "---\nname: twin\ndescription: The second.\n---\n"),
             ],
+        ),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+pub const COMMANDS_DIR: &str = ".gemini/commands/";
+
+/// Each case types `/` and the command its one file names: Gemini CLI sends the command's prompt
+/// to the model when it loads the file, and the typed text as it is when it skips it.
+fn commands() -> Vec<Case> {
+    let case = |id: &str, rel: &str, text: &str| Case {
+        id: format!("commands:{id}"),
+        files: vec![(format!("{COMMANDS_DIR}{rel}"), text.to_string())],
+        prompt: Some(format!("/{}", agent_lsp::analysis::gemini::command::name_of(rel))),
+    };
+    vec![
+        case(
+            "a-valid-command",
+            "review.toml",
+            "description = \"Review the change\"\nprompt = \"Review the staged change: COMMAND-PROMPT-MARKER.\"\n",
+        ),
+        case(
+            "in-a-folder",
+            "git/commit.toml",
+            "prompt = \"\"\"\nWrite a commit message: COMMAND-PROMPT-MARKER.\n\"\"\"\n",
+        ),
+        case(
+            "a-literal-string",
+            "lit.toml",
+            "prompt = 'Use C:\\path as written: COMMAND-PROMPT-MARKER.'\n",
+        ),
+        case("no-prompt", "empty.toml", "description = \"Nothing to send\"\n"),
+        case("a-misspelt-prompt", "typo.toml", "promt = \"COMMAND-PROMPT-MARKER\"\n"),
+        case("prompt-not-a-string", "num.toml", "prompt = 42\n"),
+        case(
+            "an-unknown-key",
+            "extra.toml",
+            "prompt = \"COMMAND-PROMPT-MARKER\"\nmodel = \"gemini-2.5-pro\"\n",
+        ),
+        case("not-toml", "broken.toml", "prompt = \"unclosed\n"),
+        case(
+            "a-key-twice",
+            "twice.toml",
+            "prompt = \"a COMMAND-PROMPT-MARKER\"\nprompt = \"b COMMAND-PROMPT-MARKER\"\n",
+        ),
+        case(
+            "a-dotted-key",
+            "dotted.toml",
+            "prompt = \"COMMAND-PROMPT-MARKER\"\nmeta.owner = \"team\"\n",
+        ),
+        case(
+            "a-name-with-a-space",
+            "my review.toml",
+            "prompt = \"COMMAND-PROMPT-MARKER\"\n",
         ),
     ]
 }

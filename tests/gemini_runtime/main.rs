@@ -173,6 +173,24 @@ fn compare(case: &Case, answer: &Value, found: &[Finding]) -> Vec<String> {
             warnings.len()
         ));
     }
+    if let Some(used) = answer.get("command_used").and_then(Value::as_bool) {
+        let errors: Vec<&String> = found
+            .iter()
+            .filter(|f| f.0.starts_with(cases::COMMANDS_DIR) && f.1 == "error")
+            .map(|f| &f.3)
+            .collect();
+        if used && !errors.is_empty() {
+            out.push(format!(
+                "Gemini CLI runs the command, agent-lsp says it skips it: {errors:?}"
+            ));
+        }
+        if !used && errors.is_empty() {
+            out.push(format!(
+                "Gemini CLI does not run the command (skipped: {}), agent-lsp has no error",
+                answer["command_skipped"]
+            ));
+        }
+    }
     if let Some(loaded) = answer.get("agents").and_then(Value::as_object) {
         out.extend(compare_agents(case, answer, loaded, found));
     }
@@ -290,6 +308,27 @@ fn answer_of(result: &Value, dir: &Path) -> Value {
         }
     }
     let mut answer = json!({ "warnings": warnings, "more": more });
+    if dir.join(".gemini/commands").exists() {
+        // What reached the model as the user's words: the command's prompt, or the typed text.
+        let sent = result["requests"]
+            .as_array()
+            .and_then(|r| r.iter().find(|r| r["body"]["contents"].is_array()))
+            .and_then(|r| r["body"]["contents"].as_array()?.last().cloned())
+            .map(|c| {
+                c["parts"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|p| p["text"].as_str())
+                    .filter(|t| !t.starts_with("<session_context>"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .unwrap_or_default();
+        answer["command_used"] = json!(sent.contains("COMMAND-PROMPT-MARKER"));
+        answer["command_skipped"] =
+            json!(all.contains("Skipping invalid command file") || all.contains("Failed to parse TOML file"));
+    }
     let agents_dir = dir.join(".gemini/agents");
     if agents_dir.exists() {
         answer["agent_errors"] = json!(agent_errors(&all));
@@ -382,7 +421,7 @@ fn judge_all(root: &Path, cases: &[Case]) -> BTreeMap<String, Value> {
         .enumerate()
         .map(|(i, c)| {
             let dir = case_dir(root, c).canonicalize().unwrap();
-            json!({"dir": dir, "start": dir, "out": results.join(format!("{i}.json"))})
+            json!({"dir": dir, "start": dir, "out": results.join(format!("{i}.json")), "prompt": c.prompt.clone().unwrap_or_else(|| "hi".into())})
         })
         .collect();
     let list_file = root.join("_cases.json");
@@ -474,6 +513,9 @@ fn agent_lsp_agrees_with_gemini() {
     let mut agreed = 0;
     for c in &cases {
         let answer = &answers[&c.id];
+        if std::env::var_os("GEMINI_SHOW").is_some() {
+            eprintln!("{}: {answer}\n  agent-lsp: {:?}", c.id, found[&c.id]);
+        }
         let bad = compare(c, answer, &found[&c.id]);
         if bad.is_empty() {
             agreed += 1;

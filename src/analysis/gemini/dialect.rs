@@ -32,6 +32,7 @@ impl DialectSpec for Spec {
     fn comments(&self, kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {
         match kind.own::<super::FileKind>() {
             Some(super::FileKind::Agent) => crate::analysis::suppress::Comments::Frontmatter,
+            Some(super::FileKind::Command) => crate::analysis::suppress::Comments::Toml,
             _ => crate::analysis::suppress::Comments::Jsonc,
         }
     }
@@ -64,6 +65,7 @@ impl DialectSpec for Spec {
         Some(match kind.own()? {
             super::FileKind::Settings { .. } => super::editor::complete(text, offset),
             super::FileKind::Agent => super::editor::complete_agent(text, offset),
+            super::FileKind::Command => super::editor::complete_command(text, offset),
         })
     }
 
@@ -78,6 +80,7 @@ impl DialectSpec for Spec {
         let hover = match f.kind.own()? {
             super::FileKind::Settings { .. } => super::editor::hover(&f.analysis.parsed, offset),
             super::FileKind::Agent => super::editor::hover_agent(&f.analysis.parsed, offset),
+            super::FileKind::Command => super::editor::hover_command(f.path, &f.analysis.parsed, offset),
         };
         Some(hover.map(|(text, span)| crate::analysis::spec::Hover::new(text, span)))
     }
@@ -116,6 +119,7 @@ impl DialectSpec for Spec {
         Some(match kind_at(path, None)?.0 {
             super::FileKind::Settings { .. } => Pile::Config,
             super::FileKind::Agent => Pile::Document,
+            super::FileKind::Command => Pile::Config,
         })
     }
 
@@ -136,7 +140,7 @@ impl DialectSpec for Spec {
     }
 
     fn watched(&self) -> &'static [&'static str] {
-        &["**/.gemini/settings.json"]
+        &["**/.gemini/settings.json", "**/.gemini/commands/**/*.toml"]
     }
 
     fn user_options(&self, env: &dyn Fn(&str) -> Option<PathBuf>, _global_dir: Option<&Path>, o: &mut Options) {
@@ -177,6 +181,16 @@ fn kind_at(path: &Path, home: Option<&Path>) -> Option<(super::FileKind, Role)> 
         (dir, super::FileKind::Settings { project: true })
     } else if name.ends_with(".md") && !name.starts_with('_') && dir.file_name()? == "agents" {
         (dir.parent()?, super::FileKind::Agent)
+    } else if name.ends_with(".toml")
+        && let Some(commands) = path
+            .ancestors()
+            .skip(1)
+            .find(|a| a.file_name().is_some_and(|n| n == "commands"))
+        && commands
+            .parent()
+            .is_some_and(|g| g.file_name().is_some_and(|n| n == ".gemini") || home == Some(g))
+    {
+        (commands.parent()?, super::FileKind::Command)
     } else {
         return None;
     };
@@ -234,6 +248,21 @@ mod tests {
         assert_eq!(kind("/w/.gemini/agents/team/a.md"), None);
         assert_eq!(kind("/w/.gemini/agents/a.txt"), None);
         assert_eq!(kind("/w/gemini/agents/a.md"), None);
+        assert_eq!(
+            kind("/w/.gemini/commands/review.toml"),
+            Some(super::super::FileKind::Command)
+        );
+        assert_eq!(
+            kind("/w/.gemini/commands/git/commit.toml"),
+            Some(super::super::FileKind::Command)
+        );
+        assert_eq!(
+            kind("/home/u/.gemini/commands/mine.toml"),
+            Some(super::super::FileKind::Command)
+        );
+        assert_eq!(kind("/w/.gemini/commands/readme.md"), None);
+        assert_eq!(kind("/w/.gemini/other/x.toml"), None);
+        assert_eq!(kind("/w/commands/x.toml"), None);
         let (_, role) = kind_at(&p("/w/.gemini/settings.json"), Some(&home)).unwrap();
         assert_eq!(role, Role::Dialect { dir: p("/w"), layer: 1 });
     }

@@ -193,6 +193,62 @@ pub fn hover_agent(parsed: &Parsed, offset: usize) -> Option<(String, Span)> {
     Some((md, span))
 }
 
+/// Completion in a command file: its two keys, on a line of their own.
+pub fn complete_command(text: &str, offset: usize) -> Vec<Item> {
+    let offset = offset.min(text.len());
+    if !text.is_char_boundary(offset) {
+        return Vec::new();
+    }
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let typed = &text[line_start..offset];
+    if typed.contains('=') || !typed.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Vec::new();
+    }
+    super::command::COMMAND
+        .fields
+        .iter()
+        .filter(|f| {
+            !text
+                .lines()
+                .any(|l| l.split('=').next().is_some_and(|k| k.trim() == f.name))
+        })
+        .map(|f| {
+            let mut it = item(
+                f.name,
+                ItemKind::Key,
+                "Gemini CLI command",
+                Some(f.doc.to_string()),
+                u8::from(!f.required),
+            );
+            it.insert = format!("{} = ", f.name);
+            it.replace = Span::new(line_start, offset);
+            it
+        })
+        .collect()
+}
+
+/// The hover in a command file: on a key, what it does; on the first line, the command the
+/// path names.
+pub fn hover_command(path: &std::path::Path, parsed: &Parsed, offset: usize) -> Option<(String, Span)> {
+    let root = parsed.root.as_ref()?;
+    let steps = path_at(root, offset);
+    let first = steps.first()?;
+    let f = super::command::COMMAND.field(&first.key.name)?;
+    let span = if first.on_key { first.key.span } else { first.value.span };
+    let rel = path
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().to_string())
+        .skip_while(|c| c != "commands")
+        .skip(1)
+        .collect::<Vec<_>>()
+        .join("/");
+    let name = super::command::name_of(&rel);
+    Some((
+        format!("**`{}`** (Gemini CLI command `/{name}`)\n\n{}\n", f.name, f.doc),
+        span,
+    ))
+}
+
 /// What a setting takes, in the words a user reads: `true` or `false` (also as a string), ...
 fn value_words(shape: &Shape) -> String {
     match shape {

@@ -8,11 +8,13 @@
 //! - [`settings`]: a `settings.json` checked against it: what stops Gemini CLI, what it warns
 //!   about, what it ignores without a word; [`v1`] the old flat keys and where they live now.
 //! - [`agent`]: a subagent file (`.gemini/agents/*.md`) and why Gemini CLI would not load it.
+//! - [`command`]: a custom command (`.gemini/commands/**/*.toml`).
 //! - [`project`]: an `agents/` folder as a whole (two files of one name).
 //! - [`editor`]: completion and hover in `settings.json`, from the same schema.
 //! - [`dialect`]: Gemini CLI behind the one dialect interface (which files it reads).
 
 pub mod agent;
+pub mod command;
 pub mod dialect;
 pub mod editor;
 pub mod loose;
@@ -52,6 +54,9 @@ pub enum FileKind {
     /// A subagent: a Markdown file directly in `.gemini/agents/` (or the user's
     /// `~/.gemini/agents/`) whose name does not start with `_`.
     Agent,
+    /// A custom command: a `.toml` file under `.gemini/commands/` (or the user's
+    /// `~/.gemini/commands/`), at any depth.
+    Command,
 }
 
 /// What a Gemini CLI file declares.
@@ -76,6 +81,11 @@ pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Parsed, Facts) 
             let (mut out, settings) = settings::check(text, &parsed, scope);
             out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
             (out, parsed, Facts { settings, agent: None })
+        }
+        FileKind::Command => {
+            let (mut out, parsed) = command::check(text);
+            out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
+            (out, parsed, Facts::default())
         }
         FileKind::Agent => {
             let (mut out, parsed, decl) = agent::check(text);
