@@ -248,7 +248,8 @@ fn watched_skills_and_configs() {
                 { "globPattern": "**/.vscode/mcp.json" },
                 { "globPattern": "**/.codex/config.toml" },
                 { "globPattern": "**/.codex/agents/**/*.toml" },
-                { "globPattern": "**/.gemini/settings.json" }
+                { "globPattern": "**/.gemini/settings.json" },
+                { "globPattern": "**/.gemini/commands/**/*.toml" }
             ] },
         }] })
     );

@@ -251,6 +251,8 @@ fn summary() {
         .zuno/triage/SKILL.md:1:1 misplaced-skill
         CLAUDE.md:4:32 missing-path
         CONTEXT.md:1:1 shadowed-file
+        GEMINI.md:3:32 missing-path
+        GEMINI.md:5:16 missing-path
         agent-lsp.toml:21:7 policy-violation
         opencode.json:6:3 unknown-key
         opencode.json:13:7 unknown-key

@@ -1849,20 +1849,21 @@ fn instruction_files_that_no_runtime_reads() {
         [
             (
                 "CONTEXT.md".to_string(),
-                "no runtime reads this `CONTEXT.md` here: opencode reads `AGENTS.md` (this folder) and then no `CONTEXT.md`: it takes the first of `AGENTS.md`, `CLAUDE.md`, `CONTEXT.md` that a folder up to the git root holds; Claude Code never reads `CONTEXT.md`; Codex reads `CONTEXT.md` only where `project_doc_fallback_filenames` names it and the folder holds no `AGENTS.override.md` or `AGENTS.md`".to_string()
+                "no runtime reads this `CONTEXT.md` here: opencode reads `AGENTS.md` (this folder) and then no `CONTEXT.md`: it takes the first of `AGENTS.md`, `CLAUDE.md`, `CONTEXT.md` that a folder up to the git root holds; Claude Code never reads `CONTEXT.md`; Codex reads `CONTEXT.md` only where `project_doc_fallback_filenames` names it and the folder holds no `AGENTS.override.md` or `AGENTS.md`; Gemini CLI reads `CONTEXT.md` only where `context.fileName` names it (it reads `GEMINI.md`)".to_string()
             ),
             (
                 "sub/CONTEXT.md".to_string(),
-                "no runtime reads this `CONTEXT.md` here: opencode reads `AGENTS.md` (..) and then no `CONTEXT.md`: it takes the first of `AGENTS.md`, `CLAUDE.md`, `CONTEXT.md` that a folder up to the git root holds; Claude Code never reads `CONTEXT.md`; Codex reads `CONTEXT.md` only where `project_doc_fallback_filenames` names it and the folder holds no `AGENTS.override.md` or `AGENTS.md`".to_string()
+                "no runtime reads this `CONTEXT.md` here: opencode reads `AGENTS.md` (..) and then no `CONTEXT.md`: it takes the first of `AGENTS.md`, `CLAUDE.md`, `CONTEXT.md` that a folder up to the git root holds; Claude Code never reads `CONTEXT.md`; Codex reads `CONTEXT.md` only where `project_doc_fallback_filenames` names it and the folder holds no `AGENTS.override.md` or `AGENTS.md`; Gemini CLI reads `CONTEXT.md` only where `context.fileName` names it (it reads `GEMINI.md`)".to_string()
             ),
         ]
     );
-    // The hover's answer for AGENTS.md: opencode and Codex read it, Claude Code reads CLAUDE.md.
+    // The hover's answer for AGENTS.md: opencode and Codex read it, Claude Code reads CLAUDE.md,
+    // Gemini CLI `GEMINI.md`.
     let agents = ws.id(&root.join("AGENTS.md")).unwrap();
     let (_, verdicts) = ws.instruction_readers(agents).unwrap();
     assert_eq!(
         verdicts.iter().map(|v| v.reads).collect::<Vec<_>>(),
-        [true, false, true]
+        [true, false, true, false]
     );
     // A CLAUDE.md that imports them: Claude Code reads both through the import, as the
     // verdict says; the findings go as the import is typed.

@@ -42,6 +42,7 @@ pub fn all() -> Vec<Case> {
     let mut out = hand_written();
     out.extend(agents());
     out.extend(commands());
+    out.extend(contexts());
     out.extend(corpus());
     out.extend(test_workspace());
     out.extend(generated());
@@ -161,6 +162,9 @@ fn test_workspace() -> Vec<Case> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test-workspace");
     let mut files = Vec::new();
     collect(&root, &root.join(".gemini"), &mut files);
+    for name in ["GEMINI.md", "CLAUDE.md", "prompts/build.md"] {
+        files.push((name.to_string(), std::fs::read_to_string(root.join(name)).unwrap()));
+    }
     files.sort();
     vec![Case {
         id: "test-workspace".into(),
@@ -346,6 +350,40 @@ fn commands() -> Vec<Case> {
             "a-name-with-a-space",
             "my review.toml",
             "prompt = \"COMMAND-PROMPT-MARKER\"\n",
+        ),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// GEMINI.md
+
+/// `GEMINI.md` files and their imports: the imports Gemini CLI cannot make are the ones the
+/// context it sends marks `Import failed`.
+fn contexts() -> Vec<Case> {
+    let case = |id: &str, files: Vec<(&str, &str)>| Case {
+        id: format!("context:{id}"),
+        files: files.into_iter().map(|(p, t)| (p.to_string(), t.to_string())).collect(),
+        prompt: None,
+    };
+    vec![
+        case(
+            "imports",
+            vec![
+                (
+                    "GEMINI.md",
+                    "# Project\nSee @docs/style.md and @./docs/style.md for style.\nThen @docs/missng.md\nEnd of a sentence: @docs/style.md.\nAsk @alice first.\nMail me@example.com.\n`@inline.md` and\n```\n@fenced.md\n```\nA folder: @docs\nOutside: @../outside.md\nA URL: @https://example.com/x.md\n",
+                ),
+                ("docs/style.md", "Use short sentences.\n"),
+            ],
+        ),
+        case(
+            "nested-imports-and-sub-folders",
+            vec![
+                ("GEMINI.md", "@docs/a.md\n"),
+                ("docs/a.md", "A imports @b.md\n"),
+                ("docs/b.md", "B.\n"),
+                ("pkg/GEMINI.md", "Package rules: @../docs/b.md and @gone.md\n"),
+            ],
         ),
     ]
 }

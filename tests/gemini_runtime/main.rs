@@ -173,6 +173,50 @@ fn compare(case: &Case, answer: &Value, found: &[Finding]) -> Vec<String> {
             warnings.len()
         ));
     }
+    if let Some(failed) = answer.get("import_failed").and_then(Value::as_object) {
+        // Each context file agent-lsp warns about: the imports it names as failing.
+        let mut ours: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        // (Of the context files Gemini CLI read in this run, started at the case's root.)
+        let read: Vec<&str> = answer["context_files"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        for f in found.iter().filter(|f| {
+            f.0.ends_with("GEMINI.md") && f.2 == "value-ignored" && read.contains(&format!("<case>/{}", f.0).as_str())
+        }) {
+            if let Some(at) = f.3.find("Import failed: ") {
+                let after = &f.3[at + "Import failed: ".len()..];
+                if let Some(end) = after.find(" - ") {
+                    ours.entry(format!("<case>/{}", f.0))
+                        .or_default()
+                        .insert(after[..end].to_string());
+                }
+            }
+        }
+        let theirs: BTreeMap<String, BTreeSet<String>> = failed
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    v.as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .map(String::from)
+                        .collect(),
+                )
+            })
+            .collect();
+        // Gemini CLI marks an import of an imported file inside the importing GEMINI.md's
+        // text; agent-lsp says it on the imported file, when that is a context file.
+        if theirs != ours {
+            out.push(format!(
+                "Gemini CLI marks the imports {theirs:?} as failed, agent-lsp {ours:?}"
+            ));
+        }
+    }
     if let Some(used) = answer.get("command_used").and_then(Value::as_bool) {
         let errors: Vec<&String> = found
             .iter()
@@ -308,6 +352,47 @@ fn answer_of(result: &Value, dir: &Path) -> Value {
         }
     }
     let mut answer = json!({ "warnings": warnings, "more": more });
+    if dir.join("GEMINI.md").exists() {
+        // The imports the context Gemini CLI sends marks as failed, by the file importing them.
+        let context: String = result["requests"]
+            .as_array()
+            .and_then(|r| r.iter().find(|r| r["body"]["contents"].is_array()))
+            .map(|r| r["body"]["contents"].to_string())
+            .unwrap_or_default();
+        let context: String = serde_json::from_str::<Value>(&context)
+            .ok()
+            .map(|v| {
+                let mut s = String::new();
+                collect_text(&v, &mut s);
+                s
+            })
+            .unwrap_or_default();
+        let mut failed: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut loaded = Vec::new();
+        let mut current = String::new();
+        for l in context.lines() {
+            if let Some(f) = l
+                .strip_prefix("--- Context from: ")
+                .and_then(|r| r.strip_suffix(" ---"))
+            {
+                current = f.replace(&dir.display().to_string(), "<case>");
+                loaded.push(current.clone());
+            }
+            let mut rest = l;
+            while let Some(at) = rest.find("<!-- Import failed: ") {
+                let after = &rest[at + "<!-- Import failed: ".len()..];
+                if let Some(end) = after.find(" - ") {
+                    failed
+                        .entry(current.clone())
+                        .or_default()
+                        .insert(after[..end].to_string());
+                }
+                rest = after;
+            }
+        }
+        answer["import_failed"] = json!(failed);
+        answer["context_files"] = json!(loaded);
+    }
     if dir.join(".gemini/commands").exists() {
         // What reached the model as the user's words: the command's prompt, or the typed text.
         let sent = result["requests"]
@@ -371,6 +456,18 @@ fn agent_errors(all: &str) -> BTreeMap<String, Vec<String>> {
         }
     }
     out
+}
+
+fn collect_text(v: &Value, out: &mut String) {
+    match v {
+        Value::String(s) => {
+            out.push_str(s);
+            out.push('\n');
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_text(x, out)),
+        Value::Object(o) => o.values().for_each(|x| collect_text(x, out)),
+        _ => {}
+    }
 }
 
 /// The subagents the model is told of ("The following sub-agents are available:", each line

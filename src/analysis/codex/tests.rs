@@ -523,7 +523,8 @@ mod chain {
             [
                 (crate::analysis::Dialect::Opencode, false),
                 (crate::analysis::Dialect::Claude, false),
-                (crate::analysis::Dialect::Codex, true)
+                (crate::analysis::Dialect::Codex, true),
+                (crate::analysis::Dialect::Gemini, false),
             ]
         );
         // Blanked: the folder gives Codex nothing, said on the override.

@@ -429,7 +429,11 @@ pub fn check(text: &str) -> (Vec<Diagnostic>, Parsed, AgentDecl) {
     let schema = intended(map);
     let decoded = shape::decode(root, schema, fm.open, &[]);
     for issue in &decoded.issues {
-        out.push(decoded.finding(issue, finding(issue)));
+        let d = match tools_as_one_string(issue) {
+            Some(d) => d,
+            None => finding(issue),
+        };
+        out.push(decoded.finding(issue, d));
     }
     for d in &decoded.dropped {
         if decoded.misspelt(d) {
@@ -458,6 +462,66 @@ pub fn check(text: &str) -> (Vec<Diagnostic>, Parsed, AgentDecl) {
     decl.remote = !std::ptr::eq(schema, &LOCAL_SHAPE);
     decl.loads = !out.iter().any(|d| d.severity == Severity::Error);
     (out, parsed, decl)
+}
+
+/// Claude Code's tool names and Gemini CLI's for the same tool: a `tools` written for Claude
+/// Code gets its Gemini CLI names.
+const CLAUDE_TOOLS: &[(&str, &str)] = &[
+    ("Read", "read_file"),
+    ("Write", "write_file"),
+    ("Edit", "replace"),
+    ("MultiEdit", "replace"),
+    ("Grep", "grep_search"),
+    ("Glob", "glob"),
+    ("LS", "list_directory"),
+    ("Bash", "run_shell_command"),
+    ("WebFetch", "web_fetch"),
+    ("WebSearch", "google_web_search"),
+    ("TodoWrite", "write_todos"),
+];
+
+/// `tools: Read, Grep` (one string, as Claude Code writes it): said as such, with the list of
+/// Gemini CLI's names as the fix when each name has one.
+fn tools_as_one_string(issue: &Issue) -> Option<Diagnostic> {
+    let IssueKind::Type { got, .. } = &issue.kind else {
+        return None;
+    };
+    if issue.path != ["tools"] {
+        return None;
+    }
+    let s = got.as_str()?;
+    let names: Vec<&str> = s.split([',', ' ']).map(str::trim).filter(|n| !n.is_empty()).collect();
+    let mapped: Option<Vec<&str>> = names
+        .iter()
+        .map(|n| {
+            if valid_tool(n) {
+                Some(*n)
+            } else {
+                CLAUDE_TOOLS.iter().find(|(c, _)| c == n).map(|(_, g)| *g)
+            }
+        })
+        .collect();
+    let claude = names.iter().any(|n| CLAUDE_TOOLS.iter().any(|(c, _)| c == n));
+    let mut message = format!(
+        "`tools` must be a list of tool names (`[read_file, grep_search]`), not one string ({}): {DROPPED}",
+        got.display()
+    );
+    if claude {
+        message.push_str(". These are Claude Code's names; Gemini CLI's differ");
+    }
+    let d = error(Code::InvalidType, got.span, message);
+    Some(match mapped {
+        Some(mut list) => {
+            list.dedup();
+            let fix = format!("[{}]", list.join(", "));
+            d.with_fix(
+                format!("Write `tools: {fix}`"),
+                vec![crate::analysis::diagnostic::Edit::new(got.span, fix)],
+                false,
+            )
+        }
+        None => d,
+    })
 }
 
 /// The words of a refused value.

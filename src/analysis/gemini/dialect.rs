@@ -66,6 +66,7 @@ impl DialectSpec for Spec {
             super::FileKind::Settings { .. } => super::editor::complete(text, offset),
             super::FileKind::Agent => super::editor::complete_agent(text, offset),
             super::FileKind::Command => super::editor::complete_command(text, offset),
+            super::FileKind::Context => Vec::new(),
         })
     }
 
@@ -81,6 +82,7 @@ impl DialectSpec for Spec {
             super::FileKind::Settings { .. } => super::editor::hover(&f.analysis.parsed, offset),
             super::FileKind::Agent => super::editor::hover_agent(&f.analysis.parsed, offset),
             super::FileKind::Command => super::editor::hover_command(f.path, &f.analysis.parsed, offset),
+            super::FileKind::Context => super::editor::hover_context(f.text, offset),
         };
         Some(hover.map(|(text, span)| crate::analysis::spec::Hover::new(text, span)))
     }
@@ -111,6 +113,41 @@ impl DialectSpec for Spec {
         (super::project::check(&files), Reads::All)
     }
 
+    /// A `GEMINI.md`'s imports: each one Gemini CLI cannot read, or will not (outside the
+    /// project, a URL).
+    fn disk_checks(&self, host: &dyn Host, id: usize) -> Vec<crate::analysis::spec::DiskFindings> {
+        let Some(f) = host.file(id) else { return Vec::new() };
+        if f.kind.own::<super::FileKind>() != Some(&super::FileKind::Context) {
+            return Vec::new();
+        }
+        let Some(facts) = f.analysis.own::<super::Facts>() else {
+            return Vec::new();
+        };
+        let found = super::imports::check(f.path, &facts.imports, host.disk());
+        vec![crate::analysis::spec::DiskFindings {
+            own: Some(|d| d.code == crate::analysis::Code::MissingPath),
+            found,
+        }]
+    }
+
+    /// Gemini CLI reads `GEMINI.md`, or the names `context.fileName` gives: any other
+    /// instruction file only where that setting names it.
+    fn instruction_reader(
+        &self,
+        which: crate::analysis::instructions::Which,
+        _chain: &[crate::analysis::instructions::Level],
+        _imported_by: Option<&str>,
+    ) -> Option<crate::analysis::instructions::Verdict> {
+        Some(crate::analysis::instructions::Verdict {
+            runtime: Dialect::Gemini,
+            reads: false,
+            why: format!(
+                "Gemini CLI reads `{}` only where `context.fileName` names it (it reads `GEMINI.md`)",
+                which.name()
+            ),
+        })
+    }
+
     fn config_folders(&self) -> &'static [&'static str] {
         &[".gemini"]
     }
@@ -120,6 +157,7 @@ impl DialectSpec for Spec {
             super::FileKind::Settings { .. } => Pile::Config,
             super::FileKind::Agent => Pile::Document,
             super::FileKind::Command => Pile::Config,
+            super::FileKind::Context => Pile::Document,
         })
     }
 
@@ -176,6 +214,16 @@ fn agent_folders(host: &dyn Host) -> Vec<(PathBuf, Vec<usize>)> {
 fn kind_at(path: &Path, home: Option<&Path>) -> Option<(super::FileKind, Role)> {
     let name = path.file_name()?.to_str()?;
     let dir = path.parent()?;
+    if name == super::context::NAME {
+        let layer = u8::from(home != Some(dir));
+        return Some((
+            super::FileKind::Context,
+            Role::Dialect {
+                dir: dir.to_path_buf(),
+                layer,
+            },
+        ));
+    }
     // `<.gemini>/settings.json`, `<.gemini>/agents/<name>.md`.
     let (gemini, kind) = if name == "settings.json" {
         (dir, super::FileKind::Settings { project: true })
@@ -263,6 +311,10 @@ mod tests {
         assert_eq!(kind("/w/.gemini/commands/readme.md"), None);
         assert_eq!(kind("/w/.gemini/other/x.toml"), None);
         assert_eq!(kind("/w/commands/x.toml"), None);
+        assert_eq!(kind("/w/GEMINI.md"), Some(super::super::FileKind::Context));
+        assert_eq!(kind("/w/src/GEMINI.md"), Some(super::super::FileKind::Context));
+        assert_eq!(kind("/home/u/.gemini/GEMINI.md"), Some(super::super::FileKind::Context));
+        assert_eq!(kind("/w/gemini.md"), None);
         let (_, role) = kind_at(&p("/w/.gemini/settings.json"), Some(&home)).unwrap();
         assert_eq!(role, Role::Dialect { dir: p("/w"), layer: 1 });
     }

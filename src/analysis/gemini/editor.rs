@@ -114,11 +114,13 @@ pub fn complete_agent(text: &str, offset: usize) -> Vec<Item> {
     }
     let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let line = &text[line_start..offset];
+    // The frontmatter above this line (none when the line is the opening one).
+    let above = text.get(fm.yaml.start as usize..line_start).unwrap_or("");
     let object = &super::agent::LOCAL;
     // A value: after `key:` on this line, or a list item under `tools:`.
     let key_of_line = line.split_once(':').map(|(k, _)| k.trim());
     let in_tools_list = line.trim_start().starts_with('-')
-        && text[fm.yaml.start as usize..line_start]
+        && above
             .lines()
             .rev()
             .find(|l| !l.trim_start().starts_with('-') && !l.trim().is_empty())
@@ -142,7 +144,7 @@ pub fn complete_agent(text: &str, offset: usize) -> Vec<Item> {
             _ => Vec::new(),
         }
     } else {
-        let written: Vec<&str> = text[fm.yaml.start as usize..line_start]
+        let written: Vec<&str> = above
             .lines()
             .filter_map(|l| l.split_once(':').map(|(k, _)| k.trim()))
             .collect();
@@ -249,6 +251,18 @@ pub fn hover_command(path: &std::path::Path, parsed: &Parsed, offset: usize) -> 
     ))
 }
 
+/// The hover on a `GEMINI.md`'s first line: what Gemini CLI does with it.
+pub fn hover_context(text: &str, offset: usize) -> Option<(String, Span)> {
+    let first = crate::analysis::text::first_line(text);
+    if offset > first.end as usize {
+        return None;
+    }
+    Some((
+        "**`GEMINI.md`**: instructions for the model\n\n- **Gemini CLI** reads it when it starts here or in a folder below: the user's `~/.gemini/GEMINI.md`, then each `GEMINI.md` from the project's root (the nearest folder with `.git`) down to where it starts (one in a folder below that is not read at start); `context.fileName` in the settings replaces the name. `@path` imports a file in place (relative to this one, inside the project; not in code).\n".to_string(),
+        first,
+    ))
+}
+
 /// What a setting takes, in the words a user reads: `true` or `false` (also as a string), ...
 fn value_words(shape: &Shape) -> String {
     match shape {
@@ -291,6 +305,35 @@ mod tests {
             server.contains(&"command".to_string()) && server.contains(&"httpUrl".to_string()),
             "{server:?}"
         );
+    }
+
+    #[test]
+    fn agent_completion_offers_fields_tools_and_kinds_and_never_panics() {
+        let at = |text: &str| {
+            let at = text.find('|').unwrap();
+            let text = text.replacen('|', "", 1);
+            complete_agent(&text, at)
+                .into_iter()
+                .map(|i| i.label)
+                .collect::<Vec<_>>()
+        };
+        let fields = at("---\nname: a\n|\n---\n");
+        assert!(
+            fields.contains(&"description".to_string()) && !fields.contains(&"name".to_string()),
+            "{fields:?}"
+        );
+        assert!(at("---\ntools: [|]\n---\n").contains(&"read_file".to_string()));
+        assert!(at("---\ntools:\n  - |\n---\n").contains(&"grep_search".to_string()));
+        assert_eq!(at("---\nkind: |\n---\n"), vec!["local", "remote"]);
+        assert!(at("body|").is_empty());
+        // Every prefix of a file, every offset: no panic.
+        let text = "---\nname: a\ntools:\n  - read_file\n---\nbody é\n";
+        for end in (0..=text.len()).filter(|&e| text.is_char_boundary(e)) {
+            for at in 0..=end + 1 {
+                let _ = complete_agent(&text[..end], at);
+                let _ = complete_command(&text[..end], at);
+            }
+        }
     }
 
     #[test]

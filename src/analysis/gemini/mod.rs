@@ -8,6 +8,7 @@
 //! - [`settings`]: a `settings.json` checked against it: what stops Gemini CLI, what it warns
 //!   about, what it ignores without a word; [`v1`] the old flat keys and where they live now.
 //! - [`agent`]: a subagent file (`.gemini/agents/*.md`) and why Gemini CLI would not load it.
+//! - [`context`]: a `GEMINI.md` and its `@path` imports.
 //! - [`command`]: a custom command (`.gemini/commands/**/*.toml`).
 //! - [`project`]: an `agents/` folder as a whole (two files of one name).
 //! - [`editor`]: completion and hover in `settings.json`, from the same schema.
@@ -15,6 +16,8 @@
 
 pub mod agent;
 pub mod command;
+pub mod context;
+pub mod imports;
 pub mod dialect;
 pub mod editor;
 pub mod loose;
@@ -57,6 +60,8 @@ pub enum FileKind {
     /// A custom command: a `.toml` file under `.gemini/commands/` (or the user's
     /// `~/.gemini/commands/`), at any depth.
     Command,
+    /// A `GEMINI.md`: instructions, with `@path` imports.
+    Context,
 }
 
 /// What a Gemini CLI file declares.
@@ -66,6 +71,8 @@ pub struct Facts {
     pub settings: settings::Settings,
     /// An agent file: the agent it defines.
     pub agent: Option<agent::AgentDecl>,
+    /// A context file: its imports, each path as written and where.
+    pub imports: Vec<(String, crate::analysis::text::Span)>,
 }
 
 /// Analyse one file: the diagnostics, its tree and what it declares.
@@ -80,8 +87,23 @@ pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Parsed, Facts) 
             };
             let (mut out, settings) = settings::check(text, &parsed, scope);
             out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
-            (out, parsed, Facts { settings, agent: None })
+            (
+                out,
+                parsed,
+                Facts {
+                    settings,
+                    ..Facts::default()
+                },
+            )
         }
+        FileKind::Context => (
+            Vec::new(),
+            Parsed::default(),
+            Facts {
+                imports: context::imports(text),
+                ..Facts::default()
+            },
+        ),
         FileKind::Command => {
             let (mut out, parsed) = command::check(text);
             out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
@@ -94,8 +116,8 @@ pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Parsed, Facts) 
                 out,
                 parsed,
                 Facts {
-                    settings: settings::Settings::default(),
                     agent: Some(decl),
+                    ..Facts::default()
                 },
             )
         }

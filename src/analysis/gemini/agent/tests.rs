@@ -94,6 +94,32 @@ fn tools_are_held_to_the_release_s_names() {
 }
 
 #[test]
+fn tools_written_as_one_string_get_gemini_s_names() {
+    let text = "---\nname: reviewer\ndescription: d\ntools: Read, Grep, Glob, Bash\n---\n";
+    let (out, _, _) = check(text);
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert_eq!(out[0].code, Code::InvalidType);
+    assert_eq!(out[0].span.text(text), "Read, Grep, Glob, Bash");
+    assert!(
+        out[0]
+            .message
+            .ends_with("These are Claude Code's names; Gemini CLI's differ"),
+        "{}",
+        out[0].message
+    );
+    let fix = out[0].fix.as_ref().expect("a fix");
+    assert_eq!(
+        crate::analysis::diagnostic::apply(text, &fix.edits),
+        "---\nname: reviewer\ndescription: d\ntools: [read_file, grep_search, glob, run_shell_command]\n---\n"
+    );
+    let fixed = crate::analysis::diagnostic::apply(text, &fix.edits);
+    assert!(check(&fixed).0.is_empty());
+    // A name with no Gemini CLI twin: no fix.
+    let (out, _, _) = check("---\nname: r\ndescription: d\ntools: Read, Task\n---\n");
+    assert!(out[0].fix.is_none());
+}
+
+#[test]
 fn what_cannot_be_read_is_said_once() {
     let f = findings("# Reviewer\n\nReview the code.\n");
     assert_eq!(f.len(), 1);
