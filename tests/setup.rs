@@ -1353,6 +1353,100 @@ fn codex_write_merges_into_config_toml_and_keeps_the_rest() {
     assert!(r.stderr.contains("--hook is for `setup claude`"), "{}", r.stderr);
 }
 
+/// The entry `setup gemini` adds to an empty project (`tests/gemini_runtime` runs Gemini CLI on
+/// this very text, as the case `setup:the-entry-setup-gemini-writes`: no warning).
+const GEMINI_ENTRY: &str = "{\n  \"mcpServers\": {\n    \"agent-lsp\": {\n      \"command\": \"agent-lsp\",\n      \"args\": [\"mcp\"]\n    }\n  }\n}\n";
+
+#[test]
+fn gemini_write_merges_into_settings_json_and_keeps_the_rest() {
+    let dir = TempDir::new().unwrap();
+    let r = run(dir.path(), &["setup", "gemini", "--write"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        fs::read_to_string(dir.path().join(".gemini/settings.json")).unwrap(),
+        GEMINI_ENTRY
+    );
+    assert!(
+        r.stdout.contains("created .gemini/settings.json: added `mcpServers.agent-lsp`\nGemini CLI starts the MCP server `agent-lsp` from its next session in this project, once the folder is trusted"),
+        "{}",
+        r.stdout
+    );
+    // Into a file with comments and other settings: the rest as it was.
+    let original = "{\n  // Team settings.\n  \"general\": { \"vimMode\": true },\n  \"mcpServers\": {\n    \"docs\": { \"command\": \"npx\", \"args\": [\"-y\", \"docs-mcp@1.0.0\"] }\n  }\n}\n";
+    fs::write(dir.path().join(".gemini/settings.json"), original).unwrap();
+    let r = run(dir.path(), &["setup", "gemini", "--write"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = fs::read_to_string(dir.path().join(".gemini/settings.json")).unwrap();
+    assert!(
+        text.starts_with("{\n  // Team settings.\n  \"general\": { \"vimMode\": true },"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"docs\": { \"command\": \"npx\"") && text.contains("\"agent-lsp\""),
+        "{text}"
+    );
+    let again = run(dir.path(), &["setup", "gemini", "--write"]);
+    assert!(
+        again
+            .stdout
+            .ends_with(".gemini/settings.json: already set up; nothing changed\n"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join(".gemini/settings.json")).unwrap(),
+        text
+    );
+    // Printed, not written: the entry, and Gemini CLI's own command.
+    let printed = run(dir.path(), &["setup", "gemini"]);
+    assert!(
+        printed.stdout.contains("gemini mcp add agent-lsp agent-lsp mcp"),
+        "{}",
+        printed.stdout
+    );
+    // A file Gemini CLI cannot read is left as it is.
+    let refused = "{ \"general\": { \"vimMode\": true }, }\n";
+    fs::write(dir.path().join(".gemini/settings.json"), refused).unwrap();
+    let r = run(dir.path(), &["setup", "gemini", "--write"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert_eq!(
+        fs::read_to_string(dir.path().join(".gemini/settings.json")).unwrap(),
+        refused
+    );
+    // `--hook` is Claude Code's.
+    let r = run(dir.path(), &["setup", "gemini", "--hook"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--hook is for `setup claude`"), "{}", r.stderr);
+}
+
+#[test]
+fn gemini_global_writes_the_user_s_settings() {
+    let dir = TempDir::new().unwrap();
+    let bin = TempDir::new().unwrap();
+    fake_agent_lsp(bin.path());
+    let home = dir.path().join("home");
+    let gemini_home = dir.path().join("gemini-home");
+    let r = run_env(
+        dir.path(),
+        &["setup", "gemini", "--global", "--write"],
+        bin.path(),
+        &home,
+        &[("GEMINI_CLI_HOME", &gemini_home)],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(gemini_home.join(".gemini/settings.json").is_file());
+    assert!(!home.join(".gemini").exists());
+    let r = run_env(
+        dir.path(),
+        &["setup", "gemini", "--global", "--write"],
+        bin.path(),
+        &home,
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(home.join(".gemini/settings.json").is_file());
+}
+
 #[test]
 fn codex_global_writes_codex_home() {
     let dir = TempDir::new().unwrap();

@@ -80,6 +80,12 @@ fn hand_written() -> Vec<Case> {
             "settings:strings-that-do-not-read-as-one",
             r#"{ "general": { "vimMode": "yes", "maxAttempts": "3 times" }, "model": { "maxSessionTurns": "" } }"#,
         ),
+        // What `agent-lsp setup gemini --write` adds to an empty project (`tests/setup.rs` holds
+        // setup to this text): Gemini CLI takes it without a warning.
+        s(
+            "setup:the-entry-setup-gemini-writes",
+            "{\n  \"mcpServers\": {\n    \"agent-lsp\": {\n      \"command\": \"agent-lsp\",\n      \"args\": [\"mcp\"]\n    }\n  }\n}\n",
+        ),
         s("settings:a-trailing-comma", "{ \"general\": { \"vimMode\": true }, }\n"),
         s("settings:not-an-object", "[1, 2]\n"),
         s("settings:an-empty-file", ""),

@@ -1,6 +1,7 @@
 // VS Code client for agent-lsp: starts `agent-lsp serve` for opencode agent files,
 // opencode.json(c), Claude Code agent files, Zuno agent files and zuno.json(c), Codex's
-// .codex/config.toml and agents, GitHub Copilot's
+// .codex/config.toml and agents, Gemini CLI's .gemini/settings.json, agents, commands and
+// GEMINI.md, GitHub Copilot's
 // custom agents, prompt files, instructions and `.vscode/mcp.json`, command files and `SKILL.md`
 // files, and keeps the server's `agentLsp` settings in sync.
 
@@ -92,6 +93,12 @@ const GLOBS = [
   // (`.codex/agents/**/*.toml`).
   "**/.codex/config.toml",
   "**/.codex/agents/**/*.toml",
+  // Gemini CLI: `settings.json` of a project's `.gemini/` (and of `~/.gemini/`), its subagents
+  // (`.gemini/agents/*.md`), its custom commands (`.gemini/commands/**/*.toml`) and `GEMINI.md`.
+  "**/.gemini/settings.json",
+  "**/.gemini/agents/*.md",
+  "**/.gemini/commands/**/*.toml",
+  "**/GEMINI.md",
 ];
 
 /** Where a Claude Code plugin keeps its manifest; its `agents/` folder holds agent files. */

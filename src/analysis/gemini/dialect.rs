@@ -29,6 +29,14 @@ impl DialectSpec for Spec {
         }
     }
 
+    fn setup_help(&self) -> Option<&'static str> {
+        Some(super::setup::HELP)
+    }
+
+    fn setup(&self, ask: &crate::analysis::setup::Ask) -> Result<Vec<crate::analysis::setup::Step>, String> {
+        super::setup::steps(ask)
+    }
+
     fn comments(&self, kind: &crate::analysis::FileKind) -> crate::analysis::suppress::Comments {
         match kind.own::<super::FileKind>() {
             Some(super::FileKind::Agent) => crate::analysis::suppress::Comments::Frontmatter,

@@ -12,6 +12,7 @@
 //! - [`command`]: a custom command (`.gemini/commands/**/*.toml`).
 //! - [`project`]: an `agents/` folder as a whole (two files of one name).
 //! - [`editor`]: completion and hover in `settings.json`, from the same schema.
+//! - [`setup`]: `agent-lsp setup gemini`.
 //! - [`dialect`]: Gemini CLI behind the one dialect interface (which files it reads).
 
 pub mod agent;
@@ -24,6 +25,7 @@ pub mod loose;
 pub mod project;
 mod own;
 pub mod settings;
+pub mod setup;
 #[rustfmt::skip]
 pub mod settings_schema;
 #[rustfmt::skip]
