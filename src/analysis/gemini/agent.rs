@@ -11,6 +11,7 @@
 //! branch named being the one the keys written point at. A file without a frontmatter, or whose
 //! YAML does not parse, is not loaded either.
 
+use super::got_text;
 use crate::analysis::diagnostic::{Diagnostic, Effect, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::shape::{self, Bound, Field, Issue, IssueKind, Lit, Num, Object, Rest, Shape};
@@ -620,15 +621,6 @@ fn finding(issue: &Issue) -> Diagnostic {
     }
 }
 
-/// A value's type, with the value when short.
-fn got_text(node: &Node) -> String {
-    match &node.value {
-        Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
-            format!("{} ({})", node.type_name(), node.display())
-        }
-        _ => node.type_name().to_string(),
-    }
-}
 
 /// A name made a slug: lower case, other characters as `-`.
 fn slugged(name: &str) -> String {

@@ -77,6 +77,17 @@ pub struct Facts {
     pub imports: Vec<(String, crate::analysis::text::Span)>,
 }
 
+/// A value's type as a message says it, with the value when it is a scalar (`a string ("yes")`).
+fn got_text(node: &super::syntax::Node) -> String {
+    use super::syntax::Value;
+    match &node.value {
+        Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
+            format!("{} ({})", node.type_name(), node.display())
+        }
+        _ => node.type_name().to_string(),
+    }
+}
+
 /// Analyse one file: the diagnostics, its tree and what it declares.
 pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Parsed, Facts) {
     match kind {

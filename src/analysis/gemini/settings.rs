@@ -21,6 +21,7 @@ use crate::analysis::text::Span;
 
 #[cfg(test)]
 use super::loose::reads_as_number;
+use super::got_text;
 use super::loose::{READS_AS_BOOL, READS_AS_NUMBER};
 
 /// Which `settings.json`, for what a mistake costs and says.
@@ -149,15 +150,6 @@ fn loose(shape: &Shape) -> bool {
     matches!(shape, Shape::Union([Shape::Bool | Shape::Num(_), Shape::Pattern(_, w)]) if *w == READS_AS_BOOL || *w == READS_AS_NUMBER)
 }
 
-/// A value's type, as the message says it (with the value when short).
-fn got_text(node: &Node) -> String {
-    match &node.value {
-        Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
-            format!("{} ({})", node.type_name(), node.display())
-        }
-        _ => node.type_name().to_string(),
-    }
-}
 
 const WARNS: &str =
     "Gemini CLI warns at every start (\"Invalid configuration in .../settings.json\") and uses the value as written";
