@@ -113,37 +113,40 @@ const STRS: Shape = Shape::Array(&Shape::Str);
 /// `z.undefined()`: any value written is refused.
 const NOTHING: Shape = Shape::Pattern(|_| false, "left out");
 
-const MCP_AUTH: Shape = Shape::Union(&[
-    Shape::Object(&Object {
-        what: "Google credentials",
-        fields: &[
-            Field::req(
-                "type",
-                Shape::Lit(&[Lit::Str("google-credentials")]),
-                "The kind of authentication.",
-            ),
-            Field::opt("scopes", STRS, "OAuth scopes."),
-        ],
-        rest: Rest::Drop,
-    }),
-    Shape::Object(&Object {
-        what: "OAuth",
-        fields: &[
-            Field::req("type", Shape::Lit(&[Lit::Str("oauth")]), "The kind of authentication."),
-            Field::opt("client_id", Shape::Str, "OAuth client id."),
-            Field::opt("client_secret", Shape::Str, "OAuth client secret."),
-            Field::opt("scopes", STRS, "OAuth scopes."),
-            Field::opt("authorization_url", URL, "Authorization endpoint."),
-            Field::opt("token_url", URL, "Token endpoint."),
-            Field::opt("issuer", URL, "Issuer."),
-            Field::opt("audiences", STRS, "Audiences."),
-            Field::opt("redirect_uri", URL, "Redirect URI."),
-            Field::opt("token_param_name", Shape::Str, "Token parameter name."),
-            Field::opt("registration_url", URL, "Dynamic client registration endpoint."),
-        ],
-        rest: Rest::Drop,
-    }),
-]);
+/// Authentication with the user's Google credentials.
+const GOOGLE_CREDENTIALS: Shape = Shape::Object(&Object {
+    what: "Google credentials",
+    fields: &[
+        Field::req(
+            "type",
+            Shape::Lit(&[Lit::Str("google-credentials")]),
+            "The kind of authentication.",
+        ),
+        Field::opt("scopes", STRS, "OAuth scopes."),
+    ],
+    rest: Rest::Drop,
+});
+
+/// OAuth authentication.
+const OAUTH: Shape = Shape::Object(&Object {
+    what: "OAuth",
+    fields: &[
+        Field::req("type", Shape::Lit(&[Lit::Str("oauth")]), "The kind of authentication."),
+        Field::opt("client_id", Shape::Str, "OAuth client id."),
+        Field::opt("client_secret", Shape::Str, "OAuth client secret."),
+        Field::opt("scopes", STRS, "OAuth scopes."),
+        Field::opt("authorization_url", URL, "Authorization endpoint."),
+        Field::opt("token_url", URL, "Token endpoint."),
+        Field::opt("issuer", URL, "Issuer."),
+        Field::opt("audiences", STRS, "Audiences."),
+        Field::opt("redirect_uri", URL, "Redirect URI."),
+        Field::opt("token_param_name", Shape::Str, "Token parameter name."),
+        Field::opt("registration_url", URL, "Dynamic client registration endpoint."),
+    ],
+    rest: Rest::Drop,
+});
+
+const MCP_AUTH: Shape = Shape::Union(&[GOOGLE_CREDENTIALS, OAUTH]);
 
 const MCP_SERVER: Shape = Shape::Object(&Object {
     what: "an agent's MCP server",
@@ -256,35 +259,8 @@ const REMOTE_AUTH: Shape = Shape::Union(&[
         ],
         rest: Rest::Drop,
     }),
-    Shape::Object(&Object {
-        what: "Google credentials",
-        fields: &[
-            Field::req(
-                "type",
-                Shape::Lit(&[Lit::Str("google-credentials")]),
-                "The kind of authentication.",
-            ),
-            Field::opt("scopes", STRS, "OAuth scopes."),
-        ],
-        rest: Rest::Drop,
-    }),
-    Shape::Object(&Object {
-        what: "OAuth",
-        fields: &[
-            Field::req("type", Shape::Lit(&[Lit::Str("oauth")]), "The kind of authentication."),
-            Field::opt("client_id", Shape::Str, "OAuth client id."),
-            Field::opt("client_secret", Shape::Str, "OAuth client secret."),
-            Field::opt("scopes", STRS, "OAuth scopes."),
-            Field::opt("authorization_url", URL, "Authorization endpoint."),
-            Field::opt("token_url", URL, "Token endpoint."),
-            Field::opt("issuer", URL, "Issuer."),
-            Field::opt("audiences", STRS, "Audiences."),
-            Field::opt("redirect_uri", URL, "Redirect URI."),
-            Field::opt("token_param_name", Shape::Str, "Token parameter name."),
-            Field::opt("registration_url", URL, "Dynamic client registration endpoint."),
-        ],
-        rest: Rest::Drop,
-    }),
+    GOOGLE_CREDENTIALS,
+    OAUTH,
 ]);
 
 /// A remote agent's frontmatter that points at its agent card.
@@ -620,7 +596,6 @@ fn finding(issue: &Issue) -> Diagnostic {
         None => d,
     }
 }
-
 
 /// A name made a slug: lower case, other characters as `-`.
 fn slugged(name: &str) -> String {

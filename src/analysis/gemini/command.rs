@@ -137,19 +137,7 @@ mod tests {
     use super::*;
 
     fn findings(text: &str) -> Vec<String> {
-        check(text)
-            .0
-            .iter()
-            .map(|d| {
-                format!(
-                    "{:?} {} [{}]: {}",
-                    d.severity,
-                    d.code.as_str(),
-                    d.span.text(text),
-                    d.message
-                )
-            })
-            .collect()
+        super::super::rendered(&check(text).0, text)
     }
 
     #[test]

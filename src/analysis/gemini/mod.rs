@@ -88,6 +88,22 @@ fn got_text(node: &super::syntax::Node) -> String {
     }
 }
 
+/// Each finding as `severity code [the text under it]: message`, for the tests.
+#[cfg(test)]
+fn rendered(out: &[Diagnostic], text: &str) -> Vec<String> {
+    out.iter()
+        .map(|d| {
+            format!(
+                "{:?} {} [{}]: {}",
+                d.severity,
+                d.code.as_str(),
+                d.span.text(text),
+                d.message
+            )
+        })
+        .collect()
+}
+
 /// Analyse one file: the diagnostics, its tree and what it declares.
 pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Parsed, Facts) {
     match kind {

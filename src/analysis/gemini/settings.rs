@@ -19,9 +19,9 @@ use crate::analysis::suggest::{closest, did_you_mean};
 use crate::analysis::syntax::{Map, Node, Parsed, Value};
 use crate::analysis::text::Span;
 
+use super::got_text;
 #[cfg(test)]
 use super::loose::reads_as_number;
-use super::got_text;
 use super::loose::{READS_AS_BOOL, READS_AS_NUMBER};
 
 /// Which `settings.json`, for what a mistake costs and says.
@@ -149,7 +149,6 @@ fn expected(shape: &Shape) -> String {
 fn loose(shape: &Shape) -> bool {
     matches!(shape, Shape::Union([Shape::Bool | Shape::Num(_), Shape::Pattern(_, w)]) if *w == READS_AS_BOOL || *w == READS_AS_NUMBER)
 }
-
 
 const WARNS: &str =
     "Gemini CLI warns at every start (\"Invalid configuration in .../settings.json\") and uses the value as written";

@@ -712,9 +712,10 @@ mod tests {
         assert_eq!(parse("opencode").ok(), Some(Dialect::Opencode));
         assert_eq!(parse("claude").ok(), Some(Dialect::Claude));
         assert_eq!(parse("codex").ok(), Some(Dialect::Codex));
-        for other in ["zuno", "copilot", "gemini"] {
+        assert_eq!(parse("gemini").ok(), Some(Dialect::Gemini));
+        for other in ["zuno", "copilot", "cursor"] {
             let e = parse(other).expect_err(other).to_string();
-            assert!(e.contains("[possible values: opencode, claude, codex]"), "{e}");
+            assert!(e.contains("[possible values: opencode, claude, codex, gemini]"), "{e}");
         }
         // The help says what each writes, in the dialect's words.
         let help = cmd.clone().render_long_help().to_string();
@@ -728,6 +729,10 @@ mod tests {
         );
         assert!(
             help.contains("codex:    An `[mcp_servers.agent-lsp]` table in .codex/config.toml"),
+            "{help}"
+        );
+        assert!(
+            help.contains("gemini:   An `mcpServers` entry in .gemini/settings.json"),
             "{help}"
         );
     }

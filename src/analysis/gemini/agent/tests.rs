@@ -2,18 +2,7 @@ use super::*;
 
 /// Each finding as `severity code [text under it]: message`, in file order.
 fn findings(text: &str) -> Vec<String> {
-    let (out, _, _) = check(text);
-    out.iter()
-        .map(|d| {
-            format!(
-                "{:?} {} [{}]: {}",
-                d.severity,
-                d.code.as_str(),
-                d.span.text(text),
-                d.message
-            )
-        })
-        .collect()
+    super::super::rendered(&check(text).0, text)
 }
 
 #[test]

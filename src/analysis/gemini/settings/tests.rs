@@ -6,17 +6,7 @@ fn findings(text: &str) -> Vec<String> {
     let parsed = jsonc::parse(text);
     let (mut out, _) = check(text, &parsed, Scope::Project);
     out.sort_by_key(|d| (d.span.start, d.span.end));
-    out.iter()
-        .map(|d| {
-            format!(
-                "{:?} {} [{}]: {}",
-                d.severity,
-                d.code.as_str(),
-                d.span.text(text),
-                d.message
-            )
-        })
-        .collect()
+    super::super::rendered(&out, text)
 }
 
 #[test]
