@@ -1,0 +1,154 @@
+//! End-to-end tests of the Gemini CLI dialect over real LSP pipes (the client of `lsp_support`):
+//! the diagnostics of a project's `.gemini/settings.json`, of an agent, a command and a
+//! `GEMINI.md`, where they sit in both position encodings (CJK and emoji before them on their
+//! line), hover on a setting, completion of settings and values, and the fix of an old flat key
+//! applied as an edit.
+
+mod lsp_support;
+
+use lsp_support::*;
+use serde_json::{Value, json};
+
+/// A boolean written as a word after CJK and an emoji, an old flat key, a server's misspelt key.
+const SETTINGS: &str = "{\n  \"general\": { \"名前🚀\": 1, \"vimMode\": \"on\" },\n  \"contextFileName\": \"AGENTS.md\",\n  \"mcpServers\": { \"文書🚀\": { \"comand\": \"npx\" } }\n}\n";
+/// An agent whose name is no slug, after CJK in its description.
+const AGENT: &str = "---\ndescription: 審査 🚀 reviews code\nname: Code Reviewer\n---\nReview.\n";
+/// A command without its prompt.
+const COMMAND: &str = "description = \"検査 🚀\"\n";
+/// A missing import after CJK and an emoji.
+const CONTEXT: &str = "# 規則 🚀 @docs/gone.md\n";
+
+const FILES: &[(&str, &str)] = &[
+    (".git/HEAD", "ref: refs/heads/main\n"),
+    (".gemini/settings.json", SETTINGS),
+    (".gemini/agents/reviewer.md", AGENT),
+    (".gemini/commands/check.toml", COMMAND),
+    ("GEMINI.md", CONTEXT),
+];
+
+fn publish_of<'a>(publishes: &'a [Value], uri: &str) -> &'a Value {
+    publishes
+        .iter()
+        .rev()
+        .find(|p| p["uri"] == json!(uri))
+        .unwrap_or_else(|| panic!("no publish for {uri}: {publishes:#?}"))
+}
+
+/// `(code, range)` of each diagnostic of a publish.
+fn codes_and_ranges(publish: &Value) -> Vec<(String, Value)> {
+    publish["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap().to_string(), d["range"].clone()))
+        .collect()
+}
+
+#[test]
+fn diagnostics_sit_on_the_key_or_value_in_both_encodings() {
+    for enc in [Enc::Utf16, Enc::Utf8] {
+        let (ws, scan) = Ws::start(FILES, enc);
+        let settings = ws.uri(".gemini/settings.json");
+        assert_eq!(
+            codes_and_ranges(publish_of(&scan, &settings)),
+            [
+                ("unknown-key".to_string(), range_of(SETTINGS, "\"名前🚀\"", enc)),
+                ("invalid-type".to_string(), range_of(SETTINGS, "\"on\"", enc)),
+                (
+                    "unknown-key".to_string(),
+                    range_of(SETTINGS, "\"contextFileName\"", enc)
+                ),
+                ("unknown-key".to_string(), range_of(SETTINGS, "\"comand\"", enc)),
+            ],
+            "{}",
+            enc.name()
+        );
+        let agent = publish_of(&scan, &ws.uri(".gemini/agents/reviewer.md"));
+        assert_eq!(
+            codes_and_ranges(agent),
+            [("invalid-name".to_string(), range_of(AGENT, "Code Reviewer", enc))]
+        );
+        assert_eq!(
+            agent["diagnostics"][0]["severity"], 1,
+            "the agent does not load: an error"
+        );
+        let command = publish_of(&scan, &ws.uri(".gemini/commands/check.toml"));
+        assert_eq!(codes_and_ranges(command)[0].0, "missing-field");
+        let context = publish_of(&scan, &ws.uri("GEMINI.md"));
+        assert_eq!(
+            codes_and_ranges(context),
+            [("missing-path".to_string(), range_of(CONTEXT, "@docs/gone.md", enc))]
+        );
+        ws.s.finish();
+    }
+}
+
+#[test]
+fn hover_completion_and_a_fix() {
+    let enc = Enc::Utf16;
+    let (mut ws, _) = Ws::start(FILES, enc);
+    let settings = ws.uri(".gemini/settings.json");
+    // Hover on a setting: what it does and takes.
+    let (at, _) = find(SETTINGS, "vimMode");
+    let h =
+        ws.s.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": settings }, "position": position(SETTINGS, at + 2, enc) }),
+        )
+        .unwrap();
+    let md = h["contents"]["value"].as_str().unwrap();
+    assert!(
+        md.starts_with("**`general.vimMode`**") && md.contains("Value: true or false."),
+        "{md}"
+    );
+    // Completion of a section's settings (less those written) and of a setting's values.
+    ws.s.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": settings, "languageId": "json", "version": 1, "text": SETTINGS } }),
+    );
+    let (change, text) = replace(
+        SETTINGS,
+        "\"vimMode\": \"on\" }",
+        "\"vimMode\": \"on\", \"preferredEditor\": \"\" }",
+        enc,
+    );
+    ws.s.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": settings, "version": 2 }, "contentChanges": [change] }),
+    );
+    let at = text.find("\"preferredEditor\": \"").unwrap() + "\"preferredEditor\": \"".len();
+    let items =
+        ws.s.request(
+            "textDocument/completion",
+            json!({ "textDocument": { "uri": settings }, "position": position(&text, at, enc) }),
+        )
+        .unwrap();
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(labels.contains(&"neovim") && labels.contains(&"vscode"), "{labels:?}");
+    // The old flat key moved into its section, as the fix writes it: its finding is gone.
+    let (change, text) = replace(
+        &text,
+        "\"contextFileName\": \"AGENTS.md\"",
+        "\"context\": { \"fileName\": \"AGENTS.md\" }",
+        enc,
+    );
+    ws.s.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": settings, "version": 3 }, "contentChanges": [change] }),
+    );
+    let publish = ws.s.expect_version(&settings, 3);
+    let codes: Vec<String> = codes_and_ranges(&publish).into_iter().map(|(c, _)| c).collect();
+    // The CJK key, `"on"`, the `""` being written, `comand`: nothing on the moved setting.
+    assert_eq!(
+        codes,
+        ["unknown-key", "invalid-type", "invalid-value", "unknown-key"],
+        "{publish:#}"
+    );
+    assert!(!text.contains("contextFileName"));
+    ws.s.finish();
+}
