@@ -3,7 +3,9 @@
 //! The first byte picks the kind (`byte % 10`: opencode config, Markdown agent, Markdown mode
 //! file; Claude Code project agent, plugin agent (or, for `byte / 10 % 3` of 1 and 2, a plugin's
 //! `plugin.json` and `marketplace.json`); Zuno config, Markdown agent; a `SKILL.md`, a Markdown
-//! command, `agent-lsp.toml` or, for `byte / 10 % 7` of 5 and 6, Codex's `config.toml` and an agent file; for a skill or a command, `byte / 10 % 3` picks the runtime); the rest, read lossily as UTF-8, is analysed. A crash is any panic in the analysis, or a broken invariant:
+//! command, `agent-lsp.toml` or, for `byte / 10 % 7` of 5 and 6, Codex's `config.toml` and an agent file, and for the
+//! bytes 79, 149 and 219 Gemini CLI's `settings.json`, agent and command files, for 124, 154 and
+//! 184 a `GEMINI.md`; for a skill or a command, `byte / 10 % 3` picks the runtime); the rest, read lossily as UTF-8, is analysed. A crash is any panic in the analysis, or a broken invariant:
 //!
 //! - every span (diagnostic, related location in the same file, fix edit, agent declaration,
 //!   agent reference) lies within the text and on char boundaries;
@@ -26,6 +28,7 @@ use agent_lsp::analysis::Code;
 use agent_lsp::analysis::claude::plugin::Manifest;
 use agent_lsp::analysis::claude::{self, Source};
 use agent_lsp::analysis::codex;
+use agent_lsp::analysis::gemini;
 use agent_lsp::analysis::command::CommandKind;
 use agent_lsp::analysis::diagnostic::apply;
 use agent_lsp::analysis::opencode::FileKind as OcKind;
@@ -67,6 +70,10 @@ fuzz_target!(|data: &[u8]| {
         9 if selector / 10 % 7 == 4 => claude::memory::MemoryFile::Project.into(),
         9 if selector / 10 % 7 == 5 => codex::FileKind::Config { project: true }.into(),
         9 if selector / 10 % 7 == 6 => codex::FileKind::Agent.into(),
+        // Gemini CLI's `settings.json`, an agent file and a command file.
+        79 => gemini::FileKind::Settings { project: true }.into(),
+        149 => gemini::FileKind::Agent.into(),
+        219 => gemini::FileKind::Command.into(),
         9 => FileKind::ProjectFile,
         // An output style (a project's or a plugin's).
         4 if selector >= 200 => FileKind::from(if selector / 10 % 2 == 0 {
@@ -74,6 +81,8 @@ fuzz_target!(|data: &[u8]| {
         } else {
             claude::output_style::Origin::Plugin { plugin: "p".into() }
         }),
+        // A `GEMINI.md` (its imports).
+        124 | 154 | 184 => gemini::FileKind::Context.into(),
         4 if selector / 10 % 3 == 1 => Manifest::Plugin.into(),
         4 if selector / 10 % 3 == 2 => Manifest::Marketplace.into(),
         _ => claude::AgentFile {
