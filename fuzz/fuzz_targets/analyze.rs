@@ -71,9 +71,9 @@ fuzz_target!(|data: &[u8]| {
         9 if selector / 10 % 7 == 5 => codex::FileKind::Config { project: true }.into(),
         9 if selector / 10 % 7 == 6 => codex::FileKind::Agent.into(),
         // Gemini CLI's `settings.json`, an agent file and a command file.
-        79 => gemini::FileKind::Settings { project: true }.into(),
-        149 => gemini::FileKind::Agent.into(),
-        219 => gemini::FileKind::Command.into(),
+        9 if selector == 79 => gemini::FileKind::Settings { project: true }.into(),
+        9 if selector == 149 => gemini::FileKind::Agent.into(),
+        9 if selector == 219 => gemini::FileKind::Command.into(),
         9 => FileKind::ProjectFile,
         // An output style (a project's or a plugin's).
         4 if selector >= 200 => FileKind::from(if selector / 10 % 2 == 0 {
@@ -82,7 +82,7 @@ fuzz_target!(|data: &[u8]| {
             claude::output_style::Origin::Plugin { plugin: "p".into() }
         }),
         // A `GEMINI.md` (its imports).
-        124 | 154 | 184 => gemini::FileKind::Context.into(),
+        4 if matches!(selector, 124 | 154 | 184) => gemini::FileKind::Context.into(),
         4 if selector / 10 % 3 == 1 => Manifest::Plugin.into(),
         4 if selector / 10 % 3 == 2 => Manifest::Marketplace.into(),
         _ => claude::AgentFile {
