@@ -11,7 +11,7 @@
 //! branch named being the one the keys written point at. A file without a frontmatter, or whose
 //! YAML does not parse, is not loaded either.
 
-use super::got_text;
+use super::words::got_text;
 use crate::analysis::diagnostic::{Diagnostic, Effect, Severity};
 use crate::analysis::rules::Code;
 use crate::analysis::shape::{self, Bound, Field, Issue, IssueKind, Lit, Num, Object, Rest, Shape};

@@ -137,7 +137,7 @@ mod tests {
     use super::*;
 
     fn findings(text: &str) -> Vec<String> {
-        super::super::rendered(&check(text).0, text)
+        super::super::words::rendered(&check(text).0, text)
     }
 
     #[test]

@@ -31,6 +31,7 @@ pub mod settings_schema;
 #[rustfmt::skip]
 pub mod tool_names;
 pub mod v1;
+mod words;
 
 use super::diagnostic::Diagnostic;
 use super::rules::Code;
@@ -75,33 +76,6 @@ pub struct Facts {
     pub agent: Option<agent::AgentDecl>,
     /// A context file: its imports, each path as written and where.
     pub imports: Vec<(String, crate::analysis::text::Span)>,
-}
-
-/// A value's type as a message says it, with the value when it is a scalar (`a string ("yes")`).
-fn got_text(node: &super::syntax::Node) -> String {
-    use super::syntax::Value;
-    match &node.value {
-        Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
-            format!("{} ({})", node.type_name(), node.display())
-        }
-        _ => node.type_name().to_string(),
-    }
-}
-
-/// Each finding as `severity code [the text under it]: message`, for the tests.
-#[cfg(test)]
-fn rendered(out: &[Diagnostic], text: &str) -> Vec<String> {
-    out.iter()
-        .map(|d| {
-            format!(
-                "{:?} {} [{}]: {}",
-                d.severity,
-                d.code.as_str(),
-                d.span.text(text),
-                d.message
-            )
-        })
-        .collect()
 }
 
 /// Analyse one file: the diagnostics, its tree and what it declares.

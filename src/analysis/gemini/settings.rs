@@ -19,10 +19,10 @@ use crate::analysis::suggest::{closest, did_you_mean};
 use crate::analysis::syntax::{Map, Node, Parsed, Value};
 use crate::analysis::text::Span;
 
-use super::got_text;
 #[cfg(test)]
 use super::loose::reads_as_number;
 use super::loose::{READS_AS_BOOL, READS_AS_NUMBER};
+use super::words::got_text;
 
 /// Which `settings.json`, for what a mistake costs and says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

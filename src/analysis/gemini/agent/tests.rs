@@ -2,7 +2,7 @@ use super::*;
 
 /// Each finding as `severity code [text under it]: message`, in file order.
 fn findings(text: &str) -> Vec<String> {
-    super::super::rendered(&check(text).0, text)
+    super::super::words::rendered(&check(text).0, text)
 }
 
 #[test]

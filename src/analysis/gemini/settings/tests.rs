@@ -6,7 +6,7 @@ fn findings(text: &str) -> Vec<String> {
     let parsed = jsonc::parse(text);
     let (mut out, _) = check(text, &parsed, Scope::Project);
     out.sort_by_key(|d| (d.span.start, d.span.end));
-    super::super::rendered(&out, text)
+    super::super::words::rendered(&out, text)
 }
 
 #[test]
