@@ -821,6 +821,9 @@ fn main() {
     if wanted("codex") {
         bench_codex();
     }
+    if wanted("gemini") {
+        bench_gemini();
+    }
     if wanted("config") {
         bench_big_config();
         bench_config_sections();
@@ -892,6 +895,62 @@ set = { CI = "1" }
     for (what, kind, text) in [
         ("Codex config.toml", codex::FileKind::Config { project: true }, config),
         ("Codex agent file", codex::FileKind::Agent, agent),
+    ] {
+        let kind: agent_lsp::analysis::FileKind = kind.into();
+        let a = agent_lsp::analysis::analyze(&kind, text);
+        assert!(
+            a.diagnostics.is_empty(),
+            "the {what} should be clean: {:?}",
+            a.diagnostics
+        );
+        let runs = 2000;
+        let times = sample(runs, 200, || {
+            black_box(agent_lsp::analysis::analyze(black_box(&kind), black_box(text)));
+        });
+        println!(
+            "{what} ({} lines, {} bytes): median {:.1} µs, p95 {:.1} µs ({runs} runs)",
+            text.lines().count(),
+            text.len(),
+            micros(percentile(&times, 0.5)),
+            micros(percentile(&times, 0.95)),
+        );
+    }
+}
+
+/// A Gemini CLI project's `settings.json` as written in practice (sections, MCP servers, hooks),
+/// an agent file and a command: the whole analysis of one file, as a keystroke costs.
+fn bench_gemini() {
+    use agent_lsp::analysis::gemini;
+    let settings = r#"{
+  // Team settings.
+  "general": { "vimMode": false, "preferredEditor": "neovim", "checkpointing": { "enabled": true } },
+  "ui": { "theme": "GitHub", "hideBanner": true, "footer": { "hideCWD": true } },
+  "context": { "fileName": ["AGENTS.md", "GEMINI.md"], "includeDirectories": ["../shared"] },
+  "model": { "name": "gemini-2.5-pro", "maxSessionTurns": 40 },
+  "tools": { "sandbox": false, "exclude": ["run_shell_command"] },
+  "privacy": { "usageStatisticsEnabled": false },
+  "mcpServers": {
+    "docs": { "command": "npx", "args": ["-y", "docs-mcp@1.0.0"], "env": { "LOG": "info" }, "timeout": 20000 },
+    "remote": { "httpUrl": "https://example.com/mcp", "headers": { "X-Key": "$KEY" } }
+  },
+  "hooks": {
+    "BeforeTool": [
+      { "matcher": "run_shell_command", "hooks": [ { "type": "command", "command": "./check.sh", "timeout": 5000 } ] }
+    ]
+  }
+}
+"#;
+    let agent = "---\nname: reviewer\ndescription: Reviews a change for bugs.\ntools: [read_file, grep_search, glob, \"mcp_docs_*\"]\nmodel: gemini-2.5-pro\ntemperature: 0.2\nmax_turns: 15\n---\nYou review code; point at exact lines.\n";
+    let command =
+        "description = \"Review the staged change\"\nprompt = \"\"\"\nReview the staged change: {{args}}\n\"\"\"\n";
+    for (what, kind, text) in [
+        (
+            "Gemini CLI settings.json",
+            gemini::FileKind::Settings { project: true },
+            settings,
+        ),
+        ("Gemini CLI agent file", gemini::FileKind::Agent, agent),
+        ("Gemini CLI command file", gemini::FileKind::Command, command),
     ] {
         let kind: agent_lsp::analysis::FileKind = kind.into();
         let a = agent_lsp::analysis::analyze(&kind, text);
