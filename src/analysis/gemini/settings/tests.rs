@@ -37,6 +37,9 @@ fn strings_that_zod_reads_as_booleans_and_numbers_are_taken() {
     );
     assert!(!reads_as_number("") && !reads_as_number("  ") && !reads_as_number("inf") && !reads_as_number("NaN"));
     assert!(!reads_as_number("-0x10") && !reads_as_number("0x") && !reads_as_number("12px"));
+    // Octal and binary as `Number()` reads them, their digits held to their base.
+    assert!(reads_as_number("0o17") && reads_as_number("0B101") && reads_as_number("0XfF"));
+    assert!(!reads_as_number("0o8") && !reads_as_number("0b2") && !reads_as_number("0xg"));
 }
 
 #[test]
