@@ -171,8 +171,8 @@ pub struct Loader {
     /// Without `name`, it names the skill after its folder; one named otherwise it lists as
     /// `/name`, the folder's name an alias.
     pub folder_alias: bool,
-    /// It skips a skill that has no frontmatter, no `description`, or a `name` longer than 64
-    /// characters (a runtime that does not need a `name`: Codex).
+    /// It skips a skill that has no frontmatter or no `description` (and, one that does not need
+    /// a `name`, Codex, one whose `name` is longer than 64 characters).
     pub needs_description: bool,
     /// What it does with a skill without `description`, for the message (the runtimes that need
     /// a name first, joined with "and", then the others).
@@ -189,9 +189,16 @@ pub struct Loader {
 }
 
 impl Loader {
-    /// Whether it names a skill without `name` after its folder.
+    /// Whether it names a skill without `name` after its folder (a runtime that needs a name
+    /// never does).
     fn names_by_folder(&self) -> bool {
-        self.folder_alias || self.needs_description
+        self.folder_alias || (self.needs_description && !self.needs_name)
+    }
+
+    /// Whether it skips a skill whose `name` is longer than 64 characters (a runtime that needs
+    /// a description and not a name: Codex).
+    fn drops_long_names(&self) -> bool {
+        self.needs_description && !self.needs_name
     }
 }
 
@@ -407,7 +414,7 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
                 let drops = loaders
                     .iter()
                     .copied()
-                    .filter(|l| l.needs_description)
+                    .filter(|l| l.drops_long_names())
                     .map(|l| l.runtime)
                     .collect::<Vec<_>>();
                 format_name(kind, s, v, alias, &drops, &mut out);
@@ -423,7 +430,12 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
                 decl.span,
                 format!(
                     "there is no `description`: {}. Say what the skill does and when to use it",
-                    without_description(runtimes)
+                    without_description(if loaders.is_empty() {
+                        runtimes.to_vec()
+                    } else {
+                        loaders.iter().map(|l| **l).collect()
+                    }
+                    .as_slice())
                 ),
             )
             .with_severity(if dropped { Severity::Error } else { Severity::Warning })
@@ -526,9 +538,11 @@ fn runtime_skill(kind: &SkillKind, l: &Loader, r: &Reading) -> RuntimeSkill {
     };
     let (name, description) = (string("name"), string("description"));
     if l.needs_name {
+        // One that needs a description too skips a skill without one.
+        let described = !l.needs_description || description.is_some();
         let loads = match r.outcome {
             Outcome::Unknown => None,
-            _ => Some(r.has_tree() && skip_reason(r, Span::default()).is_none()),
+            _ => Some(r.has_tree() && skip_reason(r, Span::default()).is_none() && described),
         };
         RuntimeSkill {
             runtime: l.runtime,

@@ -43,6 +43,7 @@ pub fn all() -> Vec<Case> {
     out.extend(agents());
     out.extend(commands());
     out.extend(contexts());
+    out.extend(skills());
     out.extend(corpus());
     out.extend(test_workspace());
     out.extend(generated());
@@ -389,6 +390,60 @@ fn contexts() -> Vec<Case> {
                 ("docs/a.md", "A imports @b.md\n"),
                 ("docs/b.md", "B.\n"),
                 ("pkg/GEMINI.md", "Package rules: @../docs/b.md and @gone.md\n"),
+            ],
+        ),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Skills
+
+/// Where Gemini CLI looks for skills in a project.
+pub const SKILL_HOMES: &[&str] = &[".gemini/skills/", ".agents/skills/"];
+
+/// Skills: the ones Gemini CLI offers the model (`<available_skills>`) are those of the files
+/// agent-lsp says it loads.
+fn skills() -> Vec<Case> {
+    let case = |id: &str, files: Vec<(&str, &str)>| Case {
+        id: format!("skill:{id}"),
+        files: files.into_iter().map(|(p, t)| (p.to_string(), t.to_string())).collect(),
+        prompt: None,
+    };
+    vec![
+        case(
+            "gemini-folder",
+            vec![
+                ("GEMINI.md", "Project.\n"),
+                (".gemini/skills/good/SKILL.md", "---\nname: good\ndescription: A good skill\n---\nBody.\n"),
+                (".gemini/skills/noname/SKILL.md", "---\ndescription: No name here\n---\nBody.\n"),
+                (".gemini/skills/nodesc/SKILL.md", "---\nname: nodesc\n---\nBody.\n"),
+                (".gemini/skills/number/SKILL.md", "---\nname: 123\ndescription: A number for a name\n---\nBody.\n"),
+                (
+                    ".gemini/skills/colon/SKILL.md",
+                    "---\nname: colon\ndescription: Use when: a thing happens\n---\nBody.\n",
+                ),
+                (
+                    ".gemini/skills/crlf/SKILL.md",
+                    "---\r\nname: crlf\r\ndescription: Lines end in CRLF\r\n---\r\nBody.\r\n",
+                ),
+                (".gemini/skills/bom/SKILL.md", "\u{feff}---\nname: bom\ndescription: A BOM first\n---\nBody.\n"),
+                (".gemini/skills/none/SKILL.md", "# No frontmatter\n"),
+                (".gemini/skills/broken/SKILL.md", "---\nname: [broken\ndescription\n---\nBody.\n"),
+                (
+                    ".gemini/skills/block/SKILL.md",
+                    "---\nname: block\ndescription: >\n  Folded over\n  two lines\nlicense: MIT\n---\nBody.\n",
+                ),
+                (".gemini/skills/deep/er/SKILL.md", "---\nname: deeper\ndescription: Two folders down\n---\n"),
+            ],
+        ),
+        case(
+            "agents-folder",
+            vec![
+                ("GEMINI.md", "Project.\n"),
+                (".agents/skills/shared/SKILL.md", "---\nname: shared\ndescription: Read by several agents\n---\nBody.\n"),
+                (".agents/skills/nodesc/SKILL.md", "---\nname: nodesc\n---\nBody.\n"),
+                (".agents/skills/noname/SKILL.md", "---\ndescription: Named after nothing\n---\nBody.\n"),
+                (".agents/skills/nested/inner/SKILL.md", "---\nname: inner\ndescription: Too deep for Gemini CLI\n---\n"),
             ],
         ),
     ]

@@ -238,6 +238,27 @@ fn compare(case: &Case, answer: &Value, found: &[Finding]) -> Vec<String> {
     if let Some(loaded) = answer.get("agents").and_then(Value::as_object) {
         out.extend(compare_agents(case, answer, loaded, found));
     }
+    if let Some(offered) = answer.get("skills").and_then(Value::as_object) {
+        // A skill file agent-lsp says Gemini CLI skips has an error naming it; every other one
+        // at Gemini CLI's places (`SKILL.md` one folder below) is offered.
+        for (rel, _) in &case.files {
+            let Some(under) = cases::SKILL_HOMES.iter().find_map(|h| rel.strip_prefix(h)) else {
+                continue;
+            };
+            let at_its_place = under.matches('/').count() == 1 && under.ends_with("/SKILL.md");
+            let skipped = found
+                .iter()
+                .any(|f| f.0 == *rel && f.1 == "error" && f.3.contains("Gemini CLI"));
+            let ours = at_its_place && !skipped;
+            if ours != offered.contains_key(rel.as_str()) {
+                out.push(format!(
+                    "Gemini CLI {} the skill {rel}, agent-lsp says it {}",
+                    if ours { "does not offer" } else { "offers" },
+                    if ours { "loads it" } else { "does not" },
+                ));
+            }
+        }
+    }
     if case.id.starts_with("gen:valid:") && !mine.is_empty() {
         out.push(format!(
             "a file of valid values, agent-lsp reports {:?}",
@@ -414,6 +435,9 @@ fn answer_of(result: &Value, dir: &Path) -> Value {
         answer["command_skipped"] =
             json!(all.contains("Skipping invalid command file") || all.contains("Failed to parse TOML file"));
     }
+    if cases::SKILL_HOMES.iter().any(|h| dir.join(h).exists()) {
+        answer["skills"] = json!(skills_offered(result, dir));
+    }
     let agents_dir = dir.join(".gemini/agents");
     if agents_dir.exists() {
         answer["agent_errors"] = json!(agent_errors(&all));
@@ -454,6 +478,33 @@ fn agent_errors(all: &str) -> BTreeMap<String, Vec<String>> {
             said.push(next.trim().to_string());
             lines.next();
         }
+    }
+    out
+}
+
+/// The skills of the case Gemini CLI offers the model (`<available_skills>`): file (relative to
+/// the case) to name; its built-in ones left out.
+fn skills_offered(result: &Value, dir: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let prefix = format!("{}/", dir.display());
+    for r in result["requests"].as_array().into_iter().flatten() {
+        let Some(system) = r["body"]["systemInstruction"]["parts"][0]["text"].as_str() else {
+            continue;
+        };
+        for block in system.split("<skill>").skip(1) {
+            let field = |tag: &str| {
+                let open = format!("<{tag}>");
+                let at = block.find(&open)? + open.len();
+                let end = block[at..].find(&format!("</{tag}>"))?;
+                Some(block[at..at + end].to_string())
+            };
+            if let (Some(name), Some(location)) = (field("name"), field("location"))
+                && let Some(rel) = location.strip_prefix(&prefix)
+            {
+                out.insert(rel.to_string(), name);
+            }
+        }
+        break;
     }
     out
 }

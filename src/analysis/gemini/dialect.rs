@@ -160,6 +160,29 @@ impl DialectSpec for Spec {
         &[".gemini"]
     }
 
+    fn skill_loader(&self) -> Option<crate::analysis::skill::Loader> {
+        Some(super::skill::LOADER)
+    }
+
+    /// `.gemini/skills/<name>/SKILL.md` and `.agents/skills/<name>/SKILL.md`, one folder deep.
+    fn skill_homes(&self) -> &'static [crate::analysis::discovery::SkillHome] {
+        use crate::analysis::discovery::SkillHome;
+        &[
+            SkillHome {
+                folder: ".gemini",
+                subs: &["skills"],
+                owner: true,
+                depth: Some(2),
+            },
+            SkillHome {
+                folder: ".agents",
+                subs: &["skills"],
+                owner: false,
+                depth: Some(2),
+            },
+        ]
+    }
+
     fn walk_keeps(&self, path: &Path, _depth: usize, _disk: &dyn Disk) -> Option<Pile> {
         Some(match kind_at(path, None)?.0 {
             super::FileKind::Settings { .. } => Pile::Config,

@@ -26,6 +26,7 @@ pub mod project;
 mod own;
 pub mod settings;
 pub mod setup;
+pub mod skill;
 #[rustfmt::skip]
 pub mod settings_schema;
 #[rustfmt::skip]

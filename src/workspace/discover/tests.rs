@@ -91,7 +91,7 @@ fn a_symlink_loop_is_entered_once() {
 
 #[test]
 fn a_skill_is_loaded_by_the_runtimes_whose_folder_holds_it_at_the_depth_they_read() {
-    use crate::analysis::Dialect::{Claude, Codex, Opencode, Zuno};
+    use crate::analysis::Dialect::{Claude, Codex, Gemini, Opencode, Zuno};
     // (path below the project `p`, the runtimes that load it, where it should go instead)
     let cases: &[(&str, &[crate::analysis::Dialect], Option<&str>)] = &[
         (".claude/skills/a/SKILL.md", &[Claude, Opencode], None),
@@ -99,7 +99,11 @@ fn a_skill_is_loaded_by_the_runtimes_whose_folder_holds_it_at_the_depth_they_rea
         (".claude/skills/group/a/SKILL.md", &[Opencode], None),
         (".opencode/skill/a/SKILL.md", &[Opencode], None),
         (".opencode/skills/group/a/SKILL.md", &[Opencode], None),
-        (".agents/skills/a/SKILL.md", &[Opencode, Zuno, Codex], None),
+        // Gemini CLI reads one level below `.agents/skills/` and `.gemini/skills/`.
+        (".agents/skills/a/SKILL.md", &[Opencode, Zuno, Codex, Gemini], None),
+        (".gemini/skills/a/SKILL.md", &[Gemini], None),
+        (".gemini/skills/x/y/SKILL.md", &[], Some("`.gemini/skills/y/`")),
+        (".gemini/agents/a/SKILL.md", &[], Some("`.gemini/skills/a/`")),
         (".agents/skills/group/a/SKILL.md", &[Opencode, Zuno, Codex], None),
         (".zuno/skills/x/y/SKILL.md", &[Zuno], None),
         (".codex/skills/x/y/SKILL.md", &[Codex], None),
