@@ -162,12 +162,9 @@ pub fn skill_kind(path: &Path, places: &Places) -> Option<(SkillKind, PathBuf)> 
             }
             // Too deep (or too shallow) for every runtime that reads this folder: where it
             // would be read.
-            let misplaced = loaders.is_empty().then(|| {
-                format!(
-                    "`{name}/{}/{folder}/`",
-                    under.as_deref().unwrap_or("skills")
-                )
-            });
+            let misplaced = loaders
+                .is_empty()
+                .then(|| format!("`{name}/{}/{folder}/`", under.as_deref().unwrap_or("skills")));
             SkillKind {
                 folder,
                 loaders,

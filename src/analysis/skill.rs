@@ -430,12 +430,14 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
                 decl.span,
                 format!(
                     "there is no `description`: {}. Say what the skill does and when to use it",
-                    without_description(if loaders.is_empty() {
-                        runtimes.to_vec()
-                    } else {
-                        loaders.iter().map(|l| **l).collect()
-                    }
-                    .as_slice())
+                    without_description(
+                        if loaders.is_empty() {
+                            runtimes.to_vec()
+                        } else {
+                            loaders.iter().map(|l| **l).collect()
+                        }
+                        .as_slice()
+                    )
                 ),
             )
             .with_severity(if dropped { Severity::Error } else { Severity::Warning })

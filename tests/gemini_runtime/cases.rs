@@ -44,6 +44,7 @@ pub fn all() -> Vec<Case> {
     out.extend(commands());
     out.extend(contexts());
     out.extend(skills());
+    out.extend(extensions());
     out.extend(corpus());
     out.extend(test_workspace());
     out.extend(generated());
@@ -414,10 +415,19 @@ fn skills() -> Vec<Case> {
             "gemini-folder",
             vec![
                 ("GEMINI.md", "Project.\n"),
-                (".gemini/skills/good/SKILL.md", "---\nname: good\ndescription: A good skill\n---\nBody.\n"),
-                (".gemini/skills/noname/SKILL.md", "---\ndescription: No name here\n---\nBody.\n"),
+                (
+                    ".gemini/skills/good/SKILL.md",
+                    "---\nname: good\ndescription: A good skill\n---\nBody.\n",
+                ),
+                (
+                    ".gemini/skills/noname/SKILL.md",
+                    "---\ndescription: No name here\n---\nBody.\n",
+                ),
                 (".gemini/skills/nodesc/SKILL.md", "---\nname: nodesc\n---\nBody.\n"),
-                (".gemini/skills/number/SKILL.md", "---\nname: 123\ndescription: A number for a name\n---\nBody.\n"),
+                (
+                    ".gemini/skills/number/SKILL.md",
+                    "---\nname: 123\ndescription: A number for a name\n---\nBody.\n",
+                ),
                 (
                     ".gemini/skills/colon/SKILL.md",
                     "---\nname: colon\ndescription: Use when: a thing happens\n---\nBody.\n",
@@ -426,27 +436,149 @@ fn skills() -> Vec<Case> {
                     ".gemini/skills/crlf/SKILL.md",
                     "---\r\nname: crlf\r\ndescription: Lines end in CRLF\r\n---\r\nBody.\r\n",
                 ),
-                (".gemini/skills/bom/SKILL.md", "\u{feff}---\nname: bom\ndescription: A BOM first\n---\nBody.\n"),
+                (
+                    ".gemini/skills/bom/SKILL.md",
+                    "\u{feff}---\nname: bom\ndescription: A BOM first\n---\nBody.\n",
+                ),
                 (".gemini/skills/none/SKILL.md", "# No frontmatter\n"),
-                (".gemini/skills/broken/SKILL.md", "---\nname: [broken\ndescription\n---\nBody.\n"),
+                (
+                    ".gemini/skills/broken/SKILL.md",
+                    "---\nname: [broken\ndescription\n---\nBody.\n",
+                ),
                 (
                     ".gemini/skills/block/SKILL.md",
                     "---\nname: block\ndescription: >\n  Folded over\n  two lines\nlicense: MIT\n---\nBody.\n",
                 ),
-                (".gemini/skills/deep/er/SKILL.md", "---\nname: deeper\ndescription: Two folders down\n---\n"),
+                (
+                    ".gemini/skills/deep/er/SKILL.md",
+                    "---\nname: deeper\ndescription: Two folders down\n---\n",
+                ),
             ],
         ),
         case(
             "agents-folder",
             vec![
                 ("GEMINI.md", "Project.\n"),
-                (".agents/skills/shared/SKILL.md", "---\nname: shared\ndescription: Read by several agents\n---\nBody.\n"),
+                (
+                    ".agents/skills/shared/SKILL.md",
+                    "---\nname: shared\ndescription: Read by several agents\n---\nBody.\n",
+                ),
                 (".agents/skills/nodesc/SKILL.md", "---\nname: nodesc\n---\nBody.\n"),
-                (".agents/skills/noname/SKILL.md", "---\ndescription: Named after nothing\n---\nBody.\n"),
-                (".agents/skills/nested/inner/SKILL.md", "---\nname: inner\ndescription: Too deep for Gemini CLI\n---\n"),
+                (
+                    ".agents/skills/noname/SKILL.md",
+                    "---\ndescription: Named after nothing\n---\nBody.\n",
+                ),
+                (
+                    ".agents/skills/nested/inner/SKILL.md",
+                    "---\nname: inner\ndescription: Too deep for Gemini CLI\n---\n",
+                ),
             ],
         ),
     ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Extensions
+
+/// The folder of a case whose sub-folders the judge installs as extensions (copies in
+/// `~/.gemini/extensions/`, as `gemini extensions install` leaves them).
+pub const EXTENSIONS_DIR: &str = "extensions/";
+
+impl Case {
+    /// The extension folders of the case (`extensions/<name>`).
+    pub fn extensions(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .files
+            .iter()
+            .filter_map(|(rel, _)| {
+                let name = rel.strip_prefix(EXTENSIONS_DIR)?.split('/').next()?;
+                Some(format!("{EXTENSIONS_DIR}{name}"))
+            })
+            .collect();
+        out.dedup();
+        out
+    }
+}
+
+/// Extensions: the ones Gemini CLI skips ("Skipping extension in ..."), the context files it
+/// loads from the others.
+fn extensions() -> Vec<Case> {
+    let manifest = |dir: &str| format!("{EXTENSIONS_DIR}{dir}/gemini-extension.json");
+    let mut files: Vec<(String, String)> = Vec::new();
+    let mut add = |dir: &str, json: &str, others: &[(&str, &str)]| {
+        files.push((manifest(dir), json.to_string()));
+        for (f, t) in others {
+            files.push((format!("{EXTENSIONS_DIR}{dir}/{f}"), t.to_string()));
+        }
+    };
+    add(
+        "good",
+        r#"{"name": "good", "version": "1.0.0", "contextFileName": "RULES.md", "excludeTools": ["run_shell_command(rm -rf)"]}"#,
+        &[("RULES.md", "Good rules.\n")],
+    );
+    add(
+        "default-context",
+        r#"{"name": "default-context", "version": "2.0.0"}"#,
+        &[("GEMINI.md", "Default context.\n")],
+    );
+    add(
+        "bad-name",
+        r#"{"name": "bad name", "version": "1.0.0"}"#,
+        &[("GEMINI.md", "Bad name.\n")],
+    );
+    add(
+        "underscore",
+        r#"{"name": "my_ext", "version": "1.0.0"}"#,
+        &[("GEMINI.md", "Underscore.\n")],
+    );
+    add(
+        "number-name",
+        r#"{"name": 42, "version": "1.0.0"}"#,
+        &[("GEMINI.md", "Number name.\n")],
+    );
+    add(
+        "no-version",
+        r#"{"name": "no-version"}"#,
+        &[("GEMINI.md", "No version.\n")],
+    );
+    add(
+        "empty-version",
+        r#"{"name": "empty-version", "version": ""}"#,
+        &[("GEMINI.md", "Empty.\n")],
+    );
+    add(
+        "comment",
+        "{\n  // a comment\n  \"name\": \"comment\", \"version\": \"1.0.0\"\n}\n",
+        &[("GEMINI.md", "Comment.\n")],
+    );
+    add(
+        "trailing",
+        "{\"name\": \"trailing\", \"version\": \"1.0.0\",}\n",
+        &[("GEMINI.md", "Trailing.\n")],
+    );
+    add(
+        "bom",
+        "\u{feff}{\"name\": \"bom\", \"version\": \"1.0.0\"}\n",
+        &[("GEMINI.md", "BOM.\n")],
+    );
+    add("array", "[]\n", &[("GEMINI.md", "Array.\n")]);
+    add(
+        "contexts",
+        r#"{"name": "contexts", "version": "1", "contextFileName": ["A.md", "../x.md", "/etc/hostname", "missing.md", "docs", "%2e%2e/y.md", "sub/B.md"]}"#,
+        &[("A.md", "A.\n"), ("docs/x.md", "x\n"), ("sub/B.md", "B.\n")],
+    );
+    add(
+        "ignored-keys",
+        r#"{"name": "ignored-keys", "version": "1.0.0", "contextFilename": "U.md", "mcpServers": {"s": {"command": "true", "comand": "x"}}, "excludeTools": "run_shell_command"}"#,
+        &[("GEMINI.md", "Ignored keys.\n"), ("U.md", "U.\n")],
+    );
+    vec![Case {
+        id: "extension:installed".into(),
+        files: std::iter::once(("GEMINI.md".to_string(), "Project.\n".to_string()))
+            .chain(files)
+            .collect(),
+        prompt: None,
+    }]
 }
 
 /// The `name:` an agent file gives itself, as the comparison needs it.

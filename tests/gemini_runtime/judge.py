@@ -3,7 +3,8 @@
 
 Usage: judge.py --node NODE --gemini BUNDLE/gemini.js --cases CASES.json --jobs N [--netns]
 
-CASES.json is a list of {"dir": project folder, "start": folder to run in, "out": result file}.
+CASES.json is a list of {"dir": project folder, "start": folder to run in, "out": result file,
+"extensions": folders of the project to install as extensions (optional)}.
 Each case runs `gemini -p hi` in its own empty HOME (user settings that turn off usage statistics
 and update checks and select the API-key auth) against a stand-in for the Gemini API on
 127.0.0.1 (mock_api.py, one per worker), and its result file gets {"rc", "stdout", "stderr",
@@ -130,6 +131,11 @@ def run_case(args, mock, work, case):
         "TERM": "dumb",
     }
     acknowledge(home, case["dir"])
+    # An extension of the case is installed as `gemini extensions install` leaves it: a copy of
+    # its folder in ~/.gemini/extensions/.
+    for ext in case.get("extensions", []):
+        src = os.path.join(case["dir"], ext)
+        shutil.copytree(src, os.path.join(home, ".gemini", "extensions", os.path.basename(src)))
     mock.take()
     cmd = [args.node, args.gemini, "-p", case.get("prompt", "hi"), "-m", "gemini-2.5-pro", "--allowed-mcp-server-names", "none"]
     try:

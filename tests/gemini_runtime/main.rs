@@ -238,6 +238,9 @@ fn compare(case: &Case, answer: &Value, found: &[Finding]) -> Vec<String> {
     if let Some(loaded) = answer.get("agents").and_then(Value::as_object) {
         out.extend(compare_agents(case, answer, loaded, found));
     }
+    if let Some(skipped) = answer.get("extensions_skipped").and_then(Value::as_object) {
+        out.extend(compare_extensions(case, answer, skipped, found));
+    }
     if let Some(offered) = answer.get("skills").and_then(Value::as_object) {
         // A skill file agent-lsp says Gemini CLI skips has an error naming it; every other one
         // at Gemini CLI's places (`SKILL.md` one folder below) is offered.
@@ -311,6 +314,89 @@ fn compare_agents(
     if theirs != ours_names {
         out.push(format!(
             "Gemini CLI gives the model the agents {theirs:?}, agent-lsp says {ours_names:?} load"
+        ));
+    }
+    out
+}
+
+/// The extensions: one Gemini CLI skips has an agent-lsp error on its manifest and one it loads
+/// has none; of a loaded one, the context paths it calls invalid are those agent-lsp says it
+/// leaves out so, and the context files it loads are the ones the manifest names (`GEMINI.md`
+/// by default) but those agent-lsp says it leaves out.
+fn compare_extensions(
+    case: &Case,
+    answer: &Value,
+    skipped: &serde_json::Map<String, Value>,
+    found: &[Finding],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let loaded: BTreeSet<String> = answer["extension_context"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(String::from)
+        .collect();
+    let invalid: BTreeSet<String> = answer["extension_invalid_context"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(String::from)
+        .collect();
+    let mut ours_invalid = BTreeSet::new();
+    let mut ours_loaded = BTreeSet::new();
+    for dir in case.extensions() {
+        let manifest = format!("{dir}/gemini-extension.json");
+        let mine: Vec<&Finding> = found.iter().filter(|f| f.0 == manifest).collect();
+        let errors: Vec<&String> = mine.iter().filter(|f| f.1 == "error").map(|f| &f.3).collect();
+        match (skipped.get(&dir), errors.is_empty()) {
+            (Some(why), true) => out.push(format!("Gemini CLI skips {dir} ({why}), agent-lsp has no error")),
+            (None, false) => out.push(format!(
+                "Gemini CLI loads {dir}, agent-lsp says it skips it: {errors:?}"
+            )),
+            _ => {}
+        }
+        if !errors.is_empty() {
+            continue;
+        }
+        // The context files the manifest names, as the judge reads it.
+        let text = case
+            .files
+            .iter()
+            .find(|(r, _)| *r == manifest)
+            .map(|(_, t)| t.as_str())
+            .unwrap_or("{}");
+        let json: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+        let named: Vec<String> = match &json["contextFileName"] {
+            Value::String(s) if !s.is_empty() => vec![s.clone()],
+            Value::Array(items) => items.iter().filter_map(Value::as_str).map(String::from).collect(),
+            _ => vec!["GEMINI.md".to_string()],
+        };
+        let default = !matches!(&json["contextFileName"], Value::String(s) if !s.is_empty())
+            && !json["contextFileName"].is_array();
+        for name in named {
+            let said = |what: &str| mine.iter().any(|f| f.3.contains(what) && f.3.contains(&name));
+            if said("Invalid contextFileName") {
+                ours_invalid.insert(name.clone());
+                continue;
+            }
+            let file = format!("{dir}/{}", name.trim_start_matches("./"));
+            let exists = case.files.iter().any(|(r, _)| *r == file);
+            if said("leaves this context file out") || (default && !exists) {
+                continue;
+            }
+            ours_loaded.insert(file);
+        }
+    }
+    if invalid != ours_invalid {
+        out.push(format!(
+            "Gemini CLI calls the context paths {invalid:?} invalid, agent-lsp {ours_invalid:?}"
+        ));
+    }
+    if loaded != ours_loaded {
+        out.push(format!(
+            "Gemini CLI loads the extension context files {loaded:?}, agent-lsp says {ours_loaded:?}"
         ));
     }
     out
@@ -434,6 +520,46 @@ fn answer_of(result: &Value, dir: &Path) -> Value {
         answer["command_used"] = json!(sent.contains("COMMAND-PROMPT-MARKER"));
         answer["command_skipped"] =
             json!(all.contains("Skipping invalid command file") || all.contains("Failed to parse TOML file"));
+    }
+    if dir.join(cases::EXTENSIONS_DIR).exists() {
+        // The installed copy of `extensions/<x>` is `~/.gemini/extensions/<x>`.
+        let ext_path = |p: &str| {
+            p.split_once("/.gemini/extensions/")
+                .map(|(_, rest)| format!("{}{rest}", cases::EXTENSIONS_DIR))
+        };
+        let skipped: BTreeMap<String, String> = all
+            .lines()
+            .filter_map(|l| l.strip_prefix("Warning: Skipping extension in "))
+            .filter_map(|rest| {
+                let (path, why) = rest.split_once(": ")?;
+                Some((ext_path(path)?, why.rsplit(": ").next().unwrap_or(why).to_string()))
+            })
+            .collect();
+        let invalid: BTreeSet<String> = all
+            .lines()
+            .filter_map(|l| l.strip_prefix("[ExtensionManager] Invalid contextFileName: \""))
+            .filter_map(|rest| rest.split_once("\" in extension").map(|(name, _)| name.to_string()))
+            .collect();
+        let mut loaded = BTreeSet::new();
+        for r in result["requests"].as_array().into_iter().flatten() {
+            let mut text = String::new();
+            collect_text(&r["body"]["contents"], &mut text);
+            for l in text.lines() {
+                if let Some(f) = l
+                    .strip_prefix("--- Context from: ")
+                    .and_then(|r| r.strip_suffix(" ---"))
+                    && let Some(rel) = ext_path(f)
+                {
+                    loaded.insert(rel);
+                }
+            }
+            if !loaded.is_empty() {
+                break;
+            }
+        }
+        answer["extensions_skipped"] = json!(skipped);
+        answer["extension_invalid_context"] = json!(invalid);
+        answer["extension_context"] = json!(loaded);
     }
     if cases::SKILL_HOMES.iter().any(|h| dir.join(h).exists()) {
         answer["skills"] = json!(skills_offered(result, dir));
@@ -569,7 +695,7 @@ fn judge_all(root: &Path, cases: &[Case]) -> BTreeMap<String, Value> {
         .enumerate()
         .map(|(i, c)| {
             let dir = case_dir(root, c).canonicalize().unwrap();
-            json!({"dir": dir, "start": dir, "out": results.join(format!("{i}.json")), "prompt": c.prompt.clone().unwrap_or_else(|| "hi".into())})
+            json!({"dir": dir, "start": dir, "out": results.join(format!("{i}.json")), "prompt": c.prompt.clone().unwrap_or_else(|| "hi".into()), "extensions": c.extensions()})
         })
         .collect();
     let list_file = root.join("_cases.json");

@@ -75,6 +75,7 @@ impl DialectSpec for Spec {
             super::FileKind::Agent => super::editor::complete_agent(text, offset),
             super::FileKind::Command => super::editor::complete_command(text, offset),
             super::FileKind::Context => Vec::new(),
+            super::FileKind::Extension => super::editor::complete_in(&super::extension::MANIFEST, text, offset),
         })
     }
 
@@ -91,6 +92,9 @@ impl DialectSpec for Spec {
             super::FileKind::Agent => super::editor::hover_agent(&f.analysis.parsed, offset),
             super::FileKind::Command => super::editor::hover_command(f.path, &f.analysis.parsed, offset),
             super::FileKind::Context => super::editor::hover_context(f.text, offset),
+            super::FileKind::Extension => {
+                super::editor::hover_in(&super::extension::MANIFEST, &f.analysis.parsed, offset)
+            }
         };
         Some(hover.map(|(text, span)| crate::analysis::spec::Hover::new(text, span)))
     }
@@ -122,15 +126,21 @@ impl DialectSpec for Spec {
     }
 
     /// A `GEMINI.md`'s imports: each one Gemini CLI cannot read, or will not (outside the
-    /// project, a URL).
+    /// project, a URL); an extension's context files that are not there.
     fn disk_checks(&self, host: &dyn Host, id: usize) -> Vec<crate::analysis::spec::DiskFindings> {
         let Some(f) = host.file(id) else { return Vec::new() };
-        if f.kind.own::<super::FileKind>() != Some(&super::FileKind::Context) {
-            return Vec::new();
-        }
         let Some(facts) = f.analysis.own::<super::Facts>() else {
             return Vec::new();
         };
+        if let Some(manifest) = facts.extension.as_ref().filter(|m| m.loads) {
+            return vec![crate::analysis::spec::DiskFindings {
+                own: Some(|d| d.code == crate::analysis::Code::MissingPath),
+                found: super::extension::missing_context_files(f.path, manifest, host.disk()),
+            }];
+        }
+        if f.kind.own::<super::FileKind>() != Some(&super::FileKind::Context) {
+            return Vec::new();
+        }
         let found = super::imports::check(f.path, &facts.imports, host.disk());
         vec![crate::analysis::spec::DiskFindings {
             own: Some(|d| d.code == crate::analysis::Code::MissingPath),
@@ -189,6 +199,7 @@ impl DialectSpec for Spec {
             super::FileKind::Agent => Pile::Document,
             super::FileKind::Command => Pile::Config,
             super::FileKind::Context => Pile::Document,
+            super::FileKind::Extension => Pile::Config,
         })
     }
 
@@ -245,6 +256,15 @@ fn agent_folders(host: &dyn Host) -> Vec<(PathBuf, Vec<usize>)> {
 fn kind_at(path: &Path, home: Option<&Path>) -> Option<(super::FileKind, Role)> {
     let name = path.file_name()?.to_str()?;
     let dir = path.parent()?;
+    if name == super::extension::FILE {
+        return Some((
+            super::FileKind::Extension,
+            Role::Dialect {
+                dir: dir.to_path_buf(),
+                layer: 1,
+            },
+        ));
+    }
     if name == super::context::NAME {
         let layer = u8::from(home != Some(dir));
         return Some((

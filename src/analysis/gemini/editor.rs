@@ -11,6 +11,11 @@ use crate::analysis::text::Span;
 /// Completion at byte `offset`: the settings of the section at the cursor not yet written, or
 /// the values of the setting being written.
 pub fn complete(text: &str, offset: usize) -> Vec<Item> {
+    complete_in(&SETTINGS, text, offset)
+}
+
+/// Completion at byte `offset` in a JSON file of `schema` (settings, an extension's manifest).
+pub fn complete_in(schema: &'static Shape, text: &str, offset: usize) -> Vec<Item> {
     let offset = offset.min(text.len());
     if !text.is_char_boundary(offset) {
         return Vec::new();
@@ -20,7 +25,7 @@ pub fn complete(text: &str, offset: usize) -> Vec<Item> {
     };
     let path: Vec<&str> = ctx.path.iter().map(String::as_str).collect();
     let mut items: Vec<Item> = match &ctx.value_of {
-        None => shape::lookup::fields_at(&SETTINGS, &path)
+        None => shape::lookup::fields_at(schema, &path)
             .into_iter()
             .filter(|(_, f)| !ctx.present.iter().any(|p| p == f.name))
             .map(|(o, f)| {
@@ -38,7 +43,7 @@ pub fn complete(text: &str, offset: usize) -> Vec<Item> {
         Some(key) => {
             let mut at = path.clone();
             at.push(key);
-            let mut values = shape::lookup::values_at(&SETTINGS, &at);
+            let mut values = shape::lookup::values_at(schema, &at);
             values.dedup();
             values
                 .into_iter()
@@ -65,14 +70,20 @@ pub fn complete(text: &str, offset: usize) -> Vec<Item> {
 /// The hover text at `offset` and the span it is about: on a setting's key or value, what it
 /// does and takes; on a flat (v1) key, where it lives now.
 pub fn hover(parsed: &Parsed, offset: usize) -> Option<(String, Span)> {
+    hover_in(&SETTINGS, parsed, offset)
+}
+
+/// The hover at `offset` in a JSON file of `schema`.
+pub fn hover_in(schema: &'static Shape, parsed: &Parsed, offset: usize) -> Option<(String, Span)> {
     let root = parsed.root.as_ref()?;
     let steps = path_at(root, offset);
     let last = steps.last()?;
     let keys: Vec<&str> = steps.iter().map(|s| s.key.name.as_str()).collect();
     let span = if last.on_key { last.key.span } else { last.value.span };
-    let found = shape::lookup::field_at(&SETTINGS, &keys);
+    let found = shape::lookup::field_at(schema, &keys);
     let Some((owner, f)) = found.first() else {
-        if let [key] = keys.as_slice()
+        if std::ptr::eq(schema, &SETTINGS)
+            && let [key] = keys.as_slice()
             && let Some(to) = super::v1::moved(key)
         {
             return Some((

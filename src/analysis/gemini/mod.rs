@@ -10,6 +10,8 @@
 //! - [`agent`]: a subagent file (`.gemini/agents/*.md`) and why Gemini CLI would not load it.
 //! - [`context`]: a `GEMINI.md` and its `@path` imports.
 //! - [`command`]: a custom command (`.gemini/commands/**/*.toml`).
+//! - [`extension`]: an extension's manifest (`gemini-extension.json`) and its context files.
+//! - [`skill`]: how Gemini CLI loads a `SKILL.md` (the shared skill checks run it).
 //! - [`project`]: an `agents/` folder as a whole (two files of one name).
 //! - [`editor`]: completion and hover in `settings.json`, from the same schema.
 //! - [`setup`]: `agent-lsp setup gemini`.
@@ -21,6 +23,7 @@ pub mod context;
 pub mod imports;
 pub mod dialect;
 pub mod editor;
+pub mod extension;
 pub mod loose;
 pub mod project;
 mod own;
@@ -50,6 +53,7 @@ pub const RULES: &[Code] = &[
     Code::InvalidName,
     Code::UnknownTool,
     Code::DuplicateAgent,
+    Code::MissingPath,
 ];
 
 /// What a file is to Gemini CLI; decided from its path.
@@ -66,6 +70,9 @@ pub enum FileKind {
     Command,
     /// A `GEMINI.md`: instructions, with `@path` imports.
     Context,
+    /// An extension's manifest, `gemini-extension.json`, anywhere: its folder is the extension
+    /// (installed, a copy of it in `~/.gemini/extensions/`).
+    Extension,
 }
 
 /// What a Gemini CLI file declares.
@@ -77,6 +84,8 @@ pub struct Facts {
     pub agent: Option<agent::AgentDecl>,
     /// A context file: its imports, each path as written and where.
     pub imports: Vec<(String, crate::analysis::text::Span)>,
+    /// An extension's manifest: what it declares.
+    pub extension: Option<extension::Manifest>,
 }
 
 /// Analyse one file: the diagnostics, its tree and what it declares.
@@ -108,6 +117,18 @@ pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Parsed, Facts) 
                 ..Facts::default()
             },
         ),
+        FileKind::Extension => {
+            let parsed = jsonc::parse(text);
+            let (out, manifest) = extension::check(text, &parsed);
+            (
+                out,
+                parsed,
+                Facts {
+                    extension: Some(manifest),
+                    ..Facts::default()
+                },
+            )
+        }
         FileKind::Command => {
             let (mut out, parsed) = command::check(text);
             out.sort_by_key(|d| (d.span.start, d.span.end, d.code));

@@ -39,14 +39,21 @@ fn block(text: &str) -> Option<(Span, Span)> {
         return None;
     };
     let q = start + text[start..].find("\n---")?;
-    let end = if q > start && text.as_bytes()[q - 1] == b'\r' { q - 1 } else { q };
+    let end = if q > start && text.as_bytes()[q - 1] == b'\r' {
+        q - 1
+    } else {
+        q
+    };
     Some((Span::new(0, 3), Span::new(start, end)))
 }
+
+/// A value the line reader takes: where it is written and the text it gives.
+type Taken = (Span, String);
 
 /// What the line reader takes: the last `name:` line's value and the last `description:`
 /// line's value, with the indented lines that follow it joined by spaces (spans of the first
 /// value as written, for the fix; the text Gemini CLI gets).
-fn by_lines(text: &str, yaml: Span) -> (Option<(Span, String)>, Option<(Span, String)>) {
+fn by_lines(text: &str, yaml: Span) -> (Option<Taken>, Option<Taken>) {
     let (mut name, mut description) = (None, None);
     let body = yaml.text(text);
     let mut lines = Vec::new();
@@ -123,7 +130,7 @@ pub fn read(text: &str) -> Reading {
     };
     // What the line reader gives, put in the place of YAML's `name` and `description` (the other
     // keys as YAML read them, when it did).
-    let string = |(span, s): &(Span, String)| Node::new(*span, Style::Plain, Value::Str(s.clone()));
+    let string = |(span, s): &Taken| Node::new(*span, Style::Plain, Value::Str(s.clone()));
     let mut entries: Vec<Entry> = match map.filter(|_| strict_ok) {
         Some(m) => m
             .entries
@@ -135,9 +142,7 @@ pub fn read(text: &str) -> Reading {
     };
     for (key, v) in [("name", &name), ("description", &description)] {
         let key_at = v.0.start as usize;
-        let key_span = text[..key_at]
-            .rfind(key)
-            .map_or(v.0, |k| Span::new(k, k + key.len()));
+        let key_span = text[..key_at].rfind(key).map_or(v.0, |k| Span::new(k, k + key.len()));
         entries.push(Entry {
             key: Key {
                 name: key.to_string(),
@@ -152,7 +157,11 @@ pub fn read(text: &str) -> Reading {
         outcome: Outcome::Retry,
         open: Some(open),
         // The values YAML could not read (where it read them, as another type, nothing to quote).
-        retried: if strict_ok { Vec::new() } else { vec![name.0, description.0] },
+        retried: if strict_ok {
+            Vec::new()
+        } else {
+            vec![name.0, description.0]
+        },
         error: parsed.errors.first().cloned(),
         parsed: Parsed {
             root: Some(root),
@@ -177,7 +186,10 @@ mod tests {
     #[test]
     fn as_written_when_yaml_gives_both_strings() {
         let (o, n, d) = seen("---\nname: a\ndescription: |\n  one\n  two\n---\nbody\n");
-        assert_eq!((o, n.as_deref(), d.as_deref()), (Outcome::Parsed, Some("a"), Some("one\ntwo")));
+        assert_eq!(
+            (o, n.as_deref(), d.as_deref()),
+            (Outcome::Parsed, Some("a"), Some("one\ntwo"))
+        );
     }
 
     #[test]
@@ -193,7 +205,10 @@ mod tests {
         );
         // CRLF.
         let (o, n, d) = seen("---\r\nname: c\r\ndescription: Use when: x\r\n---\r\n");
-        assert_eq!((o, n.as_deref(), d.as_deref()), (Outcome::Retry, Some("c"), Some("Use when: x")));
+        assert_eq!(
+            (o, n.as_deref(), d.as_deref()),
+            (Outcome::Retry, Some("c"), Some("Use when: x"))
+        );
         // The last `name:` line wins, even an indented one.
         let (_, n, _) = seen("---\nname: 1\nmetadata:\n  name: inner\ndescription: d\n---\n");
         assert_eq!(n.as_deref(), Some("inner"));
@@ -205,8 +220,14 @@ mod tests {
         assert_eq!(read("---\nname: n\n---\n").outcome, Outcome::Parsed);
         assert_eq!(read("---\nname: [\n---\n").outcome, Outcome::Failed);
         // No frontmatter at the very start: a BOM, a blank line, an unclosed one.
-        assert_eq!(read("\u{feff}---\nname: n\ndescription: d\n---\n").outcome, Outcome::NoFrontmatter);
-        assert_eq!(read("\n---\nname: n\ndescription: d\n---\n").outcome, Outcome::NoFrontmatter);
+        assert_eq!(
+            read("\u{feff}---\nname: n\ndescription: d\n---\n").outcome,
+            Outcome::NoFrontmatter
+        );
+        assert_eq!(
+            read("\n---\nname: n\ndescription: d\n---\n").outcome,
+            Outcome::NoFrontmatter
+        );
         assert_eq!(read("---\nname: n\ndescription: d\n").outcome, Outcome::NoFrontmatter);
     }
 
