@@ -383,16 +383,18 @@ pub fn complete(
     }
 }
 
-/// Which runtimes read an instruction file where it is (see [`instructions`]): each runtime's
-/// own rule, in [`Dialect::ALL`] order.
+/// Which runtimes read an instruction file of folder `dir` where it is (see [`instructions`]):
+/// each runtime's own rule, in [`Dialect::ALL`] order.
 pub fn instruction_readers(
+    host: &dyn host::Host,
+    dir: &std::path::Path,
     which: instructions::Which,
     chain: &[instructions::Level],
     imported_by: Option<&str>,
 ) -> Vec<instructions::Verdict> {
     Dialect::ALL
         .iter()
-        .filter_map(|d| d.spec().instruction_reader(which, chain, imported_by))
+        .filter_map(|d| d.spec().instruction_reader_in(host, dir, which, chain, imported_by))
         .collect()
 }
 
@@ -448,6 +450,16 @@ mod instruction_tests {
         }
     }
 
+    /// The verdicts where no file of the workspace chooses the names (no settings at hand).
+    fn no_settings_readers(
+        which: Which,
+        chain: &[Level],
+        imported_by: Option<&str>,
+    ) -> Vec<crate::analysis::instructions::Verdict> {
+        let ws = crate::workspace::Workspace::load(&[], &crate::workspace::Options::isolated()).unwrap();
+        readers(&ws, std::path::Path::new("/p"), which, chain, imported_by)
+    }
+
     const AGENTS: Which = Which("AGENTS.md");
     const CLAUDE: Which = Which("CLAUDE.md");
     const CONTEXT: Which = Which("CONTEXT.md");
@@ -456,7 +468,7 @@ mod instruction_tests {
     const CLAUDE_LOCAL: Which = Which("CLAUDE.local.md");
 
     fn reads(which: Which, chain: &[Level]) -> (bool, bool) {
-        let v = readers(which, chain, None);
+        let v = no_settings_readers(which, chain, None);
         (v[0].reads, v[1].reads)
     }
 
@@ -508,7 +520,7 @@ mod instruction_tests {
         assert_eq!(reads(CLAUDE, &chain), (true, true));
         above.in_worktree = true;
         let chain = [level("this folder", &["CLAUDE.md"]), above];
-        let v = readers(CLAUDE, &chain, None);
+        let v = no_settings_readers(CLAUDE, &chain, None);
         assert!(!v[0].reads && v[0].why.contains("`AGENTS.md` (..)"), "{}", v[0].why);
         // `.claude/` files: Claude Code's only.
         let chain = [level("this folder", &[".claude/CLAUDE.md"])];
@@ -519,7 +531,7 @@ mod instruction_tests {
         assert_eq!(reads(DOT_CLAUDE_AGENTS, &chain), (false, true));
         // `CLAUDE.local.md` takes the place of `AGENTS.md` for Claude Code too.
         let chain = [level("this folder", &["AGENTS.md", "CLAUDE.local.md"])];
-        let v = readers(AGENTS, &chain, None);
+        let v = no_settings_readers(AGENTS, &chain, None);
         assert!(v[0].reads && !v[1].reads);
         assert!(
             v[1].why
@@ -529,7 +541,7 @@ mod instruction_tests {
         );
         let chain = [level("this folder", &["AGENTS.md", ".claude/CLAUDE.md"])];
         assert!(
-            readers(AGENTS, &chain, None)[1]
+            no_settings_readers(AGENTS, &chain, None)[1]
                 .why
                 .starts_with("Claude Code reads `.claude/CLAUDE.md`")
         );
@@ -539,18 +551,18 @@ mod instruction_tests {
     fn an_import_makes_claude_code_read_it() {
         let all = [level("this folder", &["AGENTS.md", "CLAUDE.md", "CONTEXT.md"])];
         for which in [AGENTS, DOT_CLAUDE_AGENTS, CONTEXT] {
-            let v = readers(which, &all, Some("CLAUDE.md"));
+            let v = no_settings_readers(which, &all, Some("CLAUDE.md"));
             assert!(v[1].reads, "{which:?}");
             assert_eq!(v[1].why, "Claude Code reads it through the import in `CLAUDE.md`");
         }
         // opencode does not follow imports.
-        assert!(!readers(CONTEXT, &all, Some("CLAUDE.md"))[0].reads);
+        assert!(!no_settings_readers(CONTEXT, &all, Some("CLAUDE.md"))[0].reads);
     }
 
     #[test]
     fn the_description_names_each_runtime() {
         let all = [level("this folder", &["AGENTS.md", "CLAUDE.md"])];
-        let md = describe(AGENTS, &readers(AGENTS, &all, None));
+        let md = describe(AGENTS, &no_settings_readers(AGENTS, &all, None));
         assert!(md.contains("**opencode** reads it"), "{md}");
         assert!(
             md.contains("**Claude Code** ignores it here: Claude Code reads `CLAUDE.md` (this folder)"),

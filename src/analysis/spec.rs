@@ -221,6 +221,20 @@ pub trait DialectSpec: Sync {
         None
     }
 
+    /// [`Self::instruction_reader`] for the instruction file in folder `dir`, with the
+    /// workspace's files at hand (a runtime whose settings choose the names it reads).
+    fn instruction_reader_in(
+        &self,
+        host: &dyn Host,
+        dir: &std::path::Path,
+        which: crate::analysis::instructions::Which,
+        chain: &[crate::analysis::instructions::Level],
+        imported_by: Option<&str>,
+    ) -> Option<crate::analysis::instructions::Verdict> {
+        let _ = (host, dir);
+        self.instruction_reader(which, chain, imported_by)
+    }
+
     /// What to show on hover at byte `offset` of file `id`: `None` when the file is none of its
     /// own, `Some(None)` when it is and there is nothing to show there.
     fn hover(&self, host: &dyn Host, id: usize, offset: usize, where_is: WhereIs) -> Option<Option<Hover>> {

@@ -101,7 +101,7 @@ impl Workspace {
         let importer = importers
             .get(&f.path)
             .map(|by| relative_to(by, f.path.parent().unwrap_or(&f.path)));
-        Some((which, readers(which, &chain, importer.as_deref())))
+        Some((which, readers(self, &dir, which, &chain, importer.as_deref())))
     }
 
     /// The instruction files folder `a` holds, in the workspace or on disk: looked up once per

@@ -148,21 +148,45 @@ impl DialectSpec for Spec {
         }]
     }
 
-    /// Gemini CLI reads `GEMINI.md`, or the names `context.fileName` gives: any other
-    /// instruction file only where that setting names it.
-    fn instruction_reader(
+    /// Gemini CLI 0.61.0 reads `GEMINI.md` and the names `context.fileName` adds to it (the
+    /// project's settings where it starts, else the user's; it does not look for settings in a
+    /// folder above, and it still reads `GEMINI.md`, which the docs say the setting replaces):
+    /// any other instruction file only where that setting names it.
+    fn instruction_reader_in(
         &self,
+        host: &dyn Host,
+        dir: &Path,
         which: crate::analysis::instructions::Which,
         _chain: &[crate::analysis::instructions::Level],
         _imported_by: Option<&str>,
     ) -> Option<crate::analysis::instructions::Verdict> {
+        let name = which.name();
+        let (reads, why) = match context_file_names(host, dir) {
+            Some((names, from)) => {
+                let listed = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+                if names.iter().any(|n| n == name) {
+                    (
+                        true,
+                        format!("Gemini CLI reads it: `context.fileName` in `{from}` names it"),
+                    )
+                } else {
+                    (
+                        false,
+                        format!(
+                            "Gemini CLI reads `GEMINI.md` and {listed} here (`context.fileName` in `{from}`), not `{name}`"
+                        ),
+                    )
+                }
+            }
+            None => (
+                false,
+                format!("Gemini CLI reads `{name}` only where `context.fileName` names it (it reads `GEMINI.md`)"),
+            ),
+        };
         Some(crate::analysis::instructions::Verdict {
             runtime: Dialect::Gemini,
-            reads: false,
-            why: format!(
-                "Gemini CLI reads `{}` only where `context.fileName` names it (it reads `GEMINI.md`)",
-                which.name()
-            ),
+            reads,
+            why,
         })
     }
 
@@ -250,6 +274,31 @@ fn agent_folders(host: &dyn Host) -> Vec<(PathBuf, Vec<usize>)> {
             (dir, files.into_iter().map(|(_, id)| id).collect())
         })
         .collect()
+}
+
+/// The context file names Gemini CLI started in `dir` reads beside `GEMINI.md`, when settings
+/// give some: the
+/// `context.fileName` of `dir/.gemini/settings.json`, else of the user's settings; with where it
+/// is set (as written in messages: `.gemini/settings.json` or `~/.gemini/settings.json`).
+fn context_file_names(host: &dyn Host, dir: &Path) -> Option<(Vec<String>, &'static str)> {
+    let names_of = |f: &crate::analysis::host::HostFile<'_>| {
+        f.analysis
+            .own::<super::Facts>()?
+            .settings
+            .context_file_names
+            .clone()
+            .filter(|n| !n.is_empty())
+    };
+    let project = dir.join(".gemini").join("settings.json");
+    if let Some(f) = host.id_of(&project).and_then(|id| host.file(id))
+        && let Some(names) = names_of(&f)
+    {
+        return Some((names, ".gemini/settings.json"));
+    }
+    host.files_of(Dialect::Gemini)
+        .filter(|(f, ..)| f.kind.own::<super::FileKind>() == Some(&super::FileKind::Settings { project: false }))
+        .find_map(|(f, ..)| names_of(&f))
+        .map(|n| (n, "~/.gemini/settings.json"))
 }
 
 /// What a path is to Gemini CLI, with its role: `home` is the user's `.gemini` folder.
@@ -368,5 +417,56 @@ mod tests {
         assert_eq!(kind("/w/gemini.md"), None);
         let (_, role) = kind_at(&p("/w/.gemini/settings.json"), Some(&home)).unwrap();
         assert_eq!(role, Role::Dialect { dir: p("/w"), layer: 1 });
+    }
+
+    #[test]
+    fn context_file_name_adds_the_instruction_files_gemini_cli_reads() {
+        use crate::workspace::{Options, Workspace};
+        let t = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        let write = |rel: &str, text: &str| {
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        write(".gemini/settings.json", r#"{"context": {"fileName": ["AGENTS.md"]}}"#);
+        write("AGENTS.md", "Shared.\n");
+        write("CONTEXT.md", "Other.\n");
+        write("sub/AGENTS.md", "Started here, the root's settings are not read.\n");
+        let home = root.join("home/.gemini");
+        write(
+            "home/.gemini/settings.json",
+            r#"{"context": {"fileName": "CONTEXT.md"}}"#,
+        );
+        let ws = Workspace::load(&[root.clone(), home.clone()], &Options::isolated().with(HOME, &home)).unwrap();
+        let gemini = |rel: &str| {
+            let id = ws.id(&root.join(rel)).unwrap();
+            let (_, verdicts) = ws.instruction_readers(id).unwrap();
+            let v = verdicts.into_iter().find(|v| v.runtime == Dialect::Gemini).unwrap();
+            (v.reads, v.why)
+        };
+        assert_eq!(
+            gemini("AGENTS.md"),
+            (
+                true,
+                "Gemini CLI reads it: `context.fileName` in `.gemini/settings.json` names it".to_string()
+            )
+        );
+        assert_eq!(
+            gemini("CONTEXT.md"),
+            (
+                false,
+                "Gemini CLI reads `GEMINI.md` and `AGENTS.md` here (`context.fileName` in `.gemini/settings.json`), not `CONTEXT.md`".to_string()
+            )
+        );
+        // Started in `sub/`, only the user's settings apply.
+        assert_eq!(
+            gemini("sub/AGENTS.md"),
+            (
+                false,
+                "Gemini CLI reads `GEMINI.md` and `CONTEXT.md` here (`context.fileName` in `~/.gemini/settings.json`), not `AGENTS.md`".to_string()
+            )
+        );
     }
 }

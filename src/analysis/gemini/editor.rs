@@ -269,7 +269,7 @@ pub fn hover_context(text: &str, offset: usize) -> Option<(String, Span)> {
         return None;
     }
     Some((
-        "**`GEMINI.md`**: instructions for the model\n\n- **Gemini CLI** reads it when it starts here or in a folder below: the user's `~/.gemini/GEMINI.md`, then each `GEMINI.md` from the project's root (the nearest folder with `.git`) down to where it starts (one in a folder below that is not read at start); `context.fileName` in the settings replaces the name. `@path` imports a file in place (relative to this one, inside the project; not in code).\n".to_string(),
+        "**`GEMINI.md`**: instructions for the model\n\n- **Gemini CLI** reads it when it starts here or in a folder below: the user's `~/.gemini/GEMINI.md`, then each `GEMINI.md` from the project's root (the nearest folder with `.git`) down to where it starts (one in a folder below that is not read at start); `context.fileName` in the settings adds names to it (`GEMINI.md` is still read). `@path` imports a file in place (relative to this one, inside the project; not in code).\n".to_string(),
         first,
     ))
 }
