@@ -59,6 +59,11 @@ macro_rules! rules {
 /// (A project's `agent-lsp.toml` or the editor's settings may still set any level.)
 pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
     (
+        Code::DuplicateAgent,
+        Severity::Error,
+        "Gemini CLI: an agent of a built-in agent's name, which it ignores (\"Duplicate agent name ... The later definition will be ignored\")",
+    ),
+    (
         Code::ShadowedFile,
         Severity::Info,
         "Codex: an `AGENTS.md` that the `AGENTS.override.md` beside it replaces, which is what an override is for (a blank override, which leaves the folder with no instructions, is a warning)",

@@ -227,6 +227,16 @@ fn agents() -> Vec<Case> {
                 ),
             ],
         ),
+        case(
+            "built-in-name",
+            vec![
+                agent(
+                    "generalist.md",
+                    "---\nname: generalist\ndescription: My own generalist.\n---\nYou are mine.\n",
+                ),
+                agent("helper.md", "---\nname: helper\ndescription: Helps.\n---\nHelp.\n"),
+            ],
+        ),
         one(
             "name-not-a-slug",
             "---\nname: Code Reviewer\ndescription: Reviews.\n---\n",

@@ -293,6 +293,28 @@ fn compare_agents(
             .filter(|f| f.0 == *rel && f.1 == "error")
             .map(|f| &f.3)
             .collect();
+        // A file Gemini CLI reads but ignores, its name being taken: said as a duplicate.
+        let ignored = cases::name_of(text).is_some_and(|n| {
+            answer["agent_duplicates"]
+                .as_array()
+                .is_some_and(|d| d.iter().any(|x| x.as_str() == Some(n.as_str())))
+        });
+        let duplicate_said = errors.iter().any(|e| e.contains("Duplicate agent name"));
+        if ignored != duplicate_said {
+            out.push(format!(
+                "Gemini CLI {} {rel} as a duplicate name, agent-lsp {}",
+                if ignored { "ignores" } else { "does not ignore" },
+                if duplicate_said {
+                    "says it does"
+                } else {
+                    "does not say so"
+                }
+            ));
+        }
+        let errors: Vec<&String> = errors
+            .into_iter()
+            .filter(|e| !e.contains("Duplicate agent name"))
+            .collect();
         match (refused.get(rel.as_str()), errors.is_empty()) {
             (Some(said), true) => out.push(format!(
                 "Gemini CLI refuses {rel} ({said}), agent-lsp has no error there"
@@ -304,6 +326,7 @@ fn compare_agents(
         }
         if read
             && errors.is_empty()
+            && !duplicate_said
             && let Some(name) = cases::name_of(text)
         {
             ours.entry(name).or_insert_with(|| rel.clone());
@@ -567,6 +590,13 @@ fn answer_of(result: &Value, dir: &Path) -> Value {
     let agents_dir = dir.join(".gemini/agents");
     if agents_dir.exists() {
         answer["agent_errors"] = json!(agent_errors(&all));
+        // "Duplicate agent name 'x' detected. The later definition will be ignored."
+        let duplicates: BTreeSet<String> = all
+            .lines()
+            .filter_map(|l| l.strip_prefix("Duplicate agent name '"))
+            .filter_map(|r| r.split_once('\'').map(|(n, _)| n.to_string()))
+            .collect();
+        answer["agent_duplicates"] = json!(duplicates);
         answer["agents"] = json!(subagents(result));
     }
     answer

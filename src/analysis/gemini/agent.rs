@@ -438,6 +438,20 @@ pub fn check(text: &str) -> (Vec<Diagnostic>, Parsed, AgentDecl) {
     decl.description = map.value("description").and_then(Node::as_str).map(str::to_string);
     decl.remote = !std::ptr::eq(schema, &LOCAL_SHAPE);
     decl.loads = !out.iter().any(|d| d.severity == Severity::Error);
+    // Registered after the built-in agents: one of a built-in's name is ignored.
+    if decl.loads
+        && let (Some(name), Some(span)) = (&decl.name, decl.name_span)
+        && super::agents::BUILT_IN.iter().any(|(n, _)| n == name)
+    {
+        out.push(error(
+            Code::DuplicateAgent,
+            span,
+            format!(
+                "Gemini CLI has a built-in agent `{name}`, registered first: it ignores this one (\"Duplicate agent name '{name}' detected. The later definition will be ignored\"). Give it another name"
+            ),
+        ));
+        decl.loads = false;
+    }
     (out, parsed, decl)
 }
 

@@ -194,6 +194,95 @@ impl DialectSpec for Spec {
         &[".gemini"]
     }
 
+    fn builtin_agents(&self) -> Vec<&'static str> {
+        super::agents::BUILT_IN.iter().map(|(n, _)| *n).collect()
+    }
+
+    fn agent_names(&self, file: &crate::analysis::host::HostFile) -> Option<Vec<crate::analysis::spec::NameAt>> {
+        let facts: &super::Facts = file.analysis.own()?;
+        let decl = facts.agent.as_ref()?;
+        Some(match (&decl.name, decl.name_span) {
+            (Some(n), Some(span)) => vec![crate::analysis::spec::NameAt::definition(n, span)],
+            _ => Vec::new(),
+        })
+    }
+
+    /// The projects at or below `dir`: each folder with a `.gemini/` of settings, agents or
+    /// commands.
+    fn starts(&self, host: &dyn Host, dir: &Path) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = host
+            .files_of(Dialect::Gemini)
+            .filter(|(f, _, layer)| {
+                *layer == 1
+                    && matches!(
+                        f.kind.own::<super::FileKind>(),
+                        Some(super::FileKind::Settings { .. } | super::FileKind::Agent | super::FileKind::Command)
+                    )
+            })
+            .map(|(_, d, _)| d.to_path_buf())
+            .filter(|d| d.starts_with(dir))
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The agents Gemini CLI registers started in `start`: its built-in ones, then the agents
+    /// of `start/.gemini/agents/`, then the user's; the first of a name stays.
+    fn agents<'h>(
+        &self,
+        host: &'h dyn Host,
+        start: &Path,
+    ) -> (Vec<usize>, Box<dyn crate::analysis::agents::AgentSet + 'h>) {
+        let dir = host.canonical(start);
+        let mut agents: Vec<super::agents::GeminiAgent> = super::agents::BUILT_IN
+            .iter()
+            .map(|(name, description)| super::agents::GeminiAgent {
+                name: name.to_string(),
+                description: Some(description.to_string()),
+                defined: None,
+                fields: Vec::new(),
+            })
+            .collect();
+        let mut ids = Vec::new();
+        let mut files: Vec<(u8, &Path, usize)> = host
+            .files_of(Dialect::Gemini)
+            .filter(|(f, d, layer)| {
+                (*layer == 0 || *d == dir.as_path() || *d == start)
+                    && f.kind
+                        .own::<super::FileKind>()
+                        .is_some_and(|k| !matches!(k, super::FileKind::Context | super::FileKind::Extension))
+            })
+            .map(|(f, _, layer)| (layer, f.path, f.id))
+            .collect();
+        // The project's first, then the user's; each folder in path order.
+        files.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        for (_, _, id) in files {
+            ids.push(id);
+            let Some(f) = host.file(id) else { continue };
+            let Some(facts) = f.analysis.own::<super::Facts>() else {
+                continue;
+            };
+            let Some(decl) = facts.agent.as_ref().filter(|d| d.loads) else {
+                continue;
+            };
+            let (Some(name), Some(span)) = (&decl.name, decl.name_span) else {
+                continue;
+            };
+            if agents.iter().any(|a| a.name == *name) {
+                continue;
+            }
+            agents.push(super::agents::GeminiAgent {
+                name: name.clone(),
+                description: decl.description.clone(),
+                defined: Some((id, span)),
+                fields: super::agents::fields_of(f.analysis.parsed.root.as_ref()),
+            });
+        }
+        ids.sort_unstable();
+        (ids, Box::new(super::agents::Agents { agents }))
+    }
+
     fn skill_loader(&self) -> Option<crate::analysis::skill::Loader> {
         Some(super::skill::LOADER)
     }

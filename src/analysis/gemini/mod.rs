@@ -8,6 +8,7 @@
 //! - [`settings`]: a `settings.json` checked against it: what stops Gemini CLI, what it warns
 //!   about, what it ignores without a word; [`v1`] the old flat keys and where they live now.
 //! - [`agent`]: a subagent file (`.gemini/agents/*.md`) and why Gemini CLI would not load it.
+//! - [`agents`]: the agents Gemini CLI registers, as `explain` shows them.
 //! - [`context`]: a `GEMINI.md` and its `@path` imports.
 //! - [`command`]: a custom command (`.gemini/commands/**/*.toml`).
 //! - [`extension`]: an extension's manifest (`gemini-extension.json`) and its context files.
@@ -18,6 +19,7 @@
 //! - [`dialect`]: Gemini CLI behind the one dialect interface (which files it reads).
 
 pub mod agent;
+pub mod agents;
 pub mod command;
 pub mod context;
 pub mod imports;
