@@ -353,7 +353,9 @@ fn relative_path(dest: &str) -> Option<String> {
     Some(percent_decode(path))
 }
 
-fn percent_decode(s: &str) -> String {
+/// `decodeURIComponent` of a path: each `%XX` made its byte; text that is then no UTF-8 is
+/// left as it is.
+pub fn percent_decode(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;

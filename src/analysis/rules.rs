@@ -386,12 +386,14 @@ way is deliberate in some setups and is reported as information only.",
         ".opencode/agents/README.md: \"# Our agents\\n...\"",
         "docs/agents.md (outside the agents folder), or a file that starts with a `---` frontmatter";
     DuplicateAgent = "duplicate-agent", Warning, ValueIgnored, [],
-        "Two Markdown files of one folder define the same agent name (or, for Claude Code, the same output style name).",
+        "Two Markdown files of one folder define the same agent name (or, for Claude Code, the same output style name; for Gemini CLI, an agent takes a built-in agent's name).",
         "opencode keeps one definition per name in each folder: the file it reads last replaces \
 the others entirely, and the read order follows the file system. An `agents/` and a `mode/` file \
 of one directory with the same name are merged field by field instead. Claude Code lists an \
 output style name once: of two styles of one folder with the same name, one file is used and the \
-other never.",
+other never. Gemini CLI registers its built-in agents first and ignores a later agent of a name it \
+has (\"Duplicate agent name ... The later definition will be ignored\"), so an agent named \
+`generalist` is never used: an error.",
         ".opencode/agents/a.md and .opencode/agents/b.md both with `name: reviewer`",
         "one file per agent name";
     HiddenPrimary = "hidden-primary", Warning, Works, [],

@@ -32,6 +32,19 @@ pub struct AgentDecl {
     pub loads: bool,
 }
 
+/// Gemini CLI's built-in agents, with the descriptions it gives the model.
+pub const BUILT_IN: &[(&str, &str)] = &[
+    (
+        "codebase_investigator",
+        "The specialized tool for codebase analysis, architectural mapping, and understanding system-wide dependencies.",
+    ),
+    (
+        "cli_help",
+        "Specialized agent for answering questions about the Gemini CLI application.",
+    ),
+    ("generalist", "A general-purpose AI agent with access to all tools."),
+];
+
 fn is_slug(s: &str) -> bool {
     !s.is_empty()
         && s.bytes()
@@ -441,7 +454,7 @@ pub fn check(text: &str) -> (Vec<Diagnostic>, Parsed, AgentDecl) {
     // Registered after the built-in agents: one of a built-in's name is ignored.
     if decl.loads
         && let (Some(name), Some(span)) = (&decl.name, decl.name_span)
-        && super::agents::BUILT_IN.iter().any(|(n, _)| n == name)
+        && BUILT_IN.iter().any(|(n, _)| n == name)
     {
         out.push(error(
             Code::DuplicateAgent,

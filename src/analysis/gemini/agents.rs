@@ -20,18 +20,7 @@ use crate::analysis::policy::judge::Ruleset;
 use crate::analysis::provenance::{Source, WhereIs};
 use crate::analysis::text::Span;
 
-/// Gemini CLI's built-in agents, with the descriptions it gives the model.
-pub const BUILT_IN: &[(&str, &str)] = &[
-    (
-        "codebase_investigator",
-        "The specialized tool for codebase analysis, architectural mapping, and understanding system-wide dependencies.",
-    ),
-    (
-        "cli_help",
-        "Specialized agent for answering questions about the Gemini CLI application.",
-    ),
-    ("generalist", "A general-purpose AI agent with access to all tools."),
-];
+pub use super::agent::BUILT_IN;
 
 /// The fields of an agent file the card shows, in order.
 const SHOWN: &[&str] = &["kind", "tools", "model", "max_turns", "temperature", "agent_card_url"];

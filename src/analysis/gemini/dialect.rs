@@ -135,7 +135,7 @@ impl DialectSpec for Spec {
         if let Some(manifest) = facts.extension.as_ref().filter(|m| m.loads) {
             return vec![crate::analysis::spec::DiskFindings {
                 own: Some(|d| d.code == crate::analysis::Code::MissingPath),
-                found: super::extension::missing_context_files(f.path, manifest, host.disk()),
+                found: super::disk::missing_context_files(f.path, manifest, host.disk()),
             }];
         }
         if f.kind.own::<super::FileKind>() != Some(&super::FileKind::Context) {
@@ -227,8 +227,9 @@ impl DialectSpec for Spec {
         out
     }
 
-    /// The agents Gemini CLI registers started in `start`: its built-in ones, then the agents
-    /// of `start/.gemini/agents/`, then the user's; the first of a name stays.
+    /// The agents Gemini CLI registers started in `start` (a folder with a `.gemini/`): its
+    /// built-in ones, then the agents of `start/.gemini/agents/`, then the user's; the first of
+    /// a name stays.
     fn agents<'h>(
         &self,
         host: &'h dyn Host,
@@ -257,6 +258,10 @@ impl DialectSpec for Spec {
             .collect();
         // The project's first, then the user's; each folder in path order.
         files.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        // Outside a project with a `.gemini/` folder, Gemini CLI builds nothing agent-lsp shows.
+        if !files.iter().any(|(layer, ..)| *layer == 1) {
+            return (Vec::new(), Box::new(super::agents::Agents { agents: Vec::new() }));
+        }
         for (_, _, id) in files {
             ids.push(id);
             let Some(f) = host.file(id) else { continue };

@@ -352,50 +352,6 @@ pub fn check(text: &str, parsed: &Parsed) -> (Vec<Diagnostic>, Manifest) {
     (out, manifest)
 }
 
-/// The context files a manifest names that do not exist in the extension's folder (the one
-/// holding `manifest_path`): Gemini CLI leaves each out without a word.
-pub fn missing_context_files(
-    manifest_path: &std::path::Path,
-    manifest: &Manifest,
-    disk: &dyn crate::analysis::discovery::Disk,
-) -> Vec<Diagnostic> {
-    let Some(dir) = manifest_path.parent() else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for (name, span) in &manifest.context_files {
-        let target = dir.join(name);
-        if disk.is_file(&target) {
-            continue;
-        }
-        let what = if disk.is_dir(&target) {
-            "is a folder, not a file"
-        } else {
-            "does not exist in the extension"
-        };
-        let near = disk.closest_sibling(&target);
-        let mut d = Diagnostic::new(
-            Code::MissingPath,
-            *span,
-            format!(
-                "`{name}` {what}: Gemini CLI leaves this context file out without a word (`gemini extensions validate` fails on it).{}",
-                did_you_mean(near.as_deref())
-            ),
-        )
-        .with_severity(Severity::Warning)
-        .with_effect(Effect::ValueIgnored);
-        if let Some(n) = near {
-            let rel = std::path::Path::new(name)
-                .with_file_name(&n)
-                .to_string_lossy()
-                .replace('\\', "/");
-            d = d.with_suggestion(*span, format!("\"{rel}\""));
-        }
-        out.push(d);
-    }
-    out
-}
-
 /// Why Gemini CLI refuses a context file's path (`validateContextFilePath`, in short); `None` when it takes it.
 fn invalid_path(s: &str) -> Option<&'static str> {
     if s.trim().is_empty() {
@@ -409,30 +365,10 @@ fn invalid_path(s: &str) -> Option<&'static str> {
     if s.starts_with('/') || s.starts_with('\\') || windows_drive {
         return Some("an absolute path");
     }
-    if s.contains("..") || percent_decoded(s).contains("..") {
+    if s.contains("..") || crate::analysis::prompt::percent_decode(s).contains("..") {
         return Some("`..` is not allowed");
     }
     None
-}
-
-/// `decodeURIComponent`, for the `..` check (`%2e%2e`); undecodable text is left as it is.
-fn percent_decoded(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%'
-            && let Some(h) = s.get(i + 1..i + 3)
-            && let Ok(v) = u8::from_str_radix(h, 16)
-        {
-            out.push(v);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
 }
 
 /// A value JavaScript takes as false (`!value`).

@@ -24,6 +24,7 @@ pub mod command;
 pub mod context;
 pub mod imports;
 pub mod dialect;
+pub mod disk;
 pub mod editor;
 pub mod extension;
 pub mod loose;
@@ -93,14 +94,9 @@ pub struct Facts {
 /// Analyse one file: the diagnostics, its tree and what it declares.
 pub fn analyze(kind: &FileKind, text: &str) -> (Vec<Diagnostic>, Parsed, Facts) {
     match kind {
-        FileKind::Settings { project } => {
+        FileKind::Settings { .. } => {
             let parsed = jsonc::parse(text);
-            let scope = if *project {
-                settings::Scope::Project
-            } else {
-                settings::Scope::User
-            };
-            let (mut out, settings) = settings::check(text, &parsed, scope);
+            let (mut out, settings) = settings::check(text, &parsed);
             out.sort_by_key(|d| (d.span.start, d.span.end, d.code));
             (
                 out,

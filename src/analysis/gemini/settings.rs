@@ -24,26 +24,16 @@ use super::loose::reads_as_number;
 use super::loose::{READS_AS_BOOL, READS_AS_NUMBER};
 use super::words::got_text;
 
-/// Which `settings.json`, for what a mistake costs and says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
-    User,
-    Project,
-}
-
 /// What a settings file declares that other checks read.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Settings {
     /// `context.fileName`, as written (a string or the strings of an array): the names Gemini CLI
     /// reads as context files instead of `GEMINI.md`.
     pub context_file_names: Option<Vec<String>>,
-    /// The MCP servers it declares, by name, in file order.
-    pub mcp_servers: Vec<(String, Span)>,
 }
 
-/// Check a `settings.json`.
-pub fn check(text: &str, parsed: &Parsed, scope: Scope) -> (Vec<Diagnostic>, Settings) {
-    let _ = scope;
+/// Check a `settings.json` (the user's and a project's alike: one validator reads both).
+pub fn check(text: &str, parsed: &Parsed) -> (Vec<Diagnostic>, Settings) {
     let mut out = Vec::new();
     for e in &parsed.errors {
         out.push(refuses_to_start(e.span, format!("{}: Gemini CLI cannot parse this settings.json and does not start (\"Please fix the configuration file(s) and try again\")", e.message)));
@@ -342,15 +332,7 @@ fn settings_of(map: &Map) -> Settings {
             Value::Seq(items) => Some(items.iter().filter_map(|i| i.as_str().map(str::to_string)).collect()),
             _ => None,
         });
-    let mcp_servers = map
-        .value("mcpServers")
-        .and_then(Node::as_map)
-        .map(|m| m.entries.iter().map(|e| (e.key.name.clone(), e.key.span)).collect())
-        .unwrap_or_default();
-    Settings {
-        context_file_names,
-        mcp_servers,
-    }
+    Settings { context_file_names }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use crate::analysis::syntax::jsonc;
 /// Each finding as `severity code [text under it]: message`, in file order.
 fn findings(text: &str) -> Vec<String> {
     let parsed = jsonc::parse(text);
-    let (mut out, _) = check(text, &parsed, Scope::Project);
+    let (mut out, _) = check(text, &parsed);
     out.sort_by_key(|d| (d.span.start, d.span.end));
     super::super::words::rendered(&out, text)
 }
@@ -58,7 +58,7 @@ fn a_wrong_type_is_a_warning_on_the_value_in_gemini_s_words() {
 fn an_enum_value_gets_a_did_you_mean() {
     let text = r#"{ "general": { "preferredEditor": "neovm" } }"#;
     let parsed = jsonc::parse(text);
-    let (out, _) = check(text, &parsed, Scope::User);
+    let (out, _) = check(text, &parsed);
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].code, Code::InvalidValue);
     assert!(out[0].message.contains("Did you mean `neovim`?"), "{}", out[0].message);
@@ -101,7 +101,7 @@ fn flat_v1_keys_are_named_with_their_nested_place() {
     // Each moved key comes with its move.
     let text = r#"{ "model": "gemini-2.5-pro" }"#;
     let parsed = jsonc::parse(text);
-    let (out, _) = check(text, &parsed, Scope::User);
+    let (out, _) = check(text, &parsed);
     let fix = out[0].fix.as_ref().expect("a fix");
     assert_eq!(
         crate::analysis::diagnostic::apply(text, &fix.edits),
@@ -113,7 +113,7 @@ fn flat_v1_keys_are_named_with_their_nested_place() {
 fn args_as_one_string_is_said_with_what_it_breaks_and_split() {
     let text = r#"{ "mcpServers": { "docs": { "command": "x", "args": "--stdio --port 1" } } }"#;
     let parsed = jsonc::parse(text);
-    let (out, _) = check(text, &parsed, Scope::Project);
+    let (out, _) = check(text, &parsed);
     assert_eq!(out.len(), 1);
     assert!(
         out[0]
@@ -157,10 +157,11 @@ fn what_stops_gemini_cli_is_an_error() {
 #[test]
 fn what_a_file_declares() {
     let text = r#"{ "context": { "fileName": "AGENTS.md" }, "mcpServers": { "a": {}, "b": {} } }"#;
-    let (_, s) = check(text, &jsonc::parse(text), Scope::Project);
+    let (_, s) = check(text, &jsonc::parse(text));
     assert_eq!(s.context_file_names, Some(vec!["AGENTS.md".to_string()]));
-    assert_eq!(
-        s.mcp_servers.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
-        vec!["a", "b"]
-    );
+    let text = r#"{ "context": { "fileName": ["A.md", 3, "B.md"] } }"#;
+    let (_, s) = check(text, &jsonc::parse(text));
+    assert_eq!(s.context_file_names, Some(vec!["A.md".to_string(), "B.md".to_string()]));
+    let text = r#"{ "context": { "fileName": true } }"#;
+    assert_eq!(check(text, &jsonc::parse(text)).1.context_file_names, None);
 }
