@@ -97,6 +97,23 @@ for f in $(find ../test-workspace/.codex ../tests/corpus/codex -name '*.toml' -t
     n=$((n + 1))
 done
 
+# Gemini CLI: settings.json (kind 79), agents (149), commands (219), GEMINI.md (124) from
+# test-workspace and the corpus; an extension manifest (9) and a skill it loads (247), inline.
+for f in $(find ../test-workspace/.gemini ../test-workspace/GEMINI.md ../tests/corpus/gemini -type f \( -name '*.json' -o -name '*.md' -o -name '*.toml' \) | sort); do
+    case "$f" in
+        */settings.json) k='\117' ;; # 79
+        */GEMINI.md) k='\174' ;;     # 124
+        *.toml) k='\333' ;;          # 219
+        *.md) k='\225' ;;            # 149
+        *) continue ;;
+    esac
+    { printf "$k"; cat "$f"; } > "corpus/analyze/$(name "$f")-gemini"
+    n=$((n + 1))
+done
+printf '\011{"name": "ext", "version": "1.0.0", "contextFileName": ["GEMINI.md", "../x.md"], "mcpServers": {"s": {"command": "x", "comand": 1}}}\n' > corpus/analyze/gemini-extension
+printf '\367---\nname: 123\ndescription: Use when: x\n  more\n---\nBody.\n' > corpus/analyze/gemini-skill
+n=$((n + 2))
+
 # lsp: pair the i-th small config with the i-th small agent (both under 2 kB, so that a seed
 # fits in -max_len=4096), in both encodings, and append some operations:
 #   03 01 04        hover on slot 0 at line 1, column 4

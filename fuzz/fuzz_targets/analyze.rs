@@ -5,7 +5,8 @@
 //! `plugin.json` and `marketplace.json`); Zuno config, Markdown agent; a `SKILL.md`, a Markdown
 //! command, `agent-lsp.toml` or, for `byte / 10 % 7` of 5 and 6, Codex's `config.toml` and an agent file, and for the
 //! bytes 79, 149 and 219 Gemini CLI's `settings.json`, agent and command files, for 124, 154 and
-//! 184 a `GEMINI.md`; for a skill or a command, `byte / 10 % 3` picks the runtime); the rest, read lossily as UTF-8, is analysed. A crash is any panic in the analysis, or a broken invariant:
+//! 184 a `GEMINI.md`, for 9 an extension's `gemini-extension.json`, for 247 a skill Gemini CLI
+//! loads; for a skill or a command, `byte / 10 % 3` picks the runtime); the rest, read lossily as UTF-8, is analysed. A crash is any panic in the analysis, or a broken invariant:
 //!
 //! - every span (diagnostic, related location in the same file, fix edit, agent declaration,
 //!   agent reference) lies within the text and on char boundaries;
@@ -44,6 +45,14 @@ fuzz_target!(|data: &[u8]| {
     };
     let runtime = Dialect::ALL[usize::from(selector / 10 % 3)];
     let kind: FileKind = match selector % 10 {
+        // A skill Gemini CLI loads (its js-yaml-then-line reader).
+        7 if selector == 247 => FileKind::Skill(SkillKind {
+            folder: "fuzz".into(),
+            loaders: vec![Dialect::Gemini],
+            misplaced: None,
+            family: Dialect::Gemini,
+            namespace: None,
+        }),
         0 => OcKind::Config.into(),
         1 => OcKind::Agent { name: "fuzz".into() }.into(),
         2 => OcKind::Mode { name: "fuzz".into() }.into(),
@@ -74,6 +83,7 @@ fuzz_target!(|data: &[u8]| {
         9 if selector == 79 => gemini::FileKind::Settings { project: true }.into(),
         9 if selector == 149 => gemini::FileKind::Agent.into(),
         9 if selector == 219 => gemini::FileKind::Command.into(),
+        9 if selector == 9 => gemini::FileKind::Extension.into(),
         9 => FileKind::ProjectFile,
         // An output style (a project's or a plugin's).
         4 if selector >= 200 => FileKind::from(if selector / 10 % 2 == 0 {
