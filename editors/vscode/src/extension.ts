@@ -1,7 +1,7 @@
 // VS Code client for agent-lsp: starts `agent-lsp serve` for opencode agent files,
 // opencode.json(c), Claude Code agent files, Zuno agent files and zuno.json(c), Codex's
-// .codex/config.toml and agents, Gemini CLI's .gemini/settings.json, agents, commands and
-// GEMINI.md, GitHub Copilot's
+// .codex/config.toml and agents, Gemini CLI's .gemini/settings.json, agents, commands,
+// GEMINI.md and gemini-extension.json, GitHub Copilot's
 // custom agents, prompt files, instructions and `.vscode/mcp.json`, command files and `SKILL.md`
 // files, and keeps the server's `agentLsp` settings in sync.
 
@@ -77,6 +77,8 @@ const GLOBS = [
   "**/.opencode/**/SKILL.md",
   "**/.claude/**/SKILL.md",
   "**/.zuno/**/SKILL.md",
+  "**/.codex/**/SKILL.md",
+  "**/.gemini/**/SKILL.md",
   "**/.agents/skills/**/SKILL.md",
   // GitHub Copilot: custom agents (`.github/agents/*.agent.md`, a plain `*.md` there, and the
   // legacy chat modes of `.github/chatmodes/`), prompt files, instructions (at any depth of
@@ -94,11 +96,13 @@ const GLOBS = [
   "**/.codex/config.toml",
   "**/.codex/agents/**/*.toml",
   // Gemini CLI: `settings.json` of a project's `.gemini/` (and of `~/.gemini/`), its subagents
-  // (`.gemini/agents/*.md`), its custom commands (`.gemini/commands/**/*.toml`) and `GEMINI.md`.
+  // (`.gemini/agents/*.md`), its custom commands (`.gemini/commands/**/*.toml`), `GEMINI.md`
+  // and an extension's `gemini-extension.json`.
   "**/.gemini/settings.json",
   "**/.gemini/agents/*.md",
   "**/.gemini/commands/**/*.toml",
   "**/GEMINI.md",
+  "**/gemini-extension.json",
 ];
 
 /** Where a Claude Code plugin keeps its manifest; its `agents/` folder holds agent files. */

@@ -338,7 +338,11 @@ impl DialectSpec for Spec {
     }
 
     fn watched(&self) -> &'static [&'static str] {
-        &["**/.gemini/settings.json", "**/.gemini/commands/**/*.toml"]
+        &[
+            "**/.gemini/settings.json",
+            "**/.gemini/commands/**/*.toml",
+            "**/gemini-extension.json",
+        ]
     }
 
     fn user_options(&self, env: &dyn Fn(&str) -> Option<PathBuf>, _global_dir: Option<&Path>, o: &mut Options) {
