@@ -1,7 +1,7 @@
 //! End-to-end tests of the Gemini CLI dialect over real LSP pipes (the client of `lsp_support`):
 //! the diagnostics of a project's `.gemini/settings.json`, of an agent, a command and a
-//! `GEMINI.md`, where they sit in both position encodings (CJK and emoji before them on their
-//! line), hover on a setting, completion of settings and values, and the fix of an old flat key
+//! `GEMINI.md`, an extension's manifest and a skill, where they sit in both position encodings
+//! (CJK and emoji before them on their line), hover on a setting, completion of settings and values, and the fix of an old flat key
 //! applied as an edit.
 
 mod lsp_support;
@@ -17,6 +17,13 @@ const AGENT: &str = "---\ndescription: 審査 🚀 reviews code\nname: Code Revi
 const COMMAND: &str = "description = \"検査 🚀\"\n";
 /// A missing import after CJK and an emoji.
 const CONTEXT: &str = "# 規則 🚀 @docs/gone.md\n";
+/// An extension whose name Gemini CLI refuses, after CJK and an emoji.
+const EXTENSION: &str = "{ \"version\": \"1.0.0\", \"説明🚀\": 1, \"name\": \"my ext\" }\n";
+/// An extension Gemini CLI loads, a context file of which is not there.
+const EXTENSION_OK: &str =
+    "{ \"name\": \"ok\", \"version\": \"1.0.0\",\n  \"contextFileName\": [\"規則🚀.md\", \"gone.md\"] }\n";
+/// A skill without a description, its name after CJK on the line above.
+const SKILL: &str = "---\n# 技能 🚀\nname: tidy\n---\nTidy up.\n";
 
 const FILES: &[(&str, &str)] = &[
     (".git/HEAD", "ref: refs/heads/main\n"),
@@ -24,6 +31,10 @@ const FILES: &[(&str, &str)] = &[
     (".gemini/agents/reviewer.md", AGENT),
     (".gemini/commands/check.toml", COMMAND),
     ("GEMINI.md", CONTEXT),
+    ("ext/gemini-extension.json", EXTENSION),
+    ("ok/gemini-extension.json", EXTENSION_OK),
+    ("ok/規則🚀.md", "Extension rules.\n"),
+    (".gemini/skills/tidy/SKILL.md", SKILL),
 ];
 
 fn publish_of<'a>(publishes: &'a [Value], uri: &str) -> &'a Value {
@@ -78,6 +89,28 @@ fn diagnostics_sit_on_the_key_or_value_in_both_encodings() {
         assert_eq!(
             codes_and_ranges(context),
             [("missing-path".to_string(), range_of(CONTEXT, "@docs/gone.md", enc))]
+        );
+        // An extension: an unknown key, the refused name (an error); another's missing context
+        // file.
+        let extension = publish_of(&scan, &ws.uri("ext/gemini-extension.json"));
+        assert_eq!(
+            codes_and_ranges(extension),
+            [
+                ("unknown-key".to_string(), range_of(EXTENSION, "\"説明🚀\"", enc)),
+                ("invalid-name".to_string(), range_of(EXTENSION, "\"my ext\"", enc)),
+            ]
+        );
+        assert_eq!(extension["diagnostics"][1]["severity"], 1, "skipped: an error");
+        let loaded = publish_of(&scan, &ws.uri("ok/gemini-extension.json"));
+        assert_eq!(
+            codes_and_ranges(loaded),
+            [("missing-path".to_string(), range_of(EXTENSION_OK, "\"gone.md\"", enc))]
+        );
+        // The skill Gemini CLI skips for want of a description: an error on its name.
+        let skill = publish_of(&scan, &ws.uri(".gemini/skills/tidy/SKILL.md"));
+        assert_eq!(
+            codes_and_ranges(skill),
+            [("missing-field".to_string(), range_of(SKILL, "tidy", enc))]
         );
         ws.s.finish();
     }
