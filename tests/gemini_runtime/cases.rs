@@ -582,13 +582,30 @@ fn extensions() -> Vec<Case> {
         r#"{"name": "ignored-keys", "version": "1.0.0", "contextFilename": "U.md", "mcpServers": {"s": {"command": "true", "comand": "x"}}, "excludeTools": "run_shell_command"}"#,
         &[("GEMINI.md", "Ignored keys.\n"), ("U.md", "U.\n")],
     );
-    vec![Case {
-        id: "extension:installed".into(),
-        files: std::iter::once(("GEMINI.md".to_string(), "Project.\n".to_string()))
-            .chain(files)
-            .collect(),
-        prompt: None,
-    }]
+    // Real manifests (`tests/corpus/gemini-extensions/<owner>__<repo>/`), installed side by side.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/gemini-extensions");
+    let mut real = Vec::new();
+    collect(&root, &root, &mut real);
+    real.retain(|(rel, _)| rel.ends_with("/gemini-extension.json"));
+    real.sort();
+    let project = ("GEMINI.md".to_string(), "Project.\n".to_string());
+    vec![
+        Case {
+            id: "extension:installed".into(),
+            files: std::iter::once(project.clone()).chain(files).collect(),
+            prompt: None,
+        },
+        Case {
+            id: "extension:corpus".into(),
+            files: std::iter::once(project)
+                .chain(
+                    real.into_iter()
+                        .map(|(rel, text)| (format!("{EXTENSIONS_DIR}{rel}"), text)),
+                )
+                .collect(),
+            prompt: None,
+        },
+    ]
 }
 
 /// The `name:` an agent file gives itself, as the comparison needs it.

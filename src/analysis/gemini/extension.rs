@@ -41,6 +41,11 @@ pub static MANIFEST: Shape = Shape::Object(&Object {
             "The extension's version (semver, e.g. `1.0.0`). Gemini CLI skips an extension without one.",
         ),
         Field::opt(
+            "description",
+            Shape::Str,
+            "A short description of the extension, shown in the extensions gallery (geminicli.com/extensions).",
+        ),
+        Field::opt(
             "contextFileName",
             DEF_STRING_OR_STRING_ARRAY,
             "The context file(s) loaded into every session, relative to the extension's folder (default `GEMINI.md`, when it exists).",
@@ -321,6 +326,21 @@ pub fn check(text: &str, parsed: &Parsed) -> (Vec<Diagnostic>, Manifest) {
         }
         out.push(diag);
     }
+    // `trust` of an extension's MCP server: dropped (`filterMcpConfig`).
+    if let Some(servers) = map.value("mcpServers").and_then(Node::as_map) {
+        for server in servers.entries.iter().filter_map(|e| e.value.as_map()) {
+            if let Some(t) = server.get("trust") {
+                out.push(
+                    warn(
+                        Code::UnknownKey,
+                        t.key.span,
+                        "Gemini CLI drops `trust` from an extension's MCP servers: only the user's settings can trust a server".to_string(),
+                    )
+                    .with_effect(Effect::ValueIgnored),
+                );
+            }
+        }
+    }
     // The context files: each a relative path inside the extension.
     if let Some(v) = map.value("contextFileName")
         && !falsy(v)
@@ -471,6 +491,7 @@ mod tests {
   "contextFileName": ["GEMINI.md", "docs/more.md"],
   "mcpServers": { "docs": { "command": "node", "args": ["server.js"], "env": { "A": "b" } } },
   "excludeTools": ["run_shell_command(rm -rf)"],
+  "description": "What it does.",
   "settings": [{ "name": "Key", "description": "The key", "envVar": "MY_KEY", "sensitive": true }],
   "plan": { "directory": "plans" },
   "migratedTo": "https://github.com/o/r"
@@ -548,13 +569,14 @@ mod tests {
         }
         // Unknown keys, anywhere; wrong types.
         let text = r#"{"name": "a", "version": "1.0.0", "contextFilename": "X.md",
- "mcpServers": {"s": {"comand": "x"}}, "excludeTools": "run_shell_command", "plan": {"dir": "p"}}"#;
+ "mcpServers": {"s": {"comand": "x", "trust": true}}, "excludeTools": "run_shell_command", "plan": {"dir": "p"}}"#;
         let got: Vec<(Code, String)> = found(text).into_iter().map(|(c, _, _, t)| (c, t)).collect();
         assert_eq!(
             got,
             [
                 (UnknownKey, "\"contextFilename\"".into()),
                 (UnknownKey, "\"comand\"".into()),
+                (UnknownKey, "\"trust\"".into()),
                 (InvalidType, "\"run_shell_command\"".into()),
                 (UnknownKey, "\"dir\"".into()),
             ]
