@@ -38,12 +38,17 @@ impl Case {
 
 pub const SETTINGS_FILE: &str = ".gemini/settings.json";
 
+/// Where a case keeps the user's settings: the judge makes it `~/.gemini/settings.json` of the
+/// run (agent-lsp reads it with the same validator, as the settings of a folder `_home/`).
+pub const USER_SETTINGS_FILE: &str = "_home/.gemini/settings.json";
+
 pub fn all() -> Vec<Case> {
     let mut out = hand_written();
     out.extend(agents());
     out.extend(commands());
     out.extend(contexts());
     out.extend(skills());
+    out.extend(user_settings());
     out.extend(extensions());
     out.extend(corpus());
     out.extend(test_workspace());
@@ -402,6 +407,36 @@ fn contexts() -> Vec<Case> {
                 ("docs/b.md", "B.\n"),
                 ("pkg/GEMINI.md", "Package rules: @../docs/b.md and @gone.md\n"),
             ],
+        ),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// The user's settings
+
+/// The user's `~/.gemini/settings.json`: Gemini CLI validates it as it does a project's, and
+/// warns about it by its own path. Each case selects the API-key sign-in and turns hooks off, as
+/// the judge's own user settings do.
+fn user_settings() -> Vec<Case> {
+    let case = |id: &str, user: &str| Case {
+        id: format!("user-settings:{id}"),
+        files: vec![
+            ("GEMINI.md".to_string(), "Project.\n".to_string()),
+            (USER_SETTINGS_FILE.to_string(), user.to_string()),
+        ],
+        prompt: None,
+    };
+    const BASE: &str = r#""security": { "auth": { "selectedType": "gemini-api-key" } }, "hooksConfig": { "enabled": false }, "privacy": { "usageStatisticsEnabled": false }"#;
+    vec![
+        case(
+            "valid",
+            &format!("{{ {BASE}, \"general\": {{ \"vimMode\": true }}, \"ui\": {{ \"theme\": \"GitHub\" }} }}\n"),
+        ),
+        case(
+            "wrong-types-and-a-server-key",
+            &format!(
+                "{{ {BASE},\n  \"general\": {{ \"vimMode\": \"yes\" }},\n  \"ui\": {{ \"theme\": 3 }},\n  \"mcpServers\": {{ \"a\": {{ \"comand\": \"x\" }} }},\n  \"contextFileName\": \"AGENTS.md\"\n}}\n"
+            ),
         ),
     ]
 }

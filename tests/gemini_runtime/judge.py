@@ -115,8 +115,13 @@ def run_case(args, mock, work, case):
     home = os.path.join(work, "home")
     shutil.rmtree(home, ignore_errors=True)
     os.makedirs(os.path.join(home, ".gemini"))
-    with open(os.path.join(home, ".gemini", "settings.json"), "w") as f:
-        json.dump(USER_SETTINGS, f)
+    # A case's own user settings (`_home/.gemini/settings.json`) replace the judge's.
+    own = os.path.join(case["dir"], "_home", ".gemini", "settings.json")
+    if os.path.exists(own):
+        shutil.copyfile(own, os.path.join(home, ".gemini", "settings.json"))
+    else:
+        with open(os.path.join(home, ".gemini", "settings.json"), "w") as f:
+            json.dump(USER_SETTINGS, f)
     env = {
         "PATH": os.environ.get("PATH", ""),
         "HOME": home,
@@ -144,6 +149,7 @@ def run_case(args, mock, work, case):
     except subprocess.TimeoutExpired as e:
         rc, out, err = "timeout", e.stdout or b"", e.stderr or b""
     result = {
+        "home": home,
         "rc": rc,
         "stdout": out.decode("utf-8", "replace"),
         "stderr": err.decode("utf-8", "replace"),

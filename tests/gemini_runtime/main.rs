@@ -129,25 +129,13 @@ fn warned_setting(message: &str) -> Option<String> {
     Some(first.to_string())
 }
 
-/// Whether agent-lsp agrees with Gemini CLI's `answer` on `case`; the disagreements.
-fn compare(case: &Case, answer: &Value, found: &[Finding]) -> Vec<String> {
+/// The settings agent-lsp's findings `mine` say Gemini CLI warns about against those it warns
+/// about (`warnings`, and `more` it does not show): the disagreements.
+fn compare_warnings(mine: &[&Finding], warnings: &Value, more: &Value) -> Vec<String> {
     let mut out = Vec::new();
-    let mine: Vec<&Finding> = found.iter().filter(|f| f.0 == SETTINGS_FILE).collect();
-    let refusing = mine.iter().any(|f| f.1 == "error" && f.2 == "refuses-to-start");
-    if let Some(r) = answer.get("refused") {
-        if !refusing {
-            out.push(format!(
-                "Gemini CLI does not start ({r}), agent-lsp has no refusing error"
-            ));
-        }
-        return out;
-    }
-    if refusing {
-        out.push("Gemini CLI starts, agent-lsp says it does not".into());
-    }
     let ours: BTreeSet<String> = mine.iter().filter_map(|f| warned_setting(&f.3)).collect();
-    let warnings = answer["warnings"].as_array().cloned().unwrap_or_default();
-    let more = answer["more"].as_u64().unwrap_or(0) as usize;
+    let warnings = warnings.as_array().cloned().unwrap_or_default();
+    let more = more.as_u64().unwrap_or(0) as usize;
     let mut matched = BTreeSet::new();
     for w in &warnings {
         let path = w["path"].as_str().unwrap_or_default();
@@ -172,6 +160,37 @@ fn compare(case: &Case, answer: &Value, found: &[Finding]) -> Vec<String> {
             "agent-lsp says Gemini CLI warns about {unmatched:?} too; Gemini CLI shows {} warnings and {more} more",
             warnings.len()
         ));
+    }
+    out
+}
+
+/// Whether agent-lsp agrees with Gemini CLI's `answer` on `case`; the disagreements.
+fn compare(case: &Case, answer: &Value, found: &[Finding]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mine: Vec<&Finding> = found.iter().filter(|f| f.0 == SETTINGS_FILE).collect();
+    let refusing = mine.iter().any(|f| f.1 == "error" && f.2 == "refuses-to-start");
+    if let Some(r) = answer.get("refused") {
+        if !refusing {
+            out.push(format!(
+                "Gemini CLI does not start ({r}), agent-lsp has no refusing error"
+            ));
+        }
+        return out;
+    }
+    if refusing {
+        out.push("Gemini CLI starts, agent-lsp says it does not".into());
+    }
+    out.extend(compare_warnings(&mine, &answer["warnings"], &answer["more"]));
+    if let Some(user) = answer.get("user_warnings") {
+        let theirs: Vec<&Finding> = found.iter().filter(|f| f.0 == cases::USER_SETTINGS_FILE).collect();
+        out.extend(
+            compare_warnings(&theirs, user, &answer["user_more"])
+                .into_iter()
+                .map(|d| format!("the user's settings: {d}")),
+        );
+        if case.id.ends_with(":valid") && !theirs.is_empty() {
+            out.push(format!("valid user settings, agent-lsp reports {theirs:?}"));
+        }
     }
     if let Some(failed) = answer.get("import_failed").and_then(Value::as_object) {
         // Each context file agent-lsp warns about: the imports it names as failing.
@@ -460,28 +479,15 @@ fn answer_of(result: &Value, dir: &Path) -> Value {
             .to_string();
         return json!({ "refused": line });
     }
-    let mut warnings = Vec::new();
-    let mut more = 0;
-    let mut in_block = false;
-    let mut lines = all.lines().peekable();
-    while let Some(l) = lines.next() {
-        if l.starts_with("Invalid configuration in <case>/.gemini/settings.json") {
-            in_block = true;
-            continue;
-        }
-        if !in_block {
-            continue;
-        }
-        if let Some(path) = l.strip_prefix("Error in: ") {
-            let message = lines.next().unwrap_or_default().trim().to_string();
-            warnings.push(json!({ "path": path.trim(), "message": message }));
-        } else if let Some(n) = l.strip_prefix("...and ").and_then(|r| r.split(' ').next()) {
-            more = n.parse().unwrap_or(0);
-        } else if l.starts_with("Please fix the configuration.") {
-            in_block = false;
-        }
-    }
+    let (warnings, more) = warnings_about(&all, "<case>/.gemini/settings.json");
     let mut answer = json!({ "warnings": warnings, "more": more });
+    if dir.join(cases::USER_SETTINGS_FILE).exists() {
+        let home = result["home"].as_str().unwrap_or_default();
+        let all = all.replace(home, "<home>");
+        let (warnings, more) = warnings_about(&all, "<home>/.gemini/settings.json");
+        answer["user_warnings"] = json!(warnings);
+        answer["user_more"] = json!(more);
+    }
     if dir.join("GEMINI.md").exists() {
         // The imports the context Gemini CLI sends marks as failed, by the file importing them.
         let context: String = result["requests"]
@@ -600,6 +606,33 @@ fn answer_of(result: &Value, dir: &Path) -> Value {
         answer["agents"] = json!(subagents(result));
     }
     answer
+}
+
+/// The settings Gemini CLI warns about in `file` ("Invalid configuration in <file>:", then
+/// "Error in: <setting>" and its message, five at most, then "...and N more errors."), and N.
+fn warnings_about(all: &str, file: &str) -> (Vec<Value>, u64) {
+    let mut warnings = Vec::new();
+    let mut more = 0;
+    let mut in_block = false;
+    let mut lines = all.lines().peekable();
+    while let Some(l) = lines.next() {
+        if l.starts_with(&format!("Invalid configuration in {file}")) {
+            in_block = true;
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        if let Some(path) = l.strip_prefix("Error in: ") {
+            let message = lines.next().unwrap_or_default().trim().to_string();
+            warnings.push(json!({ "path": path.trim(), "message": message }));
+        } else if let Some(n) = l.strip_prefix("...and ").and_then(|r| r.split(' ').next()) {
+            more = n.parse().unwrap_or(0);
+        } else if l.starts_with("Please fix the configuration.") {
+            in_block = false;
+        }
+    }
+    (warnings, more)
 }
 
 /// The agent files Gemini CLI refuses ("Agent loading error: Failed to load agent from
