@@ -943,6 +943,42 @@ fn bench_gemini() {
     let agent = "---\nname: reviewer\ndescription: Reviews a change for bugs.\ntools: [read_file, grep_search, glob, \"mcp_docs_*\"]\nmodel: gemini-2.5-pro\ntemperature: 0.2\nmax_turns: 15\n---\nYou review code; point at exact lines.\n";
     let command =
         "description = \"Review the staged change\"\nprompt = \"\"\"\nReview the staged change: {{args}}\n\"\"\"\n";
+    let extension = r#"{
+  "name": "docs-helper",
+  "version": "1.2.0",
+  "description": "Answers questions from the team's docs.",
+  "contextFileName": ["GEMINI.md", "docs/STYLE.md"],
+  "excludeTools": ["run_shell_command(rm -rf)"],
+  "mcpServers": {
+    "docs": { "command": "node", "args": ["${extensionPath}/server.js"], "cwd": "${extensionPath}" }
+  },
+  "settings": [{ "name": "Docs token", "description": "Read access to the docs.", "envVar": "DOCS_TOKEN", "sensitive": true }]
+}
+"#;
+    let skill = agent_lsp::analysis::FileKind::Skill(agent_lsp::analysis::skill::SkillKind {
+        folder: "release-notes".into(),
+        loaders: vec![agent_lsp::analysis::Dialect::Gemini],
+        misplaced: None,
+        family: agent_lsp::analysis::Dialect::Gemini,
+        namespace: None,
+    });
+    let skill_text = "---\nname: release-notes\ndescription: Drafts release notes from the merged pull requests.\n---\nRead the merged pull requests since the last tag and group them.\n";
+    let a = agent_lsp::analysis::analyze(&skill, skill_text);
+    assert!(
+        a.diagnostics.is_empty(),
+        "the skill should be clean: {:?}",
+        a.diagnostics
+    );
+    let times = sample(2000, 200, || {
+        black_box(agent_lsp::analysis::analyze(black_box(&skill), black_box(skill_text)));
+    });
+    println!(
+        "Gemini CLI skill ({} lines, {} bytes): median {:.1} µs, p95 {:.1} µs (2000 runs)",
+        skill_text.lines().count(),
+        skill_text.len(),
+        micros(percentile(&times, 0.5)),
+        micros(percentile(&times, 0.95)),
+    );
     for (what, kind, text) in [
         (
             "Gemini CLI settings.json",
@@ -951,6 +987,7 @@ fn bench_gemini() {
         ),
         ("Gemini CLI agent file", gemini::FileKind::Agent, agent),
         ("Gemini CLI command file", gemini::FileKind::Command, command),
+        ("Gemini CLI extension manifest", gemini::FileKind::Extension, extension),
     ] {
         let kind: agent_lsp::analysis::FileKind = kind.into();
         let a = agent_lsp::analysis::analyze(&kind, text);
