@@ -249,7 +249,8 @@ fn watched_skills_and_configs() {
                 { "globPattern": "**/.codex/config.toml" },
                 { "globPattern": "**/.codex/agents/**/*.toml" },
                 { "globPattern": "**/.gemini/settings.json" },
-                { "globPattern": "**/.gemini/commands/**/*.toml" }
+                { "globPattern": "**/.gemini/commands/**/*.toml" },
+                { "globPattern": "**/gemini-extension.json" }
             ] },
         }] })
     );

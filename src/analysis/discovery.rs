@@ -102,9 +102,10 @@ pub struct SkillHome {
     /// Whether the folder is this runtime's own: its rules and its name for misplaced skills
     /// apply (one runtime owns each folder).
     pub owner: bool,
-    /// The one depth the runtime reads a `SKILL.md` at, counted in folders from the file up to
-    /// `folder` (`.claude/skills/<name>/SKILL.md` is 2); `None`: any depth.
-    pub depth: Option<usize>,
+    /// The depths the runtime reads a `SKILL.md` at, counted in folders from the file up to
+    /// `folder` (`.claude/skills/<name>/SKILL.md` is 2, `.gemini/skills/SKILL.md` 1); empty: any
+    /// depth.
+    pub depths: &'static [usize],
 }
 
 /// A folder of command files that a runtime reads (`.claude/commands/`).
@@ -156,7 +157,7 @@ pub fn skill_kind(path: &Path, places: &Places) -> Option<(SkillKind, PathBuf)> 
         let kind = if holds(&owner) {
             let mut loaders = vec![];
             for (d, h) in std::iter::once(&(family, owner)).chain(homes.iter().copied()) {
-                if holds(h) && h.depth.is_none_or(|depth| depth == i) && !loaders.contains(d) {
+                if holds(h) && (h.depths.is_empty() || h.depths.contains(&i)) && !loaders.contains(d) {
                     loaders.push(*d);
                 }
             }

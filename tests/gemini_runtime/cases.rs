@@ -498,6 +498,10 @@ fn skills() -> Vec<Case> {
                     ".gemini/skills/deep/er/SKILL.md",
                     "---\nname: deeper\ndescription: Two folders down\n---\n",
                 ),
+                (
+                    ".gemini/skills/SKILL.md",
+                    "---\nname: top\ndescription: Right in the skills folder\n---\n",
+                ),
             ],
         ),
         case(

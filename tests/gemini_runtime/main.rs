@@ -267,7 +267,8 @@ fn compare(case: &Case, answer: &Value, found: &[Finding]) -> Vec<String> {
             let Some(under) = cases::SKILL_HOMES.iter().find_map(|h| rel.strip_prefix(h)) else {
                 continue;
             };
-            let at_its_place = under.matches('/').count() == 1 && under.ends_with("/SKILL.md");
+            // `SKILL.md` right in the skills folder, or one folder below.
+            let at_its_place = under == "SKILL.md" || (under.matches('/').count() == 1 && under.ends_with("/SKILL.md"));
             let skipped = found
                 .iter()
                 .any(|f| f.0 == *rel && f.1 == "error" && f.3.contains("Gemini CLI"));

@@ -319,7 +319,7 @@ impl DialectSpec for Spec {
             folder: ".claude",
             subs: &["skills"],
             owner: true,
-            depth: Some(2),
+            depths: &[2],
         }]
     }
 

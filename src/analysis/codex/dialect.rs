@@ -249,13 +249,13 @@ impl DialectSpec for Spec {
                 folder: ".codex",
                 subs: &["skills"],
                 owner: true,
-                depth: None,
+                depths: &[],
             },
             SkillHome {
                 folder: ".agents",
                 subs: &["skills"],
                 owner: false,
-                depth: None,
+                depths: &[],
             },
         ]
     }

@@ -292,7 +292,8 @@ impl DialectSpec for Spec {
         Some(super::skill::LOADER)
     }
 
-    /// `.gemini/skills/<name>/SKILL.md` and `.agents/skills/<name>/SKILL.md`, one folder deep.
+    /// `.gemini/skills/<name>/SKILL.md` and `.agents/skills/<name>/SKILL.md`, one folder deep, or
+    /// right in the skills folder (`.gemini/skills/SKILL.md`).
     fn skill_homes(&self) -> &'static [crate::analysis::discovery::SkillHome] {
         use crate::analysis::discovery::SkillHome;
         &[
@@ -300,13 +301,13 @@ impl DialectSpec for Spec {
                 folder: ".gemini",
                 subs: &["skills"],
                 owner: true,
-                depth: Some(2),
+                depths: &[1, 2],
             },
             SkillHome {
                 folder: ".agents",
                 subs: &["skills"],
                 owner: false,
-                depth: Some(2),
+                depths: &[1, 2],
             },
         ]
     }

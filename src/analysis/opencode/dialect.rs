@@ -213,19 +213,19 @@ impl DialectSpec for Spec {
                 folder: ".opencode",
                 subs: &["skill", "skills"],
                 owner: true,
-                depth: None,
+                depths: &[],
             },
             SkillHome {
                 folder: ".claude",
                 subs: &["skills"],
                 owner: false,
-                depth: None,
+                depths: &[],
             },
             SkillHome {
                 folder: ".agents",
                 subs: &["skills"],
                 owner: true,
-                depth: None,
+                depths: &[],
             },
         ]
     }

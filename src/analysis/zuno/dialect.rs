@@ -131,13 +131,13 @@ impl DialectSpec for Spec {
                 folder: ".zuno",
                 subs: &["skill", "skills"],
                 owner: true,
-                depth: None,
+                depths: &[],
             },
             SkillHome {
                 folder: ".agents",
                 subs: &["skills"],
                 owner: false,
-                depth: None,
+                depths: &[],
             },
         ]
     }

@@ -102,6 +102,8 @@ fn a_skill_is_loaded_by_the_runtimes_whose_folder_holds_it_at_the_depth_they_rea
         // Gemini CLI reads one level below `.agents/skills/` and `.gemini/skills/`.
         (".agents/skills/a/SKILL.md", &[Opencode, Zuno, Codex, Gemini], None),
         (".gemini/skills/a/SKILL.md", &[Gemini], None),
+        (".gemini/skills/SKILL.md", &[Gemini], None),
+        (".claude/skills/SKILL.md", &[Opencode], None),
         (".gemini/skills/x/y/SKILL.md", &[], Some("`.gemini/skills/y/`")),
         (".gemini/agents/a/SKILL.md", &[], Some("`.gemini/skills/a/`")),
         (".agents/skills/group/a/SKILL.md", &[Opencode, Zuno, Codex], None),
