@@ -231,6 +231,16 @@ mod tests {
             One(&a).card(&where_is, &PathNames::default()),
             "### `reviewer`: Gemini CLI local agent\n\nReviews.\n\n**Tools**: `read_file`, `grep_search` (file3:48)\n\n**Model**: the session's model (no `model`)\n\n**Max turns**: `5` (file3:84)\n\nDefined in: file3:10.\n"
         );
+        // What `explain` reads of it besides the card.
+        let span = a.defined.unwrap().1;
+        assert_eq!(One(&a).problem_files(), [3]);
+        assert_eq!(One(&a).defined_at(), Some(Source::File { file: 3, span }));
+        assert_eq!(
+            One(&a).list_json(&where_is),
+            json!({ "dialect": "gemini", "name": "reviewer", "key": "reviewer", "defined_in": ["file3:10"] })
+        );
+        let ws = crate::workspace::Workspace::load(&[], &crate::workspace::Options::isolated()).unwrap();
+        assert!(One(&a).rulesets(&ws, "bash", None).is_none());
         let j = One(&a).json(&where_is);
         assert_eq!(j["kind"], "local");
         assert_eq!(j["settings"]["max_turns"]["value"], 5);
@@ -248,6 +258,8 @@ mod tests {
             defined: None,
             fields: Vec::new(),
         };
+        assert_eq!(One(&built_in).problem_files(), Vec::<usize>::new());
+        assert_eq!(One(&built_in).defined_at(), None);
         assert_eq!(
             One(&built_in).card(&where_is, &PathNames::default()),
             format!(

@@ -50,3 +50,44 @@ pub fn missing_context_files(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::Code;
+    use crate::workspace::{Options, Workspace};
+
+    #[test]
+    fn a_context_file_the_extension_does_not_hold_is_said_on_its_name() {
+        let t = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        std::fs::create_dir_all(root.join("docs")).unwrap();
+        std::fs::write(
+            root.join("gemini-extension.json"),
+            r#"{"name": "x", "version": "1.0.0", "contextFileName": ["GEMINI.md", "docs/STYLE.md", "docs/gone.md", "docs"]}"#,
+        )
+        .unwrap();
+        std::fs::write(root.join("GEMINI.md"), "Rules.\n").unwrap();
+        std::fs::write(root.join("docs/STYLE.md"), "Style.\n").unwrap();
+        std::fs::write(root.join("docs/GONE.md"), "Near.\n").unwrap();
+        let ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+        let text = std::fs::read_to_string(root.join("gemini-extension.json")).unwrap();
+        let found: Vec<(Code, String, String)> = ws
+            .diagnostics()
+            .into_iter()
+            .filter(|(id, _)| ws.files[*id].path.ends_with("gemini-extension.json"))
+            .map(|(_, d)| (d.code, d.span.text(&text).to_string(), d.message.clone()))
+            .collect();
+        assert_eq!(found.len(), 2, "{found:#?}");
+        assert_eq!(
+            (found[0].0, found[0].1.as_str()),
+            (Code::MissingPath, "\"docs/gone.md\"")
+        );
+        assert!(
+            found[0].2.contains("does not exist") && found[0].2.contains("Did you mean"),
+            "{}",
+            found[0].2
+        );
+        assert_eq!((found[1].0, found[1].1.as_str()), (Code::MissingPath, "\"docs\""));
+        assert!(found[1].2.contains("is a folder"), "{}", found[1].2);
+    }
+}
