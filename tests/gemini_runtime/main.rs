@@ -450,8 +450,13 @@ fn compare_extensions(
 
 /// Parse what Gemini CLI printed into the answer recorded for a case.
 fn answer_of(result: &Value, dir: &Path) -> Value {
+    // The run's home (a temporary folder per worker) and the case's folder, by name.
+    let home = result["home"].as_str().filter(|h| !h.is_empty()).map(str::to_string);
     let strip = |s: &str| {
-        let s = s.replace(&dir.display().to_string(), "<case>");
+        let mut s = s.replace(&dir.display().to_string(), "<case>");
+        if let Some(h) = &home {
+            s = s.replace(h.as_str(), "<home>");
+        }
         // Colors, when a terminal library adds them anyway.
         let mut clean = String::new();
         let mut chars = s.chars().peekable();
@@ -483,8 +488,6 @@ fn answer_of(result: &Value, dir: &Path) -> Value {
     let (warnings, more) = warnings_about(&all, "<case>/.gemini/settings.json");
     let mut answer = json!({ "warnings": warnings, "more": more });
     if dir.join(cases::USER_SETTINGS_FILE).exists() {
-        let home = result["home"].as_str().unwrap_or_default();
-        let all = all.replace(home, "<home>");
         let (warnings, more) = warnings_about(&all, "<home>/.gemini/settings.json");
         answer["user_warnings"] = json!(warnings);
         answer["user_more"] = json!(more);
@@ -512,7 +515,7 @@ fn answer_of(result: &Value, dir: &Path) -> Value {
                 .strip_prefix("--- Context from: ")
                 .and_then(|r| r.strip_suffix(" ---"))
             {
-                current = f.replace(&dir.display().to_string(), "<case>");
+                current = strip(f);
                 loaded.push(current.clone());
             }
             let mut rest = l;
