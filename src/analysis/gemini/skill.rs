@@ -156,12 +156,12 @@ pub fn read(text: &str) -> Reading {
     Reading {
         outcome: Outcome::Retry,
         open: Some(open),
-        // The values YAML could not read (where it read them, as another type, nothing to quote).
-        retried: if strict_ok {
-            Vec::new()
-        } else {
-            vec![name.0, description.0]
-        },
+        // The values YAML cannot read as written (a number it reads, and one that is fine
+        // beside another YAML fails on, are nothing to quote).
+        retried: [name.0, description.0]
+            .into_iter()
+            .filter(|v| !yaml::parse_core(&format!("k: {}", v.text(text)), 0).errors.is_empty())
+            .collect(),
         error: parsed.errors.first().cloned(),
         parsed: Parsed {
             root: Some(root),
@@ -236,7 +236,12 @@ mod tests {
         let text = "---\nname: [x\ndescription:   d e\n---\n";
         let r = read(text);
         let got: Vec<&str> = r.retried.iter().map(|s| s.text(text)).collect();
-        assert_eq!(got, ["[x", "d e"]);
+        assert_eq!(got, ["[x"]);
+        // Only the value YAML fails on is to quote, not a number beside it (quoting that would
+        // not help, and applying the fix again and again never ended: a fuzz seed found it).
+        let other = "---\nname: 123\ndescription: Use when: x\n  more\n---\n";
+        let got: Vec<&str> = read(other).retried.iter().map(|s| s.text(other)).collect();
+        assert_eq!(got, ["Use when: x"]);
         // Nothing to quote where YAML reads the values (a number).
         assert!(read("---\nname: 123\ndescription: d\n---\n").retried.is_empty());
         let m = r.parsed.root.as_ref().and_then(Node::as_map).unwrap();
