@@ -394,7 +394,7 @@ pub fn instruction_readers(
 ) -> Vec<instructions::Verdict> {
     Dialect::ALL
         .iter()
-        .filter_map(|d| d.spec().instruction_reader_in(host, dir, which, chain, imported_by))
+        .filter_map(|d| d.spec().instruction_reader(host, dir, which, chain, imported_by))
         .collect()
 }
 

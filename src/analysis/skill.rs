@@ -226,7 +226,7 @@ fn list(loaders: &[Dialect]) -> String {
 
 /// What the runtimes do with a skill without description: those that need a name, joined with
 /// "and", then the others, each after a `;`.
-fn without_description(runtimes: &[Loader]) -> String {
+fn without_description(runtimes: &[&Loader]) -> String {
     let strict: Vec<&str> = runtimes
         .iter()
         .filter(|r| r.needs_name)
@@ -423,6 +423,12 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
     }
     // description: a runtime here that skips a skill without one makes it an error.
     let dropped = loaders.iter().any(|l| l.needs_description);
+    // What the runtimes that load it here do without one (every runtime's, where none does).
+    let said: Vec<&Loader> = if loaders.is_empty() {
+        runtimes.iter().collect()
+    } else {
+        loaders.clone()
+    };
     match map.and_then(|m| m.get("description")).map(|e| &e.value) {
         None => out.push(
             Diagnostic::new(
@@ -430,14 +436,7 @@ fn analyze_frontmatter(kind: &SkillKind, text: &str, runtimes: &[Loader]) -> (Ve
                 decl.span,
                 format!(
                     "there is no `description`: {}. Say what the skill does and when to use it",
-                    without_description(
-                        if loaders.is_empty() {
-                            runtimes.to_vec()
-                        } else {
-                            loaders.iter().map(|l| **l).collect()
-                        }
-                        .as_slice()
-                    )
+                    without_description(&said)
                 ),
             )
             .with_severity(if dropped { Severity::Error } else { Severity::Warning })

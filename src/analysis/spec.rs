@@ -208,22 +208,11 @@ pub trait DialectSpec: Sync {
         &[]
     }
 
-    /// Whether its runtime reads instruction file `which` where it is, given the instruction
-    /// files of its folder and each one above (`chain`) and the file that imports it, if one
-    /// does; `None` when its runtime reads no instruction file.
+    /// Whether its runtime reads instruction file `which` of folder `dir` where it is, given the
+    /// instruction files of its folder and each one above (`chain`), the file that imports it,
+    /// if one does, and the workspace's files (a runtime whose settings choose the names it
+    /// reads); `None` when its runtime reads no instruction file.
     fn instruction_reader(
-        &self,
-        which: crate::analysis::instructions::Which,
-        chain: &[crate::analysis::instructions::Level],
-        imported_by: Option<&str>,
-    ) -> Option<crate::analysis::instructions::Verdict> {
-        let _ = (which, chain, imported_by);
-        None
-    }
-
-    /// [`Self::instruction_reader`] for the instruction file in folder `dir`, with the
-    /// workspace's files at hand (a runtime whose settings choose the names it reads).
-    fn instruction_reader_in(
         &self,
         host: &dyn Host,
         dir: &std::path::Path,
@@ -231,8 +220,8 @@ pub trait DialectSpec: Sync {
         chain: &[crate::analysis::instructions::Level],
         imported_by: Option<&str>,
     ) -> Option<crate::analysis::instructions::Verdict> {
-        let _ = (host, dir);
-        self.instruction_reader(which, chain, imported_by)
+        let _ = (host, dir, which, chain, imported_by);
+        None
     }
 
     /// What to show on hover at byte `offset` of file `id`: `None` when the file is none of its

@@ -182,6 +182,8 @@ impl DialectSpec for Spec {
 
     fn instruction_reader(
         &self,
+        _host: &dyn Host,
+        _dir: &std::path::Path,
         which: crate::analysis::instructions::Which,
         chain: &[crate::analysis::instructions::Level],
         imported_by: Option<&str>,

@@ -279,6 +279,8 @@ impl DialectSpec for Spec {
 
     fn instruction_reader(
         &self,
+        _host: &dyn Host,
+        _dir: &Path,
         which: crate::analysis::instructions::Which,
         chain: &[crate::analysis::instructions::Level],
         _imported_by: Option<&str>,

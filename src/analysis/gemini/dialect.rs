@@ -152,7 +152,7 @@ impl DialectSpec for Spec {
     /// project's settings where it starts, else the user's; it does not look for settings in a
     /// folder above, and it still reads `GEMINI.md`, which the docs say the setting replaces):
     /// any other instruction file only where that setting names it.
-    fn instruction_reader_in(
+    fn instruction_reader(
         &self,
         host: &dyn Host,
         dir: &Path,
@@ -388,16 +388,17 @@ fn context_file_names(host: &dyn Host, dir: &Path) -> Option<(Vec<String>, &'sta
             .clone()
             .filter(|n| !n.is_empty())
     };
-    let project = dir.join(".gemini").join("settings.json");
-    if let Some(f) = host.id_of(&project).and_then(|id| host.file(id))
-        && let Some(names) = names_of(&f)
-    {
+    // Two lookups by path (this runs for every instruction file when the checks rerun).
+    let of = |path: PathBuf| {
+        host.id_of(&path)
+            .and_then(|id| host.file(id))
+            .and_then(|f| names_of(&f))
+    };
+    if let Some(names) = of(dir.join(".gemini").join("settings.json")) {
         return Some((names, ".gemini/settings.json"));
     }
-    host.files_of(Dialect::Gemini)
-        .filter(|(f, ..)| f.kind.own::<super::FileKind>() == Some(&super::FileKind::Settings { project: false }))
-        .find_map(|(f, ..)| names_of(&f))
-        .map(|n| (n, "~/.gemini/settings.json"))
+    let home = host.options().user(HOME)?;
+    of(home.join("settings.json")).map(|n| (n, "~/.gemini/settings.json"))
 }
 
 /// What a path is to Gemini CLI, with its role: `home` is the user's `.gemini` folder.
@@ -567,5 +568,32 @@ mod tests {
                 "Gemini CLI reads `GEMINI.md` and `CONTEXT.md` here (`context.fileName` in `~/.gemini/settings.json`), not `AGENTS.md`".to_string()
             )
         );
+    }
+
+    #[test]
+    fn an_edit_of_context_file_name_reaches_the_instruction_files_at_once() {
+        use crate::analysis::Code;
+        use crate::workspace::{Options, Workspace};
+        let t = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::create_dir_all(root.join(".gemini")).unwrap();
+        std::fs::write(root.join(".gemini/settings.json"), "{}\n").unwrap();
+        std::fs::write(root.join("CONTEXT.md"), "Rules.\n").unwrap();
+        // opencode reads AGENTS.md here, then no CONTEXT.md.
+        std::fs::write(root.join("AGENTS.md"), "Shared.\n").unwrap();
+        let mut ws = Workspace::load(std::slice::from_ref(&root), &Options::isolated()).unwrap();
+        let context = ws.id(&root.join("CONTEXT.md")).unwrap();
+        let shadowed = |ws: &Workspace| {
+            ws.diagnostics()
+                .iter()
+                .any(|(id, d)| *id == context && d.code == Code::ShadowedFile)
+        };
+        assert!(shadowed(&ws), "no runtime reads CONTEXT.md yet");
+        let settings = ws.id(&root.join(".gemini/settings.json")).unwrap();
+        ws.set_text(settings, r#"{"context": {"fileName": "CONTEXT.md"}}"#.into());
+        assert!(!shadowed(&ws), "Gemini CLI reads it now: {:#?}", ws.diagnostics());
+        ws.set_text(settings, "{}\n".into());
+        assert!(shadowed(&ws), "and no longer");
     }
 }
