@@ -906,13 +906,19 @@ fn continued(text: &str, span: Span) -> bool {
 fn quote_edit(text: &str, span: Span) -> Edit {
     let raw = span.text(text);
     let value = raw.trim_end_matches([' ', '\t']);
-    let span = Span::new(span.start as usize, span.start as usize + value.len());
+    let end = span.start as usize + value.len();
+    // `key:value` (no space after the colon) is read by the lenient retry as `key: value`, and
+    // so is `key:` before a form feed or a no-break space (JavaScript's `\s`); in YAML the colon
+    // marks a key only before a space or a tab, so the quoted value gets a space in their place.
+    let before = &text[..span.start as usize];
+    let gap = before.trim_end_matches(|c: char| c != '\n' && c != '\r' && (c.is_whitespace() || c == '\u{feff}'));
+    let mut start = span.start as usize;
     let mut quoted = String::with_capacity(value.len() + 3);
-    // `key:value` (no space after the colon) is read by the lenient retry as `key: value`; in
-    // YAML the colon marks a key only before a space, so the quoted value gets one.
-    if text[..span.start as usize].ends_with(':') {
+    if gap.ends_with(':') && !matches!(before[gap.len()..].chars().next(), Some(' ' | '\t')) {
+        start = gap.len();
         quoted.push(' ');
     }
+    let span = Span::new(start, end);
     quoted.push('"');
     for c in value.chars() {
         match c {
@@ -1240,6 +1246,28 @@ mod tests {
         let fixed = crate::analysis::diagnostic::apply(t, &fix.edits);
         assert!(fixed.contains("description: \"(T{\\\"a\\\": {b c.\"\n"), "{fixed}");
         assert!(analyze(&kind(&[Dialect::Opencode]), &fixed).0.is_empty(), "{fixed}");
+        // `key:` and a form feed (found by the fuzzer): the retry reads a value there, YAML does
+        // not; the form feed makes way for a space, or the quoted line would still be no key.
+        let t = "---\nname:\u{c}depcription: Deploys\ndescription: Deploys the app.\n---\nBody\n";
+        let d = analyze(&kind(&[Dialect::Opencode]), t).0;
+        let fixes: Vec<_> = d
+            .iter()
+            .filter(|d| d.code == Code::LenientParse)
+            .filter_map(|d| d.fix.as_ref())
+            .collect();
+        assert_eq!(fixes.len(), 1, "{d:#?}");
+        let fixed = crate::analysis::diagnostic::apply(t, &fixes[0].edits);
+        assert!(fixed.contains("\nname: \"depcription: Deploys\"\n"), "{fixed:?}");
+        let after: Vec<_> = analyze(&kind(&[Dialect::Opencode]), &fixed)
+            .0
+            .into_iter()
+            .map(|d| d.code)
+            .collect();
+        // The name itself is still no Agent Skills name; the YAML is now read alike.
+        assert_eq!(after, [Code::InvalidName, Code::NameMismatch], "{fixed}");
+        // A space after the colon stays; only the value is quoted.
+        let e = quote_edit("x: \u{c}a: b\n", Span::new(4, 8));
+        assert_eq!((e.span, e.text.as_str()), (Span::new(4, 8), "\"a: b\""));
         // A comment or a blank line below is no continuation: the fix is offered.
         for below in ["# note\n", "\n", "other: x\n"] {
             let t = format!("---\nname: tdd\ndescription: Use this when: asked\n{below}---\nBody\n");
