@@ -2431,3 +2431,40 @@ fn a_file_that_is_not_markdown_counts_whole_even_when_it_starts_with_a_fence() {
         );
     }
 }
+
+#[test]
+fn a_skill_named_by_its_folder_is_a_duplicate_on_its_first_line() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    write(
+        root,
+        ".claude/skills/x/SKILL.md",
+        "---\nname: tdd\ndescription: d\n---\nBody\n",
+    );
+    // No `name`: Claude Code names the skill by its folder, `tdd` too.
+    write(root, ".claude/skills/tdd/SKILL.md", "---\ndescription: d\n---\nBody\n");
+    let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
+    let mut spans: Vec<(String, String)> = ws
+        .diagnostics()
+        .into_iter()
+        .filter(|(_, d)| d.code == Code::DuplicateSkill)
+        .map(|(id, d)| {
+            let f = &ws.files[id];
+            let text = std::fs::read_to_string(&f.path).unwrap();
+            (
+                f.path
+                    .parent()
+                    .unwrap()
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned(),
+                d.span.text(&text).to_string(),
+            )
+        })
+        .collect();
+    spans.sort();
+    // On the `name` value where there is one, else on the file's first line.
+    assert_eq!(spans, [("tdd".into(), "---".into()), ("x".into(), "tdd".into())]);
+}
