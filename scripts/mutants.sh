@@ -197,8 +197,25 @@ fi
 # Builds go to their own target directory, kept between runs (dependencies are built once), never
 # the checkout's target/debug. Its parent is not the clone, so `agent-lsp setup` in the tests
 # names the copy's source as the one it was built from (tests/setup.rs pins that path).
+# Not with more than one job: each job mutates its own copy of the tree, but the copies build
+# the same artifacts, so in one shared target directory a job's build can overwrite another's
+# (or look fresh to it) and a mutant is judged by another mutant's binary (seen: mutants reported
+# missed that their tests kill). Each job then builds in its copy's own target directory.
+jobs=1
+for ((i = 0; i < ${#extra[@]}; i++)); do
+    case "${extra[$i]}" in
+        --jobs=* | -j=*) jobs=${extra[$i]#*=} ;;
+        --jobs | -j) jobs=${extra[$((i + 1))]:-1} ;;
+        -j[0-9]*) jobs=${extra[$i]#-j} ;;
+    esac
+done
+target=(CARGO_TARGET_DIR="$root/target/mutants/target")
+if [[ $jobs != 1 ]]; then
+    target=()
+    echo "$jobs jobs: each builds in its own copy's target directory (dependencies built once per job)"
+fi
 status=0
-CARGO_TARGET_DIR=$root/target/mutants/target TMPDIR=$scratch RUST_LIB_BACKTRACE=0 \
+env "${target[@]}" TMPDIR="$scratch" RUST_LIB_BACKTRACE=0 \
     timeout --signal=INT --kill-after=60 "$total" \
     cargo mutants "${args[@]}" "${extra[@]}" -- "${test_args[@]}" || status=$?
 
