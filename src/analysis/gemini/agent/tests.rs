@@ -32,6 +32,18 @@ fn each_refusal_is_an_error_on_its_key_or_value() {
 }
 
 #[test]
+fn a_slug_is_lowercase_letters_digits_hyphens_and_underscores() {
+    for name in ["code-reviewer", "code_reviewer", "agent2", "a-1_b"] {
+        let (out, _, decl) = check(&format!("---\nname: {name}\ndescription: d\n---\n"));
+        assert!(out.is_empty() && decl.loads, "{name}: {out:#?}");
+    }
+    for name in ["Agent", "a.b", "a b", "a/b", "\"\""] {
+        let (out, _, decl) = check(&format!("---\nname: {name}\ndescription: d\n---\n"));
+        assert!(!decl.loads, "{name}: {out:#?}");
+    }
+}
+
+#[test]
 fn required_fields_and_their_limits() {
     let f = findings("---\nname: silent\n---\n");
     assert_eq!(f.len(), 1, "{f:?}");
