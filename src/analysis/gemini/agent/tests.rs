@@ -145,6 +145,19 @@ fn what_cannot_be_read_is_said_once() {
 }
 
 #[test]
+fn kind_written_decides_over_the_keys() {
+    // `kind: remote` beside a local key: held to the remote schema (the local key is refused),
+    // not guessed local from the keys.
+    let f = findings("---\nkind: remote\nname: far\nagent_card_url: http://x/card\ntools: [read_file]\n---\n");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(f[0].starts_with("Error unknown-key [tools]"), "{f:?}");
+    // `kind: local` with a remote key only: held to the local schema, not guessed remote.
+    let f = findings("---\nkind: local\nname: near\ndescription: d\nagent_card_url: http://x/card\n---\n");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(f[0].starts_with("Error unknown-key [agent_card_url]"), "{f:?}");
+}
+
+#[test]
 fn the_keys_written_choose_local_or_remote() {
     // `kind: remote` with a card held as JSON.
     let (out, _, decl) = check("---\nkind: remote\nname: far\nagent_card_json: '{\"a\": 1}'\n---\n");
