@@ -118,6 +118,19 @@ fn tools_written_as_one_string_get_gemini_s_names() {
     // A name with no Gemini CLI twin: no fix.
     let (out, _, _) = check("---\nname: r\ndescription: d\ntools: Read, Task\n---\n");
     assert!(out[0].fix.is_none());
+    // Gemini CLI's own names in one string: made a list, and not called Claude Code's.
+    let text = "---\nname: r\ndescription: d\ntools: read_file, glob\n---\n";
+    let (out, _, _) = check(text);
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert!(!out[0].message.contains("Claude Code"), "{}", out[0].message);
+    let fix = out[0].fix.as_ref().expect("a fix");
+    assert!(crate::analysis::diagnostic::apply(text, &fix.edits).contains("tools: [read_file, glob]\n"));
+}
+
+#[test]
+fn the_slug_offered_keeps_digits_and_underscores() {
+    let f = findings("---\nname: Code_Reviewer 2\ndescription: d\n---\n");
+    assert!(f[0].ends_with("Did you mean `code_reviewer-2`?"), "{f:?}");
 }
 
 #[test]
