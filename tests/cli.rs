@@ -2361,6 +2361,45 @@ fn project_file_tunes_the_report() {
     );
 }
 
+/// `select`, `ignore` and `[rules.per-file-ignores]` choose what is reported, as in ruff: by
+/// code, by effect or `all`, the more specific deciding; per file by glob.
+#[test]
+fn project_file_selects_and_ignores_rules() {
+    let agent = "---\ndescription: d\nmode: primay\ncolour: red\n---\nBody\n";
+    let ws = workspace(&[
+        (".opencode/agents/a.md", agent),
+        ("examples/.opencode/agents/b.md", agent),
+        (
+            "agent-lsp.toml",
+            "[rules]\nselect = [\"all\"]\nignore = [\"value-ignored\"]\n\n[rules.per-file-ignores]\n\"examples/**\" = [\"invalid-value\"]\n",
+        ),
+    ]);
+    let (_, report) = check_json(ws.path(), &[]);
+    // `colour` (value-ignored) is off everywhere; the bad mode only outside examples/.
+    assert_eq!(
+        json_summary(&report),
+        [".opencode/agents/a.md:3:7-3:13 error invalid-value"]
+    );
+    // The code selected back beats the effect ignored.
+    write_files(
+        ws.path(),
+        &[(
+            "agent-lsp.toml",
+            "[rules]\nignore = [\"value-ignored\"]\nselect = [\"all\", \"unknown-key\"]\n",
+        )],
+    );
+    let (_, report) = check_json(ws.path(), &[]);
+    assert_eq!(
+        json_summary(&report),
+        [
+            ".opencode/agents/a.md:3:7-3:13 error invalid-value",
+            ".opencode/agents/a.md:4:1-4:7 warning unknown-key",
+            "examples/.opencode/agents/b.md:3:7-3:13 error invalid-value",
+            "examples/.opencode/agents/b.md:4:1-4:7 warning unknown-key",
+        ]
+    );
+}
+
 /// Files given one by one (as pre-commit passes them) and sub-folders follow the project file
 /// at the top of their worktree.
 #[test]

@@ -4,6 +4,11 @@
 //! [rules]
 //! "unknown-key" = "error"      # error | warning | info | hint | off
 //! "broad-pattern" = "off"
+//! select = ["all"]             # the rules reported (default: all): codes, effects or "all"
+//! ignore = ["works-but-risky"] # the rules not reported, by the same names
+//!
+//! [rules.per-file-ignores]     # globs, relative to this file's directory
+//! "examples/**" = ["unknown-key"]
 //!
 //! [files]
 //! exclude = ["vendor/**", "**/fixtures/**"]   # globs, relative to this file's directory
@@ -28,11 +33,71 @@ use super::text::Span;
 /// The names the file may have, in precedence order when both are in one directory.
 pub const NAMES: [&str; 2] = ["agent-lsp.toml", ".agent-lsp.toml"];
 
+/// What a `select`, `ignore` or `per-file-ignores` entry names: every finding, the findings of
+/// one rule, or the findings of one effect (`works-but-risky`: what works but is risky or
+/// deprecated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selector {
+    All,
+    Effect(Effect),
+    Code(Code),
+}
+
+impl Selector {
+    pub fn parse(s: &str) -> Option<Selector> {
+        if s == "all" {
+            return Some(Selector::All);
+        }
+        Code::from_name(s)
+            .map(Selector::Code)
+            .or_else(|| Effect::parse(s).map(Selector::Effect))
+    }
+
+    /// How specific it is, as in ruff: a rule before an effect before `all`. Between a
+    /// `select` and an `ignore` that both name a finding, the more specific one decides, and
+    /// `ignore` when they are as specific.
+    fn rank(self) -> u8 {
+        match self {
+            Selector::All => 0,
+            Selector::Effect(_) => 1,
+            Selector::Code(_) => 2,
+        }
+    }
+
+    fn matches(self, d: &Diagnostic) -> bool {
+        match self {
+            Selector::All => true,
+            Selector::Effect(e) => d.effect == e,
+            Selector::Code(c) => d.code == c,
+        }
+    }
+}
+
+/// The most specific of `selectors` that names `d`.
+fn best(selectors: &[Selector], d: &Diagnostic) -> Option<u8> {
+    selectors.iter().filter(|s| s.matches(d)).map(|s| s.rank()).max()
+}
+
+/// A `[rules.per-file-ignores]` entry: what is not reported on the files a glob matches.
+#[derive(Clone, Debug)]
+pub struct PerFile {
+    /// The glob as written (relative to the project file's directory).
+    pub pattern: String,
+    glob: globset::GlobMatcher,
+    pub ignore: Vec<Selector>,
+}
+
 /// What a project file sets.
 #[derive(Clone, Debug, Default)]
 pub struct ProjectFile {
     /// Per-code levels, in file order (a later entry for the same code wins).
     pub rules: Vec<(Code, Level)>,
+    /// `[rules] select`: the findings reported; `None`: all.
+    pub select: Option<Vec<Selector>>,
+    /// `[rules] ignore`: the findings not reported.
+    pub ignore: Vec<Selector>,
+    /// `[rules.per-file-ignores]`, in file order.
+    pub per_file: Vec<PerFile>,
     /// Globs of paths (relative to the file's directory) not to report on.
     pub exclude: Vec<String>,
     exclude_set: Option<GlobSet>,
@@ -48,6 +113,39 @@ impl ProjectFile {
         self.rules.iter().rev().find(|(c, _)| *c == code).map(|(_, l)| *l)
     }
 
+    /// Whether it changes what is reported beyond exclusions: levels, a selection, ignores.
+    pub fn has_rules(&self) -> bool {
+        !self.rules.is_empty() || self.select.is_some() || !self.ignore.is_empty() || !self.per_file.is_empty()
+    }
+
+    /// The level of finding `d` on the file at `relative` (relative to this file's directory,
+    /// `/`-separated; `None` for a file outside it): `None` leaves it as it is. A per-file
+    /// ignore that matches turns it off; else the level set for its code; else it is off when
+    /// `select` does not name it or an `ignore` names it at least as specifically.
+    pub fn level_of(&self, d: &Diagnostic, relative: Option<&str>) -> Option<Level> {
+        if let Some(relative) = relative
+            && self
+                .per_file
+                .iter()
+                .any(|p| p.glob.is_match(relative) && best(&p.ignore, d).is_some())
+        {
+            return Some(Level::Off);
+        }
+        if let Some(level) = self.level(d.code) {
+            return Some(level);
+        }
+        let selected = match &self.select {
+            None => Some(Selector::All.rank()),
+            Some(select) => best(select, d),
+        };
+        let on = match (selected, best(&self.ignore, d)) {
+            (None, _) => false,
+            (Some(s), Some(i)) => s > i,
+            (Some(_), None) => true,
+        };
+        (!on).then_some(Level::Off)
+    }
+
     /// Whether `relative` (a path relative to the file's directory, `/`-separated) is excluded.
     pub fn excludes(&self, relative: &str) -> bool {
         self.exclude_set.as_ref().is_some_and(|s| s.is_match(relative))
@@ -60,6 +158,18 @@ impl ProjectFile {
 }
 
 const TABLES: [&str; 3] = ["rules", "files", "policy"];
+/// The keys of `[rules]` that are not rule codes, with what each sets.
+const RULE_KEYS: [(&str, &str); 3] = [
+    (
+        "select",
+        "the findings reported (default: all): rule codes, effects or \"all\"",
+    ),
+    ("ignore", "the findings not reported: rule codes, effects or \"all\""),
+    (
+        "per-file-ignores",
+        "globs of paths (relative to this file) and the findings not reported on them",
+    ),
+];
 const FILE_KEYS: [&str; 2] = ["exclude", "dialects"];
 const LEVELS: [&str; 5] = ["error", "warning", "info", "hint", "off"];
 
@@ -179,15 +289,33 @@ fn read_rules(item: &Item, file: &mut ProjectFile, out: &mut Vec<Diagnostic>) {
     let Some(table) = table_of("rules", item, out) else {
         return;
     };
-    let codes: Vec<&str> = super::rules::RULES.iter().map(|r| r.name).collect();
+    let mut codes: Vec<&str> = super::rules::RULES.iter().map(|r| r.name).collect();
+    codes.extend(RULE_KEYS.iter().map(|(k, _)| *k));
     for (name, value) in table.iter() {
         let key = table.get_key_value(name).map(|(k, _)| k);
+        match name {
+            "select" => {
+                file.select = Some(selectors(name, value, out));
+                continue;
+            }
+            "ignore" => {
+                file.ignore = selectors(name, value, out);
+                continue;
+            }
+            "per-file-ignores" => {
+                read_per_file(value, file, out);
+                continue;
+            }
+            _ => {}
+        }
         let Some(code) = Code::from_name(name) else {
             out.push(unknown(
                 key_span(key),
                 name,
                 &codes,
-                format!("`{name}` is not a rule code (`agent-lsp rules` lists them); this line has no effect"),
+                format!(
+                    "`{name}` is not a rule code (`agent-lsp rules` lists them) nor `select`, `ignore` or `per-file-ignores`; this line has no effect"
+                ),
             ));
             continue;
         };
@@ -216,6 +344,55 @@ fn read_rules(item: &Item, file: &mut ProjectFile, out: &mut Vec<Diagnostic>) {
                 format!(
                     "`{level}` is not a level; use error, warning, info, hint or off. `{name}` keeps its default level."
                 ),
+            )),
+        }
+    }
+}
+
+/// The names `select`, `ignore` and `per-file-ignores` take: `all`, the effects, the codes.
+fn selector_names() -> Vec<&'static str> {
+    let mut names = vec!["all"];
+    names.extend(Effect::ALL.iter().map(|e| e.as_str()));
+    names.extend(super::rules::RULES.iter().map(|r| r.name));
+    names
+}
+
+/// The selectors of an array of names, reporting what is not one.
+fn selectors(name: &str, item: &Item, out: &mut Vec<Diagnostic>) -> Vec<Selector> {
+    let mut found = Vec::new();
+    for (s, span) in strings(name, item, out) {
+        match Selector::parse(s) {
+            Some(sel) => found.push(sel),
+            None => out.push(not_one_of(
+                span,
+                s,
+                &selector_names(),
+                format!(
+                    "`{s}` names no finding: use a rule code (`agent-lsp rules` lists them), an effect (such as `works-but-risky`) or `all`; this entry is ignored."
+                ),
+            )),
+        }
+    }
+    found
+}
+
+fn read_per_file(item: &Item, file: &mut ProjectFile, out: &mut Vec<Diagnostic>) {
+    let Some(table) = table_of("per-file-ignores", item, out) else {
+        return;
+    };
+    for (pattern, value) in table.iter() {
+        let key = table.get_key_value(pattern).map(|(k, _)| k);
+        let ignore = selectors(pattern, value, out);
+        match Glob::new(pattern.trim_start_matches("./")) {
+            Ok(g) => file.per_file.push(PerFile {
+                pattern: pattern.to_string(),
+                glob: g.compile_matcher(),
+                ignore,
+            }),
+            Err(e) => out.push(Diagnostic::new(
+                Code::InvalidValue,
+                key_span(key),
+                format!("`{pattern}` is not a valid glob ({}); it matches no file", e.kind()),
             )),
         }
     }
@@ -342,7 +519,11 @@ pub fn complete(text: &str, offset: usize, vocab: &Vocabulary) -> Vec<super::com
     };
     let trimmed = line.trim_start();
     if trimmed.starts_with('[') && !trimmed.contains(']') {
-        return TABLES.iter().map(|t| item(t, ItemKind::Key, "table", 0)).collect();
+        return TABLES
+            .iter()
+            .chain(&["rules.per-file-ignores"])
+            .map(|t| item(t, ItemKind::Key, "table", 0))
+            .collect();
     }
     if table.as_deref() == Some("policy") {
         use super::policy::spec::{KEYS, LIMITS, MODES};
@@ -372,10 +553,17 @@ pub fn complete(text: &str, offset: usize, vocab: &Vocabulary) -> Vec<super::com
         };
     }
     match (table.as_deref(), line.split_once('=')) {
-        (Some("rules"), None) => super::rules::RULES
+        (Some("rules"), None) => RULE_KEYS
             .iter()
-            .map(|r| item(r.name, ItemKind::Key, r.summary, 0))
+            .map(|(k, d)| item(k, ItemKind::Key, d, 0))
+            .chain(
+                super::rules::RULES
+                    .iter()
+                    .map(|r| item(r.name, ItemKind::Key, r.summary, 1)),
+            )
             .collect(),
+        (Some("rules"), Some((key, _))) if matches!(key.trim(), "select" | "ignore") => selector_items(&item),
+        (Some("rules.per-file-ignores"), Some(_)) => selector_items(&item),
         (Some("rules"), Some(_)) => LEVELS.iter().map(|l| item(l, ItemKind::Value, "level", 0)).collect(),
         (Some("files"), None) => [
             ("exclude", "globs of paths not to report on, relative to this file"),
@@ -393,6 +581,25 @@ pub fn complete(text: &str, offset: usize, vocab: &Vocabulary) -> Vec<super::com
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// The names a selection takes, for completion: `all`, the effects, then the rule codes.
+fn selector_items(
+    item: &dyn Fn(&str, super::complete::ItemKind, &str, u8) -> super::complete::Item,
+) -> Vec<super::complete::Item> {
+    use super::complete::ItemKind;
+    let mut items = vec![item("all", ItemKind::Value, "every finding", 0)];
+    items.extend(
+        Effect::ALL
+            .iter()
+            .map(|e| item(e.as_str(), ItemKind::Value, e.describe(), 0)),
+    );
+    items.extend(
+        super::rules::RULES
+            .iter()
+            .map(|r| item(r.name, ItemKind::Value, r.summary, 1)),
+    );
+    items
 }
 
 #[cfg(test)]
@@ -477,6 +684,92 @@ mod tests {
         assert_eq!(f.dialects, Some(vec![]));
     }
 
+    fn finding(code: Code, effect: Effect) -> Diagnostic {
+        Diagnostic::new(code, Span::empty(0), String::new()).with_effect(effect)
+    }
+
+    #[test]
+    fn select_ignore_and_per_file_ignores_choose_what_is_reported() {
+        let text = "[rules]\nselect = [\"works-but-risky\", \"unknown-key\"]\nignore = [\"broad-pattern\"]\n\"shadowed-rule\" = \"error\"\n\n[rules.per-file-ignores]\n\"examples/**\" = [\"unknown-key\"]\n\"./legacy/*.md\" = [\"all\"]\n";
+        let (f, d) = parse(text);
+        assert!(d.is_empty(), "{d:?}");
+        let off = Some(Level::Off);
+        let unknown = finding(Code::UnknownKey, Effect::ValueIgnored);
+        let risky = finding(Code::BroadPattern, Effect::Works);
+        let other_risky = finding(Code::DeprecatedField, Effect::Works);
+        let refused = finding(Code::InvalidType, Effect::FileIgnored);
+        let shadowed = finding(Code::ShadowedRule, Effect::RuleNeverApplies);
+        // Selected by code, by effect; not selected; a code ignored though its effect is
+        // selected (the code is more specific); a level set for a code beats the selection.
+        assert_eq!(f.level_of(&unknown, Some("a/opencode.json")), None);
+        assert_eq!(f.level_of(&other_risky, Some("a/opencode.json")), None);
+        assert_eq!(f.level_of(&refused, Some("a/opencode.json")), off);
+        assert_eq!(f.level_of(&risky, Some("a/opencode.json")), off);
+        assert_eq!(
+            f.level_of(&shadowed, Some("a/opencode.json")),
+            Some(Level::On(Severity::Error))
+        );
+        // Per file: only what its entry names, only where its glob matches (`./` read as the
+        // file's own directory), and before any level.
+        assert_eq!(f.level_of(&unknown, Some("examples/x/opencode.json")), off);
+        assert_eq!(f.level_of(&other_risky, Some("examples/x/opencode.json")), None);
+        assert_eq!(f.level_of(&shadowed, Some("legacy/a.md")), off);
+        assert_eq!(f.level_of(&unknown, None), None);
+        assert_eq!(f.per_file[1].pattern, "./legacy/*.md");
+        // As specific both: `ignore` wins; a code selected beats `all` ignored.
+        let (f, _) = parse("[rules]\nselect = [\"unknown-key\"]\nignore = [\"unknown-key\"]\n");
+        assert_eq!(f.level_of(&unknown, None), off);
+        let (f, _) = parse("[rules]\nselect = [\"unknown-key\"]\nignore = [\"all\"]\n");
+        assert_eq!(f.level_of(&unknown, None), None);
+        assert_eq!(f.level_of(&refused, None), off);
+        // An effect ignored, a code of it selected back.
+        let (f, _) = parse("[rules]\nignore = [\"works-but-risky\"]\nselect = [\"all\", \"broad-pattern\"]\n");
+        assert_eq!(f.level_of(&risky, None), None);
+        assert_eq!(f.level_of(&other_risky, None), off);
+        assert_eq!(f.level_of(&refused, None), None);
+        // Nothing set: nothing changes.
+        let (f, _) = parse("[files]\nexclude = []\n");
+        assert!(!f.has_rules());
+        assert_eq!(f.level_of(&refused, Some("x")), None);
+        for text in [
+            "[rules]\nselect = []\n",
+            "[rules]\nignore = [\"all\"]\n",
+            "[rules.per-file-ignores]\n\"a\" = []\n",
+            "[rules]\nx = \"off\"\n",
+        ] {
+            assert_eq!(parse(text).0.has_rules(), !text.contains("x ="), "{text}");
+        }
+        // An empty selection reports nothing.
+        assert_eq!(parse("[rules]\nselect = []\n").0.level_of(&unknown, None), off);
+    }
+
+    #[test]
+    fn selection_mistakes_are_reported_on_the_exact_value() {
+        let text = "[rules]\nselect = [\"unknwn-key\", \"works-but-risky\"]\nignore = \"all\"\nselct = []\n[rules.per-file-ignores]\n\"a/[b\" = [\"all\"]\n\"c/**\" = [\"al\", 3]\n";
+        let (f, d) = parse(text);
+        let at: Vec<(&str, &str)> = d.iter().map(|d| (d.code.as_str(), d.span.text(text))).collect();
+        assert_eq!(
+            at,
+            [
+                ("invalid-value", "\"unknwn-key\""),
+                ("invalid-type", "\"all\""),
+                ("unknown-key", "selct"),
+                ("invalid-value", "\"a/[b\""),
+                ("invalid-value", "\"al\""),
+                ("invalid-type", "3"),
+            ]
+        );
+        assert_eq!(d[0].fix.as_ref().unwrap().edits[0].text, "\"unknown-key\"");
+        assert!(d[2].message.contains("Did you mean `select`?"), "{}", d[2].message);
+        assert_eq!(d[4].fix.as_ref().unwrap().edits[0].text, "\"all\"");
+        // What could be read applies.
+        assert_eq!(f.select, Some(vec![Selector::Effect(Effect::Works)]));
+        assert_eq!(f.per_file.len(), 1);
+        assert!(f.per_file[0].ignore.is_empty());
+        let (_, d) = parse("[rules]\nper-file-ignores = 3\n");
+        assert_eq!(codes(&d), ["invalid-type"]);
+    }
+
     /// No runtime reads agent-lsp.toml: a mistake in it never refuses to start or ignores a
     /// runtime's value; agent-lsp does not apply the setting (a policy goes unchecked).
     #[test]
@@ -502,7 +795,22 @@ mod tests {
                 .collect()
         };
         let rules = labels("[rules]\nunkn|");
-        assert!(rules.contains(&"unknown-key".to_string()) && rules.len() == super::super::rules::RULES.len());
+        assert!(rules.contains(&"unknown-key".to_string()) && rules.len() == super::super::rules::RULES.len() + 3);
+        assert_eq!(rules[..3], ["select", "ignore", "per-file-ignores"]);
+        // What `select`, `ignore` and a per-file ignore take: `all`, the effects, the codes.
+        for text in [
+            "[rules]\nselect = [\"|",
+            "[rules]\nignore = [\"a\", \"|",
+            "[rules.per-file-ignores]\n\"x/**\" = [\"|",
+        ] {
+            let names = labels(text);
+            assert_eq!(names[..3], ["all", "refuses-to-start", "file-ignored"], "{text}");
+            assert_eq!(
+                names.len(),
+                1 + Effect::ALL.len() + super::super::rules::RULES.len(),
+                "{text}"
+            );
+        }
         let item = &complete("[rules]\nunkn", 12, &Vocabulary::default())[0];
         assert_eq!(item.replace, Span::new(8, 12));
         assert_eq!(labels("[rules]\nunknown-key = \"|"), LEVELS);
@@ -511,7 +819,7 @@ mod tests {
             labels("[files]\ndialects = [\"|"),
             ["opencode", "claude", "zuno", "copilot", "codex", "gemini"]
         );
-        assert_eq!(labels("[|"), ["rules", "files", "policy"]);
+        assert_eq!(labels("[|"), ["rules", "files", "policy", "rules.per-file-ignores"]);
         // Inside a `[[policy]]`: its keys, then each key's values.
         let keys = labels("[[policy]]\nid = \"x\"\n|");
         assert_eq!(keys[..5], ["id", "message", "permission", "inputs", "at-most"]);

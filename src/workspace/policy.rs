@@ -5,8 +5,9 @@
 //! higher (`agent-lsp.toml` before `.agent-lsp.toml` in one directory).
 //! Files it excludes (by glob, relative to its directory) or whose dialect it leaves out are
 //! still read, since their agents exist for the runtime, but nothing is reported on them. Its
-//! `[rules]` levels change or silence each code, except the codes an editor setting decides
-//! ([`Workspace::set_editor_codes`]): there the editor wins.
+//! `[rules]` levels change or silence each code, its `select`, `ignore` and `per-file-ignores`
+//! choose what is reported ([`ProjectFile::level_of`]), except for the codes an editor setting
+//! decides ([`Workspace::set_editor_codes`]): there the editor wins.
 
 use std::path::Path;
 
@@ -58,19 +59,22 @@ impl Workspace {
     /// Whether project file `pid` (`p`) leaves file `id` out: its dialect is not reported, or an
     /// `exclude` glob (relative to the project file's directory) matches it.
     fn excludes(&self, pid: usize, p: &ProjectFile, id: usize) -> bool {
-        let f = &self.files[id];
-        if !p.reports(f.kind.dialect()) {
+        if !p.reports(self.files[id].kind.dialect()) {
             return true;
         }
+        self.relative(pid, id).is_some_and(|r| p.excludes(&r))
+    }
+
+    /// The path of file `id` relative to project file `pid`'s directory, `/`-separated; `None`
+    /// for a file outside it.
+    fn relative(&self, pid: usize, id: usize) -> Option<String> {
         let dir = self.files[pid].path.parent().unwrap_or(Path::new(""));
-        let Ok(relative) = f.path.strip_prefix(dir) else {
-            return false;
-        };
-        let relative: Vec<String> = relative
+        let relative = self.files[id].path.strip_prefix(dir).ok()?;
+        let parts: Vec<String> = relative
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect();
-        p.excludes(&relative.join("/"))
+        Some(parts.join("/"))
     }
 
     /// The codes whose level an editor setting decides (the project file does not change them).
@@ -93,14 +97,19 @@ impl Workspace {
             diags.clear();
             return;
         }
-        if p.rules.is_empty() {
+        if !p.has_rules() {
             return;
         }
+        let relative = if p.per_file.is_empty() {
+            None
+        } else {
+            self.relative(pid, id)
+        };
         diags.retain_mut(|d| {
             if self.editor_codes.contains(&d.code) {
                 return true;
             }
-            match p.level(d.code) {
+            match p.level_of(d, relative.as_deref()) {
                 Some(Level::Off) => false,
                 Some(Level::On(s)) => {
                     d.severity = s;
