@@ -177,5 +177,11 @@ mod tests {
             name_of(&format!("{}.toml", "a".repeat(60))),
             format!("{}...", "a".repeat(47))
         );
+        // Fifty characters are kept whole; one more is cut.
+        assert_eq!(name_of(&format!("{}.toml", "b".repeat(50))), "b".repeat(50));
+        assert_eq!(
+            name_of(&format!("{}.toml", "b".repeat(51))),
+            format!("{}...", "b".repeat(47))
+        );
     }
 }

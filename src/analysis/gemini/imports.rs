@@ -191,10 +191,11 @@ mod tests {
                 .iter()
                 .any(|(f, _)| Path::new(f).starts_with(p) && Path::new(f) != p)
         }
-        fn read_text(&self, p: &Path, _: u64) -> Option<String> {
+        fn read_text(&self, p: &Path, max: u64) -> Option<String> {
             self.0
                 .iter()
                 .find(|(f, _)| Path::new(f) == p)
+                .filter(|(_, t)| t.len() as u64 <= max)
                 .map(|(_, t)| t.to_string())
         }
         fn list(&self, dir: &Path) -> Vec<(PathBuf, bool)> {
@@ -226,13 +227,20 @@ mod tests {
     }
 
     fn messages(text: &str) -> Vec<String> {
-        let disk = FakeDisk(vec![
+        messages_with(vec![], text)
+    }
+
+    /// The findings on `text` (a `/w/GEMINI.md`) with the files of `messages` and `more`.
+    fn messages_with(more: Vec<(&'static str, &'static str)>, text: &str) -> Vec<String> {
+        let mut files = vec![
             ("/w/.git/HEAD", ""),
             ("/w/docs/style.md", "Short sentences."),
             ("/w/docs/missing.md", ""),
             ("/w/docs/a.md", "A brings @b.md and @../nowhere.md"),
             ("/w/docs/b.md", "B brings @a.md again and @c.md"),
-        ]);
+        ];
+        files.extend(more);
+        let disk = FakeDisk(files);
         let imports = super::super::context::imports(text);
         check(Path::new("/w/GEMINI.md"), &imports, &disk)
             .into_iter()
@@ -266,6 +274,54 @@ mod tests {
             m[1].starts_with("[@https://example.com/x.md] Gemini CLI does not import a URL"),
             "{m:?}"
         );
+    }
+
+    #[test]
+    fn a_direct_failure_does_not_hide_what_another_import_brings_in() {
+        let m = messages("@docs/missng.md @docs/a.md");
+        assert_eq!(m.len(), 3, "{m:?}");
+        assert!(
+            m[0].starts_with("[@docs/missng.md] `docs/missng.md` does not exist"),
+            "{m:?}"
+        );
+        assert!(
+            m[1..]
+                .iter()
+                .all(|m| m.starts_with("[@docs/a.md] `@docs/a.md` brings in")),
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn urls_in_an_imported_file_are_said_as_urls() {
+        let m = messages_with(
+            vec![(
+                "/w/docs/urls.md",
+                "@http://x/a.md @https://x/b.md @file:///w/docs/style.md",
+            )],
+            "@docs/urls.md",
+        );
+        assert_eq!(m.len(), 3, "{m:?}");
+        for (m, url) in m
+            .iter()
+            .zip(["http://x/a.md", "https://x/b.md", "file:///w/docs/style.md"])
+        {
+            assert!(m.contains(&format!("whose `@{url}` is a URL")), "{m}");
+        }
+    }
+
+    #[test]
+    fn an_imported_file_is_read_up_to_four_megabytes() {
+        // Past 5 KB and past 1 MB, under 4 MB: read, and its failing import said.
+        for size in [6 * 1024, 2 * 1024 * 1024] {
+            let text: &'static str = Box::leak(format!("{} @gone.md\n", "x".repeat(size)).into_boxed_str());
+            let m = messages_with(vec![("/w/docs/big.md", text)], "@docs/big.md");
+            assert_eq!(m.len(), 1, "{size}: {m:?}");
+            assert!(m[0].contains("whose `@gone.md` does not exist"), "{m:?}");
+        }
+        // Larger: not read, so nothing is said of it.
+        let text: &'static str = Box::leak(format!("{} @gone.md\n", "x".repeat(4 * 1024 * 1024)).into_boxed_str());
+        assert!(messages_with(vec![("/w/docs/big.md", text)], "@docs/big.md").is_empty());
     }
 
     #[test]
