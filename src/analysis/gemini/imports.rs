@@ -148,7 +148,8 @@ fn direct(dir: &Path, root: &Path, imports: &[(String, Span)], disk: &dyn Disk) 
         };
         // `@docs/a.md.` at the end of a sentence: the `.` is part of the path.
         let trimmed = path.trim_end_matches(['.', ',', ';', ':', ')', '!', '?', '"', '\'']);
-        let hint = if trimmed != path && !trimmed.is_empty() && disk.is_file(&normalise(&dir.join(trimmed))) {
+        // (An empty `trimmed` names the folder itself, no file.)
+        let hint = if trimmed != path && disk.is_file(&normalise(&dir.join(trimmed))) {
             format!(
                 " The path runs to the next blank: `{}` after `{trimmed}` is part of it (put a blank before it).",
                 &path[trimmed.len()..]
@@ -260,6 +261,12 @@ mod tests {
         assert!(m[0].ends_with("Did you mean `missing.md`?"), "{m:?}");
         let m = messages("See @docs/style.md.");
         assert!(m[0].contains("`.` after `docs/style.md` is part of it"), "{m:?}");
+        // Punctuation after a path that does not exist either: no such hint.
+        let m = messages("See @docs/nothere.md.");
+        assert!(
+            m[0].contains("`docs/nothere.md.` does not exist") && !m[0].contains("part of it"),
+            "{m:?}"
+        );
         let m = messages("Ask @alice");
         assert!(m[0].contains("An `@` before a word"), "{m:?}");
         let m = messages("@docs");
@@ -290,6 +297,44 @@ mod tests {
                 .all(|m| m.starts_with("[@docs/a.md] `@docs/a.md` brings in")),
             "{m:?}"
         );
+    }
+
+    #[test]
+    fn every_url_scheme_is_a_url() {
+        for url in ["http://x/a.md", "https://x/b.md", "file:///w/docs/style.md"] {
+            let m = messages(&format!("@{url}"));
+            assert_eq!(m.len(), 1, "{m:?}");
+            assert!(m[0].contains("Gemini CLI does not import a URL"), "{m:?}");
+        }
+    }
+
+    #[test]
+    fn imports_are_followed_five_files_deep() {
+        // GEMINI.md, then l1 to l4 read; l5 is brought in but not read.
+        let chain = |fails_in: usize| {
+            let files: Vec<(&'static str, &'static str)> = (1..=5)
+                .map(|i| {
+                    let path: &'static str = Box::leak(format!("/w/l{i}.md").into_boxed_str());
+                    let text = if i == fails_in {
+                        format!("@l{}.md @gone{i}.md", i + 1)
+                    } else {
+                        format!("@l{}.md", i + 1)
+                    };
+                    (path, &*Box::leak(text.into_boxed_str()))
+                })
+                .chain([("/w/l6.md", "")])
+                .collect();
+            messages_with(files, "@l1.md")
+        };
+        for i in 1..=4 {
+            let m = chain(i);
+            assert_eq!(m.len(), 1, "{i}: {m:?}");
+            assert!(
+                m[0].contains(&format!("brings in `l{i}.md`, whose `@gone{i}.md` does not exist")),
+                "{m:?}"
+            );
+        }
+        assert!(chain(5).is_empty());
     }
 
     #[test]
