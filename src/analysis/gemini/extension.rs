@@ -519,6 +519,13 @@ mod tests {
         skip("{\"name\": \"a\"}", MissingField, "{");
         skip("{\"name\": \"\", \"version\": \"1.0.0\"}", MissingField, "\"\"");
         skip("{\"name\": \"a\", \"version\": 0}", MissingField, "0");
+        // Every value JavaScript takes as false is no value.
+        skip("{\"name\": null, \"version\": \"1.0.0\"}", MissingField, "null");
+        skip("{\"name\": false, \"version\": \"1.0.0\"}", MissingField, "false");
+        skip("{\"name\": \"a\", \"version\": 0.0}", MissingField, "0.0");
+        // A number that is not zero is a version (not semver, not missing).
+        let f = found("{\"name\": \"a\", \"version\": 1.5}");
+        assert!(f.iter().all(|(c, ..)| *c != MissingField), "{f:?}");
         skip(
             "{\"name\": \"my ext\", \"version\": \"1.0.0\"}",
             InvalidName,
