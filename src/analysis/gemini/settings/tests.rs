@@ -165,3 +165,13 @@ fn what_a_file_declares() {
     let text = r#"{ "context": { "fileName": true } }"#;
     assert_eq!(check(text, &jsonc::parse(text)).1.context_file_names, None);
 }
+
+#[test]
+fn a_setting_is_named_as_gemini_cli_names_it() {
+    let path = |p: &[&str]| dotted(&p.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    assert_eq!(path(&["mcpServers", "docs", "args", "0"]), "mcpServers.docs.args[0]");
+    assert_eq!(path(&["general", "vimMode"]), "general.vimMode");
+    // An empty key is no index.
+    assert_eq!(path(&["a", ""]), "a.");
+    assert_eq!(path(&["12", "x1"]), "[12].x1");
+}
