@@ -175,3 +175,35 @@ fn a_setting_is_named_as_gemini_cli_names_it() {
     assert_eq!(path(&["a", ""]), "a.");
     assert_eq!(path(&["12", "x1"]), "[12].x1");
 }
+
+#[test]
+fn a_loose_boolean_or_number_is_said_plainly_and_another_union_as_written() {
+    assert_eq!(expected(&super::super::loose::LOOSE_BOOL), "a boolean (true or false)");
+    assert_eq!(expected(&super::super::loose::LOOSE_NUM), "a number");
+    fn any(_: &str) -> bool {
+        true
+    }
+    const BOOL_OR_PATH: Shape = Shape::Union(&[Shape::Bool, Shape::Pattern(any, "a path")]);
+    const NUM_OR_PATH: Shape = Shape::Union(&[
+        Shape::Num(crate::analysis::shape::Num::ANY),
+        Shape::Pattern(any, "a path"),
+    ]);
+    for s in [expected(&BOOL_OR_PATH), expected(&NUM_OR_PATH)] {
+        assert!(s.contains("a path"), "{s}");
+    }
+}
+
+#[test]
+fn an_unknown_key_is_a_value_ignored_and_the_retired_ones_only_at_the_top() {
+    let text = r#"{ "general": { "vimMode": "yes", "colour": 1, "autoAccept": true }, "colour": 2 }"#;
+    let (out, _) = check(text, &jsonc::parse(text));
+    for d in &out {
+        let unknown = d.code == Code::UnknownKey;
+        assert_eq!(d.effect == Effect::ValueIgnored, unknown, "{d:?}");
+        // Neither a nested `autoAccept` nor an unknown top-level key is a retired setting.
+        assert!(!d.message.contains("no longer has"), "{d:?}");
+    }
+    assert_eq!(out.iter().filter(|d| d.code == Code::UnknownKey).count(), 3, "{out:#?}");
+    let f = findings(r#"{ "autoAccept": true }"#);
+    assert!(f[0].contains("no longer has anywhere"), "{f:?}");
+}
