@@ -207,3 +207,13 @@ fn an_unknown_key_is_a_value_ignored_and_the_retired_ones_only_at_the_top() {
     let f = findings(r#"{ "autoAccept": true }"#);
     assert!(f[0].contains("no longer has anywhere"), "{f:?}");
 }
+
+#[test]
+fn args_as_one_string_is_said_on_args_alone() {
+    let text = r#"{ "general": { "vimMode": 3 }, "mcpServers": { "docs": { "command": "x", "args": "--port 1" } } }"#;
+    let (out, _) = check(text, &jsonc::parse(text));
+    let on = |t: &str| out.iter().find(|d| d.span.text(text) == t).expect(t);
+    assert!(!on("3").message.contains("gemini mcp list"), "{out:#?}");
+    assert!(on("\"--port 1\"").message.contains("gemini mcp list"), "{out:#?}");
+    assert!(on("\"--port 1\"").fix.is_some());
+}
