@@ -496,6 +496,10 @@ async function main() {
     }
     const seen = new Set();
     for (const a of agents) {
+      // Gemini CLI's agents have no permission lines (its policy engine decides what they may
+      // do; `explain` says so), and the hover on a Gemini agent's name is still the field's
+      // documentation, not the card: left for issue 49 (its note says so).
+      if (a.dialect === "gemini") continue;
       const where = (a.defined_in ?? []).find((d) => d !== "built-in");
       if (!where || seen.has(`${a.dialect} ${a.key}`)) continue;
       seen.add(`${a.dialect} ${a.key}`);
