@@ -383,19 +383,28 @@ fn read_per_file(item: &Item, file: &mut ProjectFile, out: &mut Vec<Diagnostic>)
     for (pattern, value) in table.iter() {
         let key = table.get_key_value(pattern).map(|(k, _)| k);
         let ignore = selectors(pattern, value, out);
-        match Glob::new(pattern.trim_start_matches("./")) {
-            Ok(g) => file.per_file.push(PerFile {
+        if let Some(g) = glob(pattern, key_span(key), "it matches no file", out) {
+            file.per_file.push(PerFile {
                 pattern: pattern.to_string(),
                 glob: g.compile_matcher(),
                 ignore,
-            }),
-            Err(e) => out.push(Diagnostic::new(
-                Code::InvalidValue,
-                key_span(key),
-                format!("`{pattern}` is not a valid glob ({}); it matches no file", e.kind()),
-            )),
+            });
         }
     }
+}
+
+/// A glob relative to the project file's directory (a leading `./` meaning that directory);
+/// one that is not valid is reported on `span`, with what that means (`then`).
+fn glob(pattern: &str, span: Span, then: &str, out: &mut Vec<Diagnostic>) -> Option<Glob> {
+    Glob::new(pattern.trim_start_matches("./"))
+        .map_err(|e| {
+            out.push(Diagnostic::new(
+                Code::InvalidValue,
+                span,
+                format!("`{pattern}` is not a valid glob ({}); {then}", e.kind()),
+            ))
+        })
+        .ok()
 }
 
 /// The strings of an array value, reporting anything else.
@@ -436,16 +445,9 @@ fn read_files(item: &Item, file: &mut ProjectFile, out: &mut Vec<Diagnostic>) {
             "exclude" => {
                 let mut set = GlobSetBuilder::new();
                 for (pattern, span) in strings(name, value, out) {
-                    match Glob::new(pattern.trim_start_matches("./")) {
-                        Ok(g) => {
-                            set.add(g);
-                            file.exclude.push(pattern.to_string());
-                        }
-                        Err(e) => out.push(Diagnostic::new(
-                            Code::InvalidValue,
-                            span,
-                            format!("`{pattern}` is not a valid glob ({}); it excludes nothing", e.kind()),
-                        )),
+                    if let Some(g) = glob(pattern, span, "it excludes nothing", out) {
+                        set.add(g);
+                        file.exclude.push(pattern.to_string());
                     }
                 }
                 file.exclude_set = set.build().ok();

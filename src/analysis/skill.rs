@@ -911,7 +911,7 @@ fn quote_edit(text: &str, span: Span) -> Edit {
     // so is `key:` before a form feed or a no-break space (JavaScript's `\s`); in YAML the colon
     // marks a key only before a space or a tab, so the quoted value gets a space in their place.
     let before = &text[..span.start as usize];
-    let gap = before.trim_end_matches(|c: char| c != '\n' && c != '\r' && (c.is_whitespace() || c == '\u{feff}'));
+    let gap = before.trim_end_matches(|c: char| c != '\n' && c != '\r' && super::text::js_space(c));
     let mut start = span.start as usize;
     let mut quoted = String::with_capacity(value.len() + 3);
     if gap.ends_with(':') && !matches!(before[gap.len()..].chars().next(), Some(' ' | '\t')) {

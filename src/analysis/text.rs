@@ -236,6 +236,16 @@ pub fn first_line(text: &str) -> Span {
     Span::new(start, end)
 }
 
+/// JavaScript's `\s`: its white space and line terminators (what `trim` removes), as the
+/// runtimes' own readers written in JavaScript see a blank.
+pub fn js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

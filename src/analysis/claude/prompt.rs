@@ -22,7 +22,7 @@
 //!   arguments were given, `\n\nARGUMENTS: <args>` is appended.
 
 use crate::analysis::syntax::{Node, Value};
-use crate::analysis::text::Span;
+use crate::analysis::text::{Span, js_space};
 
 use crate::analysis::prompt::within;
 pub use crate::analysis::prompt::{DescriptionFrom, Link, Placeholder, PlaceholderKind, code_spans, links};
@@ -177,11 +177,6 @@ pub fn mentions(text: &str, body: Span) -> Vec<crate::analysis::prompt::FileRef>
 /// `<` and `>` as the listing escapes them in descriptions.
 pub fn escape_angles(s: &str) -> String {
     s.replace('<', "&lt;").replace('>', "&gt;")
-}
-
-/// JavaScript's `\s` (what `trim` removes).
-fn js_space(c: char) -> bool {
-    crate::analysis::claude::read::js_space(c)
 }
 
 fn js_trim(s: &str) -> &str {

@@ -16,6 +16,7 @@
 use crate::analysis::syntax::yaml::{self, Edit};
 use crate::analysis::syntax::{Map, Node, Parsed, Style, SyntaxError, Value};
 use crate::analysis::text::Span;
+pub(crate) use crate::analysis::text::js_space;
 
 /// Claude Code skips an agent file larger than this many bytes (§7.1); [`read`] does not check it.
 pub const MAX_FILE_BYTES: usize = 1_048_576;
@@ -248,15 +249,6 @@ fn retry_edits(yaml: &str) -> (Vec<Edit>, Vec<Span>) {
         }
     }
     (edits, quoted)
-}
-
-/// JavaScript's `\s`.
-pub(crate) fn js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
-    )
 }
 
 /// JavaScript's line terminators (what `.` does not match).

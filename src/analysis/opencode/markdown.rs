@@ -15,6 +15,7 @@ use crate::analysis::rules::Code;
 use crate::analysis::syntax::frontmatter::{self, Frontmatter};
 use crate::analysis::syntax::{Node, Parsed, Style, SyntaxError, Value, yaml};
 use crate::analysis::text::Span;
+use crate::analysis::text::js_space as is_js_space;
 
 pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> Analysis {
     let split = frontmatter::split(text);
@@ -534,15 +535,6 @@ impl Sanitized {
         let (s, o) = self.chunks.get(i).copied().unwrap_or((0, 0));
         o + (pos - s)
     }
-}
-
-/// JavaScript's white space and line terminators (`\s`, and what `trim` removes).
-fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
-    )
 }
 
 /// gray-matter's test for an empty frontmatter: with `# comment` lines removed
