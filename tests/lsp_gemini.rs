@@ -13,6 +13,9 @@ use serde_json::{Value, json};
 const SETTINGS: &str = "{\n  \"general\": { \"名前🚀\": 1, \"vimMode\": \"on\" },\n  \"contextFileName\": \"AGENTS.md\",\n  \"mcpServers\": { \"文書🚀\": { \"comand\": \"npx\" } }\n}\n";
 /// An agent whose name is no slug, after CJK in its description.
 const AGENT: &str = "---\ndescription: 審査 🚀 reviews code\nname: Code Reviewer\n---\nReview.\n";
+/// An agent Gemini CLI loads, CJK and an emoji in its description.
+const GOOD_AGENT: &str =
+    "---\nname: tidy-up\ndescription: 整理 🚀 tidies\ntools: [read_file]\nmax_turns: 4\n---\nTidy.\n";
 /// A command without its prompt.
 const COMMAND: &str = "description = \"検査 🚀\"\n";
 /// A missing import after CJK and an emoji.
@@ -29,6 +32,7 @@ const FILES: &[(&str, &str)] = &[
     (".git/HEAD", "ref: refs/heads/main\n"),
     (".gemini/settings.json", SETTINGS),
     (".gemini/agents/reviewer.md", AGENT),
+    (".gemini/agents/tidy-up.md", GOOD_AGENT),
     (".gemini/commands/check.toml", COMMAND),
     ("GEMINI.md", CONTEXT),
     ("ext/gemini-extension.json", EXTENSION),
@@ -134,6 +138,42 @@ fn hover_completion_and_a_fix() {
         md.starts_with("**`general.vimMode`**") && md.contains("Value: true or false."),
         "{md}"
     );
+    // Hover on a loaded agent's `name`: the agent as Gemini CLI builds it, over the whole line.
+    let tidy = ws.uri(".gemini/agents/tidy-up.md");
+    let (at, _) = find(GOOD_AGENT, "tidy-up");
+    let h =
+        ws.s.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": tidy }, "position": position(GOOD_AGENT, at + 3, enc) }),
+        )
+        .unwrap();
+    let md = h["contents"]["value"].as_str().unwrap();
+    assert_eq!(
+        md,
+        "### `tidy-up`: Gemini CLI local agent\n\n整理 🚀 tidies\n\n**Tools**: `read_file` (.gemini/agents/tidy-up.md:4)\n\n**Model**: the session's model (no `model`)\n\n**Max turns**: `4` (.gemini/agents/tidy-up.md:5)\n\nDefined in: .gemini/agents/tidy-up.md:2.\n"
+    );
+    assert_eq!(h["range"], range_of(GOOD_AGENT, "name: tidy-up", enc));
+    // Elsewhere in it, the field's own help; on the name of an agent Gemini CLI does not load
+    // (its name is no slug), the field's help too: there is no agent to show.
+    let (at, _) = find(GOOD_AGENT, "max_turns");
+    let h =
+        ws.s.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": tidy }, "position": position(GOOD_AGENT, at, enc) }),
+        )
+        .unwrap();
+    let md = h["contents"]["value"].as_str().unwrap();
+    assert!(!md.starts_with("###") && md.contains("max_turns"), "{md}");
+    let reviewer = ws.uri(".gemini/agents/reviewer.md");
+    let (at, _) = find(AGENT, "Code Reviewer");
+    let h =
+        ws.s.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": reviewer }, "position": position(AGENT, at, enc) }),
+        )
+        .unwrap();
+    let md = h["contents"]["value"].as_str().unwrap();
+    assert!(!md.starts_with("###") && md.contains("name"), "{md}");
     // Completion of a section's settings (less those written) and of a setting's values.
     ws.s.notify(
         "textDocument/didOpen",

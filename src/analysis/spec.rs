@@ -748,6 +748,38 @@ impl Hover {
     }
 }
 
+/// The card of the agent file `id` defines, for a hover at `offset` on its name's line
+/// (`name_span`): the agent as `spec`'s runtime builds it in the file's folder, or `None` when it
+/// does not build one from this file there (shadowed, not loaded, not on that line).
+pub fn agent_card_on_name(
+    spec: &dyn DialectSpec,
+    host: &dyn Host,
+    id: usize,
+    name_span: Span,
+    offset: usize,
+    where_is: WhereIs,
+) -> Option<Hover> {
+    let f = host.file(id)?;
+    let text = f.text;
+    let (start, end) = (name_span.start as usize, name_span.end as usize);
+    let line_start = text.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text.get(end..)?.find(['\r', '\n']).map_or(text.len(), |i| end + i);
+    if !(line_start..=line_end).contains(&offset) {
+        return None;
+    }
+    let (dir, _) = f.role.dialect()?;
+    let (_, set) = spec.agents(host, dir);
+    let agents = set.agents();
+    let a = agents.iter().find(|a| {
+        a.defined_at()
+            .is_some_and(|s| matches!(s, super::provenance::Source::File { file, .. } if file == id))
+    })?;
+    Some(Hover::new(
+        a.card(where_is, &PathNames::default()),
+        Span::new(line_start, line_end),
+    ))
+}
+
 /// An agent name in a file: where, and whether it defines the agent or refers to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NameAt {

@@ -270,6 +270,9 @@ function expectedFirstLine(a) {
   if (a.dialect === "codex") return ["Permission: approval"];
   if (a.dialect === "copilot") return ["Tools:"];
   if (a.dialect === "zuno") return ["Tools:", "Permission"];
+  // Gemini CLI's policy engine decides what its agents may do (`explain` says so): the card
+  // leads with the agent's tools, or a remote agent's card.
+  if (a.dialect === "gemini") return ["Tools:", "Card:"];
   const listed = explainJson([a.key, "--dialect", "opencode"]);
   const card = Array.isArray(listed) ? listed[0] : listed;
   const keys = (layers) => [...new Set(card.permission.filter((r) => layers.includes(r.layer)).map((r) => r.permission))];
@@ -294,7 +297,7 @@ async function firstPermissionLine(content, dialect) {
     } else if (dialect === "claude") {
       first = el.querySelector("li");
     } else {
-      first = strongs.find((s) => ["Tools", "Permission"].includes(s.textContent.trim()))?.closest("p");
+      first = strongs.find((s) => ["Tools", "Permission", "Card"].includes(s.textContent.trim()))?.closest("p");
     }
     if (!first) return { error: `no permission line in the ${dialect} card: ${el.textContent.slice(0, 200)}` };
     const rect = (e) => {
@@ -496,10 +499,6 @@ async function main() {
     }
     const seen = new Set();
     for (const a of agents) {
-      // Gemini CLI's agents have no permission lines (its policy engine decides what they may
-      // do; `explain` says so), and the hover on a Gemini agent's name is still the field's
-      // documentation, not the card: left for issue 49 (its note says so).
-      if (a.dialect === "gemini") continue;
       const where = (a.defined_in ?? []).find((d) => d !== "built-in");
       if (!where || seen.has(`${a.dialect} ${a.key}`)) continue;
       seen.add(`${a.dialect} ${a.key}`);

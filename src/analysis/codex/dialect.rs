@@ -98,7 +98,13 @@ impl DialectSpec for Spec {
         }
         let agent = *kind == super::FileKind::Agent;
         // On an agent file's `name` line: the agent as Codex builds it.
-        if agent && let Some(card) = agent_card(host, id, offset, where_is) {
+        if agent
+            && let Some(span) = f
+                .analysis
+                .own::<super::Facts>()
+                .and_then(|x| x.agent.as_ref()?.name_span)
+            && let Some(card) = crate::analysis::spec::agent_card_on_name(&Spec, host, id, span, offset, where_is)
+        {
             return Some(Some(card));
         }
         Some(
@@ -331,38 +337,6 @@ impl DialectSpec for Spec {
     fn user_folders(&self, o: &Options) -> Vec<PathBuf> {
         o.user(HOME).map(Path::to_path_buf).into_iter().collect()
     }
-}
-
-/// The card of the agent file `id` defines, on its `name` line (the agent as Codex builds it in
-/// the file's project), when Codex loads it.
-fn agent_card(
-    host: &dyn Host,
-    id: usize,
-    offset: usize,
-    where_is: crate::analysis::provenance::WhereIs,
-) -> Option<crate::analysis::spec::Hover> {
-    let f = host.file(id)?;
-    let facts: &super::Facts = f.analysis.own()?;
-    let span = facts.agent.as_ref()?.name_span?;
-    let start = f.text[..span.start as usize].rfind('\n').map_or(0, |i| i + 1);
-    let end = f.text[span.end as usize..]
-        .find('\n')
-        .map_or(f.text.len(), |i| span.end as usize + i);
-    if !(start <= offset && offset <= end) {
-        return None;
-    }
-    let (dir, _) = f.role.dialect()?;
-    let (_, set) = Spec.agents(host, dir);
-    let agents = set.agents();
-    let a = agents.iter().find(|a| {
-        a.agent
-            .defined_at()
-            .is_some_and(|s| matches!(s, crate::analysis::provenance::Source::File { file, .. } if file == id))
-    })?;
-    Some(crate::analysis::spec::Hover::new(
-        a.card(where_is, &crate::analysis::card::PathNames::default()),
-        crate::analysis::text::Span::new(start, end),
-    ))
 }
 
 /// The folders Codex files belong to (projects, and Codex's home).

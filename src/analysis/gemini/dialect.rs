@@ -84,9 +84,18 @@ impl DialectSpec for Spec {
         host: &dyn crate::analysis::host::Host,
         id: usize,
         offset: usize,
-        _where_is: crate::analysis::provenance::WhereIs,
+        where_is: crate::analysis::provenance::WhereIs,
     ) -> Option<Option<crate::analysis::spec::Hover>> {
         let f = host.file(id)?;
+        // On an agent file's `name` line: the agent as Gemini CLI builds it in that project.
+        if let Some(span) = f
+            .analysis
+            .own::<super::Facts>()
+            .and_then(|x| x.agent.as_ref()?.name_span)
+            && let Some(card) = crate::analysis::spec::agent_card_on_name(&Spec, host, id, span, offset, where_is)
+        {
+            return Some(Some(card));
+        }
         let hover = match f.kind.own()? {
             super::FileKind::Settings { .. } => super::editor::hover(&f.analysis.parsed, offset),
             super::FileKind::Agent => super::editor::hover_agent(&f.analysis.parsed, offset),

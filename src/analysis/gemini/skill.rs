@@ -39,11 +39,8 @@ fn block(text: &str) -> Option<(Span, Span)> {
         return None;
     };
     let q = start + text[start..].find("\n---")?;
-    let end = if q > start && text.as_bytes()[q - 1] == b'\r' {
-        q - 1
-    } else {
-        q
-    };
+    // (`\r?\n---`: a line break's `\r` is not the YAML's.)
+    let end = if text[start..q].ends_with('\r') { q - 1 } else { q };
     Some((Span::new(0, 3), Span::new(start, end)))
 }
 
@@ -190,6 +187,13 @@ mod tests {
             (o, n.as_deref(), d.as_deref()),
             (Outcome::Parsed, Some("a"), Some("one\ntwo"))
         );
+        // An empty frontmatter is YAML's nothing.
+        assert_eq!(read("---\r\n\r\n---\r\n").outcome, Outcome::Parsed);
+        // What Gemini CLI's pattern captures (`^---\r?\n([\s\S]*?)\r?\n---`): not the `\r`.
+        let text = "---\r\nname: a\r\n---\r\n";
+        let (open, yaml) = block(text).unwrap();
+        assert_eq!((open.text(text), yaml.text(text)), ("---", "name: a"));
+        assert_eq!(block("---\nname: a\n---\n").unwrap().1, Span::new(4, 11));
     }
 
     #[test]
