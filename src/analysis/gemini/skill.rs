@@ -216,6 +216,12 @@ mod tests {
         // The last `name:` line wins, even an indented one.
         let (_, n, _) = seen("---\nname: 1\nmetadata:\n  name: inner\ndescription: d\n---\n");
         assert_eq!(n.as_deref(), Some("inner"));
+        // A description's lines stop at the next key's line, which is read too.
+        let (o, n, d) = seen("---\ndescription: Use when: x\n  more\nname: c\n---\n");
+        assert_eq!(
+            (o, n.as_deref(), d.as_deref()),
+            (Outcome::Retry, Some("c"), Some("Use when: x more"))
+        );
     }
 
     #[test]
@@ -240,6 +246,10 @@ mod tests {
         let text = "---\nname: [x\ndescription:   d e\n---\n";
         let r = read(text);
         let got: Vec<&str> = r.retried.iter().map(|s| s.text(text)).collect();
+        assert_eq!(got, ["[x"]);
+        // An indented `name:` line, spaces after its colon: the span is the value's still.
+        let indented = "---\nmetadata:\n  name:   [x\ndescription: d\n---\n";
+        let got: Vec<&str> = read(indented).retried.iter().map(|s| s.text(indented)).collect();
         assert_eq!(got, ["[x"]);
         // Only the value YAML fails on is to quote, not a number beside it (quoting that would
         // not help, and applying the fix again and again never ended: a fuzz seed found it).
