@@ -229,6 +229,16 @@ mod tests {
         assert_eq!(read("---\ndescription: d\n---\n").outcome, Outcome::Parsed);
         assert_eq!(read("---\nname: n\n---\n").outcome, Outcome::Parsed);
         assert_eq!(read("---\nname: [\n---\n").outcome, Outcome::Failed);
+        // What the shared checks read of a skipped file: where it opens, YAML's error, its tree.
+        let failed = read("---\nname: [\n---\n");
+        assert_eq!(failed.open, Some(Span::new(0, 3)));
+        assert!(failed.error.is_some());
+        let no_name = read("---\ndescription: d\n---\n");
+        assert_eq!(no_name.open, Some(Span::new(0, 3)));
+        assert!(no_name.error.is_none());
+        let m = no_name.parsed.root.as_ref().and_then(Node::as_map).unwrap();
+        assert_eq!(m.value("description").and_then(Node::as_str), Some("d"));
+        assert_eq!(read("---\nname: n\ndescription: d\n---\n").open, Some(Span::new(0, 3)));
         // No frontmatter at the very start: a BOM, a blank line, an unclosed one.
         assert_eq!(
             read("\u{feff}---\nname: n\ndescription: d\n---\n").outcome,
@@ -261,5 +271,11 @@ mod tests {
         let m = r.parsed.root.as_ref().and_then(Node::as_map).unwrap();
         let keys: Vec<&str> = m.entries.iter().map(|e| e.key.span.text(text)).collect();
         assert_eq!(keys, ["name", "description"]);
+        // The other keys as YAML read them, the line reader's two in place of YAML's (in source order).
+        let other = "---\nname: 123\nlicense: x\ndescription: d\n---\n";
+        let r = read(other);
+        let m = r.parsed.root.as_ref().and_then(Node::as_map).unwrap();
+        let keys: Vec<&str> = m.entries.iter().map(|e| e.key.name.as_str()).collect();
+        assert_eq!(keys, ["name", "license", "description"]);
     }
 }
