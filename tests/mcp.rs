@@ -829,3 +829,23 @@ fn decide_says_which_rule_of_a_voided_settings_file_would_decide_and_why_it_does
     );
     assert!(v.get("unapplied").is_none(), "{v}");
 }
+
+/// No tool answers with a secret: `check` and `explain` show a key's first characters only.
+#[test]
+fn no_tool_answers_with_a_secret() {
+    let key = "Jq7vR2nX9pL4wT8kZ3mB6cY1";
+    let dir = workspace(&[(
+        "opencode.json",
+        &format!("{{ \"agent\": {{ \"build\": {{ \"options\": {{ \"apiKey\": \"{key}\" }} }} }} }}\n"),
+    )]);
+    let mut s = Session::start(dir.path());
+    let report = s.ok("check", json!({}));
+    let text = report.to_string();
+    assert!(text.contains("hardcoded-secret") && text.contains("Jq7v…"), "{text}");
+    assert!(!text.contains(key), "{text}");
+    let explained = s
+        .ok("explain", json!({"agent": "build", "dialect": "opencode"}))
+        .to_string();
+    assert!(explained.contains("Jq7v****"), "{explained}");
+    assert!(!explained.contains(key), "{explained}");
+}

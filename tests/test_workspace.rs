@@ -141,6 +141,7 @@ fn summary() {
         .claude/settings.json:5:7 policy-violation
         .claude/settings.json:20:7 ignored-permission-rule
         .claude/settings.json:25:39 unknown-mcp-server
+        .claude/settings.json:28:27 hardcoded-secret
         .claude/settings.local.json:3:20 missing-path
         .claude/settings.local.json:9:29 invalid-value
         .claude/settings.local.json:14:20 ignored-field
@@ -162,6 +163,7 @@ fn summary() {
         .codex/config.toml:12:1 unknown-key
         .codex/config.toml:16:8 invalid-type
         .codex/config.toml:19:1 missing-field
+        .codex/config.toml:20:26 hardcoded-secret
         .gemini/agents/notes.md:1:1 no-frontmatter
         .gemini/agents/release.md:2:7 invalid-name
         .gemini/agents/release.md:4:20 unknown-tool
@@ -171,6 +173,7 @@ fn summary() {
         .gemini/settings.json:9:5 duplicate-key
         .gemini/settings.json:11:3 unknown-key
         .gemini/settings.json:13:5 missing-field
+        .gemini/settings.json:18:73 hardcoded-secret
         .gemini/settings.json:22:7 unknown-key
         .gemini/settings.json:23:15 invalid-type
         .github/agents/docs.agent.md:2:7 duplicate-agent
@@ -196,6 +199,7 @@ fn summary() {
         .mcp.json:15:37 unsubstituted-variable
         .mcp.json:20:18 invalid-type
         .mcp.json:22:5 invalid-name
+        .mcp.json:22:88 hardcoded-secret
         .opencode/agents/NOTES.md:1:1 no-frontmatter
         .opencode/agents/bad-color.md:4:8 invalid-color
         .opencode/agents/bad-mode.md:3:7 invalid-value
@@ -235,6 +239,7 @@ fn summary() {
         .vscode/mcp.json:10:45 unresolved-variable
         .vscode/mcp.json:12:5 missing-field
         .vscode/mcp.json:13:93 unsubstituted-variable
+        .vscode/mcp.json:13:141 hardcoded-secret
         .zuno/agents/bad-yaml.md:4:1 syntax-error
         .zuno/agents/binary.md:1:1 unchecked-file
         .zuno/agents/docs-copy.md:2:7 duplicate-agent
@@ -261,6 +266,7 @@ fn summary() {
         opencode.json:51:18 bad-file-reference
         opencode.json:66:61 unknown-agent
         opencode.json:67:5 missing-template
+        opencode.json:72:57 hardcoded-secret
         packages/api/AGENTS.md:1:1 shadowed-file
         packages/api/AGENTS.override.md:9:35 truncated-instructions
         packages/api/opencode.json:3:3 v2-permissions
@@ -285,6 +291,7 @@ fn summary() {
         packages/web/zuno.json:20:11 unknown-permission
         packages/web/zuno.json:21:22 shadowed-rule
         packages/web/zuno.json:21:43 policy-violation
+        packages/web/zuno.json:26:51 hardcoded-secret
         plugins/release-tools/.mcp.json:3:20 missing-field
         plugins/release-tools/agents/releaser.md:4:1 ignored-field
         tui.json:6:5 unknown-key

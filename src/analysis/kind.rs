@@ -87,6 +87,10 @@ pub struct FileAnalysis {
     pub suppressions: suppress::Suppressions,
     /// What the file declares, in its dialect's terms.
     pub facts: Facts,
+    /// The secrets written in the file, or filled in from the environment (see
+    /// [`super::secret`]): what agent-lsp prints hides them, whether `hardcoded-secret` is
+    /// reported or not.
+    pub secrets: Vec<String>,
 }
 
 impl FileAnalysis {

@@ -40,6 +40,7 @@ pub mod project_file;
 pub mod prompt;
 pub mod provenance;
 pub mod rules;
+pub mod secret;
 pub mod setup;
 pub mod severity;
 pub mod shape;
@@ -186,6 +187,18 @@ mod rule_scope_tests {
 /// Analyse one file on its own.
 pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
     let mut analysis = analyze_dialect(kind, text);
+    let secrets = analysis
+        .parsed
+        .root
+        .as_ref()
+        .map(|root| secret::find(root, text))
+        .unwrap_or_default();
+    let spec = kind.dialect().spec();
+    for s in &secrets {
+        let fix = spec.secret_fix(kind, &s.path);
+        analysis.diagnostics.push(secret::diagnostic(s, text, fix));
+    }
+    analysis.secrets = secrets.into_iter().map(|s| s.text).collect();
     for d in &mut analysis.diagnostics {
         edit::keep_quotes(text, d);
     }

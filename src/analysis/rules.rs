@@ -681,6 +681,25 @@ root, an `AGENTS.override.md`, or the user's Codex configuration. (Seen with Cod
 32,216-byte root `AGENTS.md` leaves 552 bytes of a 1,415-byte `sub/AGENTS.md`.)",
         "a 32,216-byte AGENTS.md at the git root and a 1,415-byte sub/AGENTS.md",
         "the root AGENTS.md kept short, the details in the folders that need them";
+    HardcodedSecret = "hardcoded-secret", Warning, Works, [],
+        "A token, key or password written into a file the runtime reads (a server's `env` or `headers`, a provider's options, a settings `env`): a well-known token shape anywhere, or a value that reads as a secret under a key that names one.",
+        "The runtimes read their MCP servers, providers and settings from files that usually live in the \
+repository, so a token pasted there goes wherever the repository goes: every clone, fork, CI log \
+and the history, where deleting the line later does not remove it. agent-lsp recognises the \
+well-known token shapes (GitHub, OpenAI, Anthropic, AWS, Slack, Google, Stripe, GitLab, npm, \
+Hugging Face and others) in any string, and under a key that names a secret (`*TOKEN*`, \
+`*SECRET*`, `*PASSWORD*`, `*_KEY`, `apiKey`, `Authorization`) a value that reads as one: no \
+spaces, at least 16 characters, high entropy, not a reference the runtime fills in (`${NAME}`, \
+`{env:NAME}`, `${input:id}`), a path, a URL or a placeholder. The message shows the secret's first \
+characters and its length only, and `check` hides it in the lines it prints. The fix writes the \
+runtime's own way to read the value from the environment where it has one in that place \
+(opencode's `{env:NAME}`, Claude Code's `${NAME}` in `.mcp.json`, VS Code's `${env:NAME}`, Gemini \
+CLI's `${NAME}`), and the message says what to do where it has none (Codex's `env_vars`, Claude \
+Code's `settings.local.json`). A file git ignores is where a secret belongs: nothing is said \
+there. Revoke a token that was committed. Turn the rule off for test fixtures with \
+`[rules.per-file-ignores]` in `agent-lsp.toml`.",
+        "{ \"mcp\": { \"github\": { \"type\": \"local\", \"command\": [\"github-mcp\"], \"environment\": { \"GITHUB_TOKEN\": \"Jq7vR2nX9pL4wT8kZ3mB6cY1\" } } } }",
+        "{ \"mcp\": { \"github\": { \"type\": \"local\", \"command\": [\"github-mcp\"], \"environment\": { \"GITHUB_TOKEN\": \"{env:GITHUB_TOKEN}\" } } } }";
 }
 
 /// The rules the shared layers apply to the files of every dialect (syntax, keys and values,
@@ -708,6 +727,7 @@ pub const EVERY_DIALECT: &[Code] = &[
     Code::UncheckedFile,
     Code::BrokenLink,
     Code::PolicyViolation,
+    Code::HardcodedSecret,
 ];
 
 #[cfg(test)]

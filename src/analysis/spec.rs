@@ -307,6 +307,14 @@ pub trait DialectSpec: Sync {
         Vec::new()
     }
 
+    /// How its runtime takes a secret from the environment in place of the value written at
+    /// `path` (the keys from the root) of a file of `kind`: what to write there, or only what to
+    /// do (see `hardcoded-secret`). `None`: the general advice.
+    fn secret_fix(&self, kind: &FileKind, path: &[String]) -> Option<SecretFix> {
+        let _ = (kind, path);
+        None
+    }
+
     /// What its runtime started in `start` reads (the files whose problems concern its agents,
     /// those agent-lsp did not analyse included) and the agents it builds.
     fn agents<'h>(&self, host: &'h dyn Host, start: &Path) -> (Vec<usize>, Box<dyn AgentSet + 'h>) {
@@ -778,6 +786,16 @@ pub fn agent_card_on_name(
         a.card(where_is, &PathNames::default()),
         Span::new(line_start, line_end),
     ))
+}
+
+/// A runtime's way to read a secret from the environment (see [`DialectSpec::secret_fix`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SecretFix {
+    /// What to write in place of the secret, `NAME` standing for the variable's name
+    /// (`{env:NAME}`), where the runtime fills a reference in there.
+    pub reference: Option<&'static str>,
+    /// What to do, as one sentence of the message.
+    pub advice: &'static str,
 }
 
 /// An agent name in a file: where, and whether it defines the agent or refers to it.

@@ -331,6 +331,7 @@ pub fn run(args: Args) -> i32 {
             return 2;
         }
     };
+    super::out::hide(&ws.secrets());
     let gathered = gather(&ws, &args.root, args.dialect);
     let all_dialects: Vec<Dialect> = gathered.iter().map(|g| g.dialect).collect();
     let wi = |s: Source| where_is(&ws, s);

@@ -93,13 +93,15 @@ pub fn respond(event: &str, options: &Options) -> Option<String> {
         }
     );
     Some(
-        json!({
-            "hookSpecificOutput": {
-                "hookEventName": event.get("hook_event_name").and_then(Value::as_str).unwrap_or("PostToolUse"),
-                "additionalContext": context,
-            }
-        })
-        .to_string(),
+        ws.hide_secrets(
+            &json!({
+                "hookSpecificOutput": {
+                    "hookEventName": event.get("hook_event_name").and_then(Value::as_str).unwrap_or("PostToolUse"),
+                    "additionalContext": context,
+                }
+            })
+            .to_string(),
+        ),
     )
 }
 

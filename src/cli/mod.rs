@@ -380,6 +380,7 @@ fn check(args: CheckArgs) -> i32 {
             return 2;
         }
     };
+    out::hide(&ws.secrets());
     if args.diff {
         return diff(ws, args.unsafe_fixes);
     }
@@ -420,6 +421,7 @@ fn check(args: CheckArgs) -> i32 {
     } else {
         report
     };
+    let report = out::masked(&report);
     let mut stdout = std::io::stdout().lock();
     if stdout
         .write_all(report.as_bytes())
@@ -501,8 +503,18 @@ fn diff(mut ws: Workspace, unsafe_fixes: bool) -> i32 {
     };
     let mut out = String::new();
     for (path, (before, after)) in &changes {
-        out.push_str(&diff::unified(&render::display_path(path), before, after));
+        let unified = diff::unified(&render::display_path(path), before, after);
+        // The secrets of either side shown by their first characters only.
+        let kind = ws.files.iter().find(|f| f.path == *path).map(|f| f.kind.clone());
+        let secrets: Vec<String> = kind
+            .iter()
+            .flat_map(|k| [before, after].map(|t| crate::analysis::analyze(k, t).secrets))
+            .flatten()
+            .collect();
+        let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();
+        out.push_str(&crate::analysis::secret::mask(&unified, &secrets));
     }
+    let out = out::masked(&out);
     let mut stdout = std::io::stdout().lock();
     if stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush()).is_err() {
         return 2;

@@ -250,11 +250,14 @@ fn excerpt(out: &mut String, file: &File, d: &Diagnostic, line: u32, gutter: &st
     let width = UnicodeWidthStr::width(&file.text[start..end]).max(1);
     let bar = style.paint("1;34", "|");
     let _ = writeln!(out, "{gutter} {bar}");
+    // A secret written on the line is shown by its first characters only (see
+    // `analysis::secret`), at the same width so that the marker stays under its place.
+    let secrets: Vec<&str> = file.analysis.secrets.iter().map(String::as_str).collect();
     let _ = writeln!(
         out,
         "{} {bar} {}",
         style.paint("1;34", &line.to_string()),
-        text_shown.replace('\t', " ")
+        crate::analysis::secret::mask(text_shown, &secrets).replace('\t', " ")
     );
     let marker = if d.severity == Severity::Error { "1;31" } else { "1;33" };
     let _ = writeln!(

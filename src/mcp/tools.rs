@@ -358,7 +358,15 @@ fn check(ctx: &Context, paths: Option<Vec<String>>) -> Result<Value, String> {
             .map(|(p, why)| json!({"path": render::display_path(p), "error": why}))
             .collect();
     }
-    Ok(report)
+    Ok(hidden(&ws, report))
+}
+
+/// `v` with the workspace's secrets hidden (see `analysis::secret`): no tool answers with one.
+fn hidden(ws: &Workspace, v: Value) -> Value {
+    if ws.secrets().is_empty() {
+        return v;
+    }
+    serde_json::from_str(&ws.hide_secrets(&v.to_string())).unwrap_or(v)
 }
 
 /// The dialects an agent of this name would be looked up in, for messages.
@@ -425,7 +433,8 @@ fn explain_agent(ctx: &Context, name: &str, dialect: Option<Dialect>) -> Result<
     let ws = load(ctx, std::slice::from_ref(&ctx.root))?;
     let gathered = explain::gather(&ws, &ctx.root, dialect);
     let found = find(&ws, &ctx.root, &gathered, name, dialect)?;
-    Ok(json!({"agent": name, "agents": explain::explained_json(&ws, &ctx.root, &gathered, &found, true)}))
+    let v = json!({"agent": name, "agents": explain::explained_json(&ws, &ctx.root, &gathered, &found, true)});
+    Ok(hidden(&ws, v))
 }
 
 fn decide(ctx: &Context, name: &str, permission: &str, input: &str, dialect: Option<Dialect>) -> Result<Value, String> {
@@ -437,7 +446,10 @@ fn decide(ctx: &Context, name: &str, permission: &str, input: &str, dialect: Opt
     if let Some(errors) = decide::all_failed(&answers) {
         return Err(errors);
     }
-    Ok(json!({"agent": name, "permission": permission, "input": input, "answers": answers}))
+    Ok(hidden(
+        &ws,
+        json!({"agent": name, "permission": permission, "input": input, "answers": answers}),
+    ))
 }
 
 /// The answers of `explain --who` (every agent of every dialect, strongest first) as JSON rows.
@@ -463,7 +475,8 @@ fn who_may(ctx: &Context, permission: &str, input: &str) -> Result<Value, String
         count("ask"),
         count("deny")
     );
-    Ok(json!({"permission": permission, "input": input, "summary": summary, "agents": who_rows(&ws, &rows)}))
+    let v = json!({"permission": permission, "input": input, "summary": summary, "agents": who_rows(&ws, &rows)});
+    Ok(hidden(&ws, v))
 }
 
 fn rules(code: Option<&str>) -> Result<Value, String> {

@@ -86,6 +86,15 @@ fn walker_skipping(root: &Path, skip: &'static [&'static str]) -> ignore::WalkBu
     b
 }
 
+/// Whether git ignores the file at `path` (`.gitignore` inside a repository, the global
+/// excludes, `.git/info/exclude`): a file that is not committed.
+pub(crate) fn git_ignored(path: &Path) -> bool {
+    match (path.parent(), path.file_name().and_then(|n| n.to_str())) {
+        (Some(dir), Some(name)) => path.is_file() && ignored(dir, name),
+        _ => false,
+    }
+}
+
 /// Whether the ignore rules of [`walker`] leave out the folder `name` of `dir` (a walk that starts
 /// in a folder does not judge the folder itself).
 fn ignored(dir: &Path, name: &str) -> bool {

@@ -84,6 +84,10 @@ impl Workspace {
 
     /// Apply the project file governing file `id` to its diagnostics.
     pub(super) fn apply_policy(&self, id: usize, diags: &mut Vec<Diagnostic>) {
+        // A secret in a file git ignores (`settings.local.json`) is where it belongs.
+        if diags.iter().any(|d| d.code == Code::HardcodedSecret) && super::discover::git_ignored(&self.files[id].path) {
+            diags.retain(|d| d.code != Code::HardcodedSecret);
+        }
         if diags.is_empty() || self.project_files.is_empty() {
             return;
         }

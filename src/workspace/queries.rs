@@ -9,6 +9,30 @@ use super::model::*;
 use crate::analysis::{self, Code, Diagnostic};
 
 impl Workspace {
+    /// The secrets written in the workspace's files or filled in from the environment (see
+    /// `analysis::secret`), each once: what agent-lsp prints hides them.
+    pub fn secrets(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for f in self.files.iter().filter(|f| f.live) {
+            let resolved = f.resolved.iter().flat_map(|r| r.secrets.iter());
+            for s in f.analysis.secrets.iter().chain(resolved) {
+                if !out.contains(&s.as_str()) {
+                    out.push(s);
+                }
+            }
+        }
+        out
+    }
+
+    /// `text` with the workspace's secrets hidden (their first characters kept).
+    pub fn hide_secrets(&self, text: &str) -> String {
+        let secrets = self.secrets();
+        if secrets.is_empty() {
+            return text.to_string();
+        }
+        analysis::secret::mask(text, &secrets)
+    }
+
     /// Every diagnostic of the files in scope: each file's own, plus the cross-file ones of
     /// every unit (de-duplicated), sorted by file and position. Computed from nothing (the
     /// language server keeps them up to date with `refresh_cross` instead).

@@ -440,6 +440,34 @@ impl DialectSpec for Spec {
     }
 
     /// Every Claude Code agent file, and the agents registered for `start`.
+    /// Claude Code expands `${NAME}` in an MCP server's `command`, `args`, `env`, `url` and
+    /// `headers` (`.mcp.json`, a plugin's servers); it passes the settings' `env` as written.
+    fn secret_fix(
+        &self,
+        kind: &crate::analysis::FileKind,
+        path: &[String],
+    ) -> Option<crate::analysis::spec::SecretFix> {
+        use crate::analysis::spec::SecretFix;
+        match kind.own()? {
+            super::FileKind::McpJson
+            | super::FileKind::PluginServers(super::plugin::servers_file::ServersFile::Mcp) => {
+                let n = path.len();
+                let field = |i: usize| {
+                    n > i && ["command", "url", "args", "env", "headers"].contains(&path[n - 1 - i].as_str())
+                };
+                (field(0) || field(1)).then_some(SecretFix {
+                    reference: Some("${NAME}"),
+                    advice: "",
+                })
+            }
+            super::FileKind::Settings(_) => Some(SecretFix {
+                reference: None,
+                advice: "Claude Code passes the settings' `env` as written: keep the value in `.claude/settings.local.json`, which git ignores, or in the environment Claude Code starts in.",
+            }),
+            _ => None,
+        }
+    }
+
     fn agents<'h>(
         &self,
         host: &'h dyn Host,

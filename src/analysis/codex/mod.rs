@@ -43,6 +43,7 @@ pub const RULES: &[Code] = &[
     Code::DuplicateAgent,
     Code::ShadowedFile,
     Code::TruncatedInstructions,
+    Code::HardcodedSecret,
 ];
 
 /// What a file is to Codex; decided from its path.

@@ -126,6 +126,24 @@ impl DialectSpec for Spec {
     }
 
     /// The files and custom agents of the workspace folder `start` is in (the deepest one).
+    /// VS Code fills `${env:NAME}` in a server of `.vscode/mcp.json` (and asks for an
+    /// `${input:id}`); an agent's `mcp-servers` take `${NAME}`.
+    fn secret_fix(
+        &self,
+        kind: &crate::analysis::FileKind,
+        path: &[String],
+    ) -> Option<crate::analysis::spec::SecretFix> {
+        let reference = match kind.own()? {
+            super::FileKind::Mcp => "${env:NAME}",
+            super::FileKind::Agent { .. } if path.first().is_some_and(|k| k == "mcp-servers") => "${NAME}",
+            _ => return None,
+        };
+        Some(crate::analysis::spec::SecretFix {
+            reference: Some(reference),
+            advice: "",
+        })
+    }
+
     fn agents<'h>(
         &self,
         host: &'h dyn Host,

@@ -30,6 +30,7 @@ pub const RULES: &[Code] = &[
     Code::MisplacedFrontmatter,
     Code::UnsubstitutedVariable,
     Code::UnresolvedVariable,
+    Code::HardcodedSecret,
 ];
 
 /// The kinds of Copilot file with a frontmatter.

@@ -297,6 +297,18 @@ impl DialectSpec for Spec {
         (ids, Box::new(super::agents::Agents { agents }))
     }
 
+    /// Gemini CLI expands `$NAME` and `${NAME}` in the strings of `settings.json`.
+    fn secret_fix(
+        &self,
+        kind: &crate::analysis::FileKind,
+        _path: &[String],
+    ) -> Option<crate::analysis::spec::SecretFix> {
+        matches!(kind.own()?, super::FileKind::Settings { .. }).then_some(crate::analysis::spec::SecretFix {
+            reference: Some("${NAME}"),
+            advice: "",
+        })
+    }
+
     fn skill_loader(&self) -> Option<crate::analysis::skill::Loader> {
         Some(super::skill::LOADER)
     }

@@ -57,6 +57,7 @@ pub const RULES: &[Code] = &[
     Code::UnknownTool,
     Code::DuplicateAgent,
     Code::MissingPath,
+    Code::HardcodedSecret,
 ];
 
 /// What a file is to Gemini CLI; decided from its path.

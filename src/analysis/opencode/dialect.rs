@@ -391,6 +391,18 @@ impl DialectSpec for Spec {
     }
 
     /// The view of `start` and its effective agents.
+    /// opencode fills `{env:NAME}` in anywhere in its JSON configs, before it parses them.
+    fn secret_fix(
+        &self,
+        kind: &crate::analysis::FileKind,
+        _path: &[String],
+    ) -> Option<crate::analysis::spec::SecretFix> {
+        matches!(kind.own()?, super::FileKind::Config).then_some(crate::analysis::spec::SecretFix {
+            reference: Some("{env:NAME}"),
+            advice: "",
+        })
+    }
+
     fn agents<'h>(
         &self,
         host: &'h dyn Host,

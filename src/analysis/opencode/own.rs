@@ -73,11 +73,17 @@ impl FileAnalysis {
     pub fn substituted(&self, value: &dyn Fn(&str) -> Option<String>) -> Option<FileAnalysis> {
         let facts = self.own::<Facts>()?;
         let (parsed, facts) = super::substitute::apply(&self.parsed, facts, value)?;
+        // What the environment filled in under a secret's key is a secret too.
+        let mut secrets = self.secrets.clone();
+        if let Some(root) = &parsed.root {
+            secrets.extend(crate::analysis::secret::filled_in(root));
+        }
         Some(FileAnalysis {
             parsed,
             diagnostics: self.diagnostics.clone(),
             suppressions: self.suppressions.clone(),
             facts: facts.into(),
+            secrets,
         })
     }
 

@@ -50,7 +50,8 @@ impl State {
         Some(lsp::Hover {
             contents: lsp::HoverContents::Markup(lsp::MarkupContent {
                 kind: lsp::MarkupKind::Markdown,
-                value: markdown,
+                // A card may show a value filled in from the environment: never a secret.
+                value: self.ws.hide_secrets(&markdown),
             }),
             range: Some(convert::range(&f.text, &f.index, span, self.encoding)),
         })
