@@ -120,6 +120,17 @@ fn diagnostics_sit_on_the_key_or_value_in_both_encodings() {
     }
 }
 
+/// The hover at byte `at` of `text`, the file `uri` holds: its Markdown and its range.
+fn hover(ws: &mut Ws, uri: &str, text: &str, at: usize, enc: Enc) -> (String, Value) {
+    let h =
+        ws.s.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri }, "position": position(text, at, enc) }),
+        )
+        .unwrap();
+    (h["contents"]["value"].as_str().unwrap().to_string(), h["range"].clone())
+}
+
 #[test]
 fn hover_completion_and_a_fix() {
     let enc = Enc::Utf16;
@@ -127,13 +138,8 @@ fn hover_completion_and_a_fix() {
     let settings = ws.uri(".gemini/settings.json");
     // Hover on a setting: what it does and takes.
     let (at, _) = find(SETTINGS, "vimMode");
-    let h =
-        ws.s.request(
-            "textDocument/hover",
-            json!({ "textDocument": { "uri": settings }, "position": position(SETTINGS, at + 2, enc) }),
-        )
-        .unwrap();
-    let md = h["contents"]["value"].as_str().unwrap();
+    let (md, range) = hover(&mut ws, &settings, SETTINGS, at + 2, enc);
+    assert_eq!(range, range_of(SETTINGS, "\"vimMode\"", enc));
     assert!(
         md.starts_with("**`general.vimMode`**") && md.contains("Value: true or false."),
         "{md}"
@@ -141,38 +147,20 @@ fn hover_completion_and_a_fix() {
     // Hover on a loaded agent's `name`: the agent as Gemini CLI builds it, over the whole line.
     let tidy = ws.uri(".gemini/agents/tidy-up.md");
     let (at, _) = find(GOOD_AGENT, "tidy-up");
-    let h =
-        ws.s.request(
-            "textDocument/hover",
-            json!({ "textDocument": { "uri": tidy }, "position": position(GOOD_AGENT, at + 3, enc) }),
-        )
-        .unwrap();
-    let md = h["contents"]["value"].as_str().unwrap();
+    let (md, range) = hover(&mut ws, &tidy, GOOD_AGENT, at + 3, enc);
     assert_eq!(
         md,
         "### `tidy-up`: Gemini CLI local agent\n\n整理 🚀 tidies\n\n**Tools**: `read_file` (.gemini/agents/tidy-up.md:4)\n\n**Model**: the session's model (no `model`)\n\n**Max turns**: `4` (.gemini/agents/tidy-up.md:5)\n\nDefined in: .gemini/agents/tidy-up.md:2.\n"
     );
-    assert_eq!(h["range"], range_of(GOOD_AGENT, "name: tidy-up", enc));
+    assert_eq!(range, range_of(GOOD_AGENT, "name: tidy-up", enc));
     // Elsewhere in it, the field's own help; on the name of an agent Gemini CLI does not load
     // (its name is no slug), the field's help too: there is no agent to show.
     let (at, _) = find(GOOD_AGENT, "max_turns");
-    let h =
-        ws.s.request(
-            "textDocument/hover",
-            json!({ "textDocument": { "uri": tidy }, "position": position(GOOD_AGENT, at, enc) }),
-        )
-        .unwrap();
-    let md = h["contents"]["value"].as_str().unwrap();
+    let (md, _) = hover(&mut ws, &tidy, GOOD_AGENT, at, enc);
     assert!(!md.starts_with("###") && md.contains("max_turns"), "{md}");
     let reviewer = ws.uri(".gemini/agents/reviewer.md");
     let (at, _) = find(AGENT, "Code Reviewer");
-    let h =
-        ws.s.request(
-            "textDocument/hover",
-            json!({ "textDocument": { "uri": reviewer }, "position": position(AGENT, at, enc) }),
-        )
-        .unwrap();
-    let md = h["contents"]["value"].as_str().unwrap();
+    let (md, _) = hover(&mut ws, &reviewer, AGENT, at, enc);
     assert!(!md.starts_with("###") && md.contains("name"), "{md}");
     // Completion of a section's settings (less those written) and of a setting's values.
     ws.s.notify(

@@ -9,7 +9,9 @@
 //! `claude/project.rs` (duplicate names, `Agent(<type>)` references) and `claude/settings.rs`
 //! (the permission rules of `.claude/settings.json`); the checks that need the disk live in the
 //! workspace layer (`workspace/paths.rs`: opencode's paths; `workspace/imports.rs`: Claude Code's
-//! `@path` imports and mentions, both `missing-path`). [`Code::dialects`] says
+//! `@path` imports and mentions, both `missing-path`); `secret.rs` (`hardcoded-secret`, in every
+//! dialect's files, each dialect's `secret_fix` naming its runtime's reference; tests in
+//! `tests/secrets.rs`). [`Code::dialects`] says
 //! which dialects a rule checks. Each of those files carries the tests for its rules (a case that fires and a close case that
 //! must not).
 
