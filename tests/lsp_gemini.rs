@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 const SETTINGS: &str = "{\n  \"general\": { \"名前🚀\": 1, \"vimMode\": \"on\" },\n  \"contextFileName\": \"AGENTS.md\",\n  \"mcpServers\": { \"文書🚀\": { \"comand\": \"npx\" } }\n}\n";
 /// An agent whose name is no slug, after CJK in its description.
 const AGENT: &str = "---\ndescription: 審査 🚀 reviews code\nname: Code Reviewer\n---\nReview.\n";
-/// An agent Gemini CLI loads, CJK and an emoji in its description.
+/// An agent Gemini CLI loads, a comment after its name, CJK and an emoji in its description.
 const GOOD_AGENT: &str =
-    "---\nname: tidy-up\ndescription: 整理 🚀 tidies\ntools: [read_file]\nmax_turns: 4\n---\nTidy.\n";
+    "---\nname: tidy-up # 整理\ndescription: 整理 🚀 tidies\ntools: [read_file]\nmax_turns: 4\n---\nTidy.\n";
 /// A command without its prompt.
 const COMMAND: &str = "description = \"検査 🚀\"\n";
 /// A missing import after CJK and an emoji.
@@ -152,7 +152,11 @@ fn hover_completion_and_a_fix() {
         md,
         "### `tidy-up`: Gemini CLI local agent\n\n整理 🚀 tidies\n\n**Tools**: `read_file` (.gemini/agents/tidy-up.md:4)\n\n**Model**: the session's model (no `model`)\n\n**Max turns**: `4` (.gemini/agents/tidy-up.md:5)\n\nDefined in: .gemini/agents/tidy-up.md:2.\n"
     );
-    assert_eq!(range, range_of(GOOD_AGENT, "name: tidy-up", enc));
+    assert_eq!(range, range_of(GOOD_AGENT, "name: tidy-up # 整理", enc));
+    // On the comment after the name, the same card: the line is the name's.
+    let (at, _) = find(GOOD_AGENT, "# 整理");
+    let (on_comment, _) = hover(&mut ws, &tidy, GOOD_AGENT, at + 2, enc);
+    assert_eq!(on_comment, md);
     // Elsewhere in it, the field's own help; on the name of an agent Gemini CLI does not load
     // (its name is no slug), the field's help too: there is no agent to show.
     let (at, _) = find(GOOD_AGENT, "max_turns");
