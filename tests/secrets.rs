@@ -342,3 +342,35 @@ fn the_language_server_reports_it_in_utf16_and_hides_it_in_the_hover() {
     );
     ws.s.finish();
 }
+
+#[test]
+fn codex_says_which_table_reads_the_variable() {
+    let dir = workspace(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        (
+            ".codex/config.toml",
+            "[mcp_servers.api]\nurl = \"https://x.dev/mcp\"\nhttp_headers = { Authorization = \"Bearer Pk6tZ1vR8mX3qN7wB2cL5sJ4\" }\n\n[model_providers.acme]\nname = \"Acme\"\nbase_url = \"https://acme.dev/v1\"\nhttp_headers = { \"X-Api-Key\" = \"Rb2xM7kQ4vT9nW3pL8zC5sH1\" }\n",
+        ),
+    ]);
+    let out = agent_lsp(dir.path(), &["check", "--no-global", "--format", "json"]);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let messages: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "hardcoded-secret")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(messages.len(), 2, "{report:#}");
+    // A server's header, then a provider's.
+    assert!(
+        messages[0].contains("env_http_headers") && messages[0].contains("bearer_token_env_var"),
+        "{}",
+        messages[0]
+    );
+    assert!(
+        messages[1].contains("env_http_headers") && messages[1].contains("`env_key`"),
+        "{}",
+        messages[1]
+    );
+}

@@ -439,7 +439,6 @@ impl DialectSpec for Spec {
         vec![dir.to_path_buf()]
     }
 
-    /// Every Claude Code agent file, and the agents registered for `start`.
     /// Claude Code expands `${NAME}` in an MCP server's `command`, `args`, `env`, `url` and
     /// `headers` (`.mcp.json`, a plugin's servers); it passes the settings' `env` as written.
     fn secret_fix(
@@ -468,6 +467,7 @@ impl DialectSpec for Spec {
         }
     }
 
+    /// Every Claude Code agent file, and the agents registered for `start`.
     fn agents<'h>(
         &self,
         host: &'h dyn Host,

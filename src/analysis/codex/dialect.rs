@@ -147,8 +147,6 @@ impl DialectSpec for Spec {
             .collect()
     }
 
-    /// The agents Codex builds started in `start`: the built-in ones, then the user's and the
-    /// project's custom agents, each over the user's and the project's configuration.
     /// Codex substitutes nothing in `config.toml`: a server takes variables from Codex's own
     /// environment through `env_vars`, and headers through `env_http_headers`.
     fn secret_fix(
@@ -159,9 +157,12 @@ impl DialectSpec for Spec {
         if !matches!(kind.own()?, super::FileKind::Config { .. }) {
             return None;
         }
-        let under = |k: &str| path.len() >= 2 && path[path.len() - 2] == k;
-        let advice = if under("http_headers") {
+        let under = |k: &str| path.iter().rev().nth(1).is_some_and(|p| p == k);
+        let server = path.first().is_some_and(|k| k == "mcp_servers");
+        let advice = if under("http_headers") && server {
             "Codex sends `http_headers` as written: name the variable that holds it in `env_http_headers` (header name to variable), or in `bearer_token_env_var` for `Authorization`."
+        } else if under("http_headers") {
+            "Codex sends `http_headers` as written: name the variable that holds it in `env_http_headers` (header name to variable), or the API key's in the provider's `env_key`."
         } else if under("env") {
             "Codex passes a server's `env` as written: list the variable in the server's `env_vars` instead, and Codex passes it on from its own environment."
         } else {
@@ -173,6 +174,8 @@ impl DialectSpec for Spec {
         })
     }
 
+    /// The agents Codex builds started in `start`: the built-in ones, then the user's and the
+    /// project's custom agents, each over the user's and the project's configuration.
     fn agents<'h>(
         &self,
         host: &'h dyn Host,

@@ -125,7 +125,6 @@ impl DialectSpec for Spec {
         folders(host).into_iter().filter(|p| p.starts_with(dir)).collect()
     }
 
-    /// The files and custom agents of the workspace folder `start` is in (the deepest one).
     /// VS Code fills `${env:NAME}` in a server of `.vscode/mcp.json` (and asks for an
     /// `${input:id}`); an agent's `mcp-servers` take `${NAME}`.
     fn secret_fix(
@@ -144,6 +143,7 @@ impl DialectSpec for Spec {
         })
     }
 
+    /// The files and custom agents of the workspace folder `start` is in (the deepest one).
     fn agents<'h>(
         &self,
         host: &'h dyn Host,

@@ -390,7 +390,6 @@ impl DialectSpec for Spec {
             .collect()
     }
 
-    /// The view of `start` and its effective agents.
     /// opencode fills `{env:NAME}` in anywhere in its JSON configs, before it parses them.
     fn secret_fix(
         &self,
@@ -403,6 +402,7 @@ impl DialectSpec for Spec {
         })
     }
 
+    /// The view of `start` and its effective agents.
     fn agents<'h>(
         &self,
         host: &'h dyn Host,
