@@ -122,6 +122,16 @@ static STARTS: [bool; 256] = {
 /// The first well-known token in `s`: its byte range and what it is.
 pub fn token_in(s: &str) -> Option<(usize, usize, &'static str)> {
     let bytes = s.as_bytes();
+    // Every token holds a run of 16 of its characters or more; prose has none (a cheap pass that
+    // spares the search below almost every description and prompt).
+    let mut run = 0;
+    if !bytes.iter().any(|&b| {
+        run = if url_safe(b) { run + 1 } else { 0 };
+        run >= 16
+    }) && !s.contains(PRIVATE_KEY)
+    {
+        return None;
+    }
     let mut at = 0;
     while at < bytes.len() {
         // A token starts a word: not in the middle of an identifier or another token.
@@ -138,7 +148,7 @@ pub fn token_in(s: &str) -> Option<(usize, usize, &'static str)> {
                 return Some((at, end, "a private key"));
             }
             for shape in SHAPES {
-                if !s[at..].starts_with(shape.prefix) {
+                if shape.prefix.as_bytes()[0] != bytes[at] || !s[at..].starts_with(shape.prefix) {
                     continue;
                 }
                 let body = at + shape.prefix.len();
@@ -158,54 +168,63 @@ pub fn token_in(s: &str) -> Option<(usize, usize, &'static str)> {
 
 /// Whether a key's name says its value is a secret (`GITHUB_TOKEN`, `apiKey`, `client_secret`,
 /// `Authorization`), and not something about one (`TOKEN_URL`, `api_key_env`, `keyFile`).
+/// (Asked of every string's key on every keystroke: no allocation.)
 pub fn secret_key(name: &str) -> bool {
-    let words = words(name);
-    let Some(last) = words.last() else { return false };
+    let Some(last) = word_slices(name).last() else {
+        return false;
+    };
     // What the value is, by the last word: a name, a path, a place, a flag is not the secret.
     const ABOUT: &[&str] = &[
         "ENV", "VAR", "VARS", "NAME", "FILE", "PATH", "URL", "URI", "ID", "HEADER", "HELPER", "COMMAND", "CMD", "TYPE",
         "LENGTH", "EXPIRY", "EXPIRES", "TTL", "ENABLED", "PREFIX", "SUFFIX", "FORMAT", "MODE",
     ];
-    if ABOUT.contains(&last.as_str()) {
+    if ABOUT.iter().any(|a| a.eq_ignore_ascii_case(last)) {
         return false;
     }
-    let has = |w: &str| words.iter().any(|x| x == w);
-    has("TOKEN")
-        || has("SECRET")
-        || has("PASSWORD")
-        || has("PASSWD")
-        || has("PASS") && words.len() > 1
-        || has("APIKEY")
-        || has("CREDENTIAL")
-        || has("CREDENTIALS")
-        || has("AUTHORIZATION")
-        || has("PAT")
-        || last == "KEY" && words.len() > 1
+    let several = word_slices(name).nth(1).is_some();
+    const NAMING: &[&str] = &[
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "APIKEY",
+        "CREDENTIAL",
+        "CREDENTIALS",
+        "AUTHORIZATION",
+        "PAT",
+    ];
+    word_slices(name)
+        .any(|w| NAMING.iter().any(|n| n.eq_ignore_ascii_case(w)) || several && w.eq_ignore_ascii_case("PASS"))
+        || several && last.eq_ignore_ascii_case("KEY")
+}
+
+/// The words of a key as slices of it: split at what is not a letter or digit, and where a
+/// lower-case letter or digit is followed by an upper-case one (`apiKey`: `api`, `Key`).
+fn word_slices(name: &str) -> impl Iterator<Item = &str> {
+    let b = name.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < b.len() && !b[at].is_ascii_alphanumeric() {
+            at += 1;
+        }
+        if at >= b.len() {
+            return None;
+        }
+        let start = at;
+        at += 1;
+        while at < b.len()
+            && b[at].is_ascii_alphanumeric()
+            && !(b[at].is_ascii_uppercase() && (b[at - 1].is_ascii_lowercase() || b[at - 1].is_ascii_digit()))
+        {
+            at += 1;
+        }
+        Some(&name[start..at])
+    })
 }
 
 /// The words of a key, upper-case: `apiKey` is `API KEY`, `GITHUB_TOKEN` is `GITHUB TOKEN`.
 fn words(name: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if !c.is_ascii_alphanumeric() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-            continue;
-        }
-        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
-        }
-        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        cur.push(c.to_ascii_uppercase());
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
+    word_slices(name).map(str::to_ascii_uppercase).collect()
 }
 
 /// Shannon entropy of `s` in bits per character.
@@ -314,7 +333,7 @@ pub fn filled_in(root: &Node) -> Vec<String> {
 
 fn walk(root: &Node, text: &str, lenient: bool) -> Vec<Secret> {
     let mut out = Vec::new();
-    let mut path = Vec::new();
+    let mut path: Vec<&str> = Vec::new();
     let mut walk = Walk {
         lenient,
         text,
@@ -336,22 +355,28 @@ struct Walk<'a> {
     out: &'a mut Vec<Secret>,
 }
 
+/// The shortest string a token shape can match (`AKIA` and 16 characters).
+const SHORTEST_TOKEN: usize = 20;
+
 impl Walk<'_> {
-    fn node(&mut self, node: &Node, path: &mut Vec<String>) {
+    fn node<'t>(&mut self, node: &'t Node, path: &mut Vec<&'t str>) {
         if self.budget == 0 || path.len() > 64 {
             return;
         }
         self.budget -= 1;
         match &node.value {
             Value::Str(s) => {
-                let key = path.last().map(String::as_str).unwrap_or("");
+                let key = path.last().copied().unwrap_or("");
                 let lenient = self.lenient;
-                let found = token_in(s).or_else(|| {
-                    secret_key(key)
+                // (The cheap tests first: most values are short, most keys name no secret.)
+                let by_key = || {
+                    let long = s.len() >= if lenient { 6 } else { 16 };
+                    (long && secret_key(key))
                         .then(|| if lenient { any_literal(s) } else { literal(s) })
                         .flatten()
                         .map(|(a, b)| (a, b, "a value that reads as a secret"))
-                });
+                };
+                let found = if s.len() >= SHORTEST_TOKEN { token_in(s) } else { None }.or_else(by_key);
                 // (Once: an alias repeats its anchor's value.)
                 if let Some((a, b, what)) = found
                     && self.seen.insert(node.span.start)
@@ -360,7 +385,7 @@ impl Walk<'_> {
                         span: source_span(node, self.text, &s[a..b]),
                         text: s[a..b].to_string(),
                         what,
-                        path: path.clone(),
+                        path: path.iter().map(|k| k.to_string()).collect(),
                     });
                 }
             }
@@ -371,7 +396,7 @@ impl Walk<'_> {
             }
             Value::Map(map) => {
                 for e in map.entries.iter() {
-                    path.push(e.key.name.clone());
+                    path.push(&e.key.name);
                     self.node(&e.value, path);
                     path.pop();
                 }
@@ -553,6 +578,12 @@ mod tests {
         let text = r#"{ "k": "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----" }"#;
         assert_eq!(found(text)[0].1, "a private key");
         assert_eq!(found(text)[0].0, &text[7..text.len() - 2]);
+    }
+
+    #[test]
+    fn no_token_is_shorter_than_the_walk_looks_at() {
+        let shortest = SHAPES.iter().map(|s| s.prefix.len() + s.min).min();
+        assert_eq!(shortest, Some(SHORTEST_TOKEN));
     }
 
     #[test]
