@@ -587,6 +587,24 @@ mod tests {
     }
 
     #[test]
+    fn a_token_ends_where_its_characters_do() {
+        for (token, after) in [
+            ("ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", ". Then"),
+            (
+                "github_pat_11QZRTWPN0a1B2c3D4e5F6_g7H8i9J0k1L2m3N4o5P6q7R8s9T0u1V2w3X4y5Z6a7B8c9D0e1F2g3H4",
+                "-x",
+            ),
+            ("AKIAQ3EGRXK7VZ2WJ5NP", "/secret path"),
+            ("ctx7sk-be936a83-6a34-4903-8504-48ce3943c13f", " and more"),
+            ("sk-Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LzXcVbNm1q2w", "_x"),
+        ] {
+            let s = format!("key={token}{after}");
+            let (a, b, _) = token_in(&s).unwrap_or_else(|| panic!("{s}"));
+            assert_eq!(&s[a..b], token, "{s}");
+        }
+    }
+
+    #[test]
     fn not_tokens() {
         for s in [
             // Too short, in a word, longer than its shape's run, a placeholder.
