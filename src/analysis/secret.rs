@@ -596,6 +596,7 @@ mod tests {
             ),
             ("AKIAQ3EGRXK7VZ2WJ5NP", "/secret path"),
             ("ctx7sk-be936a83-6a34-4903-8504-48ce3943c13f", " and more"),
+            ("xoxb-1234567890-ab12CD34ef56gh", ".x"),
             ("sk-Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LzXcVbNm1q2w", "_x"),
         ] {
             let s = format!("key={token}{after}");
