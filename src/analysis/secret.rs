@@ -119,19 +119,23 @@ static STARTS: [bool; 256] = {
     t
 };
 
-/// The first well-known token in `s`: its byte range and what it is.
-pub fn token_in(s: &str) -> Option<(usize, usize, &'static str)> {
-    let bytes = s.as_bytes();
-    // Every token holds a run of 16 of its characters or more; prose has none (a cheap pass that
-    // spares the search below almost every description and prompt).
+/// Whether `s` may hold a token: every token holds a run of 16 of its characters or more, which
+/// prose has not, or a private key's header (a cheap pass that spares [`token_in`]'s search
+/// almost every description and prompt).
+fn may_hold_token(s: &str) -> bool {
     let mut run = 0;
-    if !bytes.iter().any(|&b| {
+    s.bytes().any(|b| {
         run = if url_safe(b) { run + 1 } else { 0 };
         run >= 16
-    }) && !s.contains(PRIVATE_KEY)
-    {
+    }) || s.contains(PRIVATE_KEY)
+}
+
+/// The first well-known token in `s`: its byte range and what it is.
+pub fn token_in(s: &str) -> Option<(usize, usize, &'static str)> {
+    if !may_hold_token(s) {
         return None;
     }
+    let bytes = s.as_bytes();
     let mut at = 0;
     while at < bytes.len() {
         // A token starts a word: not in the middle of an identifier or another token.
@@ -606,7 +610,31 @@ mod tests {
     }
 
     #[test]
+    fn only_a_long_run_or_a_key_header_is_searched() {
+        assert!(!may_hold_token(
+            "Reviews code for bugs, missing tests and unclear names."
+        ));
+        assert!(!may_hold_token("a run of fifteen: abcdefghijklmno."));
+        assert!(may_hold_token("sixteen: abcdefghijklmnop"));
+        assert!(may_hold_token("-----BEGIN EC PRIVATE KEY-----"));
+    }
+
+    #[test]
+    fn a_private_key_is_the_whole_block() {
+        let pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1b2\n-----END RSA PRIVATE KEY-----";
+        let text = format!("key: {pem}\nmore");
+        assert_eq!(token_in(&text), Some((5, 5 + pem.len(), "a private key")));
+        // A certificate is public.
+        let cert = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUZ0123\n-----END CERTIFICATE-----";
+        assert_eq!(token_in(cert), None);
+        // Nor is a line that only names one.
+        assert_eq!(token_in("see PRIVATE KEY----- in the docs, aaaaaaaaaaaaaaaaaaaa"), None);
+    }
+
+    #[test]
     fn not_tokens() {
+        // A long run, and a string that ends after no token character.
+        assert_eq!(token_in("aaaaaaaaaaaaaaaaaaaaaaaa."), None);
         for s in [
             // Too short, in a word, longer than its shape's run, a placeholder.
             "ghp_abc",
