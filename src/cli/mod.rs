@@ -503,17 +503,9 @@ fn diff(mut ws: Workspace, unsafe_fixes: bool) -> i32 {
     };
     let mut out = String::new();
     for (path, (before, after)) in &changes {
-        let unified = diff::unified(&render::display_path(path), before, after);
-        // The secrets of either side shown by their first characters only.
-        let kind = ws.files.iter().find(|f| f.path == *path).map(|f| f.kind.clone());
-        let secrets: Vec<String> = kind
-            .iter()
-            .flat_map(|k| [before, after].map(|t| crate::analysis::analyze(k, t).secrets))
-            .flatten()
-            .collect();
-        let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();
-        out.push_str(&crate::analysis::secret::mask(&unified, &secrets));
+        out.push_str(&diff::unified(&render::display_path(path), before, after));
     }
+    // The secrets of the files as they were (hidden since `check` read them): a fix writes none.
     let out = out::masked(&out);
     let mut stdout = std::io::stdout().lock();
     if stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush()).is_err() {
