@@ -1151,7 +1151,13 @@ fn claude_hook_is_merged_into_settings() {
         "{}",
         r.stdout
     );
-    // agent-lsp's own check finds nothing in what it wrote.
+    // agent-lsp's own check finds nothing in what it wrote (the team's `npx prettier` runs the
+    // prettier the project installs, which its lockfile pins: not an `unpinned-package`).
+    fs::write(
+        dir.path().join("package.json"),
+        r#"{ "devDependencies": { "prettier": "^3.3.3" } }"#,
+    )
+    .unwrap();
     let check = Command::new(exe())
         .args(["check", "--no-global", "--format", "json", ".claude/settings.json"])
         .current_dir(dir.path())

@@ -132,6 +132,7 @@ fn summary() {
         .claude/commands/fix-issue.md:5:16 argument-index
         .claude/commands/fix-issue.md:5:80 placeholder-in-code
         .claude/commands/fix-issue.md:5:80 argument-index
+        .claude/commands/fix-issue.md:6:64 home-path
         .claude/commands/git/amend.md:2:14 lenient-parse
         .claude/commands/git/amend.md:3:16 invalid-type
         .claude/commands/git/amend.md:9:43 placeholder-in-code
@@ -154,6 +155,7 @@ fn summary() {
         .claude/skills/release-check/SKILL.md:4:16 unknown-tool
         .claude/skills/release-check/SKILL.md:6:28 broken-link
         .codex/agents/migrator.toml:2:42 syntax-error
+        .codex/agents/release.toml:3:75 home-path
         .codex/agents/release.toml:4:19 deprecated-field
         .codex/agents/strict-reviewer.toml:1:8 duplicate-agent
         .codex/agents/tester.toml:2:1 unknown-key
@@ -162,11 +164,13 @@ fn summary() {
         .codex/config.toml:6:1 ignored-field
         .codex/config.toml:12:1 unknown-key
         .codex/config.toml:16:8 invalid-type
-        .codex/config.toml:19:1 missing-field
-        .codex/config.toml:20:26 hardcoded-secret
+        .codex/config.toml:20:10 unpinned-package
+        .codex/config.toml:23:1 missing-field
+        .codex/config.toml:24:26 hardcoded-secret
         .gemini/agents/notes.md:1:1 no-frontmatter
         .gemini/agents/release.md:2:7 invalid-name
         .gemini/agents/release.md:4:20 unknown-tool
+        .gemini/agents/release.md:6:75 home-path
         .gemini/agents/strict-reviewer.md:2:7 duplicate-agent
         .gemini/settings.json:4:16 invalid-type
         .gemini/settings.json:5:24 invalid-value
@@ -174,8 +178,9 @@ fn summary() {
         .gemini/settings.json:11:3 unknown-key
         .gemini/settings.json:13:5 missing-field
         .gemini/settings.json:18:73 hardcoded-secret
-        .gemini/settings.json:22:7 unknown-key
-        .gemini/settings.json:23:15 invalid-type
+        .gemini/settings.json:21:44 unpinned-package
+        .gemini/settings.json:23:7 unknown-key
+        .gemini/settings.json:24:15 invalid-type
         .github/agents/docs.agent.md:2:7 duplicate-agent
         .github/agents/docs.agent.md:4:1 duplicate-key
         .github/agents/docs.agent.md:5:9 invalid-value
@@ -186,6 +191,7 @@ fn summary() {
         .github/agents/reviewer.agent.md:6:1 unknown-key
         .github/agents/reviewer.agent.md:7:1 deprecated-field
         .github/agents/reviewer.agent.md:8:1 ignored-field
+        .github/agents/reviewer.agent.md:12:19 unpinned-package
         .github/agents/reviewer.agent.md:15:12 unknown-agent
         .github/agents/security.agent.md:3:29 syntax-error
         .github/chatmodes/debug.chatmode.md:1:1 deprecated-file
@@ -194,6 +200,8 @@ fn summary() {
         .github/prompts/scaffold.prompt.md:2:1 misplaced-frontmatter
         .github/prompts/triage.prompt.md:3:1 deprecated-field
         .github/prompts/triage.prompt.md:3:7 unknown-agent
+        .github/prompts/triage.prompt.md:5:38 home-path
+        .mcp.json:5:23 unpinned-package
         .mcp.json:7:7 unknown-key
         .mcp.json:9:5 missing-field
         .mcp.json:15:37 unsubstituted-variable
@@ -216,6 +224,7 @@ fn summary() {
         .opencode/agents/prompt-in-frontmatter.md:4:1 prompt-overridden
         .opencode/agents/release-manager.md:1:1 duplicate-agent
         .opencode/agents/release-manager.md:11:5 policy-violation
+        .opencode/agents/release-manager.md:21:38 home-path
         .opencode/agents/shadowed-rules.md:8:5 shadowed-rule
         .opencode/agents/tools-deprecated.md:4:1 deprecated-field
         .opencode/agents/tools-deprecated.md:8:1 deprecated-field
@@ -238,6 +247,7 @@ fn summary() {
         .opencode/skills/release-notes/SKILL.md:2:7 missing-field
         .vscode/mcp.json:10:45 unresolved-variable
         .vscode/mcp.json:12:5 missing-field
+        .vscode/mcp.json:13:50 unpinned-package
         .vscode/mcp.json:13:93 unsubstituted-variable
         .vscode/mcp.json:13:141 hardcoded-secret
         .zuno/agents/bad-yaml.md:4:1 syntax-error
@@ -247,6 +257,7 @@ fn summary() {
         .zuno/agents/prompt-in-frontmatter.md:4:56 unused-suppression
         .zuno/command/empty.md:1:1 missing-template
         .zuno/commands/release.md:4:8 invalid-model
+        .zuno/commands/release.md:6:67 home-path
         .zuno/mode/focus.md:1:1 deprecated-field
         .zuno/skills/notes/SKILL.md:1:1 missing-field
         .zuno/skills/notes/SKILL.md:4:34 broken-link
@@ -275,6 +286,7 @@ fn summary() {
         packages/web/opencode.json:3:20 invalid-default-agent
         packages/web/opencode.json:4:20 missing-path
         packages/web/opencode.json:7:5 missing-field
+        packages/web/opencode.json:7:45 unpinned-package
         packages/web/zuno.json:2:3 unknown-key
         packages/web/zuno.json:4:3 duplicate-key
         packages/web/zuno.json:5:20 invalid-default-agent

@@ -91,6 +91,9 @@ pub struct FileAnalysis {
     /// [`super::secret`]): what agent-lsp prints hides them, whether `hardcoded-secret` is
     /// reported or not.
     pub secrets: Vec<String>,
+    /// The packages the file starts without a pinned version (see [`super::launch`]): the
+    /// workspace looks for the version to pin to.
+    pub unpinned: Vec<super::launch::Unpinned>,
 }
 
 impl FileAnalysis {

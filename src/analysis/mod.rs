@@ -33,6 +33,8 @@ pub mod hash;
 pub mod host;
 pub mod instructions;
 mod kind;
+pub mod home;
+pub mod launch;
 pub mod naming;
 pub mod permission;
 pub mod policy;
@@ -194,6 +196,27 @@ pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
         .map(|root| secret::find(root, text))
         .unwrap_or_default();
     let spec = kind.dialect().spec();
+    if Code::HomePath.dialects().contains(&kind.dialect()) {
+        let found = home::find(text);
+        analysis
+            .diagnostics
+            .extend(found.iter().map(|h| home::diagnostic(h, text)));
+    }
+    if Code::UnpinnedPackage.dialects().contains(&kind.dialect())
+        && let Some(root) = &analysis.parsed.root
+    {
+        let mut found = launch::find(root, text);
+        // A command the runtime refuses (opencode's `command` written as one string) starts
+        // nothing: that error is the finding.
+        found.retain(|u| {
+            !analysis
+                .diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Error && d.span.start <= u.span.start && u.span.end <= d.span.end)
+        });
+        analysis.diagnostics.extend(found.iter().map(launch::diagnostic));
+        analysis.unpinned = found;
+    }
     for s in &secrets {
         let fix = spec.secret_fix(kind, &s.path);
         analysis.diagnostics.push(secret::diagnostic(s, text, fix));

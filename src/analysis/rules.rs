@@ -702,6 +702,41 @@ there. Revoke a token that was committed. Turn the rule off for test fixtures wi
 `[rules.per-file-ignores]` in `agent-lsp.toml`.",
         "{ \"mcp\": { \"github\": { \"type\": \"local\", \"command\": [\"github-mcp\"], \"environment\": { \"GITHUB_TOKEN\": \"Jq7vR2nX9pL4wT8kZ3mB6cY1\" } } } }",
         "{ \"mcp\": { \"github\": { \"type\": \"local\", \"command\": [\"github-mcp\"], \"environment\": { \"GITHUB_TOKEN\": \"{env:GITHUB_TOKEN}\" } } } }";
+    UnpinnedPackage = "unpinned-package", Warning, Works, [],
+        "An MCP server, hook or other command started through a package runner (`npx`, `bunx`, `pnpm dlx`, `yarn dlx`, `npm exec`, `uvx`, `uv tool run`, `pipx run`, `docker run`, `podman run`) without a pinned version: no version, a tag such as `latest`, or a range.",
+        "A package runner fetches the package it is given when it starts it, at the version the \
+registry serves then, unless the command says which one: `npx -y @modelcontextprotocol/server-github` \
+runs whatever was published last, and so does `uvx mcp-server-fetch` or `docker run \
+ghcr.io/github/github-mcp-server` (no tag is `latest`). The runtimes start MCP servers and hooks \
+on their own, with the agent's rights and often its tokens in the environment, so a bad release \
+(or a taken-over package name) runs on every machine that starts the agent next, unreviewed. Pin \
+the version you checked: `name@1.2.3` for npm, `name==1.2.3` (or uv's `name@1.2.3`) for PyPI, a \
+version tag or a digest (`@sha256:...`) for an image; `@latest`, `^1.2` and `>=1` still move. \
+agent-lsp reads every `command` of a file the same way: an argument list (opencode), a program \
+and its `args` (`.mcp.json`, `.vscode/mcp.json`, Codex's and Gemini CLI's servers), or a shell \
+line (a hook's `command`, read command by command), past the runner's own options (`-y`, \
+`--package`, `--from`, `--spec`, `-e NAME=1`, Windows' `cmd /c`). A local path, a URL, a git \
+source or a variable is not a package, and a server turned off (`\"enabled\": false`, \
+`\"disabled\": true`) is not started. Turn the rule off where a moving version is the point (a \
+scratch project) with `ignore = [\"unpinned-package\"]` in `agent-lsp.toml`.",
+        "{ \"mcpServers\": { \"github\": { \"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-github\"] } } }",
+        "{ \"mcpServers\": { \"github\": { \"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-github@2025.4.8\"] } } }";
+    HomePath = "home-path", Warning, Works, [],
+        "An absolute path into one person's home folder (`/home/<user>/`, `/Users/<user>/`, `C:\\Users\\<user>\\`) in a committed file the runtime reads: an agent's prompt, a skill, a command, a hook, a server's `command` or `args`.",
+        "Agent files are shared: they live in the repository, and every teammate's runtime, and CI's, \
+reads them. A path into the home folder of the person who wrote the file (`/Users/ana/bin/lint.sh`, \
+`/home/ana/notes.md`) exists on that one machine: elsewhere the hook that runs it fails (a failing \
+`PreToolUse` hook blocks nothing), the server does not start, and the prompt sends the model to a \
+file that is not there. Write the path from the project instead: relative to it, from \
+`$CLAUDE_PROJECT_DIR` or `${CLAUDE_PLUGIN_ROOT}` in Claude Code's hooks, or from `~` where a shell \
+reads it (a hook's command; not a server's `args`, which no shell expands). The whole file is \
+searched, prompts included. Names that stand for anyone (`/home/user`, `/Users/username`, \
+`/Users/Shared`, `/home/runner`, `/home/linuxbrew`) are not reported, and neither is a file that \
+no one else receives: one outside a git repository (your own `~/.claude/`) or one git ignores \
+(`settings.local.json`). Turn the rule off for files that are meant for one machine with \
+`[rules.per-file-ignores]` in `agent-lsp.toml`.",
+        "{ \"hooks\": { \"PostToolUse\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"/Users/ana/bin/lint.sh\" }] }] } }",
+        "{ \"hooks\": { \"PostToolUse\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/bin/lint.sh\" }] }] } }";
 }
 
 /// The rules the shared layers apply to the files of every dialect (syntax, keys and values,
@@ -730,6 +765,7 @@ pub const EVERY_DIALECT: &[Code] = &[
     Code::BrokenLink,
     Code::PolicyViolation,
     Code::HardcodedSecret,
+    Code::HomePath,
 ];
 
 #[cfg(test)]

@@ -95,6 +95,12 @@ pub(crate) fn git_ignored(path: &Path) -> bool {
     }
 }
 
+/// Whether the file at `path` is one git would commit: inside a repository (a `.git` above it),
+/// and not ignored.
+pub(crate) fn committed(path: &Path) -> bool {
+    path.ancestors().skip(1).any(|d| d.join(".git").exists()) && !git_ignored(path)
+}
+
 /// Whether the ignore rules of [`walker`] leave out the folder `name` of `dir` (a walk that starts
 /// in a folder does not judge the folder itself).
 fn ignored(dir: &Path, name: &str) -> bool {

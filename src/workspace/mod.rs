@@ -12,6 +12,7 @@ pub mod discover;
 mod host;
 mod load;
 mod model;
+mod pins;
 mod policy;
 pub mod policy_check;
 mod queries;

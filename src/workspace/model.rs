@@ -120,6 +120,9 @@ pub struct Workspace {
     /// The instruction files each folder holds (in the workspace or on disk), with the
     /// structure generation they were looked up for; cleared with `disk`.
     pub(super) instruction_memo: std::sync::Mutex<(u64, HashMap<PathBuf, InstructionNames>)>,
+    /// What the manifests, lockfiles and npx's cache say of the packages the files start
+    /// (`unpinned-package`, see `pins.rs`).
+    pub(super) pins: super::pins::Memo,
 }
 
 /// The instruction files one folder holds, and whether it is a git work tree's root.

@@ -84,6 +84,14 @@ impl Workspace {
 
     /// Apply the project file governing file `id` to its diagnostics.
     pub(super) fn apply_policy(&self, id: usize, diags: &mut Vec<Diagnostic>) {
+        if diags.iter().any(|d| d.code == Code::UnpinnedPackage) {
+            self.pin_packages(id, diags);
+        }
+        // A home folder's path in a file no one else receives (outside a repository, or one git
+        // ignores) names a file that is there.
+        if diags.iter().any(|d| d.code == Code::HomePath) && !super::discover::committed(&self.files[id].path) {
+            diags.retain(|d| d.code != Code::HomePath);
+        }
         // A secret in a file git ignores (`settings.local.json`) is where it belongs.
         if diags.iter().any(|d| d.code == Code::HardcodedSecret) && super::discover::git_ignored(&self.files[id].path) {
             diags.retain(|d| d.code != Code::HardcodedSecret);

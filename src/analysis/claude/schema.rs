@@ -267,6 +267,7 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::UnknownMcpServer,
     crate::analysis::rules::Code::MissingPath,
     crate::analysis::rules::Code::ShadowedFile,
+    crate::analysis::rules::Code::UnpinnedPackage,
 ];
 
 #[cfg(test)]

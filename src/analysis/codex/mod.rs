@@ -44,6 +44,8 @@ pub const RULES: &[Code] = &[
     Code::ShadowedFile,
     Code::TruncatedInstructions,
     Code::HardcodedSecret,
+    Code::UnpinnedPackage,
+    Code::HomePath,
 ];
 
 /// What a file is to Codex; decided from its path.

@@ -31,6 +31,8 @@ pub const RULES: &[Code] = &[
     Code::UnsubstitutedVariable,
     Code::UnresolvedVariable,
     Code::HardcodedSecret,
+    Code::UnpinnedPackage,
+    Code::HomePath,
 ];
 
 /// The kinds of Copilot file with a frontmatter.

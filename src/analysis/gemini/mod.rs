@@ -58,6 +58,8 @@ pub const RULES: &[Code] = &[
     Code::DuplicateAgent,
     Code::MissingPath,
     Code::HardcodedSecret,
+    Code::UnpinnedPackage,
+    Code::HomePath,
 ];
 
 /// What a file is to Gemini CLI; decided from its path.

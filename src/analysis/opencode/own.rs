@@ -84,6 +84,7 @@ impl FileAnalysis {
             suppressions: self.suppressions.clone(),
             facts: facts.into(),
             secrets,
+            unpinned: self.unpinned.clone(),
         })
     }
 

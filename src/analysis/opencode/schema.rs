@@ -393,4 +393,5 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::UnsubstitutedVariable,
     crate::analysis::rules::Code::MissingPath,
     crate::analysis::rules::Code::LenientParse,
+    crate::analysis::rules::Code::UnpinnedPackage,
 ];

@@ -1,0 +1,253 @@
+//! The risk rules end to end, through `agent-lsp check`: `unpinned-package` in every runtime's
+//! way of starting a server or a hook (its pin from the project's lockfile or the user's npx
+//! cache, nothing for a package the project installs), and `home-path` in committed files only.
+//! Each case has a safe twin that gets nothing.
+
+mod cli_support;
+
+use cli_support::{agent_lsp, workspace, write};
+use serde_json::Value;
+
+/// One server or hook per runtime, each started through a runner without a version.
+const UNPINNED: &[(&str, &str)] = &[
+    (".git/HEAD", "ref: refs/heads/main\n"),
+    (
+        "opencode.json",
+        "{\n  \"mcp\": {\n    \"docs\": { \"type\": \"local\", \"command\": [\"npx\", \"-y\", \"docs-mcp@latest\"] }\n  }\n}\n",
+    ),
+    (
+        ".mcp.json",
+        "{ \"mcpServers\": { \"gh\": { \"command\": \"docker\", \"args\": [\"run\", \"-i\", \"--rm\", \"-e\", \"GITHUB_TOKEN\", \"ghcr.io/github/github-mcp-server\"] } } }\n",
+    ),
+    (
+        ".claude/settings.json",
+        "{ \"hooks\": { \"PostToolUse\": [{ \"matcher\": \"Write\", \"hooks\": [{ \"type\": \"command\", \"command\": \"cd web && npx eslint --fix .\" }] }] } }\n",
+    ),
+    (
+        ".vscode/mcp.json",
+        "{ \"servers\": { \"fetch\": { \"command\": \"uvx\", \"args\": [\"mcp-server-fetch\"] } } }\n",
+    ),
+    (
+        ".codex/config.toml",
+        "[mcp_servers.tracker]\ncommand = \"pnpm\"\nargs = [\"dlx\", \"tracker-mcp\"]\n",
+    ),
+    (
+        ".gemini/settings.json",
+        "{ \"mcpServers\": { \"git\": { \"command\": \"uvx\", \"args\": [\"--from\", \"git-mcp>=1\", \"git-mcp\"] } } }\n",
+    ),
+];
+
+/// The same, each pinned (or turned off, or installed by the project).
+const PINNED: &[(&str, &str)] = &[
+    (".git/HEAD", "ref: refs/heads/main\n"),
+    (
+        "opencode.json",
+        "{\n  \"mcp\": {\n    \"docs\": { \"type\": \"local\", \"command\": [\"npx\", \"-y\", \"docs-mcp@1.4.2\"] },\n    \"old\": { \"type\": \"local\", \"command\": [\"npx\", \"old-mcp\"], \"enabled\": false }\n  }\n}\n",
+    ),
+    (
+        ".mcp.json",
+        "{ \"mcpServers\": { \"gh\": { \"command\": \"docker\", \"args\": [\"run\", \"-i\", \"--rm\", \"-e\", \"GITHUB_TOKEN\", \"ghcr.io/github/github-mcp-server:v0.5.0\"] } } }\n",
+    ),
+    (
+        ".claude/settings.json",
+        "{ \"hooks\": { \"PostToolUse\": [{ \"matcher\": \"Write\", \"hooks\": [{ \"type\": \"command\", \"command\": \"cd web && npx eslint --fix .\" }] }] } }\n",
+    ),
+    ("package.json", "{ \"devDependencies\": { \"eslint\": \"^9.0.0\" } }\n"),
+    (
+        ".vscode/mcp.json",
+        "{ \"servers\": { \"fetch\": { \"command\": \"uvx\", \"args\": [\"mcp-server-fetch==2025.4.7\"] } } }\n",
+    ),
+    (
+        ".codex/config.toml",
+        "[mcp_servers.tracker]\ncommand = \"pnpm\"\nargs = [\"dlx\", \"tracker-mcp@2.0.0\"]\n",
+    ),
+    (
+        ".gemini/settings.json",
+        "{ \"mcpServers\": { \"git\": { \"command\": \"uvx\", \"args\": [\"--from\", \"git-mcp==1.2.0\", \"git-mcp\"] } } }\n",
+    ),
+];
+
+/// Each finding of `code`: its file, line, column, what it spans and its fix's replacement.
+fn findings(report: &Value, code: &str, files: &[(&str, &str)]) -> Vec<(String, u64, String, String)> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == code)
+        .map(|d| {
+            let path = d["path"].as_str().unwrap();
+            let text = files.iter().find(|(p, _)| *p == path).map(|(_, t)| *t).unwrap_or("");
+            let (start, end) = (&d["range"]["start"], &d["range"]["end"]);
+            let line = text
+                .lines()
+                .nth(start["line"].as_u64().unwrap() as usize - 1)
+                .unwrap_or("");
+            let col = |c: &Value| {
+                line.char_indices()
+                    .nth(c.as_u64().unwrap() as usize - 1)
+                    .map_or(line.len(), |(i, _)| i)
+            };
+            (
+                path.to_string(),
+                start["line"].as_u64().unwrap(),
+                line[col(&start["column"])..col(&end["column"])].to_string(),
+                d["suggestion"]["replacement"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+fn check(dir: &std::path::Path) -> Value {
+    let out = agent_lsp(dir, &["check", "--no-global", "--format", "json"]);
+    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout))
+}
+
+#[test]
+fn every_runtime_gets_its_unpinned_package_on_the_package() {
+    let dir = workspace(UNPINNED);
+    let report = check(dir.path());
+    let s = |p: &str, l: u64, w: &str| (p.to_string(), l, w.to_string(), String::new());
+    assert_eq!(
+        findings(&report, "unpinned-package", UNPINNED),
+        vec![
+            s(".claude/settings.json", 1, "eslint"),
+            s(".codex/config.toml", 3, "tracker-mcp"),
+            s(".gemini/settings.json", 1, "git-mcp>=1"),
+            s(".mcp.json", 1, "ghcr.io/github/github-mcp-server"),
+            s(".vscode/mcp.json", 1, "mcp-server-fetch"),
+            s("opencode.json", 3, "docs-mcp@latest"),
+        ],
+        "{report:#}"
+    );
+    let messages: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "unpinned-package")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        messages[1].starts_with("`pnpm dlx` runs package `tracker-mcp` without a version"),
+        "{}",
+        messages[1]
+    );
+    assert!(
+        messages[5].starts_with("`npx` runs package `docs-mcp` at `latest`, which is not one version"),
+        "{}",
+        messages[5]
+    );
+
+    let dir = workspace(PINNED);
+    assert_eq!(findings(&check(dir.path()), "unpinned-package", PINNED), vec![]);
+}
+
+#[test]
+fn the_pin_is_the_version_the_lockfile_or_the_npx_cache_shows() {
+    let files: &[(&str, &str)] = &[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        (
+            ".mcp.json",
+            "{ \"mcpServers\": {\n  \"docs\": { \"command\": \"npx\", \"args\": [\"-y\", \"@acme/docs-mcp\"] },\n  \"new\": { \"command\": \"npx\", \"args\": [\"-y\", \"new-mcp@latest\"] },\n  \"other\": { \"command\": \"npx\", \"args\": [\"other-mcp\"] }\n} }\n",
+        ),
+        (
+            "package-lock.json",
+            "{ \"packages\": { \"\": {}, \"node_modules/@acme/docs-mcp\": { \"version\": \"1.4.2\" } } }\n",
+        ),
+    ];
+    let dir = workspace(files);
+    // The user's npx cache, where `npx new-mcp` ran before.
+    let home = tempfile::tempdir().unwrap();
+    write(
+        home.path(),
+        ".npm/_npx/0a1b/node_modules/new-mcp/package.json",
+        "{ \"version\": \"0.9.1\" }",
+    );
+    let out = cli_support::run(
+        cli_support::command(dir.path(), &["check", "--format", "json", "."])
+            .env("HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path().join(".config")),
+    );
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let found = findings(&report, "unpinned-package", files);
+    assert_eq!(
+        found,
+        vec![
+            (
+                ".mcp.json".into(),
+                2,
+                "@acme/docs-mcp".into(),
+                "@acme/docs-mcp@1.4.2".into()
+            ),
+            (".mcp.json".into(), 3, "new-mcp@latest".into(), "new-mcp@0.9.1".into()),
+            (".mcp.json".into(), 4, "other-mcp".into(), String::new()),
+        ],
+        "{report:#}"
+    );
+    let first = &report["diagnostics"].as_array().unwrap()[0];
+    assert!(
+        first["message"]
+            .as_str()
+            .unwrap()
+            .ends_with(" 1.4.2 is the version in the project's package-lock.json."),
+        "{first:#}"
+    );
+    // Applied, the pins leave only the package nothing knows.
+    let out = cli_support::run(
+        cli_support::command(dir.path(), &["check", "--unsafe-fixes", "--fix", "."])
+            .env("HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path().join(".config")),
+    );
+    // (What is left is a warning: the exit status is 0.)
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let fixed = std::fs::read_to_string(dir.path().join(".mcp.json")).unwrap();
+    assert!(
+        fixed.contains("\"@acme/docs-mcp@1.4.2\"")
+            && fixed.contains("\"new-mcp@0.9.1\"")
+            && fixed.contains("\"other-mcp\""),
+        "{fixed}"
+    );
+}
+
+const HOME_PATHS: &[(&str, &str)] = &[
+    (".git/HEAD", "ref: refs/heads/main\n"),
+    (".gitignore", "local-notes.md\n.claude/settings.local.json\n"),
+    (
+        ".claude/agents/reviewer.md",
+        "---\nname: reviewer\ndescription: Reviews code\n---\nRead the checklist in /Users/ana/notes/review.md first.\n",
+    ),
+    (
+        ".claude/settings.json",
+        "{ \"hooks\": { \"Stop\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"/home/ana/bin/notify.sh\" }] }] } }\n",
+    ),
+    (
+        ".claude/settings.local.json",
+        "{ \"hooks\": { \"Stop\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"/home/ana/bin/notify.sh\" }] }] } }\n",
+    ),
+    (
+        ".codex/config.toml",
+        "[mcp_servers.notes]\ncommand = \"C:\\\\Users\\\\ana\\\\bin\\\\notes.exe\"\n",
+    ),
+    (
+        "AGENTS.md",
+        "# Notes\n\nThe style guide is in /home/user/style.md (any user).\n",
+    ),
+];
+
+#[test]
+fn home_paths_in_committed_files() {
+    let dir = workspace(HOME_PATHS);
+    let report = check(dir.path());
+    let s = |p: &str, l: u64, w: &str| (p.to_string(), l, w.to_string(), String::new());
+    assert_eq!(
+        findings(&report, "home-path", HOME_PATHS),
+        vec![
+            s(".claude/agents/reviewer.md", 5, "/Users/ana"),
+            s(".claude/settings.json", 1, "/home/ana"),
+            s(".codex/config.toml", 2, "C:\\\\Users\\\\ana"),
+        ],
+        "{report:#}"
+    );
+    // Outside a repository (a user's own folder), nothing.
+    let dir = workspace(&HOME_PATHS[2..]);
+    assert_eq!(findings(&check(dir.path()), "home-path", HOME_PATHS), vec![]);
+}
