@@ -251,3 +251,30 @@ fn home_paths_in_committed_files() {
     let dir = workspace(&HOME_PATHS[2..]);
     assert_eq!(findings(&check(dir.path()), "home-path", HOME_PATHS), vec![]);
 }
+
+/// A home path that names a file that is not there is that finding's (`missing-path`,
+/// `broken-link`): one cause, one finding.
+#[test]
+fn a_missing_home_path_is_one_finding() {
+    let files: &[(&str, &str)] = &[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        (
+            "CLAUDE.md",
+            "# Notes\n\n@/Users/ana/notes-that-are-not-there.md\n\nAlso /Users/ana/x.\n",
+        ),
+    ];
+    let dir = workspace(files);
+    let report = check(dir.path());
+    let codes: Vec<(&str, u64)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap(),
+                d["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(codes, [("missing-path", 3), ("home-path", 5)], "{report:#}");
+}

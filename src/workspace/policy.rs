@@ -89,8 +89,20 @@ impl Workspace {
         }
         // A home folder's path in a file no one else receives (outside a repository, or one git
         // ignores) names a file that is there.
-        if diags.iter().any(|d| d.code == Code::HomePath) && !super::discover::committed(&self.files[id].path) {
-            diags.retain(|d| d.code != Code::HomePath);
+        if diags.iter().any(|d| d.code == Code::HomePath) {
+            if super::discover::committed(&self.files[id].path) {
+                // A path that is not there (`missing-path`, `broken-link`) is that finding's.
+                let missing: Vec<_> = diags
+                    .iter()
+                    .filter(|d| matches!(d.code, Code::MissingPath | Code::BrokenLink))
+                    .map(|d| d.span)
+                    .collect();
+                diags.retain(|d| {
+                    d.code != Code::HomePath || !missing.iter().any(|m| m.start <= d.span.start && d.span.end <= m.end)
+                });
+            } else {
+                diags.retain(|d| d.code != Code::HomePath);
+            }
         }
         // A secret in a file git ignores (`settings.local.json`) is where it belongs.
         if diags.iter().any(|d| d.code == Code::HardcodedSecret) && super::discover::git_ignored(&self.files[id].path) {
