@@ -10,9 +10,7 @@ use std::time::SystemTime;
 
 use crate::analysis::Code;
 use crate::analysis::diagnostic::{Diagnostic, Edit};
-use crate::analysis::launch::{Registry, Unpinned, exact};
-
-use super::Workspace;
+use crate::analysis::launch::{Unpinned, exact};
 
 /// The largest lockfile read (a lockfile is searched, not parsed).
 const MAX_LOCKFILE: u64 = 64 << 20;
@@ -59,38 +57,9 @@ pub(super) enum Known {
     Nothing,
 }
 
-impl Workspace {
-    /// Drop the `unpinned-package` findings of file `id` that the project's own install
-    /// answers, and give the others the version to pin to where one is known.
-    pub(super) fn pin_packages(&self, id: usize, diags: &mut Vec<Diagnostic>) {
-        let f = &self.files[id];
-        let dir = f.path.parent().unwrap_or(Path::new(""));
-        diags.retain_mut(|d| {
-            if d.code != Code::UnpinnedPackage {
-                return true;
-            }
-            let Some(u) = f.analysis.unpinned.iter().find(|u| u.span == d.span) else {
-                return true;
-            };
-            if u.registry != Registry::Npm {
-                return true;
-            }
-            let local = matches!(u.runner.as_str(), "npx" | "bunx" | "npm exec" | "npm x");
-            match npm_package(dir, &u.name, local, self.options.home.as_deref(), &self.pins) {
-                Known::Installed => false,
-                Known::Seen(version, cache) => {
-                    pin(d, u, &f.text, &version, cache);
-                    true
-                }
-                Known::Nothing => true,
-            }
-        });
-    }
-}
-
 /// Add to `d` the fix that pins `u` to `version`, seen in the project's lockfile or (`cache`)
 /// npx's cache.
-fn pin(d: &mut Diagnostic, u: &Unpinned, text: &str, version: &str, cache: bool) {
+pub(super) fn pin(d: &mut Diagnostic, u: &Unpinned, text: &str, version: &str, cache: bool) {
     let written = u.span.text(text);
     // (Where the file's escapes hide the word, the span is the whole value: no edit then.)
     if !written.starts_with(u.name.as_str()) {

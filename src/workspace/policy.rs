@@ -144,3 +144,32 @@ impl Workspace {
         });
     }
 }
+
+impl Workspace {
+    /// Drop the `unpinned-package` findings of file `id` that the project's own install
+    /// answers, and give the others the version to pin to where one is known.
+    pub(super) fn pin_packages(&self, id: usize, diags: &mut Vec<Diagnostic>) {
+        let f = &self.files[id];
+        let dir = f.path.parent().unwrap_or(Path::new(""));
+        diags.retain_mut(|d| {
+            if d.code != Code::UnpinnedPackage {
+                return true;
+            }
+            let Some(u) = f.analysis.unpinned.iter().find(|u| u.span == d.span) else {
+                return true;
+            };
+            if u.registry != crate::analysis::launch::Registry::Npm {
+                return true;
+            }
+            let local = matches!(u.runner.as_str(), "npx" | "bunx" | "npm exec" | "npm x");
+            match super::pins::npm_package(dir, &u.name, local, self.options.home.as_deref(), &self.pins) {
+                super::pins::Known::Installed => false,
+                super::pins::Known::Seen(version, cache) => {
+                    super::pins::pin(d, u, &f.text, &version, cache);
+                    true
+                }
+                super::pins::Known::Nothing => true,
+            }
+        });
+    }
+}
