@@ -402,6 +402,24 @@ fn bench_big_config() {
         micros(percentile(&times, 0.5)),
         micros(percentile(&times, 0.95)),
     );
+    // The commands' reading (unpinned-package: every map with a `command`) and the home-folder
+    // search (home-path: the whole text).
+    let times = sample(runs, 20, || {
+        black_box(agent_lsp::analysis::launch::find(black_box(root), black_box(&text)));
+    });
+    println!(
+        "  of which the commands' reading (unpinned-package): median {:.0} µs, p95 {:.0} µs",
+        micros(percentile(&times, 0.5)),
+        micros(percentile(&times, 0.95)),
+    );
+    let times = sample(runs, 20, || {
+        black_box(agent_lsp::analysis::home::find(black_box(&text)));
+    });
+    println!(
+        "  of which the home-folder search (home-path): median {:.0} µs, p95 {:.0} µs",
+        micros(percentile(&times, 0.5)),
+        micros(percentile(&times, 0.95)),
+    );
 }
 
 /// A realistic config that uses every section of opencode 1.18.34's schema.
@@ -433,7 +451,7 @@ const TYPICAL_CONFIG: &str = r#"{
     "anthropic": {"options": {"setCacheKey": true}}
   },
   "mcp": {
-    "github": {"type": "local", "command": ["npx", "-y", "@modelcontextprotocol/server-github"],
+    "github": {"type": "local", "command": ["npx", "-y", "@modelcontextprotocol/server-github@2025.4.8"],
                "environment": {"GITHUB_TOKEN": "{env:GITHUB_TOKEN}"}, "timeout": 10000},
     "sentry": {"type": "remote", "url": "https://mcp.sentry.dev/mcp", "headers": {"Authorization": "Bearer {env:SENTRY}"},
                "oauth": {"clientId": "abc", "scope": "read"}},

@@ -114,8 +114,13 @@ pub(super) fn npm_package(dir: &Path, name: &str, local: bool, home: Option<&Pat
 }
 
 fn read_small(path: &Path) -> Option<String> {
+    read_at_most(path, MAX_LOCKFILE)
+}
+
+/// The text of the file at `path` when it is a file of at most `max` bytes.
+fn read_at_most(path: &Path, max: u64) -> Option<String> {
     let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_LOCKFILE {
+    if !meta.is_file() || meta.len() > max {
         return None;
     }
     std::fs::read_to_string(path).ok()
@@ -223,6 +228,17 @@ mod tests {
         assert!(!lists(r#"{ "dependencies": { "y": "1" } }"#, "x"));
         assert!(!lists("not json", "x"));
         assert!(numbers("1.10.0") > numbers("1.9.0"));
+    }
+
+    #[test]
+    fn only_small_files_are_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("package-lock.json");
+        std::fs::write(&file, "0123456789").unwrap();
+        assert_eq!(read_at_most(&file, 10).as_deref(), Some("0123456789"));
+        assert_eq!(read_at_most(&file, 9), None);
+        assert_eq!(read_at_most(tmp.path(), u64::MAX), None);
+        assert_eq!(read_at_most(&tmp.path().join("none"), 10), None);
     }
 
     #[test]
