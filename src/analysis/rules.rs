@@ -11,7 +11,10 @@
 //! workspace layer (`workspace/paths.rs`: opencode's paths; `workspace/imports.rs`: Claude Code's
 //! `@path` imports and mentions, both `missing-path`); `secret.rs` (`hardcoded-secret`, in every
 //! dialect's files, each dialect's `secret_fix` naming its runtime's reference; tests in
-//! `tests/secrets.rs`). [`Code::dialects`] says
+//! `tests/secrets.rs`); `launch.rs` (`unpinned-package`, every `command` of the files of the
+//! dialects that start programs; the pin from the disk in `workspace/pins.rs`) and `home.rs`
+//! (`home-path`, the whole text; committed files only, `workspace/policy.rs`), both with
+//! `tests/risk.rs`. [`Code::dialects`] says
 //! which dialects a rule checks. Each of those files carries the tests for its rules (a case that fires and a close case that
 //! must not).
 

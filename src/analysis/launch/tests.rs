@@ -264,3 +264,44 @@ fn bounded_on_an_alias_bomb() {
     // Every alias repeats the one server: one finding.
     assert_eq!(find(&root, &text).len(), 1);
 }
+
+#[test]
+fn bounded_in_depth() {
+    // (Built by hand: the parsers stop at 64 levels themselves, but a YAML alias can nest a tree
+    // deeper than what is written.) A server 64 levels down is read; one more level is not.
+    let text = r#"{ "command": ["npx", "pkg"] }"#;
+    let server = jsonc::parse(text).root.unwrap();
+    let nested = |depth: usize| {
+        // Lists and maps in turn: each level counts, whichever it is.
+        let mut node = server.clone();
+        for level in 0..depth {
+            let span = node.span;
+            let style = node.style;
+            let value = if level % 2 == 0 {
+                Value::Seq(vec![node])
+            } else {
+                Value::Map(Map {
+                    entries: std::sync::Arc::new(vec![crate::analysis::syntax::Entry {
+                        key: crate::analysis::syntax::Key { name: "k".into(), span },
+                        value: node,
+                    }]),
+                })
+            };
+            node = Node { span, style, value };
+        }
+        find(&node, text).len()
+    };
+    assert_eq!(nested(64), 1);
+    assert_eq!(nested(65), 0);
+}
+
+#[test]
+fn bounded_in_nodes() {
+    // 20,000 servers: the walk stops at its budget of 50,000 nodes.
+    let servers: Vec<String> = (0..20_000)
+        .map(|i| format!("\"s{i}\": {{ \"command\": [\"npx\", \"p{i}\"] }}"))
+        .collect();
+    let text = format!("{{ \"mcp\": {{ {} }} }}", servers.join(", "));
+    // (The root and `mcp`, then four nodes a server: its map, its list and two strings.)
+    assert_eq!(found(&text).len(), 12_500);
+}
