@@ -278,3 +278,97 @@ fn a_missing_home_path_is_one_finding() {
         .collect();
     assert_eq!(codes, [("missing-path", 3), ("home-path", 5)], "{report:#}");
 }
+
+/// A committed grant of a whole class of actions, one per runtime's way of writing it.
+const BROAD: &[(&str, &str)] = &[
+    (".git/HEAD", "ref: refs/heads/main\n"),
+    (".gitignore", ".claude/settings.local.json\n"),
+    (
+        ".claude/settings.json",
+        "{ \"permissions\": {\n  \"allow\": [\"Read\", \"Bash(npm test *)\", \"Bash\"],\n  \"deny\": [\"Bash(rm *)\"]\n} }\n",
+    ),
+    (
+        ".claude/settings.local.json",
+        "{ \"permissions\": { \"allow\": [\"Bash(*)\"] } }\n",
+    ),
+    (
+        ".claude/skills/deploy/SKILL.md",
+        "---\nname: deploy\ndescription: Deploys the site\nallowed-tools: Read, Bash\n---\nDeploy.\n",
+    ),
+    (
+        ".claude/commands/ship.md",
+        "---\ndescription: Ship it\nallowed-tools: [\"PowerShell(*)\"]\n---\nShip.\n",
+    ),
+    (
+        "opencode.json",
+        "{\n  \"permission\": {\n    \"*\": \"allow\",\n    \"external_directory\": { \"/etc/*\": \"deny\" }\n  }\n}\n",
+    ),
+    (
+        ".opencode/agents/wide.md",
+        "---\ndescription: Reads everywhere\npermission:\n  external_directory: allow\n---\nRead.\n",
+    ),
+    (
+        ".github/agents/helper.agent.md",
+        "---\ndescription: Helps\n---\nHelp.\n",
+    ),
+];
+
+/// The same, each narrowed to what the agent needs.
+const NARROW: &[(&str, &str)] = &[
+    (".git/HEAD", "ref: refs/heads/main\n"),
+    (
+        ".claude/settings.json",
+        "{ \"permissions\": {\n  \"allow\": [\"Read\", \"Bash(npm test *)\", \"Bash(git diff *)\"],\n  \"deny\": [\"Bash\"]\n} }\n",
+    ),
+    (
+        ".claude/skills/deploy/SKILL.md",
+        "---\nname: deploy\ndescription: Deploys the site\nallowed-tools: Read, Bash(npm run deploy *)\n---\nDeploy.\n",
+    ),
+    (
+        "opencode.json",
+        "{\n  \"permission\": {\n    \"*\": \"allow\",\n    \"external_directory\": \"ask\"\n  }\n}\n",
+    ),
+    (
+        ".opencode/agents/wide.md",
+        "---\ndescription: Reads notes\npermission:\n  external_directory:\n    \"*\": ask\n    \"~/notes/*\": allow\n---\nRead.\n",
+    ),
+    (
+        ".github/agents/helper.agent.md",
+        "---\ndescription: Helps\ntools: [read, search]\n---\nHelp.\n",
+    ),
+];
+
+#[test]
+fn broad_grants_in_committed_files() {
+    let dir = workspace(BROAD);
+    let report = check(dir.path());
+    let s = |p: &str, l: u64, w: &str| (p.to_string(), l, w.to_string(), String::new());
+    assert_eq!(
+        findings(&report, "broad-grant", BROAD),
+        vec![
+            s(".claude/commands/ship.md", 3, "PowerShell(*)"),
+            s(".claude/settings.json", 2, "\"Bash\""),
+            s(".claude/skills/deploy/SKILL.md", 4, "Bash"),
+            s(".github/agents/helper.agent.md", 1, "---"),
+            s(".opencode/agents/wide.md", 4, "external_directory"),
+            s("opencode.json", 3, "\"*\""),
+        ],
+        "{report:#}"
+    );
+    let severity_of = |path: &str| {
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["code"] == "broad-grant" && d["path"] == path)
+            .map(|d| d["severity"].as_str().unwrap().to_string())
+    };
+    assert_eq!(severity_of(".github/agents/helper.agent.md").as_deref(), Some("info"));
+    assert_eq!(severity_of(".claude/settings.json").as_deref(), Some("warning"));
+
+    let dir = workspace(NARROW);
+    assert_eq!(findings(&check(dir.path()), "broad-grant", NARROW), vec![]);
+    // Outside a repository (a user's own settings), nothing.
+    let dir = workspace(&BROAD[2..]);
+    assert_eq!(findings(&check(dir.path()), "broad-grant", BROAD), vec![]);
+}

@@ -152,6 +152,7 @@ fn summary() {
         .claude/skills/changelog/SKILL.md:2:7 duplicate-skill
         .claude/skills/lint/SKILL.md:2:7 invalid-name
         .claude/skills/lint/SKILL.md:2:7 name-mismatch
+        .claude/skills/lint/SKILL.md:4:22 broad-grant
         .claude/skills/release-check/SKILL.md:4:16 unknown-tool
         .claude/skills/release-check/SKILL.md:6:28 broken-link
         .codex/agents/migrator.toml:2:42 syntax-error
@@ -185,6 +186,7 @@ fn summary() {
         .github/agents/docs.agent.md:4:1 duplicate-key
         .github/agents/docs.agent.md:5:9 invalid-value
         .github/agents/docs.agent.md:6:23 unknown-mcp-server
+        .github/agents/labeler.agent.md:1:1 broad-grant
         .github/agents/planner.agent.md:7:1 ignored-field
         .github/agents/reviewer.agent.md:5:23 unknown-mcp-server
         .github/agents/reviewer.agent.md:5:35 unknown-tool
@@ -224,7 +226,8 @@ fn summary() {
         .opencode/agents/prompt-in-frontmatter.md:4:1 prompt-overridden
         .opencode/agents/release-manager.md:1:1 duplicate-agent
         .opencode/agents/release-manager.md:11:5 policy-violation
-        .opencode/agents/release-manager.md:21:38 home-path
+        .opencode/agents/release-manager.md:13:3 broad-grant
+        .opencode/agents/release-manager.md:22:38 home-path
         .opencode/agents/shadowed-rules.md:8:5 shadowed-rule
         .opencode/agents/tools-deprecated.md:4:1 deprecated-field
         .opencode/agents/tools-deprecated.md:8:1 deprecated-field

@@ -14,6 +14,9 @@
 //! `tests/secrets.rs`); `launch.rs` (`unpinned-package`, every `command` of the files of the
 //! dialects that start programs; the pin from the disk in `workspace/pins.rs`) and `home.rs`
 //! (`home-path`, the whole text; committed files only, `workspace/policy.rs`), both with
+//! `tests/risk.rs`; `broad-grant` is each dialect's own: `claude/settings.rs` (`allow`),
+//! `claude/command.rs` (`allowed-tools`), `opencode/permission.rs` (`external_directory`),
+//! `copilot/header.rs` (an agent's `tools`), committed files only (`workspace/policy.rs`), with
 //! `tests/risk.rs`. [`Code::dialects`] says
 //! which dialects a rule checks. Each of those files carries the tests for its rules (a case that fires and a close case that
 //! must not).
@@ -63,6 +66,11 @@ macro_rules! rules {
 /// severity a rule does not list here, so every test and fuzz run holds the code to this table.
 /// (A project's `agent-lsp.toml` or the editor's settings may still set any level.)
 pub const OTHER_SEVERITIES: &[(Code, Severity, &str)] = &[
+    (
+        Code::BroadGrant,
+        Severity::Info,
+        "a GitHub Copilot agent without a `tools` list, or with `*`: every tool is an opinion about the agent more than a grant (VS Code still asks before it runs a terminal command unless told not to)",
+    ),
     (
         Code::DuplicateAgent,
         Severity::Error,
@@ -740,6 +748,25 @@ no one else receives: one outside a git repository (your own `~/.claude/`) or on
 `[rules.per-file-ignores]` in `agent-lsp.toml`.",
         "{ \"hooks\": { \"PostToolUse\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"/Users/ana/bin/lint.sh\" }] }] } }",
         "{ \"hooks\": { \"PostToolUse\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/bin/lint.sh\" }] }] } }";
+    BroadGrant = "broad-grant", Warning, Works, [],
+        "A committed permission that lets the agent do a whole class of things without asking: Claude Code's `Bash` (or `Bash(*)`, `PowerShell`) in `permissions.allow` or in a skill's or command's `allowed-tools`; opencode's `permission: allow`, or an allow that covers `external_directory` for every path; a GitHub Copilot agent with every tool (info).",
+        "A permission written into a file the repository carries applies to everyone who opens the \
+project. `\"allow\": [\"Bash\"]` in `.claude/settings.json` runs every shell command the model \
+chooses without asking (a deny or ask rule still applies to what it names), and `allowed-tools: \
+Bash` does the same while a skill or command is active: `rm`, `curl ... | sh` and `git push \
+--force` included. opencode asks before a tool reads or writes outside the project \
+(`external_directory`); an allow for it with the pattern `*`, a `\"*\": \"allow\"` that no later \
+rule narrows, or a whole `permission: allow` lets the agent reach any file of the machine, keys \
+and other projects included. Name what the agent needs instead: `Bash(npm test *)`, `Bash(git \
+diff *)`, an `external_directory` rule for the one folder. A GitHub Copilot agent without a `tools` \
+list (or with `*`) gets every tool, the terminal and every MCP server's included: an info that \
+suggests a list. A file no one else receives (your own settings, one git ignores such as \
+`settings.local.json`) is yours to decide: nothing is said there. A project that means it turns \
+the rule off with `ignore = [\"broad-grant\"]` in `agent-lsp.toml`. (Claude Code ignores \
+`defaultMode: bypassPermissions` in a project's settings, which `ignored-field` reports; \
+opencode allows `bash` by default, so `bash: allow` grants nothing new and is not reported.)",
+        "{ \"permissions\": { \"allow\": [\"Bash\", \"Read\"] } }",
+        "{ \"permissions\": { \"allow\": [\"Bash(npm test *)\", \"Bash(git diff *)\", \"Read\"] } }";
 }
 
 /// The rules the shared layers apply to the files of every dialect (syntax, keys and values,

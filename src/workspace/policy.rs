@@ -104,6 +104,11 @@ impl Workspace {
                 diags.retain(|d| d.code != Code::HomePath);
             }
         }
+        // A grant in a file no one else receives (the user's own settings, `settings.local.json`)
+        // is that person's choice.
+        if diags.iter().any(|d| d.code == Code::BroadGrant) && !super::discover::committed(&self.files[id].path) {
+            diags.retain(|d| d.code != Code::BroadGrant);
+        }
         // A secret in a file git ignores (`settings.local.json`) is where it belongs.
         if diags.iter().any(|d| d.code == Code::HardcodedSecret) && super::discover::git_ignored(&self.files[id].path) {
             diags.retain(|d| d.code != Code::HardcodedSecret);

@@ -346,7 +346,7 @@ fn claude_fields(
                     ));
                 }
             }
-            ("allowed-tools" | "disallowed-tools", _) => tools(key, v, text, out),
+            ("allowed-tools" | "disallowed-tools", _) => tools(key, v, map, text, out),
             (_, Value::Null) => {}
             ("agent", Value::Str(s)) => decl.agent = Some((s.clone(), v.span)),
             ("model", Value::Str(s)) => decl.model = Some(s.trim().to_string()),
@@ -512,9 +512,19 @@ fn ordinal_argument(n: usize) -> String {
 }
 
 /// `allowed-tools` and `disallowed-tools` of a command or skill: permission rules `Tool` or
-/// `Tool(specifier)`; the tool names are checked (a case slip or a near miss gets a fix).
-pub(crate) fn tools(key: &str, v: &Node, text: &str, out: &mut Vec<Diagnostic>) {
+/// `Tool(specifier)`; the tool names are checked (a case slip or a near miss gets a fix), and an
+/// allow for every command of a shell tool is a `broad-grant`. `map`: the whole frontmatter.
+pub(crate) fn tools(key: &str, v: &Node, map: &crate::analysis::syntax::Map, text: &str, out: &mut Vec<Diagnostic>) {
     use super::{schema, tools};
+    // A shell tool `disallowed-tools` removes whole: allowing all of it grants nothing.
+    let removed = |name: &str| {
+        map.value("disallowed-tools").is_some_and(|d| {
+            tools::read(d, text).items().iter().any(|i| {
+                let (n, spec) = tools::parts(&i.text);
+                n == name && tools::whole_shell(n, spec)
+            })
+        })
+    };
     let effect = if key == "disallowed-tools" {
         "this entry removes nothing"
     } else {
@@ -532,7 +542,19 @@ pub(crate) fn tools(key: &str, v: &Node, text: &str, out: &mut Vec<Diagnostic>) 
             out.push(d);
             continue;
         }
-        let (name, _) = tools::parts(&item.text);
+        let (name, spec) = tools::parts(&item.text);
+        if key == "allowed-tools" && tools::whole_shell(name, spec) && !removed(name) {
+            out.push(warn(
+                Code::BroadGrant,
+                item.span,
+                Effect::Works,
+                format!(
+                    "`{}` in `allowed-tools` runs every {name} command without asking while the skill or command is active, for everyone who uses this file: list the commands it needs instead, as in `{name}(git log *)`",
+                    item.text
+                ),
+            ));
+            continue;
+        }
         if item.text.starts_with("mcp__") || schema::TOOLS.contains(&name) || name == "Task" {
             continue;
         }
@@ -659,6 +681,37 @@ mod tests {
         assert_eq!(
             diags("---\nname: x\n---\nGo\n"),
             [(UnknownKey, Severity::Warning, "name".into())]
+        );
+    }
+
+    /// `broad-grant`: `allowed-tools` that lets every command of a shell tool through, on the
+    /// entry; nothing for a narrower entry, for `disallowed-tools`, or where `disallowed-tools`
+    /// removes the whole tool.
+    #[test]
+    fn allowed_tools_for_the_whole_shell() {
+        use Code::*;
+        let w = |s: &str| (BroadGrant, Severity::Warning, s.to_string());
+        assert_eq!(diags("---\nallowed-tools: Read, Bash\n---\nGo\n"), [w("Bash")]);
+        assert_eq!(
+            diags("---\nallowed-tools: [\"Bash(*)\", \"PowerShell(:*)\", Bash(git log *)]\n---\nGo\n"),
+            [w("Bash(*)"), w("PowerShell(:*)")]
+        );
+        assert_eq!(
+            diags("---\nallowed-tools: Bash(git log *), Read\ndisallowed-tools: Bash\n---\nGo\n"),
+            []
+        );
+        assert_eq!(
+            diags("---\nallowed-tools: Bash\ndisallowed-tools: Bash(*)\n---\nGo\n"),
+            []
+        );
+        assert_eq!(
+            diags("---\nallowed-tools: Bash\ndisallowed-tools: PowerShell, Bash(rm *)\n---\nGo\n"),
+            [w("Bash")]
+        );
+        let (d, _, _) = analyze(&kind(), "---\nallowed-tools: Bash\n---\nGo\n");
+        assert_eq!(
+            d[0].message,
+            "`Bash` in `allowed-tools` runs every Bash command without asking while the skill or command is active, for everyone who uses this file: list the commands it needs instead, as in `Bash(git log *)`"
         );
     }
 

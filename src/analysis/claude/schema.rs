@@ -268,6 +268,7 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::MissingPath,
     crate::analysis::rules::Code::ShadowedFile,
     crate::analysis::rules::Code::UnpinnedPackage,
+    crate::analysis::rules::Code::BroadGrant,
 ];
 
 #[cfg(test)]

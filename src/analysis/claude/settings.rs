@@ -245,6 +245,9 @@ pub fn analyze(text: &str, file: SettingsFile) -> (Vec<Diagnostic>, Parsed, Sett
             },
         }
     }
+    if settings.voided.is_none() {
+        broad_grants(&settings.rules, &mut out);
+    }
     // One cause, one finding: the rules a voided file loses are the related places of the
     // finding that voids it (the first reason), faded in the editor.
     if let Some(v) = &settings.voided
@@ -510,6 +513,30 @@ fn permissions(
             _ => continue,
         };
         rules(list, v, text, settings, out);
+    }
+}
+
+/// `broad-grant`: an allow rule for every command of a shell tool, unless an ask or deny rule of
+/// the file takes in the whole tool again (then the allow grants nothing).
+fn broad_grants(rules: &[PermissionRule], out: &mut Vec<Diagnostic>) {
+    let whole = |r: &PermissionRule| super::tools::whole_shell(&r.tool, r.specifier.as_deref());
+    for rule in rules.iter().filter(|r| r.list == List::Allow && whole(r)) {
+        // Deny and ask rules take tool-name globs (`*`): `"deny": ["*"]` takes in every tool.
+        let takes_in = |r: &PermissionRule| {
+            crate::analysis::permission::wildcard_match(&rule.tool, &r.tool)
+                && matches!(r.specifier.as_deref().map(str::trim), None | Some("*" | ":*" | "**"))
+        };
+        if rules.iter().any(|r| r.list != List::Allow && takes_in(r)) {
+            continue;
+        }
+        out.push(Diagnostic::new(
+            Code::BroadGrant,
+            rule.span,
+            format!(
+                "`{}` in `allow` runs every {} command the model chooses without asking, for everyone who uses this file (deny and ask rules still stop what they name): list the commands it needs instead, as in `{}(npm test *)`",
+                rule.text, rule.tool, rule.tool
+            ),
+        ));
     }
 }
 

@@ -145,7 +145,7 @@ pub fn check(kind: &SkillKind, text: &str, decl: &mut SkillDecl, out: &mut Vec<D
         super::hooks::in_frontmatter(map, text, "skill", out);
         for key in ["allowed-tools", "disallowed-tools"] {
             if let Some(v) = map.value(key) {
-                command::tools(key, v, text, out);
+                command::tools(key, v, map, text, out);
             }
         }
         if let Some(v) = map.value("argument-hint")

@@ -220,6 +220,12 @@ pub fn parts(entry: &str) -> (&str, Option<&str>) {
     }
 }
 
+/// Whether the rule `tool(spec)` takes in every command of a shell tool: `Bash`, `Bash(*)`,
+/// `Bash(:*)`, and the same of `PowerShell`.
+pub fn whole_shell(tool: &str, spec: Option<&str>) -> bool {
+    matches!(tool, "Bash" | "PowerShell") && matches!(spec.map(str::trim), None | Some("*" | ":*" | "**"))
+}
+
 /// The agent types named by an `Agent(a, b)` or `Task(a, b)` entry, with their offsets inside
 /// the entry.
 pub fn agent_types(entry: &str) -> Vec<(usize, usize)> {

@@ -173,6 +173,9 @@ pub fn check(
             .with_effect(Effect::ValueIgnored),
         );
     }
+    if header == Kind::Agent {
+        every_tool(file, parsed, out);
+    }
     if header == Kind::Agent
         && let Some(tools) = &file.tools
         && file.agents.as_ref().is_some_and(|a| !a.is_empty())
@@ -189,6 +192,30 @@ pub fn check(
             .with_effect(Effect::ValueIgnored),
         );
     }
+}
+
+/// `broad-grant` (info): an agent without a `tools` list, or with `*` in it, gets every tool.
+fn every_tool(file: &CopilotFile, parsed: &Parsed, out: &mut Vec<Diagnostic>) {
+    if !parsed.errors.is_empty() {
+        return;
+    }
+    let (span, how) = match &file.tools {
+        None => (file.anchor, "has no `tools` list, so it gets every tool"),
+        Some(tools) => match tools.iter().find(|t| t.name == schema::ALL_TOOLS) {
+            Some(all) => (all.span, "lists `*`, every tool"),
+            None => return,
+        },
+    };
+    out.push(
+        Diagnostic::new(
+            Code::BroadGrant,
+            span,
+            format!(
+                "this agent {how}: the terminal, file edits and every MCP server's tools included; list the ones it needs, as in `tools: [read, search]`"
+            ),
+        )
+        .with_severity(Severity::Info),
+    );
 }
 
 /// A `tools` entry that lets the agent run subagents.

@@ -32,6 +32,7 @@ pub const RULES: &[Code] = &[
     Code::UnresolvedVariable,
     Code::HardcodedSecret,
     Code::UnpinnedPackage,
+    Code::BroadGrant,
     Code::HomePath,
 ];
 

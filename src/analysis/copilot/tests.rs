@@ -9,8 +9,16 @@ fn agent(name: &str) -> FileKind {
     }
 }
 
-/// Each diagnostic as `code@text-under-it`.
+/// Each diagnostic as `code@text-under-it`, leaving out the info that an agent without `tools`
+/// gets every tool (see [`an_agent_with_every_tool`]).
 fn diags(kind: &FileKind, text: &str) -> Vec<String> {
+    all_diags(kind, text)
+        .into_iter()
+        .filter(|d| d != "broad-grant@---")
+        .collect()
+}
+
+fn all_diags(kind: &FileKind, text: &str) -> Vec<String> {
     analyze(kind, text)
         .0
         .iter()
@@ -42,7 +50,7 @@ fn keys_are_judged_on_the_key_with_their_host() {
         ]
     );
     // A key the one host the agent targets ignores is a warning, not a hint.
-    let t = "---\ndescription: x\ntarget: github-copilot\nhandoffs: []\n---\n";
+    let t = "---\ndescription: x\ntarget: github-copilot\ntools: [read]\nhandoffs: []\n---\n";
     let (d, _, _) = analyze(&agent("a"), t);
     assert_eq!(d[0].code, Code::IgnoredField);
     assert_eq!(d[0].severity, Severity::Warning);
@@ -363,4 +371,32 @@ fn infer_becomes_disable_model_invocation() {
     // When the new key is there already, only the finding.
     let text = "---\ndescription: a\ninfer: false\ndisable-model-invocation: true\n---\nx\n";
     assert_eq!(all_fixed(&agent("a"), text), text);
+}
+
+/// `broad-grant` (info): an agent without `tools`, on its opening line, or with `*`, on the `*`;
+/// nothing for a list, for a prompt file, or for a header that does not parse.
+#[test]
+fn an_agent_with_every_tool() {
+    let t = "---\ndescription: Helps\n---\nHelp.\n";
+    assert_eq!(all_diags(&agent("a"), t), ["broad-grant@---"]);
+    let (d, _, _) = analyze(&agent("a"), t);
+    assert_eq!(d[0].severity, Severity::Info);
+    assert_eq!(
+        d[0].message,
+        "this agent has no `tools` list, so it gets every tool: the terminal, file edits and every MCP server's tools included; list the ones it needs, as in `tools: [read, search]`"
+    );
+    assert_eq!(
+        all_diags(&agent("a"), "---\ndescription: Helps\ntools: ['read', '*']\n---\n"),
+        ["broad-grant@'*'"]
+    );
+    assert!(all_diags(&agent("a"), "---\ndescription: Helps\ntools: [read]\n---\n").is_empty());
+    assert!(all_diags(&agent("a"), "---\ndescription: Helps\ntools: []\n---\n").is_empty());
+    assert!(
+        all_diags(
+            &FileKind::Prompt { name: "p".into() },
+            "---\ndescription: Go\n---\nGo\n"
+        )
+        .is_empty()
+    );
+    assert!(!all_diags(&agent("a"), "---\ndescription: [Helps\n---\n").contains(&"broad-grant@---".to_string()));
 }

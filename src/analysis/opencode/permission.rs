@@ -21,13 +21,23 @@ use crate::analysis::text::Span;
 
 pub fn check(node: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     match &node.value {
-        Value::Str(_) => check_action(node, ("permission", None), ctx, out),
+        Value::Str(action) => {
+            check_action(node, ("permission", None), ctx, out);
+            if action == "allow" {
+                out.push(Diagnostic::new(
+                    Code::BroadGrant,
+                    node.span,
+                    "`permission: allow` lets the agent use every tool without asking, reading and writing files outside the project included (`external_directory`), for everyone who uses this file: allow the tools it needs one by one",
+                ));
+            }
+        }
         Value::Map(map) => {
             for (i, entry) in map.entries.iter().enumerate() {
                 check_entry(entry, ctx, out);
                 check_key(node, i, ctx, out);
             }
             check_shadowing(node, ctx, out);
+            check_outside_allowed(map, out);
         }
         Value::Unknown => {}
         _ => out.push(type_error(
@@ -227,6 +237,32 @@ fn check_broad_pattern(rule: &Entry, out: &mut Vec<Diagnostic>) {
             "\"{p}\" also allows commands that merely start with `{stem}` (e.g. `{stem}x`); \"{stem} *\" allows `{stem}` with or without arguments, and nothing else"
         ),
     ));
+}
+
+/// `broad-grant`: the block's last rule for `external_directory` that takes in every path (the
+/// pattern `*`, or a string value) allows it, so no later rule of the block asks again for any
+/// folder of the machine. (opencode's own default asks.)
+fn check_outside_allowed(map: &Map, out: &mut Vec<Diagnostic>) {
+    let every_path = |p: &str| matches!(p, "*" | "**" | "/*" | "/**");
+    let Some(last) = compile(map)
+        .into_iter()
+        .rev()
+        .find(|r| covers(r.permission, "external_directory") && every_path(r.pattern))
+    else {
+        return;
+    };
+    if last.action != "allow" {
+        return;
+    }
+    let message = if last.permission == "external_directory" {
+        "this allows `external_directory` for every path: the agent reads and writes files anywhere on the machine (keys, other projects) without asking, for everyone who uses this file; allow the folders it needs, as in `\"~/notes/*\": \"allow\"`".to_string()
+    } else {
+        format!(
+            "`{}` also allows `external_directory` for every path: the agent reads and writes files anywhere on the machine (keys, other projects) without asking, for everyone who uses this file; add `\"external_directory\": \"ask\"` after it, or allow only the folders it needs",
+            last.permission
+        )
+    };
+    out.push(Diagnostic::new(Code::BroadGrant, last.span, message));
 }
 
 /// One compiled rule, with where it was written.
@@ -475,6 +511,52 @@ mod tests {
         assert!(wildcard_match("a\\b", "a/?"));
     }
 
+    /// `broad-grant`: `permission: allow`, or a block whose last rule for `external_directory`
+    /// over every path allows it, on that rule; nothing where a later catch-all asks again.
+    #[test]
+    fn allowing_every_folder_of_the_machine() {
+        let broad = |text: &str| -> Vec<String> {
+            yaml_diags(text)
+                .iter()
+                .filter(|d| d.code == Code::BroadGrant)
+                .map(|d| d.span.text(text).to_string())
+                .collect()
+        };
+        assert_eq!(broad("permission: allow\n"), ["allow"]);
+        assert_eq!(
+            broad("permission:\n  external_directory: allow\n"),
+            ["external_directory"]
+        );
+        assert_eq!(broad("permission:\n  \"*\": allow\n  bash: ask\n"), ["\"*\""]);
+        assert_eq!(
+            broad("permission:\n  external_directory:\n    \"*\": allow\n    \"/etc/*\": deny\n"),
+            ["\"*\""]
+        );
+        assert_eq!(broad("permission:\n  \"external_*\":\n    \"/*\": allow\n"), ["\"/*\""]);
+        for safe in [
+            "permission: ask\n",
+            "permission:\n  \"*\": allow\n  external_directory: ask\n",
+            "permission:\n  external_directory: allow\n  \"*\": deny\n",
+            "permission:\n  external_directory:\n    \"*\": ask\n    \"~/notes/*\": allow\n",
+            "permission:\n  bash: allow\n  edit: allow\n",
+        ] {
+            assert_eq!(broad(safe), Vec::<String>::new(), "{safe}");
+        }
+        let d = yaml_diags("permission:\n  \"*\": allow\n");
+        assert!(
+            d[0].message.starts_with(
+                "`*` also allows `external_directory` for every path: the agent reads and writes files anywhere"
+            ),
+            "{}",
+            d[0].message
+        );
+        let d = yaml_diags("permission: allow\n");
+        assert!(
+            d[0].message
+                .starts_with("`permission: allow` lets the agent use every tool without asking")
+        );
+    }
+
     #[test]
     fn catch_all_last_shadows_earlier_rules() {
         // One rule shadowed: the finding is on it.
@@ -568,9 +650,14 @@ mod tests {
     fn top_level_catch_all_shadows_other_keys() {
         let text = "permission:\n  edit: deny\n  \"*\": allow\n";
         let d = yaml_diags(text);
-        assert_eq!(codes(&d), ["shadowed-rule"]);
+        // (The catch-all allows `external_directory` too: a broad grant.)
+        assert_eq!(codes(&d), ["shadowed-rule", "broad-grant"]);
         assert_eq!(d[0].span.text(text), "edit");
-        assert!(yaml_diags("permission:\n  \"*\": allow\n  edit: deny\n").is_empty());
+        assert_eq!(
+            codes(&yaml_diags("permission:\n  \"*\": allow\n  edit: deny\n")),
+            ["broad-grant"]
+        );
+        assert!(yaml_diags("permission:\n  \"*\": ask\n  edit: deny\n").is_empty());
     }
 
     #[test]

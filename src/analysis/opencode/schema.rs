@@ -394,4 +394,5 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::MissingPath,
     crate::analysis::rules::Code::LenientParse,
     crate::analysis::rules::Code::UnpinnedPackage,
+    crate::analysis::rules::Code::BroadGrant,
 ];

@@ -35,7 +35,7 @@ fn real_style_settings_give_nothing() {
   // comments are fine
   "model": "opus",
   "permissions": {
-    "allow": ["Bash", "Bash(*)", "Edit(src/**)", "Agent(Explore)", "Task(reviewer)", "Cd(/tmp)", "mcp__github", "mcp__github__get_issue", "mcp__claude_ai_drive__*"],
+    "allow": ["Bash(git diff *)", "Edit(src/**)", "Agent(Explore)", "Task(reviewer)", "Cd(/tmp)", "mcp__github", "mcp__github__get_issue", "mcp__claude_ai_drive__*"],
     "deny": ["*", "mcp__*", "Bash(run_in_background:true)", "Agent(model:opus)", "my_tool", "Bash(path:*)"],
     "ask": ["PowerShell(Get-Item *)", "MultiEdit"],
     "defaultMode": "acceptEdits",
@@ -610,4 +610,42 @@ fn keys_an_object_keeps_without_reading_them_are_reported_with_their_fix() {
         ),
         Vec::<String>::new()
     );
+}
+
+/// `broad-grant`: an allow for every command of a shell tool, on the rule; nothing where a deny
+/// or ask rule of the file takes in the whole tool again, or for a narrower rule.
+#[test]
+fn an_allow_for_the_whole_shell_is_a_broad_grant() {
+    for rule in ["Bash", "Bash(*)", "Bash(:*)", "PowerShell"] {
+        let text = format!(r#"{{"permissions":{{"allow":["Read","{rule}"],"deny":["Bash(rm *)"]}}}}"#);
+        let d = one(&text);
+        assert!(
+            d.starts_with(&format!(
+                "broad-grant at \"\\\"{rule}\\\"\": `{rule}` in `allow` runs every "
+            )),
+            "{d}"
+        );
+    }
+    assert!(one(r#"{"permissions":{"allow":["Bash"]}}"#).contains("as in `Bash(npm test *)`"));
+    for text in [
+        r#"{"permissions":{"allow":["Bash(npm test *)","Bash(* --help)"]}}"#,
+        r#"{"permissions":{"allow":["Bash"],"deny":["Bash"]}}"#,
+        r#"{"permissions":{"allow":["Bash(*)"],"ask":["Bash(*)"]}}"#,
+        r#"{"permissions":{"allow":["Bash"],"deny":["*"]}}"#,
+        r#"{"permissions":{"deny":["Bash"],"ask":["PowerShell"]}}"#,
+    ] {
+        assert_eq!(diags(text), Vec::<String>::new(), "{text}");
+    }
+    // A deny for other tools, or for some commands only, leaves the grant.
+    assert_eq!(
+        diags(r#"{"permissions":{"allow":["Bash"],"deny":["Bash(rm *)","Read"]}}"#).len(),
+        1
+    );
+    assert_eq!(
+        diags(r#"{"permissions":{"allow":["Bash"],"deny":["PowerShell"]}}"#).len(),
+        1
+    );
+    // A file Claude Code ignores grants nothing.
+    let d = diags(r#"{"permissions":{"allow":["Bash"]},"model":1}"#);
+    assert!(d.iter().all(|d| !d.starts_with("broad-grant")), "{d:#?}");
 }
