@@ -372,3 +372,56 @@ fn broad_grants_in_committed_files() {
     let dir = workspace(&BROAD[2..]);
     assert_eq!(findings(&check(dir.path()), "broad-grant", BROAD), vec![]);
 }
+
+/// `unquoted-path-variable` wherever Claude Code reads hooks (settings, an agent's frontmatter, a
+/// plugin's `hooks/hooks.json`), each on its variable; `check --fix` quotes them, and then
+/// nothing is left.
+#[test]
+fn unquoted_path_variables_in_hooks_are_quoted_by_the_fix() {
+    let files: &[(&str, &str)] = &[
+        (
+            ".claude/settings.json",
+            "{ \"hooks\": { \"PreToolUse\": [{ \"matcher\": \"Bash\", \"hooks\": [\n  { \"type\": \"command\", \"command\": \"$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh\" },\n  { \"type\": \"command\", \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/.claude/hooks/guard.sh\" }\n] }] } }\n",
+        ),
+        (".claude/hooks/guard.sh", "#!/bin/sh\n"),
+        (
+            ".claude/agents/careful.md",
+            "---\nname: careful\ndescription: Careful\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: $CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh --strict\n---\nBe careful.\n",
+        ),
+        ("plug/.claude-plugin/plugin.json", "{ \"name\": \"plug\" }\n"),
+        ("plug/scripts/fmt.sh", "#!/bin/sh\n"),
+        (
+            "plug/hooks/hooks.json",
+            "{ \"hooks\": { \"PostToolUse\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"bash ${CLAUDE_PLUGIN_ROOT}/scripts/fmt.sh\" }] }] } }\n",
+        ),
+    ];
+    let dir = workspace(files);
+    let s = |p: &str, l: u64, w: &str| (p.to_string(), l, w.to_string(), String::new());
+    assert_eq!(
+        findings(&check(dir.path()), "unquoted-path-variable", files),
+        vec![
+            (
+                ".claude/agents/careful.md".to_string(),
+                9,
+                "$CLAUDE_PROJECT_DIR".to_string(),
+                "'\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh --strict'".to_string()
+            ),
+            s(".claude/settings.json", 2, "$CLAUDE_PROJECT_DIR"),
+            s("plug/hooks/hooks.json", 1, "${CLAUDE_PLUGIN_ROOT}"),
+        ]
+    );
+    let out = agent_lsp(dir.path(), &["check", "--no-global", "--fix", "."]);
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    let read = |p: &str| std::fs::read_to_string(dir.path().join(p)).unwrap();
+    assert!(
+        read(".claude/agents/careful.md")
+            .contains("          command: '\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh --strict'\n"),
+        "{}",
+        read(".claude/agents/careful.md")
+    );
+    assert!(read(".claude/settings.json").contains(
+        "{ \"type\": \"command\", \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/.claude/hooks/guard.sh\" },\n  { \"type\""
+    ));
+    assert!(read("plug/hooks/hooks.json").contains("\"bash \\\"${CLAUDE_PLUGIN_ROOT}\\\"/scripts/fmt.sh\""));
+    assert_eq!(findings(&check(dir.path()), "unquoted-path-variable", files), vec![]);
+}

@@ -141,8 +141,9 @@ fn summary() {
         .claude/rules/api.md:2:1 unknown-key
         .claude/settings.json:5:7 policy-violation
         .claude/settings.json:20:7 ignored-permission-rule
-        .claude/settings.json:25:39 unknown-mcp-server
-        .claude/settings.json:28:27 hardcoded-secret
+        .claude/settings.json:29:52 unquoted-path-variable
+        .claude/settings.json:33:39 unknown-mcp-server
+        .claude/settings.json:36:27 hardcoded-secret
         .claude/settings.local.json:3:20 missing-path
         .claude/settings.local.json:9:29 invalid-value
         .claude/settings.local.json:14:20 ignored-field

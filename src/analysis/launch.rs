@@ -99,14 +99,22 @@ fn commands<'t>(map: &'t Map, text: &str) -> Vec<Vec<Word<'t>>> {
         Value::Seq(items) => vec![list(items, text)],
         Value::Str(line) => match map.get("args").map(|e| &e.value.value) {
             Some(Value::Seq(args)) => {
-                let mut argv = shell_words(line, content_start(command, text, line), command.span)
-                    .into_iter()
-                    .flatten()
-                    .collect::<Vec<_>>();
+                let mut argv = shell_words(
+                    line,
+                    crate::analysis::syntax::content_start(command, text, line),
+                    command.span,
+                )
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>();
                 argv.extend(list(args, text));
                 vec![argv]
             }
-            _ => shell_words(line, content_start(command, text, line), command.span),
+            _ => shell_words(
+                line,
+                crate::analysis::syntax::content_start(command, text, line),
+                command.span,
+            ),
         },
         _ => Vec::new(),
     }
@@ -119,7 +127,7 @@ fn list<'t>(items: &'t [Node], text: &str) -> Vec<Word<'t>> {
         .map_while(|item| match &item.value {
             Value::Str(s) => Some(Word {
                 text: s,
-                span: match content_start(item, text, s) {
+                span: match crate::analysis::syntax::content_start(item, text, s) {
                     Some(at) => Span::new(at, at + s.len()),
                     None => item.span,
                 },
@@ -127,20 +135,6 @@ fn list<'t>(items: &'t [Node], text: &str) -> Vec<Word<'t>> {
             _ => None,
         })
         .collect()
-}
-
-/// Where the characters of string `value` start in the source, when `node` writes them as they
-/// are (no escape): after its opening quote, or at its start for a plain YAML scalar.
-fn content_start(node: &Node, text: &str, value: &str) -> Option<usize> {
-    let written = node.span.text(text);
-    let start = node.span.start as usize;
-    if written == value {
-        return Some(start);
-    }
-    let quoted = written.len() == value.len() + 2
-        && matches!(written.as_bytes()[0], b'"' | b'\'')
-        && written.as_bytes()[written.len() - 1] == written.as_bytes()[0];
-    (quoted && &written[1..written.len() - 1] == value).then_some(start + 1)
 }
 
 /// A shell line's simple commands (`a && b; c | d` is three... four), each as its words. Quotes

@@ -17,7 +17,8 @@
 //! `tests/risk.rs`; `broad-grant` is each dialect's own: `claude/settings.rs` (`allow`),
 //! `claude/command.rs` (`allowed-tools`), `opencode/permission.rs` (`external_directory`),
 //! `copilot/header.rs` (an agent's `tools`), committed files only (`workspace/policy.rs`), with
-//! `tests/risk.rs`. [`Code::dialects`] says
+//! `tests/risk.rs`; `unquoted-path-variable` in `claude/hooks.rs` (every hook, wherever it is
+//! written). [`Code::dialects`] says
 //! which dialects a rule checks. Each of those files carries the tests for its rules (a case that fires and a close case that
 //! must not).
 
@@ -767,6 +768,26 @@ the rule off with `ignore = [\"broad-grant\"]` in `agent-lsp.toml`. (Claude Code
 opencode allows `bash` by default, so `bash: allow` grants nothing new and is not reported.)",
         "{ \"permissions\": { \"allow\": [\"Bash\", \"Read\"] } }",
         "{ \"permissions\": { \"allow\": [\"Bash(npm test *)\", \"Bash(git diff *)\", \"Read\"] } }";
+    UnquotedPathVariable = "unquoted-path-variable", Warning, Works, [],
+        "Claude Code: a hook command that leaves `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PLUGIN_ROOT}` or `${CLAUDE_PLUGIN_DATA}` outside double quotes, so the shell splits the path at its spaces (or, in single quotes, never expands it).",
+        "Claude Code runs a hook's `command` with `/bin/sh`, the path variables set in its \
+environment, and the shell expands them where the command names them: outside double quotes, the \
+value is split at its spaces. In a project at `/Users/ana/My Projects/app`, \
+`$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh` runs `/Users/ana/My` with the rest as arguments, \
+which fails with status 127, and a `PreToolUse` hook that fails blocks nothing: Claude Code logs \
+the error and the tool call goes ahead, so the guard guards nothing on that machine (a plugin's \
+`${CLAUDE_PLUGIN_ROOT}` alike: plugins live under the user's home folder). In single quotes the \
+shell does not expand the variable at all, and the hook fails everywhere. Write the variable in \
+double quotes, `\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh`: the fix does that where the value \
+is written as it reads. Not reported: an assignment (`DIR=$CLAUDE_PROJECT_DIR/x`, not split), a \
+handler with `args` (run without a shell) or `shell: powershell`, and a line with a command \
+substitution, `[[`, `case` or a here-document, whose quoting agent-lsp does not read. (Seen with \
+Claude Code 2.1.332: with a project and a plugin in folders whose names hold a space, the \
+unquoted forms exit 127 with `/bin/sh: 1: /tmp/.../my: not found`, the single-quoted ones with \
+`$CLAUDE_PROJECT_DIR/...: not found`, the double-quoted ones run, and the Bash call an unquoted \
+blocking guard should have stopped runs; `tests/agents/run.sh` step (g).)",
+        "{ \"hooks\": { \"PreToolUse\": [{ \"matcher\": \"Bash\", \"hooks\": [{ \"type\": \"command\", \"command\": \"$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh\" }] }] } }",
+        "{ \"hooks\": { \"PreToolUse\": [{ \"matcher\": \"Bash\", \"hooks\": [{ \"type\": \"command\", \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/.claude/hooks/guard.sh\" }] }] } }";
 }
 
 /// The rules the shared layers apply to the files of every dialect (syntax, keys and values,

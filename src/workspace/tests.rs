@@ -1033,8 +1033,8 @@ fn a_plugin_hooks_file_is_read_and_its_scripts_looked_up() {
         root,
         "plug/hooks/hooks.json",
         r#"{"hooks": {"Stop": [{"hooks": [
-            {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/ok.sh"},
-            {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/gone.sh"},
+            {"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}/scripts/ok.sh\""},
+            {"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}/scripts/gone.sh\""},
             {"type": "shell", "command": "x"}
         ]}]}}"#,
     );

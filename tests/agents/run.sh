@@ -17,6 +17,9 @@
 #     denies exactly the reads agent-lsp decides `deny` (`explain --who Read PATH`).
 # (f) CLAUDE.md imports and a command's @mentions: the files Claude Code hands the model are
 #     exactly those agent-lsp does not report as `missing-path`.
+# (g) hook commands in a project and a plugin whose paths hold a space: the hooks Claude Code fails
+#     to run (and the guard that then blocks nothing) are exactly agent-lsp's
+#     `unquoted-path-variable` findings.
 # (c) `claude plugin validate` on editors/claude-code and on the marketplace, and agent-lsp's own
 #     check of both.
 #
@@ -429,6 +432,72 @@ mv "$d/requests.jsonl" "$d/requests.cmd.jsonl"
 mv "$d/requests.go.jsonl" "$d/requests.jsonl"
 (cd "$d/project" && "$BIN" check . --no-global --format json > "$d/check.json") || true
 python3 "$here/memory_judged.py" "$d" || fail "Claude Code and agent-lsp disagree on imports (see above)"
+
+# ---- (g) hook commands whose path variable is not in double quotes, judged by Claude Code: in a
+# project and a plugin whose paths hold a space, the hooks that fail (and the guard that then
+# blocks nothing) are exactly those agent-lsp reports as `unquoted-path-variable`.
+step "(g) Claude Code -p: hook path variables in a folder with a space, against agent-lsp's unquoted-path-variable"
+d="$tmp/cc-hooks with space"
+new_project "$d"
+g="$d/my plugin"
+mkdir -p "$d/project/.claude/hooks" "$g/.claude-plugin" "$g/hooks" "$g/scripts"
+: > "$d/marks.txt"
+printf '#!/bin/sh\necho "$1" >> "%s"\n' "$d/marks.txt" > "$d/project/.claude/hooks/mark.sh"
+printf '#!/bin/sh\necho guard >> "%s"\necho "blocked by the guard" >&2\nexit 2\n' "$d/marks.txt" > "$d/project/.claude/hooks/block.sh"
+cp "$d/project/.claude/hooks/mark.sh" "$g/scripts/mark.sh"
+chmod +x "$d/project/.claude/hooks/"*.sh "$g/scripts/mark.sh"
+python3 - "$d/project/.claude/settings.json" "$g" <<'PY'
+import json, sys
+def handlers(*commands):
+    return [{"matcher": "Bash", "hooks": [{"type": "command", "command": c} for c in commands]}]
+json.dump({"hooks": {"PreToolUse": handlers(
+    "$CLAUDE_PROJECT_DIR/.claude/hooks/mark.sh unquoted",
+    "${CLAUDE_PROJECT_DIR}/.claude/hooks/mark.sh braced",
+    '"$CLAUDE_PROJECT_DIR"/.claude/hooks/mark.sh quoted',
+    "'$CLAUDE_PROJECT_DIR'/.claude/hooks/mark.sh single",
+    "$CLAUDE_PROJECT_DIR/.claude/hooks/block.sh guard")}}, open(sys.argv[1], "w"), indent=2)
+json.dump({"name": "guards", "version": "1.0.0"}, open(sys.argv[2] + "/.claude-plugin/plugin.json", "w"))
+json.dump({"hooks": {"PreToolUse": handlers(
+    "${CLAUDE_PLUGIN_ROOT}/scripts/mark.sh plugin-braced",
+    "$CLAUDE_PLUGIN_ROOT/scripts/mark.sh plugin-unquoted",
+    '"${CLAUDE_PLUGIN_ROOT}"/scripts/mark.sh plugin-quoted',
+    "'${CLAUDE_PLUGIN_ROOT}'/scripts/mark.sh plugin-single")}}, open(sys.argv[2] + "/hooks/hooks.json", "w"), indent=2)
+PY
+python3 -c 'import json, sys
+json.dump([[{"tool": "Bash", "input": {"command": "touch " + json.dumps(sys.argv[2]), "description": "mark"}}],
+           [{"text": "done"}]], open(sys.argv[1], "w"))' "$d/script.json" "$d/bash-ran"
+start_mock "$d"
+claude_env
+run_in "$d/home" "$d/project" "$CLAUDE" -p "go" --output-format stream-json --verbose --plugin-dir "$g" \
+  --allowedTools Bash > "$d/out.jsonl" 2> "$d/err.txt" || fail "claude -p (hooks) failed: $(tail -n 20 "$d/err.txt")"
+RUN_ENV=()
+(cd "$d/project" && "$BIN" check . "$g" --no-global --format json > "$d/check.json") || true
+python3 - "$d" <<'PY' || fail "Claude Code and agent-lsp disagree on which hooks fail (see above)"
+import json, os, sys
+d = sys.argv[1]
+ran = set(open(os.path.join(d, "marks.txt")).read().split())
+report = json.load(open(os.path.join(d, "check.json")))
+files = {"project/.claude/settings.json": os.path.join(d, "project/.claude/settings.json"),
+         "hooks/hooks.json": os.path.join(d, "my plugin/hooks/hooks.json")}
+labels, reported = set(), set()
+for path in files.values():
+    for line in open(path):
+        if '"command"' in line:
+            labels.add(json.loads("{" + line.strip().rstrip(",") + "}")["command"].split()[-1])
+for f in report["diagnostics"]:
+    if f["code"] != "unquoted-path-variable":
+        continue
+    path = next(p for k, p in files.items() if f["path"].replace(os.sep, "/").endswith(k))
+    line = open(path).read().splitlines()[f["range"]["start"]["line"] - 1]
+    reported.add(json.loads("{" + line.strip().rstrip(",") + "}")["command"].split()[-1])
+failed = labels - ran
+print(f"hooks that ran: {sorted(ran)}; failed: {sorted(failed)}; agent-lsp reports: {sorted(reported)}")
+ok = failed == reported and {"quoted", "plugin-quoted"} <= ran and "guard" in failed
+if not os.path.exists(os.path.join(d, "bash-ran")):
+    print("the Bash call did not run: the unquoted guard blocked it after all")
+    ok = False
+sys.exit(0 if ok else 1)
+PY
 
 # ---- (c) the plugin and the marketplace
 step "(c) claude plugin validate (plugin, marketplace) and agent-lsp check of both"

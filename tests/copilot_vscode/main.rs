@@ -185,9 +185,7 @@ fn agent_lsp_only(code: &str, severity: Severity, line: u32, message: &str) -> O
         "ignored-field" if severity == Severity::Hint => Some(
             "a key GitHub.com's coding agent ignores (GitHub's documentation), said as a hint: VS Code judges for itself",
         ),
-        "broad-grant" => Some(
-            "an agent with every tool: an opinion about risk, not something the validator checks",
-        ),
+        "broad-grant" => Some("an agent with every tool: an opinion about risk, not something the validator checks"),
         "missing-field" if line == 0 => Some(
             "no `description`, which GitHub.com's coding agent needs (GitHub's documentation): VS Code takes the agent",
         ),

@@ -793,6 +793,19 @@ fn handler(h: &Node, path: &[String], text: &str, guard: bool, r: &mut Report) {
     if map.value("type").and_then(Node::as_str) == Some("command")
         && let Some(c) = map.value("command")
         && let Some(command) = c.as_str()
+        // With `args` the command is run without a shell; PowerShell quotes otherwise.
+        && map.value("args").is_none()
+        && map.value("shell").and_then(Node::as_str) != Some("powershell")
+    {
+        let blocks = map.value("onFailure").and_then(Node::as_str) == Some("block");
+        let event = path.first().map_or("", String::as_str);
+        for e in exposed_path_variables(command) {
+            r.advice.push(exposed_diagnostic(&e, command, c, text, event, blocks));
+        }
+    }
+    if map.value("type").and_then(Node::as_str) == Some("command")
+        && let Some(c) = map.value("command")
+        && let Some(command) = c.as_str()
     {
         // The path's own span where the value holds it as written (no escape before it).
         let raw = c.span.text(text);
@@ -812,6 +825,148 @@ fn handler(h: &Node, path: &[String], text: &str, guard: bool, r: &mut Report) {
             r.scripts.push(Script { span, path });
         }
     }
+}
+
+/// The variables Claude Code sets to a folder's path for a hook's command.
+const PATH_VARIABLES: &[&str] = &["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"];
+
+/// A path variable a command leaves outside double quotes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exposed {
+    /// Byte range of `$NAME` or `${NAME...}` in the command.
+    pub start: usize,
+    pub end: usize,
+    pub name: &'static str,
+    /// In single quotes: the shell does not expand it at all.
+    pub single: bool,
+}
+
+/// The path variables ([`PATH_VARIABLES`]) that the shell line `command` leaves outside double
+/// quotes, where `/bin/sh` splits their value at its spaces (measured with Claude Code 2.1.332:
+/// the hook's shell expands them from the environment, `${CLAUDE_PLUGIN_ROOT}` included). Not
+/// reported: an assignment (`DIR=$CLAUDE_PROJECT_DIR/x`, which is not split), and a line with
+/// a command substitution, `[[`, `case` or a here-document, whose quoting is not read here.
+pub fn exposed_path_variables(command: &str) -> Vec<Exposed> {
+    let mut out = Vec::new();
+    if !PATH_VARIABLES.iter().any(|v| command.contains(v))
+        || command.contains("$(")
+        || command.contains('`')
+        || command.contains("[[")
+        || command.contains("<<")
+        || command.split_whitespace().any(|w| w == "case")
+    {
+        return out;
+    }
+    #[derive(PartialEq)]
+    enum Q {
+        None,
+        Single,
+        Double,
+    }
+    let bytes = command.as_bytes();
+    let mut q = Q::None;
+    let mut word_start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match (&q, b) {
+            (Q::Single, b'\'') => q = Q::None,
+            (Q::Double, b'"') => q = Q::None,
+            (Q::Double | Q::None, b'\\') => i += 1,
+            (Q::None, b'\'') => q = Q::Single,
+            (Q::None, b'"') => q = Q::Double,
+            (Q::None, b'#') if i == word_start => break,
+            (Q::None, b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b'(' | b')') => word_start = i + 1,
+            (Q::None | Q::Single, b'$') => {
+                if let Some((name, end)) = path_variable(&command[i + 1..]) {
+                    let word = &command[word_start..i];
+                    let assignment = word.split_once('=').is_some_and(|(n, _)| {
+                        !n.is_empty() && n.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+                    });
+                    if !assignment {
+                        out.push(Exposed {
+                            start: i,
+                            end: i + 1 + end,
+                            name,
+                            single: q == Q::Single,
+                        });
+                    }
+                    i += end;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `NAME` or `{NAME...}` at the start of `rest` (what follows a `$`) for a path variable: its
+/// name and the length taken.
+fn path_variable(rest: &str) -> Option<(&'static str, usize)> {
+    let braced = rest.strip_prefix('{');
+    let body = braced.unwrap_or(rest);
+    let name = PATH_VARIABLES.iter().find(|v| {
+        body.starts_with(*v) && !body[v.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    })?;
+    match braced {
+        Some(b) => b.find('}').map(|close| (*name, close + 2)),
+        None => Some((*name, name.len())),
+    }
+}
+
+/// The finding on a path variable outside double quotes in hook `command` (the value `c`), with
+/// the fix that quotes it where the value is written as it reads.
+fn exposed_diagnostic(e: &Exposed, command: &str, c: &Node, text: &str, event: &str, blocks: bool) -> Diagnostic {
+    let written = &command[e.start..e.end];
+    let at = crate::analysis::syntax::content_start(c, text, command);
+    let span = at.map_or(c.span, |a| Span::new(a + e.start, a + e.end));
+    if e.single {
+        return Diagnostic::new(
+            Code::UnquotedPathVariable,
+            span,
+            format!(
+                "`{written}` is in single quotes, where the shell does not expand it: the command names a file called `{written}...`, which does not exist, so the hook always fails. Write it in double quotes: `\"{written}\"`"
+            ),
+        );
+    }
+    let fails = match (event, blocks) {
+        ("PreToolUse", false) => {
+            "the hook fails (status 127), and a PreToolUse hook that fails blocks nothing: the tool call goes ahead unchecked"
+        }
+        ("PreToolUse", true) => {
+            "the hook fails (status 127), and with `onFailure: block` every call it guards is refused"
+        }
+        _ => "the hook fails (status 127)",
+    };
+    let mut d = Diagnostic::new(
+        Code::UnquotedPathVariable,
+        span,
+        format!(
+            "`{written}` is not in double quotes: where the folder's path holds a space (`/Users/ana/My Projects/app`), the shell splits the command there, the script is not found and {fails}. Write `\"{written}\"`"
+        ),
+    );
+    if let Some(a) = at {
+        let source = c.span.text(text);
+        let quote = if source.starts_with('"') { "\\\"" } else { "\"" };
+        let title = format!("Quote `{written}`");
+        if source.starts_with(['"', '\'']) || e.start > 0 {
+            d = d.with_fix(
+                title,
+                vec![
+                    Edit::new(Span::new(a + e.start, a + e.start), quote),
+                    Edit::new(Span::new(a + e.end, a + e.end), quote),
+                ],
+                true,
+            );
+        } else if !command.contains(['\'', '\n']) {
+            // A `"` would open a quoted scalar at the start of a plain YAML value: the value is
+            // written in single quotes instead.
+            let quoted = format!("'\"{written}\"{}'", &command[e.end..]);
+            d = d.with_fix(title, vec![Edit::new(c.span, quoted)], true);
+        }
+    }
+    d
 }
 
 fn capital(s: &str) -> String {

@@ -269,6 +269,7 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::ShadowedFile,
     crate::analysis::rules::Code::UnpinnedPackage,
     crate::analysis::rules::Code::BroadGrant,
+    crate::analysis::rules::Code::UnquotedPathVariable,
 ];
 
 #[cfg(test)]

@@ -326,3 +326,17 @@ pub fn depth(node: &Node) -> usize {
         _ => 1,
     }
 }
+
+/// Where the characters of string `value` start in the source, when `node` writes them as they
+/// are (no escape): after its opening quote, or at its start for a plain YAML scalar.
+pub fn content_start(node: &Node, text: &str, value: &str) -> Option<usize> {
+    let written = node.span.text(text);
+    let start = node.span.start as usize;
+    if written == value {
+        return Some(start);
+    }
+    let quoted = written.len() == value.len() + 2
+        && matches!(written.as_bytes()[0], b'"' | b'\'')
+        && written.as_bytes()[written.len() - 1] == written.as_bytes()[0];
+    (quoted && &written[1..written.len() - 1] == value).then_some(start + 1)
+}

@@ -73,7 +73,7 @@ fn hooks_that_are_not_an_object() {
 #[test]
 fn advice_on_what_loads() {
     let text = r#"{"PreToolUze": [],
-        "Stop": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "bash $CLAUDE_PROJECT_DIR/.claude/hooks/check.sh --fast", "timeout": 5000, "comand": "x"}]}],
+        "Stop": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "bash \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/check.sh --fast", "timeout": 5000, "comand": "x"}]}],
         "PostToolUse": [{"hooks": [{"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}/scripts/fmt.sh\" && ./bin/after $HOME/x", "timeout": 600}]}]}"#;
     assert_eq!(
         show(text),
@@ -245,4 +245,106 @@ fn a_matcher_s_fix_sits_on_the_name_quoted_or_not() {
     };
     assert_eq!(fix_of("mcp__github").as_deref(), Some("mcp__github__.*"));
     assert_eq!(fix_of("Bash,mcp__github"), None);
+}
+
+/// The path variables a command leaves outside double quotes, as the text of each.
+fn exposed(command: &str) -> Vec<(String, bool)> {
+    exposed_path_variables(command)
+        .into_iter()
+        .map(|e| (command[e.start..e.end].to_string(), e.single))
+        .collect()
+}
+
+#[test]
+fn path_variables_outside_double_quotes() {
+    let bare = |s: &str| vec![(s.to_string(), false)];
+    assert_eq!(
+        exposed("$CLAUDE_PROJECT_DIR/.claude/hooks/a.sh"),
+        bare("$CLAUDE_PROJECT_DIR")
+    );
+    assert_eq!(
+        exposed("bash ${CLAUDE_PLUGIN_ROOT}/x.sh --y"),
+        bare("${CLAUDE_PLUGIN_ROOT}")
+    );
+    assert_eq!(
+        exposed("cd ${CLAUDE_PLUGIN_DATA:-/tmp} && ls"),
+        bare("${CLAUDE_PLUGIN_DATA:-/tmp}")
+    );
+    assert_eq!(exposed("x.sh > $CLAUDE_PROJECT_DIR/log"), bare("$CLAUDE_PROJECT_DIR"));
+    assert_eq!(
+        exposed("'$CLAUDE_PROJECT_DIR'/a.sh; \"$CLAUDE_PROJECT_DIR\"/b.sh; $CLAUDE_PLUGIN_ROOT/c"),
+        vec![
+            ("$CLAUDE_PROJECT_DIR".to_string(), true),
+            ("$CLAUDE_PLUGIN_ROOT".to_string(), false)
+        ]
+    );
+    for safe in [
+        "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/a.sh",
+        "\"${CLAUDE_PLUGIN_ROOT}/scripts/x.sh\" arg",
+        "node \"$CLAUDE_PROJECT_DIR/x.js\" \\$CLAUDE_PROJECT_DIR",
+        "DIR=$CLAUDE_PROJECT_DIR/x; echo \"$DIR\"",
+        "export ROOT=${CLAUDE_PLUGIN_ROOT}",
+        "$CLAUDE_PROJECT_DIRX/a.sh",
+        "$OTHER/a.sh",
+        "echo ok # $CLAUDE_PROJECT_DIR/a.sh",
+        "\"$(dirname \"$CLAUDE_PROJECT_DIR\")\"/a.sh",
+        "[[ -f $CLAUDE_PROJECT_DIR/a ]] && echo y",
+        "case $CLAUDE_PROJECT_DIR in *) ;; esac",
+        "${CLAUDE_PROJECT_DIR",
+        "",
+        "$",
+    ] {
+        assert_eq!(exposed(safe), vec![], "{safe}");
+    }
+}
+
+#[test]
+fn an_unquoted_path_variable_in_a_hook_is_reported_with_its_fix() {
+    let text = r#"{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh"}]}],
+        "PostToolUse": [{"hooks": [{"type": "command", "command": "'${CLAUDE_PLUGIN_ROOT}'/fmt.sh"}, {"type": "command", "command": "fmt.sh", "args": ["$CLAUDE_PROJECT_DIR/x"]}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/stop.sh", "onFailure": "block"}, {"type": "command", "command": "$CLAUDE_PROJECT_DIR/x.ps1", "shell": "powershell"}]}]}"#;
+    let root = jsonc::parse(text).root.unwrap();
+    let r = check(&root, text);
+    let found: Vec<(&str, &str)> = r
+        .advice
+        .iter()
+        .filter(|d| d.code == Code::UnquotedPathVariable)
+        .map(|d| (d.span.text(text), d.message.as_str()))
+        .collect();
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert_eq!(found[0].0, "$CLAUDE_PROJECT_DIR");
+    assert!(
+        found[0]
+            .1
+            .ends_with("a PreToolUse hook that fails blocks nothing: the tool call goes ahead unchecked. Write `\"$CLAUDE_PROJECT_DIR\"`"),
+        "{}",
+        found[0].1
+    );
+    assert_eq!(found[1].0, "${CLAUDE_PLUGIN_ROOT}");
+    assert!(
+        found[1].1.starts_with("`${CLAUDE_PLUGIN_ROOT}` is in single quotes"),
+        "{}",
+        found[1].1
+    );
+    assert_eq!(found[2].0, "${CLAUDE_PLUGIN_ROOT}");
+    assert!(
+        found[2]
+            .1
+            .contains("the script is not found and the hook fails (status 127). Write"),
+        "{}",
+        found[2].1
+    );
+    // The fix quotes the variable inside the JSON string; none for the single-quoted one.
+    let d = &r
+        .advice
+        .iter()
+        .filter(|d| d.code == Code::UnquotedPathVariable)
+        .collect::<Vec<_>>();
+    let fixed = crate::analysis::diagnostic::apply(text, &d[0].fix.as_ref().unwrap().edits);
+    assert!(
+        fixed.contains(r#""command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh""#),
+        "{fixed}"
+    );
+    assert!(d[0].fix.as_ref().unwrap().safe);
+    assert!(d[1].fix.is_none());
 }
