@@ -285,7 +285,7 @@ const BROAD: &[(&str, &str)] = &[
     (".gitignore", ".claude/settings.local.json\n"),
     (
         ".claude/settings.json",
-        "{ \"permissions\": {\n  \"allow\": [\"Read\", \"Bash(npm test *)\", \"Bash\"],\n  \"deny\": [\"Bash(rm *)\"]\n} }\n",
+        "{ \"permissions\": {\n  \"allow\": [\"Read\", \"Bash(npm test *)\", \"Bash\"],\n  \"deny\": [\"Bash(rm *)\"]\n},\n  \"hooks\": { \"PermissionRequest\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"./approve.sh\" }] }] } }\n",
     ),
     (
         ".claude/settings.local.json",
@@ -311,6 +311,11 @@ const BROAD: &[(&str, &str)] = &[
         ".github/agents/helper.agent.md",
         "---\ndescription: Helps\n---\nHelp.\n",
     ),
+    (".codex/config.toml", "sandbox_mode = \"danger-full-access\"\n"),
+    (
+        ".gemini/settings.json",
+        "{ \"tools\": { \"allowed\": [\"run_shell_command\"] } }\n",
+    ),
 ];
 
 /// The same, each narrowed to what the agent needs.
@@ -318,7 +323,7 @@ const NARROW: &[(&str, &str)] = &[
     (".git/HEAD", "ref: refs/heads/main\n"),
     (
         ".claude/settings.json",
-        "{ \"permissions\": {\n  \"allow\": [\"Read\", \"Bash(npm test *)\", \"Bash(git diff *)\"],\n  \"deny\": [\"Bash\"]\n} }\n",
+        "{ \"permissions\": {\n  \"allow\": [\"Read\", \"Bash(npm test *)\", \"Bash(git diff *)\"],\n  \"deny\": [\"Bash\"]\n},\n  \"hooks\": { \"PermissionRequest\": [{ \"matcher\": \"WebFetch\", \"hooks\": [{ \"type\": \"command\", \"command\": \"./approve.sh\" }] }] } }\n",
     ),
     (
         ".claude/skills/deploy/SKILL.md",
@@ -336,6 +341,11 @@ const NARROW: &[(&str, &str)] = &[
         ".github/agents/helper.agent.md",
         "---\ndescription: Helps\ntools: [read, search]\n---\nHelp.\n",
     ),
+    (".codex/config.toml", "sandbox_mode = \"workspace-write\"\n"),
+    (
+        ".gemini/settings.json",
+        "{ \"tools\": { \"allowed\": [\"run_shell_command(npm test)\"] } }\n",
+    ),
 ];
 
 #[test]
@@ -348,7 +358,15 @@ fn broad_grants_in_committed_files() {
         vec![
             s(".claude/commands/ship.md", 3, "PowerShell(*)"),
             s(".claude/settings.json", 2, "\"Bash\""),
+            s(".claude/settings.json", 5, "\"hooks\""),
             s(".claude/skills/deploy/SKILL.md", 4, "Bash"),
+            (
+                ".codex/config.toml".to_string(),
+                1,
+                "\"danger-full-access\"".to_string(),
+                "\"workspace-write\"".to_string()
+            ),
+            s(".gemini/settings.json", 1, "\"run_shell_command\""),
             s(".github/agents/helper.agent.md", 1, "---"),
             s(".opencode/agents/wide.md", 4, "external_directory"),
             s("opencode.json", 3, "\"*\""),

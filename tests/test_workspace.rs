@@ -282,6 +282,8 @@ fn summary() {
         opencode.json:66:61 unknown-agent
         opencode.json:67:5 missing-template
         opencode.json:72:57 hardcoded-secret
+        packages/api/.codex/config.toml:2:16 broad-grant
+        packages/api/.gemini/settings.json:4:30 broad-grant
         packages/api/AGENTS.md:1:1 shadowed-file
         packages/api/AGENTS.override.md:9:35 truncated-instructions
         packages/api/opencode.json:3:3 v2-permissions

@@ -750,16 +750,26 @@ no one else receives: one outside a git repository (your own `~/.claude/`) or on
         "{ \"hooks\": { \"PostToolUse\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"/Users/ana/bin/lint.sh\" }] }] } }",
         "{ \"hooks\": { \"PostToolUse\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/bin/lint.sh\" }] }] } }";
     BroadGrant = "broad-grant", Warning, Works, [],
-        "A committed permission that lets the agent do a whole class of things without asking: Claude Code's `Bash` (or `Bash(*)`, `PowerShell`) in `permissions.allow` or in a skill's or command's `allowed-tools`; opencode's `permission: allow`, or an allow that covers `external_directory` for every path; a GitHub Copilot agent with every tool (info).",
+        "A committed permission that lets the agent do a whole class of things without asking: Claude Code's `Bash` (or `Bash(*)`, `PowerShell`) in `permissions.allow` or in a skill's or command's `allowed-tools`; a `PermissionRequest` hook without a matcher, which answers for every tool; opencode's `permission: allow`, or an allow that covers `external_directory` for every path; Codex's `sandbox_mode = \"danger-full-access\"`; Gemini CLI's `run_shell_command` in `tools.allowed`; a GitHub Copilot agent with every tool (info).",
         "A permission written into a file the repository carries applies to everyone who opens the \
 project. `\"allow\": [\"Bash\"]` in `.claude/settings.json` runs every shell command the model \
 chooses without asking (a deny or ask rule still applies to what it names), and `allowed-tools: \
 Bash` does the same while a skill or command is active: `rm`, `curl ... | sh` and `git push \
---force` included. opencode asks before a tool reads or writes outside the project \
+--force` included. A `PermissionRequest` hook without a `matcher` (or with `*`) runs on every \
+permission request Claude Code would ask the user, for every tool: what its command answers \
+(`allow`, say), it answers for Bash, Write and each MCP server's tools alike. opencode asks before a tool reads or writes outside the project \
 (`external_directory`); an allow for it with the pattern `*`, a `\"*\": \"allow\"` that no later \
 rule narrows, or a whole `permission: allow` lets the agent reach any file of the machine, keys \
-and other projects included. Name what the agent needs instead: `Bash(npm test *)`, `Bash(git \
-diff *)`, an `external_directory` rule for the one folder. A GitHub Copilot agent without a `tools` \
+and other projects included. Codex applies `sandbox_mode = \"danger-full-access\"` from a \
+project's `.codex/config.toml` (and from one in the folder it starts in) once the project is \
+trusted: every command then runs without a sandbox, with the whole disk and the network (seen \
+with Codex 0.171.0, whose `exec` header says `sandbox: danger-full-access`). Gemini CLI lets the \
+tools of `tools.allowed` past its confirmation dialog: `run_shell_command` without a command is \
+every shell command (its own settings schema says so; `confirmationRequired` or `exclude` naming \
+the tool takes it back). A file the runtime refuses grants nothing, and says nothing here. Name \
+what the agent needs instead: `Bash(npm test *)`, `Bash(git \
+diff *)`, an `external_directory` rule for the one folder, `workspace-write`, \
+`run_shell_command(npm test)`. A GitHub Copilot agent without a `tools` \
 list (or with `*`) gets every tool, the terminal and every MCP server's included: an info that \
 suggests a list. A file no one else receives (your own settings, one git ignores such as \
 `settings.local.json`) is yours to decide: nothing is said there. A project that means it turns \

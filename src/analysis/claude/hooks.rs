@@ -640,6 +640,12 @@ pub fn check(node: &Node, text: &str) -> Report {
                     }
                 }
             }
+            if event == "PermissionRequest"
+                && let Some(hooks) = mm.get("hooks")
+                && matches!(&hooks.value.value, Value::Seq(items) if !items.is_empty())
+            {
+                every_request(mm, hooks, &mut r);
+            }
             let handlers = match mm.get("hooks") {
                 Some(e) => &e.value,
                 None => {
@@ -672,6 +678,10 @@ pub fn check(node: &Node, text: &str) -> Report {
                 handler(h, &path, text, guard, &mut r);
             }
         }
+    }
+    // Hooks that void what holds them answer nothing: that problem is the finding.
+    if r.voiding().is_some() {
+        r.advice.retain(|d| d.code != Code::BroadGrant);
     }
     r
 }
@@ -825,6 +835,22 @@ fn handler(h: &Node, path: &[String], text: &str, guard: bool, r: &mut Report) {
             r.scripts.push(Script { span, path });
         }
     }
+}
+
+/// `broad-grant`: a `PermissionRequest` matcher that takes in every tool (no `matcher`, `""`,
+/// `*`): its hooks answer every permission request, on the matcher (or beside it, on `hooks`).
+fn every_request(mm: &crate::analysis::syntax::Map, hooks: &crate::analysis::syntax::Entry, r: &mut Report) {
+    let matcher = mm.value("matcher");
+    let span = match matcher.map(|m| (&m.value, m.span)) {
+        None | Some((Value::Null, _)) => hooks.key.span,
+        Some((Value::Str(s), span)) if matches!(s.trim(), "" | "*" | ".*") => span,
+        _ => return,
+    };
+    r.advice.push(Diagnostic::new(
+        Code::BroadGrant,
+        span,
+        "this `PermissionRequest` hook runs on every permission request, for every tool (Bash, Write, WebFetch, each MCP server's): whatever its command answers, it answers for all of them. Name the tools it is for, as in `\"matcher\": \"Bash\"`",
+    ));
 }
 
 /// The variables Claude Code sets to a folder's path for a hook's command.

@@ -98,7 +98,30 @@ pub fn check_config(parsed: &Parsed, project: bool) -> (Vec<Diagnostic>, Setting
         return (out, Settings::default());
     };
     let settings = check(root, map, schema_root(), layer, &mut out);
+    full_access(map, &mut out);
     (out, settings)
+}
+
+/// `broad-grant`: `sandbox_mode = "danger-full-access"` in a configuration file, which Codex
+/// applies (to a project's file once the project is trusted: seen with Codex 0.171.0, whose
+/// `exec` header then says `sandbox: danger-full-access`).
+fn full_access(map: &Map, out: &mut Vec<Diagnostic>) {
+    // A file Codex refuses grants nothing: that error is the finding.
+    if out.iter().any(|d| d.severity == Severity::Error) {
+        return;
+    }
+    if let Some(v) = map.value("sandbox_mode")
+        && v.as_str() == Some("danger-full-access")
+    {
+        out.push(
+            Diagnostic::new(
+                Code::BroadGrant,
+                v.span,
+                "`danger-full-access` runs every command Codex starts without a sandbox, with the whole disk and the network, for everyone who uses this file (a project's file once the project is trusted): `workspace-write` keeps writes to the project, and Codex asks before going further",
+            )
+            .with_suggestion(v.span, "\"workspace-write\""),
+        );
+    }
 }
 
 fn schema_root() -> &'static Shape {

@@ -46,6 +46,7 @@ pub const RULES: &[Code] = &[
     Code::HardcodedSecret,
     Code::UnpinnedPackage,
     Code::HomePath,
+    Code::BroadGrant,
 ];
 
 /// What a file is to Codex; decided from its path.

@@ -543,3 +543,33 @@ mod chain {
         assert_eq!(found(&ws, &root).len(), 1);
     }
 }
+
+/// `broad-grant`: `sandbox_mode = "danger-full-access"` on its value, in a project's or the user's
+/// file (the workspace keeps it for committed files only), with `workspace-write` as the
+/// suggestion; nothing for the other modes.
+#[test]
+fn a_sandbox_with_full_access() {
+    let text = "approval_policy = \"on-request\"\nsandbox_mode = \"danger-full-access\"\n";
+    for d in [config(text), user_config(text)] {
+        assert_eq!(
+            found(text, &d),
+            [(
+                Code::BroadGrant,
+                Severity::Warning,
+                "\"danger-full-access\"".to_string()
+            )]
+        );
+        assert!(
+            d[0].message
+                .starts_with("`danger-full-access` runs every command Codex starts without a sandbox")
+        );
+        assert_eq!(d[0].fix.as_ref().unwrap().edits[0].text, "\"workspace-write\"");
+    }
+    // A file Codex refuses to start on grants nothing.
+    let refused = "sandbox_mode = \"danger-full-access\"\napproval_policy = \"sometimes\"\n";
+    assert!(!config(refused).iter().any(|d| d.code == Code::BroadGrant));
+    for mode in ["read-only", "workspace-write"] {
+        let text = format!("sandbox_mode = \"{mode}\"\n");
+        assert!(config(&text).is_empty(), "{mode}");
+    }
+}

@@ -60,6 +60,7 @@ pub const RULES: &[Code] = &[
     Code::HardcodedSecret,
     Code::UnpinnedPackage,
     Code::HomePath,
+    Code::BroadGrant,
 ];
 
 /// What a file is to Gemini CLI; decided from its path.

@@ -97,7 +97,39 @@ pub fn check(text: &str, parsed: &Parsed) -> (Vec<Diagnostic>, Settings) {
         out.push(dropped(d, root, &doc));
     }
     mcp_arg_strings(map, &mut out);
+    whole_shell_allowed(map, &mut out);
     (out, settings_of(map))
+}
+
+/// `broad-grant`: `run_shell_command` without a command in `tools.allowed`, which lets every
+/// shell command past the confirmation dialog, unless `tools.confirmationRequired` (which takes
+/// precedence) or `tools.exclude` names the tool again.
+fn whole_shell_allowed(map: &Map, out: &mut Vec<Diagnostic>) {
+    const SHELL: &str = "run_shell_command";
+    // A file Gemini CLI refuses grants nothing: that error is the finding.
+    if out.iter().any(|d| d.severity == Severity::Error) {
+        return;
+    }
+    let Some(tools) = map.value("tools").and_then(Node::as_map) else {
+        return;
+    };
+    let names = |key: &str| -> Vec<&Node> {
+        match tools.value(key).map(|v| &v.value) {
+            Some(Value::Seq(items)) => items.iter().collect(),
+            _ => Vec::new(),
+        }
+    };
+    let whole = |n: &&Node| n.as_str().is_some_and(|s| s.trim() == SHELL);
+    if names("confirmationRequired").iter().chain(&names("exclude")).any(whole) {
+        return;
+    }
+    for item in names("allowed").into_iter().filter(whole) {
+        out.push(Diagnostic::new(
+            Code::BroadGrant,
+            item.span,
+            "`run_shell_command` in `tools.allowed` lets every shell command the model chooses past the confirmation dialog, for everyone who uses this file: name the commands instead, as in `run_shell_command(npm test)`",
+        ));
+    }
 }
 
 fn refuses_to_start(span: Span, message: String) -> Diagnostic {

@@ -45,7 +45,7 @@ fn valid_hooks_of_every_type_are_silent() {
 #[test]
 fn what_the_runtime_refuses_under_a_guard_and_elsewhere() {
     let text = r#"{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "shell", "command": "x"}]}],
-        "PermissionRequest": [{"hooks": [{"type": "command", "command": "x", "timeout": "5"}]}],
+        "PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x", "timeout": "5"}]}],
         "PostToolUse": [{"hooks": [{"type": "command", "timeout": 0}]}, {"matcher": 5, "hooks": []}, {"matcher": "x"}],
         "Stop": "x"}"#;
     assert_eq!(
@@ -347,4 +347,48 @@ fn an_unquoted_path_variable_in_a_hook_is_reported_with_its_fix() {
     );
     assert!(d[0].fix.as_ref().unwrap().safe);
     assert!(d[1].fix.is_none());
+}
+
+/// `broad-grant`: a `PermissionRequest` hook without a matcher (or with `*`), on the matcher or on
+/// `hooks` beside where it would be; nothing for a matcher that names tools, or for other events.
+#[test]
+fn a_permission_request_hook_for_every_tool() {
+    let broad = |text: &str| -> Vec<String> {
+        let root = jsonc::parse(text).root.unwrap();
+        check(&root, text)
+            .advice
+            .iter()
+            .filter(|d| d.code == Code::BroadGrant)
+            .map(|d| d.span.text(text).to_string())
+            .collect()
+    };
+    let h = r#"[{"type": "command", "command": "approve.sh"}]"#;
+    assert_eq!(
+        broad(&format!(r#"{{"PermissionRequest": [{{"hooks": {h}}}]}}"#)),
+        ["\"hooks\""]
+    );
+    assert_eq!(
+        broad(&format!(
+            r#"{{"PermissionRequest": [{{"matcher": "*", "hooks": {h}}}, {{"matcher": "", "hooks": {h}}}]}}"#
+        )),
+        ["\"*\"", "\"\""]
+    );
+    assert!(
+        broad(&format!(
+            r#"{{"PermissionRequest": [{{"matcher": "Bash|Write", "hooks": {h}}}]}}"#
+        ))
+        .is_empty()
+    );
+    assert!(broad(&format!(r#"{{"PreToolUse": [{{"hooks": {h}}}]}}"#)).is_empty());
+    assert!(broad(r#"{"PermissionRequest": [{"hooks": []}]}"#).is_empty());
+    let root = jsonc::parse(&format!(r#"{{"PermissionRequest": [{{"hooks": {h}}}]}}"#))
+        .root
+        .unwrap();
+    let text = format!(r#"{{"PermissionRequest": [{{"hooks": {h}}}]}}"#);
+    let r = check(&root, &text);
+    assert!(
+        r.advice[0]
+            .message
+            .starts_with("this `PermissionRequest` hook runs on every permission request, for every tool")
+    );
 }

@@ -217,3 +217,29 @@ fn args_as_one_string_is_said_on_args_alone() {
     assert!(on("\"--port 1\"").message.contains("gemini mcp list"), "{out:#?}");
     assert!(on("\"--port 1\"").fix.is_some());
 }
+
+/// `broad-grant`: `run_shell_command` without a command in `tools.allowed`, on the item; nothing
+/// for a command of it, or where `confirmationRequired` or `exclude` names the tool again.
+#[test]
+fn the_whole_shell_past_the_confirmation_dialog() {
+    let text = r#"{ "tools": { "allowed": ["read_file", "run_shell_command", "run_shell_command(git)"] } }"#;
+    let f = findings(text);
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert!(
+        f[0].contains("broad-grant")
+            && f[0].contains("\"run_shell_command\"")
+            && f[0].contains("past the confirmation dialog"),
+        "{}",
+        f[0]
+    );
+    for safe in [
+        r#"{ "tools": { "allowed": ["run_shell_command(npm test)"] } }"#,
+        r#"{ "tools": { "allowed": ["run_shell_command"], "confirmationRequired": ["run_shell_command"] } }"#,
+        r#"{ "tools": { "allowed": ["run_shell_command"], "exclude": ["run_shell_command"] } }"#,
+        r#"{ "allowedTools": ["run_shell_command"] }"#,
+        // A file Gemini CLI refuses to start on grants nothing.
+        "{ \"tools\": { \"allowed\": [\"run_shell_command\"] }, }",
+    ] {
+        assert!(!findings(safe).iter().any(|f| f.contains("broad-grant")), "{safe}");
+    }
+}
