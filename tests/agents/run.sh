@@ -477,12 +477,12 @@ import json, os, sys
 d = sys.argv[1]
 ran = set(open(os.path.join(d, "marks.txt")).read().split())
 report = json.load(open(os.path.join(d, "check.json")))
-files = {"project/.claude/settings.json": os.path.join(d, "project/.claude/settings.json"),
-         "hooks/hooks.json": os.path.join(d, "my plugin/hooks/hooks.json")}
+files = {".claude/settings.json": os.path.join(d, "project/.claude/settings.json"),
+         "my plugin/hooks/hooks.json": os.path.join(d, "my plugin/hooks/hooks.json")}
 labels, reported = set(), set()
 for path in files.values():
     for line in open(path):
-        if '"command"' in line:
+        if line.strip().startswith('"command":'):
             labels.add(json.loads("{" + line.strip().rstrip(",") + "}")["command"].split()[-1])
 for f in report["diagnostics"]:
     if f["code"] != "unquoted-path-variable":
