@@ -533,6 +533,14 @@ mod tests {
             ["\"*\""]
         );
         assert_eq!(broad("permission:\n  \"external_*\":\n    \"/*\": allow\n"), ["\"/*\""]);
+        assert_eq!(
+            broad("permission:\n  external_directory:\n    \"**\": allow\n    \"/**\": allow\n"),
+            ["\"/**\""]
+        );
+        assert_eq!(
+            broad("permission:\n  external_directory:\n    \"/**\": ask\n    \"~/*\": allow\n"),
+            Vec::<String>::new()
+        );
         for safe in [
             "permission: ask\n",
             "permission:\n  \"*\": allow\n  external_directory: ask\n",

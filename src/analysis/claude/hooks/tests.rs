@@ -379,6 +379,12 @@ fn a_permission_request_hook_for_every_tool() {
         ))
         .is_empty()
     );
+    assert_eq!(
+        broad(&format!(
+            r#"{{"PermissionRequest": [{{"matcher": " .* ", "hooks": {h}}}, {{"matcher": null, "hooks": {h}}}]}}"#
+        )),
+        ["\" .* \"", "\"hooks\""]
+    );
     assert!(broad(&format!(r#"{{"PreToolUse": [{{"hooks": {h}}}]}}"#)).is_empty());
     assert!(broad(r#"{"PermissionRequest": [{"hooks": []}]}"#).is_empty());
     let root = jsonc::parse(&format!(r#"{{"PermissionRequest": [{{"hooks": {h}}}]}}"#))
@@ -391,4 +397,88 @@ fn a_permission_request_hook_for_every_tool() {
             .message
             .starts_with("this `PermissionRequest` hook runs on every permission request, for every tool")
     );
+}
+
+/// What a failing hook costs, in the message: a PreToolUse guard lets the call through, one with
+/// `onFailure: block` refuses every call; a line with backquotes or a here-document is not read.
+#[test]
+fn the_message_says_what_the_failing_hook_does() {
+    let message = |event: &str, extra: &str| -> String {
+        let text = format!(
+            r#"{{"{event}": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "$CLAUDE_PROJECT_DIR/g.sh"{extra}}}]}}]}}"#
+        );
+        let root = jsonc::parse(&text).root.unwrap();
+        let r = check(&root, &text);
+        let d: Vec<_> = r
+            .advice
+            .iter()
+            .filter(|d| d.code == Code::UnquotedPathVariable)
+            .collect();
+        assert_eq!(d.len(), 1, "{event}{extra}");
+        d[0].message.clone()
+    };
+    assert!(message("PreToolUse", "").contains("a PreToolUse hook that fails blocks nothing"));
+    assert!(
+        message("PreToolUse", r#", "onFailure": "block""#)
+            .contains("the hook fails (status 127), and with `onFailure: block` every call it guards is refused")
+    );
+    assert!(
+        message("PostToolUse", r#", "onFailure": "block""#)
+            .contains("is not found and the hook fails (status 127). Write")
+    );
+    assert!(message("PreToolUse", r#", "onFailure": "continue""#).contains("blocks nothing"));
+    for line in ["`cat $CLAUDE_PROJECT_DIR/x`", "cat <<EOF\n$CLAUDE_PROJECT_DIR/x\nEOF"] {
+        assert_eq!(exposed(line), vec![], "{line}");
+    }
+    // Tabs and parentheses end a word: the variable after them is reported.
+    assert_eq!(
+        exposed("(cd\t$CLAUDE_PROJECT_DIR)"),
+        vec![("$CLAUDE_PROJECT_DIR".to_string(), false)]
+    );
+    assert_eq!(
+        exposed("x=1;$CLAUDE_PROJECT_DIR/a"),
+        vec![("$CLAUDE_PROJECT_DIR".to_string(), false)]
+    );
+}
+
+/// The fix in YAML: inside a quoted value the quotes go around the variable; a plain value that
+/// starts with it is written in single quotes; no fix where that cannot be done.
+#[test]
+fn the_quoting_fix_in_yaml() {
+    use crate::analysis::syntax::yaml;
+    let fixed = |value: &str| -> Option<String> {
+        let text = format!("PreToolUse:\n  - hooks:\n      - type: command\n        command: {value}\n");
+        let root = yaml::parse(&text, 0).root.unwrap();
+        let r = check(&root, &text);
+        let d = r
+            .advice
+            .iter()
+            .find(|d| d.code == Code::UnquotedPathVariable)
+            .expect(value);
+        d.fix.as_ref().map(|f| {
+            crate::analysis::diagnostic::apply(&text, &f.edits)
+                .lines()
+                .last()
+                .unwrap()
+                .trim()
+                .to_string()
+        })
+    };
+    assert_eq!(
+        fixed("$CLAUDE_PROJECT_DIR/g.sh").as_deref(),
+        Some("command: '\"$CLAUDE_PROJECT_DIR\"/g.sh'")
+    );
+    assert_eq!(
+        fixed("bash $CLAUDE_PROJECT_DIR/g.sh").as_deref(),
+        Some("command: bash \"$CLAUDE_PROJECT_DIR\"/g.sh")
+    );
+    assert_eq!(
+        fixed("'$CLAUDE_PROJECT_DIR/g.sh'").as_deref(),
+        Some("command: '\"$CLAUDE_PROJECT_DIR\"/g.sh'")
+    );
+    assert_eq!(
+        fixed("\"$CLAUDE_PROJECT_DIR/g.sh\"").as_deref(),
+        Some("command: \"\\\"$CLAUDE_PROJECT_DIR\\\"/g.sh\"")
+    );
+    assert_eq!(fixed("$CLAUDE_PROJECT_DIR/g.sh it's"), None);
 }
