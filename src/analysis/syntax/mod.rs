@@ -340,3 +340,38 @@ pub fn content_start(node: &Node, text: &str, value: &str) -> Option<usize> {
         && written.as_bytes()[written.len() - 1] == written.as_bytes()[0];
     (quoted && &written[1..written.len() - 1] == value).then_some(start + 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where a string's characters start: after its quote, at the start of a plain scalar, and
+    /// nowhere when the source holds an escape or other quotes.
+    #[test]
+    fn content_start_is_found_only_for_a_string_written_as_it_reads() {
+        let at = |text: &str, value: &str| {
+            let root = jsonc::parse(text).root.unwrap();
+            let node = &root.as_map().unwrap().entries[0].value;
+            content_start(node, text, value)
+        };
+        assert_eq!(at(r#"{"a": "xy"}"#, "xy"), Some(7));
+        assert_eq!(at(r#"{"a": "x\"y"}"#, "x\"y"), None);
+        let plain = yaml::parse("a: xy z\n", 0);
+        let node = &plain.root.as_ref().unwrap().as_map().unwrap().entries[0].value;
+        assert_eq!(content_start(node, "a: xy z\n", "xy z"), Some(3));
+        let single = yaml::parse("a: 'xy'\n", 0);
+        let node = &single.root.as_ref().unwrap().as_map().unwrap().entries[0].value;
+        assert_eq!(content_start(node, "a: 'xy'\n", "xy"), Some(4));
+        // Two characters more, but not a pair of quotes around it; quotes that differ.
+        let node = Node {
+            span: Span::new(0, 4),
+            style: Style::Quoted,
+            value: Value::Str("xy".into()),
+        };
+        assert_eq!(content_start(&node, "(xy)", "xy"), None);
+        assert_eq!(content_start(&node, "'xy\"", "xy"), None);
+        assert_eq!(content_start(&node, "\"xy'", "xy"), None);
+        assert_eq!(content_start(&node, "\"ab\"", "xy"), None);
+        assert_eq!(content_start(&node, "xyzw", "xy"), None);
+    }
+}
