@@ -430,6 +430,25 @@ fn the_message_says_what_the_failing_hook_does() {
     for line in ["`cat $CLAUDE_PROJECT_DIR/x`", "cat <<EOF\n$CLAUDE_PROJECT_DIR/x\nEOF"] {
         assert_eq!(exposed(line), vec![], "{line}");
     }
+    // A `#` inside a word starts no comment; an option's `=` is no assignment (the shell splits
+    // it), a name with `_` before `=` is one; what follows a braced variable is read after it;
+    // an escaped `$` at the start expands nothing.
+    let bare = |s: &str| (s.to_string(), false);
+    assert_eq!(exposed("echo a#b $CLAUDE_PROJECT_DIR/x"), [bare("$CLAUDE_PROJECT_DIR")]);
+    assert_eq!(
+        exposed("tool --dir=$CLAUDE_PROJECT_DIR/x"),
+        [bare("$CLAUDE_PROJECT_DIR")]
+    );
+    assert_eq!(exposed("MY_DIR=$CLAUDE_PROJECT_DIR/x; ls"), vec![]);
+    assert_eq!(
+        exposed("x ${CLAUDE_PROJECT_DIR:-\"/a b\"} $CLAUDE_PLUGIN_ROOT/y"),
+        [bare("${CLAUDE_PROJECT_DIR:-\"/a b\"}"), bare("$CLAUDE_PLUGIN_ROOT")]
+    );
+    assert_eq!(exposed("\\$CLAUDE_PROJECT_DIR/x"), vec![]);
+    assert_eq!(
+        exposed("a \\$CLAUDE_PROJECT_DIR/x $CLAUDE_PLUGIN_ROOT"),
+        [bare("$CLAUDE_PLUGIN_ROOT")]
+    );
     // Tabs and parentheses end a word: the variable after them is reported.
     assert_eq!(
         exposed("(cd\t$CLAUDE_PROJECT_DIR)"),
