@@ -269,7 +269,8 @@ fn unpinned(argv: &[Word]) -> Vec<Unpinned> {
         .collect()
 }
 
-fn is_assignment(word: &str) -> bool {
+/// Whether a shell word is a variable assignment (`NAME=value`, which the shell does not split).
+pub(crate) fn is_assignment(word: &str) -> bool {
     word.split_once('=').is_some_and(|(name, _)| {
         !name.is_empty()
             && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')

@@ -95,10 +95,10 @@ pub(crate) fn git_ignored(path: &Path) -> bool {
     }
 }
 
-/// Whether the file at `path` is one git would commit: inside a repository (a `.git` above it),
-/// and not ignored.
-pub(crate) fn committed(path: &Path) -> bool {
-    path.ancestors().skip(1).any(|d| d.join(".git").exists()) && !git_ignored(path)
+/// Whether the file at `path` is inside a git repository (a `.git` above it); with
+/// [`git_ignored`], whether git would commit it.
+pub(crate) fn in_repository(path: &Path) -> bool {
+    path.ancestors().skip(1).any(|d| d.join(".git").exists())
 }
 
 /// Whether the ignore rules of [`walker`] leave out the folder `name` of `dir` (a walk that starts

@@ -87,10 +87,17 @@ impl Workspace {
         if diags.iter().any(|d| d.code == Code::UnpinnedPackage) {
             self.pin_packages(id, diags);
         }
-        // A home folder's path in a file no one else receives (outside a repository, or one git
-        // ignores) names a file that is there.
-        if diags.iter().any(|d| d.code == Code::HomePath) {
-            if super::discover::committed(&self.files[id].path) {
+        // What is said of a file no one else receives (outside a repository, or one git ignores):
+        // a home folder's path there names a file that is there, a grant is that person's
+        // choice, and a secret is where it belongs. One look at the disk for all three.
+        if diags
+            .iter()
+            .any(|d| matches!(d.code, Code::HomePath | Code::BroadGrant | Code::HardcodedSecret))
+        {
+            let path = &self.files[id].path;
+            let ignored = super::discover::git_ignored(path);
+            let committed = !ignored && super::discover::in_repository(path);
+            if committed {
                 // A path that is not there (`missing-path`, `broken-link`) is that finding's.
                 let missing: Vec<_> = diags
                     .iter()
@@ -101,17 +108,11 @@ impl Workspace {
                     d.code != Code::HomePath || !missing.iter().any(|m| m.start <= d.span.start && d.span.end <= m.end)
                 });
             } else {
-                diags.retain(|d| d.code != Code::HomePath);
+                diags.retain(|d| !matches!(d.code, Code::HomePath | Code::BroadGrant));
             }
-        }
-        // A grant in a file no one else receives (the user's own settings, `settings.local.json`)
-        // is that person's choice.
-        if diags.iter().any(|d| d.code == Code::BroadGrant) && !super::discover::committed(&self.files[id].path) {
-            diags.retain(|d| d.code != Code::BroadGrant);
-        }
-        // A secret in a file git ignores (`settings.local.json`) is where it belongs.
-        if diags.iter().any(|d| d.code == Code::HardcodedSecret) && super::discover::git_ignored(&self.files[id].path) {
-            diags.retain(|d| d.code != Code::HardcodedSecret);
+            if ignored {
+                diags.retain(|d| d.code != Code::HardcodedSecret);
+            }
         }
         if diags.is_empty() || self.project_files.is_empty() {
             return;

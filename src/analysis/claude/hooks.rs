@@ -906,9 +906,7 @@ pub fn exposed_path_variables(command: &str) -> Vec<Exposed> {
             (Q::None | Q::Single, b'$') => {
                 if let Some((name, end)) = path_variable(&command[i + 1..]) {
                     let word = &command[word_start..i];
-                    let assignment = word.split_once('=').is_some_and(|(n, _)| {
-                        !n.is_empty() && n.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
-                    });
+                    let assignment = crate::analysis::launch::is_assignment(word);
                     if !assignment {
                         out.push(Exposed {
                             start: i,

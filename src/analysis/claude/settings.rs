@@ -524,7 +524,7 @@ fn broad_grants(rules: &[PermissionRule], out: &mut Vec<Diagnostic>) {
         // Deny and ask rules take tool-name globs (`*`): `"deny": ["*"]` takes in every tool.
         let takes_in = |r: &PermissionRule| {
             crate::analysis::permission::wildcard_match(&rule.tool, &r.tool)
-                && matches!(r.specifier.as_deref().map(str::trim), None | Some("*" | ":*" | "**"))
+                && super::tools::every_use(r.specifier.as_deref())
         };
         if rules.iter().any(|r| r.list != List::Allow && takes_in(r)) {
             continue;

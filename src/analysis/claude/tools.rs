@@ -223,7 +223,12 @@ pub fn parts(entry: &str) -> (&str, Option<&str>) {
 /// Whether the rule `tool(spec)` takes in every command of a shell tool: `Bash`, `Bash(*)`,
 /// `Bash(:*)`, and the same of `PowerShell`.
 pub fn whole_shell(tool: &str, spec: Option<&str>) -> bool {
-    matches!(tool, "Bash" | "PowerShell") && matches!(spec.map(str::trim), None | Some("*" | ":*" | "**"))
+    matches!(tool, "Bash" | "PowerShell") && every_use(spec)
+}
+
+/// Whether a rule's specifier takes in every use of its tool: none, `*`, `:*` or `**`.
+pub fn every_use(spec: Option<&str>) -> bool {
+    matches!(spec.map(str::trim), None | Some("*" | ":*" | "**"))
 }
 
 /// The agent types named by an `Agent(a, b)` or `Task(a, b)` entry, with their offsets inside

@@ -36,8 +36,10 @@ pub fn check(node: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 check_entry(entry, ctx, out);
                 check_key(node, i, ctx, out);
             }
-            check_shadowing(node, ctx, out);
-            check_outside_allowed(map, out);
+            // One compiled list for both checks of the block's rules.
+            let rules = compile(map);
+            check_shadowing(node, &rules, ctx, out);
+            check_outside_allowed(&rules, out);
         }
         Value::Unknown => {}
         _ => out.push(type_error(
@@ -242,10 +244,10 @@ fn check_broad_pattern(rule: &Entry, out: &mut Vec<Diagnostic>) {
 /// `broad-grant`: the block's last rule for `external_directory` that takes in every path (the
 /// pattern `*`, or a string value) allows it, so no later rule of the block asks again for any
 /// folder of the machine. (opencode's own default asks.)
-fn check_outside_allowed(map: &Map, out: &mut Vec<Diagnostic>) {
+fn check_outside_allowed(rules: &[Rule], out: &mut Vec<Diagnostic>) {
     let every_path = |p: &str| matches!(p, "*" | "**" | "/*" | "/**");
-    let Some(last) = compile(map)
-        .into_iter()
+    let Some(last) = rules
+        .iter()
         .rev()
         .find(|r| covers(r.permission, "external_directory") && every_path(r.pattern))
     else {
@@ -339,13 +341,11 @@ fn js_order(map: &Map) -> Vec<&Entry> {
     ordered.into_iter().map(|(_, i)| &map.entries[i]).collect()
 }
 
-fn check_shadowing(block: &Node, ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    let Some(map) = block.as_map() else { return };
+fn check_shadowing(block: &Node, rules: &[Rule], ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let doc = Doc {
         text: ctx.text,
         yaml: ctx.is_yaml(),
     };
-    let rules = compile(map);
     // The scan is quadratic (each pair is cheap: literal prefixes and runs reject almost all):
     // a block of more than 500 rules is generated, not written, and is not checked; and the
     // total work (pattern length products, a bound on the inclusion tables) is budgeted.
