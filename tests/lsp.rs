@@ -550,7 +550,7 @@ fn watched_files_create_change_delete() {
     s.assert_quiet();
 
     // Changed: now a subagent.
-    std::fs::write(&helper_path, "---\nmode: subagent\n---\nHelp.\n").unwrap();
+    std::fs::write(&helper_path, "---\ndescription: Helps.\nmode: subagent\n---\nHelp.\n").unwrap();
     s.notify("workspace/didChangeWatchedFiles", event(2));
     let mut got = s.take_publishes();
     got.sort_by(|a, b| a["uri"].as_str().cmp(&b["uri"].as_str()));
@@ -590,12 +590,12 @@ fn watched_files_create_change_delete() {
 fn watched_file_references() {
     let ws = workspace(&[(
         "opencode.json",
-        "{\n  \"agent\": {\"a\": {\"prompt\": \"{file:./prompts/a.md}\"}}\n}\n",
+        "{\n  \"agent\": {\"a\": {\"mode\": \"primary\", \"prompt\": \"{file:./prompts/a.md}\"}}\n}\n",
     )]);
     let root = root_of(&ws);
     let mut s = Server::start(&root, Setup::default());
     let config = uri_of(&root.join("opencode.json"));
-    assert_eq!(summary(&s.expect_publish(&config)), ["1:29-1:50 E bad-file-reference"]);
+    assert_eq!(summary(&s.expect_publish(&config)), ["1:48-1:69 E bad-file-reference"]);
     s.assert_quiet();
     write_files(&root, &[("prompts/a.md", "You are a.\n")]);
     let target = uri_of(&root.join("prompts/a.md"));
@@ -609,7 +609,7 @@ fn watched_file_references() {
         "workspace/didChangeWatchedFiles",
         json!({ "changes": [{ "uri": target, "type": 3 }] }),
     );
-    assert_eq!(summary(&s.expect_publish(&config)), ["1:29-1:50 E bad-file-reference"]);
+    assert_eq!(summary(&s.expect_publish(&config)), ["1:48-1:69 E bad-file-reference"]);
     s.finish();
 }
 

@@ -217,6 +217,8 @@ fn summary() {
         .opencode/agents/bad-model.md:4:8 invalid-model
         .opencode/agents/binary.md:1:1 unchecked-file
         .opencode/agents/broken-yaml.md:7:5 syntax-error
+        .opencode/agents/changelog-checker.md:2:7 undescribed-subagent
+        .opencode/agents/db-migrator.md:10:5 overridden-deny
         .opencode/agents/dead-permissions.md:5:3 unknown-permission
         .opencode/agents/dead-permissions.md:6:3 unknown-permission
         .opencode/agents/dead-permissions.md:13:5 unknown-skill

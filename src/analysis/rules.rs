@@ -18,7 +18,8 @@
 //! `claude/command.rs` (`allowed-tools`), `opencode/permission.rs` (`external_directory`),
 //! `copilot/header.rs` (an agent's `tools`), committed files only (`workspace/policy.rs`), with
 //! `tests/risk.rs`; `unquoted-path-variable` in `claude/hooks.rs` (every hook, wherever it is
-//! written). [`Code::dialects`] says
+//! written); `undescribed-subagent` in `opencode/project.rs` (the merged agent);
+//! `overridden-deny` in `opencode/overridden.rs` (the merged agent's permission rules). [`Code::dialects`] says
 //! which dialects a rule checks. Each of those files carries the tests for its rules (a case that fires and a close case that
 //! must not).
 
@@ -798,6 +799,37 @@ unquoted forms exit 127 with `/bin/sh: 1: /tmp/.../my: not found`, the single-qu
 blocking guard should have stopped runs; `tests/agents/run.sh` step (g).)",
         "{ \"hooks\": { \"PreToolUse\": [{ \"matcher\": \"Bash\", \"hooks\": [{ \"type\": \"command\", \"command\": \"$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh\" }] }] } }",
         "{ \"hooks\": { \"PreToolUse\": [{ \"matcher\": \"Bash\", \"hooks\": [{ \"type\": \"command\", \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/.claude/hooks/guard.sh\" }] }] } }";
+    OverriddenDeny = "overridden-deny", Warning, RuleNeverApplies, [],
+        "An opencode agent whose own permission allows more than a deny rule of the top-level `permission`, and so overrides it: for that agent the deny never applies.",
+        "opencode builds each agent's permissions as one list: its defaults, then the config's \
+top-level `permission`, then the agent's own `permission` (its Markdown frontmatter and its \
+config entry), and the last rule that matches a request decides. A deny written at the top as a \
+guard for every agent (`\"git push *\": \"deny\"`, `\"rm -rf *\": \"deny\"`) is therefore taken back \
+by any broader allow in an agent, `bash: allow` or `\"git *\": \"allow\"`: that agent pushes \
+and deletes without asking, and nothing says so. The finding is on the agent's allow and names \
+the denies it overrides; restate them after the allow in the agent's own block to keep them. \
+Not reported, as deliberate layering: an agent that widens a deny of a whole permission (`edit: \
+deny` at the top, `edit: allow` in the agent), an agent that allows exactly the pattern the \
+config denies, and an allow of everything at once (`permission: allow`, which `broad-grant` \
+reports). Turn the rule off with `ignore = [\"overridden-deny\"]` in `agent-lsp.toml` if agents \
+are meant to lift the project's guards.",
+        "// opencode.json\n{ \"permission\": { \"bash\": { \"git push *\": \"deny\" } },\n  \"agent\": { \"ship\": { \"permission\": { \"bash\": \"allow\" } } } }",
+        "// opencode.json\n{ \"permission\": { \"bash\": { \"git push *\": \"deny\" } },\n  \"agent\": { \"ship\": { \"permission\": { \"bash\": { \"*\": \"allow\", \"git push *\": \"deny\" } } } } }";
+    UndescribedSubagent = "undescribed-subagent", Warning, Works, [],
+        "An opencode agent the Task tool offers the model (mode `subagent` or `all`) with no `description`, or an empty one, once every file that defines it is merged.",
+        "The model picks a subagent for a task by reading the Task tool's list of agents, one line \
+each: the name and the description. opencode does not require a description (its docs call it \
+required, its code does not), and lists an agent without one as \"This subagent should only be \
+called manually by the user.\" (seen with opencode 1.18.34, in the tool description the model \
+receives): the model is told to leave it alone, so the agent runs only when someone types \
+`@name`. An empty description lists the name alone. Hidden agents are listed too (`hidden` only \
+keeps them out of the `@` menu). The check reads the merged agent: a description in any file \
+that defines the agent counts, and a built-in you customise keeps its own. A `primary` agent is \
+not offered to the Task tool and needs none. If the agent is meant to be run only by hand, say so \
+with `mode: primary`, or turn the rule off for the file with `[rules.per-file-ignores]` in \
+`agent-lsp.toml`.",
+        "---\nmode: subagent\n---\nYou review pull requests for security issues.",
+        "---\ndescription: Reviews a change for security issues. Use after editing auth or input handling.\nmode: subagent\n---\nYou review pull requests for security issues.";
 }
 
 /// The rules the shared layers apply to the files of every dialect (syntax, keys and values,

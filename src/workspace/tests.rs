@@ -109,7 +109,7 @@ fn a_broken_link_suggests_the_closest_file_of_its_folder() {
 }
 
 const PRIMARY: &str = "---\nmode: primary\n---\nPrompt\n";
-const SUBAGENT: &str = "---\nmode: subagent\n---\nPrompt\n";
+const SUBAGENT: &str = "---\ndescription: Reviews.\nmode: subagent\n---\nPrompt\n";
 
 #[test]
 fn ancestor_dot_opencode_beats_the_nearer_one() {
@@ -184,7 +184,7 @@ fn markdown_beats_json_and_mode_beats_agent() {
     write(
         root,
         "opencode.json",
-        r#"{"default_agent": "rev", "agent": {"rev": {"mode": "subagent"}}}"#,
+        r#"{"default_agent": "rev", "agent": {"rev": {"mode": "subagent", "description": "Reviews."}}}"#,
     );
     write(root, ".opencode/agents/rev.md", PRIMARY);
     let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
@@ -335,7 +335,7 @@ fn one_missing_file_referenced_three_times_is_one_finding() {
     write(
         root,
         "opencode.json",
-        r#"{"agent": {"a": {"prompt": "{file:./p/gone.md}"}, "b": {"prompt": "{file:./p/gone.md}"}, "c": {"prompt": "{file:p/gone.md}"}, "d": {"prompt": "{file:./other.md}"}}}"#,
+        r#"{"agent": {"a": {"prompt": "{file:./p/gone.md}", "mode": "primary"}, "b": {"prompt": "{file:./p/gone.md}", "mode": "primary"}, "c": {"prompt": "{file:p/gone.md}", "mode": "primary"}, "d": {"prompt": "{file:./other.md}", "mode": "primary"}}}"#,
     );
     let ws = Workspace::load(&[root.to_path_buf()], &Options::isolated()).unwrap();
     let d = ws.diagnostics();

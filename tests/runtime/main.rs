@@ -288,6 +288,12 @@ struct Findings {
     refusing: BTreeMap<PathBuf, Vec<String>>,
     /// The errors whose effect is `file-ignored` (a skill, an agent skipped).
     skipping: BTreeMap<PathBuf, Vec<String>>,
+    /// The agents `undescribed-subagent` names (the first quoted name of its message).
+    undescribed: BTreeMap<PathBuf, Vec<String>>,
+    /// The files whose frontmatter agent-lsp says opencode may not read as settings (a
+    /// `syntax-error`, `duplicate-key`, `no-frontmatter` or `misplaced-frontmatter` on them):
+    /// their agents' missing description is that finding's.
+    unread: BTreeSet<PathBuf>,
 }
 
 /// The findings of `check --format json` on `root`.
@@ -295,6 +301,32 @@ fn findings(home: &Home, root: &Path) -> Findings {
     let report = run_json(home, &["check", "--format", "json", &root.to_string_lossy()]);
     let mut out = Findings::default();
     for d in report["diagnostics"].as_array().into_iter().flatten() {
+        let at = || {
+            let path = PathBuf::from(d["path"].as_str().unwrap_or_default());
+            let path = if path.is_absolute() { path } else { root.join(path) };
+            fs::canonicalize(&path).unwrap_or(path)
+        };
+        if d["code"] == "undescribed-subagent" {
+            let name = d["message"]
+                .as_str()
+                .unwrap_or_default()
+                .split('"')
+                .nth(1)
+                .unwrap_or_default();
+            out.undescribed.entry(at()).or_default().push(name.to_string());
+            continue;
+        }
+        let code = d["code"].as_str().unwrap_or_default();
+        if [
+            "syntax-error",
+            "duplicate-key",
+            "no-frontmatter",
+            "misplaced-frontmatter",
+        ]
+        .contains(&code)
+        {
+            out.unread.insert(at());
+        }
         let list = if d["effect"] == "refuses-to-start" {
             &mut out.refusing
         } else if d["effect"] == "file-ignored" && d["severity"] == "error" {
@@ -825,6 +857,8 @@ struct Tally {
     skills_agreeing: usize,
     projects: usize,
     projects_agreeing: usize,
+    /// Subagents opencode lists without a description (each must be reported).
+    undescribed: usize,
 }
 
 /// The reason an allow-list entry gives for this disagreement; the entry is marked used.
@@ -917,6 +951,48 @@ fn compare_project(
                 }
             }
             n_agree = agree;
+            // The subagents the Task tool lists without a description (mode not `primary`,
+            // hidden ones included; opencode lists them as "This subagent should only be called
+            // manually by the user.", or by name alone when the description is blank) are those
+            // `undescribed-subagent` names in the files of the view.
+            // An agent of a file whose frontmatter is not read is that finding's.
+            let unread = |name: &str| {
+                let stem = name.rsplit('/').next().unwrap_or(name);
+                found
+                    .unread
+                    .iter()
+                    .any(|p| view.contains(p) && p.file_stem().is_some_and(|s| s.to_string_lossy() == stem))
+            };
+            let undescribed_theirs: BTreeSet<&String> = t
+                .iter()
+                .filter(|(name, a)| {
+                    a["mode"] != "primary"
+                        && a.get("description")
+                            .and_then(Value::as_str)
+                            .is_none_or(|d| d.trim().is_empty())
+                        && !unread(name)
+                })
+                .map(|(name, _)| name)
+                .collect();
+            let undescribed_ours: BTreeSet<&String> = found
+                .undescribed
+                .iter()
+                .filter(|(p, _)| view.contains(*p))
+                .flat_map(|(_, names)| names)
+                .collect();
+            for name in undescribed_theirs.symmetric_difference(&undescribed_ours) {
+                let (says, does) = if undescribed_ours.contains(name) {
+                    ("reports", "lists it with a description")
+                } else {
+                    ("does not report", "lists it without one")
+                };
+                note(
+                    name,
+                    "undescribed-subagent",
+                    format!("agent-lsp {says} it | opencode's Task tool {does}"),
+                );
+            }
+            tally.undescribed += undescribed_theirs.len();
             compare_skills(tally, theirs.skills.as_deref(), skills, &found.skipping, &mut note);
         }
     }
@@ -1050,6 +1126,8 @@ fn compare_case(tally: &mut Tally, case: &Case, opencode: &mut dyn Opencode, hom
         let f = findings(home, r);
         found.refusing.extend(f.refusing);
         found.skipping.extend(f.skipping);
+        found.undescribed.extend(f.undescribed);
+        found.unread.extend(f.unread);
     }
     let canon = |p: &Path| fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     // Project directories laid out like a global config directory are compared as the global
@@ -1284,13 +1362,14 @@ fn conclude(tally: &Tally, recording: &[String]) {
         eprintln!("{r}");
     }
     eprintln!(
-        "\nprojects agreeing: {}/{}; agents agreeing on every field: {}/{}; skills: {}/{}",
+        "\nprojects agreeing: {}/{}; agents agreeing on every field: {}/{}; skills: {}/{}; subagents listed without a description (each reported): {}",
         tally.projects_agreeing,
         tally.projects,
         tally.agents_agreeing,
         tally.agents,
         tally.skills_agreeing,
-        tally.skills
+        tally.skills,
+        tally.undescribed
     );
     if !tally.allowed.is_empty() {
         eprintln!("\nallowed disagreements ({}):", tally.allowed.len());

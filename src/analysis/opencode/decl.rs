@@ -120,6 +120,9 @@ pub struct Facts {
     pub refs: Vec<AgentRef>,
     /// The config lists plugins, which may define agents this analysis cannot see.
     pub has_plugins: bool,
+    /// Markdown files: a JavaScript frontmatter, whose settings opencode computes and agent-lsp
+    /// does not (it reads none of them).
+    pub scripted: bool,
     /// Config files: the paths opencode looks up on disk (`instructions`, `skills.paths`, local
     /// `references` and plugins), for the workspace to check.
     pub paths: Vec<PathRef>,

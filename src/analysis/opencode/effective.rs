@@ -658,6 +658,12 @@ fn merge_options(
     }
 }
 
+/// The rules every agent of the view gets from the config files' top-level `permission` (and
+/// deprecated `tools`), merged, in evaluation order.
+pub fn config_rules(view: &[ViewFile], env: &Env) -> Vec<Rule> {
+    user_rules(view, env)
+}
+
 /// The top-level `permission` (and deprecated top-level `tools`) of all config layers, merged.
 fn user_rules(view: &[ViewFile], env: &Env) -> Vec<Rule> {
     let mut cfg: PermCfg = Vec::new();

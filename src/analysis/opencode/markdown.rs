@@ -29,6 +29,7 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> Analysis {
     }
     let mut parsed = Parsed::default();
     let mut reading = Reading::NoFrontmatter;
+    let mut scripted = false;
     // Without a frontmatter, a declaration points at the first line of text.
     let mut decl_span = {
         let start = split.body.start as usize;
@@ -40,6 +41,7 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> Analysis {
     if let Some(fm) = &split.frontmatter {
         decl_span = fm.open;
         (parsed, reading) = parse_frontmatter(text, fm, &mut out);
+        scripted = matches!(engine(text, fm).as_str(), "js" | "javascript");
         if fm.close.is_none() {
             out.push(
                 Diagnostic::new(
@@ -161,6 +163,7 @@ pub fn analyze(text: &str, path_name: &str, origin: DeclOrigin) -> Analysis {
             agents,
             refs: Vec::new(),
             has_plugins: false,
+            scripted,
             paths: Vec::new(),
         },
     }

@@ -34,6 +34,7 @@ pub mod explain;
 pub mod hover;
 pub mod instructions;
 pub mod markdown;
+mod overridden;
 mod own;
 pub mod permission;
 pub mod place;

@@ -34,6 +34,7 @@ static NO_FACTS: Facts = Facts {
     agents: Vec::new(),
     refs: Vec::new(),
     has_plugins: false,
+    scripted: false,
     paths: Vec::new(),
 };
 

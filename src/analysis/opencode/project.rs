@@ -1,6 +1,7 @@
 //! The agent registry of one "view" (the files opencode loads together when started in one
 //! directory) and the checks that need it. Rules: `invalid-default-agent`, `unknown-agent`,
-//! `duplicate-agent`, `unknown-skill`.
+//! `duplicate-agent`, `unknown-skill`, `undescribed-subagent`; `overridden-deny` (in
+//! `overridden.rs`).
 //!
 //! Merge order (§2.2, §8): config layers and Markdown agents are deep-merged in the order the
 //! caller gives (global first, nearest project last, then each config directory's Markdown
@@ -270,7 +271,12 @@ pub fn check_and_reads(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usiz
         .filter(|vf| vf.facts.agents.iter().any(|d| needed.contains(d.name.as_str())))
         .map(|vf| vf.file)
         .collect();
-    let reg = registry_of(view, Some(&needed));
+    // The agents the Task tool lists without a description: their mode, `disable` and
+    // description are in `names_key`, so they are looked up without reading their files whole.
+    let undescribed = undescribed_names(view);
+    let mut looked_up = needed.clone();
+    looked_up.extend(undescribed.iter().map(|(name, _, _)| *name));
+    let reg = registry_of(view, Some(&looked_up));
     let full: std::cell::OnceCell<Registry> = std::cell::OnceCell::new();
     let all = || full.get_or_init(|| registry(view));
     if let Some((file, r)) = winner
@@ -302,6 +308,13 @@ pub fn check_and_reads(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usiz
     }
     duplicate_markdown_agents(view, &mut out);
     markdown_without_frontmatter(view, &reg, &mut out);
+    undescribed_subagents(&undescribed, &by_name, &mut out);
+    let (overridden, overridden_reads) = super::overridden::check(view);
+    out.extend(overridden);
+    let mut reads = reads;
+    reads.extend(overridden_reads);
+    reads.sort_unstable();
+    reads.dedup();
     let mut names: Vec<String> = needed.into_iter().map(str::to_string).collect();
     names.sort_unstable();
     (out, reads, names)
@@ -427,6 +440,120 @@ pub fn check_skill_patterns(view: &[ViewFile], found: &[&str]) -> Vec<(usize, Di
         }
     }
     out
+}
+
+/// How the declarations of one agent leave its `description`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Described {
+    /// No declaration sets one: the built-in's, if any, stays.
+    Unset,
+    /// The last declaration that sets one sets a blank string (the file and span of that value).
+    Blank(usize, Span),
+    /// It has one (or one of another type, which a type error reports).
+    Yes,
+}
+
+/// The agents whose merged `description` is missing or blank, in first-appearance order, each
+/// with the name the Task tool lists it by: a name
+/// no built-in has and no declaration describes, or whose last description is blank. Left out:
+/// an agent a file declares without a frontmatter opencode reads (`no-frontmatter` and the syntax
+/// findings say what is wrong with it), or with a JavaScript one, whose description agent-lsp
+/// does not compute.
+fn undescribed_names<'a>(view: &[ViewFile<'a>]) -> Vec<(&'a str, &'a str, Described)> {
+    use super::markdown::Reading;
+    // Per name: the name the Task tool lists it by (a config entry's `name`, a Markdown file's
+    // name), and how it is described (`None`: left out).
+    let mut state: crate::analysis::hash::FxHashMap<&'a str, (&'a str, Option<Described>)> = Default::default();
+    let mut order: Vec<&'a str> = Vec::new();
+    for vf in view {
+        let unread = vf.facts.reading == Some(Reading::NoFrontmatter) || vf.facts.scripted;
+        for d in &vf.facts.agents {
+            let name = d.name.as_str();
+            let (shown, slot) = state.entry(name).or_insert_with(|| {
+                order.push(name);
+                (name, Some(Described::Unset))
+            });
+            let display = match d.origin {
+                DeclOrigin::Markdown | DeclOrigin::ModeFile => Some(name),
+                _ => d.field("name").and_then(crate::analysis::syntax::Node::as_str),
+            };
+            if let Some(display) = display {
+                *shown = display;
+            }
+            if unread || d.whole_file {
+                *slot = None;
+            } else if let (Some(current), Some(n)) = (slot.as_mut(), d.field("description")) {
+                *current = match n.as_str() {
+                    Some(text) if text.trim().is_empty() => Described::Blank(vf.file, n.span),
+                    _ => Described::Yes,
+                };
+            }
+        }
+    }
+    order
+        .into_iter()
+        .filter_map(|name| {
+            let (shown, described) = state.get(name).copied()?;
+            let builtin = BUILTIN_AGENTS.iter().any(|b| b.name == name);
+            match described? {
+                Described::Yes => None,
+                Described::Unset if builtin => None,
+                described => Some((name, shown, described)),
+            }
+        })
+        .collect()
+}
+
+/// `undescribed-subagent`: an agent the Task tool offers the model (mode `subagent` or `all`,
+/// hidden ones included, §9.3) with no description to choose it by. Seen with opencode 1.18.34:
+/// the Task tool's description lists it as "This subagent should only be called manually by the
+/// user." when it has none, and by its name alone when the description is blank.
+fn undescribed_subagents(
+    undescribed: &[(&str, &str, Described)],
+    by_name: &crate::analysis::hash::FxHashMap<&str, &RegisteredAgent>,
+    out: &mut Vec<(usize, Diagnostic)>,
+) {
+    for &(key, name, described) in undescribed {
+        // Offered to the Task tool; a mode opencode refuses is that error's (it does not start).
+        let offered =
+            |a: &&&RegisteredAgent| a.disabled.is_none() && matches!(a.mode.value.as_str(), "subagent" | "all");
+        let Some(agent) = by_name.get(key).filter(offered) else {
+            continue;
+        };
+        let (file, span, message) = match described {
+            Described::Blank(file, span) => (
+                file,
+                span,
+                format!(
+                    "the description of \"{name}\" is empty: opencode's Task tool lists it to the model as `- {name}:` and nothing more, so the model has nothing to choose it by. Say what the agent does and when to use it"
+                ),
+            ),
+            Described::Yes => continue,
+            Described::Unset => {
+                // On `mode: subagent` where a file says it, else on the last declaration.
+                let at = match agent.mode.source {
+                    Source::File { file, span } => Some((file, span)),
+                    Source::BuiltIn => None,
+                };
+                let Some((file, span)) = at.or_else(|| {
+                    agent.definitions.iter().rev().find_map(|s| match *s {
+                        Source::File { file, span } => Some((file, span)),
+                        Source::BuiltIn => None,
+                    })
+                }) else {
+                    continue;
+                };
+                (
+                    file,
+                    span,
+                    format!(
+                        "\"{name}\" has no `description`: opencode's Task tool lists it to the model as \"This subagent should only be called manually by the user.\", so the model will not choose it. Add a `description` that says what it does and when to use it"
+                    ),
+                )
+            }
+        };
+        out.push((file, Diagnostic::new(Code::UndescribedSubagent, span, message)));
+    }
 }
 
 /// `no-frontmatter`: a Markdown file of an agents folder with no frontmatter is an agent whose
@@ -756,7 +883,7 @@ mod tests {
         assert!(ok.is_empty(), "{ok:#?}");
         let bad = view_diags(&[
             (FileKind::Config, cfg),
-            (agent("rev"), "---\nmode: subagent\n---\nBody\n"),
+            (agent("rev"), "---\ndescription: Reviews.\nmode: subagent\n---\nBody\n"),
         ]);
         assert_eq!(bad.len(), 1);
         assert_eq!(bad[0].0, 0);
@@ -841,8 +968,8 @@ mod tests {
     #[test]
     fn duplicate_markdown_agents_and_command_agents() {
         let d = view_diags(&[
-            (agent("core/opencoder"), "---\nname: OpenCoder\n---\nA\n"),
-            (agent("eval-runner"), "---\nname: OpenCoder\n---\nB\n"),
+            (agent("core/opencoder"), "---\nname: OpenCoder\nmode: primary\n---\nA\n"),
+            (agent("eval-runner"), "---\nname: OpenCoder\nmode: primary\n---\nB\n"),
         ]);
         assert_eq!(d.len(), 2);
         assert!(d.iter().all(|(_, d)| d.code == Code::DuplicateAgent));
@@ -851,10 +978,122 @@ mod tests {
                 FileKind::Config,
                 r#"{"command": {"c": {"template": "t", "agent": "steering"}}}"#,
             ),
-            (agent("kiro/steering"), "---\n---\nB\n"),
+            (agent("kiro/steering"), "---\nmode: primary\n---\nB\n"),
         ]);
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].1.code, Code::UnknownAgent);
+    }
+
+    /// `undescribed-subagent` findings of a view: (file, the text they sit on, message).
+    fn undescribed(files: &[(FileKind, &str)]) -> Vec<(usize, String, String)> {
+        view_diags(files)
+            .into_iter()
+            .filter(|(_, d)| d.code == Code::UndescribedSubagent)
+            .map(|(f, d)| {
+                assert_eq!(d.severity, Severity::Warning);
+                (f, d.span.text(files[f].1).to_string(), d.message)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_subagent_without_a_description_is_offered_as_manual_only() {
+        const MANUAL: &str = "This subagent should only be called manually by the user.";
+        // On `mode: subagent`; a config agent (mode `all` by default) on its key; a hidden one
+        // is listed all the same.
+        let d = undescribed(&[
+            (agent("tester"), "---\nmode: subagent\n---\nYou test.\n"),
+            (FileKind::Config, r#"{"agent": {"cfg": {"prompt": "x"}}}"#),
+            (agent("hid"), "---\nhidden: true\nmode: all\n---\nYou hide.\n"),
+        ]);
+        let at: Vec<(usize, &str)> = d.iter().map(|(f, t, _)| (*f, t.as_str())).collect();
+        assert_eq!(at, [(0, "subagent"), (1, "\"cfg\""), (2, "all")]);
+        assert!(d.iter().all(|(_, _, m)| m.contains(MANUAL)), "{d:#?}");
+        assert!(d[0].2.starts_with("\"tester\" has no `description`"), "{}", d[0].2);
+        // No mode and no name: on the frontmatter's opening line.
+        let d = undescribed(&[(agent("plain"), "---\ntemperature: 0.2\n---\nYou plan.\n")]);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].1, "---");
+    }
+
+    #[test]
+    fn a_blank_description_is_on_the_value_and_the_last_one_counts() {
+        let d = undescribed(&[(agent("blank"), "---\nmode: subagent\ndescription: \"  \"\n---\nX\n")]);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].1, "\"  \"");
+        assert!(d[0].2.contains("`- blank:` and nothing more"), "{}", d[0].2);
+        // A later layer blanks what an earlier one said: on the blank; the other way round, none.
+        let cfg = r#"{"agent": {"rev": {"description": "Reviews code."}}}"#;
+        let md = "---\ndescription: ''\n---\nX\n";
+        let d = undescribed(&[(FileKind::Config, cfg), (agent("rev"), md)]);
+        assert_eq!(
+            d.iter().map(|(f, t, _)| (*f, t.as_str())).collect::<Vec<_>>(),
+            [(1, "''")]
+        );
+        assert_eq!(undescribed(&[(agent("rev"), md), (FileKind::Config, cfg)]), []);
+        // A built-in's own description cannot be blanked by leaving it out, only by writing one.
+        let general = r#"{"agent": {"general": {"description": ""}}}"#;
+        assert_eq!(undescribed(&[(FileKind::Config, general)]).len(), 1);
+    }
+
+    #[test]
+    fn a_described_primary_disabled_or_builtin_agent_gets_nothing() {
+        let none = |files: &[(FileKind, &str)]| {
+            let d = undescribed(files);
+            assert!(d.is_empty(), "{d:#?}");
+        };
+        // The description comes from another file that defines the agent.
+        none(&[
+            (
+                FileKind::Config,
+                r#"{"agent": {"rev": {"description": "Reviews code."}}}"#,
+            ),
+            (agent("rev"), "---\nmode: subagent\n---\nX\n"),
+        ]);
+        // Primary agents are not offered to the Task tool; `mode.<name>` and a mode file are.
+        none(&[(agent("main"), "---\nmode: primary\n---\nX\n")]);
+        // A mode opencode refuses: that error says it.
+        none(&[(agent("rev"), "---\nmode: main\n---\nX\n")]);
+        none(&[(FileKind::Config, r#"{"mode": {"m": {"prompt": "x"}}}"#)]);
+        // Disabled, in any layer after it is defined.
+        none(&[
+            (agent("old"), "---\nmode: subagent\n---\nX\n"),
+            (FileKind::Config, r#"{"agent": {"old": {"disable": true}}}"#),
+        ]);
+        // A built-in customised without a description keeps its own.
+        none(&[(
+            FileKind::Config,
+            r#"{"agent": {"general": {"temperature": 0.1}, "explore": {}}}"#,
+        )]);
+        // A description of another type is a type error, not this.
+        none(&[(FileKind::Config, r#"{"agent": {"typed": {"description": 3}}}"#)]);
+        // No frontmatter: `no-frontmatter` says what is wrong; one opencode loses (`---toml`,
+        // a YAML error), the syntax error; one whose settings opencode computes (`---js`) may
+        // well describe it.
+        none(&[(agent("notes"), "Notes about the agents.\n")]);
+        none(&[(agent("t"), "---toml\nmode = \"subagent\"\n---\nP\n")]);
+        none(&[(
+            agent("j"),
+            "---js\n{mode: \"subagent\", description: \"a\" + \"b\"}\n---\nP\n",
+        )]);
+    }
+
+    #[test]
+    fn an_undescribed_subagent_is_named_as_the_task_tool_lists_it() {
+        let d = undescribed(&[(
+            FileKind::Config,
+            r#"{"agent": {"k": {"name": "Display", "mode": "subagent"}}}"#,
+        )]);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].1, "\"subagent\"");
+        assert!(d[0].2.starts_with("\"Display\" has no `description`"), "{}", d[0].2);
+        // A Markdown file of the same name takes the name back.
+        let d = undescribed(&[
+            (FileKind::Config, r#"{"agent": {"k": {"name": "Display"}}}"#),
+            (agent("k"), "---\nmode: subagent\n---\nP\n"),
+        ]);
+        assert_eq!(d.len(), 1);
+        assert!(d[0].2.starts_with("\"k\" has no"), "{}", d[0].2);
     }
 
     #[test]

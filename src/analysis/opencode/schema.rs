@@ -395,4 +395,6 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::LenientParse,
     crate::analysis::rules::Code::UnpinnedPackage,
     crate::analysis::rules::Code::BroadGrant,
+    crate::analysis::rules::Code::UndescribedSubagent,
+    crate::analysis::rules::Code::OverriddenDeny,
 ];

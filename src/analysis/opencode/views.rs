@@ -560,17 +560,64 @@ pub fn names_key(kind: &crate::analysis::FileKind, a: &crate::analysis::FileAnal
         (d.span, d.origin as u8, d.whole_file, d.body_empty, d.prompt_hash).hash(&mut h);
         d.bool_field("disable").map(|(b, _)| b).hash(&mut h);
         d.field("prompt").and_then(Node::as_str).hash(&mut h);
+        // `undescribed-subagent`: the mode; whether a description is there, blank (then where:
+        // the finding is on it) or not; where the mode is written when there is none (the finding
+        // may be on it). Typing in a description or above a described agent's mode changes none.
+        // `overridden-deny`: an agent's permission and `tools`, when they allow something.
+        for key in ["permission", "tools"] {
+            match d.field(key) {
+                Some(n) if super::overridden::grants(n, 2) => hash_tree(n, 2, &mut h),
+                _ => h.write_u8(0),
+            }
+        }
+        // The name it is listed by (a config entry's `name`), which the finding names.
+        d.field("name").and_then(Node::as_str).hash(&mut h);
+        let mode = d.mode();
+        mode.map(|(m, _)| m).hash(&mut h);
+        match d.field("description") {
+            None => (0u8, mode.and_then(|(_, at)| at)).hash(&mut h),
+            Some(n) if n.as_str().is_some_and(|t| t.trim().is_empty()) => (1u8, Some(n.span)).hash(&mut h),
+            Some(_) => 2u8.hash(&mut h),
+        }
         skill_patterns(&mut h, sub(d.node.as_ref().and_then(Node::as_map), "permission"));
     }
     h.write_u8(0xff);
     for r in a.refs() {
         (&r.name, r.span, r.kind as u8).hash(&mut h);
     }
-    (a.reading().map(|r| r as u8), a.has_plugins()).hash(&mut h);
+    (a.reading().map(|r| r as u8), a.has_plugins(), a.opencode().scripted).hash(&mut h);
     a.split().map(|s| s.misplaced_open.is_some()).hash(&mut h);
     let root = a.parsed.root.as_ref().and_then(Node::as_map);
     skill_patterns(&mut h, sub(root, "permission"));
+    // `overridden-deny`: the top-level `permission` and `tools` every agent gets (a config's).
+    if a.opencode().split.is_none() {
+        for key in ["permission", "tools"] {
+            match root.and_then(|m| m.value(key)) {
+                Some(n) => hash_tree(n, 2, &mut h),
+                None => h.write_u8(0),
+            }
+        }
+    }
     // Whether it lists skill sources (then any skill name may exist).
     super::project::lists_skill_sources(a.parsed.root.as_ref()).hash(&mut h);
     Some(h.finish())
+}
+
+/// The keys, scalar values and spans of `node` down to `depth` levels, hashed.
+fn hash_tree(node: &crate::analysis::syntax::Node, depth: usize, h: &mut crate::analysis::hash::FxHasher) {
+    use crate::analysis::syntax::Value;
+    use std::hash::{Hash, Hasher};
+    node.span.hash(h);
+    match &node.value {
+        Value::Str(s) => s.hash(h),
+        Value::Bool(b) => b.hash(h),
+        Value::Map(m) if depth > 0 => {
+            for e in m.entries.iter() {
+                (&e.key.name, e.key.span).hash(h);
+                hash_tree(&e.value, depth - 1, h);
+            }
+            h.write_u8(0xfd);
+        }
+        other => std::mem::discriminant(other).hash(h),
+    }
 }
