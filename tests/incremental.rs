@@ -133,8 +133,12 @@ fn random_text(rng: &mut Rng, rel: &str) -> String {
     // only the body changes.
     // Which agents are disabled or hidden, and their modes, decide the default agent's and the
     // commands' findings without changing any name.
-    match rng.below(8) {
+    match rng.below(10) {
         0 => "Just a prompt, no frontmatter.\n".to_string(),
+        // No description, or a blank one (`undescribed-subagent`), written above or below the
+        // mode (the finding is on one or the other).
+        8 => format!("---\nmode: {mode}\ntemperature: 0.{}\n---\nBody\n", rng.below(3)),
+        9 => format!("---\nmode: {mode}\ndescription: ''\nname: {name}\n---\nBody\n"),
         1 => format!("---\ndescription: d\nmode: {mode}\nname: {name}\n---\nBody\n"),
         2 => format!("---\ndescription: d\nmode: {mode}\nname: {name}\ndisable: true\n---\nBody\n"),
         3 => format!("---\ndescription: d\nmode: {mode}\nname: {name}\nhidden: true\n---\nBody\n"),
@@ -460,6 +464,67 @@ fn edits_that_keep_names_update_the_findings_that_depend_on_them() {
             "opencode.json",
             "{ \"default_agent\": \"lead\", \"agent\": { \"rev\": { \"disable\": false } } }\n",
             0,
+        ),
+        // A subagent loses its description, gets it back, then a blank one of the same length
+        // (every span kept): `undescribed-subagent` comes and goes.
+        (".opencode/agents/other.md", "---\nmode: subagent\n---\nBody\n", 1),
+        (
+            ".opencode/agents/other.md",
+            "---\ndescription: \"x\"\nmode: subagent\n---\nBody\n",
+            0,
+        ),
+        (
+            ".opencode/agents/other.md",
+            "---\ndescription: \" \"\nmode: subagent\n---\nBody\n",
+            1,
+        ),
+        (
+            ".opencode/agents/other.md",
+            "---\ndescription: \"x\"\nmode: subagent\n---\nBody\n",
+            0,
+        ),
+        // A top-level deny, then an agent's allow over it (`overridden-deny`), taken back and
+        // given again with edits of the same length, in the agent and in the config.
+        (
+            "opencode.json",
+            "{ \"default_agent\": \"lead\", \"permission\": { \"bash\": { \"git push *\": \"deny\" } } }\n",
+            0,
+        ),
+        (
+            ".opencode/agents/rev.md",
+            "---\ndescription: d\nmode: subagent\npermission:\n  bash: allow\n---\nBody\n",
+            1,
+        ),
+        (
+            ".opencode/agents/rev.md",
+            "---\ndescription: d\nmode: subagent\npermission:\n  bash: deny \n---\nBody\n",
+            0,
+        ),
+        (
+            ".opencode/agents/rev.md",
+            "---\ndescription: d\nmode: subagent\npermission:\n  bash: allow\n---\nBody\n",
+            1,
+        ),
+        // The agent restates the deny after its allow, then names another command instead.
+        (
+            ".opencode/agents/rev.md",
+            "---\ndescription: d\nmode: subagent\npermission:\n  bash:\n    \"*\": allow\n    \"git push *\": deny\n---\nBody\n",
+            0,
+        ),
+        (
+            ".opencode/agents/rev.md",
+            "---\ndescription: d\nmode: subagent\npermission:\n  bash:\n    \"*\": allow\n    \"git pull *\": deny\n---\nBody\n",
+            1,
+        ),
+        (
+            "opencode.json",
+            "{ \"default_agent\": \"lead\", \"permission\": { \"bash\": { \"git push *\": \"ask\"  } } }\n",
+            0,
+        ),
+        (
+            "opencode.json",
+            "{ \"default_agent\": \"lead\", \"permission\": { \"bash\": { \"git push *\": \"deny\" } } }\n",
+            1,
         ),
     ];
     for (i, (rel, text, findings)) in steps.iter().enumerate() {

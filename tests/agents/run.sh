@@ -20,6 +20,10 @@
 # (g) hook commands in a project and a plugin whose paths hold a space: the hooks Claude Code fails
 #     to run (and the guard that then blocks nothing) are exactly agent-lsp's
 #     `unquoted-path-variable` findings.
+# (h) opencode `run` with a top-level deny and two agents: the one whose own `bash: allow`
+#     agent-lsp reports as `overridden-deny` runs the denied command, the other is refused; and
+#     the Task tool lists exactly the subagents agent-lsp reports as `undescribed-subagent` as
+#     "This subagent should only be called manually by the user." (or with an empty description).
 # (c) `claude plugin validate` on editors/claude-code and on the marketplace, and agent-lsp's own
 #     check of both.
 #
@@ -496,6 +500,66 @@ ok = failed == reported and {"quoted", "plugin-quoted"} <= ran and "guard" in fa
 if not os.path.exists(os.path.join(d, "bash-ran")):
     print("the Bash call did not run: the unquoted guard blocked it after all")
     ok = False
+sys.exit(0 if ok else 1)
+PY
+
+# ---- (h) an agent's allow over a top-level deny, and subagents without a description, judged by
+# opencode: what it runs, and how its Task tool lists each subagent to the model.
+step "(h) opencode run: overridden-deny and undescribed-subagent against what opencode does"
+d="$tmp/oc-risk"
+new_project "$d"
+mkdir -p "$d/project/.opencode/agents"
+echo '[[{"tool": "bash", "input": {"command": "touch ran.txt", "description": "mark"}}], [{"text": "done"}]]' > "$d/script.json"
+start_mock "$d"
+cat > "$d/project/opencode.json" <<EOF
+{
+  "model": "anthropic/claude-sonnet-4-5",
+  "provider": {"anthropic": {"options": {"baseURL": "http://127.0.0.1:$PORT/v1", "apiKey": "mock"}}},
+  "permission": {"bash": {"*": "allow", "touch *": "deny"}},
+  "agent": {
+    "ship": {"mode": "primary", "description": "Ships.", "permission": {"bash": "allow"}},
+    "plain": {"mode": "primary", "description": "Keeps the guard."},
+    "lister": {"prompt": "Lists."}
+  }
+}
+EOF
+printf -- '---\nmode: subagent\n---\nYou test.\n' > "$d/project/.opencode/agents/tester.md"
+printf -- '---\nmode: subagent\ndescription: ""\n---\nYou note.\n' > "$d/project/.opencode/agents/blank.md"
+printf -- '---\nmode: subagent\ndescription: Reviews a change.\n---\nYou review.\n' > "$d/project/.opencode/agents/reviewer.md"
+git -C "$d/project" add -A
+for agent in ship plain; do
+  rm -f "$d/project/ran.txt" "$d/requests.jsonl"
+  run_in "$d/home" "$d/project" "$OPENCODE" run --pure --agent "$agent" "go" > "$d/out.$agent.txt" 2> "$d/err.$agent.txt" ||
+    fail "opencode run --agent $agent failed: $(tail -n 20 "$d/err.$agent.txt")"
+  if [ -e "$d/project/ran.txt" ]; then echo ran > "$d/ran.$agent"; fi
+  cp "$d/requests.jsonl" "$d/requests.$agent.jsonl"
+done
+(cd "$d/project" && "$BIN" check . --no-global --format json > "$d/check.json") || true
+python3 - "$d" <<'PY' || fail "opencode and agent-lsp disagree on overridden-deny or undescribed-subagent (see above)"
+import json, os, re, sys
+d = sys.argv[1]
+report = json.load(open(os.path.join(d, "check.json")))
+def named(code):
+    return sorted(f["message"].split('"')[1] for f in report["diagnostics"] if f["code"] == code)
+ran = sorted(a for a in ("ship", "plain") if os.path.exists(os.path.join(d, "ran." + a)))
+overriding = named("overridden-deny")
+print(f"agents that ran the denied `touch`: {ran}; agent-lsp's overridden-deny: {overriding}")
+ok = ran == overriding == ["ship"]
+task = None
+for line in open(os.path.join(d, "requests.plain.jsonl")):
+    body = json.loads(line).get("body") or {}
+    for tool in body.get("tools") or []:
+        if tool.get("name") == "task":
+            task = tool["description"]
+if task is None:
+    print("no request offered the task tool")
+    sys.exit(1)
+listed = dict(re.findall(r"^- ([^:\n]+): ?(.*)$", task.split("Available agent types")[-1], re.M))
+manual = "This subagent should only be called manually by the user."
+undescribed = sorted(n for n, text in listed.items() if text.strip() in ("", manual))
+reported = named("undescribed-subagent")
+print(f"the task tool lists without a description: {undescribed}; agent-lsp's undescribed-subagent: {reported}")
+ok = ok and undescribed == reported == ["blank", "lister", "tester"] and "reviewer" in listed
 sys.exit(0 if ok else 1)
 PY
 
