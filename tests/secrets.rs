@@ -374,3 +374,57 @@ fn codex_says_which_table_reads_the_variable() {
         messages[1]
     );
 }
+
+/// A token in the prose of a Markdown file (an agent's prompt, an instruction file): found on
+/// its characters, said to reach the model provider, hidden in every format. (Built at run
+/// time, so that this file holds no token shape.)
+#[test]
+fn a_token_in_a_prompt_or_an_instruction_file_is_found_and_hidden() {
+    let token = format!("ghp_{}", "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8");
+    let aws = format!("AKIA{}", "QWERTYUIOPASDFGH");
+    let dir = workspace(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        (
+            ".claude/agents/deploy.md",
+            &format!("---\nname: deploy\ndescription: Deploys.\n---\nPush with {token} when asked.\n"),
+        ),
+        ("CLAUDE.md", &format!("# Notes\n\nThe CI key is {aws}.\n")),
+        (
+            ".opencode/agents/safe.md",
+            "---\ndescription: Reads the token from the environment.\n---\nUse $GITHUB_TOKEN, never a pasted ghp_ value.\n",
+        ),
+    ]);
+    let out = agent_lsp(dir.path(), &["check", "--no-global", "--format", "json"]);
+    assert!(
+        !out.stdout.contains(&token) && !out.stdout.contains(&aws),
+        "{}",
+        out.stdout
+    );
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let found: Vec<(String, u64, u64)> = secret_findings(&report).into_iter().map(|f| (f.0, f.1, f.2)).collect();
+    assert_eq!(
+        found,
+        [
+            (".claude/agents/deploy.md".to_string(), 5, 11),
+            ("CLAUDE.md".to_string(), 3, 15)
+        ],
+        "{report:#}"
+    );
+    let message = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "hardcoded-secret")
+        .and_then(|d| d["message"].as_str())
+        .unwrap();
+    assert!(message.contains("sends it to the model provider"), "{message}");
+    for format in ["human", "github", "sarif"] {
+        let out = agent_lsp(dir.path(), &["check", "--no-global", "--format", format]);
+        assert!(out.stdout.contains("hardcoded-secret"), "{format}: {}", out.stdout);
+        assert!(
+            !out.stdout.contains(&token) && !out.stdout.contains(&aws),
+            "{format}: {}",
+            out.stdout
+        );
+    }
+}

@@ -189,12 +189,25 @@ mod rule_scope_tests {
 /// Analyse one file on its own.
 pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
     let mut analysis = analyze_dialect(kind, text);
-    let secrets = analysis
+    let mut secrets = analysis
         .parsed
         .root
         .as_ref()
         .map(|root| secret::find(root, text))
         .unwrap_or_default();
+    if kind.is_markdown() {
+        // The prose after the frontmatter: a prompt, a skill's steps, an instruction file.
+        let prose = secret::find_in_prose(text, syntax::frontmatter::split(text).body.start as usize);
+        let fresh: Vec<_> = prose
+            .into_iter()
+            .filter(|p| {
+                !secrets
+                    .iter()
+                    .any(|s| s.span.start < p.span.end && p.span.start < s.span.end)
+            })
+            .collect();
+        secrets.extend(fresh);
+    }
     let spec = kind.dialect().spec();
     if Code::HomePath.dialects().contains(&kind.dialect()) {
         let found = home::find(text);

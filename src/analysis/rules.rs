@@ -697,7 +697,7 @@ root, an `AGENTS.override.md`, or the user's Codex configuration. (Seen with Cod
         "a 32,216-byte AGENTS.md at the git root and a 1,415-byte sub/AGENTS.md",
         "the root AGENTS.md kept short, the details in the folders that need them";
     HardcodedSecret = "hardcoded-secret", Warning, Works, [],
-        "A token, key or password written into a file the runtime reads (a server's `env` or `headers`, a provider's options, a settings `env`): a well-known token shape anywhere, or a value that reads as a secret under a key that names one.",
+        "A token, key or password written into a file the runtime reads (a server's `env` or `headers`, a provider's options, a settings `env`, the text of a prompt or an instruction file): a well-known token shape anywhere, or a value that reads as a secret under a key that names one.",
         "The runtimes read their MCP servers, providers and settings from files that usually live in the \
 repository, so a token pasted there goes wherever the repository goes: every clone, fork, CI log \
 and the history, where deleting the line later does not remove it. agent-lsp recognises the \
@@ -711,7 +711,11 @@ runtime's own way to read the value from the environment where it has one in tha
 (opencode's `{env:NAME}`, Claude Code's `${NAME}` in `.mcp.json`, VS Code's `${env:NAME}`, Gemini \
 CLI's `${NAME}`), and the message says what to do where it has none (Codex's `env_vars`, Claude \
 Code's `settings.local.json`). A file git ignores is where a secret belongs: nothing is said \
-there. Revoke a token that was committed. Turn the rule off for test fixtures with \
+there. In the prose of a Markdown file (an agent's prompt, a skill's or command's steps, \
+`CLAUDE.md`, `AGENTS.md`) only the well-known token shapes and private keys count: the runtime \
+sends that text to the model provider with every prompt, so keep the token out of it and let a \
+command or an MCP server read it from the environment. Revoke a token that was committed. Turn \
+the rule off for test fixtures with \
 `[rules.per-file-ignores]` in `agent-lsp.toml`.",
         "{ \"mcp\": { \"github\": { \"type\": \"local\", \"command\": [\"github-mcp\"], \"environment\": { \"GITHUB_TOKEN\": \"Jq7vR2nX9pL4wT8kZ3mB6cY1\" } } } }",
         "{ \"mcp\": { \"github\": { \"type\": \"local\", \"command\": [\"github-mcp\"], \"environment\": { \"GITHUB_TOKEN\": \"{env:GITHUB_TOKEN}\" } } } }";

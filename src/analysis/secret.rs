@@ -502,10 +502,42 @@ pub fn env_name(path: &[String]) -> String {
     all.join("_")
 }
 
+/// At most this many secrets are reported in one file's prose.
+const PROSE_LIMIT: usize = 100;
+
+/// The well-known tokens and private keys in the prose of a Markdown file (`text[from..]`: a
+/// prompt, a skill's or command's instructions, an instruction file), each with an empty path.
+/// Only token shapes count here: a key name that says "secret" means nothing in prose.
+pub fn find_in_prose(text: &str, from: usize) -> Vec<Secret> {
+    let mut out = Vec::new();
+    let mut at = from.min(text.len());
+    while out.len() < PROSE_LIMIT
+        && let Some((a, b, what)) = text.get(at..).and_then(token_in)
+    {
+        out.push(Secret {
+            span: Span::new(at + a, at + b),
+            what,
+            path: Vec::new(),
+            text: text[at + a..at + b].to_string(),
+        });
+        at += b.max(a + 1);
+    }
+    out
+}
+
 /// The `hardcoded-secret` finding on `secret` of `text`, with the runtime's way to read it from
 /// the environment (`fix`) as its fix or its advice.
 pub fn diagnostic(secret: &Secret, text: &str, fix: Option<SecretFix>) -> Diagnostic {
     let written = secret.span.text(text);
+    if secret.path.is_empty() {
+        // In prose: the model provider receives it with the prompt, and the file is shared.
+        let message = format!(
+            "the text of this file holds {} ({}): the runtime sends it to the model provider with the prompt, and whoever can read the file, a copy or its history can use it. Keep it out of the text (a command or an MCP server can read it from the environment), and revoke it if it was ever committed.",
+            secret.what,
+            redacted(written)
+        );
+        return Diagnostic::new(Code::HardcodedSecret, secret.span, message);
+    }
     let holder = match secret.path.last() {
         Some(key) if secret.path.len() > 1 || !key.is_empty() => format!("`{key}`"),
         _ => "This value".to_string(),
@@ -553,6 +585,47 @@ mod tests {
     }
 
     const GH: &str = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+
+    #[test]
+    fn tokens_in_prose_each_on_its_characters() {
+        let aws = "AKIAQWERTYUIOPASDFGH";
+        let text = format!("---\nname: x\n---\nPush with {GH}, then\nsync with {aws}.\nIn a word, X{GH} is not one.\n");
+        let found: Vec<(&str, &str)> = find_in_prose(&text, 15)
+            .iter()
+            .map(|s| {
+                assert!(s.path.is_empty());
+                assert_eq!(s.span.text(&text), s.text);
+                (s.span.text(&text), s.what)
+            })
+            .collect();
+        assert_eq!(found, [(GH, "a GitHub token"), (aws, "an AWS access key")]);
+        // Only after `from`; words that only look like a key's name are nothing in prose.
+        assert_eq!(find_in_prose(&text, text.find(aws).unwrap() + 1), []);
+        assert_eq!(
+            find_in_prose("api_key: Jq7vR2nX9pL4wT8kZ3mB6cY1 and TOKEN=abc\n", 0),
+            []
+        );
+        assert_eq!(find_in_prose("", 5), []);
+        // Bounded: a file full of tokens reports the first hundred.
+        let many = format!("{GH} ").repeat(150);
+        assert_eq!(find_in_prose(&many, 0).len(), PROSE_LIMIT);
+    }
+
+    #[test]
+    fn a_secret_in_prose_says_where_it_goes_and_hides() {
+        let text = format!("Deploy with {GH}.\n");
+        let s = &find_in_prose(&text, 0)[0];
+        let d = diagnostic(s, &text, None);
+        assert!(
+            d.message
+                .starts_with("the text of this file holds a GitHub token (`ghp_…`, 40 characters)"),
+            "{}",
+            d.message
+        );
+        assert!(d.message.contains("sends it to the model provider"), "{}", d.message);
+        assert!(!d.message.contains(GH));
+        assert!(d.fix.is_none());
+    }
 
     #[test]
     fn well_known_tokens_anywhere() {
