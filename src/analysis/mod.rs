@@ -197,16 +197,7 @@ pub fn analyze(kind: &FileKind, text: &str) -> FileAnalysis {
         .unwrap_or_default();
     if kind.is_markdown() {
         // The prose after the frontmatter: a prompt, a skill's steps, an instruction file.
-        let prose = secret::find_in_prose(text, syntax::frontmatter::split(text).body.start as usize);
-        let fresh: Vec<_> = prose
-            .into_iter()
-            .filter(|p| {
-                !secrets
-                    .iter()
-                    .any(|s| s.span.start < p.span.end && p.span.start < s.span.end)
-            })
-            .collect();
-        secrets.extend(fresh);
+        secret::add_prose(&mut secrets, text, syntax::frontmatter::split(text).body.start as usize);
     }
     let spec = kind.dialect().spec();
     if Code::HomePath.dialects().contains(&kind.dialect()) {

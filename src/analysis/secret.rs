@@ -525,6 +525,21 @@ pub fn find_in_prose(text: &str, from: usize) -> Vec<Secret> {
     out
 }
 
+/// [`find_in_prose`] of `text[from..]` added to `secrets`, but for a token one of them already
+/// covers (where a runtime reads the same text as settings: one finding).
+pub fn add_prose(secrets: &mut Vec<Secret>, text: &str, from: usize) {
+    let prose = find_in_prose(text, from);
+    let fresh: Vec<Secret> = prose
+        .into_iter()
+        .filter(|p| {
+            !secrets
+                .iter()
+                .any(|s| s.span.start < p.span.end && p.span.start < s.span.end)
+        })
+        .collect();
+    secrets.extend(fresh);
+}
+
 /// The `hardcoded-secret` finding on `secret` of `text`, with the runtime's way to read it from
 /// the environment (`fix`) as its fix or its advice.
 pub fn diagnostic(secret: &Secret, text: &str, fix: Option<SecretFix>) -> Diagnostic {
@@ -609,6 +624,21 @@ mod tests {
         // Bounded: a file full of tokens reports the first hundred.
         let many = format!("{GH} ").repeat(150);
         assert_eq!(find_in_prose(&many, 0).len(), PROSE_LIMIT);
+    }
+
+    #[test]
+    fn a_token_already_found_in_the_settings_is_not_found_again_in_prose() {
+        let text = format!("token: {GH}\nand {GH}\n");
+        let mut secrets = find_in_prose(&text, 0);
+        secrets.truncate(1);
+        secrets[0].path = vec!["token".into()];
+        add_prose(&mut secrets, &text, 0);
+        let at: Vec<(usize, bool)> = secrets
+            .iter()
+            .map(|s| (s.span.start as usize, s.path.is_empty()))
+            .collect();
+        // The first (found as a setting) once; the second, which nothing covers, from the prose.
+        assert_eq!(at, [(7, false), (text.rfind(GH).unwrap(), true)]);
     }
 
     #[test]
