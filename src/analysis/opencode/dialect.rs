@@ -471,8 +471,13 @@ impl DialectSpec for Spec {
                     .collect();
                 let skills = super::views::skills(host, dir);
                 let names: Vec<&str> = skills.iter().map(|(n, _)| n.as_str()).collect();
-                let (mut d, files, looked_up) = super::project::check_and_reads(&vf);
+                let (mut d, mut files, looked_up) = super::project::check_and_reads(&vf);
                 d.extend(super::project::check_skill_patterns(&vf, &names));
+                let (overridden, read) = super::overridden::check(&vf);
+                d.extend(overridden);
+                files.extend(read);
+                files.sort_unstable();
+                files.dedup();
                 (d, Reads::Names(files, looked_up))
             }
             ("themes", _) => (super::views::theme_checks(host), Reads::All),

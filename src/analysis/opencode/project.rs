@@ -1,7 +1,7 @@
 //! The agent registry of one "view" (the files opencode loads together when started in one
 //! directory) and the checks that need it. Rules: `invalid-default-agent`, `unknown-agent`,
-//! `duplicate-agent`, `unknown-skill`, `undescribed-subagent`; `overridden-deny` (in
-//! `overridden.rs`).
+//! `duplicate-agent`, `unknown-skill`, `undescribed-subagent` (`overridden-deny`, in
+//! `overridden.rs`, runs beside these in the same unit).
 //!
 //! Merge order (§2.2, §8): config layers and Markdown agents are deep-merged in the order the
 //! caller gives (global first, nearest project last, then each config directory's Markdown
@@ -309,12 +309,6 @@ pub fn check_and_reads(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usiz
     duplicate_markdown_agents(view, &mut out);
     markdown_without_frontmatter(view, &reg, &mut out);
     undescribed_subagents(&undescribed, &by_name, &mut out);
-    let (overridden, overridden_reads) = super::overridden::check(view);
-    out.extend(overridden);
-    let mut reads = reads;
-    reads.extend(overridden_reads);
-    reads.sort_unstable();
-    reads.dedup();
     let mut names: Vec<String> = needed.into_iter().map(str::to_string).collect();
     names.sort_unstable();
     (out, reads, names)
