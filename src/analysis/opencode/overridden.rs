@@ -30,17 +30,16 @@ pub fn check(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usize>) {
     if targeted.is_empty() {
         return (out, reads);
     }
-    // The agents whose own settings allow something: only they can override a deny.
+    // The agents whose own settings allow something broader than a deny: only they can
+    // override one (a view of thousands of agents that allow `git status *` builds none).
     let mut names: crate::analysis::hash::FxHashSet<&str> = Default::default();
     for vf in view {
         for d in &vf.facts.agents {
-            let node = d.node.as_ref();
-            let allows = node.and_then(|n| n.as_map()).is_some_and(|m| {
-                ["permission", "tools"]
-                    .iter()
-                    .any(|k| m.value(k).is_some_and(|v| grants(v, 2)))
-            });
-            if allows {
+            if d.node
+                .as_ref()
+                .and_then(|n| n.as_map())
+                .is_some_and(|m| may_override(m, &targeted))
+            {
                 names.insert(d.name.as_str());
             }
         }
@@ -122,6 +121,35 @@ pub fn check(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usize>) {
     reads.sort_unstable();
     reads.dedup();
     (out, reads)
+}
+
+/// Whether an agent's own `permission` or `tools` holds an allow that covers one of the
+/// `targeted` denies with a broader pattern (before the merge: what [`check`] then confirms).
+fn may_override(agent: &crate::analysis::syntax::Map, targeted: &[Rule]) -> bool {
+    let reaches = |permission: &str, pattern: &str| {
+        !(permission == "*" && pattern == "*")
+            && targeted.iter().any(|t| {
+                covers(permission, &t.permission) && pattern != t.pattern && pattern_covers(pattern, &t.pattern)
+            })
+    };
+    let allow = |n: &Node| n.as_str() == Some("allow");
+    let in_permission = agent.value("permission").and_then(Node::as_map).is_some_and(|m| {
+        m.entries.iter().any(|e| match &e.value.value {
+            Value::Map(patterns) => patterns
+                .entries
+                .iter()
+                .any(|p| allow(&p.value) && reaches(&e.key.name, &p.key.name)),
+            _ => allow(&e.value) && reaches(&e.key.name, "*"),
+        })
+    });
+    let in_tools = || {
+        agent.value("tools").and_then(Node::as_map).is_some_and(|m| {
+            m.entries.iter().any(|e| {
+                e.value.as_bool() == Some(true) && reaches(super::schema::tools_key_to_permission(&e.key.name), "*")
+            })
+        })
+    };
+    in_permission || in_tools()
 }
 
 /// A permission or `tools` value that allows something: `allow`, `true`, or a map holding one
