@@ -640,6 +640,20 @@ mod tests {
             .collect();
         // The first (found as a setting) once; the second, which nothing covers, from the prose.
         assert_eq!(at, [(7, false), (text.rfind(GH).unwrap(), true)]);
+        // Spans that only touch do not overlap: a finding that ends where the token starts, or
+        // starts where it ends, leaves it to the prose.
+        let text = format!("{GH}\n");
+        let end = GH.len();
+        for touching in [Span::new(0, 0), Span::new(end, end + 1)] {
+            let mut secrets = vec![Secret {
+                span: touching,
+                what: "a value that reads as a secret",
+                path: vec!["k".into()],
+                text: String::new(),
+            }];
+            add_prose(&mut secrets, &text, 0);
+            assert_eq!(secrets.len(), 2, "{touching:?}");
+        }
     }
 
     #[test]
