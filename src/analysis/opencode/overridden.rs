@@ -359,6 +359,37 @@ mod tests {
     }
 
     #[test]
+    fn only_an_allow_broader_than_a_deny_makes_an_agent_worth_merging() {
+        let rule = |permission: &str, pattern: &str| Rule {
+            permission: permission.into(),
+            pattern: pattern.into(),
+            action: "deny".into(),
+            source: Source::BuiltIn,
+            layer: Layer::Config,
+        };
+        let targeted = [rule("bash", "git push *"), rule("edit", "*.env")];
+        let may = |yaml: &str| {
+            let parsed = crate::analysis::syntax::yaml::parse(yaml, 0);
+            may_override(parsed.root.as_ref().and_then(Node::as_map).unwrap(), &targeted)
+        };
+        // Broader: a whole permission, a wider pattern, a `*` key with a wider pattern, `tools`
+        // (`write` is `edit`).
+        assert!(may("permission:\n  bash: allow\n"));
+        assert!(may("permission:\n  bash:\n    \"git *\": allow\n"));
+        assert!(may("permission:\n  \"*\":\n    \"git *\": allow\n"));
+        assert!(may("tools:\n  write: true\n"));
+        // Not: narrower or other patterns, the same pattern, other permissions, ask, everything
+        // at once, `tools` turned off.
+        assert!(!may(
+            "permission:\n  bash:\n    \"git status *\": allow\n    \"*\": ask\n"
+        ));
+        assert!(!may("permission:\n  bash:\n    \"git push *\": allow\n"));
+        assert!(!may("permission:\n  webfetch: allow\n  bash: ask\n"));
+        assert!(!may("permission:\n  \"*\": allow\n"));
+        assert!(!may("permission: allow\ntools:\n  bash: false\n  read: true\n"));
+    }
+
+    #[test]
     fn deprecated_tools_and_a_permission_wildcard_count() {
         // `tools: {bash: true}` is opencode's `bash: allow`; an agent's `"*"` permission key
         // names every permission, bash included.
