@@ -311,6 +311,20 @@ mod tests {
             m.contains("deny of `bash` \"a *\", `bash` \"b *\", `bash` \"c *\" and 2 more:"),
             "{m}"
         );
+        // Three are all named.
+        let three = r#"{"permission": {"bash": {"a *": "deny", "b *": "deny", "c *": "deny"}}, "agent": {"s": {"permission": {"bash": "allow"}}}}"#;
+        let analyses = [analyze(&FileKind::Config, three)];
+        let view = [ViewFile {
+            file: 0,
+            parsed: &analyses[0].parsed,
+            facts: &analyses[0].facts,
+            group: 0,
+        }];
+        let m = &check(&view).0[0].1.message;
+        assert!(
+            m.contains("deny of `bash` \"a *\", `bash` \"b *\" and `bash` \"c *\":"),
+            "{m}"
+        );
     }
 
     #[test]
