@@ -373,6 +373,18 @@ mod tests {
     }
 
     #[test]
+    fn grants_is_any_allow_within_two_levels() {
+        let grants_in = |yaml: &str| grants(crate::analysis::syntax::yaml::parse(yaml, 0).root.as_ref().unwrap(), 2);
+        assert!(grants_in("allow"));
+        assert!(grants_in("edit: deny\nbash:\n  \"git *\": allow\n"));
+        assert!(grants_in("bash: true\n"));
+        assert!(!grants_in("edit: deny\nbash:\n  \"*\": ask\nread: false\n"));
+        assert!(!grants_in("deny"));
+        // A third level is no permission's: not looked at.
+        assert!(!grants_in("bash:\n  x:\n    y: allow\n"));
+    }
+
+    #[test]
     fn only_an_allow_broader_than_a_deny_makes_an_agent_worth_merging() {
         let rule = |permission: &str, pattern: &str| Rule {
             permission: permission.into(),
