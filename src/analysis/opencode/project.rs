@@ -457,12 +457,30 @@ fn undescribed_names<'a>(view: &[ViewFile<'a>]) -> Vec<(&'a str, &'a str, Descri
     use super::markdown::Reading;
     // Per name: the name the Task tool lists it by (a config entry's `name`, a Markdown file's
     // name), and how it is described (`None`: left out).
+    // First the names some declaration leaves without a description (a blank one included):
+    // in most views none, and then nothing is folded.
+    let described = |d: &super::AgentDecl| {
+        d.field("description")
+            .is_some_and(|n| n.as_str().is_none_or(|t| !t.trim().is_empty()))
+    };
+    let lacking: crate::analysis::hash::FxHashSet<&'a str> = view
+        .iter()
+        .flat_map(|vf| vf.facts.agents.iter())
+        .filter(|d| !described(d))
+        .map(|d| d.name.as_str())
+        .collect();
+    if lacking.is_empty() {
+        return Vec::new();
+    }
     let mut state: crate::analysis::hash::FxHashMap<&'a str, (&'a str, Option<Described>)> = Default::default();
     let mut order: Vec<&'a str> = Vec::new();
     for vf in view {
         let unread = vf.facts.reading == Some(Reading::NoFrontmatter) || vf.facts.scripted;
         for d in &vf.facts.agents {
             let name = d.name.as_str();
+            if !lacking.contains(name) {
+                continue;
+            }
             let (shown, slot) = state.entry(name).or_insert_with(|| {
                 order.push(name);
                 (name, Some(Described::Unset))
