@@ -301,6 +301,7 @@ fn findings(home: &Home, root: &Path) -> Findings {
     let report = run_json(home, &["check", "--format", "json", &root.to_string_lossy()]);
     let mut out = Findings::default();
     for d in report["diagnostics"].as_array().into_iter().flatten() {
+        // The file, canonical.
         let at = || {
             let path = PathBuf::from(d["path"].as_str().unwrap_or_default());
             let path = if path.is_absolute() { path } else { root.join(path) };
@@ -334,10 +335,7 @@ fn findings(home: &Home, root: &Path) -> Findings {
         } else {
             continue;
         };
-        let path = PathBuf::from(d["path"].as_str().unwrap_or_default());
-        let path = if path.is_absolute() { path } else { root.join(path) };
-        let path = fs::canonicalize(&path).unwrap_or(path);
-        list.entry(path).or_default().push(format!(
+        list.entry(at()).or_default().push(format!(
             "{} {}:{}",
             d["code"].as_str().unwrap_or_default(),
             d["range"]["start"]["line"],

@@ -659,13 +659,8 @@ fn merge_options(
 }
 
 /// The rules every agent of the view gets from the config files' top-level `permission` (and
-/// deprecated `tools`), merged, in evaluation order.
+/// deprecated top-level `tools`), all config layers merged, in evaluation order.
 pub fn config_rules(view: &[ViewFile], env: &Env) -> Vec<Rule> {
-    user_rules(view, env)
-}
-
-/// The top-level `permission` (and deprecated top-level `tools`) of all config layers, merged.
-fn user_rules(view: &[ViewFile], env: &Env) -> Vec<Rule> {
     let mut cfg: PermCfg = Vec::new();
     for vf in view {
         // Config files only (Markdown files have a frontmatter split).
@@ -715,7 +710,7 @@ fn build(view: &[ViewFile], env: &Env, only: Option<&crate::analysis::hash::FxHa
         })
         .collect();
     let defaults = default_rules(env);
-    let user = user_rules(view, env);
+    let user = config_rules(view, env);
     let mut out: Vec<EffectiveAgent> = BUILTIN_AGENTS
         .iter()
         .filter(|b| only.is_none_or(|names| names.contains(b.name)))

@@ -56,15 +56,13 @@ pub fn check(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usize>) {
             {
                 continue;
             }
-            let Source::File { file, span } = allow.source else {
+            let Source::File { file: at_file, span } = allow.source else {
                 continue;
             };
             let taken: Vec<&Rule> = targeted
                 .iter()
                 .filter(|deny| {
-                    covers(&allow.permission, &deny.permission)
-                        && allow.pattern != deny.pattern
-                        && pattern_covers(&allow.pattern, &deny.pattern)
+                    broader(&allow.permission, &allow.pattern, deny)
                         // Restated after the allow: the deny still decides.
                         && !rules[i + 1..].iter().any(|later| {
                             later.action == "deny"
@@ -114,8 +112,8 @@ pub fn check(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usize>) {
                     reads.push(file);
                 }
             }
-            reads.push(file);
-            out.push((file, diag));
+            reads.push(at_file);
+            out.push((at_file, diag));
         }
     }
     reads.sort_unstable();
@@ -123,14 +121,17 @@ pub fn check(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usize>) {
     (out, reads)
 }
 
+/// Whether an allow of `permission` over `pattern` takes in all of `deny` and more than it (an
+/// allow of exactly the denied pattern is deliberate).
+fn broader(permission: &str, pattern: &str, deny: &Rule) -> bool {
+    covers(permission, &deny.permission) && pattern != deny.pattern && pattern_covers(pattern, &deny.pattern)
+}
+
 /// Whether an agent's own `permission` or `tools` holds an allow that covers one of the
 /// `targeted` denies with a broader pattern (before the merge: what [`check`] then confirms).
 fn may_override(agent: &crate::analysis::syntax::Map, targeted: &[Rule]) -> bool {
     let reaches = |permission: &str, pattern: &str| {
-        !(permission == "*" && pattern == "*")
-            && targeted.iter().any(|t| {
-                covers(permission, &t.permission) && pattern != t.pattern && pattern_covers(pattern, &t.pattern)
-            })
+        !(permission == "*" && pattern == "*") && targeted.iter().any(|t| broader(permission, pattern, t))
     };
     let allow = |n: &Node| n.as_str() == Some("allow");
     let in_permission = agent.value("permission").and_then(Node::as_map).is_some_and(|m| {
@@ -172,17 +173,7 @@ mod tests {
     /// the texts of the denies it names).
     fn found(files: &[(FileKind, &str)]) -> Vec<(usize, String, Vec<String>)> {
         let analyses: Vec<Analysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
-        let view: Vec<ViewFile> = analyses
-            .iter()
-            .enumerate()
-            .map(|(file, a)| ViewFile {
-                file,
-                parsed: &a.parsed,
-                facts: &a.facts,
-                group: 0,
-            })
-            .collect();
-        let (diags, reads) = check(&view);
+        let (diags, reads) = check(&view_of(&analyses));
         let mut out = Vec::new();
         for (f, d) in diags {
             assert_eq!(
@@ -204,6 +195,30 @@ mod tests {
             out.push((f, d.span.text(files[f].1).to_string(), denies));
         }
         out
+    }
+
+    /// One view of these analyses, in this order, one config directory.
+    fn view_of(analyses: &[Analysis]) -> Vec<ViewFile<'_>> {
+        analyses
+            .iter()
+            .enumerate()
+            .map(|(file, a)| ViewFile {
+                file,
+                parsed: &a.parsed,
+                facts: &a.facts,
+                group: 0,
+            })
+            .collect()
+    }
+
+    /// The messages of a view of one config file.
+    fn config_messages(config: &str) -> Vec<String> {
+        let analyses = [analyze(&FileKind::Config, config)];
+        check(&view_of(&analyses))
+            .0
+            .into_iter()
+            .map(|(_, d)| d.message)
+            .collect()
     }
 
     fn agent(name: &str) -> FileKind {
@@ -255,17 +270,7 @@ mod tests {
                 "---\ndescription: d\npermission:\n  bash: allow\n---\nP\n",
             ),
         ];
-        let view: Vec<ViewFile> = analyses
-            .iter()
-            .enumerate()
-            .map(|(file, a)| ViewFile {
-                file,
-                parsed: &a.parsed,
-                facts: &a.facts,
-                group: 0,
-            })
-            .collect();
-        let (d, reads) = check(&view);
+        let (d, reads) = check(&view_of(&analyses));
         assert_eq!(reads, [0, 1]);
         let m = &d[0].1.message;
         assert!(
@@ -283,44 +288,24 @@ mod tests {
             "{m}"
         );
         assert_eq!(d[0].1.effect, crate::analysis::diagnostic::Effect::RuleNeverApplies);
-        // One deny: named in the fix; past three: counted.
-        let one =
-            r#"{"permission": {"bash": {"git push *": "deny"}}, "agent": {"s": {"permission": {"bash": "allow"}}}}"#;
-        let analyses = [analyze(&FileKind::Config, one)];
-        let view = [ViewFile {
-            file: 0,
-            parsed: &analyses[0].parsed,
-            facts: &analyses[0].facts,
-            group: 0,
-        }];
-        let m = &check(&view).0[0].1.message;
+        // One deny: named in the fix; past three: counted; three, all named.
+        let m = &config_messages(
+            r#"{"permission": {"bash": {"git push *": "deny"}}, "agent": {"s": {"permission": {"bash": "allow"}}}}"#,
+        )[0];
         assert!(
             m.ends_with("the deny never applies. To keep it, restate it after this rule (\"git push *\": \"deny\")"),
             "{m}"
         );
-        let five = r#"{"permission": {"bash": {"a *": "deny", "b *": "deny", "c *": "deny", "d *": "deny", "e *": "deny"}}, "agent": {"s": {"permission": {"bash": "allow"}}}}"#;
-        let analyses = [analyze(&FileKind::Config, five)];
-        let view = [ViewFile {
-            file: 0,
-            parsed: &analyses[0].parsed,
-            facts: &analyses[0].facts,
-            group: 0,
-        }];
-        let m = &check(&view).0[0].1.message;
+        let m = &config_messages(
+            r#"{"permission": {"bash": {"a *": "deny", "b *": "deny", "c *": "deny", "d *": "deny", "e *": "deny"}}, "agent": {"s": {"permission": {"bash": "allow"}}}}"#,
+        )[0];
         assert!(
             m.contains("deny of `bash` \"a *\", `bash` \"b *\", `bash` \"c *\" and 2 more:"),
             "{m}"
         );
-        // Three are all named.
-        let three = r#"{"permission": {"bash": {"a *": "deny", "b *": "deny", "c *": "deny"}}, "agent": {"s": {"permission": {"bash": "allow"}}}}"#;
-        let analyses = [analyze(&FileKind::Config, three)];
-        let view = [ViewFile {
-            file: 0,
-            parsed: &analyses[0].parsed,
-            facts: &analyses[0].facts,
-            group: 0,
-        }];
-        let m = &check(&view).0[0].1.message;
+        let m = &config_messages(
+            r#"{"permission": {"bash": {"a *": "deny", "b *": "deny", "c *": "deny"}}, "agent": {"s": {"permission": {"bash": "allow"}}}}"#,
+        )[0];
         assert!(
             m.contains("deny of `bash` \"a *\", `bash` \"b *\" and `bash` \"c *\":"),
             "{m}"

@@ -275,7 +275,7 @@ pub fn check_and_reads(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usiz
     // description are in `names_key`, so they are looked up without reading their files whole.
     let undescribed = undescribed_names(view);
     let mut looked_up = needed.clone();
-    looked_up.extend(undescribed.iter().map(|(name, _, _)| *name));
+    looked_up.extend(undescribed.iter().map(|u| u.key));
     let reg = registry_of(view, Some(&looked_up));
     let full: std::cell::OnceCell<Registry> = std::cell::OnceCell::new();
     let all = || full.get_or_init(|| registry(view));
@@ -447,16 +447,24 @@ enum Described {
     Yes,
 }
 
+/// An agent the Task tool would list without a description.
+struct Undescribed<'a> {
+    /// Its registry key.
+    key: &'a str,
+    /// The name the Task tool lists it by.
+    shown: &'a str,
+    /// Where its blank description is, when it has one.
+    blank: Option<(usize, Span)>,
+}
+
 /// The agents whose merged `description` is missing or blank, in first-appearance order, each
-/// with the name the Task tool lists it by: a name
-/// no built-in has and no declaration describes, or whose last description is blank. Left out:
+/// with the name the Task tool lists it by and, for a blank one, where the blank is: a name no
+/// built-in has and no declaration describes, or whose last description is blank. Left out:
 /// an agent a file declares without a frontmatter opencode reads (`no-frontmatter` and the syntax
 /// findings say what is wrong with it), or with a JavaScript one, whose description agent-lsp
 /// does not compute.
-fn undescribed_names<'a>(view: &[ViewFile<'a>]) -> Vec<(&'a str, &'a str, Described)> {
+fn undescribed_names<'a>(view: &[ViewFile<'a>]) -> Vec<Undescribed<'a>> {
     use super::markdown::Reading;
-    // Per name: the name the Task tool lists it by (a config entry's `name`, a Markdown file's
-    // name), and how it is described (`None`: left out).
     // First the names some declaration leaves without a description (a blank one included):
     // in most views none, and then nothing is folded.
     let described = |d: &super::AgentDecl| {
@@ -472,6 +480,8 @@ fn undescribed_names<'a>(view: &[ViewFile<'a>]) -> Vec<(&'a str, &'a str, Descri
     if lacking.is_empty() {
         return Vec::new();
     }
+    // Per name: the name the Task tool lists it by (a config entry's `name`, a Markdown file's
+    // name), and how it is described (`None`: left out).
     let mut state: crate::analysis::hash::FxHashMap<&'a str, (&'a str, Option<Described>)> = Default::default();
     let mut order: Vec<&'a str> = Vec::new();
     for vf in view {
@@ -510,7 +520,16 @@ fn undescribed_names<'a>(view: &[ViewFile<'a>]) -> Vec<(&'a str, &'a str, Descri
             match described? {
                 Described::Yes => None,
                 Described::Unset if builtin => None,
-                described => Some((name, shown, described)),
+                Described::Unset => Some(Undescribed {
+                    key: name,
+                    shown,
+                    blank: None,
+                }),
+                Described::Blank(file, span) => Some(Undescribed {
+                    key: name,
+                    shown,
+                    blank: Some((file, span)),
+                }),
             }
         })
         .collect()
@@ -521,38 +540,34 @@ fn undescribed_names<'a>(view: &[ViewFile<'a>]) -> Vec<(&'a str, &'a str, Descri
 /// the Task tool's description lists it as "This subagent should only be called manually by the
 /// user." when it has none, and by its name alone when the description is blank.
 fn undescribed_subagents(
-    undescribed: &[(&str, &str, Described)],
+    undescribed: &[Undescribed],
     by_name: &crate::analysis::hash::FxHashMap<&str, &RegisteredAgent>,
     out: &mut Vec<(usize, Diagnostic)>,
 ) {
-    for &(key, name, described) in undescribed {
+    for &Undescribed {
+        key,
+        shown: name,
+        blank,
+    } in undescribed
+    {
         // Offered to the Task tool; a mode opencode refuses is that error's (it does not start).
         let offered =
             |a: &&&RegisteredAgent| a.disabled.is_none() && matches!(a.mode.value.as_str(), "subagent" | "all");
         let Some(agent) = by_name.get(key).filter(offered) else {
             continue;
         };
-        let (file, span, message) = match described {
-            Described::Blank(file, span) => (
+        let (file, span, message) = match blank {
+            Some((file, span)) => (
                 file,
                 span,
                 format!(
                     "the description of \"{name}\" is empty: opencode's Task tool lists it to the model as `- {name}:` and nothing more, so the model has nothing to choose it by. Say what the agent does and when to use it"
                 ),
             ),
-            Described::Yes => continue,
-            Described::Unset => {
-                // On `mode: subagent` where a file says it, else on the last declaration.
-                let at = match agent.mode.source {
-                    Source::File { file, span } => Some((file, span)),
-                    Source::BuiltIn => None,
-                };
-                let Some((file, span)) = at.or_else(|| {
-                    agent.definitions.iter().rev().find_map(|s| match *s {
-                        Source::File { file, span } => Some((file, span)),
-                        Source::BuiltIn => None,
-                    })
-                }) else {
+            None => {
+                // On `mode: subagent` where a file writes it, else where the agent is first
+                // defined (the registry's source of the default mode).
+                let Source::File { file, span } = agent.mode.source else {
                     continue;
                 };
                 (

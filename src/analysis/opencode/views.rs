@@ -560,9 +560,6 @@ pub fn names_key(kind: &crate::analysis::FileKind, a: &crate::analysis::FileAnal
         (d.span, d.origin as u8, d.whole_file, d.body_empty, d.prompt_hash).hash(&mut h);
         d.bool_field("disable").map(|(b, _)| b).hash(&mut h);
         d.field("prompt").and_then(Node::as_str).hash(&mut h);
-        // `undescribed-subagent`: the mode; whether a description is there, blank (then where:
-        // the finding is on it) or not; where the mode is written when there is none (the finding
-        // may be on it). Typing in a description or above a described agent's mode changes none.
         // `overridden-deny`: an agent's permission and `tools`, when they allow something.
         for key in ["permission", "tools"] {
             match d.field(key) {
@@ -570,7 +567,10 @@ pub fn names_key(kind: &crate::analysis::FileKind, a: &crate::analysis::FileAnal
                 _ => h.write_u8(0),
             }
         }
-        // The name it is listed by (a config entry's `name`), which the finding names.
+        // `undescribed-subagent`: the name it is listed by (a config entry's `name`), which the
+        // finding names; the mode; whether a description is there, blank (then where: the
+        // finding is on it) or not; where the mode is written when there is none (the finding
+        // may be on it). Typing in a description or above a described agent's mode changes none.
         d.field("name").and_then(Node::as_str).hash(&mut h);
         let mode = d.mode();
         mode.map(|(m, _)| m).hash(&mut h);
