@@ -142,17 +142,24 @@ impl Doc<'_> {
 
     /// Insert entries after the last entry of a mapping.
     pub fn insert_last(&self, node: &Node, entries: &[(String, String)]) -> Option<Edit> {
+        match node.as_map()?.entries.len() {
+            0 if !entries.is_empty() => self.insert_into_empty(node, entries),
+            n => self.insert_after(node, n.checked_sub(1)?, entries),
+        }
+    }
+
+    /// Insert entries right after entry `i` of a mapping (on the lines after it, at its
+    /// indentation, in a block mapping; after its value, in a flow one).
+    pub fn insert_after(&self, node: &Node, i: usize, entries: &[(String, String)]) -> Option<Edit> {
         let map = node.as_map()?;
+        let entry = map.entries.get(i)?;
         if entries.is_empty() {
             return None;
         }
         let nl = self.newline();
-        let Some(last) = map.entries.last() else {
-            return self.insert_into_empty(node, entries);
-        };
-        let end = (last.value.span.end as usize).max(last.key.span.end as usize);
+        let end = (entry.value.span.end as usize).max(entry.key.span.end as usize);
         if !self.is_flow(node) {
-            let indent = self.indent_at(last.key.span.start as usize).to_string();
+            let indent = self.indent_at(entry.key.span.start as usize).to_string();
             let at = self.line_end_after(end.saturating_sub(1));
             let lead = if at == self.text.len() && !self.text.ends_with('\n') {
                 nl
@@ -171,7 +178,7 @@ impl Doc<'_> {
         let first_key = map.entries[0].key.span.start as usize;
         let multiline = self.text[node.span.start as usize..first_key].contains('\n');
         let sep = if multiline {
-            format!(",{nl}{}", self.indent_at(last.key.span.start as usize))
+            format!(",{nl}{}", self.indent_at(entry.key.span.start as usize))
         } else {
             ", ".to_string()
         };
@@ -378,6 +385,27 @@ mod tests {
             out,
             "permission:\r\n  edit: deny\r\n  bash: ask # keep\r\nmode: all\r\n"
         );
+        // After an entry in the middle: on the lines after it (its comment kept on its line).
+        let out = apply(
+            text,
+            &[doc
+                .insert_after(&m, 0, &[("a".into(), "1".into()), ("b".into(), "2".into())])
+                .unwrap()],
+        );
+        assert_eq!(
+            out,
+            "permission:\r\n  bash: ask # keep\r\n  a: 1\r\n  b: 2\r\n  edit: deny\r\nmode: all\r\n"
+        );
+        assert_eq!(doc.insert_after(&m, 2, &[("a".into(), "1".into())]), None);
+        assert_eq!(doc.insert_after(&m, 0, &[]), None);
+        // A flow mapping in YAML: after the entry's value.
+        let flow = "permission: {bash: ask, edit: deny}\n";
+        let f = Doc { text: flow, yaml: true };
+        let fm = yaml_map(flow, "permission");
+        assert_eq!(
+            apply(flow, &[f.insert_after(&fm, 0, &[("a".into(), "1".into())]).unwrap()]),
+            "permission: {bash: ask, a: 1, edit: deny}\n"
+        );
     }
 
     #[test]
@@ -391,6 +419,18 @@ mod tests {
         assert_eq!(
             out,
             "{\n  // c\n  \"bash\": {\n    \"*\": \"ask\",\n    \"rm *\": \"deny\"\n  },\n  \"edit\": \"deny\"\n}\n"
+        );
+        assert!(jsonc::parse(&out).errors.is_empty());
+        // After the first entry of a multi-line object: on a line of its own.
+        let out = apply(
+            text,
+            &[doc
+                .insert_after(&bash, 0, &[("\"x\"".into(), "\"deny\"".into())])
+                .unwrap()],
+        );
+        assert_eq!(
+            out,
+            "{\n  // c\n  \"bash\": {\n    \"rm *\": \"deny\",\n    \"x\": \"deny\",\n    \"*\": \"ask\"\n  },\n  \"edit\": \"deny\"\n}\n"
         );
         assert!(jsonc::parse(&out).errors.is_empty());
         let out = apply(text, &[doc.delete_entry(&root, 1).unwrap()]);

@@ -229,6 +229,8 @@ fn unpinned(argv: &[Word]) -> Vec<Unpinned> {
     let second = argv.get(1).map(|w| w.text);
     let (runner, registry, rest) = match (program(first.text), second) {
         ("npx" | "bunx" | "pnpx", _) => (program(first.text).to_string(), Registry::Npm, &argv[1..]),
+        // `bun x` is `bunx` spelt out (bun's own docs: "bunx is an alias for bun x").
+        ("bun", Some("x")) => ("bun x".to_string(), Registry::Npm, &argv[2..]),
         ("pnpm" | "yarn", Some("dlx")) => (format!("{} dlx", program(first.text)), Registry::Npm, &argv[2..]),
         ("npm", Some(verb @ ("exec" | "x"))) => (format!("npm {verb}"), Registry::Npm, &argv[2..]),
         ("uvx", _) => ("uvx".to_string(), Registry::PyPi, &argv[1..]),

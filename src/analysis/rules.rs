@@ -811,7 +811,10 @@ config entry), and the last rule that matches a request decides. A deny written 
 guard for every agent (`\"git push *\": \"deny\"`, `\"rm -rf *\": \"deny\"`) is therefore taken back \
 by any broader allow in an agent, `bash: allow` or `\"git *\": \"allow\"`: that agent pushes \
 and deletes without asking, and nothing says so. The finding is on the agent's allow and names \
-the denies it overrides; restate them after the allow in the agent's own block to keep them. \
+the denies it overrides; restate them after the allow in the agent's own block to keep them \
+(the fix writes them there, right after the allow, and makes a whole-permission `bash: allow` \
+the `\"*\"` rule of a pattern map; it is offered one at a time, since it changes what the agent \
+may do, and not for the deprecated `tools`, whose own conversion comes first). \
 Not reported, as deliberate layering: an agent that widens a deny of a whole permission (`edit: \
 deny` at the top, `edit: allow` in the agent), an agent that allows exactly the pattern the \
 config denies, and an allow of everything at once (`permission: allow`, which `broad-grant` \

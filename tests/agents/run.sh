@@ -21,7 +21,8 @@
 #     to run (and the guard that then blocks nothing) are exactly agent-lsp's
 #     `unquoted-path-variable` findings.
 # (h) opencode `run` with a top-level deny and two agents: the one whose own `bash: allow`
-#     agent-lsp reports as `overridden-deny` runs the denied command, the other is refused; and
+#     agent-lsp reports as `overridden-deny` runs the denied command, the other is refused, and
+#     after agent-lsp's fix (`check --fix --unsafe-fixes`) the first is refused too; and
 #     the Task tool lists exactly the subagents agent-lsp reports as `undescribed-subagent` as
 #     "This subagent should only be called manually by the user." (or with an empty description).
 # (c) `claude plugin validate` on editors/claude-code and on the marketplace, and agent-lsp's own
@@ -561,6 +562,23 @@ reported = named("undescribed-subagent")
 print(f"the task tool lists without a description: {undescribed}; agent-lsp's undescribed-subagent: {reported}")
 ok = ok and undescribed == reported == ["blank", "lister", "tester"] and "reviewer" in listed
 sys.exit(0 if ok else 1)
+PY
+# The fix, judged too: `check --fix --unsafe-fixes` on a copy restates the deny in `ship`'s own
+# rules, and opencode then refuses `ship` the command; agent-lsp reports nothing there any more.
+cp -r "$d/project" "$d/fixed"
+rm -f "$d/fixed/ran.txt"
+(cd "$d/fixed" && "$BIN" check . --no-global --fix --unsafe-fixes > "$d/fix.txt" 2>&1) || true
+grep -q '"ship": {.*"bash": {"\*": "allow", "touch \*": "deny"}' "$d/fixed/opencode.json" ||
+  fail "the overridden-deny fix did not restate the deny in ship's rules: $(cat "$d/fixed/opencode.json" "$d/fix.txt")"
+run_in "$d/home" "$d/fixed" "$OPENCODE" run --pure --agent ship "go" > "$d/out.fixed.txt" 2> "$d/err.fixed.txt" ||
+  fail "opencode run --agent ship (fixed) failed: $(tail -n 20 "$d/err.fixed.txt")"
+[ ! -e "$d/fixed/ran.txt" ] || fail "after the overridden-deny fix, opencode still let ship run the denied touch"
+(cd "$d/fixed" && "$BIN" check . --no-global --format json > "$d/check.fixed.json") || true
+python3 - "$d/check.fixed.json" <<'PY' || fail "agent-lsp still reports overridden-deny after its own fix"
+import json, sys
+left = [f for f in json.load(open(sys.argv[1]))["diagnostics"] if f["code"] == "overridden-deny"]
+print(f"after the fix: opencode refused ship the denied touch; overridden-deny findings left: {len(left)}")
+sys.exit(1 if left else 0)
 PY
 
 # ---- (c) the plugin and the marketplace

@@ -50,6 +50,15 @@ fn npm_runners() {
     loud("npx", &["--package=pkg", "the-bin"], "pkg");
     loud("npx", &["--registry", "https://r.example", "pkg"], "pkg");
     loud("bunx", &["--bun", "pkg"], "pkg");
+    loud(
+        "bun",
+        &["x", "@modelcontextprotocol/server-brave-search"],
+        "@modelcontextprotocol/server-brave-search",
+    );
+    loud("bun", &["x", "--bun", "pkg@latest"], "pkg@latest");
+    quiet("bun", &["x", "pkg@1.2.3"]);
+    quiet("bun", &["run", "pkg"]);
+    assert_eq!(one(&server("bun", &["x", "pkg"])).1, "bun x");
     loud("pnpx", &["pkg"], "pkg");
     loud("pnpm", &["dlx", "pkg"], "pkg");
     loud("yarn", &["dlx", "pkg"], "pkg");

@@ -473,7 +473,7 @@ impl DialectSpec for Spec {
                 let names: Vec<&str> = skills.iter().map(|(n, _)| n.as_str()).collect();
                 let (mut d, mut files, looked_up) = super::project::check_and_reads(&vf);
                 d.extend(super::project::check_skill_patterns(&vf, &names));
-                let (overridden, read) = super::overridden::check(&vf);
+                let (overridden, read) = super::overridden::check(&vf, &|id| host.file(id).map(|f| f.text));
                 d.extend(overridden);
                 files.extend(read);
                 files.sort_unstable();

@@ -9,17 +9,21 @@
 //! (`permission: allow`, `"*": "allow"`: `broad-grant`'s), and a deny the agent's own rules
 //! restate after the allow.
 
+use super::decl::DeclOrigin;
 use super::effective::{self, Env, Layer, Rule};
 use super::project::ViewFile;
-use crate::analysis::diagnostic::{Diagnostic, Location};
+use crate::analysis::diagnostic::{Diagnostic, Edit, Location};
+use crate::analysis::edit::Doc;
 use crate::analysis::permission::{covers, pattern_covers};
 use crate::analysis::provenance::Source;
 use crate::analysis::rules::Code;
 use crate::analysis::syntax::{Node, Value};
+use crate::analysis::text::Span;
 
 /// The findings of one view, and the files they read whole (the config files whose denies are
-/// overridden, the files of the agents that override them).
-pub fn check(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usize>) {
+/// overridden, the files of the agents that override them). `text` gives a file's text, for
+/// the fix.
+pub fn check<'t>(view: &[ViewFile], text: &dyn Fn(usize) -> Option<&'t str>) -> (Vec<(usize, Diagnostic)>, Vec<usize>) {
     let mut out = Vec::new();
     let mut reads = Vec::new();
     let env = Env::default();
@@ -106,6 +110,15 @@ pub fn check(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usize>) {
                     crate::analysis::dialect::Dialect::phrase(listed.iter(), "and"),
                 ),
             );
+            if let Some(edits) =
+                text(at_file).and_then(|t| restated(view, t, at_file, &agent.name, allow, span, &taken))
+            {
+                let title = match taken.len() {
+                    1 => "Restate the top-level deny after this allow".to_string(),
+                    n => format!("Restate the {n} top-level denies after this allow"),
+                };
+                diag = diag.with_fix(title, edits, false);
+            }
             for d in &taken {
                 if let Source::File { file, span } = d.source {
                     diag = diag.with_related(Location::File { file, span }, "the deny it overrides");
@@ -119,6 +132,75 @@ pub fn check(view: &[ViewFile]) -> (Vec<(usize, Diagnostic)>, Vec<usize>) {
     reads.sort_unstable();
     reads.dedup();
     (out, reads)
+}
+
+/// The fix: the `taken` denies written again right after the allow at `span` in the agent's
+/// own `permission` (of file `file`, whose text is `text`), where they come after it and decide
+/// again. A whole-permission allow (`bash: allow`) becomes its pattern map (`bash: {"*": allow,
+/// "git push *": deny}`). None when the allow is not in a `permission` map (the deprecated
+/// `tools`: its own conversion comes first) or a deny is of another permission than the
+/// allow's key (an allow under `"*"`: restating the deny there would deny more).
+fn restated(
+    view: &[ViewFile],
+    text: &str,
+    file: usize,
+    agent: &str,
+    allow: &Rule,
+    span: Span,
+    taken: &[&Rule],
+) -> Option<Vec<Edit>> {
+    if taken.iter().any(|d| d.permission != allow.permission) {
+        return None;
+    }
+    let vf = view.iter().find(|vf| vf.file == file)?;
+    let yaml = vf
+        .facts
+        .agents
+        .iter()
+        .any(|d| matches!(d.origin, DeclOrigin::Markdown | DeclOrigin::ModeFile));
+    let doc = Doc { text, yaml };
+    let within = |outer: Span| outer.start <= span.start && span.end <= outer.end;
+    let permission_map = vf
+        .facts
+        .agents
+        .iter()
+        .filter(|d| d.name == agent)
+        .filter_map(|d| d.node.as_ref()?.as_map()?.value("permission"))
+        .find(|p| within(p.span))?;
+    let entry = permission_map
+        .as_map()?
+        .entries
+        .iter()
+        .find(|e| within(e.key.span.cover(e.value.span)))?;
+    let mut patterns: Vec<&str> = Vec::new();
+    for d in taken {
+        if !patterns.contains(&d.pattern.as_str()) {
+            patterns.push(&d.pattern);
+        }
+    }
+    let deny = doc.scalar("deny");
+    let denies: Vec<(String, String)> = patterns.iter().map(|p| (doc.key(p), deny.clone())).collect();
+    if let Some(rules) = entry.value.as_map() {
+        let i = rules
+            .entries
+            .iter()
+            .position(|p| p.key.span.cover(p.value.span) == span)?;
+        return Some(vec![doc.insert_after(&entry.value, i, &denies)?]);
+    }
+    // `bash: allow`: the allow becomes the pattern map's catch-all, the denies after it.
+    let catch_all = (doc.key("*"), doc.scalar(entry.value.as_str()?));
+    let key = entry.key.span.text(text);
+    let rules = std::iter::once(&catch_all).chain(&denies);
+    let written = if doc.is_flow(permission_map) {
+        let inner: Vec<String> = rules.map(|(k, v)| format!("{k}: {v}")).collect();
+        format!("{key}: {{{}}}", inner.join(", "))
+    } else {
+        let start = text[..entry.key.span.start as usize].rfind('\n').map_or(0, |i| i + 1);
+        let indent = format!("{}  ", &text[start..entry.key.span.start as usize]);
+        let nl = doc.newline();
+        rules.fold(format!("{key}:"), |out, (k, v)| format!("{out}{nl}{indent}{k}: {v}"))
+    };
+    Some(vec![Edit::new(entry.key.span.cover(entry.value.span), written)])
 }
 
 /// Whether an allow of `permission` over `pattern` takes in all of `deny` and more than it (an
@@ -173,7 +255,7 @@ mod tests {
     /// the texts of the denies it names).
     fn found(files: &[(FileKind, &str)]) -> Vec<(usize, String, Vec<String>)> {
         let analyses: Vec<Analysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
-        let (diags, reads) = check(&view_of(&analyses));
+        let (diags, reads) = check(&view_of(&analyses), &|i| files.get(i).map(|f| f.1));
         let mut out = Vec::new();
         for (f, d) in diags {
             assert_eq!(
@@ -214,7 +296,7 @@ mod tests {
     /// The messages of a view of one config file.
     fn config_messages(config: &str) -> Vec<String> {
         let analyses = [analyze(&FileKind::Config, config)];
-        check(&view_of(&analyses))
+        check(&view_of(&analyses), &|_| Some(config))
             .0
             .into_iter()
             .map(|(_, d)| d.message)
@@ -270,7 +352,7 @@ mod tests {
                 "---\ndescription: d\npermission:\n  bash: allow\n---\nP\n",
             ),
         ];
-        let (d, reads) = check(&view_of(&analyses));
+        let (d, reads) = check(&view_of(&analyses), &|_| None);
         assert_eq!(reads, [0, 1]);
         let m = &d[0].1.message;
         assert!(
@@ -310,6 +392,132 @@ mod tests {
             m.contains("deny of `bash` \"a *\", `bash` \"b *\" and `bash` \"c *\":"),
             "{m}"
         );
+    }
+
+    /// The files after the fix of the finding on file `at` (the others as they were), with the
+    /// fix's title; the fixed view must have no finding left.
+    fn fixed(files: &[(FileKind, &str)], at: usize) -> Option<(String, String)> {
+        let analyses: Vec<Analysis> = files.iter().map(|(k, t)| analyze(k, t)).collect();
+        let (diags, _) = check(&view_of(&analyses), &|i| files.get(i).map(|f| f.1));
+        let fix = diags.into_iter().find(|(f, _)| *f == at)?.1.fix?;
+        assert!(!fix.safe, "restoring a deny changes what the agent may do");
+        let text = crate::analysis::diagnostic::apply(files[at].1, &fix.edits);
+        let mut after = files.to_vec();
+        after[at].1 = &text;
+        let left = found(&after);
+        assert!(left.is_empty(), "{text}\n{left:#?}");
+        Some((text, fix.title))
+    }
+
+    #[test]
+    fn the_fix_restates_the_denies_right_after_the_allow() {
+        let md = |perm: &str| format!("---\ndescription: d\npermission:\n{perm}---\nP\n");
+        // A whole-permission allow becomes the pattern map's catch-all, in the file's style.
+        let (text, title) = fixed(
+            &[
+                (FileKind::Config, GUARD),
+                (agent("a"), &md("  bash: allow # ship\n  edit: ask\n")),
+            ],
+            1,
+        )
+        .unwrap();
+        assert_eq!(
+            text,
+            md("  bash:\n    \"*\": allow\n    \"git push *\": deny\n    \"rm -rf *\": deny # ship\n  edit: ask\n")
+        );
+        assert_eq!(title, "Restate the 2 top-level denies after this allow");
+        let (text, title) = fixed(
+            &[(
+                FileKind::Config,
+                "{\"permission\": {\"bash\": {\"git push *\": \"deny\"}},\r\n \"agent\": {\"s\": {\"permission\": {\"bash\": \"allow\"}}}}",
+            )],
+            0,
+        )
+        .unwrap();
+        assert_eq!(
+            text,
+            "{\"permission\": {\"bash\": {\"git push *\": \"deny\"}},\r\n \"agent\": {\"s\": {\"permission\": {\"bash\": {\"*\": \"allow\", \"git push *\": \"deny\"}}}}}"
+        );
+        assert_eq!(title, "Restate the top-level deny after this allow");
+        // In a flow mapping of a frontmatter, and with CRLF in a block one.
+        let (text, _) = fixed(
+            &[
+                (FileKind::Config, GUARD),
+                (agent("a"), "---\ndescription: d\npermission: {bash: allow}\n---\nP\n"),
+            ],
+            1,
+        )
+        .unwrap();
+        assert_eq!(
+            text,
+            "---\ndescription: d\npermission: {bash: {\"*\": allow, \"git push *\": deny, \"rm -rf *\": deny}}\n---\nP\n"
+        );
+        let (text, _) = fixed(
+            &[
+                (FileKind::Config, GUARD),
+                (
+                    agent("a"),
+                    "---\r\ndescription: d\r\npermission:\r\n  bash: allow\r\n---\r\nP\r\n",
+                ),
+            ],
+            1,
+        )
+        .unwrap();
+        assert_eq!(
+            text,
+            "---\r\ndescription: d\r\npermission:\r\n  bash:\r\n    \"*\": allow\r\n    \"git push *\": deny\r\n    \"rm -rf *\": deny\r\n---\r\nP\r\n"
+        );
+        // A pattern's allow: the denies on the lines after it, before the rules that follow
+        // (a later, narrower allow still wins where the author wanted it to).
+        let (text, _) = fixed(
+            &[
+                (FileKind::Config, GUARD),
+                (
+                    agent("a"),
+                    &md("  bash:\n    \"git *\": allow\n    \"git push --dry-run *\": allow\n"),
+                ),
+            ],
+            1,
+        )
+        .unwrap();
+        assert_eq!(
+            text,
+            md("  bash:\n    \"git *\": allow\n    \"git push *\": deny\n    \"git push --dry-run *\": allow\n")
+        );
+        // The same deny in two config files is restated once.
+        let (text, _) = fixed(
+            &[
+                (FileKind::Config, r#"{"permission": {"bash": {"git push *": "deny"}}}"#),
+                (
+                    FileKind::Config,
+                    r#"{"permission": {"bash": {"*": "ask", "git push *": "deny"}}}"#,
+                ),
+                (agent("a"), &md("  bash: allow\n")),
+            ],
+            2,
+        )
+        .unwrap();
+        assert_eq!(text, md("  bash:\n    \"*\": allow\n    \"git push *\": deny\n"));
+        // No fix: the deprecated `tools` (its conversion comes first), an allow under the `"*"`
+        // key (restating there would deny every permission's pattern), no text.
+        let no_fix = |files: &[(FileKind, &str)]| {
+            assert_eq!(found(files).len(), 1);
+            assert_eq!(fixed(files, 1), None);
+        };
+        no_fix(&[
+            (FileKind::Config, GUARD),
+            (agent("a"), "---\ndescription: d\ntools:\n  bash: true\n---\nP\n"),
+        ]);
+        no_fix(&[
+            (FileKind::Config, GUARD),
+            (agent("a"), &md("  \"*\":\n    \"git *\": allow\n")),
+        ]);
+        let analyses = [
+            analyze(&FileKind::Config, GUARD),
+            analyze(&agent("a"), &md("  bash: allow\n")),
+        ];
+        let (d, _) = check(&view_of(&analyses), &|_| None);
+        assert!(d[0].1.fix.is_none());
     }
 
     #[test]
