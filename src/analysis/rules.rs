@@ -755,12 +755,17 @@ no one else receives: one outside a git repository (your own `~/.claude/`) or on
         "{ \"hooks\": { \"PostToolUse\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"/Users/ana/bin/lint.sh\" }] }] } }",
         "{ \"hooks\": { \"PostToolUse\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/bin/lint.sh\" }] }] } }";
     BroadGrant = "broad-grant", Warning, Works, [],
-        "A committed permission that lets the agent do a whole class of things without asking: Claude Code's `Bash` (or `Bash(*)`, `PowerShell`) in `permissions.allow` or in a skill's or command's `allowed-tools`; a `PermissionRequest` hook without a matcher, which answers for every tool; opencode's `permission: allow`, or an allow that covers `external_directory` for every path; Codex's `sandbox_mode = \"danger-full-access\"`; Gemini CLI's `run_shell_command` in `tools.allowed`; a GitHub Copilot agent with every tool (info).",
+        "A committed permission that lets the agent do a whole class of things without asking: Claude Code's `Bash` (or `Bash(*)`, `PowerShell`), or a program that runs whatever its arguments hold (`Bash(python3 *)`, `Bash(env *)`, `Bash(bash -c *)`, `Bash(uv run *)`), in `permissions.allow` or in a skill's or command's `allowed-tools`; a `PermissionRequest` hook without a matcher, which answers for every tool; opencode's `permission: allow`, or an allow that covers `external_directory` for every path; Codex's `sandbox_mode = \"danger-full-access\"`; Gemini CLI's `run_shell_command` in `tools.allowed`; a GitHub Copilot agent with every tool (info).",
         "A permission written into a file the repository carries applies to everyone who opens the \
 project. `\"allow\": [\"Bash\"]` in `.claude/settings.json` runs every shell command the model \
 chooses without asking (a deny or ask rule still applies to what it names), and `allowed-tools: \
 Bash` does the same while a skill or command is active: `rm`, `curl ... | sh` and `git push \
---force` included. A `PermissionRequest` hook without a `matcher` (or with `*`) runs on every \
+--force` included. So does an allow for a program that runs whatever its arguments hold, with \
+any arguments: `Bash(python3 *)` lets `python3 -c` run any code, `Bash(env *)`, `Bash(xargs *)`, \
+`Bash(timeout *)` or `Bash(uv run *)` any command after them, `Bash(bash -c *)` any script \
+(seen with Claude Code 2.1.332, which let each of these run a command the rule does not name; \
+a script or folder named, as in `Bash(python3 scripts/check.py *)`, is not reported). A \
+`PermissionRequest` hook without a `matcher` (or with `*`) runs on every \
 permission request Claude Code would ask the user, for every tool: what its command answers \
 (`allow`, say), it answers for Bash, Write and each MCP server's tools alike. opencode asks before a tool reads or writes outside the project \
 (`external_directory`); an allow for it with the pattern `*`, a `\"*\": \"allow\"` that no later \

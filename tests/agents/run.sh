@@ -25,6 +25,9 @@
 #     after agent-lsp's fix (`check --fix --unsafe-fixes`) the first is refused too; and
 #     the Task tool lists exactly the subagents agent-lsp reports as `undescribed-subagent` as
 #     "This subagent should only be called manually by the user." (or with an empty description).
+# (i) Claude Code `-p` with one allow rule for a program that runs whatever its arguments hold
+#     (`Bash(env *)`, `Bash(python3:*)`, ...): the rules that let a command they do not name run
+#     are exactly those agent-lsp reports as `broad-grant`; the narrower twins run nothing.
 # (c) `claude plugin validate` on editors/claude-code and on the marketplace, and agent-lsp's own
 #     check of both.
 #
@@ -579,6 +582,59 @@ import json, sys
 left = [f for f in json.load(open(sys.argv[1]))["diagnostics"] if f["code"] == "overridden-deny"]
 print(f"after the fix: opencode refused ship the denied touch; overridden-deny findings left: {len(left)}")
 sys.exit(1 if left else 0)
+PY
+
+# ---- (i) an allow rule for a program that runs whatever its arguments hold, judged by Claude
+# Code: each rule alone in a trusted project's settings, the model asks for a command the rule
+# does not name (through that program); the rules that let it run must be exactly those
+# agent-lsp reports as `broad-grant`, and the narrower twins let nothing through.
+step "(i) Claude Code -p: allow rules for command runners against agent-lsp's broad-grant"
+d="$tmp/cc-runners"
+mkdir -p "$d"
+cases=(
+  'env|Bash(env *)|env touch ran'
+  'python|Bash(python3:*)|python3 -c "open('"'ran'"', '"'w'"')"'
+  'shell|Bash(bash -c *)|bash -c "touch ran"'
+  'xargs|Bash(xargs *)|xargs touch ran < /dev/null'
+  'timeout|Bash(timeout *)|timeout 5 touch ran'
+  'npm-exec|Bash(npm exec *)|npm exec -- touch ran'
+  'script|Bash(python3 scripts/check.py *)|python3 -c "open('"'ran'"', '"'w'"')"'
+  'npm-test|Bash(npm test *)|touch ran'
+)
+for c in "${cases[@]}"; do
+  IFS='|' read -r name rule command <<< "$c"
+  p="$d/$name"
+  mkdir -p "$p/project/.claude" "$p/home"
+  git -C "$p/project" init -q
+  python3 -c 'import json, sys; json.dump({"permissions": {"allow": [sys.argv[2]]}}, open(sys.argv[1], "w"))' \
+    "$p/project/.claude/settings.json" "$rule"
+  # Allow rules of a project's settings apply once the project is trusted.
+  python3 -c 'import json, sys; json.dump({"projects": {sys.argv[2]: {"hasTrustDialogAccepted": True}}}, open(sys.argv[1], "w"))' \
+    "$p/home/.claude.json" "$(cd "$p/project" && pwd -P)"
+  python3 -c 'import json, sys; json.dump([[{"tool": "Bash", "input": {"command": sys.argv[2], "description": "run"}}], [{"text": "done"}]], open(sys.argv[1], "w"))' \
+    "$p/script.json" "$command"
+  start_mock "$p"
+  claude_env
+  run_in "$p/home" "$p/project" "$CLAUDE" -p "go" --permission-mode default > "$p/out.txt" 2> "$p/err.txt" < /dev/null ||
+    fail "claude -p ($rule) failed: $(tail -n 20 "$p/err.txt")"
+  RUN_ENV=()
+  (cd "$p/project" && "$BIN" check . --no-global --format json > "$p/check.json") || true
+done
+python3 - "$d" "${cases[@]}" <<'PY' || fail "Claude Code and agent-lsp disagree on an allow rule for a command runner (see above)"
+import json, os, sys
+d = sys.argv[1]
+ok = True
+for case in sys.argv[2:]:
+    name, rule, command = case.split("|", 2)
+    ran = os.path.exists(os.path.join(d, name, "project", "ran"))
+    report = json.load(open(os.path.join(d, name, "check.json")))
+    reported = any(f["code"] == "broad-grant" for f in report["diagnostics"])
+    good = ran == reported
+    ok = ok and good
+    print(f"{'ok  ' if good else 'FAIL'} {rule:38} Claude Code ran `{command}`: {ran}; agent-lsp broad-grant: {reported}")
+# The measure is only worth something when both sides of it occur.
+ran = [c for c in sys.argv[2:] if os.path.exists(os.path.join(d, c.split("|")[0], "project", "ran"))]
+sys.exit(0 if ok and 0 < len(ran) < len(sys.argv[2:]) else 1)
 PY
 
 # ---- (c) the plugin and the marketplace

@@ -555,6 +555,22 @@ pub(crate) fn tools(key: &str, v: &Node, map: &crate::analysis::syntax::Map, tex
             ));
             continue;
         }
+        if key == "allowed-tools"
+            && let Some(head) = tools::any_command(name, spec)
+            && !removed(name)
+        {
+            out.push(warn(
+                Code::BroadGrant,
+                item.span,
+                Effect::Works,
+                format!(
+                    "`{}` in `allowed-tools` lets every {name} command run without asking while the skill or command is active, for everyone who uses this file: {}, so the model runs any command through it. Allow the scripts it needs instead, as in `{name}(python3 scripts/check.py *)`",
+                    item.text,
+                    tools::runs_what(head)
+                ),
+            ));
+            continue;
+        }
         if item.text.starts_with("mcp__") || schema::TOOLS.contains(&name) || name == "Task" {
             continue;
         }
@@ -712,6 +728,27 @@ mod tests {
         assert_eq!(
             d[0].message,
             "`Bash` in `allowed-tools` runs every Bash command without asking while the skill or command is active, for everyone who uses this file: list the commands it needs instead, as in `Bash(git log *)`"
+        );
+    }
+
+    /// `broad-grant`: `allowed-tools` with a program that runs whatever its arguments hold.
+    #[test]
+    fn allowed_tools_for_a_runner_with_any_arguments() {
+        use Code::*;
+        let w = |s: &str| (BroadGrant, Severity::Warning, s.to_string());
+        assert_eq!(
+            diags("---\nallowed-tools: Read, Bash(node:*), Bash(uv run *), Bash(python3 scripts/run.py *)\n---\nGo\n"),
+            [w("Bash(node:*)"), w("Bash(uv run *)")]
+        );
+        assert_eq!(
+            diags("---\nallowed-tools: Bash(env *)\ndisallowed-tools: Bash\n---\nGo\n"),
+            []
+        );
+        assert_eq!(diags("---\ndisallowed-tools: Bash(env *)\n---\nGo\n"), []);
+        let (d, _, _) = analyze(&kind(), "---\nallowed-tools: Bash(xargs *)\n---\nGo\n");
+        assert_eq!(
+            d[0].message,
+            "`Bash(xargs *)` in `allowed-tools` lets every Bash command run without asking while the skill or command is active, for everyone who uses this file: `xargs` runs whatever command follows it, so the model runs any command through it. Allow the scripts it needs instead, as in `Bash(python3 scripts/check.py *)`"
         );
     }
 

@@ -520,7 +520,13 @@ fn permissions(
 /// the file takes in the whole tool again (then the allow grants nothing).
 fn broad_grants(rules: &[PermissionRule], out: &mut Vec<Diagnostic>) {
     let whole = |r: &PermissionRule| super::tools::whole_shell(&r.tool, r.specifier.as_deref());
-    for rule in rules.iter().filter(|r| r.list == List::Allow && whole(r)) {
+    fn runner(r: &PermissionRule) -> Option<&str> {
+        super::tools::any_command(&r.tool, r.specifier.as_deref())
+    }
+    for rule in rules
+        .iter()
+        .filter(|r| r.list == List::Allow && (whole(r) || runner(r).is_some()))
+    {
         // Deny and ask rules take tool-name globs (`*`): `"deny": ["*"]` takes in every tool.
         let takes_in = |r: &PermissionRule| {
             crate::analysis::permission::wildcard_match(&rule.tool, &r.tool)
@@ -529,14 +535,20 @@ fn broad_grants(rules: &[PermissionRule], out: &mut Vec<Diagnostic>) {
         if rules.iter().any(|r| r.list != List::Allow && takes_in(r)) {
             continue;
         }
-        out.push(Diagnostic::new(
-            Code::BroadGrant,
-            rule.span,
-            format!(
+        let message = match runner(rule) {
+            Some(head) if !whole(rule) => format!(
+                "`{}` in `allow` lets every {} command run without asking, for everyone who uses this file: {}, so the model runs any command through it (deny and ask rules still stop what they name). Allow the scripts it needs instead, as in `{}(python3 scripts/check.py *)`",
+                rule.text,
+                rule.tool,
+                super::tools::runs_what(head),
+                rule.tool
+            ),
+            _ => format!(
                 "`{}` in `allow` runs every {} command the model chooses without asking, for everyone who uses this file (deny and ask rules still stop what they name): list the commands it needs instead, as in `{}(npm test *)`",
                 rule.text, rule.tool, rule.tool
             ),
-        ));
+        };
+        out.push(Diagnostic::new(Code::BroadGrant, rule.span, message));
     }
 }
 

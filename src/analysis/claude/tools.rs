@@ -226,6 +226,96 @@ pub fn whole_shell(tool: &str, spec: Option<&str>) -> bool {
     matches!(tool, "Bash" | "PowerShell") && every_use(spec)
 }
 
+/// Programs that run whatever command or code their arguments hold, each with the options that
+/// take code (`python3 -c`): an allow rule for one of them with any arguments (`Bash(python3 *)`,
+/// `Bash(env:*)`, `Bash(bash -c *)`) lets every command through. Seen with Claude Code 2.1.332
+/// (`tests/agents/run.sh` step (i)): such a rule let `env touch`, `python3 -c`, `bash -c`,
+/// `sh -c`, `node -e`, `perl -e`, `xargs touch`, `timeout 5 touch`, `nohup`, `nice`, `time`,
+/// `stdbuf`, `command`, `su -c` and `npm exec` run a command the rule does not name, and passed
+/// the others here to the shell; it refuses on its own `eval`, `exec`, `watch`, `find -exec`
+/// and `awk`'s `system()`, which are not listed.
+const RUNNERS: &[(&str, &[&str])] = &[
+    ("bash", &["-c"]),
+    ("sh", &["-c"]),
+    ("zsh", &["-c"]),
+    ("dash", &["-c"]),
+    ("ksh", &["-c"]),
+    ("fish", &["-c"]),
+    ("pwsh", &["-c", "-Command"]),
+    ("python", &["-c"]),
+    ("python3", &["-c"]),
+    ("node", &["-e", "--eval", "-p", "--print"]),
+    ("perl", &["-e", "-E"]),
+    ("ruby", &["-e"]),
+    ("php", &["-r"]),
+    ("bun", &["-e", "--eval"]),
+    ("deno", &["eval"]),
+    ("osascript", &["-e"]),
+    ("env", &[]),
+    ("xargs", &[]),
+    ("timeout", &[]),
+    ("nohup", &[]),
+    ("nice", &[]),
+    ("time", &[]),
+    ("stdbuf", &[]),
+    ("command", &[]),
+    ("sudo", &[]),
+    ("su", &["-c"]),
+    ("npx", &[]),
+    ("bunx", &[]),
+    ("uvx", &[]),
+    ("npm exec", &[]),
+    ("pnpm dlx", &[]),
+    ("uv run", &[]),
+    ("docker run", &[]),
+];
+
+/// When the rule `tool(spec)` is a shell tool's rule for a program of [`RUNNERS`] with any
+/// arguments (`Bash(python3 *)`, `Bash(env:*)`, `Bash(bash -c *)`): the program and option as
+/// written before the wildcard.
+pub fn any_command<'s>(tool: &str, spec: Option<&'s str>) -> Option<&'s str> {
+    if tool != "Bash" {
+        return None;
+    }
+    let spec = spec?.trim();
+    let head = [" **", " *", ":*", "*"]
+        .iter()
+        .find_map(|w| spec.strip_suffix(w))?
+        .trim_end();
+    if head.contains('*') {
+        return None;
+    }
+    let words: Vec<&str> = head.split_whitespace().collect();
+    RUNNERS
+        .iter()
+        .any(|(runner, options)| {
+            let n = runner.split(' ').count();
+            words.len() >= n
+                && words[..n].join(" ") == *runner
+                && match &words[n..] {
+                    [] => true,
+                    [option] => options.contains(option),
+                    _ => false,
+                }
+        })
+        .then_some(head)
+}
+
+/// How the program [`any_command`] found runs anything: "`python3 -c` runs whatever code it
+/// is given", "`env` runs whatever command follows it".
+pub fn runs_what(head: &str) -> String {
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let code = RUNNERS.iter().find_map(|(runner, options)| {
+        let n = runner.split(' ').count();
+        (words.len() >= n && words[..n].join(" ") == *runner).then(|| options.first())
+    });
+    match code {
+        Some(Some(option)) if words.len() == 1 => format!("`{head} {option}` runs whatever code it is given"),
+        Some(Some(_)) => format!("`{head}` runs whatever code it is given"),
+        _ => format!("`{head}` runs whatever command follows it"),
+    }
+}
+
 /// Whether a rule's specifier takes in every use of its tool: none, `*`, `:*` or `**`.
 pub fn every_use(spec: Option<&str>) -> bool {
     matches!(spec.map(str::trim), None | Some("*" | ":*" | "**"))
@@ -258,6 +348,40 @@ pub fn agent_types(entry: &str) -> Vec<(usize, usize)> {
 mod tests {
     use super::*;
     use crate::analysis::syntax::yaml;
+
+    #[test]
+    fn a_runner_with_any_arguments_runs_any_command() {
+        fn any(spec: &str) -> Option<&str> {
+            any_command("Bash", Some(spec))
+        }
+        // Every wildcard form, a code option, two-word runners.
+        assert_eq!(any("python3 *"), Some("python3"));
+        assert_eq!(any("env:*"), Some("env"));
+        assert_eq!(any("node*"), Some("node"));
+        assert_eq!(any("xargs **"), Some("xargs"));
+        assert_eq!(any(" bash -c * "), Some("bash -c"));
+        assert_eq!(any("node --eval *"), Some("node --eval"));
+        assert_eq!(any("uv run *"), Some("uv run"));
+        assert_eq!(any("npm exec:*"), Some("npm exec"));
+        // Narrower: a script or folder named, another option, a second word, no wildcard at
+        // the end, a wildcard inside, a program that is not a runner, another tool.
+        assert_eq!(any("python3 scripts/check.py *"), None);
+        assert_eq!(any("python3 tests/*"), None);
+        assert_eq!(any("python3 -m pytest *"), None);
+        assert_eq!(any("bash -x *"), None);
+        assert_eq!(any("bash -c echo *"), None);
+        assert_eq!(any("uv *"), None);
+        assert_eq!(any("npm *"), None);
+        assert_eq!(any("python3"), None);
+        assert_eq!(any("python* -c *"), None);
+        assert_eq!(any("git *"), None);
+        assert_eq!(any_command("Bash", None), None);
+        assert_eq!(any_command("Read", Some("env *")), None);
+        assert_eq!(runs_what("python3"), "`python3 -c` runs whatever code it is given");
+        assert_eq!(runs_what("bash -c"), "`bash -c` runs whatever code it is given");
+        assert_eq!(runs_what("uv run"), "`uv run` runs whatever command follows it");
+        assert_eq!(runs_what("env"), "`env` runs whatever command follows it");
+    }
 
     /// The items of `tools` in a one-line frontmatter, with the source text under each span and
     /// whether the span is exact.

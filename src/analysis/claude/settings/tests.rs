@@ -649,3 +649,27 @@ fn an_allow_for_the_whole_shell_is_a_broad_grant() {
     let d = diags(r#"{"permissions":{"allow":["Bash"]},"model":1}"#);
     assert!(d.iter().all(|d| !d.starts_with("broad-grant")), "{d:#?}");
 }
+
+/// `broad-grant`: an allow for a program that runs whatever its arguments hold (`python3 *`,
+/// `env *`, `bash -c *`) lets every command through; a script or folder named is narrower.
+#[test]
+fn an_allow_for_a_runner_with_any_arguments_is_a_broad_grant() {
+    let d = one(r#"{"permissions":{"allow":["Bash(npm test *)","Bash(python3:*)"]}}"#);
+    assert_eq!(
+        d,
+        "broad-grant at \"\\\"Bash(python3:*)\\\"\": `Bash(python3:*)` in `allow` lets every Bash command run without asking, for everyone who uses this file: `python3 -c` runs whatever code it is given, so the model runs any command through it (deny and ask rules still stop what they name). Allow the scripts it needs instead, as in `Bash(python3 scripts/check.py *)`"
+    );
+    assert!(one(r#"{"permissions":{"allow":["Bash(env *)"]}}"#).contains(": `env` runs whatever command follows it, "));
+    assert!(
+        one(r#"{"permissions":{"allow":["Bash(bash -c *)"]}}"#)
+            .contains(": `bash -c` runs whatever code it is given, ")
+    );
+    for text in [
+        r#"{"permissions":{"allow":["Bash(python3 scripts/check.py *)","Bash(uv sync *)","Bash(npx prettier *)"]}}"#,
+        r#"{"permissions":{"ask":["Bash(env *)"],"deny":["Bash(python3 *)"]}}"#,
+        r#"{"permissions":{"allow":["Bash(env *)"],"deny":["Bash"]}}"#,
+        r#"{"permissions":{"allow":["Read(env *)"]}}"#,
+    ] {
+        assert_eq!(diags(text), Vec::<String>::new(), "{text}");
+    }
+}
