@@ -193,7 +193,10 @@ fn the_first_hour() {
     // places.
     let on_settings: Vec<&(String, u64, String, String)> =
         found.iter().filter(|(p, ..)| p == ".claude/settings.json").collect();
-    assert_eq!(on_settings.len(), 3, "{on_settings:#?}");
+    // Besides it: the ignored rule, and the guard hook, which names a script that is not there
+    // and names it from the current folder (`relative-hook-path`: once there, it is still not
+    // found after the model's `cd`).
+    assert_eq!(on_settings.len(), 4, "{on_settings:#?}");
     let voiding = v["diagnostics"]
         .as_array()
         .unwrap()

@@ -148,6 +148,7 @@ fn summary() {
         .claude/settings.local.json:9:29 invalid-value
         .claude/settings.local.json:14:20 ignored-field
         .claude/settings.local.json:15:52 missing-path
+        .claude/settings.local.json:15:52 relative-hook-path
         .claude/settings.local.json:15:85 invalid-value
         .claude/settings.local.json:19:3 unknown-key
         .claude/skills/changelog/SKILL.md:2:7 duplicate-skill

@@ -808,6 +808,24 @@ unquoted forms exit 127 with `/bin/sh: 1: /tmp/.../my: not found`, the single-qu
 blocking guard should have stopped runs; `tests/agents/run.sh` step (g).)",
         "{ \"hooks\": { \"PreToolUse\": [{ \"matcher\": \"Bash\", \"hooks\": [{ \"type\": \"command\", \"command\": \"$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh\" }] }] } }",
         "{ \"hooks\": { \"PreToolUse\": [{ \"matcher\": \"Bash\", \"hooks\": [{ \"type\": \"command\", \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/.claude/hooks/guard.sh\" }] }] } }";
+    RelativeHookPath = "relative-hook-path", Warning, Works, [],
+        "Claude Code: a hook command that runs its script by a path relative to the current folder (`.claude/hooks/guard.sh`, `python3 scripts/check.py`), which is not found once the model has run `cd`.",
+        "Claude Code runs a hook's `command` with `/bin/sh` in the folder it is in at that moment, \
+and that folder is the one the model's last `cd` left it in: a script named by a relative path \
+(`.claude/hooks/guard.sh`, `./guard.sh`, `bash scripts/check.sh`) is looked for there. From a \
+subfolder it is not found, the hook fails with status 127, and a `PreToolUse` hook that fails \
+blocks nothing: Claude Code logs the error and the tool call goes ahead. (Seen with Claude Code \
+2.1.332: with the guard `.claude/hooks/guard.sh` on Bash, the model ran `cd sub`, then \
+`touch ran`, which the guard should have refused: `sub/ran` was made; with \
+`\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh` the same `touch` was refused; \
+`tests/agents/run.sh` step (j).) Anchor the path: `\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh`, \
+or in a plugin `\"${CLAUDE_PLUGIN_ROOT}\"/scripts/check.sh`. Only the program of each command, \
+or the script an interpreter (`bash`, `python3`, `node`, ...) is given, is looked at. Not \
+reported: a command that changes folder itself (`cd \"$CLAUDE_PROJECT_DIR\" && ...`), a handler \
+with `args` or `shell: powershell`, and a line with a command substitution, `[[`, `case` or a \
+here-document, whose words agent-lsp does not read.",
+        "{ \"hooks\": { \"PreToolUse\": [{ \"matcher\": \"Bash\", \"hooks\": [{ \"type\": \"command\", \"command\": \".claude/hooks/guard.sh\" }] }] } }",
+        "{ \"hooks\": { \"PreToolUse\": [{ \"matcher\": \"Bash\", \"hooks\": [{ \"type\": \"command\", \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/.claude/hooks/guard.sh\" }] }] } }";
     OverriddenDeny = "overridden-deny", Warning, RuleNeverApplies, [],
         "An opencode agent whose own permission allows more than a deny rule of the top-level `permission`, and so overrides it: for that agent the deny never applies.",
         "opencode builds each agent's permissions as one list: its defaults, then the config's \

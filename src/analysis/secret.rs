@@ -142,14 +142,9 @@ pub fn token_in(s: &str) -> Option<(usize, usize, &'static str)> {
         let starts = (at == 0 || !url_safe(bytes[at - 1])) && STARTS[bytes[at] as usize];
         if starts {
             if s[at..].starts_with(PRIVATE_KEY)
-                && s[at..].lines().next().is_some_and(|l| l.contains("PRIVATE KEY-----"))
+                && let Some(end) = pem_end(&s[at..])
             {
-                // Up to the end of its `-----END ...-----` line, or of the value.
-                let end = s[at..]
-                    .find("-----END ")
-                    .and_then(|e| s[at + e + 9..].find("-----").map(|f| at + e + 9 + f + 5))
-                    .unwrap_or(s.len());
-                return Some((at, end, "a private key"));
+                return Some((at, at + end, "a private key"));
             }
             for shape in SHAPES {
                 if shape.prefix.as_bytes()[0] != bytes[at] || !s[at..].starts_with(shape.prefix) {
@@ -168,6 +163,44 @@ pub fn token_in(s: &str) -> Option<(usize, usize, &'static str)> {
         at += s[at..].chars().next().map_or(1, char::len_utf8);
     }
     None
+}
+
+/// Where the private key block that `s` starts with ends (past its `-----END ...-----`): a
+/// `-----BEGIN ... PRIVATE KEY-----` line, then base64 (on lines, or with `\n` written out, as
+/// in a JSON string quoted in prose, and an encrypted key's `Proc-Type:` and `DEK-Info:`
+/// lines), then the `-----END` line. None for anything else: a rule or a doc that names the
+/// header (`-----BEGIN PRIVATE KEY-----` in a list of patterns), a block whose body is a
+/// placeholder (`...`, `<your key>`).
+fn pem_end(s: &str) -> Option<usize> {
+    const HEADER_END: &str = "PRIVATE KEY-----";
+    let first = s.lines().next()?;
+    let body_start = first.find(HEADER_END)? + HEADER_END.len();
+    // A key's block is a few KiB at most (an 8192-bit RSA key: under 7): the end is looked for
+    // that far, so that text full of headers costs no more than one pass each.
+    let mut window = (body_start + 16 * 1024).min(s.len());
+    while !s.is_char_boundary(window) {
+        window -= 1;
+    }
+    let end_at = body_start + s[body_start..window].find("-----END ")?;
+    let mut base64 = 0;
+    for line in s[body_start..end_at].split(['\n', '\r']).flat_map(|l| l.split("\\n")) {
+        let line = line.trim().trim_end_matches("\\r");
+        if line.is_empty() || line.starts_with("Proc-Type:") || line.starts_with("DEK-Info:") {
+            continue;
+        }
+        if !line
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+        {
+            return None;
+        }
+        base64 += line.len();
+    }
+    if base64 < 16 {
+        return None;
+    }
+    let close = end_at + 9 + s[end_at + 9..].lines().next()?.find("-----")? + 5;
+    Some(close)
 }
 
 /// Whether a key's name says its value is a secret (`GITHUB_TOKEN`, `apiKey`, `client_secret`,
@@ -697,7 +730,7 @@ mod tests {
             assert_eq!(found(&text), [(token.to_string(), what, "args".to_string())], "{token}");
         }
         // A private key, in a value with escapes: the whole value.
-        let text = r#"{ "k": "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----" }"#;
+        let text = r#"{ "k": "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----" }"#;
         assert_eq!(found(text)[0].1, "a private key");
         assert_eq!(found(text)[0].0, &text[7..text.len() - 2]);
     }
@@ -747,6 +780,39 @@ mod tests {
         assert_eq!(token_in(cert), None);
         // Nor is a line that only names one.
         assert_eq!(token_in("see PRIVATE KEY----- in the docs, aaaaaaaaaaaaaaaaaaaa"), None);
+        // Nor a header named in a list of patterns, however much text follows (a later
+        // `-----END` of another mention included), nor a placeholder body, nor a block without
+        // its end.
+        let doc = "- Private keys: `-----BEGIN PRIVATE KEY-----`\n\n**Behavior**: block it.\nAlso `-----END PRIVATE KEY-----`.";
+        assert_eq!(token_in(doc), None);
+        assert_eq!(
+            token_in("-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----"),
+            None
+        );
+        assert_eq!(
+            token_in("-----BEGIN RSA PRIVATE KEY-----\n<your key here>\n-----END RSA PRIVATE KEY-----"),
+            None
+        );
+        assert_eq!(token_in("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1b2\n"), None);
+        // A key with `\n` written out (a JSON string quoted in prose), CRLF, and an encrypted
+        // key's header lines: each the whole block.
+        for pem in [
+            r"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\n-----END PRIVATE KEY-----",
+            "-----BEGIN EC PRIVATE KEY-----\r\nMIIEpAIBAAKCAQEA1b2\r\nAQEA1b2\r\n-----END EC PRIVATE KEY-----",
+            "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,4A1B\n\nMIIEpAIBAAKCAQEA1b2\n-----END RSA PRIVATE KEY-----",
+        ] {
+            let text = format!("\"{pem}\", then more");
+            assert_eq!(token_in(&text), Some((1, 1 + pem.len(), "a private key")), "{pem}");
+        }
+        // A real key's size (an 8192-bit one: some 6.5 KiB) is found whole; the end is not
+        // looked for past 16 KiB.
+        let block = |n: usize| {
+            let body: String = "MIIJQgIBADANBgkqhkiG9w0BAQEFAASCCSwwggkoAgEAAoICAQ\n".repeat(n / 50 + 1);
+            format!("-----BEGIN PRIVATE KEY-----\n{body}-----END PRIVATE KEY-----")
+        };
+        let big = block(6600);
+        assert_eq!(token_in(&big), Some((0, big.len(), "a private key")));
+        assert_eq!(token_in(&block(17 * 1024)), None);
     }
 
     #[test]

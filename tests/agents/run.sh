@@ -28,6 +28,9 @@
 # (i) Claude Code `-p` with one allow rule for a program that runs whatever its arguments hold
 #     (`Bash(env *)`, `Bash(python3:*)`, ...): the rules that let a command they do not name run
 #     are exactly those agent-lsp reports as `broad-grant`; the narrower twins run nothing.
+# (j) Claude Code `-p` with a PreToolUse guard named by a relative path: after the model's
+#     `cd sub` the guard is not found and the command it refuses runs, where the anchored
+#     guard refuses it; agent-lsp reports `relative-hook-path` on the first only.
 # (c) `claude plugin validate` on editors/claude-code and on the marketplace, and agent-lsp's own
 #     check of both.
 #
@@ -635,6 +638,47 @@ for case in sys.argv[2:]:
 # The measure is only worth something when both sides of it occur.
 ran = [c for c in sys.argv[2:] if os.path.exists(os.path.join(d, c.split("|")[0], "project", "ran"))]
 sys.exit(0 if ok and 0 < len(ran) < len(sys.argv[2:]) else 1)
+PY
+
+# ---- (j) a hook script named from the current folder, judged by Claude Code: the model runs
+# `cd sub`, then a command the PreToolUse guard refuses. The guard named by a relative path is
+# not found from `sub` and the command runs; the anchored one refuses it. The projects where it
+# ran must be exactly those agent-lsp reports as `relative-hook-path`.
+step "(j) Claude Code -p: a guard hook named by a relative path, after the model's cd, against agent-lsp's relative-hook-path"
+d="$tmp/cc-relative"
+for variant in relative anchored; do
+  p="$d/$variant"
+  mkdir -p "$p/project/.claude/hooks" "$p/project/sub" "$p/home"
+  git -C "$p/project" init -q
+  printf '#!/bin/sh\nif grep -q touch; then echo "refused by the guard" >&2; exit 2; fi\nexit 0\n' > "$p/project/.claude/hooks/guard.sh"
+  chmod +x "$p/project/.claude/hooks/guard.sh"
+  if [ "$variant" = relative ]; then guard='.claude/hooks/guard.sh'; else guard='"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh'; fi
+  python3 -c 'import json, sys
+json.dump({"permissions": {"allow": ["Bash(cd *)", "Bash(touch *)"]},
+           "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": sys.argv[2]}]}]}},
+          open(sys.argv[1], "w"), indent=2)' "$p/project/.claude/settings.json" "$guard"
+  python3 -c 'import json, sys; json.dump({"projects": {sys.argv[2]: {"hasTrustDialogAccepted": True}}}, open(sys.argv[1], "w"))' \
+    "$p/home/.claude.json" "$(cd "$p/project" && pwd -P)"
+  echo '[[{"tool": "Bash", "input": {"command": "cd sub", "description": "cd"}}], [{"tool": "Bash", "input": {"command": "touch ran", "description": "mark"}}], [{"text": "done"}]]' > "$p/script.json"
+  start_mock "$p"
+  claude_env
+  run_in "$p/home" "$p/project" "$CLAUDE" -p "go" --permission-mode default > "$p/out.txt" 2> "$p/err.txt" < /dev/null ||
+    fail "claude -p ($variant guard) failed: $(tail -n 20 "$p/err.txt")"
+  RUN_ENV=()
+  (cd "$p/project" && "$BIN" check . --no-global --format json > "$p/check.json") || true
+done
+python3 - "$d" <<'PY' || fail "Claude Code and agent-lsp disagree on a guard hook named by a relative path (see above)"
+import json, os, sys
+d = sys.argv[1]
+ran, reported = [], []
+for variant in ("relative", "anchored"):
+    if os.path.exists(os.path.join(d, variant, "project", "sub", "ran")):
+        ran.append(variant)
+    report = json.load(open(os.path.join(d, variant, "check.json")))
+    if any(f["code"] == "relative-hook-path" for f in report["diagnostics"]):
+        reported.append(variant)
+print(f"the guard let `touch` run after `cd sub`: {ran}; agent-lsp's relative-hook-path: {reported}")
+sys.exit(0 if ran == reported == ["relative"] else 1)
 PY
 
 # ---- (c) the plugin and the marketplace

@@ -812,6 +812,18 @@ fn handler(h: &Node, path: &[String], text: &str, guard: bool, r: &mut Report) {
         for e in exposed_path_variables(command) {
             r.advice.push(exposed_diagnostic(&e, command, c, text, event, blocks));
         }
+        for (start, end) in relative_scripts(command) {
+            r.advice.push(relative_diagnostic(
+                &command[start..end],
+                start,
+                end,
+                command,
+                c,
+                text,
+                event,
+                blocks,
+            ));
+        }
     }
     if map.value("type").and_then(Node::as_str) == Some("command")
         && let Some(c) = map.value("command")
@@ -991,6 +1003,137 @@ fn exposed_diagnostic(e: &Exposed, command: &str, c: &Node, text: &str, event: &
         }
     }
     d
+}
+
+/// Programs that run the script their first argument names.
+const INTERPRETERS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "python", "python3", "node", "bun", "deno", "ruby", "perl", "php", "uv", "tsx",
+];
+
+/// The scripts a hook command runs by a path relative to the current folder (`.claude/hooks/x.sh`,
+/// `./guard.sh`, `python3 scripts/check.py`): their byte ranges in `command`, quotes included.
+/// Only the program of each simple command, or the script an interpreter is given; none when
+/// the command changes folder itself (`cd "$CLAUDE_PROJECT_DIR" && ...`), or has a command
+/// substitution, `[[`, `case` or a here-document, whose words agent-lsp does not read.
+pub fn relative_scripts(command: &str) -> Vec<(usize, usize)> {
+    if command.contains("$(") || command.contains('`') || command.contains("[[") || command.contains("<<") {
+        return Vec::new();
+    }
+    // The words of each simple command, as byte ranges (quotes kept, a backslash escapes).
+    let mut commands: Vec<Vec<(usize, usize)>> = vec![Vec::new()];
+    let bytes = command.as_bytes();
+    let mut quote: Option<u8> = None;
+    let mut start: Option<usize> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match (quote, b) {
+            (Some(q), b) if b == q => quote = None,
+            (Some(b'"'), b'\\') => i += 1,
+            (Some(_), _) => {}
+            (None, b'"' | b'\'') => {
+                quote = Some(b);
+                start.get_or_insert(i);
+            }
+            (None, b'\\') => {
+                start.get_or_insert(i);
+                i += 1;
+            }
+            (None, b'#') if start.is_none() => break,
+            (None, b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b'(' | b')') => {
+                if let Some(s) = start.take()
+                    && let Some(words) = commands.last_mut()
+                {
+                    words.push((s, i));
+                }
+                if !matches!(b, b' ' | b'\t') {
+                    commands.push(Vec::new());
+                }
+            }
+            (None, _) => {
+                start.get_or_insert(i);
+            }
+        }
+        i += 1;
+    }
+    if let Some(s) = start
+        && let Some(words) = commands.last_mut()
+    {
+        words.push((s, command.len().min(i)));
+    }
+    let plain = |(s, e): (usize, usize)| command[s..e].replace(['"', '\''], "");
+    let mut out = Vec::new();
+    for words in &commands {
+        let mut rest = words
+            .iter()
+            .copied()
+            .skip_while(|&w| crate::analysis::launch::is_assignment(&plain(w)));
+        let Some(program) = rest.next() else { continue };
+        let name = plain(program);
+        if matches!(name.as_str(), "cd" | "pushd" | "case") {
+            return Vec::new();
+        }
+        let script = if relative_path(&name) {
+            Some(program)
+        } else if INTERPRETERS.contains(&name.rsplit('/').next().unwrap_or("")) {
+            rest.find(|&w| !plain(w).starts_with('-') && plain(w) != "run")
+                .filter(|&w| relative_path(&plain(w)))
+        } else {
+            None
+        };
+        out.extend(script);
+    }
+    out
+}
+
+/// A path the shell looks up from the current folder: it has a `/`, and starts with neither `/`,
+/// `~` nor a variable; nothing in it that agent-lsp cannot read (a glob, an expansion).
+fn relative_path(word: &str) -> bool {
+    word.contains('/')
+        && !word.starts_with(['/', '~', '$', '-'])
+        && !word.contains("://")
+        && !word.contains(['$', '*', '?', '[', '`', '(', '=', '{'])
+}
+
+/// The finding on a script a hook runs by a relative path (`word`, at `start..end` of
+/// `command`, the value `c`).
+#[allow(clippy::too_many_arguments)]
+fn relative_diagnostic(
+    word: &str,
+    start: usize,
+    end: usize,
+    command: &str,
+    c: &Node,
+    text: &str,
+    event: &str,
+    blocks: bool,
+) -> Diagnostic {
+    let path = word.replace(['"', '\''], "");
+    // Where the value is written as it reads, the word's own span; else the path where the
+    // source holds it once (escapes elsewhere in the value), else the value's.
+    let raw = c.span.text(text);
+    let span = match crate::analysis::syntax::content_start(c, text, command) {
+        Some(a) => Span::new(a + start, a + end),
+        None => match (raw.find(&path), raw.matches(&path).count()) {
+            (Some(at), 1) => Span::new(c.span.start as usize + at, c.span.start as usize + at + path.len()),
+            _ => c.span,
+        },
+    };
+    let fails = match (event, blocks) {
+        ("PreToolUse", false) => {
+            "the script is not found (status 127), and a PreToolUse hook that fails blocks nothing: the tool call goes ahead unchecked"
+        }
+        ("PreToolUse", true) => "the script is not found, and with `onFailure: block` every call it guards is refused",
+        _ => "the script is not found (status 127) and the hook does nothing",
+    };
+    let anchored = path.trim_start_matches("./");
+    Diagnostic::new(
+        Code::RelativeHookPath,
+        span,
+        format!(
+            "`{path}` is relative to the folder Claude Code is in when the hook runs, and that folder moves when the model runs `cd`: from a subfolder {fails}. Write `\"$CLAUDE_PROJECT_DIR\"/{anchored}` (in a plugin, `\"${{CLAUDE_PLUGIN_ROOT}}\"/{anchored}`)"
+        ),
+    )
 }
 
 fn capital(s: &str) -> String {

@@ -270,6 +270,7 @@ pub const RULES: &[crate::analysis::rules::Code] = &[
     crate::analysis::rules::Code::UnpinnedPackage,
     crate::analysis::rules::Code::BroadGrant,
     crate::analysis::rules::Code::UnquotedPathVariable,
+    crate::analysis::rules::Code::RelativeHookPath,
 ];
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ fn with(extra: &str) -> String {
 #[test]
 fn a_complete_agent_is_clean() {
     let t = with(
-        "tools: Read, Grep, Agent(Explore), mcp__github__get_issue\ndisallowedTools: mcp__*\nmodel: claude-opus-5\npermissionMode: manual\neffort: MED\nmaxTurns: \"1,000\"\nmemory: local\nisolation: remote\nbackground: \"true\"\ncolor: pink\nskills: [a, b]\nomitClaudeMd: true\ninitialPrompt: Start\nautoCompactWindow: 200000\nmcpServers:\n  - github\n  - pw:\n      type: stdio\n      command: npx\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: ./x.sh\nexperimental:\n  cacheTtl: 1h\n",
+        "tools: Read, Grep, Agent(Explore), mcp__github__get_issue\ndisallowedTools: mcp__*\nmodel: claude-opus-5\npermissionMode: manual\neffort: MED\nmaxTurns: \"1,000\"\nmemory: local\nisolation: remote\nbackground: \"true\"\ncolor: pink\nskills: [a, b]\nomitClaudeMd: true\ninitialPrompt: Start\nautoCompactWindow: 200000\nmcpServers:\n  - github\n  - pw:\n      type: stdio\n      command: npx\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: '\"$CLAUDE_PROJECT_DIR\"/x.sh'\nexperimental:\n  cacheTtl: 1h\n",
     );
     assert_eq!(diags(&t), []);
     let a = agent(&t);

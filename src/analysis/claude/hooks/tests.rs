@@ -82,6 +82,8 @@ fn advice_on_what_loads() {
             "advice ignored-field `\"Bash\"`: `Stop` takes no matcher: its hooks run every time, whatever `\"Bash\"` says",
             "advice unknown-key `\"comand\"`: `comand` is not a field of a command hook: Claude Code ignores it. Did you mean `command`?",
             "advice invalid-value `5000`: a hook's `timeout` is in seconds: 5000 is 83 minutes. Did you mean 5?",
+            // The value holds escapes: the path where the source holds it once.
+            "advice relative-hook-path `./bin/after`: `./bin/after` is relative to the folder Claude Code is in when the hook runs, and that folder moves when the model runs `cd`: from a subfolder the script is not found (status 127) and the hook does nothing. Write `\"$CLAUDE_PROJECT_DIR\"/bin/after` (in a plugin, `\"${CLAUDE_PLUGIN_ROOT}\"/bin/after`)",
             "script $CLAUDE_PROJECT_DIR/.claude/hooks/check.sh",
             "script ${CLAUDE_PLUGIN_ROOT}/scripts/fmt.sh",
             "script ./bin/after",
@@ -500,4 +502,77 @@ fn the_quoting_fix_in_yaml() {
         Some("command: \"\\\"$CLAUDE_PROJECT_DIR\\\"/g.sh\"")
     );
     assert_eq!(fixed("$CLAUDE_PROJECT_DIR/g.sh it's"), None);
+}
+
+/// The scripts `relative_scripts` finds in a command, as written.
+fn relative(command: &str) -> Vec<&str> {
+    relative_scripts(command)
+        .into_iter()
+        .map(|(s, e)| &command[s..e])
+        .collect()
+}
+
+#[test]
+fn scripts_run_by_a_relative_path() {
+    // The program, quoted or not, after assignments; the script an interpreter is given; each
+    // simple command of a list.
+    assert_eq!(relative(".claude/hooks/guard.sh"), [".claude/hooks/guard.sh"]);
+    assert_eq!(relative("./guard.sh --strict"), ["./guard.sh"]);
+    assert_eq!(
+        relative("\".claude/hooks/my guard.sh\""),
+        ["\".claude/hooks/my guard.sh\""]
+    );
+    assert_eq!(relative("LEVEL=2 scripts/lint.sh"), ["scripts/lint.sh"]);
+    assert_eq!(relative("python3 -u scripts/check.py --all"), ["scripts/check.py"]);
+    assert_eq!(relative("/usr/bin/bash hooks/x.sh"), ["hooks/x.sh"]);
+    assert_eq!(relative("uv run scripts/x.py"), ["scripts/x.py"]);
+    assert_eq!(
+        relative("echo start; .claude/a.sh && node tools/b.js | tee log/out"),
+        [".claude/a.sh", "tools/b.js"]
+    );
+    // Anchored, absolute, home, a bare program found on PATH, an argument that is not the
+    // script, a URL, a glob or a variable: nothing.
+    for command in [
+        "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh",
+        "${CLAUDE_PLUGIN_ROOT}/x.sh",
+        "/opt/hooks/x.sh",
+        "~/bin/x.sh",
+        "npx prettier --write src/app.ts",
+        "jq -r .tool_input.command | grep -q rm",
+        "python3 \"$CLAUDE_PROJECT_DIR/x.py\"",
+        "curl https://example.com/x.sh",
+        "bash scripts/*.sh",
+        "",
+        "# .claude/x.sh",
+    ] {
+        assert_eq!(relative(command), Vec::<&str>::new(), "{command}");
+    }
+    // A command that changes folder itself, or whose words agent-lsp does not read.
+    for command in [
+        "cd \"$CLAUDE_PROJECT_DIR\" && .claude/hooks/guard.sh",
+        "pushd x; ./y.sh",
+        "$(git rev-parse --show-toplevel)/.claude/x.sh",
+        "[[ -f a ]] && ./x.sh",
+        "./x.sh <<EOF",
+    ] {
+        assert_eq!(relative(command), Vec::<&str>::new(), "{command}");
+    }
+}
+
+#[test]
+fn a_relative_hook_script_is_reported_with_what_its_failure_does() {
+    let text = r#"{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": ".claude/hooks/guard.sh"}, {"type": "command", "command": "bash ./gate.sh", "onFailure": "block"}, {"type": "command", "command": "./x.sh", "args": []}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "python3 scripts/done.py"}]}]}"#;
+    let found: Vec<String> = show(text)
+        .into_iter()
+        .filter(|l| l.starts_with("advice relative-hook-path"))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "advice relative-hook-path `.claude/hooks/guard.sh`: `.claude/hooks/guard.sh` is relative to the folder Claude Code is in when the hook runs, and that folder moves when the model runs `cd`: from a subfolder the script is not found (status 127), and a PreToolUse hook that fails blocks nothing: the tool call goes ahead unchecked. Write `\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh` (in a plugin, `\"${CLAUDE_PLUGIN_ROOT}\"/.claude/hooks/guard.sh`)",
+            "advice relative-hook-path `./gate.sh`: `./gate.sh` is relative to the folder Claude Code is in when the hook runs, and that folder moves when the model runs `cd`: from a subfolder the script is not found, and with `onFailure: block` every call it guards is refused. Write `\"$CLAUDE_PROJECT_DIR\"/gate.sh` (in a plugin, `\"${CLAUDE_PLUGIN_ROOT}\"/gate.sh`)",
+            "advice relative-hook-path `scripts/done.py`: `scripts/done.py` is relative to the folder Claude Code is in when the hook runs, and that folder moves when the model runs `cd`: from a subfolder the script is not found (status 127) and the hook does nothing. Write `\"$CLAUDE_PROJECT_DIR\"/scripts/done.py` (in a plugin, `\"${CLAUDE_PLUGIN_ROOT}\"/scripts/done.py`)",
+        ]
+    );
 }
