@@ -1024,6 +1024,8 @@ pub fn relative_scripts(command: &str) -> Vec<(usize, usize)> {
     let bytes = command.as_bytes();
     let mut quote: Option<u8> = None;
     let mut start: Option<usize> = None;
+    // The next word is a redirection's file (`> logs/out.txt`), not an argument.
+    let mut redirect = false;
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -1044,10 +1046,21 @@ pub fn relative_scripts(command: &str) -> Vec<(usize, usize)> {
                 if let Some(s) = start.take()
                     && let Some(words) = commands.last_mut()
                 {
-                    words.push((s, i));
+                    // A descriptor before a redirection (`2>`) is not a word either.
+                    let descriptor = matches!(b, b'<' | b'>') && bytes[s..i].iter().all(u8::is_ascii_digit);
+                    if !std::mem::take(&mut redirect) && !descriptor {
+                        words.push((s, i));
+                    }
                 }
-                if !matches!(b, b' ' | b'\t') {
-                    commands.push(Vec::new());
+                match b {
+                    b'<' | b'>' => redirect = true,
+                    // `>&2`, `2>&1`: a descriptor, not a new command.
+                    b'&' if i > 0 && bytes[i - 1] == b'>' => {}
+                    b' ' | b'\t' => {}
+                    _ => {
+                        redirect = false;
+                        commands.push(Vec::new());
+                    }
                 }
             }
             (None, _) => {
@@ -1058,6 +1071,7 @@ pub fn relative_scripts(command: &str) -> Vec<(usize, usize)> {
     }
     if let Some(s) = start
         && let Some(words) = commands.last_mut()
+        && !redirect
     {
         words.push((s, command.len().min(i)));
     }

@@ -530,6 +530,12 @@ fn scripts_run_by_a_relative_path() {
         relative("echo start; .claude/a.sh && node tools/b.js | tee log/out"),
         [".claude/a.sh", "tools/b.js"]
     );
+    // A redirection's file is neither a program nor a script.
+    assert_eq!(relative("./x.sh > logs/out.txt 2>&1"), ["./x.sh"]);
+    assert_eq!(relative("./x.sh >&2; echo done >> logs/hook.log"), ["./x.sh"]);
+    assert_eq!(relative("jq . < data/in.json"), Vec::<&str>::new());
+    assert_eq!(relative("cat >logs/a"), Vec::<&str>::new());
+    assert_eq!(relative("2>/dev/null ./y.sh"), ["./y.sh"]);
     // Anchored, absolute, home, a bare program found on PATH, an argument that is not the
     // script, a URL, a glob or a variable: nothing.
     for command in [
