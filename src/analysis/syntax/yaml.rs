@@ -2576,6 +2576,10 @@ mod tests {
             json("d: \"\\t\\x41\\u00e9\\uD83D\\uDE80\n  x\""),
             Ok(serde_json::json!({"d": "\tAé🚀 x"}))
         );
+        // An escape js-yaml does not know is no well-formed scalar (not a character of code 0).
+        assert_eq!(js_quoted("\"a\\qb\""), None);
+        assert_eq!(js_quoted("\"a\\x4\""), None);
+        assert_eq!(js_quoted("\"\\x41\" rest"), Some(("A".to_string(), 6)));
     }
 
     #[test]

@@ -582,3 +582,32 @@ fn a_relative_hook_script_is_reported_with_what_its_failure_does() {
         ]
     );
 }
+
+/// A timeout in milliseconds: the fix writes the seconds where they are whole, and is not
+/// offered where they are not (1500 is 1.5 s: a fix to `1.5` would be a guess at the unit).
+#[test]
+fn a_timeout_in_milliseconds_is_fixed_only_to_whole_seconds() {
+    let fix_of = |timeout: &str| {
+        let text =
+            format!(r#"{{"Stop": [{{"hooks": [{{"type": "command", "command": "x", "timeout": {timeout}}}]}}]}}"#);
+        let root = jsonc::parse(&text).root.unwrap();
+        let r = check(&root, &text);
+        let d = r
+            .advice
+            .iter()
+            .find(|d| d.code == Code::InvalidValue)
+            .expect("the timeout's advice");
+        (
+            d.message.clone(),
+            d.fix
+                .as_ref()
+                .map(|f| crate::analysis::diagnostic::apply(&text, &f.edits)),
+        )
+    };
+    let (message, fixed) = fix_of("6000");
+    assert!(message.contains("6000 is 100 minutes. Did you mean 6?"), "{message}");
+    assert!(fixed.unwrap().contains(r#""timeout": 6}"#));
+    let (message, fixed) = fix_of("1500");
+    assert!(message.contains("1500 is 25 minutes. Did you mean 1.5?"), "{message}");
+    assert_eq!(fixed, None);
+}
