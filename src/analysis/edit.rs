@@ -449,6 +449,9 @@ mod tests {
             apply(one, &[d.insert_last(&a, &[("\"k\"".into(), "1".into())]).unwrap()]),
             "{\"a\": {\"k\": 1}, \"b\": {\"x\": 1}}"
         );
+        // Nothing to insert: no edit, into an empty mapping or after an entry.
+        assert_eq!(d.insert_last(&a, &[]), None);
+        assert_eq!(d.insert_last(&b, &[]), None);
         assert_eq!(
             apply(one, &[d.insert_first(&b, &[("\"k\"".into(), "1".into())]).unwrap()]),
             "{\"a\": {}, \"b\": {\"k\": 1, \"x\": 1}}"

@@ -177,11 +177,8 @@ fn pem_end(s: &str) -> Option<usize> {
     let body_start = first.find(HEADER_END)? + HEADER_END.len();
     // A key's block is a few KiB at most (an 8192-bit RSA key: under 7): the end is looked for
     // that far, so that text full of headers costs no more than one pass each.
-    let mut window = (body_start + 16 * 1024).min(s.len());
-    while !s.is_char_boundary(window) {
-        window -= 1;
-    }
-    let end_at = body_start + s[body_start..window].find("-----END ")?;
+    let window = &s.as_bytes()[body_start..(body_start + 16 * 1024).min(s.len())];
+    let end_at = body_start + window.windows(9).position(|w| w == b"-----END ")?;
     let mut base64 = 0;
     for line in s[body_start..end_at].split(['\n', '\r']).flat_map(|l| l.split("\\n")) {
         let line = line.trim().trim_end_matches("\\r");

@@ -484,6 +484,21 @@ mod tests {
             text,
             md("  bash:\n    \"git *\": allow\n    \"git push *\": deny\n    \"git push --dry-run *\": allow\n")
         );
+        // The allow's own entry, whatever comes before and after it.
+        let (text, _) = fixed(
+            &[
+                (FileKind::Config, GUARD),
+                (agent("a"), &md("  edit: ask\n  bash: allow\n  read: deny\n")),
+            ],
+            1,
+        )
+        .unwrap();
+        assert_eq!(
+            text,
+            md(
+                "  edit: ask\n  bash:\n    \"*\": allow\n    \"git push *\": deny\n    \"rm -rf *\": deny\n  read: deny\n"
+            )
+        );
         // The same deny in two config files is restated once.
         let (text, _) = fixed(
             &[

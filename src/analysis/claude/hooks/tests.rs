@@ -558,6 +558,8 @@ fn scripts_run_by_a_relative_path() {
         "cd \"$CLAUDE_PROJECT_DIR\" && .claude/hooks/guard.sh",
         "pushd x; ./y.sh",
         "$(git rev-parse --show-toplevel)/.claude/x.sh",
+        "echo $(./inner.sh)",
+        "echo `./inner.sh`",
         "[[ -f a ]] && ./x.sh",
         "./x.sh <<EOF",
     ] {
