@@ -536,6 +536,12 @@ fn scripts_run_by_a_relative_path() {
     assert_eq!(relative("jq . < data/in.json"), Vec::<&str>::new());
     assert_eq!(relative("cat >logs/a"), Vec::<&str>::new());
     assert_eq!(relative("2>/dev/null ./y.sh"), ["./y.sh"]);
+    assert_eq!(relative("> logs/a ./x.sh"), ["./x.sh"]);
+    assert_eq!(relative("python3 2 scripts/x.py"), Vec::<&str>::new());
+    // `&` ends a command (but not in `>&`), a `#` inside a word is part of it.
+    assert_eq!(relative("./a.sh & ./b.sh"), ["./a.sh", "./b.sh"]);
+    assert_eq!(relative("&./x.sh"), ["./x.sh"]);
+    assert_eq!(relative("./x.sh#1"), ["./x.sh#1"]);
     // Anchored, absolute, home, a bare program found on PATH, an argument that is not the
     // script, a URL, a glob or a variable: nothing.
     for command in [
@@ -550,6 +556,11 @@ fn scripts_run_by_a_relative_path() {
         "bash scripts/*.sh",
         "",
         "# .claude/x.sh",
+        "true; #./b.sh",
+        "bash https://example.com/install.sh",
+        // Escaped: a quote inside double quotes, a `;` outside.
+        "echo \"a \\\" ; ./evil.sh\"",
+        "echo a\\;./x.sh",
     ] {
         assert_eq!(relative(command), Vec::<&str>::new(), "{command}");
     }
@@ -562,6 +573,7 @@ fn scripts_run_by_a_relative_path() {
         "echo `./inner.sh`",
         "[[ -f a ]] && ./x.sh",
         "./x.sh <<EOF",
+        "./run.sh `date`",
     ] {
         assert_eq!(relative(command), Vec::<&str>::new(), "{command}");
     }
