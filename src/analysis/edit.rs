@@ -39,7 +39,8 @@ impl Doc<'_> {
         }
     }
 
-    fn indent_at(&self, offset: usize) -> &str {
+    /// The blanks that start the line holding `offset`.
+    pub fn indent_at(&self, offset: usize) -> &str {
         let start = self.line_start(offset);
         let line = &self.text[start..];
         let n = line.len() - line.trim_start_matches([' ', '\t']).len();
@@ -97,7 +98,7 @@ impl Doc<'_> {
     }
 
     /// Entries `key: value` written as this file writes them, for insertion.
-    fn entry_text(&self, key: &str, value: &str) -> String {
+    pub fn entry_text(&self, key: &str, value: &str) -> String {
         format!("{key}: {value}")
     }
 

@@ -129,6 +129,21 @@ claude_env() {
   if [ "$(id -u)" = 0 ]; then RUN_ENV+=(IS_SANDBOX=1); fi
 }
 
+# claude_trusted DIR LABEL: Claude Code -p in DIR/project, trusted (a project's allow rules apply
+# only then), with the home DIR/home and the mock model of DIR/script.json; then agent-lsp's check
+# of the project into DIR/check.json.
+claude_trusted() {
+  local p="$1"
+  python3 -c 'import json, sys; json.dump({"projects": {sys.argv[2]: {"hasTrustDialogAccepted": True}}}, open(sys.argv[1], "w"))' \
+    "$p/home/.claude.json" "$(cd "$p/project" && pwd -P)"
+  start_mock "$p"
+  claude_env
+  run_in "$p/home" "$p/project" "$CLAUDE" -p "go" --permission-mode default > "$p/out.txt" 2> "$p/err.txt" < /dev/null ||
+    fail "claude -p ($2) failed: $(tail -n 20 "$p/err.txt")"
+  RUN_ENV=()
+  (cd "$p/project" && "$BIN" check . --no-global --format json > "$p/check.json") || true
+}
+
 new_project() {
   mkdir -p "$1/project"
   git -C "$1/project" init -q
@@ -611,17 +626,9 @@ for c in "${cases[@]}"; do
   git -C "$p/project" init -q
   python3 -c 'import json, sys; json.dump({"permissions": {"allow": [sys.argv[2]]}}, open(sys.argv[1], "w"))' \
     "$p/project/.claude/settings.json" "$rule"
-  # Allow rules of a project's settings apply once the project is trusted.
-  python3 -c 'import json, sys; json.dump({"projects": {sys.argv[2]: {"hasTrustDialogAccepted": True}}}, open(sys.argv[1], "w"))' \
-    "$p/home/.claude.json" "$(cd "$p/project" && pwd -P)"
   python3 -c 'import json, sys; json.dump([[{"tool": "Bash", "input": {"command": sys.argv[2], "description": "run"}}], [{"text": "done"}]], open(sys.argv[1], "w"))' \
     "$p/script.json" "$command"
-  start_mock "$p"
-  claude_env
-  run_in "$p/home" "$p/project" "$CLAUDE" -p "go" --permission-mode default > "$p/out.txt" 2> "$p/err.txt" < /dev/null ||
-    fail "claude -p ($rule) failed: $(tail -n 20 "$p/err.txt")"
-  RUN_ENV=()
-  (cd "$p/project" && "$BIN" check . --no-global --format json > "$p/check.json") || true
+  claude_trusted "$p" "$rule"
 done
 python3 - "$d" "${cases[@]}" <<'PY' || fail "Claude Code and agent-lsp disagree on an allow rule for a command runner (see above)"
 import json, os, sys
@@ -657,15 +664,8 @@ for variant in relative anchored; do
 json.dump({"permissions": {"allow": ["Bash(cd *)", "Bash(touch *)"]},
            "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": sys.argv[2]}]}]}},
           open(sys.argv[1], "w"), indent=2)' "$p/project/.claude/settings.json" "$guard"
-  python3 -c 'import json, sys; json.dump({"projects": {sys.argv[2]: {"hasTrustDialogAccepted": True}}}, open(sys.argv[1], "w"))' \
-    "$p/home/.claude.json" "$(cd "$p/project" && pwd -P)"
   echo '[[{"tool": "Bash", "input": {"command": "cd sub", "description": "cd"}}], [{"tool": "Bash", "input": {"command": "touch ran", "description": "mark"}}], [{"text": "done"}]]' > "$p/script.json"
-  start_mock "$p"
-  claude_env
-  run_in "$p/home" "$p/project" "$CLAUDE" -p "go" --permission-mode default > "$p/out.txt" 2> "$p/err.txt" < /dev/null ||
-    fail "claude -p ($variant guard) failed: $(tail -n 20 "$p/err.txt")"
-  RUN_ENV=()
-  (cd "$p/project" && "$BIN" check . --no-global --format json > "$p/check.json") || true
+  claude_trusted "$p" "$variant guard"
 done
 python3 - "$d" <<'PY' || fail "Claude Code and agent-lsp disagree on a guard hook named by a relative path (see above)"
 import json, os, sys

@@ -813,16 +813,8 @@ fn handler(h: &Node, path: &[String], text: &str, guard: bool, r: &mut Report) {
             r.advice.push(exposed_diagnostic(&e, command, c, text, event, blocks));
         }
         for (start, end) in relative_scripts(command) {
-            r.advice.push(relative_diagnostic(
-                &command[start..end],
-                start,
-                end,
-                command,
-                c,
-                text,
-                event,
-                blocks,
-            ));
+            r.advice
+                .push(relative_diagnostic(start..end, command, c, text, event, blocks));
         }
     }
     if map.value("type").and_then(Node::as_str) == Some("command")
@@ -830,19 +822,12 @@ fn handler(h: &Node, path: &[String], text: &str, guard: bool, r: &mut Report) {
         && let Some(command) = c.as_str()
     {
         // The path's own span where the value holds it as written (no escape before it).
-        let raw = c.span.text(text);
         for path in script_paths(command) {
             // The whole path, else what follows its variable (`"$CLAUDE_PROJECT_DIR"/x.sh`).
             let tail = path.find('/').map_or(path.as_str(), |i| &path[i..]);
             let span = [path.as_str(), tail]
                 .into_iter()
-                .find_map(|p| match (raw.find(p), raw.matches(p).count()) {
-                    (Some(at), 1) => Some(Span {
-                        start: c.span.start + at as u32,
-                        end: c.span.start + (at + p.len()) as u32,
-                    }),
-                    _ => None,
-                })
+                .find_map(|p| once_in(c, text, p))
                 .unwrap_or(c.span);
             r.scripts.push(Script { span, path });
         }
@@ -1109,29 +1094,34 @@ fn relative_path(word: &str) -> bool {
         && !word.contains(['$', '*', '?', '[', '`', '(', '=', '{'])
 }
 
-/// The finding on a script a hook runs by a relative path (`word`, at `start..end` of
-/// `command`, the value `c`).
-#[allow(clippy::too_many_arguments)]
+/// Where `p` is written in the source of the value `c`, when it is there exactly once.
+fn once_in(c: &Node, text: &str, p: &str) -> Option<Span> {
+    let raw = c.span.text(text);
+    match (raw.find(p), raw.matches(p).count()) {
+        (Some(at), 1) => Some(Span::new(
+            c.span.start as usize + at,
+            c.span.start as usize + at + p.len(),
+        )),
+        _ => None,
+    }
+}
+
+/// The finding on a script a hook runs by a relative path (the word at `at` of `command`, the
+/// value `c`).
 fn relative_diagnostic(
-    word: &str,
-    start: usize,
-    end: usize,
+    at: std::ops::Range<usize>,
     command: &str,
     c: &Node,
     text: &str,
     event: &str,
     blocks: bool,
 ) -> Diagnostic {
-    let path = word.replace(['"', '\''], "");
+    let path = command[at.clone()].replace(['"', '\''], "");
     // Where the value is written as it reads, the word's own span; else the path where the
     // source holds it once (escapes elsewhere in the value), else the value's.
-    let raw = c.span.text(text);
     let span = match crate::analysis::syntax::content_start(c, text, command) {
-        Some(a) => Span::new(a + start, a + end),
-        None => match (raw.find(&path), raw.matches(&path).count()) {
-            (Some(at), 1) => Span::new(c.span.start as usize + at, c.span.start as usize + at + path.len()),
-            _ => c.span,
-        },
+        Some(a) => Span::new(a + at.start, a + at.end),
+        None => once_in(c, text, &path).unwrap_or(c.span),
     };
     let fails = match (event, blocks) {
         ("PreToolUse", false) => {

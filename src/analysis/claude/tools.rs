@@ -286,32 +286,30 @@ pub fn any_command<'s>(tool: &str, spec: Option<&'s str>) -> Option<&'s str> {
         return None;
     }
     let words: Vec<&str> = head.split_whitespace().collect();
-    RUNNERS
-        .iter()
-        .any(|(runner, options)| {
-            let n = runner.split(' ').count();
-            words.len() >= n
-                && words[..n].join(" ") == *runner
-                && match &words[n..] {
-                    [] => true,
-                    [option] => options.contains(option),
-                    _ => false,
-                }
-        })
-        .then_some(head)
+    let (options, rest) = runner_of(&words)?;
+    match rest {
+        [] => Some(head),
+        [option] if options.contains(option) => Some(head),
+        _ => None,
+    }
+}
+
+/// The entry of [`RUNNERS`] `words` start with: its code options, and the words after it.
+fn runner_of<'w, 'a>(words: &'w [&'a str]) -> Option<(&'static [&'static str], &'w [&'a str])> {
+    RUNNERS.iter().find_map(|(runner, options)| {
+        let n = runner.split(' ').count();
+        let named = words.len() >= n && runner.split(' ').eq(words[..n].iter().copied());
+        named.then(|| (*options, &words[n..]))
+    })
 }
 
 /// How the program [`any_command`] found runs anything: "`python3 -c` runs whatever code it
 /// is given", "`env` runs whatever command follows it".
 pub fn runs_what(head: &str) -> String {
     let words: Vec<&str> = head.split_whitespace().collect();
-    let code = RUNNERS.iter().find_map(|(runner, options)| {
-        let n = runner.split(' ').count();
-        (words.len() >= n && words[..n].join(" ") == *runner).then(|| options.first())
-    });
-    match code {
-        Some(Some(option)) if words.len() == 1 => format!("`{head} {option}` runs whatever code it is given"),
-        Some(Some(_)) => format!("`{head}` runs whatever code it is given"),
+    match runner_of(&words) {
+        Some((&[option, ..], [])) => format!("`{head} {option}` runs whatever code it is given"),
+        Some((&[_, ..], _)) => format!("`{head}` runs whatever code it is given"),
         _ => format!("`{head}` runs whatever command follows it"),
     }
 }

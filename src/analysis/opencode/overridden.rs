@@ -192,13 +192,14 @@ fn restated(
     let key = entry.key.span.text(text);
     let rules = std::iter::once(&catch_all).chain(&denies);
     let written = if doc.is_flow(permission_map) {
-        let inner: Vec<String> = rules.map(|(k, v)| format!("{k}: {v}")).collect();
+        let inner: Vec<String> = rules.map(|(k, v)| doc.entry_text(k, v)).collect();
         format!("{key}: {{{}}}", inner.join(", "))
     } else {
-        let start = text[..entry.key.span.start as usize].rfind('\n').map_or(0, |i| i + 1);
-        let indent = format!("{}  ", &text[start..entry.key.span.start as usize]);
+        let indent = format!("{}  ", doc.indent_at(entry.key.span.start as usize));
         let nl = doc.newline();
-        rules.fold(format!("{key}:"), |out, (k, v)| format!("{out}{nl}{indent}{k}: {v}"))
+        rules.fold(format!("{key}:"), |out, (k, v)| {
+            format!("{out}{nl}{indent}{}", doc.entry_text(k, v))
+        })
     };
     Some(vec![Edit::new(entry.key.span.cover(entry.value.span), written)])
 }
