@@ -535,8 +535,9 @@ fn broad_grants(rules: &[PermissionRule], out: &mut Vec<Diagnostic>) {
         if rules.iter().any(|r| r.list != List::Allow && takes_in(r)) {
             continue;
         }
+        // A whole-shell rule names no program: `runner` finds none in it.
         let message = match runner(rule) {
-            Some(head) if !whole(rule) => format!(
+            Some(head) => format!(
                 "`{}` in `allow` lets every {} command run without asking, for everyone who uses this file: {}, so the model runs any command through it (deny and ask rules still stop what they name). Allow the scripts it needs instead, as in `{}(python3 scripts/check.py *)`",
                 rule.text,
                 rule.tool,

@@ -374,6 +374,11 @@ mod tests {
         assert_eq!(any("python* -c *"), None);
         assert_eq!(any("git *"), None);
         assert_eq!(any_command("Bash", None), None);
+        // A whole-shell rule names no program (`broad_grants` relies on it for its message).
+        for spec in ["*", ":*", "**", " * "] {
+            assert!(whole_shell("Bash", Some(spec)), "{spec}");
+            assert_eq!(any(spec), None, "{spec}");
+        }
         assert_eq!(any_command("Read", Some("env *")), None);
         assert_eq!(runs_what("python3"), "`python3 -c` runs whatever code it is given");
         assert_eq!(runs_what("bash -c"), "`bash -c` runs whatever code it is given");

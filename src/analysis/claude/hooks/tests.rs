@@ -533,6 +533,9 @@ fn scripts_run_by_a_relative_path() {
     // A redirection's file is neither a program nor a script.
     assert_eq!(relative("./x.sh > logs/out.txt 2>&1"), ["./x.sh"]);
     assert_eq!(relative("./x.sh >&2; echo done >> logs/hook.log"), ["./x.sh"]);
+    // `>&` takes a file as well as a descriptor (in bash: stdout and stderr both to it).
+    assert_eq!(relative("./x.sh >& logs/out.txt"), ["./x.sh"]);
+    assert_eq!(relative("./x.sh >&logs/out.txt"), ["./x.sh"]);
     assert_eq!(relative("jq . < data/in.json"), Vec::<&str>::new());
     assert_eq!(relative("cat >logs/a"), Vec::<&str>::new());
     assert_eq!(relative("2>/dev/null ./y.sh"), ["./y.sh"]);
