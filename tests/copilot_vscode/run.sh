@@ -15,9 +15,11 @@
 # (chat.disableAIFeatures false; nothing ever reaches a model). A test-only extension
 # (extension/, packed here into a .vsix and installed with --install-extension) first waits until
 # the validator runs (an untitled sentinel agent gets its expected markers), then opens each file
-# of the workspace in turn (all files but those under .vscode/, sorted), waits until its markers
-# settle (the validator only runs on files shown in an editor, and drops their markers when the
-# editor closes; at least 0.8 s per file, unchanged for 0.5 s), reads them with
+# of the workspace in turn (all files but those under .vscode/, sorted), waits until the validator
+# has validated its text (the validator only runs on files shown in an editor, and drops their
+# markers when the editor closes; a prompt file gets a sentinel link appended and taken out again,
+# and is read once the link's marker has come and gone; any other file once its markers settle:
+# at least 0.8 s, unchanged for 0.5 s), reads them with
 # vscode.languages.getDiagnostics() and, for the owner, with the Problems panel's own Copy action,
 # and writes OUT_JSON (a file's markers sorted by range, then message: VS Code's own order varies
 # between runs):
@@ -257,7 +259,8 @@ if [ "$rc" -ne 0 ] || [ ! -f "$probe_out" ]; then
 fi
 cp "$probe_out" "$out"
 cp "$probe_meta" "$out.meta.json"
-# Files that did not settle, or whose owners could not be read: said, not hidden.
+# Files that did not settle, whose validation was not seen, or whose owners could not be read: said,
+# not hidden.
 python3 - "$out" "$out.meta.json" << 'EOF'
 import json, sys
 markers = json.load(open(sys.argv[1]))
@@ -267,6 +270,8 @@ print(f"{len(markers)} files, {total} markers, {sum(1 for v in markers.values() 
 for rel, m in meta["files"].items():
     if m["timedOut"]:
         print(f"WARNING: {rel}: its markers did not settle within the limit")
+    if m["validatedBy"] not in ("sentinel", "settle"):
+        print(f"WARNING: {rel}: {m['validatedBy']}; its markers were read once they settled")
     if not m["ownerSource"].startswith("problems-panel"):
         print(f"WARNING: {rel}: owners not read ({m['ownerSource']})")
 EOF

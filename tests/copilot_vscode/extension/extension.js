@@ -2,11 +2,12 @@
 //
 // VS Code's prompt-file validator (the workbench's "prompts-diagnostics-provider") validates a file
 // only while it is shown in a code editor, and removes the file's markers when the editor shows
-// another file. So, one file at a time: open it in an editor, wait until its markers settle (at
-// least minWaitMs, and unchanged for stableMs), read them, close it. A clean file and a file not
-// validated yet look the same (no marker, no event), so first a warm-up: an untitled agent whose
-// markers need the validator running and its slow first lookups done (see run()). Two readings of
-// the same markers:
+// another file. So, one file at a time: open it in an editor, wait until the validator has
+// validated its text (a prompt file: a sentinel link appended, its marker awaited, the link taken
+// out, its marker's end awaited, see validatedText(); any other file: its markers settle, at least
+// minWaitMs and unchanged for stableMs), read them, revert and close it. First a warm-up: an
+// untitled agent whose markers need the validator running and its slow first lookups done (see
+// run()). Two readings of the same markers:
 //
 //   - vscode.languages.getDiagnostics(uri): every marker VS Code holds for the file, hints included
 //     (markers the workbench sets are mirrored to the extension host), with code, severity,
@@ -83,6 +84,55 @@ async function problemsPanelMarkers(uri, count) {
   } catch (err) {
     return `the Problems panel copy failed: ${err && err.message ? err.message : err}`;
   }
+}
+
+const PROMPT_LANGUAGES = new Set(["prompt", "instructions", "chatagent", "skill"]);
+const SENTINEL_LINK = "copilot-vscode-probe-sentinel.md";
+
+async function until(predicate, limitMs) {
+  const started = Date.now();
+  for (;;) {
+    if (predicate()) {
+      return true;
+    }
+    if (Date.now() - started > limitMs) {
+      return false;
+    }
+    await sleep(50);
+  }
+}
+
+/**
+ * Waits until VS Code's validator has validated the text of `editor` as it is on disk, and says
+ * how it knows: "sentinel", or why not. A clean file and a file not validated yet look the same
+ * (no marker), and a slow machine validates late (a fixed wait once read a marked file as clean).
+ * So a positive signal: append a link to a missing file (checked in the body of every kind, §12 of
+ * VALIDATOR.md), wait for its marker (the validator ran on the edited text), remove the link
+ * (the text is the file's again), and wait until the marker is gone. The validator sets a file's
+ * markers all at once, when all its checks are done (`changeOne` after `await validate`), so the
+ * markers then are those of the file's own text.
+ */
+async function validatedText(editor, limitMs) {
+  const doc = editor.document;
+  const uri = doc.uri;
+  const original = doc.getText();
+  const marked = () => vscode.languages.getDiagnostics(uri).some((d) => d.message.includes(SENTINEL_LINK));
+  const start = doc.lineAt(doc.lineCount - 1).range.end;
+  const sep = doc.eol === vscode.EndOfLine.CRLF ? "\r\n" : "\n";
+  const added = await editor.edit((b) => b.insert(start, `${sep}${sep}[probe](${SENTINEL_LINK})${sep}`));
+  if (!added) {
+    return "no sentinel: the edit failed";
+  }
+  const seen = await until(marked, limitMs);
+  const end = doc.lineAt(doc.lineCount - 1).range.end;
+  const removed = await editor.edit((b) => b.delete(new vscode.Range(start, end)));
+  if (!removed || doc.getText() !== original) {
+    throw new Error(`${uri.path}: the sentinel link could not be taken out again`);
+  }
+  if (!seen) {
+    return "no sentinel: its marker never came";
+  }
+  return (await until(() => !marked(), limitMs)) ? "sentinel" : "no sentinel: its marker stayed";
 }
 
 async function completionLabels(language, content, line, character) {
@@ -172,24 +222,34 @@ async function run(controlPath) {
     const uri = vscode.Uri.joinPath(folder.uri, ...rel.split("/"));
     const started = Date.now();
     const doc = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: false });
-    let last = snapshot(uri);
-    let lastChange = Date.now();
+    const editor = await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: false });
     let timedOut = false;
-    for (;;) {
-      await sleep(100);
-      const now = Date.now();
-      const s = snapshot(uri);
-      if (s !== last) {
-        last = s;
-        lastChange = now;
-      }
-      if (now - started >= control.minWaitMs && now - lastChange >= control.stableMs) {
-        break;
-      }
-      if (now - started >= control.maxWaitMs) {
-        timedOut = true;
-        break;
+    // A prompt file: read once VS Code has validated this very text (validatedBy: "sentinel").
+    // Otherwise (no validator for the language, or no sentinel marker seen) wait until the
+    // markers settle, as long as minWaitMs at least.
+    let validatedBy = "settle";
+    if (PROMPT_LANGUAGES.has(doc.languageId)) {
+      validatedBy = await validatedText(editor, control.maxWaitMs);
+    }
+    if (validatedBy !== "sentinel") {
+      const settleStarted = Date.now();
+      let last = snapshot(uri);
+      let lastChange = settleStarted;
+      for (;;) {
+        await sleep(100);
+        const now = Date.now();
+        const s = snapshot(uri);
+        if (s !== last) {
+          last = s;
+          lastChange = now;
+        }
+        if (now - settleStarted >= control.minWaitMs && now - lastChange >= control.stableMs) {
+          break;
+        }
+        if (now - settleStarted >= control.maxWaitMs) {
+          timedOut = true;
+          break;
+        }
       }
     }
     const diagnostics = vscode.languages.getDiagnostics(uri);
@@ -247,9 +307,12 @@ async function run(controlPath) {
       languageId: doc.languageId,
       settleMs: Date.now() - started,
       timedOut,
+      validatedBy,
       ownerSource,
     };
-    log(`${rel}  [${doc.languageId}]  ${out[rel].length} marker(s)${timedOut ? " (did not settle)" : ""}  owners: ${ownerSource}`);
+    log(`${rel}  [${doc.languageId}]  ${out[rel].length} marker(s)${timedOut ? " (did not settle)" : ""}  validated: ${validatedBy}  owners: ${ownerSource}`);
+    // The sentinel's edit left the (restored) text dirty: revert it, so that no save dialog comes.
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   }
   // What VS Code itself offers as completions (its own providers): every tool / tool set name it
