@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # The pre-commit hook end to end: install the pinned pre-commit from PyPI into a venv, make a
-# throwaway git repository with an agent file holding a mistake, and run this repository's hook
-# on it with `pre-commit try-repo` (which builds agent-lsp with `cargo install`, as a user's
-# pre-commit does). The hook must fail and name the code and the file; once the file is fixed
-# it must pass. (A file given alone is checked in its project: tests/cli.rs covers that.)
+# throwaway git repository with an agent file holding a mistake and a .pre-commit-config.yaml that
+# names this repository's hook at its HEAD commit, as a user's does, and run it with
+# `pre-commit run --all-files` (pre-commit clones the repository and builds agent-lsp with
+# `cargo install`). The hook must fail and name the code and the file; once the file is fixed it
+# must pass. (A file given alone is checked in its project: tests/cli.rs covers that.)
 #
-# try-repo builds the repository's committed HEAD (plus uncommitted changes to tracked files);
-# in CI that is the clean clone. Each try-repo call installs the hook afresh from a new clone, so
-# each one compiles the agent-lsp crate in release mode (about 100 s on 2 cores); the
-# dependencies are compiled once into target/precommit and reused (also between local runs).
+# The hook is that of the committed HEAD: uncommitted changes are not in it (said when there are
+# some). pre-commit installs it once into PRE_COMMIT_HOME and the second run reuses it, as on a
+# user's machine. The build goes to CARGO_TARGET_DIR=target/precommit, whose dependencies stay
+# compiled between local runs; on a clean tree (CI) to target/, where `cargo build --release` has
+# compiled them from the same Cargo.lock minutes before, so only the agent-lsp crate is compiled
+# (its binary, built from the same commit, lands in target/release as the repository's own build
+# would).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 PRE_COMMIT_VERSION=4.7.0
@@ -54,7 +58,13 @@ if wrong:
 PY
 
 export PRE_COMMIT_HOME="$work/pre-commit-home"
-export CARGO_TARGET_DIR="$repo/target/precommit"
+rev="$(git -C "$repo" rev-parse HEAD)"
+if git -C "$repo" diff --quiet HEAD; then
+  export CARGO_TARGET_DIR="$repo/target"
+else
+  echo "tests/precommit: the hook of HEAD ($rev) is checked; uncommitted changes are not in it"
+  export CARGO_TARGET_DIR="$repo/target/precommit"
+fi
 # The hook reads no global opencode configuration of this machine.
 export XDG_CONFIG_HOME="$work/xdg"
 unset OPENCODE_CONFIG OPENCODE_CONFIG_DIR
@@ -71,6 +81,7 @@ printf '{\n  "default_agent": "reviewer"\n}\n' > opencode.json
 # does; errors fail anyway (tests/cli.rs).
 printf -- '---\ndescription: Reviews code\nmode: primary\ntemprature: 0.2\n---\nReview the code.\n' > .opencode/agents/reviewer.md
 printf '# Notes\n\ntemprature: 0.2 is not checked here.\n' > README.md
+printf 'repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: agent-lsp\n' "$repo" "$rev" > .pre-commit-config.yaml
 git add -A
 git commit --quiet -m "agent with a mistake"
 
@@ -81,19 +92,21 @@ fail() {
 }
 
 set +e
-"$pre_commit" try-repo "$repo" agent-lsp --all-files > "$work/out" 2>&1
+"$pre_commit" run --all-files > "$work/out" 2>&1
 status=$?
 set -e
 [ "$status" -ne 0 ] || fail "the hook passed on a file with \`temprature: 0.2\` (a warning whose effect is value-ignored)"
 grep -q 'warning\[unknown-key\]' "$work/out" || fail "no unknown-key diagnostic in the output"
 grep -q -- '--> .opencode/agents/reviewer.md:4:1' "$work/out" || fail "the diagnostic does not name the file"
 grep -q 'README.md' "$work/out" && fail "README.md was checked (the hook's files pattern is too wide)"
+grep -q 'Installing environment' "$work/out" || fail "pre-commit did not install the hook"
 echo "the hook fails on the mistake: ok"
 
 sed -i 's/temprature: 0.2/temperature: 0.2/' .opencode/agents/reviewer.md
 git commit --quiet -am "fix the key"
-"$pre_commit" try-repo "$repo" agent-lsp --all-files > "$work/out" 2>&1 || fail "the hook failed on the fixed file"
+"$pre_commit" run --all-files > "$work/out" 2>&1 || fail "the hook failed on the fixed file"
 grep -q 'Passed' "$work/out" || fail "the hook did not run"
+grep -q 'Installing environment' "$work/out" && fail "the second run installed the hook again"
 echo "the hook passes once the file is fixed: ok"
 
 echo "tests/precommit: passed in $(( $(date +%s) - start )) s"
