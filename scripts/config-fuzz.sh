@@ -25,4 +25,4 @@ export OPENCODE_BIN="$root/tests/runtime/node_modules/opencode-linux-x64/bin/ope
 "$OPENCODE_BIN" --version
 cd "$root"
 CONFIG_FUZZ_CASES="$cases" CONFIG_FUZZ_SEED="$seed" \
-  cargo test --release --test runtime -- --ignored config_fuzz --nocapture
+  cargo test --test runtime -- --ignored config_fuzz --nocapture

@@ -30,7 +30,7 @@
 //!   anyway) is `{}`.
 //!
 //! Run it with `tests/yaml_diff/run.sh`, or by hand:
-//! `(cd tests/yaml_diff && npm ci) && cargo test --release --test yaml_differential -- --ignored --nocapture`.
+//! `(cd tests/yaml_diff && npm ci) && cargo test --test yaml_differential -- --ignored --nocapture`.
 //! Environment: `YAML_DIFF_CASES` (generated cases, default 20000), `YAML_DIFF_SEED` (default 1),
 //! `YAML_DIFF_SHOW` (disagreements printed, default 15), `NODE` (the node binary).
 //!

@@ -27,7 +27,7 @@
 //! prints a line per disagreement and fails on any disagreement that `ALLOWED` does not
 //! list with its reason. It needs the runtime: `CLAUDE_BIN` is the released `claude` executable
 //! (`tests/claude_runtime/run.sh` sets it); run by hand with
-//! `CLAUDE_BIN=.../claude cargo test --release --test claude_plugins -- --ignored --nocapture`.
+//! `CLAUDE_BIN=.../claude cargo test --test claude_plugins -- --ignored --nocapture`.
 
 mod cases;
 

@@ -20,8 +20,8 @@ if [ ! -x "$CLAUDE_BIN" ]; then
   exit 1
 fi
 cd "$here/../.."
-cargo test --release --test claude_runtime -- --ignored --nocapture
+cargo test --test claude_runtime -- --ignored --nocapture
 # The plugin harness (plugin.json, marketplace.json, plugin commands and skills), same judge.
 if [ -d tests/claude_plugins ]; then
-  cargo test --release --test claude_plugins -- --ignored --nocapture
+  cargo test --test claude_plugins -- --ignored --nocapture
 fi

@@ -45,7 +45,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use verdict_support::{Recording, Replay};
+use verdict_support::{Recording, Replay, judge_each};
 
 use cases::Case;
 
@@ -542,11 +542,14 @@ fn agent_lsp_agrees_with_codex() {
     let mut used = BTreeSet::new();
     let mut failures = Vec::new();
     let mut agreed = 0;
-    for (i, c) in cases.iter().enumerate() {
+    let answers = judge_each(&cases, |i, c| {
         let dir = cases_dir.join(&c.id).canonicalize().unwrap();
         let home = root.join(format!("home{i}"));
         let answer = codex.judge(&dir, &home, c);
         let _ = fs::remove_dir_all(&home);
+        answer
+    });
+    for (c, answer) in cases.iter().zip(answers) {
         let bad = allow(&c.id, compare(c, &answer, &found[&c.id]), &mut used);
         if bad.is_empty() {
             agreed += 1;

@@ -17,4 +17,4 @@ if [ ! -x "$CODEX_BIN" ]; then
 fi
 "$CODEX_BIN" --version
 cd "$here/../.."
-cargo test --release --test codex_runtime -- --ignored --nocapture
+cargo test --test codex_runtime -- --ignored --nocapture

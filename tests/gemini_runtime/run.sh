@@ -13,4 +13,4 @@ cd "$here"
 npm ci --ignore-scripts --omit=optional --no-audit --no-fund --loglevel=error
 node "$here/node_modules/@google/gemini-cli/bundle/gemini.js" --version
 cd "$here/../.."
-cargo test --release --test gemini_runtime -- --ignored --nocapture
+cargo test --test gemini_runtime -- --ignored --nocapture

@@ -15,4 +15,4 @@ npm ci --no-audit --no-fund --loglevel=error
 export OPENCODE_BIN="$here/node_modules/opencode-linux-x64/bin/opencode"
 "$OPENCODE_BIN" --version
 cd "$here/../.."
-cargo test --release --test runtime -- --ignored --nocapture
+cargo test --test runtime -- --ignored --nocapture

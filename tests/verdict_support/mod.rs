@@ -56,6 +56,35 @@ pub fn recording() -> bool {
     std::env::var_os("RECORD_VERDICTS").is_some_and(|v| v != "0" && !v.is_empty())
 }
 
+/// `judge(i, item)` for every item, `JUDGE_JOBS` at a time (default: twice the cores, since a
+/// judge's run mostly waits for its process to start and answer), the answers in item order. Each
+/// call must work in folders of its own (a case's project and home).
+pub fn judge_each<T: Sync, R: Send>(items: &[T], judge: impl Fn(usize, &T) -> R + Sync) -> Vec<R> {
+    let jobs = std::env::var("JUDGE_JOBS")
+        .ok()
+        .and_then(|j| j.parse::<usize>().ok())
+        .filter(|&j| j > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get() * 2));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let answers: Vec<std::sync::Mutex<Option<R>>> = items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..jobs.min(items.len()) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    let answer = judge(i, item);
+                    *answers[i].lock().unwrap() = Some(answer);
+                }
+            });
+        }
+    });
+    answers
+        .into_iter()
+        .map(|a| a.into_inner().unwrap().expect("every item judged"))
+        .collect()
+}
+
 /// One recording: its header and its cases by id, in file order.
 #[derive(Debug, Clone)]
 pub struct Recording {

@@ -13,4 +13,4 @@ here="$(cd "$(dirname "$0")" && pwd)"
 (cd "$here" && npm ci --no-audit --no-fund --loglevel=error > /dev/null)
 cd "$here/../.."
 export YAML_DIFF_CASES="${YAML_DIFF_CASES:-20000}"
-cargo test --release --quiet --test yaml_differential -- --ignored --nocapture
+cargo test --quiet --test yaml_differential -- --ignored --nocapture
