@@ -237,6 +237,45 @@ mod tests {
         );
     }
 
+    /// (label, insert) of each item, with `@ops` a custom agent beside `implementer`.
+    fn inserts(text: &str) -> Vec<(String, String)> {
+        let kind = FileKind::Agent {
+            name: "p".into(),
+            form: super::super::AgentForm::AgentMd,
+        };
+        let known = Known {
+            agents: vec![
+                ("implementer".into(), "Implements".into()),
+                ("@ops".into(), "Runs".into()),
+            ],
+            mcp_servers: vec![],
+        };
+        let at = text.find('|').expect("a cursor");
+        let text = text.replace('|', "");
+        complete(&kind, &text, at, &known)
+            .into_iter()
+            .map(|i| (i.label, i.insert))
+            .collect()
+    }
+
+    #[test]
+    fn a_label_yaml_would_misread_is_quoted_unless_the_cursor_is_in_quotes() {
+        let keys = inserts("---\nname: p\n|\n---\n");
+        assert!(
+            keys.contains(&("description".into(), "description: ".into())),
+            "{keys:?}"
+        );
+        let bare = inserts("---\nname: p\nhandoffs:\n  - label: Go\n    agent: |\n---\n");
+        assert!(bare.contains(&("implementer".into(), "implementer".into())), "{bare:?}");
+        assert!(bare.contains(&("@ops".into(), "\"@ops\"".into())), "{bare:?}");
+        let quoted = inserts("---\nname: p\nhandoffs:\n  - label: Go\n    agent: \"|\"\n---\n");
+        assert!(quoted.contains(&("@ops".into(), "@ops".into())), "{quoted:?}");
+        assert!(
+            quoted.contains(&("implementer".into(), "implementer".into())),
+            "{quoted:?}"
+        );
+    }
+
     #[test]
     fn a_handoffs_keys_are_those_its_own_item_lacks() {
         let keys =

@@ -415,6 +415,17 @@ mod tests {
     }
 
     #[test]
+    fn a_quote_opens_a_string_only_where_a_flow_entry_starts() {
+        // `don't`: the apostrophe is part of the word, and the list closes on its line.
+        assert_eq!(brackets("tools: [don't, edit]", 0), 0);
+        assert_eq!(brackets("tools: [don't, edit,", 0), 1);
+        // After a blank, a comma or a bracket (or first on the line), a quote opens a string,
+        // whose brackets do not count.
+        assert_eq!(brackets("['a]',\"b}\", {'c]': x", 0), 2);
+        assert_eq!(brackets("'x]' [", 0), 1);
+    }
+
+    #[test]
     fn valid_yaml_has_no_quirk() {
         for t in [
             "description: 'it''s fine' # ok\nurl: http://x:8080/a\n",

@@ -64,3 +64,41 @@ pub(crate) fn strict_json(text: &str) -> Vec<(Span, &'static str)> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each finding as (where it starts, its text, what it is).
+    fn found(text: &str) -> Vec<(usize, &str, &'static str)> {
+        strict_json(text)
+            .into_iter()
+            .map(|(s, what)| (s.start as usize, &text[s.start as usize..s.end as usize], what))
+            .collect()
+    }
+
+    #[test]
+    fn comments_and_trailing_commas_with_their_spans() {
+        let t = "{\n  \"a\": 1, // one\n  \"b\": /* two */ [1, 2,],\n  \"c\": \"x // y /* z */\",\n}\n";
+        let last = t.rfind(',').unwrap();
+        assert_eq!(
+            found(t),
+            vec![
+                (t.find("// one").unwrap(), "// one", "a comment"),
+                (t.find("/* two */").unwrap(), "/* two */", "a comment"),
+                (t.find("2,]").unwrap() + 1, ",", TRAILING_COMMA),
+                (last, ",", TRAILING_COMMA),
+            ]
+        );
+    }
+
+    #[test]
+    fn inside_strings_and_after_a_lone_slash_nothing() {
+        // An escaped quote does not end the string: what follows it is still the string.
+        assert_eq!(found("{\"d\": \"6\\\" // not a comment, /* nor this */\"}"), vec![]);
+        // A slash that starts no comment is no comment (the parser reports it).
+        assert_eq!(found("{\"a\": 4 / 2}"), vec![]);
+        // An unclosed block comment runs to the end.
+        assert_eq!(found("{} /* open"), vec![(3, "/* open", "a comment")]);
+    }
+}

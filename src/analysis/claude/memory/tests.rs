@@ -73,6 +73,17 @@ fn code_spans_and_blocks_are_left_out() {
 }
 
 #[test]
+fn a_code_span_right_after_a_path_ends_it_at_its_opening_backtick() {
+    // The span is left out from its first backtick on: `x` is not part of the path.
+    check(
+        "See @notes.md`x` here and @b.md``y``.\n",
+        expect![[r#"
+            notes.md <- "notes.md"
+            b.md <- "b.md""#]],
+    );
+}
+
+#[test]
 fn an_unclosed_fence_runs_to_the_end() {
     check(
         "@before.md\n```\n@inside.md\n",
