@@ -201,20 +201,30 @@ fn complete_mcp(text: &str, offset: usize) -> Vec<Item> {
 mod tests {
     use super::*;
 
-    fn labels(text: &str) -> Vec<String> {
+    /// The items at the cursor `|` of `text`, with `agents` the workspace's custom agents.
+    fn items(text: &str, agents: &[&str]) -> Vec<Item> {
         let kind = FileKind::Agent {
             name: "p".into(),
             form: super::super::AgentForm::AgentMd,
         };
         let known = Known {
-            agents: vec![("implementer".into(), "Implements".into())],
+            agents: agents.iter().map(|a| (a.to_string(), format!("{a} agent"))).collect(),
             mcp_servers: vec![],
         };
         let at = text.find('|').expect("a cursor");
         let text = text.replace('|', "");
         complete(&kind, &text, at, &known)
+    }
+
+    fn labels(text: &str) -> Vec<String> {
+        items(text, &["implementer"]).into_iter().map(|i| i.label).collect()
+    }
+
+    /// (label, insert) of each item, with `@ops` a custom agent beside `implementer`.
+    fn inserts(text: &str) -> Vec<(String, String)> {
+        items(text, &["implementer", "@ops"])
             .into_iter()
-            .map(|i| i.label)
+            .map(|i| (i.label, i.insert))
             .collect()
     }
 
@@ -235,27 +245,6 @@ mod tests {
             labels("---\nname: p\nhandoffs:\n  - label: Go\n    send: |\n---\n"),
             ["false", "true"]
         );
-    }
-
-    /// (label, insert) of each item, with `@ops` a custom agent beside `implementer`.
-    fn inserts(text: &str) -> Vec<(String, String)> {
-        let kind = FileKind::Agent {
-            name: "p".into(),
-            form: super::super::AgentForm::AgentMd,
-        };
-        let known = Known {
-            agents: vec![
-                ("implementer".into(), "Implements".into()),
-                ("@ops".into(), "Runs".into()),
-            ],
-            mcp_servers: vec![],
-        };
-        let at = text.find('|').expect("a cursor");
-        let text = text.replace('|', "");
-        complete(&kind, &text, at, &known)
-            .into_iter()
-            .map(|i| (i.label, i.insert))
-            .collect()
     }
 
     #[test]
